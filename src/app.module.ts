@@ -1,0 +1,38 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApplicationModule } from './application/application.module';
+import { ProcessingModule } from './composition/processing.module';
+import { ServiceConfig } from './config/service-config';
+import { InfrastructureModule, InfrastructureOverrides } from './infrastructure/infrastructure.module';
+import { AdminController } from './interface/http/admin/admin.controller';
+import { AdminTokenGuard } from './interface/http/admin/admin-token.guard';
+import { ApiExceptionFilter } from './interface/http/errors/api-exception.filter';
+import { BalanceController } from './interface/http/partner/balance.controller';
+import { CatalogController } from './interface/http/partner/catalog.controller';
+import { OrdersController } from './interface/http/partner/orders.controller';
+import { PartnerAuthGuard } from './interface/http/partner/partner-auth.guard';
+import { TransactionsController } from './interface/http/partner/transactions.controller';
+
+export interface AppOptions extends InfrastructureOverrides {
+  /** False in tests that drive projections and jobs themselves. */
+  runInBackground?: boolean;
+}
+
+/** The composition root: adapters, use cases, background processing and the HTTP interface. */
+@Module({})
+export class AppModule {
+  static forRoot(config: ServiceConfig, options: AppOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CqrsModule.forRoot(),
+        InfrastructureModule.forRoot(config, options),
+        ProcessingModule.forRoot(config, { runInBackground: options.runInBackground ?? true }),
+        ApplicationModule,
+      ],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, AdminController],
+      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerAuthGuard, AdminTokenGuard],
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { EVENT_STORE, EventStore } from './ports/event-store.port';
+import { JOB_HANDLERS } from './ports/job-queue.port';
+import { AuthenticateApiKey } from './auth/authenticate-api-key';
+import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
+import { ListBillersHandler } from './catalog/list-billers';
+import { ListOperatorsHandler } from './catalog/list-operators';
+import { ListOrdersForOperatorsHandler, ShowOrderHandler, ShowPartnerHandler } from './operations/admin-queries';
+import { ResolveOrderHandler } from './operations/resolve-order';
+import { FetchBillHandler } from './orders/fetch-bill';
+import { GetTransactionHandler } from './orders/get-transaction';
+import { ListTransactionsHandler } from './orders/list-transactions';
+import { OrderPlacement } from './orders/order-placement';
+import { PayBillHandler } from './orders/pay-bill';
+import { PlaceTopupHandler } from './orders/place-topup';
+import { ChangeKycStatusHandler } from './partners/change-kyc-status';
+import { CreditWalletHandler } from './partners/credit-wallet';
+import { OnboardPartnerHandler } from './partners/onboard-partner';
+import { RegenerateApiKeyHandler } from './partners/regenerate-api-key';
+import { SandboxGrant } from './partners/sandbox-grant';
+import { GrantSandboxCreditJob } from './process-managers/grant-sandbox-credit.job';
+import { HoldStuckOrderJob } from './process-managers/hold-stuck-order.job';
+import { OrderLifecycle } from './process-managers/order-lifecycle';
+import { PollOrderJob } from './process-managers/poll-order.job';
+import { RefundOrderJob } from './process-managers/refund-order.job';
+import { SubmitOrderJob } from './process-managers/submit-order.job';
+import { DeciderRunner } from './shared/decider-runner';
+import { WalletCommandProcessor } from './wallets/wallet-command-processor';
+import { GetBalanceHandler } from './wallets/get-balance';
+
+const COMMAND_HANDLERS = [
+  PlaceTopupHandler,
+  FetchBillHandler,
+  PayBillHandler,
+  OnboardPartnerHandler,
+  ChangeKycStatusHandler,
+  RegenerateApiKeyHandler,
+  CreditWalletHandler,
+  ResolveOrderHandler,
+];
+const QUERY_HANDLERS = [
+  GetBalanceHandler,
+  ListOperatorsHandler,
+  ListBillersHandler,
+  GetTransactionHandler,
+  ListTransactionsHandler,
+  ShowPartnerHandler,
+  ShowOrderHandler,
+  ListOrdersForOperatorsHandler,
+  VerifyMoneyInvariantsHandler,
+];
+const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, GrantSandboxCreditJob];
+
+/** Use cases, process managers and the services they share. Adapters come from the infrastructure module. */
+@Module({
+  imports: [CqrsModule],
+  providers: [
+    ...COMMAND_HANDLERS,
+    ...QUERY_HANDLERS,
+    ...JOBS,
+    AuthenticateApiKey,
+    OrderPlacement,
+    OrderLifecycle,
+    SandboxGrant,
+    { provide: DeciderRunner, useFactory: (store: EventStore) => new DeciderRunner(store), inject: [EVENT_STORE] },
+    { provide: WalletCommandProcessor, useFactory: (store: EventStore) => new WalletCommandProcessor(store), inject: [EVENT_STORE] },
+    { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
+  ],
+  exports: [AuthenticateApiKey, JOB_HANDLERS, WalletCommandProcessor],
+})
+export class ApplicationModule {}

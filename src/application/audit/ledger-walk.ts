@@ -1,0 +1,106 @@
+import { Currency } from '../../domain/money/currency';
+import { Money } from '../../domain/money/money';
+import { Environment } from '../../domain/shared/environment';
+import { TransactionEvent } from '../../domain/transaction/transaction.events';
+import { WalletEvent } from '../../domain/wallet/wallet.events';
+import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
+import { EventStore, RecordedEvent } from '../ports/event-store.port';
+import { domainEventOf } from '../shared/event-envelope';
+
+export interface WalletFacts {
+  partnerId: string;
+  environment: Environment;
+  currency: Currency;
+  balance: Money;
+  /** The first event after which the folded balance was negative, if any. */
+  wentNegativeAt: string | null;
+  /** Events whose recorded balanceAfter disagrees with the fold. */
+  balanceAfterMismatches: string[];
+}
+
+export interface DebitFacts {
+  orderId: string;
+  partnerId: string;
+  environment: Environment;
+  amount: Money;
+  idempotencyKey: string;
+  placedAt: string;
+}
+
+export interface OrderFacts {
+  debits: DebitFacts[];
+  refunds: Money[];
+  settled: number;
+  failed: number;
+  failedAt: string | null;
+  disputed: boolean;
+}
+
+/** One pass over the whole log, folding what the money invariants need. */
+export async function walkLedger(store: EventStore, pageSize = 1000): Promise<{ wallets: Map<string, WalletFacts>; orders: Map<string, OrderFacts>; events: number }> {
+  const wallets = new Map<string, WalletFacts>();
+  const orders = new Map<string, OrderFacts>();
+  const orderFacts = (orderId: string): OrderFacts => {
+    let facts = orders.get(orderId);
+    if (!facts) {
+      facts = { debits: [], refunds: [], settled: 0, failed: 0, failedAt: null, disputed: false };
+      orders.set(orderId, facts);
+    }
+    return facts;
+  };
+  let events = 0;
+  let after = null;
+  for (;;) {
+    const page: RecordedEvent[] = await store.readAll(after, { maxCount: pageSize });
+    if (page.length === 0) break;
+    for (const recorded of page) {
+      events += 1;
+      const wallet = parseWalletStreamId(recorded.streamId);
+      if (wallet) foldWallet(wallets, orderFacts, wallet, recorded);
+      else if (recorded.streamId.startsWith('order-')) foldOrder(orderFacts, recorded);
+    }
+    after = page[page.length - 1].position;
+  }
+  return { wallets, orders, events };
+}
+
+function foldWallet(
+  wallets: Map<string, WalletFacts>,
+  orderFacts: (orderId: string) => OrderFacts,
+  wallet: { partnerId: string; environment: Environment },
+  recorded: RecordedEvent,
+): void {
+  const event = domainEventOf<WalletEvent>(recorded);
+  const amount = Money.parse(event.data.amount, event.data.currency);
+  if (!amount) throw new Error(`event ${recorded.eventId} has an unreadable amount`);
+  let facts = wallets.get(recorded.streamId);
+  if (!facts) {
+    facts = { ...wallet, currency: event.data.currency, balance: Money.zero(event.data.currency), wentNegativeAt: null, balanceAfterMismatches: [] };
+    wallets.set(recorded.streamId, facts);
+  }
+  facts.balance = event.type === 'WalletDebited' ? facts.balance.minus(amount) : facts.balance.plus(amount);
+  if (facts.balance.isNegative() && !facts.wentNegativeAt) facts.wentNegativeAt = recorded.eventId;
+  if (event.data.balanceAfter !== facts.balance.toDecimal()) facts.balanceAfterMismatches.push(recorded.eventId);
+  if (event.type === 'WalletDebited') {
+    orderFacts(event.data.orderId).debits.push({
+      orderId: event.data.orderId,
+      ...wallet,
+      amount,
+      idempotencyKey: event.data.idempotencyKey,
+      placedAt: event.data.placedAt,
+    });
+  } else if (event.type === 'WalletRefunded') {
+    orderFacts(event.data.orderId).refunds.push(amount);
+  }
+}
+
+function foldOrder(orderFacts: (orderId: string) => OrderFacts, recorded: RecordedEvent): void {
+  const event = domainEventOf<TransactionEvent>(recorded);
+  const facts = orderFacts(event.data.orderId);
+  if (event.type === 'TransactionSettled') facts.settled += 1;
+  if (event.type === 'TransactionFailed') {
+    facts.failed += 1;
+    facts.failedAt = event.data.failedAt;
+  }
+  if (event.type === 'TransactionDisputed') facts.disputed = true;
+}

@@ -1,0 +1,158 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { IDEMPOTENCY_STORE, IdempotencyStore } from '../ports/idempotency-store.port';
+import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { OrderFacts, WalletFacts, walkLedger } from './ledger-walk';
+
+export interface Breach {
+  invariant: number;
+  name: string;
+  detail: string;
+}
+
+export interface VerificationReport {
+  ok: boolean;
+  checked: { events: number; wallets: number; orders: number };
+  breaches: Breach[];
+  /** Transitional states that are fine now but would be breaches if they lasted (a refund not yet made). */
+  in_progress: string[];
+}
+
+export class VerifyMoneyInvariants extends Query<VerificationReport> {
+  constructor(
+    /** Failed orders younger than this may still be waiting for their refund job. */
+    readonly refundGraceMs = 5 * 60_000,
+  ) {
+    super();
+  }
+}
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const NAMES: Record<number, string> = {
+  1: 'balance never below zero',
+  2: 'balance equals the fold of the wallet events',
+  3: 'every debited order reaches exactly one outcome',
+  4: 'refunds only after a failure, never twice',
+  5: 'one idempotency key moves money at most once',
+  6: 'no refused request moved money',
+};
+
+/** Checks the six money invariants of docs/architecture.md over the whole event log and the read models. */
+@QueryHandler(VerifyMoneyInvariants)
+export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyInvariants, VerificationReport> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ refundGraceMs }: VerifyMoneyInvariants): Promise<VerificationReport> {
+    await this.barrier.waitFor(await this.store.headPosition());
+    const ledger = await walkLedger(this.store);
+    const breaches: Breach[] = [];
+    const inProgress: string[] = [];
+    const breach = (invariant: number, detail: string) => breaches.push({ invariant, name: NAMES[invariant], detail });
+
+    for (const wallet of ledger.wallets.values()) this.checkWallet(wallet, breach);
+    await this.checkBalancesMatchReadModel(ledger.wallets, breach);
+    const now = this.clock.now().getTime();
+    for (const [orderId, order] of ledger.orders) this.checkOrder(orderId, order, now, refundGraceMs, breach, inProgress);
+    this.checkIdempotencyKeys(ledger.orders, breach);
+    await this.checkAcceptedRequests(ledger.orders, now, breach);
+
+    return {
+      ok: breaches.length === 0,
+      checked: { events: ledger.events, wallets: ledger.wallets.size, orders: ledger.orders.size },
+      breaches,
+      in_progress: inProgress,
+    };
+  }
+
+  private checkWallet(wallet: WalletFacts, breach: (invariant: number, detail: string) => void): void {
+    const name = `${wallet.partnerId}/${wallet.environment}`;
+    if (wallet.wentNegativeAt) breach(1, `wallet ${name} went below zero at event ${wallet.wentNegativeAt}`);
+    for (const eventId of wallet.balanceAfterMismatches) breach(2, `wallet ${name}: event ${eventId} records a balance_after that differs from the fold`);
+  }
+
+  private async checkBalancesMatchReadModel(wallets: Map<string, WalletFacts>, breach: (invariant: number, detail: string) => void): Promise<void> {
+    const projected = new Map((await this.readModels.allBalances()).map((balance) => [`${balance.partnerId}/${balance.environment}`, balance]));
+    for (const wallet of wallets.values()) {
+      const name = `${wallet.partnerId}/${wallet.environment}`;
+      const shown = projected.get(name);
+      if (!shown || shown.available !== wallet.balance.toDecimal()) {
+        breach(2, `wallet ${name}: read model shows ${shown?.available ?? 'nothing'}, events fold to ${wallet.balance.toDecimal()}`);
+      }
+      projected.delete(name);
+    }
+    for (const name of projected.keys()) breach(2, `read model has a balance for ${name} but the log has no such wallet`);
+  }
+
+  private checkOrder(
+    orderId: string,
+    order: OrderFacts,
+    now: number,
+    refundGraceMs: number,
+    breach: (invariant: number, detail: string) => void,
+    inProgress: string[],
+  ): void {
+    if (order.debits.length === 0) {
+      if (order.refunds.length > 0) breach(4, `order ${orderId} was refunded but never debited`);
+      if (order.settled + order.failed > 0) breach(3, `order ${orderId} has an outcome but no debit`);
+      return;
+    }
+    if (order.debits.length > 1) breach(5, `order ${orderId} was debited ${order.debits.length} times`);
+    if (order.settled + order.failed > 1) breach(3, `order ${orderId} has ${order.settled} successes and ${order.failed} failures`);
+    if (order.refunds.length > 1) breach(4, `order ${orderId} was refunded ${order.refunds.length} times`);
+    if (order.refunds.length > 0 && order.failed === 0) breach(4, `order ${orderId} was refunded without an upstream failure or an operator decision`);
+    if (order.settled > 0 && order.refunds.length > 0) breach(4, `order ${orderId} succeeded and was refunded`);
+    const debit = order.debits[0];
+    for (const refund of order.refunds) {
+      if (!refund.equals(debit.amount)) breach(4, `order ${orderId} refunded ${refund.toDecimal()} of a ${debit.amount.toDecimal()} debit`);
+    }
+    if (order.failed > 0 && order.refunds.length === 0) {
+      const failedFor = order.failedAt ? now - new Date(order.failedAt).getTime() : Infinity;
+      if (failedFor <= refundGraceMs) inProgress.push(`order ${orderId} failed and awaits its refund`);
+      else breach(3, `order ${orderId} failed but was never refunded`);
+    }
+  }
+
+  private checkIdempotencyKeys(orders: Map<string, OrderFacts>, breach: (invariant: number, detail: string) => void): void {
+    const byKey = new Map<string, { orderId: string; placedAt: number }[]>();
+    for (const [orderId, order] of orders) {
+      for (const debit of order.debits) {
+        const scope = `${debit.partnerId}/${debit.environment}/${debit.idempotencyKey}`;
+        const uses = byKey.get(scope) ?? [];
+        uses.push({ orderId, placedAt: new Date(debit.placedAt).getTime() });
+        byKey.set(scope, uses);
+      }
+    }
+    for (const [scope, uses] of byKey) {
+      uses.sort((a, b) => a.placedAt - b.placedAt);
+      for (let i = 1; i < uses.length; i++) {
+        if (uses[i].placedAt - uses[i - 1].placedAt < IDEMPOTENCY_WINDOW_MS) {
+          breach(5, `idempotency key ${scope} moved money for orders ${uses[i - 1].orderId} and ${uses[i].orderId} within 24 h`);
+        }
+      }
+    }
+  }
+
+  /** A debit inside the idempotency window must belong to the request the key still records as answered 200. */
+  private async checkAcceptedRequests(orders: Map<string, OrderFacts>, now: number, breach: (invariant: number, detail: string) => void): Promise<void> {
+    for (const [orderId, order] of orders) {
+      for (const debit of order.debits) {
+        if (now - new Date(debit.placedAt).getTime() >= IDEMPOTENCY_WINDOW_MS) continue;
+        const record = await this.idempotency.lookup({ partnerId: debit.partnerId, environment: debit.environment, key: debit.idempotencyKey });
+        if (!record || record.orderId !== orderId) {
+          breach(6, `order ${orderId} moved money but its request (key ${debit.idempotencyKey}) holds no accepted answer`);
+        } else if (record.statusCode !== null && record.statusCode !== 200) {
+          breach(6, `order ${orderId} moved money but its request was answered ${record.statusCode}`);
+        }
+      }
+    }
+  }
+}

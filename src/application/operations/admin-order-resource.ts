@@ -1,0 +1,23 @@
+import { OrderView } from '../ports/read-models.port';
+import { publicStatusOf } from '../../domain/transaction/transaction.decider';
+
+/** What operators see of an order: the internal status too. */
+export const adminOrderResource = (order: OrderView): Record<string, unknown> => ({
+  order_id: order.orderId,
+  partner_id: order.partnerId,
+  environment: order.environment,
+  status: order.status,
+  public_status: publicStatusOf(order.status),
+  kind: order.product.kind,
+  product: order.product,
+  amount: order.amount,
+  currency: order.currency,
+  reference: order.reference,
+  balance_after: order.balanceAfter,
+  operator_ref: order.operatorRef,
+  failure_reason: order.failureReason,
+  settled_at: order.settledAt,
+  refunded_at: order.refundedAt,
+  created_at: order.createdAt,
+  updated_at: order.updatedAt,
+});

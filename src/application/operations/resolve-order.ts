@@ -1,0 +1,43 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Actor } from '../../domain/shared/actor';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { OrderLifecycle } from '../process-managers/order-lifecycle';
+import { ServiceError } from '../shared/service-error';
+import { adminOrderResource } from './admin-order-resource';
+
+export class ResolveOrder extends Command<Record<string, unknown>> {
+  constructor(
+    readonly orderId: string,
+    readonly outcome: 'success' | 'failed',
+    readonly reason: string,
+    readonly operator: Actor,
+  ) {
+    super();
+  }
+}
+
+/** An operator settles or fails a held order; a failure is refunded once by the refund process. */
+@CommandHandler(ResolveOrder)
+export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    private readonly lifecycle: OrderLifecycle,
+  ) {}
+
+  async execute({ orderId, outcome, reason, operator }: ResolveOrder): Promise<Record<string, unknown>> {
+    const result = await this.lifecycle.apply(
+      orderId,
+      { type: 'ResolveTransaction', outcome, reason, operator, at: this.clock.now().toISOString() },
+      operator,
+    );
+    if (!result.ok) throw ServiceError.from(result.error);
+    await this.barrier.waitFor(result.position);
+    const view = await this.readModels.order(orderId);
+    if (!view) throw new ServiceError('not_found', `no order ${orderId}`);
+    return adminOrderResource(view);
+  }
+}

@@ -1,0 +1,75 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Money } from '../../domain/money/money';
+import { Caller } from '../auth/caller';
+import { BILL_FETCH_STORE, BillFetchStore } from '../ports/bill-fetch-store.port';
+import { CATALOG, Catalog } from '../ports/catalog.port';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
+import { ServiceError } from '../shared/service-error';
+import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
+
+export interface BillInfoRequest {
+  biller_id: number;
+  consumer_number: string;
+  params?: Record<string, string>;
+}
+
+export class FetchBill extends Command<Record<string, unknown>> {
+  constructor(
+    readonly caller: Caller,
+    readonly request: BillInfoRequest,
+  ) {
+    super();
+  }
+}
+
+/** Step 1 of a bill payment: asks the biller for the outstanding amount and remembers it for pay-bill. */
+@CommandHandler(FetchBill)
+export class FetchBillHandler implements ICommandHandler<FetchBill, Record<string, unknown>> {
+  constructor(
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+    @Inject(BILL_FETCH_STORE) private readonly bills: BillFetchStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ caller, request }: FetchBill): Promise<Record<string, unknown>> {
+    const biller = billerOf(this.catalog, request.biller_id, caller.corridor);
+    const consumerNumber = checkConsumerNumber(request.consumer_number);
+    const params = checkBillerParams(biller, request.params ?? {});
+    const provider = this.providers.forEnvironment(caller.environment);
+    if (!provider) throw new ServiceError('provider_unavailable', `no ${caller.environment} provider is configured`);
+    const now = this.clock.now();
+    const bill = await provider.fetchBill({ billerId: biller.id, consumerNumber, currency: caller.currency, params }, now);
+    if (!bill) throw new ServiceError('not_found', `${biller.name} has no bill on record for consumer_number ${consumerNumber}`);
+    const amount = Money.parse(bill.amount, caller.currency);
+    if (!amount) throw new Error(`provider returned an unreadable bill amount: ${bill.amount}`);
+    const fetchedAt = now.toISOString();
+    await this.bills.save({
+      partnerId: caller.partnerId,
+      environment: caller.environment,
+      billerId: biller.id,
+      consumerNumber,
+      amount: amount.toDecimal(),
+      currency: caller.currency,
+      billReference: bill.billReference,
+      fetchedAt,
+    });
+    return {
+      biller_id: biller.id,
+      biller_name: biller.name,
+      consumer_number: consumerNumber,
+      customer_name: bill.customerName,
+      amount: amount.toDecimal(),
+      currency: caller.currency,
+      due_date: bill.dueDate,
+      bill_period: bill.billPeriod,
+      bill_reference: bill.billReference,
+      fetched_at: fetchedAt,
+      instructions: amount.isPositive()
+        ? `Submit ${amount.toDecimal()} ${caller.currency} with POST /pay-bill for biller_id ${biller.id} and this consumer_number.`
+        : 'Nothing is due on this bill; there is nothing to pay.',
+    };
+  }
+}

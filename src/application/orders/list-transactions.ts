@@ -1,0 +1,72 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { TransactionStatus } from '../../domain/transaction/transaction.decider';
+import { Caller } from '../auth/caller';
+import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { ServiceError } from '../shared/service-error';
+import { transactionStatusResource } from './order-response';
+
+export interface TransactionListRequest {
+  status?: 'PENDING' | 'SUCCESS' | 'FAILED';
+  createdFrom?: string;
+  createdTo?: string;
+  reference?: string;
+  cursor?: string;
+  limit: number;
+}
+
+export class ListTransactions extends Query<Record<string, unknown>> {
+  constructor(
+    readonly caller: Caller,
+    readonly request: TransactionListRequest,
+  ) {
+    super();
+  }
+}
+
+const INTERNAL_STATUSES: Record<'PENDING' | 'SUCCESS' | 'FAILED', TransactionStatus[]> = {
+  PENDING: ['INITIATED', 'PENDING', 'DISPUTED'],
+  SUCCESS: ['SUCCESS'],
+  FAILED: ['FAILED'],
+};
+
+/** The caller's orders, newest first, one page at a time (keyset pagination, stable under inserts). */
+@QueryHandler(ListTransactions)
+export class ListTransactionsHandler implements IQueryHandler<ListTransactions, Record<string, unknown>> {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+
+  async execute({ caller, request }: ListTransactions): Promise<Record<string, unknown>> {
+    const rows = await this.readModels.orders({
+      partnerId: caller.partnerId,
+      environment: caller.environment,
+      statuses: request.status ? INTERNAL_STATUSES[request.status] : undefined,
+      createdFrom: request.createdFrom,
+      createdTo: request.createdTo,
+      reference: request.reference,
+      after: request.cursor ? decodeCursor(request.cursor) : undefined,
+      limit: request.limit + 1,
+    });
+    const page = rows.slice(0, request.limit);
+    const last = page[page.length - 1];
+    return {
+      count: page.length,
+      transactions: page.map(transactionStatusResource),
+      next_cursor: rows.length > request.limit && last ? encodeCursor(last.createdAt, last.orderId) : null,
+    };
+  }
+}
+
+const encodeCursor = (createdAt: string, orderId: string): string => Buffer.from(JSON.stringify([createdAt, orderId])).toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: string; orderId: string } {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string'
+        && !Number.isNaN(Date.parse(parsed[0]))) {
+      return { createdAt: parsed[0], orderId: parsed[1] };
+    }
+  } catch {
+    // fall through to the refusal below
+  }
+  throw new ServiceError('validation_failed', 'cursor: not a cursor returned by this endpoint');
+}

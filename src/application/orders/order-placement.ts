@@ -1,0 +1,154 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Money } from '../../domain/money/money';
+import { WalletDebited } from '../../domain/wallet/wallet.events';
+import { OrderProduct } from '../../domain/wallet/order-product';
+import { Caller } from '../auth/caller';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore, Reservation } from '../ports/idempotency-store.port';
+import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
+import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
+import { deterministicEventId } from '../shared/event-ids';
+import { metadata } from '../shared/event-envelope';
+import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
+import { ServiceError } from '../shared/service-error';
+import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
+import { OrderFacts, orderResource } from './order-response';
+
+export interface OrderRequest {
+  caller: Caller;
+  idempotencyKey: string;
+  requestHash: string;
+  amount: Money;
+  reference: string | null;
+  product: OrderProduct;
+}
+
+/** The body is kept as sent, so a replay is byte-for-byte the first answer. */
+export interface PlacedOrder {
+  body: string;
+  replayed: boolean;
+}
+
+/**
+ * The one money-moving path shared by topups and bill payments: claim the
+ * Idempotency-Key, debit the wallet (the order travels in the debit event), wait until
+ * the read models show it, and remember the answer for replays.
+ */
+@Injectable()
+export class OrderPlacement {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
+    @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+    @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
+    @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    private readonly wallets: WalletCommandProcessor,
+  ) {}
+
+  async place(request: OrderRequest): Promise<PlacedOrder> {
+    const { caller } = request;
+    if (!this.providers.forEnvironment(caller.environment)) {
+      throw new ServiceError('provider_unavailable', `no ${caller.environment} provider is configured; no money was moved`);
+    }
+    const scope: IdempotencyScope = { partnerId: caller.partnerId, environment: caller.environment, key: request.idempotencyKey };
+    const reservation = await this.reserve(scope, request.requestHash);
+    switch (reservation.outcome) {
+      case 'replay':
+        return { body: reservation.response.body, replayed: true };
+      case 'conflict':
+        throw new ServiceError('idempotency_conflict', 'this Idempotency-Key was already used with a different request body');
+      case 'in_flight':
+        throw new ServiceError('idempotency_conflict', 'a request with this Idempotency-Key is still being processed; retry with the same key');
+      case 'resumed': {
+        const earlier = await this.existingOrder(reservation.orderId);
+        if (earlier) return this.remember(scope, earlier);
+        return this.debit(scope, request, reservation.orderId);
+      }
+      case 'reserved':
+        return this.debit(scope, request, reservation.orderId);
+    }
+  }
+
+  private async debit(scope: IdempotencyScope, request: OrderRequest, orderId: string): Promise<PlacedOrder> {
+    const { caller } = request;
+    const now = this.clock.now();
+    const result = await this.wallets.execute(caller.partnerId, caller.environment, {
+      command: {
+        type: 'DebitWallet',
+        orderId,
+        amount: request.amount,
+        reference: request.reference,
+        idempotencyKey: request.idempotencyKey,
+        product: request.product,
+        at: now.toISOString(),
+      },
+      eventId: deterministicEventId(orderId, 'WalletDebited'),
+      metadata: metadata({
+        partnerId: caller.partnerId,
+        environment: caller.environment,
+        correlationId: orderId,
+        causationId: caller.requestId,
+        actor: { type: 'partner_key', id: caller.keyId },
+        at: now,
+      }),
+    });
+    if (!result.ok) {
+      await this.idempotency.release(scope);
+      throw ServiceError.from(result.error);
+    }
+    if (result.deduplicated) {
+      const earlier = await this.existingOrder(orderId);
+      if (!earlier) throw new Error(`order ${orderId} was debited but is not readable`);
+      return this.remember(scope, earlier);
+    }
+    await this.barrier.waitFor(result.position);
+    const debited = result.event as WalletDebited;
+    return this.remember(scope, {
+      orderId,
+      product: debited.data.product,
+      amount: debited.data.amount,
+      currency: debited.data.currency,
+      balanceAfter: debited.data.balanceAfter,
+      reference: debited.data.reference,
+      createdAt: debited.data.placedAt,
+    });
+  }
+
+  private async remember(scope: IdempotencyScope, order: OrderFacts): Promise<PlacedOrder> {
+    const body = JSON.stringify(orderResource(order));
+    await this.idempotency.complete(scope, { statusCode: 200, body }, this.clock.now());
+    return { body, replayed: false };
+  }
+
+  /** An identical request still in flight is waited for briefly, so retries get the same order. */
+  private async reserve(scope: IdempotencyScope, hash: string): Promise<Reservation> {
+    const deadline = Date.now() + this.settings.idempotencyWaitMs;
+    let pause = 5;
+    for (;;) {
+      const reservation = await this.idempotency.reserve(scope, hash, this.secrets.newId('ord'), this.clock.now());
+      if (reservation.outcome !== 'in_flight' || Date.now() >= deadline) return reservation;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, 50);
+    }
+  }
+
+  private async existingOrder(orderId: string): Promise<OrderFacts | null> {
+    await this.barrier.waitFor(await this.store.headPosition());
+    const view = await this.readModels.order(orderId);
+    if (!view) return null;
+    return {
+      orderId,
+      product: view.product,
+      amount: view.amount,
+      currency: view.currency,
+      balanceAfter: view.balanceAfter,
+      reference: view.reference,
+      createdAt: view.createdAt,
+    };
+  }
+}

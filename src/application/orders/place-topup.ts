@@ -1,0 +1,62 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Money } from '../../domain/money/money';
+import { parseCorridorPhone } from '../../domain/phone/corridor-phone';
+import { Caller } from '../auth/caller';
+import { CATALOG, Catalog } from '../ports/catalog.port';
+import { ServiceError } from '../shared/service-error';
+import { requestAmount } from './amount';
+import { OrderPlacement, PlacedOrder } from './order-placement';
+import { requestHash } from './request-hash';
+
+export interface TopupRequest {
+  operator_id: number;
+  phone: string;
+  amount: number;
+  reference?: string;
+}
+
+export class PlaceTopup extends Command<PlacedOrder> {
+  constructor(
+    readonly caller: Caller,
+    readonly idempotencyKey: string,
+    readonly request: TopupRequest,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(PlaceTopup)
+export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrder> {
+  constructor(
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    private readonly placement: OrderPlacement,
+  ) {}
+
+  async execute({ caller, idempotencyKey, request }: PlaceTopup): Promise<PlacedOrder> {
+    const operator = this.catalog.operator(request.operator_id);
+    if (!operator || !operator.active || operator.corridor !== caller.corridor) {
+      throw new ServiceError('operator_not_found_or_wrong_corridor', `operator_id ${request.operator_id} is not an operator of the ${caller.corridor} corridor`);
+    }
+    const phone = parseCorridorPhone(request.phone, caller.corridor);
+    if (!phone.ok) throw new ServiceError('validation_failed', phone.detail);
+    const amount = requestAmount(request.amount, caller.currency);
+    const min = Money.parse(operator.minAmount, caller.currency);
+    const max = Money.parse(operator.maxAmount, caller.currency);
+    if (!min || !max) throw new Error(`catalog amounts of operator ${operator.id} are unreadable`);
+    if (amount.isLessThan(min) || max.isLessThan(amount)) {
+      throw new ServiceError(
+        'amount_out_of_range',
+        `amount must be between ${min.toDecimal()} and ${max.toDecimal()} ${caller.currency} for ${operator.name}`,
+      );
+    }
+    return this.placement.place({
+      caller,
+      idempotencyKey,
+      requestHash: requestHash('topup', request),
+      amount,
+      reference: request.reference ?? null,
+      product: { kind: 'topup', operatorId: operator.id, phone: phone.e164 },
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { partnerDecider } from '../../domain/partner/partner.decider';
+import { PartnerEvent, partnerStreamId } from '../../domain/partner/partner.events';
+import { Actor } from '../../domain/shared/actor';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
+import { KEY_HASHER, KeyHasher, SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
+import { DeciderRunner } from '../shared/decider-runner';
+import { metadata } from '../shared/event-envelope';
+import { ServiceError } from '../shared/service-error';
+import { randomUUID } from 'node:crypto';
+
+export type KycChangeResult = { partner_id: string; live_api_key: string } | { partner_id: string; kyc_status: string };
+
+export class ChangeKycStatus extends Command<KycChangeResult> {
+  constructor(
+    readonly partnerId: string,
+    readonly status: 'approved' | 'suspended',
+    readonly operator: Actor,
+  ) {
+    super();
+  }
+}
+
+/** The first approval issues the live key (shown once, here); a suspension blocks it until approved again. */
+@CommandHandler(ChangeKycStatus)
+export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, KycChangeResult> {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
+    @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
+    @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    private readonly runner: DeciderRunner,
+  ) {}
+
+  async execute({ partnerId, status, operator }: ChangeKycStatus): Promise<KycChangeResult> {
+    const now = this.clock.now();
+    const candidate = this.secrets.newApiKey('live');
+    const result = await this.runner.handle(
+      partnerDecider,
+      partnerStreamId(partnerId),
+      { type: 'ChangeKycStatus', status, candidateLiveKey: { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(candidate) }, at: now.toISOString() },
+      {
+        metadata: metadata({ partnerId, environment: null, correlationId: partnerId, actor: operator, at: now }),
+        eventId: () => randomUUID(),
+      },
+    );
+    if (!result.ok) throw ServiceError.from(result.error);
+    await this.barrier.waitFor(result.position);
+    const issued = result.events.some((event: PartnerEvent) => event.type === 'ApiKeyIssued');
+    return issued ? { partner_id: partnerId, live_api_key: candidate } : { partner_id: partnerId, kyc_status: result.state.kycStatus };
+  }
+}

@@ -1,0 +1,49 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { partnerDecider } from '../../domain/partner/partner.decider';
+import { partnerStreamId } from '../../domain/partner/partner.events';
+import { Actor } from '../../domain/shared/actor';
+import { Environment } from '../../domain/shared/environment';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
+import { KEY_HASHER, KeyHasher, SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
+import { DeciderRunner } from '../shared/decider-runner';
+import { metadata } from '../shared/event-envelope';
+import { ServiceError } from '../shared/service-error';
+
+export class RegenerateApiKey extends Command<{ partner_id: string; environment: Environment; api_key: string }> {
+  constructor(
+    readonly partnerId: string,
+    readonly environment: Environment,
+    readonly operator: Actor,
+  ) {
+    super();
+  }
+}
+
+/** Issues a new key and revokes the old one in the same append: the old key stops working at once. */
+@CommandHandler(RegenerateApiKey)
+export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey> {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
+    @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
+    @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    private readonly runner: DeciderRunner,
+  ) {}
+
+  async execute({ partnerId, environment, operator }: RegenerateApiKey): Promise<{ partner_id: string; environment: Environment; api_key: string }> {
+    const now = this.clock.now();
+    const apiKey = this.secrets.newApiKey(environment);
+    const result = await this.runner.handle(
+      partnerDecider,
+      partnerStreamId(partnerId),
+      { type: 'RegenerateKey', environment, key: { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(apiKey) }, at: now.toISOString() },
+      { metadata: metadata({ partnerId, environment, correlationId: partnerId, actor: operator, at: now }), eventId: () => randomUUID() },
+    );
+    if (!result.ok) throw ServiceError.from(result.error);
+    await this.barrier.waitFor(result.position);
+    return { partner_id: partnerId, environment, api_key: apiKey };
+  }
+}

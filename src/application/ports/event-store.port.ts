@@ -1,0 +1,97 @@
+import { Actor } from '../../domain/shared/actor';
+import { Environment } from '../../domain/shared/environment';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Carried by every event: who, for whom, why and when. */
+export interface EventMetadata {
+  partnerId: string | null;
+  environment: Environment | null;
+  /** The order id for order-related events; otherwise the id of the originating request or command. */
+  correlationId: string;
+  /** The id of the event or request that caused this event. */
+  causationId: string | null;
+  actor: Actor;
+  occurredAt: string;
+}
+
+export interface NewEvent {
+  /** A UUID. Deterministic for events a process may append twice, so a repeat is a no-op. */
+  eventId: string;
+  type: string;
+  schemaVersion: number;
+  data: { [key: string]: unknown };
+  metadata: EventMetadata;
+}
+
+/**
+ * A place in the global order of all events. For the SQL stores `commit` is the writing
+ * transaction id and `prepare` the sequence number; for EventStoreDB they are its own log positions.
+ */
+export interface GlobalPosition {
+  commit: bigint;
+  prepare: bigint;
+}
+
+export interface RecordedEvent extends NewEvent {
+  streamId: string;
+  /** 0 for the first event of a stream, in every adapter. */
+  revision: number;
+  position: GlobalPosition;
+  recordedAt: string;
+}
+
+/** A revision number, or a condition on the stream. */
+export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
+
+export interface AppendResult {
+  /** Revision of the stream's last event after the append. */
+  nextRevision: number;
+  /** Position of the last appended event; null when every event was already there. */
+  position: GlobalPosition | null;
+  /** True when every event id was already stored, so nothing was written. */
+  deduplicated: boolean;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, found ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** An event id that is already stored for a different event (other stream or a partial batch). */
+export class DuplicateEventIdError extends Error {
+  constructor(readonly eventIds: string[]) {
+    super(`event ids already stored elsewhere: ${eventIds.join(', ')}`);
+    this.name = 'DuplicateEventIdError';
+  }
+}
+
+export interface ReadAllOptions {
+  maxCount: number;
+  /** Only events of these types are returned (the position still advances past the others). */
+  eventTypes?: ReadonlySet<string>;
+}
+
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream from `fromRevision` (inclusive), oldest first. Empty for a stream that does not exist. */
+  readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** Committed events strictly after `after` (null: from the start), in global order, never skipping one. */
+  readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the newest readable event, for lag figures. */
+  headPosition(): Promise<GlobalPosition | null>;
+  /** Called after each local append, so readers in this process need not wait for a poll. */
+  onAppended(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EventStore');
+
+export const comparePositions = (a: GlobalPosition, b: GlobalPosition): number =>
+  a.commit === b.commit ? (a.prepare === b.prepare ? 0 : a.prepare < b.prepare ? -1 : 1) : a.commit < b.commit ? -1 : 1;

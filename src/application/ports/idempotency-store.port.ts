@@ -1,0 +1,34 @@
+import { Environment } from '../../domain/shared/environment';
+
+export interface IdempotencyScope {
+  partnerId: string;
+  environment: Environment;
+  key: string;
+}
+
+export interface StoredResponse {
+  statusCode: number;
+  /** The response body exactly as first sent. */
+  body: string;
+}
+
+export type Reservation =
+  | { outcome: 'reserved'; orderId: string }
+  /** The key was reserved earlier by a request that never completed (a crash); this request takes it over. */
+  | { outcome: 'resumed'; orderId: string }
+  | { outcome: 'replay'; response: StoredResponse }
+  | { outcome: 'conflict' }
+  | { outcome: 'in_flight' };
+
+export interface IdempotencyStore {
+  /** Reserves the key for this request, or says what an earlier request with the same key did. */
+  reserve(scope: IdempotencyScope, requestHash: string, candidateOrderId: string, now: Date): Promise<Reservation>;
+  complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void>;
+  /** Frees a key whose request moved no money, so the partner may retry it. */
+  release(scope: IdempotencyScope): Promise<void>;
+  purgeExpired(now: Date): Promise<number>;
+  /** What a key is bound to now, for audits; null once purged or released. */
+  lookup(scope: IdempotencyScope): Promise<{ orderId: string; statusCode: number | null } | null>;
+}
+
+export const IDEMPOTENCY_STORE = Symbol('IdempotencyStore');

@@ -1,0 +1,21 @@
+/** Durable work: survives restarts and runs once when several processes share the database. */
+export interface Job {
+  /** Deterministic, so scheduling the same work twice keeps one job. */
+  id: string;
+  kind: string;
+  dueAt: Date;
+  payload: { [key: string]: unknown };
+}
+
+export interface JobQueue {
+  schedule(job: Job): Promise<void>;
+}
+
+/** Does one kind of job. Throwing makes the queue retry later; handlers must be idempotent. */
+export interface JobHandler {
+  readonly kind: string;
+  run(job: Job, attempt: number): Promise<void>;
+}
+
+export const JOB_QUEUE = Symbol('JobQueue');
+export const JOB_HANDLERS = Symbol('JobHandlers');

@@ -1,0 +1,42 @@
+import { Environment } from '../../domain/shared/environment';
+import { Currency } from '../../domain/money/currency';
+import { OrderProduct } from '../../domain/wallet/order-product';
+
+export interface ProviderOrder {
+  orderId: string;
+  amount: string;
+  currency: Currency;
+  product: OrderProduct;
+  placedAt: string;
+}
+
+/** What an upstream provider says about an order. `pending` with a poll delay asks to be asked again later. */
+export type ProviderOutcome =
+  | { status: 'succeeded'; operatorRef: string }
+  | { status: 'failed'; reason: string }
+  | { status: 'pending'; providerReference: string | null; pollAfterMs: number | null };
+
+export interface OutstandingBill {
+  customerName: string;
+  amount: string;
+  dueDate: string;
+  billPeriod: string;
+  billReference: string;
+  overdue: boolean;
+}
+
+export interface ProviderGateway {
+  /** Submits an order; the order id is the upstream idempotency key, so a repeated submit is safe. */
+  submit(order: ProviderOrder, now: Date): Promise<ProviderOutcome>;
+  /** Asks for the outcome of a pending order. */
+  poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome>;
+  /** The outstanding bill of a consumer, or null when the biller knows no such consumer. */
+  fetchBill(request: { billerId: number; consumerNumber: string; currency: Currency; params: Record<string, string> }, now: Date): Promise<OutstandingBill | null>;
+}
+
+/** Picks the provider for an environment; null when none is configured (live, until a live adapter exists). */
+export interface ProviderDirectory {
+  forEnvironment(environment: Environment): ProviderGateway | null;
+}
+
+export const PROVIDER_DIRECTORY = Symbol('ProviderDirectory');

@@ -1,0 +1,78 @@
+import { Corridor } from '../../domain/corridor/corridor';
+import { Currency } from '../../domain/money/currency';
+import { Environment } from '../../domain/shared/environment';
+import { KycStatus } from '../../domain/partner/partner.events';
+import { TransactionStatus } from '../../domain/transaction/transaction.decider';
+import { OrderProduct } from '../../domain/wallet/order-product';
+import { GlobalPosition } from './event-store.port';
+
+export interface BalanceView {
+  partnerId: string;
+  environment: Environment;
+  currency: Currency;
+  available: string;
+  updatedAt: string;
+}
+
+export interface OrderView {
+  orderId: string;
+  partnerId: string;
+  environment: Environment;
+  status: TransactionStatus;
+  amount: string;
+  currency: Currency;
+  product: OrderProduct;
+  reference: string | null;
+  balanceAfter: string;
+  operatorRef: string | null;
+  settledAt: string | null;
+  refundedAt: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OrderListFilter {
+  partnerId: string;
+  environment: Environment;
+  statuses?: TransactionStatus[];
+  createdFrom?: string;
+  createdTo?: string;
+  reference?: string;
+  /** Opaque cursor from the previous page. */
+  after?: { createdAt: string; orderId: string };
+  limit: number;
+}
+
+export interface PartnerView {
+  partnerId: string;
+  name: string;
+  corridor: Corridor;
+  kycStatus: KycStatus;
+  createdAt: string;
+}
+
+export interface ApiKeyView {
+  keyId: string;
+  partnerId: string;
+  environment: Environment;
+  active: boolean;
+}
+
+export interface ReadModels {
+  balance(partnerId: string, environment: Environment): Promise<BalanceView | null>;
+  allBalances(): Promise<BalanceView[]>;
+  order(orderId: string): Promise<OrderView | null>;
+  orders(filter: OrderListFilter): Promise<OrderView[]>;
+  heldOrders(limit: number): Promise<OrderView[]>;
+  partner(partnerId: string): Promise<PartnerView | null>;
+  apiKeyByHash(keyHash: string): Promise<ApiKeyView | null>;
+}
+
+/** Read-your-writes: resolves once every projection has processed the given position. */
+export interface ProjectionBarrier {
+  waitFor(position: GlobalPosition | null, timeoutMs?: number): Promise<void>;
+}
+
+export const READ_MODELS = Symbol('ReadModels');
+export const PROJECTION_BARRIER = Symbol('ProjectionBarrier');

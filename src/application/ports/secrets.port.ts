@@ -1,0 +1,16 @@
+import { Environment } from '../../domain/shared/environment';
+
+/** Keyed hashing of API keys (HMAC-SHA256 under the server secret). */
+export interface KeyHasher {
+  hash(apiKey: string): string;
+}
+
+/** Random material from a CSPRNG: API keys and identifiers. */
+export interface SecretGenerator {
+  /** `svc_live_` or `svc_test_` followed by 32 base64url characters. */
+  newApiKey(environment: Environment): string;
+  newId(prefix: string): string;
+}
+
+export const KEY_HASHER = Symbol('KeyHasher');
+export const SECRET_GENERATOR = Symbol('SecretGenerator');

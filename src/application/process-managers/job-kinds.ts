@@ -1,0 +1,7 @@
+export const JOB_KINDS = {
+  submitOrder: 'submit-order',
+  pollOrder: 'poll-order',
+  refundOrder: 'refund-order',
+  holdStuckOrder: 'hold-stuck-order',
+  grantSandboxCredit: 'grant-sandbox-credit',
+} as const;

@@ -1,0 +1,59 @@
+import { Decider } from '../../domain/shared/decider';
+import { DomainError } from '../../domain/shared/domain-error';
+import { EventMetadata, EventStore, GlobalPosition, WrongExpectedRevisionError } from '../ports/event-store.port';
+import { DomainEventShape, domainEventOf, envelope } from './event-envelope';
+
+export type HandleResult<State, Event> =
+  | { ok: true; events: Event[]; state: State; position: GlobalPosition | null }
+  | { ok: false; error: DomainError };
+
+export interface HandleOptions<Event> {
+  metadata: EventMetadata;
+  /** Event ids; deterministic for events that must never be stored twice. */
+  eventId(event: Event, index: number): string;
+  maxAttempts?: number;
+}
+
+/**
+ * Loads a stream, decides, and appends with the loaded revision; on a concurrent
+ * write it reloads and decides again. For aggregates off the hot path (orders, partners).
+ */
+export class DeciderRunner {
+  constructor(private readonly store: EventStore) {}
+
+  async load<State, Command, Event extends DomainEventShape>(
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+  ): Promise<{ state: State; revision: number }> {
+    const recorded = await this.store.readStream(streamId);
+    let state = decider.initialState;
+    for (const event of recorded) state = decider.evolve(state, domainEventOf<Event>(event));
+    return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : -1 };
+  }
+
+  async handle<State, Command, Event extends DomainEventShape>(
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+    command: Command,
+    options: HandleOptions<Event>,
+  ): Promise<HandleResult<State, Event>> {
+    const attempts = options.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision } = await this.load(decider, streamId);
+      const decision = decider.decide(command, state);
+      if (!decision.ok) return decision;
+      if (decision.events.length === 0) return { ok: true, events: [], state, position: null };
+      try {
+        const result = await this.store.append(
+          streamId,
+          decision.events.map((event, index) => envelope(event, options.eventId(event, index), options.metadata)),
+          revision < 0 ? 'no_stream' : revision,
+        );
+        const next = decision.events.reduce(decider.evolve, state);
+        return { ok: true, events: result.deduplicated ? [] : decision.events, state: next, position: result.position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= attempts) throw error;
+      }
+    }
+  }
+}

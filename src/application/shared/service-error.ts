@@ -1,0 +1,34 @@
+import { DomainError } from '../../domain/shared/domain-error';
+
+/**
+ * Every refusal the service can give, by code. The partner-facing codes are the
+ * interface specification's; the others are documented in docs/decisions.md.
+ */
+export type ErrorCode =
+  | DomainError['code']
+  | 'idempotency_key_required'
+  | 'invalid_api_key'
+  | 'kyc_required'
+  | 'ip_not_allowed'
+  | 'idempotency_conflict'
+  | 'rate_limit_exceeded'
+  | 'internal_error'
+  | 'provider_unavailable'
+  | 'invalid_admin_token'
+  | 'invariant_breach'
+  | 'payload_too_large'
+  | 'unsupported_media_type';
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string | null = null,
+  ) {
+    super(detail ? `${code}: ${detail}` : code);
+    this.name = 'ServiceError';
+  }
+
+  static from(error: DomainError): ServiceError {
+    return new ServiceError(error.code, error.detail);
+  }
+}

@@ -1,0 +1,11 @@
+/** Business timings the application needs; read from the environment at start. */
+export interface ServiceSettings {
+  /** Age after which an order with no final outcome is held for manual resolution. */
+  stuckOrderAfterMs: number;
+  /** How long a fetched bill can be paid against. */
+  billValidityMs: number;
+  /** How long a request waits for an identical in-flight request before answering 409. */
+  idempotencyWaitMs: number;
+}
+
+export const SERVICE_SETTINGS = Symbol('ServiceSettings');

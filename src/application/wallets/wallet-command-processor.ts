@@ -1,0 +1,159 @@
+import { fold } from '../../domain/shared/decider';
+import { DomainError } from '../../domain/shared/domain-error';
+import { Environment } from '../../domain/shared/environment';
+import { WalletCommand, WalletState, walletDecider } from '../../domain/wallet/wallet.decider';
+import { WalletEvent } from '../../domain/wallet/wallet.events';
+import { walletStreamId } from '../../domain/wallet/wallet.stream';
+import {
+  DuplicateEventIdError,
+  EventMetadata,
+  EventStore,
+  GlobalPosition,
+  WrongExpectedRevisionError,
+} from '../ports/event-store.port';
+import { domainEventOf, envelope } from '../shared/event-envelope';
+
+export interface WalletCommandEnvelope {
+  command: WalletCommand;
+  eventId: string;
+  metadata: EventMetadata;
+}
+
+export type WalletCommandResult =
+  | { ok: true; event: WalletEvent; position: GlobalPosition | null; deduplicated: boolean }
+  | { ok: false; error: DomainError };
+
+interface Pending {
+  envelope: WalletCommandEnvelope;
+  resolve(result: WalletCommandResult): void;
+  reject(error: unknown): void;
+}
+
+const MAX_BATCH = 256;
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Runs wallet commands one wallet at a time within this process, so a hot wallet sees
+ * no optimistic-concurrency storm: commands that queue up while an append is in flight
+ * are decided together and written in one append. The wallet state is cached with its
+ * revision, so a debit costs the same however long the wallet's history is; another
+ * process's write shows up as a revision conflict, after which only the new events are read.
+ */
+export class WalletCommandProcessor {
+  private readonly lanes = new Map<string, WalletLane>();
+
+  constructor(private readonly store: EventStore) {}
+
+  execute(partnerId: string, environment: Environment, envelope: WalletCommandEnvelope): Promise<WalletCommandResult> {
+    const streamId = walletStreamId(partnerId, environment);
+    let lane = this.lanes.get(streamId);
+    if (!lane) {
+      lane = new WalletLane(streamId, this.store);
+      this.lanes.set(streamId, lane);
+    }
+    return lane.enqueue(envelope);
+  }
+
+  /** The cached state of a wallet, loading it if needed (for tests and audits). */
+  async state(partnerId: string, environment: Environment): Promise<WalletState> {
+    const events = await this.store.readStream(walletStreamId(partnerId, environment));
+    return fold(walletDecider, events.map((event) => domainEventOf<WalletEvent>(event)));
+  }
+}
+
+class WalletLane {
+  private state: WalletState = walletDecider.initialState;
+  private revision = -1;
+  private stale = true;
+  private readonly queue: Pending[] = [];
+  private draining = false;
+
+  constructor(
+    private readonly streamId: string,
+    private readonly store: EventStore,
+  ) {}
+
+  enqueue(envelope: WalletCommandEnvelope): Promise<WalletCommandResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ envelope, resolve, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          await this.process(batch);
+        } catch (error) {
+          if (error instanceof DuplicateEventIdError && batch.length > 1) {
+            // A repeated command (same deterministic id) is mixed into the batch: run each on its own.
+            for (const pending of batch) await this.process([pending]).catch((single) => pending.reject(single));
+          } else {
+            this.stale = true;
+            for (const pending of batch) pending.reject(error);
+          }
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async process(batch: Pending[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (this.stale) await this.catchUp();
+      let running = this.state;
+      const results: WalletCommandResult[] = [];
+      const accepted: { event: WalletEvent; pending: Pending; index: number }[] = [];
+      batch.forEach((pending, index) => {
+        const decision = walletDecider.decide(pending.envelope.command, running);
+        if (!decision.ok) {
+          results[index] = decision;
+          return;
+        }
+        for (const event of decision.events) {
+          running = walletDecider.evolve(running, event);
+          accepted.push({ event, pending, index });
+        }
+      });
+      if (accepted.length === 0) {
+        batch.forEach((pending, index) => pending.resolve(results[index]));
+        return;
+      }
+      try {
+        const appended = await this.store.append(
+          this.streamId,
+          accepted.map(({ event, pending }) => envelope(event, pending.envelope.eventId, pending.envelope.metadata)),
+          this.revision < 0 ? 'no_stream' : this.revision,
+        );
+        if (appended.deduplicated) {
+          // Every event was stored already (a retried command): our cache is behind.
+          this.stale = true;
+        } else {
+          this.state = running;
+          this.revision = appended.nextRevision;
+        }
+        for (const { event, index } of accepted) {
+          results[index] = { ok: true, event, position: appended.position, deduplicated: appended.deduplicated };
+        }
+        batch.forEach((pending, index) => pending.resolve(results[index]));
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+        this.stale = true;
+      }
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    const events = await this.store.readStream(this.streamId, this.revision + 1);
+    for (const event of events) {
+      this.state = walletDecider.evolve(this.state, domainEventOf<WalletEvent>(event));
+      this.revision = event.revision;
+    }
+    this.stale = false;
+  }
+}

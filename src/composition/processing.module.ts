@@ -1,0 +1,70 @@
+import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
+import { CLOCK, Clock } from '../application/ports/clock.port';
+import { EVENT_STORE, EventStore } from '../application/ports/event-store.port';
+import { IDEMPOTENCY_STORE, IdempotencyStore } from '../application/ports/idempotency-store.port';
+import { JobHandler, JOB_HANDLERS } from '../application/ports/job-queue.port';
+import { PROJECTION_BARRIER } from '../application/ports/read-models.port';
+import { orderReactions } from '../application/process-managers/order-reactions';
+import { ServiceConfig } from '../config/service-config';
+import { JobWorker } from '../infrastructure/jobs/job-worker';
+import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
+import { BackgroundProcessing } from '../infrastructure/processing/background-processing';
+import { ProjectionDaemon } from '../infrastructure/projections/projection-daemon';
+import { Projector } from '../infrastructure/projections/projector';
+import { READ_MODEL_PROJECTIONS } from '../infrastructure/read-models/read-model-projections';
+import { SqlDatabase } from '../infrastructure/sql/sql-database';
+import { SQL_DATABASE } from '../infrastructure/tokens';
+import { ApplicationModule } from '../application/application.module';
+
+export interface ProcessingOptions {
+  /** False in tests that drive projections and jobs by hand with BackgroundProcessing.drain(). */
+  runInBackground: boolean;
+}
+
+const JOB_LEASE_MS = 60_000;
+
+/** Wires the projectors and the job worker to the application's reactions and job handlers. */
+@Global()
+@Module({})
+export class ProcessingModule {
+  static forRoot(config: ServiceConfig, options: ProcessingOptions): DynamicModule {
+    const logger = new Logger('Processing');
+    return {
+      module: ProcessingModule,
+      imports: [ApplicationModule],
+      providers: [
+        {
+          provide: ProjectionDaemon,
+          inject: [EVENT_STORE, SQL_DATABASE],
+          useFactory: (store: EventStore, db: SqlDatabase) =>
+            new ProjectionDaemon(
+              [new Projector('read-models', READ_MODEL_PROJECTIONS, store, db)],
+              [new Projector('reactions', [reactionsProjection([orderReactions(config.stuckOrderAfterMs)])], store, db)],
+              store,
+              options.runInBackground ? config.projectionPollMs : 0,
+              (error) => logger.error(`projection failed: ${String(error)}`),
+            ),
+        },
+        { provide: PROJECTION_BARRIER, useExisting: ProjectionDaemon },
+        {
+          provide: JobWorker,
+          inject: [SQL_DATABASE, JOB_HANDLERS, CLOCK],
+          useFactory: (db: SqlDatabase, handlers: JobHandler[], clock: Clock) =>
+            new JobWorker(db, handlers, clock, {
+              leaseMs: JOB_LEASE_MS,
+              pollIntervalMs: config.jobPollMs,
+              retryDelayMs: (attempt) => Math.min(1000 * 2 ** Math.min(attempt, 8), 5 * 60_000),
+              onError: (error, job) => logger.warn(`job ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`),
+            }),
+        },
+        {
+          provide: BackgroundProcessing,
+          inject: [ProjectionDaemon, JobWorker, IDEMPOTENCY_STORE, CLOCK, EVENT_STORE, SQL_DATABASE],
+          useFactory: (daemon: ProjectionDaemon, worker: JobWorker, idempotency: IdempotencyStore, clock: Clock, store: EventStore, db: SqlDatabase) =>
+            new BackgroundProcessing(daemon, worker, idempotency, clock, store, db, options.runInBackground),
+        },
+      ],
+      exports: [PROJECTION_BARRIER, ProjectionDaemon, BackgroundProcessing],
+    };
+  }
+}

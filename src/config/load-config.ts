@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EventStoreMode, ServiceConfig } from './service-config';
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const MODES: readonly EventStoreMode[] = ['embedded', 'postgres', 'eventstoredb'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Reads and checks the environment; every problem is reported at once, with the variable's name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const problems: string[] = [];
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const eventStore = (env.EVENT_STORE ?? 'embedded') as EventStoreMode;
+  if (!MODES.includes(eventStore)) problems.push(`EVENT_STORE must be one of ${MODES.join(', ')} (got "${env.EVENT_STORE}")`);
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  const databaseUrl = env.DATABASE_URL || null;
+  if (eventStore !== 'embedded' && !databaseUrl) problems.push(`DATABASE_URL is required when EVENT_STORE=${eventStore}`);
+  const eventStoreConnectionString = env.EVENTSTORE_CONNECTION_STRING || null;
+  if (eventStore === 'eventstoredb' && !eventStoreConnectionString) problems.push('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
+  const logLevel = (env.LOG_LEVEL ?? 'info') as ServiceConfig['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  let apiKeySecret = env.API_KEY_SECRET ?? '';
+  if (!apiKeySecret) {
+    if (eventStore === 'embedded') apiKeySecret = keptSecret(dataDir, 'api-key-secret');
+    else problems.push('API_KEY_SECRET is required outside embedded mode (every replica must hash keys with the same secret)');
+  } else if (apiKeySecret.length < 32) {
+    problems.push('API_KEY_SECRET must be at least 32 characters');
+  }
+  const adminToken = env.ADMIN_TOKEN || (problems.length === 0 ? keptSecret(dataDir, 'admin-token') : '');
+  if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '' && env.ADMIN_TOKEN.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
+
+  const config: ServiceConfig = {
+    port: integer('PORT', 3000, 0, 65535),
+    host: env.HOST ?? '0.0.0.0',
+    eventStore,
+    dataDir,
+    embeddedDatabaseDir: join(dataDir, 'pglite'),
+    databaseUrl,
+    eventStoreConnectionString,
+    apiKeySecret,
+    adminToken,
+    logLevel,
+    stuckOrderAfterMs: integer('STUCK_ORDER_AFTER_SECONDS', 900, 31, 30 * 24 * 3600) * 1000,
+    billValidityMs: integer('BILL_VALIDITY_SECONDS', 24 * 3600, 60, 7 * 24 * 3600) * 1000,
+    idempotencyWaitMs: integer('IDEMPOTENCY_WAIT_MS', 3000, 0, 30_000),
+    projectionPollMs: integer('PROJECTION_POLL_MS', 100, 10, 60_000),
+    jobPollMs: integer('JOB_POLL_MS', 250, 10, 60_000),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+/** A secret generated at first start and kept (mode 600) in the data folder. */
+function keptSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

@@ -1,0 +1,23 @@
+/** Everything the service reads from its environment, validated once at start. */
+export type EventStoreMode = 'embedded' | 'postgres' | 'eventstoredb';
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  eventStore: EventStoreMode;
+  /** Embedded data folder; also where a generated admin token and key secret are kept. */
+  dataDir: string;
+  /** Null for an in-memory embedded database (tests). */
+  embeddedDatabaseDir: string | null;
+  databaseUrl: string | null;
+  eventStoreConnectionString: string | null;
+  apiKeySecret: string;
+  adminToken: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  stuckOrderAfterMs: number;
+  billValidityMs: number;
+  idempotencyWaitMs: number;
+  projectionPollMs: number;
+  jobPollMs: number;
+  bodyLimitBytes: number;
+}

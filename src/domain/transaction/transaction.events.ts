@@ -1,0 +1,56 @@
+import { Actor } from '../shared/actor';
+import { Environment } from '../shared/environment';
+import { Currency } from '../money/currency';
+import { OrderProduct } from '../wallet/order-product';
+
+/** Facts about one order, in its own stream. INITIATED and DISPUTED are internal and never shown to partners. */
+export type TransactionInitiated = {
+  type: 'TransactionInitiated';
+  data: {
+    orderId: string;
+    partnerId: string;
+    environment: Environment;
+    amount: string;
+    currency: Currency;
+    reference: string | null;
+    product: OrderProduct;
+    placedAt: string;
+  };
+};
+
+export type TransactionSubmitted = {
+  type: 'TransactionSubmitted';
+  data: { orderId: string; providerReference: string | null; submittedAt: string };
+};
+
+export type TransactionSettled = {
+  type: 'TransactionSettled';
+  data: { orderId: string; operatorRef: string; settledAt: string; resolvedBy: Actor | null; reason: string | null };
+};
+
+export type TransactionFailed = {
+  type: 'TransactionFailed';
+  data: { orderId: string; reason: string; failedAt: string; resolvedBy: Actor | null };
+};
+
+export type TransactionDisputed = {
+  type: 'TransactionDisputed';
+  data: { orderId: string; reason: string; disputedAt: string };
+};
+
+export type TransactionEvent =
+  | TransactionInitiated
+  | TransactionSubmitted
+  | TransactionSettled
+  | TransactionFailed
+  | TransactionDisputed;
+
+export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'TransactionInitiated',
+  'TransactionSubmitted',
+  'TransactionSettled',
+  'TransactionFailed',
+  'TransactionDisputed',
+]);
+
+export const transactionStreamId = (orderId: string): string => `order-${orderId}`;

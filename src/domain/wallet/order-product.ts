@@ -1,0 +1,12 @@
+/** What an order buys: a mobile prepaid topup or a bill payment. Carried by the wallet debit. */
+export type OrderProduct =
+  | { kind: 'topup'; operatorId: number; phone: string }
+  | {
+      kind: 'bill_payment';
+      billerId: number;
+      consumerNumber: string;
+      billReference: string | null;
+      params: Record<string, string>;
+    };
+
+export type OrderKind = OrderProduct['kind'];

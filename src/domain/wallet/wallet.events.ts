@@ -1,0 +1,33 @@
+import { Currency } from '../money/currency';
+import { OrderProduct } from './order-product';
+
+/** Amounts in events are plain decimal strings in the wallet currency, readable by finance as they are. */
+export type CreditKind = 'sandbox_grant' | 'funding';
+
+export type WalletCredited = {
+  type: 'WalletCredited';
+  data: { creditId: string; amount: string; currency: Currency; balanceAfter: string; kind: CreditKind; reference: string; creditedAt: string };
+};
+
+export type WalletDebited = {
+  type: 'WalletDebited';
+  data: {
+    orderId: string;
+    amount: string;
+    currency: Currency;
+    balanceAfter: string;
+    reference: string | null;
+    /** The partner's Idempotency-Key for the request that placed the order. */
+    idempotencyKey: string;
+    product: OrderProduct;
+    placedAt: string;
+  };
+};
+
+export type WalletRefunded = {
+  type: 'WalletRefunded';
+  data: { orderId: string; amount: string; currency: Currency; balanceAfter: string; reason: string; refundedAt: string };
+};
+
+export type WalletEvent = WalletCredited | WalletDebited | WalletRefunded;
+export const WALLET_EVENT_TYPES: ReadonlySet<string> = new Set(['WalletCredited', 'WalletDebited', 'WalletRefunded']);

@@ -1,0 +1,32 @@
+import { SchemaScript } from '../sql/migrations';
+
+/**
+ * Events carry the id of the transaction that wrote them. Readers only read rows whose
+ * transaction is older than every transaction still running, and order by
+ * (transaction id, position): a sequence number taken by a transaction that commits
+ * later can then never be skipped. See docs/architecture.md, "Global order".
+ */
+export const EVENT_STORE_SCHEMA: SchemaScript = {
+  name: 'event-store',
+  sql: `
+CREATE TABLE IF NOT EXISTS es_streams (
+  stream_id text PRIMARY KEY,
+  revision bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS es_events (
+  global_position bigserial PRIMARY KEY,
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  event_id uuid NOT NULL,
+  stream_id text NOT NULL,
+  stream_revision bigint NOT NULL,
+  event_type text NOT NULL,
+  schema_version integer NOT NULL,
+  data jsonb NOT NULL,
+  metadata jsonb NOT NULL,
+  recorded_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  CONSTRAINT es_events_event_id_unique UNIQUE (event_id),
+  CONSTRAINT es_events_stream_revision_unique UNIQUE (stream_id, stream_revision)
+);
+CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, global_position);
+`,
+};

@@ -1,0 +1,200 @@
+import { EventEmitter } from 'node:events';
+import {
+  AppendResult,
+  DuplicateEventIdError,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  GlobalPosition,
+  NewEvent,
+  ReadAllOptions,
+  RecordedEvent,
+  WrongExpectedRevisionError,
+} from '../../application/ports/event-store.port';
+import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
+
+interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  event_id: string;
+  stream_id: string;
+  stream_revision: string;
+  event_type: string;
+  schema_version: number;
+  data: { [key: string]: unknown };
+  metadata: EventMetadata;
+  recorded_at: Date | string;
+}
+
+const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id,
+  stream_id, stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at`;
+
+/** The event store on PostgreSQL or PGlite: the same SQL serves both. */
+export class SqlEventStore implements EventStore {
+  private readonly appended = new EventEmitter();
+
+  constructor(private readonly db: SqlDatabase) {
+    this.appended.setMaxListeners(0);
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const already = await this.alreadyStored(this.db, streamId, events);
+    if (already) return already;
+    try {
+      const result = await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
+      this.appended.emit('appended');
+      return result;
+    } catch (error) {
+      if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) return this.retryOrRethrow(error, streamId, events);
+      // A concurrent writer won a race: on the event ids (a repeated append) or on the stream.
+      if (constraintOf(error) === 'es_events_event_id_unique') {
+        const repeated = await this.alreadyStored(this.db, streamId, events);
+        if (repeated) return repeated;
+      }
+      const actual = await this.currentRevision(this.db, streamId);
+      throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
+    }
+  }
+
+  /** A retry racing its own first attempt sees the revision move; if the first attempt stored these events, it is a no-op. */
+  private async retryOrRethrow(error: unknown, streamId: string, events: NewEvent[]): Promise<AppendResult> {
+    if (error instanceof WrongExpectedRevisionError) {
+      const repeated = await this.alreadyStored(this.db, streamId, events);
+      if (repeated) return repeated;
+    }
+    throw error;
+  }
+
+  async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY es_events.stream_revision`,
+      [streamId, fromRevision],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]> {
+    const from = after ?? { commit: 0n, prepare: 0n };
+    const params: unknown[] = [from.commit.toString(), from.prepare.toString(), options.maxCount];
+    let typeFilter = '';
+    if (options.eventTypes) {
+      params.push([...options.eventTypes]);
+      typeFilter = 'AND event_type = ANY($4::text[])';
+    }
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          ${typeFilter}
+        ORDER BY es_events.transaction_id, es_events.global_position
+        LIMIT $3`,
+      params,
+    );
+    return rows.map(toRecorded);
+  }
+
+  async headPosition(): Promise<GlobalPosition | null> {
+    const rows = await this.db.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM es_events
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
+    );
+    return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
+  }
+
+  onAppended(listener: () => void): () => void {
+    this.appended.on('appended', listener);
+    return () => this.appended.off('appended', listener);
+  }
+
+  async close(): Promise<void> {
+    this.appended.removeAllListeners();
+  }
+
+  private async appendInTransaction(
+    tx: SqlExecutor,
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    const current = await this.currentRevision(tx, streamId, true);
+    assertExpected(streamId, expected, current);
+    const first = (current ?? -1) + 1;
+    const last = first + events.length - 1;
+    if (current === null) {
+      const created = await tx.query('INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING stream_id', [streamId, last]);
+      if (created.length === 0) {
+        // Another writer created the stream between our read and our insert; its row is committed and locked now.
+        if (expected !== 'any') throw new WrongExpectedRevisionError(streamId, expected, (await this.currentRevision(tx, streamId)) ?? 'no_stream');
+        return this.appendInTransaction(tx, streamId, events, expected);
+      }
+    } else {
+      await tx.query('UPDATE es_streams SET revision = $2 WHERE stream_id = $1', [streamId, last]);
+    }
+    const params: unknown[] = [];
+    const values = events.map((event, index) => {
+      params.push(event.eventId, streamId, first + index, event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(event.metadata));
+      const n = params.length;
+      return `($${n - 6}::uuid, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::jsonb)`;
+    });
+    const inserted = await tx.query<{ global_position: string; transaction_id: string }>(
+      `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+       VALUES ${values.join(', ')}
+       RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id`,
+      params,
+    );
+    const lastRow = inserted[inserted.length - 1];
+    return {
+      nextRevision: last,
+      position: { commit: BigInt(lastRow.transaction_id), prepare: BigInt(lastRow.global_position) },
+      deduplicated: false,
+    };
+  }
+
+  /** A repeated append of events that are all stored already in this stream is a no-op. */
+  private async alreadyStored(db: SqlExecutor, streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+    const ids = events.map((event) => event.eventId);
+    const rows = await db.query<{ event_id: string; stream_id: string }>(
+      'SELECT event_id::text AS event_id, stream_id FROM es_events WHERE event_id = ANY($1::uuid[])',
+      [ids],
+    );
+    if (rows.length === 0) return null;
+    if (rows.length !== ids.length || rows.some((row) => row.stream_id !== streamId)) {
+      throw new DuplicateEventIdError(rows.map((row) => row.event_id));
+    }
+    const revision = await this.currentRevision(db, streamId);
+    return { nextRevision: revision ?? -1, position: null, deduplicated: true };
+  }
+
+  private async currentRevision(db: SqlExecutor, streamId: string, lock = false): Promise<number | null> {
+    const rows = await db.query<{ revision: string }>(
+      `SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [streamId],
+    );
+    return rows.length ? Number(rows[0].revision) : null;
+  }
+}
+
+function assertExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'number' && current === expected);
+  if (!ok) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    revision: Number(row.stream_revision),
+    type: row.event_type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    recordedAt: new Date(row.recorded_at).toISOString(),
+  };
+}

@@ -1,0 +1,65 @@
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { BILL_FETCH_STORE } from '../application/ports/bill-fetch-store.port';
+import { CATALOG } from '../application/ports/catalog.port';
+import { CLOCK, Clock } from '../application/ports/clock.port';
+import { EVENT_STORE } from '../application/ports/event-store.port';
+import { IDEMPOTENCY_STORE } from '../application/ports/idempotency-store.port';
+import { JOB_QUEUE } from '../application/ports/job-queue.port';
+import { PROVIDER_DIRECTORY } from '../application/ports/provider-gateway.port';
+import { READ_MODELS } from '../application/ports/read-models.port';
+import { KEY_HASHER, SECRET_GENERATOR } from '../application/ports/secrets.port';
+import { ServiceConfig } from '../config/service-config';
+import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
+import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
+import { JsonCatalog } from './catalog/json-catalog';
+import { SystemClock } from './clock/system-clock';
+import { SqlEventStore } from './event-store/sql-event-store';
+import { SqlIdempotencyStore } from './idempotency/sql-idempotency-store';
+import { SqlJobQueue } from './jobs/sql-job-queue';
+import { openDatabase } from './open-database';
+import { StaticProviderDirectory } from './providers/provider-directory';
+import { SandboxProvider } from './providers/sandbox/sandbox-provider';
+import { SqlReadModels } from './read-models/sql-read-models';
+import { CryptoSecretGenerator } from './security/crypto-secret-generator';
+import { HmacKeyHasher } from './security/hmac-key-hasher';
+import { SqlDatabase } from './sql/sql-database';
+import { SERVICE_CONFIG, SQL_DATABASE } from './tokens';
+
+export interface InfrastructureOverrides {
+  clock?: Clock;
+}
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_LEASE_MS = 10_000;
+
+/** Binds every application port to its adapter for the configured mode. */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(config: ServiceConfig, overrides: InfrastructureOverrides = {}): DynamicModule {
+    const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
+    const providers: Provider[] = [
+      { provide: SERVICE_CONFIG, useValue: config },
+      {
+        provide: SERVICE_SETTINGS,
+        useValue: {
+          stuckOrderAfterMs: config.stuckOrderAfterMs,
+          billValidityMs: config.billValidityMs,
+          idempotencyWaitMs: config.idempotencyWaitMs,
+        } satisfies ServiceSettings,
+      },
+      { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
+      { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },
+      { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
+      { provide: IDEMPOTENCY_STORE, ...sql((db) => new SqlIdempotencyStore(db, { windowMs: IDEMPOTENCY_WINDOW_MS, leaseMs: IDEMPOTENCY_LEASE_MS })) },
+      { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
+      { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
+      { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },
+      { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
+      { provide: SECRET_GENERATOR, useValue: new CryptoSecretGenerator() },
+      { provide: CATALOG, useValue: new JsonCatalog() },
+      { provide: PROVIDER_DIRECTORY, useValue: new StaticProviderDirectory(new SandboxProvider(), null) },
+    ];
+    return { module: InfrastructureModule, providers, exports: providers };
+  }
+}

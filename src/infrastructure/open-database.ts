@@ -1,0 +1,31 @@
+import { ServiceConfig } from '../config/service-config';
+import { EVENT_STORE_SCHEMA } from './event-store/sql-event-store.schema';
+import { BILL_FETCHES_SCHEMA } from './bills/sql-bill-fetch-store';
+import { IDEMPOTENCY_SCHEMA } from './idempotency/idempotency.schema';
+import { JOBS_SCHEMA } from './jobs/jobs.schema';
+import { CHECKPOINT_SCHEMA } from './projections/checkpoint-store';
+import { READ_MODEL_PROJECTIONS } from './read-models/read-model-projections';
+import { applySchema } from './sql/migrations';
+import { PgliteDatabase } from './sql/pglite-database';
+import { PostgresDatabase } from './sql/postgres-database';
+import { SqlDatabase } from './sql/sql-database';
+
+/** Opens the database of the configured mode and brings its schema up to date. */
+export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> {
+  if (config.eventStore === 'eventstoredb') {
+    throw new Error('EVENT_STORE=eventstoredb: the EventStoreDB adapter is not part of this release yet; use embedded or postgres');
+  }
+  const db: SqlDatabase =
+    config.eventStore === 'embedded'
+      ? await PgliteDatabase.open(config.embeddedDatabaseDir ?? undefined)
+      : new PostgresDatabase({ connectionString: config.databaseUrl ?? '', maxConnections: 20 });
+  await applySchema(db, [
+    EVENT_STORE_SCHEMA,
+    CHECKPOINT_SCHEMA,
+    JOBS_SCHEMA,
+    IDEMPOTENCY_SCHEMA,
+    BILL_FETCHES_SCHEMA,
+    ...READ_MODEL_PROJECTIONS.map((projection) => projection.schema),
+  ]);
+  return db;
+}

@@ -1,0 +1,56 @@
+import { OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome } from '../../../application/ports/provider-gateway.port';
+import { Currency } from '../../../domain/money/currency';
+import { SANDBOX_BILLS, SANDBOX_SETTLEMENT_DELAY_MS, lastFourDigits, scenarioFor } from './sandbox-scenarios';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Mock upstream for sandbox keys: no money, deterministic outcomes, delays measured on the injected clock. */
+export class SandboxProvider implements ProviderGateway {
+  async submit(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
+    return this.outcome(order, now);
+  }
+
+  async poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
+    return this.outcome(order, now);
+  }
+
+  async fetchBill(
+    request: { billerId: number; consumerNumber: string; currency: Currency; params: Record<string, string> },
+    now: Date,
+  ): Promise<OutstandingBill | null> {
+    const suffix = lastFourDigits(request.consumerNumber);
+    const bill = SANDBOX_BILLS[suffix];
+    if (!bill) return null;
+    const period = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    const due = new Date(now.getTime() + (bill.overdue ? -5 : 10) * DAY_MS);
+    const billPeriod = period.toISOString().slice(0, 7);
+    return {
+      customerName: `Sandbox Customer ${suffix}`,
+      amount: bill.amount,
+      dueDate: due.toISOString().slice(0, 10),
+      billPeriod,
+      billReference: `SBX-${request.billerId}-${suffix}-${billPeriod.replace('-', '')}`,
+      overdue: bill.overdue,
+    };
+  }
+
+  private outcome(order: ProviderOrder, now: Date): ProviderOutcome {
+    const target = order.product.kind === 'topup' ? order.product.phone : order.product.consumerNumber;
+    const providerReference = `SBX-${order.orderId}`;
+    const settleAt = new Date(order.placedAt).getTime() + SANDBOX_SETTLEMENT_DELAY_MS;
+    const remaining = Math.max(settleAt - now.getTime(), 0);
+    const declined = `sandbox: the provider declined the order (suffix ${lastFourDigits(target)})`;
+    switch (scenarioFor(target)) {
+      case 'instant_success':
+        return { status: 'succeeded', operatorRef: providerReference };
+      case 'instant_failure':
+        return { status: 'failed', reason: declined };
+      case 'delayed_success':
+        return remaining > 0 ? { status: 'pending', providerReference, pollAfterMs: remaining } : { status: 'succeeded', operatorRef: providerReference };
+      case 'delayed_failure':
+        return remaining > 0 ? { status: 'pending', providerReference, pollAfterMs: remaining } : { status: 'failed', reason: declined };
+      case 'stuck':
+        return { status: 'pending', providerReference, pollAfterMs: null };
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import { RecordedEvent } from '../../application/ports/event-store.port';
+import { TransactionEvent } from '../../domain/transaction/transaction.events';
+import { WalletDebited, WalletRefunded } from '../../domain/wallet/wallet.events';
+import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
+import { SqlProjection } from '../projections/sql-projection';
+import { SqlExecutor } from '../sql/sql-database';
+
+/**
+ * Orders as partners and operators see them. The internal status is kept here
+ * (INITIATED, PENDING, DISPUTED, SUCCESS, FAILED); the API maps it to the three public ones.
+ */
+export const ordersProjection: SqlProjection = {
+  name: 'orders',
+  schema: {
+    name: 'orders',
+    sql: `
+CREATE TABLE IF NOT EXISTS rm_orders (
+  order_id text PRIMARY KEY,
+  partner_id text NOT NULL,
+  environment text NOT NULL,
+  kind text NOT NULL,
+  status text NOT NULL,
+  amount numeric(20, 4) NOT NULL,
+  currency text NOT NULL,
+  product jsonb NOT NULL,
+  reference text,
+  balance_after numeric(20, 4) NOT NULL,
+  operator_ref text,
+  settled_at timestamptz,
+  refunded_at timestamptz,
+  failure_reason text,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rm_orders_by_partner ON rm_orders (partner_id, environment, created_at DESC, order_id DESC);
+CREATE INDEX IF NOT EXISTS rm_orders_by_reference ON rm_orders (partner_id, environment, reference);
+CREATE INDEX IF NOT EXISTS rm_orders_held ON rm_orders (status, created_at) WHERE status = 'DISPUTED';
+`,
+  },
+  handles: new Set([
+    'WalletDebited',
+    'WalletRefunded',
+    'TransactionSubmitted',
+    'TransactionSettled',
+    'TransactionFailed',
+    'TransactionDisputed',
+  ]),
+
+  async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
+    const at = event.metadata.occurredAt;
+    switch (event.type) {
+      case 'WalletDebited': {
+        const wallet = parseWalletStreamId(event.streamId);
+        if (!wallet) return;
+        const data = event.data as WalletDebited['data'];
+        await tx.query(
+          `INSERT INTO rm_orders (order_id, partner_id, environment, kind, status, amount, currency, product, reference,
+                                 balance_after, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, 'INITIATED', $5::numeric, $6, $7::jsonb, $8, $9::numeric, $10, $10)
+           ON CONFLICT (order_id) DO NOTHING`,
+          [data.orderId, wallet.partnerId, wallet.environment, data.product.kind, data.amount, data.currency,
+            JSON.stringify(data.product), data.reference, data.balanceAfter, data.placedAt],
+        );
+        return;
+      }
+      case 'WalletRefunded': {
+        const data = event.data as WalletRefunded['data'];
+        await tx.query('UPDATE rm_orders SET refunded_at = $2, updated_at = $3 WHERE order_id = $1', [data.orderId, data.refundedAt, at]);
+        return;
+      }
+    }
+    const transaction = { type: event.type, data: event.data } as TransactionEvent;
+    switch (transaction.type) {
+      case 'TransactionSubmitted':
+        await tx.query(`UPDATE rm_orders SET status = 'PENDING', updated_at = $2 WHERE order_id = $1 AND status = 'INITIATED'`, [
+          transaction.data.orderId,
+          at,
+        ]);
+        return;
+      case 'TransactionSettled':
+        await tx.query(
+          `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = $2, settled_at = $3, updated_at = $4 WHERE order_id = $1`,
+          [transaction.data.orderId, transaction.data.operatorRef, transaction.data.settledAt, at],
+        );
+        return;
+      case 'TransactionFailed':
+        await tx.query(`UPDATE rm_orders SET status = 'FAILED', failure_reason = $2, updated_at = $3 WHERE order_id = $1`, [
+          transaction.data.orderId,
+          transaction.data.reason,
+          at,
+        ]);
+        return;
+      case 'TransactionDisputed':
+        await tx.query(
+          `UPDATE rm_orders SET status = 'DISPUTED', updated_at = $2 WHERE order_id = $1 AND status IN ('INITIATED', 'PENDING')`,
+          [transaction.data.orderId, at],
+        );
+        return;
+    }
+  },
+};

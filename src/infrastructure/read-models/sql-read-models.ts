@@ -1,0 +1,141 @@
+import { BalanceView, OrderListFilter, OrderView, PartnerView, ApiKeyView, ReadModels } from '../../application/ports/read-models.port';
+import { Corridor } from '../../domain/corridor/corridor';
+import { Currency } from '../../domain/money/currency';
+import { Money } from '../../domain/money/money';
+import { KycStatus } from '../../domain/partner/partner.events';
+import { Environment } from '../../domain/shared/environment';
+import { TransactionStatus } from '../../domain/transaction/transaction.decider';
+import { OrderProduct } from '../../domain/wallet/order-product';
+import { SqlExecutor } from '../sql/sql-database';
+
+interface OrderRow {
+  order_id: string;
+  partner_id: string;
+  environment: Environment;
+  status: TransactionStatus;
+  amount: string;
+  currency: Currency;
+  product: OrderProduct;
+  reference: string | null;
+  balance_after: string;
+  operator_ref: string | null;
+  settled_at: Date | string | null;
+  refunded_at: Date | string | null;
+  failure_reason: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
+  balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, created_at, updated_at`;
+
+/** Queries over the projected tables. */
+export class SqlReadModels implements ReadModels {
+  constructor(private readonly db: SqlExecutor) {}
+
+  async balance(partnerId: string, environment: Environment): Promise<BalanceView | null> {
+    const rows = await this.db.query<{ currency: Currency; available: string; updated_at: Date | string }>(
+      'SELECT currency, available::text AS available, updated_at FROM rm_balances WHERE partner_id = $1 AND environment = $2',
+      [partnerId, environment],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { partnerId, environment, currency: row.currency, available: decimal(row.available, row.currency), updatedAt: iso(row.updated_at) };
+  }
+
+  async allBalances(): Promise<BalanceView[]> {
+    const rows = await this.db.query<{ partner_id: string; environment: Environment; currency: Currency; available: string; updated_at: Date | string }>(
+      'SELECT partner_id, environment, currency, available::text AS available, updated_at FROM rm_balances ORDER BY partner_id, environment',
+    );
+    return rows.map((row) => ({
+      partnerId: row.partner_id,
+      environment: row.environment,
+      currency: row.currency,
+      available: decimal(row.available, row.currency),
+      updatedAt: iso(row.updated_at),
+    }));
+  }
+
+  async order(orderId: string): Promise<OrderView | null> {
+    const rows = await this.db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE order_id = $1`, [orderId]);
+    return rows[0] ? toOrderView(rows[0]) : null;
+  }
+
+  async orders(filter: OrderListFilter): Promise<OrderView[]> {
+    const params: unknown[] = [filter.partnerId, filter.environment];
+    const where = ['partner_id = $1', 'environment = $2'];
+    const add = (clause: (n: number) => string, value: unknown) => {
+      params.push(value);
+      where.push(clause(params.length));
+    };
+    if (filter.statuses?.length) add((n) => `status = ANY($${n}::text[])`, filter.statuses);
+    if (filter.createdFrom) add((n) => `created_at >= $${n}::timestamptz`, filter.createdFrom);
+    if (filter.createdTo) add((n) => `created_at < $${n}::timestamptz`, filter.createdTo);
+    if (filter.reference !== undefined) add((n) => `reference = $${n}`, filter.reference);
+    if (filter.after) {
+      params.push(filter.after.createdAt, filter.after.orderId);
+      where.push(`(created_at, order_id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    params.push(filter.limit);
+    const rows = await this.db.query<OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE ${where.join(' AND ')}
+        ORDER BY created_at DESC, order_id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(toOrderView);
+  }
+
+  async heldOrders(limit: number): Promise<OrderView[]> {
+    const rows = await this.db.query<OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE status = 'DISPUTED' ORDER BY created_at, order_id LIMIT $1`,
+      [limit],
+    );
+    return rows.map(toOrderView);
+  }
+
+  async partner(partnerId: string): Promise<PartnerView | null> {
+    const rows = await this.db.query<{ partner_id: string; name: string; corridor: Corridor; kyc_status: KycStatus; created_at: Date | string }>(
+      'SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners WHERE partner_id = $1',
+      [partnerId],
+    );
+    const row = rows[0];
+    return row ? { partnerId: row.partner_id, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) } : null;
+  }
+
+  async apiKeyByHash(keyHash: string): Promise<ApiKeyView | null> {
+    const rows = await this.db.query<{ key_id: string; partner_id: string; environment: Environment; active: boolean }>(
+      'SELECT key_id, partner_id, environment, active FROM rm_api_keys WHERE key_hash = $1',
+      [keyHash],
+    );
+    const row = rows[0];
+    return row ? { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active } : null;
+  }
+}
+
+function toOrderView(row: OrderRow): OrderView {
+  return {
+    orderId: row.order_id,
+    partnerId: row.partner_id,
+    environment: row.environment,
+    status: row.status,
+    amount: decimal(row.amount, row.currency),
+    currency: row.currency,
+    product: row.product,
+    reference: row.reference,
+    balanceAfter: decimal(row.balance_after, row.currency),
+    operatorRef: row.operator_ref,
+    settledAt: row.settled_at === null ? null : iso(row.settled_at),
+    refundedAt: row.refunded_at === null ? null : iso(row.refunded_at),
+    failureReason: row.failure_reason,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+const iso = (value: Date | string): string => new Date(value).toISOString();
+
+function decimal(text: string, currency: Currency): string {
+  const money = Money.parse(text, currency);
+  if (!money) throw new Error(`unreadable amount in read model: ${text}`);
+  return money.toDecimal();
+}

@@ -1,0 +1,31 @@
+import { SqlDatabase } from './sql-database';
+
+/** A schema step that is safe to run at every start (IF NOT EXISTS everywhere). */
+export interface SchemaScript {
+  name: string;
+  sql: string;
+}
+
+/**
+ * Applies the schema scripts in one transaction under an advisory lock, so several
+ * processes starting at once against one database do not race on CREATE TABLE.
+ */
+export async function applySchema(db: SqlDatabase, scripts: readonly SchemaScript[]): Promise<void> {
+  if (db.dialect === 'pglite') {
+    for (const script of scripts) await db.exec(script.sql);
+    return;
+  }
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['schema-migrations']);
+    for (const script of scripts) {
+      for (const statement of splitStatements(script.sql)) await tx.query(statement);
+    }
+  });
+}
+
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0);
+}

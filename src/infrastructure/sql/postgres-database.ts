@@ -1,0 +1,61 @@
+import { Pool, PoolClient } from 'pg';
+import { SqlDatabase, SqlExecutor } from './sql-database';
+
+export interface PostgresOptions {
+  connectionString: string;
+  maxConnections?: number;
+  applicationName?: string;
+}
+
+/** A PostgreSQL server through a pg connection pool. */
+export class PostgresDatabase implements SqlDatabase {
+  readonly dialect = 'postgres' as const;
+  private readonly pool: Pool;
+
+  constructor(options: PostgresOptions) {
+    this.pool = new Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      application_name: options.applicationName ?? 'partner-recharge-service',
+      // An abandoned transaction would hold back every catch-up reader (see docs/architecture.md).
+      idle_in_transaction_session_timeout: 30_000,
+    });
+    // An idle client can lose its server (restart, failover); the pool replaces it, so only log-worthy.
+    this.pool.on('error', () => undefined);
+  }
+
+  async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const result = await this.pool.query(text, params as unknown[]);
+    return result.rows as Row[];
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(clientExecutor(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.pool.query(script);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+const clientExecutor = (client: PoolClient): SqlExecutor => ({
+  async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const result = await client.query(text, params as unknown[]);
+    return result.rows as Row[];
+  },
+});

@@ -1,0 +1,35 @@
+/** The small SQL surface shared by the PostgreSQL server and embedded PGlite. Parameters are $1, $2, ... */
+export interface SqlExecutor {
+  query<Row extends object>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface SqlDatabase extends SqlExecutor {
+  readonly dialect: 'postgres' | 'pglite';
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Runs several statements without parameters (schema migrations). */
+  exec(script: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** SQLSTATE codes the adapters react to. */
+export const SQLSTATE = {
+  uniqueViolation: '23505',
+  serializationFailure: '40001',
+  deadlockDetected: '40P01',
+} as const;
+
+export function sqlStateOf(error: unknown): string | null {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : null;
+  }
+  return null;
+}
+
+export function constraintOf(error: unknown): string | null {
+  if (typeof error === 'object' && error !== null && 'constraint' in error) {
+    const constraint = (error as { constraint: unknown }).constraint;
+    return typeof constraint === 'string' ? constraint : null;
+  }
+  return null;
+}

@@ -1,0 +1,110 @@
+import { CommandSpec } from './command-spec';
+
+const seg = encodeURIComponent;
+
+/** Keyed by "noun verb" as typed; adding a command is one entry here. */
+export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
+  'partner create': {
+    usage: '--name <name> --corridor <IN|BD|SG>',
+    summary: 'Onboard a partner; prints partner_id and sandbox_api_key.',
+    positionals: [],
+    options: {
+      name: { type: 'string', kind: 'text', required: true },
+      corridor: { type: 'string', kind: 'corridor', required: true },
+    },
+    build: (a) => ({
+      method: 'POST',
+      path: '/partners',
+      body: { name: a.value('name'), corridor: a.value('corridor') },
+    }),
+  },
+  'partner kyc': {
+    usage: '<partner_id> --status <approved|suspended>',
+    summary: 'Set KYC status; approving prints the live_api_key.',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: { status: { type: 'string', kind: 'kyc-status', required: true } },
+    build: (a) => ({
+      method: 'POST',
+      path: `/partners/${seg(a.value('partner_id'))}/kyc`,
+      body: { status: a.value('status') },
+    }),
+  },
+  'partner show': {
+    usage: '<partner_id>',
+    summary: 'Show a partner.',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: {},
+    build: (a) => ({ method: 'GET', path: `/partners/${seg(a.value('partner_id'))}` }),
+  },
+  'key regenerate': {
+    usage: '<partner_id> --environment <sandbox|live>',
+    summary: 'Replace the API key of one environment; the old key stops working.',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: { environment: { type: 'string', kind: 'environment', required: true } },
+    build: (a) => ({
+      method: 'POST',
+      path: `/partners/${seg(a.value('partner_id'))}/keys/regenerate`,
+      body: { environment: a.value('environment') },
+    }),
+  },
+  'wallet credit': {
+    usage: '<partner_id> --environment <sandbox|live> --amount <decimal> --reference <text>',
+    summary: 'Credit a wallet, in the corridor currency.',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: {
+      environment: { type: 'string', kind: 'environment', required: true },
+      amount: { type: 'string', kind: 'amount', required: true },
+      reference: { type: 'string', kind: 'text', required: true },
+    },
+    build: (a) => ({
+      method: 'POST',
+      path: `/partners/${seg(a.value('partner_id'))}/wallet-credits`,
+      body: { environment: a.value('environment'), amount: a.value('amount'), reference: a.value('reference') },
+    }),
+  },
+  'order list': {
+    usage: '[--held] [--limit <n>]',
+    summary: 'List orders; --held lists only those awaiting manual resolution.',
+    positionals: [],
+    options: {
+      held: { type: 'flag' },
+      limit: { type: 'string', kind: 'positive-int', required: false },
+    },
+    build: (a) => {
+      const query = new URLSearchParams();
+      if (a.flag('held')) query.set('held', 'true');
+      const limit = a.optional('limit');
+      if (limit !== undefined) query.set('limit', limit);
+      const search = query.toString();
+      return { method: 'GET', path: search === '' ? '/orders' : `/orders?${search}` };
+    },
+  },
+  'order show': {
+    usage: '<order_id>',
+    summary: 'Show an order.',
+    positionals: [{ name: 'order_id', kind: 'id' }],
+    options: {},
+    build: (a) => ({ method: 'GET', path: `/orders/${seg(a.value('order_id'))}` }),
+  },
+  'order resolve': {
+    usage: '<order_id> --outcome <success|failed> --reason <text>',
+    summary: 'Settle an order held for manual resolution.',
+    positionals: [{ name: 'order_id', kind: 'id' }],
+    options: {
+      outcome: { type: 'string', kind: 'outcome', required: true },
+      reason: { type: 'string', kind: 'text', required: true },
+    },
+    build: (a) => ({
+      method: 'POST',
+      path: `/orders/${seg(a.value('order_id'))}/resolve`,
+      body: { outcome: a.value('outcome'), reason: a.value('reason') },
+    }),
+  },
+  verify: {
+    usage: '',
+    summary: 'Check ledger invariants; exits 1 and prints the breaches if any.',
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/verify' }),
+  },
+};

@@ -1,0 +1,9 @@
+/** Part of the operator contract: partners' scripts branch on these. */
+export const EXIT = {
+  ok: 0,
+  errorResponse: 1,
+  usage: 2,
+  unreachable: 3,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,0 +1,52 @@
+import { sendAdminRequest } from './admin-http';
+import { lookupAdminToken } from './admin-token';
+import { COMMANDS } from './commands';
+import { errorMessage } from './error-fields';
+import { EXIT, ExitCode } from './exit-codes';
+import { parseCommand } from './parse-command';
+import { responseOutcome } from './response-outcome';
+import { resolveServiceUrl } from './service-url';
+import { usageText } from './usage';
+
+const run = async (argv: readonly string[]): Promise<ExitCode> => {
+  const parsed = parseCommand(argv, COMMANDS);
+  if (parsed.kind === 'help') {
+    process.stdout.write(usageText(COMMANDS));
+    return EXIT.ok;
+  }
+  if (parsed.kind === 'usage-error') {
+    process.stderr.write(`error: ${parsed.message}\n\n${usageText(COMMANDS)}`);
+    return EXIT.usage;
+  }
+
+  const service = resolveServiceUrl(process.env);
+  if (service.kind === 'invalid') {
+    process.stderr.write(service.message);
+    return EXIT.usage;
+  }
+  const token = lookupAdminToken(process.env, process.cwd());
+  if (token.kind === 'missing') {
+    process.stderr.write(token.message);
+    return EXIT.usage;
+  }
+
+  const result = await sendAdminRequest(service.url, token.token, parsed.request);
+  if (result.kind === 'unreachable') {
+    process.stderr.write(`error: cannot reach the service at SERVICE_URL=${service.url} (${result.cause}); is it running?\n`);
+    return EXIT.unreachable;
+  }
+  const outcome = responseOutcome(result.status, result.text);
+  process[outcome.stream].write(`${outcome.line}\n`);
+  return outcome.exitCode;
+};
+
+// exitCode rather than process.exit() so buffered stdout is flushed before the process ends.
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`error: ${errorMessage(error)}\n`);
+    process.exitCode = EXIT.errorResponse;
+  },
+);

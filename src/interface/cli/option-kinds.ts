@@ -1,0 +1,44 @@
+/** The kinds of value an option or positional may take, each checked before any request is sent. */
+export type ValueKind =
+  | 'text'
+  | 'id'
+  | 'corridor'
+  | 'environment'
+  | 'kyc-status'
+  | 'outcome'
+  | 'amount'
+  | 'date'
+  | 'positive-int';
+
+const oneOf =
+  (...allowed: string[]) =>
+  (value: string): string | null =>
+    allowed.includes(value) ? null : `must be one of ${allowed.join(', ')}`;
+
+// At most 2 fraction digits, no sign, exponent or leading zeros: the string is sent to the server as typed.
+const AMOUNT = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
+
+const isCalendarDate = (value: string): boolean => {
+  if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(value)) return false;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+};
+
+const CHECKS: Record<ValueKind, (value: string) => string | null> = {
+  text: (value) => (value.trim() === '' ? 'must not be empty' : null),
+  // Starting with a letter or digit keeps `.` and `..` from turning the path into another route.
+  id: (value) => (/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(value) ? null : 'must be an id of letters, digits, _ . : -'),
+  corridor: oneOf('IN', 'BD', 'SG'),
+  environment: oneOf('sandbox', 'live'),
+  'kyc-status': oneOf('approved', 'suspended'),
+  outcome: oneOf('success', 'failed'),
+  amount: (value) =>
+    AMOUNT.test(value) && /[1-9]/.test(value)
+      ? null
+      : 'must be a positive decimal with at most 2 fraction digits, e.g. 10.50',
+  date: (value) => (isCalendarDate(value) ? null : 'must be a date as YYYY-MM-DD'),
+  'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),
+};
+
+/** Returns why the value is invalid, or null when it is acceptable. */
+export const checkValue = (kind: ValueKind, value: string): string | null => CHECKS[kind](value);

@@ -1,0 +1,25 @@
+import { CommandSpec } from './command-spec';
+
+/** Printed for --help (stdout) and after any usage error (stderr). */
+export const usageText = (commands: Readonly<Record<string, CommandSpec>>): string => {
+  const entries = Object.entries(commands).flatMap(([name, spec]) => [
+    `  ${[name, spec.usage].filter((part) => part !== '').join(' ')}`,
+    `      ${spec.summary}`,
+  ]);
+  return [
+    'Usage: npm run --silent cli -- <command> [arguments]',
+    '',
+    'Commands:',
+    ...entries,
+    '',
+    'Environment:',
+    '  SERVICE_URL  base URL of the service (default http://localhost:3000)',
+    '  ADMIN_TOKEN  admin bearer token; when unset, read from $DATA_DIR/admin-token',
+    '  DATA_DIR     service data directory (default ./data)',
+    '',
+    'Prints the response as one JSON line on stdout. Exit codes: 0 success,',
+    '1 error response (body on stderr), 2 usage or configuration error,',
+    '3 service unreachable.',
+    '',
+  ].join('\n');
+};

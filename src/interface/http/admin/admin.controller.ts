@@ -1,0 +1,88 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { VerifyMoneyInvariants } from '../../../application/audit/verify-money-invariants';
+import { ListOrdersForOperators, ShowOrder, ShowPartner } from '../../../application/operations/admin-queries';
+import { ResolveOrder } from '../../../application/operations/resolve-order';
+import { ChangeKycStatus } from '../../../application/partners/change-kyc-status';
+import { CreditWallet } from '../../../application/partners/credit-wallet';
+import { OnboardPartner } from '../../../application/partners/onboard-partner';
+import { RegenerateApiKey } from '../../../application/partners/regenerate-api-key';
+import { ServiceError } from '../../../application/shared/service-error';
+import { Actor } from '../../../domain/shared/actor';
+import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
+import { AdminTokenGuard } from './admin-token.guard';
+import { CreatePartnerDto, EnvironmentDto, KycDto, ResolveOrderDto, WalletCreditDto } from './dto/admin.dto';
+import { CurrentOperator } from './operator.decorator';
+
+/** The back office API; the operator CLI is its client. */
+@ApiExcludeController()
+@Controller('v1/admin')
+@UseGuards(AdminTokenGuard)
+export class AdminController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('partners')
+  @HttpCode(201)
+  createPartner(@Body() body: CreatePartnerDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(new OnboardPartner(body.name, body.corridor, operator));
+  }
+
+  @Get('partners/:id')
+  showPartner(@Param('id') id: string) {
+    return this.queries.execute(new ShowPartner(id));
+  }
+
+  @Post('partners/:id/kyc')
+  @HttpCode(200)
+  changeKyc(@Param('id') id: string, @Body() body: KycDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(new ChangeKycStatus(id, body.status, operator));
+  }
+
+  @Post('partners/:id/keys/regenerate')
+  @HttpCode(200)
+  regenerateKey(@Param('id') id: string, @Body() body: EnvironmentDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(new RegenerateApiKey(id, body.environment, operator));
+  }
+
+  @Post('partners/:id/wallet-credits')
+  @HttpCode(200)
+  creditWallet(@Param('id') id: string, @Body() body: WalletCreditDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(new CreditWallet(id, body.environment, body.amount, body.reference, operator));
+  }
+
+  @Get('orders')
+  listOrders(@Query('held') held?: string, @Query('limit') limit?: string) {
+    const count = limit === undefined ? 100 : Number(limit);
+    if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ServiceError('validation_failed', 'limit: an integer from 1 to 1000');
+    return this.queries.execute(new ListOrdersForOperators(held === 'true', count));
+  }
+
+  @Get('orders/:id')
+  showOrder(@Param('id') id: string) {
+    return this.queries.execute(new ShowOrder(id));
+  }
+
+  @Post('orders/:id/resolve')
+  @HttpCode(200)
+  resolveOrder(@Param('id') id: string, @Body() body: ResolveOrderDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(new ResolveOrder(id, body.outcome, body.reason, operator));
+  }
+
+  @Get('verify')
+  async verify() {
+    const report = await this.queries.execute(new VerifyMoneyInvariants());
+    if (!report.ok) throw new VerifyBreach(report);
+    return report;
+  }
+}
+
+/** A failed verification answers 409 with the report's breaches in the body. */
+class VerifyBreach extends ServiceErrorWithHeaders {
+  constructor(report: { breaches: unknown[] }) {
+    super('invariant_breach', `${report.breaches.length} money invariant breach(es); see breaches`, {}, { ...report });
+  }
+}

@@ -1,0 +1,88 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, ServiceError } from '../../../application/shared/service-error';
+import { STATUS_OF_ERROR } from './status-of-error';
+
+export interface ErrorBody {
+  error: ErrorCode;
+  detail: string | null;
+  [extra: string]: unknown;
+}
+
+/**
+ * Every failure leaves as the interface's Error body. Unknown failures are logged with
+ * the request id and answered 500 internal_error, without any internal detail.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const { status, body, headers } = this.translate(exception, request);
+    if (status >= 500) this.logger.error(`${request.method} ${request.url} [${request.id}] failed: ${describe(exception)}`);
+    for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+  }
+
+  private translate(exception: unknown, request: FastifyRequest): { status: number; body: ErrorBody; headers: Record<string, string> } {
+    if (exception instanceof ServiceError) {
+      const detailed = exception instanceof ServiceErrorWithHeaders ? exception : null;
+      return {
+        status: STATUS_OF_ERROR[exception.code],
+        body: { error: exception.code, detail: exception.detail, ...(detailed?.extraBody ?? {}) },
+        headers: detailed?.headers ?? {},
+      };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) return { status, body: { error: 'not_found', detail: `no route ${request.method} ${request.url.split('?')[0]}` }, headers: {} };
+      if (status === 405) return { status, body: { error: 'not_found', detail: `method ${request.method} is not allowed here` }, headers: {} };
+      if (status < 500) return { status, body: { error: 'validation_failed', detail: exception.message }, headers: {} };
+    }
+    const fastifyStatus = statusOfFastifyError(exception);
+    if (fastifyStatus !== null && fastifyStatus < 500) return fastifyClientError(fastifyStatus, exception);
+    return { status: 500, body: { error: 'internal_error', detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key` }, headers: {} };
+  }
+}
+
+/** A refusal that also sets response headers (Retry-After and the like) or adds fields to the Error body. */
+export class ServiceErrorWithHeaders extends ServiceError {
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    readonly headers: Record<string, string>,
+    readonly extraBody: Record<string, unknown> = {},
+  ) {
+    super(code, detail);
+  }
+}
+
+function statusOfFastifyError(exception: unknown): number | null {
+  if (typeof exception === 'object' && exception !== null && 'statusCode' in exception) {
+    const status = (exception as { statusCode: unknown }).statusCode;
+    return typeof status === 'number' ? status : null;
+  }
+  return null;
+}
+
+/** Errors raised by Fastify before a route runs: bad JSON, too large, wrong content type. */
+function fastifyClientError(status: number, exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  const code = typeof exception === 'object' && exception !== null && 'code' in exception ? String((exception as { code: unknown }).code) : '';
+  if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, body: { error: 'validation_failed', detail: 'body: the request body is too large' }, headers: {} };
+  }
+  if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, body: { error: 'validation_failed', detail: 'Content-Type: must be application/json' }, headers: {} };
+  }
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return { status: 400, body: { error: 'validation_failed', detail: 'body: a JSON object is required' }, headers: {} };
+  }
+  return { status: 400, body: { error: 'validation_failed', detail: 'body: malformed JSON' }, headers: {} };
+}
+
+function describe(exception: unknown): string {
+  return exception instanceof Error ? `${exception.name}: ${exception.message}\n${exception.stack ?? ''}` : String(exception);
+}

@@ -1,0 +1,23 @@
+import { CanActivate, ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
+import { FastifyRequest } from 'fastify';
+import { ServiceError } from '../../../application/shared/service-error';
+
+const KEY_PATTERN = /^[\x21-\x7e]{8,255}$/;
+
+/** Value-moving routes need an Idempotency-Key of 8 to 255 visible ASCII characters. */
+@Injectable()
+export class IdempotencyKeyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const header = context.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key'];
+    if (header === undefined || header === '') throw new ServiceError('idempotency_key_required', 'the Idempotency-Key header is required');
+    if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
+      throw new ServiceError('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
+    }
+    return true;
+  }
+}
+
+export const IdempotencyKey = createParamDecorator((_: unknown, context: ExecutionContext): string => {
+  const header = context.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key'];
+  return typeof header === 'string' ? header : '';
+});

@@ -1,0 +1,68 @@
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Caller } from '../../../application/auth/caller';
+import { GetTransaction } from '../../../application/orders/get-transaction';
+import { ListTransactions } from '../../../application/orders/list-transactions';
+import { ServiceError } from '../../../application/shared/service-error';
+import { CurrentCaller } from './partner-request';
+import { PartnerAuthGuard } from './partner-auth.guard';
+
+const STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
+
+@ApiTags('transactions')
+@ApiBearerAuth()
+@Controller('v1/partner/transactions')
+@UseGuards(PartnerAuthGuard)
+export class TransactionsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get(':order_id')
+  transaction(@CurrentCaller() caller: Caller, @Param('order_id') orderId: string): Promise<Record<string, unknown>> {
+    if (orderId.length > 100) throw new ServiceError('not_found', 'no such order');
+    return this.queries.execute(new GetTransaction(caller, orderId));
+  }
+
+  @Get()
+  @ApiQuery({ name: 'status', required: false, enum: STATUSES })
+  @ApiQuery({ name: 'created_from', required: false, description: 'ISO 8601 date-time, inclusive' })
+  @ApiQuery({ name: 'created_to', required: false, description: 'ISO 8601 date-time, exclusive' })
+  @ApiQuery({ name: 'reference', required: false })
+  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 50' })
+  list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const text = (name: string): string | undefined => {
+      const value = query[name];
+      if (value === undefined) return undefined;
+      if (typeof value !== 'string') throw new ServiceError('validation_failed', `${name}: give it once`);
+      return value;
+    };
+    const known = new Set(['status', 'created_from', 'created_to', 'reference', 'cursor', 'limit']);
+    const unknown = Object.keys(query).find((name) => !known.has(name));
+    if (unknown) throw new ServiceError('validation_failed', `${unknown}: is not a filter of this endpoint`);
+    const status = text('status');
+    if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new ServiceError('validation_failed', 'status: one of PENDING, SUCCESS, FAILED');
+    const dateTime = (name: string): string | undefined => {
+      const value = text(name);
+      if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) || Number.isNaN(Date.parse(value)))) {
+        throw new ServiceError('validation_failed', `${name}: an ISO 8601 date or date-time`);
+      }
+      return value === undefined ? undefined : new Date(value).toISOString();
+    };
+    const limitText = text('limit');
+    const limit = limitText === undefined ? 50 : Number(limitText);
+    if (!/^\d{1,3}$/.test(limitText ?? '50') || limit < 1 || limit > 100) throw new ServiceError('validation_failed', 'limit: an integer from 1 to 100');
+    const reference = text('reference');
+    if (reference !== undefined && (reference.length > 100 || /[\u0000-\u001f]/.test(reference))) throw new ServiceError('validation_failed', 'reference: at most 100 characters');
+    return this.queries.execute(
+      new ListTransactions(caller, {
+        status: status as (typeof STATUSES)[number] | undefined,
+        createdFrom: dateTime('created_from'),
+        createdTo: dateTime('created_to'),
+        reference,
+        cursor: text('cursor'),
+        limit,
+      }),
+    );
+  }
+}

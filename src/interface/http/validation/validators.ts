@@ -1,0 +1,20 @@
+import { ValidateBy, ValidationOptions } from 'class-validator';
+
+/** An object whose values are all strings of bounded length (the `params` of bill requests). */
+export function IsStringRecord(maxEntries: number, maxLength: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isStringRecord',
+      validator: {
+        validate: (value: unknown) =>
+          value !== null &&
+          typeof value === 'object' &&
+          !Array.isArray(value) &&
+          Object.keys(value).length <= maxEntries &&
+          Object.values(value).every((entry) => typeof entry === 'string' && entry.length <= maxLength),
+        defaultMessage: () => `must be an object of at most ${maxEntries} string values of at most ${maxLength} characters`,
+      },
+    },
+    options,
+  );
+}

@@ -1,0 +1,406 @@
+import { v4 as uuid } from 'uuid';
+import {
+  DuplicateEventIdError,
+  EventStore,
+  ExpectedRevision,
+  GlobalPosition,
+  NewEvent,
+  RecordedEvent,
+  WrongExpectedRevisionError,
+  comparePositions,
+} from '../../src/application/ports/event-store.port';
+import { subscribeToAll } from '../../src/infrastructure/event-store/catch-up-subscription';
+
+interface OpenedStore {
+  store: EventStore;
+  close(): Promise<void>;
+}
+
+const newEvent = (type: string, data: { [key: string]: unknown } = {}): NewEvent => ({
+  eventId: uuid(),
+  type,
+  schemaVersion: 1,
+  data,
+  metadata: {
+    partnerId: uuid(),
+    environment: 'sandbox',
+    correlationId: uuid(),
+    causationId: null,
+    actor: { type: 'system', id: 'event-store-contract' },
+    occurredAt: new Date().toISOString(),
+  },
+});
+
+/** A type no other test or data in the store uses, so reads can filter on it. */
+const uniqueType = (label: string): string => `Contract${label}.${uuid()}`;
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function appendError(store: EventStore, streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<unknown> {
+  try {
+    await store.append(streamId, events, expected);
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`append to ${streamId} with expected ${String(expected)} succeeded`);
+}
+
+const ids = (events: readonly { eventId: string }[]): string[] => events.map((event) => event.eventId);
+
+function expectAscending(events: readonly RecordedEvent[]): void {
+  for (let i = 1; i < events.length; i++) {
+    expect(comparePositions(events[i - 1].position, events[i].position)).toBe(-1);
+  }
+}
+
+/** The behaviour every EventStore adapter must show. Streams and event types are random, so the store may hold other data. */
+export function eventStoreContract(name: string, open: () => Promise<OpenedStore>): void {
+  describe(`${name} event store contract`, () => {
+    let opened: OpenedStore;
+    let store: EventStore;
+
+    beforeAll(async () => {
+      opened = await open();
+      store = opened.store;
+    });
+
+    afterAll(async () => {
+      await opened?.close();
+    });
+
+    describe('appending with an expected revision', () => {
+      it('appends to a new stream with no_stream and numbers the first event 0', async () => {
+        const streamId = uuid();
+        const result = await store.append(streamId, [newEvent('A'), newEvent('B')], 'no_stream');
+        expect(result.nextRevision).toBe(1);
+        expect(result.deduplicated).toBe(false);
+        expect(result.position).not.toBeNull();
+        expect((await store.readStream(streamId)).map((event) => event.revision)).toEqual([0, 1]);
+      });
+
+      it('appends with the right numeric expected revision and reports the last event as nextRevision', async () => {
+        const streamId = uuid();
+        await store.append(streamId, [newEvent('A')], 'no_stream');
+        const result = await store.append(streamId, [newEvent('B'), newEvent('C')], 0);
+        const events = await store.readStream(streamId);
+        expect(result.nextRevision).toBe(2);
+        expect(events[events.length - 1].revision).toBe(result.nextRevision);
+        expect(result.position).toEqual(events[events.length - 1].position);
+      });
+
+      it('appends with stream_exists to an existing stream', async () => {
+        const streamId = uuid();
+        await store.append(streamId, [newEvent('A')], 'no_stream');
+        const result = await store.append(streamId, [newEvent('B')], 'stream_exists');
+        expect(result.nextRevision).toBe(1);
+      });
+
+      it.each<[string, ExpectedRevision, number | 'no_stream']>([
+        ['a revision behind', 0, 1],
+        ['a revision ahead', 5, 1],
+        ['no_stream on an existing stream', 'no_stream', 1],
+      ])('rejects %s with WrongExpectedRevisionError and writes nothing', async (_case, expected, actual) => {
+        const streamId = uuid();
+        await store.append(streamId, [newEvent('A'), newEvent('B')], 'no_stream');
+        const head = await store.headPosition();
+        const error = await appendError(store, streamId, [newEvent('C')], expected);
+        expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(error).toMatchObject({ streamId, expected, actual });
+        expect(await store.readStream(streamId)).toHaveLength(2);
+        expect(await store.readAll(head, { maxCount: 10, eventTypes: new Set(['C']) }).then((events) => events.filter((event) => event.streamId === streamId))).toEqual([]);
+      });
+
+      it('rejects stream_exists and numeric revisions on a missing stream and leaves it missing', async () => {
+        const streamId = uuid();
+        for (const expected of ['stream_exists', 0] as const) {
+          const error = await appendError(store, streamId, [newEvent('A')], expected);
+          expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+          expect(error).toMatchObject({ streamId, expected, actual: 'no_stream' });
+        }
+        expect(await store.readStream(streamId)).toEqual([]);
+        expect((await store.append(streamId, [newEvent('A')], 'no_stream')).nextRevision).toBe(0);
+      });
+
+      it('always appends with any, to a new stream and to an existing one', async () => {
+        const streamId = uuid();
+        expect((await store.append(streamId, [newEvent('A')], 'any')).nextRevision).toBe(0);
+        expect((await store.append(streamId, [newEvent('B'), newEvent('C')], 'any')).nextRevision).toBe(2);
+        expect(await store.readStream(streamId)).toHaveLength(3);
+      });
+
+      it('appends with any from two concurrent writers to a new stream', async () => {
+        const streams = Array.from({ length: 5 }, () => uuid());
+        const appends = streams.flatMap((streamId) => [store.append(streamId, [newEvent('A')], 'any'), store.append(streamId, [newEvent('B')], 'any')]);
+        const outcomes = await Promise.allSettled(appends);
+        expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+        for (const streamId of streams) expect((await store.readStream(streamId)).map((event) => event.revision)).toEqual([0, 1]);
+      });
+
+      it('lets exactly one of two concurrent appends with the same expected revision succeed', async () => {
+        const streamId = uuid();
+        await store.append(streamId, [newEvent('A')], 'no_stream');
+        const outcomes = await Promise.allSettled([
+          store.append(streamId, [newEvent('B')], 0),
+          store.append(streamId, [newEvent('C')], 0),
+        ]);
+        const failed = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+        expect(failed).toHaveLength(1);
+        expect(failed[0].reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(streamId)).toHaveLength(2);
+      });
+
+      it('lets exactly one of two concurrent no_stream appends create the stream', async () => {
+        const streamId = uuid();
+        const outcomes = await Promise.allSettled([
+          store.append(streamId, [newEvent('A')], 'no_stream'),
+          store.append(streamId, [newEvent('B')], 'no_stream'),
+        ]);
+        const failed = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+        expect(failed).toHaveLength(1);
+        expect(failed[0].reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(streamId)).toHaveLength(1);
+      });
+    });
+
+    describe('idempotent appends', () => {
+      it.each<ExpectedRevision>(['no_stream', 'stream_exists', 'any', 0, 1, 7])(
+        'treats a repeat of stored event ids in the same stream as a no-op when expecting %p',
+        async (expected) => {
+          const streamId = uuid();
+          const events = [newEvent('A'), newEvent('B')];
+          await store.append(streamId, events, 'no_stream');
+          const head = await store.headPosition();
+          const repeat = await store.append(streamId, events, expected);
+          expect(repeat).toEqual({ nextRevision: 1, position: null, deduplicated: true });
+          expect(ids(await store.readStream(streamId))).toEqual(ids(events));
+          expect(await store.headPosition()).toEqual(head);
+        },
+      );
+
+      it('rejects an event id already stored in another stream with DuplicateEventIdError', async () => {
+        const event = newEvent('A');
+        await store.append(uuid(), [event], 'no_stream');
+        const other = uuid();
+        const error = await appendError(store, other, [event], 'any');
+        expect(error).toBeInstanceOf(DuplicateEventIdError);
+        expect((error as DuplicateEventIdError).eventIds).toEqual([event.eventId]);
+        expect(await store.readStream(other)).toEqual([]);
+      });
+
+      it('rejects a batch that mixes a stored event id with new ones and writes none of it', async () => {
+        const streamId = uuid();
+        const stored = newEvent('A');
+        await store.append(streamId, [stored], 'no_stream');
+        const error = await appendError(store, streamId, [stored, newEvent('B')], 'any');
+        expect(error).toBeInstanceOf(DuplicateEventIdError);
+        expect(await store.readStream(streamId)).toHaveLength(1);
+      });
+    });
+
+    describe('reading a stream', () => {
+      it('returns the events in order with type, schema version, data and metadata intact', async () => {
+        const streamId = uuid();
+        const events = [newEvent('Opened', { amount: '10.50', nested: { list: [1, 'two', null] } }), newEvent('Closed', { reason: 'done' })];
+        events[1] = { ...events[1], schemaVersion: 3, metadata: { ...events[1].metadata, environment: 'live', causationId: events[0].eventId, actor: { type: 'operator', id: 'op-1' } } };
+        await store.append(streamId, events, 'no_stream');
+        const read = await store.readStream(streamId);
+        expect(read.map(({ eventId, type, schemaVersion, data, metadata }) => ({ eventId, type, schemaVersion, data, metadata }))).toEqual(events);
+        expect(read.map((event) => [event.streamId, event.revision])).toEqual([[streamId, 0], [streamId, 1]]);
+        expectAscending(read);
+        for (const event of read) expect(Number.isNaN(Date.parse(event.recordedAt))).toBe(false);
+      });
+
+      it('returns a stream of more than ten events in revision order', async () => {
+        const streamId = uuid();
+        const events = Array.from({ length: 12 }, (_, i) => newEvent('Numbered', { i }));
+        await store.append(streamId, events.slice(0, 7), 'no_stream');
+        await store.append(streamId, events.slice(7), 6);
+        const read = await store.readStream(streamId);
+        expect(read.map((event) => event.revision)).toEqual(events.map((_, i) => i));
+        expect(ids(read)).toEqual(ids(events));
+        expect((await store.readStream(streamId, 9)).map((event) => event.revision)).toEqual([9, 10, 11]);
+      });
+
+      it('reads from a given revision onwards', async () => {
+        const streamId = uuid();
+        const events = [newEvent('A'), newEvent('B'), newEvent('C'), newEvent('D')];
+        await store.append(streamId, events, 'no_stream');
+        expect(ids(await store.readStream(streamId, 2))).toEqual([events[2].eventId, events[3].eventId]);
+        expect(await store.readStream(streamId, 4)).toEqual([]);
+      });
+
+      it('reads an unknown stream as empty', async () => {
+        expect(await store.readStream(uuid())).toEqual([]);
+      });
+    });
+
+    describe('reading all events', () => {
+      it('returns the events after a position in global order', async () => {
+        const type = uniqueType('Order');
+        const before = await store.headPosition();
+        const first = [newEvent(type), newEvent(type)];
+        const second = [newEvent(type)];
+        const a = uuid();
+        const b = uuid();
+        await store.append(a, first, 'no_stream');
+        await store.append(b, second, 'no_stream');
+        await store.append(a, [newEvent(type)], 1);
+        const all = await store.readAll(before, { maxCount: 1_000 });
+        const mine = all.filter((event) => event.type === type);
+        expectAscending(all);
+        expect(mine.map((event) => [event.streamId, event.revision])).toEqual([[a, 0], [a, 1], [b, 0], [a, 2]]);
+        if (before) for (const event of all) expect(comparePositions(event.position, before)).toBe(1);
+        const afterSecond = await store.readAll(mine[1].position, { maxCount: 1_000, eventTypes: new Set([type]) });
+        expect(afterSecond.map((event) => [event.streamId, event.revision])).toEqual([[b, 0], [a, 2]]);
+      });
+
+      it('returns at most maxCount events', async () => {
+        const type = uniqueType('Count');
+        const before = await store.headPosition();
+        await store.append(uuid(), [newEvent(type), newEvent(type), newEvent(type)], 'no_stream');
+        const page = await store.readAll(before, { maxCount: 2 });
+        expect(page).toHaveLength(2);
+        const filtered = await store.readAll(before, { maxCount: 2, eventTypes: new Set([type]) });
+        expect(filtered).toHaveLength(2);
+      });
+
+      it('returns only events of the requested types', async () => {
+        const wanted = uniqueType('Wanted');
+        const other = uniqueType('Other');
+        const before = await store.headPosition();
+        const streamId = uuid();
+        await store.append(streamId, [newEvent(other), newEvent(wanted), newEvent(other), newEvent(wanted)], 'no_stream');
+        const read = await store.readAll(before, { maxCount: 100, eventTypes: new Set([wanted]) });
+        expect(read.map((event) => [event.type, event.revision])).toEqual([[wanted, 1], [wanted, 3]]);
+      });
+
+      it('sees every event exactly once when paging with the last position', async () => {
+        const type = uniqueType('Paging');
+        const before = await store.headPosition();
+        const appended: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const events = Array.from({ length: i === 2 ? 12 : 2 }, () => newEvent(type));
+          await store.append(uuid(), events, 'no_stream');
+          appended.push(...ids(events));
+        }
+        const seen: RecordedEvent[] = [];
+        let after: GlobalPosition | null = before;
+        for (let page = 0; page < 100; page++) {
+          const batch: RecordedEvent[] = await store.readAll(after, { maxCount: 3 });
+          if (batch.length === 0) break;
+          seen.push(...batch);
+          after = batch[batch.length - 1].position;
+        }
+        expectAscending(seen);
+        expect(new Set(ids(seen)).size).toBe(seen.length);
+        expect(ids(seen.filter((event) => event.type === type))).toEqual(appended);
+      });
+
+      it('reports the position of the last appended event as the head', async () => {
+        const result = await store.append(uuid(), [newEvent('A'), newEvent('B')], 'no_stream');
+        expect(await store.headPosition()).toEqual(result.position);
+      });
+    });
+
+    describe('catch-up subscription', () => {
+      it('delivers exactly the events after a stored checkpoint, then new ones as they are appended, in order', async () => {
+        const type = uniqueType('Subscribed');
+        const streamId = uuid();
+        const events = Array.from({ length: 7 }, (_, i) => newEvent(type, { i }));
+        await store.append(streamId, events.slice(0, 5), 'no_stream');
+        const checkpoint = (await store.readStream(streamId, 1))[0].position;
+        const delivered: RecordedEvent[] = [];
+        let inFlight = 0;
+        let overlapped = false;
+        const subscription = subscribeToAll(store, { from: checkpoint, eventTypes: new Set([type]), batchSize: 2, pollIntervalMs: 20 }, async (event) => {
+          overlapped ||= inFlight > 0;
+          inFlight++;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          delivered.push(event);
+          inFlight--;
+        });
+        try {
+          await waitFor(() => delivered.length >= 3);
+          await store.append(streamId, [events[5]], 4);
+          await store.append(streamId, [events[6]], 5);
+          await waitFor(() => delivered.length >= 5);
+        } finally {
+          await subscription.stop();
+        }
+        expect(ids(delivered)).toEqual(ids(events.slice(2)));
+        expect(overlapped).toBe(false);
+        expect(subscription.position).toEqual(delivered[delivered.length - 1].position);
+      });
+
+      it('reads at once after a local append instead of waiting for the poll', async () => {
+        const reads: number[] = [];
+        const counting: EventStore = {
+          append: (streamId, events, expected) => store.append(streamId, events, expected),
+          readStream: (streamId, fromRevision) => store.readStream(streamId, fromRevision),
+          readAll: (after, options) => {
+            reads.push(Date.now());
+            return store.readAll(after, options);
+          },
+          headPosition: () => store.headPosition(),
+          onAppended: (listener) => store.onAppended(listener),
+          close: () => store.close(),
+        };
+        const subscription = subscribeToAll(counting, { from: await store.headPosition(), pollIntervalMs: 60_000 }, async () => undefined);
+        try {
+          await waitFor(() => reads.length === 1);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await store.append(uuid(), [newEvent('Wake')], 'no_stream');
+          await waitFor(() => reads.length >= 2, 2_000);
+        } finally {
+          await subscription.stop();
+        }
+      });
+
+      it('resolves stop only after the handler in progress has finished', async () => {
+        const type = uniqueType('Stop');
+        const before = await store.headPosition();
+        await store.append(uuid(), [newEvent(type), newEvent(type)], 'no_stream');
+        let release: () => void = () => undefined;
+        const handled: RecordedEvent[] = [];
+        let started = 0;
+        const subscription = subscribeToAll(store, { from: before, eventTypes: new Set([type]), pollIntervalMs: 10 }, async (event) => {
+          started++;
+          await new Promise<void>((resolve) => (release = resolve));
+          handled.push(event);
+        });
+        await waitFor(() => started === 1);
+        let stopped = false;
+        const stopping = subscription.stop().then(() => (stopped = true));
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        expect(stopped).toBe(false);
+        release();
+        await stopping;
+        expect(started).toBe(1);
+        expect(subscription.position).toEqual(handled[0].position);
+      });
+
+      it('ends at the last handled event when the handler fails, and stop reports the failure', async () => {
+        const type = uniqueType('Failing');
+        const before = await store.headPosition();
+        const streamId = uuid();
+        await store.append(streamId, [newEvent(type), newEvent(type), newEvent(type)], 'no_stream');
+        const handled: RecordedEvent[] = [];
+        const errors: unknown[] = [];
+        const subscription = subscribeToAll(store, { from: before, eventTypes: new Set([type]), pollIntervalMs: 10, onError: (error) => errors.push(error) }, async (event) => {
+          if (event.revision === 1) throw new Error('projection failed');
+          handled.push(event);
+        });
+        await waitFor(() => errors.length === 1);
+        await expect(subscription.stop()).rejects.toThrow('projection failed');
+        expect(handled.map((event) => event.revision)).toEqual([0]);
+        expect(subscription.position).toEqual(handled[0].position);
+      });
+    });
+  });
+}
