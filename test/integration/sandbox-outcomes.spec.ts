@@ -1,0 +1,87 @@
+import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
+
+describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
+  let service: TestService;
+  let key: string;
+
+  beforeAll(async () => {
+    service = await TestService.start({ store });
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+  beforeEach(async () => {
+    ({ sandboxKey: key } = await service.createPartner('IN'));
+  });
+
+  const topup = (suffix: string, idempotencyKey: string) =>
+    service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference: `ref-${suffix}` }, idempotencyKey);
+
+  const status = async (orderId: string) => (await service.partner('GET', `/transactions/${orderId}`, key)).body;
+  const balance = async () => (await service.partner('GET', '/balance', key)).body.available;
+
+  it('0001 succeeds at once with an operator reference and no refund', async () => {
+    const placed = await topup('0001', 'sbx-0001-a');
+    expect(placed.status).toBe(200);
+    expect(placed.body).toMatchObject({ status: 'PENDING', balance_after: '900.00', amount_local: '100.0000', currency: 'INR', reference: 'ref-0001' });
+    await service.settle();
+    const final = await status(placed.body.order_id);
+    expect(final).toMatchObject({ status: 'SUCCESS', refunded_at: null });
+    expect(final.operator_ref).toEqual(expect.any(String));
+    expect(final.settled_at).toEqual(expect.any(String));
+    expect(await balance()).toBe('900.00');
+  });
+
+  it('0002 fails at once and the wallet is refunded exactly once', async () => {
+    const placed = await topup('0002', 'sbx-0002-a');
+    expect(placed.body.balance_after).toBe('900.00');
+    await service.settle();
+    const final = await status(placed.body.order_id);
+    expect(final).toMatchObject({ status: 'FAILED', operator_ref: null, settled_at: null });
+    expect(final.refunded_at).toEqual(expect.any(String));
+    expect(await balance()).toBe('1000.00');
+  });
+
+  it('0003 stays PENDING for 30 seconds, then succeeds', async () => {
+    const placed = await topup('0003', 'sbx-0003-a');
+    await service.settle();
+    expect((await status(placed.body.order_id)).status).toBe('PENDING');
+    await service.advance(29_000);
+    expect((await status(placed.body.order_id)).status).toBe('PENDING');
+    await service.advance(1_000);
+    expect(await status(placed.body.order_id)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
+    expect(await balance()).toBe('900.00');
+  });
+
+  it('0004 stays PENDING for 30 seconds, then fails with a refund', async () => {
+    const placed = await topup('0004', 'sbx-0004-a');
+    await service.settle();
+    expect((await status(placed.body.order_id)).status).toBe('PENDING');
+    expect(await balance()).toBe('900.00');
+    await service.advance(30_000);
+    expect((await status(placed.body.order_id)).status).toBe('FAILED');
+    expect(await balance()).toBe('1000.00');
+  });
+
+  it('0005 never settles and is never refunded automatically', async () => {
+    const placed = await topup('0005', 'sbx-0005-a');
+    await service.settle();
+    await service.advance(60 * 60_000);
+    expect(await status(placed.body.order_id)).toMatchObject({ status: 'PENDING', refunded_at: null, settled_at: null });
+    expect(await balance()).toBe('900.00');
+  });
+
+  it('a GET right after the POST sees the order and the debit', async () => {
+    const placed = await topup('0003', 'sbx-ryw-01');
+    const seen = await service.partner('GET', `/transactions/${placed.body.order_id}`, key);
+    expect(seen.status).toBe(200);
+    expect(seen.body.status).toBe('PENDING');
+    expect(await balance()).toBe('900.00');
+  });
+
+  it('leaves the money invariants intact', async () => {
+    await service.settle();
+    const report = await service.verify();
+    expect(report.body).toMatchObject({ ok: true, breaches: [] });
+  });
+});

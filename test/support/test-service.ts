@@ -1,0 +1,152 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/load-config';
+import { ServiceConfig } from '../../src/config/service-config';
+import { createApp } from '../../src/create-app';
+import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
+import { createTestDatabase } from './postgres-test-database';
+
+export type StoreKind = 'embedded' | 'postgres';
+
+export interface TestServiceOptions {
+  store: StoreKind;
+  clock?: ManualClock;
+  /** Shares a database with another test service (two processes on one PostgreSQL). */
+  databaseUrl?: string;
+  /** Keep the embedded data in this folder (restart tests); default: in memory. */
+  dataDir?: string;
+  /** Background loops on (like production); default off, tests call `settle()`. */
+  runInBackground?: boolean;
+  env?: Record<string, string>;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed body; undefined when the body is not JSON. */
+  body: any;
+}
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export const TEST_KEY_SECRET = 'test-api-key-secret-0123456789abcdef-0123';
+
+/**
+ * A real service on 127.0.0.1 with a real database (in-memory PGlite or a fresh
+ * PostgreSQL database), a manual clock, and background work driven by `settle()`.
+ */
+export class TestService {
+  private constructor(
+    readonly app: NestFastifyApplication,
+    readonly url: string,
+    readonly clock: ManualClock,
+    readonly config: ServiceConfig,
+    readonly databaseUrl: string | null,
+    private readonly cleanup: () => Promise<void>,
+  ) {}
+
+  static async start(options: TestServiceOptions): Promise<TestService> {
+    const clock = options.clock ?? new ManualClock(new Date());
+    let databaseUrl = options.databaseUrl ?? null;
+    let dropDatabase: (() => Promise<void>) | null = null;
+    if (options.store === 'postgres' && !databaseUrl) {
+      const database = await createTestDatabase('svc');
+      databaseUrl = database.connectionString;
+      dropDatabase = database.drop;
+    }
+    const scratch = mkdtempSync(join(tmpdir(), 'svc-test-'));
+    const config: ServiceConfig = {
+      ...loadConfig({
+        EVENT_STORE: options.store,
+        DATA_DIR: options.dataDir ?? scratch,
+        DATABASE_URL: databaseUrl ?? '',
+        API_KEY_SECRET: TEST_KEY_SECRET,
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        LOG_LEVEL: 'silent',
+        ...options.env,
+      }),
+      host: '127.0.0.1',
+      port: 0,
+    };
+    if (options.store === 'embedded' && !options.dataDir) config.embeddedDatabaseDir = null;
+    const app = await createApp(config, { clock, runInBackground: options.runInBackground ?? false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return new TestService(app, `http://127.0.0.1:${port}`, clock, config, databaseUrl, async () => {
+      await app.close();
+      rmSync(scratch, { recursive: true, force: true });
+      if (dropDatabase) await dropDatabase();
+    });
+  }
+
+  /** Runs projections and due jobs until nothing is left (instead of waiting for background loops). */
+  async settle(): Promise<void> {
+    await this.app.get(BackgroundProcessing).drain();
+  }
+
+  /** Moves the clock, then runs whatever became due. */
+  async advance(ms: number): Promise<void> {
+    this.clock.advance(ms);
+    await this.settle();
+  }
+
+  async request(method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | Buffer | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  }
+
+  admin(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+    return this.request(method, `/v1/admin${path}`, { token: TEST_ADMIN_TOKEN, body });
+  }
+
+  partner(method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer> {
+    return this.request(method, `/v1/partner${path}`, { token, body, headers });
+  }
+
+  /** Onboards a partner and returns its id and sandbox key. */
+  async createPartner(corridor: 'IN' | 'BD' | 'SG' = 'IN', name = 'Test Partner'): Promise<{ partnerId: string; sandboxKey: string }> {
+    const answer = await this.admin('POST', '/partners', { name, corridor });
+    if (answer.status !== 201) throw new Error(`partner create failed: ${answer.status} ${answer.text}`);
+    return { partnerId: answer.body.partner_id, sandboxKey: answer.body.sandbox_api_key };
+  }
+
+  topup(token: string, body: Record<string, unknown>, idempotencyKey: string): Promise<HttpAnswer> {
+    return this.partner('POST', '/topup', token, body, { 'idempotency-key': idempotencyKey });
+  }
+
+  async verify(): Promise<HttpAnswer> {
+    return this.admin('GET', '/verify');
+  }
+
+  async close(): Promise<void> {
+    await this.cleanup();
+  }
+}
+
+/** Sandbox test numbers per corridor: suffix 0001..0005 decide the outcome. */
+export const SANDBOX_PHONES = {
+  IN: (suffix: string) => `+91987654${suffix}`,
+  BD: (suffix: string) => `+880171234${suffix}`,
+  SG: (suffix: string) => `+658123${suffix}`,
+} as const;
+
+export const STORES: StoreKind[] = ['embedded', 'postgres'];
