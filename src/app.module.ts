@@ -13,6 +13,8 @@ import { CatalogController } from './interface/http/partner/catalog.controller';
 import { OrdersController } from './interface/http/partner/orders.controller';
 import { PartnerAuthGuard } from './interface/http/partner/partner-auth.guard';
 import { TransactionsController } from './interface/http/partner/transactions.controller';
+import { SettingsController } from './interface/http/partner/settings.controller';
+import { McpModule } from './interface/mcp/mcp.module';
 
 export interface AppOptions extends InfrastructureOverrides {
   /** False in tests that drive projections and jobs themselves. */
@@ -30,8 +32,9 @@ export class AppModule {
         InfrastructureModule.forRoot(config, options),
         ProcessingModule.forRoot(config, { runInBackground: options.runInBackground ?? true }),
         ApplicationModule,
+        McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, AdminController],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerAuthGuard, AdminTokenGuard],
     };
   }

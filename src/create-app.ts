@@ -3,12 +3,15 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { randomUUID } from 'node:crypto';
 import { AppModule, AppOptions } from './app.module';
 import { ServiceConfig } from './config/service-config';
+import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
 /** Builds the HTTP application (not yet listening). Used by main.ts and by the tests. */
 export async function createApp(config: ServiceConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
+    // X-Forwarded-For is believed only from the configured proxies; otherwise the socket address is the caller.
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
@@ -16,7 +19,11 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
     // Treat "__proto__" and "constructor.prototype" in JSON as malformed input instead of a risk.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Router refusals (overlong path segment, bad percent-encoding) answer with the Error body too.
+    frameworkErrors: answerFrameworkError,
   });
+  // Request bodies are JSON only: without Fastify's default text/plain parser, other content types get 415.
+  adapter.getInstance().removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     logger: config.logLevel === 'silent' ? false : undefined,
     bufferLogs: false,

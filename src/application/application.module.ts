@@ -28,6 +28,11 @@ import { SubmitOrderJob } from './process-managers/submit-order.job';
 import { DeciderRunner } from './shared/decider-runner';
 import { WalletCommandProcessor } from './wallets/wallet-command-processor';
 import { GetBalanceHandler } from './wallets/get-balance';
+import { AuthorizePartnerRequest } from './access/authorize-partner-request';
+import { ConfigurePartnerHandler } from './settings/configure-partner';
+import { GetPartnerSettingsHandler } from './settings/get-partner-settings';
+import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
+import { GetWebhookDeliveryHandler, ListWebhookDeliveriesHandler, ResendWebhookHandler } from './webhooks/webhook-deliveries';
 
 const COMMAND_HANDLERS = [
   PlaceTopupHandler,
@@ -38,6 +43,8 @@ const COMMAND_HANDLERS = [
   RegenerateApiKeyHandler,
   CreditWalletHandler,
   ResolveOrderHandler,
+  ConfigurePartnerHandler,
+  ResendWebhookHandler,
 ];
 const QUERY_HANDLERS = [
   GetBalanceHandler,
@@ -49,8 +56,11 @@ const QUERY_HANDLERS = [
   ShowOrderHandler,
   ListOrdersForOperatorsHandler,
   VerifyMoneyInvariantsHandler,
+  GetPartnerSettingsHandler,
+  ListWebhookDeliveriesHandler,
+  GetWebhookDeliveryHandler,
 ];
-const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, GrantSandboxCreditJob];
+const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, GrantSandboxCreditJob, DeliverWebhookJob];
 
 /** Use cases, process managers and the services they share. Adapters come from the infrastructure module. */
 @Module({
@@ -60,6 +70,7 @@ const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, G
     ...QUERY_HANDLERS,
     ...JOBS,
     AuthenticateApiKey,
+    AuthorizePartnerRequest,
     OrderPlacement,
     OrderLifecycle,
     SandboxGrant,
@@ -67,6 +78,6 @@ const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, G
     { provide: WalletCommandProcessor, useFactory: (store: EventStore) => new WalletCommandProcessor(store), inject: [EVENT_STORE] },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
   ],
-  exports: [AuthenticateApiKey, JOB_HANDLERS, WalletCommandProcessor],
+  exports: [AuthenticateApiKey, AuthorizePartnerRequest, JOB_HANDLERS, WalletCommandProcessor],
 })
 export class ApplicationModule {}

@@ -5,6 +5,7 @@ import { IDEMPOTENCY_STORE, IdempotencyStore } from '../application/ports/idempo
 import { JobHandler, JOB_HANDLERS } from '../application/ports/job-queue.port';
 import { PROJECTION_BARRIER } from '../application/ports/read-models.port';
 import { orderReactions } from '../application/process-managers/order-reactions';
+import { webhookReactions } from '../application/webhooks/webhook-reactions';
 import { ServiceConfig } from '../config/service-config';
 import { JobWorker } from '../infrastructure/jobs/job-worker';
 import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
@@ -39,7 +40,7 @@ export class ProcessingModule {
           useFactory: (store: EventStore, db: SqlDatabase) =>
             new ProjectionDaemon(
               [new Projector('read-models', READ_MODEL_PROJECTIONS, store, db)],
-              [new Projector('reactions', [reactionsProjection([orderReactions(config.stuckOrderAfterMs)])], store, db)],
+              [new Projector('reactions', [reactionsProjection([orderReactions(config.stuckOrderAfterMs), webhookReactions])], store, db)],
               store,
               options.runInBackground ? config.projectionPollMs : 0,
               (error) => logger.error(`projection failed: ${String(error)}`),

@@ -64,7 +64,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     projectionPollMs: integer('PROJECTION_POLL_MS', 100, 10, 60_000),
     jobPollMs: integer('JOB_POLL_MS', 250, 10, 60_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    rateLimitStore: 'database',
+    redisUrl: null,
+    trustedProxies: [],
   };
+  const rateLimitStore = (env.RATE_LIMIT_STORE ?? 'database') as ServiceConfig['rateLimitStore'];
+  if (rateLimitStore !== 'database' && rateLimitStore !== 'redis') problems.push('RATE_LIMIT_STORE must be database or redis');
+  if (rateLimitStore === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL is required when RATE_LIMIT_STORE=redis');
+  config.rateLimitStore = rateLimitStore;
+  config.redisUrl = env.REDIS_URL || null;
+  config.trustedProxies = (env.TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -20,4 +20,10 @@ export interface ServiceConfig {
   projectionPollMs: number;
   jobPollMs: number;
   bodyLimitBytes: number;
+  webhookTimeoutMs: number;
+  /** Where per-key request counts live: the service database (default) or Redis. */
+  rateLimitStore: 'database' | 'redis';
+  redisUrl: string | null;
+  /** Proxies whose X-Forwarded-For is believed (CIDRs or addresses); empty: the socket address is the caller. */
+  trustedProxies: string[];
 }

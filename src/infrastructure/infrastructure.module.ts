@@ -23,6 +23,13 @@ import { SqlReadModels } from './read-models/sql-read-models';
 import { CryptoSecretGenerator } from './security/crypto-secret-generator';
 import { HmacKeyHasher } from './security/hmac-key-hasher';
 import { SqlDatabase } from './sql/sql-database';
+import { RATE_LIMITER } from '../application/ports/rate-limiter.port';
+import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER } from '../application/ports/webhook.port';
+import { SqlRateLimiter } from './rate-limit/sql-rate-limiter';
+import { RedisRateLimiter } from './rate-limit/redis-rate-limiter';
+import { AesSecretBox } from './security/aes-secret-box';
+import { HttpWebhookSender } from './webhooks/http-webhook-sender';
+import { SqlWebhookDeliveryStore } from './webhooks/sql-webhook-delivery-store';
 import { SERVICE_CONFIG, SQL_DATABASE } from './tokens';
 
 export interface InfrastructureOverrides {
@@ -58,6 +65,13 @@ export class InfrastructureModule {
       { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
       { provide: SECRET_GENERATOR, useValue: new CryptoSecretGenerator() },
       { provide: CATALOG, useValue: new JsonCatalog() },
+      { provide: WEBHOOK_SENDER, useValue: new HttpWebhookSender(config.webhookTimeoutMs) },
+      { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
+      { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
+      {
+        provide: RATE_LIMITER,
+        ...sql((db) => (config.rateLimitStore === 'redis' && config.redisUrl ? RedisRateLimiter.connect(config.redisUrl) : new SqlRateLimiter(db))),
+      },
       { provide: PROVIDER_DIRECTORY, useValue: new StaticProviderDirectory(new SandboxProvider(), null) },
     ];
     return { module: InfrastructureModule, providers, exports: providers };

@@ -6,6 +6,8 @@ import { JOBS_SCHEMA } from './jobs/jobs.schema';
 import { CHECKPOINT_SCHEMA } from './projections/checkpoint-store';
 import { READ_MODEL_PROJECTIONS } from './read-models/read-model-projections';
 import { applySchema } from './sql/migrations';
+import { WEBHOOK_SCHEMA } from './webhooks/sql-webhook-delivery-store';
+import { RATE_LIMIT_SCHEMA } from './rate-limit/sql-rate-limiter';
 import { PgliteDatabase } from './sql/pglite-database';
 import { PostgresDatabase } from './sql/postgres-database';
 import { SqlDatabase } from './sql/sql-database';
@@ -25,6 +27,8 @@ export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> 
     JOBS_SCHEMA,
     IDEMPOTENCY_SCHEMA,
     BILL_FETCHES_SCHEMA,
+    WEBHOOK_SCHEMA,
+    RATE_LIMIT_SCHEMA,
     ...READ_MODEL_PROJECTIONS.map((projection) => projection.schema),
   ]);
   return db;

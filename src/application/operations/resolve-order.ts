@@ -34,7 +34,13 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
       { type: 'ResolveTransaction', outcome, reason, operator, at: this.clock.now().toISOString() },
       operator,
     );
-    if (!result.ok) throw ServiceError.from(result.error);
+    if (!result.ok) {
+      // A debited order not yet submitted has no order stream yet: it exists, but it is not held.
+      if (result.error.code === 'not_found' && (await this.readModels.order(orderId))) {
+        throw new ServiceError('invalid_state', `order ${orderId} is not held for manual resolution`);
+      }
+      throw ServiceError.from(result.error);
+    }
     await this.barrier.waitFor(result.position);
     const view = await this.readModels.order(orderId);
     if (!view) throw new ServiceError('not_found', `no order ${orderId}`);

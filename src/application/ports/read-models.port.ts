@@ -5,6 +5,7 @@ import { KycStatus } from '../../domain/partner/partner.events';
 import { TransactionStatus } from '../../domain/transaction/transaction.decider';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { GlobalPosition } from './event-store.port';
+import { PartnerSettings } from '../../domain/partner/partner-settings';
 
 export interface BalanceView {
   partnerId: string;
@@ -67,6 +68,8 @@ export interface ReadModels {
   heldOrders(limit: number): Promise<OrderView[]>;
   partner(partnerId: string): Promise<PartnerView | null>;
   apiKeyByHash(keyHash: string): Promise<ApiKeyView | null>;
+  /** Defaults when the partner never changed them. */
+  partnerSettings(partnerId: string, environment: Environment): Promise<PartnerSettings>;
 }
 
 /** Read-your-writes: resolves once every projection has processed the given position. */

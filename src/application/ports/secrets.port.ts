@@ -10,6 +10,8 @@ export interface SecretGenerator {
   /** `svc_live_` or `svc_test_` followed by 32 base64url characters. */
   newApiKey(environment: Environment): string;
   newId(prefix: string): string;
+  /** `whsec_` followed by 32 base64url characters. */
+  newWebhookSecret(): string;
 }
 
 export const KEY_HASHER = Symbol('KeyHasher');

@@ -4,4 +4,5 @@ export const JOB_KINDS = {
   refundOrder: 'refund-order',
   holdStuckOrder: 'hold-stuck-order',
   grantSandboxCredit: 'grant-sandbox-credit',
+  deliverWebhook: 'deliver-webhook',
 } as const;

@@ -1,5 +1,6 @@
 import { Corridor } from '../corridor/corridor';
 import { Environment } from '../shared/environment';
+import { SettingsChange } from './partner-settings';
 
 export type KycStatus = 'pending' | 'approved' | 'suspended';
 
@@ -24,6 +25,18 @@ export type KycStatusChanged = {
   data: { partnerId: string; status: Exclude<KycStatus, 'pending'>; changedAt: string };
 };
 
-export type PartnerEvent = PartnerOnboarded | ApiKeyIssued | ApiKeyRevoked | KycStatusChanged;
+/** Only the fields that changed are present. */
+export type PartnerSettingsChanged = {
+  type: 'PartnerSettingsChanged';
+  data: { partnerId: string; environment: Environment; changes: SettingsChange; changedAt: string };
+};
+
+/** The new secret is stored sealed; the previous one keeps signing until `previousValidUntil`. */
+export type WebhookSecretRotated = {
+  type: 'WebhookSecretRotated';
+  data: { partnerId: string; environment: Environment; secretId: string; sealedSecret: string; previousValidUntil: string | null; rotatedAt: string };
+};
+
+export type PartnerEvent = PartnerOnboarded | ApiKeyIssued | ApiKeyRevoked | KycStatusChanged | PartnerSettingsChanged | WebhookSecretRotated;
 
 export const partnerStreamId = (partnerId: string): string => `partner-${partnerId}`;

@@ -7,6 +7,7 @@ import { Environment } from '../../domain/shared/environment';
 import { TransactionStatus } from '../../domain/transaction/transaction.decider';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { SqlExecutor } from '../sql/sql-database';
+import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-settings';
 
 interface OrderRow {
   order_id: string;
@@ -102,6 +103,10 @@ export class SqlReadModels implements ReadModels {
     return row ? { partnerId: row.partner_id, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) } : null;
   }
 
+  partnerSettings(partnerId: string, environment: Environment): Promise<PartnerSettings> {
+    return partnerSettingsOf(this.db, partnerId, environment);
+  }
+
   async apiKeyByHash(keyHash: string): Promise<ApiKeyView | null> {
     const rows = await this.db.query<{ key_id: string; partner_id: string; environment: Environment; active: boolean }>(
       'SELECT key_id, partner_id, environment, active FROM rm_api_keys WHERE key_hash = $1',
@@ -110,6 +115,14 @@ export class SqlReadModels implements ReadModels {
     const row = rows[0];
     return row ? { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active } : null;
   }
+}
+
+export async function partnerSettingsOf(db: SqlExecutor, partnerId: string, environment: Environment): Promise<PartnerSettings> {
+  const rows = await db.query<{ settings: PartnerSettings }>('SELECT settings FROM rm_partner_settings WHERE partner_id = $1 AND environment = $2', [
+    partnerId,
+    environment,
+  ]);
+  return rows[0]?.settings ?? defaultSettings();
 }
 
 function toOrderView(row: OrderRow): OrderView {
@@ -135,7 +148,9 @@ function toOrderView(row: OrderRow): OrderView {
 const iso = (value: Date | string): string => new Date(value).toISOString();
 
 function decimal(text: string, currency: Currency): string {
-  const money = Money.parse(text, currency);
+  // A negative balance means a money invariant was breached; it must stay readable so verify can report it.
+  const negative = text.startsWith('-');
+  const money = Money.parse(negative ? text.slice(1) : text, currency);
   if (!money) throw new Error(`unreadable amount in read model: ${text}`);
-  return money.toDecimal();
+  return negative ? Money.zero(currency).minus(money).toDecimal() : money.toDecimal();
 }

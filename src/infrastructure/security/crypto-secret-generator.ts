@@ -9,6 +9,10 @@ export class CryptoSecretGenerator implements SecretGenerator {
     return `${API_KEY_PREFIX[environment]}${randomBytes(24).toString('base64url')}`;
   }
 
+  newWebhookSecret(): string {
+    return `whsec_${randomBytes(24).toString('base64url')}`;
+  }
+
   newId(prefix: string): string {
     return `${prefix}_${randomBytes(12).toString('hex')}`;
   }

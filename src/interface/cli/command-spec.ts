@@ -1,12 +1,12 @@
 import { ValueKind } from './option-kinds';
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 
 /** One call to the admin API; path is relative to `${SERVICE_URL}/v1/admin`. */
 export interface AdminRequest {
   method: HttpMethod;
   path: string;
-  body?: Record<string, string>;
+  body?: Record<string, string | number | boolean | string[] | null>;
 }
 
 export type OptionSpec =

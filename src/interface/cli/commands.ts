@@ -100,6 +100,61 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       body: { outcome: a.value('outcome'), reason: a.value('reason') },
     }),
   },
+  'partner configure': {
+    usage:
+      '<partner_id> --environment <sandbox|live> [--webhook-url <url>] [--ip-allowlist <cidr,...>] [--rate-limit <n>] [--rotate-webhook-secret]',
+    summary: 'Change webhook URL, IP allowlist or rate limit; prints webhook_secret when one is created or rotated.',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: {
+      environment: { type: 'string', kind: 'environment', required: true },
+      'webhook-url': { type: 'string', kind: 'url', required: false },
+      'ip-allowlist': { type: 'string', kind: 'cidr-list', required: false },
+      'rate-limit': { type: 'string', kind: 'positive-int', required: false },
+      'rotate-webhook-secret': { type: 'flag' },
+    },
+    build: (a) => {
+      const body: Record<string, string | number | boolean | string[] | null> = { environment: a.value('environment') };
+      const url = a.optional('webhook-url');
+      if (url !== undefined) body.webhook_url = url === '' ? null : url;
+      const allowlist = a.optional('ip-allowlist');
+      if (allowlist !== undefined) body.ip_allowlist = allowlist.split(',').filter((entry) => entry !== '');
+      const rateLimit = a.optional('rate-limit');
+      if (rateLimit !== undefined) body.rate_limit = Number(rateLimit);
+      if (a.flag('rotate-webhook-secret')) body.rotate_webhook_secret = true;
+      return { method: 'PATCH', path: `/partners/${seg(a.value('partner_id'))}/settings`, body };
+    },
+  },
+  'webhook list': {
+    usage: '[--partner <partner_id>] [--environment <sandbox|live>] [--state <PENDING|RETRYING|SUCCEEDED|FAILED>] [--limit <n>]',
+    summary: 'List webhook deliveries with every attempt (status code, latency, error).',
+    positionals: [],
+    options: {
+      partner: { type: 'string', kind: 'id', required: false },
+      environment: { type: 'string', kind: 'environment', required: false },
+      state: { type: 'string', kind: 'text', required: false },
+      limit: { type: 'string', kind: 'positive-int', required: false },
+    },
+    build: (a) => {
+      const query = new URLSearchParams();
+      const set = (name: string, option: string) => {
+        const value = a.optional(option);
+        if (value !== undefined) query.set(name, value);
+      };
+      set('partner_id', 'partner');
+      set('environment', 'environment');
+      set('state', 'state');
+      set('limit', 'limit');
+      const search = query.toString();
+      return { method: 'GET', path: search ? `/webhook-deliveries?${search}` : '/webhook-deliveries' };
+    },
+  },
+  'webhook resend': {
+    usage: '<delivery_id>',
+    summary: 'Send a delivery once more, now, to the partner’s current URL.',
+    positionals: [{ name: 'delivery_id', kind: 'id' }],
+    options: {},
+    build: (a) => ({ method: 'POST', path: `/webhook-deliveries/${seg(a.value('delivery_id'))}/resend` }),
+  },
   verify: {
     usage: '',
     summary: 'Check ledger invariants; exits 1 and prints the breaches if any.',

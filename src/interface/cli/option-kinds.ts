@@ -8,7 +8,9 @@ export type ValueKind =
   | 'outcome'
   | 'amount'
   | 'date'
-  | 'positive-int';
+  | 'positive-int'
+  | 'url'
+  | 'cidr-list';
 
 const oneOf =
   (...allowed: string[]) =>
@@ -37,6 +39,10 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
       ? null
       : 'must be a positive decimal with at most 2 fraction digits, e.g. 10.50',
   date: (value) => (isCalendarDate(value) ? null : 'must be a date as YYYY-MM-DD'),
+  // An empty value removes the webhook URL; the server checks the scheme rules per environment.
+  url: (value) => (value === '' || /^https?:\/\/\S+$/.test(value) ? null : 'must be an http(s) URL, or "" to remove it'),
+  // The server checks each entry; here only the shape, so a typo is caught before sending.
+  'cidr-list': (value) => (/^[0-9A-Fa-f:.\/]*(,[0-9A-Fa-f:.\/]+)*$/.test(value) ? null : 'must be comma-separated IPs or CIDRs, or "" for none'),
   'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),
 };
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { VerifyMoneyInvariants } from '../../../application/audit/verify-money-invariants';
@@ -12,7 +12,11 @@ import { ServiceError } from '../../../application/shared/service-error';
 import { Actor } from '../../../domain/shared/actor';
 import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
 import { AdminTokenGuard } from './admin-token.guard';
-import { CreatePartnerDto, EnvironmentDto, KycDto, ResolveOrderDto, WalletCreditDto } from './dto/admin.dto';
+import { ConfigurePartnerDto, CreatePartnerDto, EnvironmentDto, KycDto, ResolveOrderDto, WalletCreditDto } from './dto/admin.dto';
+import { ConfigurePartner } from '../../../application/settings/configure-partner';
+import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webhooks/webhook-deliveries';
+import { DeliveryState } from '../../../application/ports/webhook.port';
+import { isEnvironment } from '../../../domain/shared/environment';
 import { CurrentOperator } from './operator.decorator';
 
 /** The back office API; the operator CLI is its client. */
@@ -52,6 +56,32 @@ export class AdminController {
   @HttpCode(200)
   creditWallet(@Param('id') id: string, @Body() body: WalletCreditDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new CreditWallet(id, body.environment, body.amount, body.reference, operator));
+  }
+
+  @Patch('partners/:id/settings')
+  configure(@Param('id') id: string, @Body() body: ConfigurePartnerDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(
+      new ConfigurePartner(
+        id,
+        body.environment,
+        { webhookUrl: body.webhook_url, ipAllowlist: body.ip_allowlist, rateLimitPerMinute: body.rate_limit, rotateWebhookSecret: body.rotate_webhook_secret },
+        operator,
+      ),
+    );
+  }
+
+  @Get('webhook-deliveries')
+  webhookDeliveries(@Query('partner_id') partnerId?: string, @Query('environment') environment?: string, @Query('state') state?: string, @Query('limit') limit?: string) {
+    if (environment !== undefined && !isEnvironment(environment)) throw new ServiceError('validation_failed', 'environment: sandbox or live');
+    const count = limit === undefined ? 100 : Number(limit);
+    if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ServiceError('validation_failed', 'limit: an integer from 1 to 1000');
+    return this.queries.execute(new ListWebhookDeliveries({ partnerId, environment, state: state as DeliveryState | undefined, limit: count }));
+  }
+
+  @Post('webhook-deliveries/:id/resend')
+  @HttpCode(202)
+  resendWebhook(@Param('id') id: string) {
+    return this.commands.execute(new ResendWebhook(id));
   }
 
   @Get('orders')

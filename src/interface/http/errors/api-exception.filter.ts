@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, ServiceError } from '../../../application/shared/service-error';
 import { STATUS_OF_ERROR } from './status-of-error';
+import { RateLimitExceeded } from '../../../application/access/authorize-partner-request';
+import { rateLimitHeaders } from '../partner/rate-limit-headers';
 
 export interface ErrorBody {
   error: ErrorCode;
@@ -33,17 +35,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return {
         status: STATUS_OF_ERROR[exception.code],
         body: { error: exception.code, detail: exception.detail, ...(detailed?.extraBody ?? {}) },
-        headers: detailed?.headers ?? {},
+        headers: exception instanceof RateLimitExceeded ? rateLimitHeaders(exception.decision) : (detailed?.headers ?? {}),
       };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) return { status, body: { error: 'not_found', detail: `no route ${request.method} ${request.url.split('?')[0]}` }, headers: {} };
       if (status === 405) return { status, body: { error: 'not_found', detail: `method ${request.method} is not allowed here` }, headers: {} };
-      if (status < 500) return { status, body: { error: 'validation_failed', detail: exception.message }, headers: {} };
+      // Fastify's own refusals (body parser, content type, size) reach here as HttpExceptions.
+      if (status < 500) return fastifyClientError(status, exception.message);
     }
     const fastifyStatus = statusOfFastifyError(exception);
-    if (fastifyStatus !== null && fastifyStatus < 500) return fastifyClientError(fastifyStatus, exception);
+    if (fastifyStatus !== null && fastifyStatus < 500) return fastifyClientError(fastifyStatus, messageOf(exception), codeOf(exception));
     return { status: 500, body: { error: 'internal_error', detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key` }, headers: {} };
   }
 }
@@ -69,18 +72,49 @@ function statusOfFastifyError(exception: unknown): number | null {
 }
 
 /** Errors raised by Fastify before a route runs: bad JSON, too large, wrong content type. */
-function fastifyClientError(status: number, exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
-  const code = typeof exception === 'object' && exception !== null && 'code' in exception ? String((exception as { code: unknown }).code) : '';
+function fastifyClientError(status: number, message: string, code = ''): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { status: 413, body: { error: 'validation_failed', detail: 'body: the request body is too large' }, headers: {} };
   }
   if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, body: { error: 'validation_failed', detail: 'Content-Type: must be application/json' }, headers: {} };
   }
-  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || /^Body cannot be empty/.test(message)) {
     return { status: 400, body: { error: 'validation_failed', detail: 'body: a JSON object is required' }, headers: {} };
   }
-  return { status: 400, body: { error: 'validation_failed', detail: 'body: malformed JSON' }, headers: {} };
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(message)) {
+    return {
+      status: 400,
+      body: { error: 'validation_failed', detail: 'body: malformed JSON (NaN, Infinity and "__proto__" or "constructor.prototype" keys are refused as well)' },
+      headers: {},
+    };
+  }
+  return { status, body: { error: 'validation_failed', detail: message }, headers: {} };
+}
+
+/**
+ * Refusals Fastify's router gives before any route, guard or filter runs (set as the
+ * adapter's `frameworkErrors`), answered with the same Error body as everything else.
+ */
+export function answerFrameworkError(error: { code?: string; message: string }, request: FastifyRequest, reply: FastifyReply): void {
+  let status = 400;
+  let body: ErrorBody = { error: 'validation_failed', detail: 'path: not a valid URL (malformed percent-encoding)' };
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    status = 404;
+    body = { error: 'not_found', detail: 'no such resource: a path segment is longer than any identifier of this interface' };
+  } else if (error.code !== 'FST_ERR_BAD_URL') {
+    status = 500;
+    body = { error: 'internal_error', detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key` };
+  }
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+function messageOf(exception: unknown): string {
+  return exception instanceof Error ? exception.message : String(exception);
+}
+
+function codeOf(exception: unknown): string {
+  return typeof exception === 'object' && exception !== null && 'code' in exception ? String((exception as { code: unknown }).code) : '';
 }
 
 function describe(exception: unknown): string {

@@ -1,15 +1,23 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { FastifyRequest } from 'fastify';
-import { AuthenticateApiKey } from '../../../application/auth/authenticate-api-key';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthorizePartnerRequest } from '../../../application/access/authorize-partner-request';
+import { rateLimitHeaders } from './rate-limit-headers';
 
-/** Every partner route needs a valid bearer key; the key decides partner and environment. */
+/** Every partner route needs a valid key from an allowed address within the key's rate limit. */
 @Injectable()
 export class PartnerAuthGuard implements CanActivate {
-  constructor(private readonly authenticate: AuthenticateApiKey) {}
+  constructor(private readonly authorize: AuthorizePartnerRequest) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    request.caller = await this.authenticate.execute(request.headers.authorization, request.id);
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const { caller, rateLimit } = await this.authorize.execute({
+      authorization: request.headers.authorization,
+      ip: request.ip,
+      requestId: request.id,
+    });
+    request.caller = caller;
+    void http.getResponse<FastifyReply>().headers(rateLimitHeaders(rateLimit));
     return true;
   }
 }

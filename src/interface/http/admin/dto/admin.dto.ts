@@ -1,4 +1,4 @@
-import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { CORRIDORS, Corridor } from '../../../../domain/corridor/corridor';
 import { ENVIRONMENTS, Environment } from '../../../../domain/shared/environment';
 
@@ -31,6 +31,30 @@ export class WalletCreditDto extends EnvironmentDto {
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(200, { message: 'must be at most 200 characters' })
   reference!: string;
+}
+
+export class ConfigurePartnerDto extends EnvironmentDto {
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString({ message: 'must be a string or null' })
+  @MaxLength(2048, { message: 'must be at most 2048 characters' })
+  webhook_url?: string | null;
+
+  @IsOptional()
+  @IsArray({ message: 'must be an array of strings' })
+  @ArrayMaxSize(50, { message: 'at most 50 entries' })
+  @IsString({ each: true, message: 'must be an array of strings' })
+  ip_allowlist?: string[];
+
+  @IsOptional()
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be at least 1' })
+  @Max(100_000, { message: 'must be at most 100000' })
+  rate_limit?: number;
+
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  rotate_webhook_secret?: boolean;
 }
 
 export class ResolveOrderDto {

@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuthenticateApiKey } from '../auth/authenticate-api-key';
+import { Caller } from '../auth/caller';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../ports/rate-limiter.port';
+import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { ServiceError } from '../shared/service-error';
+import { isAllowed } from './ip-allowlist';
+
+export interface PartnerRequest {
+  authorization: string | undefined;
+  /** The caller's address as the transport established it (trusted proxies already applied). */
+  ip: string;
+  requestId: string;
+}
+
+export class RateLimitExceeded extends ServiceError {
+  constructor(readonly decision: RateLimitDecision) {
+    super('rate_limit_exceeded', `at most ${decision.limit} requests per minute for this key; retry in ${decision.resetSeconds} s`);
+  }
+}
+
+/**
+ * The gate in front of every partner operation, REST and agent tools alike:
+ * a valid key (401/403 kyc), an allowed address (403), then the per-key rate limit (429).
+ */
+@Injectable()
+export class AuthorizePartnerRequest {
+  constructor(
+    private readonly authenticate: AuthenticateApiKey,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(request: PartnerRequest): Promise<{ caller: Caller; rateLimit: RateLimitDecision }> {
+    const caller = await this.authenticate.execute(request.authorization, request.requestId);
+    const settings = await this.readModels.partnerSettings(caller.partnerId, caller.environment);
+    if (!isAllowed(settings.ipAllowlist, request.ip)) {
+      throw new ServiceError('ip_not_allowed', `requests from ${request.ip} are not in this key's IP allowlist`);
+    }
+    const rateLimit = await this.rateLimiter.hit(`key:${caller.keyId}`, settings.rateLimitPerMinute, this.clock.now());
+    if (!rateLimit.allowed) throw new RateLimitExceeded(rateLimit);
+    return { caller, rateLimit };
+  }
+}

@@ -1,0 +1,14 @@
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window ends. */
+  resetSeconds: number;
+}
+
+/** Counts requests per key in one-minute windows, shared by every process of the service. */
+export interface RateLimiter {
+  hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision>;
+}
+
+export const RATE_LIMITER = Symbol('RateLimiter');

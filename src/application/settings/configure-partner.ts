@@ -1,0 +1,91 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { partnerDecider } from '../../domain/partner/partner.decider';
+import { partnerStreamId } from '../../domain/partner/partner.events';
+import { SettingsChange } from '../../domain/partner/partner-settings';
+import { Actor } from '../../domain/shared/actor';
+import { Environment } from '../../domain/shared/environment';
+import { parseCidr } from '../access/ip-allowlist';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
+import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
+import { SECRET_BOX, SecretBox } from '../ports/webhook.port';
+import { DeciderRunner } from '../shared/decider-runner';
+import { metadata } from '../shared/event-envelope';
+import { ServiceError } from '../shared/service-error';
+import { settingsResource } from './settings-resource';
+
+export interface SettingsRequest extends SettingsChange {
+  rotateWebhookSecret?: boolean;
+}
+
+export class ConfigurePartner extends Command<Record<string, unknown>> {
+  constructor(
+    readonly partnerId: string,
+    readonly environment: Environment,
+    readonly request: SettingsRequest,
+    readonly actor: Actor,
+  ) {
+    super();
+  }
+}
+
+const MAX_ALLOWLIST_ENTRIES = 50;
+
+/**
+ * Changes webhook URL, IP allowlist and rate limit, and creates or rotates the webhook
+ * secret (shown once, in this answer). Every change is an event that records its actor.
+ */
+@CommandHandler(ConfigurePartner)
+export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner> {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    private readonly runner: DeciderRunner,
+  ) {}
+
+  async execute({ partnerId, environment, request, actor }: ConfigurePartner): Promise<Record<string, unknown>> {
+    const changes = normalised(request);
+    const now = this.clock.now();
+    const streamId = partnerStreamId(partnerId);
+    const { state } = await this.runner.load(partnerDecider, streamId);
+    if (!state.partnerId) throw new ServiceError('not_found', `no partner ${partnerId}`);
+    // A webhook URL without a secret could not be signed: the first URL comes with a secret.
+    const needsSecret = request.rotateWebhookSecret === true || (!!changes.webhookUrl && state.settings[environment].webhookSecrets.length === 0);
+    const plainSecret = needsSecret ? this.secrets.newWebhookSecret() : null;
+    const result = await this.runner.handle(
+      partnerDecider,
+      streamId,
+      {
+        type: 'ConfigurePartner',
+        environment,
+        changes,
+        newSecret: plainSecret ? { secretId: this.secrets.newId('whs'), sealed: this.box.seal(plainSecret) } : null,
+        at: now.toISOString(),
+      },
+      { metadata: metadata({ partnerId, environment, correlationId: partnerId, actor, at: now }), eventId: () => randomUUID() },
+    );
+    if (!result.ok) throw ServiceError.from(result.error);
+    await this.barrier.waitFor(result.position);
+    const resource = settingsResource(environment, result.state.settings[environment], now);
+    return plainSecret ? { partner_id: partnerId, ...resource, webhook_secret: plainSecret } : { partner_id: partnerId, ...resource };
+  }
+}
+
+function normalised(request: SettingsRequest): SettingsChange {
+  const changes: SettingsChange = {};
+  if (request.webhookUrl !== undefined) changes.webhookUrl = request.webhookUrl === '' ? null : request.webhookUrl;
+  if (request.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = request.rateLimitPerMinute;
+  if (request.ipAllowlist !== undefined) {
+    if (request.ipAllowlist.length > MAX_ALLOWLIST_ENTRIES) throw new ServiceError('validation_failed', `ip_allowlist: at most ${MAX_ALLOWLIST_ENTRIES} entries`);
+    changes.ipAllowlist = request.ipAllowlist.map((entry) => {
+      const cidr = parseCidr(entry);
+      if (!cidr) throw new ServiceError('validation_failed', `ip_allowlist: "${entry}" is not an IPv4 or IPv6 address or CIDR range`);
+      return `${cidr.network}/${cidr.prefix}`;
+    });
+  }
+  return changes;
+}

@@ -1,0 +1,27 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Environment } from '../../domain/shared/environment';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { settingsResource } from './settings-resource';
+
+export class GetPartnerSettings extends Query<Record<string, unknown>> {
+  constructor(
+    readonly partnerId: string,
+    readonly environment: Environment,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetPartnerSettings)
+export class GetPartnerSettingsHandler implements IQueryHandler<GetPartnerSettings> {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ partnerId, environment }: GetPartnerSettings): Promise<Record<string, unknown>> {
+    return { partner_id: partnerId, ...settingsResource(environment, await this.readModels.partnerSettings(partnerId, environment), this.clock.now()) };
+  }
+}

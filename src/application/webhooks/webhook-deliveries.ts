@@ -1,0 +1,101 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler, IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Environment } from '../../domain/shared/environment';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
+import { DeliveryState, WEBHOOK_DELIVERY_STORE, WebhookDelivery, WebhookDeliveryStore } from '../ports/webhook.port';
+import { JOB_KINDS } from '../process-managers/job-kinds';
+import { ServiceError } from '../shared/service-error';
+import { DeliverWebhookPayload, WebhookEventName, webhookJobId } from './webhook-events';
+
+export const deliveryResource = (delivery: WebhookDelivery): Record<string, unknown> => ({
+  delivery_id: delivery.deliveryId,
+  event_id: delivery.deliveryId,
+  event: delivery.event,
+  order_id: delivery.orderId,
+  environment: delivery.environment,
+  url: delivery.url,
+  state: delivery.state,
+  created_at: delivery.createdAt,
+  updated_at: delivery.updatedAt,
+  attempts: delivery.attempts.map((attempt) => ({
+    attempt: attempt.attempt,
+    attempted_at: attempt.attemptedAt,
+    status_code: attempt.statusCode,
+    latency_ms: attempt.latencyMs,
+    error: attempt.error,
+  })),
+});
+
+export class ListWebhookDeliveries extends Query<Record<string, unknown>> {
+  constructor(readonly filter: { partnerId?: string; environment?: Environment; state?: DeliveryState; limit: number }) {
+    super();
+  }
+}
+
+@QueryHandler(ListWebhookDeliveries)
+export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveries> {
+  constructor(@Inject(WEBHOOK_DELIVERY_STORE) private readonly deliveries: WebhookDeliveryStore) {}
+
+  async execute({ filter }: ListWebhookDeliveries): Promise<Record<string, unknown>> {
+    const deliveries = await this.deliveries.list(filter);
+    return { count: deliveries.length, deliveries: deliveries.map(deliveryResource) };
+  }
+}
+
+export class GetWebhookDelivery extends Query<Record<string, unknown>> {
+  constructor(
+    readonly deliveryId: string,
+    /** When set, a delivery of another partner or environment does not exist. */
+    readonly owner: { partnerId: string; environment: Environment } | null,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetWebhookDelivery)
+export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelivery> {
+  constructor(@Inject(WEBHOOK_DELIVERY_STORE) private readonly deliveries: WebhookDeliveryStore) {}
+
+  async execute({ deliveryId, owner }: GetWebhookDelivery): Promise<Record<string, unknown>> {
+    const delivery = await this.deliveries.get(deliveryId);
+    if (!delivery || (owner && (delivery.partnerId !== owner.partnerId || delivery.environment !== owner.environment))) {
+      throw new ServiceError('not_found', `no webhook delivery ${deliveryId}`);
+    }
+    return deliveryResource(delivery);
+  }
+}
+
+export class ResendWebhook extends Command<Record<string, unknown>> {
+  constructor(readonly deliveryId: string) {
+    super();
+  }
+}
+
+/** An operator's re-send: one more attempt, now, to the partner's current URL and secret. */
+@CommandHandler(ResendWebhook)
+export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
+  constructor(
+    @Inject(WEBHOOK_DELIVERY_STORE) private readonly deliveries: WebhookDeliveryStore,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ deliveryId }: ResendWebhook): Promise<Record<string, unknown>> {
+    const delivery = await this.deliveries.get(deliveryId);
+    if (!delivery) throw new ServiceError('not_found', `no webhook delivery ${deliveryId}`);
+    const attempt = Math.max(0, ...delivery.attempts.map((entry) => entry.attempt)) + 1;
+    const payload: DeliverWebhookPayload = {
+      deliveryId,
+      event: delivery.event as WebhookEventName,
+      orderId: delivery.orderId,
+      partnerId: delivery.partnerId,
+      environment: delivery.environment,
+      attempt,
+      manual: true,
+      facts: {},
+    };
+    await this.jobs.schedule({ id: webhookJobId(deliveryId, attempt, true), kind: JOB_KINDS.deliverWebhook, dueAt: this.clock.now(), payload: { ...payload } });
+    return { delivery_id: deliveryId, scheduled_attempt: attempt };
+  }
+}

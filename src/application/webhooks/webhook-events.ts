@@ -1,0 +1,22 @@
+export const WEBHOOK_EVENTS = { succeeded: 'transaction.succeeded', failed: 'transaction.failed' } as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[keyof typeof WEBHOOK_EVENTS];
+
+/** One initial attempt and three retries, five minutes apart. */
+export const WEBHOOK_RETRY_GAP_MS = 5 * 60_000;
+export const WEBHOOK_MAX_ATTEMPTS = 4;
+
+export interface DeliverWebhookPayload {
+  deliveryId: string;
+  event: WebhookEventName;
+  orderId: string;
+  partnerId: string;
+  environment: 'live' | 'sandbox';
+  attempt: number;
+  /** An operator's re-send: one attempt, no further automatic retries. */
+  manual: boolean;
+  /** What the triggering event said (operator_ref and settled_at, or refunded_at). */
+  facts: { operatorRef?: string; settledAt?: string; refundedAt?: string };
+}
+
+export const webhookJobId = (deliveryId: string, attempt: number, manual = false): string =>
+  `deliver-webhook:${deliveryId}:${manual ? 'resend-' : ''}${attempt}`;

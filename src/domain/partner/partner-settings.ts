@@ -1,0 +1,47 @@
+import { Environment } from '../shared/environment';
+
+/** A webhook signing secret, kept sealed (encrypted at rest); during a rotation the old one signs until `validUntil`. */
+export interface WebhookSecret {
+  secretId: string;
+  sealed: string;
+  validUntil: string | null;
+}
+
+export interface PartnerSettings {
+  webhookUrl: string | null;
+  ipAllowlist: string[];
+  rateLimitPerMinute: number;
+  /** Newest first. */
+  webhookSecrets: WebhookSecret[];
+}
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export const defaultSettings = (): PartnerSettings => ({
+  webhookUrl: null,
+  ipAllowlist: [],
+  rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+  webhookSecrets: [],
+});
+
+export interface SettingsChange {
+  webhookUrl?: string | null;
+  ipAllowlist?: string[];
+  rateLimitPerMinute?: number;
+}
+
+/** Live deliveries move real outcomes: only https. Sandbox also takes http so partners can test locally. */
+export function webhookUrlProblem(url: string, environment: Environment): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'webhook_url: not a valid absolute URL';
+  }
+  if (url.length > 2048) return 'webhook_url: at most 2048 characters';
+  if (parsed.username || parsed.password) return 'webhook_url: must not carry credentials';
+  if (parsed.protocol === 'https:') return null;
+  if (parsed.protocol === 'http:' && environment === 'sandbox') return null;
+  return environment === 'live' ? 'webhook_url: live webhooks must use https' : 'webhook_url: must use http or https';
+}

@@ -1,0 +1,7 @@
+const WINDOW_MS = 60_000;
+
+/** Fixed one-minute windows aligned to the clock. */
+export function windowOf(now: Date): { start: Date; resetSeconds: number } {
+  const start = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS;
+  return { start: new Date(start), resetSeconds: Math.max(Math.ceil((start + WINDOW_MS - now.getTime()) / 1000), 1) };
+}

@@ -1,0 +1,24 @@
+import Redis from 'ioredis';
+import { RateLimitDecision, RateLimiter } from '../../application/ports/rate-limiter.port';
+import { windowOf } from './rate-window';
+
+/** The same windows in Redis (INCR + PEXPIRE in one MULTI), for deployments that prefer to keep this load off PostgreSQL. */
+export class RedisRateLimiter implements RateLimiter {
+  constructor(private readonly redis: Redis) {}
+
+  static connect(url: string): RedisRateLimiter {
+    return new RedisRateLimiter(new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }));
+  }
+
+  async hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
+    const window = windowOf(now);
+    const key = `ratelimit:${bucket}:${window.start.getTime()}`;
+    const results = await this.redis.multi().incr(key).pexpire(key, 120_000).exec();
+    const hits = Number(results?.[0]?.[1] ?? 0);
+    return { allowed: hits <= limitPerMinute, limit: limitPerMinute, remaining: Math.max(limitPerMinute - hits, 0), resetSeconds: window.resetSeconds };
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit();
+  }
+}

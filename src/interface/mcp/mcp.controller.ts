@@ -1,0 +1,70 @@
+import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { PartnerRequestAuthorizer } from './partner-request-authorizer';
+import { PartnerToolServerFactory } from './partner-tools';
+
+export const MCP_PATH = 'v1/mcp';
+
+/**
+ * {mcp_url}: the Streamable HTTP transport of the Model Context Protocol, stateless.
+ * Every POST is admitted like a REST request (bearer key first; a refusal is the
+ * interface's Error body with its HTTP status, before any tool runs), then answered by a
+ * fresh server and transport for that one request. Fastify has already parsed the body
+ * under the service's body-size limit; the transport gets it parsed.
+ *
+ * Stateless means no sessions and no server-initiated stream, so GET and DELETE are 405.
+ */
+@Controller(MCP_PATH)
+export class McpController {
+  private readonly logger = new Logger('McpController');
+
+  constructor(
+    private readonly authorizer: PartnerRequestAuthorizer,
+    private readonly tools: PartnerToolServerFactory,
+  ) {}
+
+  @Post()
+  async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const caller = await this.authorizer.authorize(request);
+    const server = this.tools.create(caller);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // From here on the transport writes the raw response; Fastify must not answer too.
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      this.logger.error(`POST /${MCP_PATH} [${request.id}] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error (request ${request.id})` }, id: null }));
+      } else if (!reply.raw.writableEnded) {
+        reply.raw.end();
+      }
+    }
+  }
+
+  @Get()
+  async get(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.methodNotAllowed(request, reply);
+  }
+
+  @Delete()
+  async delete(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.methodNotAllowed(request, reply);
+  }
+
+  private async methodNotAllowed(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await this.authorizer.authorize(request);
+    void reply
+      .status(405)
+      .header('allow', 'POST')
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless endpoint takes POST only.' }, id: null }));
+  }
+}

@@ -1,0 +1,265 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Caller } from '../../application/auth/caller';
+import { ListBillers } from '../../application/catalog/list-billers';
+import { ListOperators } from '../../application/catalog/list-operators';
+import { FetchBill } from '../../application/orders/fetch-bill';
+import { GetTransaction } from '../../application/orders/get-transaction';
+import { PlacedOrder } from '../../application/orders/order-placement';
+import { PayBill } from '../../application/orders/pay-bill';
+import { PlaceTopup } from '../../application/orders/place-topup';
+import { ServiceError } from '../../application/shared/service-error';
+import { GetBalance } from '../../application/wallets/get-balance';
+import {
+  balanceSummary,
+  billSummary,
+  catalogSummary,
+  field,
+  findControlCharacter,
+  list,
+  orderSummary,
+  parseJsonObject,
+  Structured,
+  toolError,
+  toolSuccess,
+  transactionSummary,
+} from './tool-results';
+import {
+  BILLER_CATEGORIES,
+  billInfoInput,
+  BillInfoArgs,
+  getBalanceInput,
+  getTransactionInput,
+  GetTransactionArgs,
+  listOperatorsInput,
+  ListOperatorsArgs,
+  payBillInput,
+  PayBillArgs,
+  topupInput,
+  TopupArgs,
+} from './tool-schemas';
+
+export const MCP_SERVER_NAME = 'partner-recharge-service';
+export const MCP_SERVER_VERSION = '1.0.0';
+
+const INSTRUCTIONS = [
+  'Tools of a prepaid wallet for mobile recharge (topup) and bill payment. Your API key fixes the corridor (IN, BD or SG), its currency (INR, BDT, SGD) and the environment (svc_test_ keys: sandbox, no real money; svc_live_ keys: real money).',
+  'Before a topup: service_list_operators (pass phone to detect the operator) for operator_id and the allowed amount range. Before a bill payment: service_get_bill_info for the amount, then service_pay_bill with that amount.',
+  'service_topup and service_pay_bill debit the wallet at once and answer PENDING; follow up with service_get_transaction. Give each new payment a new idempotency_key; retry a payment only with the same key and arguments.',
+  'Refusals come back as tool results with isError: true and structuredContent {error, detail}, where error is a code such as insufficient_balance, amount_out_of_range or validation_failed.',
+].join('\n');
+
+const MAX_BILLER_PARAMS = 10;
+
+/**
+ * The partner operations as MCP tools. Each tool is a thin adapter over the same
+ * application command or query the REST controllers use, so money rules and idempotency
+ * are those of REST by construction. A server is built per request for one caller.
+ */
+@Injectable()
+export class PartnerToolServerFactory {
+  private readonly logger = new Logger('McpTools');
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  create(caller: Caller): McpServer {
+    const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
+
+    server.registerTool(
+      'service_get_balance',
+      {
+        title: 'Wallet balance',
+        description:
+          'Returns the prepaid wallet balance of your API key: available (decimal string), currency, corridor, environment (live or sandbox) and updated_at. Read-only; moves no money. Takes no arguments.',
+        inputSchema: getBalanceInput,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      () => this.run(caller, 'service_get_balance', {}, async () => {
+        const balance = await this.queries.execute(new GetBalance(caller));
+        return toolSuccess(balance, balanceSummary(balance));
+      }),
+    );
+
+    server.registerTool(
+      'service_list_operators',
+      {
+        title: 'List operators and billers',
+        description:
+          'Lists what you can pay in your corridor: mobile prepaid operators (id = operator_id for service_topup, with min_amount and max_amount) and billers for postpaid mobile, utility and BBPS bills ' +
+          '(id = biller_id for service_get_bill_info and service_pay_bill, with the extra params each biller requires). ' +
+          'Filter by kind, category and name, or pass phone to detect the operator of a mobile number. ' +
+          'Returns {corridor, currency, count, operators, billers} (plus phone, in E.164, when detecting). Read-only.',
+        inputSchema: listOperatorsInput,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      (args) => this.run(caller, 'service_list_operators', args, () => this.listCatalog(caller, args)),
+    );
+
+    server.registerTool(
+      'service_topup',
+      {
+        title: 'Mobile prepaid topup',
+        description:
+          'Recharges a mobile prepaid number from your wallet. MOVES MONEY: the wallet is debited at once and the answer is the order with status PENDING ' +
+          '(order_id, operator_id, phone, amount_local, currency, balance_after, reference, created_at, and replayed). The final outcome comes later: ' +
+          'SUCCESS, or FAILED with an automatic refund; check it with service_get_transaction. ' +
+          'Get operator_id and the allowed amount range from service_list_operators first. ' +
+          'idempotency_key is required: a new unique key for each new topup; a retry with the same key and arguments returns the first result (replayed: true) and never debits twice. ' +
+          'Refusals: validation_failed, operator_not_found_or_wrong_corridor, amount_out_of_range, insufficient_balance, idempotency_conflict. ' +
+          'Sandbox: the last 4 digits of the phone decide the outcome (0001 success, 0002 failure with refund, 0003 success after 30 s, 0004 failure after 30 s, 0005 stays PENDING).',
+        inputSchema: topupInput,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      },
+      (args) => this.run(caller, 'service_topup', args, () => this.topup(caller, args)),
+    );
+
+    server.registerTool(
+      'service_get_bill_info',
+      {
+        title: 'Fetch a bill',
+        description:
+          'Step 1 of a bill payment: asks the biller for the outstanding bill of a consumer and returns biller_name, customer_name, amount (decimal string), currency, due_date, bill_period and bill_reference. ' +
+          'Moves no money. Pass the returned amount to service_pay_bill (step 2), which needs this fetch (valid 24 hours by default). ' +
+          'Refusals: operator_not_found_or_wrong_corridor (unknown biller), validation_failed (consumer_number or params), not_found (no bill on record). ' +
+          'Sandbox: the consumer_number suffix decides the bill (0001: 500.00, 0002: 1500.00, 0003: 850.50, 0004: 2400.00 overdue, 0099: 0.00).',
+        inputSchema: billInfoInput,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      },
+      (args) => this.run(caller, 'service_get_bill_info', args, () => this.billInfo(caller, args)),
+    );
+
+    server.registerTool(
+      'service_pay_bill',
+      {
+        title: 'Pay a bill',
+        description:
+          'Step 2 of a bill payment (postpaid mobile, utility or BBPS bill): pays the bill from your wallet. This tool does NOT fetch the bill: call service_get_bill_info first with the same biller_id, consumer_number and params, ' +
+          'then pass the amount it returned; it must match the fetched bill within 1 unit of the currency. MOVES MONEY: the wallet is debited at once and the answer is the order with status PENDING ' +
+          '(order_id, biller_id, consumer_number, amount_local, currency, balance_after, reference, created_at, and replayed); check the outcome with service_get_transaction. ' +
+          'idempotency_key is required: a new unique key for each new payment; a retry with the same key and arguments returns the first result (replayed: true) and never debits twice. ' +
+          'Refusals: validation_failed (also when no current bill was fetched), operator_not_found_or_wrong_corridor, amount_out_of_range (amount differs from the bill, or nothing is due), insufficient_balance, idempotency_conflict.',
+        inputSchema: payBillInput,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      },
+      (args) => this.run(caller, 'service_pay_bill', args, () => this.payBill(caller, args)),
+    );
+
+    server.registerTool(
+      'service_get_transaction',
+      {
+        title: 'Transaction status',
+        description:
+          'Returns the current status of one of your orders (the authoritative source): status PENDING, SUCCESS or FAILED, amount_local, currency, operator_ref and settled_at (on success), ' +
+          'refunded_at (on failure, when the wallet was refunded), reference, the target (phone and operator_id, or consumer_number and biller_id) and created_at. ' +
+          'PENDING orders stay debited and are never refunded automatically unless they fail. Read-only. Refusal: not_found (unknown order_id or not yours).',
+        inputSchema: getTransactionInput,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      (args) => this.run(caller, 'service_get_transaction', args, () => this.transaction(caller, args)),
+    );
+
+    return server;
+  }
+
+  private async listCatalog(caller: Caller, args: ListOperatorsArgs): Promise<CallToolResult> {
+    if (args.phone !== undefined && args.kind === 'biller') {
+      throw new ServiceError('validation_failed', 'phone: detects prepaid operators; use it with kind "operator" or "all"');
+    }
+    const wantsOperators = args.kind !== 'biller' && (args.category === undefined || args.category === 'MOBILE_PREPAID');
+    const billerCategory = BILLER_CATEGORIES.find((category) => category === args.category);
+    const wantsBillers = args.kind !== 'operator' && args.phone === undefined && (args.category === undefined || billerCategory !== undefined);
+    const named = (code: string) => (entry: Structured): boolean => {
+      if (args.name === undefined) return true;
+      const needle = args.name.toLowerCase();
+      return field(entry, 'name').toLowerCase().includes(needle) || field(entry, code).toLowerCase().includes(needle);
+    };
+
+    // The REST queries, so the lists are the same entries REST shows.
+    const operatorList = wantsOperators ? await this.queries.execute(new ListOperators(caller, args.phone)) : null;
+    const billerList = wantsBillers ? await this.queries.execute(new ListBillers(caller, billerCategory)) : null;
+    const operators = operatorList ? list(operatorList, 'operators').filter(named('api_operator_id')) : [];
+    const billers = billerList ? list(billerList, 'billers').filter(named('api_biller_id')) : [];
+    const catalog: Structured = {
+      corridor: caller.corridor,
+      currency: caller.currency,
+      count: operators.length + billers.length,
+      ...(operatorList && operatorList.phone !== undefined ? { phone: operatorList.phone } : {}),
+      operators,
+      billers,
+    };
+    return toolSuccess(catalog, catalogSummary(catalog));
+  }
+
+  private async topup(caller: Caller, args: TopupArgs): Promise<CallToolResult> {
+    const { idempotency_key: key, ...request } = args;
+    return this.placed(await this.commands.execute(new PlaceTopup(caller, key, request)));
+  }
+
+  private async billInfo(caller: Caller, args: BillInfoArgs): Promise<CallToolResult> {
+    checkParamCount(args.params);
+    const bill = await this.commands.execute(new FetchBill(caller, args));
+    // REST's instructions name POST /pay-bill; an agent pays through the tool.
+    const amount = field(bill, 'amount');
+    const forAgent: Structured = {
+      ...bill,
+      instructions:
+        Number(amount) > 0
+          ? `Submit ${amount} ${field(bill, 'currency')} with service_pay_bill for biller_id ${field(bill, 'biller_id')} and this consumer_number.`
+          : 'Nothing is due on this bill; there is nothing to pay.',
+    };
+    return toolSuccess(forAgent, billSummary(forAgent));
+  }
+
+  private async payBill(caller: Caller, args: PayBillArgs): Promise<CallToolResult> {
+    checkParamCount(args.params);
+    const { idempotency_key: key, ...request } = args;
+    try {
+      return this.placed(await this.commands.execute(new PayBill(caller, key, request)));
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === 'validation_failed' && error.detail?.includes('/bill-info')) {
+        return toolError(error.code, error.detail, {
+          hint: 'Call service_get_bill_info with this biller_id and consumer_number first, then pay the amount it returns.',
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async transaction(caller: Caller, args: GetTransactionArgs): Promise<CallToolResult> {
+    const status = await this.queries.execute(new GetTransaction(caller, args.order_id));
+    return toolSuccess(status, transactionSummary(status));
+  }
+
+  /** The Order exactly as REST sends it (a replay is the stored first answer), plus whether it is a replay. */
+  private placed(placed: PlacedOrder): CallToolResult {
+    const order = { ...parseJsonObject(placed.body), replayed: placed.replayed };
+    return toolSuccess(order, orderSummary(order, placed.replayed));
+  }
+
+  /** Refusals of the service become tool results with its error code; anything else is logged and answered internal_error. */
+  private async run(caller: Caller, tool: string, args: object, action: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    try {
+      const control = findControlCharacter(args);
+      if (control) throw new ServiceError('validation_failed', `${control}: must not contain control characters`);
+      return await action();
+    } catch (error) {
+      if (error instanceof ServiceError) return toolError(error.code, error.detail);
+      this.logger.error(`${tool} [${caller.requestId}] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return toolError(
+        'internal_error',
+        `an internal error occurred (request ${caller.requestId}); it is safe to retry with the same idempotency_key`,
+      );
+    }
+  }
+}
+
+function checkParamCount(params: Record<string, string> | undefined): void {
+  if (params && Object.keys(params).length > MAX_BILLER_PARAMS) {
+    throw new ServiceError('validation_failed', `params: at most ${MAX_BILLER_PARAMS} entries`);
+  }
+}

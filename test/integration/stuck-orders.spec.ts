@@ -1,0 +1,159 @@
+import { orderEvents } from '../support/ledger';
+import { SANDBOX_PHONES, STORES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
+
+const STUCK_AFTER_MS = 60_000;
+
+describe.each(STORES)('orders stuck at the provider are held for an operator (%s store)', (store) => {
+  let service: TestService;
+  let key: string;
+
+  beforeAll(async () => {
+    service = await TestService.start({ store, env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) } });
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+  beforeEach(async () => {
+    ({ sandboxKey: key } = await service.createPartner('IN'));
+  });
+
+  const topup = async (suffix: string, idempotencyKey: string): Promise<string> => {
+    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100 }, idempotencyKey);
+    expect(placed.status).toBe(200);
+    return placed.body.order_id;
+  };
+  const partnerView = async (orderId: string) => (await service.partner('GET', `/transactions/${orderId}`, key)).body;
+  const balance = async () => (await service.partner('GET', '/balance', key)).body.available;
+  const heldOrder = async (orderId: string) => {
+    const listed = await service.admin('GET', '/orders?held=true&limit=1000');
+    expect(listed.status).toBe(200);
+    return (listed.body.orders as { order_id: string; status: string }[]).find((order) => order.order_id === orderId);
+  };
+  const resolve = (orderId: string, outcome: 'success' | 'failed', operator = 'ops.asha') =>
+    service.request('POST', `/v1/admin/orders/${orderId}/resolve`, {
+      token: TEST_ADMIN_TOKEN,
+      body: { outcome, reason: `checked with the operator: ${outcome}` },
+      headers: { 'x-operator-id': operator },
+    });
+  /** Places a 0005 order and lets it age until it is held. */
+  const heldOrderId = async (idempotencyKey: string): Promise<string> => {
+    const orderId = await topup('0005', idempotencyKey);
+    await service.settle();
+    await service.advance(STUCK_AFTER_MS);
+    expect((await heldOrder(orderId))?.status).toBe('DISPUTED');
+    return orderId;
+  };
+
+  it('a 0005 order stays PENDING for the partner and is listed for operators as DISPUTED once it is older than the stuck limit', async () => {
+    const orderId = await topup('0005', 'stuck-listed-01');
+    await service.settle();
+    await service.advance(STUCK_AFTER_MS - 1_000);
+    expect(await heldOrder(orderId)).toBeUndefined();
+
+    await service.advance(1_000);
+    expect(await heldOrder(orderId)).toMatchObject({ order_id: orderId, status: 'DISPUTED', public_status: 'PENDING' });
+    expect(await partnerView(orderId)).toMatchObject({ status: 'PENDING', settled_at: null, refunded_at: null, operator_ref: null });
+    expect(await balance()).toBe('900.00');
+    expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
+  });
+
+  it('resolving a held order as success shows SUCCESS to the partner with settled_at and operator_ref, and refunds nothing', async () => {
+    const orderId = await heldOrderId('stuck-success-1');
+
+    const resolved = await resolve(orderId, 'success');
+    expect(resolved.status).toBe(200);
+    await service.settle();
+
+    const view = await partnerView(orderId);
+    expect(view).toMatchObject({ status: 'SUCCESS', refunded_at: null });
+    expect(view.settled_at).toEqual(expect.any(String));
+    expect(view.operator_ref).toEqual(expect.any(String));
+    expect(await balance()).toBe('900.00');
+    expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
+    expect(await heldOrder(orderId)).toBeUndefined();
+  });
+
+  it('resolving a held order as failed shows FAILED to the partner and refunds the wallet exactly once', async () => {
+    const orderId = await heldOrderId('stuck-failed-01');
+
+    const resolved = await resolve(orderId, 'failed');
+    expect(resolved.status).toBe(200);
+    await service.settle();
+
+    const view = await partnerView(orderId);
+    expect(view).toMatchObject({ status: 'FAILED', settled_at: null });
+    expect(view.refunded_at).toEqual(expect.any(String));
+    expect(await balance()).toBe('1000.00');
+    expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(1);
+  });
+
+  it('resolving an order a second time is refused with 409 invalid_state and refunds nothing more', async () => {
+    const orderId = await heldOrderId('stuck-twice-001');
+    expect((await resolve(orderId, 'failed')).status).toBe(200);
+    await service.settle();
+
+    const again = await resolve(orderId, 'failed');
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('invalid_state');
+    const flipped = await resolve(orderId, 'success');
+    expect(flipped.status).toBe(409);
+    expect(flipped.body.error).toBe('invalid_state');
+    await service.settle();
+
+    expect(await partnerView(orderId)).toMatchObject({ status: 'FAILED' });
+    expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(1);
+    expect(await balance()).toBe('1000.00');
+  });
+
+  it('an order that is not held (a 0003 order still waiting for its provider) cannot be resolved: 409', async () => {
+    const orderId = await topup('0003', 'not-held-0003-1');
+    await service.settle();
+
+    const refused = await resolve(orderId, 'failed');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('invalid_state');
+    await service.settle();
+    expect(await orderEvents(service, orderId, 'TransactionFailed')).toHaveLength(0);
+    expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
+    expect(await balance()).toBe('900.00');
+  });
+
+  it('an order placed a moment ago, before it even reached the provider, cannot be resolved: 409', async () => {
+    const orderId = await topup('0003', 'not-held-0003-2');
+
+    const refused = await resolve(orderId, 'failed');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('invalid_state');
+    await service.settle();
+    expect(await partnerView(orderId)).toMatchObject({ status: 'PENDING', refunded_at: null });
+    expect(await orderEvents(service, orderId, 'TransactionFailed')).toHaveLength(0);
+    expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
+    expect(await balance()).toBe('900.00');
+  });
+
+  it('resolving an order that does not exist answers 404 not_found', async () => {
+    const refused = await resolve('ord_does_not_exist', 'success');
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toBe('not_found');
+  });
+
+  it('a resolution is recorded in the log with the operator who made it as the actor', async () => {
+    const succeeded = await heldOrderId('stuck-actor-ok1');
+    const failed = await heldOrderId('stuck-actor-ko1');
+    expect((await resolve(succeeded, 'success', 'ops.ravi')).status).toBe(200);
+    expect((await resolve(failed, 'failed', 'ops.meera')).status).toBe(200);
+    await service.settle();
+
+    const [settlement] = await orderEvents(service, succeeded, 'TransactionSettled');
+    expect(settlement.metadata.actor).toEqual({ type: 'operator', id: 'ops.ravi' });
+    expect(settlement.data.resolvedBy).toEqual({ type: 'operator', id: 'ops.ravi' });
+    const [failure] = await orderEvents(service, failed, 'TransactionFailed');
+    expect(failure.metadata.actor).toEqual({ type: 'operator', id: 'ops.meera' });
+    expect(failure.data.resolvedBy).toEqual({ type: 'operator', id: 'ops.meera' });
+  });
+
+  it('leaves the money invariants intact', async () => {
+    await service.settle();
+    expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
+  });
+});

@@ -1,0 +1,132 @@
+import { IssuedKey, PartnerCommand, partnerDecider } from '../../../src/domain/partner/partner.decider';
+import { ApiKeyIssued, ApiKeyRevoked, KycStatusChanged, PartnerOnboarded } from '../../../src/domain/partner/partner.events';
+import { Environment } from '../../../src/domain/shared/environment';
+import { spec } from '../../support/decider-spec';
+
+const PARTNER = 'ptr_1';
+const AT = '2025-01-15T10:00:00.000Z';
+
+const key = (id: string): IssuedKey => ({ keyId: id, keyHash: `hash-of-${id}` });
+
+// Commands
+const onboard: PartnerCommand = { type: 'OnboardPartner', partnerId: PARTNER, name: 'Acme Mobile', corridor: 'BD', sandboxKey: key('key_sbx_1'), at: AT };
+const kyc = (status: 'approved' | 'suspended', candidate = 'key_live_1'): PartnerCommand => ({
+  type: 'ChangeKycStatus',
+  status,
+  candidateLiveKey: key(candidate),
+  at: AT,
+});
+const regenerate = (environment: Environment, newKey: string): PartnerCommand => ({ type: 'RegenerateKey', environment, key: key(newKey), at: AT });
+
+// Events
+const onboarded: PartnerOnboarded = { type: 'PartnerOnboarded', data: { partnerId: PARTNER, name: 'Acme Mobile', corridor: 'BD', onboardedAt: AT } };
+const issued = (environment: Environment, keyId: string): ApiKeyIssued => ({
+  type: 'ApiKeyIssued',
+  data: { partnerId: PARTNER, environment, keyId, keyHash: `hash-of-${keyId}`, issuedAt: AT },
+});
+const revoked = (environment: Environment, keyId: string): ApiKeyRevoked => ({
+  type: 'ApiKeyRevoked',
+  data: { partnerId: PARTNER, environment, keyId, reason: 'regenerated', revokedAt: AT },
+});
+const kycChanged = (status: 'approved' | 'suspended'): KycStatusChanged => ({ type: 'KycStatusChanged', data: { partnerId: PARTNER, status, changedAt: AT } });
+
+const partner = spec(partnerDecider);
+const onboardedPartner = [onboarded, issued('sandbox', 'key_sbx_1')];
+const approvedPartner = [...onboardedPartner, kycChanged('approved'), issued('live', 'key_live_1')];
+
+describe('a partner and its API keys', () => {
+  describe('onboarding', () => {
+    it('onboards the partner in its corridor and issues a sandbox key, and no live key', () => {
+      const state = partner.given().when(onboard).then(onboarded, issued('sandbox', 'key_sbx_1'));
+      expect(state).toMatchObject({ partnerId: PARTNER, corridor: 'BD', kycStatus: 'pending', activeKeys: { sandbox: 'key_sbx_1' } });
+      expect(state.activeKeys.live).toBeUndefined();
+    });
+
+    it('records only the keyed hash of the key', () => {
+      const [, keyEvent] = partner.given().when(onboard).events();
+      expect(keyEvent).toEqual(issued('sandbox', 'key_sbx_1'));
+      expect(JSON.stringify(keyEvent)).not.toContain('svc_');
+    });
+
+    it('cannot onboard the same partner twice', () => {
+      partner.given(...onboardedPartner).when(onboard).thenRefused('invalid_state', 'already exists');
+    });
+  });
+
+  describe('KYC', () => {
+    it('the first approval issues the live key', () => {
+      const state = partner.given(...onboardedPartner).when(kyc('approved')).then(kycChanged('approved'), issued('live', 'key_live_1'));
+      expect(state.activeKeys).toEqual({ sandbox: 'key_sbx_1', live: 'key_live_1' });
+    });
+
+    it('a suspension issues no key and keeps the live key on record (it is blocked, not revoked)', () => {
+      const state = partner.given(...approvedPartner).when(kyc('suspended', 'key_live_2')).then(kycChanged('suspended'));
+      expect(state.activeKeys.live).toBe('key_live_1');
+    });
+
+    it('approving again after a suspension issues no new live key', () => {
+      partner
+        .given(...approvedPartner, kycChanged('suspended'))
+        .when(kyc('approved', 'key_live_2'))
+        .then(kycChanged('approved'));
+    });
+
+    it('approving an approved partner changes nothing', () => {
+      partner.given(...approvedPartner).when(kyc('approved', 'key_live_2')).thenNothingHappens();
+    });
+
+    it('suspending a partner still in review issues no key', () => {
+      const state = partner.given(...onboardedPartner).when(kyc('suspended')).then(kycChanged('suspended'));
+      expect(state.kycStatus).toBe('suspended');
+    });
+
+    it('a partner suspended before any approval gets its live key on its first approval', () => {
+      partner
+        .given(...onboardedPartner, kycChanged('suspended'))
+        .when(kyc('approved'))
+        .then(kycChanged('approved'), issued('live', 'key_live_1'));
+    });
+  });
+
+  describe('regenerating a key', () => {
+    it('revokes the old sandbox key and issues a new one in the same decision', () => {
+      const state = partner
+        .given(...onboardedPartner)
+        .when(regenerate('sandbox', 'key_sbx_2'))
+        .then(revoked('sandbox', 'key_sbx_1'), issued('sandbox', 'key_sbx_2'));
+      expect(state.activeKeys.sandbox).toBe('key_sbx_2');
+    });
+
+    it('revokes the old live key and issues a new one', () => {
+      partner
+        .given(...approvedPartner)
+        .when(regenerate('live', 'key_live_2'))
+        .then(revoked('live', 'key_live_1'), issued('live', 'key_live_2'));
+    });
+
+    it('a second regeneration revokes the key issued by the first', () => {
+      partner
+        .given(...onboardedPartner, revoked('sandbox', 'key_sbx_1'), issued('sandbox', 'key_sbx_2'))
+        .when(regenerate('sandbox', 'key_sbx_3'))
+        .then(revoked('sandbox', 'key_sbx_2'), issued('sandbox', 'key_sbx_3'));
+    });
+
+    it('leaves the other environment’s key alone', () => {
+      const state = partner.given(...approvedPartner).when(regenerate('sandbox', 'key_sbx_2')).then(revoked('sandbox', 'key_sbx_1'), issued('sandbox', 'key_sbx_2'));
+      expect(state.activeKeys.live).toBe('key_live_1');
+    });
+
+    it('refuses to regenerate a live key before KYC approval', () => {
+      partner.given(...onboardedPartner).when(regenerate('live', 'key_live_1')).thenRefused('invalid_state', 'live keys are issued on KYC approval');
+    });
+  });
+
+  describe('a partner that does not exist', () => {
+    it.each([
+      ['a KYC decision', kyc('approved')],
+      ['a key regeneration', regenerate('sandbox', 'key_sbx_2')],
+    ])('refuses %s with not_found', (_what, command) => {
+      partner.given().when(command).thenRefused('not_found');
+    });
+  });
+});

@@ -1,0 +1,185 @@
+import { Actor } from '../../../src/domain/shared/actor';
+import { TransactionCommand, TransactionStatus, publicStatusOf, transactionDecider } from '../../../src/domain/transaction/transaction.decider';
+import {
+  TransactionDisputed,
+  TransactionFailed,
+  TransactionInitiated,
+  TransactionSettled,
+  TransactionSubmitted,
+} from '../../../src/domain/transaction/transaction.events';
+import { spec } from '../../support/decider-spec';
+
+const ORDER = 'ord_1';
+const PLACED = '2025-01-15T10:00:00.000Z';
+const LATER = '2025-01-15T10:00:30.000Z';
+const OPERATOR: Actor = { type: 'operator', id: 'ops-alice' };
+
+const order: TransactionInitiated['data'] = {
+  orderId: ORDER,
+  partnerId: 'ptr_1',
+  environment: 'sandbox',
+  amount: '100.00',
+  currency: 'INR',
+  reference: 'partner-ref',
+  product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
+  placedAt: PLACED,
+};
+
+// Commands
+const initiate: TransactionCommand = { type: 'InitiateTransaction', order };
+const submit: TransactionCommand = { type: 'RecordSubmission', providerReference: 'prov-9', at: PLACED };
+const settle: TransactionCommand = { type: 'SettleTransaction', operatorRef: 'op-ref-1', at: LATER };
+const fail: TransactionCommand = { type: 'FailTransaction', reason: 'operator declined', at: LATER };
+const dispute: TransactionCommand = { type: 'DisputeTransaction', reason: 'no answer from upstream', at: LATER };
+const resolve = (outcome: 'success' | 'failed'): TransactionCommand => ({
+  type: 'ResolveTransaction',
+  outcome,
+  reason: 'confirmed with the operator by phone',
+  operator: OPERATOR,
+  at: LATER,
+});
+
+// Events
+const initiated: TransactionInitiated = { type: 'TransactionInitiated', data: order };
+const submitted: TransactionSubmitted = { type: 'TransactionSubmitted', data: { orderId: ORDER, providerReference: 'prov-9', submittedAt: PLACED } };
+const settled: TransactionSettled = {
+  type: 'TransactionSettled',
+  data: { orderId: ORDER, operatorRef: 'op-ref-1', settledAt: LATER, resolvedBy: null, reason: null },
+};
+const failed: TransactionFailed = { type: 'TransactionFailed', data: { orderId: ORDER, reason: 'operator declined', failedAt: LATER, resolvedBy: null } };
+const disputed: TransactionDisputed = { type: 'TransactionDisputed', data: { orderId: ORDER, reason: 'no answer from upstream', disputedAt: LATER } };
+
+const transaction = spec(transactionDecider);
+
+describe('the life of an order', () => {
+  describe('placing it', () => {
+    it('starts as INITIATED with the order as placed', () => {
+      const state = transaction.given().when(initiate).then(initiated);
+      expect(state).toEqual({ status: 'INITIATED', order });
+    });
+
+    it('placing the same order again changes nothing', () => {
+      transaction.given(initiated).when(initiate).thenNothingHappens();
+    });
+
+    it('becomes PENDING once it has been handed to the upstream provider', () => {
+      expect(transaction.given(initiated).when(submit).then(submitted).status).toBe('PENDING');
+    });
+
+    it('recording the hand-over twice changes nothing', () => {
+      transaction.given(initiated, submitted).when(submit).thenNothingHappens();
+    });
+  });
+
+  describe('its outcome', () => {
+    it('succeeds with the operator reference when the upstream settles it', () => {
+      expect(transaction.given(initiated, submitted).when(settle).then(settled).status).toBe('SUCCESS');
+    });
+
+    it('fails with the upstream reason when the upstream fails it', () => {
+      expect(transaction.given(initiated, submitted).when(fail).then(failed).status).toBe('FAILED');
+    });
+
+    it('may settle before the hand-over was recorded (the provider answered at once)', () => {
+      transaction.given(initiated).when(settle).then(settled);
+    });
+
+    it('a repeated success is a no-op', () => {
+      transaction.given(initiated, submitted, settled).when(settle).thenNothingHappens();
+    });
+
+    it('a repeated failure is a no-op', () => {
+      transaction.given(initiated, submitted, failed).when(fail).thenNothingHappens();
+    });
+
+    it('a succeeded order can never fail afterwards', () => {
+      transaction.given(initiated, submitted, settled).when(fail).thenRefused('invalid_state', 'SUCCESS and cannot fail');
+    });
+
+    it('a failed order can never succeed afterwards', () => {
+      transaction.given(initiated, submitted, failed).when(settle).thenRefused('invalid_state', 'FAILED and cannot succeed');
+    });
+
+    it('a late hand-over record does not reopen a finished order', () => {
+      transaction.given(initiated, settled).when(submit).thenNothingHappens();
+    });
+  });
+
+  describe('held for manual resolution', () => {
+    it('a stuck PENDING order is held as DISPUTED', () => {
+      expect(transaction.given(initiated, submitted).when(dispute).then(disputed).status).toBe('DISPUTED');
+    });
+
+    it('an order never handed over can be held too', () => {
+      transaction.given(initiated).when(dispute).then(disputed);
+    });
+
+    it('holding an order twice changes nothing', () => {
+      transaction.given(initiated, submitted, disputed).when(dispute).thenNothingHappens();
+    });
+
+    it('a finished order is not held', () => {
+      transaction.given(initiated, submitted, settled).when(dispute).thenNothingHappens();
+      transaction.given(initiated, submitted, failed).when(dispute).thenNothingHappens();
+    });
+
+    it('an operator resolves a held order as a success, recorded with who did it and why', () => {
+      transaction
+        .given(initiated, submitted, disputed)
+        .when(resolve('success'))
+        .then({
+          type: 'TransactionSettled',
+          data: { orderId: ORDER, operatorRef: `manual-${ORDER}`, settledAt: LATER, resolvedBy: OPERATOR, reason: 'confirmed with the operator by phone' },
+        });
+    });
+
+    it('an operator resolves a held order as a failure, recorded with who did it and why', () => {
+      transaction
+        .given(initiated, submitted, disputed)
+        .when(resolve('failed'))
+        .then({
+          type: 'TransactionFailed',
+          data: { orderId: ORDER, reason: 'confirmed with the operator by phone', failedAt: LATER, resolvedBy: OPERATOR },
+        });
+    });
+
+    it.each([
+      ['INITIATED', [initiated]],
+      ['PENDING', [initiated, submitted]],
+      ['SUCCESS', [initiated, submitted, settled]],
+      ['FAILED', [initiated, submitted, failed]],
+    ])('an operator cannot resolve an order that is %s', (_status, history) => {
+      transaction.given(...history).when(resolve('failed')).thenRefused('invalid_state', 'not held for manual resolution');
+      transaction.given(...history).when(resolve('success')).thenRefused('invalid_state');
+    });
+
+    it('an operator cannot resolve the same order twice', () => {
+      const resolvedAsFailure: TransactionFailed = { ...failed, data: { ...failed.data, resolvedBy: OPERATOR } };
+      transaction.given(initiated, submitted, disputed, resolvedAsFailure).when(resolve('success')).thenRefused('invalid_state');
+    });
+  });
+
+  describe('an order that does not exist', () => {
+    it.each([
+      ['a hand-over', submit],
+      ['a success', settle],
+      ['a failure', fail],
+      ['a hold', dispute],
+      ['a manual resolution', resolve('success')],
+    ])('refuses %s with not_found', (_what, command) => {
+      transaction.given().when(command).thenRefused('not_found');
+    });
+  });
+
+  describe('what a partner sees', () => {
+    it.each<[TransactionStatus, string]>([
+      ['INITIATED', 'PENDING'],
+      ['PENDING', 'PENDING'],
+      ['DISPUTED', 'PENDING'],
+      ['SUCCESS', 'SUCCESS'],
+      ['FAILED', 'FAILED'],
+    ])('an order that is %s inside is shown as %s', (inside, shown) => {
+      expect(publicStatusOf(inside)).toBe(shown);
+    });
+  });
+});
