@@ -22,11 +22,13 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
     // Router refusals (overlong path segment, bad percent-encoding) answer with the Error body too.
     frameworkErrors: answerFrameworkError,
   });
-  // Request bodies are JSON only: without Fastify's default text/plain parser, other content types get 415.
+  // Request bodies are JSON only. Fastify's own JSON parser stays (with the poisoning checks above);
+  // its text/plain parser and Nest's form parser are left out, so other content types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     logger: config.logLevel === 'silent' ? false : undefined,
     bufferLogs: false,
+    bodyParser: false,
   });
   app.useGlobalPipes(new RequestBodyPipe());
   app.enableShutdownHooks();

@@ -348,6 +348,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
             return store.readAll(after, options);
           },
           headPosition: () => store.headPosition(),
+          countCommittedNotYetReadable: () => store.countCommittedNotYetReadable(),
           onAppended: (listener) => store.onAppended(listener),
           close: () => store.close(),
         };

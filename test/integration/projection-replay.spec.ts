@@ -1,3 +1,5 @@
+import { GlobalPosition } from '../../src/application/ports/event-store.port';
+import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
 import { SQL_DATABASE } from '../../src/infrastructure/tokens';
 import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
@@ -12,6 +14,33 @@ const READ_MODEL_TABLES = {
 type Snapshot = Record<keyof typeof READ_MODEL_TABLES, object[]>;
 
 const MINUTE = 60_000;
+
+/**
+ * settle(), then make sure every consumer of the log has reached its last event.
+ * On a shared PostgreSQL server an open transaction in any other database hides the newest
+ * events from the reader for a moment (the reader's horizon is the server-wide snapshot xmin),
+ * so settle() can return one event short; the service's own read-your-writes barrier then
+ * waits for it, and settle() runs whatever it leads to.
+ */
+async function settleFully(service: TestService, db: SqlDatabase): Promise<void> {
+  for (let round = 0; round < 20; round++) {
+    await service.settle();
+    const [head] = await db.query<{ commit: string; prepare: string }>(
+      `SELECT transaction_id::text AS commit, global_position::text AS prepare FROM es_events
+        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    if (!head) return;
+    const behind = await db.query(
+      `SELECT name FROM projection_checkpoints
+        WHERE commit_position IS DISTINCT FROM $1::bigint OR prepare_position IS DISTINCT FROM $2::bigint`,
+      [head.commit, head.prepare],
+    );
+    if (behind.length === 0) return;
+    const position: GlobalPosition = { commit: BigInt(head.commit), prepare: BigInt(head.prepare) };
+    await service.app.get(ProjectionDaemon).waitFor(position);
+  }
+  throw new Error('the read models did not catch up with the event log');
+}
 
 describe.each(STORES)('the read models are rebuilt from the event log (%s store)', (store) => {
   let service: TestService;
@@ -55,7 +84,7 @@ describe.each(STORES)('the read models are rebuilt from the event log (%s store)
     await service.advance(20 * MINUTE); // past the stuck-order limit: both 0005 orders are held
     const resolved = await service.admin('POST', `/orders/${heldThenFailed}/resolve`, { outcome: 'failed', reason: 'operator confirmed failure' });
     expect(resolved.status).toBe(200);
-    await service.settle();
+    await settleFully(service, db);
     expect((await service.partner('GET', '/balance', second.sandboxKey)).body.available).toBe('1000.00');
 
     original = await snapshot();
@@ -76,7 +105,7 @@ describe.each(STORES)('the read models are rebuilt from the event log (%s store)
   it('applying every event a second time changes no row', async () => {
     await resetCheckpoint();
     expect(await checkpoint()).toEqual([{ commit: null, prepare: null }]);
-    await service.settle();
+    await settleFully(service, db);
     expect(await checkpoint()).toEqual(originalCheckpoint);
     expect(await snapshot()).toEqual(original);
   });
@@ -86,7 +115,7 @@ describe.each(STORES)('the read models are rebuilt from the event log (%s store)
     await resetCheckpoint();
     const emptied = await snapshot();
     expect(Object.values(emptied).every((rows) => rows.length === 0)).toBe(true);
-    await service.settle();
+    await settleFully(service, db);
     expect(await checkpoint()).toEqual(originalCheckpoint);
     expect(await snapshot()).toEqual(original);
   });

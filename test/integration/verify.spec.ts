@@ -93,7 +93,10 @@ describe.each(STORES)('verifying the money invariants (%s store)', (store) => {
     expect(report.body.checked.orders).toBeGreaterThanOrEqual(6);
   });
 
-  it('the operator CLI `verify` exits 0 on a clean ledger', async () => {
+  // The CLI is an HTTP client of the service, whatever its store: it is run against one store only, to keep the file fast.
+  const cliIt = store === 'embedded' ? it : () => undefined;
+
+  cliIt('the operator CLI `verify` exits 0 on a clean ledger', async () => {
     const run = await runCliVerify(service.url);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
   });
@@ -153,7 +156,7 @@ describe.each(STORES)('verifying the money invariants (%s store)', (store) => {
     expect(breaches).toContainEqual(expect.objectContaining({ invariant: 4, detail: expect.stringContaining(`order ${orderId} succeeded and was refunded`) }));
   });
 
-  it('the operator CLI `verify` exits 1 on a tampered ledger and names the breaches', async () => {
+  cliIt('the operator CLI `verify` exits 1 on a tampered ledger and names the breaches', async () => {
     const run = await runCliVerify(service.url);
     expect(run.code).toBe(1);
     expect(`${run.stdout}${run.stderr}`).toContain('invariant_breach');

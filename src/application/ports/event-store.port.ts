@@ -86,6 +86,11 @@ export interface EventStore {
   readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest readable event, for lag figures. */
   headPosition(): Promise<GlobalPosition | null>;
+  /**
+   * Committed events a reader cannot see yet because an older transaction is still open
+   * (SQL stores); 0 when every committed event is readable.
+   */
+  countCommittedNotYetReadable(): Promise<number>;
   /** Called after each local append, so readers in this process need not wait for a poll. */
   onAppended(listener: () => void): () => void;
   close(): Promise<void>;

@@ -74,7 +74,8 @@ export interface ReadModels {
 
 /** Read-your-writes: resolves once every projection has processed the given position. */
 export interface ProjectionBarrier {
-  waitFor(position: GlobalPosition | null, timeoutMs?: number): Promise<void>;
+  /** False when the read models did not get there in time (the caller's write stands; reads may lag). */
+  waitFor(position: GlobalPosition | null, timeoutMs?: number): Promise<boolean>;
 }
 
 export const READ_MODELS = Symbol('ReadModels');

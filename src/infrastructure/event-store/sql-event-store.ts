@@ -103,6 +103,13 @@ export class SqlEventStore implements EventStore {
     return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
   }
 
+  async countCommittedNotYetReadable(): Promise<number> {
+    const rows = await this.db.query<{ pending: string }>(
+      'SELECT count(*)::text AS pending FROM es_events WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())',
+    );
+    return Number(rows[0].pending);
+  }
+
   onAppended(listener: () => void): () => void {
     this.appended.on('appended', listener);
     return () => this.appended.off('appended', listener);

@@ -40,7 +40,11 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     for (let round = 0; round < maxRounds; round++) {
       const projected = await this.projections.catchUpAll();
       const ran = await this.jobs.runDue();
-      if (projected === 0 && ran === 0) return;
+      if (projected === 0 && ran === 0) {
+        // Committed events behind a transaction that is still open elsewhere become readable when it ends.
+        if ((await this.store.countCommittedNotYetReadable()) === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
     }
     throw new Error(`background work did not settle after ${maxRounds} rounds`);
   }

@@ -49,17 +49,20 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return total;
   }
 
-  async waitFor(position: GlobalPosition | null, timeoutMs = 10_000): Promise<void> {
-    if (!position) return;
+  async waitFor(position: GlobalPosition | null, timeoutMs = 10_000): Promise<boolean> {
+    if (!position) return true;
     const deadline = Date.now() + timeoutMs;
     let pause = 1;
     for (;;) {
       for (const projector of this.readModels) {
         if (!projector.hasReached(position)) await projector.catchUp();
       }
-      if (this.readModels.every((projector) => projector.hasReached(position))) return;
+      if (this.readModels.every((projector) => projector.hasReached(position))) return true;
       // The event is not readable yet: an older transaction is still open, or another process holds the checkpoint.
-      if (Date.now() > deadline) throw new ReadModelLagError(position, timeoutMs);
+      if (Date.now() > deadline) {
+        this.onError(new ReadModelLagError(position, timeoutMs));
+        return false;
+      }
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(pause * 2, 20);
     }

@@ -27,6 +27,12 @@ export class McpController {
   @Post()
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const caller = await this.authorizer.authorize(request);
+    if (Array.isArray(request.body)) {
+      // One JSON-RPC message per HTTP request (batches left MCP in 2025-06-18), so that
+      // admission, and later the per-key rate limit, applies to every tool call.
+      this.sendJsonRpcError(reply, 400, -32600, 'Invalid Request: JSON-RPC batches are not accepted; send one message per request');
+      return;
+    }
     const server = this.tools.create(caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // From here on the transport writes the raw response; Fastify must not answer too.
@@ -61,10 +67,14 @@ export class McpController {
 
   private async methodNotAllowed(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await this.authorizer.authorize(request);
+    void reply.header('allow', 'POST');
+    this.sendJsonRpcError(reply, 405, -32000, 'Method not allowed: this stateless endpoint takes POST only');
+  }
+
+  private sendJsonRpcError(reply: FastifyReply, status: number, code: number, message: string): void {
     void reply
-      .status(405)
-      .header('allow', 'POST')
+      .status(status)
       .header('content-type', 'application/json; charset=utf-8')
-      .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless endpoint takes POST only.' }, id: null }));
+      .send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
   }
 }

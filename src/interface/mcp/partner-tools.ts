@@ -222,9 +222,7 @@ export class PartnerToolServerFactory {
       return this.placed(await this.commands.execute(new PayBill(caller, key, request)));
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'validation_failed' && error.detail?.includes('/bill-info')) {
-        return toolError(error.code, error.detail, {
-          hint: 'Call service_get_bill_info with this biller_id and consumer_number first, then pay the amount it returns.',
-        });
+        return toolError(error.code, error.detail, 'Call service_get_bill_info with this biller_id and consumer_number first, then pay the amount it returns.');
       }
       throw error;
     }

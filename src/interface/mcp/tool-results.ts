@@ -12,11 +12,12 @@ export function toolSuccess(structured: Structured, summary: string): CallToolRe
  * A refusal as a tool result, never as a protocol error: the interface's Error body
  * (`error` code and `detail`) as structuredContent, and "<code>: <detail>" as text.
  */
-export function toolError(code: ErrorCode, detail: string | null, extra: Structured = {}): CallToolResult {
+export function toolError(code: ErrorCode, detail: string | null, hint?: string): CallToolResult {
+  const text = detail ? `${code}: ${detail}` : code;
   return {
     isError: true,
-    content: [{ type: 'text', text: detail ? `${code}: ${detail}` : code }],
-    structuredContent: { error: code, detail, ...extra },
+    content: [{ type: 'text', text: hint ? `${text}\n${hint}` : text }],
+    structuredContent: { error: code, detail, ...(hint ? { hint } : {}) },
   };
 }
 
