@@ -14,6 +14,8 @@ import { OrdersController } from './interface/http/partner/orders.controller';
 import { PartnerAuthGuard } from './interface/http/partner/partner-auth.guard';
 import { TransactionsController } from './interface/http/partner/transactions.controller';
 import { SettingsController } from './interface/http/partner/settings.controller';
+import { HealthController } from './interface/http/operations/health.controller';
+import { MetricsController } from './interface/http/operations/metrics.controller';
 import { McpModule } from './interface/mcp/mcp.module';
 
 export interface AppOptions extends InfrastructureOverrides {
@@ -34,7 +36,7 @@ export class AppModule {
         ApplicationModule,
         McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, HealthController, MetricsController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerAuthGuard, AdminTokenGuard],
     };
   }

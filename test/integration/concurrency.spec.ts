@@ -43,15 +43,15 @@ describe.each(STORES)('concurrent topups on one service (%s store)', (store) => 
   });
 
   it('topups on many wallets at once each stop exactly where their own wallet runs out', async () => {
-    const partners = await Promise.all(Array.from({ length: 8 }, (_, i) => service.createPartner('IN', `Partner ${i}`)));
+    const partners = await Promise.all(Array.from({ length: 6 }, (_, i) => service.createPartner('IN', `Partner ${i}`)));
 
-    // 12 topups of 100.00 per wallet, interleaved across wallets.
-    const requests = Array.from({ length: 12 }, (_, round) => partners.map((partner, p) => ({ partner, key: `many-${p}-${round}` }))).flat();
+    // 11 topups of 100.00 per wallet, interleaved across wallets.
+    const requests = Array.from({ length: 11 }, (_, round) => partners.map((partner, p) => ({ partner, key: `many-${p}-${round}` }))).flat();
     const answers = await Promise.all(requests.map(({ partner, key }) => service.topup(partner.sandboxKey, topupOf(100), key)));
 
     for (const partner of partners) {
       const own = answers.filter((_, i) => requests[i].partner === partner);
-      expect(statusCounts(own)).toEqual({ '200': 10, '402 insufficient_balance': 2 });
+      expect(statusCounts(own)).toEqual({ '200': 10, '402 insufficient_balance': 1 });
       expect(await balance(partner.sandboxKey)).toBe('0.00');
       expect(await debitCount(service, partner.partnerId)).toBe(10);
     }
@@ -85,14 +85,15 @@ describe('two service processes sharing one PostgreSQL database', () => {
     expect(seen.body.available).toBe('1000.00');
   });
 
-  it('60 topups of 50.00 on one hot wallet, split across both processes, accept exactly 20 and never overdraw', async () => {
+  it('56 topups of 50.00 on one hot wallet, split across both processes, accept exactly 20 and never overdraw', async () => {
     const { partnerId, sandboxKey } = await first.createPartner('IN', 'Hot Partner');
 
+    // 28 per process, interleaved; with the balance reads this stays inside the default 60 requests a minute per key.
     const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? first : second).topup(sandboxKey, topupOf(50), `two-process-${i}`)),
+      Array.from({ length: 56 }, (_, i) => (i % 2 === 0 ? first : second).topup(sandboxKey, topupOf(50), `two-process-${i}`)),
     );
 
-    expect(statusCounts(answers)).toEqual({ '200': 20, '402 insufficient_balance': 40 });
+    expect(statusCounts(answers)).toEqual({ '200': 20, '402 insufficient_balance': 36 });
     const balancesAfter = answers.filter((answer) => answer.status === 200).map((answer) => Number(answer.body.balance_after));
     expect(Math.min(...balancesAfter)).toBe(0);
     expect(new Set(balancesAfter).size).toBe(20);

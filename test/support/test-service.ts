@@ -21,6 +21,8 @@ export interface TestServiceOptions {
   /** Background loops on (like production); default off, tests call `settle()`. */
   runInBackground?: boolean;
   env?: Record<string, string>;
+  /** Address to listen on; default 127.0.0.1. '::' listens on IPv6 (and IPv4-mapped) as well, and `url` then uses [::1]. */
+  host?: string;
 }
 
 export interface HttpAnswer {
@@ -45,6 +47,7 @@ export class TestService {
     readonly clock: ManualClock,
     readonly config: ServiceConfig,
     readonly databaseUrl: string | null,
+    readonly port: number,
     private readonly cleanup: () => Promise<void>,
   ) {}
 
@@ -68,15 +71,17 @@ export class TestService {
         LOG_LEVEL: 'silent',
         ...options.env,
       }),
-      host: '127.0.0.1',
+      host: options.host ?? '127.0.0.1',
       port: 0,
     };
     if (options.store === 'embedded' && !options.dataDir) config.embeddedDatabaseDir = null;
     const app = await createApp(config, { clock, runInBackground: options.runInBackground ?? false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    const host = options.host ?? '127.0.0.1';
+    await app.listen({ port: 0, host });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    return new TestService(app, `http://127.0.0.1:${port}`, clock, config, databaseUrl, async () => {
+    const urlHost = !host.includes(':') ? '127.0.0.1' : host === '::' || host === '::1' ? '[::1]' : `[${host}]`;
+    return new TestService(app, `http://${urlHost}:${port}`, clock, config, databaseUrl, port, async () => {
       await app.close();
       rmSync(scratch, { recursive: true, force: true });
       if (dropDatabase) await dropDatabase();

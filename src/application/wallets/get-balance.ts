@@ -17,11 +17,13 @@ export class GetBalanceHandler implements IQueryHandler<GetBalance, Record<strin
 
   async execute({ caller }: GetBalance): Promise<Record<string, unknown>> {
     const balance = await this.readModels.balance(caller.partnerId, caller.environment);
+    // A wallet that never moved reads as zero, unchanged since the partner was onboarded.
+    const updatedAt = balance?.updatedAt ?? (await this.readModels.partner(caller.partnerId))?.createdAt ?? new Date(0).toISOString();
     return {
       available: balance?.available ?? Money.zero(caller.currency).toDecimal(),
       currency: caller.currency,
       corridor: caller.corridor,
-      updated_at: balance?.updatedAt ?? new Date(0).toISOString(),
+      updated_at: updatedAt,
       environment: caller.environment,
     };
   }

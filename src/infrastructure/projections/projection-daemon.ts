@@ -68,6 +68,16 @@ export class ProjectionDaemon implements ProjectionBarrier {
     }
   }
 
+  /** Events each projector has still to apply (read-model groups and reactions). */
+  async lag(): Promise<{ name: string; events: number }[]> {
+    const result: { name: string; events: number }[] = [];
+    for (const projector of this.all()) {
+      const pending = await this.store.readAll(projector.position, { maxCount: 10_000 });
+      result.push({ name: projector.name, events: pending.length });
+    }
+    return result;
+  }
+
   private kick(): void {
     if (this.stopped) return;
     this.catchUpAll().catch((error) => this.onError(error));

@@ -1,0 +1,62 @@
+import { Controller, Get, Header, Inject, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ProjectionDaemon } from '../../../infrastructure/projections/projection-daemon';
+import { SqlDatabase } from '../../../infrastructure/sql/sql-database';
+import { SQL_DATABASE } from '../../../infrastructure/tokens';
+import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
+import { AdminTokenGuard } from '../admin/admin-token.guard';
+
+interface Gauge {
+  name: string;
+  help: string;
+  value: number;
+  labels?: Record<string, string>;
+}
+
+/** Prometheus text format for operators: projection lag, held orders, due jobs, failed webhook deliveries. */
+@ApiExcludeController()
+@Controller('metrics')
+@UseGuards(AdminTokenGuard)
+export class MetricsController {
+  constructor(
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly daemon: ProjectionDaemon,
+  ) {}
+
+  @Get()
+  @Header('content-type', 'text/plain; version=0.0.4')
+  async metrics(): Promise<string> {
+    const count = async (sql: string): Promise<number> => Number((await this.db.query<{ n: string }>(sql))[0].n);
+    const gauges: Gauge[] = [
+      { name: 'held_orders', help: 'Orders held (DISPUTED) for manual resolution', value: await count(`SELECT count(*)::text AS n FROM rm_orders WHERE status = 'DISPUTED'`) },
+      { name: 'jobs_due', help: 'Durable jobs waiting to run', value: await count('SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL') },
+      {
+        name: 'jobs_retrying',
+        help: 'Durable jobs that failed at least once and wait for a retry',
+        value: await count('SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND last_error IS NOT NULL'),
+      },
+      { name: 'webhook_deliveries_failed', help: 'Webhook deliveries that exhausted their retries', value: await count(`SELECT count(*)::text AS n FROM webhook_deliveries WHERE state = 'FAILED'`) },
+      { name: 'events_not_yet_readable', help: 'Committed events behind an open transaction', value: await this.store.countCommittedNotYetReadable() },
+    ];
+    for (const lag of await this.daemon.lag()) {
+      gauges.push({ name: 'projection_lag_events', help: 'Events not yet applied by a projector', value: lag.events, labels: { projector: lag.name } });
+    }
+    return render(gauges);
+  }
+}
+
+function render(gauges: Gauge[]): string {
+  const lines: string[] = [];
+  const described = new Set<string>();
+  for (const gauge of gauges) {
+    const name = `partner_service_${gauge.name}`;
+    if (!described.has(name)) {
+      lines.push(`# HELP ${name} ${gauge.help}`, `# TYPE ${name} gauge`);
+      described.add(name);
+    }
+    const labels = gauge.labels ? `{${Object.entries(gauge.labels).map(([key, value]) => `${key}="${value}"`).join(',')}}` : '';
+    lines.push(`${name}${labels} ${gauge.value}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

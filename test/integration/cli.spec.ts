@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
+
+const REPO_ROOT = resolve(__dirname, '../..');
+const CLI_MAIN = resolve(REPO_ROOT, 'src/interface/cli/main.ts');
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the operator CLI in its own process through tsx, as `npm run cli` does, with only
+ * SERVICE_URL, ADMIN_TOKEN and an empty DATA_DIR in its environment.
+ */
+function cli(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), CLI_MAIN, ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** Exactly one JSON line on stdout, exit 0, nothing on stderr. */
+function printedJson(run: CliRun): Record<string, unknown> {
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(run.stdout.endsWith('\n')).toBe(true);
+  expect(run.stdout.slice(0, -1)).not.toContain('\n');
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+describe('the operator CLI against a running service', () => {
+  let service: TestService;
+  let scratch: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    service = await TestService.start({ store: 'postgres' });
+    scratch = mkdtempSync(join(tmpdir(), 'cli-it-'));
+    env = { SERVICE_URL: service.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN, DATA_DIR: join(scratch, 'no-data-here') };
+  });
+  afterAll(async () => {
+    await service.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  let partnerId: string;
+  let sandboxKey: string;
+  let liveKey: string;
+
+  it('partner create prints one JSON line with the partner id and a sandbox key that works', async () => {
+    const printed = printedJson(await cli(['partner', 'create', '--name', 'Acme CLI Mobile', '--corridor', 'BD'], env));
+    expect(printed).toEqual({ partner_id: expect.any(String), sandbox_api_key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/) });
+    partnerId = printed.partner_id as string;
+    sandboxKey = printed.sandbox_api_key as string;
+    const balance = await service.partner('GET', '/balance', sandboxKey);
+    expect(balance.body).toMatchObject({ available: '1000.00', currency: 'BDT', corridor: 'BD', environment: 'sandbox' });
+  });
+
+  it('partner kyc --status approved prints the live key, which reads the live wallet', async () => {
+    const printed = printedJson(await cli(['partner', 'kyc', partnerId, '--status', 'approved'], env));
+    expect(printed).toEqual({ partner_id: partnerId, live_api_key: expect.stringMatching(/^svc_live_[A-Za-z0-9_-]{32}$/) });
+    liveKey = printed.live_api_key as string;
+    expect((await service.partner('GET', '/balance', liveKey)).body).toMatchObject({ available: '0.00', environment: 'live' });
+  });
+
+  it('key regenerate prints a new key; the old one stops working and the new one works', async () => {
+    const printed = printedJson(await cli(['key', 'regenerate', partnerId, '--environment', 'sandbox'], env));
+    expect(printed).toEqual({ partner_id: partnerId, environment: 'sandbox', api_key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/) });
+    expect((await service.partner('GET', '/balance', sandboxKey)).body).toEqual({ error: 'invalid_api_key', detail: expect.any(String) });
+    sandboxKey = printed.api_key as string;
+    expect((await service.partner('GET', '/balance', sandboxKey)).status).toBe(200);
+  });
+
+  it('wallet credit prints the new available balance, which the partner then sees', async () => {
+    const printed = printedJson(await cli(['wallet', 'credit', partnerId, '--environment', 'live', '--amount', '2500.50', '--reference', 'wire 77'], env));
+    expect(printed).toMatchObject({ partner_id: partnerId, environment: 'live', amount: '2500.50', available: '2500.50', currency: 'BDT', reference: 'wire 77' });
+    expect((await service.partner('GET', '/balance', liveKey)).body.available).toBe('2500.50');
+  });
+
+  it('partner show prints the partner with its balances and no key', async () => {
+    const run = await cli(['partner', 'show', partnerId], env);
+    const printed = printedJson(run);
+    expect(printed).toMatchObject({
+      partner_id: partnerId,
+      name: 'Acme CLI Mobile',
+      corridor: 'BD',
+      kyc_status: 'approved',
+      balances: { live: { available: '2500.50', currency: 'BDT' }, sandbox: { available: '1000.00', currency: 'BDT' } },
+    });
+    expect(run.stdout).not.toContain('svc_');
+  });
+
+  it('verify exits 0 when the money invariants hold', async () => {
+    const printed = printedJson(await cli(['verify'], env));
+    expect(printed).toMatchObject({ ok: true, breaches: [] });
+  });
+
+  it('an unknown command exits 2 with the usage on stderr', async () => {
+    const run = await cli(['partner', 'delete', partnerId], env);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('Usage:');
+  });
+
+  it('a refusal by the service exits 1 with its Error body on stderr', async () => {
+    const run = await cli(['partner', 'show', 'ptr_nobody'], env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toEqual({ error: 'not_found', detail: expect.any(String) });
+  });
+
+  it('a wrong operator token exits 1 with invalid_admin_token', async () => {
+    const run = await cli(['partner', 'show', partnerId], { ...env, ADMIN_TOKEN: 'wrong-token-0123456789abcdef' });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stderr)).toMatchObject({ error: 'invalid_admin_token' });
+  });
+});
