@@ -4,6 +4,7 @@ import { BILL_FETCHES_SCHEMA } from './bills/sql-bill-fetch-store';
 import { IDEMPOTENCY_SCHEMA } from './idempotency/idempotency.schema';
 import { JOBS_SCHEMA } from './jobs/jobs.schema';
 import { CHECKPOINT_SCHEMA } from './projections/checkpoint-store';
+import { PROJECTION_VERSIONS_SCHEMA } from './projections/projection-versions';
 import { READ_MODEL_PROJECTIONS } from './read-models/read-model-projections';
 import { applySchema } from './sql/migrations';
 import { WEBHOOK_SCHEMA } from './webhooks/sql-webhook-delivery-store';
@@ -24,6 +25,7 @@ export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> 
   await applySchema(db, [
     EVENT_STORE_SCHEMA,
     CHECKPOINT_SCHEMA,
+    PROJECTION_VERSIONS_SCHEMA,
     JOBS_SCHEMA,
     IDEMPOTENCY_SCHEMA,
     BILL_FETCHES_SCHEMA,

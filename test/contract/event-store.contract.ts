@@ -238,6 +238,38 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       it('reads an unknown stream as empty', async () => {
         expect(await store.readStream(uuid())).toEqual([]);
       });
+
+      it('reads a long stream page by page with maxCount', async () => {
+        const streamId = uuid();
+        const events = Array.from({ length: 7 }, (_, i) => newEvent(`P${i}`));
+        await store.append(streamId, events, 'no_stream');
+        expect((await store.readStream(streamId, 0, 3)).map((event) => event.revision)).toEqual([0, 1, 2]);
+        expect((await store.readStream(streamId, 6, 3)).map((event) => event.revision)).toEqual([6]);
+        expect(await store.readStream(streamId, 7, 3)).toEqual([]);
+      });
+    });
+
+    describe('reading by correlation id', () => {
+      it('returns the events of one correlation id from every stream, in global order', async () => {
+        const correlationId = uuid();
+        const correlated = (type: string): NewEvent => {
+          const event = newEvent(type);
+          return { ...event, metadata: { ...event.metadata, correlationId } };
+        };
+        const wallet = uuid();
+        const order = uuid();
+        await store.append(wallet, [correlated('Debited')], 'no_stream');
+        await store.append(order, [correlated('Initiated'), newEvent('Unrelated')], 'no_stream');
+        await store.append(wallet, [newEvent('OtherDebit'), correlated('Refunded')], 0);
+        const read = await store.readByCorrelationId(correlationId);
+        expectAscending(read);
+        expect(read.map((event) => [event.type, event.streamId])).toEqual([
+          ['Debited', wallet],
+          ['Initiated', order],
+          ['Refunded', wallet],
+        ]);
+        expect(await store.readByCorrelationId(uuid())).toEqual([]);
+      });
     });
 
     describe('reading all events', () => {
@@ -306,6 +338,18 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const result = await store.append(uuid(), [newEvent('A'), newEvent('B')], 'no_stream');
         expect(await store.headPosition()).toEqual(result.position);
       });
+
+      it('counts the events between two positions, and from the start', async () => {
+        const before = await store.headPosition();
+        const first = await store.append(uuid(), [newEvent('A'), newEvent('B')], 'no_stream');
+        const second = await store.append(uuid(), [newEvent('C')], 'no_stream');
+        expect(await store.countEvents(before, first.position)).toBe(2);
+        expect(await store.countEvents(first.position, second.position)).toBe(1);
+        expect(await store.countEvents(before, second.position)).toBe(3);
+        expect(await store.countEvents(second.position, second.position)).toBe(0);
+        expect(await store.countEvents(null, second.position)).toBeGreaterThanOrEqual(3);
+        expect(await store.countEvents(before)).toBeGreaterThanOrEqual(3);
+      });
     });
 
     describe('catch-up subscription', () => {
@@ -342,12 +386,14 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const reads: number[] = [];
         const counting: EventStore = {
           append: (streamId, events, expected) => store.append(streamId, events, expected),
-          readStream: (streamId, fromRevision) => store.readStream(streamId, fromRevision),
+          readStream: (streamId, fromRevision, maxCount) => store.readStream(streamId, fromRevision, maxCount),
           readAll: (after, options) => {
             reads.push(Date.now());
             return store.readAll(after, options);
           },
           headPosition: () => store.headPosition(),
+          countEvents: (after, upTo) => store.countEvents(after, upTo),
+          readByCorrelationId: (correlationId) => store.readByCorrelationId(correlationId),
           countCommittedNotYetReadable: () => store.countCommittedNotYetReadable(),
           onAppended: (listener) => store.onAppended(listener),
           close: () => store.close(),

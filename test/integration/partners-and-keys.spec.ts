@@ -263,13 +263,16 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
   describe('the back office is closed to others', () => {
     it.each([
       ['a wrong operator token', { authorization: 'Bearer wrong-admin-token-0123456789' }],
+      ['a Basic credential', { authorization: `Basic ${Buffer.from(`admin:${TEST_ADMIN_TOKEN}`).toString('base64')}` }],
       ['no token', {}],
-      ['a partner’s API key', null],
-    ])('%s gets 401', async (_what, headers) => {
-      let sent = headers;
-      if (sent === null) sent = { authorization: `Bearer ${(await service.createPartner('IN')).sandboxKey}` };
-      const answer = await service.request('POST', '/v1/admin/partners', { headers: sent, body: { name: 'Intruder', corridor: 'IN' } });
+    ])('%s gets 401 from the back office', async (_what, headers: Record<string, string>) => {
+      const answer = await service.request('POST', '/v1/admin/partners', { headers, body: { name: 'Intruder', corridor: 'IN' } });
       expectError(answer, 401, 'invalid_admin_token');
+    });
+
+    it('a partner’s API key gets 401 from the back office', async () => {
+      const { partnerId, sandboxKey } = await service.createPartner('IN');
+      expectError(await service.request('GET', `/v1/admin/partners/${partnerId}`, { token: sandboxKey }), 401, 'invalid_admin_token');
     });
 
     it('the operator token is not a partner key', async () => {
@@ -282,7 +285,7 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
       ['GET', '/v1/partner/nothing-here'],
       ['GET', '/v2/partner/balance'],
       ['POST', '/v1/partner/refund'],
-      ['GET', '/'],
+      ['GET', '/v1/nothing'],
     ])('%s %s is 404 not_found with the Error body', async (method, path) => {
       const { sandboxKey } = await service.createPartner('IN');
       expectError(await service.request(method, path, { token: sandboxKey }), 404, 'not_found');

@@ -142,12 +142,13 @@ describe('webhooks (embedded store)', () => {
         event: 'transaction.succeeded',
         order_id: orderId,
         operator_ref: status.operator_ref,
-        amount_local: '100.00',
+        amount_local: status.amount_local,
         currency: 'INR',
         reference,
         settled_at: status.settled_at,
       });
       expect(body.operator_ref).toEqual(expect.any(String));
+      expect(body.amount_local).toBe('100.0000');
       expect(body.settled_at).toMatch(ISO_DATE_TIME);
 
       expect(headerOf(webhook, 'content-type')).toMatch(/^application\/json/);
@@ -174,7 +175,9 @@ describe('webhooks (embedded store)', () => {
       const signedAt = Number(parseSignatureHeader(header)?.timestamp) * 1000;
 
       expect(verifyWebhook(header, webhook.rawBody, secret, now)).toBe(true);
-      expect(verifyWebhook(header, webhook.rawBody.replace('"100.00"', '"900.00"'), secret, now)).toBe(false);
+      const tampered = webhook.rawBody.replace(/"amount_local":"[^"]*"/, '"amount_local":"900.0000"');
+      expect(tampered).not.toBe(webhook.rawBody);
+      expect(verifyWebhook(header, tampered, secret, now)).toBe(false);
       expect(verifyWebhook(header, `${webhook.rawBody} `, secret, now)).toBe(false);
       expect(verifyWebhook(header, webhook.rawBody, `${secret}x`, now)).toBe(false);
       // Exactly at the 5-minute tolerance still verifies; one second later it is too old (a replay).
@@ -200,7 +203,7 @@ describe('webhooks (embedded store)', () => {
         event_id: expect.any(String),
         event: 'transaction.failed',
         order_id: orderId,
-        amount_local: '100.00',
+        amount_local: status.amount_local,
         currency: 'INR',
         refunded_at: status.refunded_at,
       });
@@ -226,7 +229,7 @@ describe('webhooks (embedded store)', () => {
         event: 'transaction.succeeded',
         order_id: paid,
         operator_ref: expect.any(String),
-        amount_local: '500.00',
+        amount_local: '500.0000',
         currency: 'INR',
         reference: 'bill-ok',
         settled_at: expect.stringMatching(ISO_DATE_TIME),
@@ -235,7 +238,7 @@ describe('webhooks (embedded store)', () => {
         event_id: expect.any(String),
         event: 'transaction.failed',
         order_id: failed,
-        amount_local: '1500.00',
+        amount_local: '1500.0000',
         currency: 'INR',
         refunded_at: expect.stringMatching(ISO_DATE_TIME),
       });

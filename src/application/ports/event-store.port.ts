@@ -80,12 +80,25 @@ export interface ReadAllOptions {
 
 export interface EventStore {
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** Events of one stream from `fromRevision` (inclusive), oldest first. Empty for a stream that does not exist. */
-  readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /**
+   * Events of one stream from `fromRevision` (inclusive), oldest first, at most `maxCount` of them
+   * when given (readers page through long streams with it). Empty for a stream that does not exist.
+   */
+  readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]>;
   /** Committed events strictly after `after` (null: from the start), in global order, never skipping one. */
   readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest readable event, for lag figures. */
   headPosition(): Promise<GlobalPosition | null>;
+  /**
+   * How many readable events lie strictly after `after` (null: from the start) and, when `upTo`
+   * is given, at or before it: a projection's lag, or the work left for a rebuild.
+   */
+  countEvents(after: GlobalPosition | null, upTo?: GlobalPosition | null): Promise<number>;
+  /**
+   * Every event whose metadata carries this correlation id, from any stream, in global order:
+   * an order's whole history (its debit and refund, its transaction stream).
+   */
+  readByCorrelationId(correlationId: string): Promise<RecordedEvent[]>;
   /**
    * Committed events a reader cannot see yet because an older transaction is still open
    * (SQL stores); 0 when every committed event is readable.

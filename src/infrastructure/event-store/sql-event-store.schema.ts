@@ -28,5 +28,6 @@ CREATE TABLE IF NOT EXISTS es_events (
   CONSTRAINT es_events_stream_revision_unique UNIQUE (stream_id, stream_revision)
 );
 CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, global_position);
+CREATE INDEX IF NOT EXISTS es_events_by_correlation ON es_events ((metadata->>'correlationId'));
 `,
 };

@@ -66,10 +66,11 @@ export class SqlEventStore implements EventStore {
     throw error;
   }
 
-  async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {
     const rows = await this.db.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY es_events.stream_revision`,
-      [streamId, fromRevision],
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY es_events.stream_revision
+        ${maxCount === undefined ? '' : 'LIMIT $3'}`,
+      maxCount === undefined ? [streamId, fromRevision] : [streamId, fromRevision, maxCount],
     );
     return rows.map(toRecorded);
   }
@@ -101,6 +102,33 @@ export class SqlEventStore implements EventStore {
         ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
     );
     return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
+  }
+
+  async countEvents(after: GlobalPosition | null, upTo?: GlobalPosition | null): Promise<number> {
+    const from = after ?? { commit: 0n, prepare: 0n };
+    const params: unknown[] = [from.commit.toString(), from.prepare.toString()];
+    let bound = '';
+    if (upTo) {
+      params.push(upTo.commit.toString(), upTo.prepare.toString());
+      bound = 'AND (transaction_id, global_position) <= ($3::text::xid8, $4::bigint)';
+    }
+    const rows = await this.db.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM es_events
+        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          ${bound}`,
+      params,
+    );
+    return Number(rows[0].count);
+  }
+
+  async readByCorrelationId(correlationId: string): Promise<RecordedEvent[]> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE metadata->>'correlationId' = $1
+        ORDER BY es_events.transaction_id, es_events.global_position`,
+      [correlationId],
+    );
+    return rows.map(toRecorded);
   }
 
   async countCommittedNotYetReadable(): Promise<number> {

@@ -28,6 +28,7 @@ export class JobWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private stopped = false;
+  private rerun = false;
   private readonly handlers: Map<string, JobHandler>;
 
   constructor(
@@ -56,22 +57,26 @@ export class JobWorker {
 
   /** Runs every job due now, one after another; concurrent callers share the run. Returns the count run. */
   runDue(): Promise<number> {
-    if (!this.running) {
-      this.running = this.drain().finally(() => {
-        this.running = null;
-      });
+    if (this.running) {
+      this.rerun = true;
+      return this.running;
     }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
     return this.running;
   }
 
   private async drain(): Promise<number> {
     let count = 0;
-    for (;;) {
-      const claimed = await this.claim();
-      if (!claimed) return count;
-      await this.execute(claimed);
-      count += 1;
-    }
+    do {
+      this.rerun = false;
+      for (let claimed = await this.claim(); claimed; claimed = await this.claim()) {
+        await this.execute(claimed);
+        count += 1;
+      }
+    } while (this.rerun && !this.stopped);
+    return count;
   }
 
   private async claim(): Promise<ClaimedRow | null> {

@@ -29,6 +29,7 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
   async onApplicationBootstrap(): Promise<void> {
     await this.projections.start();
     if (!this.runInBackground) return;
+    this.projections.onReactionsApplied(() => this.jobs.kick());
     this.jobs.start();
     this.purgeTimer = setInterval(() => {
       this.idempotency.purgeExpired(this.clock.now()).catch((error) => this.logger.error(`idempotency purge failed: ${String(error)}`));

@@ -17,6 +17,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
+  private reactionsListener: (() => void) | null = null;
 
   constructor(
     /** Read models the API answers from: the barrier waits for these. */
@@ -42,11 +43,19 @@ export class ProjectionDaemon implements ProjectionBarrier {
     await this.catchUpAll().catch(() => undefined);
   }
 
+  /** Called after the reactions scheduled new work, so the job worker need not wait for its poll. */
+  onReactionsApplied(listener: () => void): void {
+    this.reactionsListener = listener;
+  }
+
   /** Runs every projector until nothing is left to read (for tests and the CLI). */
   async catchUpAll(): Promise<number> {
     let total = 0;
-    for (const projector of this.all()) total += await projector.catchUp();
-    return total;
+    for (const projector of this.readModels) total += await projector.catchUp();
+    let reacted = 0;
+    for (const projector of this.reactions) reacted += await projector.catchUp();
+    if (reacted > 0) this.reactionsListener?.();
+    return total + reacted;
   }
 
   async waitFor(position: GlobalPosition | null, timeoutMs = 10_000): Promise<boolean> {

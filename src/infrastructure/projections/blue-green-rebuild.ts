@@ -1,0 +1,221 @@
+import { EventStore, GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
+import { RebuildPhase } from '../../application/ports/projections.port';
+import { splitStatements } from '../sql/migrations';
+import { SqlDatabase, SqlExecutor, sqlStateOf } from '../sql/sql-database';
+import { checkpoints } from './checkpoint-store';
+import { projectionVersions, rebuildRecords } from './projection-versions';
+import { SqlProjection } from './sql-projection';
+
+export interface RebuildOptions {
+  batchSize: number;
+  /** How long the switch may wait for readers of the serving tables before it tries again. */
+  lockTimeoutMs: number;
+  switchAttempts: number;
+  /** Checked between batches: true ends the rebuild (the serving version is left as it was). */
+  stopping: () => boolean;
+}
+
+export class RebuildStopped extends Error {
+  constructor() {
+    super('the service stopped during the rebuild; the serving version was left as it was');
+    this.name = 'RebuildStopped';
+  }
+}
+
+/** lock_not_available, deadlock_detected, serialization_failure: the switch is retried. */
+const RETRYABLE = new Set(['55P03', '40P01', '40001']);
+
+/**
+ * Rebuilds one read model beside the serving one, blue/green:
+ *
+ * 1. The projection's own schema script runs with a fresh schema (`rm_next__<name>`) first on the
+ *    search path, so its tables and indexes are created there under their usual names. Nothing
+ *    in the projection's code knows about versions: its unqualified table names resolve to the
+ *    new tables while the rebuild applies events, and to the serving ones everywhere else.
+ * 2. A temporary projector with its own checkpoint (`rebuild:<name>`) applies the log from its
+ *    first event up to the live group's checkpoint, which keeps moving while the service works.
+ *    Only this projection's `apply` runs: no reaction, job or webhook is ever scheduled by it.
+ * 3. In one transaction: lock the live group's checkpoint row (its projectors wait), apply the
+ *    last events up to exactly that checkpoint, move the serving tables aside to `rm_old__<name>`
+ *    and the new ones into their place, bump the projection's version, commit. Readers see either
+ *    the old tables or the new ones, both at the same position, never a half state.
+ * 4. Drop the old version.
+ */
+export class BlueGreenRebuild {
+  private readonly nextSchema: string;
+  private readonly oldSchema: string;
+  private readonly checkpointName: string;
+  private eventsApplied = 0;
+  private eventsTotal = 0;
+  /** The search path of the service's own connections, read before any transaction of the rebuild. */
+  private searchPath = '';
+
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly store: EventStore,
+    private readonly projection: SqlProjection,
+    /** The checkpoint of the group that keeps the serving tables. */
+    private readonly liveGroup: string,
+    private readonly rebuildId: string,
+    private readonly options: RebuildOptions,
+  ) {
+    const slug = projection.name.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+    this.nextSchema = `rm_next__${slug}`;
+    this.oldSchema = `rm_old__${slug}`;
+    this.checkpointName = `rebuild:${projection.name}`;
+  }
+
+  /** Returns the version that serves reads afterwards. */
+  async run(): Promise<number> {
+    const liveSchema = await this.liveSchema();
+    this.searchPath = await this.readSearchPath();
+    await this.dropSchemas();
+    await this.db.query(`CREATE SCHEMA ${ident(this.nextSchema)}`);
+    let switched = false;
+    try {
+      const tables = await this.createTables();
+      await checkpoints.ensure(this.db, this.checkpointName);
+      await checkpoints.reset(this.db, this.checkpointName);
+      const version = await this.catchUpAndSwitch(tables, liveSchema);
+      switched = true;
+      // Reads are on the new version now; an old version left behind is dropped by the next rebuild.
+      await this.dropSchemas().catch(() => undefined);
+      return version;
+    } finally {
+      if (!switched) await this.dropSchemas().catch(() => undefined);
+      await this.db.query('DELETE FROM projection_checkpoints WHERE name = $1', [this.checkpointName]).catch(() => undefined);
+    }
+  }
+
+  private async catchUpAndSwitch(tables: string[], liveSchema: string): Promise<number> {
+    let position: GlobalPosition | null = null;
+    let target = await checkpoints.read(this.db, this.liveGroup);
+    this.eventsTotal = target ? await this.store.countEvents(null, target) : 0;
+    await this.report('building');
+    let failedSwitches = 0;
+    for (;;) {
+      if (this.options.stopping()) throw new RebuildStopped();
+      const latest = await checkpoints.read(this.db, this.liveGroup);
+      if (latest && (!target || comparePositions(latest, target) > 0)) {
+        this.eventsTotal += await this.store.countEvents(target, latest);
+        target = latest;
+      }
+      const batch = target ? (await this.store.readAll(position, { maxCount: this.options.batchSize })).filter((event) => comparePositions(event.position, target as GlobalPosition) <= 0) : [];
+      if (batch.length === this.options.batchSize) {
+        position = await this.applyBatch(batch);
+        continue;
+      }
+      // Close to the serving version: try to take its place.
+      try {
+        const outcome = await this.trySwitch(position, tables, liveSchema);
+        if (outcome.switched) return outcome.version;
+        position = outcome.position;
+      } catch (error) {
+        const state = sqlStateOf(error);
+        if (state === null || !RETRYABLE.has(state) || ++failedSwitches >= this.options.switchAttempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * failedSwitches));
+      }
+    }
+  }
+
+  private async applyBatch(events: RecordedEvent[]): Promise<GlobalPosition> {
+    const last = events[events.length - 1].position;
+    await this.db.transaction(async (tx) => {
+      await this.applyToNext(tx, events);
+      await checkpoints.write(tx, this.checkpointName, last);
+      this.eventsApplied += events.length;
+      await this.reportIn(tx, 'building');
+    });
+    return last;
+  }
+
+  /**
+   * Reads ahead outside the transaction (PGlite has one connection), then locks the live checkpoint.
+   * If every event up to it is in hand, the new version takes over in this transaction; otherwise
+   * the events in hand are applied and the caller comes back for more.
+   */
+  private async trySwitch(
+    position: GlobalPosition | null,
+    tables: string[],
+    liveSchema: string,
+  ): Promise<{ switched: true; version: number } | { switched: false; position: GlobalPosition | null }> {
+    const ahead = await this.store.readAll(position, { maxCount: this.options.batchSize });
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [`${this.options.lockTimeoutMs}ms`]);
+      const live = await checkpoints.read(tx, this.liveGroup, true);
+      if (position !== null && (live === null || comparePositions(live, position) < 0)) {
+        throw new Error(`the checkpoint of ${this.liveGroup} moved backwards during the rebuild (was it reset?); run the rebuild again`);
+      }
+      const upToLive = live === null ? [] : ahead.filter((event) => comparePositions(event.position, live) <= 0);
+      const last = upToLive.length ? upToLive[upToLive.length - 1].position : position;
+      const complete = live === null || (last !== null && comparePositions(last, live) === 0);
+      if (upToLive.length) {
+        await this.applyToNext(tx, upToLive);
+        await checkpoints.write(tx, this.checkpointName, upToLive[upToLive.length - 1].position);
+        this.eventsApplied += upToLive.length;
+      }
+      if (!complete) {
+        await this.reportIn(tx, 'building');
+        return { switched: false, position: last };
+      }
+      this.eventsTotal = this.eventsApplied;
+      await this.reportIn(tx, 'dropping_old');
+      await tx.query(`CREATE SCHEMA ${ident(this.oldSchema)}`);
+      for (const table of tables) {
+        await tx.query(`ALTER TABLE IF EXISTS ${ident(liveSchema)}.${ident(table)} SET SCHEMA ${ident(this.oldSchema)}`);
+        await tx.query(`ALTER TABLE ${ident(this.nextSchema)}.${ident(table)} SET SCHEMA ${ident(liveSchema)}`);
+      }
+      const version = await projectionVersions.bump(tx, this.projection.name, this.rebuildId, new Date());
+      await rebuildRecords.switched(tx, this.rebuildId, version, new Date());
+      return { switched: true, version };
+    });
+  }
+
+  /** The projection writes to the new tables: their schema comes first on the search path for this transaction. */
+  private async applyToNext(tx: SqlExecutor, events: readonly RecordedEvent[]): Promise<void> {
+    await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(this.nextSchema)}, ${this.searchPath}`]);
+    for (const event of events) {
+      if (this.projection.handles.has(event.type)) await this.projection.apply(event, tx);
+    }
+    await tx.query(`SELECT set_config('search_path', $1, true)`, [this.searchPath]);
+  }
+
+  /** Runs the projection's schema script into the new schema and returns the tables it made. */
+  private async createTables(): Promise<string[]> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(this.nextSchema)}, ${this.searchPath}`]);
+      for (const statement of splitStatements(this.projection.schema.sql)) await tx.query(statement);
+    });
+    const rows = await this.db.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY table_name`,
+      [this.nextSchema],
+    );
+    if (rows.length === 0) throw new Error(`the schema script of ${this.projection.name} created no table of its own`);
+    return rows.map((row) => row.table_name);
+  }
+
+  private async readSearchPath(): Promise<string> {
+    const rows = await this.db.query<{ path: string }>(`SELECT current_setting('search_path') AS path`);
+    return rows[0].path;
+  }
+
+  private async liveSchema(): Promise<string> {
+    const rows = await this.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    return rows[0].schema;
+  }
+
+  private async dropSchemas(): Promise<void> {
+    await this.db.query(`DROP SCHEMA IF EXISTS ${ident(this.oldSchema)} CASCADE`);
+    await this.db.query(`DROP SCHEMA IF EXISTS ${ident(this.nextSchema)} CASCADE`);
+  }
+
+  private report(phase: RebuildPhase): Promise<void> {
+    return this.reportIn(this.db, phase);
+  }
+
+  private reportIn(db: SqlExecutor, phase: RebuildPhase): Promise<void> {
+    return rebuildRecords.progress(db, this.rebuildId, { phase, eventsApplied: this.eventsApplied, eventsTotal: Math.max(this.eventsTotal, this.eventsApplied), at: new Date() });
+  }
+}
+
+const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
