@@ -12,6 +12,7 @@ import { BalanceController } from './interface/http/partner/balance.controller';
 import { CatalogController } from './interface/http/partner/catalog.controller';
 import { OrdersController } from './interface/http/partner/orders.controller';
 import { PartnerAuthGuard } from './interface/http/partner/partner-auth.guard';
+import { PartnerRequestAuthorizer } from './interface/http/partner/partner-request-authorizer';
 import { TransactionsController } from './interface/http/partner/transactions.controller';
 import { SettingsController } from './interface/http/partner/settings.controller';
 import { HealthController } from './interface/http/operations/health.controller';
@@ -37,7 +38,7 @@ export class AppModule {
         McpModule,
       ],
       controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, HealthController, MetricsController],
-      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerAuthGuard, AdminTokenGuard],
+      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard],
     };
   }
 }

@@ -4,6 +4,10 @@ import { EVENT_STORE, EventStore } from './ports/event-store.port';
 import { JOB_HANDLERS } from './ports/job-queue.port';
 import { AuthenticateApiKey } from './auth/authenticate-api-key';
 import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
+import { AuditOrderHandler } from './audit/audit-order';
+import { AuditWalletHandler } from './audit/audit-wallet';
+import { DailyStatementHandler } from './audit/daily-statement';
+import { RebuildProjectionHandler, ShowProjectionRebuildHandler, ShowProjectionsHandler } from './operations/projection-rebuilds';
 import { ListBillersHandler } from './catalog/list-billers';
 import { ListOperatorsHandler } from './catalog/list-operators';
 import { ListOrdersForOperatorsHandler, ShowOrderHandler, ShowPartnerHandler } from './operations/admin-queries';
@@ -45,6 +49,7 @@ const COMMAND_HANDLERS = [
   ResolveOrderHandler,
   ConfigurePartnerHandler,
   ResendWebhookHandler,
+  RebuildProjectionHandler,
 ];
 const QUERY_HANDLERS = [
   GetBalanceHandler,
@@ -59,6 +64,11 @@ const QUERY_HANDLERS = [
   GetPartnerSettingsHandler,
   ListWebhookDeliveriesHandler,
   GetWebhookDeliveryHandler,
+  ShowProjectionsHandler,
+  ShowProjectionRebuildHandler,
+  AuditWalletHandler,
+  AuditOrderHandler,
+  DailyStatementHandler,
 ];
 const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, GrantSandboxCreditJob, DeliverWebhookJob];
 

@@ -11,6 +11,8 @@ import { JobWorker } from '../infrastructure/jobs/job-worker';
 import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
 import { BackgroundProcessing } from '../infrastructure/processing/background-processing';
 import { ProjectionDaemon } from '../infrastructure/projections/projection-daemon';
+import { SqlProjectionAdmin } from '../infrastructure/projections/sql-projection-admin';
+import { PROJECTION_ADMIN } from '../application/ports/projections.port';
 import { Projector } from '../infrastructure/projections/projector';
 import { READ_MODEL_PROJECTIONS } from '../infrastructure/read-models/read-model-projections';
 import { SqlDatabase } from '../infrastructure/sql/sql-database';
@@ -23,6 +25,10 @@ export interface ProcessingOptions {
 }
 
 const JOB_LEASE_MS = 60_000;
+/** The read models the API answers from: rebuildable, blue/green, while the service runs. */
+const READ_MODELS_GROUP = 'read-models';
+/** Schedules side-effect jobs (provider calls, webhooks): never rebuilt or replayed. */
+const REACTIONS_GROUP = 'reactions';
 
 /** Wires the projectors and the job worker to the application's reactions and job handlers. */
 @Global()
@@ -30,6 +36,7 @@ const JOB_LEASE_MS = 60_000;
 export class ProcessingModule {
   static forRoot(config: ServiceConfig, options: ProcessingOptions): DynamicModule {
     const logger = new Logger('Processing');
+    const reactions = reactionsProjection([orderReactions(config.stuckOrderAfterMs), webhookReactions]);
     return {
       module: ProcessingModule,
       imports: [ApplicationModule],
@@ -39,14 +46,28 @@ export class ProcessingModule {
           inject: [EVENT_STORE, SQL_DATABASE],
           useFactory: (store: EventStore, db: SqlDatabase) =>
             new ProjectionDaemon(
-              [new Projector('read-models', READ_MODEL_PROJECTIONS, store, db)],
-              [new Projector('reactions', [reactionsProjection([orderReactions(config.stuckOrderAfterMs), webhookReactions])], store, db)],
+              [new Projector(READ_MODELS_GROUP, READ_MODEL_PROJECTIONS, store, db)],
+              [new Projector(REACTIONS_GROUP, [reactions], store, db)],
               store,
               options.runInBackground ? config.projectionPollMs : 0,
               (error) => logger.error(`projection failed: ${String(error)}`),
             ),
         },
         { provide: PROJECTION_BARRIER, useExisting: ProjectionDaemon },
+        {
+          provide: PROJECTION_ADMIN,
+          inject: [EVENT_STORE, SQL_DATABASE],
+          useFactory: (store: EventStore, db: SqlDatabase) =>
+            new SqlProjectionAdmin(
+              db,
+              store,
+              [
+                { name: READ_MODELS_GROUP, projections: READ_MODEL_PROJECTIONS, rebuildable: true },
+                { name: REACTIONS_GROUP, projections: [reactions], rebuildable: false },
+              ],
+              (error) => logger.error(`projection rebuild failed: ${String(error)}`),
+            ),
+        },
         {
           provide: JobWorker,
           inject: [SQL_DATABASE, JOB_HANDLERS, CLOCK],
@@ -65,7 +86,7 @@ export class ProcessingModule {
             new BackgroundProcessing(daemon, worker, idempotency, clock, store, db, options.runInBackground),
         },
       ],
-      exports: [PROJECTION_BARRIER, ProjectionDaemon, BackgroundProcessing],
+      exports: [PROJECTION_BARRIER, PROJECTION_ADMIN, ProjectionDaemon, BackgroundProcessing],
     };
   }
 }

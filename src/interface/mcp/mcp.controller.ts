@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { PartnerRequestAuthorizer } from './partner-request-authorizer';
+import { PartnerRequestAuthorizer } from '../http/partner/partner-request-authorizer';
 import { PartnerToolServerFactory } from './partner-tools';
 
 export const MCP_PATH = 'v1/mcp';
@@ -26,7 +26,7 @@ export class McpController {
 
   @Post()
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const caller = await this.authorizer.authorize(request);
+    const caller = await this.authorizer.authorize(request, reply);
     if (Array.isArray(request.body)) {
       // One JSON-RPC message per HTTP request (batches left MCP in 2025-06-18), so that
       // admission, and later the per-key rate limit, applies to every tool call.
@@ -66,7 +66,7 @@ export class McpController {
   }
 
   private async methodNotAllowed(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await this.authorizer.authorize(request);
+    await this.authorizer.authorize(request, reply);
     void reply.header('allow', 'POST');
     this.sendJsonRpcError(reply, 405, -32000, 'Method not allowed: this stateless endpoint takes POST only');
   }

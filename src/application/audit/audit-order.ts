@@ -1,0 +1,62 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { TRANSACTION_EVENT_TYPES } from '../../domain/transaction/transaction.events';
+import { WALLET_EVENT_TYPES } from '../../domain/wallet/wallet.events';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
+import { ServiceError } from '../shared/service-error';
+
+export class AuditOrder extends Query<Record<string, unknown>> {
+  constructor(readonly orderId: string) {
+    super();
+  }
+}
+
+/**
+ * An order's whole history across streams, in the global order of the log: the wallet debit,
+ * the transaction's own events (initiated, submitted, settled, failed or held) and any refund.
+ */
+@QueryHandler(AuditOrder)
+export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  async execute({ orderId }: AuditOrder): Promise<Record<string, unknown>> {
+    const events = (await this.store.readByCorrelationId(orderId)).filter((event) => WALLET_EVENT_TYPES.has(event.type) || TRANSACTION_EVENT_TYPES.has(event.type));
+    if (events.length === 0) throw new ServiceError('not_found', `no order ${orderId}`);
+    const first = events[0];
+    return {
+      order_id: orderId,
+      partner_id: first.metadata.partnerId,
+      environment: first.metadata.environment,
+      outcome: outcomeOf(events),
+      events: events.map(auditedEvent),
+    };
+  }
+}
+
+/** The order's state as its events leave it (internal names: INITIATED, PENDING, DISPUTED, SUCCESS, FAILED). */
+function outcomeOf(events: readonly RecordedEvent[]): string {
+  let outcome = 'INITIATED';
+  for (const event of events) {
+    if (event.type === 'TransactionSubmitted' && outcome === 'INITIATED') outcome = 'PENDING';
+    if (event.type === 'TransactionDisputed') outcome = 'DISPUTED';
+    if (event.type === 'TransactionSettled') outcome = 'SUCCESS';
+    if (event.type === 'TransactionFailed') outcome = 'FAILED';
+  }
+  return outcome;
+}
+
+function auditedEvent(event: RecordedEvent): Record<string, unknown> {
+  return {
+    position: `${event.position.commit}/${event.position.prepare}`,
+    stream_id: event.streamId,
+    revision: event.revision,
+    event_type: event.type,
+    schema_version: event.schemaVersion,
+    event_id: event.eventId,
+    occurred_at: event.metadata.occurredAt,
+    recorded_at: event.recordedAt,
+    actor: event.metadata.actor,
+    causation_id: event.metadata.causationId,
+    data: event.data,
+  };
+}

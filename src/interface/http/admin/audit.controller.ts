@@ -1,0 +1,59 @@
+import { Controller, Get, Param, Query, StreamableFile, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Readable } from 'node:stream';
+import { AuditOrder } from '../../../application/audit/audit-order';
+import { AuditWallet } from '../../../application/audit/audit-wallet';
+import { DailyStatement } from '../../../application/audit/daily-statement';
+import { ServiceError } from '../../../application/shared/service-error';
+import { Environment, isEnvironment } from '../../../domain/shared/environment';
+import { AdminTokenGuard } from './admin-token.guard';
+import { auditLines, isAuditFormat } from './audit-output';
+
+const CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
+
+/** Finance's view of the ledger, read from the event log itself rather than from the read models. */
+@ApiExcludeController()
+@Controller('v1/admin/audit')
+@UseGuards(AdminTokenGuard)
+export class AuditController {
+  constructor(private readonly queries: QueryBus) {}
+
+  /** Streamed: a wallet's history can be long. A failure half way cuts the connection, so a truncated file never looks complete. */
+  @Get('wallets/:partner_id/:environment')
+  async wallet(
+    @Param('partner_id') partnerId: string,
+    @Param('environment') environment: string,
+    @Query('from') from?: unknown,
+    @Query('to') to?: unknown,
+    @Query('format') format?: unknown,
+  ): Promise<StreamableFile> {
+    const chosen = format ?? 'jsonl';
+    if (!isAuditFormat(chosen)) throw new ServiceError('validation_failed', 'format: jsonl or csv');
+    const audit = await this.queries.execute(new AuditWallet(partnerId, environmentOf(environment), text('from', from), text('to', to)));
+    return new StreamableFile(Readable.from(auditLines(audit.entries, chosen)), { type: CONTENT_TYPES[chosen] });
+  }
+
+  @Get('orders/:order_id')
+  order(@Param('order_id') orderId: string) {
+    return this.queries.execute(new AuditOrder(orderId));
+  }
+
+  @Get('statements/:partner_id/:environment')
+  statement(@Param('partner_id') partnerId: string, @Param('environment') environment: string, @Query('date') date?: unknown) {
+    const day = text('date', date);
+    if (day === undefined) throw new ServiceError('validation_failed', 'date: required, as YYYY-MM-DD');
+    return this.queries.execute(new DailyStatement(partnerId, environmentOf(environment), day));
+  }
+}
+
+function environmentOf(value: string): Environment {
+  if (!isEnvironment(value)) throw new ServiceError('validation_failed', 'environment: sandbox or live');
+  return value;
+}
+
+function text(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new ServiceError('validation_failed', `${name}: give it once`);
+  return value;
+}

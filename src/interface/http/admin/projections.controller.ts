@@ -1,0 +1,32 @@
+import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { RebuildProjection, ShowProjectionRebuild, ShowProjections } from '../../../application/operations/projection-rebuilds';
+import { AdminTokenGuard } from './admin-token.guard';
+
+/** Read-model versions, checkpoints and lag, and blue/green rebuilds that run while the service answers. */
+@ApiExcludeController()
+@Controller('v1/admin/projections')
+@UseGuards(AdminTokenGuard)
+export class ProjectionsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  status() {
+    return this.queries.execute(new ShowProjections());
+  }
+
+  @Get('rebuilds/:id')
+  rebuild(@Param('id') id: string) {
+    return this.queries.execute(new ShowProjectionRebuild(id));
+  }
+
+  @Post(':name/rebuild')
+  @HttpCode(202)
+  startRebuild(@Param('name') name: string) {
+    return this.commands.execute(new RebuildProjection(name));
+  }
+}
