@@ -18,7 +18,7 @@ export class AuthenticateApiKey {
   ) {}
 
   async execute(authorization: string | undefined, requestId: string): Promise<Caller> {
-    const match = /^Bearer ([^\s]+)$/.exec(authorization ?? '');
+    const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
     const apiKey = match?.[1];
     const environment = apiKey ? environmentOfApiKey(apiKey) : null;
     if (!apiKey || !environment) throw new ServiceError('invalid_api_key', 'missing or malformed API key');

@@ -18,7 +18,7 @@ export class AdminTokenGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
-    const token = /^Bearer (\S+)$/.exec(header)?.[1] ?? '';
+    const token = /^Bearer (\S+)$/i.exec(header)?.[1] ?? '';
     if (!token || !timingSafeEqual(digest(token), this.expected)) {
       throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
     }

@@ -1,0 +1,134 @@
+import { GlobalPosition, comparePositions } from '../../application/ports/event-store.port';
+import { positionKey } from './eventstoredb-mapping';
+
+/*
+ * $all holds more than our events: EventStoreDB's system events ($metadata, $statsCollection every 30 s by
+ * default, ...), our event-id claims, and possibly other applications' events. Client 6.x has no server-side
+ * filter for readAll, so reads page through $all and keep what they want. $all is totally ordered and
+ * immutable below what a reader has seen, so how far a scan got past events it skipped can be remembered.
+ */
+
+/** One page of $all: `from` is where to start (a position, or an end of the log), `count` the page size. */
+export type PageReader<T> = (from: GlobalPosition | 'start' | 'end', count: number) => Promise<T[]>;
+
+export interface ForwardScan<T, R> {
+  /** Only records strictly after this position count (null: from the first). */
+  after: GlobalPosition | null;
+  maxCount: number;
+  pageSize: number;
+  /** Null for a record without a position, which is skipped. */
+  positionOf(record: T): GlobalPosition | null;
+  /** The result for a wanted record, null for one to skip. */
+  select(record: T): R | null;
+}
+
+export interface ForwardScanResult<R> {
+  results: R[];
+  /** The newest position looked at (null if none). */
+  scannedTo: GlobalPosition | null;
+  /** True when the scan reached the end of the log rather than maxCount. */
+  reachedEnd: boolean;
+}
+
+/** Reads forwards page by page until maxCount records are selected or the log ends. Whether a read from a position includes it or not does not matter. */
+export async function scanForward<T, R>(read: PageReader<T>, scan: ForwardScan<T, R>): Promise<ForwardScanResult<R>> {
+  const results: R[] = [];
+  let cursor = scan.after;
+  for (;;) {
+    const page = await read(cursor ?? 'start', scan.pageSize);
+    const before = cursor;
+    for (const record of page) {
+      const position = scan.positionOf(record);
+      if (!position || (cursor && comparePositions(position, cursor) <= 0)) continue;
+      cursor = position;
+      const selected = scan.select(record);
+      if (selected === null) continue;
+      results.push(selected);
+      if (results.length === scan.maxCount) return { results, scannedTo: cursor, reachedEnd: false };
+    }
+    if (page.length < scan.pageSize) return { results, scannedTo: cursor, reachedEnd: true };
+    if (samePosition(before, cursor)) throw new Error(`$all scan made no progress after ${positionKey(cursor)}`);
+  }
+}
+
+export interface BackwardScan<T, R> {
+  pageSize: number;
+  /** Stop at (and including) this position: everything older is already known. */
+  stopAt: GlobalPosition | null;
+  positionOf(record: T): GlobalPosition | null;
+  select(record: T): R | null;
+}
+
+export interface BackwardScanResult<R> {
+  /** The newest selected record, if one was met before stopAt or the start of the log. */
+  found: R | null;
+  /** The newest position looked at. */
+  top: GlobalPosition | null;
+  /** True when the scan stopped at stopAt rather than on a selected record or the start of the log. */
+  reachedStop: boolean;
+}
+
+/** Reads backwards from the end of the log until a selected record, stopAt, or the start of the log. */
+export async function scanBackward<T, R>(read: PageReader<T>, scan: BackwardScan<T, R>): Promise<BackwardScanResult<R>> {
+  let cursor: GlobalPosition | null = null;
+  let top: GlobalPosition | null = null;
+  for (;;) {
+    const page = await read(cursor ?? 'end', scan.pageSize);
+    const before = cursor;
+    for (const record of page) {
+      const position = scan.positionOf(record);
+      if (!position || (cursor && comparePositions(position, cursor) >= 0)) continue;
+      top ??= position;
+      if (scan.stopAt && comparePositions(position, scan.stopAt) <= 0) return { found: null, top, reachedStop: true };
+      cursor = position;
+      const selected = scan.select(record);
+      if (selected !== null) return { found: selected, top, reachedStop: false };
+    }
+    if (page.length < scan.pageSize) return { found: null, top, reachedStop: false };
+    if (samePosition(before, cursor)) throw new Error(`$all backward scan made no progress before ${positionKey(cursor)}`);
+  }
+}
+
+const samePosition = (a: GlobalPosition | null, b: GlobalPosition | null): boolean =>
+  a === null || b === null ? a === b : comparePositions(a, b) === 0;
+
+/**
+ * Remembers, per starting position and filter, a position up to which a scan found nothing to return:
+ * the next read from the same place starts there. Bounded; the oldest entries go first.
+ */
+export class SkipCache {
+  private readonly entries = new Map<string, GlobalPosition>();
+
+  constructor(private readonly capacity = 256) {}
+
+  /** Where a scan strictly after `after` may start instead (at least `after` itself). */
+  resume(after: GlobalPosition | null, filterKey: string): GlobalPosition | null {
+    const key = `${filterKey}|${positionKey(after)}`;
+    const skipTo = this.entries.get(key);
+    if (!skipTo) return after;
+    this.entries.delete(key);
+    this.entries.set(key, skipTo);
+    return skipTo;
+  }
+
+  /** Records that nothing selectable lies in (from, to]. */
+  remember(from: GlobalPosition | null, to: GlobalPosition, filterKey: string): void {
+    if (from && comparePositions(to, from) <= 0) return;
+    const key = `${filterKey}|${positionKey(from)}`;
+    this.entries.delete(key);
+    this.entries.set(key, to);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/** The newest selected position found so far and the newest position looked at: (head, top] holds nothing selectable. */
+export interface HeadMemo {
+  head: GlobalPosition | null;
+  top: GlobalPosition;
+}
+
+export function nextHeadMemo(previous: HeadMemo | null, scan: BackwardScanResult<GlobalPosition>): { head: GlobalPosition | null; memo: HeadMemo | null } {
+  const head = scan.found ?? (scan.reachedStop && previous ? previous.head : null);
+  const top = scan.top ?? previous?.top ?? null;
+  return { head, memo: top ? { head, top } : null };
+}

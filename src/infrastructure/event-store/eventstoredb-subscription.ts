@@ -1,0 +1,160 @@
+import { AllStreamResolvedEvent, AllStreamSubscription, END, Filter, START, SubscribeToAllOptions, excludeSystemEvents } from '@eventstore/db-client';
+import { GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
+import { isServiceEvent, toEsdbPosition, toGlobalPosition, toRecordedEvent } from './eventstoredb-mapping';
+
+/** The part of the client a subscription needs. */
+export interface SubscribingClient {
+  subscribeToAll(options: SubscribeToAllOptions): AllStreamSubscription;
+}
+
+export interface BackoffPolicy {
+  /** Delay before the first reconnection, ms. */
+  initialMs: number;
+  /** Longest delay, ms. */
+  maxMs: number;
+  /** Growth per failed attempt. */
+  factor: number;
+  /** Spread, as a fraction of the delay: 0.2 gives ±20 %, so many clients do not reconnect in step. */
+  jitter: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 30_000, factor: 2, jitter: 0.2 };
+
+/** Delay before reconnection attempt `attempt` (1 for the first): exponential, capped, with jitter. */
+export function backoffDelayMs(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt counts from 1');
+  const exponential = policy.initialMs * policy.factor ** Math.min(attempt - 1, 64);
+  const base = Math.min(policy.maxMs, exponential);
+  const spread = base * policy.jitter * (2 * random() - 1);
+  return Math.round(Math.min(policy.maxMs, Math.max(0, base + spread)));
+}
+
+export interface EventStoreDbSubscriptionOptions {
+  /** Where to start: a position already handled (delivery starts after it), null for the first event, 'end' for new events only. */
+  from: GlobalPosition | null | 'end';
+  /** Server-side filter; system events ($-prefixed types) are excluded unless another filter is given. */
+  filter?: Filter;
+  backoff?: BackoffPolicy;
+  random?: () => number;
+  /** Told of each drop, with the attempt number and the delay before the next try. */
+  onDrop?: (error: unknown, attempt: number, delayMs: number) => void;
+  /** Called when the server confirms a (re)subscription; `reconnected` is false the first time. */
+  onConnected?: (reconnected: boolean) => void;
+}
+
+export interface EventStoreDbSubscription {
+  /** Ends the subscription once the handler in progress has finished. Rejects with the handler's error if one ended it. */
+  stop(): Promise<void>;
+  /** The last position delivered or passed over: where a restart resumes. */
+  readonly position: GlobalPosition | null;
+}
+
+/**
+ * A catch-up subscription to $all: reads history from `from`, then follows new events. Our events reach the
+ * handler one at a time, in order, each awaited (consumed with `for await`, so back-pressure reaches the
+ * server). A dropped subscription (network, keep-alive timeout, server restart) is re-opened after a backoff
+ * from the last position seen, so no event is lost or delivered twice. A failing handler ends it.
+ */
+export function subscribeToAllEvents(
+  client: SubscribingClient,
+  options: EventStoreDbSubscriptionOptions,
+  handler: (event: RecordedEvent) => Promise<void>,
+): EventStoreDbSubscription {
+  const policy = options.backoff ?? DEFAULT_BACKOFF;
+  const filter = options.filter ?? excludeSystemEvents();
+  let position: GlobalPosition | null = options.from === 'end' ? null : options.from;
+  let fromEnd = options.from === 'end';
+  let stopping = false;
+  let failure: { error: unknown } | null = null;
+  let current: AllStreamSubscription | null = null;
+  let wake: (() => void) | null = null;
+  let confirmations = 0;
+
+  const open = (): AllStreamSubscription =>
+    client.subscribeToAll({
+      fromPosition: position ? toEsdbPosition(position) : fromEnd ? END : START,
+      filter,
+      resolveLinkTos: false,
+    });
+
+  const consume = async (subscription: AllStreamSubscription): Promise<void> => {
+    for await (const resolved of subscription as AsyncIterable<AllStreamResolvedEvent>) {
+      if (stopping) return;
+      const recorded = resolved.event;
+      if (!recorded) continue;
+      const at = toGlobalPosition(recorded.position);
+      if (position && comparePositions(at, position) <= 0) continue;
+      if (isServiceEvent(recorded)) {
+        try {
+          await handler(toRecordedEvent(recorded));
+        } catch (error) {
+          failure = { error };
+          stopping = true;
+          return;
+        }
+      }
+      position = at;
+      fromEnd = false;
+    }
+  };
+
+  const run = async (): Promise<void> => {
+    let attempt = 0;
+    while (!stopping) {
+      const subscription = open();
+      current = subscription;
+      subscription.on('confirmation', () => {
+        attempt = 0;
+        options.onConnected?.(confirmations++ > 0);
+      });
+      let dropped: unknown = null;
+      try {
+        await consume(subscription);
+        if (!stopping) dropped = new Error('the server ended the $all subscription');
+      } catch (error) {
+        dropped = error;
+      } finally {
+        current = null;
+        await close(subscription);
+      }
+      if (stopping || dropped === null) break;
+      attempt++;
+      const delayMs = backoffDelayMs(attempt, policy, options.random);
+      options.onDrop?.(dropped, attempt, delayMs);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  };
+
+  const running = run();
+
+  return {
+    get position(): GlobalPosition | null {
+      return position;
+    },
+    async stop(): Promise<void> {
+      stopping = true;
+      const wakeUp: (() => void) | null = wake;
+      if (wakeUp) wakeUp();
+      if (current) await close(current);
+      await running;
+      if (failure) throw failure.error;
+    },
+  };
+}
+
+/** Cancels the gRPC call and ends the readable, so a pending `for await` returns. */
+async function close(subscription: AllStreamSubscription): Promise<void> {
+  try {
+    await subscription.unsubscribe();
+  } catch {
+    // Already closed.
+  }
+  subscription.destroy();
+}
