@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { AppModule, AppOptions } from './app.module';
 import { ServiceConfig } from './config/service-config';
 import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
+import { setupOpenApi } from './interface/http/openapi/openapi-document';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
 /** Builds the HTTP application (not yet listening). Used by main.ts and by the tests. */
@@ -31,6 +32,8 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
     bodyParser: false,
   });
   app.useGlobalPipes(new RequestBodyPipe());
+  // The partner API's OpenAPI 3.1 document at /v1/partner/openapi.json and Swagger UI at /docs.
+  setupOpenApi(app);
   app.enableShutdownHooks();
   return app;
 }

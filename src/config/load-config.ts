@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { EventStoreMode, ServiceConfig } from './service-config';
 
@@ -75,8 +76,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   config.rateLimitStore = rateLimitStore;
   config.redisUrl = env.REDIS_URL || null;
   config.trustedProxies = (env.TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of config.trustedProxies.filter((candidate) => !isProxyEntry(candidate))) {
+    problems.push(`TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range, or one of ${PROXY_NAMES.join(', ')} (list the proxies' addresses, not a hop count)`);
+  }
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;
+
+/** What Fastify's trustProxy list understands; anything else would fail (or, like "1", be misread) at startup. */
+function isProxyEntry(entry: string): boolean {
+  if ((PROXY_NAMES as readonly string[]).includes(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 /** A secret generated at first start and kept (mode 600) in the data folder. */

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common';
 import { BILL_FETCH_STORE } from '../application/ports/bill-fetch-store.port';
 import { CATALOG } from '../application/ports/catalog.port';
 import { CLOCK, Clock } from '../application/ports/clock.port';
@@ -13,6 +13,7 @@ import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service
 import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
 import { JsonCatalog } from './catalog/json-catalog';
 import { SystemClock } from './clock/system-clock';
+import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import { SqlEventStore } from './event-store/sql-event-store';
 import { SqlIdempotencyStore } from './idempotency/sql-idempotency-store';
 import { SqlJobQueue } from './jobs/sql-job-queue';
@@ -34,6 +35,8 @@ import { SERVICE_CONFIG, SQL_DATABASE } from './tokens';
 
 export interface InfrastructureOverrides {
   clock?: Clock;
+  /** A dump of an embedded database to start from (tests open many databases). */
+  embeddedTemplate?: Blob;
 }
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -55,8 +58,10 @@ export class InfrastructureModule {
           idempotencyWaitMs: config.idempotencyWaitMs,
         } satisfies ServiceSettings,
       },
-      { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
-      { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },
+      { provide: SQL_DATABASE, useFactory: () => openDatabase(config, overrides.embeddedTemplate) },
+      config.eventStore === 'eventstoredb'
+        ? { provide: EVENT_STORE, useFactory: () => connectEventStoreDb(config) }
+        : { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },
       { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
       { provide: IDEMPOTENCY_STORE, ...sql((db) => new SqlIdempotencyStore(db, { windowMs: IDEMPOTENCY_WINDOW_MS, leaseMs: IDEMPOTENCY_LEASE_MS })) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
@@ -76,4 +81,13 @@ export class InfrastructureModule {
     ];
     return { module: InfrastructureModule, providers, exports: providers };
   }
+}
+
+/** EVENT_STORE=eventstoredb: events in EventStoreDB at EVENTSTORE_CONNECTION_STRING; the start fails if it does not answer. */
+function connectEventStoreDb(config: ServiceConfig): Promise<EventStoreDbEventStore> {
+  if (!config.eventStoreConnectionString) throw new Error('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
+  const logger = new Logger('EventStoreDB');
+  return EventStoreDbEventStore.connect(config.eventStoreConnectionString, {
+    onWarning: (message, error) => logger.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+  });
 }

@@ -13,14 +13,15 @@ import { PgliteDatabase } from './sql/pglite-database';
 import { PostgresDatabase } from './sql/postgres-database';
 import { SqlDatabase } from './sql/sql-database';
 
-/** Opens the database of the configured mode and brings its schema up to date. */
-export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> {
-  if (config.eventStore === 'eventstoredb') {
-    throw new Error('EVENT_STORE=eventstoredb: the EventStoreDB adapter is not part of this release yet; use embedded or postgres');
-  }
+/**
+ * Opens the database of the configured mode and brings its schema up to date. In eventstoredb mode the
+ * events live in EventStoreDB and this PostgreSQL database (DATABASE_URL) holds read models, checkpoints,
+ * jobs and idempotency keys; the SQL event-store tables are created there too, and stay unused.
+ */
+export async function openDatabase(config: ServiceConfig, embeddedTemplate?: Blob): Promise<SqlDatabase> {
   const db: SqlDatabase =
     config.eventStore === 'embedded'
-      ? await PgliteDatabase.open(config.embeddedDatabaseDir ?? undefined)
+      ? await PgliteDatabase.open(config.embeddedDatabaseDir ?? undefined, embeddedTemplate)
       : new PostgresDatabase({ connectionString: config.databaseUrl ?? '', maxConnections: 20 });
   await applySchema(db, [
     EVENT_STORE_SCHEMA,

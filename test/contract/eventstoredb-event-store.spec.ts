@@ -1,4 +1,4 @@
-import { EventStore } from '../../src/application/ports/event-store.port';
+import { EventStoreDbEventStore } from '../../src/infrastructure/event-store/eventstoredb-event-store';
 import { eventStoreContract } from './event-store.contract';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
@@ -11,19 +11,10 @@ const BANNER = [
   '',
 ].join('\n');
 
-interface EventStoreDbModule {
-  EventStoreDbEventStore: { connect(connectionString: string): Promise<EventStore> } | (new (connectionString: string) => EventStore);
-}
-
-/** The adapter comes in a later change: load it only when a server is configured. */
-async function openEventStoreDb(url: string): Promise<EventStore> {
-  const { EventStoreDbEventStore } = require('../../src/infrastructure/event-store/eventstoredb-event-store') as EventStoreDbModule;
-  return 'connect' in EventStoreDbEventStore ? EventStoreDbEventStore.connect(url) : new EventStoreDbEventStore(url);
-}
-
 if (connectionString) {
+  // Streams and event types are random, so the suite can share a server with other data.
   eventStoreContract('EventStoreDB', async () => {
-    const store = await openEventStoreDb(connectionString);
+    const store = await EventStoreDbEventStore.connect(connectionString);
     return { store, close: () => store.close() };
   });
 } else {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { loadConfig } from '../../src/config/load-config';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { sqlOf } from '../support/ledger';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
@@ -163,6 +164,19 @@ describe('IP allowlist behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () =
     const key = await partnerAllowing(['2001:db8:1::/48']);
     expect((await balance(key, { 'x-forwarded-for': '2001:db8:1::42' })).status).toBe(200);
     expectError(await balance(key, { 'x-forwarded-for': '2001:db8:2::42' }), 403, 'ip_not_allowed');
+  });
+});
+
+describe('the trusted-proxy setting', () => {
+  const base = { EVENT_STORE: 'embedded', API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(16) };
+
+  it('takes proxy addresses and CIDR ranges, IPv4 and IPv6', () => {
+    expect(loadConfig({ ...base, TRUSTED_PROXIES: '10.0.0.5, 172.30.240.0/24,fd00::/8,loopback' }).trustedProxies).toEqual(['10.0.0.5', '172.30.240.0/24', 'fd00::/8', 'loopback']);
+    expect(loadConfig(base).trustedProxies).toEqual([]);
+  });
+
+  it.each(['1', 'proxy.internal', '10.0.0.0/33', '10.0.0.1/8/1'])('refuses %s at startup, naming the variable', (value) => {
+    expect(() => loadConfig({ ...base, TRUSTED_PROXIES: value })).toThrow(/TRUSTED_PROXIES/);
   });
 });
 

@@ -1,9 +1,12 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { loadConfig } from '../../src/config/load-config';
 import { HttpWebhookSender } from '../../src/infrastructure/webhooks/http-webhook-sender';
 import { isPublicAddress } from '../../src/infrastructure/webhooks/public-address';
+import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { sqlOf } from '../support/ledger';
+import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { RecordingReceiver, ReceivedWebhook } from '../support/recording-receiver';
 import { runCli } from '../unit/cli/run-cli';
 import { HttpAnswer, SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
@@ -256,6 +259,27 @@ describe('webhooks (embedded store)', () => {
       expect(await deliveries(key)).toEqual([]);
     });
 
+    it('a stuck order is announced when an operator resolves it: success as transaction.succeeded, failure as transaction.failed', async () => {
+      const { key, receiver } = await partnerWithWebhook();
+      const succeeds = await topup(key, '0005');
+      const fails = await topup(key, '0005');
+      await service.settle();
+      await service.advance(60 * 60_000);
+      expect(receiver.received).toHaveLength(0);
+
+      expect((await service.admin('POST', `/orders/${succeeds.orderId}/resolve`, { outcome: 'success', reason: 'operator confirmed delivery' })).status).toBe(200);
+      expect((await service.admin('POST', `/orders/${fails.orderId}/resolve`, { outcome: 'failed', reason: 'operator confirmed failure' })).status).toBe(200);
+      await service.settle();
+      const bodies = receiver.received.map((webhook) => JSON.parse(webhook.rawBody));
+      expect(bodies).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ event: 'transaction.succeeded', order_id: succeeds.orderId, reference: succeeds.reference }),
+          expect.objectContaining({ event: 'transaction.failed', order_id: fails.orderId, refunded_at: expect.stringMatching(ISO_DATE_TIME) }),
+        ]),
+      );
+      expect(bodies).toHaveLength(2);
+    });
+
     it('every event has its own id, and the same outcome keeps the same id when it is sent again', async () => {
       const { key, receiver } = await partnerWithWebhook();
       await topup(key, '0001');
@@ -419,6 +443,33 @@ describe('webhooks (embedded store)', () => {
       expect(receiver.received).toHaveLength(5);
     });
 
+    it('an operator re-send while retries are still scheduled does not cancel them', async () => {
+      const { key, receiver } = await partnerWithWebhook();
+      receiver.answerWith(500);
+      await topup(key, '0001');
+      await service.settle();
+      const start = service.clock.now().getTime();
+      let [delivery] = await deliveries(key);
+      const resent = await service.admin('POST', `/webhook-deliveries/${delivery.delivery_id}/resend`);
+      expect(resent.body.scheduled_attempt).toBe(2);
+      await service.settle();
+      [delivery] = await deliveries(key);
+      expect(delivery.state).toBe('RETRYING');
+
+      await service.advance(FIVE_MINUTES);
+      await service.advance(FIVE_MINUTES);
+      await service.advance(ONE_DAY);
+      [delivery] = await deliveries(key);
+      expect(delivery.state).toBe('FAILED');
+      expect(delivery.attempts.map((attempt: Record<string, any>) => [attempt.attempt, new Date(attempt.attempted_at).getTime() - start])).toEqual([
+        [1, 0],
+        [2, 0],
+        [3, FIVE_MINUTES],
+        [4, 2 * FIVE_MINUTES],
+      ]);
+      expect(receiver.received).toHaveLength(4);
+    });
+
     it('an operator lists deliveries and re-sends one from the CLI', async () => {
       const { partnerId, key, receiver } = await partnerWithWebhook();
       await topup(key, '0001');
@@ -580,6 +631,75 @@ describe('webhooks (embedded store)', () => {
   });
 });
 
+describe('webhook delivery with several processes on one PostgreSQL database', () => {
+  let database: TestDatabase;
+  const running: TestService[] = [];
+  let receiver: RecordingReceiver;
+
+  beforeEach(async () => {
+    database = await createTestDatabase('webhooks');
+    receiver = await RecordingReceiver.start();
+  });
+  afterEach(async () => {
+    for (const service of running.splice(0)) await service.close();
+    await receiver.stop();
+    await database.drop();
+  });
+
+  const start = async (clock: ManualClock): Promise<TestService> => {
+    const service = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
+    running.push(service);
+    return service;
+  };
+
+  async function failingDelivery(service: TestService): Promise<string> {
+    const { partnerId, sandboxKey } = await service.createPartner('IN', 'Two Process Partner');
+    expect((await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: receiver.url })).status).toBe(200);
+    receiver.answerWith(500);
+    const placed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100, reference: 'two-processes' }, `webhook-${randomUUID()}`);
+    expect(placed.status).toBe(200);
+    return sandboxKey;
+  }
+
+  it('two processes working at once make each attempt exactly once', async () => {
+    const clock = new ManualClock(new Date());
+    const first = await start(clock);
+    const second = await start(clock);
+    const key = await failingDelivery(first);
+
+    await Promise.all([first.settle(), second.settle()]);
+    expect(receiver.received).toHaveLength(1);
+    for (let retry = 1; retry <= 3; retry++) {
+      clock.advance(FIVE_MINUTES);
+      await Promise.all([first.settle(), second.settle()]);
+      expect(receiver.received).toHaveLength(retry + 1);
+    }
+    clock.advance(ONE_DAY);
+    await Promise.all([first.settle(), second.settle()]);
+    expect(receiver.received).toHaveLength(4);
+    const [delivery] = (await second.partner('GET', '/webhook-deliveries', key)).body.deliveries;
+    expect(delivery.state).toBe('FAILED');
+    expect(delivery.attempts.map((attempt: Record<string, unknown>) => attempt.attempt)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a retry scheduled by a process that has stopped is made by the process that replaced it', async () => {
+    const startedAt = new Date();
+    const before = await start(new ManualClock(startedAt));
+    const key = await failingDelivery(before);
+    await before.settle();
+    expect(receiver.received).toHaveLength(1);
+    running.splice(running.indexOf(before), 1);
+    await before.close();
+
+    receiver.answerWith(200);
+    const after = await start(new ManualClock(new Date(startedAt.getTime() + FIVE_MINUTES)));
+    await after.settle();
+    expect(receiver.received.map((webhook) => webhook.answered)).toEqual([500, 200]);
+    const [delivery] = (await after.partner('GET', '/webhook-deliveries', key)).body.deliveries;
+    expect(delivery.state).toBe('SUCCEEDED');
+  });
+});
+
 describe('live webhook targets must be public addresses', () => {
   let server: Server;
   let port: number;
@@ -625,6 +745,32 @@ describe('live webhook targets must be public addresses', () => {
     const result = await send(`http://127.0.0.1:${port}/hook`, 'sandbox');
     expect(result).toEqual({ kind: 'response', statusCode: 200, latencyMs: expect.any(Number) });
     expect(hits).toBe(1);
+  });
+
+  it('an answer that is not complete within the timeout is a failed attempt, also when the receiver keeps trickling bytes', async () => {
+    const stalling = createServer((request, response) => {
+      request.resume();
+      if (request.url === '/silent') return; // never answers
+      response.writeHead(200);
+      const drip = setInterval(() => response.write('.'), 20);
+      response.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    const stallingPort = (stalling.address() as AddressInfo).port;
+    try {
+      for (const path of ['/silent', '/trickle']) {
+        const result = await new HttpWebhookSender(200).send({ url: `http://127.0.0.1:${stallingPort}${path}`, environment: 'sandbox', body: '{}', headers: {} });
+        expect(result).toEqual({ kind: 'error', error: 'no complete answer within 200 ms', latencyMs: expect.any(Number) });
+        if (result.kind === 'error') expect(result.latencyMs).toBeLessThan(2000);
+      }
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((resolve) => stalling.close(resolve));
+    }
+  });
+
+  it('the service waits about 10 seconds for an answer by default', () => {
+    expect(loadConfig({ EVENT_STORE: 'embedded', API_KEY_SECRET: 'x'.repeat(32), ADMIN_TOKEN: 'y'.repeat(16) }).webhookTimeoutMs).toBe(10_000);
   });
 
   it.each([

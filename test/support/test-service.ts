@@ -8,6 +8,20 @@ import { createApp } from '../../src/create-app';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
 import { createTestDatabase } from './postgres-test-database';
+import { openDatabase } from '../../src/infrastructure/open-database';
+import { PgliteDatabase } from '../../src/infrastructure/sql/pglite-database';
+
+/** One migrated embedded database per test process; each in-memory service starts from a copy. */
+let embeddedTemplate: Promise<Blob> | null = null;
+function embeddedTemplateFor(config: ServiceConfig): Promise<Blob> {
+  embeddedTemplate ??= (async () => {
+    const db = (await openDatabase({ ...config, embeddedDatabaseDir: null })) as PgliteDatabase;
+    const dump = await db.dump();
+    await db.close();
+    return dump;
+  })();
+  return embeddedTemplate;
+}
 
 export type StoreKind = 'embedded' | 'postgres';
 
@@ -75,7 +89,8 @@ export class TestService {
       port: 0,
     };
     if (options.store === 'embedded' && !options.dataDir) config.embeddedDatabaseDir = null;
-    const app = await createApp(config, { clock, runInBackground: options.runInBackground ?? false });
+    const template = options.store === 'embedded' && !options.dataDir ? await embeddedTemplateFor(config) : undefined;
+    const app = await createApp(config, { clock, runInBackground: options.runInBackground ?? false, embeddedTemplate: template });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: 0, host });
     const address = app.getHttpServer().address();

@@ -69,7 +69,9 @@ export class DeliverWebhookJob implements JobHandler {
         })
       : ({ kind: 'error', error: 'no webhook secret is configured', latencyMs: 0 } as const);
     const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
-    const lastAttempt = payload.manual || payload.attempt >= WEBHOOK_MAX_ATTEMPTS;
+    // An operator's re-send is a single attempt, except that it does not end automatic retries still to come.
+    const retriesPending = delivery.state === 'PENDING' || delivery.state === 'RETRYING';
+    const lastAttempt = payload.attempt >= WEBHOOK_MAX_ATTEMPTS || (payload.manual && !retriesPending);
     const state: DeliveryState = succeeded ? 'SUCCEEDED' : lastAttempt ? 'FAILED' : 'RETRYING';
     const recorded = await this.deliveries.recordAttempt(
       payload.deliveryId,
@@ -83,7 +85,7 @@ export class DeliverWebhookJob implements JobHandler {
       state,
     );
     if (recorded && state === 'RETRYING') {
-      const next = { ...payload, attempt: payload.attempt + 1 };
+      const next: DeliverWebhookPayload = { ...payload, attempt: payload.attempt + 1, manual: false };
       await this.jobs.schedule({
         id: webhookJobId(payload.deliveryId, next.attempt),
         kind: JOB_KINDS.deliverWebhook,

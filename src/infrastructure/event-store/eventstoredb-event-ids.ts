@@ -104,3 +104,53 @@ export function verificationReads(intents: readonly { streamId: string; revision
   }
   return reads;
 }
+
+/*
+ * readByCorrelationId needs an index EventStoreDB lacks ($by_correlation_id is an optional, asynchronous
+ * system projection). Before an append, each correlation id of the batch gets an intent in its own stream,
+ * `correlationid-<id>`: "these event ids are going to these revisions of stream S". Since every stored event
+ * had its intent written first, the index is complete; intents of appends that failed are weeded out by the
+ * same verification as the id claims.
+ */
+
+export const CORRELATION_STREAM_PREFIX = 'correlationid-';
+export const CORRELATION_EVENT_TYPE = '$correlated-events';
+
+export const correlationStreamName = (correlationId: string): string => `${CORRELATION_STREAM_PREFIX}${correlationId}`;
+
+export const isCorrelationStream = (streamId: string): boolean => streamId.startsWith(CORRELATION_STREAM_PREFIX);
+
+export interface CorrelationIntent {
+  streamId: string;
+  events: { revision: number; eventId: string }[];
+}
+
+/** The intents an append writes: one per correlation id of the batch, listing that id's events. */
+export function correlationIntents(
+  streamId: string,
+  events: readonly { eventId: string; correlationId: string }[],
+  firstRevision: number,
+): Map<string, CorrelationIntent> {
+  const intents = new Map<string, CorrelationIntent>();
+  events.forEach(({ eventId, correlationId }, index) => {
+    const intent = intents.get(correlationId) ?? { streamId, events: [] };
+    intent.events.push({ revision: firstRevision + index, eventId: eventId.toLowerCase() });
+    intents.set(correlationId, intent);
+  });
+  return intents;
+}
+
+export const correlationEventData = (intent: CorrelationIntent): EventData =>
+  jsonEvent({ type: CORRELATION_EVENT_TYPE, data: { streamId: intent.streamId, events: intent.events } });
+
+export function parseCorrelationIntent(event: EsdbRecordedEvent): CorrelationIntent | null {
+  if (event.type !== CORRELATION_EVENT_TYPE || !event.isJson || !isPlainObject(event.data)) return null;
+  const { streamId, events } = event.data;
+  if (typeof streamId !== 'string' || !Array.isArray(events)) return null;
+  const entries: { revision: number; eventId: string }[] = [];
+  for (const entry of events) {
+    if (!isPlainObject(entry) || typeof entry.eventId !== 'string' || typeof entry.revision !== 'number' || !Number.isSafeInteger(entry.revision)) return null;
+    entries.push({ revision: entry.revision, eventId: entry.eventId });
+  }
+  return { streamId, events: entries };
+}

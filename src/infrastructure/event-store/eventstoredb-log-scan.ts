@@ -11,44 +11,74 @@ import { positionKey } from './eventstoredb-mapping';
 /** One page of $all: `from` is where to start (a position, or an end of the log), `count` the page size. */
 export type PageReader<T> = (from: GlobalPosition | 'start' | 'end', count: number) => Promise<T[]>;
 
-export interface ForwardScan<T, R> {
-  /** Only records strictly after this position count (null: from the first). */
+export interface ForwardWalk<T> {
+  /** Only records strictly after this position are visited (null: from the first). */
   after: GlobalPosition | null;
-  maxCount: number;
+  /** Records after this position end the walk (null: walk to the end of the log). */
+  until?: GlobalPosition | null;
   pageSize: number;
-  /** Null for a record without a position, which is skipped. */
+  /** Null for a record without a position, which is passed over. */
   positionOf(record: T): GlobalPosition | null;
+}
+
+export interface ForwardWalkResult {
+  /** The newest position visited (null if none). */
+  scannedTo: GlobalPosition | null;
+  /** True when the walk reached the end of the log (not `until`, nor a stop from the visitor). */
+  reachedEnd: boolean;
+}
+
+/**
+ * Visits records strictly after `after`, oldest first, page by page, until the visitor returns 'stop',
+ * a record lies after `until`, or the log ends. Whether a read from a position includes that position
+ * or not does not matter: records at or before the cursor are passed over.
+ */
+export async function walkForward<T>(read: PageReader<T>, walk: ForwardWalk<T>, visit: (record: T) => 'continue' | 'stop'): Promise<ForwardWalkResult> {
+  let cursor = walk.after;
+  for (;;) {
+    const page = await read(cursor ?? 'start', walk.pageSize);
+    const before = cursor;
+    for (const record of page) {
+      const position = walk.positionOf(record);
+      if (!position || (cursor && comparePositions(position, cursor) <= 0)) continue;
+      if (walk.until && comparePositions(position, walk.until) > 0) return { scannedTo: cursor, reachedEnd: false };
+      cursor = position;
+      if (visit(record) === 'stop') return { scannedTo: cursor, reachedEnd: false };
+    }
+    if (page.length < walk.pageSize) return { scannedTo: cursor, reachedEnd: true };
+    if (samePosition(before, cursor)) throw new Error(`$all scan made no progress after ${positionKey(cursor)}`);
+  }
+}
+
+export interface ForwardScan<T, R> extends ForwardWalk<T> {
+  maxCount: number;
   /** The result for a wanted record, null for one to skip. */
   select(record: T): R | null;
 }
 
-export interface ForwardScanResult<R> {
+export interface ForwardScanResult<R> extends ForwardWalkResult {
   results: R[];
-  /** The newest position looked at (null if none). */
-  scannedTo: GlobalPosition | null;
-  /** True when the scan reached the end of the log rather than maxCount. */
-  reachedEnd: boolean;
 }
 
-/** Reads forwards page by page until maxCount records are selected or the log ends. Whether a read from a position includes it or not does not matter. */
+/** Up to maxCount selected records strictly after `after`, in log order. */
 export async function scanForward<T, R>(read: PageReader<T>, scan: ForwardScan<T, R>): Promise<ForwardScanResult<R>> {
   const results: R[] = [];
-  let cursor = scan.after;
-  for (;;) {
-    const page = await read(cursor ?? 'start', scan.pageSize);
-    const before = cursor;
-    for (const record of page) {
-      const position = scan.positionOf(record);
-      if (!position || (cursor && comparePositions(position, cursor) <= 0)) continue;
-      cursor = position;
-      const selected = scan.select(record);
-      if (selected === null) continue;
-      results.push(selected);
-      if (results.length === scan.maxCount) return { results, scannedTo: cursor, reachedEnd: false };
-    }
-    if (page.length < scan.pageSize) return { results, scannedTo: cursor, reachedEnd: true };
-    if (samePosition(before, cursor)) throw new Error(`$all scan made no progress after ${positionKey(cursor)}`);
-  }
+  const walked = await walkForward(read, scan, (record) => {
+    const selected = scan.select(record);
+    if (selected !== null) results.push(selected);
+    return results.length === scan.maxCount ? 'stop' : 'continue';
+  });
+  return { ...walked, results };
+}
+
+/** How many records in (after, until] `counts` accepts. */
+export async function countForward<T>(read: PageReader<T>, walk: ForwardWalk<T>, counts: (record: T) => boolean): Promise<number> {
+  let total = 0;
+  await walkForward(read, walk, (record) => {
+    if (counts(record)) total++;
+    return 'continue';
+  });
+  return total;
 }
 
 export interface BackwardScan<T, R> {

@@ -77,9 +77,10 @@ export function subscribeToAllEvents(
       resolveLinkTos: false,
     });
 
-  const consume = async (subscription: AllStreamSubscription): Promise<void> => {
+  const consume = async (subscription: AllStreamSubscription, healthy: () => void): Promise<void> => {
     for await (const resolved of subscription as AsyncIterable<AllStreamResolvedEvent>) {
       if (stopping) return;
+      healthy();
       const recorded = resolved.event;
       if (!recorded) continue;
       const at = toGlobalPosition(recorded.position);
@@ -103,13 +104,16 @@ export function subscribeToAllEvents(
     while (!stopping) {
       const subscription = open();
       current = subscription;
-      subscription.on('confirmation', () => {
+      // A server that confirms and drops at once must not be retried at the initial delay forever:
+      // the backoff starts over only once the subscription delivers (an event, or caught up).
+      const healthy = (): void => {
         attempt = 0;
-        options.onConnected?.(confirmations++ > 0);
-      });
+      };
+      subscription.on('confirmation', () => options.onConnected?.(confirmations++ > 0));
+      subscription.on('caughtUp', healthy);
       let dropped: unknown = null;
       try {
-        await consume(subscription);
+        await consume(subscription, healthy);
         if (!stopping) dropped = new Error('the server ended the $all subscription');
       } catch (error) {
         dropped = error;
@@ -151,6 +155,8 @@ export function subscribeToAllEvents(
 
 /** Cancels the gRPC call and ends the readable, so a pending `for await` returns. */
 async function close(subscription: AllStreamSubscription): Promise<void> {
+  // A late error from the cancelled call must not become an unhandled 'error' event.
+  subscription.on('error', () => undefined);
   try {
     await subscription.unsubscribe();
   } catch {

@@ -120,12 +120,13 @@ export class BlueGreenRebuild {
 
   private async applyBatch(events: RecordedEvent[]): Promise<GlobalPosition> {
     const last = events[events.length - 1].position;
+    const applied = this.eventsApplied + events.length;
     await this.db.transaction(async (tx) => {
       await this.applyToNext(tx, events);
       await checkpoints.write(tx, this.checkpointName, last);
-      this.eventsApplied += events.length;
-      await this.reportIn(tx, 'building');
+      await this.reportIn(tx, 'building', applied);
     });
+    this.eventsApplied = applied;
     return last;
   }
 
@@ -140,7 +141,8 @@ export class BlueGreenRebuild {
     liveSchema: string,
   ): Promise<{ switched: true; version: number } | { switched: false; position: GlobalPosition | null }> {
     const ahead = await this.store.readAll(position, { maxCount: this.options.batchSize });
-    return this.db.transaction(async (tx) => {
+    let applied = this.eventsApplied;
+    const outcome = await this.db.transaction(async (tx): Promise<{ switched: true; version: number } | { switched: false; position: GlobalPosition | null }> => {
       await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [`${this.options.lockTimeoutMs}ms`]);
       const live = await checkpoints.read(tx, this.liveGroup, true);
       if (position !== null && (live === null || comparePositions(live, position) < 0)) {
@@ -152,14 +154,13 @@ export class BlueGreenRebuild {
       if (upToLive.length) {
         await this.applyToNext(tx, upToLive);
         await checkpoints.write(tx, this.checkpointName, upToLive[upToLive.length - 1].position);
-        this.eventsApplied += upToLive.length;
+        applied += upToLive.length;
       }
       if (!complete) {
-        await this.reportIn(tx, 'building');
+        await this.reportIn(tx, 'building', applied);
         return { switched: false, position: last };
       }
-      this.eventsTotal = this.eventsApplied;
-      await this.reportIn(tx, 'dropping_old');
+      await this.reportIn(tx, 'dropping_old', applied, applied);
       await tx.query(`CREATE SCHEMA ${ident(this.oldSchema)}`);
       for (const table of tables) {
         await tx.query(`ALTER TABLE IF EXISTS ${ident(liveSchema)}.${ident(table)} SET SCHEMA ${ident(this.oldSchema)}`);
@@ -169,6 +170,10 @@ export class BlueGreenRebuild {
       await rebuildRecords.switched(tx, this.rebuildId, version, new Date());
       return { switched: true, version };
     });
+    // Counted only once committed: a switch attempt that rolled back is made again.
+    this.eventsApplied = applied;
+    if (outcome.switched) this.eventsTotal = applied;
+    return outcome;
   }
 
   /** The projection writes to the new tables: their schema comes first on the search path for this transaction. */
@@ -210,11 +215,11 @@ export class BlueGreenRebuild {
   }
 
   private report(phase: RebuildPhase): Promise<void> {
-    return this.reportIn(this.db, phase);
+    return this.reportIn(this.db, phase, this.eventsApplied);
   }
 
-  private reportIn(db: SqlExecutor, phase: RebuildPhase): Promise<void> {
-    return rebuildRecords.progress(db, this.rebuildId, { phase, eventsApplied: this.eventsApplied, eventsTotal: Math.max(this.eventsTotal, this.eventsApplied), at: new Date() });
+  private reportIn(db: SqlExecutor, phase: RebuildPhase, applied: number, total = Math.max(this.eventsTotal, applied)): Promise<void> {
+    return rebuildRecords.progress(db, this.rebuildId, { phase, eventsApplied: applied, eventsTotal: total, at: new Date() });
   }
 }
 

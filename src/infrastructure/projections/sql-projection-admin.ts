@@ -97,6 +97,11 @@ export class SqlProjectionAdmin implements ProjectionAdmin, BeforeApplicationShu
     return rebuildRecords.find(this.db, rebuildId);
   }
 
+  /** Resolves when a rebuild this process runs has ended (at once for any other). */
+  async whenFinished(rebuildId: string): Promise<void> {
+    await this.running.get(rebuildId);
+  }
+
   /** Lets a running rebuild stop at its next batch, before the database closes. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;

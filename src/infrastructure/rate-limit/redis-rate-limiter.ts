@@ -1,9 +1,10 @@
+import { OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RateLimitDecision, RateLimiter } from '../../application/ports/rate-limiter.port';
 import { windowOf } from './rate-window';
 
 /** The same windows in Redis (INCR + PEXPIRE in one MULTI), for deployments that prefer to keep this load off PostgreSQL. */
-export class RedisRateLimiter implements RateLimiter {
+export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
   constructor(private readonly redis: Redis) {}
 
   static connect(url: string): RedisRateLimiter {
@@ -19,6 +20,12 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
+    if (this.redis.status === 'end') return;
     await this.redis.quit();
+  }
+
+  /** The open connection would otherwise keep the process alive after the application closed. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
   }
 }

@@ -11,8 +11,9 @@ export class PgliteDatabase implements SqlDatabase {
 
   private constructor(private readonly db: PGlite) {}
 
-  static async open(dataDir?: string): Promise<PgliteDatabase> {
-    const db = dataDir ? new PGlite(dataDir) : new PGlite();
+  /** `template`: a dump from `dump()` to start from instead of an empty cluster (much faster than initdb). */
+  static async open(dataDir?: string, template?: Blob): Promise<PgliteDatabase> {
+    const db = new PGlite({ dataDir, loadDataDir: template });
     await db.waitReady;
     return new PgliteDatabase(db);
   }
@@ -28,6 +29,12 @@ export class PgliteDatabase implements SqlDatabase {
 
   async exec(script: string): Promise<void> {
     await this.db.exec(script);
+  }
+
+  /** The whole database as an archive, to open copies from. */
+  async dump(): Promise<Blob> {
+    const archive = await this.db.dumpDataDir('none');
+    return archive;
   }
 
   async close(): Promise<void> {

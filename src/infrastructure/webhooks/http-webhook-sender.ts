@@ -32,27 +32,44 @@ export class HttpWebhookSender implements WebhookSender {
         resolve({ kind: 'error', error: `refused: ${host} is not a public address`, latencyMs: 0 });
         return;
       }
+      // One deadline for the whole exchange (connect, send, complete answer): an idle-socket timeout
+      // alone lets a receiver that trickles its answer hold the attempt past the job's lease.
+      let done = false;
+      const finish = (result: WebhookSendResult): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(deadline);
+        resolve(result);
+      };
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const outgoing = send(
         url,
         {
           method: 'POST',
           headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body).toString() },
-          timeout: this.timeoutMs,
           lookup: live ? publicOnlyLookup : undefined,
         },
         (response) => {
+          const statusCode = response.statusCode ?? 0;
           let received = 0;
           response.on('data', (chunk: Buffer) => {
             received += chunk.length;
-            if (received > MAX_RESPONSE_BYTES) response.destroy();
+            // The answer's body is not needed: past this size it is cut off, and the status stands.
+            if (received > MAX_RESPONSE_BYTES) {
+              finish({ kind: 'response', statusCode, latencyMs: latency() });
+              response.destroy();
+            }
           });
-          response.on('close', () => resolve({ kind: 'response', statusCode: response.statusCode ?? 0, latencyMs: latency() }));
+          response.on('end', () => finish({ kind: 'response', statusCode, latencyMs: latency() }));
           response.on('error', () => undefined);
+          response.on('close', () => finish({ kind: 'error', error: `answer ${statusCode} was cut off before it was complete`, latencyMs: latency() }));
         },
       );
-      outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
-      outgoing.on('error', (error) => resolve({ kind: 'error', error: error.message, latencyMs: latency() }));
+      const deadline = setTimeout(() => {
+        finish({ kind: 'error', error: `no complete answer within ${this.timeoutMs} ms`, latencyMs: latency() });
+        outgoing.destroy();
+      }, this.timeoutMs);
+      outgoing.on('error', (error) => finish({ kind: 'error', error: error.message, latencyMs: latency() }));
       outgoing.end(request.body);
     });
   }

@@ -13,16 +13,33 @@ const describe = (error: unknown): string => {
 };
 
 export const sendAdminRequest = async (serviceUrl: string, token: string, request: AdminRequest): Promise<HttpResult> => {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  if (request.body !== undefined) headers['content-type'] = 'application/json';
   try {
-    const response = await fetch(`${serviceUrl}/v1/admin${request.path}`, {
-      method: request.method,
-      headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
-    });
+    const response = await fetchAdmin(serviceUrl, token, request);
     return { kind: 'response', status: response.status, text: await response.text() };
   } catch (error) {
     return { kind: 'unreachable', cause: describe(error) };
   }
+};
+
+export type OpenedResponse = { kind: 'response'; response: Response } | { kind: 'unreachable'; cause: string };
+
+/** The response with its body still to be read, for output that is streamed as it arrives. */
+export const openAdminRequest = async (serviceUrl: string, token: string, request: AdminRequest): Promise<OpenedResponse> => {
+  try {
+    return { kind: 'response', response: await fetchAdmin(serviceUrl, token, request) };
+  } catch (error) {
+    return { kind: 'unreachable', cause: describe(error) };
+  }
+};
+
+export const describeFailure = describe;
+
+const fetchAdmin = (serviceUrl: string, token: string, request: AdminRequest): Promise<Response> => {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  return fetch(`${serviceUrl}/v1/admin${request.path}`, {
+    method: request.method,
+    headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+  });
 };

@@ -21,6 +21,12 @@ export interface CommandArgs {
   flag(name: string): boolean;
 }
 
+/**
+ * How a command prints: `json` (the default) one JSON line; `stream` the response body as it
+ * arrives (long audit files); `follow-rebuild` follows the rebuild the request started until it ends.
+ */
+export type OutputMode = 'json' | 'stream' | 'follow-rebuild';
+
 export interface CommandSpec {
   /** Synopsis after the command name, e.g. `<partner_id> --status <approved|suspended>`. */
   usage: string;
@@ -28,4 +34,5 @@ export interface CommandSpec {
   positionals: ReadonlyArray<{ name: string; kind: ValueKind }>;
   options: Readonly<Record<string, OptionSpec>>;
   build(args: CommandArgs): AdminRequest;
+  output?: OutputMode;
 }

@@ -162,4 +162,62 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     options: {},
     build: () => ({ method: 'GET', path: '/verify' }),
   },
+  'projections status': {
+    usage: '',
+    summary: "Each projection's version, checkpoint and lag (events not yet applied), and any rebuild in progress.",
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/projections' }),
+  },
+  'projections rebuild': {
+    usage: '<name>',
+    summary:
+      'Rebuild a read model from the start of the log beside the serving one, then switch reads over; the service keeps answering. ' +
+      'Shows a progress bar on a terminal, JSON progress lines otherwise, then the result.',
+    positionals: [{ name: 'name', kind: 'id' }],
+    options: {},
+    build: (a) => ({ method: 'POST', path: `/projections/${seg(a.value('name'))}/rebuild` }),
+    output: 'follow-rebuild',
+  },
+  'audit wallet': {
+    usage: '<partner_id> --environment <sandbox|live> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] --format <jsonl|csv>',
+    summary:
+      'Every event of a wallet with its actor, order, amount and running balance, streamed as JSON lines or CSV (days are UTC, both ends included).',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: {
+      environment: { type: 'string', kind: 'environment', required: true },
+      from: { type: 'string', kind: 'date', required: false },
+      to: { type: 'string', kind: 'date', required: false },
+      format: { type: 'string', kind: 'audit-format', required: true },
+    },
+    build: (a) => {
+      const query = new URLSearchParams({ format: a.value('format') });
+      const from = a.optional('from');
+      if (from !== undefined) query.set('from', from);
+      const to = a.optional('to');
+      if (to !== undefined) query.set('to', to);
+      return { method: 'GET', path: `/audit/wallets/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}` };
+    },
+    output: 'stream',
+  },
+  'audit order': {
+    usage: '<order_id>',
+    summary: "An order's whole history across its wallet and transaction streams, in the order it happened.",
+    positionals: [{ name: 'order_id', kind: 'id' }],
+    options: {},
+    build: (a) => ({ method: 'GET', path: `/audit/orders/${seg(a.value('order_id'))}` }),
+  },
+  'audit statement': {
+    usage: '<partner_id> --environment <sandbox|live> --date <YYYY-MM-DD>',
+    summary: 'Opening balance, debits, refunds, credits and closing balance of a wallet for one UTC day, and whether they add up.',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: {
+      environment: { type: 'string', kind: 'environment', required: true },
+      date: { type: 'string', kind: 'date', required: true },
+    },
+    build: (a) => ({
+      method: 'GET',
+      path: `/audit/statements/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?date=${seg(a.value('date'))}`,
+    }),
+  },
 };

@@ -2,6 +2,8 @@ import { sendAdminRequest } from './admin-http';
 import { lookupAdminToken } from './admin-token';
 import { COMMANDS } from './commands';
 import { errorMessage } from './error-fields';
+import { followRebuild } from './follow-rebuild';
+import { streamToStdout } from './stream-output';
 import { EXIT, ExitCode } from './exit-codes';
 import { parseCommand } from './parse-command';
 import { responseOutcome } from './response-outcome';
@@ -30,11 +32,21 @@ const run = async (argv: readonly string[]): Promise<ExitCode> => {
     return EXIT.usage;
   }
 
-  const result = await sendAdminRequest(service.url, token.token, parsed.request);
-  if (result.kind === 'unreachable') {
-    process.stderr.write(`error: cannot reach the service at SERVICE_URL=${service.url} (${result.cause}); is it running?\n`);
+  const unreachable = (cause: string): ExitCode => {
+    process.stderr.write(`error: cannot reach the service at SERVICE_URL=${service.url} (${cause}); is it running?\n`);
     return EXIT.unreachable;
+  };
+  if (parsed.output !== 'json') {
+    const terminal = { stdout: process.stdout, stderr: process.stderr };
+    const code =
+      parsed.output === 'stream'
+        ? await streamToStdout(service.url, token.token, parsed.request, terminal)
+        : await followRebuild(service.url, token.token, parsed.request, terminal);
+    return typeof code === 'object' ? unreachable(code.unreachable) : code;
   }
+
+  const result = await sendAdminRequest(service.url, token.token, parsed.request);
+  if (result.kind === 'unreachable') return unreachable(result.cause);
   const outcome = responseOutcome(result.status, result.text);
   process[outcome.stream].write(`${outcome.line}\n`);
   return outcome.exitCode;

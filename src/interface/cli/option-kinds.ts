@@ -10,7 +10,8 @@ export type ValueKind =
   | 'date'
   | 'positive-int'
   | 'url'
-  | 'cidr-list';
+  | 'cidr-list'
+  | 'audit-format';
 
 const oneOf =
   (...allowed: string[]) =>
@@ -43,6 +44,7 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
   url: (value) => (value === '' || /^https?:\/\/\S+$/.test(value) ? null : 'must be an http(s) URL, or "" to remove it'),
   // The server checks each entry; here only the shape, so a typo is caught before sending.
   'cidr-list': (value) => (/^[0-9A-Fa-f:.\/]*(,[0-9A-Fa-f:.\/]+)*$/.test(value) ? null : 'must be comma-separated IPs or CIDRs, or "" for none'),
+  'audit-format': oneOf('jsonl', 'csv'),
   'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),
 };
 

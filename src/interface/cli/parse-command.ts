@@ -1,12 +1,12 @@
 import { parseArgs, ParseArgsConfig } from 'node:util';
-import { AdminRequest, CommandArgs, CommandSpec } from './command-spec';
+import { AdminRequest, CommandArgs, CommandSpec, OutputMode } from './command-spec';
 import { errorCode, errorMessage } from './error-fields';
 import { checkValue } from './option-kinds';
 
 export type ParseResult =
   | { kind: 'help' }
   | { kind: 'usage-error'; message: string }
-  | { kind: 'request'; request: AdminRequest };
+  | { kind: 'request'; request: AdminRequest; output: OutputMode };
 
 type Commands = Readonly<Record<string, CommandSpec>>;
 
@@ -89,5 +89,5 @@ export const parseCommand = (argv: readonly string[], commands: Commands): Parse
     optional: (name) => strings.get(name),
     flag: (name) => flags.has(name),
   };
-  return { kind: 'request', request: spec.build(args) };
+  return { kind: 'request', request: spec.build(args), output: spec.output ?? 'json' };
 };

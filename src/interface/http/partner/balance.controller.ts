@@ -1,8 +1,10 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../../../application/auth/caller';
 import { GetBalance } from '../../../application/wallets/get-balance';
+import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { BalanceResponseDto } from './dto/balance-response.dto';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
@@ -14,6 +16,9 @@ export class BalanceController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('balance')
+  @ApiOperation({ summary: 'Wallet balance', operationId: 'getBalance' })
+  @ApiOkResponse({ type: BalanceResponseDto, description: 'The wallet of the key\'s environment' })
+  @ApiErrorResponses({})
   balance(@CurrentCaller() caller: Caller): Promise<Record<string, unknown>> {
     return this.queries.execute(new GetBalance(caller));
   }

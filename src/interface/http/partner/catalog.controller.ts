@@ -1,15 +1,15 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../../../application/auth/caller';
 import { ListBillers } from '../../../application/catalog/list-billers';
 import { ListOperators } from '../../../application/catalog/list-operators';
 import { BillerCategory } from '../../../application/ports/catalog.port';
 import { ServiceError } from '../../../application/shared/service-error';
+import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { BILLER_CATEGORIES, BillerListDto, OperatorListDto } from './dto/catalog-response.dto';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
-
-const BILLER_CATEGORIES: readonly BillerCategory[] = ['POSTPAID_MOBILE', 'ELECTRICITY', 'WATER', 'GAS', 'BROADBAND', 'DTH', 'LANDLINE', 'INSURANCE', 'CREDIT_CARD'];
 
 @ApiTags('catalog')
 @ApiBearerAuth()
@@ -19,13 +19,19 @@ export class CatalogController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('operators')
-  @ApiQuery({ name: 'phone', required: false, description: 'Detect the operator of this number (ported numbers may be misdetected)' })
+  @ApiOperation({ summary: 'Mobile operators of your corridor, or the operator of one number', operationId: 'listOperators' })
+  @ApiOkResponse({ type: OperatorListDto, description: 'The operators (only the detected one when phone is given; none when no operator owns the number)' })
+  @ApiErrorResponses({ 400: 'validation_failed: `phone` is not a mobile number of your corridor' })
+  @ApiQuery({ name: 'phone', required: false, description: 'Detect the operator of this number (ported numbers may be misdetected)', schema: { type: 'string', maxLength: 20 }, example: '+919876540001' })
   operators(@CurrentCaller() caller: Caller, @Query('phone') phone?: unknown): Promise<Record<string, unknown>> {
     if (phone !== undefined && typeof phone !== 'string') throw new ServiceError('validation_failed', 'phone: give it once');
     return this.queries.execute(new ListOperators(caller, phone));
   }
 
   @Get('billers')
+  @ApiOperation({ summary: 'Billers of your corridor', operationId: 'listBillers' })
+  @ApiOkResponse({ type: BillerListDto, description: 'The billers, of one category when category is given' })
+  @ApiErrorResponses({ 400: 'validation_failed: `category` is not one of the listed categories' })
   @ApiQuery({ name: 'category', required: false, enum: BILLER_CATEGORIES })
   billers(@CurrentCaller() caller: Caller, @Query('category') category?: unknown): Promise<Record<string, unknown>> {
     if (category !== undefined && !BILLER_CATEGORIES.includes(category as BillerCategory)) {

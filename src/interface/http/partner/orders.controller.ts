@@ -1,20 +1,33 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { FetchBill } from '../../../application/orders/fetch-bill';
 import { PlacedOrder } from '../../../application/orders/order-placement';
 import { PayBill } from '../../../application/orders/pay-bill';
 import { PlaceTopup } from '../../../application/orders/place-topup';
+import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { BillInfoResponseDto } from './dto/bill-info-response.dto';
 import { BillInfoDto } from './dto/bill-info.dto';
+import { BillPaymentOrderDto, TopupOrderDto } from './dto/order-response.dto';
 import { PayBillDto } from './dto/pay-bill.dto';
 import { TopupDto } from './dto/topup.dto';
 import { IdempotencyKey, IdempotencyKeyGuard } from './idempotency-key.guard';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
-const IDEMPOTENCY_HEADER = { name: 'Idempotency-Key', required: true, description: 'At least 8 characters, unique per request; retries reuse it' };
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  required: true,
+  description: 'At least 8 characters, unique per request; retries reuse it. The same key with the same body within 24 hours replays the first answer.',
+  schema: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+/** The 200 answer of a value-moving call; a replay from the idempotency cache says so in a header. */
+const REPLAY_HEADER = {
+  'Idempotent-Replay': { description: 'Present with the value `true` when the answer is the cached first answer for this Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+};
 
 @ApiTags('orders')
 @ApiBearerAuth()
@@ -25,6 +38,18 @@ export class OrdersController {
 
   @Post('topup')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Mobile prepaid topup', description: 'Debits the wallet at once and answers PENDING; follow the outcome with GET /transactions/{order_id}.', operationId: 'topup' })
+  @ApiOkResponse({ type: TopupOrderDto, headers: REPLAY_HEADER, description: 'The Order, status PENDING; the wallet is already debited' })
+  @ApiErrorResponses({
+    400: 'validation_failed (a missing or malformed field, named at the start of `detail`) or idempotency_key_required',
+    402: true,
+    404: 'operator_not_found_or_wrong_corridor: `operator_id` is not an operator of your corridor',
+    409: true,
+    413: true,
+    415: true,
+    422: "amount_out_of_range: `amount` is outside the operator's min_amount and max_amount",
+    503: true,
+  })
   @ApiHeader(IDEMPOTENCY_HEADER)
   @UseGuards(IdempotencyKeyGuard)
   async topup(
@@ -38,12 +63,37 @@ export class OrdersController {
 
   @Post('bill-info')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Fetch the outstanding bill (step 1 of a bill payment)', description: 'No Idempotency-Key is needed; nothing is debited.', operationId: 'billInfo' })
+  @ApiOkResponse({ type: BillInfoResponseDto, description: 'The outstanding bill' })
+  @ApiErrorResponses({
+    400: 'validation_failed: a missing or malformed field, named at the start of `detail` (a missing biller parameter as `params.<name>`)',
+    404: 'operator_not_found_or_wrong_corridor (`biller_id` is not a biller of your corridor) or not_found (the biller has no bill for the consumer number)',
+    413: true,
+    415: true,
+    503: true,
+  })
   billInfo(@CurrentCaller() caller: Caller, @Body() body: BillInfoDto): Promise<Record<string, unknown>> {
     return this.commands.execute(new FetchBill(caller, { ...body }));
   }
 
   @Post('pay-bill')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Pay a fetched bill (step 2 of a bill payment)',
+    description: 'The amount must match the bill fetched with POST /bill-info within 1 unit of the currency. Debits the wallet at once and answers PENDING.',
+    operationId: 'payBill',
+  })
+  @ApiOkResponse({ type: BillPaymentOrderDto, headers: REPLAY_HEADER, description: 'The Order, status PENDING; the wallet is already debited' })
+  @ApiErrorResponses({
+    400: 'validation_failed (a malformed field, or no current bill: call POST /bill-info first) or idempotency_key_required',
+    402: true,
+    404: 'operator_not_found_or_wrong_corridor: `biller_id` is not a biller of your corridor',
+    409: true,
+    413: true,
+    415: true,
+    422: 'amount_out_of_range: `amount` differs from the fetched bill by more than 1 unit, or nothing is due',
+    503: true,
+  })
   @ApiHeader(IDEMPOTENCY_HEADER)
   @UseGuards(IdempotencyKeyGuard)
   async payBill(

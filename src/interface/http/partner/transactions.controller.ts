@@ -1,10 +1,12 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../../../application/auth/caller';
 import { GetTransaction } from '../../../application/orders/get-transaction';
 import { ListTransactions } from '../../../application/orders/list-transactions';
 import { ServiceError } from '../../../application/shared/service-error';
+import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { TransactionListDto, TransactionStatusDto } from './dto/transaction-response.dto';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
@@ -18,18 +20,25 @@ export class TransactionsController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get(':order_id')
+  @ApiOperation({ summary: 'Status of one transaction', description: 'The authoritative source for any transaction.', operationId: 'getTransaction' })
+  @ApiParam({ name: 'order_id', description: 'order_id from the Order of POST /topup or POST /pay-bill', schema: { type: 'string', minLength: 1 } })
+  @ApiOkResponse({ type: TransactionStatusDto, description: 'The transaction; status is PENDING, SUCCESS or FAILED' })
+  @ApiErrorResponses({ 400: true, 404: 'not_found: the order does not exist or belongs to another partner' })
   transaction(@CurrentCaller() caller: Caller, @Param('order_id') orderId: string): Promise<Record<string, unknown>> {
     if (orderId.length > 100) throw new ServiceError('not_found', 'no such order');
     return this.queries.execute(new GetTransaction(caller, orderId));
   }
 
   @Get()
+  @ApiOperation({ summary: 'Your transactions, newest first, one page at a time', operationId: 'listTransactions' })
+  @ApiOkResponse({ type: TransactionListDto, description: 'One page; follow next_cursor for the next' })
+  @ApiErrorResponses({ 400: 'validation_failed: a filter is unknown or malformed, named at the start of `detail`' })
   @ApiQuery({ name: 'status', required: false, enum: STATUSES })
-  @ApiQuery({ name: 'created_from', required: false, description: 'ISO 8601 date-time, inclusive' })
-  @ApiQuery({ name: 'created_to', required: false, description: 'ISO 8601 date-time, exclusive' })
-  @ApiQuery({ name: 'reference', required: false })
-  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page' })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 50' })
+  @ApiQuery({ name: 'created_from', required: false, description: 'ISO 8601 date or date-time, inclusive', schema: { type: 'string' }, example: '2026-01-01T00:00:00Z' })
+  @ApiQuery({ name: 'created_to', required: false, description: 'ISO 8601 date or date-time, exclusive', schema: { type: 'string' }, example: '2026-02-01T00:00:00Z' })
+  @ApiQuery({ name: 'reference', required: false, description: 'Only orders with exactly this reference', schema: { type: 'string', maxLength: 100 } })
+  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page', schema: { type: 'string' } })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 50', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } })
   list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     const text = (name: string): string | undefined => {
       const value = query[name];

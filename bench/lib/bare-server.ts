@@ -1,0 +1,111 @@
+/**
+ * The framework baseline: a bare Fastify server (no Nest, no CQRS buses, no guards or
+ * pipes) doing the same authenticated balance read as GET /v1/partner/balance, with the
+ * same SQL against the same database: the key by its HMAC, the partner, the settings (IP
+ * allowlist), the rate-limit hit, then the balance. Started by the bench as its own process:
+ *   node --import tsx bench/lib/bare-server.ts   (env: PORT, API_KEY_SECRET, and DATABASE_URL or PGLITE_DIR)
+ */
+import Fastify from 'fastify';
+import { createHmac } from 'node:crypto';
+import { PgliteDatabase } from '../../src/infrastructure/sql/pglite-database';
+import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
+import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
+
+const KEY_PATTERN = /^svc_(live|test)_[A-Za-z0-9_-]{32}$/;
+const CURRENCIES: Record<string, string> = { IN: 'INR', BD: 'BDT', SG: 'SGD' };
+
+async function main(): Promise<void> {
+  const secret = process.env.API_KEY_SECRET ?? '';
+  const db: SqlDatabase = process.env.PGLITE_DIR
+    ? await PgliteDatabase.open(process.env.PGLITE_DIR)
+    : new PostgresDatabase({ connectionString: process.env.DATABASE_URL ?? '', maxConnections: 20, applicationName: 'bench-bare' });
+  const app = Fastify({ logger: false });
+
+  const refuse = (status: number, error: string, detail: string) => ({ status, body: { error, detail } });
+
+  app.get('/v1/partner/balance', async (request, reply) => {
+    const match = /^Bearer ([^\s]+)$/i.exec(request.headers.authorization ?? '');
+    const key = match?.[1];
+    const env = key ? KEY_PATTERN.exec(key)?.[1] : undefined;
+    const environment = env === 'live' ? 'live' : env === 'test' ? 'sandbox' : null;
+    let failure: { status: number; body: Record<string, string> } | null = null;
+    if (!key || !environment) failure = refuse(401, 'invalid_api_key', 'missing or malformed API key');
+    else {
+      const hash = createHmac('sha256', secret).update(key, 'utf8').digest('hex');
+      const keys = await db.query<{ key_id: string; partner_id: string; environment: string; active: boolean }>(
+        'SELECT key_id, partner_id, environment, active FROM rm_api_keys WHERE key_hash = $1',
+        [hash],
+      );
+      const row = keys[0];
+      if (!row || !row.active || row.environment !== environment) failure = refuse(401, 'invalid_api_key', 'the API key is not valid or has been revoked');
+      else {
+        const partners = await db.query<{ partner_id: string; corridor: string; kyc_status: string; created_at: Date | string }>(
+          'SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners WHERE partner_id = $1',
+          [row.partner_id],
+        );
+        const partner = partners[0];
+        if (!partner) failure = refuse(401, 'invalid_api_key', 'the API key is not valid or has been revoked');
+        else {
+          const settingsRows = await db.query<{ settings: { ipAllowlist?: string[]; rateLimitPerMinute?: number } }>(
+            'SELECT settings FROM rm_partner_settings WHERE partner_id = $1 AND environment = $2',
+            [partner.partner_id, environment],
+          );
+          const settings = settingsRows[0]?.settings ?? {};
+          const allowlist = settings.ipAllowlist ?? [];
+          if (allowlist.length && !allowlist.includes(request.ip)) failure = refuse(403, 'ip_not_allowed', 'not in the allowlist');
+          else {
+            const limit = settings.rateLimitPerMinute ?? 60;
+            const windowStart = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+            const hits = await db.query<{ hits: number }>(
+              `INSERT INTO rate_limit_windows (bucket, window_start, hits) VALUES ($1, $2, 1)
+               ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1 RETURNING hits`,
+              [`key:${row.key_id}`, windowStart.toISOString()],
+            );
+            const used = hits[0].hits;
+            void reply.header('RateLimit-Limit', String(limit));
+            void reply.header('RateLimit-Remaining', String(Math.max(limit - used, 0)));
+            if (used > limit) failure = refuse(429, 'rate_limit_exceeded', 'too many requests');
+            else {
+              const balances = await db.query<{ currency: string; available: string; updated_at: Date | string }>(
+                'SELECT currency, available::text AS available, updated_at FROM rm_balances WHERE partner_id = $1 AND environment = $2',
+                [partner.partner_id, environment],
+              );
+              const balance = balances[0];
+              const currency = CURRENCIES[partner.corridor] ?? 'INR';
+              return {
+                available: balance ? twoDecimals(balance.available) : '0.00',
+                currency,
+                corridor: partner.corridor,
+                updated_at: new Date(balance?.updated_at ?? partner.created_at).toISOString(),
+                environment,
+              };
+            }
+          }
+        }
+      }
+    }
+    void reply.code(failure.status);
+    return failure.body;
+  });
+
+  app.get('/health', async () => ({ status: 'ok' }));
+  const port = Number(process.env.PORT ?? 0);
+  await app.listen({ port, host: '127.0.0.1' });
+  const stop = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+}
+
+function twoDecimals(text: string): string {
+  const [whole, fraction = ''] = text.split('.');
+  return `${whole}.${(fraction + '00').slice(0, 2)}`;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

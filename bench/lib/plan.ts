@@ -1,0 +1,71 @@
+export type PlanName = 'full' | 'quick' | 'tiny';
+
+/** How big a run is. `full` is the reference run; `quick` about two minutes; `tiny` only proves the bench works. */
+export interface Plan {
+  name: PlanName;
+  /** Connections of the main scenarios (and pgbench clients of the LIMIT baseline). */
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  /** Concurrency levels of the throughput / p99 chart. */
+  sweep: number[];
+  sweepSeconds: number;
+  /** Wallets the spread scenario and the balance reads go round. */
+  wallets: number;
+  historyEvents: number;
+  /** Orders to reach before reading the service RSS (0: no long run). */
+  rssOrders: number;
+  embedded: boolean;
+  embeddedSeconds: number;
+  embeddedHistoryEvents: number;
+}
+
+export function planFor(name: PlanName): Plan {
+  switch (name) {
+    case 'full':
+      return {
+        name,
+        connections: 64,
+        durationSeconds: 30,
+        warmupSeconds: 5,
+        sweep: [1, 4, 16, 64],
+        sweepSeconds: 10,
+        wallets: 100,
+        historyEvents: 100_000,
+        rssOrders: 1_000_000,
+        embedded: true,
+        embeddedSeconds: 15,
+        embeddedHistoryEvents: 100_000,
+      };
+    case 'quick':
+      return {
+        name,
+        connections: 64,
+        durationSeconds: 8,
+        warmupSeconds: 2,
+        sweep: [1, 4, 16, 64],
+        sweepSeconds: 3,
+        wallets: 100,
+        historyEvents: 100_000,
+        rssOrders: 0,
+        embedded: true,
+        embeddedSeconds: 4,
+        embeddedHistoryEvents: 100_000,
+      };
+    case 'tiny':
+      return {
+        name,
+        connections: 8,
+        durationSeconds: 1,
+        warmupSeconds: 0.5,
+        sweep: [1, 8],
+        sweepSeconds: 1,
+        wallets: 4,
+        historyEvents: 1_000,
+        rssOrders: 0,
+        embedded: true,
+        embeddedSeconds: 1,
+        embeddedHistoryEvents: 1_000,
+      };
+  }
+}

@@ -1,0 +1,80 @@
+import { BenchResults, ModeResults, Scenario } from './types';
+
+const fmt = (value: number | null | undefined, digits = 1): string => (value === null || value === undefined ? '–' : value.toFixed(digits));
+
+const SCENARIO_LABELS: Record<keyof ModeResults['scenarios'], string> = {
+  limit: 'LIMIT: pgbench, 1 INSERT + 1 conditional UPDATE per tx',
+  topup_spread: 'topup, 100 wallets',
+  topup_hot: 'topup, one hot wallet (fresh)',
+  topup_history: 'topup, wallet with 100,000 events',
+  balance: 'GET /balance (Nest service)',
+  balance_bare: 'GET /balance, bare Fastify, same SQL',
+};
+
+/** The results as Markdown: the scenario table, the ratios against their targets, the sweep. */
+export function markdownReport(results: BenchResults): string {
+  const { plan } = results;
+  const lines: string[] = [];
+  lines.push(
+    `Run: \`${plan.name}\`, ${results.started_at.slice(0, 16).replace('T', ' ')} UTC, ${results.duration_s} s; ${plan.connections} connections, ` +
+      `${plan.durationSeconds} s per scenario after ${plan.warmupSeconds} s warm-up; ${results.machine.cpus} × ${results.machine.cpu_model}, ` +
+      `${results.machine.memory_gb} GB, Node ${results.machine.node}, PostgreSQL ${results.machine.postgres} (synchronous_commit=${results.machine.synchronous_commit}).`,
+  );
+  lines.push('');
+  const modes = [results.postgres, ...(results.embedded ? [results.embedded] : [])];
+  lines.push(`| scenario | ${modes.map((m) => `${m.mode} req/s | p50 ms | p99 ms`).join(' | ')} |`);
+  lines.push(`|---|${modes.map(() => '---:|---:|---:').join('|')}|`);
+  for (const key of Object.keys(SCENARIO_LABELS) as (keyof ModeResults['scenarios'])[]) {
+    const label = SCENARIO_LABELS[key]
+      .replace('100 wallets', `${plan.wallets} wallets`)
+      .replace('100,000 events', `${results.postgres.history.wallet_events.toLocaleString('en-US')} events`);
+    const cells = modes.map((m) => {
+      const s: Scenario | null = m.scenarios[key];
+      return s ? `${fmt(s.rps, 0)} | ${fmt(s.p50_ms, 2)} | ${fmt(s.p99_ms, 2)}` : '– | – | –';
+    });
+    lines.push(`| ${label} | ${cells.join(' | ')} |`);
+  }
+  lines.push('');
+  lines.push(`| ratio | target | ${modes.map((m) => m.mode).join(' | ')} |`);
+  lines.push(`|---|---|${modes.map(() => '---:').join('|')}|`);
+  const ratioRows: [keyof ModeResults['ratios'], string][] = [
+    ['topup_vs_limit', '>= 1.0'],
+    ['hot_vs_spread', '>= 0.8'],
+    ['history_vs_fresh', '>= 0.9'],
+    ['balance_vs_bare', '>= 0.6'],
+  ];
+  for (const [key, target] of ratioRows) lines.push(`| ${key} | ${target} | ${modes.map((m) => fmt(m.ratios[key], 2)).join(' | ')} |`);
+  lines.push('');
+  lines.push('| target | value | met |');
+  lines.push('|---|---:|---|');
+  for (const target of results.targets) {
+    const met = target.met === null ? 'not measured' : target.met ? 'yes' : '**no**';
+    lines.push(`| ${target.name} ${target.target} | ${fmt(target.value, 2)} | ${met}${target.note ? ` (${target.note})` : ''} |`);
+  }
+  lines.push('');
+  const pg = results.postgres;
+  lines.push(`Concurrency sweep (${plan.sweepSeconds} s per point; the ${plan.connections}-connection point is the main run):`);
+  lines.push('');
+  lines.push(`| connections | ${plan.sweep.map(String).join(' | ')} |`);
+  lines.push(`|---|${plan.sweep.map(() => '---:').join('|')}|`);
+  lines.push(`| topup postgres req/s | ${pg.sweep.topup.map((s) => fmt(s.rps, 0)).join(' | ')} |`);
+  lines.push(`| topup postgres p99 ms | ${pg.sweep.topup.map((s) => fmt(s.p99_ms, 2)).join(' | ')} |`);
+  lines.push(`| LIMIT tx/s | ${pg.sweep.limit.map((s) => fmt(s.rps, 0)).join(' | ')} |`);
+  lines.push(`| LIMIT p99 ms | ${pg.sweep.limit.map((s) => fmt(s.p99_ms, 2)).join(' | ')} |`);
+  if (results.embedded) {
+    lines.push(`| topup embedded req/s | ${results.embedded.sweep.topup.map((s) => fmt(s.rps, 0)).join(' | ')} |`);
+    lines.push(`| topup embedded p99 ms | ${results.embedded.sweep.topup.map((s) => fmt(s.p99_ms, 2)).join(' | ')} |`);
+  }
+  lines.push('');
+  for (const m of modes) {
+    lines.push(
+      `${m.mode}: history seeded with ${m.history.events.toLocaleString('en-US')} events in ${m.history.seed_ms} ms, projected in ${m.history.projection_catch_up_ms} ms; ` +
+        `cold first topup on it ${fmt(m.scenarios.topup_history.cold_start_ms, 0)} ms. ` +
+        `Service RSS ${fmt(m.memory.rss_mb)} MB after ${m.memory.orders.toLocaleString('en-US')} orders (peak ${fmt(m.memory.peak_rss_mb)} MB). ` +
+        `verify: ${m.verify.ok ? 'ok' : '**FAILED**'} over ${m.verify.events ?? '–'} events / ${m.verify.orders ?? '–'} orders in ${m.verify.ms} ms; ` +
+        `accepted topups ${m.money.accepted_topups}, debits in the log ${m.money.orders_in_log ?? '–'} (${m.money.consistent ? 'equal' : '**differ**'}).`,
+    );
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,53 @@
+import { LoadResult } from './load';
+import { Plan } from './plan';
+import { StoreMode } from './service';
+
+export interface Scenario extends LoadResult {
+  /** Service RSS (MB) right after the scenario. */
+  rss_mb?: number | null;
+  cold_start_ms?: number;
+}
+
+export interface ModeResults {
+  mode: StoreMode;
+  scenarios: {
+    limit: Scenario | null;
+    topup_spread: Scenario;
+    topup_hot: Scenario;
+    topup_history: Scenario;
+    balance: Scenario;
+    balance_bare: Scenario | null;
+  };
+  ratios: {
+    topup_vs_limit: number | null;
+    hot_vs_spread: number;
+    history_vs_fresh: number;
+    balance_vs_bare: number | null;
+  };
+  sweep: { topup: Scenario[]; limit: Scenario[] };
+  history: { events: number; seed_ms: number; projection_catch_up_ms: number; wallet_events: number };
+  memory: { orders: number; rss_mb: number | null; peak_rss_mb: number | null; long_run: Scenario | null };
+  verify: { ok: boolean; status: number; ms: number; events: number | null; wallets: number | null; orders: number | null; breaches: number };
+  money: { accepted_topups: number; orders_in_log: number | null; consistent: boolean };
+  setup_ms: number;
+}
+
+export interface Target {
+  name: string;
+  target: string;
+  value: number | null;
+  met: boolean | null;
+  note?: string;
+}
+
+export interface BenchResults {
+  schema: 'partner-service-bench/1';
+  plan: Plan;
+  started_at: string;
+  finished_at: string;
+  duration_s: number;
+  machine: Record<string, string | number>;
+  postgres: ModeResults;
+  embedded: ModeResults | null;
+  targets: Target[];
+}

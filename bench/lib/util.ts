@@ -1,0 +1,102 @@
+import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A TCP port that was free a moment ago on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Percentile of an ascending-sorted array (nearest rank). */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+/** Sorts a growable sample buffer and reads p50 / p99 / mean / max from it. */
+export class LatencySamples {
+  private values = new Float64Array(1 << 16);
+  private count = 0;
+
+  add(ms: number): void {
+    if (this.count === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.count++] = ms;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  summary(): { p50_ms: number; p99_ms: number; mean_ms: number; max_ms: number } {
+    const sorted = this.values.slice(0, this.count).sort();
+    let sum = 0;
+    for (const value of sorted) sum += value;
+    return {
+      p50_ms: round(percentile(sorted, 50), 2),
+      p99_ms: round(percentile(sorted, 99), 2),
+      mean_ms: round(this.count ? sum / this.count : 0, 2),
+      max_ms: round(this.count ? sorted[this.count - 1] : 0, 2),
+    };
+  }
+}
+
+export const round = (value: number, digits = 2): number => {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+};
+
+/** Resident set size of a process in MB, from /proc (Linux); null where it cannot be read. */
+export function rssMb(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? round(Number(match[1]) / 1024, 1) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Peak resident set size (VmHWM) of a process in MB. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+    return match ? round(Number(match[1]) / 1024, 1) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Progress lines go to stderr, so `--json` leaves stdout to the result. */
+export function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}

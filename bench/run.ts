@@ -1,0 +1,530 @@
+/**
+ * The service benchmark: `npm run bench` (`-- --quick` for about two minutes, `-- --json`
+ * to print the results as one JSON object on the last line of stdout).
+ *
+ * Starts the compiled service (dist/main.js) as a second process on a fresh PostgreSQL
+ * database and loads it over loopback HTTP with autocannon, in one run:
+ *   - LIMIT: pgbench -M prepared, one event INSERT + one conditional balance UPDATE per transaction;
+ *   - topups spread over many wallets, on one hot wallet, and on a wallet holding a long history;
+ *   - GET /balance, and the same authenticated read on a bare Fastify server (the framework baseline);
+ *   - a concurrency sweep (throughput and p99 against connections) for the chart;
+ *   - `verify` (the six money invariants) and a count of debits against accepted topups;
+ * then the same scenarios in embedded mode (PGlite) beside them.
+ * Writes bench/results/latest.json, latest.md and concurrency.svg (or --out DIR).
+ */
+import { cpus, hostname, release, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { Client } from 'pg';
+import { PgliteDatabase } from '../src/infrastructure/sql/pglite-database';
+import { PostgresDatabase } from '../src/infrastructure/sql/postgres-database';
+import { admin, BenchPartner } from './lib/admin';
+import { BareServer } from './lib/bare';
+import { renderChart, ChartSeries } from './lib/chart';
+import { getLoad, LoadResult, nextIdempotencyKey, topupLoad } from './lib/load';
+import { pgbenchPath, prepareLimit, runLimit } from './lib/pgbench';
+import { Plan, PlanName, planFor } from './lib/plan';
+import { seedWalletHistory } from './lib/seed-history';
+import { ServiceProcess } from './lib/service';
+import { log, round, sleep } from './lib/util';
+import { markdownReport } from './lib/report';
+import { BenchResults, ModeResults, Scenario, Target } from './lib/types';
+
+const ROOT = resolve(__dirname, '..');
+
+interface Args {
+  plan: PlanName;
+  json: boolean;
+  outDir: string | null;
+  keepDb: boolean;
+  embedded: boolean | null;
+  updateDocs: boolean;
+  rssOrders: number | null;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { plan: 'full', json: false, outDir: null, keepDb: false, embedded: null, updateDocs: false, rssOrders: null };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') args.plan = args.plan === 'tiny' ? 'tiny' : 'quick';
+    else if (arg === '--tiny') args.plan = 'tiny';
+    else if (arg === '--json') args.json = true;
+    else if (arg === '--out') args.outDir = resolve(argv[++i] ?? '');
+    else if (arg === '--keep-db') args.keepDb = true;
+    else if (arg === '--no-embedded') args.embedded = false;
+    else if (arg === '--embedded') args.embedded = true;
+    else if (arg === '--update-docs') args.updateDocs = true;
+    else if (arg === '--rss-orders') args.rssOrders = Number(argv[++i]);
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(
+        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--keep-db] [--update-docs]\n',
+      );
+      process.exit(0);
+    } else throw new Error(`unknown argument ${arg}`);
+  }
+  if (process.env.BENCH_TINY === '1') args.plan = 'tiny';
+  return args;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const plan = planFor(args.plan);
+  if (args.rssOrders !== null) plan.rssOrders = args.rssOrders;
+  if (args.embedded !== null) plan.embedded = args.embedded;
+  const started = new Date();
+  log(`plan ${plan.name}: ${plan.connections} connections, ${plan.durationSeconds}s per scenario, ${plan.wallets} wallets, ${plan.historyEvents} history events`);
+  if (!pgbenchPath()) throw new Error('pgbench is required for the LIMIT baseline (set PGBENCH to its path)');
+
+  const machine = await describeMachine();
+  const postgres = await runPostgres(plan, args);
+  const embedded = plan.embedded ? await runEmbedded(plan) : null;
+  const finished = new Date();
+  const results: BenchResults = {
+    schema: 'partner-service-bench/1',
+    plan,
+    started_at: started.toISOString(),
+    finished_at: finished.toISOString(),
+    duration_s: round((finished.getTime() - started.getTime()) / 1000, 1),
+    machine,
+    postgres,
+    embedded,
+    targets: targetsOf(plan, postgres),
+  };
+
+  const outDir = args.outDir ?? (plan.name === 'tiny' ? mkdtempSync(join(tmpdir(), 'bench-results-')) : join(ROOT, 'bench', 'results'));
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(outDir, 'concurrency.svg'), chartOf(results));
+  const report = markdownReport(results);
+  writeFileSync(join(outDir, 'latest.md'), report);
+  if (args.updateDocs) updateDocs(report);
+  log(`results written to ${outDir}`);
+  process.stderr.write(`\n${report}\n`);
+  if (args.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+}
+
+// ---------------------------------------------------------------- postgres
+
+async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
+  const database = await createDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
+  let service: ServiceProcess | null = null;
+  try {
+    const setupStarted = Date.now();
+    service = await ServiceProcess.start({ root: ROOT, mode: 'postgres', databaseUrl: database.url, dataDir });
+    const { spread, hot, historic } = await setupPartners(service.url, plan.wallets);
+    const db = new PostgresDatabase({ connectionString: database.url, maxConnections: 2, applicationName: 'bench-seed' });
+    let seed;
+    try {
+      seed = await seedWalletHistory(db, historic.partnerId, plan.historyEvents);
+    } finally {
+      await db.close();
+    }
+    log(`seeded ${seed.events} events into the history wallet in ${seed.ms} ms`);
+    const catchUp = await waitForBalance(service.url, historic.key, seed.balanceAfter, 600_000);
+    log(`projections caught up with the history in ${catchUp} ms`);
+    await prepareLimit(database.url);
+    const setupMs = Date.now() - setupStarted;
+
+    const c = plan.connections;
+    const counter = { accepted: 0 };
+    const count = async (pending: Promise<LoadResult>): Promise<LoadResult> => {
+      const result = await pending;
+      counter.accepted += result.ok;
+      return result;
+    };
+    const withRss = (result: LoadResult): Scenario => ({ ...result, rss_mb: service?.rssMb() ?? null });
+
+    log(`LIMIT baseline: pgbench ${c} clients`);
+    const limit = await runLimit(database.url, c, plan.durationSeconds);
+    logScenario('limit', limit);
+
+    const topupSpread = await measured('topup_spread', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, spread.map((p) => p.key))));
+    const topupHot = await measured('topup_hot', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [hot.key])));
+    const cold = await coldStart(service.url, historic.key);
+    counter.accepted += 1;
+    log(`history wallet: first topup (cold lane, reads ${seed.toRevision + 1} events) took ${cold} ms`);
+    const topupHistory = await measured('topup_history', plan, (seconds) =>
+      count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [historic.key])),
+    );
+    const balance = await measured('balance', plan, (seconds) => getLoad({ url: service!.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)));
+    const bare = await BareServer.start(ROOT, { databaseUrl: database.url });
+    let balanceBare: LoadResult;
+    try {
+      balanceBare = await measured('balance_bare', plan, (seconds) => getLoad({ url: bare.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)));
+    } finally {
+      await bare.stop();
+    }
+
+    const sweepTopup: Scenario[] = [];
+    const sweepLimit: Scenario[] = [];
+    for (const level of plan.sweep) {
+      if (level === c) {
+        sweepTopup.push(topupSpread);
+        sweepLimit.push(limit);
+        continue;
+      }
+      const l = await runLimit(database.url, level, plan.sweepSeconds);
+      logScenario(`limit @${level}`, l);
+      sweepLimit.push(l);
+      const t = await measured(`topup_spread @${level}`, { ...plan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, plan.warmupSeconds) }, (seconds) =>
+        count(topupLoad({ url: service!.url, connections: level, durationSeconds: seconds }, spread.map((p) => p.key))),
+      );
+      sweepTopup.push(t);
+    }
+
+    let longRun: Scenario | null = null;
+    if (plan.rssOrders > 0) {
+      const remaining = Math.max(plan.rssOrders - counter.accepted, 0);
+      log(`long run: ${remaining} more topups to reach ${plan.rssOrders} orders (RSS sampled each second)`);
+      let peak = 0;
+      const run = await topupLoad(
+        {
+          url: service.url,
+          connections: c,
+          durationSeconds: 0,
+          amount: remaining,
+          onTick: (done) => {
+            const rss = service?.rssMb() ?? 0;
+            peak = Math.max(peak, rss);
+            if (done % 50_000 < 2_000) log(`  ${done}/${remaining} topups, service RSS ${rss} MB`);
+          },
+        },
+        spread.map((p) => p.key),
+      );
+      counter.accepted += run.ok;
+      longRun = { ...run, rss_mb: service.rssMb() };
+      logScenario('long run', run);
+    }
+    const memory = { orders: counter.accepted, rss_mb: service.rssMb(), peak_rss_mb: service.peakRssMb(), long_run: longRun };
+    log(`service RSS after ${counter.accepted} orders: ${memory.rss_mb} MB (peak ${memory.peak_rss_mb} MB)`);
+
+    const verify = await runVerify(service.url, plan);
+    const ordersInLog = await countDebits(database.url);
+    const result: ModeResults = {
+      mode: 'postgres',
+      scenarios: {
+        limit,
+        topup_spread: withRss(topupSpread),
+        topup_hot: withRss(topupHot),
+        topup_history: { ...withRss(topupHistory), cold_start_ms: cold },
+        balance: withRss(balance),
+        balance_bare: balanceBare,
+      },
+      ratios: {
+        topup_vs_limit: ratio(topupSpread.rps, limit.rps),
+        hot_vs_spread: ratio(topupHot.rps, topupSpread.rps),
+        history_vs_fresh: ratio(topupHistory.rps, topupHot.rps),
+        balance_vs_bare: ratio(balance.rps, balanceBare.rps),
+      },
+      sweep: { topup: sweepTopup, limit: sweepLimit },
+      history: { events: seed.events, seed_ms: seed.ms, projection_catch_up_ms: catchUp, wallet_events: seed.toRevision + 1 },
+      memory,
+      verify,
+      money: { accepted_topups: counter.accepted, orders_in_log: ordersInLog, consistent: ordersInLog === counter.accepted },
+      setup_ms: setupMs,
+    };
+    if (!result.money.consistent) log(`MONEY CHECK FAILED: ${counter.accepted} topups were accepted, the log holds ${ordersInLog} debits`);
+    return result;
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (!args.keepDb) await database.drop();
+    else log(`kept database ${database.url}`);
+  }
+}
+
+// ---------------------------------------------------------------- embedded
+
+async function runEmbedded(plan: Plan): Promise<ModeResults> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-embedded-'));
+  const pgliteDir = join(dataDir, 'pglite');
+  const options = { root: ROOT, mode: 'embedded' as const, databaseUrl: null, dataDir };
+  const seconds = plan.embeddedSeconds;
+  const eplan: Plan = { ...plan, durationSeconds: seconds, warmupSeconds: Math.min(plan.warmupSeconds, 2) };
+  let service: ServiceProcess | null = null;
+  try {
+    const setupStarted = Date.now();
+    service = await ServiceProcess.start(options, 180_000);
+    const { spread, hot, historic } = await setupPartners(service.url, plan.wallets);
+    // PGlite has one connection, held by the service: seed the history with the service stopped.
+    await waitForBackgroundIdle(service.url, historic.key);
+    await service.stop();
+    service = null;
+    const db = await PgliteDatabase.open(pgliteDir);
+    let seed;
+    try {
+      seed = await seedWalletHistory(db, historic.partnerId, plan.embeddedHistoryEvents);
+    } finally {
+      await db.close();
+    }
+    log(`embedded: seeded ${seed.events} events in ${seed.ms} ms`);
+    service = await ServiceProcess.start(options, 180_000);
+    const catchUp = await waitForBalance(service.url, historic.key, seed.balanceAfter, 900_000);
+    log(`embedded: projections caught up with the history in ${catchUp} ms`);
+    const setupMs = Date.now() - setupStarted;
+
+    const c = plan.connections;
+    const counter = { accepted: 0 };
+    const count = async (pending: Promise<LoadResult>): Promise<LoadResult> => {
+      const result = await pending;
+      counter.accepted += result.ok;
+      return result;
+    };
+    const url = service.url;
+    const withRss = (result: LoadResult): Scenario => ({ ...result, rss_mb: service?.rssMb() ?? null });
+    const topupSpread = await measured('embedded topup_spread', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, spread.map((p) => p.key))));
+    const topupHot = await measured('embedded topup_hot', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [hot.key])));
+    const cold = await coldStart(url, historic.key);
+    counter.accepted += 1;
+    log(`embedded history wallet: first topup (cold lane) took ${cold} ms`);
+    const topupHistory = await measured('embedded topup_history', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [historic.key])));
+    const balance = await measured('embedded balance', eplan, (s) => getLoad({ url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)));
+    const sweepTopup: Scenario[] = [];
+    for (const level of plan.sweep) {
+      if (level === c) {
+        sweepTopup.push(topupSpread);
+        continue;
+      }
+      sweepTopup.push(
+        await measured(`embedded topup_spread @${level}`, { ...eplan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, eplan.warmupSeconds) }, (s) =>
+          count(topupLoad({ url, connections: level, durationSeconds: s }, spread.map((p) => p.key))),
+        ),
+      );
+    }
+    const memory = { orders: counter.accepted, rss_mb: service.rssMb(), peak_rss_mb: service.peakRssMb(), long_run: null };
+    const verify = await runVerify(url, plan);
+    await service.stop();
+    service = null;
+
+    const bare = await BareServer.start(ROOT, { pgliteDir });
+    let balanceBare: LoadResult;
+    try {
+      balanceBare = await measured('embedded balance_bare', eplan, (s) => getLoad({ url: bare.url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)));
+    } finally {
+      await bare.stop();
+    }
+    const ordersInLog = verify.orders;
+    return {
+      mode: 'embedded',
+      scenarios: {
+        limit: null,
+        topup_spread: withRss(topupSpread),
+        topup_hot: withRss(topupHot),
+        topup_history: { ...withRss(topupHistory), cold_start_ms: cold },
+        balance: withRss(balance),
+        balance_bare: balanceBare,
+      },
+      ratios: {
+        topup_vs_limit: null,
+        hot_vs_spread: ratio(topupHot.rps, topupSpread.rps),
+        history_vs_fresh: ratio(topupHistory.rps, topupHot.rps),
+        balance_vs_bare: ratio(balance.rps, balanceBare.rps),
+      },
+      sweep: { topup: sweepTopup, limit: [] },
+      history: { events: seed.events, seed_ms: seed.ms, projection_catch_up_ms: catchUp, wallet_events: seed.toRevision + 1 },
+      memory,
+      verify,
+      money: { accepted_topups: counter.accepted, orders_in_log: ordersInLog, consistent: ordersInLog === counter.accepted },
+      setup_ms: setupMs,
+    };
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- steps
+
+async function setupPartners(url: string, wallets: number): Promise<{ spread: BenchPartner[]; hot: BenchPartner; historic: BenchPartner }> {
+  const started = Date.now();
+  const spread = await admin.partners(url, 'Bench spread', wallets);
+  const hot = await admin.partner(url, 'Bench hot');
+  const historic = await admin.partner(url, 'Bench history');
+  log(`${wallets + 2} partners onboarded and funded in ${Date.now() - started} ms`);
+  return { spread, hot, historic };
+}
+
+/** Warm-up (not counted in the figures), then the measured run. */
+async function measured(name: string, plan: Plan, load: (seconds: number) => Promise<LoadResult>): Promise<LoadResult> {
+  if (plan.warmupSeconds > 0) await load(plan.warmupSeconds);
+  const result = await load(plan.durationSeconds);
+  logScenario(name, result);
+  return result;
+}
+
+function logScenario(name: string, result: LoadResult): void {
+  const problems = result.non_2xx || result.errors ? ` non-2xx ${result.non_2xx} errors ${result.errors} ${JSON.stringify(result.statuses)}` : '';
+  log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections})${problems}`);
+}
+
+/** The first topup on a wallet whose lane is cold reads the whole stream once. */
+async function coldStart(url: string, key: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  const answer = await admin.topup(url, key, nextIdempotencyKey());
+  if (answer.status !== 200) throw new Error(`cold-start topup failed: ${answer.status} ${answer.text}`);
+  return round(Number(process.hrtime.bigint() - started) / 1e6, 1);
+}
+
+async function waitForBalance(url: string, key: string, expected: string, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const available = await admin.balance(url, key);
+    if (Number(available) >= Number(expected)) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`balance stayed at ${available}, expected ${expected}`);
+    await sleep(100);
+  }
+}
+
+/** Lets the onboarding jobs (sandbox grants) finish before the service is stopped for seeding. */
+async function waitForBackgroundIdle(url: string, key: string): Promise<void> {
+  let last = '';
+  for (let stable = 0; stable < 5; ) {
+    const now = await admin.balance(url, key);
+    stable = now === last ? stable + 1 : 0;
+    last = now;
+    await sleep(200);
+  }
+}
+
+async function runVerify(url: string, plan: Plan): Promise<ModeResults['verify']> {
+  const started = Date.now();
+  log('verify: checking the money invariants over the whole log');
+  const answer = await admin.verify(url, plan.name === 'full' ? 3_600_000 : 600_000);
+  const checked = (answer.body.checked ?? {}) as { events?: number; wallets?: number; orders?: number };
+  const breaches = Array.isArray(answer.body.breaches) ? answer.body.breaches.length : 0;
+  const result = {
+    ok: answer.status === 200 && answer.body.ok === true,
+    status: answer.status,
+    ms: Date.now() - started,
+    events: checked.events ?? null,
+    wallets: checked.wallets ?? null,
+    orders: checked.orders ?? null,
+    breaches,
+  };
+  log(`verify: ${result.ok ? 'ok' : 'FAILED'} (${result.events} events, ${result.orders} orders, ${breaches} breaches) in ${result.ms} ms`);
+  if (!result.ok) log(JSON.stringify(answer.body).slice(0, 2000));
+  return result;
+}
+
+async function countDebits(url: string): Promise<number> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM es_events WHERE event_type = 'WalletDebited'`);
+    return Number(rows.rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+const ratio = (a: number, b: number): number => (b > 0 ? round(a / b, 3) : 0);
+
+function targetsOf(plan: Plan, pg: ModeResults): Target[] {
+  const t = (name: string, target: string, value: number | null, ok: (v: number) => boolean, note?: string): Target => ({
+    name,
+    target,
+    value,
+    met: value === null ? null : ok(value),
+    ...(note ? { note } : {}),
+  });
+  const rssNote = plan.rssOrders >= 1_000_000 ? undefined : `measured after ${pg.memory.orders} orders, not one million (run without --quick)`;
+  return [
+    t('topup_vs_limit', '>= 1.0', pg.ratios.topup_vs_limit, (v) => v >= 1.0),
+    t('hot_vs_spread', '>= 0.8', pg.ratios.hot_vs_spread, (v) => v >= 0.8),
+    t('history_vs_fresh', '>= 0.9', pg.ratios.history_vs_fresh, (v) => v >= 0.9),
+    t('balance_vs_bare', '>= 0.6', pg.ratios.balance_vs_bare, (v) => v >= 0.6),
+    t(`topup_p99_ms at ${plan.connections} connections`, '<= 25', pg.scenarios.topup_spread.p99_ms, (v) => v <= 25),
+    {
+      ...t('rss_mb after one million orders', '< 400', pg.memory.rss_mb, (v) => v < 400, rssNote),
+      ...(plan.rssOrders >= 1_000_000 ? {} : { met: null }),
+    },
+    t('verify ok (postgres)', 'true', pg.verify.ok ? 1 : 0, (v) => v === 1),
+    t('debits == accepted topups (postgres)', 'true', pg.money.consistent ? 1 : 0, (v) => v === 1),
+  ];
+}
+
+function chartOf(results: BenchResults): string {
+  const series: ChartSeries[] = [
+    { name: 'topup, postgres (service)', color: '#1f77b4', points: results.postgres.sweep.topup },
+    { name: 'LIMIT (pgbench insert + update)', color: '#d62728', dashed: true, points: results.postgres.sweep.limit },
+  ];
+  if (results.embedded) series.push({ name: 'topup, embedded (PGlite)', color: '#2ca02c', points: results.embedded.sweep.topup });
+  const m = results.machine;
+  return renderChart(
+    'Topup throughput and p99 against concurrency',
+    `${m.cpus} × ${m.cpu_model}, PostgreSQL ${m.postgres}, ${results.plan.name} run of ${results.finished_at.slice(0, 10)}, ${results.plan.sweepSeconds}s per point (${results.plan.durationSeconds}s at ${results.plan.connections})`,
+    series,
+  );
+}
+
+function updateDocs(report: string): void {
+  const file = join(ROOT, 'docs', 'performance.md');
+  const text = readFileSync(file, 'utf8');
+  const begin = '<!-- bench:results:begin -->';
+  const end = '<!-- bench:results:end -->';
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`docs/performance.md has no ${begin} … ${end} block`);
+  writeFileSync(file, `${text.slice(0, from + begin.length)}\n${report}\n${text.slice(to)}`);
+  log('docs/performance.md results block updated');
+}
+
+// ---------------------------------------------------------------- environment
+
+async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `bench_${randomBytes(5).toString('hex')}`;
+  const asAdmin = async (sql: string) => {
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await asAdmin(`CREATE DATABASE "${name}" TEMPLATE template0`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  log(`fresh database ${name}`);
+  return { url: url.toString(), drop: () => asAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+async function describeMachine(): Promise<Record<string, string | number>> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  const setting = async (name: string) => (await client.query<{ v: string }>(`SELECT current_setting($1) AS v`, [name])).rows[0].v;
+  try {
+    let pgbench = '';
+    try {
+      pgbench = execFileSync(pgbenchPath() ?? 'pgbench', ['--version']).toString().trim();
+    } catch {
+      pgbench = 'unknown';
+    }
+    return {
+      host: hostname(),
+      cpus: cpus().length,
+      cpu_model: cpus()[0]?.model.trim() ?? 'unknown',
+      memory_gb: round(totalmem() / 2 ** 30, 1),
+      kernel: release(),
+      node: process.version,
+      postgres: await setting('server_version'),
+      pgbench,
+      shared_buffers: await setting('shared_buffers'),
+      synchronous_commit: await setting('synchronous_commit'),
+      fsync: await setting('fsync'),
+      max_connections: await setting('max_connections'),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  log(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});

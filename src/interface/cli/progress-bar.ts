@@ -1,0 +1,39 @@
+/** The fields of a rebuild the CLI shows while it runs. */
+export interface RebuildSnapshot {
+  rebuild_id: string;
+  projection: string;
+  state: string;
+  phase: string;
+  events_applied: number;
+  events_total: number;
+  events_per_second: number;
+  eta_seconds: number | null;
+}
+
+export const isRebuildSnapshot = (value: unknown): value is RebuildSnapshot => {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.rebuild_id === 'string' && typeof record.state === 'string' && typeof record.events_applied === 'number' && typeof record.events_total === 'number';
+};
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+const duration = (seconds: number | null): string => {
+  if (seconds === null) return '--:--';
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+};
+
+/** One terminal line: `balances [=========>          ]  48%  1,200/2,500 events  3,100 ev/s  ETA 0:01`. */
+export function progressLine(snapshot: RebuildSnapshot, width = 30): string {
+  const total = Math.max(snapshot.events_total, snapshot.events_applied);
+  const fraction = total === 0 ? (snapshot.state === 'running' ? 0 : 1) : snapshot.events_applied / total;
+  const filled = Math.min(width, Math.floor(fraction * width));
+  const bar = filled >= width ? '='.repeat(width) : `${'='.repeat(filled)}>${' '.repeat(width - filled - 1)}`;
+  const percent = `${String(Math.floor(fraction * 100)).padStart(3)}%`;
+  const phase = snapshot.phase === 'building' ? '' : `  ${snapshot.phase.replace(/_/g, ' ')}`;
+  return `${snapshot.projection} [${bar}] ${percent}  ${count(snapshot.events_applied)}/${count(total)} events  ${count(snapshot.events_per_second)} ev/s  ETA ${duration(snapshot.eta_seconds)}${phase}`;
+}

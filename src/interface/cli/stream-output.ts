@@ -1,0 +1,41 @@
+import { once } from 'node:events';
+import { Writable } from 'node:stream';
+import { openAdminRequest, describeFailure } from './admin-http';
+import { AdminRequest } from './command-spec';
+import { EXIT, ExitCode } from './exit-codes';
+import { responseOutcome } from './response-outcome';
+
+/** The service could not be reached; the cause as the network reported it. */
+export interface Unreachable {
+  unreachable: string;
+}
+
+export interface Terminal {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable;
+}
+
+/**
+ * Copies a 2xx body to stdout as it arrives (the one output that is not a single JSON line: an
+ * audit file can be long). An error answer prints as usual; a body cut off half way is reported
+ * on stderr with exit 1, so a truncated file is never taken for a complete one.
+ */
+export async function streamToStdout(serviceUrl: string, token: string, request: AdminRequest, terminal: Terminal): Promise<ExitCode | Unreachable> {
+  const opened = await openAdminRequest(serviceUrl, token, request);
+  if (opened.kind === 'unreachable') return { unreachable: opened.cause };
+  const { response } = opened;
+  if (response.status < 200 || response.status >= 300 || response.body === null) {
+    const outcome = responseOutcome(response.status, await response.text());
+    terminal[outcome.stream].write(`${outcome.line}\n`);
+    return outcome.exitCode;
+  }
+  try {
+    for await (const chunk of response.body) {
+      if (!terminal.stdout.write(chunk)) await once(terminal.stdout, 'drain');
+    }
+  } catch (error) {
+    terminal.stderr.write(`${JSON.stringify({ error: 'stream_interrupted', detail: `the service stopped sending half way (${describeFailure(error)}); the output is incomplete` })}\n`);
+    return EXIT.errorResponse;
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,34 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { ErrorResponseDto } from '../partner/dto/error-response.dto';
+
+/** What each error status means on every partner route, unless a route says more. */
+const COMMON: Record<number, string> = {
+  400: 'validation_failed: a missing or malformed field, named at the start of `detail`',
+  401: 'invalid_api_key: the key is missing, malformed, wrong or revoked',
+  402: 'insufficient_balance: the wallet holds less than the amount',
+  403: 'kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist)',
+  404: 'not_found',
+  409: 'idempotency_conflict: the Idempotency-Key was used with a different body, or that request is still in progress',
+  413: 'validation_failed: the request body is too large',
+  415: 'validation_failed: the body must be sent as application/json',
+  422: 'amount_out_of_range',
+  429: 'rate_limit_exceeded: the per-key request limit was reached; see Retry-After',
+  500: 'internal_error: a server fault; safe to retry with the same Idempotency-Key',
+  503: 'provider_unavailable: no provider is configured for this environment; no money was moved',
+};
+
+/** Statuses every authenticated partner route can answer. */
+const ALWAYS = [401, 403, 429, 500];
+
+/**
+ * Documents the Error body for the route's error statuses: the ones every partner route
+ * shares (401, 403, 429, 500) plus those given, each with an optional route-specific text.
+ */
+export function ApiErrorResponses(statuses: Record<number, string | true>): MethodDecorator & ClassDecorator {
+  const all = new Map<number, string>(ALWAYS.map((status) => [status, COMMON[status]]));
+  for (const [status, text] of Object.entries(statuses)) all.set(Number(status), text === true ? COMMON[Number(status)] : text);
+  return applyDecorators(
+    ...[...all.entries()].sort(([a], [b]) => a - b).map(([status, description]) => ApiResponse({ status, description, type: ErrorResponseDto })),
+  );
+}

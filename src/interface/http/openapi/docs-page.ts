@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyReply } from 'fastify';
+
+/** The Swagger UI files the page needs, with their content types. Nothing else is served from the folder. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+/**
+ * A browsable Swagger UI page for the OpenAPI document, served with three plain Fastify
+ * routes from swagger-ui-dist (the copy @nestjs/swagger depends on).
+ *
+ * SwaggerModule's own UI serving needs @fastify/static, whose content-disposition 3
+ * dependency is an ES module only: Node 20.19+ can require it, but the CommonJS module
+ * loader of the Jest tests cannot, and Nest then ends the process. These routes avoid it.
+ */
+export function serveDocsPage(app: NestFastifyApplication, docsPath: string, documentUrl: string, title: string): void {
+  const folder = dirname(require.resolve('swagger-ui-dist/package.json', { paths: [dirname(require.resolve('@nestjs/swagger'))] }));
+  const cache = new Map<string, Buffer>();
+  const file = (name: string): Buffer => {
+    let content = cache.get(name);
+    if (!content) {
+      content = readFileSync(join(folder, name));
+      cache.set(name, content);
+    }
+    return content;
+  };
+  const base = `/${docsPath}`;
+  const html = page(base, documentUrl, title);
+  const init = `window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: ${JSON.stringify(documentUrl)},
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'StandaloneLayout',
+  });
+};
+`;
+  const fastify = app.getHttpAdapter().getInstance();
+  const sendPage = (_: unknown, reply: FastifyReply): void => {
+    void reply.type('text/html; charset=utf-8').send(html);
+  };
+  fastify.get(base, sendPage);
+  fastify.get(`${base}/`, sendPage);
+  fastify.get(`${base}/swagger-ui-init.js`, (_, reply) => {
+    void reply.type('application/javascript; charset=utf-8').send(init);
+  });
+  fastify.get<{ Params: { asset: string } }>(`${base}/assets/:asset`, (request, reply) => {
+    const type = Object.prototype.hasOwnProperty.call(ASSETS, request.params.asset) ? ASSETS[request.params.asset] : undefined;
+    if (!type) {
+      void reply.status(404).type('application/json; charset=utf-8').send(JSON.stringify({ error: 'not_found', detail: 'no such documentation asset' }));
+      return;
+    }
+    void reply.type(type).header('cache-control', 'public, max-age=86400').send(file(request.params.asset));
+  });
+}
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(base: string, documentUrl: string, title: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(title)}</title>
+  <link rel="stylesheet" href="${base}/assets/swagger-ui.css">
+  <link rel="icon" type="image/png" href="${base}/assets/favicon-32x32.png" sizes="32x32">
+  <link rel="icon" type="image/png" href="${base}/assets/favicon-16x16.png" sizes="16x16">
+</head>
+<body>
+  <noscript>The interface description is at <a href="${escapeHtml(documentUrl)}">${escapeHtml(documentUrl)}</a>.</noscript>
+  <div id="swagger-ui"></div>
+  <script src="${base}/assets/swagger-ui-bundle.js"></script>
+  <script src="${base}/assets/swagger-ui-standalone-preset.js"></script>
+  <script src="${base}/swagger-ui-init.js"></script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,147 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { serveDocsPage } from './docs-page';
+
+export const PARTNER_PREFIX = '/v1/partner/';
+/** Where the document is served, without a key. */
+export const OPENAPI_DOCUMENT_PATH = 'v1/partner/openapi.json';
+/** The browsable page (Swagger UI). */
+export const DOCS_PATH = 'docs';
+const TITLE = 'Partner Recharge and Bill Payment API';
+/** The interface version of the specification (the path segment stays v1). */
+const VERSION = '1.0.0';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/**
+ * The OpenAPI 3.1 document of the partner API, generated from the controllers and DTOs.
+ * Only routes under /v1/partner/ are described (admin, operations and the agent-tool
+ * endpoint are not part of this REST interface).
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle(TITLE)
+    .setDescription(
+      [
+        'Mobile prepaid topups and bill payments for partners in the IN (INR), BD (BDT) and SG (SGD) corridors, paid from a prepaid wallet in the corridor currency.',
+        '',
+        'Every request carries `Authorization: Bearer <API_KEY>`; the key prefix chooses the environment (`svc_live_` live, `svc_test_` sandbox).',
+        'Value-moving calls (`POST /topup`, `POST /pay-bill`) need an `Idempotency-Key` header, debit the wallet at once and answer `PENDING`;',
+        '`GET /transactions/{order_id}` is the authoritative status. Money amounts in responses are decimal strings; request `amount` is a JSON number.',
+        'Every failure carries the Error body.',
+      ].join('\n'),
+    )
+    .setVersion(VERSION)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'svc_live_… (live) or svc_test_… (sandbox) followed by 32 base64url characters' })
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  if (document.info.contact && Object.keys(document.info.contact).length === 0) delete document.info.contact;
+  document.paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith(PARTNER_PREFIX)));
+  const usedTags = new Set(Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((operation: { tags?: string[] }) => operation?.tags ?? [])));
+  if (document.tags) document.tags = document.tags.filter((tag) => usedTags.has(tag.name));
+  return toOpenApi31(document);
+}
+
+/**
+ * Serves the document at GET /v1/partner/openapi.json (through SwaggerModule.setup) and a
+ * Swagger UI page at GET /docs, both without a key. See docs-page.ts for why the page is
+ * not SwaggerModule's own UI.
+ */
+export function setupOpenApi(app: NestFastifyApplication): void {
+  // Built on the first request (then kept): scanning the controllers takes ~100 ms, which every start would pay.
+  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), { ui: false, raw: ['json'], jsonDocumentUrl: OPENAPI_DOCUMENT_PATH });
+  serveDocsPage(app, DOCS_PATH, `/${OPENAPI_DOCUMENT_PATH}`, `${TITLE} ${VERSION}`);
+}
+
+/**
+ * @nestjs/swagger writes schemas in the OpenAPI 3.0 dialect. OpenAPI 3.1 schemas are JSON
+ * Schema 2020-12, so `nullable: true` becomes a "null" type (or a union with {type: null}
+ * around a reference), `example` becomes `examples`, and a boolean exclusiveMinimum or
+ * exclusiveMaximum becomes the numeric bound.
+ */
+function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
+  const copy = JSON.parse(JSON.stringify(document)) as JsonObject;
+  const components = asObject(copy.components);
+  const schemas = asObject(components?.schemas);
+  if (schemas) for (const name of Object.keys(schemas)) schemas[name] = schema31(schemas[name]);
+  const paths = asObject(copy.paths) ?? {};
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(asObject(item) ?? {})) {
+      const op = asObject(operation);
+      if (!op) continue;
+      for (const parameter of asArray(op.parameters)) {
+        const param = asObject(parameter);
+        if (param && param.schema !== undefined) param.schema = schema31(param.schema);
+      }
+      convertContent(asObject(op.requestBody));
+      for (const response of Object.values(asObject(op.responses) ?? {})) {
+        const answer = asObject(response);
+        convertContent(answer);
+        for (const header of Object.values(asObject(answer?.headers) ?? {})) {
+          const h = asObject(header);
+          if (h && h.schema !== undefined) h.schema = schema31(h.schema);
+        }
+      }
+    }
+  }
+  return copy as unknown as OpenAPIObject;
+}
+
+function convertContent(holder: JsonObject | null): void {
+  for (const media of Object.values(asObject(holder?.content) ?? {})) {
+    const m = asObject(media);
+    if (m && m.schema !== undefined) m.schema = schema31(m.schema);
+  }
+}
+
+function schema31(value: Json): Json {
+  const schema = asObject(value);
+  if (!schema) return value;
+  const result: JsonObject = { ...schema };
+  for (const key of ['properties', 'patternProperties', '$defs']) {
+    const children = asObject(result[key]);
+    if (children) result[key] = Object.fromEntries(Object.entries(children).map(([name, child]) => [name, schema31(child)]));
+  }
+  for (const key of ['items', 'additionalProperties', 'not', 'contains']) {
+    if (asObject(result[key])) result[key] = schema31(result[key]);
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) {
+    if (Array.isArray(result[key])) result[key] = (result[key] as Json[]).map(schema31);
+  }
+  // 3.0's boolean exclusiveMinimum/exclusiveMaximum are numbers in 2020-12.
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof result[exclusive] !== 'boolean') continue;
+    if (result[exclusive] === true && typeof result[bound] === 'number') {
+      result[exclusive] = result[bound];
+      delete result[bound];
+    } else {
+      delete result[exclusive];
+    }
+  }
+  if ('example' in result) {
+    if (!('examples' in result)) result.examples = [result.example];
+    delete result.example;
+  }
+  const nullable = result.nullable === true;
+  delete result.nullable;
+  if (!nullable) return result;
+  if (typeof result.type === 'string') {
+    result.type = [result.type, 'null'];
+    if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
+    return result;
+  }
+  // A nullable reference or composition: either the schema or null.
+  const { description, ...rest } = result;
+  return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };
+}
+
+function asObject(value: Json | undefined): JsonObject | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null;
+}
+
+function asArray(value: Json | undefined): Json[] {
+  return Array.isArray(value) ? value : [];
+}

@@ -1,0 +1,101 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { BillerCategory } from '../../../../application/ports/catalog.port';
+import { CORRIDOR, CURRENCY, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
+
+export const BILLER_CATEGORIES: readonly BillerCategory[] = ['POSTPAID_MOBILE', 'ELECTRICITY', 'WATER', 'GAS', 'BROADBAND', 'DTH', 'LANDLINE', 'INSURANCE', 'CREDIT_CARD'];
+
+@ApiSchema({ name: 'Operator', description: 'A mobile prepaid operator of the corridor.' })
+export class OperatorDto {
+  @ApiProperty({ ...ID, description: 'Used as operator_id in POST /topup', example: 101 })
+  id!: number;
+
+  @ApiProperty({ type: 'string', description: 'Operator code', example: 'IN_AIRTEL' })
+  api_operator_id!: string;
+
+  @ApiProperty({ type: 'string', example: 'Airtel' })
+  name!: string;
+
+  @ApiProperty({ type: 'string', enum: ['MOBILE_PREPAID'] })
+  category!: string;
+
+  @ApiProperty({ ...DECIMAL_AMOUNT, description: 'Lowest allowed topup amount', example: '10.00' })
+  min_amount!: string;
+
+  @ApiProperty({ ...DECIMAL_AMOUNT, description: 'Highest allowed topup amount', example: '5000.00' })
+  max_amount!: string;
+
+  @ApiProperty(CURRENCY)
+  local_currency!: string;
+}
+
+@ApiSchema({ name: 'OperatorList', description: 'The active operators of the corridor, or only the detected one when `phone` was given.' })
+export class OperatorListDto {
+  @ApiProperty(CORRIDOR)
+  corridor!: string;
+
+  @ApiProperty(CURRENCY)
+  currency!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  count!: number;
+
+  @ApiPropertyOptional({ ...E164_PHONE, description: 'The queried phone in E.164, present when `phone` was given' })
+  phone?: string;
+
+  @ApiProperty({ type: () => OperatorDto, isArray: true })
+  operators!: OperatorDto[];
+}
+
+@ApiSchema({ name: 'BillerParam', description: 'An extra parameter a biller needs in `params` of bill-info and pay-bill.' })
+export class BillerParamDto {
+  @ApiProperty({ type: 'string', example: 'billing_unit' })
+  name!: string;
+
+  @ApiProperty({ type: 'string', example: 'Billing Unit (BU)' })
+  label!: string;
+
+  @ApiProperty({ type: 'boolean' })
+  required!: boolean;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Regular expression the value must match, or null', example: '^[0-9]{4}$' })
+  pattern!: string | null;
+}
+
+@ApiSchema({ name: 'Biller', description: 'A biller of the corridor (postpaid mobile, utility, and in IN the BBPS billers).' })
+export class BillerDto {
+  @ApiProperty({ ...ID, description: 'Used as biller_id in bill-info and pay-bill', example: 1005 })
+  id!: number;
+
+  @ApiProperty({ type: 'string', example: 'IN_BESCOM' })
+  api_biller_id!: string;
+
+  @ApiProperty({ type: 'string', example: 'Bangalore Electricity Supply Company (BESCOM)' })
+  name!: string;
+
+  @ApiProperty({ type: 'string', enum: [...BILLER_CATEGORIES], example: 'ELECTRICITY' })
+  category!: string;
+
+  @ApiProperty({ type: 'boolean', description: 'Paid through BBPS (India)' })
+  bbps!: boolean;
+
+  @ApiProperty(CURRENCY)
+  local_currency!: string;
+
+  @ApiProperty({ type: () => BillerParamDto, isArray: true })
+  params!: BillerParamDto[];
+}
+
+@ApiSchema({ name: 'BillerList', description: 'The active billers of the corridor, optionally of one category.' })
+export class BillerListDto {
+  @ApiProperty(CORRIDOR)
+  corridor!: string;
+
+  @ApiProperty(CURRENCY)
+  currency!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  count!: number;
+
+  @ApiProperty({ type: () => BillerDto, isArray: true })
+  billers!: BillerDto[];
+}

@@ -1,0 +1,28 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ErrorCode } from '../../../../application/shared/service-error';
+
+/** The codes a partner can receive (the interface's Errors table, plus provider_unavailable). */
+export const PARTNER_ERROR_CODES = [
+  'validation_failed',
+  'idempotency_key_required',
+  'invalid_api_key',
+  'insufficient_balance',
+  'kyc_required',
+  'ip_not_allowed',
+  'operator_not_found_or_wrong_corridor',
+  'not_found',
+  'idempotency_conflict',
+  'amount_out_of_range',
+  'rate_limit_exceeded',
+  'internal_error',
+  'provider_unavailable',
+] as const satisfies readonly ErrorCode[];
+
+@ApiSchema({ name: 'Error', description: 'Every refusal and failure carries this body.' })
+export class ErrorResponseDto {
+  @ApiProperty({ type: 'string', enum: [...PARTNER_ERROR_CODES], example: 'validation_failed' })
+  error!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'What went wrong; starts with the offending field when there is one', example: 'amount: must be greater than zero' })
+  detail!: string | null;
+}

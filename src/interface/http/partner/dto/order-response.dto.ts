@@ -1,0 +1,44 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { AMOUNT_LOCAL, CURRENCY, DATE_TIME, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
+
+/** The Order resource: the answer of a value-moving call, always PENDING; settlement follows asynchronously. */
+abstract class OrderDto {
+  @ApiProperty({ type: 'string', minLength: 1, description: 'Identifier for GET /transactions/{order_id}', example: 'ord_01JH2K3M4N5P6Q7R8S9T0V1W2X' })
+  order_id!: string;
+
+  @ApiProperty({ type: 'string', enum: ['PENDING'], description: 'Always PENDING in this response' })
+  status!: string;
+
+  @ApiProperty({ ...AMOUNT_LOCAL, description: 'The debited amount, four decimal places' })
+  amount_local!: string;
+
+  @ApiProperty(CURRENCY)
+  currency!: string;
+
+  @ApiProperty({ ...DECIMAL_AMOUNT, description: 'Wallet balance after the debit' })
+  balance_after!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Your own reference, echoed back' })
+  reference!: string | null;
+
+  @ApiProperty(DATE_TIME)
+  created_at!: string;
+}
+
+@ApiSchema({ name: 'TopupOrder', description: 'The Order of a mobile prepaid topup (status PENDING).' })
+export class TopupOrderDto extends OrderDto {
+  @ApiProperty({ ...ID, example: 101 })
+  operator_id!: number;
+
+  @ApiProperty({ ...E164_PHONE, description: 'The recipient number in E.164' })
+  phone!: string;
+}
+
+@ApiSchema({ name: 'BillPaymentOrder', description: 'The Order of a bill payment (status PENDING).' })
+export class BillPaymentOrderDto extends OrderDto {
+  @ApiProperty({ ...ID, example: 1005 })
+  biller_id!: number;
+
+  @ApiProperty({ type: 'string', minLength: 1, example: '1234560001' })
+  consumer_number!: string;
+}

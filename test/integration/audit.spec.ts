@@ -1,0 +1,340 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { forgeEvent, sandboxWallet } from '../support/ledger';
+import { SANDBOX_PHONES, STORES, StoreKind, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
+import { CliRun, runCli } from '../unit/cli/run-cli';
+
+interface AuditLine {
+  revision: number;
+  position: string;
+  recorded_at: string;
+  occurred_at: string;
+  event_type: string;
+  event_id: string;
+  order_id: string | null;
+  kind: string;
+  amount: string;
+  signed_amount: string;
+  running_balance: string;
+  balance_after: string;
+  balance_matches: boolean;
+  currency: string;
+  actor_type: string;
+  actor_id: string;
+  correlation_id: string;
+  reference: string | null;
+  reason: string | null;
+}
+
+const jsonLines = (text: string): AuditLine[] =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AuditLine);
+
+/** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF rows. */
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += char;
+  }
+  if (field !== '' || row.length) rows.push([...row, field]);
+  return rows;
+}
+
+const DAY_BEFORE = new Date('2026-03-09T10:00:00.000Z');
+const STATEMENT_DAY = '2026-03-10';
+const DAY_AFTER = new Date('2026-03-11T09:00:00.000Z');
+
+/**
+ * A partner's sandbox history over three days. On the statement day: an operator credit of 250,
+ * a successful 200 topup, a failed 50 topup that is refunded, and a successful 30 topup.
+ */
+async function threeDaysOfActivity(service: TestService, clock: ManualClock) {
+  clock.set(DAY_BEFORE);
+  const partner = await service.createPartner('IN', 'Audit Partner');
+  const topup = async (suffix: string, amount: number, key: string): Promise<string> => {
+    const placed = await service.topup(partner.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount, reference: `audit ${key}` }, key);
+    expect(placed.status).toBe(200);
+    await service.settle();
+    return placed.body.order_id;
+  };
+  await topup('0001', 100, 'day-before');
+
+  clock.set(new Date(`${STATEMENT_DAY}T08:00:00.000Z`));
+  const credited = await service.admin('POST', `/partners/${partner.partnerId}/wallet-credits`, { environment: 'sandbox', amount: '250.00', reference: 'wire, "March"' });
+  expect(credited.status).toBe(200);
+  clock.advance(60_000);
+  const succeeded = await topup('0001', 200, 'statement-success');
+  clock.advance(60_000);
+  const failed = await topup('0002', 50, 'statement-failure');
+  clock.advance(60_000);
+  await topup('0001', 30, 'statement-late');
+
+  clock.set(DAY_AFTER);
+  await topup('0001', 20, 'day-after');
+  return { partner, succeeded, failed };
+}
+
+describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
+  let service: TestService;
+  let clock: ManualClock;
+  let activity: Awaited<ReturnType<typeof threeDaysOfActivity>>;
+  let other: { partnerId: string; sandboxKey: string };
+
+  beforeAll(async () => {
+    clock = new ManualClock(DAY_BEFORE);
+    service = await TestService.start({ store, clock });
+    activity = await threeDaysOfActivity(service, clock);
+    other = await service.createPartner('BD', 'Second Audit Partner');
+    await service.admin('POST', `/partners/${activity.partner.partnerId}/kyc`, { status: 'approved' });
+    await service.admin('POST', `/partners/${activity.partner.partnerId}/wallet-credits`, { environment: 'live', amount: '5000.00', reference: 'first live funding' });
+    const placed = await service.topup(other.sandboxKey, { operator_id: 201, phone: SANDBOX_PHONES.BD('0002'), amount: 100 }, 'other-failure');
+    expect(placed.status).toBe(200);
+    await service.settle();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const walletAudit = (partnerId: string, environment: string, query: string) => service.admin('GET', `/audit/wallets/${partnerId}/${environment}?${query}`);
+
+  it('the running balance of every wallet ends at the balance the API shows, and every event records the balance it folds to', async () => {
+    let wallets = 0;
+    for (const partnerId of [activity.partner.partnerId, other.partnerId]) {
+      const shown = await service.admin('GET', `/partners/${partnerId}`);
+      for (const environment of ['sandbox', 'live'] as const) {
+        const audit = await walletAudit(partnerId, environment, 'format=jsonl');
+        expect(audit.status).toBe(200);
+        expect(audit.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+        const lines = jsonLines(audit.text);
+        const balance = shown.body.balances[environment];
+        if (balance === null) {
+          expect(lines).toEqual([]);
+          continue;
+        }
+        wallets += 1;
+        expect(lines[lines.length - 1].running_balance).toBe(balance.available);
+        expect(lines.every((line) => line.balance_matches && line.balance_after === line.running_balance)).toBe(true);
+        expect(lines.map((line) => line.revision)).toEqual(lines.map((_, index) => index));
+      }
+    }
+    expect(wallets).toBe(3);
+  });
+
+  it('each line names the event, its order, its actor, the amount signed and the reference', async () => {
+    const lines = jsonLines((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=jsonl')).text);
+    expect(lines.map((line) => [line.event_type, line.kind, line.signed_amount, line.running_balance])).toEqual([
+      ['WalletCredited', 'sandbox_grant', '1000.00', '1000.00'],
+      ['WalletDebited', 'topup', '-100.00', '900.00'],
+      ['WalletCredited', 'funding', '250.00', '1150.00'],
+      ['WalletDebited', 'topup', '-200.00', '950.00'],
+      ['WalletDebited', 'topup', '-50.00', '900.00'],
+      ['WalletRefunded', 'refund', '50.00', '950.00'],
+      ['WalletDebited', 'topup', '-30.00', '920.00'],
+      ['WalletDebited', 'topup', '-20.00', '900.00'],
+    ]);
+    const credit = lines[2];
+    expect(credit).toMatchObject({ actor_type: 'operator', order_id: null, reference: 'wire, "March"', amount: '250.00', currency: 'INR', occurred_at: `${STATEMENT_DAY}T08:00:00.000Z` });
+    const debit = lines[3];
+    expect(debit).toMatchObject({ actor_type: 'partner_key', order_id: activity.succeeded, correlation_id: activity.succeeded, reference: 'audit statement-success' });
+    const refund = lines[5];
+    expect(refund).toMatchObject({ actor_type: 'system', order_id: activity.failed, reason: expect.any(String) });
+    expect(lines[0].position).toMatch(/^\d+\/\d+$/);
+  });
+
+  it('a period keeps the running balance counted from the first event of the wallet', async () => {
+    const lines = jsonLines((await walletAudit(activity.partner.partnerId, 'sandbox', `format=jsonl&from=${STATEMENT_DAY}&to=${STATEMENT_DAY}`)).text);
+    expect(lines.map((line) => [line.event_type, line.running_balance])).toEqual([
+      ['WalletCredited', '1150.00'],
+      ['WalletDebited', '950.00'],
+      ['WalletDebited', '900.00'],
+      ['WalletRefunded', '950.00'],
+      ['WalletDebited', '920.00'],
+    ]);
+    expect(jsonLines((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=jsonl&from=2026-03-11')).text)).toHaveLength(1);
+  });
+
+  it('the CSV has a header and the same rows as the JSON lines, with commas and quotes kept intact', async () => {
+    const csv = await walletAudit(activity.partner.partnerId, 'sandbox', 'format=csv');
+    const jsonl = await walletAudit(activity.partner.partnerId, 'sandbox', 'format=jsonl');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...rows] = csvRows(csv.text);
+    const lines = jsonLines(jsonl.text);
+    expect(header).toEqual(Object.keys(lines[0]));
+    expect(rows).toEqual(lines.map((line) => Object.values(line).map((value) => (value === null ? '' : String(value)))));
+  });
+
+  it('the statement of a day with debits, refunds and credits adds up', async () => {
+    const statement = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=${STATEMENT_DAY}`);
+    expect(statement.status).toBe(200);
+    expect(statement.body).toEqual({
+      partner_id: activity.partner.partnerId,
+      environment: 'sandbox',
+      currency: 'INR',
+      date: STATEMENT_DAY,
+      opening_balance: '900.00',
+      debits: '280.00',
+      refunds: '50.00',
+      credits: '250.00',
+      closing_balance: '920.00',
+      counts: { debits: 3, refunds: 1, credits: 1 },
+      adds_up: true,
+      checks: { opening_matches_recorded_balance: true, closing_matches_recorded_balance: true, every_balance_after_matches_the_fold: true },
+    });
+  });
+
+  it('the statement of a quiet day carries the balance over unchanged', async () => {
+    const statement = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=2026-03-20`);
+    expect(statement.body).toMatchObject({ opening_balance: '900.00', debits: '0.00', refunds: '0.00', credits: '0.00', closing_balance: '900.00', adds_up: true });
+  });
+
+  it("an order's audit shows its debit, initiation, failure and refund in the order they happened", async () => {
+    const audit = await service.admin('GET', `/audit/orders/${activity.failed}`);
+    expect(audit.status).toBe(200);
+    expect(audit.body).toMatchObject({ order_id: activity.failed, partner_id: activity.partner.partnerId, environment: 'sandbox', outcome: 'FAILED' });
+    const events = audit.body.events as { event_type: string; stream_id: string; position: string; actor: { type: string } }[];
+    expect(events.map((event) => event.event_type)).toEqual(['WalletDebited', 'TransactionInitiated', 'TransactionFailed', 'WalletRefunded']);
+    expect(events.map((event) => event.stream_id)).toEqual([
+      sandboxWallet(activity.partner.partnerId),
+      `order-${activity.failed}`,
+      `order-${activity.failed}`,
+      sandboxWallet(activity.partner.partnerId),
+    ]);
+    expect(events[0].actor.type).toBe('partner_key');
+    const succeeded = await service.admin('GET', `/audit/orders/${activity.succeeded}`);
+    expect((succeeded.body.events as { event_type: string }[]).map((event) => event.event_type)).toEqual(['WalletDebited', 'TransactionInitiated', 'TransactionSettled']);
+    expect(succeeded.body.outcome).toBe('SUCCESS');
+  });
+
+  it('unknown partners, orders and malformed requests are refused before anything is streamed', async () => {
+    expect((await walletAudit('p_nobody', 'sandbox', 'format=jsonl')).status).toBe(404);
+    expect((await walletAudit(activity.partner.partnerId, 'staging', 'format=jsonl')).status).toBe(400);
+    expect((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=xml')).status).toBe(400);
+    expect((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=csv&from=2026-02-30')).status).toBe(400);
+    expect((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=csv&from=2026-03-11&to=2026-03-10')).status).toBe(400);
+    expect((await service.admin('GET', '/audit/orders/ord_nothing')).status).toBe(404);
+    expect((await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox`)).status).toBe(400);
+    expect((await service.admin('GET', '/audit/statements/p_nobody/sandbox?date=2026-03-10')).status).toBe(404);
+  });
+
+  it('a statement whose events record a balance that does not follow from the amounts says it does not add up', async () => {
+    clock.set(new Date('2026-03-12T10:00:00.000Z'));
+    const forged = await service.createPartner('IN', 'Tampered Partner');
+    await forgeEvent(
+      service,
+      sandboxWallet(forged.partnerId),
+      'WalletCredited',
+      { creditId: 'crd_forged', amount: '10.00', currency: 'INR', balanceAfter: '1100.00', kind: 'funding', reference: 'forged', creditedAt: clock.now().toISOString() },
+      { partnerId: forged.partnerId, environment: 'sandbox', correlationId: 'crd_forged', causationId: null, actor: { type: 'system', id: 'forger' }, occurredAt: clock.now().toISOString() },
+    );
+    const statement = await service.admin('GET', `/audit/statements/${forged.partnerId}/sandbox?date=2026-03-12`);
+    expect(statement.body).toMatchObject({
+      opening_balance: '0.00',
+      credits: '1010.00',
+      closing_balance: '1010.00',
+      adds_up: false,
+      checks: { closing_matches_recorded_balance: false, every_balance_after_matches_the_fold: false },
+    });
+    const lines = jsonLines((await walletAudit(forged.partnerId, 'sandbox', 'format=jsonl')).text);
+    expect(lines[lines.length - 1]).toMatchObject({ running_balance: '1010.00', balance_after: '1100.00', balance_matches: false });
+  });
+});
+
+describe('the audit commands of the operator CLI', () => {
+  let service: TestService;
+  let clock: ManualClock;
+  let scratch: string;
+  let env: Record<string, string>;
+  let activity: Awaited<ReturnType<typeof threeDaysOfActivity>>;
+
+  beforeAll(async () => {
+    clock = new ManualClock(DAY_BEFORE);
+    service = await TestService.start({ store: 'embedded', clock });
+    activity = await threeDaysOfActivity(service, clock);
+    scratch = mkdtempSync(join(tmpdir(), 'cli-audit-'));
+    env = { SERVICE_URL: service.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN, DATA_DIR: join(scratch, 'no-data-here') };
+  });
+  afterAll(async () => {
+    await service?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const succeeded = (run: CliRun): string => {
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    return run.stdout;
+  };
+
+  it('audit wallet streams the JSON lines as the service sends them', async () => {
+    const partnerId = activity.partner.partnerId;
+    const run = await runCli(['audit', 'wallet', partnerId, '--environment', 'sandbox', '--format', 'jsonl'], env);
+    const direct = await service.admin('GET', `/audit/wallets/${partnerId}/sandbox?format=jsonl`);
+    expect(succeeded(run)).toBe(direct.text);
+    expect(jsonLines(run.stdout)).toHaveLength(8);
+  });
+
+  it('audit wallet --format csv with a period prints the CSV of those days', async () => {
+    const run = await runCli(
+      ['audit', 'wallet', activity.partner.partnerId, '--environment', 'sandbox', '--from', STATEMENT_DAY, '--to', STATEMENT_DAY, '--format', 'csv'],
+      env,
+    );
+    const rows = csvRows(succeeded(run));
+    expect(rows[0][0]).toBe('revision');
+    expect(rows).toHaveLength(1 + 5);
+  });
+
+  it('audit statement prints one JSON object that adds up', async () => {
+    const run = await runCli(['audit', 'statement', activity.partner.partnerId, '--environment', 'sandbox', '--date', STATEMENT_DAY], env);
+    const output = succeeded(run);
+    expect(output.trimEnd()).not.toContain('\n');
+    expect(JSON.parse(output)).toMatchObject({ opening_balance: '900.00', closing_balance: '920.00', adds_up: true });
+  });
+
+  it('audit order prints the whole history of an order as one JSON object', async () => {
+    const run = await runCli(['audit', 'order', activity.failed], env);
+    const output = succeeded(run);
+    expect(output.trimEnd()).not.toContain('\n');
+    expect((JSON.parse(output).events as { event_type: string }[]).map((event) => event.event_type)).toEqual([
+      'WalletDebited',
+      'TransactionInitiated',
+      'TransactionFailed',
+      'WalletRefunded',
+    ]);
+  });
+
+  it('audit wallet for an unknown partner exits 1 with the error on stderr and nothing on stdout', async () => {
+    const run = await runCli(['audit', 'wallet', 'p_nobody', '--environment', 'sandbox', '--format', 'csv'], env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toMatchObject({ error: 'not_found' });
+  });
+
+  it('audit wallet without --format is a usage error', async () => {
+    const run = await runCli(['audit', 'wallet', activity.partner.partnerId, '--environment', 'sandbox'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--format');
+  });
+});

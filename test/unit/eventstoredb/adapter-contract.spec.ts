@@ -1,0 +1,17 @@
+import { EventStoreDbEventStore } from '../../../src/infrastructure/event-store/eventstoredb-event-store';
+import { eventStoreContract } from '../../contract/event-store.contract';
+import { FakeEventStoreDbClient } from './fake-eventstoredb-client';
+
+/*
+ * The one contract suite, run against the adapter over an in-memory stand-in for the client that follows
+ * EventStoreDB's documented append, read and subscription rules, with system events ($statsCollection)
+ * and another application's events mixed into $all. It exercises the adapter's logic without a server;
+ * test/contract/eventstoredb-event-store.spec.ts runs the same suite against a real one.
+ */
+eventStoreContract('EventStoreDB adapter over an in-memory client', async () => {
+  const client = new FakeEventStoreDbClient({ systemEventEvery: 2 });
+  client.appendSystemEvent();
+  client.appendForeignEvent();
+  const store = new EventStoreDbEventStore(client);
+  return { store, close: () => store.close() };
+});
