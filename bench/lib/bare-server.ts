@@ -1,8 +1,8 @@
 /**
  * The framework baseline: a bare Fastify server (no Nest, no CQRS buses, no guards or
  * pipes) doing the same authenticated balance read as GET /v1/partner/balance, with the
- * same SQL against the same database: the key by its HMAC, the partner, the settings (IP
- * allowlist), the rate-limit hit, then the balance. Started by the bench as its own process:
+ * same SQL against the same database: the key with its partner and settings (IP allowlist,
+ * rate limit) in one query, the rate-limit hit, then the balance. Started by the bench as its own process:
  *   node --import tsx bench/lib/bare-server.ts   (env: PORT, API_KEY_SECRET, and DATABASE_URL or PGLITE_DIR)
  */
 import Fastify from 'fastify';
@@ -32,25 +32,31 @@ async function main(): Promise<void> {
     if (!key || !environment) failure = refuse(401, 'invalid_api_key', 'missing or malformed API key');
     else {
       const hash = createHmac('sha256', secret).update(key, 'utf8').digest('hex');
-      const keys = await db.query<{ key_id: string; partner_id: string; environment: string; active: boolean }>(
-        'SELECT key_id, partner_id, environment, active FROM rm_api_keys WHERE key_hash = $1',
+      // The service's admission read: key, partner and settings in one query.
+      const rows = await db.query<{
+        key_id: string;
+        environment: string;
+        active: boolean;
+        partner_found: string | null;
+        corridor: string | null;
+        created_at: Date | string | null;
+        settings: { ipAllowlist?: string[]; rateLimitPerMinute?: number } | null;
+      }>(
+        `SELECT k.key_id, k.partner_id, k.environment, k.active,
+                p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings
+           FROM rm_api_keys k
+           LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
+           LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment
+          WHERE k.key_hash = $1`,
         [hash],
       );
-      const row = keys[0];
-      if (!row || !row.active || row.environment !== environment) failure = refuse(401, 'invalid_api_key', 'the API key is not valid or has been revoked');
-      else {
-        const partners = await db.query<{ partner_id: string; corridor: string; kyc_status: string; created_at: Date | string }>(
-          'SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners WHERE partner_id = $1',
-          [row.partner_id],
-        );
-        const partner = partners[0];
-        if (!partner) failure = refuse(401, 'invalid_api_key', 'the API key is not valid or has been revoked');
-        else {
-          const settingsRows = await db.query<{ settings: { ipAllowlist?: string[]; rateLimitPerMinute?: number } }>(
-            'SELECT settings FROM rm_partner_settings WHERE partner_id = $1 AND environment = $2',
-            [partner.partner_id, environment],
-          );
-          const settings = settingsRows[0]?.settings ?? {};
+      const row = rows[0];
+      if (!row || !row.active || row.environment !== environment || !row.partner_found) {
+        failure = refuse(401, 'invalid_api_key', 'the API key is not valid or has been revoked');
+      } else {
+        const partner = { partner_id: row.partner_found, corridor: row.corridor ?? 'IN', created_at: row.created_at ?? new Date(0) };
+        {
+          const settings = row.settings ?? {};
           const allowlist = settings.ipAllowlist ?? [];
           if (allowlist.length && !allowlist.includes(request.ip)) failure = refuse(403, 'ip_not_allowed', 'not in the allowlist');
           else {
@@ -58,7 +64,7 @@ async function main(): Promise<void> {
             const windowStart = new Date(Math.floor(Date.now() / 60_000) * 60_000);
             const hits = await db.query<{ hits: number }>(
               `INSERT INTO rate_limit_windows (bucket, window_start, hits) VALUES ($1, $2, 1)
-               ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1 RETURNING hits`,
+               ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + EXCLUDED.hits RETURNING hits`,
               [`key:${row.key_id}`, windowStart.toISOString()],
             );
             const used = hits[0].hits;

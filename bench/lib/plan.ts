@@ -56,7 +56,7 @@ export function planFor(name: PlanName): Plan {
       return {
         name,
         connections: 8,
-        durationSeconds: 1,
+        durationSeconds: 1.5,
         warmupSeconds: 0.5,
         sweep: [1, 8],
         sweepSeconds: 1,

@@ -18,7 +18,7 @@ export function markdownReport(results: BenchResults): string {
   lines.push(
     `Run: \`${plan.name}\`, ${results.started_at.slice(0, 16).replace('T', ' ')} UTC, ${results.duration_s} s; ${plan.connections} connections, ` +
       `${plan.durationSeconds} s per scenario after ${plan.warmupSeconds} s warm-up; ${results.machine.cpus} × ${results.machine.cpu_model}, ` +
-      `${results.machine.memory_gb} GB, Node ${results.machine.node}, PostgreSQL ${results.machine.postgres} (synchronous_commit=${results.machine.synchronous_commit}).`,
+      `${results.machine.memory_gb} GB, Node ${results.machine.node}, PostgreSQL ${results.machine.postgres} (synchronous_commit=${results.machine.synchronous_commit}); load average ${results.machine.load_average_start} at start, ${results.machine.load_average_end} at end.`,
   );
   lines.push('');
   const modes = [results.postgres, ...(results.embedded ? [results.embedded] : [])];
@@ -72,7 +72,7 @@ export function markdownReport(results: BenchResults): string {
         `cold first topup on it ${fmt(m.scenarios.topup_history.cold_start_ms, 0)} ms. ` +
         `Service RSS ${fmt(m.memory.rss_mb)} MB after ${m.memory.orders.toLocaleString('en-US')} orders (peak ${fmt(m.memory.peak_rss_mb)} MB). ` +
         `verify: ${m.verify.ok ? 'ok' : '**FAILED**'} over ${m.verify.events ?? '–'} events / ${m.verify.orders ?? '–'} orders in ${m.verify.ms} ms; ` +
-        `accepted topups ${m.money.accepted_topups}, debits in the log ${m.money.orders_in_log ?? '–'} (${m.money.consistent ? 'equal' : '**differ**'}).`,
+        `topups answered 200: ${m.money.accepted_topups}, debits in the log: ${m.money.debits_in_log} (one per key: ${m.money.distinct_keys_debited === m.money.debits_in_log ? 'yes' : '**no**'}), requests sent at most ${m.money.sent_topups}: ${m.money.consistent ? 'consistent' : '**inconsistent**'}.`,
     );
     lines.push('');
   }

@@ -31,7 +31,8 @@ export class ServiceProcess {
     child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-4000);
     });
-    child.stdout?.resume();
+    if (process.env.BENCH_SERVICE_LOG_LEVEL) child.stdout?.pipe(process.stderr);
+    else child.stdout?.resume();
   }
 
   static async start(options: ServiceOptions, readyTimeoutMs = 120_000): Promise<ServiceProcess> {
@@ -45,7 +46,7 @@ export class ServiceProcess {
       DATA_DIR: options.dataDir,
       API_KEY_SECRET: BENCH_KEY_SECRET,
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL ?? 'silent',
       HOST: '127.0.0.1',
       PORT: String(port),
     };

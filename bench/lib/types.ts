@@ -28,7 +28,7 @@ export interface ModeResults {
   history: { events: number; seed_ms: number; projection_catch_up_ms: number; wallet_events: number };
   memory: { orders: number; rss_mb: number | null; peak_rss_mb: number | null; long_run: Scenario | null };
   verify: { ok: boolean; status: number; ms: number; events: number | null; wallets: number | null; orders: number | null; breaches: number };
-  money: { accepted_topups: number; orders_in_log: number | null; consistent: boolean };
+  money: { accepted_topups: number; sent_topups: number; debits_in_log: number; distinct_keys_debited: number; consistent: boolean };
   setup_ms: number;
 }
 

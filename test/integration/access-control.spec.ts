@@ -79,7 +79,7 @@ describe('IP allowlist', () => {
   it.each([
     ['another IPv4 address', ['127.0.0.2']],
     ['an IPv4 range that does not contain it', ['10.0.0.0/8', '192.168.0.0/16']],
-    ['an IPv6 range only', ['2001:db8::/32']],
+    ['an IPv6 range', ['2001:db8::/32']],
   ])('a caller at 127.0.0.1 is refused with 403 ip_not_allowed when the allowlist holds only %s', async (_, allowlist) => {
     const key = await partnerAllowing(allowlist);
     expectError(await balance(key), 403, 'ip_not_allowed');

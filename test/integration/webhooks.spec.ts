@@ -792,7 +792,7 @@ describe('live webhook targets must be public addresses', () => {
     ['8.8.8.8', true],
     ['203.0.114.10', true],
     ['2001:4860:4860::8888', true],
-  ])('isPublicAddress(%s) is %s', (address, expected) => {
+  ])('%s is a public address that a live webhook may reach: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });
 });

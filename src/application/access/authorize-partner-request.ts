@@ -3,7 +3,6 @@ import { AuthenticateApiKey } from '../auth/authenticate-api-key';
 import { Caller } from '../auth/caller';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../ports/rate-limiter.port';
-import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { isAllowed } from './ip-allowlist';
 
@@ -28,14 +27,13 @@ export class RateLimitExceeded extends ServiceError {
 export class AuthorizePartnerRequest {
   constructor(
     private readonly authenticate: AuthenticateApiKey,
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute(request: PartnerRequest): Promise<{ caller: Caller; rateLimit: RateLimitDecision }> {
-    const caller = await this.authenticate.execute(request.authorization, request.requestId);
-    const settings = await this.readModels.partnerSettings(caller.partnerId, caller.environment);
+    // The key, its partner and the settings come in one read: one round trip instead of three.
+    const { caller, settings } = await this.authenticate.admit(request.authorization, request.requestId);
     if (!isAllowed(settings.ipAllowlist, request.ip)) {
       throw new ServiceError('ip_not_allowed', `requests from ${request.ip} are not in this key's IP allowlist`);
     }

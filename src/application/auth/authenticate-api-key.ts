@@ -4,11 +4,13 @@ import { environmentOfApiKey } from '../../domain/partner/api-key-format';
 import { KEY_HASHER, KeyHasher } from '../ports/secrets.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
+import { PartnerSettings } from '../../domain/partner/partner-settings';
 import { Caller } from './caller';
 
 /**
  * Resolves a bearer key to its partner. The key is looked up by its keyed hash, so the
- * lookup time says nothing about how much of a guessed key was right.
+ * lookup time says nothing about how much of a guessed key was right. Nothing is cached:
+ * a revoked key is refused by every process from the moment the revocation is projected.
  */
 @Injectable()
 export class AuthenticateApiKey {
@@ -18,20 +20,26 @@ export class AuthenticateApiKey {
   ) {}
 
   async execute(authorization: string | undefined, requestId: string): Promise<Caller> {
+    return (await this.admit(authorization, requestId)).caller;
+  }
+
+  /** The caller, with the settings that govern its requests (IP allowlist, rate limit), read in one query. */
+  async admit(authorization: string | undefined, requestId: string): Promise<{ caller: Caller; settings: PartnerSettings }> {
     const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
     const apiKey = match?.[1];
     const environment = apiKey ? environmentOfApiKey(apiKey) : null;
     if (!apiKey || !environment) throw new ServiceError('invalid_api_key', 'missing or malformed API key');
-    const key = await this.readModels.apiKeyByHash(this.hasher.hash(apiKey));
-    if (!key || !key.active || key.environment !== environment) {
+    const access = await this.readModels.apiKeyAccess(this.hasher.hash(apiKey));
+    const key = access?.key;
+    if (!access || !key || !key.active || key.environment !== environment) {
       throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
     }
-    const partner = await this.readModels.partner(key.partnerId);
+    const partner = access.partner;
     if (!partner) throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
     if (environment === 'live' && partner.kycStatus !== 'approved') {
       throw new ServiceError('kyc_required', 'live keys work only while the partner KYC is approved');
     }
-    return {
+    const caller: Caller = {
       partnerId: partner.partnerId,
       environment,
       keyId: key.keyId,
@@ -39,5 +47,6 @@ export class AuthenticateApiKey {
       currency: currencyOf(partner.corridor),
       requestId,
     };
+    return { caller, settings: access.settings };
   }
 }

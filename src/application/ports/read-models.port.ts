@@ -68,8 +68,19 @@ export interface ReadModels {
   heldOrders(limit: number): Promise<OrderView[]>;
   partner(partnerId: string): Promise<PartnerView | null>;
   apiKeyByHash(keyHash: string): Promise<ApiKeyView | null>;
+  /**
+   * What admitting a request needs, in one read: the key, its partner, and the partner's
+   * settings for the key's environment (defaults when never changed). Null for an unknown key.
+   */
+  apiKeyAccess(keyHash: string): Promise<ApiKeyAccess | null>;
   /** Defaults when the partner never changed them. */
   partnerSettings(partnerId: string, environment: Environment): Promise<PartnerSettings>;
+}
+
+export interface ApiKeyAccess {
+  key: ApiKeyView;
+  partner: PartnerView | null;
+  settings: PartnerSettings;
 }
 
 /** Read-your-writes: resolves once every projection has processed the given position. */

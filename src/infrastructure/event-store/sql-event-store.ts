@@ -37,12 +37,18 @@ export class SqlEventStore implements EventStore {
     this.appended.setMaxListeners(0);
   }
 
+  /**
+   * A repeated append (every event id stored already in this stream) is a no-op. It is not
+   * looked for up front: such an append fails on the expected revision or on the event-id
+   * constraint, and only then are the ids looked up, so a first append costs no extra read.
+   */
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const already = await this.alreadyStored(this.db, streamId, events);
-    if (already) return already;
     try {
-      const result = await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
+      const result =
+        typeof expected === 'number'
+          ? await this.appendAtRevision(streamId, events, expected)
+          : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
       this.appended.emit('appended');
       return result;
     } catch (error) {
@@ -145,6 +151,41 @@ export class SqlEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.appended.removeAllListeners();
+  }
+
+  /**
+   * The common case, an append at a known revision, in one statement (its own transaction):
+   * the stream row moves only if it is still at the expected revision (a concurrent writer
+   * holds it locked until it commits, and then no longer matches), and the events are inserted
+   * only if it moved.
+   */
+  private async appendAtRevision(streamId: string, events: NewEvent[], expected: number): Promise<AppendResult> {
+    const first = expected + 1;
+    const last = expected + events.length;
+    const params: unknown[] = [streamId, expected, last];
+    const values = events.map((event, index) => {
+      params.push(event.eventId, first + index, event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(event.metadata));
+      const n = params.length;
+      return `($${n - 5}::uuid, $1::text, $${n - 4}::bigint, $${n - 3}::text, $${n - 2}::integer, $${n - 1}::jsonb, $${n}::jsonb)`;
+    });
+    const inserted = await this.db.query<{ global_position: string; transaction_id: string }>(
+      `WITH moved AS (UPDATE es_streams SET revision = $3::bigint WHERE stream_id = $1::text AND revision = $2::bigint RETURNING stream_id)
+       INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+       SELECT v.event_id, v.stream_id, v.stream_revision, v.event_type, v.schema_version, v.data, v.metadata
+         FROM (VALUES ${values.join(', ')}) AS v(event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+        WHERE EXISTS (SELECT 1 FROM moved)
+       RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id`,
+      params,
+    );
+    if (inserted.length === 0) {
+      throw new WrongExpectedRevisionError(streamId, expected, (await this.currentRevision(this.db, streamId)) ?? 'no_stream');
+    }
+    const lastRow = inserted.reduce((latest, row) => (BigInt(row.global_position) > BigInt(latest.global_position) ? row : latest));
+    return {
+      nextRevision: last,
+      position: { commit: BigInt(lastRow.transaction_id), prepare: BigInt(lastRow.global_position) },
+      deduplicated: false,
+    };
   }
 
   private async appendInTransaction(

@@ -4,7 +4,7 @@ import { splitStatements } from '../sql/migrations';
 import { SqlDatabase, SqlExecutor, sqlStateOf } from '../sql/sql-database';
 import { checkpoints } from './checkpoint-store';
 import { projectionVersions, rebuildRecords } from './projection-versions';
-import { SqlProjection } from './sql-projection';
+import { SqlProjection, applyEvents } from './sql-projection';
 
 export interface RebuildOptions {
   batchSize: number;
@@ -179,9 +179,7 @@ export class BlueGreenRebuild {
   /** The projection writes to the new tables: their schema comes first on the search path for this transaction. */
   private async applyToNext(tx: SqlExecutor, events: readonly RecordedEvent[]): Promise<void> {
     await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(this.nextSchema)}, ${this.searchPath}`]);
-    for (const event of events) {
-      if (this.projection.handles.has(event.type)) await this.projection.apply(event, tx);
-    }
+    await applyEvents(this.projection, events, tx);
     await tx.query(`SELECT set_config('search_path', $1, true)`, [this.searchPath]);
   }
 

@@ -43,6 +43,20 @@ export const checkpoints = {
     );
   },
 
+  /**
+   * Moves the checkpoint from `from` to `to` if it is still at `from` (waiting for, then
+   * re-checking, a concurrent mover); the row stays locked until the transaction ends.
+   */
+  async advance(db: SqlExecutor, name: string, from: GlobalPosition | null, to: GlobalPosition): Promise<boolean> {
+    const rows = await db.query<{ name: string }>(
+      `UPDATE projection_checkpoints SET commit_position = $4, prepare_position = $5, updated_at = now()
+        WHERE name = $1 AND commit_position IS NOT DISTINCT FROM $2::bigint AND prepare_position IS NOT DISTINCT FROM $3::bigint
+        RETURNING name`,
+      [name, from?.commit.toString() ?? null, from?.prepare.toString() ?? null, to.commit.toString(), to.prepare.toString()],
+    );
+    return rows.length > 0;
+  },
+
   async reset(db: SqlExecutor, name: string): Promise<void> {
     await db.query('UPDATE projection_checkpoints SET commit_position = NULL, prepare_position = NULL WHERE name = $1', [name]);
   },

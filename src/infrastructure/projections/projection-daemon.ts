@@ -9,6 +9,17 @@ export class ReadModelLagError extends Error {
   }
 }
 
+interface Waiter {
+  position: GlobalPosition;
+  deadline: number;
+  timeoutMs: number;
+  resolve(reached: boolean): void;
+  reject(error: unknown): void;
+}
+
+/** Longest pause between two tries while waiters wait for events that are not readable yet. */
+const MAX_PAUSE_MS = 5;
+
 /**
  * Keeps the projectors caught up: at once after a local append, and on a poll for
  * appends made by other processes. Also the read-your-writes barrier of the API.
@@ -18,6 +29,8 @@ export class ProjectionDaemon implements ProjectionBarrier {
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
   private reactionsListener: (() => void) | null = null;
+  private waiters: Waiter[] = [];
+  private pumping = false;
 
   constructor(
     /** Read models the API answers from: the barrier waits for these. */
@@ -31,9 +44,10 @@ export class ProjectionDaemon implements ProjectionBarrier {
 
   async start(): Promise<void> {
     for (const projector of this.all()) await projector.start();
-    this.unsubscribe = this.store.onAppended(() => this.kick());
-    if (this.pollIntervalMs > 0) this.timer = setInterval(() => this.kick(), this.pollIntervalMs);
-    this.kick();
+    // A local append needs only the new events; the poll also looks at the stored checkpoints (another process, a reset).
+    this.unsubscribe = this.store.onAppended(() => this.kick(false));
+    if (this.pollIntervalMs > 0) this.timer = setInterval(() => this.kick(true), this.pollIntervalMs);
+    this.kick(true);
   }
 
   async stop(): Promise<void> {
@@ -48,8 +62,9 @@ export class ProjectionDaemon implements ProjectionBarrier {
     this.reactionsListener = listener;
   }
 
-  /** Runs every projector until nothing is left to read (for tests and the CLI). */
-  async catchUpAll(): Promise<number> {
+  /** Runs every projector until nothing is left to read (for tests and the CLI), from the stored checkpoints. */
+  async catchUpAll(refresh = true): Promise<number> {
+    if (refresh) for (const projector of this.all()) projector.refreshPosition();
     let total = 0;
     for (const projector of this.readModels) total += await projector.catchUp();
     let reacted = 0;
@@ -58,23 +73,55 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return total + reacted;
   }
 
-  async waitFor(position: GlobalPosition | null, timeoutMs = 10_000): Promise<boolean> {
-    if (!position) return true;
-    const deadline = Date.now() + timeoutMs;
-    let pause = 1;
-    for (;;) {
-      for (const projector of this.readModels) {
-        if (!projector.hasReached(position)) await projector.catchUp();
+  /**
+   * Resolves once every read model has applied `position`. Waiters do not poll one by one:
+   * they queue here, and one loop runs the projectors (a run serves every waiter it gets past)
+   * and, while some event is not readable yet (an older transaction is still open, or another
+   * process holds the checkpoint), tries again after a millisecond or a few.
+   */
+  waitFor(position: GlobalPosition | null, timeoutMs = 10_000): Promise<boolean> {
+    if (!position || this.reached(position)) return Promise.resolve(true);
+    return new Promise<boolean>((resolve, reject) => {
+      this.waiters.push({ position, deadline: Date.now() + timeoutMs, timeoutMs, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  private reached(position: GlobalPosition): boolean {
+    return this.readModels.every((projector) => projector.hasReached(position));
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    let pause = 0;
+    try {
+      while (this.waiters.length > 0) {
+        const before = this.waiters.length;
+        try {
+          for (const projector of this.readModels) await projector.catchUp();
+        } catch (error) {
+          for (const waiter of this.waiters.splice(0)) waiter.reject(error);
+          break;
+        }
+        const now = Date.now();
+        this.waiters = this.waiters.filter((waiter) => {
+          if (this.reached(waiter.position)) waiter.resolve(true);
+          else if (now > waiter.deadline) {
+            this.onError(new ReadModelLagError(waiter.position, waiter.timeoutMs));
+            waiter.resolve(false);
+          } else return true;
+          return false;
+        });
+        if (this.waiters.length === 0) break;
+        pause = this.waiters.length < before ? 1 : Math.min(pause + 1, MAX_PAUSE_MS);
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
-      if (this.readModels.every((projector) => projector.hasReached(position))) return true;
-      // The event is not readable yet: an older transaction is still open, or another process holds the checkpoint.
-      if (Date.now() > deadline) {
-        this.onError(new ReadModelLagError(position, timeoutMs));
-        return false;
-      }
-      await new Promise((resolve) => setTimeout(resolve, pause));
-      pause = Math.min(pause * 2, 20);
+    } finally {
+      this.pumping = false;
     }
+    // A waiter that came in as the loop ended is not left alone.
+    if (this.waiters.length > 0) void this.pump();
   }
 
   /** Events each projector has still to apply (read-model groups and reactions). */
@@ -87,9 +134,9 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return result;
   }
 
-  private kick(): void {
+  private kick(refresh: boolean): void {
     if (this.stopped) return;
-    this.catchUpAll().catch((error) => this.onError(error));
+    this.catchUpAll(refresh).catch((error) => this.onError(error));
   }
 
   private all(): Projector[] {

@@ -11,4 +11,31 @@ export interface SqlProjection {
   readonly schema: SchemaScript;
   readonly handles: ReadonlySet<string>;
   apply(event: RecordedEvent, tx: SqlExecutor): Promise<void>;
+  /**
+   * Optional: applies a batch of events (all of handled types, in log order) in fewer
+   * statements. It must leave exactly the rows that applying them one by one would.
+   */
+  applyBatch?(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void>;
+}
+
+/** Applies the events a projection handles, in log order, batched where the projection can. */
+export async function applyEvents(projection: SqlProjection, events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+  const handled = events.filter((event) => projection.handles.has(event.type));
+  if (handled.length === 0) return;
+  if (projection.applyBatch && handled.length > 1) {
+    await projection.applyBatch(handled, tx);
+    return;
+  }
+  for (const event of handled) await projection.apply(event, tx);
+}
+
+/** Splits events into runs of consecutive events of one type, keeping log order. */
+export function runsByType(events: readonly RecordedEvent[]): RecordedEvent[][] {
+  const runs: RecordedEvent[][] = [];
+  for (const event of events) {
+    const last = runs[runs.length - 1];
+    if (last && last[0].type === event.type) last.push(event);
+    else runs.push([event]);
+  }
+  return runs;
 }

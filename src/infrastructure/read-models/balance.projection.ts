@@ -36,4 +36,34 @@ CREATE TABLE IF NOT EXISTS rm_balances (
       [wallet.partnerId, wallet.environment, data.currency, data.balanceAfter, event.revision, event.metadata.occurredAt],
     );
   },
+
+  /** Only the latest event of each wallet in the batch decides its row: one upsert for all of them. */
+  async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+    const latest = new Map<string, RecordedEvent>();
+    for (const event of events) {
+      const seen = latest.get(event.streamId);
+      if (!seen || seen.revision < event.revision) latest.set(event.streamId, event);
+    }
+    const columns: [string[], string[], string[], string[], number[], string[]] = [[], [], [], [], [], []];
+    for (const event of latest.values()) {
+      const wallet = parseWalletStreamId(event.streamId);
+      if (!wallet) continue;
+      const data = event.data as WalletEvent['data'];
+      columns[0].push(wallet.partnerId);
+      columns[1].push(wallet.environment);
+      columns[2].push(data.currency);
+      columns[3].push(data.balanceAfter);
+      columns[4].push(event.revision);
+      columns[5].push(event.metadata.occurredAt);
+    }
+    if (columns[0].length === 0) return;
+    await tx.query(
+      `INSERT INTO rm_balances (partner_id, environment, currency, available, revision, updated_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::bigint[], $6::timestamptz[])
+       ON CONFLICT (partner_id, environment) DO UPDATE
+         SET available = EXCLUDED.available, revision = EXCLUDED.revision, updated_at = EXCLUDED.updated_at
+         WHERE rm_balances.revision < EXCLUDED.revision`,
+      columns,
+    );
+  },
 };

@@ -1,8 +1,8 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { TransactionEvent } from '../../domain/transaction/transaction.events';
+import { TransactionEvent, TransactionSettled } from '../../domain/transaction/transaction.events';
 import { WalletDebited, WalletRefunded } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
-import { SqlProjection } from '../projections/sql-projection';
+import { SqlProjection, runsByType } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
 /**
@@ -98,4 +98,69 @@ CREATE INDEX IF NOT EXISTS rm_orders_held ON rm_orders (status, created_at) WHER
         return;
     }
   },
+
+  /**
+   * Runs of debits become one multi-row insert, runs of submissions and settlements one
+   * update each (an order has at most one of each, so a run names every order once);
+   * anything else is applied event by event, in log order.
+   */
+  async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+    for (const run of runsByType(events)) {
+      if (run.length > 1 && run[0].type === 'WalletDebited') await insertDebits(run, tx);
+      else if (run.length > 1 && run[0].type === 'TransactionSubmitted' && distinctOrders(run)) await markSubmitted(run, tx);
+      else if (run.length > 1 && run[0].type === 'TransactionSettled' && distinctOrders(run)) await markSettled(run, tx);
+      else for (const event of run) await ordersProjection.apply(event, tx);
+    }
+  },
 };
+
+const orderIdOf = (event: RecordedEvent): string => (event.data as { orderId: string }).orderId;
+
+function distinctOrders(run: readonly RecordedEvent[]): boolean {
+  return new Set(run.map(orderIdOf)).size === run.length;
+}
+
+async function insertDebits(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+  const columns: (string | null)[][] = [[], [], [], [], [], [], [], [], [], []];
+  for (const event of run) {
+    const wallet = parseWalletStreamId(event.streamId);
+    if (!wallet) continue;
+    const data = event.data as WalletDebited['data'];
+    const values = [data.orderId, wallet.partnerId, wallet.environment, data.product.kind, data.amount, data.currency,
+      JSON.stringify(data.product), data.reference, data.balanceAfter, data.placedAt];
+    values.forEach((value, index) => columns[index].push(value));
+  }
+  if (columns[0].length === 0) return;
+  // ON CONFLICT DO NOTHING keeps the first row of an order, as applying the debits one by one would.
+  await tx.query(
+    `INSERT INTO rm_orders (order_id, partner_id, environment, kind, status, amount, currency, product, reference,
+                           balance_after, created_at, updated_at)
+     SELECT o.order_id, o.partner_id, o.environment, o.kind, 'INITIATED', o.amount, o.currency, o.product, o.reference,
+            o.balance_after, o.placed_at, o.placed_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::text[], $7::jsonb[], $8::text[],
+                   $9::numeric[], $10::timestamptz[])
+         AS o(order_id, partner_id, environment, kind, amount, currency, product, reference, balance_after, placed_at)
+     ON CONFLICT (order_id) DO NOTHING`,
+    columns,
+  );
+}
+
+async function markSubmitted(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+  await tx.query(
+    `UPDATE rm_orders SET status = 'PENDING', updated_at = s.at
+       FROM unnest($1::text[], $2::timestamptz[]) AS s(order_id, at)
+      WHERE rm_orders.order_id = s.order_id AND rm_orders.status = 'INITIATED'`,
+    [run.map(orderIdOf), run.map((event) => event.metadata.occurredAt)],
+  );
+}
+
+async function markSettled(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+  const settled = run.map((event) => event.data as TransactionSettled['data']);
+  await tx.query(
+    `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = s.operator_ref, settled_at = s.settled_at, updated_at = s.at
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS s(order_id, operator_ref, settled_at, at)
+      WHERE rm_orders.order_id = s.order_id`,
+    [settled.map((data) => data.orderId), settled.map((data) => data.operatorRef), settled.map((data) => data.settledAt),
+      run.map((event) => event.metadata.occurredAt)],
+  );
+}

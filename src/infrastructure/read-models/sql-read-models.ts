@@ -1,4 +1,4 @@
-import { BalanceView, OrderListFilter, OrderView, PartnerView, ApiKeyView, ReadModels } from '../../application/ports/read-models.port';
+import { ApiKeyAccess, BalanceView, OrderListFilter, OrderView, PartnerView, ApiKeyView, ReadModels } from '../../application/ports/read-models.port';
 import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
@@ -107,6 +107,29 @@ export class SqlReadModels implements ReadModels {
     return partnerSettingsOf(this.db, partnerId, environment);
   }
 
+  async apiKeyAccess(keyHash: string): Promise<ApiKeyAccess | null> {
+    const rows = await this.db.query<ApiKeyAccessRow>(
+      `SELECT k.key_id, k.partner_id, k.environment, k.active,
+              p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings
+         FROM rm_api_keys k
+         LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
+         LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment
+        WHERE k.key_hash = $1`,
+      [keyHash],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const partner: PartnerView | null =
+      row.partner_found !== null && row.name !== null && row.corridor !== null && row.kyc_status !== null && row.created_at !== null
+        ? { partnerId: row.partner_found, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) }
+        : null;
+    return {
+      key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },
+      partner,
+      settings: row.settings ?? defaultSettings(),
+    };
+  }
+
   async apiKeyByHash(keyHash: string): Promise<ApiKeyView | null> {
     const rows = await this.db.query<{ key_id: string; partner_id: string; environment: Environment; active: boolean }>(
       'SELECT key_id, partner_id, environment, active FROM rm_api_keys WHERE key_hash = $1',
@@ -115,6 +138,19 @@ export class SqlReadModels implements ReadModels {
     const row = rows[0];
     return row ? { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active } : null;
   }
+}
+
+interface ApiKeyAccessRow {
+  key_id: string;
+  partner_id: string;
+  environment: Environment;
+  active: boolean;
+  partner_found: string | null;
+  name: string | null;
+  corridor: Corridor | null;
+  kyc_status: KycStatus | null;
+  created_at: Date | string | null;
+  settings: PartnerSettings | null;
 }
 
 export async function partnerSettingsOf(db: SqlExecutor, partnerId: string, environment: Environment): Promise<PartnerSettings> {

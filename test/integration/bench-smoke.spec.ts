@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * The benchmark is a script, not a timed test: this only proves that `npm run bench` still
+ * starts the service, drives every scenario and prints the results JSON, on a tiny load
+ * (PostgreSQL mode; the embedded run is left out for time). It builds dist/ first if src/ changed.
+ */
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '..', '..');
+
+const figures = (value: unknown) =>
+  expect(value).toEqual(
+    expect.objectContaining({
+      connections: expect.any(Number),
+      rps: expect.any(Number),
+      p50_ms: expect.any(Number),
+      p99_ms: expect.any(Number),
+      ok: expect.any(Number),
+    }),
+  );
+
+describe('npm run bench -- --quick --tiny', () => {
+  const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('runs every scenario and prints the results as one JSON object on its last line', async () => {
+    const { stdout } = await run('npm', ['run', '--silent', 'bench', '--', '--quick', '--tiny', '--no-embedded', '--json', '--out', out], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 170_000,
+    });
+    const lines = stdout.trim().split('\n');
+    const results = JSON.parse(lines[lines.length - 1]);
+
+    expect(results.schema).toBe('partner-service-bench/1');
+    expect(results.plan.name).toBe('tiny');
+    expect(results.embedded).toBeNull();
+    const pg = results.postgres;
+    for (const name of ['limit', 'topup_spread', 'topup_hot', 'topup_history', 'balance', 'balance_bare']) figures(pg.scenarios[name]);
+    expect(pg.scenarios.topup_spread.ok).toBeGreaterThan(0);
+    expect(pg.scenarios.limit.ok).toBeGreaterThan(0);
+    expect(pg.scenarios.topup_history.cold_start_ms).toEqual(expect.any(Number));
+    for (const ratio of ['topup_vs_limit', 'hot_vs_spread', 'history_vs_fresh', 'balance_vs_bare']) expect(pg.ratios[ratio]).toEqual(expect.any(Number));
+    expect(pg.sweep.topup.length).toBe(results.plan.sweep.length);
+    expect(pg.sweep.limit.length).toBe(results.plan.sweep.length);
+    expect(pg.memory.rss_mb).toBeGreaterThan(0);
+    // No money lost or moved twice during the run.
+    expect(pg.verify.ok).toBe(true);
+    expect(pg.money.consistent).toBe(true);
+    expect(results.targets.map((target: { name: string }) => target.name)).toEqual(
+      expect.arrayContaining(['topup_vs_limit', 'hot_vs_spread', 'history_vs_fresh', 'balance_vs_bare']),
+    );
+
+    expect(JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')).schema).toBe('partner-service-bench/1');
+    expect(readFileSync(join(out, 'concurrency.svg'), 'utf8')).toMatch(/^<svg /);
+    expect(existsSync(join(out, 'latest.md'))).toBe(true);
+  }, 180_000);
+});
