@@ -45,6 +45,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   } else if (apiKeySecret.length < 32) {
     problems.push('API_KEY_SECRET must be at least 32 characters');
   }
+  if (!env.ADMIN_TOKEN && eventStore !== 'embedded') {
+    problems.push('ADMIN_TOKEN is required outside embedded mode (every replica must accept the same operator token)');
+  }
   const adminToken = env.ADMIN_TOKEN || (problems.length === 0 ? keptSecret(dataDir, 'admin-token') : '');
   if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '' && env.ADMIN_TOKEN.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectRefusal } from '../support/error-assertions';
 import { HttpAnswer, STORES, TestService } from '../support/test-service';
+import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const DECIMAL_2 = /^\d+\.\d{2}$/;
 const DECIMAL_4 = /^\d+\.\d{4}$/;
@@ -20,7 +21,7 @@ describe.each(STORES)('bill payment (%s store)', (store) => {
 
   beforeAll(async () => {
     service = await TestService.start({ store });
-  });
+  }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service.close();
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectRefusal } from '../support/error-assertions';
 import { HttpAnswer, SANDBOX_PHONES, TestService } from '../support/test-service';
+import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 /**
  * Whatever a partner sends, a refusal is a 4xx with the Error body that names the
@@ -147,7 +148,7 @@ describe('hostile input is refused without moving money (embedded store)', () =>
 
   beforeAll(async () => {
     service = await TestService.start({ store: 'embedded' });
-  });
+  }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service.close();
   });
@@ -312,7 +313,7 @@ describe('hostile text on PostgreSQL, which cannot store NUL bytes', () => {
 
   beforeAll(async () => {
     service = await TestService.start({ store: 'postgres' });
-  });
+  }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service.close();
   });

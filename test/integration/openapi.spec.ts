@@ -2,6 +2,7 @@ import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
 import { HttpAnswer, SANDBOX_PHONES, TestService } from '../support/test-service';
+import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -97,7 +98,7 @@ describe('the OpenAPI document of the partner API', () => {
     expect(served.status).toBe(200);
     document = served.body;
     schemas = new DocumentSchemas(document);
-  });
+  }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service.close();
   });

@@ -19,6 +19,7 @@ export const billerResource = (biller: BillerEntry): Record<string, unknown> => 
   category: biller.category,
   bbps: biller.bbps,
   local_currency: biller.currency,
+  consumer_number: biller.consumerNumber ? { label: biller.consumerNumber.label, pattern: biller.consumerNumber.pattern } : null,
   params: biller.params.map((param) => ({ name: param.name, label: param.label, required: param.required, pattern: param.pattern })),
 });
 

@@ -12,10 +12,15 @@ export function billerOf(catalog: Catalog, billerId: number, corridor: Corridor)
 
 const CONSUMER_NUMBER = /^[A-Za-z0-9][A-Za-z0-9 /-]{2,39}$/;
 
-export function checkConsumerNumber(value: string): string {
+/** The generic shape first, then the biller's own format when the catalog knows it. */
+export function checkConsumerNumber(value: string, biller: BillerEntry): string {
   const trimmed = value.trim();
   if (!CONSUMER_NUMBER.test(trimmed)) {
     throw new ServiceError('validation_failed', 'consumer_number: 3 to 40 letters, digits, spaces, dashes or slashes');
+  }
+  const format = biller.consumerNumber;
+  if (format?.pattern && !new RegExp(format.pattern).test(trimmed)) {
+    throw new ServiceError('validation_failed', `consumer_number: not a valid ${format.label} for ${biller.name}`);
   }
   return trimmed;
 }

@@ -36,7 +36,7 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
 
   async execute({ caller, request }: FetchBill): Promise<Record<string, unknown>> {
     const biller = billerOf(this.catalog, request.biller_id, caller.corridor);
-    const consumerNumber = checkConsumerNumber(request.consumer_number);
+    const consumerNumber = checkConsumerNumber(request.consumer_number, biller);
     const params = checkBillerParams(biller, request.params ?? {});
     const provider = this.providers.forEnvironment(caller.environment);
     if (!provider) throw new ServiceError('provider_unavailable', `no ${caller.environment} provider is configured`);

@@ -50,6 +50,20 @@ export class OrderPlacement {
     private readonly wallets: WalletCommandProcessor,
   ) {}
 
+  /**
+   * The stored answer for a repeated request, checked before anything that may have changed
+   * since (bill freshness, catalog, provider): a replay within 24 h is always the first answer.
+   * A key bound to a different request is refused at once.
+   */
+  async replay(caller: Caller, idempotencyKey: string, requestHash: string): Promise<PlacedOrder | null> {
+    const found = await this.idempotency.find({ partnerId: caller.partnerId, environment: caller.environment, key: idempotencyKey }, this.clock.now());
+    if (!found) return null;
+    if (found.requestHash !== requestHash) {
+      throw new ServiceError('idempotency_conflict', 'this Idempotency-Key was already used with a different request body');
+    }
+    return found.response ? { body: found.response.body, replayed: true } : null;
+  }
+
   async place(request: OrderRequest): Promise<PlacedOrder> {
     const { caller } = request;
     if (!this.providers.forEnvironment(caller.environment)) {

@@ -43,8 +43,11 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
   ) {}
 
   async execute({ caller, idempotencyKey, request }: PayBill): Promise<PlacedOrder> {
+    const hash = requestHash('pay-bill', request);
+    const replayed = await this.placement.replay(caller, idempotencyKey, hash);
+    if (replayed) return replayed;
     const biller = billerOf(this.catalog, request.biller_id, caller.corridor);
-    const consumerNumber = checkConsumerNumber(request.consumer_number);
+    const consumerNumber = checkConsumerNumber(request.consumer_number, biller);
     const params = checkBillerParams(biller, request.params ?? {});
     const amount = requestAmount(request.amount, caller.currency);
     const fetched = await this.bills.latest(caller.partnerId, caller.environment, biller.id, consumerNumber);
@@ -66,7 +69,7 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
     return this.placement.place({
       caller,
       idempotencyKey,
-      requestHash: requestHash('pay-bill', request),
+      requestHash: hash,
       amount,
       reference: request.reference ?? null,
       product: { kind: 'bill_payment', billerId: biller.id, consumerNumber, billReference: fetched.billReference, params },

@@ -34,6 +34,9 @@ export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrde
   ) {}
 
   async execute({ caller, idempotencyKey, request }: PlaceTopup): Promise<PlacedOrder> {
+    const hash = requestHash('topup', request);
+    const replayed = await this.placement.replay(caller, idempotencyKey, hash);
+    if (replayed) return replayed;
     const operator = this.catalog.operator(request.operator_id);
     if (!operator || !operator.active || operator.corridor !== caller.corridor) {
       throw new ServiceError('operator_not_found_or_wrong_corridor', `operator_id ${request.operator_id} is not an operator of the ${caller.corridor} corridor`);
@@ -53,7 +56,7 @@ export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrde
     return this.placement.place({
       caller,
       idempotencyKey,
-      requestHash: requestHash('topup', request),
+      requestHash: hash,
       amount,
       reference: request.reference ?? null,
       product: { kind: 'topup', operatorId: operator.id, phone: phone.e164 },

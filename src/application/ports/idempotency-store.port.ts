@@ -23,6 +23,8 @@ export type Reservation =
 export interface IdempotencyStore {
   /** Reserves the key for this request, or says what an earlier request with the same key did. */
   reserve(scope: IdempotencyScope, requestHash: string, candidateOrderId: string, now: Date): Promise<Reservation>;
+  /** What a key holds now (null when unused or expired): its request hash and, once answered, the answer. */
+  find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; response: StoredResponse | null } | null>;
   complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void>;
   /** Frees a key whose request moved no money, so the partner may retry it. */
   release(scope: IdempotencyScope): Promise<void>;

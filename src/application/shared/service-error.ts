@@ -15,9 +15,7 @@ export type ErrorCode =
   | 'internal_error'
   | 'provider_unavailable'
   | 'invalid_admin_token'
-  | 'invariant_breach'
-  | 'payload_too_large'
-  | 'unsupported_media_type';
+  | 'invariant_breach';
 
 export class ServiceError extends Error {
   constructor(

@@ -11,6 +11,7 @@ import {
   RecordedEvent,
   WrongExpectedRevisionError,
 } from '../../application/ports/event-store.port';
+import { READABLE_HORIZON } from './readable-horizon';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 
 interface EventRow {
@@ -92,7 +93,7 @@ export class SqlEventStore implements EventStore {
     const rows = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM es_events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND transaction_id < ${READABLE_HORIZON}
           ${typeFilter}
         ORDER BY es_events.transaction_id, es_events.global_position
         LIMIT $3`,
@@ -104,7 +105,7 @@ export class SqlEventStore implements EventStore {
   async headPosition(): Promise<GlobalPosition | null> {
     const rows = await this.db.query<{ transaction_id: string; global_position: string }>(
       `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM es_events
-        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        WHERE transaction_id < ${READABLE_HORIZON}
         ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
     );
     return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
@@ -121,7 +122,7 @@ export class SqlEventStore implements EventStore {
     const rows = await this.db.query<{ count: string }>(
       `SELECT count(*)::text AS count FROM es_events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND transaction_id < ${READABLE_HORIZON}
           ${bound}`,
       params,
     );
@@ -139,7 +140,7 @@ export class SqlEventStore implements EventStore {
 
   async countCommittedNotYetReadable(): Promise<number> {
     const rows = await this.db.query<{ pending: string }>(
-      'SELECT count(*)::text AS pending FROM es_events WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())',
+      `SELECT count(*)::text AS pending FROM es_events WHERE transaction_id >= ${READABLE_HORIZON}`,
     );
     return Number(rows[0].pending);
   }

@@ -65,6 +65,21 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     return taken.length ? { outcome: 'resumed', orderId: taken[0].order_id } : { outcome: 'in_flight' };
   }
 
+  async find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; response: StoredResponse | null } | null> {
+    const rows = await this.db.query<KeyRow & { expires_at: Date | string }>(
+      `SELECT request_hash, order_id, state, response_status, response_body, locked_until, expires_at FROM idempotency_keys
+        WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3`,
+      [scope.partnerId, scope.environment, scope.key],
+    );
+    const row = rows[0];
+    if (!row || new Date(row.expires_at) <= now) return null;
+    const answered = row.state === 'completed' && row.response_status !== null && row.response_body !== null;
+    return {
+      requestHash: row.request_hash,
+      response: answered ? { statusCode: row.response_status as number, body: row.response_body as string } : null,
+    };
+  }
+
   async complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
     await this.db.query(
       `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_body = $5

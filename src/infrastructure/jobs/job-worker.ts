@@ -71,7 +71,7 @@ export class JobWorker {
     let count = 0;
     do {
       this.rerun = false;
-      for (let claimed = await this.claim(); claimed; claimed = await this.claim()) {
+      for (let claimed = await this.claim(); claimed; claimed = this.stopped ? null : await this.claim()) {
         await this.execute(claimed);
         count += 1;
       }

@@ -17,7 +17,6 @@ import {
   billSummary,
   catalogSummary,
   field,
-  findControlCharacter,
   list,
   orderSummary,
   parseJsonObject,
@@ -26,6 +25,7 @@ import {
   toolSuccess,
   transactionSummary,
 } from './tool-results';
+import { findUnsafeText } from '../http/validation/safe-text';
 import {
   BILLER_CATEGORIES,
   billInfoInput,
@@ -242,8 +242,8 @@ export class PartnerToolServerFactory {
   /** Refusals of the service become tool results with its error code; anything else is logged and answered internal_error. */
   private async run(caller: Caller, tool: string, args: object, action: () => Promise<CallToolResult>): Promise<CallToolResult> {
     try {
-      const control = findControlCharacter(args);
-      if (control) throw new ServiceError('validation_failed', `${control}: must not contain control characters`);
+      const unsafe = findUnsafeText(args, '', 'arguments');
+      if (unsafe) throw new ServiceError('validation_failed', unsafe);
       return await action();
     } catch (error) {
       if (error instanceof ServiceError) return toolError(error.code, error.detail);

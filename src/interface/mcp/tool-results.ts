@@ -38,17 +38,6 @@ export const list = (object: Structured, name: string): Structured[] => {
   return Array.isArray(value) ? value.filter((entry): entry is Structured => entry !== null && typeof entry === 'object') : [];
 };
 
-/** The first string field (at any depth) holding a control character, as REST refuses them too. */
-export function findControlCharacter(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return /[\u0000-\u001f\u007f]/.test(value) ? path || 'arguments' : null;
-  if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const found = findControlCharacter(child, path ? `${path}.${key}` : key);
-      if (found) return found;
-    }
-  }
-  return null;
-}
 
 export function balanceSummary(balance: Structured): string {
   return `Wallet balance: ${field(balance, 'available')} ${field(balance, 'currency')} available (${field(balance, 'environment')}, corridor ${field(balance, 'corridor')}, as of ${field(balance, 'updated_at')}).`;

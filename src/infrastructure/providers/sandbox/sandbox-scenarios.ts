@@ -22,6 +22,8 @@ export const SANDBOX_BILLS: Record<string, { amount: string; overdue: boolean }>
   '0002': { amount: '1500.00', overdue: false },
   '0003': { amount: '850.50', overdue: false },
   '0004': { amount: '2400.00', overdue: true },
+  // Not in the interface's table: lets partners try a bill payment that never settles.
+  '0005': { amount: '750.00', overdue: false },
   '0099': { amount: '0.00', overdue: false },
 };
 

@@ -15,8 +15,6 @@ export const STATUS_OF_ERROR: Record<ErrorCode, number> = {
   invalid_state: 409,
   invariant_breach: 409,
   currency_mismatch: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
   amount_out_of_range: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
+import { findUnsafeText } from './safe-text';
 import { ServiceError } from '../../../application/shared/service-error';
 
 /**
@@ -43,30 +44,3 @@ function firstProblem(errors: ValidationError[], prefix = ''): string {
   return `${path}: is invalid`;
 }
 
-/** C0 controls, DEL and C1 controls (Unicode category Cc). Printable Unicode, format marks included, is accepted. */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
-/** A surrogate half without its partner: not text, and PostgreSQL's jsonb refuses it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function textProblem(text: string): string | null {
-  if (CONTROL_CHARACTER.test(text)) return 'must not contain control characters';
-  if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode text';
-  return null;
-}
-
-/** The first string (value or key) that is not safe text, as "<field>: <problem>". */
-function findUnsafeText(value: unknown, path: string, root: string): string | null {
-  if (typeof value === 'string') {
-    const problem = textProblem(value);
-    return problem ? `${path || root}: ${problem}` : null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const keyProblem = textProblem(key);
-      if (keyProblem) return `${path || root}: field names ${keyProblem}`;
-      const found = findUnsafeText(child, path ? `${path}.${key}` : key, root);
-      if (found) return found;
-    }
-  }
-  return null;
-}

@@ -1,0 +1,29 @@
+/** Text that may reach a use case: REST bodies, query values and agent-tool arguments alike. */
+
+/** C0 controls, DEL and C1 controls (Unicode category Cc). Printable Unicode, format marks included, is accepted. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+/** A surrogate half without its partner: not text, and PostgreSQL's jsonb refuses it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function textProblem(text: string): string | null {
+  if (CONTROL_CHARACTER.test(text)) return 'must not contain control characters';
+  if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode text';
+  return null;
+}
+
+/** The first string (value or key) that is not safe text, as "<field>: <problem>". */
+export function findUnsafeText(value: unknown, path: string, root: string): string | null {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? `${path || root}: ${problem}` : null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const keyProblem = textProblem(key);
+      if (keyProblem) return `${path || root}: field names ${keyProblem}`;
+      const found = findUnsafeText(child, path ? `${path}.${key}` : key, root);
+      if (found) return found;
+    }
+  }
+  return null;
+}
