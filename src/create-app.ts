@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { randomUUID } from 'node:crypto';
 import { AppModule, AppOptions } from './app.module';
 import { ServiceConfig } from './config/service-config';
+import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
 import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
 import { setupOpenApi } from './interface/http/openapi/openapi-document';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
@@ -27,7 +28,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   // its text/plain parser and Nest's form parser are left out, so other content types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
-    logger: config.logLevel === 'silent' ? false : undefined,
+    logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel),
     bufferLogs: false,
     bodyParser: false,
   });

@@ -13,8 +13,10 @@ export interface Plan {
   /** Wallets the spread scenario and the balance reads go round. */
   wallets: number;
   historyEvents: number;
-  /** Orders to reach before reading the service RSS (0: no long run). */
+  /** Orders to reach before reading the service RSS (0: no long run)... */
   rssOrders: number;
+  /** ...or until this many minutes of it have passed. */
+  rssMinutes: number;
   embedded: boolean;
   embeddedSeconds: number;
   embeddedHistoryEvents: number;
@@ -33,6 +35,7 @@ export function planFor(name: PlanName): Plan {
         wallets: 100,
         historyEvents: 100_000,
         rssOrders: 1_000_000,
+        rssMinutes: 30,
         embedded: true,
         embeddedSeconds: 15,
         embeddedHistoryEvents: 100_000,
@@ -48,6 +51,7 @@ export function planFor(name: PlanName): Plan {
         wallets: 100,
         historyEvents: 100_000,
         rssOrders: 0,
+        rssMinutes: 0,
         embedded: true,
         embeddedSeconds: 4,
         embeddedHistoryEvents: 100_000,
@@ -63,6 +67,7 @@ export function planFor(name: PlanName): Plan {
         wallets: 4,
         historyEvents: 1_000,
         rssOrders: 0,
+        rssMinutes: 0,
         embedded: true,
         embeddedSeconds: 1,
         embeddedHistoryEvents: 1_000,

@@ -75,6 +75,14 @@ export function markdownReport(results: BenchResults): string {
         `topups answered 200: ${m.money.accepted_topups}, debits in the log: ${m.money.debits_in_log} (one per key: ${m.money.distinct_keys_debited === m.money.debits_in_log ? 'yes' : '**no**'}), requests sent at most ${m.money.sent_topups}: ${m.money.consistent ? 'consistent' : '**inconsistent**'}.`,
     );
     lines.push('');
+    const long = m.memory.long_run;
+    if (long) {
+      lines.push(
+        `${m.mode} long run: ${long.orders_reached.toLocaleString('en-US')} of ${long.target_orders.toLocaleString('en-US')} orders in ${long.seconds} s ` +
+          `(${long.rps} topups/s); service RSS by orders: ${long.samples.map((sample) => `${sample.orders.toLocaleString('en-US')} → ${fmt(sample.rss_mb, 0)} MB`).join(', ')}.`,
+      );
+      lines.push('');
+    }
   }
   return `${lines.join('\n')}\n`;
 }

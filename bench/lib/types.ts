@@ -26,7 +26,12 @@ export interface ModeResults {
   };
   sweep: { topup: Scenario[]; limit: Scenario[] };
   history: { events: number; seed_ms: number; projection_catch_up_ms: number; wallet_events: number };
-  memory: { orders: number; rss_mb: number | null; peak_rss_mb: number | null; long_run: Scenario | null };
+  memory: {
+    orders: number;
+    rss_mb: number | null;
+    peak_rss_mb: number | null;
+    long_run: { orders_reached: number; target_orders: number; seconds: number; rps: number; samples: { orders: number; rss_mb: number | null }[] } | null;
+  };
   verify: { ok: boolean; status: number; ms: number; events: number | null; wallets: number | null; orders: number | null; breaches: number };
   money: { accepted_topups: number; sent_topups: number; debits_in_log: number; distinct_keys_debited: number; consistent: boolean };
   setup_ms: number;

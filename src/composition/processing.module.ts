@@ -2,6 +2,7 @@ import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { CLOCK, Clock } from '../application/ports/clock.port';
 import { EVENT_STORE, EventStore } from '../application/ports/event-store.port';
 import { IDEMPOTENCY_STORE, IdempotencyStore } from '../application/ports/idempotency-store.port';
+import { RATE_LIMITER, RateLimiter } from '../application/ports/rate-limiter.port';
 import { JobHandler, JOB_HANDLERS } from '../application/ports/job-queue.port';
 import { PROJECTION_BARRIER } from '../application/ports/read-models.port';
 import { orderReactions } from '../application/process-managers/order-reactions';
@@ -81,9 +82,9 @@ export class ProcessingModule {
         },
         {
           provide: BackgroundProcessing,
-          inject: [ProjectionDaemon, JobWorker, IDEMPOTENCY_STORE, CLOCK, EVENT_STORE, SQL_DATABASE],
-          useFactory: (daemon: ProjectionDaemon, worker: JobWorker, idempotency: IdempotencyStore, clock: Clock, store: EventStore, db: SqlDatabase) =>
-            new BackgroundProcessing(daemon, worker, idempotency, clock, store, db, options.runInBackground),
+          inject: [ProjectionDaemon, JobWorker, IDEMPOTENCY_STORE, CLOCK, EVENT_STORE, SQL_DATABASE, RATE_LIMITER],
+          useFactory: (daemon: ProjectionDaemon, worker: JobWorker, idempotency: IdempotencyStore, clock: Clock, store: EventStore, db: SqlDatabase, rateLimiter: RateLimiter) =>
+            new BackgroundProcessing(daemon, worker, idempotency, clock, store, db, options.runInBackground, rateLimiter),
         },
       ],
       exports: [PROJECTION_BARRIER, PROJECTION_ADMIN, ProjectionDaemon, BackgroundProcessing],

@@ -9,6 +9,8 @@ export interface RateLimitDecision {
 /** Counts requests per key in one-minute windows, shared by every process of the service. */
 export interface RateLimiter {
   hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision>;
+  /** Forgets windows that ended before this time. */
+  purgeBefore(before: Date): Promise<void>;
 }
 
 export const RATE_LIMITER = Symbol('RateLimiter');

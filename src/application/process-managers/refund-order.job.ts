@@ -33,14 +33,22 @@ export class RefundOrderJob implements JobHandler {
     if (!amount) throw new Error(`order ${orderId} has an unreadable amount`);
     const now = this.clock.now();
     const result = await this.wallets.execute(order.partnerId, order.environment, {
-      command: { type: 'RefundWallet', orderId, amount, reason: 'upstream failure', at: now.toISOString() },
+      command: {
+        type: 'RefundWallet',
+        orderId,
+        amount,
+        reason: state.failure?.resolvedBy
+          ? `operator decision (${state.failure.resolvedBy.id}): ${state.failure.reason}`
+          : `upstream failure: ${state.failure?.reason ?? 'no reason given'}`,
+        at: now.toISOString(),
+      },
       eventId: deterministicEventId(orderId, 'WalletRefunded'),
       metadata: metadata({
         partnerId: order.partnerId,
         environment: order.environment,
         correlationId: orderId,
         causationId: deterministicEventId(orderId, 'outcome'),
-        actor: systemActor('refunds'),
+        actor: state.failure?.resolvedBy ?? systemActor('refunds'),
         at: now,
       }),
     });

@@ -53,8 +53,10 @@ export class DeliverWebhookJob implements JobHandler {
     const secrets = settings.webhookSecrets
       .filter((secret) => secret.validUntil === null || new Date(secret.validUntil) > now)
       .map((secret) => this.box.open(secret.sealed));
-    const url = settings.webhookUrl ?? delivery.url;
-    const result = secrets.length
+    const url = settings.webhookUrl;
+    const result = !url
+      ? ({ kind: 'error', error: 'the partner removed the webhook URL', latencyMs: 0 } as const)
+      : secrets.length
       ? await this.sender.send({
           url,
           environment: payload.environment,

@@ -9,6 +9,8 @@ export type TransactionStatus = 'NONE' | 'INITIATED' | 'PENDING' | 'DISPUTED' | 
 export interface TransactionState {
   status: TransactionStatus;
   order: TransactionInitiated['data'] | null;
+  /** Why it failed, and the operator who decided it when it was a manual resolution. */
+  failure: { reason: string; resolvedBy: Actor | null } | null;
 }
 
 export type TransactionCommand =
@@ -61,20 +63,20 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
 function evolve(state: TransactionState, event: TransactionEvent): TransactionState {
   switch (event.type) {
     case 'TransactionInitiated':
-      return { status: 'INITIATED', order: event.data };
+      return { status: 'INITIATED', order: event.data, failure: null };
     case 'TransactionSubmitted':
       return { ...state, status: 'PENDING' };
     case 'TransactionSettled':
       return { ...state, status: 'SUCCESS' };
     case 'TransactionFailed':
-      return { ...state, status: 'FAILED' };
+      return { ...state, status: 'FAILED', failure: { reason: event.data.reason, resolvedBy: event.data.resolvedBy } };
     case 'TransactionDisputed':
       return { ...state, status: 'DISPUTED' };
   }
 }
 
 export const transactionDecider: Decider<TransactionState, TransactionCommand, TransactionEvent> = {
-  initialState: { status: 'NONE', order: null },
+  initialState: { status: 'NONE', order: null, failure: null },
   decide,
   evolve,
 };

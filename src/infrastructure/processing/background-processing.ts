@@ -2,6 +2,7 @@ import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/c
 import { Clock } from '../../application/ports/clock.port';
 import { EventStore } from '../../application/ports/event-store.port';
 import { IdempotencyStore } from '../../application/ports/idempotency-store.port';
+import { RateLimiter } from '../../application/ports/rate-limiter.port';
 import { JobWorker } from '../jobs/job-worker';
 import { ProjectionDaemon } from '../projections/projection-daemon';
 import { SqlDatabase } from '../sql/sql-database';
@@ -24,6 +25,7 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     private readonly store: EventStore,
     private readonly db: SqlDatabase,
     private readonly runInBackground: boolean,
+    private readonly rateLimiter: RateLimiter,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -32,7 +34,9 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     this.projections.onReactionsApplied(() => this.jobs.kick());
     this.jobs.start();
     this.purgeTimer = setInterval(() => {
-      this.idempotency.purgeExpired(this.clock.now()).catch((error) => this.logger.error(`idempotency purge failed: ${String(error)}`));
+      const now = this.clock.now();
+      this.idempotency.purgeExpired(now).catch((error) => this.logger.error(`idempotency purge failed: ${String(error)}`));
+      this.rateLimiter.purgeBefore(new Date(now.getTime() - 5 * 60_000)).catch((error) => this.logger.error(`rate-limit purge failed: ${String(error)}`));
     }, PURGE_EVERY_MS);
   }
 

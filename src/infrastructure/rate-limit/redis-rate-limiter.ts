@@ -28,4 +28,9 @@ export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.close();
   }
+
+  /** Redis expires each window's key by itself. */
+  async purgeBefore(): Promise<void> {
+    return;
+  }
 }

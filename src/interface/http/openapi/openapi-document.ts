@@ -128,14 +128,16 @@ function schema31(value: Json): Json {
   const nullable = result.nullable === true;
   delete result.nullable;
   if (!nullable) return result;
-  if (typeof result.type === 'string') {
+  const composed = ['$ref', 'allOf', 'anyOf', 'oneOf'].some((key) => key in result);
+  if (typeof result.type === 'string' && !composed) {
     result.type = [result.type, 'null'];
     if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
     return result;
   }
-  // A nullable reference or composition: either the schema or null.
-  const { description, ...rest } = result;
-  return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };
+  // A nullable reference or composition: either the schema or null (Nest adds type "object" beside a nullable reference).
+  const { description, type: _type, ...rest } = result;
+  const inner = Object.keys(rest).length === 1 && Array.isArray(rest.allOf) && rest.allOf.length === 1 ? rest.allOf[0] : rest;
+  return { ...(description !== undefined ? { description } : {}), anyOf: [inner, { type: 'null' }] };
 }
 
 function asObject(value: Json | undefined): JsonObject | null {

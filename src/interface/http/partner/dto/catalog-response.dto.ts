@@ -61,6 +61,15 @@ export class BillerParamDto {
   pattern!: string | null;
 }
 
+@ApiSchema({ name: 'BillerConsumerNumber', description: 'What the biller calls the consumer number, and its shape.' })
+export class BillerConsumerNumberDto {
+  @ApiProperty({ type: 'string', example: 'CA Number' })
+  label!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Regular expression the consumer number must match, or null', example: '^[0-9]{10}$' })
+  pattern!: string | null;
+}
+
 @ApiSchema({ name: 'Biller', description: 'A biller of the corridor (postpaid mobile, utility, and in IN the BBPS billers).' })
 export class BillerDto {
   @ApiProperty({ ...ID, description: 'Used as biller_id in bill-info and pay-bill', example: 1005 })
@@ -80,6 +89,9 @@ export class BillerDto {
 
   @ApiProperty(CURRENCY)
   local_currency!: string;
+
+  @ApiProperty({ type: () => BillerConsumerNumberDto, nullable: true, description: 'The label and shape of the consumer number, or null when the biller states none' })
+  consumer_number!: BillerConsumerNumberDto | null;
 
   @ApiProperty({ type: () => BillerParamDto, isArray: true })
   params!: BillerParamDto[];

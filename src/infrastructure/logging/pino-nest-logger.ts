@@ -1,0 +1,51 @@
+import { LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
+
+/**
+ * Nest's logger interface over pino: one JSON line per entry, at the level LOG_LEVEL sets.
+ * Anything that looks like a credential is redacted, wherever it is logged from.
+ */
+export class PinoNestLogger implements LoggerService {
+  private readonly logger: Logger;
+
+  constructor(level: string) {
+    this.logger = pino({
+      level,
+      base: { service: 'partner-service' },
+      redact: {
+        paths: ['authorization', 'headers.authorization', 'req.headers.authorization', '*.apiKey', '*.api_key', '*.webhook_secret', '*.secret'],
+        censor: '[redacted]',
+      },
+    });
+  }
+
+  log(message: unknown, context?: string): void {
+    this.logger.info({ context }, text(message));
+  }
+
+  error(message: unknown, trace?: string, context?: string): void {
+    this.logger.error({ context, trace }, text(message));
+  }
+
+  warn(message: unknown, context?: string): void {
+    this.logger.warn({ context }, text(message));
+  }
+
+  debug(message: unknown, context?: string): void {
+    this.logger.debug({ context }, text(message));
+  }
+
+  verbose(message: unknown, context?: string): void {
+    this.logger.trace({ context }, text(message));
+  }
+
+  fatal(message: unknown, context?: string): void {
+    this.logger.fatal({ context }, text(message));
+  }
+}
+
+/** Keys and secrets never reach a log line, even inside an error message. */
+function text(message: unknown): string {
+  const raw = message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
+  return raw.replace(/svc_(live|test)_[A-Za-z0-9_-]{32}/g, 'svc_$1_[redacted]').replace(/whsec_[A-Za-z0-9_-]{32}/g, 'whsec_[redacted]');
+}
