@@ -1,48 +1,76 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+/**
+ * Where a topup's time goes, by statement: starts the compiled service on a fresh database,
+ * places 20 topups one after another, then loads it for a few seconds, and with the tracer
+ * preloaded (bench/lib/pg-trace.cjs) writes the statements the service sent during the load.
+ *   BENCH_SERVICE_NODE_ARGS="--require ./bench/lib/pg-trace.cjs" PG_TRACE_FILE=/tmp/trace.txt \
+ *     npx tsx bench/probe.ts [postgres|embedded] [connections=16] [wallets=10] [seconds=5]
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { admin } from './lib/admin';
 import { nextIdempotencyKey, topupLoad } from './lib/load';
 import { ServiceProcess } from './lib/service';
+import { sleep } from './lib/util';
 
-const dump = async () => {
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function asAdmin(sql: string): Promise<void> {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Asks the tracer in the service for the counts since the last dump. */
+async function dumpTrace(): Promise<void> {
   if (!process.env.PG_TRACE_FILE) return;
-  writeFileSync(process.env.PG_TRACE_FILE + '.req', '');
-  await new Promise((r) => setTimeout(r, 400));
-};
+  writeFileSync(`${process.env.PG_TRACE_FILE}.req`, '');
+  await sleep(400);
+}
 
-async function main() {
+async function main(): Promise<void> {
   const mode = (process.argv[2] ?? 'postgres') as 'postgres' | 'embedded';
   const connections = Number(process.argv[3] ?? 16);
   const wallets = Number(process.argv[4] ?? 10);
   const seconds = Number(process.argv[5] ?? 5);
-  let url: string | null = null;
+  const name = `probe_${Date.now()}`;
+  let databaseUrl: string | null = null;
   if (mode === 'postgres') {
-    const c = new Client({ connectionString: (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') });
-    await c.connect();
-    const name = `probe_${Date.now()}`;
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    url = (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres').replace(/\/postgres$/, '/' + name);
+    await asAdmin(`CREATE DATABASE ${name} TEMPLATE template0`);
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
   }
-  const s = await ServiceProcess.start({ root: resolve(__dirname, '..'), mode, databaseUrl: url, dataDir: mkdtempSync(join(tmpdir(), 'probe-')) }, 180000);
-  const partners = await admin.partners(s.url, 'probe', wallets);
-  const keys = partners.map((p) => p.key);
-  const times: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const t = performance.now();
-    const a = await admin.topup(s.url, keys[0], nextIdempotencyKey());
-    times.push(Math.round((performance.now() - t) * 10) / 10);
-    if (a.status !== 200) console.log(a.status, a.text);
+  const dataDir = mkdtempSync(join(tmpdir(), 'probe-'));
+  const service = await ServiceProcess.start({ root: resolve(__dirname, '..'), mode, databaseUrl, dataDir }, 180_000);
+  try {
+    const keys = (await admin.partners(service.url, 'probe', wallets)).map((partner) => partner.key);
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const answer = await admin.topup(service.url, keys[0], nextIdempotencyKey());
+      times.push(Math.round((performance.now() - started) * 10) / 10);
+      if (answer.status !== 200) console.log(answer.status, answer.text);
+    }
+    console.log('one at a time, ms:', times.join(' '));
+    await topupLoad({ url: service.url, connections, durationSeconds: 2 }, keys);
+    await dumpTrace();
+    const result = await topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys);
+    await dumpTrace();
+    console.log(`${connections} connections over ${wallets} wallets: ${result.rps} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.ok} answered 200`);
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (databaseUrl) await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
-  console.log('sequential topup ms', times.join(' '));
-  await topupLoad({ url: s.url, connections, durationSeconds: 2 }, keys);
-  await dump();
-  const r = await topupLoad({ url: s.url, connections, durationSeconds: seconds }, keys);
-  await dump();
-  console.log(`load c=${connections} wallets=${wallets}: ${r.rps} rps p50 ${r.p50_ms} p99 ${r.p99_ms} ok ${r.ok} statuses ${JSON.stringify(r.statuses)}`);
-  await s.stop();
-  if (url) { const c = new Client({ connectionString: (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') }); await c.connect(); await c.query(`DROP DATABASE ${new URL(url).pathname.slice(1)} WITH (FORCE)`); await c.end(); }
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -135,6 +135,9 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
     log(`projections caught up with the history in ${catchUp} ms`);
     await prepareLimit(database.url);
     const setupMs = Date.now() - setupStarted;
+    const backlogDb = new PostgresDatabase({ connectionString: database.url, maxConnections: 1, applicationName: 'bench-backlog' });
+    pendingJobs = async () =>
+      Number((await backlogDb.query<{ n: string }>(`SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`))[0].n);
 
     const c = plan.connections;
     const counter = { accepted: 0, sent: 0 };
@@ -208,6 +211,8 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
     const memory = { orders: counter.accepted, rss_mb: service.rssMb(), peak_rss_mb: service.peakRssMb(), long_run: longRun };
     log(`service RSS after ${counter.accepted} orders: ${memory.rss_mb} MB (peak ${memory.peak_rss_mb} MB)`);
 
+    pendingJobs = null;
+    await backlogDb.close();
     const verify = await runVerify(service.url, plan);
     const countDb = new PostgresDatabase({ connectionString: database.url, maxConnections: 1, applicationName: 'bench-count' });
     const money = await moneyCheck(countDb, counter).finally(() => countDb.close());
@@ -357,17 +362,22 @@ async function setupPartners(url: string, wallets: number): Promise<{ spread: Be
   return { spread, hot, historic };
 }
 
+/** Settlement jobs due and not done: the background work a scenario starts with (PostgreSQL mode). */
+let pendingJobs: (() => Promise<number>) | null = null;
+
 /** Warm-up (not counted in the figures), then the measured run. */
-async function measured(name: string, plan: Plan, load: (seconds: number) => Promise<LoadResult>): Promise<LoadResult> {
+async function measured(name: string, plan: Plan, load: (seconds: number) => Promise<LoadResult>): Promise<Scenario> {
   if (plan.warmupSeconds > 0) await load(plan.warmupSeconds);
-  const result = await load(plan.durationSeconds);
+  const backlog = pendingJobs ? await pendingJobs().catch(() => null) : null;
+  const result: Scenario = { ...(await load(plan.durationSeconds)), ...(backlog === null ? {} : { jobs_pending_at_start: backlog }) };
   logScenario(name, result);
   return result;
 }
 
 function logScenario(name: string, result: LoadResult): void {
   const problems = result.non_2xx || result.errors ? ` non-2xx ${result.non_2xx} errors ${result.errors} ${JSON.stringify(result.statuses)}` : '';
-  log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections})${problems}`);
+  const backlog = 'jobs_pending_at_start' in result ? `, ${String(result.jobs_pending_at_start)} jobs pending` : '';
+  log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections}${backlog})${problems}`);
 }
 
 /** The first topup on a wallet whose lane is cold reads the whole stream once. */

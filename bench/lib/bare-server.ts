@@ -55,37 +55,34 @@ async function main(): Promise<void> {
         failure = refuse(401, 'invalid_api_key', 'the API key is not valid or has been revoked');
       } else {
         const partner = { partner_id: row.partner_found, corridor: row.corridor ?? 'IN', created_at: row.created_at ?? new Date(0) };
-        {
-          const settings = row.settings ?? {};
-          const allowlist = settings.ipAllowlist ?? [];
-          if (allowlist.length && !allowlist.includes(request.ip)) failure = refuse(403, 'ip_not_allowed', 'not in the allowlist');
+        const settings = row.settings ?? {};
+        const allowlist = settings.ipAllowlist ?? [];
+        if (allowlist.length && !allowlist.includes(request.ip)) failure = refuse(403, 'ip_not_allowed', 'not in the allowlist');
+        else {
+          const limit = settings.rateLimitPerMinute ?? 60;
+          const windowStart = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+          const hits = await db.query<{ hits: number }>(
+            `INSERT INTO rate_limit_windows (bucket, window_start, hits) VALUES ($1, $2, 1)
+             ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + EXCLUDED.hits RETURNING hits`,
+            [`key:${row.key_id}`, windowStart.toISOString()],
+          );
+          const used = hits[0].hits;
+          void reply.header('RateLimit-Limit', String(limit));
+          void reply.header('RateLimit-Remaining', String(Math.max(limit - used, 0)));
+          if (used > limit) failure = refuse(429, 'rate_limit_exceeded', 'too many requests');
           else {
-            const limit = settings.rateLimitPerMinute ?? 60;
-            const windowStart = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-            const hits = await db.query<{ hits: number }>(
-              `INSERT INTO rate_limit_windows (bucket, window_start, hits) VALUES ($1, $2, 1)
-               ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + EXCLUDED.hits RETURNING hits`,
-              [`key:${row.key_id}`, windowStart.toISOString()],
+            const balances = await db.query<{ currency: string; available: string; updated_at: Date | string }>(
+              'SELECT currency, available::text AS available, updated_at FROM rm_balances WHERE partner_id = $1 AND environment = $2',
+              [partner.partner_id, environment],
             );
-            const used = hits[0].hits;
-            void reply.header('RateLimit-Limit', String(limit));
-            void reply.header('RateLimit-Remaining', String(Math.max(limit - used, 0)));
-            if (used > limit) failure = refuse(429, 'rate_limit_exceeded', 'too many requests');
-            else {
-              const balances = await db.query<{ currency: string; available: string; updated_at: Date | string }>(
-                'SELECT currency, available::text AS available, updated_at FROM rm_balances WHERE partner_id = $1 AND environment = $2',
-                [partner.partner_id, environment],
-              );
-              const balance = balances[0];
-              const currency = CURRENCIES[partner.corridor] ?? 'INR';
-              return {
-                available: balance ? twoDecimals(balance.available) : '0.00',
-                currency,
-                corridor: partner.corridor,
-                updated_at: new Date(balance?.updated_at ?? partner.created_at).toISOString(),
-                environment,
-              };
-            }
+            const balance = balances[0];
+            return {
+              available: balance ? twoDecimals(balance.available) : '0.00',
+              currency: CURRENCIES[partner.corridor] ?? 'INR',
+              corridor: partner.corridor,
+              updated_at: new Date(balance?.updated_at ?? partner.created_at).toISOString(),
+              environment,
+            };
           }
         }
       }

@@ -13,12 +13,12 @@ export interface ChartSeries {
   points: readonly ChartPoint[];
 }
 
-const WIDTH = 960;
-const HEIGHT = 420;
-const PANEL_W = 400;
+const WIDTH = 1000;
+const HEIGHT = 430;
+const PANEL_W = 380;
 const PANEL_H = 280;
-const TOP = 70;
-const LEFTS = [80, 560];
+const TOP = 80;
+const LEFTS = [80, 580];
 
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -51,16 +51,28 @@ export function renderChart(title: string, subtitle: string, series: readonly Ch
   out.push(`<text x="${WIDTH / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">${escape(title)}</text>`);
   out.push(`<text x="${WIDTH / 2}" y="44" text-anchor="middle" fill="#555">${escape(subtitle)}</text>`);
 
-  const panels: { label: string; value: (p: ChartPoint) => number }[] = [
-    { label: 'throughput (requests / s)', value: (p) => p.rps },
-    { label: 'p99 latency (ms)', value: (p) => p.p99_ms },
+  const panels: { label: string; value: (p: ChartPoint) => number; log: boolean }[] = [
+    { label: 'throughput (requests / s)', value: (p) => p.rps, log: false },
+    { label: 'p99 latency (ms, log scale)', value: (p) => p.p99_ms, log: true },
   ];
   panels.forEach((panel, index) => {
     const left = LEFTS[index];
-    const max = Math.max(1, ...series.flatMap((s) => s.points.map(panel.value)));
-    const ticks = niceTicks(max);
-    const top = ticks[ticks.length - 1];
-    const y = (v: number) => TOP + PANEL_H - (v / top) * PANEL_H;
+    const values = series.flatMap((s) => s.points.map(panel.value));
+    const max = Math.max(1, ...values);
+    let ticks: number[];
+    let y: (v: number) => number;
+    if (panel.log) {
+      const low = Math.floor(Math.log10(Math.max(0.1, Math.min(...values.filter((v) => v > 0), max))));
+      const high = Math.ceil(Math.log10(max));
+      ticks = [];
+      for (let e = low; e <= Math.max(high, low + 1); e++) ticks.push(Number((10 ** e).toPrecision(3)));
+      const span = Math.log10(ticks[ticks.length - 1]) - Math.log10(ticks[0]);
+      y = (v: number) => TOP + PANEL_H - ((Math.log10(Math.max(v, ticks[0])) - Math.log10(ticks[0])) / span) * PANEL_H;
+    } else {
+      ticks = niceTicks(max);
+      const top = ticks[ticks.length - 1];
+      y = (v: number) => TOP + PANEL_H - (v / top) * PANEL_H;
+    }
     out.push(`<text x="${left + PANEL_W / 2}" y="${TOP - 10}" text-anchor="middle" font-weight="bold">${escape(panel.label)}</text>`);
     for (const tick of ticks) {
       out.push(`<line x1="${left}" y1="${y(tick)}" x2="${left + PANEL_W}" y2="${y(tick)}" stroke="#e5e5e5"/>`);

@@ -6,6 +6,8 @@ export interface Scenario extends LoadResult {
   /** Service RSS (MB) right after the scenario. */
   rss_mb?: number | null;
   cold_start_ms?: number;
+  /** Settlement jobs due and not yet done when the measured run began (background work competing with it). */
+  jobs_pending_at_start?: number;
 }
 
 export interface ModeResults {
