@@ -14,7 +14,7 @@
  */
 import { cpus, hostname, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
@@ -44,10 +44,12 @@ interface Args {
   updateDocs: boolean;
   rssOrders: number | null;
   rssMinutes: number | null;
+  /** Re-render latest.md and concurrency.svg from a results file instead of running. */
+  render: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { plan: 'full', json: false, outDir: null, keepDb: false, embedded: null, updateDocs: false, rssOrders: null, rssMinutes: null };
+  const args: Args = { plan: 'full', json: false, outDir: null, keepDb: false, embedded: null, updateDocs: false, rssOrders: null, rssMinutes: null, render: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') args.plan = args.plan === 'tiny' ? 'tiny' : 'quick';
@@ -60,9 +62,10 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--update-docs') args.updateDocs = true;
     else if (arg === '--rss-orders') args.rssOrders = Number(argv[++i]);
     else if (arg === '--rss-minutes') args.rssMinutes = Number(argv[++i]);
+    else if (arg === '--render') args.render = resolve(argv[++i] ?? '');
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(
-        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--rss-minutes M] [--keep-db] [--update-docs]\n',
+        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--rss-minutes M] [--keep-db] [--update-docs] [--render RESULTS.json]\n',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
@@ -73,6 +76,16 @@ function parseArgs(argv: string[]): Args {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.render) {
+    const results = JSON.parse(readFileSync(args.render, 'utf8')) as BenchResults;
+    const outDir = args.outDir ?? dirname(args.render);
+    writeFileSync(join(outDir, 'concurrency.svg'), chartOf(results));
+    const report = markdownReport(results);
+    writeFileSync(join(outDir, 'latest.md'), report);
+    if (args.updateDocs) updateDocs(report);
+    log(`re-rendered ${outDir}/latest.md and concurrency.svg`);
+    return;
+  }
   const plan = planFor(args.plan);
   if (args.rssOrders !== null) plan.rssOrders = args.rssOrders;
   if (args.rssMinutes !== null) plan.rssMinutes = args.rssMinutes;

@@ -19,6 +19,8 @@ const PANEL_W = 380;
 const PANEL_H = 280;
 const TOP = 80;
 const LEFTS = [80, 580];
+/** The topup p99 target, drawn on the latency panel. */
+const P99_TARGET_MS = 25;
 
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -81,6 +83,10 @@ export function renderChart(title: string, subtitle: string, series: readonly Ch
     for (const c of connections) {
       out.push(`<line x1="${x(left, c)}" y1="${TOP + PANEL_H}" x2="${x(left, c)}" y2="${TOP + PANEL_H + 5}" stroke="#333"/>`);
       out.push(`<text x="${x(left, c)}" y="${TOP + PANEL_H + 18}" text-anchor="middle" fill="#333">${c}</text>`);
+    }
+    if (panel.log && P99_TARGET_MS >= ticks[0] && P99_TARGET_MS <= ticks[ticks.length - 1]) {
+      out.push(`<line x1="${left}" y1="${y(P99_TARGET_MS)}" x2="${left + PANEL_W}" y2="${y(P99_TARGET_MS)}" stroke="#888" stroke-dasharray="2 3"/>`);
+      out.push(`<text x="${left + PANEL_W - 4}" y="${y(P99_TARGET_MS) - 4}" text-anchor="end" fill="#666">target ${P99_TARGET_MS} ms</text>`);
     }
     out.push(`<line x1="${left}" y1="${TOP + PANEL_H}" x2="${left + PANEL_W}" y2="${TOP + PANEL_H}" stroke="#333"/>`);
     out.push(`<line x1="${left}" y1="${TOP}" x2="${left}" y2="${TOP + PANEL_H}" stroke="#333"/>`);

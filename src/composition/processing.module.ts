@@ -25,7 +25,8 @@ export interface ProcessingOptions {
   runInBackground: boolean;
 }
 
-const JOB_LEASE_MS = 60_000;
+/** Far above any handler's own deadline (webhook and provider calls time out well before). */
+const JOB_LEASE_MS = 5 * 60_000;
 /** The read models the API answers from: rebuildable, blue/green, while the service runs. */
 const READ_MODELS_GROUP = 'read-models';
 /** Schedules side-effect jobs (provider calls, webhooks): never rebuilt or replayed. */

@@ -124,8 +124,8 @@ describe.each(STORES)('Idempotency-Key on POST /topup (%s store)', (store) => {
 
     expect(sandbox).toEqual({ outcome: 'reserved', orderId: 'ord_sandbox_candidate' });
     expect(live).toEqual({ outcome: 'reserved', orderId: 'ord_live_candidate' });
-    await keys.release({ partnerId, environment: 'sandbox', key: 'env-scope-0001' });
-    await keys.release({ partnerId, environment: 'live', key: 'env-scope-0001' });
+    await keys.release({ partnerId, environment: 'sandbox', key: 'env-scope-0001' }, 'ord_sandbox_candidate');
+    await keys.release({ partnerId, environment: 'live', key: 'env-scope-0001' }, 'ord_live_candidate');
   });
 
   it('a request refused for insufficient balance (402) moves no money and its key can then be used for a valid request', async () => {

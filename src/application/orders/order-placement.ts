@@ -7,7 +7,7 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore, Reservation } from '../ports/idempotency-store.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
-import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { deterministicEventId } from '../shared/event-ids';
 import { metadata } from '../shared/event-envelope';
@@ -44,7 +44,6 @@ export class OrderPlacement {
     @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
     @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     private readonly wallets: WalletCommandProcessor,
@@ -79,7 +78,8 @@ export class OrderPlacement {
       case 'in_flight':
         throw new ServiceError('idempotency_conflict', 'a request with this Idempotency-Key is still being processed; retry with the same key');
       case 'resumed': {
-        const earlier = await this.existingOrder(reservation.orderId);
+        // The first request may have debited before it died: the log, not a read model, says so.
+        const earlier = await this.debitedOrder(reservation.orderId);
         if (earlier) return this.remember(scope, earlier);
         return this.debit(scope, request, reservation.orderId);
       }
@@ -111,14 +111,13 @@ export class OrderPlacement {
         at: now,
       }),
     });
-    if (!result.ok) {
-      await this.idempotency.release(scope);
+    if (!result.ok || result.deduplicated) {
+      // A refusal may only be a late view: another request holding this key may have debited the order meanwhile.
+      const earlier = await this.debitedOrder(orderId);
+      if (earlier) return this.remember(scope, earlier);
+      if (result.ok) throw new Error(`order ${orderId} was debited but its debit cannot be read`);
+      await this.idempotency.release(scope, orderId);
       throw ServiceError.from(result.error);
-    }
-    if (result.deduplicated) {
-      const earlier = await this.existingOrder(orderId);
-      if (!earlier) throw new Error(`order ${orderId} was debited but is not readable`);
-      return this.remember(scope, earlier);
     }
     await this.barrier.waitFor(result.position);
     const debited = result.event as WalletDebited;
@@ -135,7 +134,7 @@ export class OrderPlacement {
 
   private async remember(scope: IdempotencyScope, order: OrderFacts): Promise<PlacedOrder> {
     const body = JSON.stringify(orderResource(order));
-    await this.idempotency.complete(scope, { statusCode: 200, body }, this.clock.now());
+    await this.idempotency.complete(scope, order.orderId, { statusCode: 200, body });
     return { body, replayed: false };
   }
 
@@ -151,18 +150,21 @@ export class OrderPlacement {
     }
   }
 
-  private async existingOrder(orderId: string): Promise<OrderFacts | null> {
-    await this.barrier.waitFor(await this.store.headPosition());
-    const view = await this.readModels.order(orderId);
-    if (!view) return null;
+  /** The order as its debit event recorded it, if the order was debited. */
+  private async debitedOrder(orderId: string): Promise<OrderFacts | null> {
+    const debitId = deterministicEventId(orderId, 'WalletDebited');
+    const debit = (await this.store.readByCorrelationId(orderId)).find((event) => event.eventId === debitId);
+    if (!debit) return null;
+    const data = (debit.data as WalletDebited['data']);
     return {
       orderId,
-      product: view.product,
-      amount: view.amount,
-      currency: view.currency,
-      balanceAfter: view.balanceAfter,
-      reference: view.reference,
-      createdAt: view.createdAt,
+      product: data.product,
+      amount: data.amount,
+      currency: data.currency,
+      balanceAfter: data.balanceAfter,
+      reference: data.reference,
+      createdAt: data.placedAt,
     };
   }
+
 }

@@ -25,9 +25,10 @@ export interface IdempotencyStore {
   reserve(scope: IdempotencyScope, requestHash: string, candidateOrderId: string, now: Date): Promise<Reservation>;
   /** What a key holds now (null when unused or expired): its request hash and, once answered, the answer. */
   find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; response: StoredResponse | null } | null>;
-  complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void>;
-  /** Frees a key whose request moved no money, so the partner may retry it. */
-  release(scope: IdempotencyScope): Promise<void>;
+  /** Stores the answer, only while the key is still bound to this order. */
+  complete(scope: IdempotencyScope, orderId: string, response: StoredResponse): Promise<void>;
+  /** Frees a key whose request moved no money, so the partner may retry it; only while it is bound to this order and unanswered. */
+  release(scope: IdempotencyScope, orderId: string): Promise<void>;
   purgeExpired(now: Date): Promise<number>;
   /** What a key is bound to now, for audits; null once purged or released. */
   lookup(scope: IdempotencyScope): Promise<{ orderId: string; statusCode: number | null } | null>;

@@ -20,7 +20,7 @@ export class PollOrderJob implements JobHandler {
     const { orderId } = job.payload as { orderId: string };
     const { state } = await this.lifecycle.load(orderId);
     const order = state.order;
-    if (!order || !['INITIATED', 'PENDING', 'DISPUTED'].includes(state.status)) return;
+    if (!order || !['INITIATED', 'PENDING'].includes(state.status)) return;
     const provider = this.providers.forEnvironment(order.environment);
     if (!provider) throw new Error(`no ${order.environment} provider is configured for order ${orderId}`);
     const providerOrder = { orderId, amount: order.amount, currency: order.currency, product: order.product, placedAt: order.placedAt };

@@ -1,6 +1,6 @@
 import { Decider } from '../../domain/shared/decider';
 import { DomainError } from '../../domain/shared/domain-error';
-import { EventMetadata, EventStore, GlobalPosition, WrongExpectedRevisionError } from '../ports/event-store.port';
+import { DuplicateEventIdError, EventMetadata, EventStore, GlobalPosition, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { DomainEventShape, domainEventOf, envelope } from './event-envelope';
 
 export type HandleResult<State, Event> =
@@ -49,10 +49,16 @@ export class DeciderRunner {
           decision.events.map((event, index) => envelope(event, options.eventId(event, index), options.metadata)),
           revision < 0 ? 'no_stream' : revision,
         );
-        const next = decision.events.reduce(decider.evolve, state);
-        return { ok: true, events: result.deduplicated ? [] : decision.events, state: next, position: result.position };
+        if (result.deduplicated) {
+          // Someone stored these very events first: report what the stream holds, not what we decided.
+          const stored = await this.load(decider, streamId);
+          return { ok: true, events: [], state: stored.state, position: null };
+        }
+        return { ok: true, events: decision.events, state: decision.events.reduce(decider.evolve, state), position: result.position };
       } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= attempts) throw error;
+        // A concurrent writer won (a new revision, or the same deterministic id for a different event): decide again.
+        const raced = error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;
+        if (!raced || attempt >= attempts) throw error;
       }
     }
   }

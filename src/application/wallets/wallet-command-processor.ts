@@ -84,7 +84,7 @@ class WalletLane {
     this.draining = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
+        const batch = this.nextBatch();
         try {
           await this.process(batch);
         } catch (error) {
@@ -100,6 +100,17 @@ class WalletLane {
     } finally {
       this.draining = false;
     }
+  }
+
+  /** Up to MAX_BATCH queued commands, stopping before an event id repeats (a retried command waits for the next round). */
+  private nextBatch(): Pending[] {
+    const ids = new Set<string>();
+    let size = 0;
+    while (size < this.queue.length && size < MAX_BATCH && !ids.has(this.queue[size].envelope.eventId)) {
+      ids.add(this.queue[size].envelope.eventId);
+      size += 1;
+    }
+    return this.queue.splice(0, Math.max(size, 1));
   }
 
   private async process(batch: Pending[]): Promise<void> {

@@ -21,7 +21,8 @@ export type TransactionCommand =
   | { type: 'DisputeTransaction'; reason: string; at: string }
   | { type: 'ResolveTransaction'; outcome: 'success' | 'failed'; reason: string; operator: Actor; at: string };
 
-const OPEN: ReadonlySet<TransactionStatus> = new Set(['INITIATED', 'PENDING', 'DISPUTED']);
+/** States in which the provider's word still decides. A held (DISPUTED) order waits for an operator. */
+const OPEN: ReadonlySet<TransactionStatus> = new Set(['INITIATED', 'PENDING']);
 
 const invalid = (detail: string): Decision<TransactionEvent> => refuse(domainError('invalid_state', detail));
 

@@ -58,6 +58,8 @@ export class SqlEventStore implements EventStore {
       if (constraintOf(error) === 'es_events_event_id_unique') {
         const repeated = await this.alreadyStored(this.db, streamId, events);
         if (repeated) return repeated;
+        // Nothing was stored: the batch itself carries one id twice.
+        throw new DuplicateEventIdError(events.map((event) => event.eventId));
       }
       const actual = await this.currentRevision(this.db, streamId);
       throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
@@ -232,12 +234,14 @@ export class SqlEventStore implements EventStore {
   /** A repeated append of events that are all stored already in this stream is a no-op. */
   private async alreadyStored(db: SqlExecutor, streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
     const ids = events.map((event) => event.eventId);
-    const rows = await db.query<{ event_id: string; stream_id: string }>(
-      'SELECT event_id::text AS event_id, stream_id FROM es_events WHERE event_id = ANY($1::uuid[])',
+    const rows = await db.query<{ event_id: string; stream_id: string; event_type: string }>(
+      'SELECT event_id::text AS event_id, stream_id, event_type FROM es_events WHERE event_id = ANY($1::uuid[])',
       [ids],
     );
     if (rows.length === 0) return null;
-    if (rows.length !== ids.length || rows.some((row) => row.stream_id !== streamId)) {
+    const typeOf = new Map(events.map((event) => [event.eventId, event.type]));
+    // A repeat is the same event again: same id, same stream, same type. Anything else is a conflict.
+    if (rows.length !== new Set(ids).size || rows.some((row) => row.stream_id !== streamId || typeOf.get(row.event_id) !== row.event_type)) {
       throw new DuplicateEventIdError(rows.map((row) => row.event_id));
     }
     const revision = await this.currentRevision(db, streamId);

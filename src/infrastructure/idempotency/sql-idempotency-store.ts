@@ -80,18 +80,22 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     };
   }
 
-  async complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
-    await this.db.query(
-      `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_body = $5
-        WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3`,
-      [scope.partnerId, scope.environment, scope.key, response.statusCode, response.body],
+  async complete(scope: IdempotencyScope, orderId: string, response: StoredResponse): Promise<void> {
+    const updated = await this.db.query(
+      `UPDATE idempotency_keys SET state = 'completed', response_status = $5, response_body = $6
+        WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3 AND order_id = $4
+        RETURNING order_id`,
+      [scope.partnerId, scope.environment, scope.key, orderId, response.statusCode, response.body],
     );
+    // The key is bound to one order for its whole window; losing it while answering is a bug, not a retry.
+    if (updated.length === 0) throw new Error(`idempotency key ${scope.key} is no longer bound to order ${orderId}`);
   }
 
-  async release(scope: IdempotencyScope): Promise<void> {
+  async release(scope: IdempotencyScope, orderId: string): Promise<void> {
     await this.db.query(
-      `DELETE FROM idempotency_keys WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3 AND state = 'in_flight'`,
-      [scope.partnerId, scope.environment, scope.key],
+      `DELETE FROM idempotency_keys
+        WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3 AND order_id = $4 AND state = 'in_flight'`,
+      [scope.partnerId, scope.environment, scope.key, orderId],
     );
   }
 

@@ -101,17 +101,20 @@ export class JobWorker {
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler.run(job, row.attempts);
-      await this.db.query('UPDATE jobs SET done_at = $2, locked_until = NULL, last_error = NULL WHERE job_id = $1', [
+      // Fenced by the claim's attempt number: a run whose lease expired and was claimed again changes nothing.
+      await this.db.query('UPDATE jobs SET done_at = $2, locked_until = NULL, last_error = NULL WHERE job_id = $1 AND attempts = $3', [
         job.id,
         this.clock.now().toISOString(),
+        row.attempts,
       ]);
     } catch (error) {
       this.options.onError(error, job);
       const retryAt = new Date(this.clock.now().getTime() + this.options.retryDelayMs(row.attempts));
-      await this.db.query('UPDATE jobs SET due_at = $2, locked_until = NULL, last_error = $3 WHERE job_id = $1', [
+      await this.db.query('UPDATE jobs SET due_at = $2, locked_until = NULL, last_error = $3 WHERE job_id = $1 AND attempts = $4', [
         job.id,
         retryAt.toISOString(),
         error instanceof Error ? error.message : String(error),
+        row.attempts,
       ]);
     }
   }

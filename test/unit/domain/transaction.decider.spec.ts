@@ -55,7 +55,7 @@ describe('the life of an order', () => {
   describe('placing it', () => {
     it('starts as INITIATED with the order as placed', () => {
       const state = transaction.given().when(initiate).then(initiated);
-      expect(state).toEqual({ status: 'INITIATED', order });
+      expect(state).toEqual({ status: 'INITIATED', order, failure: null });
     });
 
     it('placing the same order again changes nothing', () => {
@@ -116,6 +116,11 @@ describe('the life of an order', () => {
 
     it('holding an order twice changes nothing', () => {
       transaction.given(initiated, submitted, disputed).when(dispute).thenNothingHappens();
+    });
+
+    it('a held order ignores a late word from the provider: only an operator decides it now', () => {
+      transaction.given(initiated, submitted, disputed).when(settle).thenRefused('invalid_state');
+      transaction.given(initiated, submitted, disputed).when(fail).thenRefused('invalid_state');
     });
 
     it('a finished order is not held', () => {
