@@ -7,7 +7,7 @@ import { FakeEventStoreDbClient } from './fake-eventstoredb-client';
 
 const FAST: BackoffPolicy = { initialMs: 5, maxMs: 20, factor: 2, jitter: 0 };
 
-async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met');
