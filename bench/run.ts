@@ -310,7 +310,7 @@ async function runEmbedded(plan: Plan): Promise<ModeResults> {
     const topupHistory = await measured('embedded topup_history', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [historic.key])));
     const balance = await measured('embedded balance', eplan, (s) => getLoad({ url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)));
     const sweepTopup: Scenario[] = [];
-    for (const level of plan.sweep) {
+    for (const level of plan.embeddedSweep ? plan.sweep : [c]) {
       if (level === c) {
         sweepTopup.push(topupSpread);
         continue;

@@ -20,6 +20,8 @@ export interface Plan {
   embedded: boolean;
   embeddedSeconds: number;
   embeddedHistoryEvents: number;
+  /** Run the concurrency sweep in embedded mode too. */
+  embeddedSweep: boolean;
 }
 
 export function planFor(name: PlanName): Plan {
@@ -39,22 +41,24 @@ export function planFor(name: PlanName): Plan {
         embedded: true,
         embeddedSeconds: 15,
         embeddedHistoryEvents: 100_000,
+        embeddedSweep: true,
       };
     case 'quick':
       return {
         name,
         connections: 64,
-        durationSeconds: 8,
-        warmupSeconds: 2,
+        durationSeconds: 6,
+        warmupSeconds: 1.5,
         sweep: [1, 4, 16, 64],
-        sweepSeconds: 3,
+        sweepSeconds: 2,
         wallets: 100,
         historyEvents: 100_000,
         rssOrders: 0,
         rssMinutes: 0,
         embedded: true,
-        embeddedSeconds: 4,
+        embeddedSeconds: 3,
         embeddedHistoryEvents: 100_000,
+        embeddedSweep: false,
       };
     case 'tiny':
       return {
@@ -71,6 +75,7 @@ export function planFor(name: PlanName): Plan {
         embedded: true,
         embeddedSeconds: 1,
         embeddedHistoryEvents: 1_000,
+        embeddedSweep: true,
       };
   }
 }

@@ -61,7 +61,7 @@ export function markdownReport(results: BenchResults): string {
   lines.push(`| topup postgres p99 ms | ${pg.sweep.topup.map((s) => fmt(s.p99_ms, 2)).join(' | ')} |`);
   lines.push(`| LIMIT tx/s | ${pg.sweep.limit.map((s) => fmt(s.rps, 0)).join(' | ')} |`);
   lines.push(`| LIMIT p99 ms | ${pg.sweep.limit.map((s) => fmt(s.p99_ms, 2)).join(' | ')} |`);
-  if (results.embedded) {
+  if (results.embedded && results.embedded.sweep.topup.length === plan.sweep.length) {
     lines.push(`| topup embedded req/s | ${results.embedded.sweep.topup.map((s) => fmt(s.rps, 0)).join(' | ')} |`);
     lines.push(`| topup embedded p99 ms | ${results.embedded.sweep.topup.map((s) => fmt(s.p99_ms, 2)).join(' | ')} |`);
   }
