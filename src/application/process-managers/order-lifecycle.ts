@@ -32,16 +32,11 @@ export class OrderLifecycle {
 
   async apply(orderId: string, command: TransactionCommand, actor: Actor = systemActor('settlement')): Promise<LifecycleResult> {
     const now = this.clock.now();
-    const { state } = await this.load(orderId);
-    const order = command.type === 'InitiateTransaction' ? command.order : state.order;
     const result = await this.runner.handle(transactionDecider, transactionStreamId(orderId), command, {
-      metadata: metadata({
-        partnerId: order?.partnerId ?? null,
-        environment: order?.environment ?? null,
-        correlationId: orderId,
-        actor,
-        at: now,
-      }),
+      metadata: (state) => {
+        const order = command.type === 'InitiateTransaction' ? command.order : state.order;
+        return metadata({ partnerId: order?.partnerId ?? null, environment: order?.environment ?? null, correlationId: orderId, actor, at: now });
+      },
       eventId: (event: TransactionEvent) => deterministicEventId(orderId, event.type === 'TransactionSettled' || event.type === 'TransactionFailed' ? 'outcome' : event.type),
     });
     return result.ok ? { ok: true, state: result.state, position: result.position } : result;

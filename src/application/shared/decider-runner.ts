@@ -7,8 +7,9 @@ export type HandleResult<State, Event> =
   | { ok: true; events: Event[]; state: State; position: GlobalPosition | null }
   | { ok: false; error: DomainError };
 
-export interface HandleOptions<Event> {
-  metadata: EventMetadata;
+export interface HandleOptions<State, Event> {
+  /** The events' metadata, or a function of the loaded state when it depends on the aggregate. */
+  metadata: EventMetadata | ((state: State) => EventMetadata);
   /** Event ids; deterministic for events that must never be stored twice. */
   eventId(event: Event, index: number): string;
   maxAttempts?: number;
@@ -35,7 +36,7 @@ export class DeciderRunner {
     decider: Decider<State, Command, Event>,
     streamId: string,
     command: Command,
-    options: HandleOptions<Event>,
+    options: HandleOptions<State, Event>,
   ): Promise<HandleResult<State, Event>> {
     const attempts = options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
@@ -46,7 +47,9 @@ export class DeciderRunner {
       try {
         const result = await this.store.append(
           streamId,
-          decision.events.map((event, index) => envelope(event, options.eventId(event, index), options.metadata)),
+          decision.events.map((event, index) =>
+            envelope(event, options.eventId(event, index), typeof options.metadata === 'function' ? options.metadata(state) : options.metadata),
+          ),
           revision < 0 ? 'no_stream' : revision,
         );
         if (result.deduplicated) {

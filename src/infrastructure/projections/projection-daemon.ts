@@ -128,8 +128,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
   async lag(): Promise<{ name: string; events: number }[]> {
     const result: { name: string; events: number }[] = [];
     for (const projector of this.all()) {
-      const pending = await this.store.readAll(projector.position, { maxCount: 10_000 });
-      result.push({ name: projector.name, events: pending.length });
+      result.push({ name: projector.name, events: await this.store.countEvents(projector.position) });
     }
     return result;
   }

@@ -28,8 +28,8 @@ export class OperatorDto {
   local_currency!: string;
 }
 
-@ApiSchema({ name: 'OperatorList', description: 'The active operators of the corridor, or only the detected one when `phone` was given.' })
-export class OperatorListDto {
+/** What every catalog list carries before its entries. */
+abstract class CorridorListDto {
   @ApiProperty(CORRIDOR)
   corridor!: string;
 
@@ -38,6 +38,10 @@ export class OperatorListDto {
 
   @ApiProperty({ type: 'integer', minimum: 0 })
   count!: number;
+}
+
+@ApiSchema({ name: 'OperatorList', description: 'The active operators of the corridor, or only the detected one when `phone` was given.' })
+export class OperatorListDto extends CorridorListDto {
 
   @ApiPropertyOptional({ ...E164_PHONE, description: 'The queried phone in E.164, present when `phone` was given' })
   phone?: string;
@@ -98,15 +102,7 @@ export class BillerDto {
 }
 
 @ApiSchema({ name: 'BillerList', description: 'The active billers of the corridor, optionally of one category.' })
-export class BillerListDto {
-  @ApiProperty(CORRIDOR)
-  corridor!: string;
-
-  @ApiProperty(CURRENCY)
-  currency!: string;
-
-  @ApiProperty({ type: 'integer', minimum: 0 })
-  count!: number;
+export class BillerListDto extends CorridorListDto {
 
   @ApiProperty({ type: () => BillerDto, isArray: true })
   billers!: BillerDto[];
