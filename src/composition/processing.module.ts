@@ -48,8 +48,9 @@ export class ProcessingModule {
           inject: [EVENT_STORE, SQL_DATABASE],
           useFactory: (store: EventStore, db: SqlDatabase) =>
             new ProjectionDaemon(
-              [new Projector(READ_MODELS_GROUP, READ_MODEL_PROJECTIONS, store, db)],
-              [new Projector(REACTIONS_GROUP, [reactions], store, db)],
+              // Both rebuild from the log after a crash; their rows and checkpoints commit together.
+              [new Projector(READ_MODELS_GROUP, READ_MODEL_PROJECTIONS, store, db.withAsynchronousCommit())],
+              [new Projector(REACTIONS_GROUP, [reactions], store, db.withAsynchronousCommit())],
               store,
               options.runInBackground ? config.projectionPollMs : 0,
               (error) => logger.error(`projection failed: ${String(error)}`),

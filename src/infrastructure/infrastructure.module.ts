@@ -63,7 +63,17 @@ export class InfrastructureModule {
         ? { provide: EVENT_STORE, useFactory: () => connectEventStoreDb(config) }
         : { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },
       { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
-      { provide: IDEMPOTENCY_STORE, ...sql((db) => new SqlIdempotencyStore(db, { windowMs: IDEMPOTENCY_WINDOW_MS, leaseMs: IDEMPOTENCY_LEASE_MS })) },
+      {
+        provide: IDEMPOTENCY_STORE,
+        ...sql((db) => {
+          const relaxed = db.withAsynchronousCommit();
+          const eventsShareTheLog = config.eventStore !== 'eventstoredb';
+          return new SqlIdempotencyStore(
+            { reservations: eventsShareTheLog ? relaxed : db, answers: relaxed },
+            { windowMs: IDEMPOTENCY_WINDOW_MS, leaseMs: IDEMPOTENCY_LEASE_MS },
+          );
+        }),
+      },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },
@@ -75,7 +85,7 @@ export class InfrastructureModule {
       { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
       {
         provide: RATE_LIMITER,
-        ...sql((db) => (config.rateLimitStore === 'redis' && config.redisUrl ? RedisRateLimiter.connect(config.redisUrl) : new SqlRateLimiter(db))),
+        ...sql((db) => (config.rateLimitStore === 'redis' && config.redisUrl ? RedisRateLimiter.connect(config.redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
       },
       { provide: PROVIDER_DIRECTORY, useValue: new StaticProviderDirectory(new SandboxProvider(), null) },
     ];

@@ -168,6 +168,51 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
+    describe('many appends at known revisions at once (writers may share one commit)', () => {
+      it('gives each of 40 concurrent appends to different streams its own revisions and a position in the global order', async () => {
+        const streams = Array.from({ length: 40 }, () => uuid());
+        for (const streamId of streams) await store.append(streamId, [newEvent('Opened')], 'no_stream');
+        const appended = await Promise.all(streams.map((streamId) => store.append(streamId, [newEvent('X'), newEvent('Y')], 0)));
+        for (const [index, streamId] of streams.entries()) {
+          expect(appended[index]).toEqual(expect.objectContaining({ nextRevision: 2, deduplicated: false }));
+          const events = await store.readStream(streamId);
+          expect(events.map((event) => [event.revision, event.type])).toEqual([[0, 'Opened'], [1, 'X'], [2, 'Y']]);
+          expect(comparePositions(events[2].position, appended[index].position as GlobalPosition)).toBe(0);
+          expect(comparePositions(events[1].position, events[2].position)).toBe(-1);
+        }
+      });
+
+      it('refuses only the stale appends among concurrent ones, and writes every other', async () => {
+        const streams = Array.from({ length: 20 }, () => uuid());
+        for (const streamId of streams) await store.append(streamId, [newEvent('A'), newEvent('B')], 'no_stream');
+        const stale = new Set(streams.filter((_, index) => index % 3 === 0));
+        const outcomes = await Promise.allSettled(streams.map((streamId) => store.append(streamId, [newEvent('C')], stale.has(streamId) ? 0 : 1)));
+        for (const [index, streamId] of streams.entries()) {
+          const outcome = outcomes[index];
+          if (stale.has(streamId)) {
+            expect(outcome.status).toBe('rejected');
+            const reason = (outcome as PromiseRejectedResult).reason as WrongExpectedRevisionError;
+            expect(reason).toBeInstanceOf(WrongExpectedRevisionError);
+            expect(reason.actual).toBe(1);
+            expect(await store.readStream(streamId)).toHaveLength(2);
+          } else {
+            expect(outcome).toEqual({ status: 'fulfilled', value: expect.objectContaining({ nextRevision: 2 }) });
+            expect(await store.readStream(streamId)).toHaveLength(3);
+          }
+        }
+      });
+
+      it('treats repeated appends mixed among new ones as no-ops, and appends the new ones', async () => {
+        const streams = Array.from({ length: 12 }, () => uuid());
+        const first = streams.map(() => newEvent('First'));
+        for (const streamId of streams) await store.append(streamId, [newEvent('Opened')], 'no_stream');
+        await Promise.all(streams.slice(0, 6).map((streamId, index) => store.append(streamId, [first[index]], 0)));
+        const outcomes = await Promise.all(streams.map((streamId, index) => store.append(streamId, [first[index]], 0)));
+        outcomes.forEach((outcome, index) => expect(outcome.deduplicated).toBe(index < 6));
+        for (const [index, streamId] of streams.entries()) expect(ids(await store.readStream(streamId))[1]).toBe(first[index].eventId);
+      });
+    });
+
     describe('idempotent appends', () => {
       it.each<ExpectedRevision>(['no_stream', 'stream_exists', 'any', 0, 1, 7])(
         'treats a repeat of stored event ids in the same stream as a no-op when expecting %p',

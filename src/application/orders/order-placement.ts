@@ -119,17 +119,21 @@ export class OrderPlacement {
       await this.idempotency.release(scope, orderId);
       throw ServiceError.from(result.error);
     }
-    await this.barrier.waitFor(result.position);
     const debited = result.event as WalletDebited;
-    return this.remember(scope, {
-      orderId,
-      product: debited.data.product,
-      amount: debited.data.amount,
-      currency: debited.data.currency,
-      balanceAfter: debited.data.balanceAfter,
-      reference: debited.data.reference,
-      createdAt: debited.data.placedAt,
-    });
+    // The answer is stored while the read models catch up: both must be done before it is sent.
+    const [placed] = await Promise.all([
+      this.remember(scope, {
+        orderId,
+        product: debited.data.product,
+        amount: debited.data.amount,
+        currency: debited.data.currency,
+        balanceAfter: debited.data.balanceAfter,
+        reference: debited.data.reference,
+        createdAt: debited.data.placedAt,
+      }),
+      this.barrier.waitFor(result.position),
+    ]);
+    return placed;
   }
 
   private async remember(scope: IdempotencyScope, order: OrderFacts): Promise<PlacedOrder> {

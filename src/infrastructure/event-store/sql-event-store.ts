@@ -13,6 +13,7 @@ import {
 } from '../../application/ports/event-store.port';
 import { READABLE_HORIZON } from './readable-horizon';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
+import { StatementBatcher } from '../sql/statement-batcher';
 
 interface EventRow {
   global_position: string;
@@ -30,9 +31,22 @@ interface EventRow {
 const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id,
   stream_id, stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at`;
 
+interface AppendAtRevision {
+  streamId: string;
+  events: NewEvent[];
+  expected: number;
+}
+
+type AppendOutcome = { result: AppendResult } | { error: unknown };
+
 /** The event store on PostgreSQL or PGlite: the same SQL serves both. */
 export class SqlEventStore implements EventStore {
   private readonly appended = new EventEmitter();
+  /** Appends at known revisions to different streams, made at the same time, share one statement and one commit. */
+  private readonly atRevision = new StatementBatcher<AppendAtRevision, AppendOutcome>((appends) => this.appendGroup(appends), {
+    concurrency: 2,
+    maxBatch: 128,
+  });
 
   constructor(private readonly db: SqlDatabase) {
     this.appended.setMaxListeners(0);
@@ -48,7 +62,7 @@ export class SqlEventStore implements EventStore {
     try {
       const result =
         typeof expected === 'number'
-          ? await this.appendAtRevision(streamId, events, expected)
+          ? await this.appendInGroup({ streamId, events, expected })
           : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
       this.appended.emit('appended');
       return result;
@@ -154,6 +168,100 @@ export class SqlEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.appended.removeAllListeners();
+  }
+
+  private async appendInGroup(append: AppendAtRevision): Promise<AppendResult> {
+    const outcome = await this.atRevision.submit(append);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.result;
+  }
+
+  /**
+   * Appends to several streams in one statement, each only if its stream is still at the
+   * expected revision. If the statement fails as a whole (an event id stored already, a
+   * deadlock with another process's group), each append runs alone, so each gets its own
+   * outcome; a stream named twice in a group also runs alone, after the group.
+   */
+  private async appendGroup(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
+    const alone = (append: AppendAtRevision): Promise<AppendOutcome> =>
+      this.appendAtRevision(append.streamId, append.events, append.expected).then((result) => ({ result }), (error: unknown) => ({ error }));
+    if (appends.length === 1) return [await alone(appends[0])];
+    const seen = new Set<string>();
+    const grouped: number[] = [];
+    const later: number[] = [];
+    appends.forEach((append, index) => {
+      (seen.has(append.streamId) ? later : grouped).push(index);
+      seen.add(append.streamId);
+    });
+    const outcomes: AppendOutcome[] = new Array<AppendOutcome>(appends.length);
+    try {
+      const results = await this.appendToStreams(grouped.map((index) => appends[index]));
+      grouped.forEach((index, position) => (outcomes[index] = results[position]));
+    } catch (error) {
+      const state = sqlStateOf(error);
+      if (state !== SQLSTATE.uniqueViolation && state !== SQLSTATE.deadlockDetected) throw error;
+      for (const index of grouped) outcomes[index] = await alone(appends[index]);
+    }
+    for (const index of later) outcomes[index] = await alone(appends[index]);
+    return outcomes;
+  }
+
+  /** The statement behind `appendGroup`: streams are moved in name order, so concurrent groups lock them alike. */
+  private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
+    const streams = [...appends]
+      .sort((a, b) => (a.streamId < b.streamId ? -1 : 1))
+      .map((append) => ({ stream_id: append.streamId, expected: append.expected, last: append.expected + append.events.length }));
+    let ord = 0;
+    const events = appends.flatMap((append) =>
+      append.events.map((event, index) => ({
+        ord: ord++,
+        event_id: event.eventId,
+        stream_id: append.streamId,
+        stream_revision: append.expected + 1 + index,
+        event_type: event.type,
+        schema_version: event.schemaVersion,
+        data: event.data,
+        metadata: event.metadata,
+      })),
+    );
+    const rows = await this.db.query<{ stream_id: string; global_position: string; transaction_id: string }>(
+      `WITH wanted AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(stream_id text, expected bigint, last bigint)
+       ), moved AS (
+         UPDATE es_streams SET revision = wanted.last FROM wanted
+          WHERE es_streams.stream_id = wanted.stream_id AND es_streams.revision = wanted.expected
+         RETURNING es_streams.stream_id
+       )
+       INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+       SELECT v.event_id, v.stream_id, v.stream_revision, v.event_type, v.schema_version, v.data, v.metadata
+         FROM jsonb_to_recordset($2::jsonb)
+           AS v(ord integer, event_id uuid, stream_id text, stream_revision bigint, event_type text, schema_version integer, data jsonb, metadata jsonb)
+        WHERE v.stream_id IN (SELECT stream_id FROM moved)
+        ORDER BY v.ord
+       RETURNING stream_id, global_position::text AS global_position, transaction_id::text AS transaction_id`,
+      [JSON.stringify(streams), JSON.stringify(events)],
+    );
+    const positions = new Map<string, GlobalPosition>();
+    for (const row of rows) {
+      const position = { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+      const known = positions.get(row.stream_id);
+      if (!known || known.prepare < position.prepare) positions.set(row.stream_id, position);
+    }
+    const unmoved = appends.filter((append) => !positions.has(append.streamId)).map((append) => append.streamId);
+    const revisions = unmoved.length ? await this.currentRevisions(unmoved) : new Map<string, number>();
+    return appends.map((append) => {
+      const position = positions.get(append.streamId);
+      if (!position) return { error: new WrongExpectedRevisionError(append.streamId, append.expected, revisions.get(append.streamId) ?? 'no_stream') };
+      return { result: { nextRevision: append.expected + append.events.length, position, deduplicated: false } };
+    });
+  }
+
+  private async currentRevisions(streamIds: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ stream_id: string; revision: string }>(
+      'SELECT stream_id, revision::text AS revision FROM es_streams WHERE stream_id = ANY($1::text[])',
+      [[...streamIds]],
+    );
+    return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
   }
 
   /**

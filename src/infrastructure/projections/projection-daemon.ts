@@ -98,8 +98,9 @@ export class ProjectionDaemon implements ProjectionBarrier {
     try {
       while (this.waiters.length > 0) {
         const before = this.waiters.length;
+        let applied = 0;
         try {
-          for (const projector of this.readModels) await projector.catchUp();
+          for (const projector of this.readModels) applied += await projector.catchUp();
         } catch (error) {
           for (const waiter of this.waiters.splice(0)) waiter.reject(error);
           break;
@@ -114,8 +115,10 @@ export class ProjectionDaemon implements ProjectionBarrier {
           return false;
         });
         if (this.waiters.length === 0) break;
-        pause = this.waiters.length < before ? 1 : Math.min(pause + 1, MAX_PAUSE_MS);
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        // Events came in while this run was applying: the next run goes at once. A pause only
+        // while nothing new is readable (an older transaction still open, another process at work).
+        pause = applied > 0 || this.waiters.length < before ? 0 : Math.min(pause + 1, MAX_PAUSE_MS);
+        await new Promise((resolve) => (pause === 0 ? setImmediate(resolve) : setTimeout(resolve, pause)));
       }
     } finally {
       this.pumping = false;

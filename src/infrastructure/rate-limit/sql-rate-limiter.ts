@@ -1,6 +1,7 @@
 import { RateLimitDecision, RateLimiter } from '../../application/ports/rate-limiter.port';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
+import { StatementBatcher } from '../sql/statement-batcher';
 import { windowOf } from './rate-window';
 
 export const RATE_LIMIT_SCHEMA: SchemaScript = {
@@ -15,65 +16,62 @@ CREATE TABLE IF NOT EXISTS rate_limit_windows (
 `,
 };
 
-interface WaitingHit {
-  limitPerMinute: number;
-  resetSeconds: number;
-  resolve(decision: RateLimitDecision): void;
-  reject(error: unknown): void;
+interface Hit {
+  bucket: string;
+  windowStart: string;
 }
 
 /**
  * One row per key and minute; the upsert is atomic, so every process counts into the same row.
- * Hits on one key that arrive while that key's upsert is in flight are counted together in the
- * next one (`hits + n`), and each gets its own number from the range it returns: a hot key costs
- * one upsert per round trip instead of one per request queued on the row lock.
+ * Hits that arrive while an upsert is in flight are counted together in the next one, one row
+ * per key (`hits + n`), and each gets its own number from the range its row returns: a busy
+ * service costs one upsert per round trip instead of one per request.
  */
 export class SqlRateLimiter implements RateLimiter {
-  private readonly lanes = new Map<string, { waiting: WaitingHit[]; busy: boolean }>();
+  private readonly upserts = new StatementBatcher<Hit, number>((hits) => this.count(hits));
 
   constructor(private readonly db: SqlExecutor) {}
 
-  hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
+  async hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
     const window = windowOf(now);
-    const id = `${window.start.toISOString()} ${bucket}`;
-    return new Promise((resolve, reject) => {
-      let lane = this.lanes.get(id);
-      if (!lane) {
-        lane = { waiting: [], busy: false };
-        this.lanes.set(id, lane);
-      }
-      lane.waiting.push({ limitPerMinute, resetSeconds: window.resetSeconds, resolve, reject });
-      if (!lane.busy) void this.flush(id, bucket, window.start, lane);
-    });
+    const hits = await this.upserts.submit({ bucket, windowStart: window.start.toISOString() });
+    return { allowed: hits <= limitPerMinute, limit: limitPerMinute, remaining: Math.max(limitPerMinute - hits, 0), resetSeconds: window.resetSeconds };
   }
 
-  private async flush(id: string, bucket: string, windowStart: Date, lane: { waiting: WaitingHit[]; busy: boolean }): Promise<void> {
-    lane.busy = true;
-    while (lane.waiting.length > 0) {
-      const hits = lane.waiting.splice(0, lane.waiting.length);
-      try {
-        const rows = await this.db.query<{ hits: number }>(
-          `INSERT INTO rate_limit_windows (bucket, window_start, hits) VALUES ($1, $2, $3)
-           ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + EXCLUDED.hits
-           RETURNING hits`,
-          [bucket, windowStart.toISOString(), hits.length],
-        );
-        const first = rows[0].hits - hits.length + 1;
-        hits.forEach((hit, index) => hit.resolve(decisionFor(first + index, hit)));
-      } catch (error) {
-        for (const hit of hits) hit.reject(error);
-      }
+  /** The running count of each hit, in the order the hits came. */
+  private async count(hits: readonly Hit[]): Promise<number[]> {
+    const rowOf = (bucket: string, windowStart: string) => JSON.stringify([bucket, windowStart]);
+    const added = new Map<string, Hit & { count: number }>();
+    for (const hit of hits) {
+      const row = added.get(rowOf(hit.bucket, hit.windowStart));
+      if (row) row.count += 1;
+      else added.set(rowOf(hit.bucket, hit.windowStart), { ...hit, count: 1 });
     }
-    lane.busy = false;
-    this.lanes.delete(id);
+    // Sorted, so processes counting into overlapping rows lock them in the same order (no deadlock).
+    const rows = [...added.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    const totals = await this.db.query<{ bucket: string; window_start: Date | string; hits: number }>(
+      `INSERT INTO rate_limit_windows (bucket, window_start, hits)
+       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::integer[])
+       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + EXCLUDED.hits
+       RETURNING bucket, window_start, hits`,
+      [rows.map((row) => row.bucket), rows.map((row) => row.windowStart), rows.map((row) => row.count)],
+    );
+    // The first number each row gives out in this batch: its new total less what this batch added.
+    const next = new Map<string, number>();
+    for (const total of totals) {
+      const key = rowOf(total.bucket, new Date(total.window_start).toISOString());
+      next.set(key, total.hits - (added.get(key)?.count ?? 0) + 1);
+    }
+    return hits.map((hit) => {
+      const key = rowOf(hit.bucket, hit.windowStart);
+      const number = next.get(key);
+      if (number === undefined) throw new Error(`rate limit row ${key} was not counted`);
+      next.set(key, number + 1);
+      return number;
+    });
   }
 
   async purgeBefore(before: Date): Promise<void> {
     await this.db.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [before.toISOString()]);
   }
-}
-
-function decisionFor(hits: number, hit: WaitingHit): RateLimitDecision {
-  const limit = hit.limitPerMinute;
-  return { allowed: hits <= limit, limit, remaining: Math.max(limit - hits, 0), resetSeconds: hit.resetSeconds };
 }

@@ -7,6 +7,7 @@ import { Environment } from '../../domain/shared/environment';
 import { TransactionStatus } from '../../domain/transaction/transaction.decider';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { SqlExecutor } from '../sql/sql-database';
+import { StatementBatcher } from '../sql/statement-batcher';
 import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-settings';
 
 interface OrderRow {
@@ -32,6 +33,9 @@ const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text A
 
 /** Queries over the projected tables. */
 export class SqlReadModels implements ReadModels {
+  /** Every partner request starts here: concurrent lookups share one query. */
+  private readonly keyAccess = new StatementBatcher<string, ApiKeyAccess | null>((hashes) => this.readKeyAccess(hashes));
+
   constructor(private readonly db: SqlExecutor) {}
 
   async balance(partnerId: string, environment: Environment): Promise<BalanceView | null> {
@@ -107,27 +111,22 @@ export class SqlReadModels implements ReadModels {
     return partnerSettingsOf(this.db, partnerId, environment);
   }
 
-  async apiKeyAccess(keyHash: string): Promise<ApiKeyAccess | null> {
+  apiKeyAccess(keyHash: string): Promise<ApiKeyAccess | null> {
+    return this.keyAccess.submit(keyHash);
+  }
+
+  private async readKeyAccess(keyHashes: readonly string[]): Promise<(ApiKeyAccess | null)[]> {
     const rows = await this.db.query<ApiKeyAccessRow>(
-      `SELECT k.key_id, k.partner_id, k.environment, k.active,
+      `SELECT k.key_hash, k.key_id, k.partner_id, k.environment, k.active,
               p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings
          FROM rm_api_keys k
          LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
          LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment
-        WHERE k.key_hash = $1`,
-      [keyHash],
+        WHERE k.key_hash = ANY($1::text[])`,
+      [[...new Set(keyHashes)]],
     );
-    const row = rows[0];
-    if (!row) return null;
-    const partner: PartnerView | null =
-      row.partner_found !== null && row.name !== null && row.corridor !== null && row.kyc_status !== null && row.created_at !== null
-        ? { partnerId: row.partner_found, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) }
-        : null;
-    return {
-      key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },
-      partner,
-      settings: row.settings ?? defaultSettings(),
-    };
+    const byHash = new Map(rows.map((row) => [row.key_hash, toApiKeyAccess(row)]));
+    return keyHashes.map((hash) => byHash.get(hash) ?? null);
   }
 
   async apiKeyByHash(keyHash: string): Promise<ApiKeyView | null> {
@@ -140,7 +139,20 @@ export class SqlReadModels implements ReadModels {
   }
 }
 
+function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
+  const partner: PartnerView | null =
+    row.partner_found !== null && row.name !== null && row.corridor !== null && row.kyc_status !== null && row.created_at !== null
+      ? { partnerId: row.partner_found, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) }
+      : null;
+  return {
+    key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },
+    partner,
+    settings: row.settings ?? defaultSettings(),
+  };
+}
+
 interface ApiKeyAccessRow {
+  key_hash: string;
   key_id: string;
   partner_id: string;
   environment: Environment;

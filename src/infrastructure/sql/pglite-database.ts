@@ -31,6 +31,11 @@ export class PgliteDatabase implements SqlDatabase {
     await this.db.exec(script);
   }
 
+  /** One connection, one commit behaviour: PGlite is its own process's storage, so there is nothing to relax. */
+  withAsynchronousCommit(): SqlDatabase {
+    return this;
+  }
+
   /** The whole database as an archive, to open copies from. */
   async dump(): Promise<Blob> {
     const archive = await this.db.dumpDataDir('none');

@@ -11,17 +11,28 @@ export interface PostgresOptions {
 export class PostgresDatabase implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   private readonly pool: Pool;
+  private asynchronous: PostgresDatabase | null = null;
 
-  constructor(options: PostgresOptions) {
+  constructor(
+    private readonly options: PostgresOptions,
+    synchronousCommit = true,
+  ) {
     this.pool = new Pool({
       connectionString: options.connectionString,
       max: options.maxConnections ?? 10,
       application_name: options.applicationName ?? 'partner-recharge-service',
       // An abandoned transaction would hold back every catch-up reader (see docs/architecture.md).
       idle_in_transaction_session_timeout: 30_000,
+      ...(synchronousCommit ? {} : { options: '-c synchronous_commit=off' }),
     });
     // An idle client can lose its server (restart, failover); the pool replaces it, so only log-worthy.
     this.pool.on('error', () => undefined);
+  }
+
+  /** A second pool whose sessions run with synchronous_commit off; closed with this one. */
+  withAsynchronousCommit(): SqlDatabase {
+    if (this.asynchronous === null) this.asynchronous = new PostgresDatabase(this.options, false);
+    return this.asynchronous.asOwnedView();
   }
 
   async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
@@ -49,7 +60,21 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await this.asynchronous?.close();
+    this.asynchronous = null;
+    if (!this.pool.ended) await this.pool.end();
+  }
+
+  /** This database for a borrower: everything but close, which stays with the owner. */
+  private asOwnedView(): SqlDatabase {
+    return {
+      dialect: this.dialect,
+      query: (text, params) => this.query(text, params),
+      transaction: (work) => this.transaction(work),
+      exec: (script) => this.exec(script),
+      withAsynchronousCommit: () => this.asOwnedView(),
+      close: async () => undefined,
+    };
   }
 }
 
