@@ -35,6 +35,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   app.useGlobalPipes(new RequestBodyPipe());
   // The partner API's OpenAPI 3.1 document at /v1/partner/openapi.json and Swagger UI at /docs.
   setupOpenApi(app);
-  app.enableShutdownHooks();
+  // process.exit after the hooks (not a re-sent signal): the exit code is 0 and the log is flushed.
+  app.enableShutdownHooks(undefined, { useProcessExit: true });
   return app;
 }

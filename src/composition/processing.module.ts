@@ -78,6 +78,7 @@ export class ProcessingModule {
             new JobWorker(db, handlers, clock, {
               leaseMs: JOB_LEASE_MS,
               pollIntervalMs: config.jobPollMs,
+              concurrency: config.jobConcurrency,
               retryDelayMs: (attempt) => Math.min(1000 * 2 ** Math.min(attempt, 8), 5 * 60_000),
               onError: (error, job) => logger.warn(`job ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`),
             }),

@@ -19,6 +19,8 @@ export interface ServiceConfig {
   idempotencyWaitMs: number;
   projectionPollMs: number;
   jobPollMs: number;
+  /** Jobs (provider calls, webhook deliveries) each process runs at once. */
+  jobConcurrency: number;
   bodyLimitBytes: number;
   webhookTimeoutMs: number;
   /** Where per-key request counts live: the service database (default) or Redis. */

@@ -14,6 +14,8 @@ export interface JobWorkerOptions {
   /** How long a claimed job stays invisible to other workers. */
   leaseMs: number;
   pollIntervalMs: number;
+  /** Jobs run at once by this worker (each claimed on its own; handlers are independent). */
+  concurrency?: number;
   /** Delay before retrying a job whose handler threw, by attempt number. */
   retryDelayMs(attempt: number): number;
   onError(error: unknown, job: Job): void;
@@ -55,7 +57,7 @@ export class JobWorker {
     this.runDue().catch(() => undefined);
   }
 
-  /** Runs every job due now, one after another; concurrent callers share the run. Returns the count run. */
+  /** Runs every job due now, `concurrency` at a time; concurrent callers share the run. Returns the count run. */
   runDue(): Promise<number> {
     if (this.running) {
       this.rerun = true;
@@ -69,12 +71,15 @@ export class JobWorker {
 
   private async drain(): Promise<number> {
     let count = 0;
-    do {
-      this.rerun = false;
+    const runner = async (): Promise<void> => {
       for (let claimed = await this.claim(); claimed; claimed = this.stopped ? null : await this.claim()) {
         await this.execute(claimed);
         count += 1;
       }
+    };
+    do {
+      this.rerun = false;
+      await Promise.all(Array.from({ length: this.options.concurrency ?? 1 }, runner));
     } while (this.rerun && !this.stopped);
     return count;
   }

@@ -17,9 +17,11 @@ export class PostgresDatabase implements SqlDatabase {
     private readonly options: PostgresOptions,
     synchronousCommit = true,
   ) {
+    const total = options.maxConnections ?? 10;
     this.pool = new Pool({
       connectionString: options.connectionString,
-      max: options.maxConnections ?? 10,
+      // maxConnections bounds both pools together: the synchronous one gets 60 %, the other the rest.
+      max: synchronousCommit ? Math.max(1, Math.ceil(total * 0.6)) : Math.max(1, total - Math.ceil(total * 0.6)),
       application_name: options.applicationName ?? 'partner-recharge-service',
       // An abandoned transaction would hold back every catch-up reader (see docs/architecture.md).
       idle_in_transaction_session_timeout: 30_000,
