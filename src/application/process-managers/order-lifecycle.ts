@@ -7,12 +7,14 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { GlobalPosition } from '../ports/event-store.port';
 import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
 import { JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
-import { DeciderRunner } from '../shared/decider-runner';
+import { DeciderRunner, KnownState } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 import { JOB_KINDS } from './job-kinds';
 
-export type LifecycleResult = { ok: true; state: TransactionState; position: GlobalPosition | null } | { ok: false; error: DomainError };
+export type LifecycleResult =
+  | { ok: true; state: TransactionState; revision: number; position: GlobalPosition | null }
+  | { ok: false; error: DomainError };
 
 /**
  * Applies commands to an order's stream. Each kind of event gets an id fixed by the
@@ -30,30 +32,40 @@ export class OrderLifecycle {
     return this.runner.load(transactionDecider, transactionStreamId(orderId));
   }
 
-  async apply(orderId: string, command: TransactionCommand, actor: Actor = systemActor('settlement')): Promise<LifecycleResult> {
+  /** `known`: the order's state and revision as the caller has just seen them, to skip reading its stream. */
+  async apply(
+    orderId: string,
+    command: TransactionCommand,
+    actor: Actor = systemActor('settlement'),
+    known?: KnownState<TransactionState>,
+  ): Promise<LifecycleResult> {
     const now = this.clock.now();
     const result = await this.runner.handle(transactionDecider, transactionStreamId(orderId), command, {
+      known,
       metadata: (state) => {
         const order = command.type === 'InitiateTransaction' ? command.order : state.order;
         return metadata({ partnerId: order?.partnerId ?? null, environment: order?.environment ?? null, correlationId: orderId, actor, at: now });
       },
       eventId: (event: TransactionEvent) => deterministicEventId(orderId, event.type === 'TransactionSettled' || event.type === 'TransactionFailed' ? 'outcome' : event.type),
     });
-    return result.ok ? { ok: true, state: result.state, position: result.position } : result;
+    return result.ok ? { ok: true, state: result.state, revision: result.revision, position: result.position } : result;
   }
 
   /** Records what the provider said; a pending answer with a delay schedules the next poll. */
-  async recordOutcome(order: ProviderOrder, environment: string, outcome: ProviderOutcome): Promise<void> {
+  async recordOutcome(order: ProviderOrder, environment: string, outcome: ProviderOutcome, known?: KnownState<TransactionState>): Promise<void> {
     const at = this.clock.now();
+    const settlement = systemActor('settlement');
     switch (outcome.status) {
       case 'succeeded':
-        await this.expectOk(this.apply(order.orderId, { type: 'SettleTransaction', operatorRef: outcome.operatorRef, at: at.toISOString() }));
+        await this.expectOk(this.apply(order.orderId, { type: 'SettleTransaction', operatorRef: outcome.operatorRef, at: at.toISOString() }, settlement, known));
         return;
       case 'failed':
-        await this.expectOk(this.apply(order.orderId, { type: 'FailTransaction', reason: outcome.reason, at: at.toISOString() }));
+        await this.expectOk(this.apply(order.orderId, { type: 'FailTransaction', reason: outcome.reason, at: at.toISOString() }, settlement, known));
         return;
       case 'pending':
-        await this.expectOk(this.apply(order.orderId, { type: 'RecordSubmission', providerReference: outcome.providerReference, at: at.toISOString() }));
+        await this.expectOk(
+          this.apply(order.orderId, { type: 'RecordSubmission', providerReference: outcome.providerReference, at: at.toISOString() }, settlement, known),
+        );
         if (outcome.pollAfterMs !== null) {
           const dueAt = new Date(at.getTime() + outcome.pollAfterMs);
           await this.jobs.schedule({

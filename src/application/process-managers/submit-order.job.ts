@@ -6,6 +6,7 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { Job, JobHandler } from '../ports/job-queue.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOrder } from '../ports/provider-gateway.port';
 import { JOB_KINDS } from './job-kinds';
+import { transactionDecider } from '../../domain/transaction/transaction.decider';
 import { OrderLifecycle } from './order-lifecycle';
 
 /** The order as the debit event carried it. */
@@ -34,10 +35,13 @@ export class SubmitOrderJob implements JobHandler {
   async run(job: Job): Promise<void> {
     const { orderId, partnerId, environment, amount, currency, product, reference, placedAt } = job.payload as unknown as SubmitOrderPayload;
     const order: ProviderOrder = { orderId, amount, currency, product, placedAt };
-    const initiated = await this.lifecycle.apply(orderId, {
-      type: 'InitiateTransaction',
-      order: { ...order, partnerId, environment, reference },
-    });
+    // A first run finds no stream (the order is new); a retried one is read from the stream.
+    const initiated = await this.lifecycle.apply(
+      orderId,
+      { type: 'InitiateTransaction', order: { ...order, partnerId, environment, reference } },
+      undefined,
+      { state: transactionDecider.initialState, revision: -1 },
+    );
     if (!initiated.ok) throw new Error(initiated.error.detail);
     const status = initiated.state.status;
     if (status !== 'INITIATED' && status !== 'PENDING') return;
@@ -46,6 +50,6 @@ export class SubmitOrderJob implements JobHandler {
     const now = this.clock.now();
     // A retried job finds the order already submitted and asks for its outcome instead.
     const outcome = status === 'INITIATED' ? await provider.submit(order, now) : await provider.poll(order, now);
-    await this.lifecycle.recordOutcome(order, environment, outcome);
+    await this.lifecycle.recordOutcome(order, environment, outcome, { state: initiated.state, revision: initiated.revision });
   }
 }

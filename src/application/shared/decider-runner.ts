@@ -4,8 +4,14 @@ import { DuplicateEventIdError, EventMetadata, EventStore, GlobalPosition, Wrong
 import { DomainEventShape, domainEventOf, envelope } from './event-envelope';
 
 export type HandleResult<State, Event> =
-  | { ok: true; events: Event[]; state: State; position: GlobalPosition | null }
+  | { ok: true; events: Event[]; state: State; revision: number; position: GlobalPosition | null }
   | { ok: false; error: DomainError };
+
+/** A stream's state as the caller last saw it, with its revision (-1: no stream). */
+export interface KnownState<State> {
+  state: State;
+  revision: number;
+}
 
 export interface HandleOptions<State, Event> {
   /** The events' metadata, or a function of the loaded state when it depends on the aggregate. */
@@ -13,6 +19,12 @@ export interface HandleOptions<State, Event> {
   /** Event ids; deterministic for events that must never be stored twice. */
   eventId(event: Event, index: number): string;
   maxAttempts?: number;
+  /**
+   * The state to decide on first, instead of reading the stream (the caller has just written
+   * it, or knows it is new). If it is stale, the append fails on its revision and the stream
+   * is read as usual; a refusal or a no-op decided on it is decided again on the stream.
+   */
+  known?: KnownState<State>;
 }
 
 /**
@@ -40,10 +52,13 @@ export class DeciderRunner {
   ): Promise<HandleResult<State, Event>> {
     const attempts = options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await this.load(decider, streamId);
+      const fromKnown = attempt === 1 && options.known !== undefined;
+      const { state, revision } = fromKnown && options.known ? options.known : await this.load(decider, streamId);
       const decision = decider.decide(command, state);
+      // Only a write proves the known state current: a refusal or a no-op is checked against the stream.
+      if (fromKnown && (!decision.ok || decision.events.length === 0)) continue;
       if (!decision.ok) return decision;
-      if (decision.events.length === 0) return { ok: true, events: [], state, position: null };
+      if (decision.events.length === 0) return { ok: true, events: [], state, revision, position: null };
       try {
         const result = await this.store.append(
           streamId,
@@ -55,9 +70,15 @@ export class DeciderRunner {
         if (result.deduplicated) {
           // Someone stored these very events first: report what the stream holds, not what we decided.
           const stored = await this.load(decider, streamId);
-          return { ok: true, events: [], state: stored.state, position: null };
+          return { ok: true, events: [], state: stored.state, revision: stored.revision, position: null };
         }
-        return { ok: true, events: decision.events, state: decision.events.reduce(decider.evolve, state), position: result.position };
+        return {
+          ok: true,
+          events: decision.events,
+          state: decision.events.reduce(decider.evolve, state),
+          revision: result.nextRevision,
+          position: result.position,
+        };
       } catch (error) {
         // A concurrent writer won (a new revision, or the same deterministic id for a different event): decide again.
         const raced = error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError;

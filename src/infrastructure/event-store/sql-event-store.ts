@@ -63,7 +63,9 @@ export class SqlEventStore implements EventStore {
       const result =
         typeof expected === 'number'
           ? await this.appendInGroup({ streamId, events, expected })
-          : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
+          : expected === 'no_stream'
+            ? await this.appendToNewStream(streamId, events)
+            : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
       this.appended.emit('appended');
       return result;
     } catch (error) {
@@ -170,6 +172,30 @@ export class SqlEventStore implements EventStore {
     this.appended.removeAllListeners();
   }
 
+  /**
+   * A new stream (every order's first events) in one statement: the stream row is created
+   * only if it does not exist (a concurrent creator's row is waited for), and the events are
+   * inserted only if it was.
+   */
+  private async appendToNewStream(streamId: string, events: NewEvent[]): Promise<AppendResult> {
+    const last = events.length - 1;
+    const params: unknown[] = [streamId, last];
+    const values = eventRows(events, 0, params);
+    const inserted = await this.db.query<{ global_position: string; transaction_id: string }>(
+      `WITH created AS (INSERT INTO es_streams (stream_id, revision) VALUES ($1::text, $2::bigint) ON CONFLICT DO NOTHING RETURNING stream_id)
+       INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+       SELECT v.event_id, v.stream_id, v.stream_revision, v.event_type, v.schema_version, v.data, v.metadata
+         FROM (VALUES ${values.join(', ')}) AS v(event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+        WHERE EXISTS (SELECT 1 FROM created)
+       RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id`,
+      params,
+    );
+    if (inserted.length === 0) {
+      throw new WrongExpectedRevisionError(streamId, 'no_stream', (await this.currentRevision(this.db, streamId)) ?? 'no_stream');
+    }
+    return { nextRevision: last, position: positionOfLast(inserted), deduplicated: false };
+  }
+
   private async appendInGroup(append: AppendAtRevision): Promise<AppendResult> {
     const outcome = await this.atRevision.submit(append);
     if ('error' in outcome) throw outcome.error;
@@ -274,11 +300,7 @@ export class SqlEventStore implements EventStore {
     const first = expected + 1;
     const last = expected + events.length;
     const params: unknown[] = [streamId, expected, last];
-    const values = events.map((event, index) => {
-      params.push(event.eventId, first + index, event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(event.metadata));
-      const n = params.length;
-      return `($${n - 5}::uuid, $1::text, $${n - 4}::bigint, $${n - 3}::text, $${n - 2}::integer, $${n - 1}::jsonb, $${n}::jsonb)`;
-    });
+    const values = eventRows(events, first, params);
     const inserted = await this.db.query<{ global_position: string; transaction_id: string }>(
       `WITH moved AS (UPDATE es_streams SET revision = $3::bigint WHERE stream_id = $1::text AND revision = $2::bigint RETURNING stream_id)
        INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
@@ -291,12 +313,7 @@ export class SqlEventStore implements EventStore {
     if (inserted.length === 0) {
       throw new WrongExpectedRevisionError(streamId, expected, (await this.currentRevision(this.db, streamId)) ?? 'no_stream');
     }
-    const lastRow = inserted.reduce((latest, row) => (BigInt(row.global_position) > BigInt(latest.global_position) ? row : latest));
-    return {
-      nextRevision: last,
-      position: { commit: BigInt(lastRow.transaction_id), prepare: BigInt(lastRow.global_position) },
-      deduplicated: false,
-    };
+    return { nextRevision: last, position: positionOfLast(inserted), deduplicated: false };
   }
 
   private async appendInTransaction(
@@ -363,6 +380,21 @@ export class SqlEventStore implements EventStore {
     );
     return rows.length ? Number(rows[0].revision) : null;
   }
+}
+
+/** The position of the last of the rows an insert returned. */
+function positionOfLast(rows: readonly { global_position: string; transaction_id: string }[]): GlobalPosition {
+  const last = rows.reduce((latest, row) => (BigInt(row.global_position) > BigInt(latest.global_position) ? row : latest));
+  return { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) };
+}
+
+/** VALUES rows for events of the stream in $1, numbered from `firstRevision`; their parameters are pushed onto `params`. */
+function eventRows(events: readonly NewEvent[], firstRevision: number, params: unknown[]): string[] {
+  return events.map((event, index) => {
+    params.push(event.eventId, firstRevision + index, event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(event.metadata));
+    const n = params.length;
+    return `($${n - 5}::uuid, $1::text, $${n - 4}::bigint, $${n - 3}::text, $${n - 2}::integer, $${n - 1}::jsonb, $${n}::jsonb)`;
+  });
 }
 
 function assertExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {

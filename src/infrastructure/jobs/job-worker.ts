@@ -1,6 +1,7 @@
 import { Clock } from '../../application/ports/clock.port';
 import { Job, JobHandler } from '../../application/ports/job-queue.port';
 import { SqlDatabase } from '../sql/sql-database';
+import { StatementBatcher } from '../sql/statement-batcher';
 
 interface ClaimedRow {
   job_id: string;
@@ -8,6 +9,12 @@ interface ClaimedRow {
   payload: { [key: string]: unknown };
   due_at: Date | string;
   attempts: number;
+}
+
+interface Completion {
+  jobId: string;
+  attempts: number;
+  doneAt: string;
 }
 
 export interface JobWorkerOptions {
@@ -32,6 +39,7 @@ export class JobWorker {
   private stopped = false;
   private rerun = false;
   private readonly handlers: Map<string, JobHandler>;
+  private readonly completions = new StatementBatcher<Completion, void>((done) => this.markDone(done));
 
   constructor(
     private readonly db: SqlDatabase,
@@ -69,49 +77,57 @@ export class JobWorker {
     return this.running;
   }
 
+  /**
+   * Keeps up to `concurrency` jobs running: whenever there is room, the due jobs to fill it are
+   * claimed in one statement, and each finished job frees its place at once (a slow webhook
+   * receiver holds one place, not a whole batch). Completions share statements too.
+   */
   private async drain(): Promise<number> {
+    const limit = this.options.concurrency ?? 1;
+    const running = new Set<Promise<void>>();
     let count = 0;
-    const runner = async (): Promise<void> => {
-      for (let claimed = await this.claim(); claimed; claimed = this.stopped ? null : await this.claim()) {
-        await this.execute(claimed);
-        count += 1;
-      }
-    };
     do {
       this.rerun = false;
-      await Promise.all(Array.from({ length: this.options.concurrency ?? 1 }, runner));
+      for (;;) {
+        const claimed = this.stopped ? [] : await this.claim(limit - running.size);
+        for (const row of claimed) {
+          const run: Promise<void> = this.execute(row)
+            .catch((error: unknown) => this.options.onError(error, jobOf(row)))
+            .finally(() => running.delete(run));
+          running.add(run);
+        }
+        count += claimed.length;
+        if (running.size === 0) break;
+        // Full, or nothing more due for now: a job that ends makes room, and may have scheduled another.
+        if (running.size >= limit || claimed.length === 0) await Promise.race(running);
+      }
     } while (this.rerun && !this.stopped);
     return count;
   }
 
-  private async claim(): Promise<ClaimedRow | null> {
+  private async claim(room: number): Promise<ClaimedRow[]> {
+    if (room <= 0) return [];
     const now = this.clock.now();
-    const rows = await this.db.query<ClaimedRow>(
+    return this.db.query<ClaimedRow>(
       `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
-        WHERE job_id = (
+        WHERE job_id IN (
           SELECT job_id FROM jobs
            WHERE done_at IS NULL AND due_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
            ORDER BY due_at, job_id
-           LIMIT 1
+           LIMIT $3
            FOR UPDATE SKIP LOCKED)
         RETURNING job_id, kind, payload, due_at, attempts`,
-      [now.toISOString(), new Date(now.getTime() + this.options.leaseMs).toISOString()],
+      [now.toISOString(), new Date(now.getTime() + this.options.leaseMs).toISOString(), room],
     );
-    return rows[0] ?? null;
   }
 
   private async execute(row: ClaimedRow): Promise<void> {
-    const job: Job = { id: row.job_id, kind: row.kind, payload: row.payload, dueAt: new Date(row.due_at) };
+    const job = jobOf(row);
     const handler = this.handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler.run(job, row.attempts);
-      // Fenced by the claim's attempt number: a run whose lease expired and was claimed again changes nothing.
-      await this.db.query('UPDATE jobs SET done_at = $2, locked_until = NULL, last_error = NULL WHERE job_id = $1 AND attempts = $3', [
-        job.id,
-        this.clock.now().toISOString(),
-        row.attempts,
-      ]);
+      await this.completions.submit({ jobId: job.id, attempts: row.attempts, doneAt: this.clock.now().toISOString() });
     } catch (error) {
       this.options.onError(error, job);
       const retryAt = new Date(this.clock.now().getTime() + this.options.retryDelayMs(row.attempts));
@@ -123,4 +139,17 @@ export class JobWorker {
       ]);
     }
   }
+
+  /** Fenced by each claim's attempt number: a run whose lease expired and was claimed again changes nothing. */
+  private async markDone(done: readonly Completion[]): Promise<void[]> {
+    await this.db.query(
+      `UPDATE jobs SET done_at = v.done_at, locked_until = NULL, last_error = NULL
+         FROM unnest($1::text[], $2::integer[], $3::timestamptz[]) AS v(job_id, attempts, done_at)
+        WHERE jobs.job_id = v.job_id AND jobs.attempts = v.attempts`,
+      [done.map((item) => item.jobId), done.map((item) => item.attempts), done.map((item) => item.doneAt)],
+    );
+    return done.map(() => undefined);
+  }
 }
+
+const jobOf = (row: ClaimedRow): Job => ({ id: row.job_id, kind: row.kind, payload: row.payload, dueAt: new Date(row.due_at) });
