@@ -1,4 +1,5 @@
 import { Pool, PoolClient } from 'pg';
+import { preparedQuery } from './prepared-statements';
 import { SqlDatabase, SqlExecutor } from './sql-database';
 
 export interface PostgresOptions {
@@ -38,7 +39,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const result = await this.pool.query(text, params as unknown[]);
+    const result = await this.pool.query(preparedQuery(text, params));
     return result.rows as Row[];
   }
 
@@ -82,7 +83,7 @@ export class PostgresDatabase implements SqlDatabase {
 
 const clientExecutor = (client: PoolClient): SqlExecutor => ({
   async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const result = await client.query(text, params as unknown[]);
+    const result = await client.query(preparedQuery(text, params));
     return result.rows as Row[];
   },
 });
