@@ -26,6 +26,22 @@ async function asAdmin(sql: string): Promise<void> {
   }
 }
 
+/** Orders debited and orders settled so far: how far settlement keeps up with intake. */
+async function settledOrders(databaseUrl: string): Promise<string> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ debited: number; settled: number }>(
+      `SELECT count(*) FILTER (WHERE event_type = 'WalletDebited')::int AS debited,
+              count(*) FILTER (WHERE event_type = 'TransactionSettled')::int AS settled
+         FROM es_events`,
+    );
+    return `${rows[0].settled} of ${rows[0].debited} debited orders`;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Asks the tracer in the service for the counts since the last dump. */
 async function dumpTrace(): Promise<void> {
   if (!process.env.PG_TRACE_FILE) return;
@@ -63,6 +79,7 @@ async function main(): Promise<void> {
     const result = await topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys);
     await dumpTrace();
     console.log(`${connections} connections over ${wallets} wallets: ${result.rps} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.ok} answered 200`);
+    if (databaseUrl) console.log(`settled meanwhile: ${await settledOrders(databaseUrl)}`);
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });

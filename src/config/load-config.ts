@@ -67,7 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     idempotencyWaitMs: integer('IDEMPOTENCY_WAIT_MS', 3000, 0, 30_000),
     projectionPollMs: integer('PROJECTION_POLL_MS', 100, 10, 60_000),
     jobPollMs: integer('JOB_POLL_MS', 250, 10, 60_000),
-    jobConcurrency: integer('JOB_CONCURRENCY', 4, 1, 64),
+    jobConcurrency: integer('JOB_CONCURRENCY', 8, 1, 64),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     rateLimitStore: 'database',

@@ -89,7 +89,9 @@ export class JobWorker {
     do {
       this.rerun = false;
       for (;;) {
-        const claimed = this.stopped ? [] : await this.claim(limit - running.size);
+        // Claimed in groups: once half the places are free (or none is taken), not at every single one.
+        const room = limit - running.size;
+        const claimed = this.stopped || (running.size > 0 && room < Math.ceil(limit / 2)) ? [] : await this.claim(room);
         for (const row of claimed) {
           const run: Promise<void> = this.execute(row)
             .catch((error: unknown) => this.options.onError(error, jobOf(row)))
@@ -99,7 +101,7 @@ export class JobWorker {
         count += claimed.length;
         if (running.size === 0) break;
         // Full, or nothing more due for now: a job that ends makes room, and may have scheduled another.
-        if (running.size >= limit || claimed.length === 0) await Promise.race(running);
+        if (running.size > limit - Math.ceil(limit / 2) || claimed.length === 0) await Promise.race(running);
       }
     } while (this.rerun && !this.stopped);
     return count;
