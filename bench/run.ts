@@ -192,6 +192,7 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
         sweepLimit.push(limit);
         continue;
       }
+      await drainBacklog();
       const l = await runLimit(database.url, level, plan.sweepSeconds);
       logScenario(`limit @${level}`, l);
       sweepLimit.push(l);
@@ -378,8 +379,23 @@ async function setupPartners(url: string, wallets: number): Promise<{ spread: Be
 /** Settlement jobs due and not done: the background work a scenario starts with (PostgreSQL mode). */
 let pendingJobs: (() => Promise<number>) | null = null;
 
-/** Warm-up (not counted in the figures), then the measured run. */
+/**
+ * Waits until the settlement of earlier scenarios' orders is done, so each scenario starts from
+ * the same state and competes only with the settlement of its own orders (PostgreSQL mode).
+ */
+async function drainBacklog(): Promise<void> {
+  if (!pendingJobs) return;
+  const started = Date.now();
+  const first = await pendingJobs();
+  if (first === 0) return;
+  for (let pending = first; pending > 0 && Date.now() - started < 15 * 60_000; pending = await pendingJobs()) await sleep(500);
+  const seconds = (Date.now() - started) / 1000;
+  log(`settlement backlog of ${first} jobs done in ${round(seconds, 1)} s (${round(first / seconds, 0)} jobs/s, no load)`);
+}
+
+/** Settlement of earlier orders done, then a warm-up (not counted in the figures), then the measured run. */
 async function measured(name: string, plan: Plan, load: (seconds: number) => Promise<LoadResult>): Promise<Scenario> {
+  await drainBacklog();
   if (plan.warmupSeconds > 0) await load(plan.warmupSeconds);
   const backlog = pendingJobs ? await pendingJobs().catch(() => null) : null;
   const result: Scenario = { ...(await load(plan.durationSeconds)), ...(backlog === null ? {} : { jobs_pending_at_start: backlog }) };

@@ -373,6 +373,23 @@ describe('webhooks (embedded store)', () => {
       expect(delivery.attempts.map((attempt: Record<string, any>) => attempt.status_code)).toEqual([null, 200]);
     });
 
+    it('a retry after the partner removed its URL sends nothing, to the old URL or anywhere, and is recorded as failed', async () => {
+      const { partnerId, key, receiver } = await partnerWithWebhook();
+      receiver.answerWith(503);
+      await topup(key, '0001');
+      await service.settle();
+      expect(receiver.received).toHaveLength(1);
+      expect((await configure(partnerId, { environment: 'sandbox', webhook_url: null })).status).toBe(200);
+
+      await service.advance(FIVE_MINUTES);
+      expect(receiver.received).toHaveLength(1);
+      const [delivery] = await deliveries(key);
+      expect(delivery.attempts.map((attempt: Record<string, any>) => [attempt.attempt, attempt.status_code, attempt.error])).toEqual([
+        [1, 503, expect.any(String)],
+        [2, null, 'the partner removed the webhook URL'],
+      ]);
+    });
+
     it('a redirect is not followed and counts as a failed attempt', async () => {
       const { key, receiver } = await partnerWithWebhook();
       receiver.answerWith(302);
