@@ -151,6 +151,7 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
     const backlogDb = new PostgresDatabase({ connectionString: database.url, maxConnections: 1, applicationName: 'bench-backlog' });
     pendingJobs = async () =>
       Number((await backlogDb.query<{ n: string }>(`SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`))[0].n);
+    checkpoint = () => backlogDb.exec('CHECKPOINT').catch((error: unknown) => log(`CHECKPOINT refused (${String(error)}); scenarios may pay for earlier writes`));
 
     const c = plan.connections;
     const counter = { accepted: 0, sent: 0 };
@@ -162,6 +163,7 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
     };
     const withRss = (result: LoadResult): Scenario => ({ ...result, rss_mb: service?.rssMb() ?? null });
 
+    await drainBacklog();
     log(`LIMIT baseline: pgbench ${c} clients`);
     const limit = await runLimit(database.url, c, plan.durationSeconds);
     logScenario('limit', limit);
@@ -226,6 +228,7 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
     log(`service RSS after ${counter.accepted} orders: ${memory.rss_mb} MB (peak ${memory.peak_rss_mb} MB)`);
 
     pendingJobs = null;
+    checkpoint = null;
     await backlogDb.close();
     const verify = await runVerify(service.url, plan);
     const countDb = new PostgresDatabase({ connectionString: database.url, maxConnections: 1, applicationName: 'bench-count' });
@@ -387,11 +390,17 @@ async function drainBacklog(): Promise<void> {
   if (!pendingJobs) return;
   const started = Date.now();
   const first = await pendingJobs();
-  if (first === 0) return;
-  for (let pending = first; pending > 0 && Date.now() - started < 15 * 60_000; pending = await pendingJobs()) await sleep(500);
-  const seconds = (Date.now() - started) / 1000;
-  log(`settlement backlog of ${first} jobs done in ${round(seconds, 1)} s (${round(first / seconds, 0)} jobs/s, no load)`);
+  if (first > 0) {
+    for (let pending = first; pending > 0 && Date.now() - started < 15 * 60_000; pending = await pendingJobs()) await sleep(500);
+    const seconds = (Date.now() - started) / 1000;
+    log(`settlement backlog of ${first} jobs done in ${round(seconds, 1)} s (${round(first / seconds, 0)} jobs/s, no load)`);
+  }
+  // The previous scenario's dirty pages are written now, not during the next one.
+  await checkpoint?.();
 }
+
+/** CHECKPOINT on the bench database's server (PostgreSQL mode; needs a superuser or pg_checkpoint). */
+let checkpoint: (() => Promise<void>) | null = null;
 
 /** Settlement of earlier orders done, then a warm-up (not counted in the figures), then the measured run. */
 async function measured(name: string, plan: Plan, load: (seconds: number) => Promise<LoadResult>): Promise<Scenario> {
