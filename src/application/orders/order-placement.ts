@@ -4,7 +4,7 @@ import { WalletDebited } from '../../domain/wallet/wallet.events';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { Caller } from '../auth/caller';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { EVENT_STORE, EventStore, GlobalPosition } from '../ports/event-store.port';
 import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore, Reservation } from '../ports/idempotency-store.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
@@ -23,6 +23,11 @@ export interface OrderRequest {
   amount: Money;
   reference: string | null;
   product: OrderProduct;
+}
+
+interface EarlierDebit {
+  order: OrderFacts;
+  position: GlobalPosition;
 }
 
 /** The body is kept as sent, so a replay is byte-for-byte the first answer. */
@@ -80,7 +85,7 @@ export class OrderPlacement {
       case 'resumed': {
         // The first request may have debited before it died: the log, not a read model, says so.
         const earlier = await this.debitedOrder(reservation.orderId);
-        if (earlier) return this.remember(scope, earlier);
+        if (earlier) return this.rememberEarlier(scope, earlier);
         return this.debit(scope, request, reservation.orderId);
       }
       case 'reserved':
@@ -114,7 +119,7 @@ export class OrderPlacement {
     if (!result.ok || result.deduplicated) {
       // A refusal may only be a late view: another request holding this key may have debited the order meanwhile.
       const earlier = await this.debitedOrder(orderId);
-      if (earlier) return this.remember(scope, earlier);
+      if (earlier) return this.rememberEarlier(scope, earlier);
       if (result.ok) throw new Error(`order ${orderId} was debited but its debit cannot be read`);
       await this.idempotency.release(scope, orderId);
       throw ServiceError.from(result.error);
@@ -142,6 +147,12 @@ export class OrderPlacement {
     return { body, replayed: false };
   }
 
+  /** An answer built from a debit made earlier: like any answer, sent only once the read models show that debit. */
+  private async rememberEarlier(scope: IdempotencyScope, earlier: EarlierDebit): Promise<PlacedOrder> {
+    const [placed] = await Promise.all([this.remember(scope, earlier.order), this.barrier.waitFor(earlier.position)]);
+    return placed;
+  }
+
   /** An identical request still in flight is waited for briefly, so retries get the same order. */
   private async reserve(scope: IdempotencyScope, hash: string): Promise<Reservation> {
     const deadline = Date.now() + this.settings.idempotencyWaitMs;
@@ -154,20 +165,23 @@ export class OrderPlacement {
     }
   }
 
-  /** The order as its debit event recorded it, if the order was debited. */
-  private async debitedOrder(orderId: string): Promise<OrderFacts | null> {
+  /** The order as its debit event recorded it, and where the debit is in the log, if the order was debited. */
+  private async debitedOrder(orderId: string): Promise<EarlierDebit | null> {
     const debitId = deterministicEventId(orderId, 'WalletDebited');
     const debit = (await this.store.readByCorrelationId(orderId)).find((event) => event.eventId === debitId);
     if (!debit) return null;
     const data = (debit.data as WalletDebited['data']);
     return {
-      orderId,
-      product: data.product,
-      amount: data.amount,
-      currency: data.currency,
-      balanceAfter: data.balanceAfter,
-      reference: data.reference,
-      createdAt: data.placedAt,
+      order: {
+        orderId,
+        product: data.product,
+        amount: data.amount,
+        currency: data.currency,
+        balanceAfter: data.balanceAfter,
+        reference: data.reference,
+        createdAt: data.placedAt,
+      },
+      position: debit.position,
     };
   }
 
