@@ -4,6 +4,8 @@ import {
   EventStore,
   ExpectedRevision,
   GlobalPosition,
+  IdempotencyKeyTakenError,
+  KeyBinding,
   NewEvent,
   RecordedEvent,
   WrongExpectedRevisionError,
@@ -52,6 +54,18 @@ async function appendError(store: EventStore, streamId: string, events: NewEvent
 }
 
 const ids = (events: readonly { eventId: string }[]): string[] => events.map((event) => event.eventId);
+
+const keyBinding = (key: string, orderId = uuid()): KeyBinding => ({
+  partnerId: 'ptr_contract',
+  environment: 'sandbox',
+  key,
+  requestHash: 'hash-of-the-request',
+  orderId,
+  statusCode: 200,
+  body: JSON.stringify({ order_id: orderId }),
+  createdAt: new Date().toISOString(),
+  expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+});
 
 function expectAscending(events: readonly RecordedEvent[]): void {
   for (let i = 1; i < events.length; i++) {
@@ -210,6 +224,59 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const outcomes = await Promise.all(streams.map((streamId, index) => store.append(streamId, [first[index]], 0)));
         outcomes.forEach((outcome, index) => expect(outcome.deduplicated).toBe(index < 6));
         for (const [index, streamId] of streams.entries()) expect(ids(await store.readStream(streamId))[1]).toBe(first[index].eventId);
+      });
+    });
+
+    describe('binding Idempotency-Keys in the commit of the events (stores that can)', () => {
+      const bindingStore = (): EventStore | null => (store.bindsIdempotencyKeys ? store : null);
+
+      it('writes the events with a fresh key, and refuses another append with the same key, writing none of it', async () => {
+        const keyed = bindingStore();
+        if (!keyed) return;
+        const key = `contract-${uuid()}`;
+        const first = uuid();
+        await keyed.append(first, [newEvent('Debited')], 'no_stream', { idempotencyKeys: [keyBinding(key)] });
+        expect(await keyed.readStream(first)).toHaveLength(1);
+        const second = uuid();
+        await keyed.append(second, [newEvent('Opened')], 'no_stream');
+        const error = await keyed.append(second, [newEvent('Debited')], 0, { idempotencyKeys: [keyBinding(key)] }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(IdempotencyKeyTakenError);
+        expect((error as IdempotencyKeyTakenError).keys.map((binding) => binding.key)).toEqual([key]);
+        expect(await keyed.readStream(second)).toHaveLength(1);
+        expect(await keyed.append(second, [newEvent('Next')], 0)).toEqual(expect.objectContaining({ nextRevision: 1 }));
+      });
+
+      it('binds no key when the append is refused on its revision, so the key stays free', async () => {
+        const keyed = bindingStore();
+        if (!keyed) return;
+        const streamId = uuid();
+        await keyed.append(streamId, [newEvent('Opened'), newEvent('Credited')], 'no_stream');
+        const key = `contract-${uuid()}`;
+        expect(await keyed.append(streamId, [newEvent('Debited')], 0, { idempotencyKeys: [keyBinding(key)] }).catch((caught: unknown) => caught)).toBeInstanceOf(
+          WrongExpectedRevisionError,
+        );
+        await keyed.append(streamId, [newEvent('Debited')], 1, { idempotencyKeys: [keyBinding(key)] });
+        expect(await keyed.readStream(streamId)).toHaveLength(3);
+      });
+
+      it('lets exactly one of twenty concurrent appends to different streams bind the same key, and writes every other append', async () => {
+        const keyed = bindingStore();
+        if (!keyed) return;
+        const shared = `contract-${uuid()}`;
+        const streams = Array.from({ length: 20 }, () => uuid());
+        const outcomes = await Promise.allSettled(
+          streams.map((streamId, index) =>
+            keyed.append(streamId, [newEvent('Debited')], 'no_stream', { idempotencyKeys: [keyBinding(index % 2 === 0 ? shared : `contract-${uuid()}`)] }),
+          ),
+        );
+        const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+        expect(refused).toHaveLength(9);
+        for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(IdempotencyKeyTakenError);
+        const written = await Promise.all(streams.map((streamId) => keyed.readStream(streamId)));
+        expect(written.filter((events) => events.length === 1)).toHaveLength(11);
+        streams.forEach((_, index) => {
+          if (index % 2 === 1) expect(written[index]).toHaveLength(1);
+        });
       });
     });
 

@@ -4,6 +4,7 @@ import { NewEvent, RecordedEvent, comparePositions } from '../../src/application
 import { subscribeToAll } from '../../src/infrastructure/event-store/catch-up-subscription';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
+import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { TestDatabase, createTestDatabase } from '../support/postgres-test-database';
@@ -75,7 +76,7 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
   beforeAll(async () => {
     database = await createTestDatabase('es_race');
     admin = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 3 });
-    await applySchema(admin, [EVENT_STORE_SCHEMA]);
+    await applySchema(admin, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
     for (let i = 0; i < WRITERS; i++) writers.push(new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 1 }));
   });
 

@@ -1,5 +1,6 @@
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
+import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PgliteDatabase } from '../../src/infrastructure/sql/pglite-database';
 import { eventStoreContract } from './event-store.contract';
@@ -14,7 +15,7 @@ jest.mock('@electric-sql/pglite', () => {
 
 eventStoreContract('PGlite (in memory)', async () => {
   const db = await PgliteDatabase.open();
-  await applySchema(db, [EVENT_STORE_SCHEMA]);
+  await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
   const store = new SqlEventStore(db);
   return {
     store,

@@ -1,5 +1,6 @@
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
+import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { createTestDatabase } from '../support/postgres-test-database';
@@ -8,7 +9,7 @@ import { eventStoreContract } from './event-store.contract';
 eventStoreContract('PostgreSQL', async () => {
   const database = await createTestDatabase('es_contract');
   const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 4 });
-  await applySchema(db, [EVENT_STORE_SCHEMA]);
+  await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
   const store = new SqlEventStore(db);
   return {
     store,

@@ -72,6 +72,36 @@ export class DuplicateEventIdError extends Error {
   }
 }
 
+/**
+ * An Idempotency-Key bound, in the same commit as the events, to the order they debit and to the
+ * answer a repeat of the request gets. The key moves money once, with its answer, or not at all.
+ */
+export interface KeyBinding {
+  partnerId: string;
+  environment: Environment;
+  key: string;
+  requestHash: string;
+  orderId: string;
+  statusCode: number;
+  /** The answer exactly as it is sent. */
+  body: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface AppendOptions {
+  /** Only for stores whose `bindsIdempotencyKeys` is true. */
+  idempotencyKeys?: readonly KeyBinding[];
+}
+
+/** One of the keys an append was to bind is bound already (or expired, not yet purged): nothing was written. */
+export class IdempotencyKeyTakenError extends Error {
+  constructor(readonly keys: readonly KeyBinding[]) {
+    super(`an Idempotency-Key of this append is bound already: ${keys.map((binding) => binding.key).join(', ')}`);
+    this.name = 'IdempotencyKeyTakenError';
+  }
+}
+
 export interface ReadAllOptions {
   maxCount: number;
   /** Only events of these types are returned (the position still advances past the others). */
@@ -79,7 +109,12 @@ export interface ReadAllOptions {
 }
 
 export interface EventStore {
-  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * True when `append` can bind Idempotency-Keys in the same commit as the events (the SQL stores,
+   * whose keys live in the same database). Otherwise keys are reserved and answered around the append.
+   */
+  readonly bindsIdempotencyKeys?: boolean;
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
   /**
    * Events of one stream from `fromRevision` (inclusive), oldest first, at most `maxCount` of them
    * when given (readers page through long streams with it). Empty for a stream that does not exist.

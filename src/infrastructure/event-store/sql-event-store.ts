@@ -1,7 +1,10 @@
 import { EventEmitter } from 'node:events';
 import {
+  AppendOptions,
   AppendResult,
   DuplicateEventIdError,
+  IdempotencyKeyTakenError,
+  KeyBinding,
   EventMetadata,
   EventStore,
   ExpectedRevision,
@@ -31,18 +34,25 @@ interface EventRow {
 const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id,
   stream_id, stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at`;
 
+/** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
 interface AppendAtRevision {
   streamId: string;
   events: NewEvent[];
   expected: number;
+  keys: readonly KeyBinding[];
 }
+
+const NO_STREAM = -1;
+const expectedOf = (revision: number): ExpectedRevision => (revision === NO_STREAM ? 'no_stream' : revision);
 
 type AppendOutcome = { result: AppendResult } | { error: unknown };
 
 /** The event store on PostgreSQL or PGlite: the same SQL serves both. */
 export class SqlEventStore implements EventStore {
+  /** Idempotency keys live in the same database: `idempotency_keys`, written in the append's own statement. */
+  readonly bindsIdempotencyKeys = true;
   private readonly appended = new EventEmitter();
-  /** Appends at known revisions to different streams, made at the same time, share one statement and one commit. */
+  /** Appends at known revisions (or to new streams) of different streams, made at the same time, share one statement and one commit. */
   private readonly atRevision = new StatementBatcher<AppendAtRevision, AppendOutcome>((appends) => this.appendGroup(appends), {
     concurrency: 2,
     maxBatch: 128,
@@ -57,19 +67,20 @@ export class SqlEventStore implements EventStore {
    * looked for up front: such an append fails on the expected revision or on the event-id
    * constraint, and only then are the ids looked up, so a first append costs no extra read.
    */
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    const keys = options.idempotencyKeys ?? [];
+    const atKnownPlace = typeof expected === 'number' || expected === 'no_stream';
+    if (keys.length > 0 && !atKnownPlace) throw new Error('Idempotency-Keys are bound only by appends at a known revision or to a new stream');
     try {
-      const result =
-        typeof expected === 'number'
-          ? await this.appendInGroup({ streamId, events, expected })
-          : expected === 'no_stream'
-            ? await this.appendToNewStream(streamId, events)
-            : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
+      const result = atKnownPlace
+        ? await this.appendInGroup({ streamId, events, expected: expected === 'no_stream' ? NO_STREAM : expected, keys })
+        : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
       this.appended.emit('appended');
       return result;
     } catch (error) {
       if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) return this.retryOrRethrow(error, streamId, events);
+      if (constraintOf(error) === 'idempotency_keys_pkey') throw new IdempotencyKeyTakenError(keys);
       // A concurrent writer won a race: on the event ids (a repeated append) or on the stream.
       if (constraintOf(error) === 'es_events_event_id_unique') {
         const repeated = await this.alreadyStored(this.db, streamId, events);
@@ -172,30 +183,6 @@ export class SqlEventStore implements EventStore {
     this.appended.removeAllListeners();
   }
 
-  /**
-   * A new stream (every order's first events) in one statement: the stream row is created
-   * only if it does not exist (a concurrent creator's row is waited for), and the events are
-   * inserted only if it was.
-   */
-  private async appendToNewStream(streamId: string, events: NewEvent[]): Promise<AppendResult> {
-    const last = events.length - 1;
-    const params: unknown[] = [streamId, last];
-    const values = eventRows(events, 0, params);
-    const inserted = await this.db.query<{ global_position: string; transaction_id: string }>(
-      `WITH created AS (INSERT INTO es_streams (stream_id, revision) VALUES ($1::text, $2::bigint) ON CONFLICT DO NOTHING RETURNING stream_id)
-       INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
-       SELECT v.event_id, v.stream_id, v.stream_revision, v.event_type, v.schema_version, v.data, v.metadata
-         FROM (VALUES ${values.join(', ')}) AS v(event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
-        WHERE EXISTS (SELECT 1 FROM created)
-       RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id`,
-      params,
-    );
-    if (inserted.length === 0) {
-      throw new WrongExpectedRevisionError(streamId, 'no_stream', (await this.currentRevision(this.db, streamId)) ?? 'no_stream');
-    }
-    return { nextRevision: last, position: positionOfLast(inserted), deduplicated: false };
-  }
-
   private async appendInGroup(append: AppendAtRevision): Promise<AppendResult> {
     const outcome = await this.atRevision.submit(append);
     if ('error' in outcome) throw outcome.error;
@@ -210,7 +197,10 @@ export class SqlEventStore implements EventStore {
    */
   private async appendGroup(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const alone = (append: AppendAtRevision): Promise<AppendOutcome> =>
-      this.appendAtRevision(append.streamId, append.events, append.expected).then((result) => ({ result }), (error: unknown) => ({ error }));
+      this.appendToStreams([append]).then(
+        ([outcome]) => outcome,
+        (error: unknown) => ({ error }),
+      );
     if (appends.length === 1) return [await alone(appends[0])];
     const seen = new Set<string>();
     const grouped: number[] = [];
@@ -232,7 +222,12 @@ export class SqlEventStore implements EventStore {
     return outcomes;
   }
 
-  /** The statement behind `appendGroup`: streams are moved in name order, so concurrent groups lock them alike. */
+  /**
+   * The statement behind `appendGroup`: existing streams are moved only if still at their expected
+   * revision, new ones created only if absent, in name order (concurrent groups lock them alike);
+   * a stream's events, and the Idempotency-Keys its append binds, are inserted only if its row
+   * moved or was created. A key bound already fails the statement as a whole (unique violation).
+   */
   private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const streams = [...appends]
       .sort((a, b) => (a.streamId < b.streamId ? -1 : 1))
@@ -255,17 +250,34 @@ export class SqlEventStore implements EventStore {
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(stream_id text, expected bigint, last bigint)
        ), moved AS (
          UPDATE es_streams SET revision = wanted.last FROM wanted
-          WHERE es_streams.stream_id = wanted.stream_id AND es_streams.revision = wanted.expected
+          WHERE wanted.expected >= 0 AND es_streams.stream_id = wanted.stream_id AND es_streams.revision = wanted.expected
          RETURNING es_streams.stream_id
+       ), created AS (
+         INSERT INTO es_streams (stream_id, revision)
+         SELECT wanted.stream_id, wanted.last FROM wanted WHERE wanted.expected < 0 ORDER BY wanted.stream_id
+         ON CONFLICT DO NOTHING
+         RETURNING es_streams.stream_id
+       ), placed AS (
+         SELECT stream_id FROM moved UNION ALL SELECT stream_id FROM created
+       ), bound AS (
+         INSERT INTO idempotency_keys (partner_id, environment, idempotency_key, request_hash, order_id, state, response_status, response_body,
+                                       locked_until, created_at, expires_at)
+         SELECT k.partner_id, k.environment, k.idempotency_key, k.request_hash, k.order_id, 'completed', k.status, k.body,
+                k.created_at, k.created_at, k.expires_at
+           FROM jsonb_to_recordset($3::jsonb)
+             AS k(stream_id text, partner_id text, environment text, idempotency_key text, request_hash text, order_id text, status integer, body text,
+                  created_at timestamptz, expires_at timestamptz)
+          WHERE k.stream_id IN (SELECT stream_id FROM placed)
        )
        INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
        SELECT v.event_id, v.stream_id, v.stream_revision, v.event_type, v.schema_version, v.data, v.metadata
          FROM jsonb_to_recordset($2::jsonb)
            AS v(ord integer, event_id uuid, stream_id text, stream_revision bigint, event_type text, schema_version integer, data jsonb, metadata jsonb)
-        WHERE v.stream_id IN (SELECT stream_id FROM moved)
+        WHERE v.stream_id IN (SELECT stream_id FROM placed)
         ORDER BY v.ord
        RETURNING stream_id, global_position::text AS global_position, transaction_id::text AS transaction_id`,
-      [JSON.stringify(streams), JSON.stringify(events)],
+      [JSON.stringify(streams), JSON.stringify(events), JSON.stringify(appends.flatMap(keyRows))],
+      { planPerCall: true },
     );
     const positions = new Map<string, GlobalPosition>();
     for (const row of rows) {
@@ -277,7 +289,7 @@ export class SqlEventStore implements EventStore {
     const revisions = unmoved.length ? await this.currentRevisions(unmoved) : new Map<string, number>();
     return appends.map((append) => {
       const position = positions.get(append.streamId);
-      if (!position) return { error: new WrongExpectedRevisionError(append.streamId, append.expected, revisions.get(append.streamId) ?? 'no_stream') };
+      if (!position) return { error: new WrongExpectedRevisionError(append.streamId, expectedOf(append.expected), revisions.get(append.streamId) ?? 'no_stream') };
       return { result: { nextRevision: append.expected + append.events.length, position, deduplicated: false } };
     });
   }
@@ -288,32 +300,6 @@ export class SqlEventStore implements EventStore {
       [[...streamIds]],
     );
     return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
-  }
-
-  /**
-   * The common case, an append at a known revision, in one statement (its own transaction):
-   * the stream row moves only if it is still at the expected revision (a concurrent writer
-   * holds it locked until it commits, and then no longer matches), and the events are inserted
-   * only if it moved.
-   */
-  private async appendAtRevision(streamId: string, events: NewEvent[], expected: number): Promise<AppendResult> {
-    const first = expected + 1;
-    const last = expected + events.length;
-    const params: unknown[] = [streamId, expected, last];
-    const values = eventRows(events, first, params);
-    const inserted = await this.db.query<{ global_position: string; transaction_id: string }>(
-      `WITH moved AS (UPDATE es_streams SET revision = $3::bigint WHERE stream_id = $1::text AND revision = $2::bigint RETURNING stream_id)
-       INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
-       SELECT v.event_id, v.stream_id, v.stream_revision, v.event_type, v.schema_version, v.data, v.metadata
-         FROM (VALUES ${values.join(', ')}) AS v(event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
-        WHERE EXISTS (SELECT 1 FROM moved)
-       RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id`,
-      params,
-    );
-    if (inserted.length === 0) {
-      throw new WrongExpectedRevisionError(streamId, expected, (await this.currentRevision(this.db, streamId)) ?? 'no_stream');
-    }
-    return { nextRevision: last, position: positionOfLast(inserted), deduplicated: false };
   }
 
   private async appendInTransaction(
@@ -382,19 +368,20 @@ export class SqlEventStore implements EventStore {
   }
 }
 
-/** The position of the last of the rows an insert returned. */
-function positionOfLast(rows: readonly { global_position: string; transaction_id: string }[]): GlobalPosition {
-  const last = rows.reduce((latest, row) => (BigInt(row.global_position) > BigInt(latest.global_position) ? row : latest));
-  return { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) };
-}
-
-/** VALUES rows for events of the stream in $1, numbered from `firstRevision`; their parameters are pushed onto `params`. */
-function eventRows(events: readonly NewEvent[], firstRevision: number, params: unknown[]): string[] {
-  return events.map((event, index) => {
-    params.push(event.eventId, firstRevision + index, event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(event.metadata));
-    const n = params.length;
-    return `($${n - 5}::uuid, $1::text, $${n - 4}::bigint, $${n - 3}::text, $${n - 2}::integer, $${n - 1}::jsonb, $${n}::jsonb)`;
-  });
+/** The rows binding an append's Idempotency-Keys, tagged with its stream. */
+function keyRows(append: AppendAtRevision): object[] {
+  return append.keys.map((binding) => ({
+    stream_id: append.streamId,
+    partner_id: binding.partnerId,
+    environment: binding.environment,
+    idempotency_key: binding.key,
+    request_hash: binding.requestHash,
+    order_id: binding.orderId,
+    status: binding.statusCode,
+    body: binding.body,
+    created_at: binding.createdAt,
+    expires_at: binding.expiresAt,
+  }));
 }
 
 function assertExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {

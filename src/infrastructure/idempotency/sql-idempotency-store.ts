@@ -188,6 +188,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
          JOIN unnest($1::text[], $2::text[], $3::text[]) AS v(partner_id, environment, idempotency_key)
            ON k.partner_id = v.partner_id AND k.environment = v.environment AND k.idempotency_key = v.idempotency_key`,
       [scopes.map((scope) => scope.partnerId), scopes.map((scope) => scope.environment), scopes.map((scope) => scope.key)],
+      { planPerCall: true },
     );
     const byScope = new Map(rows.map((row) => [rowScopeId(row), row]));
     return scopes.map((scope) => byScope.get(scopeId(scope)) ?? null);
@@ -210,6 +211,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
         answers.map((answer) => answer.response.statusCode),
         answers.map((answer) => answer.response.body),
       ],
+      { planPerCall: true },
     );
     const stored = new Set(rows.map((row) => `${rowScopeId(row)} ${row.order_id}`));
     return answers.map((answer) => stored.has(`${scopeId(answer.scope)} ${answer.orderId}`));

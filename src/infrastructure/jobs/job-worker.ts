@@ -120,6 +120,7 @@ export class JobWorker {
            FOR UPDATE SKIP LOCKED)
         RETURNING job_id, kind, payload, due_at, attempts`,
       [now.toISOString(), new Date(now.getTime() + this.options.leaseMs).toISOString(), room],
+      { planPerCall: true },
     );
   }
 
@@ -149,6 +150,7 @@ export class JobWorker {
          FROM unnest($1::text[], $2::integer[], $3::timestamptz[]) AS v(job_id, attempts, done_at)
         WHERE jobs.job_id = v.job_id AND jobs.attempts = v.attempts`,
       [done.map((item) => item.jobId), done.map((item) => item.attempts), done.map((item) => item.doneAt)],
+      { planPerCall: true },
     );
     return done.map(() => undefined);
   }

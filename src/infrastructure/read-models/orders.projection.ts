@@ -151,6 +151,7 @@ async function markSubmitted(run: readonly RecordedEvent[], tx: SqlExecutor): Pr
        FROM unnest($1::text[], $2::timestamptz[]) AS s(order_id, at)
       WHERE rm_orders.order_id = s.order_id AND rm_orders.status = 'INITIATED'`,
     [run.map(orderIdOf), run.map((event) => event.metadata.occurredAt)],
+    { planPerCall: true },
   );
 }
 
@@ -162,5 +163,6 @@ async function markSettled(run: readonly RecordedEvent[], tx: SqlExecutor): Prom
       WHERE rm_orders.order_id = s.order_id`,
     [settled.map((data) => data.orderId), settled.map((data) => data.operatorRef), settled.map((data) => data.settledAt),
       run.map((event) => event.metadata.occurredAt)],
+    { planPerCall: true },
   );
 }

@@ -124,6 +124,7 @@ export class SqlReadModels implements ReadModels {
          LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment
         WHERE k.key_hash = ANY($1::text[])`,
       [[...new Set(keyHashes)]],
+      { planPerCall: true },
     );
     const byHash = new Map(rows.map((row) => [row.key_hash, toApiKeyAccess(row)]));
     return keyHashes.map((hash) => byHash.get(hash) ?? null);

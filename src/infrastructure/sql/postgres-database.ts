@@ -1,6 +1,6 @@
 import { Pool, PoolClient } from 'pg';
 import { preparedQuery } from './prepared-statements';
-import { SqlDatabase, SqlExecutor } from './sql-database';
+import { QueryOptions, SqlDatabase, SqlExecutor } from './sql-database';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -38,8 +38,8 @@ export class PostgresDatabase implements SqlDatabase {
     return this.asynchronous.asOwnedView();
   }
 
-  async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const result = await this.pool.query(preparedQuery(text, params));
+  async query<Row extends object>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+    const result = await this.pool.query(preparedQuery(text, params, options));
     return result.rows as Row[];
   }
 
@@ -72,7 +72,7 @@ export class PostgresDatabase implements SqlDatabase {
   private asOwnedView(): SqlDatabase {
     return {
       dialect: this.dialect,
-      query: (text, params) => this.query(text, params),
+      query: (text, params, options) => this.query(text, params, options),
       transaction: (work) => this.transaction(work),
       exec: (script) => this.exec(script),
       withAsynchronousCommit: () => this.asOwnedView(),
@@ -82,8 +82,8 @@ export class PostgresDatabase implements SqlDatabase {
 }
 
 const clientExecutor = (client: PoolClient): SqlExecutor => ({
-  async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const result = await client.query(preparedQuery(text, params));
+  async query<Row extends object>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+    const result = await client.query(preparedQuery(text, params, options));
     return result.rows as Row[];
   },
 });
