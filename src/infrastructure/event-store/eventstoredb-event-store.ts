@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import {
   ANY,
   AllStreamResolvedEvent,
+  AppendExpectedRevision,
   AppendResult as EsdbAppendResult,
   AppendToStreamOptions,
   BACKWARDS,
@@ -48,14 +49,24 @@ import {
 } from './eventstoredb-event-ids';
 import { HeadMemo, PageReader, SkipCache, countForward, nextHeadMemo, scanBackward, scanForward } from './eventstoredb-log-scan';
 import {
+  DEFAULT_MAX_APPEND_SIZE_BYTES,
+  EventStoreDbAccessDeniedError,
+  EventStoreDbAppendOutcomeUnknownError,
+  EventStoreDbAppendTooLargeError,
+  EventStoreDbMappingError,
+  MIN_SERVER_VERSION,
+  appendSizeBytes,
+  explainAllStreamError,
+  explainStreamError,
   fromEsdbRevision,
+  isOutcomeUnknown,
   isServiceEvent,
   isStreamNotFound,
   isWrongExpectedVersion,
+  logPosition,
   toEsdbExpectedRevision,
   toEsdbPosition,
   toEventData,
-  toGlobalPosition,
   toRecordedEvent,
   translateAppendError,
   withClientSettings,
@@ -71,8 +82,14 @@ export interface EventStoreDbClient extends SubscribingClient {
 }
 
 export interface EventStoreDbOptions {
-  /** Per-append deadline, ms. The client sends it to the server with the batch append. */
+  /**
+   * Per-append deadline, ms. The client sends it to the server with the batch append, and the server caps it at its
+   * WriteTimeoutMs (2,000 by default): a longer one has no effect unless the server's is raised too. When it
+   * passes, the append's outcome is unknown (EventStoreDbAppendOutcomeUnknownError).
+   */
   appendDeadlineMs: number;
+  /** The server's MaxAppendSize, bytes: larger batches are refused before anything is written. */
+  maxAppendSizeBytes: number;
   /**
    * A read that receives nothing for this long is cancelled, ms. Client 6.2.1 ignores the per-call `deadline`
    * of streaming reads (it sets an infinite one), so the adapter enforces this itself.
@@ -90,7 +107,8 @@ export interface EventStoreDbOptions {
 }
 
 export const DEFAULT_EVENTSTOREDB_OPTIONS: EventStoreDbOptions = {
-  appendDeadlineMs: 10_000,
+  appendDeadlineMs: 2_000,
+  maxAppendSizeBytes: DEFAULT_MAX_APPEND_SIZE_BYTES,
   readIdleTimeoutMs: 30_000,
   claimLeaseMs: 5 * 60_000,
   maxAppendAttempts: 20,
@@ -124,6 +142,9 @@ type Attempt = { kind: 'done'; result: AppendResult } | { kind: 'retry'; error: 
  *   position an append returns is its commit's, not necessarily the last event's in $all.
  * - readAll and headPosition skip system events ($-prefixed types, which include the claims) and events not
  *   written through this adapter. countCommittedNotYetReadable is 0: $all is totally ordered at commit.
+ * - A batch over the server's MaxAppendSize is refused before anything is written; an append whose write timed out
+ *   (or lost its connection) fails with EventStoreDbAppendOutcomeUnknownError; a hard-deleted stream is an error,
+ *   never an empty stream; access denied to $all says which right the service's user lacks.
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly appended = new EventEmitter();
@@ -139,13 +160,18 @@ export class EventStoreDbEventStore implements EventStore {
    * Connects with our keep-alive and deadline settings added to the connection string where it sets none
    * (esdb://host:2113?tls=false...), and checks the server answers before returning.
    */
-  static async connect(connectionString: string, options: Partial<EventStoreDbOptions> = {}): Promise<EventStoreDbEventStore> {
-    const client = EventStoreDBClient.connectionString(withClientSettings(connectionString));
+  static connect(connectionString: string, options: Partial<EventStoreDbOptions> = {}): Promise<EventStoreDbEventStore> {
+    return EventStoreDbEventStore.openChecked(EventStoreDBClient.connectionString(withClientSettings(connectionString)), options);
+  }
+
+  /** The store over `client`, once the server has answered a read of $all (which also proves the user may read it). */
+  static async openChecked(client: EventStoreDbClient, options: Partial<EventStoreDbOptions> = {}): Promise<EventStoreDbEventStore> {
     const store = new EventStoreDbEventStore(client, options);
     try {
       await store.headPosition();
     } catch (error) {
       await store.close().catch(() => undefined);
+      if (error instanceof EventStoreDbAccessDeniedError) throw error;
       throw new Error(`EventStoreDB did not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     return store;
@@ -163,6 +189,7 @@ export class EventStoreDbEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     assertServiceStream(streamId);
     const data = events.map(toEventData);
+    assertAppendFits(streamId, data, this.options.maxAppendSizeBytes);
     toEsdbExpectedRevision(expected);
     const ids = events.map((event) => event.eventId.toLowerCase());
     const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
@@ -184,6 +211,13 @@ export class EventStoreDbEventStore implements EventStore {
     if (maxCount === 0) return [];
     const events = await this.readStreamRecords(streamId, { fromRevision: BigInt(fromRevision), direction: FORWARDS, maxCount });
     return events.map(toRecordedEvent);
+  }
+
+  /** Read on the leader, so an append that has returned is seen even when followers lag. */
+  async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
+    assertServiceStream(streamId);
+    const [last] = await this.readStreamRecords(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 }, true);
+    return last ? toRecordedEvent(last) : null;
   }
 
   async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]> {
@@ -211,7 +245,7 @@ export class EventStoreDbEventStore implements EventStore {
       pageSize: HEAD_PAGE,
       stopAt: previous?.top ?? null,
       positionOf: positionOfResolved,
-      select: (resolved) => (resolved.event && isServiceEvent(resolved.event) ? toGlobalPosition(resolved.event.position) : null),
+      select: (resolved) => (resolved.event && isServiceEvent(resolved.event) ? logPosition(resolved.event.position) : null),
     });
     const { head, memo } = nextHeadMemo(previous, scan);
     this.headMemo = memo;
@@ -315,8 +349,10 @@ export class EventStoreDbEventStore implements EventStore {
 
     // 3. Append with the concrete expected revision.
     try {
-      await this.client.appendToStream(streamId, data, { expectedRevision: toEsdbExpectedRevision(after), deadline: this.options.appendDeadlineMs });
+      await this.appendToStream(streamId, data, toEsdbExpectedRevision(after));
     } catch (error) {
+      // A write that timed out may still commit, at revision `first` only: the caller must read before deciding.
+      if (isOutcomeUnknown(error)) throw new EventStoreDbAppendOutcomeUnknownError(streamId, { cause: error });
       if (!isWrongExpectedVersion(error)) throw error;
       const translated = translateAppendError(error, streamId, expected);
       if (expected === 'any' || expected === 'stream_exists') return { kind: 'retry', error: translated };
@@ -333,9 +369,24 @@ export class EventStoreDbEventStore implements EventStore {
     if (storedIds.length !== ids.length || storedIds.some((id, index) => id !== ids[index])) {
       throw new Error(`stream ${streamId}: the append was acknowledged but revisions ${first}..${first + ids.length - 1} hold other events`);
     }
-    const last = toRecordedEvent(stored[stored.length - 1]);
+    const last = stored[stored.length - 1];
+    const position = logPosition(last.position);
     this.appended.emit('appended');
-    return { kind: 'done', result: { nextRevision: last.revision, position: last.position, deduplicated: false } };
+    if (!position) {
+      throw new EventStoreDbMappingError(
+        `stream ${streamId}: the append was stored at revisions ${first}..${first + ids.length - 1}, but the server sent no log position for it (EventStoreDB ${MIN_SERVER_VERSION} or later is required)`,
+      );
+    }
+    return { kind: 'done', result: { nextRevision: fromEsdbRevision(last.revision), position, deduplicated: false } };
+  }
+
+  /** Appends to any stream; errors the caller cannot act on as the client reports them are explained (see explainStreamError). */
+  private async appendToStream(streamName: string, data: EventData[], expectedRevision: AppendExpectedRevision): Promise<EsdbAppendResult> {
+    try {
+      return await this.client.appendToStream(streamName, data, { expectedRevision, deadline: this.options.appendDeadlineMs });
+    } catch (error) {
+      throw explainStreamError(error, streamName, 'append');
+    }
   }
 
   private async writeCorrelationIntents(streamId: string, events: NewEvent[], first: number): Promise<void> {
@@ -346,10 +397,7 @@ export class EventStoreDbEventStore implements EventStore {
     );
     await settleAll(
       [...intents].map(async ([correlationId, intent]) => {
-        await this.client.appendToStream(correlationStreamName(correlationId), [correlationEventData(intent)], {
-          expectedRevision: ANY,
-          deadline: this.options.appendDeadlineMs,
-        });
+        await this.appendToStream(correlationStreamName(correlationId), [correlationEventData(intent)], ANY);
       }),
     );
   }
@@ -402,10 +450,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   private async writeIntent(eventId: string, streamId: string, revision: number, expectedClaimRevision: number): Promise<number> {
-    const result = await this.client.appendToStream(claimStreamName(eventId), [claimEventData(streamId, revision)], {
-      expectedRevision: toEsdbExpectedRevision(expectedClaimRevision),
-      deadline: this.options.appendDeadlineMs,
-    });
+    const result = await this.appendToStream(claimStreamName(eventId), [claimEventData(streamId, revision)], toEsdbExpectedRevision(expectedClaimRevision));
     return fromEsdbRevision(result.nextExpectedRevision);
   }
 
@@ -449,7 +494,10 @@ export class EventStoreDbEventStore implements EventStore {
 
   // --- reading ---
 
-  /** A stream's records ([] when it does not exist). Reads made to decide an append go to the leader. */
+  /**
+   * A stream's records ([] when it does not exist; a hard-deleted one fails with EventStoreDbStreamDeletedError).
+   * Reads made to decide an append go to the leader.
+   */
   private async readStreamRecords(
     streamId: string,
     options: { fromRevision: ReadRevision; direction: Direction; maxCount?: number },
@@ -466,23 +514,28 @@ export class EventStoreDbEventStore implements EventStore {
       return resolved.flatMap((event) => (event.event ? [event.event] : []));
     } catch (error) {
       if (isStreamNotFound(error)) return [];
-      throw error;
+      throw explainStreamError(error, streamId, 'read');
     }
   }
 
   private allPages(direction: Direction): PageReader<AllStreamResolvedEvent> {
-    return (from, count) =>
-      collect(
-        this.client.readAll({
-          fromPosition: from === 'start' ? START : from === 'end' ? END : toEsdbPosition(from),
-          direction,
-          maxCount: count,
-          resolveLinkTos: false,
-          deadline: this.options.readIdleTimeoutMs,
-        }),
-        this.options.readIdleTimeoutMs,
-        `read of $all ${direction}`,
-      );
+    return async (from, count) => {
+      try {
+        return await collect(
+          this.client.readAll({
+            fromPosition: from === 'start' ? START : from === 'end' ? END : toEsdbPosition(from),
+            direction,
+            maxCount: count,
+            resolveLinkTos: false,
+            deadline: this.options.readIdleTimeoutMs,
+          }),
+          this.options.readIdleTimeoutMs,
+          `read of $all ${direction}`,
+        );
+      } catch (error) {
+        throw explainAllStreamError(error);
+      }
+    };
   }
 
   // --- notifications ---
@@ -532,9 +585,19 @@ function assertServiceStream(streamId: string): void {
   }
 }
 
+/** Refuses a batch the server would refuse, before any claim or index intent is written for it. */
+function assertAppendFits(streamId: string, data: readonly EventData[], maxAppendSizeBytes: number): void {
+  const size = appendSizeBytes(data);
+  if (size <= maxAppendSizeBytes) return;
+  throw new EventStoreDbAppendTooLargeError(
+    streamId,
+    `a batch of ${data.length} events is ${size} bytes, more than EventStoreDB's MaxAppendSize of ${maxAppendSizeBytes} bytes`,
+  );
+}
+
 const revisionKey = (streamId: string, revision: number): string => `${streamId}\u0000${revision}`;
 
-const positionOfResolved = (resolved: AllStreamResolvedEvent): GlobalPosition | null => (resolved.event ? toGlobalPosition(resolved.event.position) : null);
+const positionOfResolved = (resolved: AllStreamResolvedEvent): GlobalPosition | null => (resolved.event ? logPosition(resolved.event.position) : null);
 
 const storedKey = (streamId: string, revision: number, eventId: string): string => `${streamId}\u0000${revision}\u0000${eventId}`;
 

@@ -1,14 +1,20 @@
 import {
   ANY,
+  AccessDeniedError,
   AppendExpectedRevision,
   CurrentRevision,
+  DeadlineExceededError,
   ErrorType,
   EventData,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   Position,
   RecordedEvent as EsdbRecordedEvent,
   STREAM_EXISTS,
+  StreamDeletedError,
   StreamNotFoundError,
+  TimeoutError,
+  UnavailableError,
   WrongExpectedVersionError,
   jsonEvent,
 } from '@eventstore/db-client';
@@ -46,6 +52,71 @@ export class EventStoreDbMappingError extends Error {
   }
 }
 
+/** What reading $all needs: by default only $admins may read it (and subscribe to it). */
+export const ALL_STREAM_READ_RIGHT = "the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all";
+
+/** What the service's own streams need; the server's default ACL of user streams allows it to every authenticated user. */
+export const STREAM_RIGHTS = "the service's EventStoreDB user must be able to read and write the service's streams";
+
+/** EventStoreDB refused the service's user an operation; the message says which right is missing. */
+export class EventStoreDbAccessDeniedError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'EventStoreDbAccessDeniedError';
+  }
+}
+
+/**
+ * A hard-deleted (tombstoned) stream. Its events can no longer be read, and it cannot be written again. The service
+ * never deletes streams, and every stream it reads holds money history or guards it (event-id claims, the
+ * correlation index), so this is never taken for a missing stream.
+ */
+export class EventStoreDbStreamDeletedError extends Error {
+  constructor(
+    readonly streamId: string,
+    options?: ErrorOptions,
+  ) {
+    super(`stream ${streamId} was hard-deleted (tombstoned) in EventStoreDB: the service never deletes streams and will not read it as empty; restore EventStoreDB from a backup taken before the deletion`, options);
+    this.name = 'EventStoreDbStreamDeletedError';
+  }
+}
+
+/** A batch larger than the server accepts in one append (MaxAppendSize); nothing of it was written. */
+export class EventStoreDbAppendTooLargeError extends Error {
+  constructor(
+    readonly streamId: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(`stream ${streamId}: ${message}; nothing was written`, options);
+    this.name = 'EventStoreDbAppendTooLargeError';
+  }
+}
+
+/**
+ * An append that may or may not have been written, and may still be: the caller must read the stream before
+ * deciding again. Repeating it with the same event ids is safe (a stored batch makes the repeat a no-op).
+ */
+export class EventStoreDbAppendOutcomeUnknownError extends Error {
+  constructor(
+    readonly streamId: string,
+    options: ErrorOptions & { cause: unknown },
+  ) {
+    super(
+      `stream ${streamId}: the append's outcome is unknown (${describeError(options.cause)}); it may have been written: read the stream before deciding again`,
+      options,
+    );
+    this.name = 'EventStoreDbAppendOutcomeUnknownError';
+  }
+}
+
+/** The client's errors are all named Error and often have no message; their `type` says what happened. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const kind = 'type' in error && typeof error.type === 'string' ? error.type : error.name;
+  return error.message ? `${kind}: ${error.message}` : kind;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type PlainObject = { [key: string]: unknown };
@@ -74,12 +145,29 @@ export function isServiceEvent(event: EsdbRecordedEvent): boolean {
   return !isSystemEventType(event.type) && event.isJson && isPlainObject(event.metadata) && Number.isSafeInteger(event.metadata[SCHEMA_VERSION_KEY]);
 }
 
-/** Maps a stored event back; `position` is required (stream reads carry it from EventStoreDB 22.6 on). */
+/** The oldest server whose stream reads carry each event's log position. */
+export const MIN_SERVER_VERSION = '22.6';
+
+/** What servers before 22.6 send as commit and prepare position on stream reads (-1 as an unsigned 64-bit number). */
+const UNKNOWN_POSITION = 2n ** 64n - 1n;
+
+/**
+ * An event's position in $all, or null when the server sent none: servers before 22.6 answer stream reads with
+ * 2^64-1 for both, and a reply without the fields reaches the client as protobuf's defaults, 0/0 (the log starts
+ * with an epoch record, so no event is at 0).
+ */
+export function logPosition(position: Position | undefined): GlobalPosition | null {
+  if (!position) return null;
+  if (position.commit === UNKNOWN_POSITION || position.prepare === UNKNOWN_POSITION) return null;
+  if (position.commit === 0n && position.prepare === 0n) return null;
+  return toGlobalPosition(position);
+}
+
+/** Maps a stored event back; a log position is required (stream reads carry it from EventStoreDB 22.6 on). */
 export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
   const where = `${event.streamId}@${event.revision}`;
-  if (!event.position) {
-    throw new EventStoreDbMappingError(`${where}: the server sent no log position (EventStoreDB 22.6 or later is required)`);
-  }
+  const position = logPosition(event.position);
+  if (!position) throw new EventStoreDbMappingError(`${where}: the server sent no log position (EventStoreDB ${MIN_SERVER_VERSION} or later is required)`);
   if (!event.isJson || !isPlainObject(event.data)) throw new EventStoreDbMappingError(`${where}: data is not a JSON object`);
   if (!isPlainObject(event.metadata)) throw new EventStoreDbMappingError(`${where}: metadata is not a JSON object`);
   const schemaVersion = event.metadata[SCHEMA_VERSION_KEY];
@@ -94,7 +182,7 @@ export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
     schemaVersion,
     data: event.data,
     metadata: toEventMetadata(event.metadata, where),
-    position: toGlobalPosition(event.position),
+    position,
     recordedAt: event.created.toISOString(),
   };
 }
@@ -154,6 +242,32 @@ export function isStreamNotFound(error: unknown): boolean {
   return error instanceof StreamNotFoundError || isPlainErrorOfType(error, ErrorType.STREAM_NOT_FOUND);
 }
 
+/** A hard-deleted (tombstoned) stream: reads and appends fail with this for ever. */
+export function isStreamDeleted(error: unknown): boolean {
+  return error instanceof StreamDeletedError || isPlainErrorOfType(error, ErrorType.STREAM_DELETED);
+}
+
+export function isAccessDenied(error: unknown): boolean {
+  return error instanceof AccessDeniedError || isPlainErrorOfType(error, ErrorType.ACCESS_DENIED);
+}
+
+export function isMaxAppendSizeExceeded(error: unknown): boolean {
+  return error instanceof MaxAppendSizeExceededError || isPlainErrorOfType(error, ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED);
+}
+
+/**
+ * Errors after which an append may or may not have been written: the server's write timeout (reported as
+ * DeadlineExceededError), a lost connection, an aborted call. The write may still commit after the error.
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return (
+    error instanceof DeadlineExceededError ||
+    error instanceof UnavailableError ||
+    error instanceof TimeoutError ||
+    [ErrorType.DEADLINE_EXCEEDED, ErrorType.UNAVAILABLE, ErrorType.TIMEOUT].some((type) => isPlainErrorOfType(error, type))
+  );
+}
+
 function isPlainErrorOfType(error: unknown, type: ErrorType): error is Error & { type: ErrorType } {
   return error instanceof Error && 'type' in error && (error as { type: unknown }).type === type;
 }
@@ -166,6 +280,43 @@ export function translateAppendError(error: unknown, streamId: string, expected:
   if (!isWrongExpectedVersion(error)) return error;
   return new WrongExpectedRevisionError(streamId, expected, fromEsdbCurrentRevision(error.actualVersion));
 }
+
+/** An error of a read of $all or of the $all subscription, with the missing right spelled out when access was denied. */
+export function explainAllStreamError(error: unknown): unknown {
+  if (!isAccessDenied(error)) return error;
+  return new EventStoreDbAccessDeniedError(`EventStoreDB denied access to $all; ${ALL_STREAM_READ_RIGHT}`, { cause: error });
+}
+
+/**
+ * An error of a read of, or an append to, one stream, as one that says what is wrong: a tombstone, a missing right,
+ * an oversized batch. Others (a wrong expected revision, a timeout...) pass through unchanged.
+ */
+export function explainStreamError(error: unknown, streamId: string, operation: 'read' | 'append'): unknown {
+  if (isStreamDeleted(error)) return new EventStoreDbStreamDeletedError(streamId, { cause: error });
+  if (isAccessDenied(error)) {
+    const what = operation === 'read' ? `reading stream ${streamId}` : `appending to stream ${streamId}`;
+    return new EventStoreDbAccessDeniedError(`EventStoreDB denied ${what}; ${STREAM_RIGHTS}`, { cause: error });
+  }
+  if (isMaxAppendSizeExceeded(error)) {
+    const limit = error instanceof MaxAppendSizeExceededError ? `${error.maxAppendSize} bytes` : 'its limit';
+    return new EventStoreDbAppendTooLargeError(streamId, `EventStoreDB refused the batch as larger than its MaxAppendSize (${limit})`, { cause: error });
+  }
+  return error;
+}
+
+/** EventStoreDB's default MaxAppendSize: the most one append may carry, in bytes. */
+export const DEFAULT_MAX_APPEND_SIZE_BYTES = 1_048_576;
+
+/**
+ * The size EventStoreDB counts against MaxAppendSize: for each event, the bytes of its data and metadata as sent,
+ * plus two per character of its type.
+ */
+export function appendSizeBytes(events: readonly EventData[]): number {
+  return events.reduce((total, event) => total + payloadBytes(event.data) + (event.metadata ? payloadBytes(event.metadata) : 0) + event.type.length * 2, 0);
+}
+
+/** The client sends JSON content as JSON.stringify's UTF-8 and binary content as is. */
+const payloadBytes = (content: unknown): number => (content instanceof Uint8Array ? content.byteLength : Buffer.byteLength(JSON.stringify(content) ?? '', 'utf8'));
 
 export interface ClientSettings {
   /** Interval of gRPC keep-alive pings, ms. 10 s is the client's recommended floor (it warns below). */

@@ -1,6 +1,6 @@
-import { AllStreamResolvedEvent, AllStreamSubscription, END, Filter, START, SubscribeToAllOptions, excludeSystemEvents } from '@eventstore/db-client';
+import { AllStreamResolvedEvent, AllStreamSubscription, END, Filter, Position, START, SubscribeToAllOptions, excludeSystemEvents } from '@eventstore/db-client';
 import { GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
-import { isServiceEvent, toEsdbPosition, toGlobalPosition, toRecordedEvent } from './eventstoredb-mapping';
+import { explainAllStreamError, isServiceEvent, logPosition, toEsdbPosition, toRecordedEvent } from './eventstoredb-mapping';
 
 /** The part of the client a subscription needs. */
 export interface SubscribingClient {
@@ -20,6 +20,9 @@ export interface BackoffPolicy {
 
 export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 30_000, factor: 2, jitter: 0.2 };
 
+/** A subscription that has stayed up this long counts as healthy, so the next drop starts the backoff over, ms. */
+export const DEFAULT_HEALTHY_AFTER_MS = 30_000;
+
 /** Delay before reconnection attempt `attempt` (1 for the first): exponential, capped, with jitter. */
 export function backoffDelayMs(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF, random: () => number = Math.random): number {
   if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt counts from 1');
@@ -32,11 +35,13 @@ export function backoffDelayMs(attempt: number, policy: BackoffPolicy = DEFAULT_
 export interface EventStoreDbSubscriptionOptions {
   /** Where to start: a position already handled (delivery starts after it), null for the first event, 'end' for new events only. */
   from: GlobalPosition | null | 'end';
-  /** Server-side filter; system events ($-prefixed types) are excluded unless another filter is given. */
+  /** Server-side filter; system events ($-prefixed types) are excluded unless another filter is given. Its checkpoints are taken over. */
   filter?: Filter;
   backoff?: BackoffPolicy;
   random?: () => number;
-  /** Told of each drop, with the attempt number and the delay before the next try. */
+  /** How long a confirmed subscription must stay up before the backoff starts over, ms. */
+  healthyAfterMs?: number;
+  /** Told of each drop (access denied is explained: which right is missing), with the attempt number and the delay before the next try. */
   onDrop?: (error: unknown, attempt: number, delayMs: number) => void;
   /** Called when the server confirms a (re)subscription; `reconnected` is false the first time. */
   onConnected?: (reconnected: boolean) => void;
@@ -45,7 +50,7 @@ export interface EventStoreDbSubscriptionOptions {
 export interface EventStoreDbSubscription {
   /** Ends the subscription once the handler in progress has finished. Rejects with the handler's error if one ended it. */
   stop(): Promise<void>;
-  /** The last position delivered or passed over: where a restart resumes. */
+  /** The last position delivered, passed over or checkpointed by the server's filter: where a restart resumes. */
   readonly position: GlobalPosition | null;
 }
 
@@ -53,7 +58,9 @@ export interface EventStoreDbSubscription {
  * A catch-up subscription to $all: reads history from `from`, then follows new events. Our events reach the
  * handler one at a time, in order, each awaited (consumed with `for await`, so back-pressure reaches the
  * server). A dropped subscription (network, keep-alive timeout, server restart) is re-opened after a backoff
- * from the last position seen, so no event is lost or delivered twice. A failing handler ends it.
+ * from the last position seen, so no event is lost or delivered twice; the filter's checkpoints move that
+ * position past events the server filtered out, so a reconnection does not scan them again. A failing handler
+ * ends it.
  */
 export function subscribeToAllEvents(
   client: SubscribingClient,
@@ -73,18 +80,27 @@ export function subscribeToAllEvents(
   const open = (): AllStreamSubscription =>
     client.subscribeToAll({
       fromPosition: position ? toEsdbPosition(position) : fromEnd ? END : START,
-      filter,
+      filter: { ...filter, checkpointReached: passCheckpointAlong },
       resolveLinkTos: false,
     });
 
+  const passOver = (at: GlobalPosition): void => {
+    if (position && comparePositions(at, position) <= 0) return;
+    position = at;
+    fromEnd = false;
+  };
+
   const consume = async (subscription: AllStreamSubscription, healthy: () => void): Promise<void> => {
-    for await (const resolved of subscription as AsyncIterable<AllStreamResolvedEvent>) {
+    for await (const item of subscription as AsyncIterable<AllStreamResolvedEvent | FilterCheckpoint>) {
       if (stopping) return;
       healthy();
-      const recorded = resolved.event;
-      if (!recorded) continue;
-      const at = toGlobalPosition(recorded.position);
-      if (position && comparePositions(at, position) <= 0) continue;
+      if (item instanceof FilterCheckpoint) {
+        passOver(item.position);
+        continue;
+      }
+      const recorded = item.event;
+      const at = recorded ? logPosition(recorded.position) : null;
+      if (!recorded || !at || (position && comparePositions(at, position) <= 0)) continue;
       if (isServiceEvent(recorded)) {
         try {
           await handler(toRecordedEvent(recorded));
@@ -94,8 +110,7 @@ export function subscribeToAllEvents(
           return;
         }
       }
-      position = at;
-      fromEnd = false;
+      passOver(at);
     }
   };
 
@@ -104,20 +119,27 @@ export function subscribeToAllEvents(
     while (!stopping) {
       const subscription = open();
       current = subscription;
-      // A server that confirms and drops at once must not be retried at the initial delay forever:
-      // the backoff starts over only once the subscription delivers (an event, or caught up).
+      // A server that confirms and drops at once must not be retried at the initial delay forever: the backoff
+      // starts over only once the subscription delivers something (an event, a checkpoint, caught up) or has
+      // stayed up for a while (servers before 23.10 never send caught up).
       const healthy = (): void => {
         attempt = 0;
       };
-      subscription.on('confirmation', () => options.onConnected?.(confirmations++ > 0));
+      let stayedUp: NodeJS.Timeout | undefined;
+      subscription.on('confirmation', () => {
+        options.onConnected?.(confirmations++ > 0);
+        clearTimeout(stayedUp);
+        stayedUp = setTimeout(healthy, options.healthyAfterMs ?? DEFAULT_HEALTHY_AFTER_MS);
+      });
       subscription.on('caughtUp', healthy);
       let dropped: unknown = null;
       try {
         await consume(subscription, healthy);
         if (!stopping) dropped = new Error('the server ended the $all subscription');
       } catch (error) {
-        dropped = error;
+        dropped = explainAllStreamError(error);
       } finally {
+        clearTimeout(stayedUp);
         current = null;
         await close(subscription);
       }
@@ -151,6 +173,20 @@ export function subscribeToAllEvents(
       if (failure) throw failure.error;
     },
   };
+}
+
+/**
+ * A checkpoint of the server-side filter: every event up to its position that passes the filter has been sent.
+ * The client hands it to a callback while it is still turning the server's messages into the subscription's
+ * items, so it is pushed into the same stream and reaches the consumer after the events sent before it.
+ */
+class FilterCheckpoint {
+  constructor(readonly position: GlobalPosition) {}
+}
+
+function passCheckpointAlong(subscription: AllStreamSubscription, at: Position): void {
+  const position = logPosition(at);
+  if (position && !subscription.destroyed) subscription.push(new FilterCheckpoint(position));
 }
 
 /** Cancels the gRPC call and ends the readable, so a pending `for await` returns. */

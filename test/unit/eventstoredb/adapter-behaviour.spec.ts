@@ -1,16 +1,32 @@
 import { Readable } from 'node:stream';
-import { AppendToStreamOptions, DeadlineExceededError, EventData, NO_STREAM, ResolvedEvent, StreamingRead } from '@eventstore/db-client';
+import {
+  AppendToStreamOptions,
+  DeadlineExceededError,
+  AppendResult as EsdbAppendResult,
+  EventData,
+  MaxAppendSizeExceededError,
+  NO_STREAM,
+  ResolvedEvent,
+  StreamingRead,
+} from '@eventstore/db-client';
 import { v4 as uuid } from 'uuid';
 import { DuplicateEventIdError, NewEvent, WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
 import { claimEventData, claimStreamName } from '../../../src/infrastructure/event-store/eventstoredb-event-ids';
 import { EventStoreDbEventStore, EventStoreDbReadTimeoutError } from '../../../src/infrastructure/event-store/eventstoredb-event-store';
-import { FakeEventStoreDbClient } from './fake-eventstoredb-client';
+import {
+  EventStoreDbAccessDeniedError,
+  EventStoreDbAppendOutcomeUnknownError,
+  EventStoreDbAppendTooLargeError,
+  EventStoreDbStreamDeletedError,
+  toEventData,
+} from '../../../src/infrastructure/event-store/eventstoredb-mapping';
+import { FakeEventStoreDbClient, FakeEventStoreDbOptions } from './fake-eventstoredb-client';
 
-const newEvent = (type = 'Thing', correlationId = uuid()): NewEvent => ({
+const newEvent = (type = 'Thing', correlationId = uuid(), data: { [key: string]: unknown } = { n: 1 }): NewEvent => ({
   eventId: uuid(),
   type,
   schemaVersion: 1,
-  data: { n: 1 },
+  data,
   metadata: { partnerId: null, environment: 'sandbox', correlationId, causationId: null, actor: { type: 'system', id: 'test' }, occurredAt: new Date().toISOString() },
 });
 
@@ -22,8 +38,8 @@ async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<voi
   }
 }
 
-function open(options: ConstructorParameters<typeof EventStoreDbEventStore>[1] = {}) {
-  const client = new FakeEventStoreDbClient();
+function open(options: ConstructorParameters<typeof EventStoreDbEventStore>[1] = {}, server: FakeEventStoreDbOptions = {}) {
+  const client = new FakeEventStoreDbClient(server);
   const store = new EventStoreDbEventStore(client, { subscriptionBackoff: { initialMs: 5, maxMs: 20, factor: 2, jitter: 0 }, ...options });
   return { client, store };
 }
@@ -116,7 +132,9 @@ describe('EventStoreDB adapter: event ids across failures and races', () => {
       return result;
     });
     const events = [newEvent(), newEvent()];
-    await expect(store.append('order-1', events, 'no_stream')).rejects.toBeInstanceOf(DeadlineExceededError);
+    const unknown = await store.append('order-1', events, 'no_stream').catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(EventStoreDbAppendOutcomeUnknownError);
+    expect(unknown).toMatchObject({ streamId: 'order-1', cause: expect.any(DeadlineExceededError), message: expect.stringMatching(/read the stream before deciding/) });
     expect(await store.append('order-1', events, 'no_stream')).toEqual({ nextRevision: 1, position: null, deduplicated: true });
     expect(idsIn(client, 'order-1')).toEqual(events.map((event) => event.eventId));
   });
@@ -234,5 +252,155 @@ describe('EventStoreDB adapter: notifications and closing', () => {
     await store.close();
     expect(client.openSubscriptions).toBe(0);
     expect(dispose).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('EventStoreDB adapter: access rights', () => {
+  it('refuses to start when the user may not read $all, saying which right is missing', async () => {
+    const client = new FakeEventStoreDbClient({ allReadDenied: true });
+    const dispose = jest.spyOn(client, 'dispose');
+    const refused = await EventStoreDbEventStore.openChecked(client).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(EventStoreDbAccessDeniedError);
+    expect((refused as Error).message).toBe(
+      "EventStoreDB denied access to $all; the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all",
+    );
+    expect(dispose).toHaveBeenCalledTimes(1);
+
+    client.allReadDenied = false;
+    const store = await EventStoreDbEventStore.openChecked(client);
+    expect(await store.headPosition()).toBeNull();
+    await store.close();
+  });
+
+  it('reports a $all subscription refused for lack of rights as such at every retry, and recovers once granted', async () => {
+    const warnings: string[] = [];
+    const { client, store } = open({ onWarning: (message, error) => warnings.push(`${message}: ${error instanceof Error ? error.message : String(error)}`) }, { allReadDenied: true });
+    let wakes = 0;
+    store.onAppended(() => wakes++);
+    try {
+      await waitFor(() => warnings.length >= 3);
+      const missingRight = "EventStoreDB denied access to $all; the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all";
+      expect(warnings.slice(0, 3)).toEqual([1, 2, 3].map((attempt) => expect.stringMatching(new RegExp(`^\\$all subscription dropped \\(attempt ${attempt}\\); reconnecting in \\d+ ms: `))));
+      expect(warnings.every((warning) => warning.endsWith(`: ${missingRight}`))).toBe(true);
+
+      let confirmed = false;
+      const subscribe = client.subscribeToAll.bind(client);
+      jest.spyOn(client, 'subscribeToAll').mockImplementation((options) => subscribe(options).on('confirmation', () => (confirmed = true)));
+      client.allReadDenied = false;
+      await waitFor(() => confirmed);
+      const reported = warnings.length;
+      await new EventStoreDbEventStore(client, { watchRemoteAppends: false }).append('order-1', [newEvent()], 'no_stream');
+      await waitFor(() => wakes === 1);
+      expect(warnings).toHaveLength(reported);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('EventStoreDB adapter: positions', () => {
+  it("reports the last event's own log position, not the one the append returns (its first event's)", async () => {
+    const { client, store } = open();
+    const real = client.appendToStream.bind(client);
+    let reported: EsdbAppendResult | undefined;
+    jest.spyOn(client, 'appendToStream').mockImplementation(async (stream: string, events: EventData[], options: AppendToStreamOptions) => {
+      const result = await real(stream, events, options);
+      if (stream === 'order-1') reported = result;
+      return result;
+    });
+    const result = await store.append('order-1', [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
+    const stored = client.log.filter((event) => event.streamId === 'order-1');
+    expect(result.position).toEqual(stored[2].position);
+    expect(stored.every((event) => event.position.commit === event.position.prepare)).toBe(true);
+    expect(reported?.position).toEqual(stored[0].position);
+    expect((await store.readStream('order-1')).map((event) => event.position)).toEqual(stored.map((event) => event.position));
+  });
+
+  it('fails loudly, naming EventStoreDB 22.6, where a position is needed and the server sends none', async () => {
+    const { store } = open({}, { positionlessStreamReads: true });
+    const correlationId = uuid();
+    await expect(store.append('order-1', [newEvent('A', correlationId)], 'no_stream')).rejects.toThrow(
+      /^stream order-1: the append was stored at revisions 0\.\.0, but the server sent no log position for it \(EventStoreDB 22\.6 or later is required\)$/,
+    );
+    await expect(store.readByCorrelationId(correlationId)).rejects.toThrow(/order-1@0: the server sent no log position \(EventStoreDB 22\.6 or later is required\)/);
+    await expect(store.readStream('order-1')).rejects.toThrow(/22\.6 or later is required/);
+  });
+});
+
+describe('EventStoreDB adapter: append deadline', () => {
+  it('asks for at most 2,000 ms per append by default, the server’s default WriteTimeoutMs', async () => {
+    const { client, store } = open();
+    const appends = jest.spyOn(client, 'appendToStream');
+    await store.append('order-1', [newEvent(), newEvent()], 'no_stream');
+    expect(appends.mock.calls.length).toBeGreaterThan(1);
+    expect(appends.mock.calls.every(([, , options]) => options.deadline !== undefined && options.deadline <= 2_000)).toBe(true);
+  });
+
+  it('does not retry an append of unknown outcome on its own, even with `any`', async () => {
+    const { client, store } = open();
+    const real = client.appendToStream.bind(client);
+    const appends = jest.spyOn(client, 'appendToStream').mockImplementation(async (stream: string, events: EventData[], options: AppendToStreamOptions) => {
+      if (stream === 'order-1') throw new DeadlineExceededError();
+      return real(stream, events, options);
+    });
+    await expect(store.append('order-1', [newEvent()], 'any')).rejects.toBeInstanceOf(EventStoreDbAppendOutcomeUnknownError);
+    expect(appends.mock.calls.filter(([stream]) => stream === 'order-1')).toHaveLength(1);
+  });
+});
+
+describe('EventStoreDB adapter: append size', () => {
+  /** Events of about `bytes` each (data, metadata and type as the server counts them). */
+  const eventsOf = (count: number, bytes: number): NewEvent[] => Array.from({ length: count }, () => newEvent('Big', uuid(), { blob: 'x'.repeat(bytes - 400) }));
+
+  it('refuses a batch over 1 MiB before writing any claim or index intent', async () => {
+    const { client, store } = open();
+    const refused = await store.append('order-1', eventsOf(4, 300_000), 'no_stream').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(EventStoreDbAppendTooLargeError);
+    expect((refused as Error).message).toMatch(/^stream order-1: a batch of 4 events is \d+ bytes, more than EventStoreDB's MaxAppendSize of 1048576 bytes; nothing was written$/);
+    expect(client.appendCalls).toBe(0);
+    expect(client.log).toEqual([]);
+    expect(await store.append('order-1', eventsOf(3, 300_000), 'no_stream')).toMatchObject({ nextRevision: 2 });
+  });
+
+  it('explains the server’s refusal when its MaxAppendSize is lower than the adapter was told', async () => {
+    const { client, store } = open({ maxAppendSizeBytes: 4 * 1_048_576 });
+    await expect(client.appendToStream('raw', eventsOf(4, 300_000).map(toEventData), { expectedRevision: 'any' })).rejects.toBeInstanceOf(
+      MaxAppendSizeExceededError,
+    );
+    const refused = await store.append('order-1', eventsOf(4, 300_000), 'no_stream').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(EventStoreDbAppendTooLargeError);
+    expect((refused as Error).message).toBe('stream order-1: EventStoreDB refused the batch as larger than its MaxAppendSize (1048576 bytes); nothing was written');
+    expect(idsIn(client, 'order-1')).toEqual([]);
+  });
+});
+
+describe('EventStoreDB adapter: hard-deleted streams', () => {
+  it('never reads a tombstoned stream as empty: reads, appends and correlation reads fail saying so', async () => {
+    const { client, store } = open();
+    const correlationId = uuid();
+    await store.append('wallet-1', [newEvent('Credited', correlationId)], 'no_stream');
+    client.tombstone('wallet-1');
+    await expect(store.readStream('wallet-1')).rejects.toBeInstanceOf(EventStoreDbStreamDeletedError);
+    await expect(store.readStream('wallet-1')).rejects.toThrow(/stream wallet-1 was hard-deleted \(tombstoned\)/);
+    await expect(store.append('wallet-1', [newEvent()], 'any')).rejects.toBeInstanceOf(EventStoreDbStreamDeletedError);
+    await expect(store.append('wallet-1', [newEvent()], 0)).rejects.toBeInstanceOf(EventStoreDbStreamDeletedError);
+    await expect(store.readByCorrelationId(correlationId)).rejects.toBeInstanceOf(EventStoreDbStreamDeletedError);
+    expect((await store.readAll(null, { maxCount: 10 })).map((event) => event.type)).toEqual(['Credited']);
+  });
+
+  it('still reads a stream that never existed as empty', async () => {
+    const { store } = open();
+    expect(await store.readStream('wallet-2')).toEqual([]);
+  });
+});
+
+describe('EventStoreDB adapter: event ids as the server returns them', () => {
+  it('reads ids back lowercase and takes an id in another case for the same id', async () => {
+    const { store } = open();
+    const event = { ...newEvent(), eventId: uuid().toUpperCase() };
+    await store.append('order-1', [event], 'no_stream');
+    expect((await store.readStream('order-1')).map((recorded) => recorded.eventId)).toEqual([event.eventId.toLowerCase()]);
+    expect(await store.append('order-1', [{ ...event, eventId: event.eventId.toLowerCase() }], 'no_stream')).toMatchObject({ deduplicated: true });
+    await expect(store.append('order-2', [event], 'no_stream')).rejects.toEqual(new DuplicateEventIdError([event.eventId.toLowerCase()]));
   });
 });

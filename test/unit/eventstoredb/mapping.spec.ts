@@ -1,16 +1,42 @@
-import { ANY, EventData, NO_STREAM, RecordedEvent as EsdbRecordedEvent, STREAM_EXISTS, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import {
+  ANY,
+  AccessDeniedError,
+  DeadlineExceededError,
+  EventData,
+  MaxAppendSizeExceededError,
+  NO_STREAM,
+  RecordedEvent as EsdbRecordedEvent,
+  STREAM_EXISTS,
+  StreamDeletedError,
+  StreamNotFoundError,
+  UnavailableError,
+  WrongExpectedVersionError,
+  jsonEvent,
+} from '@eventstore/db-client';
 import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString';
 import { v4 as uuid } from 'uuid';
 import { NewEvent, WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
 import {
+  EventStoreDbAccessDeniedError,
+  EventStoreDbAppendOutcomeUnknownError,
+  EventStoreDbAppendTooLargeError,
   EventStoreDbMappingError,
+  EventStoreDbStreamDeletedError,
+  appendSizeBytes,
+  explainAllStreamError,
+  explainStreamError,
   firstRevisionAfter,
   fromEsdbCurrentRevision,
   fromEsdbRevision,
+  isAccessDenied,
+  isMaxAppendSizeExceeded,
+  isOutcomeUnknown,
   isServiceEvent,
+  isStreamDeleted,
   isStreamNotFound,
   isSystemEventType,
   isWrongExpectedVersion,
+  logPosition,
   positionKey,
   toEsdbExpectedRevision,
   toEsdbPosition,
@@ -96,9 +122,17 @@ describe('EventStoreDB event mapping', () => {
     expect(() => toEventData(newEvent({ schemaVersion: 1.5 }))).toThrow(EventStoreDbMappingError);
   });
 
+  it.each([
+    ['a server before 22.6 (2^64-1 for both)', { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n }],
+    ['a reply without the fields (protobuf defaults)', { commit: 0n, prepare: 0n }],
+  ])('fails loudly on a stream read without log positions, from %s, naming the minimum server version', (_from, position) => {
+    const stored = asStored(toEventData(newEvent()), 'order-9', 4n, position);
+    expect(() => toRecordedEvent(stored)).toThrow(EventStoreDbMappingError);
+    expect(() => toRecordedEvent(stored)).toThrow(/order-9@4: the server sent no log position \(EventStoreDB 22\.6 or later is required\)/);
+  });
+
   it('fails loudly on events it cannot map, naming the stream and revision', () => {
     const data = toEventData(newEvent());
-    expect(() => toRecordedEvent({ ...asStored(data, 'order-9', 4n), position: undefined } as EsdbRecordedEvent)).toThrow(/order-9@4: the server sent no log position \(EventStoreDB 22\.6/);
     expect(() => toRecordedEvent({ ...asStored(data), isJson: false, data: new Uint8Array([1]) } as EsdbRecordedEvent)).toThrow(/not a JSON object/);
     expect(() => toRecordedEvent(asStored({ ...data, metadata: { correlationId: 'x' } }))).toThrow(/\$schemaVersion/);
     expect(() => toRecordedEvent(asStored({ ...data, metadata: { $schemaVersion: 1 } }))).toThrow(/lacks correlationId/);
@@ -124,6 +158,14 @@ describe('EventStoreDB positions and revisions', () => {
     expect(toGlobalPosition(big)).not.toBe(big);
     expect(positionKey(big)).toBe(`${big.commit}/${big.prepare}`);
     expect(positionKey(null)).toBe('start');
+  });
+
+  it('takes 2^64-1 and 0/0 for "no position", and keeps every real one', () => {
+    expect(logPosition({ commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n })).toBeNull();
+    expect(logPosition({ commit: 0n, prepare: 0n })).toBeNull();
+    expect(logPosition(undefined)).toBeNull();
+    expect(logPosition({ commit: 1_200n, prepare: 1_200n })).toEqual({ commit: 1_200n, prepare: 1_200n });
+    expect(logPosition({ commit: 2n ** 63n, prepare: 2n ** 63n - 5n })).toEqual({ commit: 2n ** 63n, prepare: 2n ** 63n - 5n });
   });
 
   it.each<[Parameters<typeof toEsdbExpectedRevision>[0], ReturnType<typeof toEsdbExpectedRevision>]>([
@@ -174,6 +216,62 @@ describe('EventStoreDB error translation', () => {
   it('passes other errors through unchanged', () => {
     const other = new Error('unavailable');
     expect(translateAppendError(other, 's', 'any')).toBe(other);
+    expect(explainAllStreamError(other)).toBe(other);
+    expect(explainStreamError(other, 's', 'read')).toBe(other);
+    const wrong = new WrongExpectedVersionError(undefined, { streamName: 's', expected: 1n, current: 3n });
+    expect(explainStreamError(wrong, 's', 'append')).toBe(wrong);
+  });
+
+  it('recognises tombstones, access denied, oversized appends and writes of unknown outcome, from any copy of the client', () => {
+    expect(isStreamDeleted(StreamDeletedError.fromStreamName('s'))).toBe(true);
+    expect(isStreamDeleted(Object.assign(new Error('gone'), { type: 'stream-deleted' }))).toBe(true);
+    expect(isStreamDeleted(new StreamNotFoundError(undefined, 's'))).toBe(false);
+    expect(isAccessDenied(new AccessDeniedError())).toBe(true);
+    expect(isAccessDenied(Object.assign(new Error('no'), { type: 'access-denied' }))).toBe(true);
+    expect(isMaxAppendSizeExceeded(MaxAppendSizeExceededError.fromMaxAppendSize(1_048_576))).toBe(true);
+    expect(isOutcomeUnknown(new DeadlineExceededError())).toBe(true);
+    expect(isOutcomeUnknown(new UnavailableError())).toBe(true);
+    expect(isOutcomeUnknown(Object.assign(new Error('late'), { type: 'deadline-exceeded' }))).toBe(true);
+    expect(isOutcomeUnknown(new WrongExpectedVersionError(undefined, { streamName: 's', expected: 1n, current: 3n }))).toBe(false);
+  });
+
+  it('says which right is missing when access to $all or to a stream is denied', () => {
+    const denied = new AccessDeniedError();
+    const onAll = explainAllStreamError(denied);
+    expect(onAll).toBeInstanceOf(EventStoreDbAccessDeniedError);
+    expect(onAll).toMatchObject({ cause: denied });
+    expect((onAll as Error).message).toContain("the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all");
+    expect(explainStreamError(denied, 'wallet-1', 'append')).toMatchObject({
+      name: 'EventStoreDbAccessDeniedError',
+      message: expect.stringMatching(/appending to stream wallet-1; the service's EventStoreDB user must be able to read and write/),
+    });
+  });
+
+  it('refuses to take a tombstoned stream for a missing one, and names the server’s append size limit', () => {
+    const deleted = explainStreamError(StreamDeletedError.fromStreamName('wallet-1'), 'wallet-1', 'read');
+    expect(deleted).toBeInstanceOf(EventStoreDbStreamDeletedError);
+    expect(deleted).toMatchObject({ streamId: 'wallet-1', message: expect.stringMatching(/wallet-1 was hard-deleted \(tombstoned\).*will not read it as empty/) });
+    const tooLarge = explainStreamError(MaxAppendSizeExceededError.fromMaxAppendSize(1_048_576), 'wallet-1', 'append');
+    expect(tooLarge).toBeInstanceOf(EventStoreDbAppendTooLargeError);
+    expect((tooLarge as Error).message).toBe('stream wallet-1: EventStoreDB refused the batch as larger than its MaxAppendSize (1048576 bytes); nothing was written');
+  });
+
+  it('tells the caller of an append of unknown outcome to read before deciding', () => {
+    const cause = new DeadlineExceededError();
+    const unknown = new EventStoreDbAppendOutcomeUnknownError('wallet-1', { cause });
+    expect(unknown.cause).toBe(cause);
+    expect(unknown.message).toBe("stream wallet-1: the append's outcome is unknown (deadline-exceeded); it may have been written: read the stream before deciding again");
+  });
+});
+
+describe('EventStoreDB append size', () => {
+  it('counts what the server counts against MaxAppendSize: data and metadata bytes, two per character of the type', () => {
+    const event = jsonEvent({ type: 'Credited', data: { note: 'é' }, metadata: { a: 1 } });
+    // {"note":"é"} is 13 bytes (é is 2 in UTF-8), {"a":1} is 7, "Credited" counts 16.
+    expect(appendSizeBytes([event])).toBe(13 + 7 + 16);
+    expect(appendSizeBytes([event, event])).toBe(2 * 36);
+    expect(appendSizeBytes([jsonEvent({ type: 'T', data: {} })])).toBe(2 + 2);
+    expect(appendSizeBytes([{ id: uuid(), contentType: 'application/octet-stream', type: 'B', data: new Uint8Array(10), metadata: undefined }])).toBe(12);
   });
 });
 

@@ -1,7 +1,7 @@
-import { jsonEvent } from '@eventstore/db-client';
+import { AccessDeniedError, jsonEvent } from '@eventstore/db-client';
 import { v4 as uuid } from 'uuid';
-import { RecordedEvent } from '../../../src/application/ports/event-store.port';
-import { toEventData } from '../../../src/infrastructure/event-store/eventstoredb-mapping';
+import { RecordedEvent, comparePositions } from '../../../src/application/ports/event-store.port';
+import { EventStoreDbAccessDeniedError, toEventData } from '../../../src/infrastructure/event-store/eventstoredb-mapping';
 import { BackoffPolicy, backoffDelayMs, subscribeToAllEvents } from '../../../src/infrastructure/event-store/eventstoredb-subscription';
 import { FakeEventStoreDbClient } from './fake-eventstoredb-client';
 
@@ -177,5 +177,123 @@ describe('native $all subscription', () => {
     await subscription.stop();
     expect(handled).toEqual([]);
     expect(subscription.position).toEqual(client.log[0].position);
+  });
+});
+
+describe('native $all subscription against the server’s delivery rules', () => {
+  it('delivers the history before an event appended while the subscription was being set up', async () => {
+    const client = new FakeEventStoreDbClient();
+    await client.appendToStream('s-1', [ours('Early')], { expectedRevision: 'any' });
+    const appending = client.appendToStream('s-1', [ours('Late')], { expectedRevision: 'any' });
+    const seen: string[] = [];
+    const subscription = subscribeToAllEvents(client, { from: null, backoff: FAST }, async (event) => {
+      seen.push(event.type);
+    });
+    try {
+      await appending;
+      await waitFor(() => seen.length === 2);
+      await client.appendToStream('s-1', [ours('Live')], { expectedRevision: 'any' });
+      await waitFor(() => seen.length === 3);
+    } finally {
+      await subscription.stop();
+    }
+    expect(seen).toEqual(['Early', 'Late', 'Live']);
+  });
+
+  it('moves its position past filtered-out events at each checkpoint, so a reconnection does not scan them again', async () => {
+    const client = new FakeEventStoreDbClient();
+    await client.appendToStream('s-1', [ours('A')], { expectedRevision: 'any' });
+    const [ourEvent] = client.log;
+    for (let i = 0; i < 70; i++) client.appendSystemEvent();
+    const spy = jest.spyOn(client, 'subscribeToAll');
+    const seen: string[] = [];
+    const subscription = subscribeToAllEvents(client, { from: null, backoff: FAST }, async (event) => {
+      seen.push(event.type);
+    });
+    const checkpointed = client.log[63].position;
+    try {
+      await waitFor(() => subscription.position !== null && comparePositions(subscription.position, checkpointed) === 0, 2_000);
+      client.dropSubscriptions();
+      await waitFor(() => spy.mock.calls.length === 2);
+    } finally {
+      await subscription.stop();
+    }
+    expect(seen).toEqual(['A']);
+    expect(comparePositions(checkpointed, ourEvent.position)).toBe(1);
+    expect(spy.mock.calls[1][0].fromPosition).toEqual(checkpointed);
+  });
+
+  it('takes a checkpoint in order: never past an event still being handled', async () => {
+    const client = new FakeEventStoreDbClient();
+    let release: () => void = () => undefined;
+    const handled: string[] = [];
+    const subscription = subscribeToAllEvents(client, { from: null, backoff: FAST }, async (event) => {
+      if (event.type === 'Slow') await new Promise<void>((resolve) => (release = resolve));
+      handled.push(event.type);
+    });
+    try {
+      await waitFor(() => client.openSubscriptions === 1);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await client.appendToStream('s-1', [ours('Slow')], { expectedRevision: 'any' });
+      for (let i = 0; i < 70; i++) client.appendSystemEvent();
+      await client.appendToStream('s-1', [ours('After')], { expectedRevision: 'any' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(subscription.position).toBeNull();
+    } finally {
+      release();
+    }
+    await waitFor(() => handled.length === 2);
+    await subscription.stop();
+    expect(handled).toEqual(['Slow', 'After']);
+    expect(subscription.position).toEqual(client.log[client.log.length - 1].position);
+  });
+
+  it('starts the backoff over once a subscription has stayed up for a while, without caught up (servers before 23.10)', async () => {
+    const client = new FakeEventStoreDbClient();
+    const real = client.subscribeToAll.bind(client);
+    let opened = 0;
+    jest.spyOn(client, 'subscribeToAll').mockImplementation((options) => {
+      const subscription = real(options);
+      opened++;
+      if (opened <= 2 || opened === 4) setImmediate(() => client.dropSubscriptions());
+      if (opened === 3) setTimeout(() => client.dropSubscriptions(), 200);
+      return subscription;
+    });
+    const delays: number[] = [];
+    const subscription = subscribeToAllEvents(
+      client,
+      { from: 'end', backoff: FAST, healthyAfterMs: 20, onDrop: (_error, _attempt, delayMs) => delays.push(delayMs) },
+      async () => undefined,
+    );
+    try {
+      await waitFor(() => delays.length === 4);
+    } finally {
+      await subscription.stop();
+    }
+    expect(delays).toEqual([5, 10, 5, 10]);
+  });
+
+  it('reports a refusal for lack of rights with the right that is missing, and keeps retrying with backoff', async () => {
+    const client = new FakeEventStoreDbClient({ allReadDenied: true });
+    const drops: { error: unknown; delayMs: number }[] = [];
+    const seen: string[] = [];
+    const subscription = subscribeToAllEvents(client, { from: null, backoff: FAST, onDrop: (error, _attempt, delayMs) => drops.push({ error, delayMs }) }, async (event) => {
+      seen.push(event.type);
+    });
+    try {
+      await waitFor(() => drops.length === 3);
+      expect(drops.map(({ delayMs }) => delayMs)).toEqual([5, 10, 20]);
+      for (const { error } of drops) {
+        expect(error).toBeInstanceOf(EventStoreDbAccessDeniedError);
+        expect(error).toMatchObject({ cause: expect.any(AccessDeniedError) });
+        expect((error as Error).message).toContain("the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all");
+      }
+      client.allReadDenied = false;
+      await client.appendToStream('s-1', [ours('Granted')], { expectedRevision: 'any' });
+      await waitFor(() => seen.length === 1);
+    } finally {
+      await subscription.stop();
+    }
+    expect(seen).toEqual(['Granted']);
   });
 });
