@@ -71,11 +71,13 @@ async function main(): Promise<void> {
           void reply.header('RateLimit-Remaining', String(Math.max(limit - used, 0)));
           if (used > limit) failure = refuse(429, 'rate_limit_exceeded', 'too many requests');
           else {
-            const balances = await db.query<{ currency: string; available: string; updated_at: Date | string }>(
-              'SELECT currency, available::text AS available, updated_at FROM rm_balances WHERE partner_id = $1 AND environment = $2',
-              [partner.partner_id, environment],
+            // The balance after the wallet's newest event, as the service reads it.
+            const newest = await db.query<{ available: string; updated_at: string }>(
+              `SELECT data->>'balanceAfter' AS available, metadata->>'occurredAt' AS updated_at
+                 FROM es_events WHERE stream_id = $1 ORDER BY stream_revision DESC LIMIT 1`,
+              [`wallet-${partner.partner_id}-${environment}`],
             );
-            const balance = balances[0];
+            const balance = newest[0];
             return {
               available: balance ? twoDecimals(balance.available) : '0.00',
               currency: CURRENCIES[partner.corridor] ?? 'INR',

@@ -16,6 +16,8 @@ import { FetchBillHandler } from './orders/fetch-bill';
 import { GetTransactionHandler } from './orders/get-transaction';
 import { ListTransactionsHandler } from './orders/list-transactions';
 import { OrderPlacement } from './orders/order-placement';
+import { OrderDebit } from './orders/placement/order-debit';
+import { ReservedKeyPlacement } from './orders/placement/reserved-key-placement';
 import { PayBillHandler } from './orders/pay-bill';
 import { PlaceTopupHandler } from './orders/place-topup';
 import { ChangeKycStatusHandler } from './partners/change-kyc-status';
@@ -82,6 +84,8 @@ const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, G
     AuthenticateApiKey,
     AuthorizePartnerRequest,
     OrderPlacement,
+    OrderDebit,
+    ReservedKeyPlacement,
     OrderLifecycle,
     SandboxGrant,
     { provide: DeciderRunner, useFactory: (store: EventStore) => new DeciderRunner(store), inject: [EVENT_STORE] },

@@ -3,7 +3,7 @@ import { BILL_FETCH_STORE } from '../application/ports/bill-fetch-store.port';
 import { CATALOG } from '../application/ports/catalog.port';
 import { CLOCK, Clock } from '../application/ports/clock.port';
 import { EVENT_STORE } from '../application/ports/event-store.port';
-import { IDEMPOTENCY_STORE } from '../application/ports/idempotency-store.port';
+import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS } from '../application/ports/idempotency-store.port';
 import { JOB_QUEUE } from '../application/ports/job-queue.port';
 import { PROVIDER_DIRECTORY } from '../application/ports/provider-gateway.port';
 import { READ_MODELS } from '../application/ports/read-models.port';
@@ -39,7 +39,6 @@ export interface InfrastructureOverrides {
   embeddedTemplate?: Blob;
 }
 
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_LEASE_MS = 10_000;
 
 /** Binds every application port to its adapter for the configured mode. */

@@ -347,6 +347,16 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         expect(await store.readStream(streamId, 4)).toEqual([]);
       });
 
+      it('reads the newest event of a stream as soon as its append has returned, and none for an unknown stream', async () => {
+        const streamId = uuid();
+        const events = Array.from({ length: 12 }, (_, index) => newEvent('Counted', { index }));
+        await store.append(streamId, events.slice(0, 11), 'no_stream');
+        await store.append(streamId, [events[11]], 10);
+        const newest = await store.readLastEvent(streamId);
+        expect(newest).toEqual(expect.objectContaining({ eventId: events[11].eventId, revision: 11, data: { index: 11 } }));
+        expect(await store.readLastEvent(uuid())).toBeNull();
+      });
+
       it('reads an unknown stream as empty', async () => {
         expect(await store.readStream(uuid())).toEqual([]);
       });
@@ -499,6 +509,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const counting: EventStore = {
           append: (streamId, events, expected) => store.append(streamId, events, expected),
           readStream: (streamId, fromRevision, maxCount) => store.readStream(streamId, fromRevision, maxCount),
+          readLastEvent: (streamId) => store.readLastEvent(streamId),
           readAll: (after, options) => {
             reads.push(Date.now());
             return store.readAll(after, options);

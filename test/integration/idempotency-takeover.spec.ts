@@ -1,5 +1,5 @@
 import { IDEMPOTENCY_STORE, IdempotencyStore } from '../../src/application/ports/idempotency-store.port';
-import { OrderPlacement } from '../../src/application/orders/order-placement';
+import { OrderDebit } from '../../src/application/orders/placement/order-debit';
 import { requestHash } from '../../src/application/orders/request-hash';
 import { metadata } from '../../src/application/shared/event-envelope';
 import { deterministicEventId } from '../../src/application/shared/event-ids';
@@ -29,7 +29,7 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
     const scope = { partnerId, environment: 'sandbox' as const, key };
     const keys = service.app.get<IdempotencyStore>(IDEMPOTENCY_STORE);
     const wallets = service.app.get(WalletCommandProcessor);
-    const placement = service.app.get(OrderPlacement);
+    const debits = service.app.get(OrderDebit);
 
     // Request A reserved the key and is still working when its lease runs out.
     const first = await keys.reserve(scope, requestHash('topup', body), 'ord_first_request_0001', service.clock.now());
@@ -51,10 +51,9 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
         eventId: deterministicEventId('ord_first_request_0001', 'WalletDebited'),
         metadata: metadata({ partnerId, environment: 'sandbox', correlationId: 'ord_first_request_0001', actor: { type: 'partner_key', id: 'first' }, at: service.clock.now() }),
       });
-    const lookup = placement as unknown as { debitedOrder(orderId: string): Promise<unknown> };
-    const original = lookup.debitedOrder.bind(placement);
+    const original = debits.earlier.bind(debits);
     let interleaved = false;
-    lookup.debitedOrder = async (orderId: string) => {
+    debits.earlier = async (orderId: string) => {
       const found = await original(orderId);
       if (!interleaved) {
         interleaved = true;

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
-import { IDEMPOTENCY_STORE, IdempotencyStore } from '../ports/idempotency-store.port';
+import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS, IdempotencyStore } from '../ports/idempotency-store.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { OrderFacts, WalletFacts, walkLedger } from './ledger-walk';
 
@@ -28,8 +28,6 @@ export class VerifyMoneyInvariants extends Query<VerificationReport> {
     super();
   }
 }
-
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const NAMES: Record<number, string> = {
   1: 'balance never below zero',

@@ -2,6 +2,8 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { debitOfOrder } from '../orders/debit-of-order';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { OrderLifecycle } from '../process-managers/order-lifecycle';
 import { ServiceError } from '../shared/service-error';
@@ -24,6 +26,7 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     private readonly lifecycle: OrderLifecycle,
   ) {}
@@ -36,7 +39,7 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     );
     if (!result.ok) {
       // A debited order not yet submitted has no order stream yet: it exists, but it is not held.
-      if (result.error.code === 'not_found' && (await this.readModels.order(orderId))) {
+      if (result.error.code === 'not_found' && (await debitOfOrder(this.store, orderId))) {
         throw new ServiceError('invalid_state', `order ${orderId} is not held for manual resolution`);
       }
       throw ServiceError.from(result.error);

@@ -1,8 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { WalletDebited } from '../../domain/wallet/wallet.events';
+import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
-import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { OrderView, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
+import { debitOfOrder } from './debit-of-order';
 import { transactionStatusResource } from './order-response';
 
 export class GetTransaction extends Query<Record<string, unknown>> {
@@ -14,16 +18,48 @@ export class GetTransaction extends Query<Record<string, unknown>> {
   }
 }
 
-/** Another partner's order, or the same partner's order in the other environment, does not exist for the caller. */
+/**
+ * The order as the orders read model shows it. An order placed a moment ago that the read model
+ * does not show yet is read from its debit in the log (PENDING), so a GET right after the POST
+ * finds it. Another partner's order, or the same partner's order in the other environment, does
+ * not exist for the caller.
+ */
 @QueryHandler(GetTransaction)
 export class GetTransactionHandler implements IQueryHandler<GetTransaction, Record<string, unknown>> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
 
   async execute({ caller, orderId }: GetTransaction): Promise<Record<string, unknown>> {
-    const order = await this.readModels.order(orderId);
+    const order = (await this.readModels.order(orderId)) ?? (await this.placedJustNow(orderId));
     if (!order || order.partnerId !== caller.partnerId || order.environment !== caller.environment) {
       throw new ServiceError('not_found', `no order ${orderId}`);
     }
     return transactionStatusResource(order);
+  }
+
+  private async placedJustNow(orderId: string): Promise<OrderView | null> {
+    const debit = await debitOfOrder(this.store, orderId);
+    const wallet = debit ? parseWalletStreamId(debit.streamId) : null;
+    if (!debit || !wallet) return null;
+    const data = debit.data as WalletDebited['data'];
+    return {
+      orderId,
+      partnerId: wallet.partnerId,
+      environment: wallet.environment,
+      status: 'INITIATED',
+      amount: data.amount,
+      currency: data.currency,
+      product: data.product,
+      reference: data.reference,
+      balanceAfter: data.balanceAfter,
+      operatorRef: null,
+      settledAt: null,
+      refundedAt: null,
+      failureReason: null,
+      createdAt: data.placedAt,
+      updatedAt: data.placedAt,
+    };
   }
 }

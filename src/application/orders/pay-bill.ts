@@ -10,7 +10,7 @@ import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
 import { requestAmount } from './amount';
 import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
-import { OrderPlacement, PlacedOrder } from './order-placement';
+import { OrderDraft, OrderPlacement, PlacedOrder } from './order-placement';
 import { requestHash } from './request-hash';
 
 export interface PayBillRequest {
@@ -42,10 +42,11 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
     private readonly placement: OrderPlacement,
   ) {}
 
-  async execute({ caller, idempotencyKey, request }: PayBill): Promise<PlacedOrder> {
-    const hash = requestHash('pay-bill', request);
-    const replayed = await this.placement.replay(caller, idempotencyKey, hash);
-    if (replayed) return replayed;
+  execute({ caller, idempotencyKey, request }: PayBill): Promise<PlacedOrder> {
+    return this.placement.place(caller, idempotencyKey, requestHash('pay-bill', request), () => this.draft(caller, request));
+  }
+
+  private async draft(caller: Caller, request: PayBillRequest): Promise<OrderDraft> {
     const biller = billerOf(this.catalog, request.biller_id, caller.corridor);
     const consumerNumber = checkConsumerNumber(request.consumer_number, biller);
     const params = checkBillerParams(biller, request.params ?? {});
@@ -66,13 +67,10 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
         `amount must match the fetched bill of ${due.toDecimal()} ${caller.currency} within 1.00 ${caller.currency}`,
       );
     }
-    return this.placement.place({
-      caller,
-      idempotencyKey,
-      requestHash: hash,
+    return {
       amount,
       reference: request.reference ?? null,
       product: { kind: 'bill_payment', billerId: biller.id, consumerNumber, billReference: fetched.billReference, params },
-    });
+    };
   }
 }

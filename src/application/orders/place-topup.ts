@@ -6,7 +6,7 @@ import { Caller } from '../auth/caller';
 import { CATALOG, Catalog } from '../ports/catalog.port';
 import { ServiceError } from '../shared/service-error';
 import { requestAmount } from './amount';
-import { OrderPlacement, PlacedOrder } from './order-placement';
+import { OrderDraft, OrderPlacement, PlacedOrder } from './order-placement';
 import { requestHash } from './request-hash';
 
 export interface TopupRequest {
@@ -33,10 +33,11 @@ export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrde
     private readonly placement: OrderPlacement,
   ) {}
 
-  async execute({ caller, idempotencyKey, request }: PlaceTopup): Promise<PlacedOrder> {
-    const hash = requestHash('topup', request);
-    const replayed = await this.placement.replay(caller, idempotencyKey, hash);
-    if (replayed) return replayed;
+  execute({ caller, idempotencyKey, request }: PlaceTopup): Promise<PlacedOrder> {
+    return this.placement.place(caller, idempotencyKey, requestHash('topup', request), async () => this.draft(caller, request));
+  }
+
+  private draft(caller: Caller, request: TopupRequest): OrderDraft {
     const operator = this.catalog.operator(request.operator_id);
     if (!operator || !operator.active || operator.corridor !== caller.corridor) {
       throw new ServiceError('operator_not_found_or_wrong_corridor', `operator_id ${request.operator_id} is not an operator of the ${caller.corridor} corridor`);
@@ -53,13 +54,6 @@ export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrde
         `amount must be between ${min.toDecimal()} and ${max.toDecimal()} ${caller.currency} for ${operator.name}`,
       );
     }
-    return this.placement.place({
-      caller,
-      idempotencyKey,
-      requestHash: hash,
-      amount,
-      reference: request.reference ?? null,
-      product: { kind: 'topup', operatorId: operator.id, phone: phone.e164 },
-    });
+    return { amount, reference: request.reference ?? null, product: { kind: 'topup', operatorId: operator.id, phone: phone.e164 } };
   }
 }

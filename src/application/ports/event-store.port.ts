@@ -120,6 +120,8 @@ export interface EventStore {
    * when given (readers page through long streams with it). Empty for a stream that does not exist.
    */
   readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]>;
+  /** The newest event of a stream, as soon as its append has returned; null for a stream that does not exist. */
+  readLastEvent(streamId: string): Promise<RecordedEvent | null>;
   /** Committed events strictly after `after` (null: from the start), in global order, never skipping one. */
   readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest readable event, for lag figures. */

@@ -1,5 +1,8 @@
 import { Environment } from '../../domain/shared/environment';
 
+/** How long a key stays bound to its first request: 24 hours, as the interface fixes it. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 export interface IdempotencyScope {
   partnerId: string;
   environment: Environment;

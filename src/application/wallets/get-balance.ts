@@ -1,7 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Money } from '../../domain/money/money';
+import { WalletEvent } from '../../domain/wallet/wallet.events';
+import { walletStreamId } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 
 export class GetBalance extends Query<Record<string, unknown>> {
@@ -10,17 +13,25 @@ export class GetBalance extends Query<Record<string, unknown>> {
   }
 }
 
-/** The Balance resource. A wallet with no events yet reads as zero. */
+/**
+ * The Balance resource: the balance after the wallet's newest event, read from the log, so it
+ * includes every debit whose request has been answered, in any process, at once. A wallet with
+ * no events yet reads as zero, unchanged since the partner was onboarded.
+ */
 @QueryHandler(GetBalance)
 export class GetBalanceHandler implements IQueryHandler<GetBalance, Record<string, unknown>> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+  ) {}
 
   async execute({ caller }: GetBalance): Promise<Record<string, unknown>> {
-    const balance = await this.readModels.balance(caller.partnerId, caller.environment);
-    // A wallet that never moved reads as zero, unchanged since the partner was onboarded.
-    const updatedAt = balance?.updatedAt ?? (await this.readModels.partner(caller.partnerId))?.createdAt ?? new Date(0).toISOString();
+    const newest = await this.store.readLastEvent(walletStreamId(caller.partnerId, caller.environment));
+    const balanceAfter = newest ? Money.parse((newest.data as WalletEvent['data']).balanceAfter, caller.currency) : Money.zero(caller.currency);
+    if (!balanceAfter) throw new Error(`the newest event of the ${caller.environment} wallet of ${caller.partnerId} carries no readable balance`);
+    const updatedAt = newest?.metadata.occurredAt ?? (await this.readModels.partner(caller.partnerId))?.createdAt ?? new Date(0).toISOString();
     return {
-      available: balance?.available ?? Money.zero(caller.currency).toDecimal(),
+      available: balanceAfter.toDecimal(),
       currency: caller.currency,
       corridor: caller.corridor,
       updated_at: updatedAt,

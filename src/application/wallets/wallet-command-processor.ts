@@ -9,6 +9,8 @@ import {
   EventMetadata,
   EventStore,
   GlobalPosition,
+  IdempotencyKeyTakenError,
+  KeyBinding,
   WrongExpectedRevisionError,
 } from '../ports/event-store.port';
 import { domainEventOf, envelope } from '../shared/event-envelope';
@@ -17,6 +19,12 @@ export interface WalletCommandEnvelope {
   command: WalletCommand;
   eventId: string;
   metadata: EventMetadata;
+  /**
+   * The Idempotency-Key the command's event binds in the same commit (stores that bind keys),
+   * made from the event as decided. If the key is bound already, the command is rejected with
+   * IdempotencyKeyTakenError and nothing of it is written.
+   */
+  keyFor?: (event: WalletEvent) => KeyBinding;
 }
 
 export type WalletCommandResult =
@@ -30,6 +38,8 @@ interface Pending {
 }
 
 const MAX_BATCH = 256;
+
+const keyId = (binding: KeyBinding): string => JSON.stringify([binding.partnerId, binding.environment, binding.key]);
 const MAX_ATTEMPTS = 20;
 
 /**
@@ -113,7 +123,8 @@ class WalletLane {
     return this.queue.splice(0, Math.max(size, 1));
   }
 
-  private async process(batch: Pending[]): Promise<void> {
+  private async process(commands: Pending[]): Promise<void> {
+    let batch = commands;
     for (let attempt = 1; ; attempt++) {
       if (this.stale) await this.catchUp();
       let running = this.state;
@@ -134,11 +145,14 @@ class WalletLane {
         batch.forEach((pending, index) => pending.resolve(results[index]));
         return;
       }
+      const keyed = accepted.flatMap(({ event, pending }) => (pending.envelope.keyFor ? [{ binding: pending.envelope.keyFor(event), pending }] : []));
+      const idempotencyKeys = keyed.map(({ binding }) => binding);
       try {
         const appended = await this.store.append(
           this.streamId,
           accepted.map(({ event, pending }) => envelope(event, pending.envelope.eventId, pending.envelope.metadata)),
           this.revision < 0 ? 'no_stream' : this.revision,
+          idempotencyKeys.length ? { idempotencyKeys } : undefined,
         );
         if (appended.deduplicated) {
           // Every event was stored already (a retried command): our cache is behind.
@@ -153,6 +167,16 @@ class WalletLane {
         batch.forEach((pending, index) => pending.resolve(results[index]));
         return;
       } catch (error) {
+        if (error instanceof IdempotencyKeyTakenError && attempt < MAX_ATTEMPTS) {
+          // Nothing was written: the commands whose keys are bound already are refused, the others decided again without them.
+          const taken = new Set(error.keys.map(keyId));
+          const refused = keyed.filter(({ binding }) => taken.has(keyId(binding)));
+          for (const { binding, pending } of refused) pending.reject(new IdempotencyKeyTakenError([binding]));
+          const gone = new Set(refused.map(({ pending }) => pending));
+          batch = batch.filter((pending) => !gone.has(pending));
+          if (batch.length === 0) return;
+          continue;
+        }
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
         this.stale = true;
       }

@@ -80,7 +80,7 @@ export class SqlEventStore implements EventStore {
       return result;
     } catch (error) {
       if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) return this.retryOrRethrow(error, streamId, events);
-      if (constraintOf(error) === 'idempotency_keys_pkey') throw new IdempotencyKeyTakenError(keys);
+      if (constraintOf(error) === 'idempotency_keys_pkey') throw new IdempotencyKeyTakenError(await this.boundAlready(keys));
       // A concurrent writer won a race: on the event ids (a repeated append) or on the stream.
       if (constraintOf(error) === 'es_events_event_id_unique') {
         const repeated = await this.alreadyStored(this.db, streamId, events);
@@ -109,6 +109,14 @@ export class SqlEventStore implements EventStore {
       maxCount === undefined ? [streamId, fromRevision] : [streamId, fromRevision, maxCount],
     );
     return rows.map(toRecorded);
+  }
+
+  async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 ORDER BY es_events.stream_revision DESC LIMIT 1`,
+      [streamId],
+    );
+    return rows.length ? toRecorded(rows[0]) : null;
   }
 
   async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]> {
@@ -340,6 +348,20 @@ export class SqlEventStore implements EventStore {
       position: { commit: BigInt(lastRow.transaction_id), prepare: BigInt(lastRow.global_position) },
       deduplicated: false,
     };
+  }
+
+  /** Which of an append's keys are bound already (all of them, if the conflicting row has gone meanwhile). */
+  private async boundAlready(keys: readonly KeyBinding[]): Promise<readonly KeyBinding[]> {
+    const rows = await this.db.query<{ partner_id: string; environment: string; idempotency_key: string }>(
+      `SELECT k.partner_id, k.environment, k.idempotency_key FROM idempotency_keys k
+         JOIN unnest($1::text[], $2::text[], $3::text[]) AS v(partner_id, environment, idempotency_key)
+           ON k.partner_id = v.partner_id AND k.environment = v.environment AND k.idempotency_key = v.idempotency_key`,
+      [keys.map((binding) => binding.partnerId), keys.map((binding) => binding.environment), keys.map((binding) => binding.key)],
+      { planPerCall: true },
+    );
+    const bound = new Set(rows.map((row) => JSON.stringify([row.partner_id, row.environment, row.idempotency_key])));
+    const taken = keys.filter((binding) => bound.has(JSON.stringify([binding.partnerId, binding.environment, binding.key])));
+    return taken.length ? taken : keys;
   }
 
   /** A repeated append of events that are all stored already in this stream is a no-op. */

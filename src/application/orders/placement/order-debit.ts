@@ -1,0 +1,107 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Money } from '../../../domain/money/money';
+import { WalletDebited, WalletEvent } from '../../../domain/wallet/wallet.events';
+import { OrderProduct } from '../../../domain/wallet/order-product';
+import { Caller } from '../../auth/caller';
+import { CLOCK, Clock } from '../../ports/clock.port';
+import { EVENT_STORE, EventStore, KeyBinding } from '../../ports/event-store.port';
+import { IDEMPOTENCY_WINDOW_MS, IdempotencyScope } from '../../ports/idempotency-store.port';
+import { deterministicEventId } from '../../shared/event-ids';
+import { debitOfOrder } from '../debit-of-order';
+import { metadata } from '../../shared/event-envelope';
+import { WalletCommandProcessor, WalletCommandResult } from '../../wallets/wallet-command-processor';
+import { OrderFacts, orderResource } from '../order-response';
+
+/** What a valid request asks to debit. */
+export interface OrderDraft {
+  amount: Money;
+  reference: string | null;
+  product: OrderProduct;
+}
+
+/** The body is kept as sent, so a replay is byte-for-byte the first answer. */
+export interface PlacedOrder {
+  body: string;
+  replayed: boolean;
+}
+
+/** The key to bind in the debit's own commit, and what it is bound for. */
+export interface KeyToBind {
+  scope: IdempotencyScope;
+  requestHash: string;
+}
+
+/** The 200 answer of a placed order, made from its debit event. */
+export const answerOf = (debited: WalletDebited): string => JSON.stringify(orderResource(factsOf(debited)));
+
+/**
+ * The debit that places an order: one wallet command whose event carries the order, and the
+ * lookups both ways of holding an Idempotency-Key share (the answer, an earlier debit).
+ */
+@Injectable()
+export class OrderDebit {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly wallets: WalletCommandProcessor,
+  ) {}
+
+  /** Debits the wallet for the order; with `bind`, the key and its answer are written in the same commit. */
+  run(caller: Caller, orderId: string, idempotencyKey: string, draft: OrderDraft, bind?: KeyToBind): Promise<WalletCommandResult> {
+    const now = this.clock.now();
+    return this.wallets.execute(caller.partnerId, caller.environment, {
+      command: {
+        type: 'DebitWallet',
+        orderId,
+        amount: draft.amount,
+        reference: draft.reference,
+        idempotencyKey,
+        product: draft.product,
+        at: now.toISOString(),
+      },
+      eventId: deterministicEventId(orderId, 'WalletDebited'),
+      metadata: metadata({
+        partnerId: caller.partnerId,
+        environment: caller.environment,
+        correlationId: orderId,
+        causationId: caller.requestId,
+        actor: { type: 'partner_key', id: caller.keyId },
+        at: now,
+      }),
+      keyFor: bind ? (event: WalletEvent) => keyBinding(bind, orderId, answerOf(event as WalletDebited), now) : undefined,
+    });
+  }
+
+  /** The order as its debit event recorded it, if the order was debited. */
+  async earlier(orderId: string): Promise<WalletDebited | null> {
+    const debit = await debitOfOrder(this.store, orderId);
+    return debit ? { type: 'WalletDebited', data: debit.data as WalletDebited['data'] } : null;
+  }
+}
+
+function factsOf(debited: WalletDebited): OrderFacts {
+  const data = debited.data;
+  return {
+    orderId: data.orderId,
+    product: data.product,
+    amount: data.amount,
+    currency: data.currency,
+    balanceAfter: data.balanceAfter,
+    reference: data.reference,
+    createdAt: data.placedAt,
+  };
+}
+
+function keyBinding(bind: KeyToBind, orderId: string, body: string, now: Date): KeyBinding {
+  return {
+    partnerId: bind.scope.partnerId,
+    environment: bind.scope.environment,
+    key: bind.scope.key,
+    requestHash: bind.requestHash,
+    orderId,
+    statusCode: 200,
+    body,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
+  };
+}
