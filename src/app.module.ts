@@ -5,6 +5,7 @@ import { ApplicationModule } from './application/application.module';
 import { ProcessingModule } from './composition/processing.module';
 import { ServiceConfig } from './config/service-config';
 import { InfrastructureModule, InfrastructureOverrides } from './infrastructure/infrastructure.module';
+import { BackgroundMode } from './infrastructure/processing/background-processing';
 import { AdminController } from './interface/http/admin/admin.controller';
 import { AdminTokenGuard } from './interface/http/admin/admin-token.guard';
 import { AuditController } from './interface/http/admin/audit.controller';
@@ -22,8 +23,8 @@ import { MetricsController } from './interface/http/operations/metrics.controlle
 import { McpModule } from './interface/mcp/mcp.module';
 
 export interface AppOptions extends InfrastructureOverrides {
-  /** False in tests that drive projections and jobs themselves. */
-  runInBackground?: boolean;
+  /** Where projections and jobs run (default: in the thread that serves HTTP); tests drive them by hand. */
+  background?: BackgroundMode;
 }
 
 /** The composition root: adapters, use cases, background processing and the HTTP interface. */
@@ -35,7 +36,7 @@ export class AppModule {
       imports: [
         CqrsModule.forRoot(),
         InfrastructureModule.forRoot(config, options),
-        ProcessingModule.forRoot(config, { runInBackground: options.runInBackground ?? true }),
+        ProcessingModule.forRoot(config, { background: options.background ?? { kind: 'here' } }),
         ApplicationModule,
         McpModule,
       ],

@@ -10,7 +10,7 @@ import { webhookReactions } from '../application/webhooks/webhook-reactions';
 import { ServiceConfig } from '../config/service-config';
 import { JobWorker } from '../infrastructure/jobs/job-worker';
 import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
-import { BackgroundProcessing } from '../infrastructure/processing/background-processing';
+import { BackgroundMode, BackgroundProcessing } from '../infrastructure/processing/background-processing';
 import { ProjectionDaemon } from '../infrastructure/projections/projection-daemon';
 import { SqlProjectionAdmin } from '../infrastructure/projections/sql-projection-admin';
 import { PROJECTION_ADMIN } from '../application/ports/projections.port';
@@ -21,8 +21,8 @@ import { SQL_DATABASE } from '../infrastructure/tokens';
 import { ApplicationModule } from '../application/application.module';
 
 export interface ProcessingOptions {
-  /** False in tests that drive projections and jobs by hand with BackgroundProcessing.drain(). */
-  runInBackground: boolean;
+  /** Where projections and jobs run: in this thread, in the process's background thread, or by hand (tests). */
+  background: BackgroundMode;
 }
 
 /** Far above any handler's own deadline (webhook and provider calls time out well before). */
@@ -52,7 +52,7 @@ export class ProcessingModule {
               [new Projector(READ_MODELS_GROUP, READ_MODEL_PROJECTIONS, store, db.withAsynchronousCommit())],
               [new Projector(REACTIONS_GROUP, [reactions], store, db.withAsynchronousCommit())],
               store,
-              options.runInBackground ? config.projectionPollMs : 0,
+              options.background.kind === 'here' ? config.projectionPollMs : 0,
               (error) => logger.error(`projection failed: ${String(error)}`),
             ),
         },
@@ -87,7 +87,7 @@ export class ProcessingModule {
           provide: BackgroundProcessing,
           inject: [ProjectionDaemon, JobWorker, IDEMPOTENCY_STORE, CLOCK, EVENT_STORE, SQL_DATABASE, RATE_LIMITER],
           useFactory: (daemon: ProjectionDaemon, worker: JobWorker, idempotency: IdempotencyStore, clock: Clock, store: EventStore, db: SqlDatabase, rateLimiter: RateLimiter) =>
-            new BackgroundProcessing(daemon, worker, idempotency, clock, store, db, options.runInBackground, rateLimiter),
+            new BackgroundProcessing(daemon, worker, idempotency, clock, store, db, options.background, rateLimiter),
         },
       ],
       exports: [PROJECTION_BARRIER, PROJECTION_ADMIN, ProjectionDaemon, BackgroundProcessing],

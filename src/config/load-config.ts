@@ -67,13 +67,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     idempotencyWaitMs: integer('IDEMPOTENCY_WAIT_MS', 3000, 0, 30_000),
     projectionPollMs: integer('PROJECTION_POLL_MS', 100, 10, 60_000),
     jobPollMs: integer('JOB_POLL_MS', 250, 10, 60_000),
-    jobConcurrency: integer('JOB_CONCURRENCY', 8, 1, 64),
+    backgroundWork: 'inline',
+    jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     rateLimitStore: 'database',
     redisUrl: null,
     trustedProxies: [],
   };
+  const backgroundWork = (env.BACKGROUND_WORK || 'inline') as ServiceConfig['backgroundWork'];
+  if (backgroundWork !== 'inline' && backgroundWork !== 'thread') problems.push(`BACKGROUND_WORK must be inline or thread (got "${env.BACKGROUND_WORK}")`);
+  // PGlite is one connection inside this thread: another thread cannot open the same database.
+  else if (backgroundWork === 'thread' && eventStore === 'embedded') problems.push('BACKGROUND_WORK=thread needs EVENT_STORE=postgres or eventstoredb (the embedded database lives in one thread)');
+  config.backgroundWork = backgroundWork;
   const rateLimitStore = (env.RATE_LIMIT_STORE ?? 'database') as ServiceConfig['rateLimitStore'];
   if (rateLimitStore !== 'database' && rateLimitStore !== 'redis') problems.push('RATE_LIMIT_STORE must be database or redis');
   if (rateLimitStore === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL is required when RATE_LIMIT_STORE=redis');

@@ -19,6 +19,11 @@ export interface ServiceConfig {
   idempotencyWaitMs: number;
   projectionPollMs: number;
   jobPollMs: number;
+  /**
+   * Where projections and jobs run: `inline`, on the event loop that serves HTTP, or `thread`, on a
+   * background thread of the same process (PostgreSQL and EventStoreDB modes).
+   */
+  backgroundWork: 'inline' | 'thread';
   /** Jobs (provider calls, webhook deliveries) each process runs at once. */
   jobConcurrency: number;
   bodyLimitBytes: number;

@@ -2,7 +2,8 @@
 // pipe from the test process, which never writes to it. When it closes — the test process ended,
 // however it ended, even by SIGKILL — the service stops as on SIGTERM, so no service outlives its test.
 'use strict';
-if (process.env.EXIT_WITH_PARENT_STDIN === '1') {
+// Only the main thread watches: a worker thread's stdin is its own, empty stream.
+if (process.env.EXIT_WITH_PARENT_STDIN === '1' && require('node:worker_threads').isMainThread) {
   const stop = () => {
     process.kill(process.pid, 'SIGTERM');
     // A shutdown that hangs must not leave the process behind either.

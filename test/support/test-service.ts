@@ -90,7 +90,7 @@ export class TestService {
     };
     if (options.store === 'embedded' && !options.dataDir) config.embeddedDatabaseDir = null;
     const template = options.store === 'embedded' && !options.dataDir ? await embeddedTemplateFor(config) : undefined;
-    const app = await createApp(config, { clock, runInBackground: options.runInBackground ?? false, embeddedTemplate: template });
+    const app = await createApp(config, { clock, background: { kind: options.runInBackground ? 'here' : 'by_hand' }, embeddedTemplate: template });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: 0, host });
     const address = app.getHttpServer().address();

@@ -9,13 +9,28 @@ import { SqlDatabase } from '../sql/sql-database';
 
 const PURGE_EVERY_MS = 10 * 60_000;
 
+/** The background thread of this process, seen from the thread that serves HTTP. */
+export interface BackgroundElsewhere {
+  /** Something was appended here: the background thread should look for new events now rather than at its next poll. */
+  nudge(): void;
+  /** Finishes the work in progress there and ends the thread. */
+  stop(): Promise<void>;
+}
+
 /**
- * The service's background work: projections, process-manager jobs and the purge of
- * expired idempotency keys. Started with the application, stopped (drained) on SIGTERM.
+ * Where projections, process-manager jobs and purges run:
+ * - `here`: in this thread, woken by local appends and by polls (one thread does everything);
+ * - `elsewhere`: in the background thread, which local appends nudge; this thread runs the
+ *   read-model projector only while a command waits for it (the read-your-writes barrier);
+ * - `by_hand`: nowhere by itself; tests drive them with `drain()`.
  */
+export type BackgroundMode = { kind: 'here' } | { kind: 'elsewhere'; thread: BackgroundElsewhere } | { kind: 'by_hand' };
+
+/** The service's background work, started with the application and stopped (drained) on SIGTERM. */
 export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('BackgroundProcessing');
   private purgeTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(
     readonly projections: ProjectionDaemon,
@@ -24,13 +39,20 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     private readonly clock: Clock,
     private readonly store: EventStore,
     private readonly db: SqlDatabase,
-    private readonly runInBackground: boolean,
+    private readonly mode: BackgroundMode,
     private readonly rateLimiter: RateLimiter,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.projections.start();
-    if (!this.runInBackground) return;
+    if (this.mode.kind === 'elsewhere') {
+      const thread = this.mode.thread;
+      await this.projections.start({ follow: false });
+      this.unsubscribe = this.store.onAppended(() => thread.nudge());
+      return;
+    }
+    // Tests drive jobs by hand, but local appends still move the projections, as in the service.
+    await this.projections.start({ follow: true });
+    if (this.mode.kind !== 'here') return;
     this.projections.onReactionsApplied(() => this.jobs.kick());
     this.jobs.start();
     this.purgeTimer = setInterval(() => {
@@ -38,6 +60,11 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
       this.idempotency.purgeExpired(now).catch((error) => this.logger.error(`idempotency purge failed: ${String(error)}`));
       this.rateLimiter.purgeBefore(new Date(now.getTime() - 5 * 60_000)).catch((error) => this.logger.error(`rate-limit purge failed: ${String(error)}`));
     }, PURGE_EVERY_MS);
+  }
+
+  /** Another thread of this process appended: look for new events and due jobs now. */
+  nudge(): void {
+    this.projections.nudge();
   }
 
   /** Runs projections and due jobs until neither has anything left (tests and scripts). */
@@ -56,6 +83,8 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationShutdown(): Promise<void> {
     if (this.purgeTimer) clearInterval(this.purgeTimer);
+    this.unsubscribe?.();
+    if (this.mode.kind === 'elsewhere') await this.mode.thread.stop();
     await this.jobs.stop();
     await this.projections.stop();
     await this.store.close();

@@ -42,12 +42,22 @@ export class ProjectionDaemon implements ProjectionBarrier {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  async start(): Promise<void> {
+  /**
+   * Loads the checkpoints. With `follow`, the projectors also run after every local append and
+   * on the poll; without it they run only when nudged or waited for (another thread follows the log).
+   */
+  async start(options: { follow: boolean } = { follow: true }): Promise<void> {
     for (const projector of this.all()) await projector.start();
+    if (!options.follow) return;
     // A local append needs only the new events; the poll also looks at the stored checkpoints (another process, a reset).
     this.unsubscribe = this.store.onAppended(() => this.kick(false));
     if (this.pollIntervalMs > 0) this.timer = setInterval(() => this.kick(true), this.pollIntervalMs);
     this.kick(true);
+  }
+
+  /** Another thread of this process appended: read the new events now. */
+  nudge(): void {
+    this.kick(false);
   }
 
   async stop(): Promise<void> {
@@ -127,11 +137,11 @@ export class ProjectionDaemon implements ProjectionBarrier {
     if (this.waiters.length > 0) void this.pump();
   }
 
-  /** Events each projector has still to apply (read-model groups and reactions). */
+  /** Events each projector has still to apply (read-model groups and reactions), from the stored checkpoints, whichever thread or process moves them. */
   async lag(): Promise<{ name: string; events: number }[]> {
     const result: { name: string; events: number }[] = [];
     for (const projector of this.all()) {
-      result.push({ name: projector.name, events: await this.store.countEvents(projector.position) });
+      result.push({ name: projector.name, events: await this.store.countEvents(await projector.storedPosition()) });
     }
     return result;
   }

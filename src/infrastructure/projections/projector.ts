@@ -38,6 +38,11 @@ export class Projector {
     return this.known;
   }
 
+  /** The checkpoint as stored now (this process's view may be behind another thread's or process's). */
+  storedPosition(): Promise<GlobalPosition | null> {
+    return checkpoints.read(this.db, this.name);
+  }
+
   hasReached(position: GlobalPosition): boolean {
     return this.known !== null && comparePositions(this.known, position) >= 0;
   }

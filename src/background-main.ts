@@ -1,0 +1,37 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { parentPort } from 'node:worker_threads';
+import { BackgroundModule } from './background.module';
+import { loadConfig } from './config/load-config';
+import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
+import { BackgroundProcessing } from './infrastructure/processing/background-processing';
+import { FromBackground, ToBackground } from './infrastructure/processing/background-thread';
+
+/** Entry of the background thread started by main.ts when BACKGROUND_WORK=thread. */
+async function run(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('background-main runs as a worker thread of main.ts');
+  const config = loadConfig();
+  const app = await NestFactory.createApplicationContext(BackgroundModule.forRoot(config), {
+    logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel),
+  });
+  await app.init();
+  const background = app.get(BackgroundProcessing);
+  port.on('message', (message: ToBackground) => {
+    if (message === 'appended') background.nudge();
+    else if (message === 'stop') {
+      void app.close().finally(() => {
+        port.postMessage('stopped' satisfies FromBackground);
+        port.close();
+      });
+    }
+  });
+  port.postMessage('ready' satisfies FromBackground);
+}
+
+run().catch((error: unknown) => {
+  // Thrown out of the thread: main.ts sees it as the thread's error and stops the process.
+  setImmediate(() => {
+    throw error;
+  });
+});

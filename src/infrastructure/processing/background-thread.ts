@@ -1,0 +1,58 @@
+import { Worker } from 'node:worker_threads';
+import { BackgroundElsewhere } from './background-processing';
+
+/** Messages between the HTTP thread and the background thread. */
+export type ToBackground = 'appended' | 'stop';
+export type FromBackground = 'ready' | 'stopped';
+
+/**
+ * The process's background thread (`background-main.ts`): projections, settlement, refunds,
+ * webhooks and purges run there on their own event loop, so they do not take turns with the
+ * requests. Appends made by the HTTP thread nudge it at most once per turn of the event loop.
+ * If the thread dies, the process exits: a service that accepts payments it cannot settle is
+ * worse than one that restarts.
+ */
+export class BackgroundThread implements BackgroundElsewhere {
+  private nudgePending = false;
+  private stopping: Promise<void> | null = null;
+
+  private constructor(private readonly worker: Worker) {}
+
+  static async start(entry: string, onDeath: (reason: string) => void): Promise<BackgroundThread> {
+    const worker = new Worker(entry);
+    const thread = new BackgroundThread(worker);
+    await new Promise<void>((resolve, reject) => {
+      const early = (code: number) => reject(new Error(`the background thread exited with code ${code} while starting`));
+      worker.once('error', reject);
+      worker.once('exit', early);
+      worker.once('message', (message: FromBackground) => {
+        worker.off('error', reject);
+        worker.off('exit', early);
+        if (message === 'ready') resolve();
+        else reject(new Error(`the background thread said "${message}" instead of ready`));
+      });
+    });
+    worker.on('error', (error) => onDeath(`the background thread failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+    worker.on('exit', (code) => {
+      if (!thread.stopping) onDeath(`the background thread exited with code ${code}`);
+    });
+    return thread;
+  }
+
+  nudge(): void {
+    if (this.nudgePending || this.stopping) return;
+    this.nudgePending = true;
+    setImmediate(() => {
+      this.nudgePending = false;
+      if (!this.stopping) this.worker.postMessage('appended' satisfies ToBackground);
+    });
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= new Promise<void>((resolve) => {
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage('stop' satisfies ToBackground);
+    });
+    return this.stopping;
+  }
+}
