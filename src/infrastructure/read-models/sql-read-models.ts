@@ -35,6 +35,7 @@ const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text A
 export class SqlReadModels implements ReadModels {
   /** Every partner request starts here: concurrent lookups share one query. */
   private readonly keyAccess = new StatementBatcher<string, ApiKeyAccess | null>((hashes) => this.readKeyAccess(hashes));
+  private readonly settingsLookups = new StatementBatcher<{ partnerId: string; environment: Environment }, PartnerSettings>((wanted) => this.readSettings(wanted));
 
   constructor(private readonly db: SqlExecutor) {}
 
@@ -107,8 +108,20 @@ export class SqlReadModels implements ReadModels {
     return row ? { partnerId: row.partner_id, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) } : null;
   }
 
+  /** Concurrent lookups (webhook deliveries running side by side) share one statement. */
   partnerSettings(partnerId: string, environment: Environment): Promise<PartnerSettings> {
-    return partnerSettingsOf(this.db, partnerId, environment);
+    return this.settingsLookups.submit({ partnerId, environment });
+  }
+
+  private async readSettings(wanted: readonly { partnerId: string; environment: Environment }[]): Promise<PartnerSettings[]> {
+    const rows = await this.db.query<{ partner_id: string; environment: Environment; settings: PartnerSettings }>(
+      `SELECT s.partner_id, s.environment, s.settings FROM rm_partner_settings s
+         JOIN unnest($1::text[], $2::text[]) AS v(partner_id, environment) ON s.partner_id = v.partner_id AND s.environment = v.environment`,
+      [wanted.map((item) => item.partnerId), wanted.map((item) => item.environment)],
+      { planPerCall: true },
+    );
+    const found = new Map(rows.map((row) => [`${row.partner_id} ${row.environment}`, row.settings]));
+    return wanted.map((item) => found.get(`${item.partnerId} ${item.environment}`) ?? defaultSettings());
   }
 
   apiKeyAccess(keyHash: string): Promise<ApiKeyAccess | null> {
@@ -164,14 +177,6 @@ interface ApiKeyAccessRow {
   kyc_status: KycStatus | null;
   created_at: Date | string | null;
   settings: PartnerSettings | null;
-}
-
-export async function partnerSettingsOf(db: SqlExecutor, partnerId: string, environment: Environment): Promise<PartnerSettings> {
-  const rows = await db.query<{ settings: PartnerSettings }>('SELECT settings FROM rm_partner_settings WHERE partner_id = $1 AND environment = $2', [
-    partnerId,
-    environment,
-  ]);
-  return rows[0]?.settings ?? defaultSettings();
 }
 
 function toOrderView(row: OrderRow): OrderView {

@@ -2,6 +2,7 @@ import { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookDeliveryStore } 
 import { Environment } from '../../domain/shared/environment';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor, SQLSTATE, sqlStateOf } from '../sql/sql-database';
+import { StatementBatcher } from '../sql/statement-batcher';
 
 export const WEBHOOK_SCHEMA: SchemaScript = {
   name: 'webhooks',
@@ -54,6 +55,8 @@ interface AttemptRow {
 }
 
 export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
+  private readonly lookups = new StatementBatcher<string, WebhookDelivery | null>((deliveryIds) => this.readDeliveries(deliveryIds));
+
   constructor(private readonly db: SqlExecutor) {}
 
   async open(delivery: Omit<WebhookDelivery, 'state' | 'attempts' | 'updatedAt'>): Promise<WebhookDelivery> {
@@ -81,10 +84,15 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     return true;
   }
 
-  async get(deliveryId: string): Promise<WebhookDelivery | null> {
-    const rows = await this.db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE delivery_id = $1', [deliveryId]);
-    if (!rows[0]) return null;
-    return (await this.withAttempts(rows))[0];
+  /** Concurrent lookups (deliveries running side by side) share one statement. */
+  get(deliveryId: string): Promise<WebhookDelivery | null> {
+    return this.lookups.submit(deliveryId);
+  }
+
+  private async readDeliveries(deliveryIds: readonly string[]): Promise<(WebhookDelivery | null)[]> {
+    const rows = await this.db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE delivery_id = ANY($1::text[])', [[...new Set(deliveryIds)]]);
+    const found = new Map((await this.withAttempts(rows)).map((delivery) => [delivery.deliveryId, delivery]));
+    return deliveryIds.map((deliveryId) => found.get(deliveryId) ?? null);
   }
 
   async list(filter: { partnerId?: string; environment?: Environment; state?: DeliveryState; limit: number }): Promise<WebhookDelivery[]> {
