@@ -60,8 +60,13 @@ export class JobWorker {
     await this.running?.catch(() => undefined);
   }
 
+  /** Runs due jobs now; while a run is in progress it only asks that run to look again (nothing waits on it). */
   kick(): void {
     if (this.stopped) return;
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
     this.runDue().catch(() => undefined);
   }
 

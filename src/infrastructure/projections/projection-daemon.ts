@@ -31,6 +31,9 @@ export class ProjectionDaemon implements ProjectionBarrier {
   private reactionsListener: (() => void) | null = null;
   private waiters: Waiter[] = [];
   private pumping = false;
+  private kicked = false;
+  private kickAgain = false;
+  private refreshNext = false;
 
   constructor(
     /** Read models the API answers from: the barrier waits for these. */
@@ -146,9 +149,31 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return result;
   }
 
+  /**
+   * Starts a catch-up, or, while one runs, asks for one more after it. Kicks come with every
+   * append: each must not wait on the run in progress, which under steady load does not end
+   * (it keeps finding new events), or the waiting kicks would pile up without bound.
+   */
   private kick(refresh: boolean): void {
     if (this.stopped) return;
-    this.catchUpAll(refresh).catch((error) => this.onError(error));
+    this.refreshNext ||= refresh;
+    if (this.kicked) {
+      this.kickAgain = true;
+      return;
+    }
+    this.kicked = true;
+    void (async () => {
+      try {
+        do {
+          this.kickAgain = false;
+          const refreshNow = this.refreshNext;
+          this.refreshNext = false;
+          await this.catchUpAll(refreshNow).catch((error) => this.onError(error));
+        } while (this.kickAgain && !this.stopped);
+      } finally {
+        this.kicked = false;
+      }
+    })();
   }
 
   private all(): Projector[] {

@@ -13,7 +13,7 @@ interface Gauge {
   labels?: Record<string, string>;
 }
 
-/** Prometheus text format for operators: projection lag, held orders, due jobs, failed webhook deliveries. */
+/** Prometheus text format for operators: projection lag, held orders, due jobs, failed webhook deliveries, memory. */
 @ApiExcludeController()
 @Controller('metrics')
 @UseGuards(AdminTokenGuard)
@@ -39,6 +39,12 @@ export class MetricsController {
       { name: 'webhook_deliveries_failed', help: 'Webhook deliveries that exhausted their retries', value: await count(`SELECT count(*)::text AS n FROM webhook_deliveries WHERE state = 'FAILED'`) },
       { name: 'events_not_yet_readable', help: 'Committed events behind an open transaction', value: await this.store.countCommittedNotYetReadable() },
     ];
+    const memory = process.memoryUsage();
+    gauges.push(
+      { name: 'process_resident_memory_bytes', help: 'Resident memory of this process (all its threads)', value: memory.rss },
+      { name: 'heap_used_bytes', help: 'JavaScript heap in use on the thread that serves HTTP', value: memory.heapUsed },
+      { name: 'external_memory_bytes', help: 'Memory held outside the JavaScript heap (buffers) by that thread', value: memory.external },
+    );
     for (const lag of await this.daemon.lag()) {
       gauges.push({ name: 'projection_lag_events', help: 'Events not yet applied by a projector', value: lag.events, labels: { projector: lag.name } });
     }
