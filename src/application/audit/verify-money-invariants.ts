@@ -29,6 +29,8 @@ export class VerifyMoneyInvariants extends Query<VerificationReport> {
   }
 }
 
+const KEY_LOOKUPS_AT_ONCE = 500;
+
 const NAMES: Record<number, string> = {
   1: 'balance never below zero',
   2: 'balance equals the fold of the wallet events',
@@ -140,17 +142,24 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
   }
 
   /** A debit inside the idempotency window must belong to the request the key still records as answered 200. */
+  /** Keys are looked up many at a time (the store shares one statement between concurrent lookups). */
   private async checkAcceptedRequests(orders: Map<string, OrderFacts>, now: number, breach: (invariant: number, detail: string) => void): Promise<void> {
-    for (const [orderId, order] of orders) {
-      for (const debit of order.debits) {
-        if (now - new Date(debit.placedAt).getTime() >= IDEMPOTENCY_WINDOW_MS) continue;
-        const record = await this.idempotency.lookup({ partnerId: debit.partnerId, environment: debit.environment, key: debit.idempotencyKey });
+    const recent = [...orders].flatMap(([orderId, order]) =>
+      order.debits.filter((debit) => now - new Date(debit.placedAt).getTime() < IDEMPOTENCY_WINDOW_MS).map((debit) => ({ orderId, debit })),
+    );
+    for (let start = 0; start < recent.length; start += KEY_LOOKUPS_AT_ONCE) {
+      const chunk = recent.slice(start, start + KEY_LOOKUPS_AT_ONCE);
+      const records = await Promise.all(
+        chunk.map(({ debit }) => this.idempotency.lookup({ partnerId: debit.partnerId, environment: debit.environment, key: debit.idempotencyKey })),
+      );
+      chunk.forEach(({ orderId, debit }, index) => {
+        const record = records[index];
         if (!record || record.orderId !== orderId) {
           breach(6, `order ${orderId} moved money but its request (key ${debit.idempotencyKey}) holds no accepted answer`);
         } else if (record.statusCode !== null && record.statusCode !== 200) {
           breach(6, `order ${orderId} moved money but its request was answered ${record.statusCode}`);
         }
-      }
+      });
     }
   }
 }

@@ -128,12 +128,10 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     );
   }
 
+  /** Concurrent lookups (an audit checking every recent order) share statements. */
   async lookup(scope: IdempotencyScope): Promise<{ orderId: string; statusCode: number | null } | null> {
-    const rows = await this.db.query<{ order_id: string; response_status: number | null }>(
-      'SELECT order_id, response_status FROM idempotency_keys WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3',
-      [scope.partnerId, scope.environment, scope.key],
-    );
-    return rows[0] ? { orderId: rows[0].order_id, statusCode: rows[0].response_status } : null;
+    const row = await this.lookups.submit(scope);
+    return row ? { orderId: row.order_id, statusCode: row.response_status } : null;
   }
 
   async purgeExpired(now: Date): Promise<number> {
