@@ -230,6 +230,14 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
     describe('binding Idempotency-Keys in the commit of the events (stores that can)', () => {
       const bindingStore = (): EventStore | null => (store.bindsIdempotencyKeys ? store : null);
 
+      it('is refused, writing nothing, by a store that cannot bind keys (the reservation path serves it)', async () => {
+        if (store.bindsIdempotencyKeys) return;
+        const streamId = uuid();
+        const refused = await store.append(streamId, [newEvent('Debited')], 'no_stream', { idempotencyKeys: [keyBinding(`contract-${uuid()}`)] }).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(Error);
+        expect(await store.readStream(streamId)).toEqual([]);
+      });
+
       it('writes the events with a fresh key, and refuses another append with the same key, writing none of it', async () => {
         const keyed = bindingStore();
         if (!keyed) return;

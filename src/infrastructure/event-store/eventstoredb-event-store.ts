@@ -20,6 +20,7 @@ import {
   StreamingRead,
 } from '@eventstore/db-client';
 import {
+  AppendOptions,
   AppendResult,
   DuplicateEventIdError,
   EventStore,
@@ -185,8 +186,12 @@ export class EventStoreDbEventStore implements EventStore {
     this.appended.setMaxListeners(0);
   }
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  /** Idempotency-Keys live in PostgreSQL, which cannot share a commit with EventStoreDB: they are reserved around the append instead. */
+  readonly bindsIdempotencyKeys = false;
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    if (options.idempotencyKeys?.length) throw new Error('EventStoreDB cannot bind Idempotency-Keys in the commit of its events; nothing was written');
     assertServiceStream(streamId);
     const data = events.map(toEventData);
     assertAppendFits(streamId, data, this.options.maxAppendSizeBytes);
