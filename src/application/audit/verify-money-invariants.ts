@@ -141,8 +141,10 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
     }
   }
 
-  /** A debit inside the idempotency window must belong to the request the key still records as answered 200. */
-  /** Keys are looked up many at a time (the store shares one statement between concurrent lookups). */
+  /**
+   * A debit inside the idempotency window must belong to the request the key still records as
+   * answered 200. Keys are looked up many at a time: the store shares statements between them.
+   */
   private async checkAcceptedRequests(orders: Map<string, OrderFacts>, now: number, breach: (invariant: number, detail: string) => void): Promise<void> {
     const recent = [...orders].flatMap(([orderId, order]) =>
       order.debits.filter((debit) => now - new Date(debit.placedAt).getTime() < IDEMPOTENCY_WINDOW_MS).map((debit) => ({ orderId, debit })),

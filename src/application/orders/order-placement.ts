@@ -8,8 +8,7 @@ import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
-import { WalletCommandResult } from '../wallets/wallet-command-processor';
-import { OrderDebit, OrderDraft, PlacedOrder, answerOf } from './placement/order-debit';
+import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder, answerOf } from './placement/order-debit';
 import { ReservedKeyPlacement } from './placement/reserved-key-placement';
 
 export { OrderDraft, PlacedOrder } from './placement/order-debit';
@@ -70,20 +69,22 @@ export class OrderPlacement {
       throw refusal;
     }
     const orderId = this.secrets.newId('ord');
-    let result: WalletCommandResult;
+    let outcome: DebitOutcome;
     try {
-      result = await this.debit.run(caller, orderId, scope.key, draft, { scope, requestHash });
+      outcome = await this.debit.run(caller, orderId, scope.key, draft, { scope, requestHash });
     } catch (error) {
       if (!(error instanceof IdempotencyKeyTakenError)) throw error;
       // Used before: a repeat, another body, a request still at work elsewhere, or a key past its window.
       return this.reserved.place(caller, scope, requestHash, draft);
     }
+    const { result, boundAnswer } = outcome;
     if (!result.ok) {
       const replay = await this.replayOf(scope, requestHash);
       if (replay) return replay;
       throw ServiceError.from(result.error);
     }
-    return { body: answerOf(result.event as WalletDebited), replayed: false };
+    // The body bound with the key: the first answer and every replay are the same bytes.
+    return { body: boundAnswer ?? answerOf(result.event as WalletDebited), replayed: false };
   }
 
   /** The request's own checks, then whether it can be sent upstream at all; nothing is debited before both pass. */

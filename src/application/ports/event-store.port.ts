@@ -94,6 +94,9 @@ export interface AppendOptions {
   idempotencyKeys?: readonly KeyBinding[];
 }
 
+/** One string per key scope (partner, environment, key), to match bindings with each other. */
+export const keyBindingId = (binding: { partnerId: string; environment: string; key: string }): string => JSON.stringify([binding.partnerId, binding.environment, binding.key]);
+
 /** One of the keys an append was to bind is bound already (or expired, not yet purged): nothing was written. */
 export class IdempotencyKeyTakenError extends Error {
   constructor(readonly keys: readonly KeyBinding[]) {

@@ -12,6 +12,7 @@ import {
   IdempotencyKeyTakenError,
   KeyBinding,
   WrongExpectedRevisionError,
+  keyBindingId,
 } from '../ports/event-store.port';
 import { domainEventOf, envelope } from '../shared/event-envelope';
 
@@ -38,8 +39,6 @@ interface Pending {
 }
 
 const MAX_BATCH = 256;
-
-const keyId = (binding: KeyBinding): string => JSON.stringify([binding.partnerId, binding.environment, binding.key]);
 const MAX_ATTEMPTS = 20;
 
 /**
@@ -169,8 +168,8 @@ class WalletLane {
       } catch (error) {
         if (error instanceof IdempotencyKeyTakenError && attempt < MAX_ATTEMPTS) {
           // Nothing was written: the commands whose keys are bound already are refused, the others decided again without them.
-          const taken = new Set(error.keys.map(keyId));
-          const refused = keyed.filter(({ binding }) => taken.has(keyId(binding)));
+          const taken = new Set(error.keys.map(keyBindingId));
+          const refused = keyed.filter(({ binding }) => taken.has(keyBindingId(binding)));
           for (const { binding, pending } of refused) pending.reject(new IdempotencyKeyTakenError([binding]));
           const gone = new Set(refused.map(({ pending }) => pending));
           batch = batch.filter((pending) => !gone.has(pending));

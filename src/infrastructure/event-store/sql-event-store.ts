@@ -5,6 +5,7 @@ import {
   DuplicateEventIdError,
   IdempotencyKeyTakenError,
   KeyBinding,
+  keyBindingId,
   EventMetadata,
   EventStore,
   ExpectedRevision,
@@ -359,8 +360,8 @@ export class SqlEventStore implements EventStore {
       [keys.map((binding) => binding.partnerId), keys.map((binding) => binding.environment), keys.map((binding) => binding.key)],
       { planPerCall: true },
     );
-    const bound = new Set(rows.map((row) => JSON.stringify([row.partner_id, row.environment, row.idempotency_key])));
-    const taken = keys.filter((binding) => bound.has(JSON.stringify([binding.partnerId, binding.environment, binding.key])));
+    const bound = new Set(rows.map((row) => keyBindingId({ partnerId: row.partner_id, environment: row.environment, key: row.idempotency_key })));
+    const taken = keys.filter((binding) => bound.has(keyBindingId(binding)));
     return taken.length ? taken : keys;
   }
 

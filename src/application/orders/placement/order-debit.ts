@@ -31,6 +31,12 @@ export interface KeyToBind {
   requestHash: string;
 }
 
+/** What a debit did, and, when it bound a key, the answer bound with it (as it is to be sent). */
+export interface DebitOutcome {
+  result: WalletCommandResult;
+  boundAnswer: string | null;
+}
+
 /** The 200 answer of a placed order, made from its debit event. */
 export const answerOf = (debited: WalletDebited): string => JSON.stringify(orderResource(factsOf(debited)));
 
@@ -47,9 +53,10 @@ export class OrderDebit {
   ) {}
 
   /** Debits the wallet for the order; with `bind`, the key and its answer are written in the same commit. */
-  run(caller: Caller, orderId: string, idempotencyKey: string, draft: OrderDraft, bind?: KeyToBind): Promise<WalletCommandResult> {
+  async run(caller: Caller, orderId: string, idempotencyKey: string, draft: OrderDraft, bind?: KeyToBind): Promise<DebitOutcome> {
     const now = this.clock.now();
-    return this.wallets.execute(caller.partnerId, caller.environment, {
+    let boundAnswer: string | null = null;
+    const result = await this.wallets.execute(caller.partnerId, caller.environment, {
       command: {
         type: 'DebitWallet',
         orderId,
@@ -68,8 +75,9 @@ export class OrderDebit {
         actor: { type: 'partner_key', id: caller.keyId },
         at: now,
       }),
-      keyFor: bind ? (event: WalletEvent) => keyBinding(bind, orderId, answerOf(event as WalletDebited), now) : undefined,
+      keyFor: bind ? (event: WalletEvent) => keyBinding(bind, orderId, (boundAnswer = answerOf(event as WalletDebited)), now) : undefined,
     });
+    return { result, boundAnswer };
   }
 
   /** The order as its debit event recorded it, if the order was debited. */

@@ -45,7 +45,7 @@ export class ReservedKeyPlacement {
   }
 
   private async debitReserved(caller: Caller, scope: IdempotencyScope, draft: OrderDraft, orderId: string): Promise<PlacedOrder> {
-    const result = await this.debit.run(caller, orderId, scope.key, draft);
+    const { result } = await this.debit.run(caller, orderId, scope.key, draft);
     if (!result.ok || result.deduplicated) {
       // A refusal may only be a late view: another request holding this key may have debited the order meanwhile.
       const earlier = await this.debit.earlier(orderId);
