@@ -1,12 +1,19 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { extname, join } from 'node:path';
 import { ConfigError, loadConfig } from './config/load-config';
 import { createApp } from './create-app';
 import { BackgroundThread } from './infrastructure/processing/background-thread';
 import { BackgroundMode } from './infrastructure/processing/background-processing';
+import { ProcessGroup } from './process-group';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.httpProcesses > 1 && cluster.isPrimary) {
+    await ProcessGroup.start(config.httpProcesses);
+    console.log(`partner service: ${config.httpProcesses} processes listening on http://${config.host}:${config.port}`);
+    return;
+  }
   const background: BackgroundMode =
     config.backgroundWork === 'thread'
       ? {
@@ -21,6 +28,7 @@ async function main(): Promise<void> {
   const app = await createApp(config, { background });
   await app.listen({ port: config.port, host: config.host });
   const mode = config.eventStore === 'embedded' ? `embedded (${config.embeddedDatabaseDir})` : config.eventStore;
+  if (cluster.isWorker) return;
   console.log(
     `partner service listening on http://${config.host}:${config.port} — event store: ${mode}; background work: ${config.backgroundWork}; partner API at /v1/partner`,
   );

@@ -68,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     projectionPollMs: integer('PROJECTION_POLL_MS', 100, 10, 60_000),
     jobPollMs: integer('JOB_POLL_MS', 250, 10, 60_000),
     backgroundWork: 'inline',
+    httpProcesses: integer('HTTP_PROCESSES', 1, 1, 64),
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
@@ -80,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   // PGlite is one connection inside this thread: another thread cannot open the same database.
   else if (backgroundWork === 'thread' && eventStore === 'embedded') problems.push('BACKGROUND_WORK=thread needs EVENT_STORE=postgres or eventstoredb (the embedded database lives in one thread)');
   config.backgroundWork = backgroundWork;
+  if (config.httpProcesses > 1 && eventStore === 'embedded') problems.push('HTTP_PROCESSES above 1 needs EVENT_STORE=postgres or eventstoredb (the embedded database is opened by one process)');
   const rateLimitStore = (env.RATE_LIMIT_STORE ?? 'database') as ServiceConfig['rateLimitStore'];
   if (rateLimitStore !== 'database' && rateLimitStore !== 'redis') problems.push('RATE_LIMIT_STORE must be database or redis');
   if (rateLimitStore === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL is required when RATE_LIMIT_STORE=redis');

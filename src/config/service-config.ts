@@ -24,6 +24,11 @@ export interface ServiceConfig {
    * background thread of the same process (PostgreSQL and EventStoreDB modes).
    */
   backgroundWork: 'inline' | 'thread';
+  /**
+   * Processes serving the same port (node:cluster); each is a whole service instance with its own
+   * event loop, pool and background work, as replicas behind a balancer are. 1: no cluster.
+   */
+  httpProcesses: number;
   /** Jobs (provider calls, webhook deliveries) each process runs at once. */
   jobConcurrency: number;
   bodyLimitBytes: number;

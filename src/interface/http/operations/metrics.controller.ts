@@ -41,6 +41,8 @@ export class MetricsController {
     ];
     const memory = process.memoryUsage();
     gauges.push(
+      // With HTTP_PROCESSES > 1 each scrape is answered by one of the processes; this says which.
+      { name: 'process_id', help: 'Operating-system id of the process that answered this scrape', value: process.pid },
       { name: 'process_resident_memory_bytes', help: 'Resident memory of this process (all its threads)', value: memory.rss },
       { name: 'heap_used_bytes', help: 'JavaScript heap in use on the thread that serves HTTP', value: memory.heapUsed },
       { name: 'external_memory_bytes', help: 'Memory held outside the JavaScript heap (buffers) by that thread', value: memory.external },
