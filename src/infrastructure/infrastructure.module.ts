@@ -6,7 +6,7 @@ import { EVENT_STORE } from '../application/ports/event-store.port';
 import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS } from '../application/ports/idempotency-store.port';
 import { JOB_QUEUE } from '../application/ports/job-queue.port';
 import { PROVIDER_DIRECTORY } from '../application/ports/provider-gateway.port';
-import { READ_MODELS } from '../application/ports/read-models.port';
+import { READ_MODELS, ReadModels } from '../application/ports/read-models.port';
 import { KEY_HASHER, SECRET_GENERATOR } from '../application/ports/secrets.port';
 import { ServiceConfig } from '../config/service-config';
 import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
@@ -28,6 +28,8 @@ import { RATE_LIMITER } from '../application/ports/rate-limiter.port';
 import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER } from '../application/ports/webhook.port';
 import { SqlRateLimiter } from './rate-limit/sql-rate-limiter';
 import { RedisRateLimiter } from './rate-limit/redis-rate-limiter';
+import { SqlKeyAdmission, UncountedKeyAdmission } from './rate-limit/sql-key-admission';
+import { KEY_ADMISSION } from '../application/ports/key-admission.port';
 import { AesSecretBox } from './security/aes-secret-box';
 import { HttpWebhookSender } from './webhooks/http-webhook-sender';
 import { SqlWebhookDeliveryStore } from './webhooks/sql-webhook-delivery-store';
@@ -47,6 +49,7 @@ const IDEMPOTENCY_LEASE_MS = 10_000;
 export class InfrastructureModule {
   static forRoot(config: ServiceConfig, overrides: InfrastructureOverrides = {}): DynamicModule {
     const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
+    const usesRedis = config.rateLimitStore === 'redis' && config.redisUrl !== null;
     const providers: Provider[] = [
       { provide: SERVICE_CONFIG, useValue: config },
       {
@@ -83,8 +86,14 @@ export class InfrastructureModule {
       { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
       { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
       {
+        provide: KEY_ADMISSION,
+        useFactory: (db: SqlDatabase, readModels: ReadModels) =>
+          usesRedis ? new UncountedKeyAdmission((keyHash) => readModels.apiKeyAccess(keyHash)) : new SqlKeyAdmission(db.withAsynchronousCommit()),
+        inject: [SQL_DATABASE, READ_MODELS],
+      },
+      {
         provide: RATE_LIMITER,
-        ...sql((db) => (config.rateLimitStore === 'redis' && config.redisUrl ? RedisRateLimiter.connect(config.redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
+        ...sql((db) => (usesRedis && config.redisUrl ? RedisRateLimiter.connect(config.redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
       },
       { provide: PROVIDER_DIRECTORY, useValue: new StaticProviderDirectory(new SandboxProvider(), null) },
     ];

@@ -290,6 +290,53 @@ describe('rate limit', () => {
     expect((await service.partner('GET', '/balance', quiet.sandboxKey)).status).toBe(200);
   });
 
+  it('requests refused for KYC (403) use none of the key’s budget: once approved again, the live key has its whole minute', async () => {
+    const { partnerId } = await service.createPartner('IN', 'KYC Budget');
+    const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
+    const liveKey: string = approved.body.live_api_key;
+    expect((await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'live', rate_limit: 3 })).status).toBe(200);
+    expect((await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'suspended' })).status).toBe(200);
+    for (let request = 0; request < 5; request++) expectError(await service.partner('GET', '/balance', liveKey), 403, 'kyc_required');
+
+    expect((await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' })).status).toBe(200);
+    const remaining: (string | null)[] = [];
+    for (let request = 0; request < 3; request++) {
+      const answer = await service.partner('GET', '/balance', liveKey);
+      expect(answer.status).toBe(200);
+      remaining.push(answer.headers.get('ratelimit-remaining'));
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    expectError(await service.partner('GET', '/balance', liveKey), 429, 'rate_limit_exceeded');
+  });
+
+  it('requests refused for their address (403) use none of the budget either', async () => {
+    const { partnerId, sandboxKey } = await service.createPartner('IN', 'Address Budget');
+    expect((await configure(service, partnerId, { rate_limit: 3, ip_allowlist: ['192.0.2.1'] })).status).toBe(200);
+    for (let request = 0; request < 5; request++) expectError(await service.partner('GET', '/balance', sandboxKey), 403, 'ip_not_allowed');
+
+    expect((await configure(service, partnerId, { ip_allowlist: ['127.0.0.0/8', '::1'] })).status).toBe(200);
+    const remaining: (string | null)[] = [];
+    for (let request = 0; request < 3; request++) {
+      const answer = await service.partner('GET', '/balance', sandboxKey);
+      expect(answer.status).toBe(200);
+      remaining.push(answer.headers.get('ratelimit-remaining'));
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    expectError(await service.partner('GET', '/balance', sandboxKey), 429, 'rate_limit_exceeded');
+  });
+
+  it.each([
+    ['no IP allowlist', []],
+    ['an IP allowlist that admits the caller', ['127.0.0.0/8', '::1']],
+  ])('a burst of concurrent requests from a partner with %s: exactly the limit gets through, each with its own remaining count', async (_, allowlist) => {
+    const { partnerId, sandboxKey } = await service.createPartner('IN', 'Burst');
+    expect((await configure(service, partnerId, { rate_limit: 10, ip_allowlist: allowlist })).status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 25 }, () => service.partner('GET', '/balance', sandboxKey)));
+    const admitted = burst.filter((answer) => answer.status === 200);
+    expect(admitted.map((answer) => Number(answer.headers.get('ratelimit-remaining'))).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(burst.filter((answer) => answer.status === 429)).toHaveLength(15);
+  });
+
   it('a regenerated key starts with a fresh count', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Regenerating');
     expect((await configure(service, partnerId, { rate_limit: 1 })).status).toBe(200);

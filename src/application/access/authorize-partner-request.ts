@@ -32,12 +32,13 @@ export class AuthorizePartnerRequest {
   ) {}
 
   async execute(request: PartnerRequest): Promise<{ caller: Caller; rateLimit: RateLimitDecision }> {
-    // The key, its partner and the settings come in one read: one round trip instead of three.
-    const { caller, settings } = await this.authenticate.admit(request.authorization, request.requestId);
+    const now = this.clock.now();
+    // The key, its partner and the settings come in one read (with the SQL rate limit, counted in it too).
+    const { caller, settings, rateLimit: counted } = await this.authenticate.admit(request.authorization, request.requestId, now);
     if (!isAllowed(settings.ipAllowlist, request.ip)) {
       throw new ServiceError('ip_not_allowed', `requests from ${request.ip} are not in this key's IP allowlist`);
     }
-    const rateLimit = await this.rateLimiter.hit(`key:${caller.keyId}`, settings.rateLimitPerMinute, this.clock.now());
+    const rateLimit = counted ?? (await this.rateLimiter.hit(`key:${caller.keyId}`, settings.rateLimitPerMinute, now));
     if (!rateLimit.allowed) throw new RateLimitExceeded(rateLimit);
     return { caller, rateLimit };
   }

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { environmentOfApiKey } from '../../domain/partner/api-key-format';
 import { KEY_HASHER, KeyHasher } from '../ports/secrets.port';
-import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { KEY_ADMISSION, KeyAdmission } from '../ports/key-admission.port';
+import { RateLimitDecision } from '../ports/rate-limiter.port';
 import { ServiceError } from '../shared/service-error';
 import { PartnerSettings } from '../../domain/partner/partner-settings';
 import { Caller } from './caller';
@@ -11,25 +12,30 @@ import { Caller } from './caller';
  * Resolves a bearer key to its partner. The key is looked up by its keyed hash, so the
  * lookup time says nothing about how much of a guessed key was right. Nothing is cached:
  * a revoked key is refused by every process from the moment the revocation is projected.
+ * Where the store can, the same lookup counts the request against the key's rate limit
+ * (see KeyAdmission for when it does).
  */
 @Injectable()
 export class AuthenticateApiKey {
   constructor(
     @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
-    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(KEY_ADMISSION) private readonly admission: KeyAdmission,
   ) {}
 
-  async execute(authorization: string | undefined, requestId: string): Promise<Caller> {
-    return (await this.admit(authorization, requestId)).caller;
-  }
-
-  /** The caller, with the settings that govern its requests (IP allowlist, rate limit), read in one query. */
-  async admit(authorization: string | undefined, requestId: string): Promise<{ caller: Caller; settings: PartnerSettings }> {
+  /**
+   * The caller, with the settings that govern its requests (IP allowlist, rate limit), read in
+   * one query; `rateLimit` is set when that query also counted the request, null otherwise.
+   */
+  async admit(
+    authorization: string | undefined,
+    requestId: string,
+    now: Date,
+  ): Promise<{ caller: Caller; settings: PartnerSettings; rateLimit: RateLimitDecision | null }> {
     const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
     const apiKey = match?.[1];
     const environment = apiKey ? environmentOfApiKey(apiKey) : null;
     if (!apiKey || !environment) throw new ServiceError('invalid_api_key', 'missing or malformed API key');
-    const access = await this.readModels.apiKeyAccess(this.hasher.hash(apiKey));
+    const { access, rateLimit } = await this.admission.lookUp(this.hasher.hash(apiKey), environment, now);
     const key = access?.key;
     if (!access || !key || !key.active || key.environment !== environment) {
       throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
@@ -47,6 +53,6 @@ export class AuthenticateApiKey {
       currency: currencyOf(partner.corridor),
       requestId,
     };
-    return { caller, settings: access.settings };
+    return { caller, settings: access.settings, rateLimit };
   }
 }

@@ -1,7 +1,7 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RateLimitDecision, RateLimiter } from '../../application/ports/rate-limiter.port';
-import { windowOf } from './rate-window';
+import { decisionOf, windowOf } from './rate-window';
 
 /** The same windows in Redis (INCR + PEXPIRE in one MULTI), for deployments that prefer to keep this load off PostgreSQL. */
 export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
@@ -16,7 +16,7 @@ export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
     const key = `ratelimit:${bucket}:${window.start.getTime()}`;
     const results = await this.redis.multi().incr(key).pexpire(key, 120_000).exec();
     const hits = Number(results?.[0]?.[1] ?? 0);
-    return { allowed: hits <= limitPerMinute, limit: limitPerMinute, remaining: Math.max(limitPerMinute - hits, 0), resetSeconds: window.resetSeconds };
+    return decisionOf(hits, limitPerMinute, window.resetSeconds);
   }
 
   async close(): Promise<void> {

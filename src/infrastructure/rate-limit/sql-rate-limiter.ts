@@ -2,7 +2,7 @@ import { RateLimitDecision, RateLimiter } from '../../application/ports/rate-lim
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
-import { windowOf } from './rate-window';
+import { decisionOf, windowOf } from './rate-window';
 
 export const RATE_LIMIT_SCHEMA: SchemaScript = {
   name: 'rate-limit',
@@ -35,7 +35,7 @@ export class SqlRateLimiter implements RateLimiter {
   async hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
     const window = windowOf(now);
     const hits = await this.upserts.submit({ bucket, windowStart: window.start.toISOString() });
-    return { allowed: hits <= limitPerMinute, limit: limitPerMinute, remaining: Math.max(limitPerMinute - hits, 0), resetSeconds: window.resetSeconds };
+    return decisionOf(hits, limitPerMinute, window.resetSeconds);
   }
 
   /** The running count of each hit, in the order the hits came. */

@@ -130,11 +130,7 @@ export class SqlReadModels implements ReadModels {
 
   private async readKeyAccess(keyHashes: readonly string[]): Promise<(ApiKeyAccess | null)[]> {
     const rows = await this.db.query<ApiKeyAccessRow>(
-      `SELECT k.key_hash, k.key_id, k.partner_id, k.environment, k.active,
-              p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings
-         FROM rm_api_keys k
-         LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
-         LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment
+      `${API_KEY_ACCESS_SELECT}
         WHERE k.key_hash = ANY($1::text[])`,
       [[...new Set(keyHashes)]],
       { planPerCall: true },
@@ -153,7 +149,14 @@ export class SqlReadModels implements ReadModels {
   }
 }
 
-function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
+/** A key with its partner and settings: one row per key (`WHERE` on `k` to be added). */
+export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, k.key_id, k.partner_id, k.environment, k.active,
+              p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings
+         FROM rm_api_keys k
+         LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
+         LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment`;
+
+export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
   const partner: PartnerView | null =
     row.partner_found !== null && row.name !== null && row.corridor !== null && row.kyc_status !== null && row.created_at !== null
       ? { partnerId: row.partner_found, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) }
@@ -165,7 +168,7 @@ function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
   };
 }
 
-interface ApiKeyAccessRow {
+export interface ApiKeyAccessRow {
   key_hash: string;
   key_id: string;
   partner_id: string;

@@ -1,0 +1,106 @@
+import { KeyAdmission } from '../../application/ports/key-admission.port';
+import { RateLimitDecision } from '../../application/ports/rate-limiter.port';
+import { ApiKeyAccess } from '../../application/ports/read-models.port';
+import { Environment } from '../../domain/shared/environment';
+import { API_KEY_ACCESS_SELECT, ApiKeyAccessRow, toApiKeyAccess } from '../read-models/sql-read-models';
+import { SqlExecutor } from '../sql/sql-database';
+import { StatementBatcher } from '../sql/statement-batcher';
+import { decisionOf, windowOf } from './rate-window';
+
+interface Lookup {
+  keyHash: string;
+  environment: Environment;
+  windowStart: string;
+  resetSeconds: number;
+}
+
+type Admitted = { access: ApiKeyAccess | null; rateLimit: RateLimitDecision | null };
+
+interface AdmissionRow extends ApiKeyAccessRow {
+  /** Set on the rows of keys whose requests this statement counted, one row per window counted. */
+  counted_window: Date | string | null;
+  counted_hits: number | null;
+}
+
+/**
+ * With the rate limit kept in the service database (RATE_LIMIT_STORE=database), the key lookup
+ * and the rate-limit upsert are one statement: a request costs one round trip before its
+ * business work instead of two. The statement counts into the same `rate_limit_windows` rows
+ * (`key:<key id>`, one per minute) as SqlRateLimiter, which still counts the requests of partners
+ * with an IP allowlist, after the address check that needs the caller's address.
+ *
+ * The SQL repeats the conditions of AuthenticateApiKey that need no address, so that a request
+ * refused with 401 or 403 is not counted. Concurrent lookups share the statement, like the
+ * limiter's upserts: one row per key and minute, each request numbered in the order it came.
+ */
+export class SqlKeyAdmission implements KeyAdmission {
+  private readonly lookups = new StatementBatcher<Lookup, Admitted>((items) => this.admit(items));
+
+  constructor(private readonly db: SqlExecutor) {}
+
+  lookUp(keyHash: string, environment: Environment, now: Date): Promise<Admitted> {
+    const window = windowOf(now);
+    return this.lookups.submit({ keyHash, environment, windowStart: window.start.toISOString(), resetSeconds: window.resetSeconds });
+  }
+
+  private async admit(items: readonly Lookup[]): Promise<Admitted[]> {
+    const groupOf = (item: Lookup) => `${item.keyHash} ${item.environment} ${item.windowStart}`;
+    const groups = new Map<string, Lookup & { requests: number }>();
+    for (const item of items) {
+      const group = groups.get(groupOf(item));
+      if (group) group.requests += 1;
+      else groups.set(groupOf(item), { ...item, requests: 1 });
+    }
+    const wanted = [...groups.values()];
+    const rows = await this.db.query<AdmissionRow>(
+      `WITH wanted AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::integer[]) AS w(key_hash, environment, window_start, requests)
+       ), access AS (
+         ${API_KEY_ACCESS_SELECT}
+          WHERE k.key_hash IN (SELECT key_hash FROM wanted)
+       ), counted AS (
+         INSERT INTO rate_limit_windows (bucket, window_start, hits)
+         SELECT 'key:' || a.key_id, w.window_start, sum(w.requests)
+           FROM wanted w JOIN access a ON a.key_hash = w.key_hash AND a.environment = w.environment
+          WHERE a.active AND a.partner_found IS NOT NULL
+            AND (a.environment <> 'live' OR a.kyc_status = 'approved')
+            AND coalesce(jsonb_array_length(a.settings -> 'ipAllowlist'), 0) = 0
+          GROUP BY 1, 2
+          -- Rows locked in one order by every process: no deadlock between overlapping batches.
+          ORDER BY 1, 2
+         ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + EXCLUDED.hits
+         RETURNING bucket, window_start, hits
+       )
+       SELECT a.*, c.window_start AS counted_window, c.hits AS counted_hits
+         FROM access a LEFT JOIN counted c ON c.bucket = 'key:' || a.key_id`,
+      [wanted.map((group) => group.keyHash), wanted.map((group) => group.environment), wanted.map((group) => group.windowStart), wanted.map((group) => group.requests)],
+      { planPerCall: true },
+    );
+    const accessByHash = new Map<string, ApiKeyAccess>();
+    // The first number each counted group gives out: its new total less what this statement added.
+    const nextNumber = new Map<string, number>();
+    for (const row of rows) {
+      if (!accessByHash.has(row.key_hash)) accessByHash.set(row.key_hash, toApiKeyAccess(row));
+      if (row.counted_window === null || row.counted_hits === null) continue;
+      const key = groupOf({ keyHash: row.key_hash, environment: row.environment, windowStart: new Date(row.counted_window).toISOString(), resetSeconds: 0 });
+      const group = groups.get(key);
+      if (group) nextNumber.set(key, row.counted_hits - group.requests + 1);
+    }
+    return items.map((item) => {
+      const access = accessByHash.get(item.keyHash) ?? null;
+      const number = nextNumber.get(groupOf(item));
+      if (!access || number === undefined) return { access, rateLimit: null };
+      nextNumber.set(groupOf(item), number + 1);
+      return { access, rateLimit: decisionOf(number, access.settings.rateLimitPerMinute, item.resetSeconds) };
+    });
+  }
+}
+
+/** Where the rate limit lives elsewhere (Redis): the lookup alone; the caller counts. */
+export class UncountedKeyAdmission implements KeyAdmission {
+  constructor(private readonly lookUpAccess: (keyHash: string) => Promise<ApiKeyAccess | null>) {}
+
+  async lookUp(keyHash: string): Promise<Admitted> {
+    return { access: await this.lookUpAccess(keyHash), rateLimit: null };
+  }
+}
