@@ -295,6 +295,22 @@ describe('webhooks (embedded store)', () => {
       await service.settle();
       expect(await deliveries(sandboxKey)).toEqual([]);
     });
+
+    it('settlement schedules no delivery work for a partner without a webhook URL, and does once the URL is set', async () => {
+      const { partnerId, sandboxKey } = await service.createPartner('IN', 'Late Webhook Partner');
+      const deliveryJobs = async (orderId: string): Promise<number> =>
+        (await sqlOf(service).query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'deliver-webhook' AND payload->>'orderId' = $1`, [orderId]))[0].n;
+      const before = await topup(sandboxKey, '0001');
+      await service.settle();
+      expect(await deliveryJobs(before.orderId)).toBe(0);
+
+      const receiver = await newReceiver();
+      expect((await configure(partnerId, { environment: 'sandbox', webhook_url: receiver.url })).status).toBe(200);
+      const after = await topup(sandboxKey, '0001');
+      await service.settle();
+      expect(await deliveryJobs(after.orderId)).toBe(1);
+      expect(receiver.received.map((webhook) => JSON.parse(webhook.rawBody).order_id)).toEqual([after.orderId]);
+    });
   });
 
   describe('delivery, retries and the delivery record', () => {

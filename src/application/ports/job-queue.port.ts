@@ -5,6 +5,11 @@ export interface Job {
   kind: string;
   dueAt: Date;
   payload: { [key: string]: unknown };
+  /**
+   * Scheduled only if this partner has a webhook URL in the environment when the event is
+   * processed: a delivery to no one would be a job that only finds out there is nothing to do.
+   */
+  onlyIfWebhookUrl?: { partnerId: string; environment: string };
 }
 
 export interface JobQueue {

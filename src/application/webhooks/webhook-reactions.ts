@@ -8,7 +8,7 @@ import { deterministicEventId } from '../shared/event-ids';
 import { JOB_KINDS } from '../process-managers/job-kinds';
 import { DeliverWebhookPayload, WEBHOOK_EVENTS, webhookJobId } from './webhook-events';
 
-/** A settlement announces transaction.succeeded; a refund after a failure announces transaction.failed. */
+/** A settlement announces transaction.succeeded; a refund after a failure announces transaction.failed (to partners with a webhook URL). */
 export const webhookReactions: Reaction = {
   handles: new Set(['TransactionSettled', 'WalletRefunded']),
   jobsFor(event: RecordedEvent): Job[] {
@@ -41,6 +41,14 @@ export const webhookReactions: Reaction = {
         facts: { refundedAt: data.refundedAt },
       };
     }
-    return [{ id: webhookJobId(payload.deliveryId, 1), kind: JOB_KINDS.deliverWebhook, dueAt: new Date(event.metadata.occurredAt), payload: { ...payload } }];
+    return [
+      {
+        id: webhookJobId(payload.deliveryId, 1),
+        kind: JOB_KINDS.deliverWebhook,
+        dueAt: new Date(event.metadata.occurredAt),
+        payload: { ...payload },
+        onlyIfWebhookUrl: { partnerId: payload.partnerId, environment: payload.environment },
+      },
+    ];
   },
 };

@@ -1,4 +1,5 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
+import { Job } from '../../application/ports/job-queue.port';
 import { Reaction } from '../../application/process-managers/reaction';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
@@ -17,15 +18,36 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
     schema: JOBS_SCHEMA,
     handles,
     async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-      for (const reaction of reactions) {
-        if (!reaction.handles.has(event.type)) continue;
-        for (const job of reaction.jobsFor(event)) await insertJob(tx, job);
-      }
+      const jobs = reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event));
+      for (const job of await jobsStillWanted(tx, jobs)) await insertJob(tx, job);
     },
     /** Every job the batch calls for, in one insert (the first schedule of a job id wins either way). */
     async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
       const jobs = events.flatMap((event) => reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event)));
-      await insertJobs(tx, jobs);
+      await insertJobs(tx, await jobsStillWanted(tx, jobs));
     },
   };
+}
+
+/**
+ * Drops the jobs whose condition does not hold: webhook deliveries for partners without a
+ * webhook URL, by one read of the settings read model. That model is current for every settings
+ * change answered so far (settings commands wait for it before they answer), so an order placed
+ * after a partner's URL change is announced by that change's rule.
+ */
+async function jobsStillWanted(tx: SqlExecutor, jobs: readonly Job[]): Promise<readonly Job[]> {
+  const targets = jobs.flatMap((job) => (job.onlyIfWebhookUrl ? [job.onlyIfWebhookUrl] : []));
+  if (targets.length === 0) return jobs;
+  const scopeOf = (target: { partnerId: string; environment: string }) => `${target.partnerId} ${target.environment}`;
+  const scopes = [...new Map(targets.map((target) => [scopeOf(target), target])).values()];
+  const rows = await tx.query<{ partner_id: string; environment: string }>(
+    `SELECT s.partner_id, s.environment
+       FROM rm_partner_settings s
+       JOIN unnest($1::text[], $2::text[]) AS w(partner_id, environment) ON s.partner_id = w.partner_id AND s.environment = w.environment
+      WHERE s.settings ->> 'webhookUrl' IS NOT NULL`,
+    [scopes.map((scope) => scope.partnerId), scopes.map((scope) => scope.environment)],
+    { planPerCall: true },
+  );
+  const withUrl = new Set(rows.map((row) => scopeOf({ partnerId: row.partner_id, environment: row.environment })));
+  return jobs.filter((job) => !job.onlyIfWebhookUrl || withUrl.has(scopeOf(job.onlyIfWebhookUrl)));
 }
