@@ -1,4 +1,4 @@
-import { orderEvents } from '../support/ledger';
+import { orderEvents, sqlOf } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 
 const STUCK_AFTER_MS = 60_000;
@@ -55,6 +55,27 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
     expect(await partnerView(orderId)).toMatchObject({ status: 'PENDING', settled_at: null, refunded_at: null, operator_ref: null });
     expect(await balance()).toBe('900.00');
     expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
+  });
+
+  it('an order with a final outcome, at once (0001, 0002) or after a poll (0003), has its stuck-order check closed without it ever running', async () => {
+    const stuckCheck = async (orderId: string) =>
+      (await sqlOf(service).query<{ done: boolean; attempts: number }>(`SELECT done_at IS NOT NULL AS done, attempts FROM jobs WHERE job_id = $1`, [`hold-stuck-order:${orderId}`]))[0];
+    const atOnce = [await topup('0001', 'closed-check-0001'), await topup('0002', 'closed-check-0002')];
+    const polled = await topup('0003', 'closed-check-0003');
+    const never = await topup('0005', 'closed-check-0005');
+    await service.settle();
+    for (const orderId of atOnce) expect(await stuckCheck(orderId)).toEqual({ done: true, attempts: 0 });
+    expect(await stuckCheck(polled)).toEqual({ done: false, attempts: 0 });
+    expect(await stuckCheck(never)).toEqual({ done: false, attempts: 0 });
+
+    await service.advance(30_000); // the sandbox's delayed answer for 0003
+    expect((await partnerView(polled)).status).toBe('SUCCESS');
+    expect(await stuckCheck(polled)).toEqual({ done: true, attempts: 0 });
+
+    await service.advance(STUCK_AFTER_MS);
+    expect(await stuckCheck(never)).toEqual({ done: true, attempts: 1 });
+    expect((await heldOrder(never))?.status).toBe('DISPUTED');
+    for (const orderId of [...atOnce, polled]) expect(await heldOrder(orderId)).toBeUndefined();
   });
 
   it('resolving a held order as success shows SUCCESS to the partner with settled_at and operator_ref, and refunds nothing', async () => {

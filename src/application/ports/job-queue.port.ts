@@ -16,10 +16,16 @@ export interface JobQueue {
   schedule(job: Job): Promise<void>;
 }
 
+/** What a job's run says beyond "done". */
+export interface JobRunResult {
+  /** Jobs this run made pointless (they would find nothing to do): marked done with it, unless a worker holds one already. */
+  supersedes?: string[];
+}
+
 /** Does one kind of job. Throwing makes the queue retry later; handlers must be idempotent. */
 export interface JobHandler {
   readonly kind: string;
-  run(job: Job, attempt: number): Promise<void>;
+  run(job: Job, attempt: number): Promise<void | JobRunResult>;
 }
 
 export const JOB_QUEUE = Symbol('JobQueue');

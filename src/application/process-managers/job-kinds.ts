@@ -6,3 +6,6 @@ export const JOB_KINDS = {
   grantSandboxCredit: 'grant-sandbox-credit',
   deliverWebhook: 'deliver-webhook',
 } as const;
+
+/** The stuck-order check armed for every debited order. */
+export const holdStuckOrderJobId = (orderId: string): string => `${JOB_KINDS.holdStuckOrder}:${orderId}`;

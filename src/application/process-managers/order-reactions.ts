@@ -5,7 +5,7 @@ import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { Reaction } from './reaction';
-import { JOB_KINDS } from './job-kinds';
+import { JOB_KINDS, holdStuckOrderJobId } from './job-kinds';
 import { SubmitOrderPayload } from './submit-order.job';
 
 /**
@@ -37,7 +37,7 @@ export function orderReactions(stuckOrderAfterMs: number): Reaction {
           return [
             { id: `${JOB_KINDS.submitOrder}:${data.orderId}`, kind: JOB_KINDS.submitOrder, dueAt: placedAt, payload: { ...payload } },
             {
-              id: `${JOB_KINDS.holdStuckOrder}:${data.orderId}`,
+              id: holdStuckOrderJobId(data.orderId),
               kind: JOB_KINDS.holdStuckOrder,
               dueAt: new Date(placedAt.getTime() + stuckOrderAfterMs),
               payload: { orderId: data.orderId },

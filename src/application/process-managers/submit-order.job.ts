@@ -3,9 +3,9 @@ import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { Job, JobHandler } from '../ports/job-queue.port';
+import { Job, JobHandler, JobRunResult } from '../ports/job-queue.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOrder } from '../ports/provider-gateway.port';
-import { JOB_KINDS } from './job-kinds';
+import { JOB_KINDS, holdStuckOrderJobId } from './job-kinds';
 import { transactionDecider } from '../../domain/transaction/transaction.decider';
 import { OrderLifecycle } from './order-lifecycle';
 
@@ -32,7 +32,7 @@ export class SubmitOrderJob implements JobHandler {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async run(job: Job): Promise<void> {
+  async run(job: Job): Promise<JobRunResult> {
     const { orderId, partnerId, environment, amount, currency, product, reference, placedAt } = job.payload as unknown as SubmitOrderPayload;
     const order: ProviderOrder = { orderId, amount, currency, product, placedAt };
     // A first run finds no stream (the order is new); a retried one is read from the stream.
@@ -44,12 +44,14 @@ export class SubmitOrderJob implements JobHandler {
     );
     if (!initiated.ok) throw new Error(initiated.error.detail);
     const status = initiated.state.status;
-    if (status !== 'INITIATED' && status !== 'PENDING') return;
+    if (status !== 'INITIATED' && status !== 'PENDING') return {};
     const provider = this.providers.forEnvironment(environment);
     if (!provider) throw new Error(`no ${environment} provider is configured for order ${orderId}`);
     const now = this.clock.now();
     // A retried job finds the order already submitted and asks for its outcome instead.
     const outcome = status === 'INITIATED' ? await provider.submit(order, now) : await provider.poll(order, now);
     await this.lifecycle.recordOutcome(order, environment, outcome, { state: initiated.state, revision: initiated.revision });
+    // A final answer (or one another path already gave) leaves the stuck-order check nothing to hold.
+    return outcome.status === 'pending' ? {} : { supersedes: [holdStuckOrderJobId(orderId)] };
   }
 }

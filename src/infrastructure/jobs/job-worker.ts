@@ -15,6 +15,8 @@ interface Completion {
   jobId: string;
   attempts: number;
   doneAt: string;
+  /** Jobs the run made pointless, done at the same time if no worker holds them. */
+  supersedes: readonly string[];
 }
 
 export interface JobWorkerOptions {
@@ -134,8 +136,8 @@ export class JobWorker {
     const handler = this.handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler.run(job, row.attempts);
-      await this.completions.submit({ jobId: job.id, attempts: row.attempts, doneAt: this.clock.now().toISOString() });
+      const result = await handler.run(job, row.attempts);
+      await this.completions.submit({ jobId: job.id, attempts: row.attempts, doneAt: this.clock.now().toISOString(), supersedes: result?.supersedes ?? [] });
     } catch (error) {
       this.options.onError(error, job);
       const retryAt = new Date(this.clock.now().getTime() + this.options.retryDelayMs(row.attempts));
@@ -148,13 +150,34 @@ export class JobWorker {
     }
   }
 
-  /** Fenced by each claim's attempt number: a run whose lease expired and was claimed again changes nothing. */
+  /**
+   * Fenced by each claim's attempt number: a run whose lease expired and was claimed again
+   * changes nothing. Superseded jobs are done in the same statement, unless one is held by a
+   * worker at that moment (it then runs and finds nothing to do).
+   */
   private async markDone(done: readonly Completion[]): Promise<void[]> {
+    const superseded = done.flatMap((item) => item.supersedes.map((jobId) => ({ jobId, doneAt: item.doneAt })));
     await this.db.query(
-      `UPDATE jobs SET done_at = v.done_at, locked_until = NULL, last_error = NULL
-         FROM unnest($1::text[], $2::integer[], $3::timestamptz[]) AS v(job_id, attempts, done_at)
-        WHERE jobs.job_id = v.job_id AND jobs.attempts = v.attempts`,
-      [done.map((item) => item.jobId), done.map((item) => item.attempts), done.map((item) => item.doneAt)],
+      `WITH finished AS (
+         UPDATE jobs SET done_at = v.done_at, locked_until = NULL, last_error = NULL
+           FROM unnest($1::text[], $2::integer[], $3::timestamptz[]) AS v(job_id, attempts, done_at)
+          WHERE jobs.job_id = v.job_id AND jobs.attempts = v.attempts
+          RETURNING 1
+       ), pointless AS (
+         UPDATE jobs SET done_at = s.done_at
+           FROM unnest($4::text[], $5::timestamptz[]) AS s(job_id, done_at)
+          WHERE jobs.job_id = s.job_id AND jobs.done_at IS NULL AND (jobs.locked_until IS NULL OR jobs.locked_until <= s.done_at)
+            AND jobs.job_id <> ALL($1::text[])
+          RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM finished) AS finished, (SELECT count(*) FROM pointless) AS pointless`,
+      [
+        done.map((item) => item.jobId),
+        done.map((item) => item.attempts),
+        done.map((item) => item.doneAt),
+        superseded.map((item) => item.jobId),
+        superseded.map((item) => item.doneAt),
+      ],
       { planPerCall: true },
     );
     return done.map(() => undefined);
