@@ -290,6 +290,18 @@ describe('rate limit', () => {
     expect((await service.partner('GET', '/balance', quiet.sandboxKey)).status).toBe(200);
   });
 
+  /** A key with a limit of 3 that has not been counted this minute: 3 answers (2, 1, 0 remaining), then 429. */
+  const expectWholeBudgetOfThree = async (key: string): Promise<void> => {
+    const remaining: (string | null)[] = [];
+    for (let request = 0; request < 3; request++) {
+      const answer = await service.partner('GET', '/balance', key);
+      expect(answer.status).toBe(200);
+      remaining.push(answer.headers.get('ratelimit-remaining'));
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    expectError(await service.partner('GET', '/balance', key), 429, 'rate_limit_exceeded');
+  };
+
   it('requests refused for KYC (403) use none of the key’s budget: once approved again, the live key has its whole minute', async () => {
     const { partnerId } = await service.createPartner('IN', 'KYC Budget');
     const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
@@ -299,14 +311,7 @@ describe('rate limit', () => {
     for (let request = 0; request < 5; request++) expectError(await service.partner('GET', '/balance', liveKey), 403, 'kyc_required');
 
     expect((await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' })).status).toBe(200);
-    const remaining: (string | null)[] = [];
-    for (let request = 0; request < 3; request++) {
-      const answer = await service.partner('GET', '/balance', liveKey);
-      expect(answer.status).toBe(200);
-      remaining.push(answer.headers.get('ratelimit-remaining'));
-    }
-    expect(remaining).toEqual(['2', '1', '0']);
-    expectError(await service.partner('GET', '/balance', liveKey), 429, 'rate_limit_exceeded');
+    await expectWholeBudgetOfThree(liveKey);
   });
 
   it('requests refused for their address (403) use none of the budget either', async () => {
@@ -315,14 +320,7 @@ describe('rate limit', () => {
     for (let request = 0; request < 5; request++) expectError(await service.partner('GET', '/balance', sandboxKey), 403, 'ip_not_allowed');
 
     expect((await configure(service, partnerId, { ip_allowlist: ['127.0.0.0/8', '::1'] })).status).toBe(200);
-    const remaining: (string | null)[] = [];
-    for (let request = 0; request < 3; request++) {
-      const answer = await service.partner('GET', '/balance', sandboxKey);
-      expect(answer.status).toBe(200);
-      remaining.push(answer.headers.get('ratelimit-remaining'));
-    }
-    expect(remaining).toEqual(['2', '1', '0']);
-    expectError(await service.partner('GET', '/balance', sandboxKey), 429, 'rate_limit_exceeded');
+    await expectWholeBudgetOfThree(sandboxKey);
   });
 
   it.each([
