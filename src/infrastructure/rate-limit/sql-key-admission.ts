@@ -34,7 +34,12 @@ interface AdmissionRow extends ApiKeyAccessRow {
  * limiter's upserts: one row per key and minute, each request numbered in the order it came.
  */
 export class SqlKeyAdmission implements KeyAdmission {
-  private readonly lookups = new StatementBatcher<Lookup, Admitted>((items) => this.admit(items));
+  /**
+   * One statement in flight: two would lock the same counter rows (every busy key's) in turn
+   * anyway, so the second mostly waited for the first; one at a time makes half as many, larger
+   * statements (about 7 % more topups per second over 100 keys at 64 connections, in probes).
+   */
+  private readonly lookups = new StatementBatcher<Lookup, Admitted>((items) => this.admit(items), { concurrency: 1, maxBatch: 256 });
 
   constructor(private readonly db: SqlExecutor) {}
 
