@@ -10,7 +10,13 @@ import { ApiKeyAccess } from './read-models.port';
  * and the caller counts it through the RateLimiter once its own checks have passed.
  */
 export interface KeyAdmission {
-  lookUp(keyHash: string, environment: Environment, now: Date): Promise<{ access: ApiKeyAccess | null; rateLimit: RateLimitDecision | null }>;
+  lookUp(keyHash: string, environment: Environment, now: Date): Promise<KeyAdmitted>;
+}
+
+/** The key's access (null: no such key), and the request's rate-limit decision if it was counted. */
+export interface KeyAdmitted {
+  access: ApiKeyAccess | null;
+  rateLimit: RateLimitDecision | null;
 }
 
 export const KEY_ADMISSION = Symbol('KeyAdmission');

@@ -162,15 +162,11 @@ export class JobWorker {
          UPDATE jobs SET done_at = v.done_at, locked_until = NULL, last_error = NULL
            FROM unnest($1::text[], $2::integer[], $3::timestamptz[]) AS v(job_id, attempts, done_at)
           WHERE jobs.job_id = v.job_id AND jobs.attempts = v.attempts
-          RETURNING 1
-       ), pointless AS (
-         UPDATE jobs SET done_at = s.done_at
-           FROM unnest($4::text[], $5::timestamptz[]) AS s(job_id, done_at)
-          WHERE jobs.job_id = s.job_id AND jobs.done_at IS NULL AND (jobs.locked_until IS NULL OR jobs.locked_until <= s.done_at)
-            AND jobs.job_id <> ALL($1::text[])
-          RETURNING 1
        )
-       SELECT (SELECT count(*) FROM finished) AS finished, (SELECT count(*) FROM pointless) AS pointless`,
+       UPDATE jobs SET done_at = s.done_at
+         FROM unnest($4::text[], $5::timestamptz[]) AS s(job_id, done_at)
+        WHERE jobs.job_id = s.job_id AND jobs.done_at IS NULL AND (jobs.locked_until IS NULL OR jobs.locked_until <= s.done_at)
+          AND jobs.job_id <> ALL($1::text[])`,
       [
         done.map((item) => item.jobId),
         done.map((item) => item.attempts),

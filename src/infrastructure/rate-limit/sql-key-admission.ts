@@ -1,5 +1,4 @@
-import { KeyAdmission } from '../../application/ports/key-admission.port';
-import { RateLimitDecision } from '../../application/ports/rate-limiter.port';
+import { KeyAdmission, KeyAdmitted } from '../../application/ports/key-admission.port';
 import { ApiKeyAccess } from '../../application/ports/read-models.port';
 import { Environment } from '../../domain/shared/environment';
 import { API_KEY_ACCESS_SELECT, ApiKeyAccessRow, toApiKeyAccess } from '../read-models/sql-read-models';
@@ -14,7 +13,6 @@ interface Lookup {
   resetSeconds: number;
 }
 
-type Admitted = { access: ApiKeyAccess | null; rateLimit: RateLimitDecision | null };
 
 interface AdmissionRow extends ApiKeyAccessRow {
   /** Set on the rows of keys whose requests this statement counted, one row per window counted. */
@@ -39,22 +37,23 @@ export class SqlKeyAdmission implements KeyAdmission {
    * anyway, so the second mostly waited for the first; one at a time makes half as many, larger
    * statements (about 7 % more topups per second over 100 keys at 64 connections, in probes).
    */
-  private readonly lookups = new StatementBatcher<Lookup, Admitted>((items) => this.admit(items), { concurrency: 1, maxBatch: 256 });
+  private readonly lookups = new StatementBatcher<Lookup, KeyAdmitted>((items) => this.admit(items), { concurrency: 1, maxBatch: 256 });
 
   constructor(private readonly db: SqlExecutor) {}
 
-  lookUp(keyHash: string, environment: Environment, now: Date): Promise<Admitted> {
+  lookUp(keyHash: string, environment: Environment, now: Date): Promise<KeyAdmitted> {
     const window = windowOf(now);
     return this.lookups.submit({ keyHash, environment, windowStart: window.start.toISOString(), resetSeconds: window.resetSeconds });
   }
 
-  private async admit(items: readonly Lookup[]): Promise<Admitted[]> {
-    const groupOf = (item: Lookup) => `${item.keyHash} ${item.environment} ${item.windowStart}`;
+  private async admit(items: readonly Lookup[]): Promise<KeyAdmitted[]> {
+    const groupOf = (keyHash: string, environment: string, windowStart: string) => `${keyHash} ${environment} ${windowStart}`;
     const groups = new Map<string, Lookup & { requests: number }>();
     for (const item of items) {
-      const group = groups.get(groupOf(item));
+      const key = groupOf(item.keyHash, item.environment, item.windowStart);
+      const group = groups.get(key);
       if (group) group.requests += 1;
-      else groups.set(groupOf(item), { ...item, requests: 1 });
+      else groups.set(key, { ...item, requests: 1 });
     }
     const wanted = [...groups.values()];
     const rows = await this.db.query<AdmissionRow>(
@@ -87,25 +86,17 @@ export class SqlKeyAdmission implements KeyAdmission {
     for (const row of rows) {
       if (!accessByHash.has(row.key_hash)) accessByHash.set(row.key_hash, toApiKeyAccess(row));
       if (row.counted_window === null || row.counted_hits === null) continue;
-      const key = groupOf({ keyHash: row.key_hash, environment: row.environment, windowStart: new Date(row.counted_window).toISOString(), resetSeconds: 0 });
+      const key = groupOf(row.key_hash, row.environment, new Date(row.counted_window).toISOString());
       const group = groups.get(key);
       if (group) nextNumber.set(key, row.counted_hits - group.requests + 1);
     }
     return items.map((item) => {
       const access = accessByHash.get(item.keyHash) ?? null;
-      const number = nextNumber.get(groupOf(item));
+      const key = groupOf(item.keyHash, item.environment, item.windowStart);
+      const number = nextNumber.get(key);
       if (!access || number === undefined) return { access, rateLimit: null };
-      nextNumber.set(groupOf(item), number + 1);
+      nextNumber.set(key, number + 1);
       return { access, rateLimit: decisionOf(number, access.settings.rateLimitPerMinute, item.resetSeconds) };
     });
-  }
-}
-
-/** Where the rate limit lives elsewhere (Redis): the lookup alone; the caller counts. */
-export class UncountedKeyAdmission implements KeyAdmission {
-  constructor(private readonly lookUpAccess: (keyHash: string) => Promise<ApiKeyAccess | null>) {}
-
-  async lookUp(keyHash: string): Promise<Admitted> {
-    return { access: await this.lookUpAccess(keyHash), rateLimit: null };
   }
 }
