@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { admin } from './lib/admin';
+import { withCpuShare } from './lib/cpu-usage';
 import { nextIdempotencyKey, topupLoad } from './lib/load';
 import { ServiceProcess } from './lib/service';
 import { sleep } from './lib/util';
@@ -76,9 +77,10 @@ async function main(): Promise<void> {
     console.log('one at a time, ms:', times.join(' '));
     await topupLoad({ url: service.url, connections, durationSeconds: 2 }, keys);
     await dumpTrace();
-    const result = await topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys);
+    const { result, cpu } = await withCpuShare(service.pid, () => topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys), (r) => r.ok);
     await dumpTrace();
     console.log(`${connections} connections over ${wallets} wallets: ${result.rps} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.ok} answered 200`);
+    if (cpu) console.log(`CPU ms per topup: service ${cpu.service_ms}, PostgreSQL ${cpu.postgres_ms}, load generator ${cpu.client_ms}; machine ${Math.round(cpu.machine_busy * 100)} % busy`);
     if (databaseUrl) console.log(`settled meanwhile: ${await settledOrders(databaseUrl)}`);
   } finally {
     await service.stop();

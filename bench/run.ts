@@ -23,6 +23,7 @@ import { PostgresDatabase } from '../src/infrastructure/sql/postgres-database';
 import { SqlDatabase } from '../src/infrastructure/sql/sql-database';
 import { admin, BenchPartner } from './lib/admin';
 import { BareServer } from './lib/bare';
+import { waitForProcessIdle, withCpuShare } from './lib/cpu-usage';
 import { renderChart, ChartSeries } from './lib/chart';
 import { getLoad, LoadResult, nextIdempotencyKey, topupLoad } from './lib/load';
 import { pgbenchPath, prepareLimit, runLimit } from './lib/pgbench';
@@ -165,23 +166,21 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
 
     await drainBacklog();
     log(`LIMIT baseline: pgbench ${c} clients`);
-    const limit = await runLimit(database.url, c, plan.durationSeconds);
-    logScenario('limit', limit);
+    const limit = await measuredLimit('limit', database.url, c, plan.durationSeconds, service.pid);
 
-    const topupSpread = await measured('topup_spread', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, spread.map((p) => p.key))));
-    const topupHot = await measured('topup_hot', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [hot.key])));
+    const topupSpread = await measured('topup_spread', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, spread.map((p) => p.key))), service.pid);
+    const topupHot = await measured('topup_hot', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [hot.key])), service.pid);
     const cold = await coldStart(service.url, historic.key);
     counter.accepted += 1;
     counter.sent += 1;
     log(`history wallet: first topup (cold lane, reads ${seed.toRevision + 1} events) took ${cold} ms`);
     const topupHistory = await measured('topup_history', plan, (seconds) =>
-      count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [historic.key])),
-    );
-    const balance = await measured('balance', plan, (seconds) => getLoad({ url: service!.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)));
+      count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [historic.key])), service.pid);
+    const balance = await measured('balance', plan, (seconds) => getLoad({ url: service!.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)), service.pid);
     const bare = await BareServer.start(ROOT, { databaseUrl: database.url });
     let balanceBare: LoadResult;
     try {
-      balanceBare = await measured('balance_bare', plan, (seconds) => getLoad({ url: bare.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)));
+      balanceBare = await measured('balance_bare', plan, (seconds) => getLoad({ url: bare.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)), bare.pid);
     } finally {
       await bare.stop();
     }
@@ -195,12 +194,10 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
         continue;
       }
       await drainBacklog();
-      const l = await runLimit(database.url, level, plan.sweepSeconds);
-      logScenario(`limit @${level}`, l);
+      const l = await measuredLimit(`limit @${level}`, database.url, level, plan.sweepSeconds, service.pid);
       sweepLimit.push(l);
       const t = await measured(`topup_spread @${level}`, { ...plan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, plan.warmupSeconds) }, (seconds) =>
-        count(topupLoad({ url: service!.url, connections: level, durationSeconds: seconds }, spread.map((p) => p.key))),
-      );
+        count(topupLoad({ url: service!.url, connections: level, durationSeconds: seconds }, spread.map((p) => p.key))), service.pid);
       sweepTopup.push(t);
     }
 
@@ -305,14 +302,14 @@ async function runEmbedded(plan: Plan): Promise<ModeResults> {
     };
     const url = service.url;
     const withRss = (result: LoadResult): Scenario => ({ ...result, rss_mb: service?.rssMb() ?? null });
-    const topupSpread = await measured('embedded topup_spread', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, spread.map((p) => p.key))));
-    const topupHot = await measured('embedded topup_hot', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [hot.key])));
+    const topupSpread = await measured('embedded topup_spread', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, spread.map((p) => p.key))), service.pid);
+    const topupHot = await measured('embedded topup_hot', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [hot.key])), service.pid);
     const cold = await coldStart(url, historic.key);
     counter.accepted += 1;
     counter.sent += 1;
     log(`embedded history wallet: first topup (cold lane) took ${cold} ms`);
-    const topupHistory = await measured('embedded topup_history', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [historic.key])));
-    const balance = await measured('embedded balance', eplan, (s) => getLoad({ url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)));
+    const topupHistory = await measured('embedded topup_history', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [historic.key])), service.pid);
+    const balance = await measured('embedded balance', eplan, (s) => getLoad({ url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)), service.pid);
     const sweepTopup: Scenario[] = [];
     for (const level of plan.embeddedSweep ? plan.sweep : [c]) {
       if (level === c) {
@@ -321,8 +318,7 @@ async function runEmbedded(plan: Plan): Promise<ModeResults> {
       }
       sweepTopup.push(
         await measured(`embedded topup_spread @${level}`, { ...eplan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, eplan.warmupSeconds) }, (s) =>
-          count(topupLoad({ url, connections: level, durationSeconds: s }, spread.map((p) => p.key))),
-        ),
+          count(topupLoad({ url, connections: level, durationSeconds: s }, spread.map((p) => p.key))), service.pid),
       );
     }
     const memory = { orders: counter.accepted, rss_mb: service.rssMb(), peak_rss_mb: service.peakRssMb(), long_run: null };
@@ -335,7 +331,7 @@ async function runEmbedded(plan: Plan): Promise<ModeResults> {
     const bare = await BareServer.start(ROOT, { pgliteDir });
     let balanceBare: LoadResult;
     try {
-      balanceBare = await measured('embedded balance_bare', eplan, (s) => getLoad({ url: bare.url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)));
+      balanceBare = await measured('embedded balance_bare', eplan, (s) => getLoad({ url: bare.url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)), bare.pid);
     } finally {
       await bare.stop();
     }
@@ -403,19 +399,33 @@ async function drainBacklog(): Promise<void> {
 let checkpoint: (() => Promise<void>) | null = null;
 
 /** Settlement of earlier orders done, then a warm-up (not counted in the figures), then the measured run. */
-async function measured(name: string, plan: Plan, load: (seconds: number) => Promise<LoadResult>): Promise<Scenario> {
+async function measured(name: string, plan: Plan, load: (seconds: number) => Promise<LoadResult>, serverPid: number | null): Promise<Scenario> {
   await drainBacklog();
   if (plan.warmupSeconds > 0) await load(plan.warmupSeconds);
   const backlog = pendingJobs ? await pendingJobs().catch(() => null) : null;
-  const result: Scenario = { ...(await load(plan.durationSeconds)), ...(backlog === null ? {} : { jobs_pending_at_start: backlog }) };
+  const { result: run, cpu } = await withCpuShare(serverPid, () => load(plan.durationSeconds), (r) => r.ok);
+  const result: Scenario = { ...run, cpu, ...(backlog === null ? {} : { jobs_pending_at_start: backlog }) };
   logScenario(name, result);
   return result;
 }
 
-function logScenario(name: string, result: LoadResult): void {
+/** The LIMIT baseline with its CPU share (the service idles meanwhile; its share shows what background work it still did). */
+async function measuredLimit(name: string, databaseUrl: string, connections: number, seconds: number, servicePid: number): Promise<Scenario> {
+  const waited = await waitForProcessIdle(servicePid);
+  if (waited > 1000) log(`waited ${waited} ms for the service to finish background work before LIMIT`);
+  const { result, cpu } = await withCpuShare(servicePid, () => runLimit(databaseUrl, connections, seconds), (r) => r.ok);
+  const scenario: Scenario = { ...result, cpu };
+  logScenario(name, scenario);
+  return scenario;
+}
+
+function logScenario(name: string, result: Scenario): void {
   const problems = result.non_2xx || result.errors ? ` non-2xx ${result.non_2xx} errors ${result.errors} ${JSON.stringify(result.statuses)}` : '';
   const backlog = 'jobs_pending_at_start' in result ? `, ${String(result.jobs_pending_at_start)} jobs pending` : '';
-  log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections}${backlog})${problems}`);
+  const cpu = result.cpu
+    ? `; CPU ms per request: server ${result.cpu.service_ms ?? '–'}, PostgreSQL ${result.cpu.postgres_ms}, client ${result.cpu.client_ms}; machine ${Math.round(result.cpu.machine_busy * 100)} % busy`
+    : '';
+  log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections}${backlog})${problems}${cpu}`);
 }
 
 /** The first topup on a wallet whose lane is cold reads the whole stream once. */

@@ -50,6 +50,10 @@ export class BareServer {
     return server;
   }
 
+  get pid(): number | null {
+    return this.child.pid ?? null;
+  }
+
   async stop(): Promise<void> {
     if (this.exited) return;
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));

@@ -53,6 +53,20 @@ export function markdownReport(results: BenchResults): string {
   }
   lines.push('');
   const pg = results.postgres;
+  const withCpu = (Object.keys(SCENARIO_LABELS) as (keyof ModeResults['scenarios'])[]).filter((key) => pg.scenarios[key]?.cpu);
+  if (withCpu.length > 0) {
+    lines.push(`CPU per answered request or LIMIT transaction (postgres mode, ${plan.connections} connections; ms of CPU time from /proc; "server" is the service, or the bare server for its row; "client" is the load generator, or pgbench for LIMIT):`);
+    lines.push('');
+    lines.push('| scenario | server ms | PostgreSQL ms | client ms | total ms | machine busy |');
+    lines.push('|---|---:|---:|---:|---:|---:|');
+    for (const key of withCpu) {
+      const cpu = pg.scenarios[key]!.cpu!;
+      const total = (key === 'limit' ? 0 : (cpu.service_ms ?? 0)) + cpu.postgres_ms + cpu.client_ms;
+      const server = key === 'limit' ? '–' : fmt(cpu.service_ms, 3);
+      lines.push(`| ${SCENARIO_LABELS[key]} | ${server} | ${fmt(cpu.postgres_ms, 3)} | ${fmt(cpu.client_ms, 3)} | ${fmt(total, 3)} | ${Math.round(cpu.machine_busy * 100)} % |`);
+    }
+    lines.push('');
+  }
   lines.push(`Concurrency sweep (${plan.sweepSeconds} s per point; the ${plan.connections}-connection point is the main run):`);
   lines.push('');
   lines.push(`| connections | ${plan.sweep.map(String).join(' | ')} |`);

@@ -1,3 +1,4 @@
+import { CpuShare } from './cpu-usage';
 import { LoadResult } from './load';
 import { Plan } from './plan';
 import { StoreMode } from './service';
@@ -8,6 +9,8 @@ export interface Scenario extends LoadResult {
   cold_start_ms?: number;
   /** Settlement jobs due and not yet done when the measured run began (background work competing with it). */
   jobs_pending_at_start?: number;
+  /** CPU ms per answered request by process group during the measured run (Linux only). */
+  cpu?: CpuShare | null;
 }
 
 export interface ModeResults {

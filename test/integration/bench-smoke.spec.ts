@@ -46,6 +46,12 @@ describe('npm run bench -- --quick --tiny', () => {
     expect(pg.scenarios.limit.ok).toBeGreaterThan(0);
     expect(pg.scenarios.topup_history.cold_start_ms).toEqual(expect.any(Number));
     for (const ratio of ['topup_vs_limit', 'hot_vs_spread', 'history_vs_fresh', 'balance_vs_bare']) expect(pg.ratios[ratio]).toEqual(expect.any(Number));
+    if (process.platform === 'linux') {
+      // Where the CPU went, per answered request: the service and PostgreSQL both worked for every topup.
+      expect(pg.scenarios.topup_spread.cpu.service_ms).toBeGreaterThan(0);
+      expect(pg.scenarios.topup_spread.cpu.postgres_ms).toBeGreaterThan(0);
+      expect(pg.scenarios.limit.cpu.postgres_ms).toBeGreaterThan(0);
+    }
     expect(pg.sweep.topup.length).toBe(results.plan.sweep.length);
     expect(pg.sweep.limit.length).toBe(results.plan.sweep.length);
     expect(pg.memory.rss_mb).toBeGreaterThan(0);

@@ -1,0 +1,115 @@
+import { readFileSync, readdirSync } from 'node:fs';
+
+/**
+ * Where the machine's CPU went during a scenario, from /proc (Linux only; null elsewhere):
+ * CPU milliseconds per answered request for the service, PostgreSQL (every backend, plus the
+ * postmaster's count for backends that exited) and the client (this process, which runs the
+ * load generator, plus children it has reaped, such as pgbench).
+ */
+export interface CpuShare {
+  /** CPU ms per answered request, by process group. */
+  service_ms: number | null;
+  postgres_ms: number;
+  client_ms: number;
+  /** Share of all cores busy over the run (0..1), whoever used them. */
+  machine_busy: number;
+}
+
+interface Sample {
+  service: number | null;
+  postgres: number;
+  client: number;
+  machineBusy: number;
+  machineTotal: number;
+}
+
+/** Clock ticks per second for /proc/<pid>/stat; USER_HZ is 100 on every Linux build that matters here. */
+const TICKS_PER_SECOND = 100;
+
+/** utime, stime, cutime, cstime of one process, in ticks (fields 14-17; the name in parentheses may hold spaces). */
+function processTicks(pid: number | 'self'): { own: number; children: number; name: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const name = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    // fields[0] is field 3 (state); utime is field 14.
+    const at = (field: number): number => Number(fields[field - 3]);
+    return { own: at(14) + at(15), children: at(16) + at(17), name };
+  } catch {
+    return null;
+  }
+}
+
+function postgresTicks(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const ticks = processTicks(Number(entry));
+    if (!ticks || ticks.name !== 'postgres') continue;
+    // Only the postmaster reaps backends, so children's time counts once.
+    total += ticks.own + ticks.children;
+  }
+  return total;
+}
+
+function machineTicks(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+  const values = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = values.reduce((sum, value) => sum + value, 0);
+  const idle = values[3] + (values[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+function sample(servicePid: number | null): Sample | null {
+  const self = processTicks('self');
+  if (!self) return null;
+  const service = servicePid === null ? null : processTicks(servicePid);
+  const machine = machineTicks();
+  return {
+    service: service ? service.own : null,
+    postgres: postgresTicks(),
+    client: self.own + self.children,
+    machineBusy: machine.busy,
+    machineTotal: machine.total,
+  };
+}
+
+/** Runs `work` and reports the CPU spent per answered request (`answered` reads it from the result). */
+export async function withCpuShare<T>(servicePid: number | null, work: () => Promise<T>, answered: (result: T) => number): Promise<{ result: T; cpu: CpuShare | null }> {
+  const before = sample(servicePid);
+  const result = await work();
+  const after = sample(servicePid);
+  const requests = answered(result);
+  if (!before || !after || requests <= 0) return { result, cpu: null };
+  const perRequest = (ticks: number): number => Math.round(((ticks * 1000) / TICKS_PER_SECOND / requests) * 1000) / 1000;
+  const machineTotal = after.machineTotal - before.machineTotal;
+  return {
+    result,
+    cpu: {
+      service_ms: before.service === null || after.service === null ? null : perRequest(after.service - before.service),
+      postgres_ms: perRequest(after.postgres - before.postgres),
+      client_ms: perRequest(after.client - before.client),
+      machine_busy: machineTotal > 0 ? Math.round(((after.machineBusy - before.machineBusy) / machineTotal) * 100) / 100 : 0,
+    },
+  };
+}
+
+/**
+ * Waits until the process has used under `busyShare` of one core over half a second (background
+ * work such as projections of seeded history finished), or `maxMs` has passed; returns the ms waited.
+ */
+export async function waitForProcessIdle(pid: number, maxMs = 120_000, busyShare = 0.05): Promise<number> {
+  const started = Date.now();
+  const intervalMs = 500;
+  let last = processTicks(pid);
+  while (last && Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    const now = processTicks(pid);
+    if (!now) break;
+    const used = ((now.own - last.own) * 1000) / TICKS_PER_SECOND / intervalMs;
+    if (used < busyShare) break;
+    last = now;
+  }
+  return Date.now() - started;
+}
