@@ -43,6 +43,21 @@ async function settledOrders(databaseUrl: string): Promise<string> {
   }
 }
 
+/** Rows written per table since the database was created, and how many updates were HOT (no index entries). */
+async function rowWrites(databaseUrl: string): Promise<string> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ relname: string; ins: string; upd: string; hot: string; del: string }>(
+      `SELECT relname, n_tup_ins::text AS ins, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot, n_tup_del::text AS del
+         FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_ins + n_tup_upd DESC`,
+    );
+    return ['rows written (inserted, updated of which HOT, deleted):', ...rows.map((r) => `  ${r.relname.padEnd(24)} ${r.ins.padStart(8)} ${r.upd.padStart(8)} ${r.hot.padStart(8)} ${r.del.padStart(6)}`)].join('\n');
+  } finally {
+    await client.end();
+  }
+}
+
 /** Asks the tracer in the service for the counts since the last dump. */
 async function dumpTrace(): Promise<void> {
   if (!process.env.PG_TRACE_FILE) return;
@@ -82,6 +97,7 @@ async function main(): Promise<void> {
     console.log(`${connections} connections over ${wallets} wallets: ${result.rps} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.ok} answered 200`);
     if (cpu) console.log(`CPU ms per topup: service ${cpu.service_ms}, PostgreSQL ${cpu.postgres_ms}, load generator ${cpu.client_ms}; machine ${Math.round(cpu.machine_busy * 100)} % busy`);
     if (databaseUrl) console.log(`settled meanwhile: ${await settledOrders(databaseUrl)}`);
+    if (databaseUrl) console.log(await rowWrites(databaseUrl));
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
