@@ -15,5 +15,6 @@ CREATE TABLE IF NOT EXISTS jobs (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS jobs_due ON jobs (due_at) WHERE done_at IS NULL;
+ALTER TABLE jobs SET (fillfactor = 70);
 `,
 };

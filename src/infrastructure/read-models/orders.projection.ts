@@ -8,6 +8,9 @@ import { SqlExecutor } from '../sql/sql-database';
 /**
  * Orders as partners and operators see them. The internal status is kept here
  * (INITIATED, PENDING, DISPUTED, SUCCESS, FAILED); the API maps it to the three public ones.
+ * No index names `status`, so settling an order rewrites its row in place (a HOT update, with
+ * no new index entries, room for which the fill factor leaves); held orders are found through
+ * `held_at`, set while an order is DISPUTED.
  */
 export const ordersProjection: SqlProjection = {
   name: 'orders',
@@ -30,11 +33,14 @@ CREATE TABLE IF NOT EXISTS rm_orders (
   refunded_at timestamptz,
   failure_reason text,
   created_at timestamptz NOT NULL,
-  updated_at timestamptz NOT NULL
-);
+  updated_at timestamptz NOT NULL,
+  held_at timestamptz
+) WITH (fillfactor = 70);
+DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'rm_orders' AND column_name = 'held_at') THEN ALTER TABLE rm_orders ADD COLUMN held_at timestamptz; UPDATE rm_orders SET held_at = updated_at WHERE status = 'DISPUTED'; ALTER TABLE rm_orders SET (fillfactor = 70); END IF; END $$;
+DROP INDEX IF EXISTS rm_orders_held;
 CREATE INDEX IF NOT EXISTS rm_orders_by_partner ON rm_orders (partner_id, environment, created_at DESC, order_id DESC);
 CREATE INDEX IF NOT EXISTS rm_orders_by_reference ON rm_orders (partner_id, environment, reference);
-CREATE INDEX IF NOT EXISTS rm_orders_held ON rm_orders (status, created_at) WHERE status = 'DISPUTED';
+CREATE INDEX IF NOT EXISTS rm_orders_held_since ON rm_orders (created_at, order_id) WHERE held_at IS NOT NULL;
 `,
   },
   handles: new Set([
@@ -79,12 +85,12 @@ CREATE INDEX IF NOT EXISTS rm_orders_held ON rm_orders (status, created_at) WHER
         return;
       case 'TransactionSettled':
         await tx.query(
-          `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = $2, settled_at = $3, updated_at = $4 WHERE order_id = $1`,
+          `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = $2, settled_at = $3, updated_at = $4, held_at = NULL WHERE order_id = $1`,
           [transaction.data.orderId, transaction.data.operatorRef, transaction.data.settledAt, at],
         );
         return;
       case 'TransactionFailed':
-        await tx.query(`UPDATE rm_orders SET status = 'FAILED', failure_reason = $2, updated_at = $3 WHERE order_id = $1`, [
+        await tx.query(`UPDATE rm_orders SET status = 'FAILED', failure_reason = $2, updated_at = $3, held_at = NULL WHERE order_id = $1`, [
           transaction.data.orderId,
           transaction.data.reason,
           at,
@@ -92,7 +98,7 @@ CREATE INDEX IF NOT EXISTS rm_orders_held ON rm_orders (status, created_at) WHER
         return;
       case 'TransactionDisputed':
         await tx.query(
-          `UPDATE rm_orders SET status = 'DISPUTED', updated_at = $2 WHERE order_id = $1 AND status IN ('INITIATED', 'PENDING')`,
+          `UPDATE rm_orders SET status = 'DISPUTED', updated_at = $2, held_at = $2 WHERE order_id = $1 AND status IN ('INITIATED', 'PENDING')`,
           [transaction.data.orderId, at],
         );
         return;
@@ -100,14 +106,17 @@ CREATE INDEX IF NOT EXISTS rm_orders_held ON rm_orders (status, created_at) WHER
   },
 
   /**
-   * Runs of debits become one multi-row insert, runs of submissions and settlements one
-   * update each (an order has at most one of each, so a run names every order once);
-   * anything else is applied event by event, in log order.
+   * The batch's debits become one multi-row insert, made first: an order's debit precedes its
+   * other events and rows of different orders do not interact, so this leaves the rows that log
+   * order would. Then runs of submissions and settlements become one update each (an order has
+   * at most one of each, so a run names every order once); anything else is applied event by
+   * event, in log order.
    */
   async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-    for (const run of runsByType(events)) {
-      if (run.length > 1 && run[0].type === 'WalletDebited') await insertDebits(run, tx);
-      else if (run.length > 1 && run[0].type === 'TransactionSubmitted' && distinctOrders(run)) await markSubmitted(run, tx);
+    const debits = events.filter((event) => event.type === 'WalletDebited');
+    if (debits.length > 0) await insertDebits(debits, tx);
+    for (const run of runsByType(events.filter((event) => event.type !== 'WalletDebited'))) {
+      if (run.length > 1 && run[0].type === 'TransactionSubmitted' && distinctOrders(run)) await markSubmitted(run, tx);
       else if (run.length > 1 && run[0].type === 'TransactionSettled' && distinctOrders(run)) await markSettled(run, tx);
       else for (const event of run) await ordersProjection.apply(event, tx);
     }
@@ -158,7 +167,7 @@ async function markSubmitted(run: readonly RecordedEvent[], tx: SqlExecutor): Pr
 async function markSettled(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
   const settled = run.map((event) => event.data as TransactionSettled['data']);
   await tx.query(
-    `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = s.operator_ref, settled_at = s.settled_at, updated_at = s.at
+    `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = s.operator_ref, settled_at = s.settled_at, updated_at = s.at, held_at = NULL
        FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS s(order_id, operator_ref, settled_at, at)
       WHERE rm_orders.order_id = s.order_id`,
     [settled.map((data) => data.orderId), settled.map((data) => data.operatorRef), settled.map((data) => data.settledAt),

@@ -93,7 +93,7 @@ export class SqlReadModels implements ReadModels {
 
   async heldOrders(limit: number): Promise<OrderView[]> {
     const rows = await this.db.query<OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE status = 'DISPUTED' ORDER BY created_at, order_id LIMIT $1`,
+      `SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE held_at IS NOT NULL ORDER BY created_at, order_id LIMIT $1`,
       [limit],
     );
     return rows.map(toOrderView);

@@ -29,7 +29,7 @@ export class MetricsController {
   async metrics(): Promise<string> {
     const count = async (sql: string): Promise<number> => Number((await this.db.query<{ n: string }>(sql))[0].n);
     const gauges: Gauge[] = [
-      { name: 'held_orders', help: 'Orders held (DISPUTED) for manual resolution', value: await count(`SELECT count(*)::text AS n FROM rm_orders WHERE status = 'DISPUTED'`) },
+      { name: 'held_orders', help: 'Orders held (DISPUTED) for manual resolution', value: await count('SELECT count(*)::text AS n FROM rm_orders WHERE held_at IS NOT NULL') },
       { name: 'jobs_due', help: 'Durable jobs due and not yet done', value: await count('SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()') },
       {
         name: 'jobs_retrying',
