@@ -38,7 +38,7 @@ const REACTIONS_GROUP = 'reactions';
 export class ProcessingModule {
   static forRoot(config: ServiceConfig, options: ProcessingOptions): DynamicModule {
     const logger = new Logger('Processing');
-    const reactions = reactionsProjection([orderReactions(config.stuckOrderAfterMs), webhookReactions]);
+    const reactions = reactionsProjection([orderReactions(), webhookReactions]);
     return {
       module: ProcessingModule,
       imports: [ApplicationModule],

@@ -1,3 +1,4 @@
+import { PROVIDER_DIRECTORY, ProviderDirectory } from '../../src/application/ports/provider-gateway.port';
 import { orderEvents, sqlOf } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 
@@ -57,14 +58,15 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
     expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
   });
 
-  it('an order with a final outcome, at once (0001, 0002) or after a poll (0003), has its stuck-order check closed without it ever running', async () => {
-    const stuckCheck = async (orderId: string) =>
-      (await sqlOf(service).query<{ done: boolean; attempts: number }>(`SELECT done_at IS NOT NULL AS done, attempts FROM jobs WHERE job_id = $1`, [`hold-stuck-order:${orderId}`]))[0];
+  const stuckCheck = async (orderId: string) =>
+    (await sqlOf(service).query<{ done: boolean; attempts: number }>(`SELECT done_at IS NOT NULL AS done, attempts FROM jobs WHERE job_id = $1`, [`hold-stuck-order:${orderId}`]))[0];
+
+  it('an order with a final outcome at once (0001, 0002) never gets a stuck-order check; one answered after a poll (0003) has it closed without it ever running', async () => {
     const atOnce = [await topup('0001', 'closed-check-0001'), await topup('0002', 'closed-check-0002')];
     const polled = await topup('0003', 'closed-check-0003');
     const never = await topup('0005', 'closed-check-0005');
     await service.settle();
-    for (const orderId of atOnce) expect(await stuckCheck(orderId)).toEqual({ done: true, attempts: 0 });
+    for (const orderId of atOnce) expect(await stuckCheck(orderId)).toBeUndefined();
     expect(await stuckCheck(polled)).toEqual({ done: false, attempts: 0 });
     expect(await stuckCheck(never)).toEqual({ done: false, attempts: 0 });
 
@@ -76,6 +78,30 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
     expect(await stuckCheck(never)).toEqual({ done: true, attempts: 1 });
     expect((await heldOrder(never))?.status).toBe('DISPUTED');
     for (const orderId of [...atOnce, polled]) expect(await heldOrder(orderId)).toBeUndefined();
+  });
+
+  it('an order whose provider stays down is still held once it is older than the stuck limit, and the provider coming back changes nothing', async () => {
+    const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).forEnvironment('sandbox')!;
+    const down = jest.spyOn(provider, 'submit').mockRejectedValue(new Error('provider unreachable'));
+    try {
+      const orderId = await topup('0001', 'provider-down-0001');
+      await service.settle();
+      expect(await stuckCheck(orderId)).toEqual({ done: false, attempts: 0 });
+      expect((await partnerView(orderId)).status).toBe('PENDING');
+
+      await service.advance(STUCK_AFTER_MS);
+      expect((await heldOrder(orderId))?.status).toBe('DISPUTED');
+      expect(await balance()).toBe('900.00');
+
+      down.mockRestore();
+      await service.advance(STUCK_AFTER_MS);
+      expect((await heldOrder(orderId))?.status).toBe('DISPUTED');
+      expect((await partnerView(orderId)).status).toBe('PENDING');
+      expect(await orderEvents(service, orderId, 'TransactionSettled')).toHaveLength(0);
+      expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
+    } finally {
+      down.mockRestore();
+    }
   });
 
   it('resolving a held order as success shows SUCCESS to the partner with settled_at and operator_ref, and refunds nothing', async () => {

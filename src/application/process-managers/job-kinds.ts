@@ -1,3 +1,5 @@
+import { Job } from '../ports/job-queue.port';
+
 export const JOB_KINDS = {
   submitOrder: 'submit-order',
   pollOrder: 'poll-order',
@@ -7,5 +9,13 @@ export const JOB_KINDS = {
   deliverWebhook: 'deliver-webhook',
 } as const;
 
-/** The stuck-order check armed for every debited order. */
+/** The stuck-order check of an order: one per order, whoever arms it. */
 export const holdStuckOrderJobId = (orderId: string): string => `${JOB_KINDS.holdStuckOrder}:${orderId}`;
+
+/** The stuck-order check, due when the order reaches the age at which it is held if still without a final answer. */
+export const holdStuckOrderJob = (orderId: string, dueAt: Date): Job => ({
+  id: holdStuckOrderJobId(orderId),
+  kind: JOB_KINDS.holdStuckOrder,
+  dueAt,
+  payload: { orderId },
+});

@@ -5,16 +5,16 @@ import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { Reaction } from './reaction';
-import { JOB_KINDS, holdStuckOrderJobId } from './job-kinds';
+import { JOB_KINDS } from './job-kinds';
 import { SubmitOrderPayload } from './submit-order.job';
 
 /**
  * What the log asks to be done next:
- * - a debit submits the order upstream, and arms the stuck-order check;
+ * - a debit submits the order upstream (submission arms the stuck-order check if the order may need it);
  * - an explicit failure refunds the wallet;
  * - a new partner gets the sandbox starting credit (if the onboarding request did not finish it).
  */
-export function orderReactions(stuckOrderAfterMs: number): Reaction {
+export function orderReactions(): Reaction {
   return {
     handles: new Set(['WalletDebited', 'TransactionFailed', 'PartnerOnboarded']),
     jobsFor(event: RecordedEvent): Job[] {
@@ -23,7 +23,6 @@ export function orderReactions(stuckOrderAfterMs: number): Reaction {
           const wallet = parseWalletStreamId(event.streamId);
           if (!wallet) return [];
           const data = event.data as WalletDebited['data'];
-          const placedAt = new Date(data.placedAt);
           const payload: SubmitOrderPayload = {
             orderId: data.orderId,
             partnerId: wallet.partnerId,
@@ -34,15 +33,7 @@ export function orderReactions(stuckOrderAfterMs: number): Reaction {
             reference: data.reference,
             placedAt: data.placedAt,
           };
-          return [
-            { id: `${JOB_KINDS.submitOrder}:${data.orderId}`, kind: JOB_KINDS.submitOrder, dueAt: placedAt, payload: { ...payload } },
-            {
-              id: holdStuckOrderJobId(data.orderId),
-              kind: JOB_KINDS.holdStuckOrder,
-              dueAt: new Date(placedAt.getTime() + stuckOrderAfterMs),
-              payload: { orderId: data.orderId },
-            },
-          ];
+          return [{ id: `${JOB_KINDS.submitOrder}:${data.orderId}`, kind: JOB_KINDS.submitOrder, dueAt: new Date(data.placedAt), payload: { ...payload } }];
         }
         case 'TransactionFailed': {
           const data = event.data as TransactionFailed['data'];

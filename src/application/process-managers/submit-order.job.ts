@@ -3,9 +3,10 @@ import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { Job, JobHandler, JobRunResult } from '../ports/job-queue.port';
-import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOrder } from '../ports/provider-gateway.port';
-import { JOB_KINDS, holdStuckOrderJobId } from './job-kinds';
+import { JOB_QUEUE, Job, JobHandler, JobQueue, JobRunResult } from '../ports/job-queue.port';
+import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
+import { JOB_KINDS, holdStuckOrderJob } from './job-kinds';
 import { transactionDecider } from '../../domain/transaction/transaction.decider';
 import { OrderLifecycle } from './order-lifecycle';
 
@@ -21,7 +22,12 @@ export interface SubmitOrderPayload {
   placedAt: string;
 }
 
-/** Settlement, step 1: opens the order's stream from its debit and submits it upstream. */
+/**
+ * Settlement, step 1: opens the order's stream from its debit and submits it upstream.
+ * The stuck-order check is armed only for an order that may need it: one the provider left
+ * pending, or one whose submission failed (it is retried, and a provider that stays down must
+ * still get the order held). An order with a final answer at once never gets one.
+ */
 @Injectable()
 export class SubmitOrderJob implements JobHandler {
   readonly kind = JOB_KINDS.submitOrder;
@@ -29,11 +35,32 @@ export class SubmitOrderJob implements JobHandler {
   constructor(
     @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
   async run(job: Job): Promise<JobRunResult> {
-    const { orderId, partnerId, environment, amount, currency, product, reference, placedAt } = job.payload as unknown as SubmitOrderPayload;
+    const payload = job.payload as unknown as SubmitOrderPayload;
+    const stuckCheck = holdStuckOrderJob(payload.orderId, new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs));
+    let outcome: ProviderOutcome | null;
+    try {
+      outcome = await this.submit(payload);
+    } catch (error) {
+      await this.jobs.schedule(stuckCheck);
+      throw error;
+    }
+    if (outcome?.status === 'pending') {
+      await this.jobs.schedule(stuckCheck);
+      return {};
+    }
+    // A final answer (or one another path already gave) leaves a check armed by an earlier failed run nothing to hold.
+    return { supersedes: [stuckCheck.id] };
+  }
+
+  /** The provider's answer, or null when the order already left the provider's hands (settled, failed or held). */
+  private async submit(payload: SubmitOrderPayload): Promise<ProviderOutcome | null> {
+    const { orderId, partnerId, environment, amount, currency, product, reference, placedAt } = payload;
     const order: ProviderOrder = { orderId, amount, currency, product, placedAt };
     // A first run finds no stream (the order is new); a retried one is read from the stream.
     const initiated = await this.lifecycle.apply(
@@ -44,14 +71,13 @@ export class SubmitOrderJob implements JobHandler {
     );
     if (!initiated.ok) throw new Error(initiated.error.detail);
     const status = initiated.state.status;
-    if (status !== 'INITIATED' && status !== 'PENDING') return {};
+    if (status !== 'INITIATED' && status !== 'PENDING') return null;
     const provider = this.providers.forEnvironment(environment);
     if (!provider) throw new Error(`no ${environment} provider is configured for order ${orderId}`);
     const now = this.clock.now();
     // A retried job finds the order already submitted and asks for its outcome instead.
     const outcome = status === 'INITIATED' ? await provider.submit(order, now) : await provider.poll(order, now);
     await this.lifecycle.recordOutcome(order, environment, outcome, { state: initiated.state, revision: initiated.revision });
-    // A final answer (or one another path already gave) leaves the stuck-order check nothing to hold.
-    return outcome.status === 'pending' ? {} : { supersedes: [holdStuckOrderJobId(orderId)] };
+    return outcome;
   }
 }
