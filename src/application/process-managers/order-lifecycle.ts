@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Actor, systemActor } from '../../domain/shared/actor';
 import { DomainError } from '../../domain/shared/domain-error';
 import { transactionDecider, TransactionCommand, TransactionState } from '../../domain/transaction/transaction.decider';
-import { TransactionEvent, transactionStreamId } from '../../domain/transaction/transaction.events';
+import { TransactionEvent, TransactionInitiated, transactionStreamId } from '../../domain/transaction/transaction.events';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { GlobalPosition } from '../ports/event-store.port';
 import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
@@ -33,17 +33,44 @@ export class OrderLifecycle {
   }
 
   /** `known`: the order's state and revision as the caller has just seen them, to skip reading its stream. */
-  async apply(
+  apply(orderId: string, command: TransactionCommand, actor: Actor = systemActor('settlement'), known?: KnownState<TransactionState>): Promise<LifecycleResult> {
+    return this.applyInTurn(orderId, [command], actor, known);
+  }
+
+  /**
+   * A new order's initiation and the provider's first answer, in one append. If the order's
+   * stream exists already (a run before this one initiated it), the answer is recorded on it.
+   */
+  async initiateWithAnswer(order: TransactionInitiated['data'], outcome: ProviderOutcome): Promise<void> {
+    const at = this.clock.now();
+    await this.expectOk(
+      this.applyInTurn(order.orderId, [{ type: 'InitiateTransaction', order }, outcomeCommand(outcome, at)], systemActor('settlement'), {
+        state: transactionDecider.initialState,
+        revision: -1,
+      }),
+    );
+    await this.schedulePoll(order.orderId, order.environment, outcome, at);
+  }
+
+  /** Records what the provider said; a pending answer with a delay schedules the next poll. */
+  async recordOutcome(order: ProviderOrder, environment: string, outcome: ProviderOutcome, known?: KnownState<TransactionState>): Promise<void> {
+    const at = this.clock.now();
+    await this.expectOk(this.apply(order.orderId, outcomeCommand(outcome, at), systemActor('settlement'), known));
+    await this.schedulePoll(order.orderId, environment, outcome, at);
+  }
+
+  private async applyInTurn(
     orderId: string,
-    command: TransactionCommand,
-    actor: Actor = systemActor('settlement'),
+    commands: readonly TransactionCommand[],
+    actor: Actor,
     known?: KnownState<TransactionState>,
   ): Promise<LifecycleResult> {
     const now = this.clock.now();
-    const result = await this.runner.handle(transactionDecider, transactionStreamId(orderId), command, {
+    const initiation = commands.find((command): command is Extract<TransactionCommand, { type: 'InitiateTransaction' }> => command.type === 'InitiateTransaction');
+    const result = await this.runner.handleInTurn(transactionDecider, transactionStreamId(orderId), commands, {
       known,
       metadata: (state) => {
-        const order = command.type === 'InitiateTransaction' ? command.order : state.order;
+        const order = initiation?.order ?? state.order;
         return metadata({ partnerId: order?.partnerId ?? null, environment: order?.environment ?? null, correlationId: orderId, actor, at: now });
       },
       eventId: (event: TransactionEvent) => deterministicEventId(orderId, event.type === 'TransactionSettled' || event.type === 'TransactionFailed' ? 'outcome' : event.type),
@@ -51,37 +78,27 @@ export class OrderLifecycle {
     return result.ok ? { ok: true, state: result.state, revision: result.revision, position: result.position } : result;
   }
 
-  /** Records what the provider said; a pending answer with a delay schedules the next poll. */
-  async recordOutcome(order: ProviderOrder, environment: string, outcome: ProviderOutcome, known?: KnownState<TransactionState>): Promise<void> {
-    const at = this.clock.now();
-    const settlement = systemActor('settlement');
-    switch (outcome.status) {
-      case 'succeeded':
-        await this.expectOk(this.apply(order.orderId, { type: 'SettleTransaction', operatorRef: outcome.operatorRef, at: at.toISOString() }, settlement, known));
-        return;
-      case 'failed':
-        await this.expectOk(this.apply(order.orderId, { type: 'FailTransaction', reason: outcome.reason, at: at.toISOString() }, settlement, known));
-        return;
-      case 'pending':
-        await this.expectOk(
-          this.apply(order.orderId, { type: 'RecordSubmission', providerReference: outcome.providerReference, at: at.toISOString() }, settlement, known),
-        );
-        if (outcome.pollAfterMs !== null) {
-          const dueAt = new Date(at.getTime() + outcome.pollAfterMs);
-          await this.jobs.schedule({
-            id: `${JOB_KINDS.pollOrder}:${order.orderId}:${dueAt.getTime()}`,
-            kind: JOB_KINDS.pollOrder,
-            dueAt,
-            payload: { orderId: order.orderId, environment },
-          });
-        }
-        return;
-    }
+  private async schedulePoll(orderId: string, environment: string, outcome: ProviderOutcome, at: Date): Promise<void> {
+    if (outcome.status !== 'pending' || outcome.pollAfterMs === null) return;
+    const dueAt = new Date(at.getTime() + outcome.pollAfterMs);
+    await this.jobs.schedule({ id: `${JOB_KINDS.pollOrder}:${orderId}:${dueAt.getTime()}`, kind: JOB_KINDS.pollOrder, dueAt, payload: { orderId, environment } });
   }
 
   private async expectOk(pending: Promise<LifecycleResult>): Promise<void> {
     const result = await pending;
     // A refusal here means another path already gave the order its final outcome; nothing more to do.
     if (!result.ok && result.error.code !== 'invalid_state') throw new Error(result.error.detail);
+  }
+}
+
+/** The command that records a provider's answer. */
+function outcomeCommand(outcome: ProviderOutcome, at: Date): TransactionCommand {
+  switch (outcome.status) {
+    case 'succeeded':
+      return { type: 'SettleTransaction', operatorRef: outcome.operatorRef, at: at.toISOString() };
+    case 'failed':
+      return { type: 'FailTransaction', reason: outcome.reason, at: at.toISOString() };
+    case 'pending':
+      return { type: 'RecordSubmission', providerReference: outcome.providerReference, at: at.toISOString() };
   }
 }

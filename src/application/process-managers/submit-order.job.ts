@@ -8,6 +8,7 @@ import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOrder, ProviderOutcome }
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { JOB_KINDS, holdStuckOrderJob } from './job-kinds';
 import { transactionDecider } from '../../domain/transaction/transaction.decider';
+import { TransactionInitiated } from '../../domain/transaction/transaction.events';
 import { OrderLifecycle } from './order-lifecycle';
 
 /** The order as the debit event carried it. */
@@ -40,12 +41,12 @@ export class SubmitOrderJob implements JobHandler {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async run(job: Job): Promise<JobRunResult> {
+  async run(job: Job, attempt = 1): Promise<JobRunResult> {
     const payload = job.payload as unknown as SubmitOrderPayload;
     const stuckCheck = holdStuckOrderJob(payload.orderId, new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs));
     let outcome: ProviderOutcome | null;
     try {
-      outcome = await this.submit(payload);
+      outcome = attempt <= 1 ? await this.submitNew(payload) : await this.submitAgain(payload);
     } catch (error) {
       await this.jobs.schedule(stuckCheck);
       throw error;
@@ -58,26 +59,56 @@ export class SubmitOrderJob implements JobHandler {
     return { supersedes: [stuckCheck.id] };
   }
 
-  /** The provider's answer, or null when the order already left the provider's hands (settled, failed or held). */
-  private async submit(payload: SubmitOrderPayload): Promise<ProviderOutcome | null> {
-    const { orderId, partnerId, environment, amount, currency, product, reference, placedAt } = payload;
-    const order: ProviderOrder = { orderId, amount, currency, product, placedAt };
-    // A first run finds no stream (the order is new); a retried one is read from the stream.
-    const initiated = await this.lifecycle.apply(
-      orderId,
-      { type: 'InitiateTransaction', order: { ...order, partnerId, environment, reference } },
-      undefined,
-      { state: transactionDecider.initialState, revision: -1 },
-    );
+  /**
+   * The first run: the order is new, so it goes to the provider first and its initiation and the
+   * answer are stored in one append. A crash before that append leaves nothing stored, and the
+   * retried run submits the same order id again, which providers take as the same order. If the
+   * provider call fails, the initiation is stored alone, so that the order can be held.
+   */
+  private async submitNew(payload: SubmitOrderPayload): Promise<ProviderOutcome> {
+    const order = providerOrderOf(payload);
+    const provider = this.providers.forEnvironment(payload.environment);
+    let outcome: ProviderOutcome;
+    try {
+      if (!provider) throw new Error(`no ${payload.environment} provider is configured for order ${payload.orderId}`);
+      outcome = await provider.submit(order, this.clock.now());
+    } catch (error) {
+      await this.lifecycle.apply(payload.orderId, { type: 'InitiateTransaction', order: initiationOf(payload) }, undefined, {
+        state: transactionDecider.initialState,
+        revision: -1,
+      });
+      throw error;
+    }
+    await this.lifecycle.initiateWithAnswer(initiationOf(payload), outcome);
+    return outcome;
+  }
+
+  /** A retried run: the order's stream tells whether it was submitted already (then it is polled) or is settled. */
+  private async submitAgain(payload: SubmitOrderPayload): Promise<ProviderOutcome | null> {
+    const { orderId, environment } = payload;
+    const order = providerOrderOf(payload);
+    const initiated = await this.lifecycle.apply(orderId, { type: 'InitiateTransaction', order: initiationOf(payload) });
     if (!initiated.ok) throw new Error(initiated.error.detail);
     const status = initiated.state.status;
     if (status !== 'INITIATED' && status !== 'PENDING') return null;
     const provider = this.providers.forEnvironment(environment);
     if (!provider) throw new Error(`no ${environment} provider is configured for order ${orderId}`);
     const now = this.clock.now();
-    // A retried job finds the order already submitted and asks for its outcome instead.
     const outcome = status === 'INITIATED' ? await provider.submit(order, now) : await provider.poll(order, now);
     await this.lifecycle.recordOutcome(order, environment, outcome, { state: initiated.state, revision: initiated.revision });
     return outcome;
   }
 }
+
+const providerOrderOf = ({ orderId, amount, currency, product, placedAt }: SubmitOrderPayload): ProviderOrder => ({ orderId, amount, currency, product, placedAt });
+
+const initiationOf = ({ orderId, partnerId, environment, amount, currency, product, reference, placedAt }: SubmitOrderPayload): TransactionInitiated['data'] => ({
+  orderId,
+  partnerId,
+  environment,
+  amount,
+  currency,
+  product,
+  reference,
+  placedAt,
+});

@@ -1,4 +1,4 @@
-import { Decider } from '../../domain/shared/decider';
+import { Decider, Decision } from '../../domain/shared/decider';
 import { DomainError } from '../../domain/shared/domain-error';
 import { DuplicateEventIdError, EventMetadata, EventStore, GlobalPosition, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { DomainEventShape, domainEventOf, envelope } from './event-envelope';
@@ -44,17 +44,31 @@ export class DeciderRunner {
     return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : -1 };
   }
 
-  async handle<State, Command, Event extends DomainEventShape>(
+  handle<State, Command, Event extends DomainEventShape>(
     decider: Decider<State, Command, Event>,
     streamId: string,
     command: Command,
+    options: HandleOptions<State, Event>,
+  ): Promise<HandleResult<State, Event>> {
+    return this.handleInTurn(decider, streamId, [command], options);
+  }
+
+  /**
+   * Decides the commands one after the other, each on the state the previous one's events
+   * left, and appends all their events at once: either all are stored or none. A refusal of
+   * any command refuses the whole.
+   */
+  async handleInTurn<State, Command, Event extends DomainEventShape>(
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+    commands: readonly Command[],
     options: HandleOptions<State, Event>,
   ): Promise<HandleResult<State, Event>> {
     const attempts = options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       const fromKnown = attempt === 1 && options.known !== undefined;
       const { state, revision } = fromKnown && options.known ? options.known : await this.load(decider, streamId);
-      const decision = decider.decide(command, state);
+      const decision = decideInTurn(decider, commands, state);
       // Only a write proves the known state current: a refusal or a no-op is checked against the stream.
       if (fromKnown && (!decision.ok || decision.events.length === 0)) continue;
       if (!decision.ok) return decision;
@@ -86,4 +100,18 @@ export class DeciderRunner {
       }
     }
   }
+}
+
+function decideInTurn<State, Command, Event>(decider: Decider<State, Command, Event>, commands: readonly Command[], initial: State): Decision<Event> {
+  let state = initial;
+  const events: Event[] = [];
+  for (const command of commands) {
+    const decision = decider.decide(command, state);
+    if (!decision.ok) return decision;
+    for (const event of decision.events) {
+      events.push(event);
+      state = decider.evolve(state, event);
+    }
+  }
+  return { ok: true, events };
 }

@@ -1,0 +1,21 @@
+import { CryptoSecretGenerator } from '../../../src/infrastructure/security/crypto-secret-generator';
+
+describe('CryptoSecretGenerator', () => {
+  it('gives ids of 24 hex characters after the prefix, none twice, across many refills of its random pool', () => {
+    const generator = new CryptoSecretGenerator();
+    const ids = Array.from({ length: 5000 }, () => generator.newId('ord'));
+    for (const id of ids) expect(id).toMatch(/^ord_[0-9a-f]{24}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives two generators different ids', () => {
+    const [a, b] = [new CryptoSecretGenerator(), new CryptoSecretGenerator()];
+    expect(a.newId('ord')).not.toBe(b.newId('ord'));
+  });
+
+  it('gives sandbox and live keys of the spec format: prefix and 32 base64url characters', () => {
+    const generator = new CryptoSecretGenerator();
+    expect(generator.newApiKey('sandbox')).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
+    expect(generator.newApiKey('live')).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
+  });
+});
