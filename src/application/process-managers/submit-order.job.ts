@@ -24,7 +24,8 @@ export interface SubmitOrderPayload {
 }
 
 /**
- * Settlement, step 1: opens the order's stream from its debit and submits it upstream.
+ * Settlement, step 1: submits the order from its debit upstream and opens the order's stream
+ * with the answer (docs/decisions.md, "Submission: the provider first, then one append").
  * The stuck-order check is armed only for an order that may need it: one the provider left
  * pending, or one whose submission failed (it is retried, and a provider that stays down must
  * still get the order held). An order with a final answer at once never gets one.
