@@ -95,10 +95,19 @@ export class JobWorker {
     let count = 0;
     do {
       this.rerun = false;
+      // A claim that got fewer jobs than it asked for took every job then due: the next claim waits
+      // for a kick (new work scheduled) or the poll, instead of asking again as each job ends.
+      let mayFindMore = true;
       for (;;) {
+        if (this.rerun) {
+          this.rerun = false;
+          mayFindMore = true;
+        }
         // Claimed in groups: once half the places are free (or none is taken), not at every single one.
         const room = limit - running.size;
-        const claimed = this.stopped || (running.size > 0 && room < Math.ceil(limit / 2)) ? [] : await this.claim(room);
+        const claims: boolean = !this.stopped && mayFindMore && !(running.size > 0 && room < Math.ceil(limit / 2));
+        const claimed: ClaimedRow[] = claims ? await this.claim(room) : [];
+        if (claims) mayFindMore = claimed.length === room;
         for (const row of claimed) {
           const run: Promise<void> = this.execute(row)
             .catch((error: unknown) => this.options.onError(error, jobOf(row)))
