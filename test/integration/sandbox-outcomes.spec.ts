@@ -1,3 +1,8 @@
+import { EVENT_STORE, EventStore } from '../../src/application/ports/event-store.port';
+import { PROVIDER_DIRECTORY, ProviderDirectory } from '../../src/application/ports/provider-gateway.port';
+import { OrderLifecycle } from '../../src/application/process-managers/order-lifecycle';
+import { transactionStreamId } from '../../src/domain/transaction/transaction.events';
+import { orderEvents } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
 
 describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
@@ -77,6 +82,51 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
     expect(seen.status).toBe(200);
     expect(seen.body.status).toBe('PENDING');
     expect(await balance()).toBe('900.00');
+  });
+
+  describe('when a settlement run stops half-way', () => {
+    /** Longer than the job worker's first retry delay (1 s, doubling). */
+    const RETRY_AFTER_MS = 5_000;
+    const orderStream = async (orderId: string) => service.app.get<EventStore>(EVENT_STORE).readStream(transactionStreamId(orderId));
+    const loseTheNextAnswer = () =>
+      jest.spyOn(service.app.get(OrderLifecycle), 'initiateWithAnswer').mockRejectedValueOnce(new Error('connection to the event store lost'));
+    afterEach(() => jest.restoreAllMocks());
+
+    it('an order answered at once is initiated and settled in one append', async () => {
+      const placed = await topup('0001', 'one-append-0001');
+      await service.settle();
+      const stored = await orderStream(placed.body.order_id);
+      expect(stored.map((event) => event.type)).toEqual(['TransactionInitiated', 'TransactionSettled']);
+      // One append: both events carry the commit position of the transaction that stored them.
+      expect(stored[1].position.commit).toBe(stored[0].position.commit);
+    });
+
+    it('a run that stops after the provider answered, before storing it, is retried: the provider is asked again with the same order id and the order settles once', async () => {
+      const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).forEnvironment('sandbox')!;
+      const submit = jest.spyOn(provider, 'submit');
+      loseTheNextAnswer();
+      const orderId = (await topup('0001', 'lost-answer-0001')).body.order_id;
+      await service.settle();
+      expect(await orderStream(orderId)).toEqual([]);
+      expect((await status(orderId)).status).toBe('PENDING');
+
+      await service.advance(RETRY_AFTER_MS);
+      expect(submit.mock.calls.map(([order]) => order.orderId)).toEqual([orderId, orderId]);
+      expect((await orderStream(orderId)).map((event) => event.type)).toEqual(['TransactionInitiated', 'TransactionSettled']);
+      expect(await status(orderId)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
+      expect(await balance()).toBe('900.00');
+    });
+
+    it('a failed answer lost the same way is asked again and refunded exactly once', async () => {
+      loseTheNextAnswer();
+      const orderId = (await topup('0002', 'lost-answer-0002')).body.order_id;
+      await service.settle();
+      expect(await balance()).toBe('900.00');
+      await service.advance(RETRY_AFTER_MS);
+      expect((await status(orderId)).status).toBe('FAILED');
+      expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(1);
+      expect(await balance()).toBe('1000.00');
+    });
   });
 
   it('leaves the money invariants intact', async () => {
