@@ -1,4 +1,6 @@
-import { PROVIDER_DIRECTORY, ProviderDirectory } from '../../src/application/ports/provider-gateway.port';
+import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOutcome } from '../../src/application/ports/provider-gateway.port';
+import { SubmitOrderJob } from '../../src/application/process-managers/submit-order.job';
+import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
 import { orderEvents, sqlOf } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 
@@ -101,6 +103,48 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
     } finally {
       down.mockRestore();
+    }
+  });
+
+  it('an order whose submission is tried again while the provider never answers is still held at the stuck limit, and a late answer changes nothing', async () => {
+    const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).forEnvironment('sandbox')!;
+    let answer: (outcome: ProviderOutcome) => void = () => undefined;
+    let called: () => void = () => undefined;
+    const providerCalled = new Promise<void>((resolve) => (called = resolve));
+    jest.spyOn(provider, 'submit').mockImplementation(
+      () =>
+        new Promise<ProviderOutcome>((resolve) => {
+          answer = resolve;
+          called();
+        }),
+    );
+    try {
+      const orderId = await topup('0001', 'provider-silent-0001');
+      // The outbox schedules the submission; a second worker then takes it over after the first one's lease ran out.
+      await service.app.get(ProjectionDaemon).catchUpAll();
+      const [row] = await sqlOf(service).query<{ job_id: string; kind: string; payload: Record<string, unknown>; due_at: Date }>(
+        `SELECT job_id, kind, payload, due_at FROM jobs WHERE job_id = $1`,
+        [`submit-order:${orderId}`],
+      );
+      await sqlOf(service).query(`UPDATE jobs SET locked_until = $2, attempts = 1 WHERE job_id = $1`, [row.job_id, new Date(service.clock.now().getTime() + 3_600_000).toISOString()]);
+      const retried = service.app
+        .get(SubmitOrderJob)
+        .run({ id: row.job_id, kind: row.kind, payload: row.payload, dueAt: new Date(row.due_at) }, 2);
+      await providerCalled;
+      expect(await stuckCheck(orderId)).toEqual({ done: false, attempts: 0 });
+
+      await service.advance(STUCK_AFTER_MS);
+      expect((await heldOrder(orderId))?.status).toBe('DISPUTED');
+
+      answer({ status: 'succeeded', operatorRef: 'late-answer' });
+      await retried;
+      await service.settle();
+      expect((await heldOrder(orderId))?.status).toBe('DISPUTED');
+      expect((await partnerView(orderId)).status).toBe('PENDING');
+      expect(await orderEvents(service, orderId, 'TransactionSettled')).toHaveLength(0);
+      expect(await balance()).toBe('900.00');
+    } finally {
+      jest.restoreAllMocks();
     }
   });
 

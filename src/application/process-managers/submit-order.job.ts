@@ -27,8 +27,9 @@ export interface SubmitOrderPayload {
  * Settlement, step 1: submits the order from its debit upstream and opens the order's stream
  * with the answer (docs/decisions.md, "Submission: the provider first, then one append").
  * The stuck-order check is armed only for an order that may need it: one the provider left
- * pending, or one whose submission failed (it is retried, and a provider that stays down must
- * still get the order held). An order with a final answer at once never gets one.
+ * pending, one whose submission failed, or one whose submission is tried again (a provider that
+ * stays down or never answers must still get the order held). An order with a final answer at
+ * once never gets one.
  */
 @Injectable()
 export class SubmitOrderJob implements JobHandler {
@@ -47,7 +48,13 @@ export class SubmitOrderJob implements JobHandler {
     const stuckCheck = holdStuckOrderJob(payload.orderId, new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs));
     let outcome: ProviderOutcome | null;
     try {
-      outcome = attempt <= 1 ? await this.submitNew(payload) : await this.submitAgain(payload);
+      if (attempt <= 1) outcome = await this.submitNew(payload);
+      else {
+        // A run before this one failed, or never finished (a crash, or a provider call that hung past
+        // the lease): the check is armed before anything else, so the order is held even if this run hangs too.
+        await this.jobs.schedule(stuckCheck);
+        outcome = await this.submitAgain(payload);
+      }
     } catch (error) {
       await this.jobs.schedule(stuckCheck);
       throw error;
