@@ -17,6 +17,8 @@ export interface ModeResults {
   mode: StoreMode;
   scenarios: {
     limit: Scenario | null;
+    /** LIMIT once more, right after topup_spread; topup_vs_limit divides by the mean of the two. */
+    limit_again: Scenario | null;
     topup_spread: Scenario;
     topup_hot: Scenario;
     topup_history: Scenario;

@@ -44,6 +44,9 @@ describe('npm run bench -- --quick --tiny', () => {
     for (const name of ['limit', 'topup_spread', 'topup_hot', 'topup_history', 'balance', 'balance_bare']) figures(pg.scenarios[name]);
     expect(pg.scenarios.topup_spread.ok).toBeGreaterThan(0);
     expect(pg.scenarios.limit.ok).toBeGreaterThan(0);
+    expect(pg.scenarios.limit_again.ok).toBeGreaterThan(0);
+    // The ratio divides by the mean of the two LIMIT runs around the topups.
+    expect(pg.ratios.topup_vs_limit).toBeCloseTo(pg.scenarios.topup_spread.rps / ((pg.scenarios.limit.rps + pg.scenarios.limit_again.rps) / 2), 2);
     expect(pg.scenarios.topup_history.cold_start_ms).toEqual(expect.any(Number));
     for (const ratio of ['topup_vs_limit', 'hot_vs_spread', 'history_vs_fresh', 'balance_vs_bare']) expect(pg.ratios[ratio]).toEqual(expect.any(Number));
     if (process.platform === 'linux') {
