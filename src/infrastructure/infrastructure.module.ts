@@ -50,7 +50,7 @@ const IDEMPOTENCY_LEASE_MS = 10_000;
 export class InfrastructureModule {
   static forRoot(config: ServiceConfig, overrides: InfrastructureOverrides = {}): DynamicModule {
     const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
-    const usesRedis = config.rateLimitStore === 'redis' && config.redisUrl !== null;
+    const redisUrl = config.rateLimitStore === 'redis' ? config.redisUrl : null;
     const providers: Provider[] = [
       { provide: SERVICE_CONFIG, useValue: config },
       {
@@ -89,12 +89,12 @@ export class InfrastructureModule {
       {
         provide: KEY_ADMISSION,
         useFactory: (db: SqlDatabase, readModels: ReadModels) =>
-          usesRedis ? new UncountedKeyAdmission((keyHash) => readModels.apiKeyAccess(keyHash)) : new SqlKeyAdmission(db.withAsynchronousCommit()),
+          redisUrl ? new UncountedKeyAdmission((keyHash) => readModels.apiKeyAccess(keyHash)) : new SqlKeyAdmission(db.withAsynchronousCommit()),
         inject: [SQL_DATABASE, READ_MODELS],
       },
       {
         provide: RATE_LIMITER,
-        ...sql((db) => (usesRedis && config.redisUrl ? RedisRateLimiter.connect(config.redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
+        ...sql((db) => (redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
       },
       { provide: PROVIDER_DIRECTORY, useValue: new StaticProviderDirectory(new SandboxProvider(), null) },
     ];

@@ -46,25 +46,24 @@ export class SubmitOrderJob implements JobHandler {
   async run(job: Job, attempt = 1): Promise<JobRunResult> {
     const payload = job.payload as unknown as SubmitOrderPayload;
     const stuckCheck = holdStuckOrderJob(payload.orderId, new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs));
-    let outcome: ProviderOutcome | null;
+    if (attempt > 1) {
+      // A run before this one failed, or never finished (a crash, or a provider call that hung past
+      // the lease): the check is armed before anything else, so the order is held even if this run hangs too.
+      await this.jobs.schedule(stuckCheck);
+      const outcome = await this.submitAgain(payload);
+      // A final answer (or one another path already gave) leaves the check nothing to hold.
+      return outcome?.status === 'pending' ? {} : { supersedes: [stuckCheck.id] };
+    }
+    let outcome: ProviderOutcome;
     try {
-      if (attempt <= 1) outcome = await this.submitNew(payload);
-      else {
-        // A run before this one failed, or never finished (a crash, or a provider call that hung past
-        // the lease): the check is armed before anything else, so the order is held even if this run hangs too.
-        await this.jobs.schedule(stuckCheck);
-        outcome = await this.submitAgain(payload);
-      }
+      outcome = await this.submitNew(payload);
     } catch (error) {
       await this.jobs.schedule(stuckCheck);
       throw error;
     }
-    if (outcome?.status === 'pending') {
-      await this.jobs.schedule(stuckCheck);
-      return {};
-    }
-    // A final answer (or one another path already gave) leaves a check armed by an earlier failed run nothing to hold.
-    return { supersedes: [stuckCheck.id] };
+    if (outcome.status === 'pending') await this.jobs.schedule(stuckCheck);
+    // A first run arms the check only for a pending answer, so a final one has none to close.
+    return {};
   }
 
   /**

@@ -13,18 +13,17 @@ import { insertJob, insertJobs } from './sql-job-queue';
  */
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
   const handles = new Set(reactions.flatMap((reaction) => [...reaction.handles]));
+  const jobsFor = (event: RecordedEvent): Job[] => reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event));
   return {
     name: 'reactions',
     schema: JOBS_SCHEMA,
     handles,
     async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-      const jobs = reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event));
-      for (const job of await jobsStillWanted(tx, jobs)) await insertJob(tx, job);
+      for (const job of await jobsStillWanted(tx, jobsFor(event))) await insertJob(tx, job);
     },
     /** Every job the batch calls for, in one insert (the first schedule of a job id wins either way). */
     async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-      const jobs = events.flatMap((event) => reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event)));
-      await insertJobs(tx, await jobsStillWanted(tx, jobs));
+      await insertJobs(tx, await jobsStillWanted(tx, events.flatMap(jobsFor)));
     },
   };
 }

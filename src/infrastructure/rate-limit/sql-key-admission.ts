@@ -13,7 +13,6 @@ interface Lookup {
   resetSeconds: number;
 }
 
-
 interface AdmissionRow extends ApiKeyAccessRow {
   /** Set on the rows of keys whose requests this statement counted, one row per window counted. */
   counted_window: Date | string | null;
