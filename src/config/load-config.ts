@@ -72,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    // Well below the job lease (5 minutes), so that a hung call never outlives the job that made it.
+    providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', 20_000, 100, 120_000),
     rateLimitStore: 'database',
     redisUrl: null,
     trustedProxies: [],

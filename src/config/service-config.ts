@@ -33,6 +33,8 @@ export interface ServiceConfig {
   jobConcurrency: number;
   bodyLimitBytes: number;
   webhookTimeoutMs: number;
+  /** How long a provider has to answer one call before it counts as unavailable. */
+  providerTimeoutMs: number;
   /** Where per-key request counts live: the service database (default) or Redis. */
   rateLimitStore: 'database' | 'redis';
   redisUrl: string | null;

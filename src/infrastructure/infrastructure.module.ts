@@ -19,6 +19,7 @@ import { SqlIdempotencyStore } from './idempotency/sql-idempotency-store';
 import { SqlJobQueue } from './jobs/sql-job-queue';
 import { openDatabase } from './open-database';
 import { StaticProviderDirectory } from './providers/provider-directory';
+import { ProviderWithDeadline } from './providers/provider-deadline';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider';
 import { SqlReadModels } from './read-models/sql-read-models';
 import { CryptoSecretGenerator } from './security/crypto-secret-generator';
@@ -96,7 +97,7 @@ export class InfrastructureModule {
         provide: RATE_LIMITER,
         ...sql((db) => (redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
       },
-      { provide: PROVIDER_DIRECTORY, useValue: new StaticProviderDirectory(new SandboxProvider(), null) },
+      { provide: PROVIDER_DIRECTORY, useValue: new StaticProviderDirectory(new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs), null) },
     ];
     return { module: InfrastructureModule, providers, exports: providers };
   }

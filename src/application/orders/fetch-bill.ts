@@ -5,7 +5,7 @@ import { Caller } from '../auth/caller';
 import { BILL_FETCH_STORE, BillFetchStore } from '../ports/bill-fetch-store.port';
 import { CATALOG, Catalog } from '../ports/catalog.port';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
+import { OutstandingBill, PROVIDER_DIRECTORY, ProviderDirectory, ProviderUnavailableError } from '../ports/provider-gateway.port';
 import { ServiceError } from '../shared/service-error';
 import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
 
@@ -41,7 +41,13 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
     const provider = this.providers.forEnvironment(caller.environment);
     if (!provider) throw new ServiceError('provider_unavailable', `no ${caller.environment} provider is configured`);
     const now = this.clock.now();
-    const bill = await provider.fetchBill({ billerId: biller.id, consumerNumber, currency: caller.currency, params }, now);
+    let bill: OutstandingBill | null;
+    try {
+      bill = await provider.fetchBill({ billerId: biller.id, consumerNumber, currency: caller.currency, params }, now);
+    } catch (error) {
+      if (error instanceof ProviderUnavailableError) throw new ServiceError('provider_unavailable', `${biller.name} could not be asked for the bill: ${error.message}`);
+      throw error;
+    }
     if (!bill) throw new ServiceError('not_found', `${biller.name} has no bill on record for consumer_number ${consumerNumber}`);
     const amount = Money.parse(bill.amount, caller.currency);
     if (!amount) throw new Error(`provider returned an unreadable bill amount: ${bill.amount}`);

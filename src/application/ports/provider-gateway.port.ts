@@ -25,13 +25,32 @@ export interface OutstandingBill {
   overdue: boolean;
 }
 
+export interface BillQuery {
+  billerId: number;
+  consumerNumber: string;
+  currency: Currency;
+  params: Record<string, string>;
+}
+
+/**
+ * An upstream provider. Every call gets a signal that is aborted when the caller stops waiting
+ * (the call's deadline); an adapter should give up its request then.
+ */
 export interface ProviderGateway {
   /** Submits an order; the order id is the upstream idempotency key, so a repeated submit is safe. */
-  submit(order: ProviderOrder, now: Date): Promise<ProviderOutcome>;
+  submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome>;
   /** Asks for the outcome of a pending order. */
-  poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome>;
+  poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome>;
   /** The outstanding bill of a consumer, or null when the biller knows no such consumer. */
-  fetchBill(request: { billerId: number; consumerNumber: string; currency: Currency; params: Record<string, string> }, now: Date): Promise<OutstandingBill | null>;
+  fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null>;
+}
+
+/** The provider did not answer in time or could not be reached: nothing is known about the call's effect. */
+export class ProviderUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderUnavailableError';
+  }
 }
 
 /** Picks the provider for an environment; null when none is configured (live, until a live adapter exists). */

@@ -1,5 +1,4 @@
-import { OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome } from '../../../application/ports/provider-gateway.port';
-import { Currency } from '../../../domain/money/currency';
+import { BillQuery, OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome } from '../../../application/ports/provider-gateway.port';
 import { SANDBOX_BILLS, SANDBOX_SETTLEMENT_DELAY_MS, lastFourDigits, scenarioFor } from './sandbox-scenarios';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -14,10 +13,7 @@ export class SandboxProvider implements ProviderGateway {
     return this.outcome(order, now);
   }
 
-  async fetchBill(
-    request: { billerId: number; consumerNumber: string; currency: Currency; params: Record<string, string> },
-    now: Date,
-  ): Promise<OutstandingBill | null> {
+  async fetchBill(request: BillQuery, now: Date): Promise<OutstandingBill | null> {
     const suffix = lastFourDigits(request.consumerNumber);
     const bill = SANDBOX_BILLS[suffix];
     if (!bill) return null;

@@ -1,0 +1,50 @@
+import { BillQuery, OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome, ProviderUnavailableError } from '../../application/ports/provider-gateway.port';
+
+/**
+ * Bounds every call to a provider by `PROVIDER_TIMEOUT_MS`. A call that has not answered by then
+ * is aborted (through its signal) and fails with ProviderUnavailableError, so a hung upstream
+ * frees its job-worker slot well before the job's lease runs out, and a partner's bill fetch
+ * gets a 503 instead of waiting on. What the provider did with an unanswered submission is
+ * unknown: the submission is retried with the same order id, which the provider takes as the
+ * same order.
+ */
+export class ProviderWithDeadline implements ProviderGateway {
+  constructor(
+    private readonly provider: ProviderGateway,
+    private readonly timeoutMs: number,
+  ) {}
+
+  submit(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
+    return this.bounded(`submitting order ${order.orderId}`, (signal) => this.provider.submit(order, now, signal));
+  }
+
+  poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
+    return this.bounded(`polling order ${order.orderId}`, (signal) => this.provider.poll(order, now, signal));
+  }
+
+  fetchBill(request: BillQuery, now: Date): Promise<OutstandingBill | null> {
+    return this.bounded(`fetching the bill of biller ${request.billerId}`, (signal) => this.provider.fetchBill(request, now, signal));
+  }
+
+  private bounded<T>(what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    return new Promise<T>((resolve, reject) => {
+      const deadline = setTimeout(() => {
+        const error = new ProviderUnavailableError(`the provider did not answer within ${this.timeoutMs} ms (${what})`);
+        abort.abort(error);
+        reject(error);
+      }, this.timeoutMs);
+      deadline.unref();
+      call(abort.signal).then(
+        (answer) => {
+          clearTimeout(deadline);
+          resolve(answer);
+        },
+        (error: unknown) => {
+          clearTimeout(deadline);
+          reject(error);
+        },
+      );
+    });
+  }
+}
