@@ -1,4 +1,4 @@
-import { getCountryCallingCode, parsePhoneNumberFromString, PhoneNumber } from 'libphonenumber-js/max';
+import { getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { Corridor, CORRIDORS } from '../corridor/corridor';
 
 export type CorridorPhone = { ok: true; e164: string; nationalNumber: string } | { ok: false; detail: string };
@@ -37,16 +37,11 @@ const judge = (text: string, corridor: Corridor): CorridorPhone => {
   if (parsed.country !== country && parsed.countryCallingCode !== getCountryCallingCode(country)) {
     return refuse(`${parsed.number} is not a number in the ${corridor} corridor`);
   }
-  if (!parsed.isValid() || parsed.country !== country) {
-    return refuse(`${text} is not a valid mobile number in the ${corridor} corridor`);
-  }
-  if (!isMobile(parsed)) return refuse(`${parsed.number} is not a mobile number`);
+  // With the full metadata a number is valid exactly when it has a type, so the type is asked once.
+  const type = parsed.country === country ? parsed.getType() : undefined;
+  if (type === undefined) return refuse(`${text} is not a valid mobile number in the ${corridor} corridor`);
+  if (!ACCEPTED_TYPES.has(type)) return refuse(`${parsed.number} is not a mobile number`);
   return { ok: true, e164: parsed.number, nationalNumber: parsed.nationalNumber };
-};
-
-const isMobile = (phone: PhoneNumber): boolean => {
-  const type = phone.getType();
-  return type !== undefined && ACCEPTED_TYPES.has(type);
 };
 
 const refuse = (reason: string): CorridorPhone => ({ ok: false, detail: `phone: ${reason}` });
