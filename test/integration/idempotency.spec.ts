@@ -148,10 +148,13 @@ describe.each(STORES)('Idempotency-Key on POST /topup (%s store)', (store) => {
     const sandbox = await keys.reserve({ partnerId, environment: 'sandbox', key: 'env-scope-0001' }, 'hash-a', 'ord_sandbox_candidate', now);
     const live = await keys.reserve({ partnerId, environment: 'live', key: 'env-scope-0001' }, 'hash-b', 'ord_live_candidate', now);
 
-    expect(sandbox).toEqual({ outcome: 'reserved', orderId: 'ord_sandbox_candidate' });
-    expect(live).toEqual({ outcome: 'reserved', orderId: 'ord_live_candidate' });
-    await keys.release({ partnerId, environment: 'sandbox', key: 'env-scope-0001' }, 'ord_sandbox_candidate');
-    await keys.release({ partnerId, environment: 'live', key: 'env-scope-0001' }, 'ord_live_candidate');
+    expect(sandbox).toEqual({ outcome: 'reserved', orderId: 'ord_sandbox_candidate', lease: expect.any(String) });
+    expect(live).toEqual({ outcome: 'reserved', orderId: 'ord_live_candidate', lease: expect.any(String) });
+    if (sandbox.outcome !== 'reserved' || live.outcome !== 'reserved') return;
+    await keys.release({ partnerId, environment: 'sandbox', key: 'env-scope-0001' }, 'ord_sandbox_candidate', sandbox.lease);
+    await keys.release({ partnerId, environment: 'live', key: 'env-scope-0001' }, 'ord_live_candidate', live.lease);
+    expect(await keys.lookup({ partnerId, environment: 'sandbox', key: 'env-scope-0001' })).toBeNull();
+    expect(await keys.lookup({ partnerId, environment: 'live', key: 'env-scope-0001' })).toBeNull();
   });
 
   it('a request refused for insufficient balance (402) moves no money and its key can then be used for a valid request', async () => {

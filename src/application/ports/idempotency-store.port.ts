@@ -15,10 +15,14 @@ export interface StoredResponse {
   body: string;
 }
 
+/**
+ * `lease` names this request's hold on the key (when its lease ends); a retry that takes the
+ * key over holds it with another, so a request can tell whether the key is still its own.
+ */
 export type Reservation =
-  | { outcome: 'reserved'; orderId: string }
+  | { outcome: 'reserved'; orderId: string; lease: string }
   /** The key was reserved earlier by a request that never completed (a crash); this request takes it over. */
-  | { outcome: 'resumed'; orderId: string }
+  | { outcome: 'resumed'; orderId: string; lease: string }
   | { outcome: 'replay'; response: StoredResponse }
   | { outcome: 'conflict' }
   | { outcome: 'in_flight' };
@@ -30,8 +34,13 @@ export interface IdempotencyStore {
   find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; response: StoredResponse | null } | null>;
   /** Stores the answer, only while the key is still bound to this order. */
   complete(scope: IdempotencyScope, orderId: string, response: StoredResponse): Promise<void>;
-  /** Frees a key whose request moved no money, so the partner may retry it; only while it is bound to this order and unanswered. */
-  release(scope: IdempotencyScope, orderId: string): Promise<void>;
+  /**
+   * Frees a key whose request moved no money, so the partner may retry it; only while it is
+   * bound to this order, unanswered, and still held under this lease. A request that outlived
+   * its lease must not free the key of the retry that took it over: that retry may debit the
+   * same order yet, and a freed key would let a third request debit a second one.
+   */
+  release(scope: IdempotencyScope, orderId: string, lease: string): Promise<void>;
   purgeExpired(now: Date): Promise<number>;
   /** What a key is bound to now, for audits; null once purged or released. */
   lookup(scope: IdempotencyScope): Promise<{ orderId: string; statusCode: number | null } | null>;

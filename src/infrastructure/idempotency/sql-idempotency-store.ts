@@ -84,7 +84,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.timings.windowMs).toISOString(),
     });
-    if (inserted !== null) return { outcome: 'reserved', orderId: inserted };
+    if (inserted !== null) return { outcome: 'reserved', orderId: inserted, lease: lockedUntil };
 
     const row = await this.lookups.submit(scope);
     // Released between our insert and read: let the caller try again as a fresh request.
@@ -100,7 +100,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
         RETURNING order_id`,
       [scope.partnerId, scope.environment, scope.key, new Date(row.locked_until).toISOString(), lockedUntil],
     );
-    return taken.length ? { outcome: 'resumed', orderId: taken[0].order_id } : { outcome: 'in_flight' };
+    return taken.length ? { outcome: 'resumed', orderId: taken[0].order_id, lease: lockedUntil } : { outcome: 'in_flight' };
   }
 
   async find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; response: StoredResponse | null } | null> {
@@ -120,11 +120,12 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  async release(scope: IdempotencyScope, orderId: string): Promise<void> {
+  async release(scope: IdempotencyScope, orderId: string, lease: string): Promise<void> {
     await this.answers.query(
       `DELETE FROM idempotency_keys
-        WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3 AND order_id = $4 AND state = 'in_flight'`,
-      [scope.partnerId, scope.environment, scope.key, orderId],
+        WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3 AND order_id = $4 AND state = 'in_flight'
+          AND locked_until = $5`,
+      [scope.partnerId, scope.environment, scope.key, orderId, lease],
     );
   }
 

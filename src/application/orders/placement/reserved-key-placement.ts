@@ -37,21 +37,21 @@ export class ReservedKeyPlacement {
         // The first request may have debited before it died.
         const earlier = await this.debit.earlier(reservation.orderId);
         if (earlier) return this.rememberEarlier(scope, earlier);
-        return this.debitReserved(caller, scope, draft, reservation.orderId);
+        return this.debitReserved(caller, scope, draft, reservation);
       }
       case 'reserved':
-        return this.debitReserved(caller, scope, draft, reservation.orderId);
+        return this.debitReserved(caller, scope, draft, reservation);
     }
   }
 
-  private async debitReserved(caller: Caller, scope: IdempotencyScope, draft: OrderDraft, orderId: string): Promise<PlacedOrder> {
+  private async debitReserved(caller: Caller, scope: IdempotencyScope, draft: OrderDraft, { orderId, lease }: { orderId: string; lease: string }): Promise<PlacedOrder> {
     const { result } = await this.debit.run(caller, orderId, scope.key, draft);
     if (!result.ok || result.deduplicated) {
       // A refusal may only be a late view: another request holding this key may have debited the order meanwhile.
       const earlier = await this.debit.earlier(orderId);
       if (earlier) return this.rememberEarlier(scope, earlier);
       if (result.ok) throw new Error(`order ${orderId} was debited but its debit cannot be read`);
-      await this.idempotency.release(scope, orderId);
+      await this.idempotency.release(scope, orderId, lease);
       throw ServiceError.from(result.error);
     }
     const body = answerOf(result.event as WalletDebited);
