@@ -1,6 +1,8 @@
 import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOutcome } from '../../src/application/ports/provider-gateway.port';
+import { OrderLifecycle } from '../../src/application/process-managers/order-lifecycle';
 import { SubmitOrderJob } from '../../src/application/process-managers/submit-order.job';
 import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
+import { expectRefusal } from '../support/error-assertions';
 import { orderEvents, sqlOf } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 
@@ -143,9 +145,48 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       expect((await partnerView(orderId)).status).toBe('PENDING');
       expect(await orderEvents(service, orderId, 'TransactionSettled')).toHaveLength(0);
       expect(await balance()).toBe('900.00');
+
+      // The late answer is kept as evidence: operators see it, and the order cannot be refunded against it.
+      expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterHold')).toHaveLength(1);
+      const shown = await service.admin('GET', `/orders/${orderId}`);
+      expect(shown.body).toMatchObject({
+        status: 'DISPUTED',
+        provider_answer_after_hold: { outcome: 'succeeded', operator_ref: 'late-answer', reason: null, answered_at: expect.any(String) },
+      });
+      const refund = await resolve(orderId, 'failed');
+      expectRefusal(refund, 409, 'invalid_state');
+      expect(refund.body.detail).toContain('the provider answered that it succeeded (operator_ref late-answer)');
+      await service.settle();
+      expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
+      expect(await balance()).toBe('900.00');
+
+      const settled = await resolve(orderId, 'success');
+      expect(settled.status).toBe(200);
+      await service.settle();
+      expect((await partnerView(orderId)).status).toBe('SUCCESS');
+      expect(await balance()).toBe('900.00');
     } finally {
       jest.restoreAllMocks();
     }
+  });
+
+  it('a held order whose provider later answers failed keeps that answer for the operator, who may still resolve either way; later answers add nothing', async () => {
+    const orderId = await heldOrderId('late-failure-01');
+    const lifecycle = service.app.get(OrderLifecycle);
+    const order = { orderId, amount: '100.00', currency: 'INR' as const, product: { kind: 'topup' as const, operatorId: 101, phone: SANDBOX_PHONES.IN('0005') }, placedAt: service.clock.now().toISOString() };
+    await lifecycle.recordOutcome(order, 'sandbox', { status: 'failed', reason: 'operator declined' });
+    await lifecycle.recordOutcome(order, 'sandbox', { status: 'succeeded', operatorRef: 'even-later' });
+    await service.settle();
+
+    expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterHold')).toHaveLength(1);
+    expect((await service.admin('GET', `/orders/${orderId}`)).body.provider_answer_after_hold).toMatchObject({ outcome: 'failed', operator_ref: null, reason: 'operator declined' });
+    expect((await partnerView(orderId)).status).toBe('PENDING');
+
+    expect((await resolve(orderId, 'failed')).status).toBe(200);
+    await service.settle();
+    expect((await partnerView(orderId)).status).toBe('FAILED');
+    expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(1);
+    expect(await balance()).toBe('1000.00');
   });
 
   it('resolving a held order as success shows SUCCESS to the partner with settled_at and operator_ref, and refunds nothing', async () => {

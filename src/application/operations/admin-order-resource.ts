@@ -16,6 +16,12 @@ export const adminOrderResource = (order: OrderView): Record<string, unknown> =>
   balance_after: order.balanceAfter,
   operator_ref: order.operatorRef,
   failure_reason: order.failureReason,
+  provider_answer_after_hold: order.lateAnswer && {
+    outcome: order.lateAnswer.outcome,
+    operator_ref: order.lateAnswer.operatorRef,
+    reason: order.lateAnswer.reason,
+    answered_at: order.lateAnswer.answeredAt,
+  },
   settled_at: order.settledAt,
   refunded_at: order.refundedAt,
   created_at: order.createdAt,

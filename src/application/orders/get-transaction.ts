@@ -58,6 +58,7 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction, Reco
       settledAt: null,
       refundedAt: null,
       failureReason: null,
+      lateAnswer: null,
       createdAt: data.placedAt,
       updatedAt: data.placedAt,
     };

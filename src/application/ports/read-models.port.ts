@@ -1,4 +1,5 @@
 import { Corridor } from '../../domain/corridor/corridor';
+import { ProviderAnsweredAfterHold } from '../../domain/transaction/transaction.events';
 import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { KycStatus } from '../../domain/partner/partner.events';
@@ -29,6 +30,8 @@ export interface OrderView {
   settledAt: string | null;
   refundedAt: string | null;
   failureReason: string | null;
+  /** The provider's final answer when it came after the order was held (operators only). */
+  lateAnswer: ProviderAnsweredAfterHold['data'] | null;
   createdAt: string;
   updatedAt: string;
 }

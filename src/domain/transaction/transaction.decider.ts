@@ -1,7 +1,7 @@
 import { Actor } from '../shared/actor';
 import { Decider, Decision, accept, refuse } from '../shared/decider';
 import { domainError } from '../shared/domain-error';
-import { TransactionEvent, TransactionInitiated } from './transaction.events';
+import { ProviderAnsweredAfterHold, TransactionEvent, TransactionInitiated } from './transaction.events';
 
 /** Internal lifecycle. Partners see INITIATED, PENDING and DISPUTED as PENDING. */
 export type TransactionStatus = 'NONE' | 'INITIATED' | 'PENDING' | 'DISPUTED' | 'SUCCESS' | 'FAILED';
@@ -11,6 +11,8 @@ export interface TransactionState {
   order: TransactionInitiated['data'] | null;
   /** Why it failed, and the operator who decided it when it was a manual resolution. */
   failure: { reason: string; resolvedBy: Actor | null } | null;
+  /** The provider's final answer if it came after the order was held (the first one only). */
+  lateAnswer: ProviderAnsweredAfterHold['data'] | null;
 }
 
 export type TransactionCommand =
@@ -41,10 +43,12 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
       return accept({ type: 'TransactionSubmitted', data: { orderId, providerReference: command.providerReference, submittedAt: command.at } });
     case 'SettleTransaction':
       if (state.status === 'SUCCESS') return accept();
+      if (state.status === 'DISPUTED') return lateAnswer(state, { orderId, outcome: 'succeeded', operatorRef: command.operatorRef, reason: null, answeredAt: command.at });
       if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot succeed`);
       return accept({ type: 'TransactionSettled', data: { orderId, operatorRef: command.operatorRef, settledAt: command.at, resolvedBy: null, reason: null } });
     case 'FailTransaction':
       if (state.status === 'FAILED') return accept();
+      if (state.status === 'DISPUTED') return lateAnswer(state, { orderId, outcome: 'failed', operatorRef: null, reason: command.reason, answeredAt: command.at });
       if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot fail`);
       return accept({ type: 'TransactionFailed', data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: null } });
     case 'DisputeTransaction':
@@ -52,6 +56,10 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
       return accept({ type: 'TransactionDisputed', data: { orderId, reason: command.reason, disputedAt: command.at } });
     case 'ResolveTransaction':
       if (state.status !== 'DISPUTED') return invalid(`order ${orderId} is not held for manual resolution`);
+      if (command.outcome === 'failed' && state.lateAnswer?.outcome === 'succeeded') {
+        const { operatorRef, answeredAt } = state.lateAnswer;
+        return invalid(`order ${orderId} cannot be failed and refunded: the provider answered that it succeeded (operator_ref ${operatorRef}) at ${answeredAt}, after it was held; resolve it as success`);
+      }
       return command.outcome === 'success'
         ? accept({
             type: 'TransactionSettled',
@@ -61,10 +69,16 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
   }
 }
 
+/** A held order's first late answer is recorded; it changes no status. Later ones add nothing. */
+function lateAnswer(state: TransactionState, answer: ProviderAnsweredAfterHold['data']): Decision<TransactionEvent> {
+  if (state.lateAnswer) return accept();
+  return accept({ type: 'ProviderAnsweredAfterHold', data: answer });
+}
+
 function evolve(state: TransactionState, event: TransactionEvent): TransactionState {
   switch (event.type) {
     case 'TransactionInitiated':
-      return { status: 'INITIATED', order: event.data, failure: null };
+      return { status: 'INITIATED', order: event.data, failure: null, lateAnswer: null };
     case 'TransactionSubmitted':
       return { ...state, status: 'PENDING' };
     case 'TransactionSettled':
@@ -73,11 +87,13 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       return { ...state, status: 'FAILED', failure: { reason: event.data.reason, resolvedBy: event.data.resolvedBy } };
     case 'TransactionDisputed':
       return { ...state, status: 'DISPUTED' };
+    case 'ProviderAnsweredAfterHold':
+      return { ...state, lateAnswer: event.data };
   }
 }
 
 export const transactionDecider: Decider<TransactionState, TransactionCommand, TransactionEvent> = {
-  initialState: { status: 'NONE', order: null, failure: null },
+  initialState: { status: 'NONE', order: null, failure: null, lateAnswer: null },
   decide,
   evolve,
 };

@@ -38,12 +38,22 @@ export type TransactionDisputed = {
   data: { orderId: string; reason: string; disputedAt: string };
 };
 
+/**
+ * The provider's final answer, arriving after the order was held: it changes no status (the
+ * operator decides a held order), but it is kept as evidence for that decision.
+ */
+export type ProviderAnsweredAfterHold = {
+  type: 'ProviderAnsweredAfterHold';
+  data: { orderId: string; outcome: 'succeeded' | 'failed'; operatorRef: string | null; reason: string | null; answeredAt: string };
+};
+
 export type TransactionEvent =
   | TransactionInitiated
   | TransactionSubmitted
   | TransactionSettled
   | TransactionFailed
-  | TransactionDisputed;
+  | TransactionDisputed
+  | ProviderAnsweredAfterHold;
 
 export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = new Set([
   'TransactionInitiated',
@@ -51,6 +61,7 @@ export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = new Set([
   'TransactionSettled',
   'TransactionFailed',
   'TransactionDisputed',
+  'ProviderAnsweredAfterHold',
 ]);
 
 export const transactionStreamId = (orderId: string): string => `order-${orderId}`;

@@ -1,4 +1,5 @@
 import { ApiKeyAccess, BalanceView, OrderListFilter, OrderView, PartnerView, ApiKeyView, ReadModels } from '../../application/ports/read-models.port';
+import { ProviderAnsweredAfterHold } from '../../domain/transaction/transaction.events';
 import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
@@ -24,12 +25,13 @@ interface OrderRow {
   settled_at: Date | string | null;
   refunded_at: Date | string | null;
   failure_reason: string | null;
+  late_answer: ProviderAnsweredAfterHold['data'] | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
-  balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, created_at, updated_at`;
+  balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, created_at, updated_at`;
 
 /** Queries over the projected tables. */
 export class SqlReadModels implements ReadModels {
@@ -197,6 +199,7 @@ function toOrderView(row: OrderRow): OrderView {
     settledAt: row.settled_at === null ? null : iso(row.settled_at),
     refundedAt: row.refunded_at === null ? null : iso(row.refunded_at),
     failureReason: row.failure_reason,
+    lateAnswer: row.late_answer,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

@@ -1,6 +1,7 @@
 import { Actor } from '../../../src/domain/shared/actor';
 import { TransactionCommand, TransactionStatus, publicStatusOf, transactionDecider } from '../../../src/domain/transaction/transaction.decider';
 import {
+  ProviderAnsweredAfterHold,
   TransactionDisputed,
   TransactionFailed,
   TransactionInitiated,
@@ -55,7 +56,7 @@ describe('the life of an order', () => {
   describe('placing it', () => {
     it('starts as INITIATED with the order as placed', () => {
       const state = transaction.given().when(initiate).then(initiated);
-      expect(state).toEqual({ status: 'INITIATED', order, failure: null });
+      expect(state).toEqual({ status: 'INITIATED', order, failure: null, lateAnswer: null });
     });
 
     it('placing the same order again changes nothing', () => {
@@ -118,9 +119,40 @@ describe('the life of an order', () => {
       transaction.given(initiated, submitted, disputed).when(dispute).thenNothingHappens();
     });
 
-    it('a held order ignores a late word from the provider: only an operator decides it now', () => {
-      transaction.given(initiated, submitted, disputed).when(settle).thenRefused('invalid_state');
-      transaction.given(initiated, submitted, disputed).when(fail).thenRefused('invalid_state');
+    const lateSuccess: ProviderAnsweredAfterHold = {
+      type: 'ProviderAnsweredAfterHold',
+      data: { orderId: ORDER, outcome: 'succeeded', operatorRef: 'op-ref-1', reason: null, answeredAt: LATER },
+    };
+    const lateFailure: ProviderAnsweredAfterHold = {
+      type: 'ProviderAnsweredAfterHold',
+      data: { orderId: ORDER, outcome: 'failed', operatorRef: null, reason: 'operator declined', answeredAt: LATER },
+    };
+
+    it('a held order keeps a late word from the provider as evidence, but only an operator decides it now', () => {
+      const afterSuccess = transaction.given(initiated, submitted, disputed).when(settle).then(lateSuccess);
+      expect(afterSuccess).toMatchObject({ status: 'DISPUTED', lateAnswer: lateSuccess.data });
+      const afterFailure = transaction.given(initiated, submitted, disputed).when(fail).then(lateFailure);
+      expect(afterFailure).toMatchObject({ status: 'DISPUTED', lateAnswer: lateFailure.data });
+    });
+
+    it('only the first late word is kept', () => {
+      transaction.given(initiated, submitted, disputed, lateFailure).when(settle).thenNothingHappens();
+      transaction.given(initiated, submitted, disputed, lateSuccess).when(settle).thenNothingHappens();
+    });
+
+    it('an order the provider said succeeded after it was held cannot be failed and refunded; it can be resolved as a success', () => {
+      transaction.given(initiated, submitted, disputed, lateSuccess).when(resolve('failed')).thenRefused('invalid_state', 'the provider answered that it succeeded (operator_ref op-ref-1)');
+      transaction.given(initiated, submitted, disputed, lateSuccess).when(resolve('success')).then({
+        type: 'TransactionSettled',
+        data: { orderId: ORDER, operatorRef: `manual-${ORDER}`, settledAt: LATER, resolvedBy: OPERATOR, reason: 'confirmed with the operator by phone' },
+      });
+    });
+
+    it('a late failure leaves the operator free to decide either way', () => {
+      transaction.given(initiated, submitted, disputed, lateFailure).when(resolve('failed')).then({
+        type: 'TransactionFailed',
+        data: { orderId: ORDER, reason: 'confirmed with the operator by phone', failedAt: LATER, resolvedBy: OPERATOR },
+      });
     });
 
     it('a finished order is not held', () => {
