@@ -103,6 +103,9 @@ const TOPUP_BODY_CASES: Case[] = [
   ['a fractional operator id', topupWith('operator_id', '101.5'), 400, 'validation_failed', 'operator_id'],
   ['an operator id beyond 32 bits', topupWith('operator_id', '1e12'), 400, 'validation_failed', 'operator_id'],
   ['a missing phone', json({ operator_id: 101, amount: 100 }), 400, 'validation_failed', 'phone'],
+  ['a "valueOf" key, which names a built-in of every object', json({ ...VALID_TOPUP, valueOf: 'x' }), 400, 'validation_failed', 'valueOf'],
+  ['a "toString" key', json({ ...VALID_TOPUP, toString: 1 }), 400, 'validation_failed', 'toString'],
+  ['a reference nested 5,000 arrays deep', `${json(VALID_TOPUP).slice(0, -1)},"reference":${'['.repeat(5000)}${']'.repeat(5000)}}`, 400, 'validation_failed', 'reference'],
 ];
 
 const BILL_INFO_CASES: Case[] = [
@@ -119,6 +122,9 @@ const BILL_INFO_CASES: Case[] = [
   ['a NUL byte in a param value', json({ biller_id: 1006, consumer_number: '123456780001', params: { billing_unit: '12\u000034' } }), 400, 'validation_failed', 'params.billing_unit'],
   ['a "__proto__" key inside params', '{"biller_id":1006,"consumer_number":"123456780001","params":{"__proto__":{"billing_unit":"1234"}}}', 400, 'validation_failed', 'body'],
   ['an unknown field', json({ biller_id: 1005, consumer_number: '1234560001', amount: 500 }), 400, 'validation_failed', 'amount'],
+  ['a "constructor" key inside params', json({ biller_id: 1005, consumer_number: '1234560001', params: { constructor: 'x' } }), 400, 'validation_failed', 'params.constructor'],
+  ['a "hasOwnProperty" key inside params', json({ biller_id: 1005, consumer_number: '1234560001', params: { hasOwnProperty: 'x' } }), 400, 'validation_failed', 'params.hasOwnProperty'],
+  ['params nested 10,000 objects deep', `{"biller_id":1005,"consumer_number":"1234560001","params":${'{"a":'.repeat(10000)}1${'}'.repeat(10000)}}`, 400, 'validation_failed', 'params'],
   ['a biller of another corridor', json({ biller_id: 2001, consumer_number: '1234560001' }), 404, 'operator_not_found_or_wrong_corridor', 'biller_id'],
 ];
 
@@ -344,6 +350,49 @@ describe('hostile text on PostgreSQL, which cannot store NUL bytes', () => {
     expectRefusal(await partner.get('/transactions/%00'), 400, 'validation_failed', 'order_id');
     expectRefusal(await partner.get('/transactions?cursor=%00'), 400, 'validation_failed', 'cursor');
     expectRefusal(await partner.get('/operators?phone=%2B91987654%000001'), 400, 'validation_failed', 'phone');
+  });
+
+  it('refuses cursors this endpoint never wrote, whatever they hold, with 400 naming cursor', async () => {
+    const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const forged = [
+      ['1', 'ord_x'],
+      ['0000-01-01T00:00:00.000Z', 'ord_x'],
+      ['+275760-09-13T00:00:00.000Z', 'ord_x'],
+      ['2020-02-30T00:00:00.000Z', 'ord_x'],
+      ['2020-01-01T00:00:00Z', 'ord_x'],
+      ['2020-01-01T00:00:00.000Z', 'a\u0000b'],
+      ['2020-01-01T00:00:00.000Z', 'x'.repeat(101)],
+    ];
+    for (const cursor of forged) expectRefusal(await partner.get(`/transactions?cursor=${cursorOf(cursor)}`), 400, 'validation_failed', 'cursor');
+    expect((await partner.get(`/transactions?cursor=${cursorOf(['2020-01-01T00:00:00.000Z', 'ord_0123456789abcdef01234567'])}`)).status).toBe(200);
+  });
+
+  it('refuses dates the database cannot hold or the calendar does not have, with 400 naming the filter', async () => {
+    for (const [name, value] of [
+      ['created_from', '0000-01-01'],
+      ['created_to', '0000-12-31T00:00:00Z'],
+      ['created_from', '9999-12-31T23:59:59.999-23:59'],
+      ['created_to', '2020-02-30'],
+      ['created_from', '2021-13-01'],
+    ]) {
+      expectRefusal(await partner.get(`/transactions?${name}=${encodeURIComponent(value)}`), 400, 'validation_failed', name);
+    }
+    expect((await partner.get('/transactions?created_from=2020-02-29&created_to=9999-12-31T00:00:00Z')).status).toBe(200);
+  });
+
+  it('refuses an operator credit that would take the balance past 15 integer digits; the wallet stays readable', async () => {
+    const { partnerId, sandboxKey } = await service.createPartner('IN');
+    await service.settle(); // the sandbox's starting 1,000.00 is granted
+    const credit = (amount: string) => service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'sandbox', amount, reference: `big ${amount}` });
+    expectRefusal(await credit('999999999999999'), 400, 'validation_failed', 'amount');
+    expect((await credit('999999999998999.99')).status).toBe(200);
+    expectRefusal(await credit('0.01'), 400, 'validation_failed', 'amount');
+    const rich = new Partner(service, sandboxKey);
+    expect((await rich.get('/balance')).body.available).toBe('999999999999999.99');
+    expect((await rich.post('/topup', { body: json(VALID_TOPUP) })).status).toBe(200);
+    await service.settle();
+    expect((await rich.get('/transactions')).status).toBe(200);
+    expect((await service.admin('GET', `/partners/${partnerId}`)).status).toBe(200);
   });
 
   it('stores and echoes emoji and right-to-left text exactly', async () => {

@@ -10,6 +10,9 @@ export class Money {
     readonly currency: Currency,
   ) {}
 
+  /** The most integer digits an amount may have: what `parse` reads back and what the stores' columns hold. */
+  static readonly MAX_INTEGER_DIGITS = 15;
+
   static ofMinor(minor: bigint, currency: Currency): Money {
     return new Money(minor, currency);
   }
@@ -40,6 +43,11 @@ export class Money {
   static fromJsonNumber(value: number, currency: Currency): Money | null {
     if (!Number.isFinite(value) || value < 0) return null;
     return Money.parse(String(value), currency);
+  }
+
+  /** Whether the amount is small enough to be written and read back (at most MAX_INTEGER_DIGITS integer digits). */
+  isWithinRange(): boolean {
+    return this.minor < 10n ** BigInt(Money.MAX_INTEGER_DIGITS + minorDigitsOf(this.currency));
   }
 
   plus(other: Money): Money {

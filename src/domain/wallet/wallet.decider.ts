@@ -33,6 +33,10 @@ function decide(command: WalletCommand, state: WalletState): Decision<WalletEven
   const balance = walletBalance(state, amount.currency);
   switch (command.type) {
     case 'CreditWallet':
+      // A balance that could not be read back would stop every reader of the wallet, and the projections.
+      if (!balance.plus(amount).isWithinRange()) {
+        return refuse(domainError('validation_failed', `amount: the balance after it would exceed ${Money.MAX_INTEGER_DIGITS} integer digits (now ${balance.toDecimal()} ${amount.currency})`));
+      }
       return accept({
         type: 'WalletCredited',
         data: {

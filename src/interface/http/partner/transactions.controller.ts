@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { startOfDay } from '../../../application/audit/wallet-ledger';
 import { Caller } from '../../../application/auth/caller';
 import { GetTransaction } from '../../../application/orders/get-transaction';
 import { ListTransactions } from '../../../application/orders/list-transactions';
@@ -53,10 +54,13 @@ export class TransactionsController {
     if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new ServiceError('validation_failed', 'status: one of PENDING, SUCCESS, FAILED');
     const dateTime = (name: string): string | undefined => {
       const value = text(name);
-      if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) || Number.isNaN(Date.parse(value)))) {
-        throw new ServiceError('validation_failed', `${name}: an ISO 8601 date or date-time`);
-      }
-      return value === undefined ? undefined : new Date(value).toISOString();
+      if (value === undefined) return undefined;
+      // A real calendar day (no 2020-02-30 rolled over to March), and an instant in years 0001–9999, which the database can hold.
+      const shaped = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) && startOfDay(value.slice(0, 10)) !== null;
+      const at = shaped ? Date.parse(value) : Number.NaN;
+      const year = Number.isNaN(at) ? 0 : new Date(at).getUTCFullYear();
+      if (year < 1 || year > 9999) throw new ServiceError('validation_failed', `${name}: an ISO 8601 date or date-time`);
+      return new Date(at).toISOString();
     };
     const limitText = text('limit');
     const limit = limitText === undefined ? 50 : Number(limitText);

@@ -11,17 +11,28 @@ function textProblem(text: string): string | null {
   return null;
 }
 
-/** The first string (value or key) that is not safe text, as "<field>: <problem>". */
-export function findUnsafeText(value: unknown, path: string, root: string): string | null {
+/** Deeper than any request of this interface nests; walking (and mapping) deeper input would only exhaust the stack. */
+const MAX_DEPTH = 16;
+
+/**
+ * The first string (value or key) that is not safe text, or the first key that names a
+ * built-in property of every object (`constructor`, `toString`, …: no request has such a
+ * field, and the body mapper would drop or trip over it), as "<field>: <problem>".
+ */
+export function findUnsafeText(value: unknown, path: string, root: string, depth = 0): string | null {
   if (typeof value === 'string') {
     const problem = textProblem(value);
     return problem ? `${path || root}: ${problem}` : null;
   }
   if (value !== null && typeof value === 'object') {
+    // Named by the request's own field, not by a path of thousands of indexes.
+    if (depth >= MAX_DEPTH) return `${path.split('.')[0] || root}: nested too deeply`;
     for (const [key, child] of Object.entries(value)) {
       const keyProblem = textProblem(key);
       if (keyProblem) return `${path || root}: field names ${keyProblem}`;
-      const found = findUnsafeText(child, path ? `${path}.${key}` : key, root);
+      const childPath = path ? `${path}.${key}` : key;
+      if (!Array.isArray(value) && key in Object.prototype) return `${childPath}: is not a field of this request`;
+      const found = findUnsafeText(child, childPath, root, depth + 1);
       if (found) return found;
     }
   }
