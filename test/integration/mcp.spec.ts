@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, ListResourcesResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_INPUTS } from '../../src/interface/mcp/tool-schemas';
 import Ajv from 'ajv';
 import { SANDBOX_PHONES, TestService } from '../support/test-service';
 
@@ -51,6 +52,8 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP, embedd
     it('offers exactly the partner tools, each with a valid, fully described JSON Schema input', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+      // The endpoint checks calls against the same schemas before the SDK does.
+      expect(Object.keys(TOOL_INPUTS).sort()).toEqual(TOOL_NAMES);
       const ajv = new Ajv({ strict: false });
       for (const tool of tools) {
         expect(tool.description?.length).toBeGreaterThan(80);
@@ -266,13 +269,13 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP, embedd
       const missing = await call('service_get_transaction', { order_id: 'ord_000000000000000000000000' });
       expect(missing).toMatchObject({ isError: true, structuredContent: { error: 'not_found' } });
 
-      // Arguments that break the published schema are refused by the SDK before the tool runs, also as a tool error.
+      // Arguments that break the published schema are refused before the tool runs, as the same kind of tool error.
       const badType = await call('service_topup', { ...topupArgs('0001', 'mcp-refuse-06'), amount: '100' });
-      expect(badType.isError).toBe(true);
-      expect(badType.content[0].text).toContain('Input validation error');
+      expect(badType).toMatchObject({ isError: true, structuredContent: { error: 'validation_failed', detail: expect.stringMatching(/^amount: /) } });
       const noKey = await call('service_topup', { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 });
-      expect(noKey.isError).toBe(true);
-      expect(noKey.content[0].text).toContain('idempotency_key');
+      expect(noKey).toMatchObject({ isError: true, structuredContent: { error: 'validation_failed', detail: expect.stringMatching(/^idempotency_key: /) } });
+      const extra = await call('service_topup', { ...topupArgs('0001', 'mcp-refuse-07'), tip: 5 });
+      expect(extra).toMatchObject({ isError: true, structuredContent: { error: 'validation_failed', detail: 'tip: is not a field of this tool' } });
 
       expect(await restBalance()).toBe('1000.00');
     });
@@ -371,6 +374,25 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP, embedd
         expect([method, answer.status]).toEqual([method, 405]);
         expect(await answer.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
       }
+    });
+
+    it('a malformed tools/call or initialize is -32602 Invalid params with a short reason, and moves no money', async () => {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const send = async (message: unknown) => {
+        const answer = await fetch(`${service.url}/v1/mcp`, { method: 'POST', headers, body: JSON.stringify(message) });
+        return { status: answer.status, body: await answer.json() };
+      };
+      for (const params of [undefined, {}, { name: 'service_topup', arguments: null }, { name: 'service_topup', arguments: [] }, { name: 'service_topup', arguments: 'x' }]) {
+        const answer = await send({ jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params === undefined ? {} : { params }) });
+        expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) } } });
+        expect(answer.body.error.message.length).toBeLessThan(200);
+      }
+      const initialize = await send({ jsonrpc: '2.0', id: 'init', method: 'initialize' });
+      expect(initialize.body).toEqual({ jsonrpc: '2.0', id: 'init', error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) } });
+      // An unknown tool stays the SDK's to answer.
+      const unknownTool = await send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'constructor', arguments: {} } });
+      expect(unknownTool.status).toBe(200);
+      expect(await restBalance()).toBe('1000.00');
     });
 
     it('stays behind the service body-size limit', async () => {

@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { PartnerRequestAuthorizer } from '../http/partner/partner-request-authorizer';
+import { earlyAnswer } from './mcp-message-check';
 import { PartnerToolServerFactory } from './partner-tools';
 
 export const MCP_PATH = 'v1/mcp';
@@ -31,6 +32,11 @@ export class McpController {
       // One JSON-RPC message per HTTP request (batches left MCP in 2025-06-18), so that
       // admission, and later the per-key rate limit, applies to every tool call.
       this.sendJsonRpcError(reply, 400, -32600, 'Invalid Request: JSON-RPC batches are not accepted; send one message per request');
+      return;
+    }
+    const early = earlyAnswer(request.body);
+    if (early) {
+      void reply.status(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ jsonrpc: '2.0', ...early }));
       return;
     }
     const server = this.tools.create(caller);

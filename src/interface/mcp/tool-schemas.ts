@@ -151,3 +151,13 @@ export type TopupArgs = z.infer<typeof topupInput>;
 export type BillInfoArgs = z.infer<typeof billInfoInput>;
 export type PayBillArgs = z.infer<typeof payBillInput>;
 export type GetTransactionArgs = z.infer<typeof getTransactionInput>;
+
+/** Each tool's input schema by tool name: what the SDK checks a call against, and what the endpoint checks first. */
+export const TOOL_INPUTS: Readonly<Record<string, z.ZodType>> = {
+  service_get_balance: getBalanceInput,
+  service_list_operators: listOperatorsInput,
+  service_topup: topupInput,
+  service_get_bill_info: billInfoInput,
+  service_pay_bill: payBillInput,
+  service_get_transaction: getTransactionInput,
+};
