@@ -5,6 +5,7 @@ import { AppModule, AppOptions } from './app.module';
 import { ServiceConfig } from './config/service-config';
 import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
 import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
+import { answerClientError } from './interface/http/errors/client-error-answer';
 import { setupOpenApi } from './interface/http/openapi/openapi-document';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
@@ -23,6 +24,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
     onConstructorPoisoning: 'error',
     // Router refusals (overlong path segment, bad percent-encoding) answer with the Error body too.
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   // Request bodies are JSON only. Fastify's own JSON parser stays (with the poisoning checks above);
   // its text/plain parser and Nest's form parser are left out, so other content types get 415.

@@ -174,6 +174,19 @@ describe('hostile input is refused without moving money (embedded store)', () =>
       await partner.expectNoMoneyMoved();
     });
 
+    it('refuses headers over 16 KiB with 431 and the Error body', async () => {
+      const answer = await partner.post('/topup', { body: json(VALID_TOPUP), headers: { authorization: `Bearer ${'k'.repeat(20_000)}` } });
+      expectRefusal(answer, 431, 'validation_failed', 'headers');
+      await partner.expectNoMoneyMoved();
+    });
+
+    it('refuses a body that is not valid UTF-8 with 400 naming the body', async () => {
+      const text = json({ ...VALID_TOPUP, reference: 'ab' });
+      const body = Buffer.concat([Buffer.from(text.slice(0, -3)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(-3))]);
+      expectRefusal(await partner.post('/topup', { body }), 400, 'validation_failed', 'body');
+      await partner.expectNoMoneyMoved();
+    });
+
     it('refuses a text/plain body with 415', async () => {
       expectRefusal(await partner.post('/topup', { body: json(VALID_TOPUP), headers: { 'content-type': 'text/plain' } }), 415, 'validation_failed', 'Content-Type');
       await partner.expectNoMoneyMoved();

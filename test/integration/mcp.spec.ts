@@ -380,7 +380,7 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP, embedd
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
       const send = async (message: unknown) => {
         const answer = await fetch(`${service.url}/v1/mcp`, { method: 'POST', headers, body: JSON.stringify(message) });
-        return { status: answer.status, body: await answer.json() };
+        return { status: answer.status, body: (await answer.json()) as { error: { message: string } } };
       };
       for (const params of [undefined, {}, { name: 'service_topup', arguments: null }, { name: 'service_topup', arguments: [] }, { name: 'service_topup', arguments: 'x' }]) {
         const answer = await send({ jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params === undefined ? {} : { params }) });

@@ -79,6 +79,10 @@ function fastifyClientError(status: number, message: string, code = ''): { statu
   if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, body: { error: 'validation_failed', detail: 'Content-Type: must be application/json' }, headers: {} };
   }
+  if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || /did not match Content-Length/.test(message)) {
+    // Fastify decodes the body as UTF-8 and then finds fewer characters than the bytes announced.
+    return { status: 400, body: { error: 'validation_failed', detail: 'body: not valid UTF-8, or shorter than its Content-Length' }, headers: {} };
+  }
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || /^Body cannot be empty/.test(message)) {
     return { status: 400, body: { error: 'validation_failed', detail: 'body: a JSON object is required' }, headers: {} };
   }
