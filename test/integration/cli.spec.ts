@@ -90,6 +90,17 @@ describe('the operator CLI against a running service', () => {
     expect((await service.partner('GET', '/balance', liveKey)).body.available).toBe('2500.50');
   });
 
+  it('wallet credit --idempotency-key credits once however often it is run', async () => {
+    const args = ['wallet', 'credit', partnerId, '--environment', 'live', '--amount', '100.00', '--reference', 'wire 78', '--idempotency-key', 'wire-78-retry'];
+    const first = printedJson(await cli(args, env));
+    const again = printedJson(await cli(args, env));
+    expect(again).toEqual(first);
+    expect((await service.partner('GET', '/balance', liveKey)).body.available).toBe('2600.50');
+    const refused = await cli(['wallet', 'credit', partnerId, '--environment', 'live', '--amount', '1.00', '--reference', 'x', '--idempotency-key', 'short'], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('8 to 255 visible ASCII characters');
+  });
+
   it('partner show prints the partner with its balances and no key', async () => {
     const run = await cli(['partner', 'show', partnerId], env);
     const printed = printedJson(run);
@@ -98,7 +109,7 @@ describe('the operator CLI against a running service', () => {
       name: 'Acme CLI Mobile',
       corridor: 'BD',
       kyc_status: 'approved',
-      balances: { live: { available: '2500.50', currency: 'BDT' }, sandbox: { available: '1000.00', currency: 'BDT' } },
+      balances: { live: { available: '2600.50', currency: 'BDT' }, sandbox: { available: '1000.00', currency: 'BDT' } },
     });
     expect(run.stdout).not.toContain('svc_');
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { currencyOf } from '../../domain/corridor/corridor';
@@ -6,6 +7,7 @@ import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { WalletCredited } from '../../domain/wallet/wallet.events';
 import { CLOCK, Clock } from '../ports/clock.port';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { metadata } from '../shared/event-envelope';
@@ -13,30 +15,39 @@ import { deterministicEventId } from '../shared/event-ids';
 import { ServiceError } from '../shared/service-error';
 import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
 
-export class CreditWallet extends Command<Record<string, unknown>> {
+export class CreditWallet extends Command<CreditAnswer> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
     readonly amount: string,
     readonly reference: string,
     readonly operator: Actor,
+    /** When given, the same key and body credit once, whatever the number of tries. */
+    readonly idempotencyKey: string | null = null,
   ) {
     super();
   }
 }
 
+/** The answer to a credit, and whether it is the answer of an earlier try with the same Idempotency-Key. */
+export interface CreditAnswer {
+  resource: Record<string, unknown>;
+  replayed: boolean;
+}
+
 /** Funding recorded by an operator (a bank transfer received for live, extra test money for sandbox). */
 @CommandHandler(CreditWallet)
-export class CreditWalletHandler implements ICommandHandler<CreditWallet> {
+export class CreditWalletHandler implements ICommandHandler<CreditWallet, CreditAnswer> {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     private readonly wallets: WalletCommandProcessor,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  async execute(command: CreditWallet): Promise<Record<string, unknown>> {
+  async execute(command: CreditWallet): Promise<CreditAnswer> {
     const partner = await this.readModels.partner(command.partnerId);
     if (!partner) throw new ServiceError('not_found', `no partner ${command.partnerId}`);
     const currency = currencyOf(partner.corridor);
@@ -44,24 +55,54 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet> {
     if (!amount || !amount.isPositive()) {
       throw new ServiceError('validation_failed', `amount: a positive decimal with at most 2 decimal places, in ${currency}`);
     }
+    const key = command.idempotencyKey;
+    // A keyed credit has an id fixed by the key, so its event id is too: the log stores it once.
+    const creditId = key ? keyedCreditId(partner.partnerId, command.environment, key) : this.secrets.newId('crd');
+    if (key) {
+      const earlier = await this.earlierCredit(creditId);
+      if (earlier) return this.replay(command, amount, earlier);
+    }
     const now = this.clock.now();
-    const creditId = this.secrets.newId('crd');
     const result = await this.wallets.execute(partner.partnerId, command.environment, {
       command: { type: 'CreditWallet', creditId, amount, kind: 'funding', reference: command.reference, at: now.toISOString() },
       eventId: deterministicEventId(creditId),
       metadata: metadata({ partnerId: partner.partnerId, environment: command.environment, correlationId: creditId, actor: command.operator, at: now }),
     });
     if (!result.ok) throw ServiceError.from(result.error);
+    if (result.deduplicated) {
+      // Another try with the same key was stored first: its credit is the one to answer with.
+      const earlier = await this.earlierCredit(creditId);
+      if (!earlier) throw new Error(`credit ${creditId} was stored but cannot be read`);
+      return this.replay(command, amount, earlier);
+    }
     await this.barrier.waitFor(result.position);
-    const credited = result.event as WalletCredited;
-    return {
-      partner_id: partner.partnerId,
-      environment: command.environment,
-      credit_id: creditId,
-      amount: credited.data.amount,
-      available: credited.data.balanceAfter,
-      currency,
-      reference: command.reference,
-    };
+    return { resource: creditResource(command, result.event as WalletCredited), replayed: false };
+  }
+
+  private async earlierCredit(creditId: string): Promise<WalletCredited | null> {
+    const eventId = deterministicEventId(creditId);
+    const stored = (await this.store.readByCorrelationId(creditId)).find((event) => event.eventId === eventId);
+    return stored ? ({ type: 'WalletCredited', data: stored.data } as WalletCredited) : null;
+  }
+
+  private async replay(command: CreditWallet, amount: Money, earlier: WalletCredited): Promise<CreditAnswer> {
+    if (earlier.data.amount !== amount.toDecimal() || earlier.data.reference !== command.reference) {
+      throw new ServiceError('idempotency_conflict', 'this Idempotency-Key was already used for a credit with another amount or reference');
+    }
+    return { resource: creditResource(command, earlier), replayed: true };
   }
 }
+
+/** The id of the credit an Idempotency-Key names, for one partner's wallet in one environment. */
+const keyedCreditId = (partnerId: string, environment: Environment, key: string): string =>
+  `crd_${createHash('sha256').update(JSON.stringify([partnerId, environment, key])).digest('hex').slice(0, 24)}`;
+
+const creditResource = (command: CreditWallet, credited: WalletCredited): Record<string, unknown> => ({
+  partner_id: command.partnerId,
+  environment: command.environment,
+  credit_id: credited.data.creditId,
+  amount: credited.data.amount,
+  available: credited.data.balanceAfter,
+  currency: credited.data.currency,
+  reference: credited.data.reference,
+});

@@ -35,7 +35,7 @@ export const openAdminRequest = async (serviceUrl: string, token: string, reques
 export const describeFailure = describe;
 
 const fetchAdmin = (serviceUrl: string, token: string, request: AdminRequest): Promise<Response> => {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  const headers: Record<string, string> = { ...request.headers, authorization: `Bearer ${token}`, accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   return fetch(`${serviceUrl}/v1/admin${request.path}`, {
     method: request.method,

@@ -7,6 +7,7 @@ export interface AdminRequest {
   method: HttpMethod;
   path: string;
   body?: Record<string, string | number | boolean | string[] | null>;
+  headers?: Record<string, string>;
 }
 
 export type OptionSpec =

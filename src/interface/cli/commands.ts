@@ -48,19 +48,24 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     }),
   },
   'wallet credit': {
-    usage: '<partner_id> --environment <sandbox|live> --amount <decimal> --reference <text>',
-    summary: 'Credit a wallet, in the corridor currency.',
+    usage: '<partner_id> --environment <sandbox|live> --amount <decimal> --reference <text> [--idempotency-key <key>]',
+    summary: 'Credit a wallet, in the corridor currency; with --idempotency-key, running it again credits once.',
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: {
       environment: { type: 'string', kind: 'environment', required: true },
       amount: { type: 'string', kind: 'amount', required: true },
       reference: { type: 'string', kind: 'text', required: true },
+      'idempotency-key': { type: 'string', kind: 'idempotency-key', required: false },
     },
-    build: (a) => ({
-      method: 'POST',
-      path: `/partners/${seg(a.value('partner_id'))}/wallet-credits`,
-      body: { environment: a.value('environment'), amount: a.value('amount'), reference: a.value('reference') },
-    }),
+    build: (a) => {
+      const key = a.optional('idempotency-key');
+      return {
+        method: 'POST',
+        path: `/partners/${seg(a.value('partner_id'))}/wallet-credits`,
+        body: { environment: a.value('environment'), amount: a.value('amount'), reference: a.value('reference') },
+        ...(key ? { headers: { 'idempotency-key': key } } : {}),
+      };
+    },
   },
   'order list': {
     usage: '[--held] [--limit <n>]',

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { FastifyReply } from 'fastify';
 import { VerifyMoneyInvariants } from '../../../application/audit/verify-money-invariants';
 import { ListOrdersForOperators, ShowOrder, ShowPartner } from '../../../application/operations/admin-queries';
 import { ResolveOrder } from '../../../application/operations/resolve-order';
@@ -11,6 +12,7 @@ import { RegenerateApiKey } from '../../../application/partners/regenerate-api-k
 import { ServiceError } from '../../../application/shared/service-error';
 import { Actor } from '../../../domain/shared/actor';
 import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
+import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
 import { ConfigurePartnerDto, CreatePartnerDto, EnvironmentDto, KycDto, ResolveOrderDto, WalletCreditDto } from './dto/admin.dto';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
@@ -52,10 +54,20 @@ export class AdminController {
     return this.commands.execute(new RegenerateApiKey(id, body.environment, operator));
   }
 
+  /** An optional Idempotency-Key makes retries safe: the same key and body credit once and get the first answer. */
   @Post('partners/:id/wallet-credits')
   @HttpCode(200)
-  creditWallet(@Param('id') id: string, @Body() body: WalletCreditDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new CreditWallet(id, body.environment, body.amount, body.reference, operator));
+  async creditWallet(
+    @Param('id') id: string,
+    @Body() body: WalletCreditDto,
+    @CurrentOperator() operator: Actor,
+    @Headers('idempotency-key') idempotencyKey: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const key = optionalIdempotencyKey(idempotencyKey);
+    const answer = await this.commands.execute(new CreditWallet(id, body.environment, body.amount, body.reference, operator, key));
+    if (answer.replayed) void reply.header('Idempotent-Replay', 'true');
+    return answer.resource;
   }
 
   @Patch('partners/:id/settings')

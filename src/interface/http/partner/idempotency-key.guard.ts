@@ -17,6 +17,13 @@ export class IdempotencyKeyGuard implements CanActivate {
   }
 }
 
+/** An Idempotency-Key a route takes but does not require (operator credits): null when absent. */
+export function optionalIdempotencyKey(header: unknown): string | null {
+  if (header === undefined || header === '') return null;
+  if (typeof header !== 'string' || !KEY_PATTERN.test(header)) throw new ServiceError('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
+  return header;
+}
+
 export const IdempotencyKey = createParamDecorator((_: unknown, context: ExecutionContext): string => {
   const header = context.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key'];
   return typeof header === 'string' ? header : '';
