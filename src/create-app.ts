@@ -7,6 +7,7 @@ import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
 import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
 import { answerClientError } from './interface/http/errors/client-error-answer';
 import { setupOpenApi } from './interface/http/openapi/openapi-document';
+import { refuseNonUtf8Json } from './interface/http/validation/json-charset';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
 /** Builds the HTTP application (not yet listening). Used by main.ts and by the tests. */
@@ -29,6 +30,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   // Request bodies are JSON only. Fastify's own JSON parser stays (with the poisoning checks above);
   // its text/plain parser and Nest's form parser are left out, so other content types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel),
     bufferLogs: false,

@@ -187,6 +187,14 @@ describe('hostile input is refused without moving money (embedded store)', () =>
       await partner.expectNoMoneyMoved();
     });
 
+    it('refuses JSON declared in another charset than UTF-8 with 415, and takes utf-8 however it is written', async () => {
+      for (const contentType of ['application/json; charset=utf-16', 'application/json; charset=latin1', 'application/json;charset="ISO-8859-1"']) {
+        expectRefusal(await partner.post('/topup', { body: json(VALID_TOPUP), headers: { 'content-type': contentType } }), 415, 'validation_failed', 'Content-Type');
+      }
+      await partner.expectNoMoneyMoved();
+      expect((await partner.post('/topup', { body: json(VALID_TOPUP), headers: { 'content-type': 'application/json; charset=UTF-8' } })).status).toBe(200);
+    });
+
     it('refuses a text/plain body with 415', async () => {
       expectRefusal(await partner.post('/topup', { body: json(VALID_TOPUP), headers: { 'content-type': 'text/plain' } }), 415, 'validation_failed', 'Content-Type');
       await partner.expectNoMoneyMoved();
@@ -266,6 +274,30 @@ describe('hostile input is refused without moving money (embedded store)', () =>
     it('refuses a wrong key with 401', async () => {
       expectRefusal(await partner.post('/pay-bill', { body: json(VALID_PAYMENT), headers: { authorization: `Bearer svc_test_${'z'.repeat(32)}` } }), 401, 'invalid_api_key');
       await partner.expectNoMoneyMoved();
+    });
+  });
+
+  describe('query parameters of the lists', () => {
+    it('refuses a parameter a list does not define, naming it, instead of ignoring a typo', async () => {
+      expectRefusal(await partner.get('/operators?phon=%2B919876540001'), 400, 'validation_failed', 'phon');
+      expectRefusal(await partner.get('/billers?categroy=ELECTRICITY'), 400, 'validation_failed', 'categroy');
+      expectRefusal(await partner.get('/webhook-deliveries?stat=FAILED'), 400, 'validation_failed', 'stat');
+      expectRefusal(await service.admin('GET', '/orders?held=true&limt=5'), 400, 'validation_failed', 'limt');
+      expectRefusal(await service.admin('GET', '/webhook-deliveries?partner=x'), 400, 'validation_failed', 'partner');
+    });
+
+    it('takes a limit only as plain digits in range', async () => {
+      for (const limit of ['1e1', '0x10', '+5', '0', '101', '5.0', '']) {
+        expectRefusal(await partner.get(`/webhook-deliveries?limit=${encodeURIComponent(limit)}`), 400, 'validation_failed', 'limit');
+      }
+      expect((await partner.get('/webhook-deliveries?limit=5')).status).toBe(200);
+      expectRefusal(await service.admin('GET', '/orders?held=true&limit=1e3'), 400, 'validation_failed', 'limit');
+      expect((await service.admin('GET', '/orders?held=true&limit=1000')).status).toBe(200);
+    });
+
+    it("refuses an operator's delivery filter with an unknown state", async () => {
+      expectRefusal(await service.admin('GET', '/webhook-deliveries?state=BOGUS'), 400, 'validation_failed', 'state');
+      expect((await service.admin('GET', '/webhook-deliveries?state=FAILED')).status).toBe(200);
     });
   });
 

@@ -17,6 +17,7 @@ export interface WebhookSender {
 }
 
 export type DeliveryState = 'PENDING' | 'RETRYING' | 'SUCCEEDED' | 'FAILED';
+export const DELIVERY_STATES: readonly DeliveryState[] = ['PENDING', 'RETRYING', 'SUCCEEDED', 'FAILED'];
 
 export interface WebhookAttempt {
   attempt: number;

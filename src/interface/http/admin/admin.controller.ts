@@ -17,7 +17,8 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { ConfigurePartnerDto, CreatePartnerDto, EnvironmentDto, KycDto, ResolveOrderDto, WalletCreditDto } from './dto/admin.dto';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
 import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webhooks/webhook-deliveries';
-import { DeliveryState } from '../../../application/ports/webhook.port';
+import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
+import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { isEnvironment } from '../../../domain/shared/environment';
 import { CurrentOperator } from './operator.decorator';
 
@@ -83,11 +84,14 @@ export class AdminController {
   }
 
   @Get('webhook-deliveries')
-  webhookDeliveries(@Query('partner_id') partnerId?: string, @Query('environment') environment?: string, @Query('state') state?: string, @Query('limit') limit?: string) {
-    if (environment !== undefined && !isEnvironment(environment)) throw new ServiceError('validation_failed', 'environment: sandbox or live');
-    const count = limit === undefined ? 100 : Number(limit);
-    if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ServiceError('validation_failed', 'limit: an integer from 1 to 1000');
-    return this.queries.execute(new ListWebhookDeliveries({ partnerId, environment, state: state as DeliveryState | undefined, limit: count }));
+  webhookDeliveries(@Query() query: Record<string, unknown>) {
+    refuseUnknownQuery(query, ['partner_id', 'environment', 'state', 'limit']);
+    const { partner_id: partnerId, environment, state } = query;
+    if (partnerId !== undefined && typeof partnerId !== 'string') throw new ServiceError('validation_failed', 'partner_id: give it once');
+    if (environment !== undefined && (typeof environment !== 'string' || !isEnvironment(environment))) throw new ServiceError('validation_failed', 'environment: sandbox or live');
+    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState)) throw new ServiceError('validation_failed', `state: one of ${DELIVERY_STATES.join(', ')}`);
+    const limit = queryLimit(query.limit, 100, 1000);
+    return this.queries.execute(new ListWebhookDeliveries({ partnerId, environment, state: state as DeliveryState | undefined, limit }));
   }
 
   @Post('webhook-deliveries/:id/resend')
@@ -97,10 +101,10 @@ export class AdminController {
   }
 
   @Get('orders')
-  listOrders(@Query('held') held?: string, @Query('limit') limit?: string) {
-    const count = limit === undefined ? 100 : Number(limit);
-    if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ServiceError('validation_failed', 'limit: an integer from 1 to 1000');
-    return this.queries.execute(new ListOrdersForOperators(held === 'true', count));
+  listOrders(@Query() query: Record<string, unknown>) {
+    refuseUnknownQuery(query, ['held', 'limit']);
+    const limit = queryLimit(query.limit, 100, 1000);
+    return this.queries.execute(new ListOrdersForOperators(query.held === 'true', limit));
   }
 
   @Get('orders/:id')

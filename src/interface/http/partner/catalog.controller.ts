@@ -10,6 +10,7 @@ import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { BILLER_CATEGORIES, BillerListDto, OperatorListDto } from './dto/catalog-response.dto';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
+import { refuseUnknownQuery } from '../validation/query-values';
 
 @ApiTags('catalog')
 @ApiBearerAuth()
@@ -23,7 +24,9 @@ export class CatalogController {
   @ApiOkResponse({ type: OperatorListDto, description: 'The operators (only the detected one when phone is given; none when no operator owns the number)' })
   @ApiErrorResponses({ 400: 'validation_failed: `phone` is not a mobile number of your corridor' })
   @ApiQuery({ name: 'phone', required: false, description: 'Detect the operator of this number (ported numbers may be misdetected)', schema: { type: 'string', maxLength: 20 }, example: '+919876540001' })
-  operators(@CurrentCaller() caller: Caller, @Query('phone') phone?: unknown): Promise<Record<string, unknown>> {
+  operators(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+    refuseUnknownQuery(query, ['phone']);
+    const { phone } = query;
     if (phone !== undefined && typeof phone !== 'string') throw new ServiceError('validation_failed', 'phone: give it once');
     return this.queries.execute(new ListOperators(caller, phone));
   }
@@ -33,7 +36,9 @@ export class CatalogController {
   @ApiOkResponse({ type: BillerListDto, description: 'The billers, of one category when category is given' })
   @ApiErrorResponses({ 400: 'validation_failed: `category` is not one of the listed categories' })
   @ApiQuery({ name: 'category', required: false, enum: BILLER_CATEGORIES })
-  billers(@CurrentCaller() caller: Caller, @Query('category') category?: unknown): Promise<Record<string, unknown>> {
+  billers(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+    refuseUnknownQuery(query, ['category']);
+    const { category } = query;
     if (category !== undefined && !BILLER_CATEGORIES.includes(category as BillerCategory)) {
       throw new ServiceError('validation_failed', `category: one of ${BILLER_CATEGORIES.join(', ')}`);
     }

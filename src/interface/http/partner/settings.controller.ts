@@ -6,12 +6,12 @@ import { ConfigurePartner } from '../../../application/settings/configure-partne
 import { GetPartnerSettings } from '../../../application/settings/get-partner-settings';
 import { GetWebhookDelivery, ListWebhookDeliveries } from '../../../application/webhooks/webhook-deliveries';
 import { ServiceError } from '../../../application/shared/service-error';
-import { DeliveryState } from '../../../application/ports/webhook.port';
+import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
+import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { UpdateSettingsDto } from './dto/settings.dto';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
-const STATES: readonly DeliveryState[] = ['PENDING', 'RETRYING', 'SUCCEEDED', 'FAILED'];
 
 /** The partner's own settings for the key's environment, and the record of webhook deliveries. */
 @ApiTags('settings')
@@ -48,12 +48,13 @@ export class SettingsController {
   }
 
   @Get('webhook-deliveries')
-  deliveries(@CurrentCaller() caller: Caller, @Query('state') state?: string, @Query('limit') limit?: string) {
-    if (state !== undefined && !STATES.includes(state as DeliveryState)) throw new ServiceError('validation_failed', `state: one of ${STATES.join(', ')}`);
-    const count = limit === undefined ? 50 : Number(limit);
-    if (!Number.isInteger(count) || count < 1 || count > 100) throw new ServiceError('validation_failed', 'limit: an integer from 1 to 100');
+  deliveries(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>) {
+    refuseUnknownQuery(query, ['state', 'limit']);
+    const { state } = query;
+    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState)) throw new ServiceError('validation_failed', `state: one of ${DELIVERY_STATES.join(', ')}`);
+    const limit = queryLimit(query.limit, 50, 100);
     return this.queries.execute(
-      new ListWebhookDeliveries({ partnerId: caller.partnerId, environment: caller.environment, state: state as DeliveryState | undefined, limit: count }),
+      new ListWebhookDeliveries({ partnerId: caller.partnerId, environment: caller.environment, state: state as DeliveryState | undefined, limit }),
     );
   }
 

@@ -10,6 +10,7 @@ import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { TransactionListDto, TransactionStatusDto } from './dto/transaction-response.dto';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
+import { refuseUnknownQuery } from '../validation/query-values';
 
 const STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
 
@@ -47,9 +48,7 @@ export class TransactionsController {
       if (typeof value !== 'string') throw new ServiceError('validation_failed', `${name}: give it once`);
       return value;
     };
-    const known = new Set(['status', 'created_from', 'created_to', 'reference', 'cursor', 'limit']);
-    const unknown = Object.keys(query).find((name) => !known.has(name));
-    if (unknown) throw new ServiceError('validation_failed', `${unknown}: is not a filter of this endpoint`);
+    refuseUnknownQuery(query, ['status', 'created_from', 'created_to', 'reference', 'cursor', 'limit']);
     const status = text('status');
     if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new ServiceError('validation_failed', 'status: one of PENDING, SUCCESS, FAILED');
     const dateTime = (name: string): string | undefined => {
