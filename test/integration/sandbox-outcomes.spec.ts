@@ -1,6 +1,7 @@
 import { EVENT_STORE, EventStore } from '../../src/application/ports/event-store.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../../src/application/ports/provider-gateway.port';
 import { OrderLifecycle } from '../../src/application/process-managers/order-lifecycle';
+import { RefundOrderJob } from '../../src/application/process-managers/refund-order.job';
 import { transactionStreamId } from '../../src/domain/transaction/transaction.events';
 import { orderEvents } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
@@ -45,6 +46,32 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
     expect(final).toMatchObject({ status: 'FAILED', operator_ref: null, settled_at: null });
     expect(final.refunded_at).toEqual(expect.any(String));
     expect(await balance()).toBe('1000.00');
+  });
+
+  it('a failed order is shown FAILED only once its refund is booked: until then it is PENDING, in the list and its filters too', async () => {
+    const refund = jest.spyOn(RefundOrderJob.prototype, 'run').mockRejectedValueOnce(new Error('the database went away for a moment'));
+    try {
+      const placed = await topup('0002', 'sbx-0002-refund-late');
+      const orderId: string = placed.body.order_id;
+      await service.settle();
+      expect(await orderEvents(service, orderId, 'TransactionFailed')).toHaveLength(1);
+      expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
+      expect(await status(orderId)).toMatchObject({ status: 'PENDING', refunded_at: null });
+      const listed = async (filter: string) =>
+        ((await service.partner('GET', `/transactions?reference=ref-0002${filter}`, key)).body.transactions as { order_id: string; status: string }[]).filter((order) => order.order_id === orderId);
+      expect(await listed('&status=PENDING')).toEqual([expect.objectContaining({ status: 'PENDING' })]);
+      expect(await listed('&status=FAILED')).toEqual([]);
+      expect(await balance()).toBe('900.00');
+
+      await service.advance(2_000); // the refund job's retry
+      expect(await status(orderId)).toMatchObject({ status: 'FAILED', refunded_at: expect.any(String) });
+      expect(await listed('&status=FAILED')).toEqual([expect.objectContaining({ status: 'FAILED' })]);
+      expect(await listed('&status=PENDING')).toEqual([]);
+      expect(await balance()).toBe('1000.00');
+      expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(1);
+    } finally {
+      refund.mockRestore();
+    }
   });
 
   it('0003 stays PENDING for 30 seconds, then succeeds', async () => {

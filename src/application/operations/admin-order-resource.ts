@@ -7,7 +7,7 @@ export const adminOrderResource = (order: OrderView): Record<string, unknown> =>
   partner_id: order.partnerId,
   environment: order.environment,
   status: order.status,
-  public_status: publicStatusOf(order.status),
+  public_status: publicStatusOf(order.status, order.refundedAt),
   kind: order.product.kind,
   product: order.product,
   amount: order.amount,

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { TransactionStatus } from '../../domain/transaction/transaction.decider';
 import { Caller } from '../auth/caller';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
@@ -24,12 +23,6 @@ export class ListTransactions extends Query<Record<string, unknown>> {
   }
 }
 
-const INTERNAL_STATUSES: Record<'PENDING' | 'SUCCESS' | 'FAILED', TransactionStatus[]> = {
-  PENDING: ['INITIATED', 'PENDING', 'DISPUTED'],
-  SUCCESS: ['SUCCESS'],
-  FAILED: ['FAILED'],
-};
-
 /** The caller's orders, newest first, one page at a time (keyset pagination, stable under inserts). */
 @QueryHandler(ListTransactions)
 export class ListTransactionsHandler implements IQueryHandler<ListTransactions, Record<string, unknown>> {
@@ -39,7 +32,7 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions, 
     const rows = await this.readModels.orders({
       partnerId: caller.partnerId,
       environment: caller.environment,
-      statuses: request.status ? INTERNAL_STATUSES[request.status] : undefined,
+      publicStatus: request.status,
       createdFrom: request.createdFrom,
       createdTo: request.createdTo,
       reference: request.reference,

@@ -47,7 +47,7 @@ export function transactionStatusResource(order: OrderView): Record<string, unkn
       : { biller_id: order.product.billerId, consumer_number: order.product.consumerNumber };
   return {
     order_id: order.orderId,
-    status: publicStatusOf(order.status as TransactionStatus),
+    status: publicStatusOf(order.status as TransactionStatus, order.refundedAt),
     amount_local: amountLocal(order.amount, order.currency),
     currency: order.currency,
     operator_ref: order.status === 'SUCCESS' ? order.operatorRef : null,

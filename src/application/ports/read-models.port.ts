@@ -3,7 +3,7 @@ import { ProviderAnsweredAfterHold } from '../../domain/transaction/transaction.
 import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { KycStatus } from '../../domain/partner/partner.events';
-import { TransactionStatus } from '../../domain/transaction/transaction.decider';
+import { PublicStatus, TransactionStatus } from '../../domain/transaction/transaction.decider';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { GlobalPosition } from './event-store.port';
 import { PartnerSettings } from '../../domain/partner/partner-settings';
@@ -39,7 +39,8 @@ export interface OrderView {
 export interface OrderListFilter {
   partnerId: string;
   environment: Environment;
-  statuses?: TransactionStatus[];
+  /** As partners see it: FAILED only once refunded, PENDING for every order not final for them. */
+  publicStatus?: PublicStatus;
   createdFrom?: string;
   createdTo?: string;
   reference?: string;

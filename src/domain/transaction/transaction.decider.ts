@@ -98,6 +98,11 @@ export const transactionDecider: Decider<TransactionState, TransactionCommand, T
   evolve,
 };
 
-/** The only states a partner ever sees. */
-export const publicStatusOf = (status: TransactionStatus): 'PENDING' | 'SUCCESS' | 'FAILED' =>
-  status === 'SUCCESS' ? 'SUCCESS' : status === 'FAILED' ? 'FAILED' : 'PENDING';
+export type PublicStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+/**
+ * The only states a partner ever sees. FAILED means "failed and refunded" (the interface
+ * sets `refunded_at` with it): a failed order whose refund is not booked yet is still PENDING.
+ */
+export const publicStatusOf = (status: TransactionStatus, refundedAt: string | null): PublicStatus =>
+  status === 'SUCCESS' ? 'SUCCESS' : status === 'FAILED' && refundedAt !== null ? 'FAILED' : 'PENDING';

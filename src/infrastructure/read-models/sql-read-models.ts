@@ -5,7 +5,7 @@ import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { KycStatus } from '../../domain/partner/partner.events';
 import { Environment } from '../../domain/shared/environment';
-import { TransactionStatus } from '../../domain/transaction/transaction.decider';
+import { PublicStatus, TransactionStatus } from '../../domain/transaction/transaction.decider';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
@@ -32,6 +32,13 @@ interface OrderRow {
 
 const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
   balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, created_at, updated_at`;
+
+/** publicStatusOf in SQL: FAILED only once refunded. */
+const PUBLIC_STATUS_CLAUSES: Record<PublicStatus, string> = {
+  PENDING: `(status IN ('INITIATED', 'PENDING', 'DISPUTED') OR (status = 'FAILED' AND refunded_at IS NULL))`,
+  SUCCESS: `status = 'SUCCESS'`,
+  FAILED: `(status = 'FAILED' AND refunded_at IS NOT NULL)`,
+};
 
 /** Queries over the projected tables. */
 export class SqlReadModels implements ReadModels {
@@ -76,7 +83,7 @@ export class SqlReadModels implements ReadModels {
       params.push(value);
       where.push(clause(params.length));
     };
-    if (filter.statuses?.length) add((n) => `status = ANY($${n}::text[])`, filter.statuses);
+    if (filter.publicStatus) where.push(PUBLIC_STATUS_CLAUSES[filter.publicStatus]);
     if (filter.createdFrom) add((n) => `created_at >= $${n}::timestamptz`, filter.createdFrom);
     if (filter.createdTo) add((n) => `created_at < $${n}::timestamptz`, filter.createdTo);
     if (filter.reference !== undefined) add((n) => `reference = $${n}`, filter.reference);

@@ -209,14 +209,15 @@ describe('the life of an order', () => {
   });
 
   describe('what a partner sees', () => {
-    it.each<[TransactionStatus, string]>([
-      ['INITIATED', 'PENDING'],
-      ['PENDING', 'PENDING'],
-      ['DISPUTED', 'PENDING'],
-      ['SUCCESS', 'SUCCESS'],
-      ['FAILED', 'FAILED'],
-    ])('an order that is %s inside is shown as %s', (inside, shown) => {
-      expect(publicStatusOf(inside)).toBe(shown);
+    it.each<[TransactionStatus, string | null, string]>([
+      ['INITIATED', null, 'PENDING'],
+      ['PENDING', null, 'PENDING'],
+      ['DISPUTED', null, 'PENDING'],
+      ['SUCCESS', null, 'SUCCESS'],
+      ['FAILED', LATER, 'FAILED'],
+      ['FAILED', null, 'PENDING'],
+    ])('an order that is %s inside, refunded at %s, is shown as %s', (inside, refundedAt, shown) => {
+      expect(publicStatusOf(inside, refundedAt)).toBe(shown);
     });
   });
 });
