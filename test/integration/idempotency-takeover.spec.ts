@@ -23,13 +23,28 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
     await service.close();
   });
 
+  /** The debit a request holding the key makes for its order (a 0001 topup), as the placement would. */
+  const debitUnderKey = (partnerId: string, key: string, orderId: string, amount: string, actorId: string) =>
+    service.app.get(WalletCommandProcessor).execute(partnerId, 'sandbox', {
+      command: {
+        type: 'DebitWallet',
+        orderId,
+        amount: Money.parse(amount, 'INR') as Money,
+        reference: null,
+        idempotencyKey: key,
+        product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
+        at: service.clock.now().toISOString(),
+      },
+      eventId: deterministicEventId(orderId, 'WalletDebited'),
+      metadata: metadata({ partnerId, environment: 'sandbox', correlationId: orderId, actor: { type: 'partner_key', id: actorId }, at: service.clock.now() }),
+    });
+
   it('answers with the order the first request debited and keeps the key bound to it', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN');
     const body = { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 600 };
     const key = 'takeover-key-0001';
     const scope = { partnerId, environment: 'sandbox' as const, key };
     const keys = service.app.get<IdempotencyStore>(IDEMPOTENCY_STORE);
-    const wallets = service.app.get(WalletCommandProcessor);
     const debits = service.app.get(OrderDebit);
 
     // Request A reserved the key and is still working when its lease runs out.
@@ -38,20 +53,7 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
     service.clock.advance(11_000);
 
     // While the retry B looks for an earlier debit and finds none, A's debit lands.
-    const debitOfA = () =>
-      wallets.execute(partnerId, 'sandbox', {
-        command: {
-          type: 'DebitWallet',
-          orderId: 'ord_first_request_0001',
-          amount: Money.parse('600', 'INR') as Money,
-          reference: null,
-          idempotencyKey: key,
-          product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
-          at: service.clock.now().toISOString(),
-        },
-        eventId: deterministicEventId('ord_first_request_0001', 'WalletDebited'),
-        metadata: metadata({ partnerId, environment: 'sandbox', correlationId: 'ord_first_request_0001', actor: { type: 'partner_key', id: 'first' }, at: service.clock.now() }),
-      });
+    const debitOfA = () => debitUnderKey(partnerId, key, 'ord_first_request_0001', '600', 'first');
     const original = debits.earlier.bind(debits);
     let interleaved = false;
     debits.earlier = async (orderId: string) => {
@@ -95,19 +97,7 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
     expect(await keys.lookup(scope)).toEqual({ orderId: 'ord_slow_request_0001', statusCode: null });
 
     // B debits the order and stores its answer; the partner's next retry gets that answer, not a second order.
-    const debited = await service.app.get(WalletCommandProcessor).execute(partnerId, 'sandbox', {
-      command: {
-        type: 'DebitWallet',
-        orderId: 'ord_slow_request_0001',
-        amount: Money.parse('300', 'INR') as Money,
-        reference: null,
-        idempotencyKey: key,
-        product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
-        at: service.clock.now().toISOString(),
-      },
-      eventId: deterministicEventId('ord_slow_request_0001', 'WalletDebited'),
-      metadata: metadata({ partnerId, environment: 'sandbox', correlationId: 'ord_slow_request_0001', actor: { type: 'partner_key', id: 'retry' }, at: service.clock.now() }),
-    });
+    const debited = await debitUnderKey(partnerId, key, 'ord_slow_request_0001', '300', 'retry');
     expect(debited.ok).toBe(true);
     await keys.complete(scope, 'ord_slow_request_0001', { statusCode: 200, body: JSON.stringify({ order_id: 'ord_slow_request_0001' }) });
 
