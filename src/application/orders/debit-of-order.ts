@@ -1,8 +1,8 @@
 import { RecordedEvent, EventStore } from '../ports/event-store.port';
 import { deterministicEventId } from '../shared/event-ids';
+import { storedEvent } from '../shared/stored-event';
 
 /** The debit that placed an order, read from the log (null if the order was never debited). */
-export async function debitOfOrder(store: EventStore, orderId: string): Promise<RecordedEvent | null> {
-  const debitId = deterministicEventId(orderId, 'WalletDebited');
-  return (await store.readByCorrelationId(orderId)).find((event) => event.eventId === debitId) ?? null;
+export function debitOfOrder(store: EventStore, orderId: string): Promise<RecordedEvent | null> {
+  return storedEvent(store, orderId, deterministicEventId(orderId, 'WalletDebited'));
 }

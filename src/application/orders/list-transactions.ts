@@ -59,8 +59,7 @@ function decodeCursor(cursor: string): { createdAt: string; orderId: string } {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string'
-        && CURSOR_INSTANT.test(parsed[0]) && !parsed[0].startsWith('0000') && !Number.isNaN(Date.parse(parsed[0]))
-        && new Date(parsed[0]).toISOString() === parsed[0] && CURSOR_ORDER_ID.test(parsed[1])) {
+        && CURSOR_INSTANT.test(parsed[0]) && !parsed[0].startsWith('0000') && new Date(parsed[0]).toISOString() === parsed[0] && CURSOR_ORDER_ID.test(parsed[1])) {
       return { createdAt: parsed[0], orderId: parsed[1] };
     }
   } catch {

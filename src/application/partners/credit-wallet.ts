@@ -13,6 +13,7 @@ import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 import { ServiceError } from '../shared/service-error';
+import { storedEvent } from '../shared/stored-event';
 import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
 
 export class CreditWallet extends Command<CreditAnswer> {
@@ -80,8 +81,7 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
   }
 
   private async earlierCredit(creditId: string): Promise<WalletCredited | null> {
-    const eventId = deterministicEventId(creditId);
-    const stored = (await this.store.readByCorrelationId(creditId)).find((event) => event.eventId === eventId);
+    const stored = await storedEvent(this.store, creditId, deterministicEventId(creditId));
     return stored ? ({ type: 'WalletCredited', data: stored.data } as WalletCredited) : null;
   }
 

@@ -3,6 +3,9 @@ import { Environment } from '../../domain/shared/environment';
 /** How long a key stays bound to its first request: 24 hours, as the interface fixes it. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/** An Idempotency-Key: 8 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{8,255}$/;
+
 export interface IdempotencyScope {
   partnerId: string;
   environment: Environment;

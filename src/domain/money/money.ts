@@ -13,6 +13,8 @@ export class Money {
   /** The most integer digits an amount may have: what `parse` reads back and what the stores' columns hold. */
   static readonly MAX_INTEGER_DIGITS = 15;
 
+  private static readonly DECIMAL_TEXT = new RegExp(`^(\\d{1,${Money.MAX_INTEGER_DIGITS}})(?:\\.(\\d+))?$`);
+
   static ofMinor(minor: bigint, currency: Currency): Money {
     return new Money(minor, currency);
   }
@@ -26,7 +28,7 @@ export class Money {
    * exponents, signs, more fraction digits than the currency has, or more than 15 integer digits.
    */
   static parse(text: string, currency: Currency): Money | null {
-    const match = /^(\d{1,15})(?:\.(\d+))?$/.exec(text);
+    const match = Money.DECIMAL_TEXT.exec(text);
     if (!match) return null;
     const digits = minorDigitsOf(currency);
     const fraction = (match[2] ?? '').replace(/0+$/, '');

@@ -1,3 +1,5 @@
+import { IDEMPOTENCY_KEY_PATTERN } from '../../application/ports/idempotency-store.port';
+
 /** The kinds of value an option or positional may take, each checked before any request is sent. */
 export type ValueKind =
   | 'text'
@@ -46,7 +48,7 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
   // The server checks each entry; here only the shape, so a typo is caught before sending.
   'cidr-list': (value) => (/^[0-9A-Fa-f:.\/]*(,[0-9A-Fa-f:.\/]+)*$/.test(value) ? null : 'must be comma-separated IPs or CIDRs, or "" for none'),
   'audit-format': oneOf('jsonl', 'csv'),
-  'idempotency-key': (value) => (/^[\x21-\x7e]{8,255}$/.test(value) ? null : 'must be 8 to 255 visible ASCII characters'),
+  'idempotency-key': (value) => (IDEMPOTENCY_KEY_PATTERN.test(value) ? null : 'must be 8 to 255 visible ASCII characters'),
   'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),
 };
 
