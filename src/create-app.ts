@@ -7,6 +7,7 @@ import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
 import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
 import { answerClientError } from './interface/http/errors/client-error-answer';
 import { setupOpenApi } from './interface/http/openapi/openapi-document';
+import { servePortal } from './interface/portal/portal-page';
 import { refuseNonUtf8Json } from './interface/http/validation/json-charset';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
@@ -39,6 +40,8 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   app.useGlobalPipes(new RequestBodyPipe());
   // The partner API's OpenAPI 3.1 document at /v1/partner/openapi.json and Swagger UI at /docs.
   setupOpenApi(app);
+  // The partner portal at /portal: a page over the partner API, signed in with an API key.
+  servePortal(app);
   // process.exit after the hooks (not a re-sent signal): the exit code is 0 and the log is flushed.
   app.enableShutdownHooks(undefined, { useProcessExit: true });
   return app;

@@ -1,0 +1,228 @@
+import { Browser, Page } from 'playwright-core';
+import { browserAvailable, launchBrowser } from '../support/browser';
+import { SANDBOX_PHONES, TestService } from '../support/test-service';
+import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
+
+interface Storage {
+  length: number;
+}
+
+const describeInBrowser = browserAvailable('the partner portal tests') ? describe : describe.skip;
+
+describe('the partner portal page', () => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await TestService.start({ store: 'embedded' });
+  }, SERVICE_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await service.close();
+  });
+
+  it('is served without a key, with headers that keep a signed-in key on this page and this service', async () => {
+    const page = await fetch(`${service.url}/portal`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(await page.text()).toContain('<script src="/portal/portal.js" defer></script>');
+    const script = await fetch(`${service.url}/portal/portal.js`);
+    expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(await script.text()).toContain("const API = '/v1/partner'");
+  });
+
+  it('serves nothing else under /portal', async () => {
+    const answer = await fetch(`${service.url}/portal/../src/main.ts`);
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toMatchObject({ error: 'not_found' });
+    expect((await fetch(`${service.url}/portal/index.html.bak`)).status).toBe(404);
+  });
+});
+
+describeInBrowser('the partner portal in Chromium', () => {
+  let service: TestService;
+  let browser: Browser;
+  let page: Page;
+  let partnerId: string;
+  let key: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    [service, browser] = await Promise.all([TestService.start({ store: 'embedded' }), launchBrowser()]);
+    ({ partnerId, sandboxKey: key } = await service.createPartner('IN', 'Portal Partner'));
+    // Room for the page's own requests: each view costs a few calls against the key's budget.
+    await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', rate_limit_per_minute: 10_000 });
+  }, SERVICE_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage();
+    page.setDefaultTimeout(10_000); // a step that never happens fails with its own name, inside the test's time
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${service.url}/portal`);
+  });
+  afterEach(async () => {
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  const text = (selector: string) => page.locator(selector).first().innerText();
+  const waitForText = (selector: string, expected: string) =>
+    page.locator(selector).filter({ hasText: expected }).first().waitFor();
+  const signIn = async (apiKey = key) => {
+    await page.fill('#api-key', apiKey);
+    await page.click('#sign-in-form button[type=submit]');
+  };
+  const topup = (suffix: string, idempotencyKey: string, reference: string) =>
+    service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 10, reference }, idempotencyKey);
+
+  it('refuses a malformed key before sending it, and shows the service\'s refusal of a wrong one', async () => {
+    await signIn('not-a-key');
+    await waitForText('#sign-in-error', 'starts with svc_live_ or svc_test_');
+    await signIn(`svc_test_${'A'.repeat(32)}`);
+    await waitForText('#sign-in-error', 'invalid_api_key');
+    expect(await page.locator('#portal').isHidden()).toBe(true);
+  });
+
+  it('shows the balance and the transactions, with the partner\'s text shown as text, and an order\'s outcome once settled', async () => {
+    const hostile = '<img src=x onerror="window.__injected = 1">';
+    const placed = await topup('0001', 'portal-first-0001', hostile);
+    const failed = await topup('0002', 'portal-first-0002', 'will fail');
+    await service.settle();
+
+    await signIn();
+    await waitForText('#balance', '990.00 INR');
+    expect(await text('#environment')).toBe('SANDBOX');
+    expect(await text('#partner-id')).toBe(partnerId);
+    await page.locator(`#transactions tr[data-order-id="${placed.body.order_id}"]`).waitFor();
+    const row = (orderId: string) => page.locator(`#transactions tr[data-order-id="${orderId}"]`).innerText();
+    expect(await page.locator('#transactions tr').count()).toBe(2);
+    expect(await row(failed.body.order_id)).toContain('FAILED');
+    expect(await row(placed.body.order_id)).toContain('SUCCESS');
+    expect(await row(placed.body.order_id)).toContain(hostile);
+    expect(await page.evaluate(() => (globalThis as { __injected?: number }).__injected)).toBeUndefined();
+    expect(await text('#status-summary')).toContain('SUCCESS 1');
+    expect(await text('#status-summary')).toContain('FAILED 1');
+
+    await page.click(`#transactions tr[data-order-id="${placed.body.order_id}"]`);
+    await page.locator('#transaction-detail').waitFor();
+    const detail = await text('#detail-fields');
+    const status = (await service.partner('GET', `/transactions/${placed.body.order_id}`, key)).body;
+    expect(detail).toContain(status.operator_ref);
+    expect(detail).toContain(status.settled_at);
+  });
+
+  it('pages through older transactions and back, and filters by status', async () => {
+    for (let n = 0; n < 21; n += 1) await topup('0003', `portal-page-${n}`, `page-${n}`);
+    await service.settle(); // the list is a read model: let it catch up first
+    await signIn();
+    await page.locator('#transactions tr').nth(19).waitFor();
+    expect(await page.locator('#transactions tr').count()).toBe(20);
+    expect(await page.locator('#newer').isDisabled()).toBe(true);
+    const firstPage = await page.locator('#transactions tr').allInnerTexts();
+
+    await page.click('#older');
+    await page.locator('#newer:enabled').waitFor();
+    const secondPage = await page.locator('#transactions tr').allInnerTexts();
+    expect(secondPage.some((row) => firstPage.includes(row))).toBe(false);
+
+    await page.click('#newer');
+    await page.locator('#newer:disabled').waitFor();
+    expect(await page.locator('#transactions tr').allInnerTexts()).toEqual(firstPage);
+
+    await page.selectOption('#transaction-filters select[name=status]', 'FAILED');
+    await page.click('#transaction-filters button[type=submit]');
+    await page.locator('#transactions tr').nth(1).waitFor({ state: 'detached' });
+    const failedRows = await page.locator('#transactions tr').allInnerTexts();
+    expect(failedRows.every((row) => row.includes('FAILED'))).toBe(true);
+  });
+
+  it('sets the webhook URL, shows each new secret once, and the secret is the one the service keeps', async () => {
+    await signIn();
+    await page.click('[data-tab=webhooks]');
+    await page.fill('#webhook-url', 'http://127.0.0.1:9/portal-hook');
+    await page.click('#webhook-form button[type=submit]');
+    await waitForText('#notice', 'Webhook URL saved.');
+    const firstSecret = await text('#new-secret-value');
+    expect(firstSecret).toMatch(/^whsec_/);
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ webhook_url: 'http://127.0.0.1:9/portal-hook', webhook_secret_set: true });
+
+    await page.click('#new-secret-done');
+    expect(await page.locator('#new-secret').isHidden()).toBe(true);
+    expect(await page.content()).not.toContain(firstSecret);
+
+    await page.click('#rotate-secret');
+    await waitForText('#notice', 'Webhook secret rotated');
+    const secondSecret = await text('#new-secret-value');
+    expect(secondSecret).toMatch(/^whsec_/);
+    expect(secondSecret).not.toBe(firstSecret);
+    await waitForText('#secret-state', 'The previous secret also signs until');
+
+    // Deliveries of the outcomes now go to the (closed) port and show their failed attempt.
+    const placed = await topup('0001', 'portal-hook-0001', 'hooked');
+    await service.settle();
+    await page.click('#refresh');
+    await page.locator(`#deliveries tr:has-text("${placed.body.order_id}")`).waitFor();
+    const row = await page.locator(`#deliveries tr:has-text("${placed.body.order_id}")`).innerText();
+    expect(row).toContain('transaction.succeeded');
+    expect(row).toContain('RETRYING');
+    expect(row).toContain('ECONNREFUSED');
+  });
+
+  it('saves access settings, and shows a refusal without changing anything', async () => {
+    await signIn();
+    await page.click('[data-tab=access]');
+    await page.fill('#rate-limit', '120');
+    await page.fill('#ip-allowlist', '127.0.0.1\n::1\n203.0.113.0/24');
+    await page.click('#access-form button[type=submit]');
+    await waitForText('#notice', 'Access settings saved.');
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ rate_limit_per_minute: 120, ip_allowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'] });
+
+    await page.fill('#ip-allowlist', 'not-an-address');
+    await page.click('#access-form button[type=submit]');
+    await waitForText('#failure', 'validation_failed');
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ rate_limit_per_minute: 120, ip_allowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'] });
+
+    await page.fill('#ip-allowlist', '');
+    await page.fill('#rate-limit', '600');
+    await page.click('#access-form button[type=submit]');
+    await waitForText('#notice', 'Access settings saved.');
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ rate_limit_per_minute: 600, ip_allowlist: [] });
+  });
+
+  it('shows the live wallet, apart from the sandbox one, for a live key', async () => {
+    const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
+    expect(approved.status).toBe(200);
+    await signIn(approved.body.live_api_key);
+    await waitForText('#balance', '0.00 INR');
+    expect(await text('#environment')).toBe('LIVE: real money');
+    await page.locator('#transactions-empty').waitFor();
+    expect(await page.locator('#transactions tr').count()).toBe(0);
+  });
+
+  it('keeps the key out of storage and cookies, and signs out when the key is regenerated', async () => {
+    await signIn();
+    await waitForText('#balance', 'INR');
+    const kept = await page.evaluate(() => {
+      const browserGlobals = globalThis as unknown as { localStorage: Storage; sessionStorage: Storage; document: { cookie: string } };
+      return { local: browserGlobals.localStorage.length, session: browserGlobals.sessionStorage.length, cookies: browserGlobals.document.cookie };
+    });
+    expect(kept).toEqual({ local: 0, session: 0, cookies: '' });
+    expect(await page.inputValue('#api-key')).toBe('');
+
+    const regenerated = await service.admin('POST', `/partners/${partnerId}/keys/regenerate`, { environment: 'sandbox' });
+    expect(regenerated.status).toBe(200);
+    await page.click('#refresh');
+    await waitForText('#sign-in-error', 'invalid_api_key');
+    expect(await page.locator('#portal').isHidden()).toBe(true);
+    expect(await page.locator('#balance').textContent()).toBe('');
+    key = regenerated.body.api_key;
+    await signIn();
+    await waitForText('#balance', 'INR');
+  });
+});
