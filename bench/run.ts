@@ -572,9 +572,9 @@ function ensureBuilt(): void {
   const built = existsSync(entry) ? statSync(entry).mtimeMs : 0;
   // BENCH_BUILD=1 always builds, BENCH_BUILD=0 never does (runs whatever dist/ holds).
   if (process.env.BENCH_BUILD === '0' || (built >= newest(join(ROOT, 'src')) && process.env.BENCH_BUILD !== '1')) return;
-  log('building the service (tsc -p tsconfig.build.json)');
+  log('building the service (npm run build: tsc, and the portal\'s static files)');
   const started = Date.now();
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   log(`built in ${Date.now() - started} ms`);
 }
 
