@@ -7,6 +7,7 @@ import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
 import { AuditOrderHandler } from './audit/audit-order';
 import { AuditWalletHandler } from './audit/audit-wallet';
 import { DailyStatementHandler } from './audit/daily-statement';
+import { PeriodStatementHandler } from './audit/period-statement';
 import { RebuildProjectionHandler, ShowProjectionRebuildHandler, ShowProjectionsHandler } from './operations/projection-rebuilds';
 import { ListBillersHandler } from './catalog/list-billers';
 import { ListOperatorsHandler } from './catalog/list-operators';
@@ -71,6 +72,7 @@ const QUERY_HANDLERS = [
   AuditWalletHandler,
   AuditOrderHandler,
   DailyStatementHandler,
+  PeriodStatementHandler,
 ];
 const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, GrantSandboxCreditJob, DeliverWebhookJob];
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { browserAvailable, launchBrowser } from '../support/browser';
 import { forgeEvent, sandboxWallet } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, StoreKind, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { CliRun, runCli } from '../unit/cli/run-cli';
@@ -212,6 +213,55 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     expect(statement.body).toMatchObject({ opening_balance: '900.00', debits: '0.00', refunds: '0.00', credits: '0.00', closing_balance: '900.00', adds_up: true });
   });
 
+  it('a report over several days lists each day as its daily statement gives it, and totals that add up', async () => {
+    const partnerId = activity.partner.partnerId;
+    const report = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2026-03-09&to=2026-03-12`);
+    expect(report.status).toBe(200);
+    expect(report.body).toMatchObject({
+      partner_id: partnerId,
+      partner_name: 'Audit Partner',
+      environment: 'sandbox',
+      currency: 'INR',
+      from: '2026-03-09',
+      to: '2026-03-12',
+      opening_balance: '0.00',
+      debits: '400.00',
+      refunds: '50.00',
+      credits: '1250.00',
+      closing_balance: '900.00',
+      counts: { debits: 5, refunds: 1, credits: 2 },
+      adds_up: true,
+    });
+    const days = report.body.days as { date: string }[];
+    expect(days.map((day) => day.date)).toEqual(['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12']);
+    for (const { date, ...day } of days) {
+      const statement = await service.admin('GET', `/audit/statements/${partnerId}/sandbox?date=${date}`);
+      const { partner_id, environment, currency, date: statementDate, ...figures } = statement.body;
+      expect({ partner_id, environment, currency, statementDate }).toEqual({ partner_id: partnerId, environment: 'sandbox', currency: 'INR', statementDate: date });
+      expect(day).toEqual(figures);
+    }
+  });
+
+  it('a report starting after the first events opens with their balance, and refuses backwards, overlong or malformed periods', async () => {
+    const partnerId = activity.partner.partnerId;
+    const report = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2026-03-11&to=2026-03-11`);
+    expect(report.body).toMatchObject({ opening_balance: '920.00', debits: '20.00', closing_balance: '900.00', adds_up: true });
+    const refused = async (query: string, status = 400) => {
+      const answer = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?${query}`);
+      expect({ query, status: answer.status, error: answer.body.error }).toEqual({ query, status, error: status === 400 ? 'validation_failed' : 'not_found' });
+      return answer.body.detail as string;
+    };
+    expect(await refused('from=2026-03-11&to=2026-03-10')).toContain('to');
+    expect(await refused('from=2025-03-10&to=2026-03-11')).toContain('366');
+    expect(await refused('to=2026-03-11')).toContain('from');
+    expect(await refused('from=2026-02-30&to=2026-03-11')).toContain('from');
+    expect(await refused('from=2026-03-10&to=2026-03-11&format=pdf')).toContain('format');
+    expect((await service.admin('GET', '/audit/reports/p_nobody/sandbox?from=2026-03-10&to=2026-03-11')).status).toBe(404);
+    expect((await service.admin('GET', `/audit/reports/${partnerId}/staging?from=2026-03-10&to=2026-03-11`)).status).toBe(400);
+    // A full leap year is allowed.
+    expect((await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2028-01-01&to=2028-12-31`)).body.days).toHaveLength(366);
+  });
+
   it("an order's audit shows its debit, initiation, failure and refund in the order they happened", async () => {
     const audit = await service.admin('GET', `/audit/orders/${activity.failed}`);
     expect(audit.status).toBe(200);
@@ -261,6 +311,9 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     });
     const lines = jsonLines((await walletAudit(forged.partnerId, 'sandbox', 'format=jsonl')).text);
     expect(lines[lines.length - 1]).toMatchObject({ running_balance: '1010.00', balance_after: '1100.00', balance_matches: false });
+    const report = await service.admin('GET', `/audit/reports/${forged.partnerId}/sandbox?from=2026-03-12&to=2026-03-13`);
+    expect(report.body.adds_up).toBe(false);
+    expect((report.body.days as { adds_up: boolean }[]).map((day) => day.adds_up)).toEqual([false, false]);
   });
 });
 
@@ -330,6 +383,54 @@ describe('the audit commands of the operator CLI', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(JSON.parse(run.stderr)).toMatchObject({ error: 'not_found' });
+  });
+
+  it('audit report prints the period as one JSON object, and --format html as a page the service serves with a strict policy', async () => {
+    const args = ['audit', 'report', activity.partner.partnerId, '--environment', 'sandbox', '--from', '2026-03-09', '--to', '2026-03-11'];
+    const json = JSON.parse(succeeded(await runCli(args, env)));
+    expect(json).toMatchObject({ opening_balance: '0.00', closing_balance: '900.00', adds_up: true });
+    const page = succeeded(await runCli([...args, '--format', 'html'], env));
+    expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(page).not.toContain('<script');
+    const served = await service.admin('GET', `/audit/reports/${activity.partner.partnerId}/sandbox?from=2026-03-09&to=2026-03-11&format=html`);
+    expect(served.text).toBe(page);
+    expect(served.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(served.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect((await runCli([...args, '--format', 'pdf'], env)).code).toBe(2);
+  });
+
+  it('audit report --format html shows the totals, each day and a chart of them in Chromium', async () => {
+    if (!browserAvailable('the statement report page test')) return;
+    const page = succeeded(
+      await runCli(['audit', 'report', activity.partner.partnerId, '--environment', 'sandbox', '--from', '2026-03-09', '--to', '2026-03-11', '--format', 'html'], env),
+    );
+    const browser = await launchBrowser();
+    try {
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (error) => errors.push(error.message));
+      await tab.setContent(page);
+      expect(await tab.title()).toBe(`Statement of Audit Partner (${activity.partner.partnerId}), sandbox, 2026-03-09 to 2026-03-11`);
+      expect(await tab.locator('#totals').innerText()).toMatch(/Opening balance\s+0\.00[\s\S]*Debits \(5\)\s+400\.00[\s\S]*Refunds \(1\)\s+50\.00[\s\S]*Credits \(2\)\s+1250\.00[\s\S]*Closing balance\s+900\.00/);
+      expect(await tab.locator('#verdict').innerText()).toContain('Every day adds up');
+      const rows = await tab.locator('#days tbody tr').allInnerTexts();
+      expect(rows.map((row) => row.split('\t'))).toEqual([
+        ['2026-03-09', '0.00', '100.00', '1', '0.00', '0', '1000.00', '900.00', 'yes'],
+        ['2026-03-10', '900.00', '280.00', '3', '50.00', '1', '250.00', '920.00', 'yes'],
+        ['2026-03-11', '920.00', '20.00', '1', '0.00', '0', '0.00', '900.00', 'yes'],
+      ]);
+      // One point of the balance line and one debit bar per day, the line higher where the balance is higher.
+      const points = (await tab.locator('#chart polyline').getAttribute('points'))!.split(' ').map((point) => Number(point.split(',')[1]));
+      expect(points).toHaveLength(3);
+      expect(points[1]).toBeLessThan(points[0]);
+      expect(points[2]).toBe(points[0]);
+      expect(await tab.locator('#chart rect.debit').count()).toBe(3);
+      const box = await tab.locator('#chart').boundingBox();
+      expect(box!.width).toBeGreaterThan(400);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('audit wallet without --format is a usage error', async () => {

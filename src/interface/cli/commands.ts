@@ -225,4 +225,22 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       path: `/audit/statements/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?date=${seg(a.value('date'))}`,
     }),
   },
+  'audit report': {
+    usage: '<partner_id> --environment <sandbox|live> --from <YYYY-MM-DD> --to <YYYY-MM-DD> [--format <json|html>]',
+    summary:
+      'A statement over up to 366 UTC days (both ends included), folded from the event log in one pass: totals and each day as `audit statement` gives it. ' +
+      '--format html writes a page with a chart of the closing balance and the debits per day (redirect it to a file).',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: {
+      environment: { type: 'string', kind: 'environment', required: true },
+      from: { type: 'string', kind: 'date', required: true },
+      to: { type: 'string', kind: 'date', required: true },
+      format: { type: 'string', kind: 'report-format', required: false },
+    },
+    build: (a) => {
+      const query = new URLSearchParams({ from: a.value('from'), to: a.value('to'), format: a.optional('format') ?? 'json' });
+      return { method: 'GET', path: `/audit/reports/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}` };
+    },
+    output: 'stream',
+  },
 };

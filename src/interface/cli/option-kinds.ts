@@ -14,6 +14,7 @@ export type ValueKind =
   | 'url'
   | 'cidr-list'
   | 'audit-format'
+  | 'report-format'
   | 'idempotency-key';
 
 const oneOf =
@@ -48,6 +49,7 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
   // The server checks each entry; here only the shape, so a typo is caught before sending.
   'cidr-list': (value) => (/^[0-9A-Fa-f:.\/]*(,[0-9A-Fa-f:.\/]+)*$/.test(value) ? null : 'must be comma-separated IPs or CIDRs, or "" for none'),
   'audit-format': oneOf('jsonl', 'csv'),
+  'report-format': oneOf('json', 'html'),
   'idempotency-key': (value) => (IDEMPOTENCY_KEY_PATTERN.test(value) ? null : 'must be 8 to 255 visible ASCII characters'),
   'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),
 };

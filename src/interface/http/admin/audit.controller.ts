@@ -1,14 +1,17 @@
-import { Controller, Get, Param, Query, StreamableFile, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, StreamableFile, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { AuditOrder } from '../../../application/audit/audit-order';
 import { AuditWallet } from '../../../application/audit/audit-wallet';
 import { DailyStatement } from '../../../application/audit/daily-statement';
+import { PeriodStatement, PeriodStatementView } from '../../../application/audit/period-statement';
+import { FastifyReply } from 'fastify';
 import { ServiceError } from '../../../application/shared/service-error';
 import { Environment, isEnvironment } from '../../../domain/shared/environment';
 import { AdminTokenGuard } from './admin-token.guard';
 import { auditLines, isAuditFormat } from './audit-output';
+import { REPORT_SECURITY_POLICY, statementReportPage } from './statement-report-page';
 
 const CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
@@ -44,6 +47,28 @@ export class AuditController {
     const day = text('date', date);
     if (day === undefined) throw new ServiceError('validation_failed', 'date: required, as YYYY-MM-DD');
     return this.queries.execute(new DailyStatement(partnerId, environmentOf(environment), day));
+  }
+
+  /** A statement over a period: JSON, or a page with a chart for people (`format=html`). */
+  @Get('reports/:partner_id/:environment')
+  async report(
+    @Param('partner_id') partnerId: string,
+    @Param('environment') environment: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query('from') from?: unknown,
+    @Query('to') to?: unknown,
+    @Query('format') format?: unknown,
+  ): Promise<PeriodStatementView | string> {
+    const chosen = format ?? 'json';
+    if (chosen !== 'json' && chosen !== 'html') throw new ServiceError('validation_failed', 'format: json or html');
+    const first = text('from', from);
+    if (first === undefined) throw new ServiceError('validation_failed', 'from: required, as YYYY-MM-DD');
+    const last = text('to', to);
+    if (last === undefined) throw new ServiceError('validation_failed', 'to: required, as YYYY-MM-DD');
+    const report = await this.queries.execute(new PeriodStatement(partnerId, environmentOf(environment), first, last));
+    if (chosen === 'json') return report;
+    void reply.header('content-security-policy', REPORT_SECURITY_POLICY).type('text/html; charset=utf-8');
+    return statementReportPage(report);
   }
 }
 

@@ -1,0 +1,91 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { currencyOf } from '../../domain/corridor/corridor';
+import { Money } from '../../domain/money/money';
+import { Environment } from '../../domain/shared/environment';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { ServiceError } from '../shared/service-error';
+import { StatementDayFields, statementDayFields } from './daily-statement';
+import { statementDays } from './statement-days';
+import { DAY_MS, startOfDay, walletLedger } from './wallet-ledger';
+
+/** A year and a day: a leap year's statement fits, a runaway range does not. */
+export const MAX_STATEMENT_DAYS = 366;
+
+export interface PeriodStatementView {
+  partner_id: string;
+  partner_name: string;
+  environment: Environment;
+  currency: string;
+  from: string;
+  to: string;
+  opening_balance: string;
+  debits: string;
+  refunds: string;
+  credits: string;
+  closing_balance: string;
+  counts: StatementDayFields['counts'];
+  adds_up: boolean;
+  days: ({ date: string } & StatementDayFields)[];
+}
+
+export class PeriodStatement extends Query<PeriodStatementView> {
+  constructor(
+    readonly partnerId: string,
+    readonly environment: Environment,
+    /** YYYY-MM-DD, the first UTC day. */
+    readonly from: string,
+    /** YYYY-MM-DD, the last UTC day, included. */
+    readonly to: string,
+  ) {
+    super();
+  }
+}
+
+/**
+ * A wallet's statement over consecutive UTC days, folded from the event log in one pass: each
+ * day as the daily statement gives it, and the period's totals. Days without events are listed
+ * too, so the series has no gaps.
+ */
+@QueryHandler(PeriodStatement)
+export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+  ) {}
+
+  async execute({ partnerId, environment, from, to }: PeriodStatement): Promise<PeriodStatementView> {
+    const first = startOfDay(from);
+    if (first === null) throw new ServiceError('validation_failed', 'from: a date as YYYY-MM-DD');
+    const last = startOfDay(to);
+    if (last === null) throw new ServiceError('validation_failed', 'to: a date as YYYY-MM-DD');
+    if (last < first) throw new ServiceError('validation_failed', 'to: not before from');
+    const dayCount = (last - first) / DAY_MS + 1;
+    if (dayCount > MAX_STATEMENT_DAYS) throw new ServiceError('validation_failed', `to: at most ${MAX_STATEMENT_DAYS} days from from`);
+    const partner = await this.readModels.partner(partnerId);
+    if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
+    const currency = currencyOf(partner.corridor);
+    const days = await statementDays(walletLedger(this.store, partnerId, environment, currency), currency, first, dayCount);
+
+    const total = (pick: (day: (typeof days)[number]) => Money) => days.reduce((sum, day) => sum.plus(pick(day)), Money.zero(currency)).toDecimal();
+    const count = (pick: (day: (typeof days)[number]) => number) => days.reduce((sum, day) => sum + pick(day), 0);
+    const listed = days.map((day) => ({ date: day.date, ...statementDayFields(day) }));
+    return {
+      partner_id: partnerId,
+      partner_name: partner.name,
+      environment,
+      currency,
+      from,
+      to,
+      opening_balance: days[0].opening.toDecimal(),
+      debits: total((day) => day.debits),
+      refunds: total((day) => day.refunds),
+      credits: total((day) => day.credits),
+      closing_balance: days[days.length - 1].closing.toDecimal(),
+      counts: { debits: count((day) => day.counts.debits), refunds: count((day) => day.counts.refunds), credits: count((day) => day.counts.credits) },
+      adds_up: listed.every((day) => day.adds_up),
+      days: listed,
+    };
+  }
+}
