@@ -1,9 +1,8 @@
 import { PeriodStatementView } from '../../../application/audit/period-statement';
+import { escapeHtml } from '../html-text';
 
 /** A self-contained page: no script, nothing loaded from anywhere, so it can be mailed or archived as it is. */
 export const REPORT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
-
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const CHART = { width: 880, height: 260, left: 90, right: 16, top: 16, bottom: 36 } as const;
 
@@ -18,9 +17,9 @@ export function statementReportPage(report: PeriodStatementView): string {
     : '<p class="bad" id="verdict">Does not add up: see the days marked NO, and run <code>verify</code>.</p>';
   const rows = report.days
     .map(
-      (day) => `<tr${day.adds_up ? '' : ' class="bad"'}><td>${escape(day.date)}</td><td class="n">${escape(day.opening_balance)}</td>` +
-        `<td class="n">${escape(day.debits)}</td><td class="n">${day.counts.debits}</td><td class="n">${escape(day.refunds)}</td>` +
-        `<td class="n">${day.counts.refunds}</td><td class="n">${escape(day.credits)}</td><td class="n">${escape(day.closing_balance)}</td>` +
+      (day) => `<tr${day.adds_up ? '' : ' class="bad"'}><td>${escapeHtml(day.date)}</td><td class="n">${escapeHtml(day.opening_balance)}</td>` +
+        `<td class="n">${escapeHtml(day.debits)}</td><td class="n">${day.counts.debits}</td><td class="n">${escapeHtml(day.refunds)}</td>` +
+        `<td class="n">${day.counts.refunds}</td><td class="n">${escapeHtml(day.credits)}</td><td class="n">${escapeHtml(day.closing_balance)}</td>` +
         `<td>${day.adds_up ? 'yes' : 'NO'}</td></tr>`,
     )
     .join('\n');
@@ -29,7 +28,7 @@ export function statementReportPage(report: PeriodStatementView): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>
 body { font: 14px/1.45 system-ui, sans-serif; color: #1d2430; margin: 2rem; }
 h1 { font-size: 1.3rem; }
@@ -47,14 +46,14 @@ svg text { font-size: 11px; fill: #5d6778; }
 </style>
 </head>
 <body>
-<h1>${escape(title)}</h1>
-<p>All amounts in ${escape(report.currency)}; days are UTC. Folded from the wallet's events in the event log, not from a read model.</p>
+<h1>${escapeHtml(title)}</h1>
+<p>All amounts in ${escapeHtml(report.currency)}; days are UTC. Folded from the wallet's events in the event log, not from a read model.</p>
 <table id="totals">
-<tr><th>Opening balance</th><td class="n">${escape(report.opening_balance)}</td></tr>
-<tr><th>Debits (${report.counts.debits})</th><td class="n">${escape(report.debits)}</td></tr>
-<tr><th>Refunds (${report.counts.refunds})</th><td class="n">${escape(report.refunds)}</td></tr>
-<tr><th>Credits (${report.counts.credits})</th><td class="n">${escape(report.credits)}</td></tr>
-<tr><th>Closing balance</th><td class="n">${escape(report.closing_balance)}</td></tr>
+<tr><th>Opening balance</th><td class="n">${escapeHtml(report.opening_balance)}</td></tr>
+<tr><th>Debits (${report.counts.debits})</th><td class="n">${escapeHtml(report.debits)}</td></tr>
+<tr><th>Refunds (${report.counts.refunds})</th><td class="n">${escapeHtml(report.refunds)}</td></tr>
+<tr><th>Credits (${report.counts.credits})</th><td class="n">${escapeHtml(report.credits)}</td></tr>
+<tr><th>Closing balance</th><td class="n">${escapeHtml(report.closing_balance)}</td></tr>
 </table>
 ${verdict}
 ${chart(report)}
@@ -85,7 +84,7 @@ function chart(report: PeriodStatementView): string {
   const bars = report.days
     .map((day, index) => {
       const barTop = y(Number(day.debits));
-      return `<rect class="debit" x="${(x(index) - slot * 0.3).toFixed(1)}" y="${barTop.toFixed(1)}" width="${(slot * 0.6).toFixed(1)}" height="${(top + plotHeight - barTop).toFixed(1)}"><title>${escape(day.date)}: debits ${escape(day.debits)}</title></rect>`;
+      return `<rect class="debit" x="${(x(index) - slot * 0.3).toFixed(1)}" y="${barTop.toFixed(1)}" width="${(slot * 0.6).toFixed(1)}" height="${(top + plotHeight - barTop).toFixed(1)}"><title>${escapeHtml(day.date)}: debits ${escapeHtml(day.debits)}</title></rect>`;
     })
     .join('');
   const line = report.days.map((day, index) => `${x(index).toFixed(1)},${y(Number(day.closing_balance)).toFixed(1)}`).join(' ');
@@ -97,10 +96,10 @@ function chart(report: PeriodStatementView): string {
     .join('');
   const labelEvery = Math.ceil(report.days.length / 12);
   const labels = report.days
-    .map((day, index) => (index % labelEvery === 0 ? `<text x="${x(index).toFixed(1)}" y="${height - 14}" text-anchor="middle">${escape(day.date.slice(5))}</text>` : ''))
+    .map((day, index) => (index % labelEvery === 0 ? `<text x="${x(index).toFixed(1)}" y="${height - 14}" text-anchor="middle">${escapeHtml(day.date.slice(5))}</text>` : ''))
     .join('');
   return `<svg id="chart" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
-<title>Closing balance (line) and debits (bars) per day, ${escape(report.currency)}</title>
+<title>Closing balance (line) and debits (bars) per day, ${escapeHtml(report.currency)}</title>
 ${ticks}${bars}
 <polyline class="balance" points="${line}"/>
 <line class="axis" x1="${left}" x2="${width - right}" y1="${top + plotHeight}" y2="${top + plotHeight}"/>${labels}

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply } from 'fastify';
+import { escapeHtml } from '../html-text';
 
 /** The Swagger UI files the page needs, with their content types. Nothing else is served from the folder. */
 const ASSETS: Record<string, string> = {
@@ -61,8 +62,6 @@ export function serveDocsPage(app: NestFastifyApplication, docsPath: string, doc
     void reply.type(type).header('cache-control', 'public, max-age=86400').send(file(request.params.asset));
   });
 }
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(base: string, documentUrl: string, title: string): string {
   return `<!DOCTYPE html>
