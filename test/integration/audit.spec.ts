@@ -215,7 +215,7 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
 
   it('a report over several days lists each day as its daily statement gives it, and totals that add up', async () => {
     const partnerId = activity.partner.partnerId;
-    const report = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2026-03-09&to=2026-03-12`);
+    const report = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2026-03-09&to=2026-03-11`);
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({
       partner_id: partnerId,
@@ -223,7 +223,9 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
       environment: 'sandbox',
       currency: 'INR',
       from: '2026-03-09',
-      to: '2026-03-12',
+      to: '2026-03-11',
+      as_of: service.clock.now().toISOString(),
+      complete: false,
       opening_balance: '0.00',
       debits: '400.00',
       refunds: '50.00',
@@ -233,7 +235,7 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
       adds_up: true,
     });
     const days = report.body.days as { date: string }[];
-    expect(days.map((day) => day.date)).toEqual(['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12']);
+    expect(days.map((day) => day.date)).toEqual(['2026-03-09', '2026-03-10', '2026-03-11']);
     for (const { date, ...day } of days) {
       const statement = await service.admin('GET', `/audit/statements/${partnerId}/sandbox?date=${date}`);
       const { partner_id, environment, currency, date: statementDate, ...figures } = statement.body;
@@ -256,10 +258,17 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     expect(await refused('to=2026-03-11')).toContain('from');
     expect(await refused('from=2026-02-30&to=2026-03-11')).toContain('from');
     expect(await refused('from=2026-03-10&to=2026-03-11&format=pdf')).toContain('format');
+    expect(await refused('from=2026-03-10&to=2026-03-11&fromat=html')).toContain('fromat');
+    const today = service.clock.now().toISOString().slice(0, 10);
+    const tomorrow = new Date(service.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    expect(await refused(`from=${today}&to=${tomorrow}`)).toContain(`to: not after today, ${today}`);
+    expect((await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2026-03-09&to=2026-03-10`)).body.complete).toBe(true);
     expect((await service.admin('GET', '/audit/reports/p_nobody/sandbox?from=2026-03-10&to=2026-03-11')).status).toBe(404);
     expect((await service.admin('GET', `/audit/reports/${partnerId}/staging?from=2026-03-10&to=2026-03-11`)).status).toBe(400);
-    // A full leap year is allowed.
-    expect((await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2028-01-01&to=2028-12-31`)).body.days).toHaveLength(366);
+    // A full leap year is allowed (before the wallet existed: all zero).
+    const leapYear = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2024-01-01&to=2024-12-31`);
+    expect(leapYear.body).toMatchObject({ opening_balance: '0.00', closing_balance: '0.00', adds_up: true, complete: true });
+    expect(leapYear.body.days).toHaveLength(366);
   });
 
   it("an order's audit shows its debit, initiation, failure and refund in the order they happened", async () => {
@@ -311,9 +320,9 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     });
     const lines = jsonLines((await walletAudit(forged.partnerId, 'sandbox', 'format=jsonl')).text);
     expect(lines[lines.length - 1]).toMatchObject({ running_balance: '1010.00', balance_after: '1100.00', balance_matches: false });
-    const report = await service.admin('GET', `/audit/reports/${forged.partnerId}/sandbox?from=2026-03-12&to=2026-03-13`);
+    const report = await service.admin('GET', `/audit/reports/${forged.partnerId}/sandbox?from=2026-03-11&to=2026-03-12`);
     expect(report.body.adds_up).toBe(false);
-    expect((report.body.days as { adds_up: boolean }[]).map((day) => day.adds_up)).toEqual([false, false]);
+    expect((report.body.days as { adds_up: boolean }[]).map((day) => day.adds_up)).toEqual([true, false]);
   });
 });
 
@@ -413,6 +422,7 @@ describe('the audit commands of the operator CLI', () => {
       expect(await tab.title()).toBe(`Statement of Audit Partner (${activity.partner.partnerId}), sandbox, 2026-03-09 to 2026-03-11`);
       expect(await tab.locator('#totals').innerText()).toMatch(/Opening balance\s+0\.00[\s\S]*Debits \(5\)\s+400\.00[\s\S]*Refunds \(1\)\s+50\.00[\s\S]*Credits \(2\)\s+1250\.00[\s\S]*Closing balance\s+900\.00/);
       expect(await tab.locator('#verdict').innerText()).toContain('Every day adds up');
+      expect(await tab.locator('#partial').innerText()).toBe('2026-03-11 is today (UTC): its figures may still change.');
       const rows = await tab.locator('#days tbody tr').allInnerTexts();
       expect(rows.map((row) => row.split('\t'))).toEqual([
         ['2026-03-09', '0.00', '100.00', '1', '0.00', '0', '1000.00', '900.00', 'yes'],

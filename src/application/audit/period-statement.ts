@@ -3,6 +3,7 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { Money } from '../../domain/money/money';
 import { Environment } from '../../domain/shared/environment';
+import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
@@ -20,6 +21,9 @@ export interface PeriodStatementView {
   currency: string;
   from: string;
   to: string;
+  /** When the statement was folded; with `complete` false the last day (today, UTC) may still change. */
+  as_of: string;
+  complete: boolean;
   opening_balance: string;
   debits: string;
   refunds: string;
@@ -53,6 +57,7 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ partnerId, environment, from, to }: PeriodStatement): Promise<PeriodStatementView> {
@@ -61,6 +66,9 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
     const last = startOfDay(to);
     if (last === null) throw new ServiceError('validation_failed', 'to: a date as YYYY-MM-DD');
     if (last < first) throw new ServiceError('validation_failed', 'to: not before from');
+    const now = this.clock.now();
+    const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+    if (last > today) throw new ServiceError('validation_failed', `to: not after today, ${new Date(today).toISOString().slice(0, 10)} (UTC); a day to come has no statement yet`);
     const dayCount = (last - first) / DAY_MS + 1;
     if (dayCount > MAX_STATEMENT_DAYS) throw new ServiceError('validation_failed', `to: at most ${MAX_STATEMENT_DAYS} days from from`);
     const partner = await this.readModels.partner(partnerId);
@@ -78,6 +86,8 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
       currency,
       from,
       to,
+      as_of: now.toISOString(),
+      complete: last < today,
       opening_balance: days[0].opening.toDecimal(),
       debits: total((day) => day.debits),
       refunds: total((day) => day.refunds),

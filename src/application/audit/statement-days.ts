@@ -20,10 +20,25 @@ export interface StatementDay {
   };
 }
 
+/** What one slot of time (the days before the period, or one day of it) holds after the fold. */
+interface Slot {
+  signed: Money;
+  debits: Money;
+  refunds: Money;
+  credits: Money;
+  counts: { debits: number; refunds: number; credits: number };
+  /** The slot's last event in log order (its place in the ledger, and the balance it records), if any. */
+  last: { place: number; balanceAfter: string } | null;
+  /** Events in the slot whose recorded balance is not the fold. */
+  mismatches: number;
+}
+
 /**
- * Folds a wallet's ledger once into consecutive UTC days starting at `firstDayStart`. Each
- * balance is the fold of the events and is compared with the balance the last event before it
- * records, so a ledger whose events disagree with their own sums is caught.
+ * Folds a wallet's ledger once into consecutive UTC days starting at `firstDayStart`. A day's
+ * balances are the fold of every event before it (by time) and are compared with the balance
+ * recorded by the latest of those events in the log, as a statement of that one day would:
+ * events written slightly out of time order (two commands around midnight) give the same
+ * figures whichever way the statement is asked for.
  */
 export async function statementDays(
   ledger: AsyncIterable<WalletLedgerEntry>,
@@ -33,53 +48,47 @@ export async function statementDays(
 ): Promise<StatementDay[]> {
   const zero = Money.zero(currency);
   const periodEnd = firstDayStart + dayCount * DAY_MS;
-  const moved = Array.from({ length: dayCount }, () => ({
+  // Slot 0: everything before the period; slot d + 1: day d of the period.
+  const slots: Slot[] = Array.from({ length: dayCount + 1 }, () => ({
+    signed: zero,
     debits: zero,
     refunds: zero,
     credits: zero,
     counts: { debits: 0, refunds: 0, credits: 0 },
-    /** The balance the day's last event records; null when nothing happened that day. */
-    closingRecorded: null as string | null,
-    /** Events so far (this day included) whose recorded balance is not the fold. */
-    mismatchesSoFar: 0,
+    last: null,
+    mismatches: 0,
   }));
-  let openingOfPeriod = zero;
-  let recordedBeforePeriod = zero.toDecimal();
-  let mismatches = 0;
-  let mismatchesBeforePeriod = 0;
+  let place = 0;
   for await (const entry of ledger) {
+    place += 1;
     const at = Date.parse(entry.occurredAt);
     if (at >= periodEnd) continue;
-    if (entry.balanceAfter !== entry.runningBalance.toDecimal()) mismatches += 1;
-    if (at < firstDayStart) {
-      openingOfPeriod = openingOfPeriod.plus(entry.signedAmount);
-      recordedBeforePeriod = entry.balanceAfter;
-      mismatchesBeforePeriod = mismatches;
-      continue;
-    }
-    const day = moved[Math.floor((at - firstDayStart) / DAY_MS)];
-    day.closingRecorded = entry.balanceAfter;
+    const slot = slots[at < firstDayStart ? 0 : Math.floor((at - firstDayStart) / DAY_MS) + 1];
+    slot.signed = slot.signed.plus(entry.signedAmount);
+    slot.last = { place, balanceAfter: entry.balanceAfter };
+    if (entry.balanceAfter !== entry.runningBalance.toDecimal()) slot.mismatches += 1;
     if (entry.eventType === 'WalletDebited') {
-      day.debits = day.debits.plus(entry.amount);
-      day.counts.debits += 1;
+      slot.debits = slot.debits.plus(entry.amount);
+      slot.counts.debits += 1;
     } else if (entry.eventType === 'WalletRefunded') {
-      day.refunds = day.refunds.plus(entry.amount);
-      day.counts.refunds += 1;
+      slot.refunds = slot.refunds.plus(entry.amount);
+      slot.counts.refunds += 1;
     } else {
-      day.credits = day.credits.plus(entry.amount);
-      day.counts.credits += 1;
+      slot.credits = slot.credits.plus(entry.amount);
+      slot.counts.credits += 1;
     }
-    day.mismatchesSoFar = mismatches;
   }
 
   const days: StatementDay[] = [];
-  let opening = openingOfPeriod;
-  let recordedOpening = recordedBeforePeriod;
-  let mismatchesBefore = mismatchesBeforePeriod;
-  moved.forEach((day, index) => {
-    const closing = opening.minus(day.debits).plus(day.refunds).plus(day.credits);
-    const recordedClosing = day.closingRecorded ?? recordedOpening;
-    const mismatchesSoFar = day.closingRecorded === null ? mismatchesBefore : day.mismatchesSoFar;
+  // Running over the slots before the day: the fold, the latest event in the log, the mismatches.
+  let opening = slots[0].signed;
+  let latestBefore = slots[0].last;
+  let mismatchesBefore = slots[0].mismatches;
+  for (let index = 0; index < dayCount; index += 1) {
+    const day = slots[index + 1];
+    const closing = opening.plus(day.signed);
+    const latestByEnd = day.last && (!latestBefore || day.last.place > latestBefore.place) ? day.last : latestBefore;
+    const recordedOpening = latestBefore?.balanceAfter ?? zero.toDecimal();
     days.push({
       date: new Date(firstDayStart + index * DAY_MS).toISOString().slice(0, 10),
       opening,
@@ -90,13 +99,13 @@ export async function statementDays(
       counts: day.counts,
       checks: {
         opening_matches_recorded_balance: opening.toDecimal() === recordedOpening,
-        closing_matches_recorded_balance: closing.toDecimal() === recordedClosing,
-        every_balance_after_matches_the_fold: mismatchesSoFar === 0,
+        closing_matches_recorded_balance: closing.toDecimal() === (day.last?.balanceAfter ?? recordedOpening),
+        every_balance_after_matches_the_fold: mismatchesBefore + day.mismatches === 0,
       },
     });
     opening = closing;
-    recordedOpening = recordedClosing;
-    mismatchesBefore = mismatchesSoFar;
-  });
+    latestBefore = latestByEnd;
+    mismatchesBefore += day.mismatches;
+  }
   return days;
 }

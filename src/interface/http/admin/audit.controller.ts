@@ -10,6 +10,7 @@ import { FastifyReply } from 'fastify';
 import { ServiceError } from '../../../application/shared/service-error';
 import { Environment, isEnvironment } from '../../../domain/shared/environment';
 import { AdminTokenGuard } from './admin-token.guard';
+import { refuseUnknownQuery } from '../validation/query-values';
 import { auditLines, isAuditFormat } from './audit-output';
 import { REPORT_SECURITY_POLICY, statementReportPage } from './statement-report-page';
 
@@ -55,10 +56,10 @@ export class AuditController {
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,
     @Res({ passthrough: true }) reply: FastifyReply,
-    @Query('from') from?: unknown,
-    @Query('to') to?: unknown,
-    @Query('format') format?: unknown,
+    @Query() query: Record<string, unknown>,
   ): Promise<PeriodStatementView | string> {
+    refuseUnknownQuery(query, ['from', 'to', 'format']);
+    const { from, to, format } = query;
     const chosen = format ?? 'json';
     if (chosen !== 'json' && chosen !== 'html') throw new ServiceError('validation_failed', 'format: json or html');
     const first = text('from', from);

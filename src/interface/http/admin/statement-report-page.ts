@@ -47,7 +47,8 @@ svg text { font-size: 11px; fill: #5d6778; }
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
-<p>All amounts in ${escapeHtml(report.currency)}; days are UTC. Folded from the wallet's events in the event log, not from a read model.</p>
+<p>All amounts in ${escapeHtml(report.currency)}; days are UTC. Folded from the wallet's events in the event log, not from a read model, at ${escapeHtml(report.as_of)}.</p>
+${report.complete ? '' : `<p class="bad" id="partial">${escapeHtml(report.to)} is today (UTC): its figures may still change.</p>`}
 <table id="totals">
 <tr><th>Opening balance</th><td class="n">${escapeHtml(report.opening_balance)}</td></tr>
 <tr><th>Debits (${report.counts.debits})</th><td class="n">${escapeHtml(report.debits)}</td></tr>
