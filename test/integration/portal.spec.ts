@@ -20,14 +20,32 @@ describe('the partner portal page', () => {
   });
 
   it('is served without a key, with headers that keep a signed-in key on this page and this service', async () => {
+    for (const [path, type] of [
+      ['/portal', 'text/html; charset=utf-8'],
+      ['/portal/', 'text/html; charset=utf-8'],
+      ['/portal/portal.js', 'application/javascript; charset=utf-8'],
+      ['/portal/portal.css', 'text/css; charset=utf-8'],
+      ['/portal/favicon.svg', 'image/svg+xml'],
+    ]) {
+      const answer = await fetch(`${service.url}${path}`);
+      const headers = Object.fromEntries(
+        ['content-type', 'content-security-policy', 'x-frame-options', 'x-content-type-options', 'cross-origin-opener-policy', 'referrer-policy', 'cache-control'].map((name) => [name, answer.headers.get(name)]),
+      );
+      expect({ path, status: answer.status, headers }).toEqual({
+        path,
+        status: 200,
+        headers: {
+          'content-type': type,
+          'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+          'x-frame-options': 'DENY',
+          'x-content-type-options': 'nosniff',
+          'cross-origin-opener-policy': 'same-origin',
+          'referrer-policy': 'no-referrer',
+          'cache-control': 'no-store',
+        },
+      });
+    }
     const page = await fetch(`${service.url}/portal`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
-    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(page.headers.get('cache-control')).toBe('no-store');
     expect(await page.text()).toContain('<script src="/portal/portal.js" defer></script>');
     const script = await fetch(`${service.url}/portal/portal.js`);
     expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
@@ -48,13 +66,15 @@ describeInBrowser('the partner portal in Chromium', () => {
   let page: Page;
   let partnerId: string;
   let key: string;
+  let failedOrderId: string;
+  let acceptDialogs = true;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     [service, browser] = await Promise.all([TestService.start({ store: 'embedded' }), launchBrowser()]);
     ({ partnerId, sandboxKey: key } = await service.createPartner('IN', 'Portal Partner'));
     // Room for the page's own requests: each view costs a few calls against the key's budget.
-    await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', rate_limit_per_minute: 10_000 });
+    await configure(partnerId, { rate_limit: 10_000 });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
@@ -63,6 +83,8 @@ describeInBrowser('the partner portal in Chromium', () => {
   beforeEach(async () => {
     page = await browser.newPage();
     page.setDefaultTimeout(10_000); // a step that never happens fails with its own name, inside the test's time
+    acceptDialogs = true;
+    page.on('dialog', (dialog) => void (acceptDialogs ? dialog.accept() : dialog.dismiss()));
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${service.url}/portal`);
   });
@@ -71,6 +93,11 @@ describeInBrowser('the partner portal in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  /** Operator settings of a partner's sandbox, through the back office. */
+  const configure = async (id: string, settings: Record<string, unknown>) => {
+    const answer = await service.admin('PATCH', `/partners/${id}/settings`, { environment: 'sandbox', ...settings });
+    expect(answer.status).toBe(200);
+  };
   const text = (selector: string) => page.locator(selector).first().innerText();
   const waitForText = (selector: string, expected: string) =>
     page.locator(selector).filter({ hasText: expected }).first().waitFor();
@@ -93,6 +120,7 @@ describeInBrowser('the partner portal in Chromium', () => {
     const hostile = '<img src=x onerror="window.__injected = 1">';
     const placed = await topup('0001', 'portal-first-0001', hostile);
     const failed = await topup('0002', 'portal-first-0002', 'will fail');
+    failedOrderId = failed.body.order_id;
     await service.settle();
 
     await signIn();
@@ -112,6 +140,8 @@ describeInBrowser('the partner portal in Chromium', () => {
     await page.click(`#transactions tr[data-order-id="${placed.body.order_id}"]`);
     await page.locator('#transaction-detail').waitFor();
     const detail = await text('#detail-fields');
+    expect(detail).toContain(hostile);
+    expect(await page.locator('#portal img').count()).toBe(0);
     const status = (await service.partner('GET', `/transactions/${placed.body.order_id}`, key)).body;
     expect(detail).toContain(status.operator_ref);
     expect(detail).toContain(status.settled_at);
@@ -138,8 +168,18 @@ describeInBrowser('the partner portal in Chromium', () => {
     await page.selectOption('#transaction-filters select[name=status]', 'FAILED');
     await page.click('#transaction-filters button[type=submit]');
     await page.locator('#transactions tr').nth(1).waitFor({ state: 'detached' });
-    const failedRows = await page.locator('#transactions tr').allInnerTexts();
-    expect(failedRows.every((row) => row.includes('FAILED'))).toBe(true);
+    await page.locator(`#transactions tr[data-order-id="${failedOrderId}"]`).waitFor();
+    expect(await page.locator('#transactions tr').count()).toBe(1);
+    expect(await page.locator('#older').isDisabled()).toBe(true);
+
+    // "To" is the last day shown: from today to today lists today's orders.
+    const today = service.clock.now().toISOString().slice(0, 10);
+    await page.selectOption('#transaction-filters select[name=status]', '');
+    await page.fill('#transaction-filters input[name=created_from]', today);
+    await page.fill('#transaction-filters input[name=created_to]', today);
+    await page.click('#transaction-filters button[type=submit]');
+    await page.locator('#transactions tr').nth(19).waitFor();
+    expect(await page.locator('#transactions-empty').isHidden()).toBe(true);
   });
 
   it('sets the webhook URL, shows each new secret once, and the secret is the one the service keeps', async () => {
@@ -199,10 +239,75 @@ describeInBrowser('the partner portal in Chromium', () => {
     const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
     expect(approved.status).toBe(200);
     await signIn(approved.body.live_api_key);
-    await waitForText('#balance', '0.00 INR');
+    await waitForText('#environment', 'LIVE');
+    expect(await text('#balance')).toBe('0.00 INR');
     expect(await text('#environment')).toBe('LIVE: real money');
     await page.locator('#transactions-empty').waitFor();
     expect(await page.locator('#transactions tr').count()).toBe(0);
+  });
+
+  it('keeps the settings forms closed while the settings are not on screen, so a refused read cannot save empty fields over them', async () => {
+    const limited = await service.createPartner('IN', 'Limited Partner');
+    await configure(limited.partnerId, { webhook_url: 'http://127.0.0.1:9/kept', rate_limit: 1 });
+    await signIn(limited.sandboxKey);
+    await waitForText('#failure', 'Rate limit reached for this key');
+    await page.click('[data-tab=webhooks]');
+    expect(await page.locator('#webhook-url').isDisabled()).toBe(true);
+    expect(await page.locator('#webhook-form button[type=submit]').isDisabled()).toBe(true);
+    expect(await page.locator('#access-form button[type=submit]').isDisabled()).toBe(true);
+    await configure(limited.partnerId, { rate_limit: 100 });
+    expect((await service.partner('GET', '/settings', limited.sandboxKey)).body.webhook_url).toBe('http://127.0.0.1:9/kept');
+  });
+
+  it('asks before removing the webhook, and keeps it when the partner says no', async () => {
+    await signIn();
+    await page.click('[data-tab=webhooks]');
+    await page.locator('#webhook-url:enabled').waitFor();
+    const saved = await page.inputValue('#webhook-url');
+    expect(saved).not.toBe('');
+    acceptDialogs = false;
+    await page.fill('#webhook-url', '');
+    await page.click('#webhook-form button[type=submit]');
+    expect((await service.partner('GET', '/settings', key)).body.webhook_url).toBe(saved);
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+  });
+
+  it('shows a refusal for an address outside the allowlist at sign-in', async () => {
+    const fenced = await service.createPartner('IN', 'Fenced Partner');
+    await configure(fenced.partnerId, { ip_allowlist: ['203.0.113.0/24'] });
+    await signIn(fenced.sandboxKey);
+    await waitForText('#sign-in-error', 'ip_not_allowed');
+    expect(await page.locator('#portal').isHidden()).toBe(true);
+  });
+
+  it("drops a reply that arrives after sign-out: the next partner never sees the last one's new secret or data", async () => {
+    const next = await service.createPartner('IN', 'Next Partner');
+    await configure(next.partnerId, { rate_limit: 10_000 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/partner/settings/webhook-secret/rotate', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await signIn();
+    await page.click('[data-tab=webhooks]');
+    await page.locator('#webhook-url:enabled').waitFor();
+    await page.click('#rotate-secret');
+    await page.click('#sign-out');
+    await signIn(next.sandboxKey);
+    await waitForText('#partner-id', next.partnerId);
+    const rotated = page.waitForResponse('**/v1/partner/settings/webhook-secret/rotate');
+    release();
+    await rotated;
+    // One more round trip for the next partner: by its end the late reply has been handled.
+    await page.click('#refresh');
+    await page.waitForResponse('**/v1/partner/webhook-deliveries');
+    await page.click('[data-tab=webhooks]');
+    expect(await page.locator('#new-secret').isHidden()).toBe(true);
+    expect(await page.locator('#new-secret-value').textContent()).toBe('');
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    expect(await text('#secret-state')).toBe('No webhook secret yet: saving a URL creates one.');
+    expect(await text('#partner-id')).toBe(next.partnerId);
   });
 
   it('keeps the key out of storage and cookies, and signs out when the key is regenerated', async () => {

@@ -22,6 +22,8 @@ const SECURITY_HEADERS: Record<string, string> = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
+  // A page that opened the portal keeps no handle on it (it could navigate it to a look-alike).
+  'cross-origin-opener-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };

@@ -6,11 +6,19 @@
 
 (() => {
   const API = '/v1/partner';
-  /** @type {{ key: string | null, cursors: (string | null)[], nextCursor: string | null }} */
-  const session = { key: null, cursors: [null], nextCursor: null };
+  /**
+   * The signed-in key, and a generation that changes at every sign-in and sign-out: a reply to a
+   * request of an earlier generation is dropped, so one partner's answer never lands on the next
+   * partner's screen.
+   * @type {{ key: string | null, generation: number, filters: URLSearchParams, cursors: (string | null)[], nextCursor: string | null }}
+   */
+  const session = { key: null, generation: 0, filters: new URLSearchParams(), cursors: [null], nextCursor: null };
 
   /** @param {string} id @returns {any} */
   const $ = (id) => document.getElementById(id);
+
+  /** A reply that arrived after its session ended: nothing to show. */
+  class StaleReply extends Error {}
 
   class ApiError extends Error {
     /** @param {number} status @param {string} code @param {string | null} detail @param {string | null} retryAfter */
@@ -24,6 +32,10 @@
 
   /** @param {string} method @param {string} path @param {unknown} [body] */
   async function api(method, path, body) {
+    const generation = session.generation;
+    const current = () => {
+      if (generation !== session.generation) throw new StaleReply();
+    };
     /** @type {Record<string, string>} */
     const headers = { Authorization: `Bearer ${session.key}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -31,9 +43,11 @@
     try {
       response = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', credentials: 'omit' });
     } catch {
+      current();
       throw new ApiError(0, 'network_error', 'the service did not answer', null);
     }
-    const text = await response.text();
+    const text = await response.text().catch(() => '');
+    current();
     let parsed = null;
     try {
       parsed = text ? JSON.parse(text) : null;
@@ -66,6 +80,7 @@
 
   /** @param {unknown} error */
   function fail(error) {
+    if (error instanceof StaleReply) return;
     if (error instanceof ApiError && error.status === 401) {
       signOut('The key was refused (invalid_api_key): it may have been regenerated. Sign in again.');
       return;
@@ -105,20 +120,34 @@
 
   // ---- transactions ----
 
-  function transactionQuery() {
+  /** The filters as the partner applied them; "To" is the last day shown, so the API gets the day after. */
+  function filtersOfForm() {
     const form = /** @type {HTMLFormElement} */ ($('transaction-filters'));
     const params = new URLSearchParams();
     for (const [name, value] of new FormData(form)) {
-      if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
+      if (typeof value !== 'string' || value.trim() === '') continue;
+      const dayAfter = name === 'created_to' ? new Date(Date.parse(`${value}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : null;
+      params.set(name, dayAfter ?? value.trim());
     }
-    params.set('limit', '20');
-    const cursor = session.cursors[session.cursors.length - 1];
-    if (cursor) params.set('cursor', cursor);
     return params;
   }
 
-  async function loadTransactions() {
-    const page = await api('GET', `/transactions?${transactionQuery()}`);
+  /** @param {(string | null)[]} cursors the page to show: the last cursor of this stack */
+  async function loadTransactions(cursors = session.cursors) {
+    const params = new URLSearchParams(session.filters);
+    params.set('limit', '20');
+    const cursor = cursors[cursors.length - 1];
+    if (cursor) params.set('cursor', cursor);
+    $('older').disabled = true;
+    $('newer').disabled = true;
+    let page;
+    try {
+      page = await api('GET', `/transactions?${params}`);
+    } finally {
+      $('older').disabled = !session.nextCursor;
+      $('newer').disabled = session.cursors.length <= 1;
+    }
+    session.cursors = cursors;
     const body = $('transactions');
     body.replaceChildren();
     /** @type {Record<string, number>} */
@@ -193,7 +222,9 @@
 
   /** @param {Record<string, any>} settings */
   function showSettings(settings) {
+    $('partner-id').textContent = settings.partner_id;
     $('webhook-url').value = settings.webhook_url ?? '';
+    $('webhook-url').dataset.saved = settings.webhook_url ?? '';
     const rotation = settings.previous_webhook_secret_valid_until
       ? ` The previous secret also signs until ${when(settings.previous_webhook_secret_valid_until)} UTC.`
       : '';
@@ -204,6 +235,9 @@
       $('new-secret-value').textContent = settings.webhook_secret;
       $('new-secret').hidden = false;
     }
+    // Until the settings are on screen, the forms cannot send empty fields over the saved ones.
+    $('webhook-fieldset').disabled = false;
+    $('access-fieldset').disabled = false;
   }
 
   async function loadSettings() {
@@ -254,13 +288,28 @@
     await Promise.all([loadTransactions(), loadSettings(), loadDeliveries()]);
   }
 
+  /** Forgets everything a session showed: nothing of one key's answers outlives it. */
+  function clearPage() {
+    session.generation += 1;
+    session.filters = new URLSearchParams();
+    session.cursors = [null];
+    session.nextCursor = null;
+    for (const id of ['transactions', 'deliveries', 'detail-fields', 'status-summary']) $(id).replaceChildren();
+    for (const id of ['balance', 'balance-updated', 'environment', 'partner-id', 'secret-state', 'new-secret-value', 'notice', 'failure', 'detail-order-id']) $(id).textContent = '';
+    for (const id of ['notice', 'failure', 'new-secret', 'transaction-detail', 'transactions-empty', 'deliveries-empty']) $(id).hidden = true;
+    for (const id of ['transaction-filters', 'delivery-filters', 'webhook-form', 'access-form']) /** @type {HTMLFormElement} */ ($(id)).reset();
+    $('webhook-url').dataset.saved = '';
+    $('environment').className = 'badge';
+    $('webhook-fieldset').disabled = true;
+    $('access-fieldset').disabled = true;
+    $('older').disabled = true;
+    $('newer').disabled = true;
+  }
+
   /** @param {string} [why] */
   function signOut(why) {
     session.key = null;
-    session.cursors = [null];
-    for (const id of ['transactions', 'deliveries', 'detail-fields', 'status-summary']) $(id).replaceChildren();
-    for (const id of ['balance', 'new-secret-value', 'partner-id']) $(id).textContent = '';
-    for (const id of ['notice', 'failure', 'new-secret', 'transaction-detail']) $(id).hidden = true;
+    clearPage();
     $('portal').hidden = true;
     $('sign-in').hidden = false;
     $('api-key').value = '';
@@ -275,22 +324,23 @@
       $('sign-in-error').hidden = false;
       return;
     }
+    clearPage();
     session.key = key;
     try {
       await loadBalance();
     } catch (error) {
+      if (error instanceof StaleReply) return;
       session.key = null;
       $('sign-in-error').textContent = describe(error);
       $('sign-in-error').hidden = false;
       return;
     }
     $('api-key').value = '';
+    $('sign-in-error').hidden = true;
     $('sign-in').hidden = true;
     $('portal').hidden = false;
     openTab('transactions');
-    const settings = await api('GET', '/settings');
-    $('partner-id').textContent = settings.partner_id;
-    showSettings(settings);
+    await loadSettings();
     await Promise.all([loadTransactions(), loadDeliveries()]);
   }
 
@@ -306,29 +356,31 @@
     }
     $('transaction-filters').addEventListener('submit', (/** @type {Event} */ event) => {
       event.preventDefault();
+      session.filters = filtersOfForm();
       session.cursors = [null];
-      guarded(loadTransactions)();
+      session.nextCursor = null;
+      guarded(() => loadTransactions([null]))();
     });
-    $('older').addEventListener('click', guarded(async () => {
-      session.cursors.push(session.nextCursor);
-      await loadTransactions();
-    }));
-    $('newer').addEventListener('click', guarded(async () => {
-      session.cursors.pop();
-      await loadTransactions();
-    }));
+    $('older').addEventListener('click', guarded(() => loadTransactions([...session.cursors, session.nextCursor])));
+    $('newer').addEventListener('click', guarded(() => loadTransactions(session.cursors.slice(0, -1))));
     $('detail-close').addEventListener('click', () => {
       $('transaction-detail').hidden = true;
     });
     $('webhook-form').addEventListener('submit', (/** @type {Event} */ event) => {
       event.preventDefault();
       const url = $('webhook-url').value.trim();
+      if (url === '' && $('webhook-url').dataset.saved && !window.confirm('Remove the webhook? Outcomes will no longer be sent anywhere.')) return;
       guarded(() => saveSettings({ webhook_url: url === '' ? null : url }, url === '' ? 'Webhook removed.' : 'Webhook URL saved.'))();
     });
     $('rotate-secret').addEventListener('click', guarded(async () => {
+      if (!window.confirm('Rotate the webhook secret? The current one keeps signing for 24 hours, then stops.')) return;
       showSettings(await api('POST', '/settings/webhook-secret/rotate'));
       notify('Webhook secret rotated; the previous one keeps signing for 24 hours.');
     }));
+    window.addEventListener('beforeunload', (event) => {
+      // Leaving now would lose a secret the service will not show again.
+      if (!$('new-secret').hidden) event.preventDefault();
+    });
     $('new-secret-done').addEventListener('click', () => {
       $('new-secret-value').textContent = '';
       $('new-secret').hidden = true;
