@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { hostname } from 'node:os';
 import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { ServiceProcess } from '../support/service-process';
@@ -147,6 +148,24 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
     const balance = await call(group.url, 'GET', '/v1/partner/balance', key);
     expect(balance.body?.available).toBe('0.00');
   }, 60_000);
+
+  it("logs a live call without a live provider as one warn line naming the answering process, not as an error with a stack", async () => {
+    const created = await admin('POST', '/partners', { name: 'Live Partner', corridor: 'IN' });
+    const approved = await admin('POST', `/partners/${created.body.partner_id}/kyc`, { status: 'approved' });
+    await admin('POST', `/partners/${created.body.partner_id}/wallet-credits`, { environment: 'live', amount: '100.00', reference: 'funding' });
+    const refused = await call(group.url, 'POST', '/v1/partner/topup', approved.body.live_api_key, { operator_id: 101, phone: '+919876543210', amount: 10 }, { 'idempotency-key': 'group-live-1' });
+    expect(refused.status).toBe(503);
+    // The child's output reaches this process through a pipe, shortly after the answer.
+    const deadline = Date.now() + 10_000;
+    const lineOf = () => group.output.split('\n').find((line) => line.includes('provider_unavailable') && line.startsWith('{'));
+    while (!lineOf() && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+    const line = JSON.parse(lineOf() ?? 'null');
+    expect(line).toMatchObject({ level: 40, service: 'partner-service', hostname: hostname(), context: 'ApiExceptionFilter' });
+    expect(answeredBy.has(line.pid)).toBe(true);
+    expect(line.msg).toContain('POST /v1/partner/topup');
+    expect(line.msg).not.toContain('\n    at ');
+    expect(group.output).not.toContain('"level":50');
+  });
 
   it('verify finds the six money invariants holding', async () => {
     const report = await admin('GET', '/verify');

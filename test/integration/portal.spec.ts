@@ -212,6 +212,11 @@ describeInBrowser('the partner portal in Chromium', () => {
     expect(row).toContain('transaction.succeeded');
     expect(row).toContain('RETRYING');
     expect(row).toContain('ECONNREFUSED');
+
+    await page.selectOption('#delivery-filters select[name=state]', 'FAILED');
+    await page.click('#delivery-filters button[type=submit]');
+    await waitForText('#deliveries-empty', 'No FAILED deliveries.');
+    expect(await page.locator('#deliveries tr').count()).toBe(0);
   });
 
   it('saves access settings, and shows a refusal without changing anything', async () => {

@@ -1,4 +1,5 @@
 import { LoggerService } from '@nestjs/common';
+import { hostname } from 'node:os';
 import pino, { Logger } from 'pino';
 
 /**
@@ -11,7 +12,8 @@ export class PinoNestLogger implements LoggerService {
   constructor(level: string) {
     this.logger = pino({
       level,
-      base: { service: 'partner-service' },
+      // pid and hostname tell the processes of a scaled-out service apart.
+      base: { service: 'partner-service', pid: process.pid, hostname: hostname() },
       redact: {
         paths: ['authorization', 'headers.authorization', 'req.headers.authorization', '*.apiKey', '*.api_key', '*.webhook_secret', '*.secret'],
         censor: '[redacted]',

@@ -24,7 +24,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const { status, body, headers } = this.translate(exception, request);
-    if (status >= 500) this.logger.error(`${request.method} ${request.url} [${request.id}] failed: ${describe(exception)}`);
+    // A refusal the service chose (a provider that is down: 503) is an expected answer: one line, no stack.
+    if (exception instanceof ServiceError && exception.code === 'provider_unavailable') this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status} ${exception.code}: ${exception.detail ?? ''}`);
+    else if (status >= 500) this.logger.error(`${request.method} ${request.url} [${request.id}] failed: ${describe(exception)}`);
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
   }

@@ -263,6 +263,7 @@
       );
       body.append(row);
     }
+    $('deliveries-empty').textContent = state ? `No ${state} deliveries.` : 'No deliveries yet.';
     $('deliveries-empty').hidden = page.deliveries.length > 0;
   }
 
