@@ -3,7 +3,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/load-config';
 import { HttpWebhookSender } from '../../src/infrastructure/webhooks/http-webhook-sender';
-import { isPublicAddress } from '../../src/infrastructure/webhooks/public-address';
+import { isPublicAddress } from '../../src/application/webhooks/public-address';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { sqlOf } from '../support/ledger';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
@@ -661,6 +661,33 @@ describe('webhooks (embedded store)', () => {
         expect((await configure(partnerId, { environment: 'sandbox', webhook_url: url })).status).toBe(400);
       }
     });
+
+    it('a live webhook URL whose host is a private or loopback address, or localhost, is refused at once and changes nothing', async () => {
+      const { partnerId } = await service.createPartner('IN', 'Private URL Partner');
+      for (const url of [
+        'https://127.0.0.1/hooks',
+        'https://10.1.2.3/hooks',
+        'https://169.254.169.254/latest',
+        'https://0x7f.1/hooks',
+        'https://[::1]/hooks',
+        'https://[::ffff:192.168.1.1]/hooks',
+        'https://[::127.0.0.1]/hooks',
+        'https://localhost/hooks',
+        'https://api.localhost/hooks',
+      ]) {
+        const refused = await configure(partnerId, { environment: 'live', webhook_url: url });
+        expect({ url, status: refused.status, body: refused.body }).toEqual({
+          url,
+          status: 400,
+          body: { error: 'validation_failed', detail: expect.stringMatching(/^webhook_url: live webhooks must reach a public address, not /) },
+        });
+      }
+      const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
+      expect((await service.partner('GET', '/settings', approved.body.live_api_key)).body).toMatchObject({ webhook_url: null, webhook_secret_set: false });
+      // Sandbox keeps accepting local receivers, and a public live address is accepted.
+      expect((await configure(partnerId, { environment: 'sandbox', webhook_url: 'https://127.0.0.1/hooks' })).status).toBe(200);
+      expect((await configure(partnerId, { environment: 'live', webhook_url: 'https://203.0.114.10/hooks' })).status).toBe(200);
+    });
   });
 });
 
@@ -821,6 +848,7 @@ describe('live webhook targets must be public addresses', () => {
     ['fd12:3456::1', false],
     ['::ffff:10.0.0.1', false],
     ['::ffff:127.0.0.1', false],
+    ['::127.0.0.1', false],
     ['not-an-ip', false],
     ['8.8.8.8', true],
     ['203.0.114.10', true],

@@ -7,6 +7,7 @@ import { SettingsChange } from '../../domain/partner/partner-settings';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { parseCidr } from '../access/ip-allowlist';
+import { nonPublicHostProblem } from '../webhooks/public-address';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
@@ -49,6 +50,8 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
 
   async execute({ partnerId, environment, request, actor }: ConfigurePartner): Promise<Record<string, unknown>> {
     const changes = normalised(request);
+    const hostProblem = environment === 'live' && changes.webhookUrl ? nonPublicHostProblem(changes.webhookUrl) : null;
+    if (hostProblem) throw new ServiceError('validation_failed', hostProblem);
     const now = this.clock.now();
     const streamId = partnerStreamId(partnerId);
     const { state } = await this.runner.load(partnerDecider, streamId);

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { WebhookRequest, WebhookSendResult, WebhookSender } from '../../application/ports/webhook.port';
-import { isPublicAddress } from './public-address';
+import { isPublicAddress } from '../../application/webhooks/public-address';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 

@@ -18,7 +18,7 @@ for (const [network, prefix] of [
   FORBIDDEN.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
+  ['::', 96], // the unspecified address, and the deprecated IPv4-compatible ones (::a.b.c.d)
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -32,4 +32,23 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
   return !FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * For a live webhook URL: why its host can never be a public target (a literal address that is
+ * not public, or a localhost name), or null. Names are resolved, and every address checked
+ * again, at each delivery; this only turns the certain refusals into an answer at once.
+ */
+export function nonPublicHostProblem(url: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return null; // a malformed URL is refused with its own reason
+  }
+  const localName = host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.';
+  if (localName || (isIP(host) !== 0 && !isPublicAddress(host))) {
+    return `webhook_url: live webhooks must reach a public address, not ${host}`;
+  }
+  return null;
 }
