@@ -337,7 +337,7 @@ describe('webhooks (embedded store)', () => {
       expect(delivery).toMatchObject({ state: 'FAILED', event: 'transaction.succeeded', url: receiver.url });
       expect(delivery.attempts).toHaveLength(4);
       delivery.attempts.forEach((attempt: Record<string, any>, index: number) => {
-        expect(attempt).toEqual({ attempt: index + 1, attempted_at: expect.any(String), status_code: 500, latency_ms: expect.any(Number), error: expect.any(String) });
+        expect(attempt).toEqual({ attempt: index + 1, attempted_at: expect.any(String), url: receiver.url, status_code: 500, latency_ms: expect.any(Number), error: expect.any(String) });
         expect(new Date(attempt.attempted_at).getTime() - start).toBe(index * FIVE_MINUTES);
         expect(attempt.latency_ms).toBeGreaterThanOrEqual(0);
       });
@@ -379,7 +379,7 @@ describe('webhooks (embedded store)', () => {
       await service.settle();
       let [delivery] = await deliveries(key);
       expect(delivery.state).toBe('RETRYING');
-      expect(delivery.attempts).toEqual([{ attempt: 1, attempted_at: expect.any(String), status_code: null, latency_ms: expect.any(Number), error: expect.stringMatching(/ECONNREFUSED/) }]);
+      expect(delivery.attempts).toEqual([{ attempt: 1, attempted_at: expect.any(String), url: receiver.url, status_code: null, latency_ms: expect.any(Number), error: expect.stringMatching(/ECONNREFUSED/) }]);
 
       await receiver.restart();
       await service.advance(FIVE_MINUTES);
@@ -400,9 +400,9 @@ describe('webhooks (embedded store)', () => {
       await service.advance(FIVE_MINUTES);
       expect(receiver.received).toHaveLength(1);
       const [delivery] = await deliveries(key);
-      expect(delivery.attempts.map((attempt: Record<string, any>) => [attempt.attempt, attempt.status_code, attempt.error])).toEqual([
-        [1, 503, expect.any(String)],
-        [2, null, 'the partner removed the webhook URL'],
+      expect(delivery.attempts.map((attempt: Record<string, any>) => [attempt.attempt, attempt.url, attempt.status_code, attempt.error])).toEqual([
+        [1, receiver.url, 503, expect.any(String)],
+        [2, null, null, 'the partner removed the webhook URL'],
       ]);
     });
 
@@ -474,6 +474,26 @@ describe('webhooks (embedded store)', () => {
       // A re-send is one attempt, not a new retry schedule.
       await service.advance(ONE_DAY);
       expect(receiver.received).toHaveLength(5);
+    });
+
+    it('each attempt records the URL it went to: a re-send after the partner moved the webhook shows the new address', async () => {
+      const { partnerId, key, receiver } = await partnerWithWebhook();
+      receiver.answerWith(503);
+      await topup(key, '0001');
+      await service.settle();
+      const moved = await newReceiver();
+      expect((await configure(partnerId, { environment: 'sandbox', webhook_url: moved.url })).status).toBe(200);
+      let [delivery] = await deliveries(key);
+      await service.admin('POST', `/webhook-deliveries/${delivery.delivery_id}/resend`);
+      await service.settle();
+      [delivery] = await deliveries(key);
+      expect(delivery.state).toBe('SUCCEEDED');
+      expect(delivery.url).toBe(receiver.url);
+      expect(delivery.attempts.map((attempt: Record<string, unknown>) => [attempt.url, attempt.status_code])).toEqual([
+        [receiver.url, 503],
+        [moved.url, 200],
+      ]);
+      expect(moved.received).toHaveLength(1);
     });
 
     it('an operator re-send while retries are still scheduled does not cancel them', async () => {

@@ -22,6 +22,8 @@ export const DELIVERY_STATES: readonly DeliveryState[] = ['PENDING', 'RETRYING',
 export interface WebhookAttempt {
   attempt: number;
   attemptedAt: string;
+  /** Where this attempt went (the partner's URL at that moment); null when there was none, or for attempts recorded before URLs were kept per attempt. */
+  url: string | null;
   statusCode: number | null;
   latencyMs: number;
   error: string | null;

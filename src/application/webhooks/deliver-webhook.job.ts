@@ -80,6 +80,7 @@ export class DeliverWebhookJob implements JobHandler {
       {
         attempt: payload.attempt,
         attemptedAt: now.toISOString(),
+        url,
         statusCode: result.kind === 'response' ? result.statusCode : null,
         latencyMs: result.latencyMs,
         error: result.kind === 'error' ? result.error : succeeded ? null : `answered ${result.statusCode}`,

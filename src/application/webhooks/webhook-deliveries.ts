@@ -21,6 +21,7 @@ export const deliveryResource = (delivery: WebhookDelivery): Record<string, unkn
   attempts: delivery.attempts.map((attempt) => ({
     attempt: attempt.attempt,
     attempted_at: attempt.attemptedAt,
+    url: attempt.url,
     status_code: attempt.statusCode,
     latency_ms: attempt.latencyMs,
     error: attempt.error,

@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
   error text,
   PRIMARY KEY (delivery_id, attempt)
 );
+ALTER TABLE webhook_attempts ADD COLUMN IF NOT EXISTS url text;
 `,
 };
 
@@ -52,6 +53,7 @@ interface AttemptRow {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
+  url: string | null;
 }
 
 export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
@@ -73,8 +75,8 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
   async recordAttempt(deliveryId: string, attempt: WebhookAttempt, state: DeliveryState): Promise<boolean> {
     try {
       await this.db.query(
-        `INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, latency_ms, error) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [deliveryId, attempt.attempt, attempt.attemptedAt, attempt.statusCode, attempt.latencyMs, attempt.error],
+        `INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, latency_ms, error, url) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [deliveryId, attempt.attempt, attempt.attemptedAt, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.url],
       );
     } catch (error) {
       if (sqlStateOf(error) === SQLSTATE.uniqueViolation) return false;
@@ -137,6 +139,7 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
           statusCode: attempt.status_code,
           latencyMs: attempt.latency_ms,
           error: attempt.error,
+          url: attempt.url,
         })),
     }));
   }
