@@ -16,6 +16,10 @@ const PARTNER_OPERATIONS: Record<string, string[]> = {
   '/v1/partner/pay-bill': ['post'],
   '/v1/partner/transactions': ['get'],
   '/v1/partner/transactions/{order_id}': ['get'],
+  '/v1/partner/settings': ['get', 'patch'],
+  '/v1/partner/settings/webhook-secret/rotate': ['post'],
+  '/v1/partner/webhook-deliveries': ['get'],
+  '/v1/partner/webhook-deliveries/{id}': ['get'],
 };
 
 const SCHEMA_URN = 'urn:partner-api:schema:';
@@ -167,7 +171,7 @@ describe('the OpenAPI document of the partner API', () => {
 
     it('names the resources of the interface among its schemas', () => {
       expect(Object.keys((document.components as JsonObject).schemas as JsonObject)).toEqual(
-        expect.arrayContaining(['Balance', 'Operator', 'OperatorList', 'TopupOrder', 'BillPaymentOrder', 'BillInfo', 'TransactionStatus', 'TransactionList', 'Biller', 'BillerList', 'Error', 'TopupRequest', 'BillInfoRequest', 'PayBillRequest']),
+        expect.arrayContaining(['Balance', 'Operator', 'OperatorList', 'TopupOrder', 'BillPaymentOrder', 'BillInfo', 'TransactionStatus', 'TransactionList', 'Biller', 'BillerList', 'Error', 'TopupRequest', 'BillInfoRequest', 'PayBillRequest', 'PartnerSettings', 'SettingsChange', 'WebhookDelivery', 'WebhookDeliveryList', 'WebhookAttempt']),
       );
     });
 
@@ -265,6 +269,28 @@ describe('the OpenAPI document of the partner API', () => {
       const all = await service.partner('GET', '/transactions?limit=100', key);
       expect(all.body.next_cursor).toBeNull();
       expectDocumented(all, '/v1/partner/transactions', 'get');
+    });
+
+    it('settings, the change that creates the webhook secret, a rotation, and webhook deliveries with their attempts', async () => {
+      expectDocumented(await service.partner('GET', '/settings', key), '/v1/partner/settings', 'get');
+      const changed = await service.partner('PATCH', '/settings', key, { webhook_url: 'http://127.0.0.1:9/schema-check', ip_allowlist: ['127.0.0.1'], rate_limit_per_minute: 600 });
+      expect(changed.body.webhook_secret).toEqual(expect.any(String));
+      expectDocumented(changed, '/v1/partner/settings', 'patch');
+      const rotated = await service.partner('POST', '/settings/webhook-secret/rotate', key);
+      expect(rotated.body.previous_webhook_secret_valid_until).toEqual(expect.any(String));
+      expectDocumented(rotated, '/v1/partner/settings/webhook-secret/rotate', 'post');
+      expectDocumented(await service.partner('PATCH', '/settings', key, { rate_limit_per_minute: 601 }), '/v1/partner/settings', 'patch');
+
+      const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, 'schema-webhook-1');
+      expect(placed.status).toBe(200);
+      await service.settle();
+      const list = await service.partner('GET', '/webhook-deliveries?limit=5', key);
+      const delivery = (list.body.deliveries as { delivery_id: string; order_id: string; attempts: unknown[] }[]).find((entry) => entry.order_id === placed.body.order_id);
+      expect(delivery?.attempts).toHaveLength(1);
+      expectDocumented(list, '/v1/partner/webhook-deliveries', 'get');
+      expectDocumented(await service.partner('GET', `/webhook-deliveries/${delivery!.delivery_id}`, key), '/v1/partner/webhook-deliveries/{id}', 'get');
+      expectDocumented(await service.partner('GET', '/webhook-deliveries/no-such-delivery', key), '/v1/partner/webhook-deliveries/{id}', 'get');
+      expectDocumented(await service.partner('GET', '/webhook-deliveries?state=LOST', key), '/v1/partner/webhook-deliveries', 'get');
     });
 
     it('error bodies for 400, 401, 402, 404, 409, 413, 415 and 422', async () => {

@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { PartnerSettingsDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/settings-response.dto';
 import { Caller } from '../../../application/auth/caller';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
 import { GetPartnerSettings } from '../../../application/settings/get-partner-settings';
@@ -25,11 +27,17 @@ export class SettingsController {
   ) {}
 
   @Get('settings')
+  @ApiOperation({ summary: "Your webhook, IP allowlist and rate limit for the key's environment", operationId: 'getSettings' })
+  @ApiOkResponse({ type: PartnerSettingsDto })
+  @ApiErrorResponses({})
   settings(@CurrentCaller() caller: Caller) {
     return this.queries.execute(new GetPartnerSettings(caller.partnerId, caller.environment));
   }
 
   @Patch('settings')
+  @ApiOperation({ summary: 'Change your webhook URL, IP allowlist or rate limit; the first webhook URL comes with a secret, shown once', operationId: 'updateSettings' })
+  @ApiOkResponse({ type: PartnerSettingsDto, description: 'The settings now; webhook_secret only when one was created' })
+  @ApiErrorResponses({ 400: 'validation_failed: a field is malformed, or a live webhook URL is not https to a public address', 413: true, 415: true })
   update(@CurrentCaller() caller: Caller, @Body() body: UpdateSettingsDto) {
     return this.commands.execute(
       new ConfigurePartner(
@@ -43,11 +51,19 @@ export class SettingsController {
 
   @Post('settings/webhook-secret/rotate')
   @HttpCode(200)
+  @ApiOperation({ summary: 'A new webhook secret, shown once; the previous one keeps signing for 24 hours', operationId: 'rotateWebhookSecret' })
+  @ApiOkResponse({ type: PartnerSettingsDto, description: 'The settings now, with the new webhook_secret' })
+  @ApiErrorResponses({})
   rotate(@CurrentCaller() caller: Caller) {
     return this.commands.execute(new ConfigurePartner(caller.partnerId, caller.environment, { rotateWebhookSecret: true }, { type: 'partner_key', id: caller.keyId }));
   }
 
   @Get('webhook-deliveries')
+  @ApiOperation({ summary: 'Your webhook deliveries and their attempts, newest first', operationId: 'listWebhookDeliveries' })
+  @ApiQuery({ name: 'state', required: false, enum: [...DELIVERY_STATES] })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 50', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } })
+  @ApiOkResponse({ type: WebhookDeliveryListDto })
+  @ApiErrorResponses({ 400: 'validation_failed: an unknown or malformed filter, named at the start of `detail`' })
   deliveries(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['state', 'limit']);
     const { state } = query;
@@ -59,6 +75,10 @@ export class SettingsController {
   }
 
   @Get('webhook-deliveries/:id')
+  @ApiOperation({ summary: 'One webhook delivery with its attempts', operationId: 'getWebhookDelivery' })
+  @ApiParam({ name: 'id', description: 'delivery_id (the event_id your endpoint received)', schema: { type: 'string', minLength: 1 } })
+  @ApiOkResponse({ type: WebhookDeliveryDto })
+  @ApiErrorResponses({ 404: 'not_found: no such delivery of yours' })
   delivery(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return this.queries.execute(new GetWebhookDelivery(id, { partnerId: caller.partnerId, environment: caller.environment }));
   }
