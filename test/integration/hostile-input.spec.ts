@@ -168,6 +168,15 @@ describe('hostile input is refused without moving money (embedded store)', () =>
       await partner.expectNoMoneyMoved();
     });
 
+    it('says a missing field is required, and a field of the wrong type what it must be', async () => {
+      const { phone: _, ...withoutPhone } = VALID_TOPUP;
+      const missing = await partner.post('/topup', { body: json(withoutPhone) });
+      expect(missing.body).toEqual({ error: 'validation_failed', detail: 'phone: is required' });
+      const wrongType = await partner.post('/topup', { body: json({ ...VALID_TOPUP, phone: 919876540001 }) });
+      expect(wrongType.body).toEqual({ error: 'validation_failed', detail: 'phone: must be a string' });
+      await partner.expectNoMoneyMoved();
+    });
+
     it('refuses a 2 MB body with 413', async () => {
       const body = json({ ...VALID_TOPUP, reference: 'x'.repeat(2 * 1024 * 1024) });
       expectRefusal(await partner.post('/topup', { body }), 413, 'validation_failed', 'body');

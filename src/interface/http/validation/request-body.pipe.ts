@@ -37,6 +37,8 @@ function firstProblem(errors: ValidationError[], prefix = ''): string {
   const path = prefix ? `${prefix}.${error.property}` : error.property;
   if (error.constraints) {
     if (error.constraints.whitelistValidation) return `${path}: is not a field of this request`;
+    // Only a required field reaches here without a value (optional ones are skipped when absent).
+    if (error.value === undefined) return `${path}: is required`;
     const messages = Object.values(error.constraints);
     return `${path}: ${messages[messages.length - 1]}`;
   }
