@@ -49,19 +49,21 @@ const figures = async (moves: Move[], firstDayStart: number, dayCount: number) =
     checks: day.checks,
   }));
 
+/** A credit the day before, debits at the very start and end of the 10th, a refund written after a later-dated debit, a debit at midnight of the 11th. */
+const AROUND_MIDNIGHT: Move[] = [
+  ['WalletCredited', '100.00', '2026-03-09T12:00:00.000Z'],
+  ['WalletDebited', '30.00', '2026-03-10T00:00:00.000Z'],
+  ['WalletDebited', '20.00', '2026-03-10T23:59:59.999Z'],
+  // Written after the debit above but a moment earlier: the same day either way.
+  ['WalletRefunded', '20.00', '2026-03-10T23:59:59.900Z'],
+  ['WalletDebited', '10.00', '2026-03-11T00:00:00.000Z'],
+];
+
 const ALL_TRUE = { opening_matches_recorded_balance: true, closing_matches_recorded_balance: true, every_balance_after_matches_the_fold: true };
 
 describe('statement days: one fold of a wallet ledger into UTC days', () => {
   it('puts an event at exactly midnight in the day it opens, and leaves out what comes after the period', async () => {
-    const moves: Move[] = [
-      ['WalletCredited', '100.00', '2026-03-09T12:00:00.000Z'],
-      ['WalletDebited', '30.00', '2026-03-10T00:00:00.000Z'],
-      ['WalletDebited', '20.00', '2026-03-10T23:59:59.999Z'],
-      // Written after the debit above but a moment earlier: the same day either way.
-      ['WalletRefunded', '20.00', '2026-03-10T23:59:59.900Z'],
-      ['WalletDebited', '10.00', '2026-03-11T00:00:00.000Z'],
-      ['WalletCredited', '1.00', '2026-03-12T00:00:00.000Z'],
-    ];
+    const moves: Move[] = [...AROUND_MIDNIGHT, ['WalletCredited', '1.00', '2026-03-12T00:00:00.000Z']];
     expect(await figures(moves, MARCH_10, 2)).toEqual([
       { date: '2026-03-10', opening: '100.00', debits: '50.00', refunds: '20.00', credits: '0.00', closing: '70.00', counts: { debits: 2, refunds: 1, credits: 0 }, checks: ALL_TRUE },
       { date: '2026-03-11', opening: '70.00', debits: '10.00', refunds: '0.00', credits: '0.00', closing: '60.00', counts: { debits: 1, refunds: 0, credits: 0 }, checks: ALL_TRUE },
@@ -81,11 +83,7 @@ describe('statement days: one fold of a wallet ledger into UTC days', () => {
 
   it('gives each day of a period the figures of a statement of that day alone, also when events cross midnight out of order', async () => {
     const moves: Move[] = [
-      ['WalletCredited', '100.00', '2026-03-09T12:00:00.000Z'],
-      ['WalletDebited', '30.00', '2026-03-10T00:00:00.000Z'],
-      ['WalletDebited', '20.00', '2026-03-10T23:59:59.999Z'],
-      ['WalletRefunded', '20.00', '2026-03-10T23:59:59.900Z'],
-      ['WalletDebited', '10.00', '2026-03-11T00:00:00.000Z'],
+      ...AROUND_MIDNIGHT,
       // Written after the 11th's debit, dated on the 10th: it records 55.00, which includes that debit.
       ['WalletDebited', '5.00', '2026-03-10T23:59:59.950Z'],
     ];
