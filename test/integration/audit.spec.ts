@@ -197,6 +197,8 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
       environment: 'sandbox',
       currency: 'INR',
       date: STATEMENT_DAY,
+      as_of: service.clock.now().toISOString(),
+      complete: true,
       opening_balance: '900.00',
       debits: '280.00',
       refunds: '50.00',
@@ -209,8 +211,26 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
   });
 
   it('the statement of a quiet day carries the balance over unchanged', async () => {
-    const statement = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=2026-03-20`);
-    expect(statement.body).toMatchObject({ opening_balance: '900.00', debits: '0.00', refunds: '0.00', credits: '0.00', closing_balance: '900.00', adds_up: true });
+    const today = clock.now();
+    clock.set(new Date('2026-03-21T12:00:00.000Z'));
+    try {
+      const statement = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=2026-03-20`);
+      expect(statement.body).toMatchObject({ opening_balance: '900.00', debits: '0.00', refunds: '0.00', credits: '0.00', closing_balance: '900.00', adds_up: true, complete: true });
+    } finally {
+      clock.set(today);
+    }
+  });
+
+  it('the statement of today says it may still change, and a day to come has none', async () => {
+    const today = clock.now().toISOString().slice(0, 10);
+    const tomorrow = new Date(clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    const current = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=${today}`);
+    expect(current.body).toMatchObject({ date: today, complete: false, as_of: clock.now().toISOString(), adds_up: true });
+    const ahead = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=${tomorrow}`);
+    expect({ status: ahead.status, body: ahead.body }).toEqual({
+      status: 400,
+      body: { error: 'validation_failed', detail: `date: not after today, ${today} (UTC); a day to come has no statement yet` },
+    });
   });
 
   it('a report over several days lists each day as its daily statement gives it, and totals that add up', async () => {
@@ -238,7 +258,7 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     expect(days.map((day) => day.date)).toEqual(['2026-03-09', '2026-03-10', '2026-03-11']);
     for (const { date, ...day } of days) {
       const statement = await service.admin('GET', `/audit/statements/${partnerId}/sandbox?date=${date}`);
-      const { partner_id, environment, currency, date: statementDate, ...figures } = statement.body;
+      const { partner_id, environment, currency, date: statementDate, as_of: _asOf, complete: _complete, ...figures } = statement.body;
       expect({ partner_id, environment, currency, statementDate }).toEqual({ partner_id: partnerId, environment: 'sandbox', currency: 'INR', statementDate: date });
       expect(day).toEqual(figures);
     }

@@ -2,10 +2,11 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { Environment } from '../../domain/shared/environment';
+import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { StatementDay, statementDays } from './statement-days';
+import { StatementDay, statementDays, statementHorizon } from './statement-days';
 import { startOfDay, walletLedger } from './wallet-ledger';
 
 export class DailyStatement extends Query<Record<string, unknown>> {
@@ -29,16 +30,18 @@ export class DailyStatementHandler implements IQueryHandler<DailyStatement> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ partnerId, environment, date }: DailyStatement): Promise<Record<string, unknown>> {
     const dayStart = startOfDay(date);
     if (dayStart === null) throw new ServiceError('validation_failed', 'date: a date as YYYY-MM-DD');
+    const { asOf, complete } = statementHorizon(dayStart, this.clock.now(), 'date');
     const partner = await this.readModels.partner(partnerId);
     if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
     const currency = currencyOf(partner.corridor);
     const [day] = await statementDays(walletLedger(this.store, partnerId, environment, currency), currency, dayStart, 1);
-    return { partner_id: partnerId, environment, currency, date, ...statementDayFields(day) };
+    return { partner_id: partnerId, environment, currency, date, as_of: asOf, complete, ...statementDayFields(day) };
   }
 }
 

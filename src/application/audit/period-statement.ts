@@ -8,7 +8,7 @@ import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { StatementDayFields, statementDayFields } from './daily-statement';
-import { statementDays } from './statement-days';
+import { statementDays, statementHorizon } from './statement-days';
 import { DAY_MS, startOfDay, walletLedger } from './wallet-ledger';
 
 /** A year and a day: a leap year's statement fits, a runaway range does not. */
@@ -66,9 +66,7 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
     const last = startOfDay(to);
     if (last === null) throw new ServiceError('validation_failed', 'to: a date as YYYY-MM-DD');
     if (last < first) throw new ServiceError('validation_failed', 'to: not before from');
-    const now = this.clock.now();
-    const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-    if (last > today) throw new ServiceError('validation_failed', `to: not after today, ${new Date(today).toISOString().slice(0, 10)} (UTC); a day to come has no statement yet`);
+    const { asOf, complete } = statementHorizon(last, this.clock.now(), 'to');
     const dayCount = (last - first) / DAY_MS + 1;
     if (dayCount > MAX_STATEMENT_DAYS) throw new ServiceError('validation_failed', `to: at most ${MAX_STATEMENT_DAYS} days from from`);
     const partner = await this.readModels.partner(partnerId);
@@ -86,8 +84,8 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
       currency,
       from,
       to,
-      as_of: now.toISOString(),
-      complete: last < today,
+      as_of: asOf,
+      complete,
       opening_balance: days[0].opening.toDecimal(),
       debits: total((day) => day.debits),
       refunds: total((day) => day.refunds),

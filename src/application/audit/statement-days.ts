@@ -1,5 +1,6 @@
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
+import { ServiceError } from '../shared/service-error';
 import { DAY_MS } from './wallet-ledger';
 import type { WalletLedgerEntry } from './wallet-ledger';
 
@@ -18,6 +19,18 @@ export interface StatementDay {
     closing_matches_recorded_balance: boolean;
     every_balance_after_matches_the_fold: boolean;
   };
+}
+
+/**
+ * Where statements stop: a day to come has none (refused, naming `field`), and today's may still
+ * change (`complete` false). `asOf` is the moment the statement was folded.
+ */
+export function statementHorizon(lastDayStart: number, now: Date, field: string): { asOf: string; complete: boolean } {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  if (lastDayStart > today) {
+    throw new ServiceError('validation_failed', `${field}: not after today, ${new Date(today).toISOString().slice(0, 10)} (UTC); a day to come has no statement yet`);
+  }
+  return { asOf: now.toISOString(), complete: lastDayStart < today };
 }
 
 /** What one slot of time (the days before the period, or one day of it) holds after the fold. */
