@@ -1,13 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { currencyOf } from '../../domain/corridor/corridor';
 import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { StatementDay, statementDays, statementHorizon } from './statement-days';
-import { startOfDay, walletLedger } from './wallet-ledger';
+import { StatementDay, statementHorizon, walletStatementDays } from './statement-days';
+import { startOfDay } from './wallet-ledger';
 
 export class DailyStatement extends Query<Record<string, unknown>> {
   constructor(
@@ -37,10 +36,7 @@ export class DailyStatementHandler implements IQueryHandler<DailyStatement> {
     const dayStart = startOfDay(date);
     if (dayStart === null) throw new ServiceError('validation_failed', 'date: a date as YYYY-MM-DD');
     const { asOf, complete } = statementHorizon(dayStart, this.clock.now(), 'date');
-    const partner = await this.readModels.partner(partnerId);
-    if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
-    const currency = currencyOf(partner.corridor);
-    const [day] = await statementDays(walletLedger(this.store, partnerId, environment, currency), currency, dayStart, 1);
+    const { currency, days: [day] } = await walletStatementDays({ store: this.store, readModels: this.readModels }, partnerId, environment, dayStart, 1);
     return { partner_id: partnerId, environment, currency, date, as_of: asOf, complete, ...statementDayFields(day) };
   }
 }

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { currencyOf } from '../../domain/corridor/corridor';
 import { Money } from '../../domain/money/money';
 import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
@@ -8,8 +7,8 @@ import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { StatementDayFields, statementDayFields } from './daily-statement';
-import { statementDays, statementHorizon } from './statement-days';
-import { DAY_MS, startOfDay, walletLedger } from './wallet-ledger';
+import { statementHorizon, walletStatementDays } from './statement-days';
+import { DAY_MS, startOfDay } from './wallet-ledger';
 
 /** A year and a day: a leap year's statement fits, a runaway range does not. */
 export const MAX_STATEMENT_DAYS = 366;
@@ -69,10 +68,7 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
     const { asOf, complete } = statementHorizon(last, this.clock.now(), 'to');
     const dayCount = (last - first) / DAY_MS + 1;
     if (dayCount > MAX_STATEMENT_DAYS) throw new ServiceError('validation_failed', `to: at most ${MAX_STATEMENT_DAYS} days from from`);
-    const partner = await this.readModels.partner(partnerId);
-    if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
-    const currency = currencyOf(partner.corridor);
-    const days = await statementDays(walletLedger(this.store, partnerId, environment, currency), currency, first, dayCount);
+    const { partner, currency, days } = await walletStatementDays({ store: this.store, readModels: this.readModels }, partnerId, environment, first, dayCount);
 
     const total = (pick: (day: (typeof days)[number]) => Money) => days.reduce((sum, day) => sum.plus(pick(day)), Money.zero(currency)).toDecimal();
     const count = (pick: (day: (typeof days)[number]) => number) => days.reduce((sum, day) => sum + pick(day), 0);

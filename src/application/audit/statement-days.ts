@@ -1,7 +1,11 @@
+import { currencyOf } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
+import { Environment } from '../../domain/shared/environment';
+import { EventStore } from '../ports/event-store.port';
+import { PartnerView, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { DAY_MS } from './wallet-ledger';
+import { DAY_MS, walletLedger } from './wallet-ledger';
 import type { WalletLedgerEntry } from './wallet-ledger';
 
 /** One UTC day of a wallet: the balance it opened and closed with, what moved, and whether it adds up. */
@@ -31,6 +35,21 @@ export function statementHorizon(lastDayStart: number, now: Date, field: string)
     throw new ServiceError('validation_failed', `${field}: not after today, ${new Date(today).toISOString().slice(0, 10)} (UTC); a day to come has no statement yet`);
   }
   return { asOf: now.toISOString(), complete: lastDayStart < today };
+}
+
+/** A partner's wallet of one environment folded into days, with the partner and its currency; 404 for an unknown partner. */
+export async function walletStatementDays(
+  sources: { store: EventStore; readModels: ReadModels },
+  partnerId: string,
+  environment: Environment,
+  firstDayStart: number,
+  dayCount: number,
+): Promise<{ partner: PartnerView; currency: Currency; days: StatementDay[] }> {
+  const partner = await sources.readModels.partner(partnerId);
+  if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
+  const currency = currencyOf(partner.corridor);
+  const days = await statementDays(walletLedger(sources.store, partnerId, environment, currency), currency, firstDayStart, dayCount);
+  return { partner, currency, days };
 }
 
 /** What one slot of time (the days before the period, or one day of it) holds after the fold. */

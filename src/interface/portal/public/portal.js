@@ -284,9 +284,12 @@
     }
   }
 
+  /** Everything below the header; the balance is loaded first, by sign-in or Refresh. */
+  const loadViews = () => Promise.all([loadSettings(), loadTransactions(), loadDeliveries()]);
+
   async function loadAll() {
     await loadBalance();
-    await Promise.all([loadTransactions(), loadSettings(), loadDeliveries()]);
+    await loadViews();
   }
 
   /** Forgets everything a session showed: nothing of one key's answers outlives it. */
@@ -341,8 +344,7 @@
     $('sign-in').hidden = true;
     $('portal').hidden = false;
     openTab('transactions');
-    await loadSettings();
-    await Promise.all([loadTransactions(), loadDeliveries()]);
+    await loadViews();
   }
 
   document.addEventListener('DOMContentLoaded', () => {
