@@ -9,16 +9,16 @@
  *   - GET /balance, and the same authenticated read on a bare Fastify server (the framework baseline);
  *   - a concurrency sweep (throughput and p99 against connections) for the chart;
  *   - `verify` (the six money invariants) and a count of debits against accepted topups;
- * then the same scenarios in embedded mode (PGlite) beside them.
+ * then the same scenarios in embedded mode (the service's own PostgreSQL server) beside them.
  * Writes bench/results/latest.json, latest.md and concurrency.svg (or --out DIR).
  */
 import { cpus, hostname, loadavg, release, tmpdir, totalmem } from 'node:os';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
-import { PgliteDatabase } from '../src/infrastructure/sql/pglite-database';
+import { embeddedSocketConnectionString } from '../src/infrastructure/sql/embedded/server-endpoint';
 import { PostgresDatabase } from '../src/infrastructure/sql/postgres-database';
 import { SqlDatabase } from '../src/infrastructure/sql/sql-database';
 import { admin, BenchPartner } from './lib/admin';
@@ -30,7 +30,7 @@ import { pgbenchPath, prepareLimit, runLimit } from './lib/pgbench';
 import { Plan, PlanName, planFor } from './lib/plan';
 import { seedWalletHistory } from './lib/seed-history';
 import { ServiceProcess } from './lib/service';
-import { log, round, sleep } from './lib/util';
+import { embeddedServerRssMb, log, round, sleep } from './lib/util';
 import { markdownReport } from './lib/report';
 import { BenchResults, ModeResults, Scenario, Target } from './lib/types';
 
@@ -270,28 +270,28 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
 
 async function runEmbedded(plan: Plan): Promise<ModeResults> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-embedded-'));
-  const pgliteDir = join(dataDir, 'pglite');
+  // As root the server runs as the postgres account, which must be able to enter the folder.
+  chmodSync(dataDir, 0o711);
+  const databaseUrl = embeddedSocketConnectionString(dataDir);
+  if (!databaseUrl) throw new Error(`the bench needs the embedded server on a Unix socket; ${dataDir} is too long a path`);
   const options = { root: ROOT, mode: 'embedded' as const, databaseUrl: null, dataDir };
   const seconds = plan.embeddedSeconds;
   const eplan: Plan = { ...plan, durationSeconds: seconds, warmupSeconds: Math.min(plan.warmupSeconds, 2) };
   let service: ServiceProcess | null = null;
+  const db = new PostgresDatabase({ connectionString: databaseUrl, maxConnections: 4, applicationName: 'bench' });
   try {
     const setupStarted = Date.now();
     service = await ServiceProcess.start(options, 180_000);
-    const { spread, hot, historic } = await setupPartners(service.url, plan.wallets);
-    // PGlite has one connection, held by the service: seed the history with the service stopped.
-    await waitForBackgroundIdle(service.url, historic.key);
+    const firstStartMs = Date.now() - setupStarted;
     await service.stop();
-    service = null;
-    const db = await PgliteDatabase.open(pgliteDir);
-    let seed;
-    try {
-      seed = await seedWalletHistory(db, historic.partnerId, plan.embeddedHistoryEvents);
-    } finally {
-      await db.close();
-    }
-    log(`embedded: seeded ${seed.events} events in ${seed.ms} ms`);
+    const restartStarted = Date.now();
     service = await ServiceProcess.start(options, 180_000);
+    const restartMs = Date.now() - restartStarted;
+    log(`embedded: first start on a fresh folder ${firstStartMs} ms, restart ${restartMs} ms (process start to /health)`);
+    const { spread, hot, historic } = await setupPartners(service.url, plan.wallets);
+    await waitForBackgroundIdle(service.url, historic.key);
+    const seed = await seedWalletHistory(db, historic.partnerId, plan.embeddedHistoryEvents);
+    log(`embedded: seeded ${seed.events} events in ${seed.ms} ms`);
     const catchUp = await waitForBalance(service.url, historic.key, seed.balanceAfter, 900_000);
     log(`embedded: projections caught up with the history in ${catchUp} ms`);
     const setupMs = Date.now() - setupStarted;
@@ -325,14 +325,19 @@ async function runEmbedded(plan: Plan): Promise<ModeResults> {
           count(topupLoad({ url, connections: level, durationSeconds: s }, spread.map((p) => p.key))), service.pid),
       );
     }
-    const memory = { orders: counter.accepted, rss_mb: service.rssMb(), peak_rss_mb: service.peakRssMb(), long_run: null };
+    const memory = {
+      orders: counter.accepted,
+      rss_mb: service.rssMb(),
+      peak_rss_mb: service.peakRssMb(),
+      server_rss_mb: embeddedServerRssMb(dataDir),
+      first_start_ms: firstStartMs,
+      restart_ms: restartMs,
+      long_run: null,
+    };
     const verify = await runVerify(url, plan);
-    await service.stop();
-    service = null;
-    const countDb = await PgliteDatabase.open(pgliteDir);
-    const money = await moneyCheck(countDb, counter).finally(() => countDb.close());
+    const money = await moneyCheck(db, counter);
 
-    const bare = await BareServer.start(ROOT, { pgliteDir });
+    const bare = await BareServer.start(ROOT, { databaseUrl });
     let balanceBare: LoadResult;
     try {
       balanceBare = await measured('embedded balance_bare', eplan, (s) => getLoad({ url: bare.url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)), bare.pid);
@@ -364,6 +369,7 @@ async function runEmbedded(plan: Plan): Promise<ModeResults> {
       setup_ms: setupMs,
     };
   } finally {
+    await db.close();
     await service?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -538,7 +544,7 @@ function chartOf(results: BenchResults): string {
     { name: 'topup, postgres (service)', color: '#1f77b4', points: results.postgres.sweep.topup },
     { name: 'LIMIT (pgbench insert + update)', color: '#d62728', dashed: true, points: results.postgres.sweep.limit },
   ];
-  if (results.embedded) series.push({ name: 'topup, embedded (PGlite)', color: '#2ca02c', points: results.embedded.sweep.topup });
+  if (results.embedded) series.push({ name: 'topup, embedded (own PostgreSQL server)', color: '#2ca02c', points: results.embedded.sweep.topup });
   const m = results.machine;
   return renderChart(
     'Topup throughput and p99 against concurrency',

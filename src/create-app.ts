@@ -11,6 +11,27 @@ import { servePortal } from './interface/portal/portal-page';
 import { refuseNonUtf8Json } from './interface/http/validation/json-charset';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
+/** SIGTERM or SIGINT: close the application (its hooks drain background work), then `afterClose`, then exit. */
+function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<void>): void {
+  let closing = false;
+  const close = (): void => {
+    if (closing) return;
+    closing = true;
+    app
+      .close()
+      .then(afterClose)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('shutdown failed:', error);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+}
+
 /** Builds the HTTP application (not yet listening). Used by main.ts and by the tests. */
 export async function createApp(config: ServiceConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -42,7 +63,8 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   setupOpenApi(app);
   // The partner portal at /portal: a page over the partner API, signed in with an API key.
   servePortal(app);
+  if (options.afterClose) exitOnSignal(app, options.afterClose);
   // process.exit after the hooks (not a re-sent signal): the exit code is 0 and the log is flushed.
-  app.enableShutdownHooks(undefined, { useProcessExit: true });
+  else app.enableShutdownHooks(undefined, { useProcessExit: true });
   return app;
 }

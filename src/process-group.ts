@@ -9,11 +9,17 @@ export class ProcessGroup {
   private readonly ready = new Set<number>();
   private stopping = false;
 
-  private constructor(private readonly size: number) {}
+  private constructor(
+    private readonly size: number,
+    private readonly afterLastExit: () => Promise<void>,
+  ) {}
 
-  /** Resolves once every worker listens; a worker that exits before it listens stops the group. */
-  static start(size: number): Promise<ProcessGroup> {
-    const group = new ProcessGroup(size);
+  /**
+   * Resolves once every worker listens; a worker that exits before it listens stops the group.
+   * `afterLastExit` runs once every worker has exited on a stop (main.ts stops the embedded server there).
+   */
+  static start(size: number, afterLastExit: () => Promise<void> = async () => undefined): Promise<ProcessGroup> {
+    const group = new ProcessGroup(size, afterLastExit);
     return group.run();
   }
 
@@ -32,7 +38,7 @@ export class ProcessGroup {
   private onExit(worker: Worker, code: number | null, signal: string | null, failStart: (error: Error) => void): void {
     const listened = this.ready.delete(worker.id);
     if (this.stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) this.exit();
       return;
     }
     const how = signal ? `signal ${signal}` : `code ${code}`;
@@ -52,7 +58,14 @@ export class ProcessGroup {
     if (this.stopping) return;
     this.stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-    if (workers.length === 0) process.exit(process.exitCode ?? 0);
+    if (workers.length === 0) this.exit();
     for (const worker of workers) worker.process.kill(signal);
+  }
+
+  private exit(): void {
+    this.afterLastExit().then(
+      () => process.exit(process.exitCode ?? 0),
+      () => process.exit(1),
+    );
   }
 }

@@ -3,11 +3,10 @@
  * pipes) doing the same authenticated balance read as GET /v1/partner/balance, with the
  * same SQL against the same database: the key with its partner and settings (IP allowlist,
  * rate limit) in one query, the rate-limit hit, then the balance. Started by the bench as its own process:
- *   node --import tsx bench/lib/bare-server.ts   (env: PORT, API_KEY_SECRET, and DATABASE_URL or PGLITE_DIR)
+ *   node --import tsx bench/lib/bare-server.ts   (env: PORT, API_KEY_SECRET, DATABASE_URL)
  */
 import Fastify from 'fastify';
 import { createHmac } from 'node:crypto';
-import { PgliteDatabase } from '../../src/infrastructure/sql/pglite-database';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
 
@@ -16,9 +15,7 @@ const CURRENCIES: Record<string, string> = { IN: 'INR', BD: 'BDT', SG: 'SGD' };
 
 async function main(): Promise<void> {
   const secret = process.env.API_KEY_SECRET ?? '';
-  const db: SqlDatabase = process.env.PGLITE_DIR
-    ? await PgliteDatabase.open(process.env.PGLITE_DIR)
-    : new PostgresDatabase({ connectionString: process.env.DATABASE_URL ?? '', maxConnections: 20, applicationName: 'bench-bare' });
+  const db: SqlDatabase = new PostgresDatabase({ connectionString: process.env.DATABASE_URL ?? '', maxConnections: 20, applicationName: 'bench-bare' });
   const app = Fastify({ logger: false });
 
   const refuse = (status: number, error: string, detail: string) => ({ status, body: { error, detail } });

@@ -21,11 +21,9 @@ export class BareServer {
     child.stdout?.resume();
   }
 
-  static async start(root: string, target: { databaseUrl: string } | { pgliteDir: string }): Promise<BareServer> {
+  static async start(root: string, target: { databaseUrl: string }): Promise<BareServer> {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), API_KEY_SECRET: BENCH_KEY_SECRET };
-    if ('databaseUrl' in target) env.DATABASE_URL = target.databaseUrl;
-    else env.PGLITE_DIR = target.pgliteDir;
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), API_KEY_SECRET: BENCH_KEY_SECRET, DATABASE_URL: target.databaseUrl };
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench', 'lib', 'bare-server.ts')], {
       cwd: root,
       env,

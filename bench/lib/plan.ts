@@ -18,6 +18,7 @@ export interface Plan {
   /** ...or until this many minutes of it have passed. */
   rssMinutes: number;
   embedded: boolean;
+  /** The same as durationSeconds: embedded mode runs at the same length and connections as PostgreSQL mode. */
   embeddedSeconds: number;
   embeddedHistoryEvents: number;
   /** Run the concurrency sweep in embedded mode too. */
@@ -39,7 +40,7 @@ export function planFor(name: PlanName): Plan {
         rssOrders: 1_000_000,
         rssMinutes: 30,
         embedded: true,
-        embeddedSeconds: 15,
+        embeddedSeconds: 30,
         embeddedHistoryEvents: 100_000,
         embeddedSweep: true,
       };
@@ -56,7 +57,7 @@ export function planFor(name: PlanName): Plan {
         rssOrders: 0,
         rssMinutes: 0,
         embedded: true,
-        embeddedSeconds: 3,
+        embeddedSeconds: 6,
         embeddedHistoryEvents: 100_000,
         embeddedSweep: false,
       };
@@ -73,7 +74,7 @@ export function planFor(name: PlanName): Plan {
         rssOrders: 0,
         rssMinutes: 0,
         embedded: true,
-        embeddedSeconds: 1,
+        embeddedSeconds: 1.5,
         embeddedHistoryEvents: 1_000,
         embeddedSweep: true,
       };

@@ -37,6 +37,11 @@ export interface ModeResults {
     orders: number;
     rss_mb: number | null;
     peak_rss_mb: number | null;
+    /** Embedded mode: proportional set size (shared memory counted once) of the PostgreSQL server's processes. */
+    server_rss_mb?: number | null;
+    /** Embedded mode: process start to first answered /health, on a fresh folder and on a restart. */
+    first_start_ms?: number;
+    restart_ms?: number;
     long_run: { orders_reached: number; target_orders: number; seconds: number; rps: number; samples: { orders: number; rss_mb: number | null }[] } | null;
   };
   verify: { ok: boolean; status: number; ms: number; events: number | null; wallets: number | null; orders: number | null; breaches: number };

@@ -100,3 +100,37 @@ export async function withTimeout<T>(work: Promise<T>, ms: number, what: string)
     if (timer) clearTimeout(timer);
   }
 }
+
+/**
+ * Memory of the embedded PostgreSQL server of a service in `dataDir`: the proportional set size
+ * (Pss, shared buffers shared out instead of counted in every process) of the postmaster and its
+ * children, in MB. Null off Linux or when the server is not running.
+ */
+export function embeddedServerRssMb(dataDir: string): number | null {
+  try {
+    const postmaster = Number(readFileSync(`${dataDir}/postgres/postmaster.pid`, 'utf8').split('\n')[0]);
+    const pids = [postmaster, ...childrenOf(postmaster)];
+    const kb = pids.reduce((sum, pid) => sum + pssKb(pid), 0);
+    return round(kb / 1024, 1);
+  } catch {
+    return null;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function pssKb(pid: number): number {
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const match = /^Pss:\s+(\d+)\s+kB/m.exec(rollup);
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}

@@ -11,6 +11,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Set by main.ts for the threads and processes it starts: the address of the embedded server it runs. */
+export const EMBEDDED_DATABASE_URL = 'EMBEDDED_DATABASE_URL';
+
 const MODES: readonly EventStoreMode[] = ['embedded', 'postgres', 'eventstoredb'];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -31,7 +34,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   const eventStore = (env.EVENT_STORE ?? 'embedded') as EventStoreMode;
   if (!MODES.includes(eventStore)) problems.push(`EVENT_STORE must be one of ${MODES.join(', ')} (got "${env.EVENT_STORE}")`);
   const dataDir = resolve(env.DATA_DIR ?? './data');
-  const databaseUrl = env.DATABASE_URL || null;
+  // Embedded mode: the service's own server, whose address main.ts hands to the processes and threads it starts.
+  const databaseUrl = (eventStore === 'embedded' ? env[EMBEDDED_DATABASE_URL] : env.DATABASE_URL) || null;
   if (eventStore !== 'embedded' && !databaseUrl) problems.push(`DATABASE_URL is required when EVENT_STORE=${eventStore}`);
   const eventStoreConnectionString = env.EVENTSTORE_CONNECTION_STRING || null;
   if (eventStore === 'eventstoredb' && !eventStoreConnectionString) problems.push('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
@@ -56,7 +60,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     host: env.HOST ?? '0.0.0.0',
     eventStore,
     dataDir,
-    embeddedDatabaseDir: join(dataDir, 'pglite'),
     databaseUrl,
     eventStoreConnectionString,
     apiKeySecret,
@@ -80,10 +83,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   };
   const backgroundWork = (env.BACKGROUND_WORK || 'inline') as ServiceConfig['backgroundWork'];
   if (backgroundWork !== 'inline' && backgroundWork !== 'thread') problems.push(`BACKGROUND_WORK must be inline or thread (got "${env.BACKGROUND_WORK}")`);
-  // PGlite is one connection inside this thread: another thread cannot open the same database.
-  else if (backgroundWork === 'thread' && eventStore === 'embedded') problems.push('BACKGROUND_WORK=thread needs EVENT_STORE=postgres or eventstoredb (the embedded database lives in one thread)');
   config.backgroundWork = backgroundWork;
-  if (config.httpProcesses > 1 && eventStore === 'embedded') problems.push('HTTP_PROCESSES above 1 needs EVENT_STORE=postgres or eventstoredb (the embedded database is opened by one process)');
+  if (eventStore === 'embedded' && existsSync(join(dataDir, 'pglite')) && !existsSync(join(dataDir, 'postgres'))) {
+    problems.push(
+      `DATA_DIR (${dataDir}) holds a database of an earlier release (${join(dataDir, 'pglite')}), which this release no longer opens; ` +
+        `move its history into the embedded PostgreSQL server with: npm run --silent cli -- data import ${join(dataDir, 'pglite')}`,
+    );
+  }
   const rateLimitStore = (env.RATE_LIMIT_STORE ?? 'database') as ServiceConfig['rateLimitStore'];
   if (rateLimitStore !== 'database' && rateLimitStore !== 'redis') problems.push('RATE_LIMIT_STORE must be database or redis');
   if (rateLimitStore === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL is required when RATE_LIMIT_STORE=redis');

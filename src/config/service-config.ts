@@ -5,10 +5,12 @@ export interface ServiceConfig {
   port: number;
   host: string;
   eventStore: EventStoreMode;
-  /** Embedded data folder; also where a generated admin token and key secret are kept. */
+  /** Embedded mode's data folder (its PostgreSQL cluster); also where a generated admin token and key secret are kept. */
   dataDir: string;
-  /** Null for an in-memory embedded database (tests). */
-  embeddedDatabaseDir: string | null;
+  /**
+   * The PostgreSQL database of the service. In embedded mode it is the server the service started
+   * itself (set by main.ts once that server answers, and handed to its threads and processes).
+   */
   databaseUrl: string | null;
   eventStoreConnectionString: string | null;
   apiKeySecret: string;

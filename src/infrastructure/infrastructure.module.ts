@@ -39,8 +39,6 @@ import { SERVICE_CONFIG, SQL_DATABASE } from './tokens';
 
 export interface InfrastructureOverrides {
   clock?: Clock;
-  /** A dump of an embedded database to start from (tests open many databases). */
-  embeddedTemplate?: Blob;
 }
 
 const IDEMPOTENCY_LEASE_MS = 10_000;
@@ -62,7 +60,7 @@ export class InfrastructureModule {
           idempotencyWaitMs: config.idempotencyWaitMs,
         } satisfies ServiceSettings,
       },
-      { provide: SQL_DATABASE, useFactory: () => openDatabase(config, overrides.embeddedTemplate) },
+      { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
       config.eventStore === 'eventstoredb'
         ? { provide: EVENT_STORE, useFactory: () => connectEventStoreDb(config) }
         : { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },

@@ -9,20 +9,18 @@ import { READ_MODEL_PROJECTIONS } from './read-models/read-model-projections';
 import { applySchema } from './sql/migrations';
 import { WEBHOOK_SCHEMA } from './webhooks/sql-webhook-delivery-store';
 import { RATE_LIMIT_SCHEMA } from './rate-limit/sql-rate-limiter';
-import { PgliteDatabase } from './sql/pglite-database';
 import { PostgresDatabase } from './sql/postgres-database';
 import { SqlDatabase } from './sql/sql-database';
 
 /**
- * Opens the database of the configured mode and brings its schema up to date. In eventstoredb mode the
+ * Opens the database of the configured mode and brings its schema up to date. Embedded and postgres modes
+ * differ only in who runs the PostgreSQL server (the service itself, or someone else). In eventstoredb mode the
  * events live in EventStoreDB and this PostgreSQL database (DATABASE_URL) holds read models, checkpoints,
  * jobs and idempotency keys; the SQL event-store tables are created there too, and stay unused.
  */
-export async function openDatabase(config: ServiceConfig, embeddedTemplate?: Blob): Promise<SqlDatabase> {
-  const db: SqlDatabase =
-    config.eventStore === 'embedded'
-      ? await PgliteDatabase.open(config.embeddedDatabaseDir ?? undefined, embeddedTemplate)
-      : new PostgresDatabase({ connectionString: config.databaseUrl ?? '', maxConnections: 20 });
+export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> {
+  if (!config.databaseUrl) throw new Error('no database to open: embedded mode needs its server started first (main.ts), the other modes DATABASE_URL');
+  const db: SqlDatabase = new PostgresDatabase({ connectionString: config.databaseUrl, maxConnections: 20 });
   await applySchema(db, [
     EVENT_STORE_SCHEMA,
     CHECKPOINT_SCHEMA,

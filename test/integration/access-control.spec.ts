@@ -49,7 +49,7 @@ describe('IP allowlist', () => {
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded' });
+    service = await TestService.start({ store: 'postgres' });
   });
   afterAll(async () => {
     await service.close();
@@ -133,7 +133,7 @@ describe('IP allowlist behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () =
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded', env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    service = await TestService.start({ store: 'postgres', env: { TRUSTED_PROXIES: '127.0.0.1' } });
   });
   afterAll(async () => {
     await service.close();
@@ -184,7 +184,7 @@ describe('IP allowlist for IPv6 callers (service listening on ::)', () => {
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded', host: '::' });
+    service = await TestService.start({ store: 'postgres', host: '::' });
   });
   afterAll(async () => {
     await service.close();
@@ -223,7 +223,7 @@ describe('rate limit', () => {
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded', clock: new ManualClock(HALF_MINUTE_IN) });
+    service = await TestService.start({ store: 'postgres', clock: new ManualClock(HALF_MINUTE_IN) });
   });
   afterAll(async () => {
     await service.close();

@@ -355,7 +355,7 @@ describe('the audit commands of the operator CLI', () => {
 
   beforeAll(async () => {
     clock = new ManualClock(DAY_BEFORE);
-    service = await TestService.start({ store: 'embedded', clock });
+    service = await TestService.start({ store: 'postgres', clock });
     activity = await threeDaysOfActivity(service, clock);
     scratch = mkdtempSync(join(tmpdir(), 'cli-audit-'));
     env = { SERVICE_URL: service.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN, DATA_DIR: join(scratch, 'no-data-here') };

@@ -31,7 +31,7 @@ describe('operator CLI: partner configure', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded' });
+    service = await TestService.start({ store: 'postgres' });
     env = { SERVICE_URL: service.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN };
   });
   afterAll(async () => {

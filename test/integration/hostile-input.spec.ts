@@ -153,7 +153,7 @@ describe('hostile input is refused without moving money (embedded store)', () =>
   let partner: Partner;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded' });
+    service = await TestService.start({ store: 'postgres' });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service.close();

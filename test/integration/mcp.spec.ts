@@ -35,7 +35,7 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP, embedd
   });
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded' });
+    service = await TestService.start({ store: 'postgres' });
   });
   afterAll(async () => {
     await service.close();

@@ -97,7 +97,7 @@ describe('the OpenAPI document of the partner API', () => {
   let schemas: DocumentSchemas;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded' });
+    service = await TestService.start({ store: 'postgres' });
     const served = await service.request('GET', '/v1/partner/openapi.json');
     expect(served.status).toBe(200);
     document = served.body;

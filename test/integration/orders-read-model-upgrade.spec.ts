@@ -1,5 +1,4 @@
 import { applySchema } from '../../src/infrastructure/sql/migrations';
-import { PgliteDatabase } from '../../src/infrastructure/sql/pglite-database';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
 import { ordersProjection } from '../../src/infrastructure/read-models/orders.projection';
@@ -22,13 +21,6 @@ INSERT INTO rm_orders VALUES
 type Opened = { db: SqlDatabase; close(): Promise<void> };
 
 const STORES: [string, () => Promise<Opened>][] = [
-  [
-    'embedded',
-    async () => {
-      const db = await PgliteDatabase.open();
-      return { db, close: () => db.close() };
-    },
-  ],
   [
     'postgres',
     async () => {

@@ -319,7 +319,7 @@ describe('the projections commands of the operator CLI', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded' });
+    service = await TestService.start({ store: 'postgres' });
     scratch = mkdtempSync(join(tmpdir(), 'cli-projections-'));
     env = { SERVICE_URL: service.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN, DATA_DIR: join(scratch, 'no-data-here') };
     const partner = await service.createPartner('SG', 'CLI Rebuild Partner');

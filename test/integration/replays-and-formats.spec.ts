@@ -5,7 +5,7 @@ describe('replays, biller formats and agent-tool admission (embedded store)', ()
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded', env: { BILL_VALIDITY_SECONDS: '60' } });
+    service = await TestService.start({ store: 'postgres', env: { BILL_VALIDITY_SECONDS: '60' } });
   });
   afterAll(async () => {
     await service.close();

@@ -62,7 +62,7 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded' });
+    service = await TestService.start({ store: 'postgres' });
   });
   afterAll(async () => {
     await service.close();

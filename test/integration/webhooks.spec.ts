@@ -70,7 +70,7 @@ describe('webhooks (embedded store)', () => {
   const receivers: RecordingReceiver[] = [];
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'embedded' });
+    service = await TestService.start({ store: 'postgres' });
   });
   afterAll(async () => {
     for (const receiver of receivers) await receiver.stop();

@@ -1,5 +1,5 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
@@ -8,20 +8,7 @@ import { createApp } from '../../src/create-app';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
 import { createTestDatabase } from './postgres-test-database';
-import { openDatabase } from '../../src/infrastructure/open-database';
-import { PgliteDatabase } from '../../src/infrastructure/sql/pglite-database';
-
-/** One migrated embedded database per test process; each in-memory service starts from a copy. */
-let embeddedTemplate: Promise<Blob> | null = null;
-function embeddedTemplateFor(config: ServiceConfig): Promise<Blob> {
-  embeddedTemplate ??= (async () => {
-    const db = (await openDatabase({ ...config, embeddedDatabaseDir: null })) as PgliteDatabase;
-    const dump = await db.dump();
-    await db.close();
-    return dump;
-  })();
-  return embeddedTemplate;
-}
+import { EmbeddedPostgresServer } from '../../src/infrastructure/sql/embedded/embedded-postgres-server';
 
 export type StoreKind = 'embedded' | 'postgres';
 
@@ -30,7 +17,7 @@ export interface TestServiceOptions {
   clock?: ManualClock;
   /** Shares a database with another test service (two processes on one PostgreSQL). */
   databaseUrl?: string;
-  /** Keep the embedded data in this folder (restart tests); default: in memory. */
+  /** Embedded store: the DATA_DIR of its PostgreSQL server (restart tests); default: a scratch folder removed at close. */
   dataDir?: string;
   /** Background loops on (like production); default off, tests call `settle()`. */
   runInBackground?: boolean;
@@ -51,8 +38,10 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const TEST_KEY_SECRET = 'test-api-key-secret-0123456789abcdef-0123';
 
 /**
- * A real service on 127.0.0.1 with a real database (in-memory PGlite or a fresh
- * PostgreSQL database), a manual clock, and background work driven by `settle()`.
+ * A real service on 127.0.0.1 with a real database, a manual clock, and background work driven by
+ * `settle()`. Store 'postgres': a fresh database on the machine's PostgreSQL server. Store
+ * 'embedded': the embedded mode itself, a PostgreSQL server the service starts in its DATA_DIR
+ * (slower to start; for tests about that mode).
  */
 export class TestService {
   private constructor(
@@ -75,11 +64,20 @@ export class TestService {
       dropDatabase = database.drop;
     }
     const scratch = mkdtempSync(join(tmpdir(), 'svc-test-'));
+    // As root the embedded server runs as the postgres account, which must be able to enter the folder.
+    chmodSync(scratch, 0o711);
+    const dataDir = options.dataDir ?? scratch;
+    let server: EmbeddedPostgresServer | null = null;
+    if (options.store === 'embedded') {
+      server = await EmbeddedPostgresServer.start({ dataDir, maxConnections: 60, log: QUIET_SERVER_LOG });
+      databaseUrl = server.connectionString;
+    }
     const config: ServiceConfig = {
       ...loadConfig({
         EVENT_STORE: options.store,
-        DATA_DIR: options.dataDir ?? scratch,
+        DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl ?? '',
+        EMBEDDED_DATABASE_URL: databaseUrl ?? '',
         API_KEY_SECRET: TEST_KEY_SECRET,
         ADMIN_TOKEN: TEST_ADMIN_TOKEN,
         LOG_LEVEL: 'silent',
@@ -88,9 +86,7 @@ export class TestService {
       host: options.host ?? '127.0.0.1',
       port: 0,
     };
-    if (options.store === 'embedded' && !options.dataDir) config.embeddedDatabaseDir = null;
-    const template = options.store === 'embedded' && !options.dataDir ? await embeddedTemplateFor(config) : undefined;
-    const app = await createApp(config, { clock, background: { kind: options.runInBackground ? 'here' : 'by_hand' }, embeddedTemplate: template });
+    const app = await createApp(config, { clock, background: { kind: options.runInBackground ? 'here' : 'by_hand' } });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: 0, host });
     const address = app.getHttpServer().address();
@@ -98,6 +94,7 @@ export class TestService {
     const urlHost = !host.includes(':') ? '127.0.0.1' : host === '::' || host === '::1' ? '[::1]' : `[${host}]`;
     return new TestService(app, `http://${urlHost}:${port}`, clock, config, databaseUrl, port, async () => {
       await app.close();
+      await server?.stop();
       rmSync(scratch, { recursive: true, force: true });
       if (dropDatabase) await dropDatabase();
     });
@@ -169,4 +166,10 @@ export const SANDBOX_PHONES = {
   SG: (suffix: string) => `+658123${suffix}`,
 } as const;
 
-export const STORES: StoreKind[] = ['embedded', 'postgres'];
+/**
+ * The stores the behaviour suites run on. Embedded mode runs the same PostgreSQL adapters against a
+ * server of its own, so its own suites (embedded-*.spec.ts) cover what differs: the server's lifecycle.
+ */
+export const STORES: StoreKind[] = ['postgres'];
+
+const QUIET_SERVER_LOG = { info: () => undefined, warn: () => undefined, error: (message: string) => console.error(message) };

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'rate_limit_exceeded'
   | 'internal_error'
   | 'provider_unavailable'
+  | 'service_unavailable'
   | 'invalid_admin_token'
   | 'invariant_breach';
 

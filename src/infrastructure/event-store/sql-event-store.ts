@@ -48,7 +48,7 @@ const expectedOf = (revision: number): ExpectedRevision => (revision === NO_STRE
 
 type AppendOutcome = { result: AppendResult } | { error: unknown };
 
-/** The event store on PostgreSQL or PGlite: the same SQL serves both. */
+/** The event store on PostgreSQL (the embedded server or an external one). */
 export class SqlEventStore implements EventStore {
   /** Idempotency keys live in the same database: `idempotency_keys`, written in the append's own statement. */
   readonly bindsIdempotencyKeys = true;

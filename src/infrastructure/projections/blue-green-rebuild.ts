@@ -131,7 +131,7 @@ export class BlueGreenRebuild {
   }
 
   /**
-   * Reads ahead outside the transaction (PGlite has one connection), then locks the live checkpoint.
+   * Reads ahead outside the transaction (a short transaction holds the lock), then locks the live checkpoint.
    * If every event up to it is in hand, the new version takes over in this transaction; otherwise
    * the events in hand are applied and the caller comes back for more.
    */

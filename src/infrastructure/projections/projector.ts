@@ -7,7 +7,7 @@ const CONTENDED_MS = 1000;
 
 /**
  * Feeds events from the log to a group of SQL projections that share one checkpoint.
- * Events are read outside the write transaction (PGlite has one connection); the
+ * Events are read outside the write transaction (which stays short); the
  * transaction then locks the checkpoint row and applies the batch only if no other
  * process moved the checkpoint meanwhile, so any number of processes can run it.
  */

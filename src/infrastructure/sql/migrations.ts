@@ -11,10 +11,6 @@ export interface SchemaScript {
  * processes starting at once against one database do not race on CREATE TABLE.
  */
 export async function applySchema(db: SqlDatabase, scripts: readonly SchemaScript[]): Promise<void> {
-  if (db.dialect === 'pglite') {
-    for (const script of scripts) await db.exec(script.sql);
-    return;
-  }
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['schema-migrations']);
     for (const script of scripts) {

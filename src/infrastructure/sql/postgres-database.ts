@@ -1,4 +1,5 @@
 import { Pool, PoolClient } from 'pg';
+import { translateConnectionFailure } from './connection-failure';
 import { preparedQuery } from './prepared-statements';
 import { QueryOptions, SqlDatabase, SqlExecutor } from './sql-database';
 
@@ -10,7 +11,6 @@ export interface PostgresOptions {
 
 /** A PostgreSQL server through a pg connection pool. */
 export class PostgresDatabase implements SqlDatabase {
-  readonly dialect = 'postgres' as const;
   private readonly pool: Pool;
   private asynchronous: PostgresDatabase | null = null;
 
@@ -39,27 +39,30 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   async query<Row extends object>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Row[]> {
-    const result = await this.pool.query(preparedQuery(text, params, options));
+    const result = await this.pool.query(preparedQuery(text, params, options)).catch(translateConnectionFailure);
     return result.rows as Row[];
   }
 
+  /** A connection lost mid-transaction rolls it back on the server: nothing of it is committed. */
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch(translateConnectionFailure);
+    let broken: unknown = undefined;
     try {
       await client.query('BEGIN');
       const result = await work(clientExecutor(client));
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
+      return translateConnectionFailure(error);
     } finally {
-      client.release();
+      // A client whose connection failed is discarded rather than handed to the next caller.
+      client.release(broken instanceof Error ? broken : undefined);
     }
   }
 
   async exec(script: string): Promise<void> {
-    await this.pool.query(script);
+    await this.pool.query(script).catch(translateConnectionFailure);
   }
 
   async close(): Promise<void> {
@@ -71,7 +74,6 @@ export class PostgresDatabase implements SqlDatabase {
   /** This database for a borrower: everything but close, which stays with the owner. */
   private asOwnedView(): SqlDatabase {
     return {
-      dialect: this.dialect,
       query: (text, params, options) => this.query(text, params, options),
       transaction: (work) => this.transaction(work),
       exec: (script) => this.exec(script),

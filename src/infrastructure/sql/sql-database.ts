@@ -8,13 +8,12 @@ export interface QueryOptions {
   planPerCall?: boolean;
 }
 
-/** The small SQL surface shared by the PostgreSQL server and embedded PGlite. Parameters are $1, $2, ... */
+/** The small SQL surface the adapters use. Parameters are $1, $2, ... */
 export interface SqlExecutor {
   query<Row extends object>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<Row[]>;
 }
 
 export interface SqlDatabase extends SqlExecutor {
-  readonly dialect: 'postgres' | 'pglite';
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Runs several statements without parameters (schema migrations). */
   exec(script: string): Promise<void>;

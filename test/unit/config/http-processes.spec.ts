@@ -11,10 +11,8 @@ describe('HTTP_PROCESSES: service processes sharing the port', () => {
     expect(loadConfig({ ...server, HTTP_PROCESSES: '4' }).httpProcesses).toBe(4);
   });
 
-  it('refuses more than one process in embedded mode, whose database one process opens, naming the variable', () => {
-    expect(() => loadConfig({ ...server, EVENT_STORE: 'embedded', DATABASE_URL: '', DATA_DIR: '/tmp/never-written', HTTP_PROCESSES: '2' })).toThrow(
-      /HTTP_PROCESSES above 1 needs EVENT_STORE=postgres or eventstoredb/,
-    );
+  it('takes a count in embedded mode too: the processes share the server the first one starts', () => {
+    expect(loadConfig({ ...server, EVENT_STORE: 'embedded', DATABASE_URL: '', DATA_DIR: '/tmp/never-written', HTTP_PROCESSES: '2' }).httpProcesses).toBe(2);
   });
 
   it('refuses a count that is not a whole number from 1 to 64', () => {

@@ -4,6 +4,7 @@ import { ErrorCode, ServiceError } from '../../../application/shared/service-err
 import { STATUS_OF_ERROR } from './status-of-error';
 import { RateLimitExceeded } from '../../../application/access/authorize-partner-request';
 import { rateLimitHeaders } from '../partner/rate-limit-headers';
+import { StoreUnavailableError } from '../../../application/shared/store-unavailable';
 
 export interface ErrorBody {
   error: ErrorCode;
@@ -25,7 +26,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const { status, body, headers } = this.translate(exception, request);
     // A refusal the service chose (a provider that is down: 503) is an expected answer: one line, no stack.
-    if (exception instanceof ServiceError && exception.code === 'provider_unavailable') this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status} ${exception.code}: ${exception.detail ?? ''}`);
+    if (exception instanceof StoreUnavailableError) this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status}: ${exception.message}`);
+    else if (exception instanceof ServiceError && exception.code === 'provider_unavailable') this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status} ${exception.code}: ${exception.detail ?? ''}`);
     else if (status >= 500) this.logger.error(`${request.method} ${request.url} [${request.id}] failed: ${describe(exception)}`);
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
@@ -38,6 +40,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
         status: STATUS_OF_ERROR[exception.code],
         body: { error: exception.code, detail: exception.detail, ...(detailed?.extraBody ?? {}) },
         headers: exception instanceof RateLimitExceeded ? rateLimitHeaders(exception.decision) : (detailed?.headers ?? {}),
+      };
+    }
+    if (exception instanceof StoreUnavailableError) {
+      return {
+        status: 503,
+        body: { error: 'service_unavailable', detail: 'the service cannot reach its database at the moment; retry with the same Idempotency-Key (a retry is never applied twice)' },
+        headers: { 'retry-after': '1' },
       };
     }
     if (exception instanceof HttpException) {

@@ -19,4 +19,5 @@ export const STATUS_OF_ERROR: Record<ErrorCode, number> = {
   rate_limit_exceeded: 429,
   internal_error: 500,
   provider_unavailable: 503,
+  service_unavailable: 503,
 };

@@ -15,7 +15,7 @@ export class HealthController {
     try {
       await this.db.query('SELECT 1');
     } catch {
-      throw new ServiceError('provider_unavailable', 'the database does not answer');
+      throw new ServiceError('service_unavailable', 'the database does not answer');
     }
     return { status: 'ok' };
   }

@@ -1,0 +1,20 @@
+import { StoreUnavailableError } from '../../application/shared/store-unavailable';
+
+/** Socket errors of a server that is down or went away. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** SQLSTATE class 08 (connection exception) and 57P01–57P03 (the server shutting down or starting). */
+const SERVER_GONE = /^(08...|57P0[123])$/;
+
+/** Whether an error says the server could not be reached or dropped the connection (not a refused statement). */
+export function isConnectionFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = 'code' in error ? (error as { code: unknown }).code : undefined;
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_GONE.test(code))) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|connection timeout|timeout expired|Client has encountered a connection error/i.test(message);
+}
+
+/** Rethrows a connection failure as the application's StoreUnavailableError; any other error as it is. */
+export function translateConnectionFailure(error: unknown): never {
+  throw isConnectionFailure(error) ? new StoreUnavailableError(error) : error;
+}

@@ -1,0 +1,65 @@
+import { createServer } from 'node:net';
+import { platform } from 'node:os';
+import { join } from 'node:path';
+import { CLUSTER_USER } from './cluster-folder';
+
+/** Where the embedded server listens, and how the service connects to it. */
+export interface ServerEndpoint {
+  description: string;
+  connectionString: string;
+  /** The folder of the Unix socket; null when the server listens on loopback. */
+  socketDir: string | null;
+  settings: Record<string, string>;
+}
+
+const SOCKET_PORT = 5432;
+/** sun_path holds 108 bytes on Linux (104 on macOS), ending with a NUL. */
+const MAX_SOCKET_PATH = 103;
+
+/**
+ * Settings are passed as `-c name=value` arguments, taken literally (no quoting). A Unix socket inside DATA_DIR (no TCP port to collide with or to expose) where the platform
+ * allows it and the path fits; otherwise a free loopback port, with the cluster's password.
+ */
+export async function chooseEndpoint(dataDir: string, password: string): Promise<ServerEndpoint> {
+  const socketDir = join(dataDir, 'postgres-socket');
+  const socketPath = join(socketDir, `.s.PGSQL.${SOCKET_PORT}`);
+  if (platform() !== 'win32' && Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH) {
+    return {
+      description: `the Unix socket ${socketPath} (no TCP port)`,
+      connectionString: embeddedSocketConnectionString(dataDir) ?? '',
+      socketDir,
+      settings: { listen_addresses: '', unix_socket_directories: socketDir, unix_socket_permissions: '0700', port: String(SOCKET_PORT) },
+    };
+  }
+  const port = await freeLoopbackPort();
+  const why = platform() === 'win32' ? 'Unix sockets are not used on this platform' : `the socket path would exceed ${MAX_SOCKET_PATH} bytes`;
+  return {
+    description: `127.0.0.1:${port} (loopback only; ${why})`,
+    connectionString: `postgresql://${CLUSTER_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    socketDir: null,
+    settings: { listen_addresses: '127.0.0.1', unix_socket_directories: '', port: String(port) },
+  };
+}
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * How a tool on the same host reaches the embedded server of a running service in `dataDir`
+ * (through its socket; as the service's account or root). Null when it listens on loopback instead.
+ */
+export function embeddedSocketConnectionString(dataDir: string): string | null {
+  const socketDir = join(dataDir, 'postgres-socket');
+  if (platform() === 'win32' || Buffer.byteLength(join(socketDir, `.s.PGSQL.${SOCKET_PORT}`)) > MAX_SOCKET_PATH) return null;
+  return `postgresql://${CLUSTER_USER}@/postgres?host=${encodeURIComponent(socketDir)}&port=${SOCKET_PORT}`;
+}
