@@ -124,6 +124,12 @@ export class ServiceProcess {
     }
   }
 
+  /** SIGKILL at once: no shutdown hook runs (a crash, an OOM kill, a pulled plug of the process). */
+  async kill(): Promise<ProcessExit> {
+    if (!this.exit) this.child.kill('SIGKILL');
+    return this.exited;
+  }
+
   /** SIGTERM (the service drains its background work and closes the database), SIGKILL after `graceMs`. */
   async stop(graceMs = 15_000): Promise<StoppedProcess> {
     if (this.exit) return { ...this.exit, forced: false };

@@ -22,6 +22,8 @@ export interface TestServiceOptions {
   /** Background loops on (like production); default off, tests call `settle()`. */
   runInBackground?: boolean;
   env?: Record<string, string>;
+  /** Embedded store: waits before restarting a server that died (default: the service's). */
+  embeddedRestartDelaysMs?: readonly number[];
   /** Address to listen on; default 127.0.0.1. '::' listens on IPv6 (and IPv4-mapped) as well, and `url` then uses [::1]. */
   host?: string;
 }
@@ -51,6 +53,8 @@ export class TestService {
     readonly config: ServiceConfig,
     readonly databaseUrl: string | null,
     readonly port: number,
+    /** Store 'embedded': the service's own PostgreSQL server. */
+    readonly embeddedServer: EmbeddedPostgresServer | null,
     private readonly cleanup: () => Promise<void>,
   ) {}
 
@@ -69,7 +73,7 @@ export class TestService {
     const dataDir = options.dataDir ?? scratch;
     let server: EmbeddedPostgresServer | null = null;
     if (options.store === 'embedded') {
-      server = await EmbeddedPostgresServer.start({ dataDir, maxConnections: 60, log: QUIET_SERVER_LOG });
+      server = await EmbeddedPostgresServer.start({ dataDir, maxConnections: 60, log: QUIET_SERVER_LOG, restartDelaysMs: options.embeddedRestartDelaysMs });
       databaseUrl = server.connectionString;
     }
     const config: ServiceConfig = {
@@ -92,7 +96,7 @@ export class TestService {
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const urlHost = !host.includes(':') ? '127.0.0.1' : host === '::' || host === '::1' ? '[::1]' : `[${host}]`;
-    return new TestService(app, `http://${urlHost}:${port}`, clock, config, databaseUrl, port, async () => {
+    return new TestService(app, `http://${urlHost}:${port}`, clock, config, databaseUrl, port, server, async () => {
       await app.close();
       await server?.stop();
       rmSync(scratch, { recursive: true, force: true });

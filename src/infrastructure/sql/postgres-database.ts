@@ -1,5 +1,5 @@
 import { Pool, PoolClient } from 'pg';
-import { translateConnectionFailure } from './connection-failure';
+import { isConnectionFailure, translateConnectionFailure } from './connection-failure';
 import { preparedQuery } from './prepared-statements';
 import { QueryOptions, SqlDatabase, SqlExecutor } from './sql-database';
 
@@ -30,6 +30,9 @@ export class PostgresDatabase implements SqlDatabase {
     });
     // An idle client can lose its server (restart, failover); the pool replaces it, so only log-worthy.
     this.pool.on('error', () => undefined);
+    // A connection that breaks while checked out (server restart) also emits 'error' on its client;
+    // unheard, that would be an uncaught exception. The query in flight is rejected and handled.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   /** A second pool whose sessions run with synchronous_commit off; closed with this one. */
@@ -45,10 +48,9 @@ export class PostgresDatabase implements SqlDatabase {
 
   /** A connection lost mid-transaction rolls it back on the server: nothing of it is committed. */
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect().catch(translateConnectionFailure);
+    const client = await this.begin();
     let broken: unknown = undefined;
     try {
-      await client.query('BEGIN');
       const result = await work(clientExecutor(client));
       await client.query('COMMIT');
       return result;
@@ -58,6 +60,23 @@ export class PostgresDatabase implements SqlDatabase {
     } finally {
       // A client whose connection failed is discarded rather than handed to the next caller.
       client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  /**
+   * A client with an open transaction. A pooled connection whose server went away (a restart) fails at
+   * BEGIN, before any work was sent: it is discarded and BEGIN is tried once on a fresh connection.
+   */
+  private async begin(): Promise<PoolClient> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect().catch(translateConnectionFailure);
+      try {
+        await client.query('BEGIN');
+        return client;
+      } catch (error) {
+        client.release(error instanceof Error ? error : new Error(String(error)));
+        if (attempt >= 2 || !isConnectionFailure(error)) return translateConnectionFailure(error);
+      }
     }
   }
 

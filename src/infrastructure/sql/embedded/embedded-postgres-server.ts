@@ -21,6 +21,8 @@ export interface EmbeddedServerOptions {
   /** Connections the server accepts (the pools of every process and thread of the service). */
   maxConnections: number;
   log: EmbeddedServerLog;
+  /** Waits before each restart of a server that died, the last one repeating (tests lengthen the first). */
+  restartDelaysMs?: readonly number[];
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -38,6 +40,7 @@ export class EmbeddedPostgresServer {
   private stopping = false;
   private restarts = 0;
   private up = false;
+  private readonly waiters: { up: boolean; resolve: () => void }[] = [];
 
   private constructor(
     private readonly options: EmbeddedServerOptions,
@@ -84,6 +87,20 @@ export class EmbeddedPostgresServer {
     return this.up;
   }
 
+  /** Resolves once the server is running (true) or has gone (false). */
+  waitUntil(up: boolean): Promise<void> {
+    if (this.up === up) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ up, resolve }));
+  }
+
+  private setUp(up: boolean): void {
+    this.up = up;
+    for (const waiter of this.waiters.filter((candidate) => candidate.up === up)) {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  }
+
   /** Fast shutdown: open transactions roll back, committed ones are on disk, the next start needs no recovery. */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -93,7 +110,7 @@ export class EmbeddedPostgresServer {
       child.kill('SIGINT');
       await exited;
     }
-    this.up = false;
+    this.setUp(false);
     this.ownership.release();
   }
 
@@ -117,7 +134,7 @@ export class EmbeddedPostgresServer {
     );
     exitedEarly.catch(() => undefined);
     await Promise.race([this.waitUntilAnswering(), exitedEarly]);
-    this.up = true;
+    this.setUp(true);
     this.restarts = 0;
     child.once('exit', (code, signal) => this.onUnexpectedExit(code, signal));
   }
@@ -154,9 +171,10 @@ export class EmbeddedPostgresServer {
   }
 
   private onUnexpectedExit(code: number | null, signal: NodeJS.Signals | null): void {
-    this.up = false;
+    this.setUp(false);
     if (this.stopping) return;
-    const delay = RESTART_DELAYS_MS[Math.min(this.restarts, RESTART_DELAYS_MS.length - 1)];
+    const delays = this.options.restartDelaysMs ?? RESTART_DELAYS_MS;
+    const delay = delays[Math.min(this.restarts, delays.length - 1)];
     this.restarts += 1;
     this.options.log.error(`the embedded PostgreSQL server exited (${signal ?? `code ${code}`}); restarting it in ${delay} ms (attempt ${this.restarts})`);
     setTimeout(() => void this.restart(), delay).unref();
