@@ -90,7 +90,10 @@ export class TestService {
       host: options.host ?? '127.0.0.1',
       port: 0,
     };
-    const app = await createApp(config, { clock, background: { kind: options.runInBackground ? 'here' : 'by_hand' } });
+    const app = await createApp(config, { clock, background: { kind: options.runInBackground ? 'here' : 'by_hand' } }).catch(async (error: unknown) => {
+      await server?.stop();
+      throw error;
+    });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: 0, host });
     const address = app.getHttpServer().address();

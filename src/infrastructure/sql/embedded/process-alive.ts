@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Whether a process with this id exists (signal 0 checks without sending anything). */
 export function isProcessAlive(pid: number): boolean {
   try {
@@ -5,5 +7,18 @@ export function isProcessAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether the process is alive and, where /proc tells, a Node.js process: after a reboot the id in
+ * a stale pid file may belong to something else entirely.
+ */
+export function isNodeProcessAlive(pid: number): boolean {
+  if (!isProcessAlive(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((part) => /(^|\/)node(\.exe)?$|^node\b/.test(part));
+  } catch {
+    return true; // no /proc (macOS, Windows): trust the signal check
   }
 }

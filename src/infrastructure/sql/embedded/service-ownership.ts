@@ -1,6 +1,6 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessAlive } from './process-alive';
+import { isNodeProcessAlive } from './process-alive';
 
 /**
  * DATA_DIR/service.pid: the one service process that runs the embedded server. A second service on
@@ -20,7 +20,7 @@ export class ServiceOwnership {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const holder = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isProcessAlive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isNodeProcessAlive(holder)) {
         throw new Error(`another service (pid ${holder}) is running on ${dataDir}; stop it first, or give this one its own DATA_DIR`);
       }
       unlinkSync(file);
