@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PostgresBinaries } from './postgres-binaries';
 import { ServerAccount } from './server-account';
@@ -58,6 +59,8 @@ export class ClusterFolder {
         '--encoding=UTF8',
         '--locale=C',
         '--data-checksums',
+        // One syncfs() of the file system instead of an fsync() per file: the same durability, a faster first start.
+        ...(platform() === 'linux' ? ['--sync-method=syncfs'] : []),
       ], this.account);
     } finally {
       rmSync(pwfile, { force: true });
