@@ -28,6 +28,7 @@ import { renderChart, ChartSeries } from './lib/chart';
 import { getLoad, LoadResult, nextIdempotencyKey, topupLoad } from './lib/load';
 import { pgbenchPath, prepareLimit, runLimit } from './lib/pgbench';
 import { Plan, PlanName, planFor } from './lib/plan';
+import { longRun as runLongRun } from './lib/long-run';
 import { seedWalletHistory } from './lib/seed-history';
 import { ServiceProcess } from './lib/service';
 import { embeddedServerRssMb, log, round, sleep } from './lib/util';
@@ -44,13 +45,14 @@ interface Args {
   embedded: boolean | null;
   updateDocs: boolean;
   rssOrders: number | null;
+  embeddedRssOrders: number | null;
   rssMinutes: number | null;
   /** Re-render latest.md and concurrency.svg from a results file instead of running. */
   render: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { plan: 'full', json: false, outDir: null, keepDb: false, embedded: null, updateDocs: false, rssOrders: null, rssMinutes: null, render: null };
+  const args: Args = { plan: 'full', json: false, outDir: null, keepDb: false, embedded: null, updateDocs: false, rssOrders: null, embeddedRssOrders: null, rssMinutes: null, render: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') args.plan = args.plan === 'tiny' ? 'tiny' : 'quick';
@@ -62,11 +64,12 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--embedded') args.embedded = true;
     else if (arg === '--update-docs') args.updateDocs = true;
     else if (arg === '--rss-orders') args.rssOrders = Number(argv[++i]);
+    else if (arg === '--embedded-rss-orders') args.embeddedRssOrders = Number(argv[++i]);
     else if (arg === '--rss-minutes') args.rssMinutes = Number(argv[++i]);
     else if (arg === '--render') args.render = resolve(argv[++i] ?? '');
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(
-        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--rss-minutes M] [--keep-db] [--update-docs] [--render RESULTS.json]\n',
+        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--embedded-rss-orders N] [--rss-minutes M] [--keep-db] [--update-docs] [--render RESULTS.json]\n',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
@@ -89,6 +92,7 @@ async function main(): Promise<void> {
   }
   const plan = planFor(args.plan);
   if (args.rssOrders !== null) plan.rssOrders = args.rssOrders;
+  if (args.embeddedRssOrders !== null) plan.embeddedRssOrders = args.embeddedRssOrders;
   if (args.rssMinutes !== null) plan.rssMinutes = args.rssMinutes;
   if (args.embedded !== null) plan.embedded = args.embedded;
   const started = new Date();
@@ -112,7 +116,7 @@ async function main(): Promise<void> {
     machine,
     postgres,
     embedded,
-    targets: targetsOf(plan, postgres),
+    targets: [...targetsOf(plan, postgres), ...(embedded ? embeddedTargetsOf(plan, postgres, embedded) : [])],
   };
 
   const outDir = args.outDir ?? (plan.name === 'tiny' ? mkdtempSync(join(tmpdir(), 'bench-results-')) : join(ROOT, 'bench', 'results'));
@@ -206,23 +210,11 @@ async function runPostgres(plan: Plan, args: Args): Promise<ModeResults> {
 
     let longRun: ModeResults['memory']['long_run'] = null;
     if (plan.rssOrders > 0) {
-      // In chunks, reading the service RSS after each, until the orders are reached or the time is up.
-      const chunk = 50_000;
-      const deadline = Date.now() + plan.rssMinutes * 60_000;
-      const samples: { orders: number; rss_mb: number | null }[] = [{ orders: counter.accepted, rss_mb: service.rssMb() }];
-      log(`long run: topups until ${plan.rssOrders} orders or ${plan.rssMinutes} min, RSS read every ${chunk} orders`);
-      const started = Date.now();
-      let ok = 0;
-      while (counter.accepted < plan.rssOrders && Date.now() < deadline) {
-        const run = await count(
-          topupLoad({ url: service.url, connections: c, durationSeconds: 0, amount: Math.min(chunk, plan.rssOrders - counter.accepted) }, spread.map((p) => p.key)),
-        );
-        ok += run.ok;
-        samples.push({ orders: counter.accepted, rss_mb: service.rssMb() });
-        log(`  ${counter.accepted} orders, ${run.rps} topups/s, p99 ${run.p99_ms} ms, service RSS ${samples[samples.length - 1].rss_mb} MB`);
-      }
-      const seconds = (Date.now() - started) / 1000;
-      longRun = { orders_reached: counter.accepted, target_orders: plan.rssOrders, seconds: round(seconds, 1), rps: round(ok / seconds, 1), samples };
+      const running = service;
+      longRun = await runLongRun({
+        url: running.url, keys: spread.map((p) => p.key), connections: c, targetOrders: plan.rssOrders, minutes: plan.rssMinutes,
+        counter, count, memoryMb: () => running.rssMb(), label: 'long run (service RSS)',
+      });
     }
     const memory = { orders: counter.accepted, rss_mb: service.rssMb(), peak_rss_mb: service.peakRssMb(), long_run: longRun };
     log(`service RSS after ${counter.accepted} orders: ${memory.rss_mb} MB (peak ${memory.peak_rss_mb} MB)`);
@@ -325,6 +317,15 @@ async function runEmbedded(plan: Plan): Promise<ModeResults> {
           count(topupLoad({ url, connections: level, durationSeconds: s }, spread.map((p) => p.key))), service.pid),
       );
     }
+    let embeddedLongRun: ModeResults['memory']['long_run'] = null;
+    if (plan.embeddedRssOrders > 0) {
+      const running = service;
+      // The embedded mode's footprint is the service and its own database server together.
+      embeddedLongRun = await runLongRun({
+        url, keys: spread.map((p) => p.key), connections: c, targetOrders: plan.embeddedRssOrders, minutes: plan.rssMinutes,
+        counter, count, memoryMb: () => sumMb(running.rssMb(), embeddedServerRssMb(dataDir)), label: 'embedded long run (service RSS + server PSS)',
+      });
+    }
     const memory = {
       orders: counter.accepted,
       rss_mb: service.rssMb(),
@@ -332,7 +333,7 @@ async function runEmbedded(plan: Plan): Promise<ModeResults> {
       server_rss_mb: embeddedServerRssMb(dataDir),
       first_start_ms: firstStartMs,
       restart_ms: restartMs,
-      long_run: null,
+      long_run: embeddedLongRun,
     };
     const verify = await runVerify(url, plan);
     const money = await moneyCheck(db, counter);
@@ -539,6 +540,27 @@ function targetsOf(plan: Plan, pg: ModeResults): Target[] {
   ];
 }
 
+/** The embedded mode's own targets: throughput beside PostgreSQL mode in the same run, start times, footprint. */
+function embeddedTargetsOf(plan: Plan, pg: ModeResults, embedded: ModeResults): Target[] {
+  const t = (name: string, target: string, value: number | null, ok: (v: number) => boolean, note?: string): Target => ({
+    name, target, value, met: value === null ? null : ok(value), ...(note ? { note } : {}),
+  });
+  const long = embedded.memory.long_run;
+  const lastSample = long?.samples[long.samples.length - 1] ?? null;
+  const reached = long !== null && long.orders_reached >= 100_000;
+  return [
+    t(`embedded topups vs postgres mode at ${plan.connections} connections`, '>= 0.8', ratio(embedded.scenarios.topup_spread.rps, pg.scenarios.topup_spread.rps), (v) => v >= 0.8),
+    t('embedded first start on a fresh folder, ms', '<= 5000', embedded.memory.first_start_ms ?? null, (v) => v <= 5000, 'process start to first answered /health, from the sources'),
+    t('embedded restart, ms', '<= 3000', embedded.memory.restart_ms ?? null, (v) => v <= 3000, 'process start to first answered /health, from the sources'),
+    {
+      ...t('embedded service RSS + server PSS after 100,000 orders, MB', '<= 400', lastSample?.rss_mb ?? null, (v) => v <= 400, reached ? undefined : 'no embedded long run in this plan'),
+      ...(reached ? {} : { met: null }),
+    },
+    t('verify ok (embedded)', 'true', embedded.verify.ok ? 1 : 0, (v) => v === 1),
+    t('accepted <= debits <= sent, one debit per key (embedded)', 'true', embedded.money.consistent ? 1 : 0, (v) => v === 1),
+  ];
+}
+
 function chartOf(results: BenchResults): string {
   const series: ChartSeries[] = [
     { name: 'topup, postgres (service)', color: '#1f77b4', points: results.postgres.sweep.topup },
@@ -668,3 +690,7 @@ main().catch((error: unknown) => {
   log(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exit(1);
 });
+
+function sumMb(...parts: (number | null)[]): number | null {
+  return parts.some((part) => part === null) ? null : round(parts.reduce<number>((sum, part) => sum + (part ?? 0), 0), 1);
+}

@@ -21,6 +21,8 @@ export interface Plan {
   /** The same as durationSeconds: embedded mode runs at the same length and connections as PostgreSQL mode. */
   embeddedSeconds: number;
   embeddedHistoryEvents: number;
+  /** Orders of the embedded long run (service RSS plus its server's memory read along the way; 0: none). */
+  embeddedRssOrders: number;
   /** Run the concurrency sweep in embedded mode too. */
   embeddedSweep: boolean;
 }
@@ -42,6 +44,7 @@ export function planFor(name: PlanName): Plan {
         embedded: true,
         embeddedSeconds: 30,
         embeddedHistoryEvents: 100_000,
+        embeddedRssOrders: 100_000,
         embeddedSweep: true,
       };
     case 'quick':
@@ -59,6 +62,7 @@ export function planFor(name: PlanName): Plan {
         embedded: true,
         embeddedSeconds: 6,
         embeddedHistoryEvents: 100_000,
+        embeddedRssOrders: 0,
         embeddedSweep: false,
       };
     case 'tiny':
@@ -76,6 +80,7 @@ export function planFor(name: PlanName): Plan {
         embedded: true,
         embeddedSeconds: 1.5,
         embeddedHistoryEvents: 1_000,
+        embeddedRssOrders: 0,
         embeddedSweep: true,
       };
   }

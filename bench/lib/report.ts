@@ -85,7 +85,10 @@ export function markdownReport(results: BenchResults): string {
     lines.push(
       `${m.mode}: history seeded with ${m.history.events.toLocaleString('en-US')} events in ${m.history.seed_ms} ms, projected in ${m.history.projection_catch_up_ms} ms; ` +
         `cold first topup on it ${fmt(m.scenarios.topup_history.cold_start_ms, 0)} ms. ` +
-        `Service RSS ${fmt(m.memory.rss_mb)} MB after ${m.memory.orders.toLocaleString('en-US')} orders (peak ${fmt(m.memory.peak_rss_mb)} MB). ` +
+        `Service RSS ${fmt(m.memory.rss_mb)} MB after ${m.memory.orders.toLocaleString('en-US')} orders (peak ${fmt(m.memory.peak_rss_mb)} MB)` +
+        (m.memory.server_rss_mb !== undefined ? `, its PostgreSQL server ${fmt(m.memory.server_rss_mb)} MB (PSS)` : '') +
+        (m.memory.first_start_ms !== undefined ? `; first start ${m.memory.first_start_ms} ms, restart ${m.memory.restart_ms} ms` : '') +
+        '. ' +
         `verify: ${m.verify.ok ? 'ok' : '**FAILED**'} over ${m.verify.events ?? '–'} events / ${m.verify.orders ?? '–'} orders in ${m.verify.ms} ms; ` +
         `topups answered 200: ${m.money.accepted_topups}, debits in the log: ${m.money.debits_in_log} (one per key: ${m.money.distinct_keys_debited === m.money.debits_in_log ? 'yes' : '**no**'}), requests sent at most ${m.money.sent_topups}: ${m.money.consistent ? 'consistent' : '**inconsistent**'}.`,
     );
