@@ -526,6 +526,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           countEvents: (after, upTo) => store.countEvents(after, upTo),
           readByCorrelationId: (correlationId) => store.readByCorrelationId(correlationId),
           countCommittedNotYetReadable: () => store.countCommittedNotYetReadable(),
+          importEvents: (events) => store.importEvents(events),
           onAppended: (listener) => store.onAppended(listener),
           close: () => store.close(),
         };

@@ -41,6 +41,16 @@ export interface RecordedEvent extends NewEvent {
   recordedAt: string;
 }
 
+/**
+ * An event exactly as a store recorded it, to be stored again elsewhere (moving a history between stores):
+ * its stream, revision, id and recorded time are kept; its global position is the new store's to give.
+ */
+export interface HistoricalEvent extends NewEvent {
+  streamId: string;
+  revision: number;
+  recordedAt: string;
+}
+
 /** A revision number, or a condition on the stream. */
 export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
 
@@ -144,6 +154,14 @@ export interface EventStore {
    * (SQL stores); 0 when every committed event is readable.
    */
   countCommittedNotYetReadable(): Promise<number>;
+  /**
+   * Stores events as another store recorded them (`data import`), in the order given, which becomes their
+   * global order: each at its own revision, which must be the next one of its stream (0 for a new stream),
+   * with its id and recorded time. Not for the service's own writes: it binds no Idempotency-Key and takes
+   * no expected revision. A revision out of turn throws WrongExpectedRevisionError, an id stored already
+   * DuplicateEventIdError, and nothing of the batch is stored where the store can commit it as one.
+   */
+  importEvents(events: readonly HistoricalEvent[]): Promise<void>;
   /** Called after each local append, so readers in this process need not wait for a poll. */
   onAppended(listener: () => void): () => void;
   close(): Promise<void>;

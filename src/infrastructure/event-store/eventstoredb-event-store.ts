@@ -26,6 +26,7 @@ import {
   EventStore,
   ExpectedRevision,
   GlobalPosition,
+  HistoricalEvent,
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
@@ -68,6 +69,7 @@ import {
   toEsdbExpectedRevision,
   toEsdbPosition,
   toEventData,
+  toImportedEventData,
   toRecordedEvent,
   translateAppendError,
   withClientSettings,
@@ -192,8 +194,26 @@ export class EventStoreDbEventStore implements EventStore {
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     if (options.idempotencyKeys?.length) throw new Error('EventStoreDB cannot bind Idempotency-Keys in the commit of its events; nothing was written');
+    return this.appendData(streamId, events, events.map((event) => toEventData(event)), expected);
+  }
+
+  /**
+   * Each run of consecutive events of one stream is one append at the revision before its first event, through the
+   * same claims and correlation index as any append (so ids stay unique and readByCorrelationId finds them). The
+   * original recorded time goes into the metadata (RECORDED_AT_KEY): EventStoreDB stamps `created` itself.
+   * Runs are appended one after the other, so $all keeps the order given; a run is not atomic with the next. A
+   * revision out of turn fails its append on the expected revision.
+   */
+  async importEvents(events: readonly HistoricalEvent[]): Promise<void> {
+    for (const run of streamRuns(events, IMPORT_RUN_MAX)) {
+      const first = run[0].revision;
+      const data = run.map(toImportedEventData);
+      await this.appendData(run[0].streamId, run, data, first === 0 ? 'no_stream' : first - 1);
+    }
+  }
+
+  private async appendData(streamId: string, events: NewEvent[], data: EventData[], expected: ExpectedRevision): Promise<AppendResult> {
     assertServiceStream(streamId);
-    const data = events.map(toEventData);
     assertAppendFits(streamId, data, this.options.maxAppendSizeBytes);
     toEsdbExpectedRevision(expected);
     const ids = events.map((event) => event.eventId.toLowerCase());
@@ -582,6 +602,21 @@ export class EventStoreDbEventStore implements EventStore {
       if (!this.closed) this.appended.emit('appended');
     });
   }
+}
+
+/** Events per append when importing: small enough to stay under MaxAppendSize with ordinary events. */
+const IMPORT_RUN_MAX = 100;
+
+/** Splits events into runs of consecutive events of one stream at consecutive revisions (at most `max` each), keeping their order. */
+function streamRuns(events: readonly HistoricalEvent[], max: number): HistoricalEvent[][] {
+  const runs: HistoricalEvent[][] = [];
+  for (const event of events) {
+    const last = runs[runs.length - 1];
+    const previous = last?.[last.length - 1];
+    if (last && previous && last.length < max && previous.streamId === event.streamId && event.revision === previous.revision + 1) last.push(event);
+    else runs.push([event]);
+  }
+  return runs;
 }
 
 function assertServiceStream(streamId: string): void {

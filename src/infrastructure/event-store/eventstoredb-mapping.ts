@@ -22,6 +22,7 @@ import {
   EventMetadata,
   ExpectedRevision,
   GlobalPosition,
+  HistoricalEvent,
   NewEvent,
   RecordedEvent,
   WrongExpectedRevisionError,
@@ -34,7 +35,8 @@ import {
  *   id        = NewEvent.eventId (a UUID; ESDB requires one)
  *   type      = NewEvent.type (never `$`-prefixed: those are EventStoreDB's system events)
  *   data      = NewEvent.data as JSON (content type application/json)
- *   metadata  = { ...EventMetadata, $schemaVersion, $correlationId, $causationId? } as JSON
+ *   metadata  = { ...EventMetadata, $schemaVersion, $correlationId, $causationId?, $recordedAt? } as JSON
+ *               ($recordedAt only on events brought in by `data import`: their first store's recorded time)
  * `$correlationId`/`$causationId` are the keys EventStoreDB's own projections ($by_correlation_id) read.
  * On read, every `$`-prefixed key is removed again, which restores our EventMetadata exactly
  * (none of its keys starts with `$`).
@@ -43,6 +45,11 @@ import {
 export const SCHEMA_VERSION_KEY = '$schemaVersion';
 export const ESDB_CORRELATION_ID_KEY = '$correlationId';
 export const ESDB_CAUSATION_ID_KEY = '$causationId';
+/**
+ * The time another store recorded an imported event. EventStoreDB sets an event's own `created` time itself, so an
+ * imported event keeps its original time here, and reads report this one instead of `created`.
+ */
+export const RECORDED_AT_KEY = '$recordedAt';
 
 /** An event that cannot be read back as one of ours, or one we refuse to write. */
 export class EventStoreDbMappingError extends Error {
@@ -140,6 +147,13 @@ export function toEventData(event: NewEvent): EventData {
   return jsonEvent({ id: event.eventId, type: event.type, data: event.data, metadata });
 }
 
+/** An imported event, carrying the time its first store recorded it (see RECORDED_AT_KEY). */
+export function toImportedEventData(event: HistoricalEvent): EventData {
+  if (Number.isNaN(Date.parse(event.recordedAt))) throw new EventStoreDbMappingError(`event ${event.eventId}: recorded time ${event.recordedAt} is not a time`);
+  const data = toEventData(event);
+  return { ...data, metadata: { ...(data.metadata as PlainObject), [RECORDED_AT_KEY]: new Date(event.recordedAt).toISOString() } };
+}
+
 /** True for events written through this adapter: JSON, not a system type, with our schema version in the metadata. */
 export function isServiceEvent(event: EsdbRecordedEvent): boolean {
   return !isSystemEventType(event.type) && event.isJson && isPlainObject(event.metadata) && Number.isSafeInteger(event.metadata[SCHEMA_VERSION_KEY]);
@@ -183,8 +197,14 @@ export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
     data: event.data,
     metadata: toEventMetadata(event.metadata, where),
     position,
-    recordedAt: event.created.toISOString(),
+    recordedAt: recordedAtOf(event),
   };
+}
+
+/** An imported event's original time where it carries one, else the time EventStoreDB recorded it. */
+function recordedAtOf(event: EsdbRecordedEvent): string {
+  const imported = isPlainObject(event.metadata) ? event.metadata[RECORDED_AT_KEY] : undefined;
+  return typeof imported === 'string' && !Number.isNaN(Date.parse(imported)) ? imported : event.created.toISOString();
 }
 
 function toEventMetadata(stored: PlainObject, where: string): EventMetadata {

@@ -10,12 +10,14 @@ import {
   EventStore,
   ExpectedRevision,
   GlobalPosition,
+  HistoricalEvent,
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
   WrongExpectedRevisionError,
 } from '../../application/ports/event-store.port';
 import { READABLE_HORIZON } from './readable-horizon';
+import { importHistoricalEvents } from './sql-event-import';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 
@@ -181,6 +183,11 @@ export class SqlEventStore implements EventStore {
       `SELECT count(*)::text AS pending FROM es_events WHERE transaction_id >= ${READABLE_HORIZON}`,
     );
     return Number(rows[0].pending);
+  }
+
+  async importEvents(events: readonly HistoricalEvent[]): Promise<void> {
+    await importHistoricalEvents(this.db, events);
+    this.appended.emit('appended');
   }
 
   onAppended(listener: () => void): () => void {
