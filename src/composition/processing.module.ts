@@ -15,6 +15,7 @@ import { ProjectionDaemon } from '../infrastructure/projections/projection-daemo
 import { SqlProjectionAdmin } from '../infrastructure/projections/sql-projection-admin';
 import { PROJECTION_ADMIN } from '../application/ports/projections.port';
 import { Projector } from '../infrastructure/projections/projector';
+import { PROJECTION_GROUPS } from '../infrastructure/projections/projection-groups';
 import { READ_MODEL_PROJECTIONS } from '../infrastructure/read-models/read-model-projections';
 import { SqlDatabase } from '../infrastructure/sql/sql-database';
 import { SQL_DATABASE } from '../infrastructure/tokens';
@@ -27,10 +28,8 @@ export interface ProcessingOptions {
 
 /** Far above any handler's own deadline (webhook and provider calls time out well before). */
 const JOB_LEASE_MS = 5 * 60_000;
-/** The read models the API answers from: rebuildable, blue/green, while the service runs. */
-const READ_MODELS_GROUP = 'read-models';
-/** Schedules side-effect jobs (provider calls, webhooks): never rebuilt or replayed. */
-const REACTIONS_GROUP = 'reactions';
+const READ_MODELS_GROUP = PROJECTION_GROUPS.readModels;
+const REACTIONS_GROUP = PROJECTION_GROUPS.reactions;
 
 /** Wires the projectors and the job worker to the application's reactions and job handlers. */
 @Global()

@@ -9,8 +9,12 @@ import { parseCommand } from './parse-command';
 import { responseOutcome } from './response-outcome';
 import { resolveServiceUrl } from './service-url';
 import { usageText } from './usage';
+import { parseDataCommand } from './data/data-commands';
+import { runDataCommand } from './data/run-data-command';
 
 const run = async (argv: readonly string[]): Promise<ExitCode> => {
+  // `data` commands open the configured store themselves; every other command calls the running service.
+  if (argv[0] === 'data') return runData(argv.slice(1));
   const parsed = parseCommand(argv, COMMANDS);
   if (parsed.kind === 'help') {
     process.stdout.write(usageText(COMMANDS));
@@ -50,6 +54,19 @@ const run = async (argv: readonly string[]): Promise<ExitCode> => {
   const outcome = responseOutcome(result.status, result.text);
   process[outcome.stream].write(`${outcome.line}\n`);
   return outcome.exitCode;
+};
+
+const runData = async (argv: readonly string[]): Promise<ExitCode> => {
+  const parsed = parseDataCommand(argv);
+  if (parsed.kind === 'help') {
+    process.stdout.write(usageText(COMMANDS));
+    return EXIT.ok;
+  }
+  if (parsed.kind === 'usage-error') {
+    process.stderr.write(`error: ${parsed.message}\n\n${usageText(COMMANDS)}`);
+    return EXIT.usage;
+  }
+  return runDataCommand(parsed, { stdout: process.stdout, stderr: process.stderr }, process.env);
 };
 
 // exitCode rather than process.exit() so buffered stdout is flushed before the process ends.

@@ -29,11 +29,30 @@ const duration = (seconds: number | null): string => {
 
 /** One terminal line: `balances [=========>          ]  48%  1,200/2,500 events  3,100 ev/s  ETA 0:01`. */
 export function progressLine(snapshot: RebuildSnapshot, width = 30): string {
-  const total = Math.max(snapshot.events_total, snapshot.events_applied);
-  const fraction = total === 0 ? (snapshot.state === 'running' ? 0 : 1) : snapshot.events_applied / total;
+  const phase = snapshot.phase === 'building' ? '' : `  ${snapshot.phase.replace(/_/g, ' ')}`;
+  const line = barLine(
+    { label: snapshot.projection, done: snapshot.events_applied, total: snapshot.events_total, perSecond: snapshot.events_per_second, etaSeconds: snapshot.eta_seconds, running: snapshot.state === 'running' },
+    width,
+  );
+  return `${line}${phase}`;
+}
+
+export interface Progress {
+  label: string;
+  done: number;
+  total: number;
+  perSecond: number;
+  etaSeconds: number | null;
+  /** A total of 0 reads as nothing done while running, as all done once finished. */
+  running: boolean;
+}
+
+/** The bar itself, for any count of events: `label [====>     ]  48%  1,200/2,500 events  3,100 ev/s  ETA 0:01`. */
+export function barLine(progress: Progress, width = 30): string {
+  const total = Math.max(progress.total, progress.done);
+  const fraction = total === 0 ? (progress.running ? 0 : 1) : progress.done / total;
   const filled = Math.min(width, Math.floor(fraction * width));
   const bar = filled >= width ? '='.repeat(width) : `${'='.repeat(filled)}>${' '.repeat(width - filled - 1)}`;
   const percent = `${String(Math.floor(fraction * 100)).padStart(3)}%`;
-  const phase = snapshot.phase === 'building' ? '' : `  ${snapshot.phase.replace(/_/g, ' ')}`;
-  return `${snapshot.projection} [${bar}] ${percent}  ${count(snapshot.events_applied)}/${count(total)} events  ${count(snapshot.events_per_second)} ev/s  ETA ${duration(snapshot.eta_seconds)}${phase}`;
+  return `${progress.label} [${bar}] ${percent}  ${count(progress.done)}/${count(total)} events  ${count(progress.perSecond)} ev/s  ETA ${duration(progress.etaSeconds)}`;
 }

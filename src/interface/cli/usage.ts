@@ -1,4 +1,5 @@
 import { CommandSpec } from './command-spec';
+import { DATA_USAGE } from './data/data-commands';
 
 /** Printed for --help (stdout) and after any usage error (stderr). */
 export const usageText = (commands: Readonly<Record<string, CommandSpec>>): string => {
@@ -9,8 +10,10 @@ export const usageText = (commands: Readonly<Record<string, CommandSpec>>): stri
   return [
     'Usage: npm run --silent cli -- <command> [arguments]',
     '',
-    'Commands:',
+    'Commands (they call the running service at SERVICE_URL with the operator token):',
     ...entries,
+    '',
+    ...DATA_USAGE,
     '',
     'Environment:',
     '  SERVICE_URL  base URL of the service (default http://localhost:3000)',
@@ -20,7 +23,7 @@ export const usageText = (commands: Readonly<Record<string, CommandSpec>>): stri
     'Prints the response as one JSON line on stdout (`audit wallet` streams JSON',
     'lines or CSV; `projections rebuild` prints progress, then the result). Exit codes: 0 success,',
     '1 error response (body on stderr), 2 usage or configuration error,',
-    '3 service unreachable.',
+    '3 service unreachable (for data commands: the store cannot be opened).',
     '',
   ].join('\n');
 };

@@ -1,0 +1,80 @@
+import { HistoricalEvent } from '../application/ports/event-store.port';
+import { assertEmpty, historicalEventOf, importHistory, readHistory } from '../application/data-move/event-history';
+import { ServiceConfig } from '../config/service-config';
+import { openConfiguredStore } from '../infrastructure/data-move/configured-store';
+import { historyLine, checkHistoryFile, readHistoryFile } from '../infrastructure/data-move/history-lines';
+import { assertNothingDerived, rebuildAfterImport } from '../infrastructure/data-move/rebuild-after-import';
+import { PgliteEventReader } from '../infrastructure/legacy/pglite-event-reader';
+
+/** Where a step of a move stands: started with a total, then told the count done so far. */
+export interface StepProgress {
+  start(step: 'export' | 'import' | 'read models', total: number): { update(done: number): void; finish(done: number): void };
+}
+
+export class StoreUnavailableError extends Error {
+  constructor(config: ServiceConfig, cause: unknown) {
+    super(`cannot open the configured store (EVENT_STORE=${config.eventStore}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+async function opened(config: ServiceConfig) {
+  try {
+    return await openConfiguredStore(config);
+  } catch (error) {
+    throw new StoreUnavailableError(config, error);
+  }
+}
+
+/** Writes every event of the configured store, in global order, one history line each; returns how many. */
+export async function exportConfiguredStore(config: ServiceConfig, writeLine: (line: string) => Promise<void>, progress: StepProgress): Promise<number> {
+  const { store, close } = await opened(config);
+  try {
+    const step = progress.start('export', await store.countEvents(null));
+    let exported = 0;
+    for await (const event of readHistory(store)) {
+      await writeLine(historyLine(historicalEventOf(event)));
+      step.update(++exported);
+    }
+    step.finish(exported);
+    return exported;
+  } finally {
+    await close();
+  }
+}
+
+export type HistorySource = { kind: 'history-file'; path: string } | { kind: 'pglite-folder'; path: string };
+
+export interface ImportOutcome {
+  events: number;
+  readModelEvents: number;
+  jobsScheduled: number;
+}
+
+/**
+ * Appends a history into the configured store, which must be empty (and its service database free of read models
+ * of another history), then rebuilds what the service derives from it (rebuildAfterImport).
+ */
+export async function importIntoConfiguredStore(config: ServiceConfig, source: HistorySource, progress: StepProgress): Promise<ImportOutcome> {
+  const reader = source.kind === 'pglite-folder' ? await PgliteEventReader.open(source.path) : null;
+  try {
+    const total = reader ? await reader.count() : await checkHistoryFile(source.path);
+    const events: AsyncIterable<HistoricalEvent> = reader ? reader.events() : readHistoryFile(source.path);
+    const { db, store, close } = await opened(config);
+    try {
+      await assertEmpty(store);
+      await assertNothingDerived(db);
+      const importing = progress.start('import', total);
+      const imported = await importHistory(store, events, { batchSize: 500, onProgress: (done) => importing.update(done) });
+      importing.finish(imported);
+      const rebuilding = progress.start('read models', imported);
+      const rebuilt = await rebuildAfterImport(db, store, { now: new Date(), stuckOrderAfterMs: config.stuckOrderAfterMs, onProgress: (done) => rebuilding.update(done) });
+      rebuilding.finish(rebuilt.events);
+      return { events: imported, readModelEvents: rebuilt.events, jobsScheduled: rebuilt.jobsScheduled };
+    } finally {
+      await close();
+    }
+  } finally {
+    await reader?.close();
+  }
+}

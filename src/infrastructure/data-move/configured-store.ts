@@ -1,0 +1,39 @@
+import { EventStore } from '../../application/ports/event-store.port';
+import { ServiceConfig } from '../../config/service-config';
+import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
+import { SqlEventStore } from '../event-store/sql-event-store';
+import { openDatabase } from '../open-database';
+import { SqlDatabase } from '../sql/sql-database';
+
+export interface ConfiguredStore {
+  /** The service database (read models, jobs); in eventstoredb mode the PostgreSQL beside EventStoreDB. */
+  db: SqlDatabase;
+  store: EventStore;
+  close(): Promise<void>;
+}
+
+/**
+ * The configured event store and service database, opened directly as the service opens them (schema brought
+ * up to date), without the service: for moving the data of a stopped one.
+ */
+export async function openConfiguredStore(config: ServiceConfig): Promise<ConfiguredStore> {
+  const db = await openDatabase(config);
+  let store: EventStore;
+  try {
+    store =
+      config.eventStore === 'eventstoredb'
+        ? await EventStoreDbEventStore.connect(config.eventStoreConnectionString ?? '', { watchRemoteAppends: false })
+        : new SqlEventStore(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return {
+    db,
+    store,
+    async close() {
+      await store.close();
+      await db.close();
+    },
+  };
+}

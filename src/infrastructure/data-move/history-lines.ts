@@ -1,0 +1,95 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { EventMetadata, HistoricalEvent } from '../../application/ports/event-store.port';
+
+/**
+ * The export format: one JSON object per line, in global order. Field names follow the API's snake_case;
+ * `data` and `metadata` are the event's own, as stored.
+ */
+export interface HistoryLine {
+  stream: string;
+  revision: number;
+  event_id: string;
+  type: string;
+  schema_version: number;
+  data: { [key: string]: unknown };
+  metadata: EventMetadata;
+  recorded_at: string;
+}
+
+export const historyLine = (event: HistoricalEvent): string =>
+  JSON.stringify({
+    stream: event.streamId,
+    revision: event.revision,
+    event_id: event.eventId,
+    type: event.type,
+    schema_version: event.schemaVersion,
+    data: event.data,
+    metadata: event.metadata,
+    recorded_at: event.recordedAt,
+  } satisfies HistoryLine);
+
+export class HistoryFileError extends Error {
+  constructor(file: string, line: number, problem: string) {
+    super(`${file}, line ${line}: ${problem}`);
+    this.name = 'HistoryFileError';
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isObject = (value: unknown): value is { [key: string]: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** One line back into an event; a problem is named with the field. */
+export function parseHistoryLine(text: string): HistoricalEvent | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'not a JSON object';
+  }
+  if (!isObject(value)) return 'not a JSON object';
+  const { stream, revision, event_id: eventId, type, schema_version: schemaVersion, data, metadata, recorded_at: recordedAt } = value;
+  if (typeof stream !== 'string' || stream === '') return 'stream must be a non-empty string';
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 0) return 'revision must be a whole number, 0 or more';
+  if (typeof eventId !== 'string' || !UUID.test(eventId)) return 'event_id must be a UUID';
+  if (typeof type !== 'string' || type === '') return 'type must be a non-empty string';
+  if (typeof schemaVersion !== 'number' || !Number.isSafeInteger(schemaVersion)) return 'schema_version must be a whole number';
+  if (!isObject(data)) return 'data must be a JSON object';
+  if (!isObject(metadata) || typeof metadata.correlationId !== 'string' || typeof metadata.occurredAt !== 'string' || !isObject(metadata.actor)) {
+    return 'metadata must be an object with correlationId, occurredAt and actor';
+  }
+  if (typeof recordedAt !== 'string' || Number.isNaN(Date.parse(recordedAt))) return 'recorded_at must be a time';
+  return {
+    streamId: stream,
+    revision,
+    eventId: eventId.toLowerCase(),
+    type,
+    schemaVersion,
+    data,
+    metadata: metadata as unknown as EventMetadata,
+    recordedAt: new Date(recordedAt).toISOString(),
+  };
+}
+
+/** The events of an export file, in its order; blank lines are skipped, anything else that is not an event stops the read. */
+export async function* readHistoryFile(file: string): AsyncGenerator<HistoricalEvent> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let number = 0;
+  for await (const text of lines) {
+    number++;
+    if (text.trim() === '') continue;
+    const parsed = parseHistoryLine(text);
+    if (typeof parsed === 'string') throw new HistoryFileError(file, number, parsed);
+    yield parsed;
+  }
+}
+
+/**
+ * Reads the whole file once before anything is imported: every line must be an event (a bad line fails the
+ * import before it writes anything). Returns the number of events, the progress total.
+ */
+export async function checkHistoryFile(file: string): Promise<number> {
+  let count = 0;
+  for await (const event of readHistoryFile(file)) if (event) count++;
+  return count;
+}

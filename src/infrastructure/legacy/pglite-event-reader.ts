@@ -1,0 +1,103 @@
+import { PGlite } from '@electric-sql/pglite';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventMetadata, HistoricalEvent } from '../../application/ports/event-store.port';
+
+/*
+ * The one use of @electric-sql/pglite left: reading the events of a data folder written by the releases whose
+ * embedded store was PGlite (DATA_DIR/pglite), so that `data import` can move them into a real store.
+ */
+
+interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  event_id: string;
+  stream_id: string;
+  stream_revision: string;
+  event_type: string;
+  schema_version: number;
+  data: { [key: string]: unknown };
+  metadata: EventMetadata;
+  recorded_at: Date | string;
+}
+
+/** True for a PostgreSQL data folder (PGlite writes one): it holds PG_VERSION. */
+export const isPgliteFolder = (path: string): boolean => existsSync(join(path, 'PG_VERSION'));
+
+/**
+ * Reads the events table of a PGlite data folder in global order. PGlite writes to a folder it opens (recovery,
+ * its own files), so it opens a copy in a temporary folder: the folder given is never changed.
+ */
+export class PgliteEventReader {
+  private constructor(
+    private readonly db: PGlite,
+    private readonly copy: string,
+  ) {}
+
+  static async open(folder: string): Promise<PgliteEventReader> {
+    if (!isPgliteFolder(folder)) throw new Error(`${folder} is not a PGlite data folder (it has no PG_VERSION)`);
+    const copy = mkdtempSync(join(tmpdir(), 'pglite-import-'));
+    try {
+      cpSync(folder, copy, { recursive: true });
+      const db = new PGlite({ dataDir: copy });
+      await db.waitReady;
+      const reader = new PgliteEventReader(db, copy);
+      const tables = await db.query<{ found: boolean }>(`SELECT to_regclass('es_events') IS NOT NULL AS found`);
+      if (!tables.rows[0]?.found) {
+        await reader.close();
+        throw new Error(`${folder} holds no event store (no es_events table)`);
+      }
+      return reader;
+    } catch (error) {
+      rmSync(copy, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  async count(): Promise<number> {
+    const result = await this.db.query<{ count: string }>('SELECT count(*)::text AS count FROM es_events');
+    return Number(result.rows[0].count);
+  }
+
+  /** Every event, in the store's global order (transaction id, then sequence number), a page at a time. */
+  async *events(pageSize = 500): AsyncGenerator<HistoricalEvent> {
+    let after: { transactionId: string; position: string } | null = null;
+    for (;;) {
+      const page: EventRow[] = (
+        await this.db.query<EventRow>(
+          `SELECT global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id, stream_id,
+                  stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at
+             FROM es_events
+            WHERE $1::text IS NULL OR (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+            ORDER BY transaction_id, global_position
+            LIMIT $3`,
+          [after?.transactionId ?? null, after?.position ?? null, pageSize],
+        )
+      ).rows;
+      if (page.length === 0) return;
+      for (const row of page) yield historicalEventOf(row);
+      const last = page[page.length - 1];
+      after = { transactionId: last.transaction_id, position: last.global_position };
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      if (!this.db.closed) await this.db.close();
+    } finally {
+      rmSync(this.copy, { recursive: true, force: true });
+    }
+  }
+}
+
+const historicalEventOf = (row: EventRow): HistoricalEvent => ({
+  eventId: row.event_id,
+  streamId: row.stream_id,
+  revision: Number(row.stream_revision),
+  type: row.event_type,
+  schemaVersion: row.schema_version,
+  data: row.data,
+  metadata: row.metadata,
+  recordedAt: new Date(row.recorded_at).toISOString(),
+});

@@ -1,0 +1,61 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The `data` commands open the configured store directly, as the service does, instead of calling the
+ * running service over HTTP like every other command: they move the history of a stopped service.
+ */
+export type DataCommand = { kind: 'export' } | { kind: 'import'; source: ImportSource };
+
+export type ImportSource = { kind: 'history-file'; path: string } | { kind: 'pglite-folder'; path: string };
+
+export type DataParseResult = DataCommand | { kind: 'help' } | { kind: 'usage-error'; message: string };
+
+export const DATA_USAGE = [
+  'Data commands (they open the configured store directly; run them while the service is stopped):',
+  '  data export',
+  '      Write every event, in global order, as JSON lines on stdout: `data export > log.jsonl`.',
+  '  data import <log.jsonl | pglite-folder>',
+  '      Append an exported history, or the events of a PGlite data folder (DATA_DIR/pglite of',
+  '      earlier releases), into the configured store, which must be empty; then rebuild the',
+  '      read models. Prints the counts as one JSON line.',
+  '  They read EVENT_STORE, DATABASE_URL, EVENTSTORE_CONNECTION_STRING and DATA_DIR as the',
+  '  service does; a progress bar is drawn on stderr when it is a terminal.',
+];
+
+const isHelp = (arg: string): boolean => arg === '--help' || arg === '-h';
+
+/** Arguments after `data`. */
+export function parseDataCommand(argv: readonly string[]): DataParseResult {
+  if (argv.length === 0 || argv.some(isHelp)) return argv.length === 0 ? { kind: 'usage-error', message: 'missing data command (export or import)' } : { kind: 'help' };
+  const [verb, ...rest] = argv;
+  if (verb === 'export') {
+    return rest.length === 0 ? { kind: 'export' } : { kind: 'usage-error', message: `unexpected argument "${rest[0]}"` };
+  }
+  if (verb === 'import') {
+    if (rest.length === 0) return { kind: 'usage-error', message: 'missing <log.jsonl | pglite-folder>' };
+    if (rest.length > 1) return { kind: 'usage-error', message: `unexpected argument "${rest[1]}"` };
+    const source = importSource(rest[0]);
+    return typeof source === 'string' ? { kind: 'usage-error', message: source } : { kind: 'import', source };
+  }
+  return { kind: 'usage-error', message: `unknown command "data ${verb}"` };
+}
+
+/** A file is an export; a folder is a PGlite data folder, or a data directory that holds one (`pglite/`). */
+function importSource(path: string): ImportSource | string {
+  const stat = statOf(path);
+  if (!stat) return `${path}: no such file or folder`;
+  if (stat.isFile()) return { kind: 'history-file', path };
+  if (!stat.isDirectory()) return `${path} is neither a file nor a folder`;
+  if (statOf(join(path, 'PG_VERSION'))?.isFile()) return { kind: 'pglite-folder', path };
+  if (statOf(join(path, 'pglite', 'PG_VERSION'))?.isFile()) return { kind: 'pglite-folder', path: join(path, 'pglite') };
+  return `${path} is a folder but not a PGlite data folder (no PG_VERSION in it or in ${join(path, 'pglite')})`;
+}
+
+const statOf = (path: string) => {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+};

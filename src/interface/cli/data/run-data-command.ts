@@ -1,0 +1,62 @@
+import { once } from 'node:events';
+import { StoreNotEmptyError } from '../../../application/data-move/event-history';
+import { StepProgress, StoreUnavailableError, exportConfiguredStore, importIntoConfiguredStore } from '../../../composition/data-move';
+import { ConfigError } from '../../../config/load-config';
+import { errorCode, errorMessage } from '../error-fields';
+import { EXIT, ExitCode } from '../exit-codes';
+import { Terminal } from '../stream-output';
+import { DataCommand } from './data-commands';
+import { ProgressMeter } from './progress-meter';
+import { storeConfig } from './store-config';
+
+type DataTerminal = Terminal & { stderr: Terminal['stderr'] & { isTTY?: boolean } };
+
+/** Runs `data export` or `data import` against the configured store; failures are one line on stderr. */
+export async function runDataCommand(command: DataCommand, terminal: DataTerminal, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const fail = (code: ExitCode, message: string): ExitCode => {
+    terminal.stderr.write(`error: ${message}\n`);
+    return code;
+  };
+  let config;
+  try {
+    config = storeConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(EXIT.usage, error.message);
+    throw error;
+  }
+  const progress: StepProgress = {
+    start: (step, total) => {
+      const meter = new ProgressMeter(terminal.stderr, step, total);
+      return { update: (done) => meter.update(done), finish: (done) => meter.finish(done) };
+    },
+  };
+  try {
+    if (command.kind === 'export') {
+      await exportConfiguredStore(config, (line) => writeLine(terminal.stdout, line), progress);
+      return EXIT.ok;
+    }
+    const outcome = await importIntoConfiguredStore(config, command.source, progress);
+    terminal.stdout.write(
+      `${JSON.stringify({
+        imported_events: outcome.events,
+        source: command.source.path,
+        event_store: config.eventStore,
+        read_model_events: outcome.readModelEvents,
+        jobs_scheduled: outcome.jobsScheduled,
+      })}\n`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return fail(EXIT.unreachable, error.message);
+    if (error instanceof StoreNotEmptyError) return fail(EXIT.errorResponse, error.message);
+    // The reader of the export went away (`data export | head`): nothing to report.
+    if (command.kind === 'export' && errorCode(error) === 'EPIPE') return EXIT.ok;
+    const partial = command.kind === 'import' ? ' (events imported before the failure stay: empty the store before importing again)' : '';
+    return fail(EXIT.errorResponse, `${command.kind} failed: ${errorMessage(error)}${partial}`);
+  }
+}
+
+/** Waits for the pipe to drain when it is full, so a large export does not pile up in memory. */
+async function writeLine(stdout: Terminal['stdout'], line: string): Promise<void> {
+  if (!stdout.write(`${line}\n`)) await once(stdout, 'drain');
+}
