@@ -49,6 +49,7 @@ export interface ImportOutcome {
   events: number;
   readModelEvents: number;
   jobsScheduled: number;
+  keysBound: number;
 }
 
 /**
@@ -70,7 +71,7 @@ export async function importIntoConfiguredStore(config: ServiceConfig, source: H
       const rebuilding = progress.start('read models', imported);
       const rebuilt = await rebuildAfterImport(db, store, { now: new Date(), stuckOrderAfterMs: config.stuckOrderAfterMs, onProgress: (done) => rebuilding.update(done) });
       rebuilding.finish(rebuilt.events);
-      return { events: imported, readModelEvents: rebuilt.events, jobsScheduled: rebuilt.jobsScheduled };
+      return { events: imported, readModelEvents: rebuilt.events, jobsScheduled: rebuilt.jobsScheduled, keysBound: rebuilt.keysBound };
     } finally {
       await close();
     }

@@ -1,5 +1,7 @@
 import { EventStore, RecordedEvent } from '../../application/ports/event-store.port';
 import { UnfinishedWork } from '../../application/process-managers/unfinished-work';
+import { KeyBindingsFromLog } from '../../application/data-move/key-bindings-from-log';
+import { bindAnsweredKeys } from '../idempotency/bind-keys';
 import { StoreNotEmptyError, readHistory } from '../../application/data-move/event-history';
 import { insertJobs } from '../jobs/sql-job-queue';
 import { checkpoints } from '../projections/checkpoint-store';
@@ -11,6 +13,7 @@ import { SqlDatabase } from '../sql/sql-database';
 export interface RebuildOutcome {
   events: number;
   jobsScheduled: number;
+  keysBound: number;
 }
 
 const BATCH = 500;
@@ -20,7 +23,8 @@ const BATCH = 500;
  * - the read models, applied from the first event to the last (their group's checkpoint ends at the head);
  * - the reactions' checkpoint set to the head without running them: the imported orders were submitted,
  *   refunded and announced by the service that recorded them, and must not be again;
- * - the jobs for the work the history leaves undone (UnfinishedWork), under the ids the service uses.
+ * - the jobs for the work the history leaves undone (UnfinishedWork), under the ids the service uses;
+ * - the Idempotency-Keys of the debits of the last 24 hours (KeyBindingsFromLog), so a retry cannot debit again.
  */
 export async function rebuildAfterImport(
   db: SqlDatabase,
@@ -31,6 +35,7 @@ export async function rebuildAfterImport(
   await checkpoints.ensure(db, PROJECTION_GROUPS.readModels);
   await checkpoints.ensure(db, PROJECTION_GROUPS.reactions);
   const unfinished = new UnfinishedWork();
+  const keys = new KeyBindingsFromLog();
   let batch: RecordedEvent[] = [];
   let applied = 0;
   const apply = async (): Promise<void> => {
@@ -45,17 +50,20 @@ export async function rebuildAfterImport(
   };
   for await (const event of readHistory(store, BATCH)) {
     unfinished.observe(event);
+    keys.observe(event);
     batch.push(event);
     if (batch.length >= BATCH) await apply();
   }
   if (batch.length) await apply();
   const head = await store.headPosition();
   const jobs = unfinished.jobs(options.now, options.stuckOrderAfterMs);
+  const bindings = keys.bindings(options.now);
   await db.transaction(async (tx) => {
     if (head) await checkpoints.write(tx, PROJECTION_GROUPS.reactions, head);
     await insertJobs(tx, jobs);
+    await bindAnsweredKeys(tx, bindings);
   });
-  return { events: applied, jobsScheduled: jobs.length };
+  return { events: applied, jobsScheduled: jobs.length, keysBound: bindings.length };
 }
 
 /** The service database must not hold read models of another history (in eventstoredb mode it is a separate database). */

@@ -43,6 +43,7 @@ export async function runDataCommand(command: DataCommand, terminal: DataTermina
         event_store: config.eventStore,
         read_model_events: outcome.readModelEvents,
         jobs_scheduled: outcome.jobsScheduled,
+        idempotency_keys_bound: outcome.keysBound,
       })}\n`,
     );
     return EXIT.ok;

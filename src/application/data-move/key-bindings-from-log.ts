@@ -1,0 +1,55 @@
+import { WalletDebited } from '../../domain/wallet/wallet.events';
+import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
+import { IDEMPOTENCY_WINDOW_MS } from '../ports/idempotency-store.port';
+import { KeyBinding, RecordedEvent } from '../ports/event-store.port';
+import { orderResource } from '../orders/order-response';
+
+/**
+ * Marks a key bound again from the log: the hash of the request's body is not in the log, so no request matches
+ * it, and a retry with the key is answered 409 idempotency_conflict instead of being placed as a new order.
+ */
+export const REQUEST_HASH_NOT_IN_LOG = 'not in the log: bound again by data import';
+
+/**
+ * The Idempotency-Keys a moved history still binds: every debit placed less than 24 h before `now` carries its
+ * key (WalletDebited.idempotencyKey), and the key must keep its order, so that a retry after the move cannot debit
+ * a second time. The answer is rebuilt from the debit as the placement built it.
+ */
+export class KeyBindingsFromLog {
+  private readonly debits: RecordedEvent[] = [];
+
+  observe(event: RecordedEvent): void {
+    if (event.type === 'WalletDebited') this.debits.push(event);
+  }
+
+  bindings(now: Date): KeyBinding[] {
+    return this.debits.flatMap((event): KeyBinding[] => {
+      const wallet = parseWalletStreamId(event.streamId);
+      const data = event.data as WalletDebited['data'];
+      const placedAt = Date.parse(data.placedAt);
+      if (!wallet || now.getTime() - placedAt >= IDEMPOTENCY_WINDOW_MS) return [];
+      const answer = orderResource({
+        orderId: data.orderId,
+        product: data.product,
+        amount: data.amount,
+        currency: data.currency,
+        balanceAfter: data.balanceAfter,
+        reference: data.reference,
+        createdAt: data.placedAt,
+      });
+      return [
+        {
+          partnerId: wallet.partnerId,
+          environment: wallet.environment,
+          key: data.idempotencyKey,
+          requestHash: REQUEST_HASH_NOT_IN_LOG,
+          orderId: data.orderId,
+          statusCode: 200,
+          body: JSON.stringify(answer),
+          createdAt: data.placedAt,
+          expiresAt: new Date(placedAt + IDEMPOTENCY_WINDOW_MS).toISOString(),
+        },
+      ];
+    });
+  }
+}

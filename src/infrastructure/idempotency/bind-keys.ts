@@ -1,0 +1,26 @@
+import { KeyBinding } from '../../application/ports/event-store.port';
+import { SqlExecutor } from '../sql/sql-database';
+
+/** Binds keys as answered (state completed), as an append binds them; a key bound already keeps its binding. */
+export async function bindAnsweredKeys(db: SqlExecutor, bindings: readonly KeyBinding[]): Promise<void> {
+  if (bindings.length === 0) return;
+  await db.query(
+    `INSERT INTO idempotency_keys (partner_id, environment, idempotency_key, request_hash, order_id, state, response_status, response_body,
+                                   locked_until, created_at, expires_at)
+     SELECT v.partner_id, v.environment, v.idempotency_key, v.request_hash, v.order_id, 'completed', v.status, v.body, v.created_at, v.created_at, v.expires_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::text[], $8::timestamptz[], $9::timestamptz[])
+         AS v(partner_id, environment, idempotency_key, request_hash, order_id, status, body, created_at, expires_at)
+     ON CONFLICT (partner_id, environment, idempotency_key) DO NOTHING`,
+    [
+      bindings.map((binding) => binding.partnerId),
+      bindings.map((binding) => binding.environment),
+      bindings.map((binding) => binding.key),
+      bindings.map((binding) => binding.requestHash),
+      bindings.map((binding) => binding.orderId),
+      bindings.map((binding) => binding.statusCode),
+      bindings.map((binding) => binding.body),
+      bindings.map((binding) => binding.createdAt),
+      bindings.map((binding) => binding.expiresAt),
+    ],
+  );
+}
