@@ -1,7 +1,9 @@
 import { HistoricalEvent } from '../application/ports/event-store.port';
 import { assertEmpty, historicalEventOf, importHistory, readHistory } from '../application/data-move/event-history';
 import { ServiceConfig } from '../config/service-config';
-import { openConfiguredStore } from '../infrastructure/data-move/configured-store';
+import { startEmbeddedServerIfOwner } from '../embedded-server-lifecycle';
+import { ConfiguredStore, openConfiguredStore } from '../infrastructure/data-move/configured-store';
+import { EmbeddedServerLog } from '../infrastructure/sql/embedded/embedded-postgres-server';
 import { historyLine, checkHistoryFile, readHistoryFile } from '../infrastructure/data-move/history-lines';
 import { assertNothingDerived, rebuildAfterImport } from '../infrastructure/data-move/rebuild-after-import';
 import { PgliteEventReader } from '../infrastructure/legacy/pglite-event-reader';
@@ -11,6 +13,12 @@ export interface StepProgress {
   start(step: 'export' | 'import' | 'read models', total: number): { update(done: number): void; finish(done: number): void };
 }
 
+export interface MoveOptions {
+  progress: StepProgress;
+  /** Embedded mode: the messages of the PostgreSQL server the command starts in DATA_DIR (never on stdout, which holds the export). */
+  serverLog: EmbeddedServerLog;
+}
+
 export class StoreUnavailableError extends Error {
   constructor(config: ServiceConfig, cause: unknown) {
     super(`cannot open the configured store (EVENT_STORE=${config.eventStore}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
@@ -18,17 +26,39 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-async function opened(config: ServiceConfig) {
+/**
+ * The configured store, opened as the service opens it. In embedded mode that starts the PostgreSQL server in
+ * DATA_DIR/postgres (creating the cluster on a first import), which is refused while the service runs on that
+ * folder; it is stopped again on close.
+ */
+async function opened(config: ServiceConfig, serverLog: EmbeddedServerLog): Promise<ConfiguredStore> {
+  let server;
   try {
-    return await openConfiguredStore(config);
+    server = await startEmbeddedServerIfOwner(config, serverLog);
   } catch (error) {
+    throw new StoreUnavailableError(config, error);
+  }
+  try {
+    const store = await openConfiguredStore(config);
+    return {
+      ...store,
+      async close() {
+        try {
+          await store.close();
+        } finally {
+          await server?.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await server?.stop();
     throw new StoreUnavailableError(config, error);
   }
 }
 
 /** Writes every event of the configured store, in global order, one history line each; returns how many. */
-export async function exportConfiguredStore(config: ServiceConfig, writeLine: (line: string) => Promise<void>, progress: StepProgress): Promise<number> {
-  const { store, close } = await opened(config);
+export async function exportConfiguredStore(config: ServiceConfig, writeLine: (line: string) => Promise<void>, { progress, serverLog }: MoveOptions): Promise<number> {
+  const { store, close } = await opened(config, serverLog);
   try {
     const step = progress.start('export', await store.countEvents(null));
     let exported = 0;
@@ -56,12 +86,12 @@ export interface ImportOutcome {
  * Appends a history into the configured store, which must be empty (and its service database free of read models
  * of another history), then rebuilds what the service derives from it (rebuildAfterImport).
  */
-export async function importIntoConfiguredStore(config: ServiceConfig, source: HistorySource, progress: StepProgress): Promise<ImportOutcome> {
+export async function importIntoConfiguredStore(config: ServiceConfig, source: HistorySource, { progress, serverLog }: MoveOptions): Promise<ImportOutcome> {
   const reader = source.kind === 'pglite-folder' ? await PgliteEventReader.open(source.path) : null;
   try {
     const total = reader ? await reader.count() : await checkHistoryFile(source.path);
     const events: AsyncIterable<HistoricalEvent> = reader ? reader.events() : readHistoryFile(source.path);
-    const { db, store, close } = await opened(config);
+    const { db, store, close } = await opened(config, serverLog);
     try {
       await assertEmpty(store);
       await assertNothingDerived(db);

@@ -17,8 +17,16 @@ export const EMBEDDED_DATABASE_URL = 'EMBEDDED_DATABASE_URL';
 const MODES: readonly EventStoreMode[] = ['embedded', 'postgres', 'eventstoredb'];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+export interface LoadConfigOptions {
+  /**
+   * Accept a DATA_DIR that still holds an earlier release's PGlite database (the service refuses it): the data
+   * commands open it to move that history into the embedded server.
+   */
+  acceptEarlierDatabase?: boolean;
+}
+
 /** Reads and checks the environment; every problem is reported at once, with the variable's name. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): ServiceConfig {
   const problems: string[] = [];
   const integer = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
@@ -84,7 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   const backgroundWork = (env.BACKGROUND_WORK || 'inline') as ServiceConfig['backgroundWork'];
   if (backgroundWork !== 'inline' && backgroundWork !== 'thread') problems.push(`BACKGROUND_WORK must be inline or thread (got "${env.BACKGROUND_WORK}")`);
   config.backgroundWork = backgroundWork;
-  if (eventStore === 'embedded' && existsSync(join(dataDir, 'pglite')) && !existsSync(join(dataDir, 'postgres'))) {
+  if (!options.acceptEarlierDatabase && eventStore === 'embedded' && existsSync(join(dataDir, 'pglite')) && !existsSync(join(dataDir, 'postgres'))) {
     problems.push(
       `DATA_DIR (${dataDir}) holds a database of an earlier release (${join(dataDir, 'pglite')}), which this release no longer opens; ` +
         `move its history into the embedded PostgreSQL server with: npm run --silent cli -- data import ${join(dataDir, 'pglite')}`,

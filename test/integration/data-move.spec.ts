@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordedEvent } from '../../src/application/ports/event-store.port';
 import { readHistory } from '../../src/application/data-move/event-history';
+import { loadConfig } from '../../src/config/load-config';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { folderDigest, seenByTheRelease, unpackReleaseFolder } from '../support/pglite-release-fixture';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
-import { SANDBOX_PHONES, TestService } from '../support/test-service';
+import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 import { CliRun, runCli } from '../unit/cli/run-cli';
 
@@ -112,6 +113,69 @@ describe('data import of a PGlite folder written by the release before', () => {
     expect((await service.admin('GET', '/webhook-deliveries')).body).toMatchObject({ deliveries: [] });
     expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
   });
+});
+
+describe('an embedded installation of the release before, upgraded', () => {
+  const seen = seenByTheRelease();
+  let dataDir: string;
+  let service: TestService | null = null;
+  let copy: TestDatabase | null = null;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'data-move-embedded-'));
+    // As root the embedded server runs as the postgres account, which must be able to enter the folder.
+    chmodSync(dataDir, 0o711);
+    unpackReleaseFolder(dataDir);
+  });
+  afterAll(async () => {
+    await service?.close();
+    await copy?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const embeddedEnv = (): Record<string, string> => ({ EVENT_STORE: 'embedded', DATA_DIR: dataDir });
+
+  it(
+    'is refused by the service with the import command, which moves DATA_DIR/pglite into the embedded server',
+    async () => {
+      expect(() => loadConfig({ ...embeddedEnv(), ADMIN_TOKEN: TEST_ADMIN_TOKEN })).toThrow(`npm run --silent cli -- data import ${join(dataDir, 'pglite')}`);
+      const run = await runCli(['data', 'import', dataDir], embeddedEnv());
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ imported_events: seen.events, source: join(dataDir, 'pglite'), event_store: 'embedded' });
+      expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+      expect(() => loadConfig({ ...embeddedEnv(), ADMIN_TOKEN: TEST_ADMIN_TOKEN })).not.toThrow();
+    },
+    MOVE_TIMEOUT_MS,
+  );
+
+  it(
+    'starts on the embedded server and answers every balance and order as the release did',
+    async () => {
+      service = await TestService.start({ store: 'embedded', dataDir, env: { API_KEY_SECRET: seen.apiKeySecret } });
+      for (const partner of seen.partners) {
+        expect((await service.partner('GET', '/balance', partner.sandboxKey)).body).toEqual(partner.balance);
+        expect((await service.partner('GET', '/transactions?limit=50', partner.sandboxKey)).body).toEqual(partner.transactions);
+      }
+      expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
+      await service.close();
+      service = null;
+    },
+    SERVICE_START_TIMEOUT_MS,
+  );
+
+  it(
+    'moves on to an external PostgreSQL with export and import, event for event',
+    async () => {
+      const exported = await runCli(['data', 'export'], embeddedEnv());
+      expect(exported.code).toBe(0);
+      const file = join(dataDir, 'log.jsonl');
+      writeFileSync(file, exported.stdout);
+      copy = await createTestDatabase('move_from_embedded');
+      expect(imported(await runCli(['data', 'import', file], storeEnv(copy)))).toMatchObject({ imported_events: seen.events });
+      expect((await runCli(['data', 'export'], storeEnv(copy))).stdout).toBe(exported.stdout);
+    },
+    MOVE_TIMEOUT_MS,
+  );
 });
 
 describe('a round trip: PostgreSQL, data export, data import into another PostgreSQL', () => {

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { StoreNotEmptyError } from '../../../application/data-move/event-history';
-import { StepProgress, StoreUnavailableError, exportConfiguredStore, importIntoConfiguredStore } from '../../../composition/data-move';
+import { MoveOptions, StoreUnavailableError, exportConfiguredStore, importIntoConfiguredStore } from '../../../composition/data-move';
 import { ConfigError } from '../../../config/load-config';
 import { errorCode, errorMessage } from '../error-fields';
 import { EXIT, ExitCode } from '../exit-codes';
@@ -24,18 +24,22 @@ export async function runDataCommand(command: DataCommand, terminal: DataTermina
     if (error instanceof ConfigError) return fail(EXIT.usage, error.message);
     throw error;
   }
-  const progress: StepProgress = {
-    start: (step, total) => {
-      const meter = new ProgressMeter(terminal.stderr, step, total);
-      return { update: (done) => meter.update(done), finish: (done) => meter.finish(done) };
+  const say = (message: string): void => void terminal.stderr.write(`embedded PostgreSQL: ${message}\n`);
+  const options: MoveOptions = {
+    progress: {
+      start: (step, total) => {
+        const meter = new ProgressMeter(terminal.stderr, step, total);
+        return { update: (done) => meter.update(done), finish: (done) => meter.finish(done) };
+      },
     },
+    serverLog: { info: say, warn: say, error: say },
   };
   try {
     if (command.kind === 'export') {
-      await exportConfiguredStore(config, (line) => writeLine(terminal.stdout, line), progress);
+      await exportConfiguredStore(config, (line) => writeLine(terminal.stdout, line), options);
       return EXIT.ok;
     }
-    const outcome = await importIntoConfiguredStore(config, command.source, progress);
+    const outcome = await importIntoConfiguredStore(config, command.source, options);
     terminal.stdout.write(
       `${JSON.stringify({
         imported_events: outcome.events,
