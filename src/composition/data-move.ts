@@ -4,6 +4,10 @@ import { ServiceConfig } from '../config/service-config';
 import { startEmbeddedServerIfOwner } from '../embedded-server-lifecycle';
 import { ConfiguredStore, openConfiguredStore } from '../infrastructure/data-move/configured-store';
 import { EmbeddedServerLog } from '../infrastructure/sql/embedded/embedded-postgres-server';
+import { isProcessAlive } from '../infrastructure/sql/embedded/process-alive';
+import { embeddedSocketConnectionString } from '../infrastructure/sql/embedded/server-endpoint';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { historyLine, checkHistoryFile, readHistoryFile } from '../infrastructure/data-move/history-lines';
 import { assertNothingDerived, rebuildAfterImport } from '../infrastructure/data-move/rebuild-after-import';
 import { PgliteEventReader } from '../infrastructure/legacy/pglite-event-reader';
@@ -29,11 +33,14 @@ export class StoreUnavailableError extends Error {
 /**
  * The configured store, opened as the service opens it. In embedded mode that starts the PostgreSQL server in
  * DATA_DIR/postgres (creating the cluster on a first import), which is refused while the service runs on that
- * folder; it is stopped again on close.
+ * folder; it is stopped again on close. An export (`read`) from the embedded mode of a running service reads
+ * through that service's own server instead (its Unix socket).
  */
-async function opened(config: ServiceConfig, serverLog: EmbeddedServerLog): Promise<ConfiguredStore> {
+async function opened(config: ServiceConfig, serverLog: EmbeddedServerLog, access: 'read' | 'write'): Promise<ConfiguredStore> {
   let server;
   try {
+    const running = config.eventStore === 'embedded' ? runningService(config.dataDir) : null;
+    if (running !== null) config.databaseUrl = runningServerAddress(config.dataDir, running, access);
     server = await startEmbeddedServerIfOwner(config, serverLog);
   } catch (error) {
     throw new StoreUnavailableError(config, error);
@@ -56,9 +63,24 @@ async function opened(config: ServiceConfig, serverLog: EmbeddedServerLog): Prom
   }
 }
 
+/** The process id of a live service that owns DATA_DIR (DATA_DIR/service.pid), if any. */
+function runningService(dataDir: string): number | null {
+  const file = join(dataDir, 'service.pid');
+  if (!existsSync(file)) return null;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid) ? pid : null;
+}
+
+function runningServerAddress(dataDir: string, pid: number, access: 'read' | 'write'): string {
+  if (access === 'write') throw new Error(`the service (pid ${pid}) is running on ${dataDir}; stop it before importing`);
+  const address = embeddedSocketConnectionString(dataDir);
+  if (!address) throw new Error(`the service (pid ${pid}) is running on ${dataDir} and its server listens on loopback only; stop it to export`);
+  return address;
+}
+
 /** Writes every event of the configured store, in global order, one history line each; returns how many. */
 export async function exportConfiguredStore(config: ServiceConfig, writeLine: (line: string) => Promise<void>, { progress, serverLog }: MoveOptions): Promise<number> {
-  const { store, close } = await opened(config, serverLog);
+  const { store, close } = await opened(config, serverLog, 'read');
   try {
     const step = progress.start('export', await store.countEvents(null));
     let exported = 0;
@@ -91,7 +113,7 @@ export async function importIntoConfiguredStore(config: ServiceConfig, source: H
   try {
     const total = reader ? await reader.count() : await checkHistoryFile(source.path);
     const events: AsyncIterable<HistoricalEvent> = reader ? reader.events() : readHistoryFile(source.path);
-    const { db, store, close } = await opened(config, serverLog);
+    const { db, store, close } = await opened(config, serverLog, 'write');
     try {
       await assertEmpty(store);
       await assertNothingDerived(db);

@@ -149,7 +149,7 @@ describe('an embedded installation of the release before, upgraded', () => {
   );
 
   it(
-    'starts on the embedded server and answers every balance and order as the release did',
+    'starts on the embedded server and answers every balance and order as the release did; exports while it runs',
     async () => {
       service = await TestService.start({ store: 'embedded', dataDir, env: { API_KEY_SECRET: seen.apiKeySecret } });
       for (const partner of seen.partners) {
@@ -157,6 +157,13 @@ describe('an embedded installation of the release before, upgraded', () => {
         expect((await service.partner('GET', '/transactions?limit=50', partner.sandboxKey)).body).toEqual(partner.transactions);
       }
       expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
+      // While the service runs, an export reads through its server; an import is refused.
+      const exported = await runCli(['data', 'export'], embeddedEnv());
+      expect(exported.code).toBe(0);
+      expect(exported.stdout.trimEnd().split('\n')).toHaveLength(seen.events);
+      const refused = await runCli(['data', 'import', join(dataDir, 'pglite')], embeddedEnv());
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain('stop it before importing');
       await service.close();
       service = null;
     },
