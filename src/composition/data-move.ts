@@ -1,13 +1,13 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { HistoricalEvent } from '../application/ports/event-store.port';
 import { assertEmpty, historicalEventOf, importHistory, readHistory } from '../application/data-move/event-history';
 import { ServiceConfig } from '../config/service-config';
 import { startEmbeddedServerIfOwner } from '../embedded-server-lifecycle';
 import { ConfiguredStore, openConfiguredStore } from '../infrastructure/data-move/configured-store';
 import { EmbeddedServerLog } from '../infrastructure/sql/embedded/embedded-postgres-server';
-import { isProcessAlive } from '../infrastructure/sql/embedded/process-alive';
+import { isNodeProcessAlive } from '../infrastructure/sql/embedded/process-alive';
 import { embeddedSocketConnectionString } from '../infrastructure/sql/embedded/server-endpoint';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { historyLine, checkHistoryFile, readHistoryFile } from '../infrastructure/data-move/history-lines';
 import { assertNothingDerived, rebuildAfterImport } from '../infrastructure/data-move/rebuild-after-import';
 import { PgliteEventReader } from '../infrastructure/legacy/pglite-event-reader';
@@ -68,7 +68,7 @@ function runningService(dataDir: string): number | null {
   const file = join(dataDir, 'service.pid');
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid) ? pid : null;
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isNodeProcessAlive(pid) ? pid : null;
 }
 
 function runningServerAddress(dataDir: string, pid: number, access: 'read' | 'write'): string {
@@ -109,6 +109,9 @@ export interface ImportOutcome {
  * of another history), then rebuilds what the service derives from it (rebuildAfterImport).
  */
 export async function importIntoConfiguredStore(config: ServiceConfig, source: HistorySource, { progress, serverLog }: MoveOptions): Promise<ImportOutcome> {
+  // Refused at once, before the source is read, when a service runs on the embedded store's folder.
+  const running = config.eventStore === 'embedded' ? runningService(config.dataDir) : null;
+  if (running !== null) throw new StoreUnavailableError(config, new Error(`the service (pid ${running}) is running on ${config.dataDir}; stop it before importing`));
   const reader = source.kind === 'pglite-folder' ? await PgliteEventReader.open(source.path) : null;
   try {
     const total = reader ? await reader.count() : await checkHistoryFile(source.path);
