@@ -121,7 +121,7 @@ export async function importIntoConfiguredStore(config: ServiceConfig, source: H
       await assertEmpty(store);
       await assertNothingDerived(db);
       const importing = progress.start('import', total);
-      const imported = await importHistory(store, events, { batchSize: 500, onProgress: (done) => importing.update(done) });
+      const imported = await importHistory(store, events, { batchSize: 2_000, onProgress: (done) => importing.update(done) });
       importing.finish(imported);
       const rebuilding = progress.start('read models', imported);
       const rebuilt = await rebuildAfterImport(db, store, { now: new Date(), stuckOrderAfterMs: config.stuckOrderAfterMs, onProgress: (done) => rebuilding.update(done) });
