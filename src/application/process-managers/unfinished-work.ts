@@ -15,14 +15,16 @@ const FINAL_OR_HELD = new Set(['TransactionSettled', 'TransactionFailed', 'Trans
  * with it (`data import`). Fed every event in global order, it gives the jobs the service would have pending:
  * - a debit whose order was never submitted: its submission (the reaction's own job);
  * - a failure not yet refunded: the refund; a partner not yet granted its sandbox credit: the grant;
- * - an order submitted without a final answer and not held: a poll now, and its stuck-order check.
+ * - an order submitted without a final answer and not held: a poll now, and its stuck-order check one
+ *   STUCK_ORDER_AFTER_SECONDS from now (the downtime of the move does not count against the provider, and the
+ *   poll answers first).
  * Webhook deliveries are not in the log, so none is scheduled again (an operator can resend one).
  */
 export class UnfinishedWork {
   private readonly unsubmitted = new Map<string, RecordedEvent>();
   private readonly unrefunded = new Map<string, RecordedEvent>();
   private readonly ungranted = new Map<string, RecordedEvent>();
-  private readonly open = new Map<string, { environment: string; placedAt: string }>();
+  private readonly open = new Map<string, { environment: string }>();
 
   constructor(private readonly reactions: Reaction = orderReactions()) {}
 
@@ -43,7 +45,7 @@ export class UnfinishedWork {
       case 'TransactionInitiated': {
         const data = event.data as TransactionInitiated['data'];
         this.unsubmitted.delete(data.orderId);
-        this.open.set(data.orderId, { environment: data.environment, placedAt: data.placedAt });
+        this.open.set(data.orderId, { environment: data.environment });
         return;
       }
     }
@@ -57,7 +59,7 @@ export class UnfinishedWork {
     const reacted = [...this.unsubmitted.values(), ...this.unrefunded.values(), ...this.ungranted.values()].flatMap((event) => this.reactions.jobsFor(event));
     const followed = [...this.open].flatMap(([orderId, order]): Job[] => [
       { id: `${JOB_KINDS.pollOrder}:${orderId}:${now.getTime()}`, kind: JOB_KINDS.pollOrder, dueAt: now, payload: { orderId, environment: order.environment } },
-      holdStuckOrderJob(orderId, new Date(Date.parse(order.placedAt) + stuckOrderAfterMs)),
+      holdStuckOrderJob(orderId, new Date(now.getTime() + stuckOrderAfterMs)),
     ]);
     return [...reacted, ...followed];
   }

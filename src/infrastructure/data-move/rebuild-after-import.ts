@@ -20,11 +20,11 @@ const BATCH = 500;
 
 /**
  * After an import, builds what the service derives from the log, as it would have it had it written the events:
- * - the read models, applied from the first event to the last (their group's checkpoint ends at the head);
  * - the reactions' checkpoint set to the head without running them: the imported orders were submitted,
  *   refunded and announced by the service that recorded them, and must not be again;
  * - the jobs for the work the history leaves undone (UnfinishedWork), under the ids the service uses;
- * - the Idempotency-Keys of the debits of the last 24 hours (KeyBindingsFromLog), so a retry cannot debit again.
+ * - the Idempotency-Keys of the debits of the last 24 hours (KeyBindingsFromLog), so a retry cannot debit again;
+ * - the read models, applied from the first event to the last (their group's checkpoint ends at the head).
  */
 export async function rebuildAfterImport(
   db: SqlDatabase,
@@ -34,8 +34,31 @@ export async function rebuildAfterImport(
   await assertNothingDerived(db);
   await checkpoints.ensure(db, PROJECTION_GROUPS.readModels);
   await checkpoints.ensure(db, PROJECTION_GROUPS.reactions);
+  // First, in one commit, what must never happen twice: a service started after this point (even one started
+  // before the read models are done, which then catch up by themselves) runs no reaction of the imported history.
   const unfinished = new UnfinishedWork();
   const keys = new KeyBindingsFromLog();
+  for await (const event of readHistory(store, BATCH)) {
+    unfinished.observe(event);
+    keys.observe(event);
+  }
+  const head = await store.headPosition();
+  const jobs = unfinished.jobs(options.now, options.stuckOrderAfterMs);
+  const bindings = keys.bindings(options.now);
+  await db.transaction(async (tx) => {
+    if (head) await checkpoints.write(tx, PROJECTION_GROUPS.reactions, head);
+    await insertJobs(tx, jobs);
+    await bindAnsweredKeys(tx, bindings);
+  });
+  const events = await buildReadModels(db, store, options.onProgress);
+  return { events, jobsScheduled: jobs.length, keysBound: bindings.length };
+}
+
+/**
+ * Applies the log from its first event into the serving read-model tables, moving their group's checkpoint with
+ * each batch. Not blue/green: an empty store has no serving version to keep answering meanwhile.
+ */
+async function buildReadModels(db: SqlDatabase, store: EventStore, onProgress?: (applied: number) => void): Promise<number> {
   let batch: RecordedEvent[] = [];
   let applied = 0;
   const apply = async (): Promise<void> => {
@@ -46,24 +69,14 @@ export async function rebuildAfterImport(
       await checkpoints.write(tx, PROJECTION_GROUPS.readModels, events[events.length - 1].position);
     });
     applied += events.length;
-    options.onProgress?.(applied);
+    onProgress?.(applied);
   };
   for await (const event of readHistory(store, BATCH)) {
-    unfinished.observe(event);
-    keys.observe(event);
     batch.push(event);
     if (batch.length >= BATCH) await apply();
   }
   if (batch.length) await apply();
-  const head = await store.headPosition();
-  const jobs = unfinished.jobs(options.now, options.stuckOrderAfterMs);
-  const bindings = keys.bindings(options.now);
-  await db.transaction(async (tx) => {
-    if (head) await checkpoints.write(tx, PROJECTION_GROUPS.reactions, head);
-    await insertJobs(tx, jobs);
-    await bindAnsweredKeys(tx, bindings);
-  });
-  return { events: applied, jobsScheduled: jobs.length, keysBound: bindings.length };
+  return applied;
 }
 
 /** The service database must not hold read models of another history (in eventstoredb mode it is a separate database). */

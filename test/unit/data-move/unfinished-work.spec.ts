@@ -51,7 +51,7 @@ describe('the work a moved history leaves undone', () => {
     expect(work.jobs(now, 900_000)).toEqual([]);
   });
 
-  it('submits an order never submitted, refunds a failure, grants a credit, and polls and watches an order without an answer', () => {
+  it('submits an order never submitted, refunds a failure, grants a credit, and polls an order without an answer now and holds it a stuck-order period later', () => {
     const work = new UnfinishedWork();
     for (const event of [
       recorded('partner-ptr_2', 'PartnerOnboarded', { partnerId: 'ptr_2', corridor: 'IN', onboardedAt: '2026-11-25T08:00:00.000Z' }),
@@ -70,7 +70,7 @@ describe('the work a moved history leaves undone', () => {
       ['refund-order:ord_failed', '2026-11-25T08:00:01.000Z'],
       ['grant-sandbox-credit:ptr_2', '2026-11-25T08:00:00.000Z'],
       [`poll-order:ord_pending:${now.getTime()}`, now.toISOString()],
-      ['hold-stuck-order:ord_pending', '2026-11-25T08:15:00.000Z'],
+      ['hold-stuck-order:ord_pending', '2026-11-25T09:15:00.000Z'],
     ]);
   });
 });
