@@ -5,7 +5,7 @@ import { assertEmpty, historicalEventOf, importHistory, readHistory } from '../a
 import { ServiceConfig } from '../config/service-config';
 import { startEmbeddedServerIfOwner } from '../embedded-server-lifecycle';
 import { ConfiguredStore, openConfiguredStore } from '../infrastructure/data-move/configured-store';
-import { EmbeddedServerLog } from '../infrastructure/sql/embedded/embedded-postgres-server';
+import { EmbeddedPostgresServer, EmbeddedServerLog } from '../infrastructure/sql/embedded/embedded-postgres-server';
 import { isNodeProcessAlive } from '../infrastructure/sql/embedded/process-alive';
 import { embeddedSocketConnectionString } from '../infrastructure/sql/embedded/server-endpoint';
 import { historyLine, checkHistoryFile, readHistoryFile } from '../infrastructure/data-move/history-lines';
@@ -41,6 +41,10 @@ async function opened(config: ServiceConfig, serverLog: EmbeddedServerLog, acces
   try {
     const running = config.eventStore === 'embedded' ? runningService(config.dataDir) : null;
     if (running !== null) config.databaseUrl = runningServerAddress(config.dataDir, running, access);
+    // An export creates nothing: without a cluster there is no history to read.
+    if (config.eventStore === 'embedded' && access === 'read' && !EmbeddedPostgresServer.clusterExists(config.dataDir)) {
+      throw new Error(`there is no embedded database in ${join(config.dataDir, 'postgres')}`);
+    }
     server = await startEmbeddedServerIfOwner(config, serverLog);
   } catch (error) {
     throw new StoreUnavailableError(config, error);

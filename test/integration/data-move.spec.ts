@@ -139,6 +139,10 @@ describe('an embedded installation of the release before, upgraded', () => {
     'is refused by the service with the import command, which moves DATA_DIR/pglite into the embedded server',
     async () => {
       expect(() => loadConfig({ ...embeddedEnv(), ADMIN_TOKEN: TEST_ADMIN_TOKEN })).toThrow(`npm run --silent cli -- data import ${join(dataDir, 'pglite')}`);
+      // Nothing to export yet, and nothing created by trying.
+      const nothing = await runCli(['data', 'export'], embeddedEnv());
+      expect({ code: nothing.code, stdout: nothing.stdout }).toEqual({ code: 3, stdout: '' });
+      expect(nothing.stderr).toContain(`there is no embedded database in ${join(dataDir, 'postgres')}`);
       const run = await runCli(['data', 'import', dataDir], embeddedEnv());
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ imported_events: seen.events, source: join(dataDir, 'pglite'), event_store: 'embedded' });
