@@ -1,0 +1,314 @@
+import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ReloadlyAnswer, ReloadlyHttp } from './reloadly-http';
+import { ReloadlyApi } from './reloadly-settings';
+import { decimalText } from './upstream-decimal';
+
+/** A topup as Reloadly reports it (send, status and report answers). */
+export interface UpstreamTopup {
+  transactionId: string;
+  status: string;
+  operatorTransactionId: string | null;
+  customIdentifier: string | null;
+  operatorId: number | null;
+  recipientPhone: string | null;
+  requestedAmount: string | null;
+  requestedAmountCurrencyCode: string | null;
+  deliveredAmount: string | null;
+  deliveredAmountCurrencyCode: string | null;
+  transactionDate: string | null;
+  /** The account's balance after the topup, when the answer carries it. */
+  newBalance: string | null;
+}
+
+/** A utility payment as Reloadly reports it. */
+export interface UpstreamPayment {
+  id: string;
+  status: string;
+  referenceId: string | null;
+  code: string | null;
+  message: string | null;
+  amount: string | null;
+  amountCurrencyCode: string | null;
+  billerId: number | null;
+  accountNumber: string | null;
+  submittedAt: string | null;
+  newBalance: string | null;
+}
+
+export interface UpstreamOperator {
+  id: number;
+  name: string;
+  countryCode: string | null;
+  supportsLocalAmounts: boolean;
+  senderCurrencyCode: string | null;
+  destinationCurrencyCode: string | null;
+  /** Units of the destination currency per unit of the sender (account) currency. */
+  fxRate: string | null;
+  localMinAmount: string | null;
+  localMaxAmount: string | null;
+}
+
+export interface UpstreamBiller {
+  id: number;
+  name: string;
+  countryCode: string | null;
+  type: string | null;
+  serviceType: string | null;
+  localAmountSupported: boolean;
+  localTransactionCurrencyCode: string | null;
+}
+
+export interface UpstreamBalance {
+  balance: string;
+  currencyCode: string;
+  updatedAt: string | null;
+}
+
+/** What a send (topup or bill payment) got: the upstream transaction, or Reloadly's refusal. */
+export type SendAnswer<T> = { kind: 'accepted'; transaction: T } | { kind: 'refused'; httpStatus: number; errorCode: string | null; message: string | null };
+
+/** A UTC time range, for the transaction reports. */
+export interface TimeRange {
+  from: Date;
+  to: Date;
+}
+
+export interface TopupRequest {
+  operatorId: number;
+  /** The amount as an exact decimal text. */
+  amount: string;
+  useLocalAmount: boolean;
+  customIdentifier: string;
+  recipientPhone: { countryCode: string; number: string };
+}
+
+export interface BillPaymentRequest {
+  billerId: number;
+  subscriberAccountNumber: string;
+  amount: string;
+  useLocalAmount: boolean;
+  referenceId: string;
+}
+
+const PAGE_SIZE = 200;
+const MAX_PAGES = 500;
+
+/** Reloadly's airtime and utilities APIs, as typed functions. */
+export class ReloadlyApiClient {
+  constructor(readonly http: ReloadlyHttp) {}
+
+  async operatorsByCountry(countryCode: string, signal?: AbortSignal): Promise<UpstreamOperator[]> {
+    const answer = await this.read('topups', `/operators/countries/${encodeURIComponent(countryCode)}`, { includeData: 'false', includeBundles: 'false', includePin: 'false' }, signal);
+    return listOf(answer.body).map(operatorOf).filter((operator): operator is UpstreamOperator => operator !== null);
+  }
+
+  async operatorById(operatorId: number, signal?: AbortSignal): Promise<UpstreamOperator | null> {
+    const answer = await this.read('topups', `/operators/${operatorId}`, {}, signal, true);
+    return answer.status === 404 ? null : operatorOf(answer.body);
+  }
+
+  async billersByCountry(countryCode: string, signal?: AbortSignal): Promise<UpstreamBiller[]> {
+    const billers: UpstreamBiller[] = [];
+    for await (const item of this.pages('utilities', '/billers', { countryISOCode: countryCode }, signal)) {
+      const biller = billerOf(item);
+      if (biller) billers.push(biller);
+    }
+    return billers;
+  }
+
+  async balance(api: ReloadlyApi = 'topups', signal?: AbortSignal): Promise<UpstreamBalance> {
+    const answer = await this.read(api, '/accounts/balance', {}, signal);
+    const body = objectOf(answer.body);
+    const balance = decimalText(body.balance);
+    const currencyCode = stringOf(body.currencyCode);
+    if (balance === null || currencyCode === null) throw new ProviderUnavailableError('reloadly: the balance answer has no balance and currencyCode');
+    return { balance, currencyCode, updatedAt: stringOf(body.updatedAt) };
+  }
+
+  async sendTopup(request: TopupRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamTopup>> {
+    const json = withDecimal(
+      { operatorId: request.operatorId, amount: AMOUNT_MARK, useLocalAmount: request.useLocalAmount, customIdentifier: request.customIdentifier, recipientPhone: request.recipientPhone },
+      request.amount,
+    );
+    const answer = await this.http.call('topups', { method: 'POST', path: '/topups', json, signal });
+    const topup = answer.status >= 200 && answer.status < 300 ? topupOf(answer.body) : null;
+    return topup ? { kind: 'accepted', transaction: topup } : refusalOf(answer);
+  }
+
+  async topupByTransactionId(transactionId: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
+    const answer = await this.read('topups', `/topups/${encodeURIComponent(transactionId)}/status`, {}, signal, true);
+    if (answer.status === 404) return null;
+    const body = objectOf(answer.body);
+    // The status answer wraps the transaction ({status, transaction}); older answers are the transaction itself.
+    const topup = topupOf(body.transaction ?? body);
+    return topup && typeof body.status === 'string' ? { ...topup, status: body.status } : topup;
+  }
+
+  async topupByCustomIdentifier(customIdentifier: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
+    const answer = await this.read('topups', '/topups/reports/transactions', { customIdentifier, page: 1, size: 10 }, signal);
+    return listOf(answer.body).map(topupOf).find((topup) => topup?.customIdentifier === customIdentifier) ?? null;
+  }
+
+  async topupReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamTopup[]> {
+    const topups: UpstreamTopup[] = [];
+    for await (const item of this.pages('topups', '/topups/reports/transactions', reportRange(range), signal)) {
+      const topup = topupOf(item);
+      if (topup) topups.push(topup);
+    }
+    return topups;
+  }
+
+  async payBill(request: BillPaymentRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamPayment>> {
+    const json = withDecimal(
+      { subscriberAccountNumber: request.subscriberAccountNumber, amount: AMOUNT_MARK, billerId: request.billerId, useLocalAmount: request.useLocalAmount, referenceId: request.referenceId },
+      request.amount,
+    );
+    const answer = await this.http.call('utilities', { method: 'POST', path: '/pay', json, signal });
+    const payment = answer.status >= 200 && answer.status < 300 ? paymentOf(answer.body) : null;
+    return payment ? { kind: 'accepted', transaction: payment } : refusalOf(answer);
+  }
+
+  async paymentById(id: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
+    const answer = await this.read('utilities', `/transactions/${encodeURIComponent(id)}`, {}, signal, true);
+    return answer.status === 404 ? null : (listOf(answer.body).map(paymentOf).find(Boolean) ?? paymentOf(answer.body));
+  }
+
+  async paymentByReferenceId(referenceId: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
+    const answer = await this.read('utilities', '/transactions', { referenceId, page: 1, size: 10 }, signal);
+    return listOf(answer.body).map(paymentOf).find((payment) => payment?.referenceId === referenceId) ?? null;
+  }
+
+  async paymentReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamPayment[]> {
+    const payments: UpstreamPayment[] = [];
+    for await (const item of this.pages('utilities', '/transactions', reportRange(range), signal)) {
+      const payment = paymentOf(item);
+      if (payment) payments.push(payment);
+    }
+    return payments;
+  }
+
+  private async *pages(api: ReloadlyApi, path: string, query: Record<string, string>, signal?: AbortSignal): AsyncGenerator<unknown> {
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const answer = await this.read(api, path, { ...query, page: String(page), size: String(PAGE_SIZE) }, signal);
+      const items = listOf(answer.body);
+      yield* items;
+      const totalPages = objectOf(answer.body).totalPages;
+      if (items.length < PAGE_SIZE || (typeof totalPages === 'number' && page >= totalPages)) return;
+    }
+    throw new ProviderUnavailableError(`reloadly: ${path} has more than ${MAX_PAGES} pages`);
+  }
+
+  /** A read: any answer but 2xx (and 404 where `notFoundIsAnswer`) means the question is still open. */
+  private async read(api: ReloadlyApi, path: string, query: Record<string, string | number>, signal?: AbortSignal, notFoundIsAnswer = false): Promise<ReloadlyAnswer> {
+    const answer = await this.http.call(api, { method: 'GET', path, query, signal });
+    if ((answer.status >= 200 && answer.status < 300) || (notFoundIsAnswer && answer.status === 404)) return answer;
+    throw new ProviderUnavailableError(`reloadly: GET ${path} answered HTTP ${answer.status}${answer.errorCode ? ` ${answer.errorCode}` : ''}`);
+  }
+}
+
+const AMOUNT_MARK = '\u0000amount\u0000';
+
+/** JSON with the amount written as the exact decimal literal it is, never through a float. */
+function withDecimal(body: Record<string, unknown>, amount: string): string {
+  if (!/^\d+(\.\d+)?$/.test(amount)) throw new Error(`not a decimal amount: ${amount}`);
+  return JSON.stringify(body).replace(JSON.stringify(AMOUNT_MARK), amount);
+}
+
+/** Reports take "yyyy-MM-dd HH:mm:ss" in UTC. */
+function reportRange({ from, to }: TimeRange): Record<string, string> {
+  const format = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
+  return { startDate: format(from), endDate: format(to) };
+}
+
+function refusalOf(answer: ReloadlyAnswer): SendAnswer<never> {
+  return { kind: 'refused', httpStatus: answer.status, errorCode: answer.errorCode, message: answer.message };
+}
+
+const objectOf = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const stringOf = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
+const numberOf = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null);
+
+/** A list answer: a plain array or a page ({content: [...]}). */
+function listOf(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  const content = objectOf(body).content;
+  return Array.isArray(content) ? content : [];
+}
+
+function topupOf(value: unknown): UpstreamTopup | null {
+  const body = objectOf(value);
+  const transactionId = stringOf(body.transactionId);
+  const status = stringOf(body.status);
+  if (transactionId === null || status === null) return null;
+  return {
+    transactionId,
+    status,
+    operatorTransactionId: stringOf(body.operatorTransactionId),
+    customIdentifier: stringOf(body.customIdentifier),
+    operatorId: numberOf(body.operatorId),
+    recipientPhone: stringOf(body.recipientPhone),
+    requestedAmount: decimalText(body.requestedAmount),
+    requestedAmountCurrencyCode: stringOf(body.requestedAmountCurrencyCode),
+    deliveredAmount: decimalText(body.deliveredAmount),
+    deliveredAmountCurrencyCode: stringOf(body.deliveredAmountCurrencyCode),
+    transactionDate: stringOf(body.transactionDate),
+    newBalance: decimalText(objectOf(body.balanceInfo).newBalance),
+  };
+}
+
+/** A payment: the pay answer itself, or a `{code, message, transaction}` item of a look-up. */
+function paymentOf(value: unknown): UpstreamPayment | null {
+  const outer = objectOf(value);
+  const body = outer.transaction ? objectOf(outer.transaction) : outer;
+  const id = stringOf(body.id);
+  const status = stringOf(body.status);
+  if (id === null || status === null) return null;
+  const details = objectOf(body.billDetails);
+  return {
+    id,
+    status,
+    referenceId: stringOf(body.referenceId),
+    code: stringOf(outer.code ?? body.code),
+    message: stringOf(outer.message ?? body.message),
+    amount: decimalText(body.amount),
+    amountCurrencyCode: stringOf(body.amountCurrencyCode),
+    billerId: numberOf(details.billerId),
+    accountNumber: stringOf(objectOf(details.subscriberDetails).accountNumber),
+    submittedAt: stringOf(body.submittedAt),
+    newBalance: decimalText(objectOf(body.balanceInfo).newBalance),
+  };
+}
+
+function operatorOf(value: unknown): UpstreamOperator | null {
+  const body = objectOf(value);
+  const id = numberOf(body.operatorId ?? body.id);
+  const name = stringOf(body.name);
+  if (id === null || name === null) return null;
+  return {
+    id,
+    name,
+    countryCode: stringOf(objectOf(body.country).isoName),
+    supportsLocalAmounts: body.supportsLocalAmounts === true,
+    senderCurrencyCode: stringOf(body.senderCurrencyCode),
+    destinationCurrencyCode: stringOf(body.destinationCurrencyCode),
+    fxRate: decimalText(objectOf(body.fx).rate),
+    localMinAmount: decimalText(body.localMinAmount),
+    localMaxAmount: decimalText(body.localMaxAmount),
+  };
+}
+
+function billerOf(value: unknown): UpstreamBiller | null {
+  const body = objectOf(value);
+  const id = numberOf(body.id);
+  const name = stringOf(body.name);
+  if (id === null || name === null) return null;
+  return {
+    id,
+    name,
+    countryCode: stringOf(body.countryIsoCode ?? body.countryCode),
+    type: stringOf(body.type),
+    serviceType: stringOf(body.serviceType),
+    localAmountSupported: body.localAmountSupported === true,
+    localTransactionCurrencyCode: stringOf(body.localTransactionCurrencyCode),
+  };
+}

@@ -1,0 +1,76 @@
+import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ACCEPT_HEADER, ReloadlyApi, ReloadlySettings, baseUrlOf } from './reloadly-settings';
+import { ReloadlyTokens } from './reloadly-tokens';
+
+/** An HTTP answer of a Reloadly API, whatever its status. */
+export interface ReloadlyAnswer {
+  status: number;
+  body: unknown;
+  /** Reloadly's `errorCode` of an error body, when there is one. */
+  errorCode: string | null;
+  message: string | null;
+}
+
+export interface ReloadlyRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** The JSON body, already serialized (amounts are written as exact decimal literals). */
+  json?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls the airtime and utilities APIs with a bearer token of the right audience. A 401 drops the
+ * token and the call is made once more with a new one (a 401 is answered before anything is
+ * processed, so repeating it is safe); a second 401 is returned as it is.
+ * A request that got no answer (network error, abort) throws ProviderUnavailableError.
+ */
+export class ReloadlyHttp {
+  constructor(
+    private readonly settings: ReloadlySettings,
+    readonly tokens: ReloadlyTokens,
+  ) {}
+
+  async call(api: ReloadlyApi, request: ReloadlyRequest): Promise<ReloadlyAnswer> {
+    const audience = baseUrlOf(this.settings, api);
+    const token = await this.tokens.token(audience);
+    const first = await this.send(api, request, token);
+    if (first.status !== 401) return first;
+    this.tokens.invalidate(audience, token);
+    return this.send(api, request, await this.tokens.token(audience));
+  }
+
+  private async send(api: ReloadlyApi, request: ReloadlyRequest, token: string): Promise<ReloadlyAnswer> {
+    const url = new URL(`${baseUrlOf(this.settings, api)}${request.path}`);
+    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { accept: ACCEPT_HEADER[api], authorization: `Bearer ${token}` };
+    if (request.json !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, { method: request.method, headers, body: request.json, signal: request.signal });
+      text = await response.text();
+    } catch (error) {
+      const reason = request.signal?.aborted ? 'the call was abandoned at its deadline' : (error as Error).message;
+      throw new ProviderUnavailableError(`reloadly: ${request.method} ${url.pathname} got no answer (${reason})`);
+    }
+    const body = parseJson(text);
+    const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    return {
+      status: response.status,
+      body,
+      errorCode: response.ok || typeof fields.errorCode !== 'string' ? null : fields.errorCode,
+      message: typeof fields.message === 'string' ? fields.message : null,
+    };
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,55 @@
+import { UpstreamPayment, UpstreamTopup } from './reloadly-api';
+
+/**
+ * What an upstream status or error code means for an order (docs/decisions.md, "Reloadly: the
+ * status and error-code table"): `succeeded`, `failed` (a definitive refusal: the money was not
+ * taken upstream), `processing` (accepted, not decided yet) or `unknown` (anything else: never
+ * taken as a failure; the order is looked up until a definitive answer).
+ */
+export type UpstreamVerdict = 'succeeded' | 'failed' | 'processing' | 'unknown';
+
+export const TOPUP_STATUSES: Record<string, UpstreamVerdict> = {
+  SUCCESSFUL: 'succeeded',
+  FAILED: 'failed',
+  REFUNDED: 'failed',
+  PROCESSING: 'processing',
+  PENDING: 'processing',
+};
+
+export const PAYMENT_STATUSES: Record<string, UpstreamVerdict> = {
+  SUCCESSFUL: 'succeeded',
+  FAILED: 'failed',
+  REFUNDED: 'failed',
+  PROCESSING: 'processing',
+};
+
+/**
+ * Error codes with which Reloadly refuses an order before taking any money. Every other code
+ * (TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT, a refused repeated customIdentifier, token
+ * errors that outlived a fresh token, codes not documented) leaves the outcome unknown.
+ */
+export const DEFINITIVE_REFUSALS: ReadonlySet<string> = new Set([
+  'INVALID_RECIPIENT_PHONE',
+  'INVALID_SENDER_PHONE',
+  'INVALID_PHONE_NUMBER',
+  'COUNTRY_NOT_SUPPORTED',
+  'OPERATOR_UNAVAILABLE_OR_CURRENTLY_INACTIVE',
+  'OPERATOR_NOT_IN_SERVICE',
+  'INACTIVE_ACCOUNT',
+  'ACCOUNT_NOT_FOUND',
+  'INVALID_AMOUNT_FOR_OPERATOR',
+  'INVALID_AMOUNT',
+  'COULD_NOT_AUTO_DETECT_OPERATOR',
+  'PHONE_RECENTLY_RECHARGED',
+  'MAX_DAILY_TRANSACTION_COUNT_REACHED',
+  'MAX_DAILY_TRANSACTION_AMOUNT_REACHED',
+  'INSUFFICIENT_BALANCE',
+  'TOPUP_TRANSACTION_FAILED',
+]);
+
+export const verdictOfTopup = (topup: UpstreamTopup): UpstreamVerdict => TOPUP_STATUSES[topup.status] ?? 'unknown';
+export const verdictOfPayment = (payment: UpstreamPayment): UpstreamVerdict => PAYMENT_STATUSES[payment.status] ?? 'unknown';
+
+/** A refusal of a send: definitive only for a listed code on a 4xx answer (a 5xx is never definitive). */
+export const verdictOfRefusal = (httpStatus: number, errorCode: string | null): UpstreamVerdict =>
+  httpStatus >= 400 && httpStatus < 500 && errorCode !== null && DEFINITIVE_REFUSALS.has(errorCode) ? 'failed' : 'unknown';

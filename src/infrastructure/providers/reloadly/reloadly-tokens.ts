@@ -1,0 +1,89 @@
+import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ReloadlySettings } from './reloadly-settings';
+
+const TOKEN_REQUEST_TIMEOUT_MS = 10_000;
+/** A token is replaced this long before it expires (or at 90 % of a shorter lifetime), so no call carries a token about to lapse. */
+const REFRESH_MARGIN_MS = 60_000;
+
+interface CachedToken {
+  token: string;
+  refreshAt: number;
+}
+
+/**
+ * OAuth2 client-credentials tokens, one per audience (each Reloadly API is its own audience).
+ * A token is kept until shortly before it expires; concurrent callers share one token request;
+ * a token the API refused (401) is dropped so that the next call fetches a new one.
+ */
+export class ReloadlyTokens {
+  private readonly cached = new Map<string, CachedToken>();
+  private readonly pending = new Map<string, Promise<string>>();
+  private requested = 0;
+
+  constructor(
+    private readonly settings: Pick<ReloadlySettings, 'clientId' | 'clientSecret' | 'authUrl'>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** How many tokens were requested so far (operations and tests). */
+  get tokensRequested(): number {
+    return this.requested;
+  }
+
+  async token(audience: string): Promise<string> {
+    const cached = this.cached.get(audience);
+    if (cached && this.now() < cached.refreshAt) return cached.token;
+    let pending = this.pending.get(audience);
+    if (!pending) {
+      pending = this.fetchToken(audience).finally(() => this.pending.delete(audience));
+      this.pending.set(audience, pending);
+    }
+    return pending;
+  }
+
+  /** Forgets a token the API refused, unless a newer one has replaced it already. */
+  invalidate(audience: string, token: string): void {
+    if (this.cached.get(audience)?.token === token) this.cached.delete(audience);
+  }
+
+  private async fetchToken(audience: string): Promise<string> {
+    this.requested++;
+    const url = `${this.settings.authUrl.replace(/\/+$/, '')}/oauth/token`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ client_id: this.settings.clientId, client_secret: this.settings.clientSecret, grant_type: 'client_credentials', audience }),
+        signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new ProviderUnavailableError(`reloadly: the token endpoint could not be reached (${(error as Error).message})`);
+    }
+    const text = await response.text();
+    if (!response.ok) throw new ProviderUnavailableError(`reloadly: the token endpoint refused the credentials for ${audience} (HTTP ${response.status}${errorCodeIn(text)})`);
+    const body = parseObject(text);
+    const token = body?.access_token;
+    const expiresIn = body?.expires_in;
+    if (typeof token !== 'string' || typeof expiresIn !== 'number' || expiresIn <= 0) {
+      throw new ProviderUnavailableError('reloadly: the token endpoint answered without access_token and expires_in');
+    }
+    const lifetimeMs = expiresIn * 1000;
+    this.cached.set(audience, { token, refreshAt: this.now() + Math.max(Math.min(lifetimeMs - REFRESH_MARGIN_MS, lifetimeMs * 0.9), 0) });
+    return token;
+  }
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function errorCodeIn(text: string): string {
+  const code = parseObject(text)?.errorCode;
+  return typeof code === 'string' ? `, ${code}` : '';
+}
