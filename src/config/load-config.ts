@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { EventStoreMode, ServiceConfig } from './service-config';
+import { EventStoreMode, ReloadlyConfig, ServiceConfig } from './service-config';
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {
@@ -88,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     rateLimitStore: 'database',
     redisUrl: null,
     trustedProxies: [],
+    liveProvider: null,
+    reloadly: null,
   };
   const backgroundWork = (env.BACKGROUND_WORK || 'inline') as ServiceConfig['backgroundWork'];
   if (backgroundWork !== 'inline' && backgroundWork !== 'thread') problems.push(`BACKGROUND_WORK must be inline or thread (got "${env.BACKGROUND_WORK}")`);
@@ -107,8 +109,51 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   for (const entry of config.trustedProxies.filter((candidate) => !isProxyEntry(candidate))) {
     problems.push(`TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range, or one of ${PROXY_NAMES.join(', ')} (list the proxies' addresses, not a hop count)`);
   }
+  const liveProvider = env.LIVE_PROVIDER || null;
+  if (liveProvider !== null && liveProvider !== 'reloadly') problems.push(`LIVE_PROVIDER must be reloadly or unset (got "${liveProvider}")`);
+  else if (liveProvider === 'reloadly') {
+    config.liveProvider = liveProvider;
+    config.reloadly = reloadlyConfig(env, problems);
+  }
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Reloadly's production hosts; its sandbox hosts (topups-sandbox, utilities-sandbox) serve a provider-side test account. */
+const RELOADLY_DEFAULT_URLS = {
+  RELOADLY_AUTH_URL: 'https://auth.reloadly.com',
+  RELOADLY_TOPUPS_URL: 'https://topups.reloadly.com',
+  RELOADLY_UTILITIES_URL: 'https://utilities.reloadly.com',
+} as const;
+
+function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyConfig {
+  const required = (name: string): string => {
+    const value = env[name] ?? '';
+    if (!value) problems.push(`${name} is required when LIVE_PROVIDER=reloadly`);
+    return value;
+  };
+  const url = (name: keyof typeof RELOADLY_DEFAULT_URLS): string => {
+    const value = env[name] || RELOADLY_DEFAULT_URLS[name];
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(value);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) problems.push(`${name} must be an http(s) URL (got "${value}")`);
+    return value.replace(/\/+$/, '');
+  };
+  const threshold = env.RELOADLY_LOW_FLOAT_THRESHOLD || null;
+  if (threshold !== null && !/^\d{1,15}(\.\d{1,8})?$/.test(threshold)) problems.push(`RELOADLY_LOW_FLOAT_THRESHOLD must be a decimal amount such as 500.00 (got "${threshold}")`);
+  return {
+    clientId: required('RELOADLY_CLIENT_ID'),
+    clientSecret: required('RELOADLY_CLIENT_SECRET'),
+    authUrl: url('RELOADLY_AUTH_URL'),
+    topupsUrl: url('RELOADLY_TOPUPS_URL'),
+    utilitiesUrl: url('RELOADLY_UTILITIES_URL'),
+    lowFloatThreshold: threshold,
+    routesFile: env.RELOADLY_ROUTES_FILE || null,
+  };
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;

@@ -1,6 +1,19 @@
 /** Everything the service reads from its environment, validated once at start. */
 export type EventStoreMode = 'embedded' | 'postgres' | 'eventstoredb';
 
+/** The live provider's connection (LIVE_PROVIDER=reloadly). The secret is never logged. */
+export interface ReloadlyConfig {
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  topupsUrl: string;
+  utilitiesUrl: string;
+  /** A decimal text in the account's currency; null: no low-float warning. */
+  lowFloatThreshold: string | null;
+  /** JSON file of our operator and biller ids -> Reloadly's ids; null: no routes. */
+  routesFile: string | null;
+}
+
 export interface ServiceConfig {
   port: number;
   host: string;
@@ -42,4 +55,7 @@ export interface ServiceConfig {
   redisUrl: string | null;
   /** Proxies whose X-Forwarded-For is believed (CIDRs or addresses); empty: the socket address is the caller. */
   trustedProxies: string[];
+  /** The provider of live orders; null: live orders are refused with 503 provider_unavailable before any debit. */
+  liveProvider: 'reloadly' | null;
+  reloadly: ReloadlyConfig | null;
 }

@@ -21,6 +21,8 @@ import { openDatabase } from './open-database';
 import { StaticProviderDirectory } from './providers/provider-directory';
 import { ProviderWithDeadline } from './providers/provider-deadline';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider';
+import { NO_LIVE_PROVIDER, ReloadlyLiveProvider } from './providers/reloadly/reloadly-live-provider';
+import { PROVIDER_STATUS } from '../application/ports/provider-status.port';
 import { SqlReadModels } from './read-models/sql-read-models';
 import { CryptoSecretGenerator } from './security/crypto-secret-generator';
 import { HmacKeyHasher } from './security/hmac-key-hasher';
@@ -50,6 +52,7 @@ export class InfrastructureModule {
   static forRoot(config: ServiceConfig, overrides: InfrastructureOverrides = {}): DynamicModule {
     const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
     const redisUrl = config.rateLimitStore === 'redis' ? config.redisUrl : null;
+    const live = config.liveProvider === 'reloadly' && config.reloadly ? new ReloadlyLiveProvider(config.reloadly) : null;
     const providers: Provider[] = [
       { provide: SERVICE_CONFIG, useValue: config },
       {
@@ -95,7 +98,14 @@ export class InfrastructureModule {
         provide: RATE_LIMITER,
         ...sql((db) => (redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
       },
-      { provide: PROVIDER_DIRECTORY, useValue: new StaticProviderDirectory(new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs), null) },
+      {
+        provide: PROVIDER_DIRECTORY,
+        useValue: new StaticProviderDirectory(
+          new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs),
+          live ? new ProviderWithDeadline(live.provider, config.providerTimeoutMs) : null,
+        ),
+      },
+      { provide: PROVIDER_STATUS, useValue: live ?? NO_LIVE_PROVIDER },
     ];
     return { module: InfrastructureModule, providers, exports: providers };
   }

@@ -5,7 +5,7 @@ import { Caller } from '../auth/caller';
 import { BILL_FETCH_STORE, BillFetchStore } from '../ports/bill-fetch-store.port';
 import { CATALOG, Catalog } from '../ports/catalog.port';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { OutstandingBill, PROVIDER_DIRECTORY, ProviderDirectory, ProviderUnavailableError } from '../ports/provider-gateway.port';
+import { BillFetchUnsupportedError, OutstandingBill, PROVIDER_DIRECTORY, ProviderDirectory, ProviderUnavailableError } from '../ports/provider-gateway.port';
 import { ServiceError } from '../shared/service-error';
 import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
 
@@ -46,6 +46,9 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
       bill = await provider.fetchBill({ billerId: biller.id, consumerNumber, currency: caller.currency, params }, now);
     } catch (error) {
       if (error instanceof ProviderUnavailableError) throw new ServiceError('provider_unavailable', `${biller.name} could not be asked for the bill: ${error.message}`);
+      if (error instanceof BillFetchUnsupportedError) {
+        throw new ServiceError('invalid_state', `${biller.name} bills cannot be fetched in ${caller.environment}: ${error.message}; no bill can be paid for it until a provider that fetches bills serves it`);
+      }
       throw error;
     }
     if (!bill) throw new ServiceError('not_found', `${biller.name} has no bill on record for consumer_number ${consumerNumber}`);

@@ -41,7 +41,7 @@ export interface ProviderGateway {
   submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome>;
   /** Asks for the outcome of a pending order. */
   poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome>;
-  /** The outstanding bill of a consumer, or null when the biller knows no such consumer. */
+  /** The outstanding bill of a consumer, or null when the biller knows no such consumer; BillFetchUnsupportedError when the provider cannot fetch bills. */
   fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null>;
 }
 
@@ -50,6 +50,14 @@ export class ProviderUnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ProviderUnavailableError';
+  }
+}
+
+/** The provider cannot fetch bills of this biller: there is no bill to show, and none may be invented. */
+export class BillFetchUnsupportedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BillFetchUnsupportedError';
   }
 }
 

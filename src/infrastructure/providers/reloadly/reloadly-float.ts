@@ -1,0 +1,56 @@
+import { ReloadlyApiClient } from './reloadly-api';
+import { scaled } from './upstream-decimal';
+
+/** Our prepaid balance at Reloadly, as last read. */
+export interface FloatReading {
+  balance: string;
+  currencyCode: string;
+  readAt: Date;
+}
+
+/**
+ * The float: read from the balance endpoint before each order is sent (so an order it cannot
+ * cover is not sent), and updated from the balance Reloadly reports after each transaction. A
+ * reading below the low-float threshold logs a warning once, until the float is above it again.
+ */
+export class ReloadlyFloat {
+  private last: FloatReading | null = null;
+  private warned = false;
+
+  constructor(
+    private readonly api: ReloadlyApiClient,
+    readonly lowThreshold: string | null,
+    private readonly warn: (message: string) => void,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get lastReading(): FloatReading | null {
+    return this.last;
+  }
+
+  async read(signal?: AbortSignal): Promise<FloatReading> {
+    const balance = await this.api.balance('topups', signal);
+    return this.record(balance.balance, balance.currencyCode);
+  }
+
+  /** A balance an answer reported after a transaction. */
+  observe(balance: string | null): void {
+    if (balance !== null && this.last) this.record(balance, this.last.currencyCode);
+  }
+
+  isLow(reading: FloatReading): boolean {
+    return this.lowThreshold !== null && scaled(reading.balance) < scaled(this.lowThreshold);
+  }
+
+  private record(balance: string, currencyCode: string): FloatReading {
+    const reading = { balance, currencyCode, readAt: this.now() };
+    this.last = reading;
+    if (this.isLow(reading) && !this.warned) {
+      this.warned = true;
+      this.warn(`reloadly float is low: ${balance} ${currencyCode}, below the threshold of ${this.lowThreshold} ${currencyCode}; top it up before orders are refused`);
+    } else if (!this.isLow(reading)) {
+      this.warned = false;
+    }
+    return reading;
+  }
+}

@@ -1,0 +1,49 @@
+import { Logger } from '@nestjs/common';
+import { LiveProviderStatus, ProviderStatusReader } from '../../../application/ports/provider-status.port';
+import { ReloadlyConfig } from '../../../config/service-config';
+import { JsonFileUpstreamRoutes, UpstreamRoutes } from '../upstream-routes';
+import { ReloadlyApiClient } from './reloadly-api';
+import { ReloadlyFloat } from './reloadly-float';
+import { ReloadlyHttp } from './reloadly-http';
+import { ReloadlyProvider } from './reloadly-provider';
+import { ReloadlyTokens } from './reloadly-tokens';
+
+const STATUS_TIMEOUT_MS = 5_000;
+
+/** The Reloadly adapter and what operations read of it (the float), built from the configuration. */
+export class ReloadlyLiveProvider implements ProviderStatusReader {
+  readonly api: ReloadlyApiClient;
+  readonly provider: ReloadlyProvider;
+  private readonly float: ReloadlyFloat;
+
+  constructor(config: ReloadlyConfig, routes: UpstreamRoutes = JsonFileUpstreamRoutes.load(config.routesFile)) {
+    const logger = new Logger('Reloadly');
+    this.api = new ReloadlyApiClient(new ReloadlyHttp(config, new ReloadlyTokens(config)));
+    this.float = new ReloadlyFloat(this.api, config.lowFloatThreshold, (message) => logger.warn(message));
+    this.provider = new ReloadlyProvider(this.api, routes, this.float);
+  }
+
+  async live(fresh: boolean): Promise<LiveProviderStatus> {
+    let error: string | null = null;
+    if (fresh || !this.float.lastReading) {
+      try {
+        await this.float.read(AbortSignal.timeout(STATUS_TIMEOUT_MS));
+      } catch (problem) {
+        error = (problem as Error).message;
+      }
+    }
+    const reading = this.float.lastReading;
+    return {
+      provider: 'reloadly',
+      balance: reading?.balance ?? null,
+      currency: reading?.currencyCode ?? null,
+      lowFloatThreshold: this.float.lowThreshold,
+      low: reading ? this.float.isLow(reading) : null,
+      readAt: reading?.readAt.toISOString() ?? null,
+      error,
+    };
+  }
+}
+
+/** No live provider: nothing to report. */
+export const NO_LIVE_PROVIDER: ProviderStatusReader = { live: async () => null };

@@ -1,0 +1,181 @@
+import { getCountryCallingCode } from 'libphonenumber-js/max';
+import {
+  BillFetchUnsupportedError,
+  BillQuery,
+  OutstandingBill,
+  ProviderGateway,
+  ProviderOrder,
+  ProviderOutcome,
+  ProviderUnavailableError,
+} from '../../../application/ports/provider-gateway.port';
+import { CORRIDORS, Corridor } from '../../../domain/corridor/corridor';
+import { Currency } from '../../../domain/money/currency';
+import { OrderProduct } from '../../../domain/wallet/order-product';
+import { UpstreamRoutes } from '../upstream-routes';
+import { ReloadlyApiClient, SendAnswer, UpstreamOperator, UpstreamPayment, UpstreamTopup } from './reloadly-api';
+import { ReloadlyFloat } from './reloadly-float';
+import { UpstreamVerdict, verdictOfPayment, verdictOfRefusal, verdictOfTopup } from './reloadly-outcomes';
+import { dividedBy, scaled, unscaled } from './upstream-decimal';
+
+/** How long after a "still processing" answer the order is looked up again. */
+export const RELOADLY_POLL_AFTER_MS = 30_000;
+const OPERATOR_CACHE_MS = 60 * 60 * 1000;
+
+type TopupProduct = Extract<OrderProduct, { kind: 'topup' }>;
+type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
+
+/**
+ * The live provider over Reloadly's airtime and utilities APIs. The order id is sent as the
+ * topup's `customIdentifier` and the payment's `referenceId`, and is the only identifier an order
+ * is ever sent under, so a repeated submission is refused upstream and the order is looked up.
+ * A failure is answered only when Reloadly refused definitively and no transaction exists under
+ * the order id; anything else is looked up until Reloadly gives a definitive answer.
+ */
+export class ReloadlyProvider implements ProviderGateway {
+  private readonly operators = new Map<number, { operator: UpstreamOperator | null; until: number }>();
+
+  constructor(
+    private readonly api: ReloadlyApiClient,
+    private readonly routes: UpstreamRoutes,
+    private readonly float: ReloadlyFloat,
+  ) {}
+
+  submit(order: ProviderOrder, _now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+    return order.product.kind === 'topup' ? this.submitTopup(order, order.product, signal) : this.submitPayment(order, order.product, signal);
+  }
+
+  async poll(order: ProviderOrder, _now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+    const found = await this.lookUp(order, signal);
+    // Not (yet) in the provider's records: still unknown, asked again later (held at the stuck-order limit).
+    return found ?? { status: 'pending', providerReference: null, pollAfterMs: RELOADLY_POLL_AFTER_MS };
+  }
+
+  async fetchBill(request: BillQuery): Promise<OutstandingBill | null> {
+    throw new BillFetchUnsupportedError(`biller ${request.billerId} is served by reloadly, whose utilities API cannot fetch outstanding bills`);
+  }
+
+  private async submitTopup(order: ProviderOrder, product: TopupProduct, signal?: AbortSignal): Promise<ProviderOutcome> {
+    const upstreamId = await this.routes.upstreamOperatorId(product.operatorId);
+    if (upstreamId === null) return this.failUnsent(order, `no reloadly route for operator ${product.operatorId}`, signal);
+    const operator = await this.operator(upstreamId, signal);
+    if (!operator) return this.failUnsent(order, `reloadly has no operator ${upstreamId} (route of operator ${product.operatorId})`, signal);
+    if (!operator.supportsLocalAmounts || operator.destinationCurrencyCode !== order.currency) {
+      return this.failUnsent(order, `reloadly operator ${upstreamId} does not take amounts in ${order.currency}`, signal);
+    }
+    // What the order costs in the account's currency: the local amount at the operator's rate.
+    const cost =
+      operator.senderCurrencyCode === order.currency
+        ? { amount: scaled(order.amount), currency: order.currency }
+        : operator.fxRate && operator.senderCurrencyCode
+          ? { amount: dividedBy(order.amount, operator.fxRate), currency: operator.senderCurrencyCode }
+          : null;
+    const short = await this.floatShortOf(cost, signal);
+    if (short) return this.failUnsent(order, short, signal);
+    const corridor = corridorOf(order.currency);
+    const country = CORRIDORS[corridor].country;
+    const answer = await this.api.sendTopup(
+      {
+        operatorId: upstreamId,
+        amount: order.amount,
+        useLocalAmount: true,
+        customIdentifier: order.orderId,
+        recipientPhone: { countryCode: country, number: product.phone.slice(1 + getCountryCallingCode(country).length) },
+      },
+      signal,
+    );
+    return this.outcomeOfSend(order, answer, (topup) => this.topupOutcome(topup), signal);
+  }
+
+  private async submitPayment(order: ProviderOrder, product: BillProduct, signal?: AbortSignal): Promise<ProviderOutcome> {
+    const upstreamId = await this.routes.upstreamBillerId(product.billerId);
+    if (upstreamId === null) return this.failUnsent(order, `no reloadly route for biller ${product.billerId}`, signal);
+    // A bill is paid in the biller's local currency; the float is checked when it is held in that currency.
+    const short = await this.floatShortOf({ amount: scaled(order.amount), currency: order.currency }, signal);
+    if (short) return this.failUnsent(order, short, signal);
+    const answer = await this.api.payBill(
+      { billerId: upstreamId, subscriberAccountNumber: product.consumerNumber, amount: order.amount, useLocalAmount: true, referenceId: order.orderId },
+      signal,
+    );
+    return this.outcomeOfSend(order, answer, (payment) => this.paymentOutcome(payment), signal);
+  }
+
+  private async outcomeOfSend<T extends UpstreamTopup | UpstreamPayment>(
+    order: ProviderOrder,
+    answer: SendAnswer<T>,
+    outcomeOf: (transaction: T) => ProviderOutcome,
+    signal?: AbortSignal,
+  ): Promise<ProviderOutcome> {
+    if (answer.kind === 'accepted') {
+      this.float.observe(answer.transaction.newBalance);
+      return outcomeOf(answer.transaction);
+    }
+    const refusal = `reloadly refused the order: HTTP ${answer.httpStatus}${answer.errorCode ? ` ${answer.errorCode}` : ''}${answer.message ? ` (${answer.message})` : ''}`;
+    if (verdictOfRefusal(answer.httpStatus, answer.errorCode) === 'failed') return this.failUnsent(order, refusal, signal);
+    // Unknown (5xx, "cannot be processed at the moment", a repeated order id, anything unlisted): what the provider has decides.
+    const found = await this.lookUp(order, signal);
+    if (found) return found;
+    throw new ProviderUnavailableError(`${refusal}; the outcome is unknown and no transaction is recorded under ${order.orderId} yet, so the order is asked about again`);
+  }
+
+  /**
+   * A failure before or without sending: answered only once no transaction exists under the order
+   * id (an earlier attempt may have been sent, and its outcome is the order's).
+   */
+  private async failUnsent(order: ProviderOrder, reason: string, signal?: AbortSignal): Promise<ProviderOutcome> {
+    return (await this.lookUp(order, signal)) ?? { status: 'failed', reason };
+  }
+
+  /** The order's outcome by its id at the provider, or null when the provider has no transaction under it. */
+  private async lookUp(order: ProviderOrder, signal?: AbortSignal): Promise<ProviderOutcome | null> {
+    if (order.product.kind === 'topup') {
+      const topup = await this.api.topupByCustomIdentifier(order.orderId, signal);
+      return topup ? this.topupOutcome(topup) : null;
+    }
+    const payment = await this.api.paymentByReferenceId(order.orderId, signal);
+    return payment ? this.paymentOutcome(payment) : null;
+  }
+
+  private topupOutcome(topup: UpstreamTopup): ProviderOutcome {
+    return outcomeOf(verdictOfTopup(topup), topup.transactionId, topup.operatorTransactionId || topup.transactionId, `reloadly topup ${topup.transactionId} ${topup.status}`);
+  }
+
+  private paymentOutcome(payment: UpstreamPayment): ProviderOutcome {
+    const detail = payment.message ? ` (${payment.code ?? ''} ${payment.message})` : '';
+    return outcomeOf(verdictOfPayment(payment), payment.id, payment.id, `reloadly payment ${payment.id} ${payment.status}${detail}`);
+  }
+
+  /** Why the float cannot cover a cost, or null when it can (or the cost is not in the float's currency). */
+  private async floatShortOf(cost: { amount: bigint; currency: string } | null, signal?: AbortSignal): Promise<string | null> {
+    if (!cost) return null;
+    const reading = await this.float.read(signal);
+    // A cost in another currency than the float's cannot be compared here; Reloadly refuses it (INSUFFICIENT_BALANCE) if need be.
+    if (cost.currency !== reading.currencyCode || scaled(reading.balance) >= cost.amount) return null;
+    return `the provider float (${reading.balance} ${reading.currencyCode}) cannot cover the order (about ${unscaled(cost.amount)} ${reading.currencyCode}); it was not sent`;
+  }
+
+  private async operator(upstreamId: number, signal?: AbortSignal): Promise<UpstreamOperator | null> {
+    const cached = this.operators.get(upstreamId);
+    if (cached && Date.now() < cached.until) return cached.operator;
+    const operator = await this.api.operatorById(upstreamId, signal);
+    this.operators.set(upstreamId, { operator, until: Date.now() + OPERATOR_CACHE_MS });
+    return operator;
+  }
+}
+
+function outcomeOf(verdict: UpstreamVerdict, transactionId: string, operatorRef: string, reason: string): ProviderOutcome {
+  switch (verdict) {
+    case 'succeeded':
+      return { status: 'succeeded', operatorRef };
+    case 'failed':
+      return { status: 'failed', reason };
+    case 'processing':
+    case 'unknown':
+      return { status: 'pending', providerReference: transactionId, pollAfterMs: RELOADLY_POLL_AFTER_MS };
+  }
+}
+
+function corridorOf(currency: Currency): Corridor {
+  const corridor = (Object.keys(CORRIDORS) as Corridor[]).find((code) => CORRIDORS[code].currency === currency);
+  if (!corridor) throw new Error(`no corridor has the currency ${currency}`);
+  return corridor;
+}
