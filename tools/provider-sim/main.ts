@@ -1,0 +1,46 @@
+import { startSimulator } from './simulator';
+
+/**
+ * npm run provider-sim -- [--port 4010] [--host 127.0.0.1] [--seed 1] [--balance 1000.00] [--currency USD]
+ *   [--token-ttl-seconds 3600] [--settle-after-ms 30000] [--slow-ms 3000] [--hang-ms 120000]
+ * Each flag can also be given as an environment variable: PORT, HOST, SEED, BALANCE, CURRENCY,
+ * TOKEN_TTL_SECONDS, SETTLE_AFTER_MS, SLOW_MS, HANG_MS (flags win).
+ */
+function option(name: string): string | undefined {
+  const flag = `--${name}`;
+  const index = process.argv.indexOf(flag);
+  if (index >= 0) return process.argv[index + 1];
+  return process.env[name.toUpperCase().replace(/-/g, '_')];
+}
+
+function integer(name: string): number | undefined {
+  const text = option(name);
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) {
+    console.error(`--${name} must be a whole number (got "${text}")`);
+    process.exit(2);
+  }
+  return Number(text);
+}
+
+async function main(): Promise<void> {
+  const simulator = await startSimulator({
+    port: integer('port') ?? 4010,
+    host: option('host') ?? '127.0.0.1',
+    seed: integer('seed'),
+    balance: option('balance'),
+    currency: option('currency'),
+    tokenTtlSeconds: integer('token-ttl-seconds'),
+    settleAfterMs: integer('settle-after-ms'),
+    slowMs: integer('slow-ms'),
+    hangMs: integer('hang-ms'),
+  });
+  console.log(`provider simulator (Reloadly protocol) listening on ${simulator.url}`);
+  console.log(`  LIVE_PROVIDER=reloadly RELOADLY_CLIENT_ID=any RELOADLY_CLIENT_SECRET=any`);
+  console.log(`  RELOADLY_AUTH_URL=${simulator.authUrl} RELOADLY_TOPUPS_URL=${simulator.topupsUrl} RELOADLY_UTILITIES_URL=${simulator.utilitiesUrl}`);
+  const stop = () => void simulator.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+void main();

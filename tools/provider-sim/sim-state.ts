@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { SimScenario } from './sim-scenarios';
+
+export type SimApi = 'airtime' | 'utilities';
+export type SimStatus = 'SUCCESSFUL' | 'PROCESSING' | 'FAILED' | 'REFUNDED';
+
+export interface SimTransaction {
+  api: SimApi;
+  id: number;
+  /** customIdentifier (topup) or referenceId (payment). */
+  reference: string | null;
+  status: SimStatus;
+  /** The status a PROCESSING transaction ends in, once settle-after has passed; null: never. */
+  finalStatus: SimStatus | null;
+  scenario: SimScenario;
+  createdAt: number;
+  /** Topup: operator; payment: biller. */
+  productId: number;
+  productName: string;
+  country: string;
+  /** Recipient number (topup) or account number (payment). */
+  target: string;
+  localAmount: bigint;
+  localCurrency: string;
+  cost: bigint;
+  operatorTransactionId: string | null;
+  balanceAfter: bigint;
+}
+
+export interface SimSubmission {
+  api: SimApi;
+  reference: string | null;
+  target: string;
+  at: string;
+  answer: number;
+  errorCode: string | null;
+  transactionId: number | null;
+}
+
+export interface SimToken {
+  api: SimApi;
+  expiresAt: number;
+}
+
+/** Everything the simulator remembers, in memory. */
+export class SimState {
+  readonly tokens = new Map<string, SimToken>();
+  readonly transactions: SimTransaction[] = [];
+  readonly submissions: SimSubmission[] = [];
+  /** References whose first attempt was already refused by a "once" scenario. */
+  readonly refusedOnce = new Set<string>();
+  tokensIssued = 0;
+  private nextId: number;
+
+  constructor(
+    readonly seed: number,
+    public balance: bigint,
+    readonly currency: string,
+  ) {
+    this.nextId = 10_000 + (seed % 1000) * 1000;
+  }
+
+  newTransactionId(): number {
+    return this.nextId++;
+  }
+
+  issueToken(api: SimApi, ttlMs: number, now: number): string {
+    this.tokensIssued++;
+    const token = `sim-${api}-${this.seed}-${this.tokensIssued}-${randomBytes(12).toString('hex')}`;
+    this.tokens.set(token, { api, expiresAt: now + ttlMs });
+    return token;
+  }
+
+  expireTokens(): number {
+    const count = this.tokens.size;
+    for (const token of this.tokens.values()) token.expiresAt = 0;
+    return count;
+  }
+
+  byReference(api: SimApi, reference: string): SimTransaction | undefined {
+    return this.transactions.find((transaction) => transaction.api === api && transaction.reference === reference);
+  }
+}
