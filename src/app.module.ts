@@ -10,6 +10,7 @@ import { AdminController } from './interface/http/admin/admin.controller';
 import { AdminTokenGuard } from './interface/http/admin/admin-token.guard';
 import { AuditController } from './interface/http/admin/audit.controller';
 import { ProjectionsController } from './interface/http/admin/projections.controller';
+import { ProviderStatusController } from './interface/http/admin/provider-status.controller';
 import { ApiExceptionFilter } from './interface/http/errors/api-exception.filter';
 import { BalanceController } from './interface/http/partner/balance.controller';
 import { CatalogController } from './interface/http/partner/catalog.controller';
@@ -45,7 +46,7 @@ export class AppModule {
         ApplicationModule,
         McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, ProjectionsController, AuditController, HealthController, MetricsController],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, ProjectionsController, ProviderStatusController, AuditController, HealthController, MetricsController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard],
     };
   }

@@ -9,6 +9,7 @@ import { AuditWalletHandler } from './audit/audit-wallet';
 import { DailyStatementHandler } from './audit/daily-statement';
 import { PeriodStatementHandler } from './audit/period-statement';
 import { RebuildProjectionHandler, ShowProjectionRebuildHandler, ShowProjectionsHandler } from './operations/projection-rebuilds';
+import { ShowLiveProviderHandler } from './operations/live-provider-status';
 import { ListBillersHandler } from './catalog/list-billers';
 import { ListOperatorsHandler } from './catalog/list-operators';
 import { ListOrdersForOperatorsHandler, ShowOrderHandler, ShowPartnerHandler } from './operations/admin-queries';
@@ -69,6 +70,7 @@ const QUERY_HANDLERS = [
   GetWebhookDeliveryHandler,
   ShowProjectionsHandler,
   ShowProjectionRebuildHandler,
+  ShowLiveProviderHandler,
   AuditWalletHandler,
   AuditOrderHandler,
   DailyStatementHandler,

@@ -167,6 +167,13 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     options: {},
     build: () => ({ method: 'GET', path: '/verify' }),
   },
+  'provider status': {
+    usage: '',
+    summary: 'The live provider and our float there (balance, currency, low-float threshold), read from the provider now.',
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/providers/status' }),
+  },
   'projections status': {
     usage: '',
     summary: "Each projection's version, checkpoint and lag (events not yet applied), and any rebuild in progress.",

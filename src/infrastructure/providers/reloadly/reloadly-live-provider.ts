@@ -9,6 +9,8 @@ import { ReloadlyProvider } from './reloadly-provider';
 import { ReloadlyTokens } from './reloadly-tokens';
 
 const STATUS_TIMEOUT_MS = 5_000;
+/** A reading older than this is refreshed even when the caller does not ask for a fresh one (metrics scrapes). */
+const READING_MAX_AGE_MS = 60_000;
 
 /** The Reloadly adapter and what operations read of it (the float), built from the configuration. */
 export class ReloadlyLiveProvider implements ProviderStatusReader {
@@ -25,7 +27,8 @@ export class ReloadlyLiveProvider implements ProviderStatusReader {
 
   async live(fresh: boolean): Promise<LiveProviderStatus> {
     let error: string | null = null;
-    if (fresh || !this.float.lastReading) {
+    const last = this.float.lastReading;
+    if (fresh || !last || Date.now() - last.readAt.getTime() > READING_MAX_AGE_MS) {
       try {
         await this.float.read(AbortSignal.timeout(STATUS_TIMEOUT_MS));
       } catch (problem) {

@@ -5,11 +5,13 @@ import { SqlDatabase } from '../../../infrastructure/sql/sql-database';
 import { SQL_DATABASE } from '../../../infrastructure/tokens';
 import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
+import { PROVIDER_STATUS, ProviderStatusReader } from '../../../application/ports/provider-status.port';
 
 interface Gauge {
   name: string;
   help: string;
-  value: number;
+  /** A number, or an exact decimal text (amounts). */
+  value: number | string;
   labels?: Record<string, string>;
 }
 
@@ -22,6 +24,7 @@ export class MetricsController {
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly daemon: ProjectionDaemon,
+    @Inject(PROVIDER_STATUS) private readonly providers: ProviderStatusReader,
   ) {}
 
   @Get()
@@ -50,7 +53,23 @@ export class MetricsController {
     for (const lag of await this.daemon.lag()) {
       gauges.push({ name: 'projection_lag_events', help: 'Events not yet applied by a projector', value: lag.events, labels: { projector: lag.name } });
     }
+    gauges.push(...(await this.floatGauges()));
     return render(gauges);
+  }
+
+  /** Our float at the live provider, from its last reading (read again when older than a minute). */
+  private async floatGauges(): Promise<Gauge[]> {
+    const status = await this.providers.live(false);
+    if (!status) return [];
+    const labels = { provider: status.provider, currency: status.currency ?? '' };
+    const gauges: Gauge[] = [{ name: 'provider_float_readable', help: 'Whether the float at the live provider could be read (1) or not (0)', value: status.error ? 0 : 1, labels: { provider: status.provider } }];
+    if (status.balance !== null) {
+      gauges.push(
+        { name: 'provider_float', help: "Our balance at the live provider, in the provider account's currency", value: status.balance, labels },
+        { name: 'provider_float_low', help: 'Whether the float is below RELOADLY_LOW_FLOAT_THRESHOLD (1) or not (0)', value: status.low ? 1 : 0, labels },
+      );
+    }
+    return gauges;
   }
 }
 

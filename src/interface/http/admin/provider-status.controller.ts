@@ -1,0 +1,18 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ShowLiveProvider } from '../../../application/operations/live-provider-status';
+import { AdminTokenGuard } from './admin-token.guard';
+
+/** The live provider and our float there (CLI `provider status`). */
+@ApiExcludeController()
+@Controller('v1/admin/providers')
+@UseGuards(AdminTokenGuard)
+export class ProviderStatusController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get('status')
+  status() {
+    return this.queries.execute(new ShowLiveProvider());
+  }
+}

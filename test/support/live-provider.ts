@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunningSimulator, SimulatorOptions, startSimulator } from '../../tools/provider-sim/simulator';
+import { TEST_ADMIN_TOKEN, TestService } from './test-service';
+
+/** Our catalog ids -> the simulator's Reloadly ids (the routes the live adapter is given). */
+export const SIM_ROUTES = {
+  operators: { '101': 1201, '102': 1202, '201': 1401, '301': 1601 },
+  billers: { '1005': 301, '2009': 402, '3001': 501 },
+};
+
+/** A running upstream simulator and the service environment that points the live adapter at it. */
+export interface LiveUpstream {
+  simulator: RunningSimulator;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startLiveUpstream(options: SimulatorOptions = {}, extraEnv: Record<string, string> = {}): Promise<LiveUpstream> {
+  const simulator = await startSimulator({ seed: 7, settleAfterMs: 0, slowMs: 200, hangMs: 3_000, ...options });
+  const folder = mkdtempSync(join(tmpdir(), 'live-routes-'));
+  const routesFile = join(folder, 'routes.json');
+  writeFileSync(routesFile, JSON.stringify(SIM_ROUTES));
+  return {
+    simulator,
+    env: {
+      LIVE_PROVIDER: 'reloadly',
+      RELOADLY_CLIENT_ID: 'sim-client',
+      RELOADLY_CLIENT_SECRET: 'sim-secret-never-logged',
+      RELOADLY_AUTH_URL: simulator.authUrl,
+      RELOADLY_TOPUPS_URL: simulator.topupsUrl,
+      RELOADLY_UTILITIES_URL: simulator.utilitiesUrl,
+      RELOADLY_ROUTES_FILE: routesFile,
+      ...extraEnv,
+    },
+    close: async () => {
+      await simulator.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A KYC-approved partner with a live wallet credited with `amount`. */
+export async function liveWalletPartner(service: TestService, corridor: 'IN' | 'BD' | 'SG' = 'IN', amount = '5000.00'): Promise<{ partnerId: string; liveKey: string }> {
+  const { partnerId } = await service.createPartner(corridor);
+  const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
+  if (approved.status !== 200) throw new Error(`kyc approval failed: ${approved.status} ${approved.text}`);
+  const credited = await service.request('POST', `/v1/admin/partners/${partnerId}/wallet-credits`, {
+    token: TEST_ADMIN_TOKEN,
+    body: { environment: 'live', amount, reference: 'wire for live tests' },
+  });
+  if (credited.status !== 200) throw new Error(`live credit failed: ${credited.status} ${credited.text}`);
+  return { partnerId, liveKey: approved.body.live_api_key };
+}
+
+/** What the simulator received for one order id (customIdentifier / referenceId). */
+export const submissionsOf = (upstream: LiveUpstream, orderId: string) => upstream.simulator.state.submissions.filter((submission) => submission.reference === orderId);
+export const transactionsOf = (upstream: LiveUpstream, orderId: string) => upstream.simulator.state.transactions.filter((transaction) => transaction.reference === orderId);
