@@ -2,7 +2,7 @@ import { ProviderUnavailableError } from '../../../application/ports/provider-ga
 import { ReloadlySettings } from './reloadly-settings';
 
 const TOKEN_REQUEST_TIMEOUT_MS = 10_000;
-/** A token is replaced this long before it expires (or at 90 % of a shorter lifetime), so no call carries a token about to lapse. */
+/** A token is replaced this long before it expires (at most a tenth of its lifetime), so no call carries a token about to lapse. */
 const REFRESH_MARGIN_MS = 60_000;
 
 interface CachedToken {
@@ -69,7 +69,7 @@ export class ReloadlyTokens {
       throw new ProviderUnavailableError('reloadly: the token endpoint answered without access_token and expires_in');
     }
     const lifetimeMs = expiresIn * 1000;
-    this.cached.set(audience, { token, refreshAt: this.now() + Math.max(Math.min(lifetimeMs - REFRESH_MARGIN_MS, lifetimeMs * 0.9), 0) });
+    this.cached.set(audience, { token, refreshAt: this.now() + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs / 10) });
     return token;
   }
 }
