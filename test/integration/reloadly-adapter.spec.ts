@@ -1,0 +1,144 @@
+import { Logger } from '@nestjs/common';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProviderOrder, ProviderUnavailableError } from '../../src/application/ports/provider-gateway.port';
+import { ReloadlyConfig } from '../../src/config/service-config';
+import { ReloadlyLiveProvider } from '../../src/infrastructure/providers/reloadly/reloadly-live-provider';
+import { RELOADLY_POLL_AFTER_MS } from '../../src/infrastructure/providers/reloadly/reloadly-provider';
+import { ReloadlyTokens } from '../../src/infrastructure/providers/reloadly/reloadly-tokens';
+import { JsonFileUpstreamRoutes } from '../../src/infrastructure/providers/upstream-routes';
+import { RunningSimulator, startSimulator } from '../../tools/provider-sim/simulator';
+
+/** The Reloadly adapter's own calls against the simulator over HTTP: tokens, catalog, look-ups, reports and bill payments. */
+describe('the Reloadly adapter against the protocol simulator', () => {
+  let simulator: RunningSimulator;
+  let config: ReloadlyConfig;
+  let live: ReloadlyLiveProvider;
+  const now = new Date();
+  const routes = {
+    upstreamOperatorId: async (operatorId: number) => (operatorId === 101 ? 1201 : null),
+    upstreamBillerId: async (billerId: number) => (billerId === 1005 ? 301 : null),
+  };
+  const bill = (orderId: string, consumerNumber: string, billerId = 1005): ProviderOrder => ({
+    orderId,
+    amount: '850.50',
+    currency: 'INR',
+    placedAt: now.toISOString(),
+    product: { kind: 'bill_payment', billerId, consumerNumber, billReference: null, params: {} },
+  });
+  const topup = (orderId: string, suffix: string, amount = '199.00'): ProviderOrder => ({
+    orderId,
+    amount,
+    currency: 'INR',
+    placedAt: now.toISOString(),
+    product: { kind: 'topup', operatorId: 101, phone: `+91987654${suffix}` },
+  });
+
+  beforeAll(async () => {
+    simulator = await startSimulator({ seed: 3, settleAfterMs: 0, clientId: 'client-a', clientSecret: 'secret-a-never-shown' });
+    config = {
+      clientId: 'client-a',
+      clientSecret: 'secret-a-never-shown',
+      authUrl: simulator.authUrl,
+      topupsUrl: simulator.topupsUrl,
+      utilitiesUrl: simulator.utilitiesUrl,
+      lowFloatThreshold: '500.00',
+      routesFile: null,
+    };
+    live = new ReloadlyLiveProvider(config, routes);
+  });
+  afterAll(async () => {
+    await simulator.close();
+  });
+
+  it('reads operators and billers by country and the balance, with one token per audience', async () => {
+    const tokens = simulator.state.tokensIssued;
+    const [operators, billers, balance, again] = await Promise.all([
+      live.api.operatorsByCountry('IN'),
+      live.api.billersByCountry('BD'),
+      live.api.balance(),
+      live.api.operatorsByCountry('SG'),
+    ]);
+    expect(operators.map((operator) => operator.name)).toContain('Airtel India');
+    expect(operators[0]).toMatchObject({ countryCode: 'IN', destinationCurrencyCode: 'INR', senderCurrencyCode: 'USD', supportsLocalAmounts: true, fxRate: '83.25' });
+    expect(billers.map((biller) => biller.name)).toEqual(['DESCO Prepaid', 'Dhaka WASA']);
+    expect(balance).toMatchObject({ balance: '1000', currencyCode: 'USD' });
+    expect(again.map((operator) => operator.name)).toContain('Singtel Singapore');
+    expect(simulator.state.tokensIssued - tokens).toBe(2); // airtime and utilities, shared by the concurrent calls
+  });
+
+  it('pays a bill under referenceId = the order id and follows it to its outcome', async () => {
+    expect(await live.provider.submit(bill('ord_bill_ok', '1234560001'), now)).toEqual({ status: 'succeeded', operatorRef: expect.any(String) });
+    expect(await live.provider.submit(bill('ord_bill_late', '1234560004'), now)).toEqual({ status: 'pending', providerReference: expect.any(String), pollAfterMs: RELOADLY_POLL_AFTER_MS });
+    expect(await live.provider.poll(bill('ord_bill_late', '1234560004'), now)).toEqual({ status: 'failed', reason: expect.stringContaining('FAILED') });
+    expect(await live.provider.submit(bill('ord_bill_refused', '1234560002'), now)).toEqual({ status: 'failed', reason: expect.stringContaining('INVALID_AMOUNT') });
+    expect(await live.provider.submit(bill('ord_bill_unrouted', '1234560001', 9999), now)).toEqual({ status: 'failed', reason: 'no reloadly route for biller 9999' });
+    // A repeated payment is refused upstream and answered from the look-up: paid once.
+    expect(await live.provider.submit(bill('ord_bill_ok', '1234560001'), now)).toMatchObject({ status: 'succeeded' });
+    expect(simulator.state.transactions.filter((transaction) => transaction.reference === 'ord_bill_ok')).toHaveLength(1);
+    expect(await live.api.paymentByReferenceId('ord_bill_ok')).toMatchObject({ referenceId: 'ord_bill_ok', status: 'SUCCESSFUL', amount: '850.5', amountCurrencyCode: 'INR', billerId: 301 });
+  });
+
+  it('looks topups up by transaction id and customIdentifier, and reports a time range', async () => {
+    expect(await live.provider.submit(topup('ord_report_1', '0001'), now)).toMatchObject({ status: 'succeeded' });
+    const found = await live.api.topupByCustomIdentifier('ord_report_1');
+    expect(found).toMatchObject({ customIdentifier: 'ord_report_1', status: 'SUCCESSFUL', requestedAmount: '199', requestedAmountCurrencyCode: 'INR', operatorId: 1201 });
+    expect(await live.api.topupByTransactionId(found!.transactionId)).toMatchObject({ transactionId: found!.transactionId, status: 'SUCCESSFUL' });
+    expect(await live.api.topupByTransactionId('999999999')).toBeNull();
+    expect(await live.api.topupByCustomIdentifier('ord_never_sent')).toBeNull();
+    const range = { from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 60_000) };
+    expect((await live.api.topupReport(range)).map((item) => item.customIdentifier)).toContain('ord_report_1');
+    expect((await live.api.paymentReport(range)).map((item) => item.referenceId)).toContain('ord_bill_ok');
+    expect(await live.api.topupReport({ from: new Date(Date.now() - 120_000), to: new Date(Date.now() - 60_000) })).toEqual([]);
+  });
+
+  it('reports the float with the low-float threshold, and warns once when it falls below it', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(await live.live(true)).toMatchObject({ provider: 'reloadly', currency: 'USD', lowFloatThreshold: '500.00', low: false, error: null });
+      simulator.state.balance = 20_000_000n; // 20 USD
+      expect(await live.live(true)).toMatchObject({ balance: '20', low: true });
+      expect(await live.live(true)).toMatchObject({ balance: '20', low: true });
+      expect(warn.mock.calls.map(([message]) => String(message))).toEqual(['reloadly float is low: 20 USD, below the threshold of 500.00 USD; top it up before orders are refused']);
+    } finally {
+      simulator.state.balance = 1_000_000_000n;
+      warn.mockRestore();
+    }
+  });
+
+  it('refuses nothing on a guess when the token endpoint turns the credentials down, and never shows the secret', async () => {
+    const wrong = new ReloadlyLiveProvider({ ...config, clientSecret: 'wrong-secret-never-shown' }, routes);
+    const failure = await wrong.provider.submit(topup('ord_wrong_credentials', '0001'), now).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ProviderUnavailableError);
+    expect(String((failure as Error).message)).not.toContain('wrong-secret-never-shown');
+    expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_wrong_credentials')).toHaveLength(0);
+  });
+
+  it('keeps a token until shortly before it expires, then asks for one new token', async () => {
+    let at = 0;
+    const tokens = new ReloadlyTokens(config, () => at);
+    const audience = simulator.topupsUrl;
+    const first = await tokens.token(audience);
+    at = 3_000_000; // 50 minutes into a one-hour token
+    expect(await tokens.token(audience)).toBe(first);
+    at = 3_600_000 - 30_000; // within the last minute
+    const second = await tokens.token(audience);
+    expect(second).not.toBe(first);
+    expect(await tokens.token(audience)).toBe(second);
+    expect(tokens.tokensRequested).toBe(2);
+  });
+
+  it('reads the routes file: our ids to upstream ids', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'routes-')), 'routes.json');
+    writeFileSync(file, JSON.stringify({ operators: { '101': 1201 }, billers: { '1005': 301 } }));
+    const loaded = JsonFileUpstreamRoutes.load(file);
+    expect([await loaded.upstreamOperatorId(101), await loaded.upstreamOperatorId(102), await loaded.upstreamBillerId(1005)]).toEqual([1201, null, 301]);
+    expect(await JsonFileUpstreamRoutes.load(null).upstreamOperatorId(101)).toBeNull();
+    writeFileSync(file, JSON.stringify({ operators: { '101': 'airtel' } }));
+    expect(() => JsonFileUpstreamRoutes.load(file)).toThrow('operators.101 must map an integer id to an integer id');
+  });
+});
