@@ -165,7 +165,7 @@ describe('the OpenAPI document of the partner API', () => {
       };
       expectStatuses('/v1/partner/topup', 'post', ['400', '402', '404', '409', '413', '415', '422']);
       expectStatuses('/v1/partner/pay-bill', 'post', ['400', '402', '404', '409', '413', '415', '422']);
-      expectStatuses('/v1/partner/bill-info', 'post', ['400', '404', '413', '415']);
+      expectStatuses('/v1/partner/bill-info', 'post', ['400', '404', '409', '413', '415']);
       expectStatuses('/v1/partner/transactions/{order_id}', 'get', ['404']);
     });
 

@@ -68,6 +68,7 @@ export class OrdersController {
   @ApiErrorResponses({
     400: 'validation_failed: a missing or malformed field, named at the start of `detail` (a missing biller parameter as `params.<name>`)',
     404: 'operator_not_found_or_wrong_corridor (`biller_id` is not a biller of your corridor) or not_found (the biller has no bill for the consumer number)',
+    409: 'invalid_state (live keys): the provider that serves this biller cannot fetch its bills, so there is no bill to show or pay; no bill is ever invented',
     413: true,
     415: true,
     503: true,
