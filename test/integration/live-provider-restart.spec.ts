@@ -59,7 +59,7 @@ describe('a service restart in the middle of live orders (postgres store)', () =
     }
     expect(submissionsOf(upstream, notSent)).toHaveLength(1);
     expect(submissionsOf(upstream, processing)).toHaveLength(1);
-    expect(submissionsOf(upstream, unanswered).map((submission) => submission.errorCode)).toEqual([null, 'DUPLICATE_CUSTOM_IDENTIFIER']);
+    expect(submissionsOf(upstream, unanswered)).toHaveLength(1);
     expect((await service.partner('GET', '/balance', liveKey)).body.available).toBe('4700.00');
     expect((await service.verify()).status).toBe(200);
   }, SERVICE_START_TIMEOUT_MS);

@@ -74,10 +74,21 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(await live.provider.poll(bill('ord_bill_late', '1234560004'), now)).toEqual({ status: 'failed', reason: expect.stringContaining('FAILED') });
     expect(await live.provider.submit(bill('ord_bill_refused', '1234560002'), now)).toEqual({ status: 'failed', reason: expect.stringContaining('INVALID_AMOUNT') });
     expect(await live.provider.submit(bill('ord_bill_unrouted', '1234560001', 9999), now)).toEqual({ status: 'failed', reason: 'no reloadly route for biller 9999' });
-    // A repeated payment is refused upstream and answered from the look-up: paid once.
+    // Sent again (a first attempt whose answer was lost): refused upstream as a repeat and answered from the look-up, paid once.
     expect(await live.provider.submit(bill('ord_bill_ok', '1234560001'), now)).toMatchObject({ status: 'succeeded' });
+    // A retried submission looks the order up first and sends nothing.
+    expect(await live.provider.submit({ ...bill('ord_bill_ok', '1234560001'), resubmission: true }, now)).toMatchObject({ status: 'succeeded' });
+    expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_bill_ok').map((submission) => submission.errorCode)).toEqual([null, 'DUPLICATE_CUSTOM_IDENTIFIER']);
     expect(simulator.state.transactions.filter((transaction) => transaction.reference === 'ord_bill_ok')).toHaveLength(1);
     expect(await live.api.paymentByReferenceId('ord_bill_ok')).toMatchObject({ referenceId: 'ord_bill_ok', status: 'SUCCESSFUL', amount: '850.5', amountCurrencyCode: 'INR', billerId: 301 });
+  });
+
+  it('a topup sent again under the same customIdentifier is refused upstream and answered from the look-up: paid once', async () => {
+    const first = await live.provider.submit(topup('ord_twice', '0001'), now);
+    expect(first).toMatchObject({ status: 'succeeded' });
+    expect(await live.provider.submit(topup('ord_twice', '0001'), now)).toEqual(first);
+    expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_twice').map((submission) => submission.errorCode)).toEqual([null, 'DUPLICATE_CUSTOM_IDENTIFIER']);
+    expect(simulator.state.transactions.filter((transaction) => transaction.reference === 'ord_twice')).toHaveLength(1);
   });
 
   it('looks topups up by transaction id and customIdentifier, and reports a time range', async () => {

@@ -8,6 +8,11 @@ export interface ProviderOrder {
   currency: Currency;
   product: OrderProduct;
   placedAt: string;
+  /**
+   * True when an earlier submission of this order may have reached the provider (a retried run):
+   * an adapter that can look the order up by its id should do so before sending it again.
+   */
+  resubmission?: boolean;
 }
 
 /** What an upstream provider says about an order. `pending` with a poll delay asks to be asked again later. */

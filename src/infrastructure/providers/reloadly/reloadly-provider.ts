@@ -40,7 +40,10 @@ export class ReloadlyProvider implements ProviderGateway {
     private readonly float: ReloadlyFloat,
   ) {}
 
-  submit(order: ProviderOrder, _now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+  async submit(order: ProviderOrder, _now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+    // A retried submission may have reached Reloadly already: what it has under the order id decides, without sending again.
+    const earlier = order.resubmission ? await this.lookUp(order, signal) : null;
+    if (earlier) return earlier;
     return order.product.kind === 'topup' ? this.submitTopup(order, order.product, signal) : this.submitPayment(order, order.product, signal);
   }
 
