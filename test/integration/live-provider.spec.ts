@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
 import { LiveUpstream, liveWalletPartner, startLiveUpstream, submissionsOf, transactionsOf } from '../support/live-provider';
-import { TestService } from '../support/test-service';
+import { TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const PROVIDER_TIMEOUT_MS = 1_000;
@@ -9,6 +11,24 @@ const FIRST_RETRY_MS = 2_000;
 const POLL_AFTER_MS = 30_000;
 const STUCK_AFTER_MS = 900_000;
 const phone = (suffix: string) => `+91987654${suffix}`;
+const REPO_ROOT = resolve(__dirname, '../..');
+
+/** The operator CLI in its own process, as `npm run cli` runs it. */
+function cli(args: string[], serviceUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), resolve(REPO_ROOT, 'src/interface/cli/main.ts'), ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', SERVICE_URL: serviceUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
 
 describe('live orders through a Reloadly-protocol provider (simulator over HTTP, postgres store)', () => {
   let upstream: LiveUpstream;
@@ -170,17 +190,32 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
       const status = await service.admin('GET', '/providers/status');
       expect(status.status).toBe(200);
       expect(status.body).toMatchObject({ live_provider: 'reloadly', float: { balance: '0.1', currency: 'USD' }, error: null });
-      const metrics = await service.request('GET', '/metrics', { token: 'test-admin-token-0123456789abcdef' });
+      const metrics = await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN });
       expect(metrics.text).toContain('partner_service_provider_float{provider="reloadly",currency="USD"} 0.1');
     } finally {
       upstream.simulator.state.balance = before;
     }
   });
 
+  it('cli provider status prints the live provider and the float, read now', async () => {
+    const run = await cli(['provider', 'status'], service.url);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({
+      live_provider: 'reloadly',
+      float: { balance: expect.stringMatching(/^\d+(\.\d+)?$/), currency: 'USD', low_float_threshold: null, low: false, read_at: expect.any(String) },
+      error: null,
+    });
+  });
+
   it('live bill-info answers 409 invalid_state, never an invented bill: Reloadly cannot fetch bills', async () => {
     const answer = await service.partner('POST', '/bill-info', liveKey, { biller_id: 1005, consumer_number: '1234560001' });
     expectRefusal(answer, 409, 'invalid_state');
     expect(answer.body.detail).toContain('cannot fetch outstanding bills');
+  });
+
+  it('leaves every money invariant intact after all of the above', async () => {
+    const verified = await service.verify();
+    expect({ status: verified.status, body: verified.body }).toEqual({ status: 200, body: expect.objectContaining({ ok: true, breaches: [] }) });
   });
 });
 
