@@ -17,7 +17,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
   let live: ReloadlyLiveProvider;
   const now = new Date();
   const routes = {
-    upstreamOperatorId: async (operatorId: number) => (operatorId === 101 ? 1201 : null),
+    upstreamOperatorId: async (operatorId: number) => (operatorId === 101 ? 1201 : operatorId === 109 ? 9999 : null),
     upstreamBillerId: async (billerId: number) => (billerId === 1005 ? 301 : null),
   };
   const bill = (orderId: string, consumerNumber: string, billerId = 1005): ProviderOrder => ({
@@ -89,6 +89,19 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(await live.provider.submit(topup('ord_twice', '0001'), now)).toEqual(first);
     expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_twice').map((submission) => submission.errorCode)).toEqual([null, 'DUPLICATE_CUSTOM_IDENTIFIER']);
     expect(simulator.state.transactions.filter((transaction) => transaction.reference === 'ord_twice')).toHaveLength(1);
+  });
+
+  it('follows a processing topup by Reloadly’s transaction id; an operator Reloadly does not describe is still sent, and Reloadly decides', async () => {
+    const pending = await live.provider.submit(topup('ord_processing', '0003'), now);
+    expect(pending).toEqual({ status: 'pending', providerReference: expect.stringMatching(/^\d+$/), pollAfterMs: RELOADLY_POLL_AFTER_MS });
+    const providerReference = pending.status === 'pending' ? pending.providerReference : null;
+    expect(await live.provider.poll({ ...topup('ord_processing', '0003'), providerReference }, now)).toMatchObject({ status: 'succeeded' });
+    // A reference the status endpoint does not know: the look-up falls back to the order id.
+    expect(await live.provider.poll({ ...topup('ord_processing', '0003'), providerReference: '1' }, now)).toMatchObject({ status: 'succeeded' });
+
+    const unknownOperator: ProviderOrder = { ...topup('ord_unknown_operator', '0001'), product: { kind: 'topup', operatorId: 109, phone: '+919876540001' } };
+    expect(await live.provider.submit(unknownOperator, now)).toEqual({ status: 'failed', reason: expect.stringContaining('OPERATOR_NOT_IN_SERVICE') });
+    expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_unknown_operator')).toHaveLength(1);
   });
 
   it('looks topups up by transaction id and customIdentifier, and reports a time range', async () => {

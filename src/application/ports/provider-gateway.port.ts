@@ -13,6 +13,8 @@ export interface ProviderOrder {
    * an adapter that can look the order up by its id should do so before sending it again.
    */
   resubmission?: boolean;
+  /** The provider's id of the order, when an earlier answer gave one (a poll can ask by it). */
+  providerReference?: string | null;
 }
 
 /** What an upstream provider says about an order. `pending` with a poll delay asks to be asked again later. */

@@ -23,7 +23,7 @@ export class PollOrderJob implements JobHandler {
     if (!order || !['INITIATED', 'PENDING'].includes(state.status)) return {};
     const provider = this.providers.forEnvironment(order.environment);
     if (!provider) throw new Error(`no ${order.environment} provider is configured for order ${orderId}`);
-    const providerOrder = { orderId, amount: order.amount, currency: order.currency, product: order.product, placedAt: order.placedAt };
+    const providerOrder = { orderId, amount: order.amount, currency: order.currency, product: order.product, placedAt: order.placedAt, providerReference: state.providerReference };
     const outcome = await provider.poll(providerOrder, this.clock.now());
     await this.lifecycle.recordOutcome(providerOrder, order.environment, outcome);
     return outcome.status === 'pending' ? {} : { supersedes: [holdStuckOrderJobId(orderId)] };

@@ -101,7 +101,10 @@ export class SubmitOrderJob implements JobHandler {
     const provider = this.providers.forEnvironment(environment);
     if (!provider) throw new Error(`no ${environment} provider is configured for order ${orderId}`);
     const now = this.clock.now();
-    const outcome = status === 'INITIATED' ? await provider.submit({ ...order, resubmission: true }, now) : await provider.poll(order, now);
+    const outcome =
+      status === 'INITIATED'
+        ? await provider.submit({ ...order, resubmission: true }, now)
+        : await provider.poll({ ...order, providerReference: initiated.state.providerReference }, now);
     await this.lifecycle.recordOutcome(order, environment, outcome, { state: initiated.state, revision: initiated.revision });
     return outcome;
   }

@@ -13,6 +13,8 @@ export interface TransactionState {
   failure: { reason: string; resolvedBy: Actor | null } | null;
   /** The provider's final answer if it came after the order was held (the first one only). */
   lateAnswer: ProviderAnsweredAfterHold['data'] | null;
+  /** The provider's own id of the order, once it said it took the order and has not decided yet. */
+  providerReference: string | null;
 }
 
 export type TransactionCommand =
@@ -78,9 +80,9 @@ function lateAnswer(state: TransactionState, answer: ProviderAnsweredAfterHold['
 function evolve(state: TransactionState, event: TransactionEvent): TransactionState {
   switch (event.type) {
     case 'TransactionInitiated':
-      return { status: 'INITIATED', order: event.data, failure: null, lateAnswer: null };
+      return { status: 'INITIATED', order: event.data, failure: null, lateAnswer: null, providerReference: null };
     case 'TransactionSubmitted':
-      return { ...state, status: 'PENDING' };
+      return { ...state, status: 'PENDING', providerReference: event.data.providerReference };
     case 'TransactionSettled':
       return { ...state, status: 'SUCCESS' };
     case 'TransactionFailed':
@@ -93,7 +95,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
 }
 
 export const transactionDecider: Decider<TransactionState, TransactionCommand, TransactionEvent> = {
-  initialState: { status: 'NONE', order: null, failure: null, lateAnswer: null },
+  initialState: { status: 'NONE', order: null, failure: null, lateAnswer: null, providerReference: null },
   decide,
   evolve,
 };

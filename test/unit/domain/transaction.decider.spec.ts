@@ -56,7 +56,7 @@ describe('the life of an order', () => {
   describe('placing it', () => {
     it('starts as INITIATED with the order as placed', () => {
       const state = transaction.given().when(initiate).then(initiated);
-      expect(state).toEqual({ status: 'INITIATED', order, failure: null, lateAnswer: null });
+      expect(state).toEqual({ status: 'INITIATED', order, failure: null, lateAnswer: null, providerReference: null });
     });
 
     it('placing the same order again changes nothing', () => {

@@ -144,9 +144,13 @@ export class ReloadlyApiClient {
     return topup && typeof body.status === 'string' ? { ...topup, status: body.status } : topup;
   }
 
+  /** Reads the report filtered by the identifier; every page is checked, in case the filter is not applied. */
   async topupByCustomIdentifier(customIdentifier: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
-    const answer = await this.read('topups', '/topups/reports/transactions', { customIdentifier, page: 1, size: 10 }, signal);
-    return listOf(answer.body).map(topupOf).find((topup) => topup?.customIdentifier === customIdentifier) ?? null;
+    for await (const item of this.pages('topups', '/topups/reports/transactions', { customIdentifier }, signal)) {
+      const topup = topupOf(item);
+      if (topup?.customIdentifier === customIdentifier) return topup;
+    }
+    return null;
   }
 
   async topupReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamTopup[]> {
@@ -174,8 +178,11 @@ export class ReloadlyApiClient {
   }
 
   async paymentByReferenceId(referenceId: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
-    const answer = await this.read('utilities', '/transactions', { referenceId, page: 1, size: 10 }, signal);
-    return listOf(answer.body).map(paymentOf).find((payment) => payment?.referenceId === referenceId) ?? null;
+    for await (const item of this.pages('utilities', '/transactions', { referenceId }, signal)) {
+      const payment = paymentOf(item);
+      if (payment?.referenceId === referenceId) return payment;
+    }
+    return null;
   }
 
   async paymentReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamPayment[]> {
@@ -193,7 +200,8 @@ export class ReloadlyApiClient {
       const items = listOf(answer.body);
       yield* items;
       const totalPages = objectOf(answer.body).totalPages;
-      if (items.length < PAGE_SIZE || (typeof totalPages === 'number' && page >= totalPages)) return;
+      // A plain array carries no paging: it is the whole answer.
+      if (Array.isArray(answer.body) || items.length < PAGE_SIZE || (typeof totalPages === 'number' && page >= totalPages)) return;
     }
     throw new ProviderUnavailableError(`reloadly: ${path} has more than ${MAX_PAGES} pages`);
   }

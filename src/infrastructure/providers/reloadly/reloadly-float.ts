@@ -1,3 +1,4 @@
+import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
 import { ReloadlyApiClient } from './reloadly-api';
 import { scaled } from './upstream-decimal';
 
@@ -31,6 +32,17 @@ export class ReloadlyFloat {
   async read(signal?: AbortSignal): Promise<FloatReading> {
     const balance = await this.api.balance('topups', signal);
     return this.record(balance.balance, balance.currencyCode);
+  }
+
+  /** A reading, or null (with a warning) when the balance cannot be read just now. */
+  async readOrNull(signal?: AbortSignal): Promise<FloatReading | null> {
+    try {
+      return await this.read(signal);
+    } catch (error) {
+      if (!(error instanceof ProviderUnavailableError) || signal?.aborted) throw error;
+      this.warn(`reloadly float could not be read (${error.message}); the order is sent without the float check`);
+      return null;
+    }
   }
 
   /** A balance an answer reported after a transaction. */

@@ -27,7 +27,8 @@ type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
 /**
  * The live provider over Reloadly's airtime and utilities APIs. The order id is sent as the
  * topup's `customIdentifier` and the payment's `referenceId`, and is the only identifier an order
- * is ever sent under, so a repeated submission is refused upstream and the order is looked up.
+ * is ever sent under: a retried submission looks the order up before sending it again, and a
+ * repeat that reaches Reloadly all the same is refused there and answered by the look-up.
  * A failure is answered only when Reloadly refused definitively and no transaction exists under
  * the order id; anything else is looked up until Reloadly gives a definitive answer.
  */
@@ -60,19 +61,13 @@ export class ReloadlyProvider implements ProviderGateway {
   private async submitTopup(order: ProviderOrder, product: TopupProduct, signal?: AbortSignal): Promise<ProviderOutcome> {
     const upstreamId = await this.routes.upstreamOperatorId(product.operatorId);
     if (upstreamId === null) return this.failUnsent(order, `no reloadly route for operator ${product.operatorId}`, signal);
+    // The operator's entry, when Reloadly gives it, tells whether it takes local amounts and at what rate;
+    // without it the order is sent all the same and Reloadly decides.
     const operator = await this.operator(upstreamId, signal);
-    if (!operator) return this.failUnsent(order, `reloadly has no operator ${upstreamId} (route of operator ${product.operatorId})`, signal);
-    if (!operator.supportsLocalAmounts || operator.destinationCurrencyCode !== order.currency) {
+    if (operator && (!operator.supportsLocalAmounts || (operator.destinationCurrencyCode !== null && operator.destinationCurrencyCode !== order.currency))) {
       return this.failUnsent(order, `reloadly operator ${upstreamId} does not take amounts in ${order.currency}`, signal);
     }
-    // What the order costs in the account's currency: the local amount at the operator's rate.
-    const cost =
-      operator.senderCurrencyCode === order.currency
-        ? { amount: scaled(order.amount), currency: order.currency }
-        : operator.fxRate && operator.senderCurrencyCode
-          ? { amount: dividedBy(order.amount, operator.fxRate), currency: operator.senderCurrencyCode }
-          : null;
-    const short = await this.floatShortOf(cost, signal);
+    const short = await this.floatShortOf(operator ? costOf(order, operator) : null, signal);
     if (short) return this.failUnsent(order, short, signal);
     const corridor = corridorOf(order.currency);
     const country = CORRIDORS[corridor].country;
@@ -128,13 +123,18 @@ export class ReloadlyProvider implements ProviderGateway {
     return (await this.lookUp(order, signal)) ?? { status: 'failed', reason };
   }
 
-  /** The order's outcome by its id at the provider, or null when the provider has no transaction under it. */
+  /**
+   * The order's outcome at the provider, or null when the provider has no transaction under the
+   * order id: by Reloadly's transaction id when an earlier answer gave one (the status
+   * endpoint), otherwise (or when that finds nothing) by the order id.
+   */
   private async lookUp(order: ProviderOrder, signal?: AbortSignal): Promise<ProviderOutcome | null> {
+    const reference = order.providerReference ?? null;
     if (order.product.kind === 'topup') {
-      const topup = await this.api.topupByCustomIdentifier(order.orderId, signal);
+      const topup = (reference ? await this.api.topupByTransactionId(reference, signal) : null) ?? (await this.api.topupByCustomIdentifier(order.orderId, signal));
       return topup ? this.topupOutcome(topup) : null;
     }
-    const payment = await this.api.paymentByReferenceId(order.orderId, signal);
+    const payment = (reference ? await this.api.paymentById(reference, signal) : null) ?? (await this.api.paymentByReferenceId(order.orderId, signal));
     return payment ? this.paymentOutcome(payment) : null;
   }
 
@@ -147,20 +147,32 @@ export class ReloadlyProvider implements ProviderGateway {
     return outcomeOf(verdictOfPayment(payment), payment.id, payment.id, `reloadly payment ${payment.id} ${payment.status}${detail}`);
   }
 
-  /** Why the float cannot cover a cost, or null when it can (or the cost is not in the float's currency). */
+  /**
+   * Why the float cannot cover a cost, or null when it can, when the cost is not in the float's
+   * currency, or when the balance cannot be read just now (Reloadly then refuses an order it
+   * cannot cover with INSUFFICIENT_BALANCE, a definitive refusal: nothing is taken).
+   */
   private async floatShortOf(cost: { amount: bigint; currency: string } | null, signal?: AbortSignal): Promise<string | null> {
     if (!cost) return null;
-    const reading = await this.float.read(signal);
+    const reading = await this.float.readOrNull(signal);
+    if (!reading) return null;
     // A cost in another currency than the float's cannot be compared here; Reloadly refuses it (INSUFFICIENT_BALANCE) if need be.
     if (cost.currency !== reading.currencyCode || scaled(reading.balance) >= cost.amount) return null;
     return `the provider float (${reading.balance} ${reading.currencyCode}) cannot cover the order (about ${unscaled(cost.amount)} ${reading.currencyCode}); it was not sent`;
   }
 
+  /** The operator's entry (cached for an hour), or null when Reloadly does not give it just now. */
   private async operator(upstreamId: number, signal?: AbortSignal): Promise<UpstreamOperator | null> {
     const cached = this.operators.get(upstreamId);
     if (cached && Date.now() < cached.until) return cached.operator;
-    const operator = await this.api.operatorById(upstreamId, signal);
-    this.operators.set(upstreamId, { operator, until: Date.now() + OPERATOR_CACHE_MS });
+    let operator: UpstreamOperator | null;
+    try {
+      operator = await this.api.operatorById(upstreamId, signal);
+    } catch (error) {
+      if (error instanceof ProviderUnavailableError && !signal?.aborted) return null;
+      throw error;
+    }
+    if (operator) this.operators.set(upstreamId, { operator, until: Date.now() + OPERATOR_CACHE_MS });
     return operator;
   }
 }
@@ -175,6 +187,13 @@ function outcomeOf(verdict: UpstreamVerdict, transactionId: string, operatorRef:
     case 'unknown':
       return { status: 'pending', providerReference: transactionId, pollAfterMs: RELOADLY_POLL_AFTER_MS };
   }
+}
+
+/** What a topup costs in the account's currency: the local amount at the operator's rate; null when that cannot be told. */
+function costOf(order: ProviderOrder, operator: UpstreamOperator): { amount: bigint; currency: string } | null {
+  if (operator.senderCurrencyCode === order.currency) return { amount: scaled(order.amount), currency: order.currency };
+  if (operator.fxRate && operator.senderCurrencyCode) return { amount: dividedBy(order.amount, operator.fxRate), currency: operator.senderCurrencyCode };
+  return null;
 }
 
 function corridorOf(currency: Currency): Corridor {

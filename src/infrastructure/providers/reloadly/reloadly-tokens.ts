@@ -4,6 +4,7 @@ import { ReloadlySettings } from './reloadly-settings';
 const TOKEN_REQUEST_TIMEOUT_MS = 10_000;
 /** A token is replaced this long before it expires (at most a tenth of its lifetime), so no call carries a token about to lapse. */
 const REFRESH_MARGIN_MS = 60_000;
+const DEFAULT_LIFETIME_SECONDS = 3600;
 
 interface CachedToken {
   token: string;
@@ -64,10 +65,9 @@ export class ReloadlyTokens {
     if (!response.ok) throw new ProviderUnavailableError(`reloadly: the token endpoint refused the credentials for ${audience} (HTTP ${response.status}${errorCodeIn(text)})`);
     const body = parseObject(text);
     const token = body?.access_token;
-    const expiresIn = body?.expires_in;
-    if (typeof token !== 'string' || typeof expiresIn !== 'number' || expiresIn <= 0) {
-      throw new ProviderUnavailableError('reloadly: the token endpoint answered without access_token and expires_in');
-    }
+    if (typeof token !== 'string' || token === '') throw new ProviderUnavailableError('reloadly: the token endpoint answered without an access_token');
+    // Without a lifetime the token is kept an hour; a 401 before that replaces it anyway.
+    const expiresIn = typeof body?.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_LIFETIME_SECONDS;
     const lifetimeMs = expiresIn * 1000;
     this.cached.set(audience, { token, refreshAt: this.now() + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs / 10) });
     return token;
