@@ -142,6 +142,22 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_wrong_credentials')).toHaveLength(0);
   });
 
+  it('names the hosts it uses in the start-up log, never the secret', async () => {
+    const logged: string[] = [];
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void logged.push(String(message)));
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void logged.push(String(message)));
+    try {
+      const quiet = new ReloadlyLiveProvider({ ...config, clientSecret: 'wrong-secret-never-shown' }, routes);
+      await quiet.live(true);
+      await quiet.provider.submit(topup('ord_logged', '0001'), now).catch(() => undefined);
+    } finally {
+      log.mockRestore();
+      warn.mockRestore();
+    }
+    expect(logged.join('\n')).toContain(`airtime ${simulator.topupsUrl}`);
+    expect(logged.join('\n')).not.toContain('wrong-secret-never-shown');
+  });
+
   it('keeps a token until shortly before it expires, then asks for one new token', async () => {
     let at = 0;
     const tokens = new ReloadlyTokens(config, () => at);
