@@ -17,7 +17,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
   let live: ReloadlyLiveProvider;
   const now = new Date();
   const routes = {
-    upstreamOperatorId: async (operatorId: number) => (operatorId === 101 ? 1201 : operatorId === 109 ? 9999 : null),
+    upstreamOperatorId: async (operatorId: number) => ({ 101: 1201, 109: 9999, 201: 1401, 301: 1601 })[operatorId] ?? null,
     upstreamBillerId: async (billerId: number) => (billerId === 1005 ? 301 : null),
   };
   const bill = (orderId: string, consumerNumber: string, billerId = 1005): ProviderOrder => ({
@@ -102,6 +102,23 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     const unknownOperator: ProviderOrder = { ...topup('ord_unknown_operator', '0001'), product: { kind: 'topup', operatorId: 109, phone: '+919876540001' } };
     expect(await live.provider.submit(unknownOperator, now)).toEqual({ status: 'failed', reason: expect.stringContaining('OPERATOR_NOT_IN_SERVICE') });
     expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_unknown_operator')).toHaveLength(1);
+  });
+
+  it('sends the recipient as country code and national number, and the amount in the local currency, in every corridor', async () => {
+    const corridorTopup = (orderId: string, operatorId: number, phone: string, amount: string, currency: 'BDT' | 'SGD'): ProviderOrder => ({
+      orderId,
+      amount,
+      currency,
+      placedAt: now.toISOString(),
+      product: { kind: 'topup', operatorId, phone },
+    });
+    expect(await live.provider.submit(corridorTopup('ord_bd', 201, '+8801712340001', '500.00', 'BDT'), now)).toMatchObject({ status: 'succeeded' });
+    expect(await live.provider.submit(corridorTopup('ord_sg', 301, '+6581230001', '10.50', 'SGD'), now)).toMatchObject({ status: 'succeeded' });
+    const sent = simulator.state.transactions.filter((transaction) => transaction.reference === 'ord_bd' || transaction.reference === 'ord_sg');
+    expect(sent.map(({ country, target, localAmount, localCurrency }) => ({ country, target, localAmount, localCurrency }))).toEqual([
+      { country: 'BD', target: '1712340001', localAmount: 500_000_000n, localCurrency: 'BDT' },
+      { country: 'SG', target: '81230001', localAmount: 10_500_000n, localCurrency: 'SGD' },
+    ]);
   });
 
   it('looks topups up by transaction id and customIdentifier, and reports a time range', async () => {

@@ -23,7 +23,7 @@ export class ReloadlyLiveProvider implements ProviderStatusReader {
     this.api = new ReloadlyApiClient(new ReloadlyHttp(config, new ReloadlyTokens(config)));
     this.float = new ReloadlyFloat(this.api, config.lowFloatThreshold, (message) => logger.warn(message));
     this.provider = new ReloadlyProvider(this.api, routes, this.float);
-    logger.log(`live orders go to reloadly: airtime ${config.topupsUrl}, utilities ${config.utilitiesUrl}, routes from ${config.routesFile ?? '(none: every live order fails unsent)'}`);
+    logger.log(`live orders go to reloadly: airtime ${config.topupsUrl}, utilities ${config.utilitiesUrl}, routes file ${config.routesFile ?? '(none)'}`);
   }
 
   async live(fresh: boolean): Promise<LiveProviderStatus> {
