@@ -37,7 +37,7 @@ import { KEY_ADMISSION } from '../application/ports/key-admission.port';
 import { AesSecretBox } from './security/aes-secret-box';
 import { HttpWebhookSender } from './webhooks/http-webhook-sender';
 import { SqlWebhookDeliveryStore } from './webhooks/sql-webhook-delivery-store';
-import { SERVICE_CONFIG, SQL_DATABASE } from './tokens';
+import { LIVE_PROVIDER, SERVICE_CONFIG, SQL_DATABASE } from './tokens';
 
 export interface InfrastructureOverrides {
   clock?: Clock;
@@ -52,7 +52,7 @@ export class InfrastructureModule {
   static forRoot(config: ServiceConfig, overrides: InfrastructureOverrides = {}): DynamicModule {
     const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
     const redisUrl = config.rateLimitStore === 'redis' ? config.redisUrl : null;
-    const live = config.liveProvider === 'reloadly' && config.reloadly ? new ReloadlyLiveProvider(config.reloadly) : null;
+    const reloadly = config.liveProvider === 'reloadly' ? config.reloadly : null;
     const providers: Provider[] = [
       { provide: SERVICE_CONFIG, useValue: config },
       {
@@ -98,14 +98,18 @@ export class InfrastructureModule {
         provide: RATE_LIMITER,
         ...sql((db) => (redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
       },
+      // Built by the container, so that what it logs goes through the service's logger.
+      { provide: LIVE_PROVIDER, useFactory: () => (reloadly ? new ReloadlyLiveProvider(reloadly) : null) },
       {
         provide: PROVIDER_DIRECTORY,
-        useValue: new StaticProviderDirectory(
-          new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs),
-          live ? new ProviderWithDeadline(live.provider, config.providerTimeoutMs) : null,
-        ),
+        useFactory: (live: ReloadlyLiveProvider | null) =>
+          new StaticProviderDirectory(
+            new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs),
+            live ? new ProviderWithDeadline(live.provider, config.providerTimeoutMs) : null,
+          ),
+        inject: [LIVE_PROVIDER],
       },
-      { provide: PROVIDER_STATUS, useValue: live ?? NO_LIVE_PROVIDER },
+      { provide: PROVIDER_STATUS, useFactory: (live: ReloadlyLiveProvider | null) => live ?? NO_LIVE_PROVIDER, inject: [LIVE_PROVIDER] },
     ];
     return { module: InfrastructureModule, providers, exports: providers };
   }
