@@ -34,6 +34,9 @@ import { PollOrderJob } from './process-managers/poll-order.job';
 import { RefundOrderJob } from './process-managers/refund-order.job';
 import { SubmitOrderJob } from './process-managers/submit-order.job';
 import { DeciderRunner } from './shared/decider-runner';
+import { OrderRouting } from './routing/order-routing';
+import { ProviderBreakers } from './routing/provider-breakers';
+import { RouteBook } from './routing/route-book';
 import { WalletCommandProcessor } from './wallets/wallet-command-processor';
 import { GetBalanceHandler } from './wallets/get-balance';
 import { AuthorizePartnerRequest } from './access/authorize-partner-request';
@@ -92,6 +95,9 @@ const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, G
     ReservedKeyPlacement,
     OrderLifecycle,
     SandboxGrant,
+    RouteBook,
+    ProviderBreakers,
+    OrderRouting,
     { provide: DeciderRunner, useFactory: (store: EventStore) => new DeciderRunner(store), inject: [EVENT_STORE] },
     { provide: WalletCommandProcessor, useFactory: (store: EventStore) => new WalletCommandProcessor(store), inject: [EVENT_STORE] },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },

@@ -105,7 +105,7 @@ export class InfrastructureModule {
         useFactory: (live: ReloadlyLiveProvider | null) =>
           new StaticProviderDirectory(
             new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs),
-            live ? new ProviderWithDeadline(live.provider, config.providerTimeoutMs) : null,
+            new Map(live ? [['reloadly', new ProviderWithDeadline(live.provider, config.providerTimeoutMs)]] : []),
           ),
         inject: [LIVE_PROVIDER],
       },

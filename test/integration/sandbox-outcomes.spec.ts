@@ -129,7 +129,7 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
     });
 
     it('a run that stops after the provider answered, before storing it, is retried: the provider is asked again with the same order id and the order settles once', async () => {
-      const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).forEnvironment('sandbox')!;
+      const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox();
       const submit = jest.spyOn(provider, 'submit');
       loseTheNextAnswer();
       const orderId = (await topup('0001', 'lost-answer-0001')).body.order_id;

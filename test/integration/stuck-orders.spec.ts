@@ -85,7 +85,7 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
   });
 
   it('an order whose provider stays down is still held once it is older than the stuck limit, and the provider coming back changes nothing', async () => {
-    const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).forEnvironment('sandbox')!;
+    const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox();
     const down = jest.spyOn(provider, 'submit').mockRejectedValue(new Error('provider unreachable'));
     try {
       const orderId = await topup('0001', 'provider-down-0001');
@@ -109,7 +109,7 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
   });
 
   it('an order whose submission is tried again while the provider never answers is still held at the stuck limit, and a late answer changes nothing', async () => {
-    const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).forEnvironment('sandbox')!;
+    const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox();
     let answer: (outcome: ProviderOutcome) => void = () => undefined;
     let called: () => void = () => undefined;
     const providerCalled = new Promise<void>((resolve) => (called = resolve));
@@ -173,7 +173,7 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
   it('a held order whose provider later answers failed keeps that answer for the operator, who may still resolve either way; later answers add nothing', async () => {
     const orderId = await heldOrderId('late-failure-01');
     const lifecycle = service.app.get(OrderLifecycle);
-    const order = { orderId, amount: '100.00', currency: 'INR' as const, product: { kind: 'topup' as const, operatorId: 101, phone: SANDBOX_PHONES.IN('0005') }, placedAt: service.clock.now().toISOString() };
+    const order = { orderId, amount: '100.00', currency: 'INR' as const, product: { kind: 'topup' as const, operatorId: 101, phone: SANDBOX_PHONES.IN('0005') }, placedAt: service.clock.now().toISOString(), route: null };
     await lifecycle.recordOutcome(order, 'sandbox', { status: 'failed', reason: 'operator declined' });
     await lifecycle.recordOutcome(order, 'sandbox', { status: 'succeeded', operatorRef: 'even-later' });
     await service.settle();

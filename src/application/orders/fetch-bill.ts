@@ -5,7 +5,8 @@ import { Caller } from '../auth/caller';
 import { BILL_FETCH_STORE, BillFetchStore } from '../ports/bill-fetch-store.port';
 import { CATALOG, Catalog } from '../ports/catalog.port';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { BillFetchUnsupportedError, OutstandingBill, PROVIDER_DIRECTORY, ProviderDirectory, ProviderUnavailableError } from '../ports/provider-gateway.port';
+import { BillFetchUnsupportedError, OutstandingBill, ProviderUnavailableError } from '../ports/provider-gateway.port';
+import { OrderRouting } from '../routing/order-routing';
 import { ServiceError } from '../shared/service-error';
 import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
 
@@ -29,7 +30,7 @@ export class FetchBill extends Command<Record<string, unknown>> {
 export class FetchBillHandler implements ICommandHandler<FetchBill, Record<string, unknown>> {
   constructor(
     @Inject(CATALOG) private readonly catalog: Catalog,
-    @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+    private readonly routing: OrderRouting,
     @Inject(BILL_FETCH_STORE) private readonly bills: BillFetchStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -38,12 +39,12 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
     const biller = billerOf(this.catalog, request.biller_id, caller.corridor);
     const consumerNumber = checkConsumerNumber(request.consumer_number, biller);
     const params = checkBillerParams(biller, request.params ?? {});
-    const provider = this.providers.forEnvironment(caller.environment);
-    if (!provider) throw new ServiceError('provider_unavailable', `no ${caller.environment} provider is configured`);
+    const route = await this.routing.routeForNewOrder(caller.environment, { kind: 'biller', id: biller.id });
+    const provider = this.routing.gatewayOf(caller.environment, route, `biller ${biller.id}`);
     const now = this.clock.now();
     let bill: OutstandingBill | null;
     try {
-      bill = await provider.fetchBill({ billerId: biller.id, consumerNumber, currency: caller.currency, params }, now);
+      bill = await provider.fetchBill({ billerId: biller.id, consumerNumber, currency: caller.currency, params, route }, now);
     } catch (error) {
       if (error instanceof ProviderUnavailableError) throw new ServiceError('provider_unavailable', `${biller.name} could not be asked for the bill: ${error.message}`);
       if (error instanceof BillFetchUnsupportedError) {

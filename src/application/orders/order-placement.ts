@@ -4,12 +4,12 @@ import { Caller } from '../auth/caller';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore, IdempotencyKeyTakenError } from '../ports/event-store.port';
 import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore } from '../ports/idempotency-store.port';
-import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
 import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder, answerOf } from './placement/order-debit';
 import { ReservedKeyPlacement } from './placement/reserved-key-placement';
+import { OrderRouting, routedProductOf } from '../routing/order-routing';
 
 export { OrderDraft, PlacedOrder } from './placement/order-debit';
 
@@ -35,7 +35,7 @@ export class OrderPlacement {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
-    @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+    private readonly routing: OrderRouting,
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     private readonly debit: OrderDebit,
@@ -87,13 +87,11 @@ export class OrderPlacement {
     return { body: boundAnswer ?? answerOf(result.event as WalletDebited), replayed: false };
   }
 
-  /** The request's own checks, then whether it can be sent upstream at all; nothing is debited before both pass. */
+  /** The request's own checks, then where it goes upstream (its live route); nothing is debited before both pass. */
   private async checked(caller: Caller, draftOf: () => Promise<OrderDraft>): Promise<OrderDraft> {
     const draft = await draftOf();
-    if (!this.providers.forEnvironment(caller.environment)) {
-      throw new ServiceError('provider_unavailable', `no ${caller.environment} provider is configured; no money was moved`);
-    }
-    return draft;
+    const route = await this.routing.routeForNewOrder(caller.environment, routedProductOf(draft.product));
+    return { ...draft, route };
   }
 
   /** The stored first answer of a repeated request; a key bound to a different request is refused at once. */

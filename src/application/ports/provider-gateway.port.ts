@@ -1,6 +1,6 @@
-import { Environment } from '../../domain/shared/environment';
 import { Currency } from '../../domain/money/currency';
 import { OrderProduct } from '../../domain/wallet/order-product';
+import { RouteTarget } from '../../domain/routing/route';
 
 export interface ProviderOrder {
   orderId: string;
@@ -15,6 +15,8 @@ export interface ProviderOrder {
   resubmission?: boolean;
   /** The provider's id of the order, when an earlier answer gave one (a poll can ask by it). */
   providerReference?: string | null;
+  /** Live: the provider and its id for the product, as fixed when the order was placed; null in the sandbox. */
+  route: RouteTarget | null;
 }
 
 /** What an upstream provider says about an order. `pending` with a poll delay asks to be asked again later. */
@@ -37,6 +39,8 @@ export interface BillQuery {
   consumerNumber: string;
   currency: Currency;
   params: Record<string, string>;
+  /** Live: the routed provider and its biller id; null in the sandbox. */
+  route: RouteTarget | null;
 }
 
 /**
@@ -68,9 +72,16 @@ export class BillFetchUnsupportedError extends Error {
   }
 }
 
-/** Picks the provider for an environment; null when none is configured (live, until a live adapter exists). */
+/**
+ * The provider adapters the service runs: the sandbox one, and the live ones configured, by the
+ * name routes use ("reloadly"). Which live provider serves an order is the order's route.
+ */
 export interface ProviderDirectory {
-  forEnvironment(environment: Environment): ProviderGateway | null;
+  sandbox(): ProviderGateway;
+  /** The live adapter of that name, or null when it is not configured. */
+  live(name: string): ProviderGateway | null;
+  /** Names of the configured live providers. */
+  liveNames(): string[];
 }
 
 export const PROVIDER_DIRECTORY = Symbol('ProviderDirectory');

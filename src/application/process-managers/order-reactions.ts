@@ -32,6 +32,7 @@ export function orderReactions(): Reaction {
             product: data.product,
             reference: data.reference,
             placedAt: data.placedAt,
+            ...(data.route ? { route: data.route } : {}),
           };
           return [{ id: `${JOB_KINDS.submitOrder}:${data.orderId}`, kind: JOB_KINDS.submitOrder, dueAt: new Date(data.placedAt), payload: { ...payload } }];
         }

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { Job, JobHandler, JobRunResult } from '../ports/job-queue.port';
-import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
+import { ProviderOrder } from '../ports/provider-gateway.port';
+import { OrderRouting } from '../routing/order-routing';
 import { JOB_KINDS, holdStuckOrderJobId } from './job-kinds';
 import { OrderLifecycle } from './order-lifecycle';
 
@@ -11,7 +12,7 @@ export class PollOrderJob implements JobHandler {
   readonly kind = JOB_KINDS.pollOrder;
 
   constructor(
-    @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+    private readonly routing: OrderRouting,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly lifecycle: OrderLifecycle,
   ) {}
@@ -21,9 +22,16 @@ export class PollOrderJob implements JobHandler {
     const { state } = await this.lifecycle.load(orderId);
     const order = state.order;
     if (!order || !['INITIATED', 'PENDING'].includes(state.status)) return {};
-    const provider = this.providers.forEnvironment(order.environment);
-    if (!provider) throw new Error(`no ${order.environment} provider is configured for order ${orderId}`);
-    const providerOrder = { orderId, amount: order.amount, currency: order.currency, product: order.product, placedAt: order.placedAt, providerReference: state.providerReference };
+    const provider = this.routing.gatewayOf(order.environment, order.route, `order ${orderId}`);
+    const providerOrder: ProviderOrder = {
+      orderId,
+      amount: order.amount,
+      currency: order.currency,
+      product: order.product,
+      placedAt: order.placedAt,
+      route: order.route ?? null,
+      providerReference: state.providerReference,
+    };
     const outcome = await provider.poll(providerOrder, this.clock.now());
     await this.lifecycle.recordOutcome(providerOrder, order.environment, outcome);
     return outcome.status === 'pending' ? {} : { supersedes: [holdStuckOrderJobId(orderId)] };

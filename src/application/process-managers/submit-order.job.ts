@@ -4,7 +4,9 @@ import { Environment } from '../../domain/shared/environment';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { JOB_QUEUE, Job, JobHandler, JobQueue, JobRunResult } from '../ports/job-queue.port';
-import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { RouteTarget } from '../../domain/routing/route';
+import { OrderRouting } from '../routing/order-routing';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { JOB_KINDS, holdStuckOrderJob } from './job-kinds';
 import { transactionDecider } from '../../domain/transaction/transaction.decider';
@@ -21,6 +23,8 @@ export interface SubmitOrderPayload {
   product: OrderProduct;
   reference: string | null;
   placedAt: string;
+  /** Live orders: the route fixed at placement (absent from jobs scheduled before routes existed). */
+  route?: RouteTarget | null;
 }
 
 /**
@@ -36,7 +40,7 @@ export class SubmitOrderJob implements JobHandler {
   readonly kind = JOB_KINDS.submitOrder;
 
   constructor(
-    @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+    private readonly routing: OrderRouting,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
@@ -74,10 +78,9 @@ export class SubmitOrderJob implements JobHandler {
    */
   private async submitNew(payload: SubmitOrderPayload): Promise<ProviderOutcome> {
     const order = providerOrderOf(payload);
-    const provider = this.providers.forEnvironment(payload.environment);
     let outcome: ProviderOutcome;
     try {
-      if (!provider) throw new Error(`no ${payload.environment} provider is configured for order ${payload.orderId}`);
+      const provider = this.routing.gatewayOf(payload.environment, payload.route, `order ${payload.orderId}`);
       outcome = await provider.submit(order, this.clock.now());
     } catch (error) {
       await this.lifecycle.apply(payload.orderId, { type: 'InitiateTransaction', order: initiationOf(payload) }, undefined, {
@@ -98,8 +101,7 @@ export class SubmitOrderJob implements JobHandler {
     if (!initiated.ok) throw new Error(initiated.error.detail);
     const status = initiated.state.status;
     if (status !== 'INITIATED' && status !== 'PENDING') return null;
-    const provider = this.providers.forEnvironment(environment);
-    if (!provider) throw new Error(`no ${environment} provider is configured for order ${orderId}`);
+    const provider = this.routing.gatewayOf(environment, payload.route, `order ${orderId}`);
     const now = this.clock.now();
     const outcome =
       status === 'INITIATED'
@@ -110,9 +112,9 @@ export class SubmitOrderJob implements JobHandler {
   }
 }
 
-const providerOrderOf = ({ orderId, amount, currency, product, placedAt }: SubmitOrderPayload): ProviderOrder => ({ orderId, amount, currency, product, placedAt });
+const providerOrderOf = ({ orderId, amount, currency, product, placedAt, route }: SubmitOrderPayload): ProviderOrder => ({ orderId, amount, currency, product, placedAt, route: route ?? null });
 
-const initiationOf = ({ orderId, partnerId, environment, amount, currency, product, reference, placedAt }: SubmitOrderPayload): TransactionInitiated['data'] => ({
+const initiationOf = ({ orderId, partnerId, environment, amount, currency, product, reference, placedAt, route }: SubmitOrderPayload): TransactionInitiated['data'] => ({
   orderId,
   partnerId,
   environment,
@@ -121,4 +123,5 @@ const initiationOf = ({ orderId, partnerId, environment, amount, currency, produ
   product,
   reference,
   placedAt,
+  ...(route ? { route } : {}),
 });

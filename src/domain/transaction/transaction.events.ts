@@ -2,6 +2,7 @@ import { Actor } from '../shared/actor';
 import { Environment } from '../shared/environment';
 import { Currency } from '../money/currency';
 import { OrderProduct } from '../wallet/order-product';
+import { RouteTarget } from '../routing/route';
 
 /** Facts about one order, in its own stream. INITIATED and DISPUTED are internal and never shown to partners. */
 export type TransactionInitiated = {
@@ -15,6 +16,8 @@ export type TransactionInitiated = {
     reference: string | null;
     product: OrderProduct;
     placedAt: string;
+    /** As the debit fixed it (live orders). */
+    route?: RouteTarget;
   };
 };
 

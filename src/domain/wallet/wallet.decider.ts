@@ -4,6 +4,7 @@ import { Currency } from '../money/currency';
 import { Money } from '../money/money';
 import { CreditKind, WalletEvent } from './wallet.events';
 import { OrderProduct } from './order-product';
+import { RouteTarget } from '../routing/route';
 
 export interface WalletState {
   /** Balance in minor units; null currency means the wallet has no events yet. */
@@ -13,7 +14,7 @@ export interface WalletState {
 
 export type WalletCommand =
   | { type: 'CreditWallet'; creditId: string; amount: Money; kind: CreditKind; reference: string; at: string }
-  | { type: 'DebitWallet'; orderId: string; amount: Money; reference: string | null; idempotencyKey: string; product: OrderProduct; at: string }
+  | { type: 'DebitWallet'; orderId: string; amount: Money; reference: string | null; idempotencyKey: string; product: OrderProduct; route?: RouteTarget | null; at: string }
   | { type: 'RefundWallet'; orderId: string; amount: Money; reason: string; at: string };
 
 export const walletBalance = (state: WalletState, currency: Currency): Money => Money.ofMinor(state.balanceMinor, currency);
@@ -66,6 +67,7 @@ function decide(command: WalletCommand, state: WalletState): Decision<WalletEven
           idempotencyKey: command.idempotencyKey,
           product: command.product,
           placedAt: command.at,
+          ...(command.route ? { route: command.route } : {}),
         },
       });
     case 'RefundWallet':

@@ -1,4 +1,5 @@
 import { Currency } from '../money/currency';
+import { RouteTarget } from '../routing/route';
 import { OrderProduct } from './order-product';
 
 /** Amounts in events are plain decimal strings in the wallet currency, readable by finance as they are. */
@@ -21,6 +22,8 @@ export type WalletDebited = {
     idempotencyKey: string;
     product: OrderProduct;
     placedAt: string;
+    /** Live orders: the provider and upstream id the order was routed to when placed, fixed for every later submission and poll. */
+    route?: RouteTarget;
   };
 };
 

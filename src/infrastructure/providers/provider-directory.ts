@@ -1,14 +1,21 @@
 import { ProviderDirectory, ProviderGateway } from '../../application/ports/provider-gateway.port';
-import { Environment } from '../../domain/shared/environment';
 
-/** Sandbox keys use the sandbox provider; live keys use the live provider when one is configured. */
+/** The sandbox adapter, and the live adapters configured at start by name. */
 export class StaticProviderDirectory implements ProviderDirectory {
   constructor(
-    private readonly sandbox: ProviderGateway,
-    private readonly live: ProviderGateway | null,
+    private readonly sandboxProvider: ProviderGateway,
+    private readonly liveProviders: ReadonlyMap<string, ProviderGateway>,
   ) {}
 
-  forEnvironment(environment: Environment): ProviderGateway | null {
-    return environment === 'sandbox' ? this.sandbox : this.live;
+  sandbox(): ProviderGateway {
+    return this.sandboxProvider;
+  }
+
+  live(name: string): ProviderGateway | null {
+    return this.liveProviders.get(name) ?? null;
+  }
+
+  liveNames(): string[] {
+    return [...this.liveProviders.keys()];
   }
 }

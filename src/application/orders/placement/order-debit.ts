@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Money } from '../../../domain/money/money';
 import { WalletDebited, WalletEvent } from '../../../domain/wallet/wallet.events';
 import { OrderProduct } from '../../../domain/wallet/order-product';
+import { RouteTarget } from '../../../domain/routing/route';
 import { Caller } from '../../auth/caller';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { EVENT_STORE, EventStore, KeyBinding } from '../../ports/event-store.port';
@@ -17,6 +18,8 @@ export interface OrderDraft {
   amount: Money;
   reference: string | null;
   product: OrderProduct;
+  /** Where a live order goes; set by the placement once the route is known, null in the sandbox. */
+  route?: RouteTarget | null;
 }
 
 /** The body is kept as sent, so a replay is byte-for-byte the first answer. */
@@ -64,6 +67,7 @@ export class OrderDebit {
         reference: draft.reference,
         idempotencyKey,
         product: draft.product,
+        route: draft.route ?? null,
         at: now.toISOString(),
       },
       eventId: deterministicEventId(orderId, 'WalletDebited'),

@@ -1,0 +1,44 @@
+import { BillQuery, OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome, ProviderUnavailableError } from '../ports/provider-gateway.port';
+import { ProviderBreakers } from './provider-breakers';
+
+/**
+ * A live provider behind its circuit breaker. A call the breaker refuses is not sent and fails
+ * as ProviderUnavailableError, which the jobs treat like any unanswered call: the order stays
+ * as it is and the job tries again later. Any answer counts as the provider being up; a thrown
+ * error (timeout, 5xx, network error: the adapter's unknown outcomes) counts against it.
+ */
+export class BreakerGuardedGateway implements ProviderGateway {
+  constructor(
+    private readonly name: string,
+    private readonly provider: ProviderGateway,
+    private readonly breakers: ProviderBreakers,
+  ) {}
+
+  submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+    return this.guarded(() => this.provider.submit(order, now, signal));
+  }
+
+  poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+    return this.guarded(() => this.provider.poll(order, now, signal));
+  }
+
+  fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null> {
+    return this.guarded(() => this.provider.fetchBill(request, now, signal));
+  }
+
+  private async guarded<T>(call: () => Promise<T>): Promise<T> {
+    if (!this.breakers.admit(this.name)) {
+      const { next_probe_at: next } = this.breakers.view(this.name);
+      throw new ProviderUnavailableError(`the circuit breaker of provider ${this.name} is open (no answer to repeated calls); nothing was sent; next probe at ${next ?? 'once a call is in'}`);
+    }
+    let answer: T;
+    try {
+      answer = await call();
+    } catch (error) {
+      this.breakers.record(this.name, 'unknown');
+      throw error;
+    }
+    this.breakers.record(this.name, 'answered');
+    return answer;
+  }
+}

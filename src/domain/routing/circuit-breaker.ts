@@ -1,0 +1,58 @@
+/**
+ * A provider's circuit breaker, as plain state and functions; times are milliseconds since the
+ * epoch, given by the caller's clock.
+ *
+ * - closed: calls go through; `threshold` unknown outcomes in a row (timeouts, 5xx, network
+ *   errors) open it.
+ * - open: no call goes through until `coolDownMs` have passed since it opened.
+ * - probing: after the cool-down, one call at a time goes through as the probe; an answer closes
+ *   the breaker, an unknown outcome opens it for another cool-down. A probe that never reports
+ *   back (its process died) is given up after another cool-down, and the next call probes.
+ */
+export interface BreakerPolicy {
+  threshold: number;
+  coolDownMs: number;
+}
+
+export type BreakerState =
+  | { status: 'closed'; unknownInARow: number }
+  | { status: 'open'; openedAt: number; unknownInARow: number }
+  | { status: 'probing'; probeSince: number; unknownInARow: number };
+
+export type CallOutcome = 'answered' | 'unknown';
+
+export const closedBreaker: BreakerState = { status: 'closed', unknownInARow: 0 };
+
+/** Whether a call may go now, and the state after letting it (a probe is marked in flight). */
+export function admitCall(state: BreakerState, now: number, policy: BreakerPolicy): { allowed: boolean; state: BreakerState } {
+  switch (state.status) {
+    case 'closed':
+      return { allowed: true, state };
+    case 'open':
+      if (now - state.openedAt < policy.coolDownMs) return { allowed: false, state };
+      return { allowed: true, state: { status: 'probing', probeSince: now, unknownInARow: state.unknownInARow } };
+    case 'probing':
+      if (now - state.probeSince < policy.coolDownMs) return { allowed: false, state };
+      return { allowed: true, state: { status: 'probing', probeSince: now, unknownInARow: state.unknownInARow } };
+  }
+}
+
+/** Whether a new order would be sent now: it is refused before any debit when its submission would not be. */
+export function acceptsNewOrders(state: BreakerState, now: number, policy: BreakerPolicy): boolean {
+  return admitCall(state, now, policy).allowed;
+}
+
+export function recordOutcome(state: BreakerState, outcome: CallOutcome, now: number, policy: BreakerPolicy): BreakerState {
+  if (outcome === 'answered') return closedBreaker;
+  const unknownInARow = state.unknownInARow + 1;
+  if (state.status === 'probing') return { status: 'open', openedAt: now, unknownInARow };
+  if (state.status === 'open') return { ...state, unknownInARow };
+  return unknownInARow >= policy.threshold ? { status: 'open', openedAt: now, unknownInARow } : { status: 'closed', unknownInARow };
+}
+
+/** When the breaker lets a call through next (null: now). */
+export function reopensAt(state: BreakerState, policy: BreakerPolicy): number | null {
+  if (state.status === 'open') return state.openedAt + policy.coolDownMs;
+  if (state.status === 'probing') return state.probeSince + policy.coolDownMs;
+  return null;
+}
