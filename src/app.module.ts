@@ -11,6 +11,8 @@ import { AdminTokenGuard } from './interface/http/admin/admin-token.guard';
 import { AuditController } from './interface/http/admin/audit.controller';
 import { ProjectionsController } from './interface/http/admin/projections.controller';
 import { ProviderStatusController } from './interface/http/admin/provider-status.controller';
+import { ProvidersController } from './interface/http/admin/providers.controller';
+import { RoutesController } from './interface/http/admin/routes.controller';
 import { ApiExceptionFilter } from './interface/http/errors/api-exception.filter';
 import { BalanceController } from './interface/http/partner/balance.controller';
 import { CatalogController } from './interface/http/partner/catalog.controller';
@@ -46,7 +48,7 @@ export class AppModule {
         ApplicationModule,
         McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, ProjectionsController, ProviderStatusController, AuditController, HealthController, MetricsController],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard],
     };
   }

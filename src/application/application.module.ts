@@ -35,6 +35,12 @@ import { RefundOrderJob } from './process-managers/refund-order.job';
 import { SubmitOrderJob } from './process-managers/submit-order.job';
 import { DeciderRunner } from './shared/decider-runner';
 import { OrderRouting } from './routing/order-routing';
+import { ReconcileProviderHandler } from './reconciliation/reconcile-provider';
+import { RemoveRouteHandler } from './routing/remove-route';
+import { SetRoutesHandler } from './routing/set-routes';
+import { RouteHistoryHandler, ShowRoutesHandler } from './routing/show-routes';
+import { SyncProviderRoutesHandler } from './routing/sync-provider-routes';
+import { ShowProviderBreakersHandler } from './routing/show-provider-breakers';
 import { ProviderBreakers } from './routing/provider-breakers';
 import { RouteBook } from './routing/route-book';
 import { WalletCommandProcessor } from './wallets/wallet-command-processor';
@@ -57,6 +63,10 @@ const COMMAND_HANDLERS = [
   ConfigurePartnerHandler,
   ResendWebhookHandler,
   RebuildProjectionHandler,
+  SetRoutesHandler,
+  RemoveRouteHandler,
+  SyncProviderRoutesHandler,
+  ReconcileProviderHandler,
 ];
 const QUERY_HANDLERS = [
   GetBalanceHandler,
@@ -78,6 +88,9 @@ const QUERY_HANDLERS = [
   AuditOrderHandler,
   DailyStatementHandler,
   PeriodStatementHandler,
+  ShowRoutesHandler,
+  RouteHistoryHandler,
+  ShowProviderBreakersHandler,
 ];
 const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, GrantSandboxCreditJob, DeliverWebhookJob];
 

@@ -6,6 +6,8 @@ import { EVENT_STORE } from '../application/ports/event-store.port';
 import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS } from '../application/ports/idempotency-store.port';
 import { JOB_QUEUE } from '../application/ports/job-queue.port';
 import { PROVIDER_DIRECTORY } from '../application/ports/provider-gateway.port';
+import { PROVIDER_BACK_OFFICES } from '../application/ports/provider-back-office.port';
+import { StaticProviderBackOffices } from './providers/provider-back-offices';
 import { READ_MODELS, ReadModels } from '../application/ports/read-models.port';
 import { KEY_HASHER, SECRET_GENERATOR } from '../application/ports/secrets.port';
 import { ServiceConfig } from '../config/service-config';
@@ -110,6 +112,12 @@ export class InfrastructureModule {
         inject: [LIVE_PROVIDER],
       },
       { provide: PROVIDER_STATUS, useFactory: (live: ReloadlyLiveProvider | null) => live ?? NO_LIVE_PROVIDER, inject: [LIVE_PROVIDER] },
+      {
+        provide: PROVIDER_BACK_OFFICES,
+        useFactory: (live: ReloadlyLiveProvider | null) =>
+          new StaticProviderBackOffices(new Map(live ? [['reloadly', live.backOffice]] : []), new Map(live ? [['reloadly', live.backOffice]] : [])),
+        inject: [LIVE_PROVIDER],
+      },
     ];
     return { module: InfrastructureModule, providers, exports: providers };
   }

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { TRANSACTION_EVENT_TYPES } from '../../domain/transaction/transaction.events';
 import { WALLET_EVENT_TYPES } from '../../domain/wallet/wallet.events';
+import { RECONCILIATION_EVENT_TYPES } from '../../domain/reconciliation/reconciliation.events';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
 import { ServiceError } from '../shared/service-error';
 
@@ -13,14 +14,15 @@ export class AuditOrder extends Query<Record<string, unknown>> {
 
 /**
  * An order's whole history across streams, in the global order of the log: the wallet debit,
- * the transaction's own events (initiated, submitted, settled, failed or held) and any refund.
+ * the transaction's own events (initiated, submitted, settled, failed or held), any refund, and
+ * what reconciliation found about it (for a payment unknown to us, only that).
  */
 @QueryHandler(AuditOrder)
 export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ orderId }: AuditOrder): Promise<Record<string, unknown>> {
-    const events = (await this.store.readByCorrelationId(orderId)).filter((event) => WALLET_EVENT_TYPES.has(event.type) || TRANSACTION_EVENT_TYPES.has(event.type));
+    const events = (await this.store.readByCorrelationId(orderId)).filter((event) => WALLET_EVENT_TYPES.has(event.type) || TRANSACTION_EVENT_TYPES.has(event.type) || RECONCILIATION_EVENT_TYPES.has(event.type));
     if (events.length === 0) throw new ServiceError('not_found', `no order ${orderId}`);
     const first = events[0];
     return {
@@ -34,7 +36,8 @@ export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
 }
 
 /** The order's state as its events leave it (internal names: INITIATED, PENDING, DISPUTED, SUCCESS, FAILED). */
-function outcomeOf(events: readonly RecordedEvent[]): string {
+function outcomeOf(events: readonly RecordedEvent[]): string | null {
+  if (!events.some((event) => event.type === 'WalletDebited' || event.type === 'TransactionInitiated')) return null;
   let outcome = 'INITIATED';
   for (const event of events) {
     if (event.type === 'TransactionSubmitted' && outcome === 'INITIATED') outcome = 'PENDING';

@@ -70,6 +70,8 @@ export interface ReadModels {
   order(orderId: string): Promise<OrderView | null>;
   orders(filter: OrderListFilter): Promise<OrderView[]>;
   heldOrders(limit: number): Promise<OrderView[]>;
+  /** Live orders routed to the provider and placed in [from, to), oldest first (reconciliation). */
+  ordersRoutedTo(provider: string, from: string, to: string): Promise<OrderView[]>;
   partner(partnerId: string): Promise<PartnerView | null>;
   apiKeyByHash(keyHash: string): Promise<ApiKeyView | null>;
   /**

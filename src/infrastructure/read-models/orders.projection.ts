@@ -38,11 +38,13 @@ CREATE TABLE IF NOT EXISTS rm_orders (
   late_answer jsonb
 ) WITH (fillfactor = 70);
 ALTER TABLE rm_orders ADD COLUMN IF NOT EXISTS late_answer jsonb;
+ALTER TABLE rm_orders ADD COLUMN IF NOT EXISTS provider text;
 DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'rm_orders' AND column_name = 'held_at') THEN ALTER TABLE rm_orders ADD COLUMN held_at timestamptz; UPDATE rm_orders SET held_at = updated_at WHERE status = 'DISPUTED'; ALTER TABLE rm_orders SET (fillfactor = 70); END IF; END $$;
 DROP INDEX IF EXISTS rm_orders_held;
 CREATE INDEX IF NOT EXISTS rm_orders_by_partner ON rm_orders (partner_id, environment, created_at DESC, order_id DESC);
 CREATE INDEX IF NOT EXISTS rm_orders_by_reference ON rm_orders (partner_id, environment, reference);
 CREATE INDEX IF NOT EXISTS rm_orders_held_since ON rm_orders (created_at, order_id) WHERE held_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created_at) WHERE provider IS NOT NULL;
 `,
   },
   handles: new Set([
@@ -64,11 +66,11 @@ CREATE INDEX IF NOT EXISTS rm_orders_held_since ON rm_orders (created_at, order_
         const data = event.data as WalletDebited['data'];
         await tx.query(
           `INSERT INTO rm_orders (order_id, partner_id, environment, kind, status, amount, currency, product, reference,
-                                 balance_after, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, 'INITIATED', $5::numeric, $6, $7::jsonb, $8, $9::numeric, $10, $10)
+                                 balance_after, created_at, updated_at, provider)
+           VALUES ($1, $2, $3, $4, 'INITIATED', $5::numeric, $6, $7::jsonb, $8, $9::numeric, $10, $10, $11)
            ON CONFLICT (order_id) DO NOTHING`,
           [data.orderId, wallet.partnerId, wallet.environment, data.product.kind, data.amount, data.currency,
-            JSON.stringify(data.product), data.reference, data.balanceAfter, data.placedAt],
+            JSON.stringify(data.product), data.reference, data.balanceAfter, data.placedAt, data.route?.provider ?? null],
         );
         return;
       }
@@ -140,25 +142,25 @@ function distinctOrders(run: readonly RecordedEvent[]): boolean {
 }
 
 async function insertDebits(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-  const columns: (string | null)[][] = [[], [], [], [], [], [], [], [], [], []];
+  const columns: (string | null)[][] = [[], [], [], [], [], [], [], [], [], [], []];
   for (const event of run) {
     const wallet = parseWalletStreamId(event.streamId);
     if (!wallet) continue;
     const data = event.data as WalletDebited['data'];
     const values = [data.orderId, wallet.partnerId, wallet.environment, data.product.kind, data.amount, data.currency,
-      JSON.stringify(data.product), data.reference, data.balanceAfter, data.placedAt];
+      JSON.stringify(data.product), data.reference, data.balanceAfter, data.placedAt, data.route?.provider ?? null];
     values.forEach((value, index) => columns[index].push(value));
   }
   if (columns[0].length === 0) return;
   // ON CONFLICT DO NOTHING keeps the first row of an order, as applying the debits one by one would.
   await tx.query(
     `INSERT INTO rm_orders (order_id, partner_id, environment, kind, status, amount, currency, product, reference,
-                           balance_after, created_at, updated_at)
+                           balance_after, created_at, updated_at, provider)
      SELECT o.order_id, o.partner_id, o.environment, o.kind, 'INITIATED', o.amount, o.currency, o.product, o.reference,
-            o.balance_after, o.placed_at, o.placed_at
+            o.balance_after, o.placed_at, o.placed_at, o.provider
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::text[], $7::jsonb[], $8::text[],
-                   $9::numeric[], $10::timestamptz[])
-         AS o(order_id, partner_id, environment, kind, amount, currency, product, reference, balance_after, placed_at)
+                   $9::numeric[], $10::timestamptz[], $11::text[])
+         AS o(order_id, partner_id, environment, kind, amount, currency, product, reference, balance_after, placed_at, provider)
      ON CONFLICT (order_id) DO NOTHING`,
     columns,
   );

@@ -108,6 +108,14 @@ export class SqlReadModels implements ReadModels {
     return rows.map(toOrderView);
   }
 
+  async ordersRoutedTo(provider: string, from: string, to: string): Promise<OrderView[]> {
+    const rows = await this.db.query<OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE provider = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz ORDER BY created_at, order_id`,
+      [provider, from, to],
+    );
+    return rows.map(toOrderView);
+  }
+
   async partner(partnerId: string): Promise<PartnerView | null> {
     const rows = await this.db.query<{ partner_id: string; name: string; corridor: Corridor; kyc_status: KycStatus; created_at: Date | string }>(
       'SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners WHERE partner_id = $1',

@@ -250,4 +250,78 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
     output: 'stream',
   },
+  'route list': {
+    usage: '',
+    summary: 'Every operator and biller with its live route (provider and upstream id), or none, and who changed it last and when.',
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/routes' }),
+  },
+  'route history': {
+    usage: '',
+    summary: 'Every route change, oldest first, with the operator who made it.',
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/routes/history' }),
+  },
+  'route set': {
+    usage: '<operator|biller> <id> --provider <name> --upstream-id <id>',
+    summary: "Route one operator or biller in live to a provider, under the provider's own id.",
+    positionals: [
+      { name: 'kind', kind: 'product-kind' },
+      { name: 'id', kind: 'positive-int' },
+    ],
+    options: {
+      provider: { type: 'string', kind: 'provider', required: true },
+      'upstream-id': { type: 'string', kind: 'id', required: true },
+    },
+    build: (a) => ({
+      method: 'POST',
+      path: '/routes',
+      body: { kind: a.value('kind'), id: Number(a.value('id')), provider: a.value('provider'), upstream_id: a.value('upstream-id') },
+    }),
+  },
+  'route remove': {
+    usage: '<operator|biller> <id> --reason <text>',
+    summary: 'Take an operator or biller off live: its new orders answer 503 provider_unavailable; placed orders keep their route.',
+    positionals: [
+      { name: 'kind', kind: 'product-kind' },
+      { name: 'id', kind: 'positive-int' },
+    ],
+    options: { reason: { type: 'string', kind: 'text', required: true } },
+    build: (a) => ({ method: 'POST', path: '/routes/remove', body: { kind: a.value('kind'), id: Number(a.value('id')), reason: a.value('reason') } }),
+  },
+  'provider sync': {
+    usage: '<provider> [--apply]',
+    summary: "Read the provider's operator and biller catalogs for IN, BD and SG and print the proposed routes by country and name; --apply records them.",
+    positionals: [{ name: 'provider', kind: 'provider' }],
+    options: { apply: { type: 'flag' } },
+    build: (a) => ({ method: 'POST', path: `/providers/${seg(a.value('provider'))}/sync`, body: { apply: a.flag('apply') } }),
+  },
+  'provider breakers': {
+    usage: '',
+    summary: "Each live provider's circuit breaker in the process that answers: closed, open or probing, and when it probes next.",
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/providers/breakers' }),
+  },
+  'provider reconcile': {
+    usage: '--date <YYYY-MM-DD> [--provider <name>] [--format <json|html>]',
+    summary:
+      "Match one UTC day of the provider's transaction report with our live orders: matched, amount mismatch, provider-only, ours-only, status disagreement. " +
+      'Each mismatch is recorded on its order (audit order). --format html writes a page (redirect it to a file).',
+    positionals: [],
+    options: {
+      date: { type: 'string', kind: 'date', required: true },
+      provider: { type: 'string', kind: 'provider', required: false },
+      format: { type: 'string', kind: 'report-format', required: false },
+    },
+    build: (a) => {
+      const query = new URLSearchParams({ date: a.value('date'), format: a.optional('format') ?? 'json' });
+      const provider = a.optional('provider');
+      if (provider !== undefined) query.set('provider', provider);
+      return { method: 'GET', path: `/providers/reconciliation?${query.toString()}` };
+    },
+    output: 'stream',
+  },
 };

@@ -15,7 +15,9 @@ export type ValueKind =
   | 'cidr-list'
   | 'audit-format'
   | 'report-format'
-  | 'idempotency-key';
+  | 'idempotency-key'
+  | 'product-kind'
+  | 'provider';
 
 const oneOf =
   (...allowed: string[]) =>
@@ -51,6 +53,8 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
   'audit-format': oneOf('jsonl', 'csv'),
   'report-format': oneOf('json', 'html'),
   'idempotency-key': (value) => (IDEMPOTENCY_KEY_PATTERN.test(value) ? null : 'must be 8 to 255 visible ASCII characters'),
+  'product-kind': oneOf('operator', 'biller'),
+  provider: (value) => (/^[a-z][a-z0-9-]{1,31}$/.test(value) ? null : 'must be a provider name: lower-case letters, digits and -'),
   'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),
 };
 

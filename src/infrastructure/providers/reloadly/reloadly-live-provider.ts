@@ -3,6 +3,7 @@ import { LiveProviderStatus, ProviderStatusReader } from '../../../application/p
 import { ReloadlyConfig } from '../../../config/service-config';
 import { JsonFileUpstreamRoutes, UpstreamRoutes } from '../upstream-routes';
 import { ReloadlyApiClient } from './reloadly-api';
+import { ReloadlyBackOffice } from './reloadly-back-office';
 import { ReloadlyFloat } from './reloadly-float';
 import { ReloadlyHttp } from './reloadly-http';
 import { ReloadlyProvider } from './reloadly-provider';
@@ -16,6 +17,7 @@ const READING_MAX_AGE_MS = 60_000;
 export class ReloadlyLiveProvider implements ProviderStatusReader {
   readonly api: ReloadlyApiClient;
   readonly provider: ReloadlyProvider;
+  readonly backOffice: ReloadlyBackOffice;
   private readonly float: ReloadlyFloat;
 
   constructor(config: ReloadlyConfig, routes: UpstreamRoutes = JsonFileUpstreamRoutes.load(config.routesFile)) {
@@ -23,6 +25,7 @@ export class ReloadlyLiveProvider implements ProviderStatusReader {
     this.api = new ReloadlyApiClient(new ReloadlyHttp(config, new ReloadlyTokens(config)));
     this.float = new ReloadlyFloat(this.api, config.lowFloatThreshold, (message) => logger.warn(message));
     this.provider = new ReloadlyProvider(this.api, routes, this.float);
+    this.backOffice = new ReloadlyBackOffice(this.api);
     logger.log(`live orders go to reloadly: airtime ${config.topupsUrl}, utilities ${config.utilitiesUrl}, routes file ${config.routesFile ?? '(none)'}`);
   }
 

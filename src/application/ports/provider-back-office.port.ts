@@ -1,0 +1,24 @@
+import { UpstreamProduct } from '../../domain/routing/propose-routes';
+import { UpstreamTransaction } from '../../domain/reconciliation/reconciliation';
+
+/** A provider's catalog of operators and billers (for `provider sync`). */
+export interface ProviderCatalogSource {
+  /** Every operator and biller the provider serves in these countries (ISO 3166 alpha-2). */
+  products(countries: readonly string[]): Promise<UpstreamProduct[]>;
+}
+
+/** A provider's transaction report (for reconciliation). */
+export interface ProviderReportSource {
+  /** Every topup and bill payment the provider dates in [from, to), with the identifier we sent. */
+  transactions(from: Date, to: Date): Promise<UpstreamTransaction[]>;
+}
+
+/** What the configured live providers offer besides orders, by the name routes use; null when a provider does not offer it. */
+export interface ProviderBackOffices {
+  catalogOf(provider: string): ProviderCatalogSource | null;
+  reportsOf(provider: string): ProviderReportSource | null;
+  /** Providers that have a transaction report. */
+  reportNames(): string[];
+}
+
+export const PROVIDER_BACK_OFFICES = Symbol('ProviderBackOffices');

@@ -1,0 +1,75 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { PROVIDER_NAME, ProductRef, RouteTarget, UPSTREAM_ID } from '../../domain/routing/route';
+import { ROUTES_STREAM_ID, RouteSet, RouteSource } from '../../domain/routing/routing.events';
+import { routingDecider } from '../../domain/routing/routing.decider';
+import { Actor } from '../../domain/shared/actor';
+import { CATALOG, Catalog } from '../ports/catalog.port';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { DeciderRunner } from '../shared/decider-runner';
+import { metadata } from '../shared/event-envelope';
+import { ServiceError } from '../shared/service-error';
+
+export interface RouteAssignment {
+  product: ProductRef;
+  target: RouteTarget;
+}
+
+export interface RoutesChanged {
+  /** The routes that changed (a route set to what it already was records nothing). */
+  changed: Array<{ kind: string; id: number; provider: string; upstream_id: string; previous: { provider: string; upstream_id: string } | null }>;
+}
+
+export class SetRoutes extends Command<RoutesChanged> {
+  constructor(
+    readonly routes: readonly RouteAssignment[],
+    readonly source: RouteSource,
+    readonly operator: Actor,
+  ) {
+    super();
+  }
+}
+
+/** Sets live routes, all in one append: the operator who did it and when are on every event. */
+@CommandHandler(SetRoutes)
+export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChanged> {
+  constructor(
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: DeciderRunner,
+  ) {}
+
+  async execute({ routes, source, operator }: SetRoutes): Promise<RoutesChanged> {
+    for (const route of routes) checkAssignment(this.catalog, route);
+    const now = this.clock.now();
+    const result = await this.runner.handle(
+      routingDecider,
+      ROUTES_STREAM_ID,
+      { type: 'SetRoutes', routes, source, at: now.toISOString() },
+      { metadata: routesMetadata(operator, now), eventId: () => randomUUID() },
+    );
+    if (!result.ok) throw ServiceError.from(result.error);
+    return {
+      changed: result.events
+        .filter((event): event is RouteSet => event.type === 'RouteSet')
+        .map(({ data }) => ({
+          kind: data.kind,
+          id: data.productId,
+          provider: data.provider,
+          upstream_id: data.upstreamId,
+          previous: data.previous ? { provider: data.previous.provider, upstream_id: data.previous.upstreamId } : null,
+        })),
+    };
+  }
+}
+
+export const routesMetadata = (operator: Actor, at: Date) => metadata({ partnerId: null, environment: 'live', correlationId: ROUTES_STREAM_ID, actor: operator, at });
+
+/** A route names a product of our catalog and a well-formed provider and upstream id. */
+export function checkAssignment(catalog: Catalog, { product, target }: RouteAssignment): void {
+  const entry = product.kind === 'operator' ? catalog.operator(product.id) : catalog.biller(product.id);
+  if (!entry) throw new ServiceError('not_found', `no ${product.kind} ${product.id} in the catalog`);
+  if (!PROVIDER_NAME.test(target.provider)) throw new ServiceError('validation_failed', 'provider: lower-case letters, digits and -, 2 to 32 characters');
+  if (!UPSTREAM_ID.test(target.upstreamId)) throw new ServiceError('validation_failed', 'upstream_id: letters, digits and _ . : -, at most 64 characters');
+}

@@ -1,0 +1,23 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
+import { BREAKER_POLICY, BreakerView, ProviderBreakers } from './provider-breakers';
+
+export class ShowProviderBreakers extends Query<{ threshold: number; cool_down_seconds: number; providers: BreakerView[] }> {}
+
+/** The circuit breaker of each configured live provider, as this process sees it. */
+@QueryHandler(ShowProviderBreakers)
+export class ShowProviderBreakersHandler implements IQueryHandler<ShowProviderBreakers> {
+  constructor(
+    @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+    private readonly breakers: ProviderBreakers,
+  ) {}
+
+  async execute(): Promise<{ threshold: number; cool_down_seconds: number; providers: BreakerView[] }> {
+    return {
+      threshold: BREAKER_POLICY.threshold,
+      cool_down_seconds: BREAKER_POLICY.coolDownMs / 1000,
+      providers: this.providers.liveNames().map((name) => this.breakers.view(name)),
+    };
+  }
+}

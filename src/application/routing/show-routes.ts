@@ -1,0 +1,84 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { productKey } from '../../domain/routing/route';
+import { ROUTES_STREAM_ID, RoutingEvent } from '../../domain/routing/routing.events';
+import { CATALOG, Catalog } from '../ports/catalog.port';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
+import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
+import { domainEventOf } from '../shared/event-envelope';
+
+export interface RouteRow {
+  kind: 'operator' | 'biller';
+  id: number;
+  name: string;
+  corridor: string;
+  provider: string | null;
+  upstream_id: string | null;
+  /** Whether the route's provider is configured in this service (an order needs it). */
+  provider_configured: boolean | null;
+  changed_at: string | null;
+  changed_by: RecordedEvent['metadata']['actor'] | null;
+}
+
+export class ShowRoutes extends Query<{ routed: number; unrouted: number; routes: RouteRow[] }> {}
+
+/** Every operator and biller of the catalog with its live route (or none), and who last changed it. */
+@QueryHandler(ShowRoutes)
+export class ShowRoutesHandler implements IQueryHandler<ShowRoutes> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+  ) {}
+
+  async execute(): Promise<{ routed: number; unrouted: number; routes: RouteRow[] }> {
+    const latest = new Map<string, RecordedEvent>();
+    for (const event of await this.store.readStream(ROUTES_STREAM_ID)) {
+      const { data } = domainEventOf<RoutingEvent>(event);
+      latest.set(productKey({ kind: data.kind, id: data.productId }), event);
+    }
+    const products = [
+      ...(['IN', 'BD', 'SG'] as const).flatMap((corridor) => this.catalog.operators(corridor).map((entry) => ({ kind: 'operator' as const, entry }))),
+      ...(['IN', 'BD', 'SG'] as const).flatMap((corridor) => this.catalog.billers(corridor).map((entry) => ({ kind: 'biller' as const, entry }))),
+    ];
+    const routes = products.map(({ kind, entry }): RouteRow => {
+      const event = latest.get(productKey({ kind, id: entry.id }));
+      const set = event && event.type === 'RouteSet' ? domainEventOf<RoutingEvent>(event) : null;
+      const provider = set?.type === 'RouteSet' ? set.data.provider : null;
+      return {
+        kind,
+        id: entry.id,
+        name: entry.name,
+        corridor: entry.corridor,
+        provider,
+        upstream_id: set?.type === 'RouteSet' ? set.data.upstreamId : null,
+        provider_configured: provider === null ? null : this.providers.live(provider) !== null,
+        changed_at: event?.metadata.occurredAt ?? null,
+        changed_by: event?.metadata.actor ?? null,
+      };
+    });
+    const routed = routes.filter((route) => route.provider !== null).length;
+    return { routed, unrouted: routes.length - routed, routes };
+  }
+}
+
+export class RouteHistory extends Query<{ events: Array<Record<string, unknown>> }> {}
+
+/** Every route change in order: when, who, what it was before. */
+@QueryHandler(RouteHistory)
+export class RouteHistoryHandler implements IQueryHandler<RouteHistory> {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  async execute(): Promise<{ events: Array<Record<string, unknown>> }> {
+    const events = await this.store.readStream(ROUTES_STREAM_ID);
+    return {
+      events: events.map((event) => ({
+        revision: event.revision,
+        event_type: event.type,
+        occurred_at: event.metadata.occurredAt,
+        actor: event.metadata.actor,
+        data: event.data,
+      })),
+    };
+  }
+}

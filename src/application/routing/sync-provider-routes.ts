@@ -1,0 +1,78 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CORRIDORS } from '../../domain/corridor/corridor';
+import { OwnProduct, RouteProposal, proposeRoutes } from '../../domain/routing/propose-routes';
+import { PROVIDER_NAME, productKey } from '../../domain/routing/route';
+import { Actor } from '../../domain/shared/actor';
+import { CATALOG, Catalog } from '../ports/catalog.port';
+import { PROVIDER_BACK_OFFICES, ProviderBackOffices } from '../ports/provider-back-office.port';
+import { ProviderUnavailableError } from '../ports/provider-gateway.port';
+import { ServiceError } from '../shared/service-error';
+import { RouteBook } from './route-book';
+import { RoutesChanged, SetRoutes } from './set-routes';
+
+export type SyncResult = RouteProposal & { applied: boolean; changed: RoutesChanged['changed'] };
+
+export class SyncProviderRoutes extends Command<SyncResult> {
+  constructor(
+    readonly provider: string,
+    readonly apply: boolean,
+    readonly operator: Actor,
+  ) {
+    super();
+  }
+}
+
+/**
+ * Reads the provider's operator and biller catalogs for our corridors' countries and proposes a
+ * route for each of our active products by country and name; with `apply`, records the proposed
+ * routes (as `sync`, with the operator who asked). Ambiguous and unmatched products are left for
+ * `route set`; a product routed to another provider is never taken from it.
+ */
+@CommandHandler(SyncProviderRoutes)
+export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRoutes, SyncResult> {
+  constructor(
+    @Inject(CATALOG) private readonly catalog: Catalog,
+    @Inject(PROVIDER_BACK_OFFICES) private readonly backOffices: ProviderBackOffices,
+    private readonly routes: RouteBook,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute({ provider, apply, operator }: SyncProviderRoutes): Promise<SyncResult> {
+    if (!PROVIDER_NAME.test(provider)) throw new ServiceError('validation_failed', 'provider: lower-case letters, digits and -, 2 to 32 characters');
+    const source = this.backOffices.catalogOf(provider);
+    if (!source) throw new ServiceError('not_found', `provider ${provider} is not configured, or has no catalog to read`);
+    const countries = Object.values(CORRIDORS).map((corridor) => corridor.country);
+    let upstream;
+    try {
+      upstream = await source.products(countries);
+    } catch (error) {
+      if (error instanceof ProviderUnavailableError) throw new ServiceError('provider_unavailable', `the catalog of ${provider} could not be read: ${error.message}`);
+      throw error;
+    }
+    const proposal = proposeRoutes(provider, await this.ownProducts(), upstream);
+    if (!apply || proposal.proposed.length === 0) return { ...proposal, applied: apply, changed: [] };
+    const { changed } = await this.commands.execute(
+      new SetRoutes(
+        proposal.proposed.map((route) => ({ product: { kind: route.kind, id: route.id }, target: { provider, upstreamId: route.upstream_id } })),
+        'sync',
+        operator,
+      ),
+    );
+    return { ...proposal, applied: true, changed };
+  }
+
+  private async ownProducts(): Promise<OwnProduct[]> {
+    const { state } = await this.routes.current();
+    const products: OwnProduct[] = [];
+    for (const corridor of Object.values(CORRIDORS)) {
+      for (const entry of this.catalog.operators(corridor.code)) {
+        if (entry.active) products.push({ kind: 'operator', id: entry.id, name: entry.name, country: corridor.country, route: state.routes.get(productKey({ kind: 'operator', id: entry.id })) ?? null });
+      }
+      for (const entry of this.catalog.billers(corridor.code)) {
+        if (entry.active) products.push({ kind: 'biller', id: entry.id, name: entry.name, country: corridor.country, route: state.routes.get(productKey({ kind: 'biller', id: entry.id })) ?? null });
+      }
+    }
+    return products;
+  }
+}

@@ -1,0 +1,43 @@
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { RemoveRoute } from '../../../application/routing/remove-route';
+import { SetRoutes } from '../../../application/routing/set-routes';
+import { RouteHistory, ShowRoutes } from '../../../application/routing/show-routes';
+import { Actor } from '../../../domain/shared/actor';
+import { AdminTokenGuard } from './admin-token.guard';
+import { RemoveRouteDto, SetRouteDto } from './dto/routes.dto';
+import { CurrentOperator } from './operator.decorator';
+
+/** Live routes: which provider, under which of its ids, serves each operator and biller. */
+@ApiExcludeController()
+@Controller('v1/admin/routes')
+@UseGuards(AdminTokenGuard)
+export class RoutesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  list() {
+    return this.queries.execute(new ShowRoutes());
+  }
+
+  @Get('history')
+  history() {
+    return this.queries.execute(new RouteHistory());
+  }
+
+  @Post()
+  @HttpCode(200)
+  set(@Body() body: SetRouteDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(new SetRoutes([{ product: { kind: body.kind, id: body.id }, target: { provider: body.provider, upstreamId: body.upstream_id } }], 'manual', operator));
+  }
+
+  @Post('remove')
+  @HttpCode(200)
+  remove(@Body() body: RemoveRouteDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(new RemoveRoute({ kind: body.kind, id: body.id }, body.reason, operator));
+  }
+}
