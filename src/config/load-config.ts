@@ -143,8 +143,6 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
     if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) problems.push(`${name} must be an http(s) URL (got "${value}")`);
     return value.replace(/\/+$/, '');
   };
-  const routesFile = env.RELOADLY_ROUTES_FILE || null;
-  if (routesFile !== null && !existsSync(routesFile)) problems.push(`RELOADLY_ROUTES_FILE: no file at ${routesFile}`);
   const threshold = env.RELOADLY_LOW_FLOAT_THRESHOLD || null;
   if (threshold !== null && !/^\d{1,15}(\.\d{1,8})?$/.test(threshold)) problems.push(`RELOADLY_LOW_FLOAT_THRESHOLD must be a decimal amount such as 500.00 (got "${threshold}")`);
   return {
@@ -154,7 +152,6 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
     topupsUrl: url('RELOADLY_TOPUPS_URL'),
     utilitiesUrl: url('RELOADLY_UTILITIES_URL'),
     lowFloatThreshold: threshold,
-    routesFile,
   };
 }
 

@@ -10,8 +10,6 @@ export interface ReloadlyConfig {
   utilitiesUrl: string;
   /** A decimal text in the account's currency; null: no low-float warning. */
   lowFloatThreshold: string | null;
-  /** JSON file of our operator and biller ids -> Reloadly's ids; null: no routes. */
-  routesFile: string | null;
 }
 
 export interface ServiceConfig {

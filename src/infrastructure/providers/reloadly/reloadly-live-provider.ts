@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { LiveProviderStatus, ProviderStatusReader } from '../../../application/ports/provider-status.port';
 import { ReloadlyConfig } from '../../../config/service-config';
-import { JsonFileUpstreamRoutes, UpstreamRoutes } from '../upstream-routes';
 import { ReloadlyApiClient } from './reloadly-api';
 import { ReloadlyBackOffice } from './reloadly-back-office';
 import { ReloadlyFloat } from './reloadly-float';
@@ -20,13 +19,13 @@ export class ReloadlyLiveProvider implements ProviderStatusReader {
   readonly backOffice: ReloadlyBackOffice;
   private readonly float: ReloadlyFloat;
 
-  constructor(config: ReloadlyConfig, routes: UpstreamRoutes = JsonFileUpstreamRoutes.load(config.routesFile)) {
+  constructor(config: ReloadlyConfig) {
     const logger = new Logger('Reloadly');
     this.api = new ReloadlyApiClient(new ReloadlyHttp(config, new ReloadlyTokens(config)));
     this.float = new ReloadlyFloat(this.api, config.lowFloatThreshold, (message) => logger.warn(message));
-    this.provider = new ReloadlyProvider(this.api, routes, this.float);
+    this.provider = new ReloadlyProvider(this.api, this.float);
     this.backOffice = new ReloadlyBackOffice(this.api);
-    logger.log(`live orders go to reloadly: airtime ${config.topupsUrl}, utilities ${config.utilitiesUrl}, routes file ${config.routesFile ?? '(none)'}`);
+    logger.log(`live orders go to reloadly: airtime ${config.topupsUrl}, utilities ${config.utilitiesUrl}; each live order goes where its route says (route list)`);
   }
 
   async live(fresh: boolean): Promise<LiveProviderStatus> {

@@ -11,7 +11,6 @@ import {
 import { CORRIDORS, Corridor } from '../../../domain/corridor/corridor';
 import { Currency } from '../../../domain/money/currency';
 import { OrderProduct } from '../../../domain/wallet/order-product';
-import { UpstreamRoutes } from '../upstream-routes';
 import { ReloadlyApiClient, SendAnswer, UpstreamOperator, UpstreamPayment, UpstreamTopup } from './reloadly-api';
 import { ReloadlyFloat } from './reloadly-float';
 import { UpstreamVerdict, verdictOfPayment, verdictOfRefusal, verdictOfTopup } from './reloadly-outcomes';
@@ -37,7 +36,6 @@ export class ReloadlyProvider implements ProviderGateway {
 
   constructor(
     private readonly api: ReloadlyApiClient,
-    private readonly routes: UpstreamRoutes,
     private readonly float: ReloadlyFloat,
   ) {}
 
@@ -59,7 +57,7 @@ export class ReloadlyProvider implements ProviderGateway {
   }
 
   private async submitTopup(order: ProviderOrder, product: TopupProduct, signal?: AbortSignal): Promise<ProviderOutcome> {
-    const upstreamId = await this.routes.upstreamOperatorId(product.operatorId);
+    const upstreamId = upstreamIdOf(order);
     if (upstreamId === null) return this.failUnsent(order, `no reloadly route for operator ${product.operatorId}`, signal);
     // The operator's entry, when Reloadly gives it, tells whether it takes local amounts and at what rate;
     // without it the order is sent all the same and Reloadly decides.
@@ -85,7 +83,7 @@ export class ReloadlyProvider implements ProviderGateway {
   }
 
   private async submitPayment(order: ProviderOrder, product: BillProduct, signal?: AbortSignal): Promise<ProviderOutcome> {
-    const upstreamId = await this.routes.upstreamBillerId(product.billerId);
+    const upstreamId = upstreamIdOf(order);
     if (upstreamId === null) return this.failUnsent(order, `no reloadly route for biller ${product.billerId}`, signal);
     // A bill is paid in the biller's local currency; the float is checked when it is held in that currency.
     const short = await this.floatShortOf({ amount: scaled(order.amount), currency: order.currency }, signal);
@@ -194,6 +192,12 @@ function costOf(order: ProviderOrder, operator: UpstreamOperator): { amount: big
   if (operator.senderCurrencyCode === order.currency) return { amount: scaled(order.amount), currency: order.currency };
   if (operator.fxRate && operator.senderCurrencyCode) return { amount: dividedBy(order.amount, operator.fxRate), currency: operator.senderCurrencyCode };
   return null;
+}
+
+/** The provider's operator or biller id, from the route the order was placed with (Reloadly's ids are integers). */
+function upstreamIdOf(order: ProviderOrder): number | null {
+  const id = order.route?.provider === 'reloadly' ? order.route.upstreamId : null;
+  return id !== null && /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : null;
 }
 
 function corridorOf(currency: Currency): Corridor {
