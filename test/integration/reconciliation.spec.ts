@@ -1,0 +1,107 @@
+import { micros } from '../../tools/provider-sim/sim-money';
+import { expectRefusal } from '../support/error-assertions';
+import { RoutedUpstream, livePartner, setRoute, startRoutedUpstream, upstreamTransactionsOf } from '../support/routed-upstream';
+import { TestService } from '../support/test-service';
+import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
+
+const DAY_MS = 86_400_000;
+
+describe('daily reconciliation with the provider report (simulator over HTTP, postgres store)', () => {
+  let upstream: RoutedUpstream;
+  let service: TestService;
+  let day: string;
+  const orders: Record<'matched' | 'amount' | 'oursOnly' | 'status', string> = { matched: '', amount: '', oursOnly: '', status: '' };
+
+  beforeAll(async () => {
+    upstream = await startRoutedUpstream();
+    service = await TestService.start({ store: 'postgres', env: upstream.env });
+    await setRoute(service, { kind: 'operator', id: 101, upstream_id: '1201' });
+    const { liveKey } = await livePartner(service);
+    const place = async (suffix: string, key: string) => (await service.topup(liveKey, { operator_id: 101, phone: `+91987654${suffix}`, amount: 199 }, key)).body.order_id as string;
+    orders.matched = await place('0001', 'rec-matched');
+    orders.amount = await place('0001', 'rec-amount');
+    orders.oursOnly = await place('0001', 'rec-ours-only');
+    orders.status = await place('0002', 'rec-status'); // refused upstream: FAILED and refunded here
+    await service.settle();
+    day = service.clock.now().toISOString().slice(0, 10);
+
+    // What the provider's books say differently from ours.
+    const transactions = upstream.simulator.state.transactions;
+    upstreamTransactionsOf(upstream, orders.amount)[0].localAmount = micros('150');
+    transactions.splice(transactions.indexOf(upstreamTransactionsOf(upstream, orders.oursOnly)[0]), 1);
+    const model = upstreamTransactionsOf(upstream, orders.matched)[0];
+    transactions.push({ ...model, id: 990_001, reference: orders.status }, { ...model, id: 990_002, reference: 'ord_not_ours_1' });
+  }, SERVICE_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await service?.close();
+    await upstream?.close();
+  });
+
+  const reconcile = (query: string) => service.admin('GET', `/providers/reconciliation?${query}`);
+
+  it('while the day is not over it reports what it finds, marked incomplete, and records nothing', async () => {
+    const report = await reconcile(`date=${day}`);
+    expect(report.status).toBe(200);
+    expect(report.body).toMatchObject({ provider: 'reloadly', date: day, complete: false, recorded: 0 });
+    expect((await service.admin('GET', `/audit/orders/${orders.amount}`)).body.events.map((event: { event_type: string }) => event.event_type)).not.toContain('ReconciliationMismatchFound');
+  });
+
+  it('finds each kind of difference once the day is over, and records each mismatch on its order', async () => {
+    service.clock.advance(DAY_MS);
+    const report = await reconcile(`date=${day}&provider=reloadly`);
+    expect(report.status).toBe(200);
+    expect(report.body).toMatchObject({
+      provider: 'reloadly',
+      date: day,
+      complete: true,
+      counts: { matched: 1, amount_mismatch: 1, provider_only: 1, ours_only: 1, status_mismatch: 1 },
+      recorded: 4,
+    });
+    const byOrder = Object.fromEntries(report.body.findings.map((finding: { order_id: string; kind: string }) => [finding.order_id, finding]));
+    expect(byOrder[orders.matched]).toMatchObject({ kind: 'matched' });
+    expect(byOrder[orders.amount]).toMatchObject({ kind: 'amount_mismatch', detail: 'the provider took 150 INR, the order is for 199.00 INR', ours: { status: 'SUCCESS', amount: '199.00' }, upstream: { status: 'succeeded', amount: '150', currency: 'INR' } });
+    expect(byOrder[orders.oursOnly]).toMatchObject({ kind: 'ours_only', upstream: null });
+    expect(byOrder[orders.status]).toMatchObject({ kind: 'status_mismatch', detail: 'the provider says succeeded, the order is FAILED here' });
+    expect(byOrder.ord_not_ours_1).toMatchObject({ kind: 'provider_only', partner_id: null, ours: null });
+
+    const audit = (await service.admin('GET', `/audit/orders/${orders.amount}`)).body;
+    expect(audit.outcome).toBe('SUCCESS');
+    expect(audit.events.at(-1)).toMatchObject({
+      event_type: 'ReconciliationMismatchFound',
+      stream_id: `reconciliation-reloadly-${day}`,
+      actor: { type: 'operator', id: 'admin-token' },
+      data: { provider: 'reloadly', date: day, kind: 'amount_mismatch', orderId: orders.amount },
+    });
+    const unknown = (await service.admin('GET', '/audit/orders/ord_not_ours_1')).body;
+    expect(unknown).toMatchObject({ order_id: 'ord_not_ours_1', outcome: null, events: [expect.objectContaining({ event_type: 'ReconciliationMismatchFound', data: expect.objectContaining({ kind: 'provider_only' }) })] });
+    expect((await service.admin('GET', `/audit/orders/${orders.matched}`)).body.events.map((event: { event_type: string }) => event.event_type)).not.toContain('ReconciliationMismatchFound');
+  });
+
+  it('running the day again records nothing new', async () => {
+    const again = await reconcile(`date=${day}`);
+    expect(again.body).toMatchObject({ complete: true, recorded: 0, counts: { amount_mismatch: 1, provider_only: 1, ours_only: 1, status_mismatch: 1 } });
+    const audit = (await service.admin('GET', `/audit/orders/${orders.status}`)).body;
+    expect(audit.events.filter((event: { event_type: string }) => event.event_type === 'ReconciliationMismatchFound')).toHaveLength(1);
+  });
+
+  it('gives finance a self-contained page with the counts and every mismatch', async () => {
+    const page = await reconcile(`date=${day}&format=html`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.text).toContain(`Reconciliation with reloadly, ${day} (UTC)`);
+    expect(page.text).toContain('4 mismatch(es)');
+    for (const orderId of [orders.amount, orders.oursOnly, orders.status, 'ord_not_ours_1']) expect(page.text).toContain(orderId);
+    expect(page.text).not.toContain(orders.matched);
+  });
+
+  it('refuses a day that has not begun, a malformed date, an unknown parameter and a provider it does not run', async () => {
+    const tomorrow = new Date(service.clock.now().getTime() + DAY_MS).toISOString().slice(0, 10);
+    expectRefusal(await reconcile(`date=${tomorrow}`), 400, 'validation_failed', 'date');
+    expectRefusal(await reconcile('date=2026-02-30'), 400, 'validation_failed', 'date');
+    expectRefusal(await reconcile(''), 400, 'validation_failed', 'date');
+    expectRefusal(await reconcile(`date=${day}&since=1`), 400, 'validation_failed', 'since');
+    expectRefusal(await reconcile(`date=${day}&format=pdf`), 400, 'validation_failed', 'format');
+    expectRefusal(await reconcile(`date=${day}&provider=dtone`), 404, 'not_found');
+  });
+});
