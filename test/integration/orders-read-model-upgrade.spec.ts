@@ -54,6 +54,6 @@ describe.each(STORES)('the orders read model of an older database (%s)', (_name,
     await applySchema(opened.db, [ordersProjection.schema]);
     expect((await readModels.heldOrders(10)).map((order) => order.orderId)).toEqual(['ord_held']);
     const indexes = await opened.db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'rm_orders' ORDER BY indexname`);
-    expect(indexes.map((row) => row.indexname)).toEqual(['rm_orders_by_partner', 'rm_orders_by_reference', 'rm_orders_held_since', 'rm_orders_pkey']);
+    expect(indexes.map((row) => row.indexname)).toEqual(['rm_orders_by_partner', 'rm_orders_by_provider', 'rm_orders_by_reference', 'rm_orders_held_since', 'rm_orders_pkey']);
   });
 });

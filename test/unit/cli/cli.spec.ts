@@ -89,6 +89,25 @@ describe('operator CLI', () => {
       reply: { order_id: 'o_9', status: 'FAILED' },
     },
     { args: ['verify'], method: 'GET', path: '/v1/admin/verify', reply: { ok: true, checked: 3 } },
+    { args: ['route', 'list'], method: 'GET', path: '/v1/admin/routes', reply: { routed: 0, unrouted: 91, routes: [] } },
+    { args: ['route', 'history'], method: 'GET', path: '/v1/admin/routes/history', reply: { events: [] } },
+    {
+      args: ['route', 'set', 'operator', '101', '--provider', 'reloadly', '--upstream-id', '1201'],
+      method: 'POST',
+      path: '/v1/admin/routes',
+      body: { kind: 'operator', id: 101, provider: 'reloadly', upstream_id: '1201' },
+      reply: { changed: [] },
+    },
+    {
+      args: ['route', 'remove', 'biller', '1005', '--reason', 'biller withdrawn upstream'],
+      method: 'POST',
+      path: '/v1/admin/routes/remove',
+      body: { kind: 'biller', id: 1005, reason: 'biller withdrawn upstream' },
+      reply: { kind: 'biller', id: 1005, removed: true },
+    },
+    { args: ['provider', 'sync', 'reloadly'], method: 'POST', path: '/v1/admin/providers/reloadly/sync', body: { apply: false }, reply: { proposed: [] } },
+    { args: ['provider', 'sync', 'reloadly', '--apply'], method: 'POST', path: '/v1/admin/providers/reloadly/sync', body: { apply: true }, reply: { proposed: [] } },
+    { args: ['provider', 'breakers'], method: 'GET', path: '/v1/admin/providers/breakers', reply: { providers: [] } },
   ];
 
   test.concurrent.each(commands)('$args', async ({ args, method, path, body, reply }) => {
@@ -121,6 +140,16 @@ describe('operator CLI', () => {
     expect(run.code).toBe(0);
     expect(service.requestsFor(token)[0].rawBody).toContain('"amount":"10.10"');
     expect(run.stdout).toBe('{"balance":10.10,"big":12345678901234567890}\n');
+  });
+
+  test.concurrent('provider reconcile asks for one day and writes the report as the service sends it (a page with --format html)', async () => {
+    const page = '<!DOCTYPE html><title>Reconciliation</title>';
+    const token = service.token({ status: 200, body: page });
+
+    const run = await runCli(['provider', 'reconcile', '--date', '2026-11-24', '--provider', 'reloadly', '--format', 'html'], envFor(token));
+
+    expect(run).toMatchObject({ code: 0, stderr: '', stdout: page });
+    expect(service.requestsFor(token)).toEqual([expect.objectContaining({ method: 'GET', url: '/v1/admin/providers/reconciliation?date=2026-11-24&format=html&provider=reloadly' })]);
   });
 
   test.concurrent('prints a multi-line body as one line', async () => {
@@ -233,6 +262,9 @@ describe('operator CLI', () => {
     [['wallet', 'credit', 'p_1', '--environment', 'live', '--amount', '10.123', '--reference', 'r']],
     [['order', 'resolve', 'o_1', '--outcome', 'success']],
     [['order', 'list', '--held', '--bogus']],
+    [['route', 'set', 'shop', '101', '--provider', 'reloadly', '--upstream-id', '1201']],
+    [['route', 'set', 'operator', '101', '--provider', 'Reloadly', '--upstream-id', '1201']],
+    [['provider', 'reconcile', '--date', '24-11-2026']],
   ])('exits 2 with usage on stderr and sends nothing for %j', async (args) => {
     const token = service.token();
 
