@@ -82,6 +82,8 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
     expect(again.body).toMatchObject({ complete: true, recorded: 0, counts: { amount_mismatch: 1, provider_only: 1, ours_only: 1, status_mismatch: 1 } });
     const audit = (await service.admin('GET', `/audit/orders/${orders.status}`)).body;
     expect(audit.events.filter((event: { event_type: string }) => event.event_type === 'ReconciliationMismatchFound')).toHaveLength(1);
+    // Findings are evidence for finance: they move no money, and the ledger still verifies.
+    expect((await service.verify()).status).toBe(200);
   });
 
   it('gives finance a self-contained page with the counts and every mismatch', async () => {
