@@ -1,6 +1,6 @@
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { orderEvents } from '../support/ledger';
-import { LiveUpstream, liveWalletPartner, startLiveUpstream, submissionsOf, transactionsOf } from '../support/live-provider';
+import { LiveUpstream, liveWalletPartner, routeToSimulator, startLiveUpstream, submissionsOf, transactionsOf } from '../support/live-provider';
 import { TestDatabase, createTestDatabase } from '../support/postgres-test-database';
 import { TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
@@ -18,8 +18,11 @@ describe('a service restart in the middle of live orders (postgres store)', () =
   let service: TestService | null = null;
   const clock = new ManualClock(new Date());
 
-  const start = async () =>
-    TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock, env: { ...upstream.env, PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) } });
+  const start = async () => {
+    const started = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock, env: { ...upstream.env, PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) } });
+    await routeToSimulator(started);
+    return started;
+  };
 
   beforeAll(async () => {
     upstream = await startLiveUpstream();

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
-import { LiveUpstream, liveWalletPartner, startLiveUpstream, submissionsOf, transactionsOf } from '../support/live-provider';
+import { LiveUpstream, liveWalletPartner, routeToSimulator, startLiveUpstream, submissionsOf, transactionsOf } from '../support/live-provider';
 import { TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
@@ -38,6 +38,7 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
   beforeAll(async () => {
     upstream = await startLiveUpstream();
     service = await TestService.start({ store: 'postgres', env: { ...upstream.env, PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) } });
+    await routeToSimulator(service);
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service?.close();

@@ -1,6 +1,6 @@
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
-import { RoutedUpstream, livePartner, setRoute, startRoutedUpstream, upstreamTransactionsOf } from '../support/routed-upstream';
+import { LiveUpstream, liveWalletPartner, setRoute, startLiveUpstream, transactionsOf } from '../support/live-provider';
 import { TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
@@ -8,13 +8,13 @@ const POLL_AFTER_MS = 30_000;
 const phone = (suffix: string) => `+91987654${suffix}`;
 
 describe('live routes: which provider and upstream id serve each operator and biller (simulator over HTTP, postgres store)', () => {
-  let upstream: RoutedUpstream;
+  let upstream: LiveUpstream;
   let service: TestService;
   let liveKey: string;
   let partnerId: string;
 
   beforeAll(async () => {
-    upstream = await startRoutedUpstream();
+    upstream = await startLiveUpstream();
     service = await TestService.start({ store: 'postgres', env: { ...upstream.env, PROVIDER_TIMEOUT_MS: '1000' } });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
@@ -22,7 +22,7 @@ describe('live routes: which provider and upstream id serve each operator and bi
     await upstream?.close();
   });
   beforeEach(async () => {
-    ({ partnerId, liveKey } = await livePartner(service));
+    ({ partnerId, liveKey } = await liveWalletPartner(service));
   });
 
   const topup = (operatorId: number, suffix: string) =>
@@ -78,15 +78,15 @@ describe('live routes: which provider and upstream id serve each operator and bi
     await setRoute(service, { kind: 'operator', id: 101, upstream_id: '1202' });
     await service.advance(POLL_AFTER_MS);
 
-    const [transaction] = upstreamTransactionsOf(upstream, orderId);
+    const [transaction] = transactionsOf(upstream, orderId);
     expect(transaction).toMatchObject({ productId: 1201, status: 'SUCCESSFUL' });
-    expect(upstreamTransactionsOf(upstream, orderId)).toHaveLength(1);
+    expect(transactionsOf(upstream, orderId)).toHaveLength(1);
     expect((await service.partner('GET', `/transactions/${orderId}`, liveKey)).body).toMatchObject({ status: 'SUCCESS', operator_ref: transaction.operatorTransactionId });
 
     // The next order takes the new route.
     const next = await topup(101, '0001');
     await service.settle();
-    expect(upstreamTransactionsOf(upstream, next.body.order_id)).toEqual([expect.objectContaining({ productId: 1202, status: 'SUCCESSFUL' })]);
+    expect(transactionsOf(upstream, next.body.order_id)).toEqual([expect.objectContaining({ productId: 1202, status: 'SUCCESSFUL' })]);
   });
 
   it('a product routed to a provider this service does not run answers 503 before any debit', async () => {
@@ -102,7 +102,7 @@ describe('live routes: which provider and upstream id serve each operator and bi
     await setRoute(service, { kind: 'operator', id: 201, upstream_id: '1401' });
     const removed = await service.admin('POST', '/routes/remove', { kind: 'operator', id: 201, reason: 'operator suspended upstream' });
     expect(removed.status).toBe(200);
-    const bd = await livePartner(service, 'BD');
+    const bd = await liveWalletPartner(service, 'BD');
     const answer = await service.topup(bd.liveKey, { operator_id: 201, phone: '+8801712340001', amount: 100 }, 'bd-removed-0001');
     expectRefusal(answer, 503, 'provider_unavailable');
     expectRefusal(await service.admin('POST', '/routes/remove', { kind: 'operator', id: 201, reason: 'again' }), 404, 'not_found');

@@ -1,17 +1,17 @@
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
-import { RoutedUpstream, livePartner, setRoute, startRoutedUpstream, upstreamTransactionsOf } from '../support/routed-upstream';
+import { LiveUpstream, liveWalletPartner, setRoute, startLiveUpstream, transactionsOf } from '../support/live-provider';
 import { TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const COOL_DOWN_MS = 30_000;
 
 describe('the circuit breaker of a live provider (simulator over HTTP, postgres store)', () => {
-  let upstream: RoutedUpstream;
+  let upstream: LiveUpstream;
   let service: TestService;
 
   beforeAll(async () => {
-    upstream = await startRoutedUpstream();
+    upstream = await startLiveUpstream();
     service = await TestService.start({ store: 'postgres', env: { ...upstream.env, PROVIDER_TIMEOUT_MS: '1000' } });
     await setRoute(service, { kind: 'operator', id: 101, upstream_id: '1201' });
   }, SERVICE_START_TIMEOUT_MS);
@@ -23,7 +23,7 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
   const breaker = async () => (await service.admin('GET', '/providers/breakers')).body.providers[0];
 
   it('opens after five unknown outcomes in a row, refuses new orders before any debit, keeps placed orders for retry, and closes once a probe is answered', async () => {
-    const { liveKey } = await livePartner(service);
+    const { liveKey } = await liveWalletPartner(service);
     const view = async (orderId: string) => (await service.partner('GET', `/transactions/${orderId}`, liveKey)).body;
     expect(await breaker()).toEqual({ provider: 'reloadly', state: 'closed', unknown_in_a_row: 0, next_probe_at: null });
 
@@ -56,7 +56,7 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
     expect(await breaker()).toEqual({ provider: 'reloadly', state: 'closed', unknown_in_a_row: 0, next_probe_at: null });
     for (const orderId of placed) {
       expect(await view(orderId)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
-      expect(upstreamTransactionsOf(upstream, orderId)).toHaveLength(1);
+      expect(transactionsOf(upstream, orderId)).toHaveLength(1);
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
     }
     const accepted = await service.topup(liveKey, { operator_id: 101, phone: '+919876540001', amount: 100 }, 'breaker-after');

@@ -1,22 +1,22 @@
 import { micros } from '../../tools/provider-sim/sim-money';
 import { expectRefusal } from '../support/error-assertions';
-import { RoutedUpstream, livePartner, setRoute, startRoutedUpstream, upstreamTransactionsOf } from '../support/routed-upstream';
+import { LiveUpstream, liveWalletPartner, setRoute, startLiveUpstream, transactionsOf } from '../support/live-provider';
 import { TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const DAY_MS = 86_400_000;
 
 describe('daily reconciliation with the provider report (simulator over HTTP, postgres store)', () => {
-  let upstream: RoutedUpstream;
+  let upstream: LiveUpstream;
   let service: TestService;
   let day: string;
   const orders: Record<'matched' | 'amount' | 'oursOnly' | 'status', string> = { matched: '', amount: '', oursOnly: '', status: '' };
 
   beforeAll(async () => {
-    upstream = await startRoutedUpstream();
+    upstream = await startLiveUpstream();
     service = await TestService.start({ store: 'postgres', env: upstream.env });
     await setRoute(service, { kind: 'operator', id: 101, upstream_id: '1201' });
-    const { liveKey } = await livePartner(service);
+    const { liveKey } = await liveWalletPartner(service);
     const place = async (suffix: string, key: string) => (await service.topup(liveKey, { operator_id: 101, phone: `+91987654${suffix}`, amount: 199 }, key)).body.order_id as string;
     orders.matched = await place('0001', 'rec-matched');
     orders.amount = await place('0001', 'rec-amount');
@@ -27,9 +27,9 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
 
     // What the provider's books say differently from ours.
     const transactions = upstream.simulator.state.transactions;
-    upstreamTransactionsOf(upstream, orders.amount)[0].localAmount = micros('150');
-    transactions.splice(transactions.indexOf(upstreamTransactionsOf(upstream, orders.oursOnly)[0]), 1);
-    const model = upstreamTransactionsOf(upstream, orders.matched)[0];
+    transactionsOf(upstream, orders.amount)[0].localAmount = micros('150');
+    transactions.splice(transactions.indexOf(transactionsOf(upstream, orders.oursOnly)[0]), 1);
+    const model = transactionsOf(upstream, orders.matched)[0];
     transactions.push({ ...model, id: 990_001, reference: orders.status }, { ...model, id: 990_002, reference: 'ord_not_ours_1' });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {

@@ -1,13 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ProviderOrder, ProviderUnavailableError } from '../../src/application/ports/provider-gateway.port';
 import { ReloadlyConfig } from '../../src/config/service-config';
 import { ReloadlyLiveProvider } from '../../src/infrastructure/providers/reloadly/reloadly-live-provider';
 import { RELOADLY_POLL_AFTER_MS } from '../../src/infrastructure/providers/reloadly/reloadly-provider';
 import { ReloadlyTokens } from '../../src/infrastructure/providers/reloadly/reloadly-tokens';
-import { JsonFileUpstreamRoutes } from '../../src/infrastructure/providers/upstream-routes';
 import { RunningSimulator, startSimulator } from '../../tools/provider-sim/simulator';
 
 /** The Reloadly adapter's own calls against the simulator over HTTP: tokens, catalog, look-ups, reports and bill payments. */
@@ -16,16 +12,14 @@ describe('the Reloadly adapter against the protocol simulator', () => {
   let config: ReloadlyConfig;
   let live: ReloadlyLiveProvider;
   const now = new Date();
-  const routes = {
-    upstreamOperatorId: async (operatorId: number) => ({ 101: 1201, 109: 9999, 201: 1401, 301: 1601 })[operatorId] ?? null,
-    upstreamBillerId: async (billerId: number) => (billerId === 1005 ? 301 : null),
-  };
   const bill = (orderId: string, consumerNumber: string, billerId = 1005): ProviderOrder => ({
     orderId,
     amount: '850.50',
     currency: 'INR',
     placedAt: now.toISOString(),
     product: { kind: 'bill_payment', billerId, consumerNumber, billReference: null, params: {} },
+    // The route the order was placed with: biller 1005 is the simulator's 301.
+    route: billerId === 1005 ? { provider: 'reloadly', upstreamId: '301' } : null,
   });
   const topup = (orderId: string, suffix: string, amount = '199.00'): ProviderOrder => ({
     orderId,
@@ -33,6 +27,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     currency: 'INR',
     placedAt: now.toISOString(),
     product: { kind: 'topup', operatorId: 101, phone: `+91987654${suffix}` },
+    route: { provider: 'reloadly', upstreamId: '1201' },
   });
 
   beforeAll(async () => {
@@ -44,9 +39,8 @@ describe('the Reloadly adapter against the protocol simulator', () => {
       topupsUrl: simulator.topupsUrl,
       utilitiesUrl: simulator.utilitiesUrl,
       lowFloatThreshold: '500.00',
-      routesFile: null,
     };
-    live = new ReloadlyLiveProvider(config, routes);
+    live = new ReloadlyLiveProvider(config);
   });
   afterAll(async () => {
     await simulator.close();
@@ -99,21 +93,22 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     // A reference the status endpoint does not know: the look-up falls back to the order id.
     expect(await live.provider.poll({ ...topup('ord_processing', '0003'), providerReference: '1' }, now)).toMatchObject({ status: 'succeeded' });
 
-    const unknownOperator: ProviderOrder = { ...topup('ord_unknown_operator', '0001'), product: { kind: 'topup', operatorId: 109, phone: '+919876540001' } };
+    const unknownOperator: ProviderOrder = { ...topup('ord_unknown_operator', '0001'), product: { kind: 'topup', operatorId: 109, phone: '+919876540001' }, route: { provider: 'reloadly', upstreamId: '9999' } };
     expect(await live.provider.submit(unknownOperator, now)).toEqual({ status: 'failed', reason: expect.stringContaining('OPERATOR_NOT_IN_SERVICE') });
     expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_unknown_operator')).toHaveLength(1);
   });
 
   it('sends the recipient as country code and national number, and the amount in the local currency, in every corridor', async () => {
-    const corridorTopup = (orderId: string, operatorId: number, phone: string, amount: string, currency: 'BDT' | 'SGD'): ProviderOrder => ({
+    const corridorTopup = (orderId: string, operatorId: number, upstreamId: string, phone: string, amount: string, currency: 'BDT' | 'SGD'): ProviderOrder => ({
       orderId,
       amount,
       currency,
       placedAt: now.toISOString(),
       product: { kind: 'topup', operatorId, phone },
+      route: { provider: 'reloadly', upstreamId },
     });
-    expect(await live.provider.submit(corridorTopup('ord_bd', 201, '+8801712340001', '500.00', 'BDT'), now)).toMatchObject({ status: 'succeeded' });
-    expect(await live.provider.submit(corridorTopup('ord_sg', 301, '+6581230001', '10.50', 'SGD'), now)).toMatchObject({ status: 'succeeded' });
+    expect(await live.provider.submit(corridorTopup('ord_bd', 201, '1401', '+8801712340001', '500.00', 'BDT'), now)).toMatchObject({ status: 'succeeded' });
+    expect(await live.provider.submit(corridorTopup('ord_sg', 301, '1601', '+6581230001', '10.50', 'SGD'), now)).toMatchObject({ status: 'succeeded' });
     const sent = simulator.state.transactions.filter((transaction) => transaction.reference === 'ord_bd' || transaction.reference === 'ord_sg');
     expect(sent.map(({ country, target, localAmount, localCurrency }) => ({ country, target, localAmount, localCurrency }))).toEqual([
       { country: 'BD', target: '1712340001', localAmount: 500_000_000n, localCurrency: 'BDT' },
@@ -149,7 +144,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
   });
 
   it('refuses nothing on a guess when the token endpoint turns the credentials down, and never shows the secret', async () => {
-    const wrong = new ReloadlyLiveProvider({ ...config, clientSecret: 'wrong-secret-never-shown' }, routes);
+    const wrong = new ReloadlyLiveProvider({ ...config, clientSecret: 'wrong-secret-never-shown' });
     const failure = await wrong.provider.submit(topup('ord_wrong_credentials', '0001'), now).then(
       () => null,
       (error: unknown) => error,
@@ -164,7 +159,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void logged.push(String(message)));
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void logged.push(String(message)));
     try {
-      const quiet = new ReloadlyLiveProvider({ ...config, clientSecret: 'wrong-secret-never-shown' }, routes);
+      const quiet = new ReloadlyLiveProvider({ ...config, clientSecret: 'wrong-secret-never-shown' });
       await quiet.live(true);
       await quiet.provider.submit(topup('ord_logged', '0001'), now).catch(() => undefined);
     } finally {
@@ -189,13 +184,9 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(tokens.tokensRequested).toBe(2);
   });
 
-  it('reads the routes file: our ids to upstream ids', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'routes-')), 'routes.json');
-    writeFileSync(file, JSON.stringify({ operators: { '101': 1201 }, billers: { '1005': 301 } }));
-    const loaded = JsonFileUpstreamRoutes.load(file);
-    expect([await loaded.upstreamOperatorId(101), await loaded.upstreamOperatorId(102), await loaded.upstreamBillerId(1005)]).toEqual([1201, null, 301]);
-    expect(await JsonFileUpstreamRoutes.load(null).upstreamOperatorId(101)).toBeNull();
-    writeFileSync(file, JSON.stringify({ operators: { '101': 'airtel' } }));
-    expect(() => JsonFileUpstreamRoutes.load(file)).toThrow('operators.101 must map an integer id to an integer id');
+  it('fails an order, without sending it, whose route gives no Reloadly operator id', async () => {
+    const unrouted = { ...topup('ord_route_not_reloadly', '0001'), route: { provider: 'reloadly', upstreamId: 'airtel' } };
+    expect(await live.provider.submit(unrouted, now)).toEqual({ status: 'failed', reason: 'no reloadly route for operator 101' });
+    expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_route_not_reloadly')).toHaveLength(0);
   });
 });

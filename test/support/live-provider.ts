@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RunningSimulator, SimulatorOptions, startSimulator } from '../../tools/provider-sim/simulator';
 import { TEST_ADMIN_TOKEN, TestService } from './test-service';
 
-/** Our catalog ids -> the simulator's Reloadly ids (the routes the live adapter is given). */
+/** Our catalog ids -> the simulator's Reloadly ids: the live routes `routeToSimulator` sets. */
 export const SIM_ROUTES = {
   operators: { '101': 1201, '102': 1202, '201': 1401, '301': 1601 },
   billers: { '1005': 301, '2009': 402, '3001': 501 },
@@ -19,9 +16,6 @@ export interface LiveUpstream {
 
 export async function startLiveUpstream(options: SimulatorOptions = {}, extraEnv: Record<string, string> = {}): Promise<LiveUpstream> {
   const simulator = await startSimulator({ seed: 7, settleAfterMs: 0, slowMs: 200, hangMs: 3_000, ...options });
-  const folder = mkdtempSync(join(tmpdir(), 'live-routes-'));
-  const routesFile = join(folder, 'routes.json');
-  writeFileSync(routesFile, JSON.stringify(SIM_ROUTES));
   return {
     simulator,
     env: {
@@ -31,14 +25,27 @@ export async function startLiveUpstream(options: SimulatorOptions = {}, extraEnv
       RELOADLY_AUTH_URL: simulator.authUrl,
       RELOADLY_TOPUPS_URL: simulator.topupsUrl,
       RELOADLY_UTILITIES_URL: simulator.utilitiesUrl,
-      RELOADLY_ROUTES_FILE: routesFile,
       ...extraEnv,
     },
-    close: async () => {
-      await simulator.close();
-      rmSync(folder, { recursive: true, force: true });
-    },
+    close: () => simulator.close(),
   };
+}
+
+/** Sets a live route through the back office, as the operator named. */
+export function setRoute(service: TestService, route: { kind: 'operator' | 'biller'; id: number; provider?: string; upstream_id: string }, operator = 'ops-alice') {
+  return service.request('POST', '/v1/admin/routes', { token: TEST_ADMIN_TOKEN, headers: { 'x-operator-id': operator }, body: { provider: 'reloadly', ...route } });
+}
+
+/** Routes every product of SIM_ROUTES to the simulator (setting a route a product has already records nothing). */
+export async function routeToSimulator(service: TestService): Promise<void> {
+  const routes = [
+    ...Object.entries(SIM_ROUTES.operators).map(([id, upstream]) => ({ kind: 'operator' as const, id: Number(id), upstream_id: String(upstream) })),
+    ...Object.entries(SIM_ROUTES.billers).map(([id, upstream]) => ({ kind: 'biller' as const, id: Number(id), upstream_id: String(upstream) })),
+  ];
+  for (const route of routes) {
+    const answer = await setRoute(service, route);
+    if (answer.status !== 200) throw new Error(`route ${route.kind} ${route.id} refused: ${answer.status} ${answer.text}`);
+  }
 }
 
 /** A KYC-approved partner with a live wallet credited with `amount`. */

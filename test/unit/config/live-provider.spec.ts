@@ -18,27 +18,25 @@ describe('LIVE_PROVIDER and the RELOADLY_* variables', () => {
         topupsUrl: 'https://topups.reloadly.com',
         utilitiesUrl: 'https://utilities.reloadly.com',
         lowFloatThreshold: null,
-        routesFile: null,
       },
     });
   });
 
-  it('takes other hosts (Reloadly’s sandbox, a simulator), a low-float threshold and a routes file', () => {
+  it('takes other hosts (Reloadly’s sandbox, a simulator), and a low-float threshold', () => {
     const config = loadConfig({
       ...server,
       ...reloadly,
       RELOADLY_TOPUPS_URL: 'https://topups-sandbox.reloadly.com/',
       RELOADLY_UTILITIES_URL: 'http://127.0.0.1:4010/utilities',
       RELOADLY_LOW_FLOAT_THRESHOLD: '250.50',
-      RELOADLY_ROUTES_FILE: __filename,
     });
-    expect(config.reloadly).toMatchObject({ topupsUrl: 'https://topups-sandbox.reloadly.com', utilitiesUrl: 'http://127.0.0.1:4010/utilities', lowFloatThreshold: '250.50', routesFile: __filename });
+    expect(config.reloadly).toMatchObject({ topupsUrl: 'https://topups-sandbox.reloadly.com', utilitiesUrl: 'http://127.0.0.1:4010/utilities', lowFloatThreshold: '250.50' });
   });
 
   it('refuses, at once and by name, missing credentials, a bad URL, a bad threshold and an unknown provider', () => {
     let message = '';
     try {
-      loadConfig({ ...server, LIVE_PROVIDER: 'reloadly', RELOADLY_AUTH_URL: 'auth.reloadly.com', RELOADLY_LOW_FLOAT_THRESHOLD: '1e3', RELOADLY_ROUTES_FILE: '/nowhere/routes.json' });
+      loadConfig({ ...server, LIVE_PROVIDER: 'reloadly', RELOADLY_AUTH_URL: 'auth.reloadly.com', RELOADLY_LOW_FLOAT_THRESHOLD: '1e3' });
     } catch (error) {
       message = (error as Error).message;
     }
@@ -46,7 +44,6 @@ describe('LIVE_PROVIDER and the RELOADLY_* variables', () => {
     expect(message).toContain('RELOADLY_CLIENT_SECRET is required when LIVE_PROVIDER=reloadly');
     expect(message).toContain('RELOADLY_AUTH_URL must be an http(s) URL');
     expect(message).toContain('RELOADLY_LOW_FLOAT_THRESHOLD must be a decimal amount');
-    expect(message).toContain('RELOADLY_ROUTES_FILE: no file at /nowhere/routes.json');
     expect(() => loadConfig({ ...server, LIVE_PROVIDER: 'dtone' })).toThrow(/LIVE_PROVIDER must be reloadly or unset/);
   });
 });
