@@ -1,7 +1,7 @@
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
 import { LiveUpstream, liveWalletPartner, setRoute, startLiveUpstream, transactionsOf } from '../support/live-provider';
-import { TestService } from '../support/test-service';
+import { TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const COOL_DOWN_MS = 30_000;
@@ -38,6 +38,7 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
     const opened = await breaker();
     expect(opened).toMatchObject({ state: 'open', unknown_in_a_row: 5, next_probe_at: new Date(service.clock.now().getTime() + COOL_DOWN_MS).toISOString() });
     for (const orderId of placed) expect((await view(orderId)).status).toBe('PENDING');
+    expect((await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text).toContain('partner_service_provider_breaker_open{provider="reloadly"} 1');
 
     const refused = await service.topup(liveKey, { operator_id: 101, phone: '+919876540001', amount: 100 }, 'breaker-refused');
     expectRefusal(refused, 503, 'provider_unavailable');
@@ -54,6 +55,7 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
     await service.advance(COOL_DOWN_MS);
     await service.advance(COOL_DOWN_MS);
     expect(await breaker()).toEqual({ provider: 'reloadly', state: 'closed', unknown_in_a_row: 0, next_probe_at: null });
+    expect((await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text).toContain('partner_service_provider_breaker_open{provider="reloadly"} 0');
     for (const orderId of placed) {
       expect(await view(orderId)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
       expect(transactionsOf(upstream, orderId)).toHaveLength(1);

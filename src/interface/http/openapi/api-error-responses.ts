@@ -15,7 +15,7 @@ const COMMON: Record<number, string> = {
   422: 'amount_out_of_range',
   429: 'rate_limit_exceeded: the per-key request limit was reached; see Retry-After',
   500: 'internal_error: a server fault; safe to retry with the same Idempotency-Key',
-  503: 'provider_unavailable: no provider is configured for this environment, or it did not answer in time; no money was moved',
+  503: 'provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved',
 };
 
 /** Statuses every authenticated partner route can answer. */

@@ -6,6 +6,8 @@ import { SQL_DATABASE } from '../../../infrastructure/tokens';
 import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { PROVIDER_STATUS, ProviderStatusReader } from '../../../application/ports/provider-status.port';
+import { QueryBus } from '@nestjs/cqrs';
+import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
 
 interface Gauge {
   name: string;
@@ -25,6 +27,7 @@ export class MetricsController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly daemon: ProjectionDaemon,
     @Inject(PROVIDER_STATUS) private readonly providers: ProviderStatusReader,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get()
@@ -54,6 +57,9 @@ export class MetricsController {
       gauges.push({ name: 'projection_lag_events', help: 'Events not yet applied by a projector', value: lag.events, labels: { projector: lag.name } });
     }
     gauges.push(...(await this.floatGauges()));
+    for (const breaker of (await this.queries.execute(new ShowProviderBreakers())).providers) {
+      gauges.push({ name: 'provider_breaker_open', help: "Whether the live provider's circuit breaker in this process stops sending (1: open or probing) or not (0)", value: breaker.state === 'closed' ? 0 : 1, labels: { provider: breaker.provider } });
+    }
     return render(gauges);
   }
 
