@@ -113,6 +113,9 @@ describe('live routes: which provider and upstream id serve each operator and bi
     await setRoute(service, { kind: 'biller', id: 1005, upstream_id: '301' });
     const answer = await service.partner('POST', '/bill-info', liveKey, { biller_id: 1005, consumer_number: '1234567890' });
     expectRefusal(answer, 409, 'invalid_state');
+    // The provider refusing to fetch bills says nothing about whether it answers: its breaker stays closed.
+    for (let i = 0; i < 6; i++) await service.partner('POST', '/bill-info', liveKey, { biller_id: 1005, consumer_number: '1234567890' });
+    expect((await service.admin('GET', '/providers/breakers')).body.providers).toEqual([{ provider: 'reloadly', state: 'closed', unknown_in_a_row: 0, next_probe_at: null }]);
   });
 
   it('refuses routes for products not in the catalog and malformed provider or upstream ids', async () => {

@@ -4,8 +4,10 @@ import { ProviderBreakers } from './provider-breakers';
 /**
  * A live provider behind its circuit breaker. A call the breaker refuses is not sent and fails
  * as ProviderUnavailableError, which the jobs treat like any unanswered call: the order stays
- * as it is and the job tries again later. Any answer counts as the provider being up; a thrown
- * error (timeout, 5xx, network error: the adapter's unknown outcomes) counts against it.
+ * as it is and the job tries again later. Any answer counts as the provider being up; a
+ * ProviderUnavailableError (timeout, 5xx, network error: the adapter's unknown outcomes) counts
+ * against it; any other error (a bill fetch the provider does not offer, a bug) proves nothing
+ * either way.
  */
 export class BreakerGuardedGateway implements ProviderGateway {
   constructor(
@@ -35,7 +37,7 @@ export class BreakerGuardedGateway implements ProviderGateway {
     try {
       answer = await call();
     } catch (error) {
-      this.breakers.record(this.name, 'unknown');
+      this.breakers.record(this.name, error instanceof ProviderUnavailableError ? 'unknown' : 'inconclusive');
       throw error;
     }
     this.breakers.record(this.name, 'answered');

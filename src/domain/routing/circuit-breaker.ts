@@ -19,7 +19,8 @@ export type BreakerState =
   | { status: 'open'; openedAt: number; unknownInARow: number }
   | { status: 'probing'; probeSince: number; unknownInARow: number };
 
-export type CallOutcome = 'answered' | 'unknown';
+/** `inconclusive`: the call ended without telling whether the provider is up (the adapter refused it itself, or failed on its own bug). */
+export type CallOutcome = 'answered' | 'unknown' | 'inconclusive';
 
 export const closedBreaker: BreakerState = { status: 'closed', unknownInARow: 0 };
 
@@ -44,6 +45,8 @@ export function acceptsNewOrders(state: BreakerState, now: number, policy: Break
 
 export function recordOutcome(state: BreakerState, outcome: CallOutcome, now: number, policy: BreakerPolicy): BreakerState {
   if (outcome === 'answered') return closedBreaker;
+  // A probe that proved nothing frees the place: the next call probes at once.
+  if (outcome === 'inconclusive') return state.status === 'probing' ? { status: 'open', openedAt: now - policy.coolDownMs, unknownInARow: state.unknownInARow } : state;
   const unknownInARow = state.unknownInARow + 1;
   if (state.status === 'probing') return { status: 'open', openedAt: now, unknownInARow };
   if (state.status === 'open') return { ...state, unknownInARow };

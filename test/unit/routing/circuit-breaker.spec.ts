@@ -51,6 +51,15 @@ describe('a provider circuit breaker', () => {
     expect(admitCall(state, 60_000, policy)).toEqual({ allowed: true, state: { status: 'probing', probeSince: 60_000, unknownInARow: 3 } });
   });
 
+  it('a call that proves nothing (refused by the adapter itself) changes no count, and frees a probe for the next call', () => {
+    const two = afterUnknowns(2);
+    expect(recordOutcome(two, 'inconclusive', 0, policy)).toEqual(two);
+    const { state } = admitCall(afterUnknowns(3), 30_000, policy);
+    const freed = recordOutcome(state, 'inconclusive', 30_100, policy);
+    expect(freed.status).toBe('open');
+    expect(admitCall(freed, 30_100, policy).allowed).toBe(true);
+  });
+
   it('an answer to a call sent before it opened closes it again', () => {
     expect(recordOutcome(afterUnknowns(3), 'answered', 5_000, policy)).toEqual(closedBreaker);
   });
