@@ -118,6 +118,20 @@ describe('live routes: which provider and upstream id serve each operator and bi
     expect((await service.admin('GET', '/providers/breakers')).body.providers).toEqual([{ provider: 'reloadly', state: 'closed', unknown_in_a_row: 0, next_probe_at: null }]);
   });
 
+  it('a route set through one process applies to the next order taken by another (or by a restarted one)', async () => {
+    const other = await TestService.start({ store: 'postgres', databaseUrl: service.databaseUrl!, env: { ...upstream.env, PROVIDER_TIMEOUT_MS: '1000' } });
+    try {
+      expectRefusal(await other.topup(liveKey, { operator_id: 104, phone: phone('0001'), amount: 199 }, 'other-process-unrouted'), 503, 'provider_unavailable');
+      await setRoute(service, { kind: 'operator', id: 104, upstream_id: '1204' });
+      const placed = await other.topup(liveKey, { operator_id: 104, phone: phone('0001'), amount: 199 }, 'other-process-routed');
+      expect(placed.status).toBe(200);
+      await other.settle();
+      expect(transactionsOf(upstream, placed.body.order_id)).toEqual([expect.objectContaining({ productId: 1204, status: 'SUCCESSFUL' })]);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   it('refuses routes for products not in the catalog and malformed provider or upstream ids', async () => {
     expectRefusal(await setRoute(service, { kind: 'operator', id: 999, upstream_id: '1' }), 404, 'not_found');
     expectRefusal(await setRoute(service, { kind: 'operator', id: 101, provider: 'Reloadly!', upstream_id: '1' }), 400, 'validation_failed', 'provider');
@@ -132,8 +146,11 @@ describe('live routes: which provider and upstream id serve each operator and bi
     expect(dryRun.body.applied).toBe(false);
     expect(dryRun.body.changed).toEqual([]);
     const proposed = Object.fromEntries(dryRun.body.proposed.map((route: { kind: string; id: number; upstream_id: string }) => [`${route.kind}:${route.id}`, route.upstream_id]));
-    expect(proposed).toMatchObject({ 'operator:103': '1203', 'operator:104': '1204', 'operator:202': '1402', 'operator:302': '1602', 'biller:2002': '401', 'biller:3001': '501' });
+    expect(proposed).toMatchObject({ 'operator:103': '1203', 'operator:202': '1402', 'operator:302': '1602', 'biller:2002': '401', 'biller:3001': '501' });
     expect(dryRun.body.unmatched).toContainEqual({ kind: 'operator', id: 105, name: 'MTNL', country: 'IN' });
+    expect(dryRun.body.unchanged).toBe(2); // operator 104 and biller 1005, routed above to what the catalog gives
+    // Operator 101 was moved to 1202 above; the catalog says Airtel India is 1201.
+    expect(dryRun.body.proposed).toContainEqual(expect.objectContaining({ kind: 'operator', id: 101, upstream_id: '1201', match: 'exact', current: { provider: 'reloadly', upstreamId: '1202' } }));
     expect(dryRun.body.routed_elsewhere).toContainEqual({ kind: 'operator', id: 102, name: 'Jio', provider: 'dtone' });
     const before = (await service.admin('GET', '/routes/history')).body.events.length;
 
