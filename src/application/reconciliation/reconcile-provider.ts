@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Finding, FindingKind, MISMATCH_KINDS, OwnOrder, reconcile } from '../../domain/reconciliation/reconciliation';
+import { Finding, FindingKind, MISMATCH_KINDS, OwnOrder, UpstreamTransaction, reconcile } from '../../domain/reconciliation/reconciliation';
 import { ReconciliationMismatchFound, reconciliationStreamId } from '../../domain/reconciliation/reconciliation.events';
 import { PROVIDER_NAME } from '../../domain/routing/route';
 import { Actor } from '../../domain/shared/actor';
@@ -53,7 +53,7 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
     // A day wider on each side, so an order dated across midnight on one side is still found (see reconcile()).
     const from = new Date(start.getTime() - DAY_MS);
     const to = new Date(end.getTime() + DAY_MS);
-    let upstream;
+    let upstream: UpstreamTransaction[];
     try {
       upstream = await source.transactions(from, to);
     } catch (error) {

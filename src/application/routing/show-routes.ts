@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { CORRIDORS, Corridor } from '../../domain/corridor/corridor';
 import { productKey } from '../../domain/routing/route';
 import { ROUTES_STREAM_ID, RoutingEvent } from '../../domain/routing/routing.events';
 import { CATALOG, Catalog } from '../ports/catalog.port';
@@ -37,9 +38,10 @@ export class ShowRoutesHandler implements IQueryHandler<ShowRoutes> {
       const { data } = domainEventOf<RoutingEvent>(event);
       latest.set(productKey({ kind: data.kind, id: data.productId }), event);
     }
+    const corridors = Object.keys(CORRIDORS) as Corridor[];
     const products = [
-      ...(['IN', 'BD', 'SG'] as const).flatMap((corridor) => this.catalog.operators(corridor).map((entry) => ({ kind: 'operator' as const, entry }))),
-      ...(['IN', 'BD', 'SG'] as const).flatMap((corridor) => this.catalog.billers(corridor).map((entry) => ({ kind: 'biller' as const, entry }))),
+      ...corridors.flatMap((corridor) => this.catalog.operators(corridor).map((entry) => ({ kind: 'operator' as const, entry }))),
+      ...corridors.flatMap((corridor) => this.catalog.billers(corridor).map((entry) => ({ kind: 'biller' as const, entry }))),
     ];
     const routes = products.map(({ kind, entry }): RouteRow => {
       const event = latest.get(productKey({ kind, id: entry.id }));

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CORRIDORS } from '../../domain/corridor/corridor';
-import { OwnProduct, RouteProposal, proposeRoutes } from '../../domain/routing/propose-routes';
+import { OwnProduct, RouteProposal, UpstreamProduct, proposeRoutes } from '../../domain/routing/propose-routes';
 import { PROVIDER_NAME, productKey } from '../../domain/routing/route';
 import { Actor } from '../../domain/shared/actor';
 import { CATALOG, Catalog } from '../ports/catalog.port';
@@ -43,7 +43,7 @@ export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRo
     const source = this.backOffices.catalogOf(provider);
     if (!source) throw new ServiceError('not_found', `provider ${provider} is not configured, or has no catalog to read`);
     const countries = Object.values(CORRIDORS).map((corridor) => corridor.country);
-    let upstream;
+    let upstream: UpstreamProduct[];
     try {
       upstream = await source.products(countries);
     } catch (error) {
