@@ -9,7 +9,7 @@ const TOOL_NAMES = ['service_get_balance', 'service_get_bill_info', 'service_get
 const READ_ONLY = ['service_get_balance', 'service_get_bill_info', 'service_get_transaction', 'service_list_operators'];
 const MONEY_MOVING = ['service_pay_bill', 'service_topup'];
 
-describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP, embedded store)', () => {
+describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () => {
   let service: TestService;
   let key: string;
   let client: Client;

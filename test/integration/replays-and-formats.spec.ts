@@ -1,7 +1,7 @@
 import { TestService } from '../support/test-service';
 
 /** Rules added after the first cut: replays before re-validation, biller formats, the 0005 bill, agent-tool admission. */
-describe('replays, biller formats and agent-tool admission (embedded store)', () => {
+describe('replays, biller formats and agent-tool admission', () => {
   let service: TestService;
 
   beforeAll(async () => {

@@ -65,7 +65,7 @@ const headerOf = (webhook: ReceivedWebhook, name: string): string | undefined =>
 
 const sorted = (value: object): string[] => Object.keys(value).sort();
 
-describe('webhooks (embedded store)', () => {
+describe('webhooks', () => {
   let service: TestService;
   const receivers: RecordingReceiver[] = [];
 
