@@ -539,9 +539,12 @@
     const { partnerId, environment } = wallet();
     const { from, to } = period();
     const html = await call('GET', `/audit/reports/${seg(partnerId)}/${seg(environment)}?from=${seg(from)}&to=${seg(to)}&format=html`);
-    const parsed = new DOMParser().parseFromString(html, 'text/html');
+    // Its inline <style> is left out (this page's policy refuses inline styles); console.css styles its classes instead.
+    const parsed = new DOMParser().parseFromString(html.replace(/<style[^>]*>[\s\S]*?<\/style>/gi, ''), 'text/html');
     const report = $('report');
-    report.replaceChildren(...Array.from(parsed.body.childNodes, (node) => document.adoptNode(node)));
+    report.replaceChildren();
+    // Moved one by one: adopting a node takes it out of the parsed body's (live) child list.
+    while (parsed.body.firstChild) report.append(document.adoptNode(parsed.body.firstChild));
     report.hidden = false;
   }
 
@@ -782,7 +785,9 @@
       signIn().catch(fail);
     });
     $('sign-out').addEventListener('click', () => signOut());
-    onClick('refresh', () => VIEWS[openedTab]());
+    onClick('refresh', async () => {
+      await VIEWS[openedTab]();
+    });
     for (const tab of document.querySelectorAll('[role=tab]')) {
       tab.addEventListener('click', () => showTab(/** @type {HTMLElement} */ (tab).dataset.tab ?? 'partners')());
     }
