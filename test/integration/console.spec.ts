@@ -129,13 +129,6 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await service.settle(); // the sandbox grant
     return { partnerId, sandboxKey };
   };
-  const openPartner = async (partnerId: string) => {
-    await tab('partners');
-    await page.click('#partner-filters button[type=submit]');
-    await page.click(`#partners tr[data-partner-id="${partnerId}"]`);
-    await waitForText('#partner-id', partnerId);
-    await page.locator('#settings-fieldset:enabled').waitFor();
-  };
   const balanceOf = async (partnerId: string, environment: 'sandbox' | 'live') => (await service.admin('GET', `/partners/${partnerId}`)).body.balances[environment]?.available;
   const creditsOf = async (partnerId: string, environment: 'sandbox' | 'live') => {
     const audit = await service.admin('GET', `/audit/wallets/${partnerId}/${environment}?format=jsonl`);
