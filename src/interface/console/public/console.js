@@ -579,11 +579,13 @@
       report = error.body;
     }
     const breaches = Array.isArray(report.breaches) ? report.breaches : [];
-    const checked = Object.entries(report)
-      .filter(([name, value]) => name !== 'ok' && name !== 'breaches' && (typeof value === 'number' || typeof value === 'string'))
-      .map(([name, value]) => `${name} ${value}`)
+    const checked = Object.entries(report.checked ?? {})
+      .map(([name, count]) => `${count} ${name}`)
       .join(', ');
-    $('verify-result').textContent = report.ok ? `Every money invariant holds (${checked}).` : `${breaches.length} breach(es) of the money invariants (${checked}).`;
+    const inProgress = Array.isArray(report.in_progress) && report.in_progress.length ? `; ${report.in_progress.length} still in progress` : '';
+    $('verify-result').textContent = report.ok
+      ? `Every money invariant holds (checked ${checked}${inProgress}).`
+      : `${breaches.length} breach(es) of the money invariants (checked ${checked}${inProgress}).`;
     $('verify-result').className = report.ok ? 'notice' : 'error';
     for (const breach of breaches) $('verify-breaches').append(cell('li', JSON.stringify(breach)));
   }
