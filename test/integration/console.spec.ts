@@ -408,8 +408,9 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     release();
     expect((await approved).status()).toBe(200);
     // One more round trip for the next operator: by its end the late reply has been handled.
+    const refreshed = page.waitForResponse((response) => response.url().includes('/v1/admin/partners?'));
     await page.click('#refresh');
-    await page.waitForResponse((response) => response.url().includes('/v1/admin/partners?'));
+    await refreshed;
     expect(await page.locator('#secret').isHidden()).toBe(true);
     expect(await page.locator('#secret-value').textContent()).toBe('');
     expect(await page.locator('#partner-detail').isHidden()).toBe(true);
