@@ -27,7 +27,7 @@ describe('the operator console page', () => {
     for (const [path, type] of [
       ['/console', 'text/html; charset=utf-8'],
       ['/console/', 'text/html; charset=utf-8'],
-      ['/console/console.js', 'application/javascript; charset=utf-8'],
+      ...['console', 'api', 'page', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map((module) => [`/console/${module}.js`, 'application/javascript; charset=utf-8']),
       ['/console/console.css', 'text/css; charset=utf-8'],
       ['/console/favicon.svg', 'image/svg+xml'],
     ]) {
@@ -50,11 +50,11 @@ describe('the operator console page', () => {
       });
     }
     const html = await (await fetch(`${service.url}/console`)).text();
-    expect(html).toContain('<script src="/console/console.js" defer></script>');
+    expect(html).toContain('<script type="module" src="/console/console.js"></script>');
     // No inline script and no inline style: the policy above would refuse them anyway.
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toMatch(/<style|style="|\son[a-z]+="/);
-    expect(await (await fetch(`${service.url}/console/console.js`)).text()).toContain("const API = '/v1/admin'");
+    expect(await (await fetch(`${service.url}/console/api.js`)).text()).toContain("const API = '/v1/admin'");
   });
 
   it('serves nothing else under /console', async () => {
