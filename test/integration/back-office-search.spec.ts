@@ -58,6 +58,7 @@ describe('the back office lists and searches (partners, orders, settings, job ba
     expect(shown.body).toMatchObject({ partner_id: indian.partnerId, environment: 'sandbox', rate_limit_per_minute: 77, webhook_url: null });
     expect(JSON.stringify(shown.body)).not.toMatch(/whsec_/);
     expectRefusal(await service.admin('GET', `/partners/${indian.partnerId}/settings`), 400, 'validation_failed', 'environment');
+    expectRefusal(await service.admin('GET', '/partners/ptr_nobody/settings?environment=sandbox'), 404, 'not_found');
   });
 
   it('searches orders across partners by partner, status, date, reference, phone and consumer number', async () => {

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ListOrdersForOperators } from '../../../application/operations/admin-queries';
+import { ListOrdersForOperators, ShowPartner } from '../../../application/operations/admin-queries';
 import { SearchOrders, SearchPartners, ShowJobBacklog } from '../../../application/operations/back-office-queries';
 import { GetPartnerSettings } from '../../../application/settings/get-partner-settings';
 import { ServiceError } from '../../../application/shared/service-error';
@@ -38,10 +38,12 @@ export class BackOfficeController {
   }
 
   @Get('partners/:id/settings')
-  settings(@Param('id') partnerId: string, @Query() raw: Record<string, unknown>) {
+  async settings(@Param('id') partnerId: string, @Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, ['environment']);
     const environment = new BackOfficeQuery(raw).oneOf('environment', ENVIRONMENTS);
     if (environment === undefined) throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
+    // An unknown partner has no settings (the read model would answer the defaults): 404.
+    await this.queries.execute(new ShowPartner(partnerId));
     return this.queries.execute(new GetPartnerSettings(partnerId, environment));
   }
 
