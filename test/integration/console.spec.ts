@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Browser, Page, Request } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../support/browser';
+import { forgeEvent, lastRecordedBalance, sandboxWallet } from '../support/ledger';
+import { Money } from '../../src/domain/money/money';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
@@ -435,5 +437,28 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await waitForText('#sign-in-error', 'invalid_admin_token');
     expect(await page.locator('#console').isHidden()).toBe(true);
     expect(await page.locator('#partners tr').count()).toBe(0);
+  });
+  // Last: it tampers with the store, and every test after it would see the breach.
+  it("shows verify's breaches when the ledger does not add up (a forged second refund)", async () => {
+    await signedIn();
+    const { partnerId, sandboxKey } = await createPartner('Tampered Partner');
+    const failed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 10 }, 'console-tampered-1');
+    const orderId: string = failed.body.order_id;
+    await service.settle();
+    const stream = sandboxWallet(partnerId);
+    const balanceAfter = (await lastRecordedBalance(service, stream, 'INR')).plus(Money.parse('10.00', 'INR')!);
+    const at = service.clock.now().toISOString();
+    await forgeEvent(
+      service,
+      stream,
+      'WalletRefunded',
+      { orderId, amount: '10.00', currency: 'INR', balanceAfter: balanceAfter.toDecimal(), reason: 'forged', refundedAt: at },
+      { partnerId, environment: 'sandbox', correlationId: orderId, causationId: null, actor: { type: 'system', id: 'forger' }, occurredAt: at },
+    );
+    await tab('finance');
+    await page.click('#verify');
+    await waitForText('#verify-result', 'breach(es) of the money invariants');
+    expect(await page.locator('#verify-result').getAttribute('class')).toBe('error');
+    expect(await text('#verify-breaches')).toContain(`order ${orderId} was refunded 2 times`);
   });
 });
