@@ -9,6 +9,7 @@ import { BackgroundMode } from './infrastructure/processing/background-processin
 import { AdminController } from './interface/http/admin/admin.controller';
 import { AdminTokenGuard } from './interface/http/admin/admin-token.guard';
 import { AuditController } from './interface/http/admin/audit.controller';
+import { BackOfficeController } from './interface/http/admin/back-office.controller';
 import { ProjectionsController } from './interface/http/admin/projections.controller';
 import { ProviderStatusController } from './interface/http/admin/provider-status.controller';
 import { ProvidersController } from './interface/http/admin/providers.controller';
@@ -48,7 +49,7 @@ export class AppModule {
         ApplicationModule,
         McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, BackOfficeController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard],
     };
   }

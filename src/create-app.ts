@@ -8,6 +8,7 @@ import { answerFrameworkError } from './interface/http/errors/api-exception.filt
 import { answerClientError } from './interface/http/errors/client-error-answer';
 import { setupOpenApi } from './interface/http/openapi/openapi-document';
 import { servePortal } from './interface/portal/portal-page';
+import { serveConsole } from './interface/console/console-page';
 import { refuseNonUtf8Json } from './interface/http/validation/json-charset';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
@@ -63,6 +64,8 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   setupOpenApi(app);
   // The partner portal at /portal: a page over the partner API, signed in with an API key.
   servePortal(app);
+  // The operator and finance console at /console: a page over the back office API, signed in with the operator token.
+  serveConsole(app);
   if (options.afterClose) exitOnSignal(app, options.afterClose);
   // process.exit after the hooks (not a re-sent signal): the exit code is 0 and the log is flushed.
   else app.enableShutdownHooks(undefined, { useProcessExit: true });

@@ -14,6 +14,7 @@ import { ListBillersHandler } from './catalog/list-billers';
 import { ListOperatorsHandler } from './catalog/list-operators';
 import { ListOrdersForOperatorsHandler, ShowOrderHandler, ShowPartnerHandler } from './operations/admin-queries';
 import { ResolveOrderHandler } from './operations/resolve-order';
+import { BACK_OFFICE_QUERY_HANDLERS } from './operations/back-office-queries';
 import { FetchBillHandler } from './orders/fetch-bill';
 import { GetTransactionHandler } from './orders/get-transaction';
 import { ListTransactionsHandler } from './orders/list-transactions';
@@ -100,6 +101,7 @@ const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, G
   providers: [
     ...COMMAND_HANDLERS,
     ...QUERY_HANDLERS,
+    ...BACK_OFFICE_QUERY_HANDLERS,
     ...JOBS,
     AuthenticateApiKey,
     AuthorizePartnerRequest,

@@ -26,6 +26,8 @@ import { SandboxProvider } from './providers/sandbox/sandbox-provider';
 import { NO_LIVE_PROVIDER, ReloadlyLiveProvider } from './providers/reloadly/reloadly-live-provider';
 import { PROVIDER_STATUS } from '../application/ports/provider-status.port';
 import { SqlReadModels } from './read-models/sql-read-models';
+import { BACK_OFFICE_SEARCH } from '../application/ports/back-office-search.port';
+import { SqlBackOfficeSearch } from './back-office/sql-back-office-search';
 import { CryptoSecretGenerator } from './security/crypto-secret-generator';
 import { HmacKeyHasher } from './security/hmac-key-hasher';
 import { SqlDatabase } from './sql/sql-database';
@@ -70,6 +72,7 @@ export class InfrastructureModule {
         ? { provide: EVENT_STORE, useFactory: () => connectEventStoreDb(config) }
         : { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },
       { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
+      { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
       {
         provide: IDEMPOTENCY_STORE,
         ...sql((db) => {

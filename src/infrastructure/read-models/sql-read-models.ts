@@ -11,7 +11,7 @@ import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-settings';
 
-interface OrderRow {
+export interface OrderRow {
   order_id: string;
   partner_id: string;
   environment: Environment;
@@ -30,7 +30,7 @@ interface OrderRow {
   updated_at: Date | string;
 }
 
-const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
+export const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
   balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, created_at, updated_at`;
 
 /** publicStatusOf in SQL: FAILED only once refunded. */
@@ -199,7 +199,7 @@ export interface ApiKeyAccessRow {
   settings: PartnerSettings | null;
 }
 
-function toOrderView(row: OrderRow): OrderView {
+export function toOrderView(row: OrderRow): OrderView {
   return {
     orderId: row.order_id,
     partnerId: row.partner_id,

@@ -2,6 +2,10 @@ import { CommandSpec } from './command-spec';
 
 const seg = encodeURIComponent;
 
+/** The last day of a period, both ends included, as the exclusive end the API takes. */
+const dayAfter = (day: string | undefined): string | undefined =>
+  day === undefined ? undefined : new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
 /** Keyed by "noun verb" as typed; adding a command is one entry here. */
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'partner create': {
@@ -28,6 +32,26 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       path: `/partners/${seg(a.value('partner_id'))}/kyc`,
       body: { status: a.value('status') },
     }),
+  },
+  'partner list': {
+    usage: '[--search <text>] [--corridor <IN|BD|SG>] [--kyc <pending|approved|suspended>] [--limit <n>]',
+    summary: 'List partners, newest first; --search matches part of the name or id.',
+    positionals: [],
+    options: {
+      search: { type: 'string', kind: 'text', required: false },
+      corridor: { type: 'string', kind: 'corridor', required: false },
+      kyc: { type: 'string', kind: 'text', required: false },
+      limit: { type: 'string', kind: 'positive-int', required: false },
+    },
+    build: (a) => {
+      const query = new URLSearchParams();
+      for (const [name, option] of [['q', 'search'], ['corridor', 'corridor'], ['kyc_status', 'kyc'], ['limit', 'limit']] as const) {
+        const value = a.optional(option);
+        if (value !== undefined) query.set(name, value);
+      }
+      const search = query.toString();
+      return { method: 'GET', path: search === '' ? '/partners' : `/partners?${search}` };
+    },
   },
   'partner show': {
     usage: '<partner_id>',
@@ -68,18 +92,40 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
   },
   'order list': {
-    usage: '[--held] [--limit <n>]',
-    summary: 'List orders; --held lists only those awaiting manual resolution.',
+    usage:
+      '[--held] [--partner <partner_id>] [--environment <sandbox|live>] [--status <status>] [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] ' +
+      '[--reference <text>] [--phone <number>] [--consumer-number <text>] [--limit <n>]',
+    summary:
+      'Search orders across partners, newest first (--status: INITIATED, PENDING, DISPUTED, SUCCESS or FAILED; days are UTC, both ends included); ' +
+      '--held lists only those awaiting manual resolution, oldest first.',
     positionals: [],
     options: {
       held: { type: 'flag' },
+      partner: { type: 'string', kind: 'id', required: false },
+      environment: { type: 'string', kind: 'environment', required: false },
+      status: { type: 'string', kind: 'text', required: false },
+      from: { type: 'string', kind: 'date', required: false },
+      to: { type: 'string', kind: 'date', required: false },
+      reference: { type: 'string', kind: 'text', required: false },
+      phone: { type: 'string', kind: 'text', required: false },
+      'consumer-number': { type: 'string', kind: 'text', required: false },
       limit: { type: 'string', kind: 'positive-int', required: false },
     },
     build: (a) => {
       const query = new URLSearchParams();
+      const set = (name: string, value: string | undefined) => {
+        if (value !== undefined) query.set(name, value);
+      };
       if (a.flag('held')) query.set('held', 'true');
-      const limit = a.optional('limit');
-      if (limit !== undefined) query.set('limit', limit);
+      set('partner_id', a.optional('partner'));
+      set('environment', a.optional('environment'));
+      set('status', a.optional('status'));
+      set('created_from', a.optional('from'));
+      set('created_to', dayAfter(a.optional('to')));
+      set('reference', a.optional('reference'));
+      set('phone', a.optional('phone'));
+      set('consumer_number', a.optional('consumer-number'));
+      set('limit', a.optional('limit'));
       const search = query.toString();
       return { method: 'GET', path: search === '' ? '/orders' : `/orders?${search}` };
     },
@@ -173,6 +219,13 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/providers/status' }),
+  },
+  'job backlog': {
+    usage: '',
+    summary: 'Open jobs (provider submissions and polls, refunds, webhook deliveries, stuck-order checks) by kind: due, retrying, running, oldest.',
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/jobs' }),
   },
   'projections status': {
     usage: '',

@@ -80,6 +80,15 @@ describe('operator CLI', () => {
     },
     { args: ['order', 'list', '--limit', '20'], method: 'GET', path: '/v1/admin/orders?limit=20', reply: { orders: [] } },
     { args: ['order', 'list'], method: 'GET', path: '/v1/admin/orders', reply: { orders: [] } },
+    {
+      args: ['order', 'list', '--partner', 'p_1', '--status', 'DISPUTED', '--from', '2026-03-01', '--to', '2026-03-31', '--phone', '+919876540005', '--consumer-number', '1234560001'],
+      method: 'GET',
+      path: '/v1/admin/orders?partner_id=p_1&status=DISPUTED&created_from=2026-03-01&created_to=2026-04-01&phone=%2B919876540005&consumer_number=1234560001',
+      reply: { orders: [] },
+    },
+    { args: ['partner', 'list', '--search', 'acme', '--kyc', 'pending'], method: 'GET', path: '/v1/admin/partners?q=acme&kyc_status=pending', reply: { partners: [] } },
+    { args: ['partner', 'list'], method: 'GET', path: '/v1/admin/partners', reply: { partners: [] } },
+    { args: ['job', 'backlog'], method: 'GET', path: '/v1/admin/jobs', reply: { open: 0, kinds: [] } },
     { args: ['order', 'show', 'o_9'], method: 'GET', path: '/v1/admin/orders/o_9', reply: { order_id: 'o_9' } },
     {
       args: ['order', 'resolve', 'o_9', '--outcome', 'failed', '--reason', 'operator confirmed no delivery'],

@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { VerifyMoneyInvariants } from '../../../application/audit/verify-money-invariants';
-import { ListOrdersForOperators, ShowOrder, ShowPartner } from '../../../application/operations/admin-queries';
+import { ShowOrder, ShowPartner } from '../../../application/operations/admin-queries';
 import { ResolveOrder } from '../../../application/operations/resolve-order';
 import { ChangeKycStatus } from '../../../application/partners/change-kyc-status';
 import { CreditWallet } from '../../../application/partners/credit-wallet';
@@ -98,13 +98,6 @@ export class AdminController {
   @HttpCode(202)
   resendWebhook(@Param('id') id: string) {
     return this.commands.execute(new ResendWebhook(id));
-  }
-
-  @Get('orders')
-  listOrders(@Query() query: Record<string, unknown>) {
-    refuseUnknownQuery(query, ['held', 'limit']);
-    const limit = queryLimit(query.limit, 100, 1000);
-    return this.queries.execute(new ListOrdersForOperators(query.held === 'true', limit));
   }
 
   @Get('orders/:id')

@@ -1,0 +1,80 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { BACK_OFFICE_SEARCH, BackOfficeSearch, OrderSearch, PartnerSearch } from '../ports/back-office-search.port';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { adminOrderResource } from './admin-order-resource';
+
+export class SearchPartners extends Query<Record<string, unknown>> {
+  constructor(readonly search: PartnerSearch) {
+    super();
+  }
+}
+
+/** The partner list of the back office: identity and KYC status, never keys. */
+@QueryHandler(SearchPartners)
+export class SearchPartnersHandler implements IQueryHandler<SearchPartners> {
+  constructor(@Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch) {}
+
+  async execute({ search }: SearchPartners): Promise<Record<string, unknown>> {
+    const partners = await this.search.partners(search);
+    return {
+      count: partners.length,
+      partners: partners.map((partner) => ({
+        partner_id: partner.partnerId,
+        name: partner.name,
+        corridor: partner.corridor,
+        kyc_status: partner.kycStatus,
+        created_at: partner.createdAt,
+      })),
+    };
+  }
+}
+
+export class SearchOrders extends Query<Record<string, unknown>> {
+  constructor(readonly search: OrderSearch) {
+    super();
+  }
+}
+
+/** Orders across partners, newest first, as operators see them (internal status included). */
+@QueryHandler(SearchOrders)
+export class SearchOrdersHandler implements IQueryHandler<SearchOrders> {
+  constructor(@Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch) {}
+
+  async execute({ search }: SearchOrders): Promise<Record<string, unknown>> {
+    const orders = await this.search.orders(search);
+    return { count: orders.length, orders: orders.map(adminOrderResource) };
+  }
+}
+
+export class ShowJobBacklog extends Query<Record<string, unknown>> {}
+
+/** The durable job queue's open work by kind, as of the service's clock. */
+@QueryHandler(ShowJobBacklog)
+export class ShowJobBacklogHandler implements IQueryHandler<ShowJobBacklog> {
+  constructor(
+    @Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(): Promise<Record<string, unknown>> {
+    const now = this.clock.now();
+    const lines = await this.search.jobBacklog(now);
+    return {
+      as_of: now.toISOString(),
+      open: lines.reduce((sum, line) => sum + line.open, 0),
+      due: lines.reduce((sum, line) => sum + line.due, 0),
+      kinds: lines.map((line) => ({
+        kind: line.kind,
+        open: line.open,
+        due: line.due,
+        retrying: line.retrying,
+        running: line.running,
+        oldest_due_at: line.oldestDueAt,
+        last_error: line.lastError,
+      })),
+    };
+  }
+}
+
+export const BACK_OFFICE_QUERY_HANDLERS = [SearchPartnersHandler, SearchOrdersHandler, ShowJobBacklogHandler];
