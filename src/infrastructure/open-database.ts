@@ -1,14 +1,8 @@
 import { ServiceConfig } from '../config/service-config';
-import { EVENT_STORE_SCHEMA } from './event-store/sql-event-store.schema';
-import { BILL_FETCHES_SCHEMA } from './bills/sql-bill-fetch-store';
-import { IDEMPOTENCY_SCHEMA } from './idempotency/idempotency.schema';
-import { JOBS_SCHEMA } from './jobs/jobs.schema';
-import { CHECKPOINT_SCHEMA } from './projections/checkpoint-store';
-import { PROJECTION_VERSIONS_SCHEMA } from './projections/projection-versions';
 import { READ_MODEL_PROJECTIONS } from './read-models/read-model-projections';
-import { applySchema } from './sql/migrations';
-import { WEBHOOK_SCHEMA } from './webhooks/sql-webhook-delivery-store';
-import { RATE_LIMIT_SCHEMA } from './rate-limit/sql-rate-limiter';
+import { ensureReadModelTables } from './schema/read-model-tables';
+import { SCHEMA_MIGRATIONS } from './schema/schema-migrations';
+import { migrate } from './sql/schema-history';
 import { PostgresDatabase } from './sql/postgres-database';
 import { SqlDatabase } from './sql/sql-database';
 
@@ -21,16 +15,17 @@ import { SqlDatabase } from './sql/sql-database';
 export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> {
   if (!config.databaseUrl) throw new Error('no database to open: embedded mode needs its server started first (main.ts), the other modes DATABASE_URL');
   const db: SqlDatabase = new PostgresDatabase({ connectionString: config.databaseUrl, maxConnections: 20 });
-  await applySchema(db, [
-    EVENT_STORE_SCHEMA,
-    CHECKPOINT_SCHEMA,
-    PROJECTION_VERSIONS_SCHEMA,
-    JOBS_SCHEMA,
-    IDEMPOTENCY_SCHEMA,
-    BILL_FETCHES_SCHEMA,
-    WEBHOOK_SCHEMA,
-    RATE_LIMIT_SCHEMA,
-    ...READ_MODEL_PROJECTIONS.map((projection) => projection.schema),
-  ]);
+  try {
+    await migrateServiceDatabase(db);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
   return db;
+}
+
+/** The numbered migrations, then (once all are applied) the read models' tables, in one transaction. */
+export function migrateServiceDatabase(db: SqlDatabase, upTo?: number): Promise<number[]> {
+  const complete = upTo === undefined || upTo >= SCHEMA_MIGRATIONS.length;
+  return migrate(db, SCHEMA_MIGRATIONS, { upTo, then: complete ? (tx) => ensureReadModelTables(tx, READ_MODEL_PROJECTIONS) : undefined });
 }

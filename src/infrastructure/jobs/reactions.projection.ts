@@ -16,6 +16,8 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
   const jobsFor = (event: RecordedEvent): Job[] => reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event));
   return {
     name: 'reactions',
+    // Never rebuilt: its table is part of the numbered migrations.
+    schemaVersion: 1,
     schema: JOBS_SCHEMA,
     handles,
     async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {

@@ -166,7 +166,7 @@ export class BlueGreenRebuild {
         await tx.query(`ALTER TABLE IF EXISTS ${ident(liveSchema)}.${ident(table)} SET SCHEMA ${ident(this.oldSchema)}`);
         await tx.query(`ALTER TABLE ${ident(this.nextSchema)}.${ident(table)} SET SCHEMA ${ident(liveSchema)}`);
       }
-      const version = await projectionVersions.bump(tx, this.projection.name, this.rebuildId, new Date());
+      const version = await projectionVersions.bump(tx, this.projection.name, this.rebuildId, new Date(), this.projection.schemaVersion);
       await rebuildRecords.switched(tx, this.rebuildId, version, new Date());
       return { switched: true, version };
     });

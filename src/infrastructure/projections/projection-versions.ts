@@ -70,15 +70,26 @@ export const projectionVersions = {
     return rows[0]?.version ?? FIRST_VERSION;
   },
 
-  /** Called in the transaction that switches reads over; returns the new version. */
-  async bump(tx: SqlExecutor, name: string, rebuildId: string, at: Date): Promise<number> {
+  /**
+   * Called in the transaction that switches reads over; records the schema version of the code that
+   * built the new tables, and returns the new version.
+   */
+  async bump(tx: SqlExecutor, name: string, rebuildId: string, at: Date, schemaVersion: number): Promise<number> {
     const rows = await tx.query<{ version: number }>(
-      `INSERT INTO projection_versions (name, version, rebuilt_at, rebuild_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (name) DO UPDATE SET version = projection_versions.version + 1, rebuilt_at = EXCLUDED.rebuilt_at, rebuild_id = EXCLUDED.rebuild_id
+      `INSERT INTO projection_versions (name, version, rebuilt_at, rebuild_id, schema_version) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (name) DO UPDATE
+         SET version = projection_versions.version + 1, rebuilt_at = EXCLUDED.rebuilt_at, rebuild_id = EXCLUDED.rebuild_id,
+             schema_version = EXCLUDED.schema_version
        RETURNING version`,
-      [name, FIRST_VERSION + 1, at.toISOString(), rebuildId],
+      [name, FIRST_VERSION + 1, at.toISOString(), rebuildId, schemaVersion],
     );
     return rows[0].version;
+  },
+
+  /** The schema version each read model's serving tables were built at (see schema/read-model-tables.ts). */
+  async schemaVersions(db: SqlExecutor): Promise<Map<string, number>> {
+    const rows = await db.query<{ name: string; schema_version: number }>('SELECT name, schema_version FROM projection_versions WHERE schema_version IS NOT NULL');
+    return new Map(rows.map((row) => [row.name, row.schema_version]));
   },
 };
 

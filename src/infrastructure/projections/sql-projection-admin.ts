@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EventStore, GlobalPosition } from '../../application/ports/event-store.port';
 import { ProjectionAdmin, ProjectionStatus, RebuildProgress, StartRebuildResult } from '../../application/ports/projections.port';
@@ -24,7 +24,7 @@ const DEFAULT_OPTIONS: Omit<RebuildOptions, 'stopping'> = { batchSize: 500, lock
 const STALE_AFTER_MS = 2 * 60_000;
 
 /** Status and blue/green rebuilds of the SQL read models, run inside the service. */
-export class SqlProjectionAdmin implements ProjectionAdmin, BeforeApplicationShutdown {
+export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly running = new Map<string, Promise<void>>();
   private stopping = false;
 
@@ -91,6 +91,30 @@ export class SqlProjectionAdmin implements ProjectionAdmin, BeforeApplicationShu
     const started = await rebuildRecords.find(this.db, rebuildId);
     if (!started) throw new Error(`rebuild ${rebuildId} was not recorded`);
     return { ok: true, rebuild: started };
+  }
+
+  /**
+   * Starts a blue/green rebuild of every read model whose serving tables were built at a lower schema
+   * version than this code declares (a deployment that changed a projection). Every process calls
+   * it at start; the database lets one rebuild per projection run, and reads stay on the old tables
+   * until the new ones have caught up. A higher recorded version (a newer release running beside
+   * this one) is left alone.
+   */
+  async startDueRebuilds(): Promise<StartRebuildResult[]> {
+    const built = await projectionVersions.schemaVersions(this.db);
+    const due = this.groups
+      .filter((group) => group.rebuildable)
+      .flatMap((group) => group.projections)
+      .filter((projection) => (built.get(projection.name) ?? projection.schemaVersion) < projection.schemaVersion);
+    const started: StartRebuildResult[] = [];
+    for (const projection of due) started.push(await this.startRebuild(projection.name));
+    return started;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const result of await this.startDueRebuilds()) {
+      if (!result.ok && result.reason !== 'already_running') this.onError(new Error(result.detail));
+    }
   }
 
   rebuild(rebuildId: string): Promise<RebuildProgress | null> {

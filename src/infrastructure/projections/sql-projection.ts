@@ -8,6 +8,11 @@ import { SqlExecutor } from '../sql/sql-database';
  */
 export interface SqlProjection {
   readonly name: string;
+  /**
+   * The version of the tables `schema` creates. Raise it with every change of `schema` or of what
+   * `apply` writes: a deployment with a higher version rebuilds the read model blue/green by itself.
+   */
+  readonly schemaVersion: number;
   readonly schema: SchemaScript;
   readonly handles: ReadonlySet<string>;
   apply(event: RecordedEvent, tx: SqlExecutor): Promise<void>;

@@ -7,6 +7,7 @@ import { SqlExecutor } from '../sql/sql-database';
 /** Wallet balances: the wallet's own balance after each event, kept with the revision it belongs to. */
 export const balanceProjection: SqlProjection = {
   name: 'balances',
+  schemaVersion: 1,
   schema: {
     name: 'balances',
     sql: `

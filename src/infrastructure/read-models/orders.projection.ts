@@ -14,6 +14,7 @@ import { SqlExecutor } from '../sql/sql-database';
  */
 export const ordersProjection: SqlProjection = {
   name: 'orders',
+  schemaVersion: 1,
   schema: {
     name: 'orders',
     sql: `

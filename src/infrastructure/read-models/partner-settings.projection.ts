@@ -8,6 +8,7 @@ import { SqlExecutor } from '../sql/sql-database';
 /** Webhook URL, sealed secrets, IP allowlist and rate limit per partner and environment. */
 export const partnerSettingsProjection: SqlProjection = {
   name: 'partner-settings',
+  schemaVersion: 1,
   schema: {
     name: 'partner-settings',
     sql: `

@@ -6,6 +6,7 @@ import { SqlExecutor } from '../sql/sql-database';
 /** Partners and the keyed hashes of their API keys (never the keys). */
 export const partnersProjection: SqlProjection = {
   name: 'partners',
+  schemaVersion: 1,
   schema: {
     name: 'partners',
     sql: `

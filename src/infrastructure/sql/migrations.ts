@@ -1,6 +1,10 @@
 import { SqlDatabase } from './sql-database';
 
-/** A schema step that is safe to run at every start (IF NOT EXISTS everywhere). */
+/**
+ * A schema script that is safe to run again (IF NOT EXISTS everywhere). The service's tables are
+ * created by the numbered migrations (schema/schema-migrations.ts), whose first step is made of
+ * these scripts: they no longer change; a read model's script changes with its schema version.
+ */
 export interface SchemaScript {
   name: string;
   sql: string;

@@ -1,0 +1,45 @@
+import { BILL_FETCHES_SCHEMA } from '../bills/sql-bill-fetch-store';
+import { EVENT_STORE_SCHEMA } from '../event-store/sql-event-store.schema';
+import { IDEMPOTENCY_SCHEMA } from '../idempotency/idempotency.schema';
+import { JOBS_SCHEMA } from '../jobs/jobs.schema';
+import { CHECKPOINT_SCHEMA } from '../projections/checkpoint-store';
+import { PROJECTION_VERSIONS_SCHEMA } from '../projections/projection-versions';
+import { RATE_LIMIT_SCHEMA } from '../rate-limit/sql-rate-limiter';
+import { SchemaScript } from '../sql/migrations';
+import { Migration } from '../sql/schema-history';
+import { WEBHOOK_SCHEMA } from '../webhooks/sql-webhook-delivery-store';
+
+const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
+
+/**
+ * The schema of every table except the read models (whose tables come from their projections,
+ * see read-model-tables.ts). Append a new migration for every change; never edit one that
+ * shipped: the service refuses to start on a database where a recorded step's text changed
+ * (test/unit/sql/schema-migrations.spec.ts pins them).
+ */
+export const SCHEMA_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    // The scripts that releases without a history ran at every start. They only create what is
+    // missing, so applying them to such a database adopts it as it is.
+    name: 'baseline',
+    sql: joined([
+      EVENT_STORE_SCHEMA,
+      CHECKPOINT_SCHEMA,
+      PROJECTION_VERSIONS_SCHEMA,
+      JOBS_SCHEMA,
+      IDEMPOTENCY_SCHEMA,
+      BILL_FETCHES_SCHEMA,
+      WEBHOOK_SCHEMA,
+      RATE_LIMIT_SCHEMA,
+    ]),
+  },
+  {
+    version: 2,
+    name: 'projection-schema-versions',
+    sql: `
+-- The schema version of each read model's tables, as declared by the code that built them.
+ALTER TABLE projection_versions ADD COLUMN schema_version integer;
+`,
+  },
+];

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { SqlDatabase, SqlExecutor } from './sql-database';
+import { splitStatements } from './migrations';
+
+/** One numbered step of the schema. Applied once, recorded, and never edited afterwards. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export interface AppliedMigration {
+  version: number;
+  name: string;
+  checksum: string;
+}
+
+export class MigrationHistoryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MigrationHistoryError';
+  }
+}
+
+/** Same key as the schema scripts of releases without a history: an old and a new process never interleave. */
+export const SCHEMA_LOCK = 'schema-migrations';
+
+const HISTORY_TABLE = `
+CREATE TABLE IF NOT EXISTS schema_migrations (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  checksum text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+export const checksumOf = (migration: Migration): string => createHash('sha256').update(migration.sql).digest('hex');
+
+/**
+ * Brings the schema up to `upTo` (default: the last migration) in one transaction under the
+ * schema advisory lock, so several processes starting at once apply each step once. `then`
+ * runs in the same transaction after the migrations (steps that depend on code, such as the
+ * read models' tables). Returns the versions this call applied.
+ */
+export async function migrate(
+  db: SqlDatabase,
+  migrations: readonly Migration[],
+  options: { upTo?: number; then?: (tx: SqlExecutor) => Promise<void> } = {},
+): Promise<number[]> {
+  checkNumbering(migrations);
+  const target = options.upTo ?? migrations.length;
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [SCHEMA_LOCK]);
+    await tx.query(HISTORY_TABLE);
+    const applied = await appliedMigrations(tx);
+    checkHistory(migrations, applied);
+    const done = new Set(applied.map((row) => row.version));
+    const now: number[] = [];
+    for (const migration of migrations) {
+      if (migration.version > target || done.has(migration.version)) continue;
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, checksumOf(migration)]);
+      now.push(migration.version);
+    }
+    if (options.then) await options.then(tx);
+    return now;
+  });
+}
+
+export async function appliedMigrations(db: SqlExecutor): Promise<AppliedMigration[]> {
+  return db.query<AppliedMigration>('SELECT version, name, checksum FROM schema_migrations ORDER BY version');
+}
+
+function checkNumbering(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) throw new MigrationHistoryError(`migration ${migration.name} has number ${migration.version}, expected ${index + 1}: migrations are numbered 1, 2, 3, … in order`);
+  });
+}
+
+/**
+ * A recorded step whose text changed since it was applied means the database and a fresh one
+ * would differ: refused, naming the step. Steps recorded by a newer release are left alone (a
+ * rolling deployment starts old and new processes side by side; migrations only add).
+ */
+function checkHistory(migrations: readonly Migration[], applied: readonly AppliedMigration[]): void {
+  for (const row of applied) {
+    const known = migrations.find((migration) => migration.version === row.version);
+    if (known && checksumOf(known) !== row.checksum) {
+      throw new MigrationHistoryError(
+        `schema migration ${row.version} (${row.name}) was changed after it was applied to this database; put schema changes in a new migration`,
+      );
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { READ_MODEL_PROJECTIONS } from '../../../src/infrastructure/read-models/read-model-projections';
+import { SCHEMA_MIGRATIONS } from '../../../src/infrastructure/schema/schema-migrations';
+import { checksumOf } from '../../../src/infrastructure/sql/schema-history';
+
+const short = (hex: string): string => hex.slice(0, 16);
+
+/**
+ * A migration that shipped is never edited (databases that applied it would differ from new
+ * ones, and the service refuses to start on them); a read model's tables change only together
+ * with its schema version (which rebuilds it on deployment). When one of these fails: undo the
+ * edit and add a migration, or raise the projection's `schemaVersion` and pin the new text here.
+ */
+describe('the schema pins', () => {
+  it('keeps every shipped migration as it was', () => {
+    expect(SCHEMA_MIGRATIONS.map((migration) => `${migration.version} ${migration.name} ${short(checksumOf(migration))}`)).toEqual([
+      '1 baseline 4a14fc61162663f8',
+      '2 projection-schema-versions d9f919ed6d1b3e7e',
+    ]);
+  });
+
+  it('changes no read model table without a new schema version', () => {
+    const pins = READ_MODEL_PROJECTIONS.map(
+      (projection) => `${projection.name} v${projection.schemaVersion} ${short(createHash('sha256').update(projection.schema.sql).digest('hex'))}`,
+    );
+    expect(pins).toEqual([
+      'partners v1 d8676149def4cabc',
+      'partner-settings v1 58ddeaf11fc0f55c',
+      'balances v1 3bd48bc34b1f02ca',
+      'orders v1 d2d2d29ef3c686ee',
+    ]);
+  });
+});
