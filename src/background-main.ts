@@ -6,6 +6,7 @@ import { loadConfig } from './config/load-config';
 import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
 import { BackgroundProcessing } from './infrastructure/processing/background-processing';
 import { FromBackground, ToBackground } from './infrastructure/processing/background-thread';
+import { serviceMetrics } from './infrastructure/metrics/service-metrics';
 
 /** Entry of the background thread started by main.ts when BACKGROUND_WORK=thread. */
 async function run(): Promise<void> {
@@ -18,7 +19,9 @@ async function run(): Promise<void> {
   await app.init();
   const background = app.get(BackgroundProcessing);
   port.on('message', (message: ToBackground) => {
-    if (message === 'appended') background.nudge();
+    if (typeof message === 'object') {
+      void serviceMetrics.registry.getMetricsAsJSON().then((metrics) => port.postMessage({ metricsAnswer: message.metricsRequest, metrics } satisfies FromBackground));
+    } else if (message === 'appended') background.nudge();
     else if (message === 'stop') {
       void app.close().finally(() => {
         port.postMessage('stopped' satisfies FromBackground);

@@ -1,9 +1,15 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
 import { AppModule, AppOptions } from './app.module';
 import { ServiceConfig } from './config/service-config';
 import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
+import { observeRequests, requestIdGenerator } from './infrastructure/metrics/http-request-observer';
+import { answerClusterMetricsRequests } from './infrastructure/metrics/metrics-text';
+import { registerServiceGauges } from './infrastructure/metrics/service-gauges';
+import { serviceMetrics } from './infrastructure/metrics/service-metrics';
+import { ProjectionDaemon } from './infrastructure/projections/projection-daemon';
+import { SqlDatabase } from './infrastructure/sql/sql-database';
+import { SQL_DATABASE } from './infrastructure/tokens';
 import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
 import { answerClientError } from './interface/http/errors/client-error-answer';
 import { setupOpenApi } from './interface/http/openapi/openapi-document';
@@ -39,10 +45,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
     bodyLimit: config.bodyLimitBytes,
     // X-Forwarded-For is believed only from the configured proxies; otherwise the socket address is the caller.
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
-    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdGenerator(config.trustedProxies),
     // Treat "__proto__" and "constructor.prototype" in JSON as malformed input instead of a risk.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -54,12 +57,17 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   // its text/plain parser and Nest's form parser are left out, so other content types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
   adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
+  observeRequests(adapter.getInstance(), config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel),
     bufferLogs: false,
     bodyParser: false,
   });
   app.useGlobalPipes(new RequestBodyPipe());
+  // prom-client: Node's own metrics for this process, the database gauges, and (HTTP_PROCESSES > 1) the primary's requests.
+  serviceMetrics.collectProcessMetrics();
+  registerServiceGauges(app.get(ProjectionDaemon), app.get<SqlDatabase>(SQL_DATABASE));
+  answerClusterMetricsRequests();
   // The partner API's OpenAPI 3.1 document at /v1/partner/openapi.json and Swagger UI at /docs.
   setupOpenApi(app);
   // The partner portal at /portal: a page over the partner API, signed in with an API key.

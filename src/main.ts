@@ -4,6 +4,7 @@ import { extname, join } from 'node:path';
 import { ConfigError, loadConfig } from './config/load-config';
 import { createApp } from './create-app';
 import { startEmbeddedServerIfOwner } from './embedded-server-lifecycle';
+import { readBackgroundMetricsFrom } from './infrastructure/metrics/metrics-text';
 import { BackgroundThread } from './infrastructure/processing/background-thread';
 import { BackgroundMode } from './infrastructure/processing/background-processing';
 import { consoleServerLog } from './infrastructure/sql/embedded/console-server-log';
@@ -23,17 +24,17 @@ async function main(): Promise<void> {
     console.log(`partner service: ${config.httpProcesses} processes listening on http://${config.host}:${config.port}`);
     return;
   }
-  const background: BackgroundMode =
+  const thread =
     config.backgroundWork === 'thread'
-      ? {
-          kind: 'elsewhere',
-          // background-main.js when built; .ts when the sources run with a TypeScript loader (tests).
-          thread: await BackgroundThread.start(join(__dirname, `background-main${extname(__filename)}`), (reason) => {
-            console.error(`${reason}; stopping the service`);
-            void stopEmbeddedServer().finally(() => process.exit(1));
-          }),
-        }
-      : { kind: 'here' };
+      ? // background-main.js when built; .ts when the sources run with a TypeScript loader (tests).
+        await BackgroundThread.start(join(__dirname, `background-main${extname(__filename)}`), (reason) => {
+          console.error(`${reason}; stopping the service`);
+          void stopEmbeddedServer().finally(() => process.exit(1));
+        })
+      : null;
+  // Settlement, refunds, webhooks and provider calls are counted where they run.
+  if (thread) readBackgroundMetricsFrom(() => thread.metrics());
+  const background: BackgroundMode = thread ? { kind: 'elsewhere', thread } : { kind: 'here' };
   const app = await createApp(config, { background, afterClose: stopEmbeddedServer });
   await app.listen({ port: config.port, host: config.host });
   const mode = embeddedServer ? `embedded (PostgreSQL in ${join(config.dataDir, 'postgres')})` : config.eventStore;

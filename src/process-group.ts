@@ -1,4 +1,5 @@
 import cluster, { Worker } from 'node:cluster';
+import { serveClusterMetrics } from './infrastructure/metrics/metrics-text';
 
 /**
  * HTTP_PROCESSES > 1: this process forks that many service processes sharing its port and
@@ -30,6 +31,8 @@ export class ProcessGroup {
         if (this.ready.size === this.size) resolve(this);
       });
       cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal, reject));
+      // A scrape of any worker shows the sum over all of them.
+      serveClusterMetrics();
       for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => this.stop(signal));
       for (let i = 0; i < this.size; i++) cluster.fork();
     });

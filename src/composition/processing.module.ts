@@ -9,6 +9,7 @@ import { orderReactions } from '../application/process-managers/order-reactions'
 import { webhookReactions } from '../application/webhooks/webhook-reactions';
 import { ServiceConfig } from '../config/service-config';
 import { JobWorker } from '../infrastructure/jobs/job-worker';
+import { countOrderOutcomes } from '../infrastructure/metrics/order-outcome-metrics';
 import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
 import { BackgroundMode, BackgroundProcessing } from '../infrastructure/processing/background-processing';
 import { ProjectionDaemon } from '../infrastructure/projections/projection-daemon';
@@ -48,7 +49,11 @@ export class ProcessingModule {
           useFactory: (store: EventStore, db: SqlDatabase) =>
             new ProjectionDaemon(
               // Both rebuild from the log after a crash; their rows and checkpoints commit together.
-              [new Projector(READ_MODELS_GROUP, READ_MODEL_PROJECTIONS, store, db.withAsynchronousCommit())],
+              [
+                new Projector(READ_MODELS_GROUP, READ_MODEL_PROJECTIONS, store, db.withAsynchronousCommit()).afterCommit(
+                  countOrderOutcomes(db, (error) => logger.warn(`order outcome metrics failed: ${String(error)}`)),
+                ),
+              ],
               [new Projector(REACTIONS_GROUP, [reactions], store, db.withAsynchronousCommit())],
               store,
               options.background.kind === 'here' ? config.projectionPollMs : 0,

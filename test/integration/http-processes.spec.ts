@@ -112,6 +112,20 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
     }
   }, 70_000);
 
+  it('shows in every scrape the counters of both processes added up (prom-client over node:cluster)', async () => {
+    const probes = 30;
+    for (let i = 0; i < probes; i++) expect((await call(group.url, 'GET', '/health/live', TEST_ADMIN_TOKEN)).status).toBe(200);
+    const series = 'partner_service_http_requests_total{method="GET",route="/health/live",status="200"}';
+    const scrapedBy = new Set<number>();
+    for (let i = 0; i < 40 && scrapedBy.size < 2; i++) {
+      const metrics = await call(group.url, 'GET', '/metrics', TEST_ADMIN_TOKEN);
+      scrapedBy.add(processIdOf(metrics.text));
+      const line = metrics.text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+      expect(Number(line?.slice(series.length + 1))).toBe(probes);
+    }
+    expect(scrapedBy.size).toBe(2);
+  }, 30_000);
+
   it('spends one wallet from both processes at once without overdrawing it, and debits a repeated key once', async () => {
     const created = await admin('POST', '/partners', { name: 'Group Partner', corridor: 'IN' });
     expect(created.status).toBe(201);

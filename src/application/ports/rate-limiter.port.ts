@@ -11,6 +11,8 @@ export interface RateLimiter {
   hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision>;
   /** Forgets windows that ended before this time. */
   purgeBefore(before: Date): Promise<void>;
+  /** Rejects when a counter store of its own (Redis) does not answer; for the readiness check. */
+  check?(): Promise<void>;
 }
 
 export const RATE_LIMITER = Symbol('RateLimiter');

@@ -1,9 +1,12 @@
 import { Worker } from 'node:worker_threads';
+import { MetricObjectWithValues, MetricValue } from 'prom-client';
 import { BackgroundElsewhere } from './background-processing';
 
+type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
 /** Messages between the HTTP thread and the background thread. */
-export type ToBackground = 'appended' | 'stop';
-export type FromBackground = 'ready' | 'stopped';
+export type ToBackground = 'appended' | 'stop' | { metricsRequest: number };
+export type FromBackground = 'ready' | 'stopped' | { metricsAnswer: number; metrics: MetricsJson };
 
 /**
  * The process's background thread (`background-main.ts`): projections, settlement, refunds,
@@ -15,6 +18,7 @@ export type FromBackground = 'ready' | 'stopped';
 export class BackgroundThread implements BackgroundElsewhere {
   private nudgePending = false;
   private stopping: Promise<void> | null = null;
+  private nextMetricsRequest = 0;
 
   private constructor(private readonly worker: Worker) {}
 
@@ -45,6 +49,26 @@ export class BackgroundThread implements BackgroundElsewhere {
     setImmediate(() => {
       this.nudgePending = false;
       if (!this.stopping) this.worker.postMessage('appended' satisfies ToBackground);
+    });
+  }
+
+  /** The thread's own counters and histograms (settlement, refunds, webhooks, provider calls happen there). */
+  metrics(): Promise<MetricsJson> {
+    if (this.stopping) return Promise.resolve([]);
+    const id = this.nextMetricsRequest++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.worker.off('message', onMessage);
+        resolve([]);
+      }, 5_000);
+      const onMessage = (message: FromBackground): void => {
+        if (typeof message !== 'object' || message.metricsAnswer !== id) return;
+        clearTimeout(timer);
+        this.worker.off('message', onMessage);
+        resolve(message.metrics);
+      };
+      this.worker.on('message', onMessage);
+      this.worker.postMessage({ metricsRequest: id } satisfies ToBackground);
     });
   }
 

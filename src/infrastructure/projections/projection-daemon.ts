@@ -149,6 +149,22 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return result;
   }
 
+  /** The largest lag in seconds of the read models the API answers from (the readiness check). */
+  async readModelLagSeconds(now: Date): Promise<number> {
+    const lags = (await this.lagSeconds(now)).filter((lag) => this.readModels.some((projector) => projector.name === lag.name));
+    return Math.max(0, ...lags.map((lag) => lag.seconds));
+  }
+
+  /** How long the oldest event each projector has not applied yet has been waiting (0 when caught up). */
+  async lagSeconds(now: Date): Promise<{ name: string; seconds: number }[]> {
+    const result: { name: string; seconds: number }[] = [];
+    for (const projector of this.all()) {
+      const [next] = await this.store.readAll(await projector.storedPosition(), { maxCount: 1 });
+      result.push({ name: projector.name, seconds: next ? Math.max(0, (now.getTime() - Date.parse(next.recordedAt)) / 1000) : 0 });
+    }
+    return result;
+  }
+
   /**
    * Starts a catch-up, or, while one runs, asks for one more after it. Kicks come with every
    * append: each must not wait on the run in progress, which under steady load does not end

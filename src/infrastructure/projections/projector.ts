@@ -1,4 +1,4 @@
-import { EventStore, GlobalPosition, comparePositions } from '../../application/ports/event-store.port';
+import { EventStore, GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
 import { SqlDatabase } from '../sql/sql-database';
 import { checkpoints, samePosition } from './checkpoint-store';
 import { SqlProjection, applyEvents } from './sql-projection';
@@ -19,6 +19,7 @@ export class Projector {
   private contendedUntil = 0;
   /** Read the stored checkpoint before the next batch (it may have been reset to replay the log). */
   private refresh = false;
+  private committed: ((events: readonly RecordedEvent[]) => void) | null = null;
 
   constructor(
     readonly name: string,
@@ -27,6 +28,12 @@ export class Projector {
     private readonly db: SqlDatabase,
     private readonly batchSize = 500,
   ) {}
+
+  /** Called with every batch this process applied, once its transaction has committed (metrics). */
+  afterCommit(listener: (events: readonly RecordedEvent[]) => void): this {
+    this.committed = listener;
+    return this;
+  }
 
   async start(): Promise<void> {
     await checkpoints.ensure(this.db, this.name);
@@ -108,6 +115,7 @@ export class Projector {
       return -1;
     }
     this.known = last;
+    this.committed?.(events);
     return events.length;
   }
 }

@@ -1,4 +1,8 @@
+import { serviceMetrics } from '../metrics/service-metrics';
 import { BillQuery, OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome, ProviderUnavailableError } from '../../application/ports/provider-gateway.port';
+
+/** A provider call aborted at PROVIDER_TIMEOUT_MS (counted apart from other failures). */
+class ProviderDeadlineError extends ProviderUnavailableError {}
 
 /**
  * Bounds every call to a provider by `PROVIDER_TIMEOUT_MS`. A call that has not answered by then
@@ -15,22 +19,34 @@ export class ProviderWithDeadline implements ProviderGateway {
   ) {}
 
   submit(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
-    return this.bounded(`submitting order ${order.orderId}`, (signal) => this.provider.submit(order, now, signal));
+    return this.measured('submit', `submitting order ${order.orderId}`, (signal) => this.provider.submit(order, now, signal));
   }
 
   poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
-    return this.bounded(`polling order ${order.orderId}`, (signal) => this.provider.poll(order, now, signal));
+    return this.measured('poll', `polling order ${order.orderId}`, (signal) => this.provider.poll(order, now, signal));
   }
 
   fetchBill(request: BillQuery, now: Date): Promise<OutstandingBill | null> {
-    return this.bounded(`fetching the bill of biller ${request.billerId}`, (signal) => this.provider.fetchBill(request, now, signal));
+    return this.measured('fetch_bill', `fetching the bill of biller ${request.billerId}`, (signal) => this.provider.fetchBill(request, now, signal));
+  }
+
+  private async measured<T>(operation: 'submit' | 'poll' | 'fetch_bill', what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const stop = serviceMetrics.providerCalls.startTimer({ operation });
+    try {
+      const answer = await this.bounded(what, call);
+      stop({ outcome: 'answered' });
+      return answer;
+    } catch (error) {
+      stop({ outcome: error instanceof ProviderDeadlineError ? 'timeout' : 'error' });
+      throw error;
+    }
   }
 
   private bounded<T>(what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const abort = new AbortController();
     return new Promise<T>((resolve, reject) => {
       const deadline = setTimeout(() => {
-        const error = new ProviderUnavailableError(`the provider did not answer within ${this.timeoutMs} ms (${what})`);
+        const error = new ProviderDeadlineError(`the provider did not answer within ${this.timeoutMs} ms (${what})`);
         abort.abort(error);
         reject(error);
       }, this.timeoutMs);

@@ -19,6 +19,10 @@ export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
     return decisionOf(hits, limitPerMinute, window.resetSeconds);
   }
 
+  async check(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     if (this.redis.status === 'end') return;
     await this.redis.quit();

@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { WebhookRequest, WebhookSendResult, WebhookSender } from '../../application/ports/webhook.port';
 import { isPublicAddress } from '../../application/webhooks/public-address';
+import { serviceMetrics } from '../metrics/service-metrics';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -15,7 +16,14 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 export class HttpWebhookSender implements WebhookSender {
   constructor(private readonly timeoutMs: number) {}
 
-  send(request: WebhookRequest): Promise<WebhookSendResult> {
+  async send(request: WebhookRequest): Promise<WebhookSendResult> {
+    const result = await this.post(request);
+    const delivered = result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
+    serviceMetrics.webhookAttempts.inc({ outcome: delivered ? 'delivered' : result.kind === 'response' ? 'rejected' : 'error' });
+    return result;
+  }
+
+  private post(request: WebhookRequest): Promise<WebhookSendResult> {
     const started = Date.now();
     const latency = () => Date.now() - started;
     return new Promise((resolve) => {

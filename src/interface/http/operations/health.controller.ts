@@ -1,14 +1,41 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
+import { RATE_LIMITER, RateLimiter } from '../../../application/ports/rate-limiter.port';
+import { ServiceError } from '../../../application/shared/service-error';
+import { ProjectionDaemon } from '../../../infrastructure/projections/projection-daemon';
 import { SqlDatabase } from '../../../infrastructure/sql/sql-database';
 import { SQL_DATABASE } from '../../../infrastructure/tokens';
-import { ServiceError } from '../../../application/shared/service-error';
 
-/** Liveness and readiness for load balancers and container health checks: the database answers. */
+/** Past this, the read models answer too far behind the log for this instance to take traffic. */
+export const READY_MAX_READ_MODEL_LAG_SECONDS = 30;
+/** A check that has not answered by then counts as down (a hung connection must not hang the probe). */
+const CHECK_TIMEOUT_MS = 2_000;
+
+type CheckResult = { status: 'up' } | { status: 'down'; message: string };
+type Checks = Record<string, () => Promise<void>>;
+
+/**
+ * Probes for load balancers and orchestrators, in @nestjs/terminus's answer shape
+ * (`status`, `info`, `error`, `details`):
+ * - `/health/live`: the process answers (no dependency; restart it when this fails);
+ * - `/health/ready`: it should get traffic: the event store, the read-model database and Redis
+ *   (when it counts the rate limits) answer, the read models are at most 30 s behind the log,
+ *   and the service is not draining for a shutdown; 503 otherwise.
+ * `/health` stays as it was: 200 `{"status":"ok"}` while the database answers.
+ */
 @ApiExcludeController()
 @Controller('health')
-export class HealthController {
-  constructor(@Inject(SQL_DATABASE) private readonly db: SqlDatabase) {}
+export class HealthController implements BeforeApplicationShutdown {
+  private draining = false;
+
+  constructor(
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
+    private readonly daemon: ProjectionDaemon,
+  ) {}
 
   @Get()
   async health(): Promise<Record<string, string>> {
@@ -18,5 +45,57 @@ export class HealthController {
       throw new ServiceError('service_unavailable', 'the database does not answer');
     }
     return { status: 'ok' };
+  }
+
+  @Get('live')
+  live(): Record<string, unknown> {
+    return { status: 'ok', info: { process: { status: 'up', pid: process.pid } }, error: {}, details: { process: { status: 'up', pid: process.pid } } };
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
+    const checks: Checks = {
+      shutdown: async () => {
+        if (this.draining) throw new Error('draining: the service is shutting down');
+      },
+      event_store: async () => {
+        await this.store.headPosition();
+      },
+      database: async () => {
+        await this.db.query('SELECT 1');
+      },
+      read_models: async () => {
+        const lag = await this.daemon.readModelLagSeconds(new Date());
+        if (lag > READY_MAX_READ_MODEL_LAG_SECONDS) throw new Error(`the read models are ${Math.round(lag)} s behind the event log (limit ${READY_MAX_READ_MODEL_LAG_SECONDS} s)`);
+      },
+    };
+    const check = this.rateLimiter.check?.bind(this.rateLimiter);
+    if (check) checks.redis = check;
+    const details = Object.fromEntries(await Promise.all(Object.entries(checks).map(async ([name, run]) => [name, await outcomeOf(run)] as const)));
+    const up = Object.fromEntries(Object.entries(details).filter(([, result]) => result.status === 'up'));
+    const down = Object.fromEntries(Object.entries(details).filter(([, result]) => result.status === 'down'));
+    const ok = Object.keys(down).length === 0;
+    reply.status(ok ? 200 : 503);
+    return { status: ok ? 'ok' : 'error', info: up, error: down, details };
+  }
+
+  /** From the first shutdown hook on, the instance reports not ready while it finishes its work. */
+  beforeApplicationShutdown(): void {
+    this.draining = true;
+  }
+}
+
+async function outcomeOf(check: () => Promise<void>): Promise<CheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return { status: 'up' };
+  } catch (error) {
+    return { status: 'down', message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
   }
 }

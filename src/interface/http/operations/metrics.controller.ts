@@ -8,6 +8,7 @@ import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { PROVIDER_STATUS, ProviderStatusReader } from '../../../application/ports/provider-status.port';
 import { QueryBus } from '@nestjs/cqrs';
 import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
+import { serviceMetricsText } from '../../../infrastructure/metrics/metrics-text';
 
 interface Gauge {
   name: string;
@@ -60,7 +61,8 @@ export class MetricsController {
     for (const breaker of (await this.queries.execute(new ShowProviderBreakers())).providers) {
       gauges.push({ name: 'provider_breaker_open', help: "Whether the live provider's circuit breaker in this process stops sending (1: open or probing) or not (0)", value: breaker.state === 'closed' ? 0 : 1, labels: { provider: breaker.provider } });
     }
-    return render(gauges);
+    // The counters, histograms and Node metrics of prom-client, summed over the service's threads and processes.
+    return render(gauges) + (await serviceMetricsText());
   }
 
   /** Our float at the live provider, from its last reading (read again when older than a minute). */

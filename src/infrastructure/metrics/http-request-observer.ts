@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import pino, { DestinationStream, Logger } from 'pino';
+import proxyaddr from 'proxy-addr';
+import { serviceMetrics } from './service-metrics';
+
+const REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+/**
+ * The id of a request: the one in `X-Request-Id` when the connection comes from a trusted proxy
+ * (TRUSTED_PROXIES), so one id follows the request from the edge; a new UUID otherwise, so a
+ * caller cannot put chosen text into the service's logs.
+ */
+export function requestIdGenerator(trustedProxies: readonly string[]): (request: IncomingMessage) => string {
+  const trusted = proxyaddr.compile([...trustedProxies]);
+  return (request) => {
+    const given = request.headers['x-request-id'];
+    const peer = request.socket.remoteAddress;
+    return typeof given === 'string' && REQUEST_ID.test(given) && peer !== undefined && trusted(peer, 0) ? given : randomUUID();
+  };
+}
+
+/** What a partner route's authentication left on the request (PartnerAuthGuard). */
+interface WithCaller {
+  caller?: { partnerId?: string };
+}
+
+/**
+ * Every answer carries its request id as `X-Request-Id`, is counted and timed by route template
+ * and status, and (below LOG_LEVEL silent) logged as one JSON line: request id, method, route,
+ * status, latency, partner id. Never a header, a query string or a body, so never a key.
+ */
+export function observeRequests(fastify: FastifyInstance, logLevel: string, destination?: DestinationStream): void {
+  const options = { level: logLevel, base: { service: 'partner-service', pid: process.pid } };
+  const accessLog: Logger | null = logLevel === 'silent' ? null : destination ? pino(options, destination) : pino(options);
+  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    const seconds = reply.elapsedTime / 1000;
+    serviceMetrics.httpRequests.inc(labels);
+    serviceMetrics.httpDuration.observe(labels, seconds);
+    accessLog?.info(
+      {
+        request_id: request.id,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 10) / 10,
+        partner_id: (request as FastifyRequest & WithCaller).caller?.partnerId ?? null,
+      },
+      'request',
+    );
+  });
+}

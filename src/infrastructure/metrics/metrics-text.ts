@@ -1,0 +1,121 @@
+import cluster, { Worker } from 'node:cluster';
+import { AggregatorRegistry, MetricObjectWithValues, MetricValue, Registry } from 'prom-client';
+import { serviceMetrics } from './service-metrics';
+
+type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+/** Where the metrics of this process's background thread come from (none without one). */
+let backgroundThreadMetrics: () => Promise<MetricsJson> = async () => [];
+
+export function readBackgroundMetricsFrom(source: () => Promise<MetricsJson>): void {
+  backgroundThreadMetrics = source;
+}
+
+/** This process's metrics: the HTTP thread's and the background thread's, added up. */
+export async function processMetricsJson(): Promise<MetricsJson> {
+  const own = await serviceMetrics.registry.getMetricsAsJSON();
+  const thread = await backgroundThreadMetrics().catch(() => []);
+  if (thread.length === 0) return own;
+  return AggregatorRegistry.aggregate([own, thread]).getMetricsAsJSON();
+}
+
+/** What a worker process answers prom-client's cluster aggregation with: the whole process, threads included. */
+class WholeProcessRegistry extends Registry {
+  override getMetricsAsJSON(): Promise<MetricsJson> {
+    return processMetricsJson();
+  }
+}
+
+const REQUEST = 'partner-service:cluster-metrics-request';
+const ANSWER = 'partner-service:cluster-metrics-answer';
+let nextRequest = 0;
+
+/**
+ * The Prometheus text of the whole service on this host: with HTTP_PROCESSES > 1 the scraped
+ * worker asks the primary, which gathers every worker's metrics (prom-client's AggregatorRegistry
+ * over node:cluster) and adds them up; otherwise this process's own.
+ */
+export async function serviceMetricsText(): Promise<string> {
+  if (!cluster.isWorker || !process.send) return AggregatorRegistry.aggregate([await processMetricsJson()]).metrics();
+  const id = nextRequest++;
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      process.off('message', onMessage);
+      reject(new Error('the primary process did not gather the metrics of the service processes in time'));
+    }, 10_000);
+    const onMessage = (message: unknown): void => {
+      if (!isAnswer(message) || message.id !== id) return;
+      clearTimeout(timer);
+      process.off('message', onMessage);
+      if (message.error !== null) reject(new Error(message.error));
+      else resolve(message.text);
+    };
+    process.on('message', onMessage);
+    process.send?.({ type: REQUEST, id });
+  });
+}
+
+/** In a worker of the process group: lets the primary collect this process's metrics, threads included. */
+export function answerClusterMetricsRequests(): void {
+  if (!cluster.isWorker) return;
+  AggregatorRegistry.setRegistries([new WholeProcessRegistry()]);
+  // Constructing one installs prom-client's listener for the primary's requests (once per process).
+  new AggregatorRegistry();
+}
+
+/** prom-client's own messages between the primary and a worker (its worker side answers them). */
+const WORKER_REQUEST = 'prom-client:getMetricsReq';
+const WORKER_ANSWER = 'prom-client:getMetricsRes';
+/** A worker that has not answered by then (it died, it is starting) is left out of this scrape. */
+const WORKER_ANSWER_MS = 1_000;
+let nextWorkerRequest = 0;
+
+/**
+ * In the primary of the process group: answers a worker's scrape with the sum over all workers
+ * (AggregatorRegistry.aggregate). Unlike AggregatorRegistry.clusterMetrics, which fails the whole
+ * scrape after 5 s when one worker does not answer, a worker that died is only left out.
+ */
+export function serveClusterMetrics(): void {
+  cluster.on('message', (worker, message: unknown) => {
+    if (!isRequest(message)) return;
+    gatherWorkers().then(
+      (text) => worker.send({ type: ANSWER, id: message.id, text, error: null }),
+      (error: unknown) => worker.send({ type: ANSWER, id: message.id, text: '', error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+}
+
+async function gatherWorkers(): Promise<string> {
+  const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && worker.isConnected() && !worker.isDead());
+  const answers = await Promise.all(workers.map((worker) => askWorker(worker)));
+  return AggregatorRegistry.aggregate(answers.flat()).metrics();
+}
+
+function askWorker(worker: Worker): Promise<MetricsJson[]> {
+  const requestId = `partner-service-${nextWorkerRequest++}`;
+  return new Promise((resolve) => {
+    const done = (metrics: MetricsJson[]): void => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      resolve(metrics);
+    };
+    const timer = setTimeout(() => done([]), WORKER_ANSWER_MS);
+    const onMessage = (message: { type?: unknown; requestId?: unknown; metrics?: MetricsJson[] }): void => {
+      if (message?.type === WORKER_ANSWER && message.requestId === requestId) done(message.metrics ?? []);
+    };
+    worker.on('message', onMessage);
+    try {
+      worker.send({ type: WORKER_REQUEST, requestId });
+    } catch {
+      done([]);
+    }
+  });
+}
+
+function isRequest(message: unknown): message is { type: string; id: number } {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === REQUEST;
+}
+
+function isAnswer(message: unknown): message is { type: string; id: number; text: string; error: string | null } {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === ANSWER;
+}
