@@ -13,6 +13,7 @@ import {
   comparePositions,
 } from '../../src/application/ports/event-store.port';
 import { subscribeToAll } from '../../src/infrastructure/event-store/catch-up-subscription';
+import { waitFor } from '../support/wait-for';
 
 interface OpenedStore {
   store: EventStore;
@@ -37,13 +38,6 @@ const newEvent = (type: string, data: { [key: string]: unknown } = {}): NewEvent
 /** A type no other test or data in the store uses, so reads can filter on it. */
 const uniqueType = (label: string): string => `Contract${label}.${uuid()}`;
 
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 async function appendError(store: EventStore, streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<unknown> {
   try {

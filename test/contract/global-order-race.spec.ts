@@ -8,6 +8,7 @@ import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempot
 import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { TestDatabase, createTestDatabase } from '../support/postgres-test-database';
+import { waitFor } from '../support/wait-for';
 
 const WRITERS = 16;
 const MIN_APPENDS_PER_WRITER = 62;
@@ -23,12 +24,6 @@ const newEvent = (type: string): NewEvent => ({
   metadata: { partnerId: null, environment: null, correlationId: uuid(), causationId: null, actor: { type: 'system', id: 'race' }, occurredAt: new Date().toISOString() },
 });
 
-async function waitFor(condition: () => boolean, what: string, deadline: number): Promise<void> {
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 interface LateTransaction {
   eventIds: string[];
@@ -119,11 +114,11 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
     const choreography = (async () => {
       try {
         for (let i = 0; i < LATE_TRANSACTIONS; i++) {
-          await waitFor(() => appends >= (i + 1) * 60, 'writers to make progress', deadline);
+          await waitFor(() => appends >= (i + 1) * 60, { what: 'writers to make progress', deadline });
           const tx = await openLateTransaction(database.connectionString);
           const highest = tx.globalPositions[tx.globalPositions.length - 1];
           try {
-            await waitFor(() => naiveLast > highest, 'the naive reader to pass the open transaction', deadline);
+            await waitFor(() => naiveLast > highest, { what: 'the naive reader to pass the open transaction', deadline });
             // While it is open, the catch-up reader has not gone past it.
             for (const event of delivered) expect(event.position.commit < tx.transactionId).toBe(true);
           } catch (error) {
@@ -164,8 +159,8 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
         'SELECT event_id::text AS event_id, global_position::text AS global_position FROM es_events ORDER BY es_events.transaction_id, es_events.global_position',
       );
       const end = table.reduce((max, row) => (BigInt(row.global_position) > max ? BigInt(row.global_position) : max), 0n);
-      await waitFor(() => delivered.length >= table.length, 'the catch-up reader to deliver every event', deadline);
-      await waitFor(() => naiveLast >= end, 'the naive reader to reach the end', deadline);
+      await waitFor(() => delivered.length >= table.length, { what: 'the catch-up reader to deliver every event', deadline });
+      await waitFor(() => naiveLast >= end, { what: 'the naive reader to reach the end', deadline });
     } finally {
       naiveStop = true;
       choreographyDone = true;

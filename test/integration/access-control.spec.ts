@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { sqlOf } from '../support/ledger';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { HttpAnswer, TEST_ADMIN_TOKEN, TestService, TestServiceOptions } from '../support/test-service';
-import { runCli } from '../unit/cli/run-cli';
+import { runCli } from '../support/run-cli';
 
 /** 30 seconds into a minute: the current rate-limit window ends in 30 s. */
 const HALF_MINUTE_IN = new Date('2026-04-01T08:15:30.000Z');

@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { browserAvailable, launchBrowser } from '../support/browser';
 import { forgeEvent, sandboxWallet } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, StoreKind, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
-import { CliRun, runCli } from '../unit/cli/run-cli';
+import { CliRun, runCli } from '../support/run-cli';
 
 interface AuditLine {
   revision: number;

@@ -10,7 +10,7 @@ import { folderDigest, seenByTheRelease, unpackReleaseFolder } from '../support/
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
-import { CliRun, runCli } from '../unit/cli/run-cli';
+import { CliRun, runCli } from '../support/run-cli';
 
 const MOVE_TIMEOUT_MS = 120_000;
 

@@ -8,7 +8,7 @@ import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
 import { sqlOf } from '../support/ledger';
 import { RecordingReceiver } from '../support/recording-receiver';
 import { HttpAnswer, SANDBOX_PHONES, STORES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
-import { CliRun, runCli } from '../unit/cli/run-cli';
+import { CliRun, runCli } from '../support/run-cli';
 
 const MINUTE = 60_000;
 

@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { sqlOf } from '../support/ledger';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { RecordingReceiver, ReceivedWebhook } from '../support/recording-receiver';
-import { runCli } from '../unit/cli/run-cli';
+import { runCli } from '../support/run-cli';
 import { HttpAnswer, SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 
 const FIVE_MINUTES = 5 * 60_000;

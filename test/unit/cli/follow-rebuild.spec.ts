@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { followRebuild } from '../../../src/interface/cli/follow-rebuild';
-import { FakeAdminService } from './fake-admin-service';
+import { FakeAdminService } from '../../support/fake-admin-service';
 
 class Captured extends Writable {
   text = '';

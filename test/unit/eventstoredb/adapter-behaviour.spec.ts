@@ -21,6 +21,7 @@ import {
   toEventData,
 } from '../../../src/infrastructure/event-store/eventstoredb-mapping';
 import { FakeEventStoreDbClient, FakeEventStoreDbOptions } from './fake-eventstoredb-client';
+import { waitFor } from '../../support/wait-for';
 
 const newEvent = (type = 'Thing', correlationId = uuid(), data: { [key: string]: unknown } = { n: 1 }): NewEvent => ({
   eventId: uuid(),
@@ -30,13 +31,6 @@ const newEvent = (type = 'Thing', correlationId = uuid(), data: { [key: string]:
   metadata: { partnerId: null, environment: 'sandbox', correlationId, causationId: null, actor: { type: 'system', id: 'test' }, occurredAt: new Date().toISOString() },
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 function open(options: ConstructorParameters<typeof EventStoreDbEventStore>[1] = {}, server: FakeEventStoreDbOptions = {}) {
   const client = new FakeEventStoreDbClient(server);

@@ -4,16 +4,10 @@ import { RecordedEvent, comparePositions } from '../../../src/application/ports/
 import { EventStoreDbAccessDeniedError, toEventData } from '../../../src/infrastructure/event-store/eventstoredb-mapping';
 import { BackoffPolicy, backoffDelayMs, subscribeToAllEvents } from '../../../src/infrastructure/event-store/eventstoredb-subscription';
 import { FakeEventStoreDbClient } from './fake-eventstoredb-client';
+import { waitFor } from '../../support/wait-for';
 
 const FAST: BackoffPolicy = { initialMs: 5, maxMs: 20, factor: 2, jitter: 0 };
 
-async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 const ours = (type = 'Thing') =>
   toEventData({

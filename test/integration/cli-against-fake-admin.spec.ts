@@ -1,8 +1,8 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeAdminService } from './fake-admin-service';
-import { CliRun, runCli } from './run-cli';
+import { FakeAdminService } from '../support/fake-admin-service';
+import { CliRun, runCli } from '../support/run-cli';
 
 let service: FakeAdminService;
 let scratch: string;

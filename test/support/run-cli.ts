@@ -7,7 +7,7 @@ export interface CliRun {
   stderr: string;
 }
 
-const REPO_ROOT = resolve(__dirname, '../../..');
+const REPO_ROOT = resolve(__dirname, '../..');
 const MAIN = resolve(REPO_ROOT, 'src/interface/cli/main.ts');
 
 /**
