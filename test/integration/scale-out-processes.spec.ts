@@ -376,6 +376,20 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
     expect(twice.rows).toEqual([]);
   });
 
+  it("counts each outcome and refund once: A's metrics plus B's (its background thread included) add up to the orders", async () => {
+    const total = (text: string, metric: string): number =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith(`${metric}{`) || line.startsWith(`${metric} `))
+        .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    const scrapes = await Promise.all([a, b].map(async (service) => (await call(service, 'GET', '/metrics', TEST_ADMIN_TOKEN)).text));
+    const failed = orders.filter((order) => order.expected === 'FAILED').length;
+    expect({
+      outcomes: scrapes.reduce((sum, text) => sum + total(text, 'partner_service_order_outcomes_total'), 0),
+      refunds: scrapes.reduce((sum, text) => sum + total(text, 'partner_service_refunds_total'), 0),
+    }).toEqual({ outcomes: orders.length, refunds: failed });
+  });
+
   it('both processes stop cleanly on SIGTERM and leave no PostgreSQL session behind', async () => {
     const [exitA, exitB] = await Promise.all([a.stop(), b.stop()]);
     // A clean stop is exit code 0 once the shutdown hooks are done. A failed hook exits with 1;
