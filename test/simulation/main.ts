@@ -7,7 +7,8 @@
  * (a long hunt) and stops at the first failure. A failure prints its seed, its step, what broke, the
  * steps that led there, and the command that replays it; the exit code is then 1.
  */
-import { runSimulation, SimulationResult } from './simulation';
+import { describeFailure } from './failure-report';
+import { runSimulation } from './simulation';
 
 interface Arguments {
   seed: number;
@@ -39,18 +40,6 @@ function parseArguments(argv: string[]): Arguments {
     else throw new Error(`unknown argument ${flag}; usage: npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--database-url <url>] [--verbose]`);
   }
   return parsed;
-}
-
-export function describeFailure(result: SimulationResult): string {
-  const failure = result.failure;
-  if (!failure) return `seed ${result.seed}: ok`;
-  return [
-    `seed ${result.seed} FAILED at step ${failure.step} (${failure.action}):`,
-    ...failure.problems.map((problem) => `  ${problem}`),
-    'steps before it:',
-    ...result.trace.slice(-25).map((line) => `  ${line}`),
-    `replay: npm run simulate -- --seed ${result.seed} --steps ${Math.min(failure.step, result.steps)}`,
-  ].join('\n');
 }
 
 async function main(): Promise<number> {

@@ -1,5 +1,5 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { Client } from 'pg';
 import { ProviderDirectory } from '../../src/application/ports/provider-gateway.port';
 import { SecretGenerator } from '../../src/application/ports/secrets.port';
@@ -14,7 +14,7 @@ import { SQL_DATABASE } from '../../src/infrastructure/tokens';
 
 export const SIM_ADMIN_TOKEN = 'simulation-admin-token-0123456789';
 const SIM_KEY_SECRET = 'simulation-api-key-secret-0123456789abcdef-0123';
-const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR2', 'SIGBREAK', 'SIGABRT', 'SIGUSR1', 'SIGTRAP', 'SIGPIPE'] as const;
+const SIGNALS = Object.keys(constants.signals) as NodeJS.Signals[];
 
 export interface Answer {
   status: number;
