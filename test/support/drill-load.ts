@@ -118,3 +118,14 @@ export async function verifyUntilClean(url: string, deadlineMs = 30_000): Promis
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Polls `check` until it returns a value (not undefined) or the deadline passes; for state that background work changes. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, deadlineMs = 30_000): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
