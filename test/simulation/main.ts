@@ -1,5 +1,5 @@
 /**
- * npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--database-url <url>] [--verbose]
+ * npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--job-concurrency <n>] [--database-url <url>] [--verbose]
  *
  * Runs the seeded simulation of the money core (test/simulation/simulation.ts) on a database it
  * creates and drops on the PostgreSQL server at --database-url (default TEST_DATABASE_URL, else
@@ -14,11 +14,12 @@ interface Arguments {
   seed: number;
   steps: number;
   seeds: number;
+  jobConcurrency: number;
   verbose: boolean;
 }
 
 function parseArguments(argv: string[]): Arguments {
-  const parsed: Arguments = { seed: 1, steps: 200, seeds: 1, verbose: false };
+  const parsed: Arguments = { seed: 1, steps: 200, seeds: 1, jobConcurrency: 1, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -35,9 +36,10 @@ function parseArguments(argv: string[]): Arguments {
     if (flag === '--seed') parsed.seed = integer(0);
     else if (flag === '--steps') parsed.steps = integer(1);
     else if (flag === '--seeds') parsed.seeds = integer(1);
+    else if (flag === '--job-concurrency') parsed.jobConcurrency = integer(1);
     else if (flag === '--database-url') process.env.TEST_DATABASE_URL = value();
     else if (flag === '--verbose') parsed.verbose = true;
-    else throw new Error(`unknown argument ${flag}; usage: npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--database-url <url>] [--verbose]`);
+    else throw new Error(`unknown argument ${flag}; usage: npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--job-concurrency <n>] [--database-url <url>] [--verbose]`);
   }
   return parsed;
 }
@@ -46,7 +48,7 @@ async function main(): Promise<number> {
   const args = parseArguments(process.argv.slice(2));
   const started = Date.now();
   for (let seed = args.seed; seed < args.seed + args.seeds; seed++) {
-    const result = await runSimulation({ seed, steps: args.steps, onStep: args.verbose ? (line) => console.log(`[seed ${seed}] ${line}`) : undefined });
+    const result = await runSimulation({ seed, steps: args.steps, jobConcurrency: args.jobConcurrency, onStep: args.verbose ? (line) => console.log(`[seed ${seed}] ${line}`) : undefined });
     if (result.failure) {
       console.error(describeFailure(result));
       return 1;

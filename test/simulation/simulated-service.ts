@@ -40,7 +40,8 @@ export class SimulatedService {
     private readonly databaseUrl: string,
   ) {}
 
-  static async start(databaseUrl: string, doubles: ServiceDoubles): Promise<SimulatedService> {
+  /** `jobConcurrency` above 1 runs jobs side by side, as the service does; the order they finish in is then not the seed's. */
+  static async start(databaseUrl: string, doubles: ServiceDoubles, jobConcurrency = 1): Promise<SimulatedService> {
     const config = {
       ...loadConfig({
         EVENT_STORE: 'postgres',
@@ -52,7 +53,7 @@ export class SimulatedService {
         // Nothing runs by itself on the wall clock: jobs run when the scheduler says, one at a time (a fixed order).
         PROJECTION_POLL_MS: '60000',
         JOB_POLL_MS: '60000',
-        JOB_CONCURRENCY: '1',
+        JOB_CONCURRENCY: String(jobConcurrency),
       }),
       host: '127.0.0.1',
       port: 0,

@@ -14,6 +14,8 @@ import { Answer, ServiceDoubles, SimulatedService } from './simulated-service';
 export interface SimulationOptions {
   seed: number;
   steps: number;
+  /** Jobs run at once (default 1: an exact replay; more finds races between jobs, but a seed may not replay). */
+  jobConcurrency?: number;
   /** Each step's line as it happens (the CLI prints them with --verbose). */
   onStep?: (line: string) => void;
 }
@@ -27,6 +29,7 @@ export interface SimulationFailure {
 export interface SimulationResult {
   seed: number;
   steps: number;
+  jobConcurrency: number;
   failure: SimulationFailure | null;
   /** One line per step: what was done and what the service answered. */
   trace: string[];
@@ -131,7 +134,7 @@ class SimulationRun {
     const database = await createTestDatabase(`sim_${this.options.seed}`);
     this.databaseUrl = database.connectionString;
     this.dropDatabase = database.drop;
-    this.service = await SimulatedService.start(this.databaseUrl, this.doubles);
+    this.service = await SimulatedService.start(this.databaseUrl, this.doubles, this.options.jobConcurrency);
     await this.setUp();
     let step = 0;
     let action: Action | 'wind_down' = 'topup';
@@ -159,7 +162,7 @@ class SimulationRun {
   }
 
   private result(failure: SimulationFailure | null): SimulationResult {
-    return { seed: this.options.seed, steps: this.options.steps, failure, trace: this.trace, stats: this.stats };
+    return { seed: this.options.seed, steps: this.options.steps, jobConcurrency: this.options.jobConcurrency ?? 1, failure, trace: this.trace, stats: this.stats };
   }
 
   private note(line: string): void {
@@ -428,7 +431,7 @@ class SimulationRun {
 
   private async crashAndRestart(): Promise<void> {
     await this.live.crash();
-    this.service = await SimulatedService.start(this.databaseUrl, this.doubles);
+    this.service = await SimulatedService.start(this.databaseUrl, this.doubles, this.options.jobConcurrency);
   }
 
   /** The service dies while a provider call is in flight: the upstream got the call, the service never saw its answer. */
