@@ -482,12 +482,12 @@ class SimulationRun {
    * of the log, and every order answered 200 still in the log.
    */
   private async checkInvariants(refundGraceMs: number): Promise<void> {
-    await catchUpReadModels(this.live);
     const problems: string[] = [];
     const report = await verifyMoneyInvariants(this.live, refundGraceMs);
     for (const breach of report.breaches) problems.push(`invariant ${breach.invariant} (${breach.name}): ${breach.detail}`);
     if (refundGraceMs === 0) for (const waiting of report.in_progress) problems.push(`still in progress at the end: ${waiting}`);
     const fold: LogFold = await foldLog(this.live.get<EventStore>(EVENT_STORE));
+    await catchUpReadModels(this.live, fold.lastPosition);
     problems.push(...(await compareOrdersReadModel(this.live, fold)));
     for (const orderId of this.accepted) if (!fold.orders.has(orderId)) problems.push(`order ${orderId} was answered 200 but has no debit in the log`);
     if (problems.length > 0) throw new ProblemFound(problems.join('\n'));
