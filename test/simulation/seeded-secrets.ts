@@ -8,6 +8,9 @@ import { SeededRandom } from './seeded-random';
  * (`ORDER BY due_at, job_id`), so random ids would make a replay take another path.
  */
 export class SeededSecrets implements SecretGenerator {
+  /** One stream per id prefix: order ids do not shift when a job draws an id of another kind. */
+  private readonly idStreams = new Map<string, SeededRandom>();
+
   constructor(private readonly random: SeededRandom) {}
 
   newApiKey(environment: Environment): string {
@@ -19,6 +22,11 @@ export class SeededSecrets implements SecretGenerator {
   }
 
   newId(prefix: string): string {
-    return `${prefix}_${this.random.bytes(12).toString('hex')}`;
+    let stream = this.idStreams.get(prefix);
+    if (!stream) {
+      stream = this.random.fork(`id:${prefix}`);
+      this.idStreams.set(prefix, stream);
+    }
+    return `${prefix}_${stream.bytes(12).toString('hex')}`;
   }
 }

@@ -16,6 +16,9 @@ export const SIM_ADMIN_TOKEN = 'simulation-admin-token-0123456789';
 const SIM_KEY_SECRET = 'simulation-api-key-secret-0123456789abcdef-0123';
 const SIGNALS = Object.keys(constants.signals) as NodeJS.Signals[];
 
+/** The background thread that the scheduler stands for: nothing to nudge, nothing to stop. */
+const THE_SCHEDULER = { nudge: (): void => undefined, stop: async (): Promise<void> => undefined };
+
 export interface Answer {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
@@ -31,7 +34,7 @@ export interface ServiceDoubles {
 
 /**
  * One "process" of the service under simulation: the real application (createApp) on the run's
- * database, with background work run by hand, the manual clock and the scripted upstream and
+ * database, with background work run when the scheduler says, the manual clock and the scripted upstream and
  * webhook receiver. Requests go through Fastify's inject: the whole HTTP stack, no socket.
  */
 export class SimulatedService {
@@ -59,7 +62,10 @@ export class SimulatedService {
       port: 0,
     };
     const before = new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
-    const app = await createApp(config, { background: { kind: 'by_hand' }, ...doubles });
+    // As the HTTP thread of BACKGROUND_WORK=thread: projections run only when a request waits for
+    // them, and the "background thread" is the scheduler's settle and job rounds. Nothing moves
+    // between steps by itself, so jobs are scheduled and claimed in the same order on every replay.
+    const app = await createApp(config, { background: { kind: 'elsewhere', thread: THE_SCHEDULER }, ...doubles });
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
     // Several applications live and die in this one process: none of them may act on this process's signals.
