@@ -40,8 +40,17 @@ export class ScriptedProvider implements ProviderGateway, ProviderDirectory {
 
   constructor(private readonly random: SeededRandom) {}
 
-  forEnvironment(): ProviderGateway {
+  sandbox(): ProviderGateway {
     return this;
+  }
+
+  /** Live orders need a route to a named provider; this upstream stands for none of them. */
+  live(): ProviderGateway | null {
+    return null;
+  }
+
+  liveNames(): string[] {
+    return [];
   }
 
   /** The next submit or poll is received upstream (its answer counts), then never returns; resolves when it happens. */

@@ -177,19 +177,16 @@ class SimulationRun {
 
   // ---------------------------------------------------------------- set-up
 
-  /** Three partners in India; two are approved and have live wallets funded by an operator. */
+  /**
+   * Three partners in India, on their sandbox wallets (granted at onboarding). Live orders need a
+   * route to a named live provider, which the scripted upstream does not stand for.
+   */
   private async setUp(): Promise<void> {
     for (let i = 0; i < 3; i++) {
       const created = await this.expectStatus(this.live.admin('POST', '/partners', { name: `Simulated Partner ${i}`, corridor: 'IN' }), [201], 'create partner');
       const partnerId = created.body.partner_id as string;
       this.wallets.push({ name: `p${i}/sandbox`, partnerId, environment: 'sandbox', token: created.body.sandbox_api_key });
       await this.expectStatus(this.live.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', rate_limit: 100_000, webhook_url: `https://hooks.example.com/sim/${i}` }), [200], 'configure');
-      if (i < 2) {
-        const approved = await this.expectStatus(this.live.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' }), [200], 'approve KYC');
-        this.wallets.push({ name: `p${i}/live`, partnerId, environment: 'live', token: approved.body.live_api_key });
-        await this.expectStatus(this.live.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'live', rate_limit: 100_000 }), [200], 'configure');
-        await this.expectStatus(this.live.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount: '2000.00', reference: 'opening float' }), [200], 'fund');
-      }
     }
     await this.live.settle();
     await this.checkInvariants(Number.POSITIVE_INFINITY);

@@ -16,8 +16,17 @@ export class ControlledProvider implements ProviderGateway, ProviderDirectory {
   /** When set, calls are answered with it at once instead of waiting for the test. */
   answerEveryCallWith: ProviderOutcome | null = null;
 
-  forEnvironment(): ProviderGateway {
+  sandbox(): ProviderGateway {
     return this;
+  }
+
+  /** Live orders need a route to a named provider; this upstream stands for none of them. */
+  live(): ProviderGateway | null {
+    return null;
+  }
+
+  liveNames(): string[] {
+    return [];
   }
 
   submit(order: ProviderOrder): Promise<ProviderOutcome> {
