@@ -5,11 +5,11 @@ import { CLOCK, Clock } from '../application/ports/clock.port';
 import { EVENT_STORE } from '../application/ports/event-store.port';
 import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS } from '../application/ports/idempotency-store.port';
 import { JOB_QUEUE } from '../application/ports/job-queue.port';
-import { PROVIDER_DIRECTORY } from '../application/ports/provider-gateway.port';
+import { PROVIDER_DIRECTORY, ProviderDirectory } from '../application/ports/provider-gateway.port';
 import { PROVIDER_BACK_OFFICES } from '../application/ports/provider-back-office.port';
 import { StaticProviderBackOffices } from './providers/provider-back-offices';
 import { READ_MODELS, ReadModels } from '../application/ports/read-models.port';
-import { KEY_HASHER, SECRET_GENERATOR } from '../application/ports/secrets.port';
+import { KEY_HASHER, SECRET_GENERATOR, SecretGenerator } from '../application/ports/secrets.port';
 import { ServiceConfig } from '../config/service-config';
 import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
 import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
@@ -32,7 +32,7 @@ import { CryptoSecretGenerator } from './security/crypto-secret-generator';
 import { HmacKeyHasher } from './security/hmac-key-hasher';
 import { SqlDatabase } from './sql/sql-database';
 import { RATE_LIMITER } from '../application/ports/rate-limiter.port';
-import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER } from '../application/ports/webhook.port';
+import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER, WebhookSender } from '../application/ports/webhook.port';
 import { SqlRateLimiter } from './rate-limit/sql-rate-limiter';
 import { RedisRateLimiter } from './rate-limit/redis-rate-limiter';
 import { SqlKeyAdmission } from './rate-limit/sql-key-admission';
@@ -43,8 +43,14 @@ import { HttpWebhookSender } from './webhooks/http-webhook-sender';
 import { SqlWebhookDeliveryStore } from './webhooks/sql-webhook-delivery-store';
 import { LIVE_PROVIDER, SERVICE_CONFIG, SQL_DATABASE } from './tokens';
 
+/** Adapters a caller may put in place of the configured ones (the tests and the simulation). */
 export interface InfrastructureOverrides {
   clock?: Clock;
+  /** Upstream providers for both environments (a scripted provider whose answers a test controls). */
+  providers?: ProviderDirectory;
+  webhookSender?: WebhookSender;
+  /** Ids and keys (a seeded generator makes order ids, and so job order, repeat from run to run). */
+  secrets?: SecretGenerator;
 }
 
 const IDEMPOTENCY_LEASE_MS = 10_000;
@@ -88,9 +94,9 @@ export class InfrastructureModule {
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },
       { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
-      { provide: SECRET_GENERATOR, useValue: new CryptoSecretGenerator() },
+      { provide: SECRET_GENERATOR, useValue: overrides.secrets ?? new CryptoSecretGenerator() },
       { provide: CATALOG, useValue: new JsonCatalog() },
-      { provide: WEBHOOK_SENDER, useValue: new HttpWebhookSender(config.webhookTimeoutMs) },
+      { provide: WEBHOOK_SENDER, useValue: overrides.webhookSender ?? new HttpWebhookSender(config.webhookTimeoutMs) },
       { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
       { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
       {
@@ -108,6 +114,7 @@ export class InfrastructureModule {
       {
         provide: PROVIDER_DIRECTORY,
         useFactory: (live: ReloadlyLiveProvider | null) =>
+          overrides.providers ??
           new StaticProviderDirectory(
             new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs),
             new Map(live ? [['reloadly', new ProviderWithDeadline(live.provider, config.providerTimeoutMs)]] : []),

@@ -4,7 +4,7 @@ import { Environment } from '../../domain/shared/environment';
 import { TransactionEvent } from '../../domain/transaction/transaction.events';
 import { WalletEvent } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
-import { EventStore, RecordedEvent } from '../ports/event-store.port';
+import { EventStore, GlobalPosition, RecordedEvent } from '../ports/event-store.port';
 import { domainEventOf } from '../shared/event-envelope';
 
 export interface WalletFacts {
@@ -37,7 +37,15 @@ export interface OrderFacts {
 }
 
 /** One pass over the whole log, folding what the money invariants need. */
-export async function walkLedger(store: EventStore, pageSize = 1000): Promise<{ wallets: Map<string, WalletFacts>; orders: Map<string, OrderFacts>; events: number }> {
+export interface LedgerWalk {
+  wallets: Map<string, WalletFacts>;
+  orders: Map<string, OrderFacts>;
+  events: number;
+  /** The position of the last event walked; null for an empty log. */
+  lastPosition: GlobalPosition | null;
+}
+
+export async function walkLedger(store: EventStore, pageSize = 1000): Promise<LedgerWalk> {
   const wallets = new Map<string, WalletFacts>();
   const orders = new Map<string, OrderFacts>();
   const orderFacts = (orderId: string): OrderFacts => {
@@ -49,7 +57,7 @@ export async function walkLedger(store: EventStore, pageSize = 1000): Promise<{ 
     return facts;
   };
   let events = 0;
-  let after = null;
+  let after: GlobalPosition | null = null;
   for (;;) {
     const page: RecordedEvent[] = await store.readAll(after, { maxCount: pageSize });
     if (page.length === 0) break;
@@ -61,7 +69,7 @@ export async function walkLedger(store: EventStore, pageSize = 1000): Promise<{ 
     }
     after = page[page.length - 1].position;
   }
-  return { wallets, orders, events };
+  return { wallets, orders, events, lastPosition: after };
 }
 
 function foldWallet(

@@ -40,6 +40,8 @@ export class JobWorker {
   private running: Promise<number> | null = null;
   private stopped = false;
   private rerun = false;
+  /** Wakes a drain that waits for a running job, so that new work is claimed at once (see `drain`). */
+  private wake: (() => void) | null = null;
   private readonly handlers: Map<string, JobHandler>;
   private readonly completions = new StatementBatcher<Completion, void>((done) => this.markDone(done));
 
@@ -66,7 +68,7 @@ export class JobWorker {
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
-      this.rerun = true;
+      this.askToLookAgain();
       return;
     }
     this.runDue().catch(() => undefined);
@@ -75,13 +77,18 @@ export class JobWorker {
   /** Runs every job due now, `concurrency` at a time; concurrent callers share the run. Returns the count run. */
   runDue(): Promise<number> {
     if (this.running) {
-      this.rerun = true;
+      this.askToLookAgain();
       return this.running;
     }
     this.running = this.drain().finally(() => {
       this.running = null;
     });
     return this.running;
+  }
+
+  private askToLookAgain(): void {
+    this.rerun = true;
+    this.wake?.();
   }
 
   /**
@@ -117,7 +124,12 @@ export class JobWorker {
         count += claimed.length;
         if (running.size === 0) break;
         // Full, or nothing more due for now: a job that ends makes room, and may have scheduled another.
-        if (running.size > limit - Math.ceil(limit / 2) || claimed.length === 0) await Promise.race(running);
+        // A kick (new work, or the poll) wakes the wait as well: a job that hangs (a webhook receiver
+        // that never answers) must not hold back work scheduled meanwhile until it times out.
+        if (running.size > limit - Math.ceil(limit / 2) || claimed.length === 0) {
+          await Promise.race([...running, new Promise<void>((resolve) => (this.wake = resolve))]);
+          this.wake = null;
+        }
       }
     } while (this.rerun && !this.stopped);
     return count;
