@@ -38,6 +38,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     }
     return value;
   };
+  const flag = (name: string): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '' || raw === 'false') return false;
+    if (raw === 'true') return true;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return false;
+  };
 
   const eventStore = (env.EVENT_STORE ?? 'embedded') as EventStoreMode;
   if (!MODES.includes(eventStore)) problems.push(`EVENT_STORE must be one of ${MODES.join(', ')} (got "${env.EVENT_STORE}")`);
@@ -83,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookAllowPrivateAddresses: flag('WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     // Well below the job lease (5 minutes), so that a hung call never outlives the job that made it.
     providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', 20_000, 100, 120_000),
     rateLimitStore: 'database',

@@ -46,6 +46,8 @@ export interface ServiceConfig {
   jobConcurrency: number;
   bodyLimitBytes: number;
   webhookTimeoutMs: number;
+  /** Private deployments only: webhooks may reach private, loopback and link-local addresses (never metadata endpoints). */
+  webhookAllowPrivateAddresses: boolean;
   /** How long a provider has to answer one call before it counts as unavailable. */
   providerTimeoutMs: number;
   /** Where per-key request counts live: the service database (default) or Redis. */

@@ -39,6 +39,7 @@ import { SqlKeyAdmission } from './rate-limit/sql-key-admission';
 import { UncountedKeyAdmission } from './rate-limit/uncounted-key-admission';
 import { KEY_ADMISSION } from '../application/ports/key-admission.port';
 import { AesSecretBox } from './security/aes-secret-box';
+import { OUTBOUND_ADDRESS_POLICY, OutboundAddressPolicy } from '../application/webhooks/outbound-address-policy';
 import { HttpWebhookSender } from './webhooks/http-webhook-sender';
 import { SqlWebhookDeliveryStore } from './webhooks/sql-webhook-delivery-store';
 import { LIVE_PROVIDER, SERVICE_CONFIG, SQL_DATABASE } from './tokens';
@@ -55,6 +56,7 @@ const IDEMPOTENCY_LEASE_MS = 10_000;
 export class InfrastructureModule {
   static forRoot(config: ServiceConfig, overrides: InfrastructureOverrides = {}): DynamicModule {
     const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
+    const addressPolicy = new OutboundAddressPolicy(config.webhookAllowPrivateAddresses);
     const redisUrl = config.rateLimitStore === 'redis' ? config.redisUrl : null;
     const reloadly = config.liveProvider === 'reloadly' ? config.reloadly : null;
     const providers: Provider[] = [
@@ -90,7 +92,8 @@ export class InfrastructureModule {
       { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
       { provide: SECRET_GENERATOR, useValue: new CryptoSecretGenerator() },
       { provide: CATALOG, useValue: new JsonCatalog() },
-      { provide: WEBHOOK_SENDER, useValue: new HttpWebhookSender(config.webhookTimeoutMs) },
+      { provide: OUTBOUND_ADDRESS_POLICY, useValue: addressPolicy },
+      { provide: WEBHOOK_SENDER, useValue: new HttpWebhookSender(config.webhookTimeoutMs, addressPolicy) },
       { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
       { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
       {

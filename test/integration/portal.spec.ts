@@ -13,7 +13,7 @@ describe('the partner portal page', () => {
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'postgres' });
+    service = await TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service.close();
@@ -71,7 +71,7 @@ describeInBrowser('the partner portal in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [service, browser] = await Promise.all([TestService.start({ store: 'postgres' }), launchBrowser()]);
+    [service, browser] = await Promise.all([TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } }), launchBrowser()]);
     ({ partnerId, sandboxKey: key } = await service.createPartner('IN', 'Portal Partner'));
     // Room for the page's own requests: each view costs a few calls against the key's budget.
     await configure(partnerId, { rate_limit: 10_000 });

@@ -7,7 +7,7 @@ import { SettingsChange } from '../../domain/partner/partner-settings';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { parseCidr } from '../access/ip-allowlist';
-import { nonPublicHostProblem } from '../webhooks/public-address';
+import { OUTBOUND_ADDRESS_POLICY, OutboundAddressPolicy } from '../webhooks/outbound-address-policy';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
@@ -45,12 +45,13 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    @Inject(OUTBOUND_ADDRESS_POLICY) private readonly addressPolicy: OutboundAddressPolicy,
     private readonly runner: DeciderRunner,
   ) {}
 
   async execute({ partnerId, environment, request, actor }: ConfigurePartner): Promise<Record<string, unknown>> {
     const changes = normalised(request);
-    const hostProblem = environment === 'live' && changes.webhookUrl ? nonPublicHostProblem(changes.webhookUrl) : null;
+    const hostProblem = changes.webhookUrl ? this.addressPolicy.hostProblem(changes.webhookUrl) : null;
     if (hostProblem) throw new ServiceError('validation_failed', hostProblem);
     const now = this.clock.now();
     const streamId = partnerStreamId(partnerId);
