@@ -12,6 +12,8 @@ import { READ_MODELS, ReadModels } from '../application/ports/read-models.port';
 import { KEY_HASHER, SECRET_GENERATOR } from '../application/ports/secrets.port';
 import { ServiceConfig } from '../config/service-config';
 import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
+import { ACCESS_FENCES } from '../application/ports/access-fences.port';
+import { SqlAccessFences } from './access/sql-access-fences';
 import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
 import { JsonCatalog } from './catalog/json-catalog';
 import { SystemClock } from './clock/system-clock';
@@ -86,6 +88,7 @@ export class InfrastructureModule {
           );
         }),
       },
+      { provide: ACCESS_FENCES, ...sql((db) => new SqlAccessFences(db)) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },

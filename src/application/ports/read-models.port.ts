@@ -87,6 +87,8 @@ export interface ApiKeyAccess {
   key: ApiKeyView;
   partner: PartnerView | null;
   settings: PartnerSettings;
+  /** A revocation of this partner's access in this environment is in the log but not yet in these read models. */
+  accessChangePending: boolean;
 }
 
 /** Read-your-writes: resolves once every projection has processed the given position. */

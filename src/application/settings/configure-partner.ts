@@ -8,6 +8,7 @@ import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { parseCidr } from '../access/ip-allowlist';
 import { OUTBOUND_ADDRESS_POLICY, OutboundAddressPolicy } from '../webhooks/outbound-address-policy';
+import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
@@ -45,6 +46,7 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    @Inject(ACCESS_FENCES) private readonly fences: AccessFences,
     @Inject(OUTBOUND_ADDRESS_POLICY) private readonly addressPolicy: OutboundAddressPolicy,
     private readonly runner: DeciderRunner,
   ) {}
@@ -73,6 +75,8 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
       { metadata: metadata({ partnerId, environment, correlationId: partnerId, actor, at: now }), eventId: () => randomUUID() },
     );
     if (!result.ok) throw ServiceError.from(result.error);
+    // A new allowlist holds from this answer on, whatever the projection lag: the environment's keys are fenced until it is projected.
+    if (changes.ipAllowlist !== undefined && result.position) await this.fences.raise({ partnerId, environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     const resource = settingsResource(environment, result.state.settings[environment], now);
     return plainSecret ? { partner_id: partnerId, ...resource, webhook_secret: plainSecret } : { partner_id: partnerId, ...resource };

@@ -1,3 +1,4 @@
+import { ACCESS_CHANGE_PENDING_SQL } from '../access/sql-access-fences';
 import { ApiKeyAccess, BalanceView, OrderListFilter, OrderView, PartnerView, ApiKeyView, ReadModels } from '../../application/ports/read-models.port';
 import { ProviderAnsweredAfterHold } from '../../domain/transaction/transaction.events';
 import { Corridor } from '../../domain/corridor/corridor';
@@ -168,7 +169,8 @@ export class SqlReadModels implements ReadModels {
 
 /** A key with its partner and settings: one row per key (`WHERE` on `k` to be added). */
 export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, k.key_id, k.partner_id, k.environment, k.active,
-              p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings
+              p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings,
+              ${ACCESS_CHANGE_PENDING_SQL} AS access_change_pending
          FROM rm_api_keys k
          LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
          LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment`;
@@ -182,6 +184,7 @@ export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
     key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },
     partner,
     settings: row.settings ?? defaultSettings(),
+    accessChangePending: row.access_change_pending,
   };
 }
 
@@ -197,6 +200,7 @@ export interface ApiKeyAccessRow {
   kyc_status: KycStatus | null;
   created_at: Date | string | null;
   settings: PartnerSettings | null;
+  access_change_pending: boolean;
 }
 
 export function toOrderView(row: OrderRow): OrderView {
