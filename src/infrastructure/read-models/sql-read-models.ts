@@ -1,6 +1,6 @@
 import { ACCESS_CHANGE_PENDING_SQL } from '../access/sql-access-fences';
 import { ApiKeyAccess, BalanceView, OrderListFilter, OrderView, PartnerView, ApiKeyView, ReadModels } from '../../application/ports/read-models.port';
-import { ProviderAnsweredAfterHold } from '../../domain/transaction/transaction.events';
+import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
 import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
@@ -27,12 +27,13 @@ export interface OrderRow {
   refunded_at: Date | string | null;
   failure_reason: string | null;
   late_answer: ProviderAnsweredAfterHold['data'] | null;
+  answer_after_outcome: ProviderAnsweredAfterOutcome['data'] | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 export const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
-  balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, created_at, updated_at`;
+  balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, answer_after_outcome, created_at, updated_at`;
 
 /** publicStatusOf in SQL: FAILED only once refunded. */
 const PUBLIC_STATUS_CLAUSES: Record<PublicStatus, string> = {
@@ -219,6 +220,7 @@ export function toOrderView(row: OrderRow): OrderView {
     refundedAt: row.refunded_at === null ? null : iso(row.refunded_at),
     failureReason: row.failure_reason,
     lateAnswer: row.late_answer,
+    answerAfterOutcome: row.answer_after_outcome,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
