@@ -89,6 +89,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     httpProcesses: integer('HTTP_PROCESSES', 1, 1, 64),
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 120_000),
+    keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnectionsPerIp: integer('MAX_CONNECTIONS_PER_IP', 256, 0, 100_000),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookAllowPrivateAddresses: flag('WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     // Well below the job lease (5 minutes), so that a hung call never outlives the job that made it.
@@ -99,6 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     liveProvider: null,
     reloadly: null,
   };
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
+  }
   const backgroundWork = (env.BACKGROUND_WORK || 'inline') as ServiceConfig['backgroundWork'];
   if (backgroundWork !== 'inline' && backgroundWork !== 'thread') problems.push(`BACKGROUND_WORK must be inline or thread (got "${env.BACKGROUND_WORK}")`);
   config.backgroundWork = backgroundWork;

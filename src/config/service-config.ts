@@ -45,6 +45,14 @@ export interface ServiceConfig {
   /** Jobs (provider calls, webhook deliveries) each process runs at once. */
   jobConcurrency: number;
   bodyLimitBytes: number;
+  /** Longest time a client may take to send a whole request (headers and body); then 408 and the connection is closed. */
+  requestTimeoutMs: number;
+  /** Longest time a client may take to send a request's headers. */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open after an answer. */
+  keepAliveTimeoutMs: number;
+  /** Open connections one client address may hold; further ones are closed at once. 0: no limit. */
+  maxConnectionsPerIp: number;
   webhookTimeoutMs: number;
   /** Private deployments only: webhooks may reach private, loopback and link-local addresses (never metadata endpoints). */
   webhookAllowPrivateAddresses: boolean;
