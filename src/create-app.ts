@@ -11,6 +11,7 @@ import { servePortal } from './interface/portal/portal-page';
 import { serveConsole } from './interface/console/console-page';
 import { refuseNonUtf8Json } from './interface/http/validation/json-charset';
 import { limitConnectionsPerAddress, slowClientOptions } from './interface/http/transport/connection-limits';
+import { useExactNumberJsonParser } from './interface/http/validation/exact-json-numbers';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
 /** SIGTERM or SIGINT: close the application (its hooks drain background work), then `afterClose`, then exit. */
@@ -56,6 +57,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   // Request bodies are JSON only. Fastify's own JSON parser stays (with the poisoning checks above);
   // its text/plain parser and Nest's form parser are left out, so other content types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  useExactNumberJsonParser(adapter.getInstance());
   limitConnectionsPerAddress(adapter.getInstance().server, config.maxConnectionsPerIp);
   adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
