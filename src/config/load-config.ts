@@ -89,9 +89,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     httpProcesses: integer('HTTP_PROCESSES', 1, 1, 64),
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    jobRetentionDays: integer('JOB_RETENTION_DAYS', 30, 1, 3650),
+    webhookAttemptRetentionDays: integer('WEBHOOK_ATTEMPT_RETENTION_DAYS', 30, 1, 3650),
+    webhookDeliveryRetentionDays: integer('WEBHOOK_DELIVERY_RETENTION_DAYS', 90, 1, 3650),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 120_000),
-    keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
     maxConnectionsPerIp: integer('MAX_CONNECTIONS_PER_IP', 256, 0, 100_000),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookAllowPrivateAddresses: flag('WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
@@ -103,6 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     liveProvider: null,
     reloadly: null,
   };
+  if (config.webhookAttemptRetentionDays > config.webhookDeliveryRetentionDays) {
+    problems.push(`WEBHOOK_ATTEMPT_RETENTION_DAYS (${config.webhookAttemptRetentionDays}) must not be above WEBHOOK_DELIVERY_RETENTION_DAYS (${config.webhookDeliveryRetentionDays}): attempts go with their delivery`);
+  }
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     problems.push(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
   }

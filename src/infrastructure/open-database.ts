@@ -1,5 +1,6 @@
 import { ServiceConfig } from '../config/service-config';
 import { ACCESS_FENCES_SCHEMA } from './access/sql-access-fences';
+import { RETENTION_SCHEMA } from './retention/sql-retention';
 import { EVENT_STORE_SCHEMA } from './event-store/sql-event-store.schema';
 import { BILL_FETCHES_SCHEMA } from './bills/sql-bill-fetch-store';
 import { IDEMPOTENCY_SCHEMA } from './idempotency/idempotency.schema';
@@ -32,6 +33,7 @@ export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> 
     WEBHOOK_SCHEMA,
     RATE_LIMIT_SCHEMA,
     ACCESS_FENCES_SCHEMA,
+    RETENTION_SCHEMA,
     ...READ_MODEL_PROJECTIONS.map((projection) => projection.schema),
   ]);
   return db;
