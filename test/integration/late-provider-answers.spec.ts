@@ -95,6 +95,11 @@ describe('provider answers after an order was resolved', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it('the metrics are for operators only: no token or a partner key gets 401', async () => {
+    expect((await service.request('GET', '/metrics')).status).toBe(401);
+    expect((await service.request('GET', '/metrics', { token: key })).status).toBe(401);
+  });
+
   it('a provider repeating its own answer to a settled order adds nothing', async () => {
     const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, 'repeat-own-answer');
     await service.settle();
