@@ -211,7 +211,7 @@ describeInBrowser('the partner portal in Chromium', () => {
     const row = await page.locator(`#deliveries tr:has-text("${placed.body.order_id}")`).innerText();
     expect(row).toContain('transaction.succeeded');
     expect(row).toContain('RETRYING');
-    expect(row).toContain('ECONNREFUSED');
+    expect(row).toContain('connection_failed');
 
     await page.selectOption('#delivery-filters select[name=state]', 'FAILED');
     await page.click('#delivery-filters button[type=submit]');
