@@ -46,7 +46,7 @@ describe('provider answers after an order was resolved', () => {
   };
   const providerSays = (orderId: string, outcome: { status: 'succeeded'; operatorRef: string } | { status: 'failed'; reason: string }) =>
     service.app.get(OrderLifecycle).recordOutcome(
-      { orderId, amount: '100.00', currency: 'INR', product: { kind: 'topup', operatorId: 101, phone: SANDBOX_PHONES.IN('0005') }, placedAt: service.clock.now().toISOString() },
+      { orderId, amount: '100.00', currency: 'INR', product: { kind: 'topup', operatorId: 101, phone: SANDBOX_PHONES.IN('0005') }, placedAt: service.clock.now().toISOString(), route: null },
       'sandbox',
       outcome,
     );
