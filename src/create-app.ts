@@ -16,6 +16,8 @@ import { setupOpenApi } from './interface/http/openapi/openapi-document';
 import { servePortal } from './interface/portal/portal-page';
 import { serveConsole } from './interface/console/console-page';
 import { refuseNonUtf8Json } from './interface/http/validation/json-charset';
+import { limitConnectionsPerAddress, slowClientOptions } from './interface/http/transport/connection-limits';
+import { useExactNumberJsonParser } from './interface/http/validation/exact-json-numbers';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
 
 /** SIGTERM or SIGINT: close the application (its hooks drain background work), then `afterClose`, then exit. */
@@ -43,6 +45,8 @@ function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<voi
 export async function createApp(config: ServiceConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
+    // Slow clients are cut off: a whole request within REQUEST_TIMEOUT_MS, headers within HEADERS_TIMEOUT_MS.
+    ...slowClientOptions(config),
     // X-Forwarded-For is believed only from the configured proxies; otherwise the socket address is the caller.
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     genReqId: requestIdGenerator(config.trustedProxies),
@@ -56,6 +60,8 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   // Request bodies are JSON only. Fastify's own JSON parser stays (with the poisoning checks above);
   // its text/plain parser and Nest's form parser are left out, so other content types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  useExactNumberJsonParser(adapter.getInstance());
+  limitConnectionsPerAddress(adapter.getInstance().server, config.maxConnectionsPerIp);
   adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
   observeRequests(adapter.getInstance(), config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {

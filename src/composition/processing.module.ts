@@ -1,3 +1,5 @@
+import { SqlAccessFences } from '../infrastructure/access/sql-access-fences';
+import { SqlRetention } from '../infrastructure/retention/sql-retention';
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { CLOCK, Clock } from '../application/ports/clock.port';
 import { EVENT_STORE, EventStore } from '../application/ports/event-store.port';
@@ -91,7 +93,18 @@ export class ProcessingModule {
           provide: BackgroundProcessing,
           inject: [ProjectionDaemon, JobWorker, IDEMPOTENCY_STORE, CLOCK, EVENT_STORE, SQL_DATABASE, RATE_LIMITER],
           useFactory: (daemon: ProjectionDaemon, worker: JobWorker, idempotency: IdempotencyStore, clock: Clock, store: EventStore, db: SqlDatabase, rateLimiter: RateLimiter) =>
-            new BackgroundProcessing(daemon, worker, idempotency, clock, store, db, options.background, rateLimiter),
+            new BackgroundProcessing(
+              daemon,
+              worker,
+              idempotency,
+              clock,
+              store,
+              db,
+              options.background,
+              rateLimiter,
+              new SqlRetention(db, { jobDays: config.jobRetentionDays, webhookAttemptDays: config.webhookAttemptRetentionDays, webhookDeliveryDays: config.webhookDeliveryRetentionDays }),
+              new SqlAccessFences(db),
+            ),
         },
       ],
       exports: [PROJECTION_BARRIER, PROJECTION_ADMIN, ProjectionDaemon, BackgroundProcessing],

@@ -38,6 +38,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     }
     return value;
   };
+  const flag = (name: string): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '' || raw === 'false') return false;
+    if (raw === 'true') return true;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return false;
+  };
 
   const eventStore = (env.EVENT_STORE ?? 'embedded') as EventStoreMode;
   if (!MODES.includes(eventStore)) problems.push(`EVENT_STORE must be one of ${MODES.join(', ')} (got "${env.EVENT_STORE}")`);
@@ -82,7 +89,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     httpProcesses: integer('HTTP_PROCESSES', 1, 1, 64),
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    jobRetentionDays: integer('JOB_RETENTION_DAYS', 30, 1, 3650),
+    webhookAttemptRetentionDays: integer('WEBHOOK_ATTEMPT_RETENTION_DAYS', 30, 1, 3650),
+    webhookDeliveryRetentionDays: integer('WEBHOOK_DELIVERY_RETENTION_DAYS', 90, 1, 3650),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 120_000),
+    keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
+    maxConnectionsPerIp: integer('MAX_CONNECTIONS_PER_IP', 256, 0, 100_000),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookAllowPrivateAddresses: flag('WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     // Well below the job lease (5 minutes), so that a hung call never outlives the job that made it.
     providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', 20_000, 100, 120_000),
     rateLimitStore: 'database',
@@ -91,6 +106,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     liveProvider: null,
     reloadly: null,
   };
+  if (config.webhookAttemptRetentionDays > config.webhookDeliveryRetentionDays) {
+    problems.push(`WEBHOOK_ATTEMPT_RETENTION_DAYS (${config.webhookAttemptRetentionDays}) must not be above WEBHOOK_DELIVERY_RETENTION_DAYS (${config.webhookDeliveryRetentionDays}): attempts go with their delivery`);
+  }
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
+  }
   const backgroundWork = (env.BACKGROUND_WORK || 'inline') as ServiceConfig['backgroundWork'];
   if (backgroundWork !== 'inline' && backgroundWork !== 'thread') problems.push(`BACKGROUND_WORK must be inline or thread (got "${env.BACKGROUND_WORK}")`);
   config.backgroundWork = backgroundWork;

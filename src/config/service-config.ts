@@ -45,7 +45,27 @@ export interface ServiceConfig {
   /** Jobs (provider calls, webhook deliveries) each process runs at once. */
   jobConcurrency: number;
   bodyLimitBytes: number;
+  /** Days a finished job is kept. */
+  jobRetentionDays: number;
+  /** Days the attempts of a finished webhook delivery are kept. */
+  webhookAttemptRetentionDays: number;
+  /** Days a finished webhook delivery (and what is left of its attempts) is kept. */
+  webhookDeliveryRetentionDays: number;
+  /** Longest time a client may take to send a whole request (headers and body); then 408 and the connection is closed. */
+  requestTimeoutMs: number;
+  /** Longest time a client may take to send a request's headers. */
+  headersTimeoutMs: number;
+  /**
+   * How long an idle keep-alive connection stays open after an answer. Longer than the idle
+   * timeouts of clients and load balancers (often 60 s): a server that closes first races the
+   * client's next request on that connection, which then fails with a reset.
+   */
+  keepAliveTimeoutMs: number;
+  /** Open connections one client address may hold; further ones are closed at once. 0: no limit. */
+  maxConnectionsPerIp: number;
   webhookTimeoutMs: number;
+  /** Private deployments only: webhooks may reach private, loopback and link-local addresses (never metadata endpoints). */
+  webhookAllowPrivateAddresses: boolean;
   /** How long a provider has to answer one call before it counts as unavailable. */
   providerTimeoutMs: number;
   /** Where per-key request counts live: the service database (default) or Redis. */

@@ -12,6 +12,8 @@ import { READ_MODELS, ReadModels } from '../application/ports/read-models.port';
 import { KEY_HASHER, SECRET_GENERATOR, SecretGenerator } from '../application/ports/secrets.port';
 import { ServiceConfig } from '../config/service-config';
 import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
+import { ACCESS_FENCES } from '../application/ports/access-fences.port';
+import { SqlAccessFences } from './access/sql-access-fences';
 import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
 import { JsonCatalog } from './catalog/json-catalog';
 import { SystemClock } from './clock/system-clock';
@@ -39,6 +41,7 @@ import { SqlKeyAdmission } from './rate-limit/sql-key-admission';
 import { UncountedKeyAdmission } from './rate-limit/uncounted-key-admission';
 import { KEY_ADMISSION } from '../application/ports/key-admission.port';
 import { AesSecretBox } from './security/aes-secret-box';
+import { OUTBOUND_ADDRESS_POLICY, OutboundAddressPolicy } from '../application/webhooks/outbound-address-policy';
 import { HttpWebhookSender } from './webhooks/http-webhook-sender';
 import { SqlWebhookDeliveryStore } from './webhooks/sql-webhook-delivery-store';
 import { LIVE_PROVIDER, SERVICE_CONFIG, SQL_DATABASE } from './tokens';
@@ -61,6 +64,7 @@ const IDEMPOTENCY_LEASE_MS = 10_000;
 export class InfrastructureModule {
   static forRoot(config: ServiceConfig, overrides: InfrastructureOverrides = {}): DynamicModule {
     const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
+    const addressPolicy = new OutboundAddressPolicy(config.webhookAllowPrivateAddresses);
     const redisUrl = config.rateLimitStore === 'redis' ? config.redisUrl : null;
     const reloadly = config.liveProvider === 'reloadly' ? config.reloadly : null;
     const providers: Provider[] = [
@@ -90,13 +94,15 @@ export class InfrastructureModule {
           );
         }),
       },
+      { provide: ACCESS_FENCES, ...sql((db) => new SqlAccessFences(db)) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },
       { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
       { provide: SECRET_GENERATOR, useValue: overrides.secrets ?? new CryptoSecretGenerator() },
       { provide: CATALOG, useValue: new JsonCatalog() },
-      { provide: WEBHOOK_SENDER, useValue: overrides.webhookSender ?? new HttpWebhookSender(config.webhookTimeoutMs) },
+      { provide: OUTBOUND_ADDRESS_POLICY, useValue: addressPolicy },
+      { provide: WEBHOOK_SENDER, useValue: overrides.webhookSender ?? new HttpWebhookSender(config.webhookTimeoutMs, addressPolicy) },
       { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
       { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
       {

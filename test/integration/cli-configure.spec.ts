@@ -48,11 +48,11 @@ describe('operator CLI: partner configure', () => {
   it('setting the first webhook URL prints JSON with the new webhook_secret; later changes print no secret; a rotation prints the new one', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'CLI Partner');
 
-    const first = json(await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://127.0.0.1:9/hooks'));
+    const first = json(await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://203.0.113.9:9/hooks'));
     expect(first).toMatchObject({
       partner_id: partnerId,
       environment: 'sandbox',
-      webhook_url: 'http://127.0.0.1:9/hooks',
+      webhook_url: 'http://203.0.113.9:9/hooks',
       webhook_secret_set: true,
       webhook_secret: expect.stringMatching(/\S{24,}/),
     });
@@ -68,7 +68,7 @@ describe('operator CLI: partner configure', () => {
 
     // What the partner sees afterwards: the settings, never a secret.
     const seen = await service.partner('GET', '/settings', sandboxKey);
-    expect(seen.body).toMatchObject({ rate_limit_per_minute: 30, webhook_url: 'http://127.0.0.1:9/hooks' });
+    expect(seen.body).toMatchObject({ rate_limit_per_minute: 30, webhook_url: 'http://203.0.113.9:9/hooks' });
     expect(seen.body).not.toHaveProperty('webhook_secret');
   });
 
@@ -85,7 +85,7 @@ describe('operator CLI: partner configure', () => {
 
   it('an empty allowlist clears it, and an empty webhook URL removes it without printing a secret', async () => {
     const { partnerId } = await service.createPartner('IN', 'CLI Clearing Partner');
-    json(await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://127.0.0.1:9/hooks', '--ip-allowlist', '10.0.0.0/8'));
+    json(await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://203.0.113.9:9/hooks', '--ip-allowlist', '10.0.0.0/8'));
     const cleared = json(await configure(partnerId, '--environment', 'sandbox', '--webhook-url', '', '--ip-allowlist', ''));
     expect(cleared).toMatchObject({ webhook_url: null, ip_allowlist: [] });
     expect(cleared).not.toHaveProperty('webhook_secret');

@@ -97,7 +97,7 @@ describe('the OpenAPI document of the partner API', () => {
   let schemas: DocumentSchemas;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'postgres' });
+    service = await TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
     const served = await service.request('GET', '/v1/partner/openapi.json');
     expect(served.status).toBe(200);
     document = served.body;

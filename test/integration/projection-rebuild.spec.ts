@@ -90,7 +90,8 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
   const orderIds: string[] = [];
 
   beforeAll(async () => {
-    service = await TestService.start({ store });
+    // The receiver listens on 127.0.0.1: a private deployment's opt-in.
+    service = await TestService.start({ store, env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
     db = sqlOf(service);
     receiver = await RecordingReceiver.start();
     first = await service.createPartner('IN', 'Rebuild Partner One');

@@ -165,6 +165,8 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       LOG_LEVEL: 'warn',
       BACKGROUND_WORK: backgroundWork,
+      // The receiver listens on 127.0.0.1: a private deployment's opt-in.
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
     };
   };
 

@@ -62,7 +62,8 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'postgres' });
+    // The example receiver listens on 127.0.0.1: a private deployment's opt-in.
+    service = await TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
   });
   afterAll(async () => {
     await service.close();

@@ -3,7 +3,8 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/load-config';
 import { HttpWebhookSender } from '../../src/infrastructure/webhooks/http-webhook-sender';
-import { isPublicAddress } from '../../src/application/webhooks/public-address';
+import { isPublicAddress, OutboundAddressPolicy } from '../../src/application/webhooks/outbound-address-policy';
+import { DELIVERY_ERRORS } from '../../src/application/webhooks/delivery-error';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { sqlOf } from '../support/ledger';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
@@ -65,12 +66,15 @@ const headerOf = (webhook: ReceivedWebhook, name: string): string | undefined =>
 
 const sorted = (value: object): string[] => Object.keys(value).sort();
 
+/** The receivers of these tests listen on 127.0.0.1: a private deployment's opt-in. */
+const PRIVATE_RECEIVERS = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
+
 describe('webhooks', () => {
   let service: TestService;
   const receivers: RecordingReceiver[] = [];
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'postgres' });
+    service = await TestService.start({ store: 'postgres', env: PRIVATE_RECEIVERS });
   });
   afterAll(async () => {
     for (const receiver of receivers) await receiver.stop();
@@ -379,7 +383,7 @@ describe('webhooks', () => {
       await service.settle();
       let [delivery] = await deliveries(key);
       expect(delivery.state).toBe('RETRYING');
-      expect(delivery.attempts).toEqual([{ attempt: 1, attempted_at: expect.any(String), url: receiver.url, status_code: null, latency_ms: expect.any(Number), error: expect.stringMatching(/ECONNREFUSED/) }]);
+      expect(delivery.attempts).toEqual([{ attempt: 1, attempted_at: expect.any(String), url: receiver.url, status_code: null, latency_ms: expect.any(Number), error: DELIVERY_ERRORS.connectionFailed }]);
 
       await receiver.restart();
       await service.advance(FIVE_MINUTES);
@@ -682,32 +686,54 @@ describe('webhooks', () => {
       }
     });
 
-    it('a live webhook URL whose host is a private or loopback address, or localhost, is refused at once and changes nothing', async () => {
-      const { partnerId } = await service.createPartner('IN', 'Private URL Partner');
-      for (const url of [
-        'https://127.0.0.1/hooks',
-        'https://10.1.2.3/hooks',
-        'https://169.254.169.254/latest',
-        'https://0x7f.1/hooks',
-        'https://[::1]/hooks',
-        'https://[::ffff:192.168.1.1]/hooks',
-        'https://[::127.0.0.1]/hooks',
-        'https://localhost/hooks',
-        'https://api.localhost/hooks',
-      ]) {
-        const refused = await configure(partnerId, { environment: 'live', webhook_url: url });
-        expect({ url, status: refused.status, body: refused.body }).toEqual({
-          url,
-          status: 400,
-          body: { error: 'validation_failed', detail: expect.stringMatching(/^webhook_url: live webhooks must reach a public address, not /) },
-        });
+    it('a webhook URL whose host is a metadata endpoint is refused even in a private deployment', async () => {
+      const { partnerId } = await service.createPartner('IN', 'Metadata URL Partner');
+      for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/computeMetadata/v1/']) {
+        const refused = await configure(partnerId, { environment: 'sandbox', webhook_url: url });
+        expect({ url, status: refused.status, error: refused.body.error }).toEqual({ url, status: 400, error: 'validation_failed' });
       }
-      const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
-      expect((await service.partner('GET', '/settings', approved.body.live_api_key)).body).toMatchObject({ webhook_url: null, webhook_secret_set: false });
-      // Sandbox keeps accepting local receivers, and a public live address is accepted.
-      expect((await configure(partnerId, { environment: 'sandbox', webhook_url: 'https://127.0.0.1/hooks' })).status).toBe(200);
-      expect((await configure(partnerId, { environment: 'live', webhook_url: 'https://203.0.114.10/hooks' })).status).toBe(200);
     });
+  });
+});
+
+describe('webhook URLs follow one address policy in sandbox and live', () => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await TestService.start({ store: 'postgres' });
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+
+  const configure = (partnerId: string, body: Record<string, unknown>): Promise<HttpAnswer> => service.admin('PATCH', `/partners/${partnerId}/settings`, body);
+
+  it.each(['sandbox', 'live'])('a %s webhook URL whose host is a private, loopback, link-local or metadata address, or localhost, is refused at once and changes nothing', async (environment) => {
+    const { partnerId, sandboxKey } = await service.createPartner('IN', 'Private URL Partner');
+    const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
+    for (const url of [
+      'https://127.0.0.1:18081/hooks',
+      'https://127.0.0.1:5432/',
+      'https://10.1.2.3/hooks',
+      'https://169.254.169.254/latest',
+      'https://0x7f.1/hooks',
+      'https://[::1]/hooks',
+      'https://[::ffff:192.168.1.1]/hooks',
+      'https://[::127.0.0.1]/hooks',
+      'https://localhost/hooks',
+      'https://api.localhost/hooks',
+    ]) {
+      const refused = await configure(partnerId, { environment, webhook_url: url });
+      expect({ url, status: refused.status, body: refused.body }).toEqual({
+        url,
+        status: 400,
+        body: { error: 'validation_failed', detail: expect.stringMatching(/^webhook_url: webhooks must reach a public address, not /) },
+      });
+    }
+    const key = environment === 'live' ? approved.body.live_api_key : sandboxKey;
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ webhook_url: null, webhook_secret_set: false });
+    expect((await service.partner('PATCH', '/settings', key, { webhook_url: 'https://127.0.0.1:6379/' })).status).toBe(400);
+    expect((await configure(partnerId, { environment, webhook_url: 'https://203.0.114.10/hooks' })).status).toBe(200);
   });
 });
 
@@ -727,7 +753,7 @@ describe('webhook delivery with several processes on one PostgreSQL database', (
   });
 
   const start = async (clock: ManualClock): Promise<TestService> => {
-    const service = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
+    const service = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock, env: PRIVATE_RECEIVERS });
     running.push(service);
     return service;
   };
@@ -780,7 +806,7 @@ describe('webhook delivery with several processes on one PostgreSQL database', (
   });
 });
 
-describe('live webhook targets must be public addresses', () => {
+describe('webhook targets must be permitted addresses in every environment', () => {
   let server: Server;
   let port: number;
   let hits = 0;
@@ -797,34 +823,58 @@ describe('live webhook targets must be public addresses', () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
+  beforeEach(() => {
+    hits = 0;
+  });
 
-  const send = (url: string, environment: 'live' | 'sandbox') =>
-    new HttpWebhookSender(2000).send({ url, environment, body: '{}', headers: { 'content-type': 'application/json' } });
+  const publicOnly = new OutboundAddressPolicy(false);
+  const privateDeployment = new OutboundAddressPolicy(true);
+  const send = (url: string, environment: 'live' | 'sandbox', policy = publicOnly) =>
+    new HttpWebhookSender(2000, policy).send({ url, environment, body: '{}', headers: { 'content-type': 'application/json' } });
+  const refused = { kind: 'error', error: DELIVERY_ERRORS.addressNotAllowed, latencyMs: expect.any(Number) };
 
-  it('a live delivery to 127.0.0.1 is refused as not a public address, and nothing is sent', async () => {
-    const result = await send(`http://127.0.0.1:${port}/hook`, 'live');
-    expect(result).toEqual({ kind: 'error', error: expect.stringMatching(/not a public address/), latencyMs: expect.any(Number) });
+  it.each(['live', 'sandbox'] as const)('a %s delivery to 127.0.0.1 is refused as not a permitted address, and nothing is sent', async (environment) => {
+    expect(await send(`http://127.0.0.1:${port}/hook`, environment)).toEqual(refused);
     expect(hits).toBe(0);
   });
 
-  it('a live delivery to a name that resolves to a loopback address is refused after DNS resolution', async () => {
-    const result = await send(`http://localhost:${port}/hook`, 'live');
-    expect(result).toEqual({ kind: 'error', error: expect.stringMatching(/not a public address/), latencyMs: expect.any(Number) });
+  it.each(['live', 'sandbox'] as const)('a %s delivery to a name that resolves to a loopback address is refused after DNS resolution', async (environment) => {
+    expect(await send(`http://localhost:${port}/hook`, environment)).toEqual(refused);
     expect(hits).toBe(0);
   });
 
-  it('a live delivery to IPv6 loopback or an IPv4-mapped loopback literal is refused', async () => {
+  it('a delivery to IPv6 loopback or an IPv4-mapped loopback literal is refused', async () => {
     for (const host of ['[::1]', '[::ffff:127.0.0.1]']) {
-      const result = await send(`http://${host}:${port}/hook`, 'live');
-      expect(result).toEqual({ kind: 'error', error: expect.stringMatching(/not a public address/), latencyMs: expect.any(Number) });
+      expect(await send(`http://${host}:${port}/hook`, 'sandbox')).toEqual(refused);
     }
     expect(hits).toBe(0);
   });
 
-  it('the same loopback target is allowed in sandbox', async () => {
-    const result = await send(`http://127.0.0.1:${port}/hook`, 'sandbox');
-    expect(result).toEqual({ kind: 'response', statusCode: 200, latencyMs: expect.any(Number) });
-    expect(hits).toBe(1);
+  it('a private deployment that opts in reaches the loopback receiver, in sandbox and live', async () => {
+    for (const environment of ['sandbox', 'live'] as const) {
+      expect(await send(`http://127.0.0.1:${port}/hook`, environment, privateDeployment)).toEqual({ kind: 'response', statusCode: 200, latencyMs: expect.any(Number) });
+    }
+    expect(hits).toBe(2);
+  });
+
+  it('a metadata endpoint stays refused in a private deployment', async () => {
+    expect(await send('http://169.254.169.254/latest/meta-data/', 'sandbox', privateDeployment)).toEqual(refused);
+  });
+
+  it('a closed port and a server that hangs up are reported with one generic category, never the socket error', async () => {
+    const hangingUp = createServer((request) => request.socket.destroy());
+    await new Promise<void>((resolve) => hangingUp.listen(0, '127.0.0.1', resolve));
+    const hangingUpPort = (hangingUp.address() as AddressInfo).port;
+    try {
+      const closedPort = await send('http://127.0.0.1:1/hook', 'sandbox', privateDeployment);
+      const hangUp = await send(`http://127.0.0.1:${hangingUpPort}/hook`, 'sandbox', privateDeployment);
+      expect([closedPort, hangUp]).toEqual([
+        { kind: 'error', error: DELIVERY_ERRORS.connectionFailed, latencyMs: expect.any(Number) },
+        { kind: 'error', error: DELIVERY_ERRORS.connectionFailed, latencyMs: expect.any(Number) },
+      ]);
+    } finally {
+      await new Promise((resolve) => hangingUp.close(resolve));
+    }
   });
 
   it('an answer that is not complete within the timeout is a failed attempt, also when the receiver keeps trickling bytes', async () => {
@@ -839,8 +889,8 @@ describe('live webhook targets must be public addresses', () => {
     const stallingPort = (stalling.address() as AddressInfo).port;
     try {
       for (const path of ['/silent', '/trickle']) {
-        const result = await new HttpWebhookSender(200).send({ url: `http://127.0.0.1:${stallingPort}${path}`, environment: 'sandbox', body: '{}', headers: {} });
-        expect(result).toEqual({ kind: 'error', error: 'no complete answer within 200 ms', latencyMs: expect.any(Number) });
+        const result = await new HttpWebhookSender(200, new OutboundAddressPolicy(true)).send({ url: `http://127.0.0.1:${stallingPort}${path}`, environment: 'sandbox', body: '{}', headers: {} });
+        expect(result).toEqual({ kind: 'error', error: DELIVERY_ERRORS.timeout, latencyMs: expect.any(Number) });
         if (result.kind === 'error') expect(result.latencyMs).toBeLessThan(2000);
       }
     } finally {
@@ -869,11 +919,13 @@ describe('live webhook targets must be public addresses', () => {
     ['::ffff:10.0.0.1', false],
     ['::ffff:127.0.0.1', false],
     ['::127.0.0.1', false],
+    ['100.100.100.200', false],
+    ['fd00:ec2::254', false],
     ['not-an-ip', false],
     ['8.8.8.8', true],
     ['203.0.114.10', true],
     ['2001:4860:4860::8888', true],
-  ])('%s is a public address that a live webhook may reach: %s', (address, expected) => {
+  ])('%s is a public address that a webhook may reach: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });
 });

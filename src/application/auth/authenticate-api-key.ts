@@ -10,8 +10,10 @@ import { Caller } from './caller';
 
 /**
  * Resolves a bearer key to its partner. The key is looked up by its keyed hash, so the
- * lookup time says nothing about how much of a guessed key was right. Nothing is cached:
- * a revoked key is refused by every process from the moment the revocation is projected.
+ * lookup time says nothing about how much of a guessed key was right. Nothing is cached, and
+ * a revocation whose event the read models have not applied yet fences the partner's keys in
+ * that environment (AccessFences): a revoked key is refused by every process from the moment the
+ * revocation was answered, whatever the projection lag.
  * Where the store can, the same lookup counts the request against the key's rate limit
  * (see KeyAdmission for when it does).
  */
@@ -39,6 +41,10 @@ export class AuthenticateApiKey {
     const key = access?.key;
     if (!access || !key || !key.active || key.environment !== environment) {
       throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
+    }
+    // Fail closed: a suspension, regeneration or allowlist change is in the log but not yet in the read models.
+    if (access.accessChangePending) {
+      throw new ServiceError('access_change_pending', 'a change to this partner\'s access is being applied; retry in a moment');
     }
     const partner = access.partner;
     if (!partner) throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');

@@ -59,6 +59,7 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction, Reco
       refundedAt: null,
       failureReason: null,
       lateAnswer: null,
+      answerAfterOutcome: null,
       createdAt: data.placedAt,
       updatedAt: data.placedAt,
     };

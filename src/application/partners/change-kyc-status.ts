@@ -3,6 +3,7 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { partnerDecider } from '../../domain/partner/partner.decider';
 import { PartnerEvent, partnerStreamId } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
+import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
 import { KEY_HASHER, KeyHasher, SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
@@ -31,6 +32,7 @@ export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, 
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    @Inject(ACCESS_FENCES) private readonly fences: AccessFences,
     private readonly runner: DeciderRunner,
   ) {}
 
@@ -47,6 +49,8 @@ export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, 
       },
     );
     if (!result.ok) throw ServiceError.from(result.error);
+    // A suspension holds from this answer on, whatever the projection lag: live keys are fenced until it is projected.
+    if (status === 'suspended' && result.position) await this.fences.raise({ partnerId, environment: 'live', position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     const issued = result.events.some((event: PartnerEvent) => event.type === 'ApiKeyIssued');
     return issued ? { partner_id: partnerId, live_api_key: candidate } : { partner_id: partnerId, kyc_status: result.state.kycStatus };

@@ -5,6 +5,7 @@ import { partnerDecider } from '../../domain/partner/partner.decider';
 import { partnerStreamId } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
+import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
 import { KEY_HASHER, KeyHasher, SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
@@ -30,6 +31,7 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    @Inject(ACCESS_FENCES) private readonly fences: AccessFences,
     private readonly runner: DeciderRunner,
   ) {}
 
@@ -43,6 +45,8 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
       { metadata: metadata({ partnerId, environment, correlationId: partnerId, actor: operator, at: now }), eventId: () => randomUUID() },
     );
     if (!result.ok) throw ServiceError.from(result.error);
+    // The old key is refused from this answer on, whatever the projection lag: the environment's keys are fenced until it is projected.
+    if (result.position) await this.fences.raise({ partnerId, environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     return { partner_id: partnerId, environment, api_key: apiKey };
   }

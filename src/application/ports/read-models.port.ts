@@ -1,5 +1,5 @@
 import { Corridor } from '../../domain/corridor/corridor';
-import { ProviderAnsweredAfterHold } from '../../domain/transaction/transaction.events';
+import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
 import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { KycStatus } from '../../domain/partner/partner.events';
@@ -32,6 +32,8 @@ export interface OrderView {
   failureReason: string | null;
   /** The provider's final answer when it came after the order was held (operators only). */
   lateAnswer: ProviderAnsweredAfterHold['data'] | null;
+  /** The provider's answer after the outcome, when recorded (contradicting it, or after a manual resolution). */
+  answerAfterOutcome: ProviderAnsweredAfterOutcome['data'] | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -87,6 +89,8 @@ export interface ApiKeyAccess {
   key: ApiKeyView;
   partner: PartnerView | null;
   settings: PartnerSettings;
+  /** A revocation of this partner's access in this environment is in the log but not yet in these read models. */
+  accessChangePending: boolean;
 }
 
 /** Read-your-writes: resolves once every projection has processed the given position. */

@@ -11,7 +11,7 @@ export interface WebhookRequest {
   environment: Environment;
 }
 
-/** Posts one webhook. Live deliveries refuse private, loopback and link-local targets, also after DNS resolution. */
+/** Posts one webhook. Targets outside the outbound-address policy are refused, also after DNS resolution; failures come back as categories. */
 export interface WebhookSender {
   send(request: WebhookRequest): Promise<WebhookSendResult>;
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Actor, systemActor } from '../../domain/shared/actor';
 import { DomainError } from '../../domain/shared/domain-error';
 import { transactionDecider, TransactionCommand, TransactionState } from '../../domain/transaction/transaction.decider';
@@ -13,7 +13,7 @@ import { deterministicEventId } from '../shared/event-ids';
 import { JOB_KINDS } from './job-kinds';
 
 export type LifecycleResult =
-  | { ok: true; state: TransactionState; revision: number; position: GlobalPosition | null }
+  | { ok: true; state: TransactionState; revision: number; position: GlobalPosition | null; events: TransactionEvent[] }
   | { ok: false; error: DomainError };
 
 /**
@@ -22,6 +22,8 @@ export type LifecycleResult =
  */
 @Injectable()
 export class OrderLifecycle {
+  private readonly logger = new Logger('Settlement');
+
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
@@ -75,7 +77,23 @@ export class OrderLifecycle {
       },
       eventId: (event: TransactionEvent) => deterministicEventId(orderId, event.type === 'TransactionSettled' || event.type === 'TransactionFailed' ? 'outcome' : event.type),
     });
-    return result.ok ? { ok: true, state: result.state, revision: result.revision, position: result.position } : result;
+    if (result.ok) this.warnOfLateAnswers(result.events);
+    return result.ok ? { ok: true, state: result.state, revision: result.revision, position: result.position, events: result.events } : result;
+  }
+
+  /** A provider answer after a hold or an outcome changes no status: an operator (or finance) has to act on it. */
+  private warnOfLateAnswers(events: readonly TransactionEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'ProviderAnsweredAfterHold') {
+        const { orderId, outcome, answeredAt } = event.data;
+        this.logger.warn(`order ${orderId}: the provider answered ${outcome} at ${answeredAt}, after the order was held; resolve it accordingly`);
+      }
+      if (event.type === 'ProviderAnsweredAfterOutcome') {
+        const { orderId, outcome, answeredAt, recordedStatus, contradicts } = event.data;
+        const verdict = contradicts ? 'contradicting the recorded outcome: finance must reconcile it' : 'after a manual resolution, which it confirms';
+        this.logger.warn(`order ${orderId}: the provider answered ${outcome} at ${answeredAt} although the order is ${recordedStatus}, ${verdict}`);
+      }
+    }
   }
 
   private async schedulePoll(orderId: string, environment: string, outcome: ProviderOutcome, at: Date): Promise<void> {

@@ -7,7 +7,8 @@ import { SettingsChange } from '../../domain/partner/partner-settings';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { parseCidr } from '../access/ip-allowlist';
-import { nonPublicHostProblem } from '../webhooks/public-address';
+import { OUTBOUND_ADDRESS_POLICY, OutboundAddressPolicy } from '../webhooks/outbound-address-policy';
+import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
@@ -45,12 +46,14 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
+    @Inject(ACCESS_FENCES) private readonly fences: AccessFences,
+    @Inject(OUTBOUND_ADDRESS_POLICY) private readonly addressPolicy: OutboundAddressPolicy,
     private readonly runner: DeciderRunner,
   ) {}
 
   async execute({ partnerId, environment, request, actor }: ConfigurePartner): Promise<Record<string, unknown>> {
     const changes = normalised(request);
-    const hostProblem = environment === 'live' && changes.webhookUrl ? nonPublicHostProblem(changes.webhookUrl) : null;
+    const hostProblem = changes.webhookUrl ? this.addressPolicy.hostProblem(changes.webhookUrl) : null;
     if (hostProblem) throw new ServiceError('validation_failed', hostProblem);
     const now = this.clock.now();
     const streamId = partnerStreamId(partnerId);
@@ -72,6 +75,8 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
       { metadata: metadata({ partnerId, environment, correlationId: partnerId, actor, at: now }), eventId: () => randomUUID() },
     );
     if (!result.ok) throw ServiceError.from(result.error);
+    // A new allowlist holds from this answer on, whatever the projection lag: the environment's keys are fenced until it is projected.
+    if (changes.ipAllowlist !== undefined && result.position) await this.fences.raise({ partnerId, environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     const resource = settingsResource(environment, result.state.settings[environment], now);
     return plainSecret ? { partner_id: partnerId, ...resource, webhook_secret: plainSecret } : { partner_id: partnerId, ...resource };

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'internal_error'
   | 'provider_unavailable'
   | 'service_unavailable'
+  | 'access_change_pending'
   | 'invalid_admin_token'
   | 'invariant_breach';
 

@@ -1,7 +1,7 @@
 import { Actor } from '../shared/actor';
 import { Decider, Decision, accept, refuse } from '../shared/decider';
 import { domainError } from '../shared/domain-error';
-import { ProviderAnsweredAfterHold, TransactionEvent, TransactionInitiated } from './transaction.events';
+import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome, TransactionEvent, TransactionInitiated } from './transaction.events';
 
 /** Internal lifecycle. Partners see INITIATED, PENDING and DISPUTED as PENDING. */
 export type TransactionStatus = 'NONE' | 'INITIATED' | 'PENDING' | 'DISPUTED' | 'SUCCESS' | 'FAILED';
@@ -15,6 +15,10 @@ export interface TransactionState {
   lateAnswer: ProviderAnsweredAfterHold['data'] | null;
   /** The provider's own id of the order, once it said it took the order and has not decided yet. */
   providerReference: string | null;
+  /** Whether an operator decided the outcome (SUCCESS or FAILED by a manual resolution). */
+  resolvedManually: boolean;
+  /** The provider's first final answer after the outcome, when recorded (see ProviderAnsweredAfterOutcome). */
+  answerAfterOutcome: ProviderAnsweredAfterOutcome['data'] | null;
 }
 
 export type TransactionCommand =
@@ -44,12 +48,12 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
       if (state.status !== 'INITIATED') return accept();
       return accept({ type: 'TransactionSubmitted', data: { orderId, providerReference: command.providerReference, submittedAt: command.at } });
     case 'SettleTransaction':
-      if (state.status === 'SUCCESS') return accept();
+      if (state.status === 'SUCCESS' || state.status === 'FAILED') return answerAfterOutcome(state, { orderId, outcome: 'succeeded', operatorRef: command.operatorRef, reason: null, answeredAt: command.at });
       if (state.status === 'DISPUTED') return lateAnswer(state, { orderId, outcome: 'succeeded', operatorRef: command.operatorRef, reason: null, answeredAt: command.at });
       if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot succeed`);
       return accept({ type: 'TransactionSettled', data: { orderId, operatorRef: command.operatorRef, settledAt: command.at, resolvedBy: null, reason: null } });
     case 'FailTransaction':
-      if (state.status === 'FAILED') return accept();
+      if (state.status === 'SUCCESS' || state.status === 'FAILED') return answerAfterOutcome(state, { orderId, outcome: 'failed', operatorRef: null, reason: command.reason, answeredAt: command.at });
       if (state.status === 'DISPUTED') return lateAnswer(state, { orderId, outcome: 'failed', operatorRef: null, reason: command.reason, answeredAt: command.at });
       if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot fail`);
       return accept({ type: 'TransactionFailed', data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: null } });
@@ -77,25 +81,39 @@ function lateAnswer(state: TransactionState, answer: ProviderAnsweredAfterHold['
   return accept({ type: 'ProviderAnsweredAfterHold', data: answer });
 }
 
+/**
+ * A final answer once the order has its outcome. A repeat of the provider's own answer is a
+ * duplicate and adds nothing; an answer that contradicts the outcome, or any answer after an
+ * operator's decision, is recorded once (the first), for finance. No status changes.
+ */
+function answerAfterOutcome(state: TransactionState, answer: Omit<ProviderAnsweredAfterOutcome['data'], 'recordedStatus' | 'contradicts'>): Decision<TransactionEvent> {
+  const recordedStatus = state.status === 'SUCCESS' ? 'SUCCESS' : 'FAILED';
+  const contradicts = (answer.outcome === 'succeeded') !== (recordedStatus === 'SUCCESS');
+  if (state.answerAfterOutcome || (!contradicts && !state.resolvedManually)) return accept();
+  return accept({ type: 'ProviderAnsweredAfterOutcome', data: { ...answer, recordedStatus, contradicts } });
+}
+
 function evolve(state: TransactionState, event: TransactionEvent): TransactionState {
   switch (event.type) {
     case 'TransactionInitiated':
-      return { status: 'INITIATED', order: event.data, failure: null, lateAnswer: null, providerReference: null };
+      return { status: 'INITIATED', order: event.data, failure: null, lateAnswer: null, providerReference: null, resolvedManually: false, answerAfterOutcome: null };
     case 'TransactionSubmitted':
       return { ...state, status: 'PENDING', providerReference: event.data.providerReference };
     case 'TransactionSettled':
-      return { ...state, status: 'SUCCESS' };
+      return { ...state, status: 'SUCCESS', resolvedManually: Boolean(event.data.resolvedBy) };
     case 'TransactionFailed':
-      return { ...state, status: 'FAILED', failure: { reason: event.data.reason, resolvedBy: event.data.resolvedBy } };
+      return { ...state, status: 'FAILED', failure: { reason: event.data.reason, resolvedBy: event.data.resolvedBy }, resolvedManually: Boolean(event.data.resolvedBy) };
     case 'TransactionDisputed':
       return { ...state, status: 'DISPUTED' };
     case 'ProviderAnsweredAfterHold':
       return { ...state, lateAnswer: event.data };
+    case 'ProviderAnsweredAfterOutcome':
+      return { ...state, answerAfterOutcome: event.data };
   }
 }
 
 export const transactionDecider: Decider<TransactionState, TransactionCommand, TransactionEvent> = {
-  initialState: { status: 'NONE', order: null, failure: null, lateAnswer: null, providerReference: null },
+  initialState: { status: 'NONE', order: null, failure: null, lateAnswer: null, providerReference: null, resolvedManually: false, answerAfterOutcome: null },
   decide,
   evolve,
 };

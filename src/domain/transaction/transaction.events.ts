@@ -50,13 +50,35 @@ export type ProviderAnsweredAfterHold = {
   data: { orderId: string; outcome: 'succeeded' | 'failed'; operatorRef: string | null; reason: string | null; answeredAt: string };
 };
 
+/**
+ * A provider's final answer after the order already had its outcome, when it says otherwise or
+ * the outcome was an operator's decision (the provider had not answered then). It changes
+ * nothing: an outcome is final, and money follows it. It is the record finance acts on (a
+ * refunded order the provider says succeeded, a settled one it says failed).
+ */
+export type ProviderAnsweredAfterOutcome = {
+  type: 'ProviderAnsweredAfterOutcome';
+  data: {
+    orderId: string;
+    outcome: 'succeeded' | 'failed';
+    operatorRef: string | null;
+    reason: string | null;
+    answeredAt: string;
+    /** The order's outcome when the answer came. */
+    recordedStatus: 'SUCCESS' | 'FAILED';
+    /** The answer says the opposite of the recorded outcome. */
+    contradicts: boolean;
+  };
+};
+
 export type TransactionEvent =
   | TransactionInitiated
   | TransactionSubmitted
   | TransactionSettled
   | TransactionFailed
   | TransactionDisputed
-  | ProviderAnsweredAfterHold;
+  | ProviderAnsweredAfterHold
+  | ProviderAnsweredAfterOutcome;
 
 export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = new Set([
   'TransactionInitiated',
@@ -65,6 +87,7 @@ export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = new Set([
   'TransactionFailed',
   'TransactionDisputed',
   'ProviderAnsweredAfterHold',
+  'ProviderAnsweredAfterOutcome',
 ]);
 
 export const transactionStreamId = (orderId: string): string => `order-${orderId}`;

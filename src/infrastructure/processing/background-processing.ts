@@ -3,7 +3,9 @@ import { Clock } from '../../application/ports/clock.port';
 import { EventStore } from '../../application/ports/event-store.port';
 import { IdempotencyStore } from '../../application/ports/idempotency-store.port';
 import { RateLimiter } from '../../application/ports/rate-limiter.port';
+import { SqlAccessFences } from '../access/sql-access-fences';
 import { JobWorker } from '../jobs/job-worker';
+import { Purged, SqlRetention } from '../retention/sql-retention';
 import { ProjectionDaemon } from '../projections/projection-daemon';
 import { SqlDatabase } from '../sql/sql-database';
 
@@ -41,6 +43,8 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     private readonly db: SqlDatabase,
     private readonly mode: BackgroundMode,
     private readonly rateLimiter: RateLimiter,
+    private readonly retention: SqlRetention,
+    private readonly fences: SqlAccessFences,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -59,7 +63,18 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
       const now = this.clock.now();
       this.idempotency.purgeExpired(now).catch((error) => this.logger.error(`idempotency purge failed: ${String(error)}`));
       this.rateLimiter.purgeBefore(new Date(now.getTime() - 5 * 60_000)).catch((error) => this.logger.error(`rate-limit purge failed: ${String(error)}`));
+      this.purgeRetained().catch((error) => this.logger.error(`retention purge failed: ${String(error)}`));
     }, PURGE_EVERY_MS);
+  }
+
+  /** Finished jobs and webhook records past their retention (on the injected clock), and access fences the read models have passed. */
+  async purgeRetained(): Promise<Purged> {
+    const purged = await this.retention.purge(this.clock.now());
+    await this.fences.dropPassed(1_000);
+    if (purged.jobs + purged.webhookAttempts + purged.webhookDeliveries > 0) {
+      this.logger.log(`retention: purged ${purged.jobs} finished jobs, ${purged.webhookAttempts} webhook attempts, ${purged.webhookDeliveries} webhook deliveries`);
+    }
+    return purged;
   }
 
   /** Another thread of this process appended: look for new events and due jobs now. */

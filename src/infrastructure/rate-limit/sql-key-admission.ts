@@ -65,7 +65,7 @@ export class SqlKeyAdmission implements KeyAdmission {
          INSERT INTO rate_limit_windows (bucket, window_start, hits)
          SELECT 'key:' || a.key_id, w.window_start, sum(w.requests)
            FROM wanted w JOIN access a ON a.key_hash = w.key_hash AND a.environment = w.environment
-          WHERE a.active AND a.partner_found IS NOT NULL
+          WHERE a.active AND a.partner_found IS NOT NULL AND NOT a.access_change_pending
             AND (a.environment <> 'live' OR a.kyc_status = 'approved')
             AND coalesce(jsonb_array_length(a.settings -> 'ipAllowlist'), 0) = 0
           GROUP BY 1, 2

@@ -36,10 +36,12 @@ CREATE TABLE IF NOT EXISTS rm_orders (
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL,
   held_at timestamptz,
-  late_answer jsonb
+  late_answer jsonb,
+  answer_after_outcome jsonb
 ) WITH (fillfactor = 70);
 ALTER TABLE rm_orders ADD COLUMN IF NOT EXISTS late_answer jsonb;
 ALTER TABLE rm_orders ADD COLUMN IF NOT EXISTS provider text;
+ALTER TABLE rm_orders ADD COLUMN IF NOT EXISTS answer_after_outcome jsonb;
 DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'rm_orders' AND column_name = 'held_at') THEN ALTER TABLE rm_orders ADD COLUMN held_at timestamptz; UPDATE rm_orders SET held_at = updated_at WHERE status = 'DISPUTED'; ALTER TABLE rm_orders SET (fillfactor = 70); END IF; END $$;
 DROP INDEX IF EXISTS rm_orders_held;
 CREATE INDEX IF NOT EXISTS rm_orders_by_partner ON rm_orders (partner_id, environment, created_at DESC, order_id DESC);
@@ -56,6 +58,7 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
     'TransactionFailed',
     'TransactionDisputed',
     'ProviderAnsweredAfterHold',
+    'ProviderAnsweredAfterOutcome',
   ]),
 
   async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
@@ -110,6 +113,13 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
         return;
       case 'ProviderAnsweredAfterHold':
         await tx.query(`UPDATE rm_orders SET late_answer = $2::jsonb, updated_at = $3 WHERE order_id = $1`, [
+          transaction.data.orderId,
+          JSON.stringify(transaction.data),
+          at,
+        ]);
+        return;
+      case 'ProviderAnsweredAfterOutcome':
+        await tx.query(`UPDATE rm_orders SET answer_after_outcome = $2::jsonb, updated_at = $3 WHERE order_id = $1`, [
           transaction.data.orderId,
           JSON.stringify(transaction.data),
           at,

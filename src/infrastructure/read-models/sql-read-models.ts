@@ -1,5 +1,6 @@
+import { ACCESS_CHANGE_PENDING_SQL } from '../access/sql-access-fences';
 import { ApiKeyAccess, BalanceView, OrderListFilter, OrderView, PartnerView, ApiKeyView, ReadModels } from '../../application/ports/read-models.port';
-import { ProviderAnsweredAfterHold } from '../../domain/transaction/transaction.events';
+import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
 import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
@@ -26,12 +27,13 @@ export interface OrderRow {
   refunded_at: Date | string | null;
   failure_reason: string | null;
   late_answer: ProviderAnsweredAfterHold['data'] | null;
+  answer_after_outcome: ProviderAnsweredAfterOutcome['data'] | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 export const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
-  balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, created_at, updated_at`;
+  balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, answer_after_outcome, created_at, updated_at`;
 
 /** publicStatusOf in SQL: FAILED only once refunded. */
 const PUBLIC_STATUS_CLAUSES: Record<PublicStatus, string> = {
@@ -168,7 +170,8 @@ export class SqlReadModels implements ReadModels {
 
 /** A key with its partner and settings: one row per key (`WHERE` on `k` to be added). */
 export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, k.key_id, k.partner_id, k.environment, k.active,
-              p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings
+              p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings,
+              ${ACCESS_CHANGE_PENDING_SQL} AS access_change_pending
          FROM rm_api_keys k
          LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
          LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment`;
@@ -182,6 +185,7 @@ export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
     key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },
     partner,
     settings: row.settings ?? defaultSettings(),
+    accessChangePending: row.access_change_pending,
   };
 }
 
@@ -197,6 +201,7 @@ export interface ApiKeyAccessRow {
   kyc_status: KycStatus | null;
   created_at: Date | string | null;
   settings: PartnerSettings | null;
+  access_change_pending: boolean;
 }
 
 export function toOrderView(row: OrderRow): OrderView {
@@ -215,6 +220,7 @@ export function toOrderView(row: OrderRow): OrderView {
     refundedAt: row.refunded_at === null ? null : iso(row.refunded_at),
     failureReason: row.failure_reason,
     lateAnswer: row.late_answer,
+    answerAfterOutcome: row.answer_after_outcome,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

@@ -8,6 +8,8 @@ import { RATE_LIMIT_SCHEMA } from '../rate-limit/sql-rate-limiter';
 import { SchemaScript } from '../sql/migrations';
 import { Migration } from '../sql/schema-history';
 import { WEBHOOK_SCHEMA } from '../webhooks/sql-webhook-delivery-store';
+import { ACCESS_FENCES_SCHEMA } from '../access/sql-access-fences';
+import { RETENTION_SCHEMA } from '../retention/sql-retention';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -41,5 +43,12 @@ export const SCHEMA_MIGRATIONS: readonly Migration[] = [
 -- The schema version of each read model's tables, as declared by the code that built them.
 ALTER TABLE projection_versions ADD COLUMN schema_version integer;
 `,
+  },
+  {
+    version: 3,
+    // Revocations that fail closed (a fence per partner and environment until the read models have
+    // applied the change), and the indexes the retention purge walks.
+    name: 'access-fences-and-retention',
+    sql: joined([ACCESS_FENCES_SCHEMA, RETENTION_SCHEMA]),
   },
 ];

@@ -1,20 +1,28 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, LookupFunction } from 'node:net';
+import { LookupFunction } from 'node:net';
 import { WebhookRequest, WebhookSendResult, WebhookSender } from '../../application/ports/webhook.port';
-import { isPublicAddress } from '../../application/webhooks/public-address';
 import { serviceMetrics } from '../metrics/service-metrics';
+import { DELIVERY_ERRORS, DeliveryError } from '../../application/webhooks/delivery-error';
+import { OutboundAddressPolicy } from '../../application/webhooks/outbound-address-policy';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
+/** Marks the lookup's own refusal, so that it is reported as such and not as a DNS failure. */
+class AddressNotAllowed extends Error {}
+
 /**
- * Posts with node:http(s). Redirects are not followed (a 3xx is a failed attempt). For live
- * deliveries the address check runs inside the connection's DNS lookup, so the address
- * that was checked is the one connected to (no rebinding between check and connect).
+ * Posts with node:http(s). Redirects are not followed (a 3xx is a failed attempt). The address
+ * policy runs on a literal host before connecting and inside the connection's DNS lookup for a
+ * name, so the address that was checked is the one connected to (no rebinding between check
+ * and connect). Failures are reported by category (delivery-error.ts), never as socket errors.
  */
 export class HttpWebhookSender implements WebhookSender {
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly policy: OutboundAddressPolicy,
+  ) {}
 
   async send(request: WebhookRequest): Promise<WebhookSendResult> {
     const result = await this.post(request);
@@ -31,13 +39,11 @@ export class HttpWebhookSender implements WebhookSender {
       try {
         url = new URL(request.url);
       } catch {
-        resolve({ kind: 'error', error: 'invalid webhook URL', latencyMs: 0 });
+        resolve({ kind: 'error', error: DELIVERY_ERRORS.invalidUrl, latencyMs: 0 });
         return;
       }
-      const live = request.environment === 'live';
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (live && isIP(host) && !isPublicAddress(host)) {
-        resolve({ kind: 'error', error: `refused: ${host} is not a public address`, latencyMs: 0 });
+      if (this.policy.refusedLiteral(request.url) !== null) {
+        resolve({ kind: 'error', error: DELIVERY_ERRORS.addressNotAllowed, latencyMs: 0 });
         return;
       }
       // One deadline for the whole exchange (connect, send, complete answer): an idle-socket timeout
@@ -55,7 +61,7 @@ export class HttpWebhookSender implements WebhookSender {
         {
           method: 'POST',
           headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body).toString() },
-          lookup: live ? publicOnlyLookup : undefined,
+          lookup: permittedOnlyLookup(this.policy),
         },
         (response) => {
           const statusCode = response.statusCode ?? 0;
@@ -70,28 +76,38 @@ export class HttpWebhookSender implements WebhookSender {
           });
           response.on('end', () => finish({ kind: 'response', statusCode, latencyMs: latency() }));
           response.on('error', () => undefined);
-          response.on('close', () => finish({ kind: 'error', error: `answer ${statusCode} was cut off before it was complete`, latencyMs: latency() }));
+          response.on('close', () => finish({ kind: 'error', error: DELIVERY_ERRORS.answerCutOff, latencyMs: latency() }));
         },
       );
       const deadline = setTimeout(() => {
-        finish({ kind: 'error', error: `no complete answer within ${this.timeoutMs} ms`, latencyMs: latency() });
+        finish({ kind: 'error', error: DELIVERY_ERRORS.timeout, latencyMs: latency() });
         outgoing.destroy();
       }, this.timeoutMs);
-      outgoing.on('error', (error) => finish({ kind: 'error', error: error.message, latencyMs: latency() }));
+      outgoing.on('error', (error) => finish({ kind: 'error', error: categoryOf(error), latencyMs: latency() }));
       outgoing.end(request.body);
     });
   }
 }
 
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '', 0);
-    const list = addresses as unknown as LookupAddress[];
-    const refused = list.find((entry) => !isPublicAddress(entry.address));
-    if (refused || list.length === 0) {
-      return callback(new Error(`refused: ${hostname} resolves to ${refused?.address ?? 'nothing'}, not a public address`), '', 0);
-    }
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
+function categoryOf(error: Error): DeliveryError {
+  if (error instanceof AddressNotAllowed) return DELIVERY_ERRORS.addressNotAllowed;
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA') return DELIVERY_ERRORS.nameNotResolved;
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/.test(code)) return DELIVERY_ERRORS.tlsFailed;
+  return DELIVERY_ERRORS.connectionFailed;
+}
+
+function permittedOnlyLookup(policy: OutboundAddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as unknown as LookupAddress[];
+      // Every address must pass: the connection may use any of them (and a rebinding name offers several).
+      if (list.length === 0 || list.some((entry) => !policy.permits(entry.address))) {
+        return callback(new AddressNotAllowed(`${hostname} resolves to an address webhooks may not reach`), '', 0);
+      }
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+}

@@ -2,6 +2,7 @@ import { Actor } from '../../../src/domain/shared/actor';
 import { TransactionCommand, TransactionStatus, publicStatusOf, transactionDecider } from '../../../src/domain/transaction/transaction.decider';
 import {
   ProviderAnsweredAfterHold,
+  ProviderAnsweredAfterOutcome,
   TransactionDisputed,
   TransactionFailed,
   TransactionInitiated,
@@ -56,7 +57,7 @@ describe('the life of an order', () => {
   describe('placing it', () => {
     it('starts as INITIATED with the order as placed', () => {
       const state = transaction.given().when(initiate).then(initiated);
-      expect(state).toEqual({ status: 'INITIATED', order, failure: null, lateAnswer: null, providerReference: null });
+      expect(state).toEqual({ status: 'INITIATED', order, failure: null, lateAnswer: null, providerReference: null, resolvedManually: false, answerAfterOutcome: null });
     });
 
     it('placing the same order again changes nothing', () => {
@@ -93,12 +94,53 @@ describe('the life of an order', () => {
       transaction.given(initiated, submitted, failed).when(fail).thenNothingHappens();
     });
 
-    it('a succeeded order can never fail afterwards', () => {
-      transaction.given(initiated, submitted, settled).when(fail).thenRefused('invalid_state', 'SUCCESS and cannot fail');
+    it('a succeeded order never fails afterwards: the contradicting answer is recorded for finance, once', () => {
+      const contradiction: ProviderAnsweredAfterOutcome = {
+        type: 'ProviderAnsweredAfterOutcome',
+        data: { orderId: ORDER, outcome: 'failed', operatorRef: null, reason: 'operator declined', answeredAt: LATER, recordedStatus: 'SUCCESS', contradicts: true },
+      };
+      const state = transaction.given(initiated, submitted, settled).when(fail).then(contradiction);
+      expect(state.status).toBe('SUCCESS');
+      transaction.given(initiated, submitted, settled, contradiction).when(fail).thenNothingHappens();
+      transaction.given(initiated, submitted, settled, contradiction).when(settle).thenNothingHappens();
     });
 
-    it('a failed order can never succeed afterwards', () => {
-      transaction.given(initiated, submitted, failed).when(settle).thenRefused('invalid_state', 'FAILED and cannot succeed');
+    it('a failed order never succeeds afterwards: the contradicting answer is recorded for finance, once', () => {
+      const contradiction: ProviderAnsweredAfterOutcome = {
+        type: 'ProviderAnsweredAfterOutcome',
+        data: { orderId: ORDER, outcome: 'succeeded', operatorRef: 'op-ref-1', reason: null, answeredAt: LATER, recordedStatus: 'FAILED', contradicts: true },
+      };
+      expect(transaction.given(initiated, submitted, failed).when(settle).then(contradiction).status).toBe('FAILED');
+      transaction.given(initiated, submitted, failed, contradiction).when(settle).thenNothingHappens();
+    });
+
+    it.each([
+      ['failed', 'succeeded', true],
+      ['success', 'failed', true],
+      ['success', 'succeeded', false],
+      ['failed', 'failed', false],
+    ] as const)('after an operator resolved a held order as %s, the provider answering %s is recorded (contradicts: %s) and changes nothing', (outcome, answer, contradicts) => {
+      const resolution =
+        outcome === 'failed'
+          ? ({ ...failed, data: { ...failed.data, resolvedBy: OPERATOR } } satisfies TransactionFailed)
+          : ({ ...settled, data: { ...settled.data, resolvedBy: OPERATOR } } satisfies TransactionSettled);
+      const recordedStatus = outcome === 'failed' ? 'FAILED' : 'SUCCESS';
+      const state = transaction
+        .given(initiated, submitted, disputed, resolution)
+        .when(answer === 'succeeded' ? settle : fail)
+        .then({
+          type: 'ProviderAnsweredAfterOutcome',
+          data: {
+            orderId: ORDER,
+            outcome: answer,
+            operatorRef: answer === 'succeeded' ? 'op-ref-1' : null,
+            reason: answer === 'failed' ? 'operator declined' : null,
+            answeredAt: LATER,
+            recordedStatus,
+            contradicts,
+          },
+        });
+      expect(state.status).toBe(recordedStatus);
     });
 
     it('a late hand-over record does not reopen a finished order', () => {

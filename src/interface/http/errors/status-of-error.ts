@@ -20,4 +20,5 @@ export const STATUS_OF_ERROR: Record<ErrorCode, number> = {
   internal_error: 500,
   provider_unavailable: 503,
   service_unavailable: 503,
+  access_change_pending: 503,
 };

@@ -15,15 +15,15 @@ const COMMON: Record<number, string> = {
   422: 'amount_out_of_range',
   429: 'rate_limit_exceeded: the per-key request limit was reached; see Retry-After',
   500: 'internal_error: a server fault; safe to retry with the same Idempotency-Key',
-  503: 'provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved',
+  503: 'access_change_pending: a revocation of this partner\'s access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved',
 };
 
 /** Statuses every authenticated partner route can answer. */
-const ALWAYS = [401, 403, 429, 500];
+const ALWAYS = [401, 403, 429, 500, 503];
 
 /**
  * Documents the Error body for the route's error statuses: the ones every partner route
- * shares (401, 403, 429, 500) plus those given, each with an optional route-specific text.
+ * shares (401, 403, 429, 500, 503) plus those given, each with an optional route-specific text.
  */
 export function ApiErrorResponses(statuses: Record<number, string | true>): MethodDecorator & ClassDecorator {
   const all = new Map<number, string>(ALWAYS.map((status) => [status, COMMON[status]]));

@@ -37,6 +37,23 @@ export class MetricsController {
     const count = async (sql: string): Promise<number> => Number((await this.db.query<{ n: string }>(sql))[0].n);
     const gauges: Gauge[] = [
       { name: 'held_orders', help: 'Orders held (DISPUTED) for manual resolution', value: await count('SELECT count(*)::text AS n FROM rm_orders WHERE held_at IS NOT NULL') },
+      {
+        name: 'provider_answers_after_hold',
+        help: 'Orders whose provider answered after they were held (evidence for the operator)',
+        value: await count('SELECT count(*)::text AS n FROM rm_orders WHERE late_answer IS NOT NULL'),
+      },
+      {
+        name: 'provider_answers_after_outcome',
+        help: 'Orders whose provider answered after their outcome: contradicting it (finance must act), or after a manual resolution',
+        value: await count(`SELECT count(*)::text AS n FROM rm_orders WHERE answer_after_outcome ->> 'contradicts' = 'true'`),
+        labels: { contradicts: 'true' },
+      },
+      {
+        name: 'provider_answers_after_outcome',
+        help: 'Orders whose provider answered after their outcome: contradicting it (finance must act), or after a manual resolution',
+        value: await count(`SELECT count(*)::text AS n FROM rm_orders WHERE answer_after_outcome ->> 'contradicts' = 'false'`),
+        labels: { contradicts: 'false' },
+      },
       { name: 'jobs_due', help: 'Durable jobs due and not yet done', value: await count('SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()') },
       {
         name: 'jobs_retrying',

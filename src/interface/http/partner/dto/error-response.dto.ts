@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ErrorCode } from '../../../../application/shared/service-error';
 
-/** The codes a partner can receive (the interface's Errors table, plus provider_unavailable). */
+/** The codes a partner can receive (the interface's Errors table, plus provider_unavailable and access_change_pending). */
 export const PARTNER_ERROR_CODES = [
   'validation_failed',
   'idempotency_key_required',
@@ -16,6 +16,7 @@ export const PARTNER_ERROR_CODES = [
   'rate_limit_exceeded',
   'internal_error',
   'provider_unavailable',
+  'access_change_pending',
 ] as const satisfies readonly ErrorCode[];
 
 @ApiSchema({ name: 'Error', description: 'Every refusal and failure carries this body.' })

@@ -1,0 +1,83 @@
+import { SqlExecutor } from '../sql/sql-database';
+import { SchemaScript } from '../sql/migrations';
+
+const DAY_MS = 24 * 3600_000;
+/** Rows per statement: each batch is its own short transaction, so no lock is held for long and nothing waits on the purge. */
+const BATCH = 1_000;
+
+export interface RetentionPolicy {
+  jobDays: number;
+  webhookAttemptDays: number;
+  webhookDeliveryDays: number;
+}
+
+export interface Purged {
+  jobs: number;
+  webhookAttempts: number;
+  webhookDeliveries: number;
+}
+
+export const RETENTION_SCHEMA: SchemaScript = {
+  name: 'retention',
+  sql: `
+CREATE INDEX IF NOT EXISTS jobs_done ON jobs (done_at) WHERE done_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE state IN ('SUCCEEDED', 'FAILED');
+`,
+};
+
+/**
+ * Deletes what no one needs any more, by age on the injected clock: finished jobs, the attempts
+ * of finished webhook deliveries, and (later) the finished deliveries themselves. Jobs that have
+ * not finished and deliveries still being retried are never touched. The log of events is
+ * never purged: every money fact stays in it.
+ *
+ * A finished job's id may be scheduled again once its row is gone; nothing does that: jobs
+ * are scheduled by the reactions projection, which is never replayed, and every job handler
+ * writes under deterministic event ids, so even a second run would change nothing.
+ */
+export class SqlRetention {
+  constructor(
+    private readonly db: SqlExecutor,
+    private readonly policy: RetentionPolicy,
+  ) {}
+
+  async purge(now: Date): Promise<Purged> {
+    const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+    const webhookDeliveries = await this.inBatches(
+      // The attempts of a delivery go with it, in the same statement (the foreign key is checked at its end).
+      `WITH doomed AS (
+         SELECT delivery_id FROM webhook_deliveries
+          WHERE state IN ('SUCCEEDED', 'FAILED') AND updated_at < $1
+          LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), attempts AS (
+         DELETE FROM webhook_attempts a USING doomed d WHERE a.delivery_id = d.delivery_id
+       )
+       DELETE FROM webhook_deliveries w USING doomed d WHERE w.delivery_id = d.delivery_id RETURNING w.delivery_id`,
+      before(this.policy.webhookDeliveryDays),
+    );
+    const webhookAttempts = await this.inBatches(
+      `DELETE FROM webhook_attempts WHERE ctid IN (
+         SELECT a.ctid FROM webhook_attempts a JOIN webhook_deliveries d ON d.delivery_id = a.delivery_id
+          WHERE d.state IN ('SUCCEEDED', 'FAILED') AND a.attempted_at < $1
+          LIMIT $2
+       ) RETURNING delivery_id`,
+      before(this.policy.webhookAttemptDays),
+    );
+    const jobs = await this.inBatches(
+      `DELETE FROM jobs WHERE job_id IN (
+         SELECT job_id FROM jobs WHERE done_at IS NOT NULL AND done_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+       ) RETURNING job_id`,
+      before(this.policy.jobDays),
+    );
+    return { jobs, webhookAttempts, webhookDeliveries };
+  }
+
+  private async inBatches(sql: string, cutoff: string): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = (await this.db.query(sql, [cutoff, BATCH])).length;
+      total += deleted;
+      if (deleted < BATCH) return total;
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { Server } from 'node:http';
+import { Socket } from 'node:net';
+import { ServiceConfig } from '../../../config/service-config';
+
+/**
+ * Node's own HTTP server options for slow clients: the time to send the headers and the whole
+ * request (a client that trickles a byte at a time gets 408 and is disconnected) and how long an
+ * idle keep-alive connection stays. Node checks these deadlines on a sweep, every 30 s by
+ * default; a sweep a few times per deadline keeps them close to what is configured.
+ */
+export function slowClientOptions(config: ServiceConfig): {
+  http: { requestTimeout: number; headersTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number };
+  requestTimeout: number;
+  keepAliveTimeout: number;
+} {
+  const connectionsCheckingInterval = Math.max(25, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4)));
+  return {
+    http: { requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, keepAliveTimeout: config.keepAliveTimeoutMs, connectionsCheckingInterval },
+    // Fastify sets these two on the server again after creating it: the same values.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+  };
+}
+
+/**
+ * Closes, at once, a connection from an address that already holds `max` open ones, so that a
+ * few clients cannot hold every socket. Counted by socket address: behind a reverse proxy every
+ * connection comes from the proxy, so raise the cap or set it to 0 there (the proxy limits clients).
+ */
+export function limitConnectionsPerAddress(server: Server, max: number): void {
+  if (max <= 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = open.get(address) ?? 0;
+    if (count >= max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}

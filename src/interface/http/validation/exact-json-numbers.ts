@@ -1,0 +1,102 @@
+import { FastifyInstance, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../../application/shared/service-error';
+
+const NUMBER_LITERAL = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** A decimal's value as significant digits and a power of ten, with no leading or trailing zeros: equal values, equal forms. */
+function canonical(text: string): string {
+  const negative = text.startsWith('-');
+  const [mantissa, exponentText] = text.replace(/^[-+]/, '').toLowerCase().split('e');
+  const [whole, fraction = ''] = mantissa.split('.');
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return '0';
+  let exponent = Number(exponentText ?? 0) - fraction.length;
+  const trailing = /0+$/.exec(digits)?.[0].length ?? 0;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += trailing;
+  return `${negative ? '-' : ''}${digits}e${exponent}`;
+}
+
+/**
+ * Whether a JSON number literal survives being read as a double: the double's shortest text has
+ * the literal's value. `199.999999999999999` reads as 200 and `100.0000000000000001` as 100, so
+ * neither does; `100.50`, `1e2` and `0.1` do.
+ */
+export function isExactAsDouble(literal: string): boolean {
+  const value = Number(literal);
+  return Number.isFinite(value) && canonical(String(value)) === canonical(literal);
+}
+
+interface Frame {
+  kind: 'object' | 'array';
+  key: string;
+  index: number;
+  expectingKey: boolean;
+}
+
+/**
+ * The first number in a well-formed JSON text that a double cannot carry exactly, with where it
+ * is (`amount`, `params.arguments.amount`, `items[2]`), or null. Only called on text that has
+ * already parsed as JSON, so the scan need not check the grammar.
+ */
+export function firstInexactNumber(text: string): { path: string; literal: string } | null {
+  const frames: Frame[] = [];
+  const pathHere = (): string =>
+    frames.map((frame, position) => (frame.kind === 'array' ? `[${frame.index}]` : `${position > 0 ? '.' : ''}${frame.key}`)).join('');
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const top = frames[frames.length - 1];
+      if (top?.kind === 'object' && top.expectingKey) top.key = JSON.parse(text.slice(i, end + 1)) as string;
+      i = end + 1;
+    } else if (c === '{' || c === '[') {
+      frames.push({ kind: c === '{' ? 'object' : 'array', key: '', index: 0, expectingKey: c === '{' });
+      i += 1;
+    } else if (c === '}' || c === ']') {
+      frames.pop();
+      i += 1;
+    } else if (c === ':') {
+      frames[frames.length - 1].expectingKey = false;
+      i += 1;
+    } else if (c === ',') {
+      const top = frames[frames.length - 1];
+      if (top.kind === 'array') top.index += 1;
+      else top.expectingKey = true;
+      i += 1;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      NUMBER_LITERAL.lastIndex = i;
+      const literal = NUMBER_LITERAL.exec(text)?.[0] ?? c;
+      if (!isExactAsDouble(literal)) return { path: pathHere() || 'body', literal };
+      i += literal.length;
+    } else {
+      i += 1; // whitespace, true, false, null
+    }
+  }
+  return null;
+}
+
+/**
+ * Replaces Fastify's application/json parser with the same parser (and its prototype-poisoning
+ * checks) followed by a scan of the number literals: a number with more significant digits than a
+ * double holds is refused (400 validation_failed) instead of being silently rounded. Money is then
+ * read from a double whose shortest text is exactly what the client sent. Every JSON body goes
+ * through here, the MCP endpoint's tool arguments included.
+ */
+export function useExactNumberJsonParser(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    parseJson(request, text, (error: Error | null, parsed?: unknown) => {
+      if (error) return done(error, undefined);
+      const inexact = firstInexactNumber(text);
+      if (inexact) {
+        return done(new ServiceError('validation_failed', `${inexact.path}: ${inexact.literal.slice(0, 40)} has more significant digits than can be read exactly`), undefined);
+      }
+      done(null, parsed);
+    });
+  });
+}
