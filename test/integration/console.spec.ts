@@ -78,7 +78,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
 
   beforeAll(async () => {
     [service, browser] = await Promise.all([
-      TestService.start({ store: 'postgres', env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) } }),
+      TestService.start({ store: 'postgres', env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } }),
       launchBrowser(),
     ]);
   }, SERVICE_START_TIMEOUT_MS);
@@ -328,7 +328,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await row.waitFor();
     expect(await row.innerText()).toContain('transaction.succeeded');
     expect(await row.innerText()).toContain('RETRYING');
-    expect(await row.innerText()).toContain('ECONNREFUSED');
+    expect(await row.innerText()).toContain('connection_failed');
     expect(await row.locator('ol.attempts li').count()).toBe(1);
 
     await row.locator('button').click();
