@@ -1,21 +1,8 @@
-import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A TCP port that was free a moment ago on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freeLoopbackPort as freePort } from '../../src/infrastructure/net/free-loopback-port';
 
 /** Percentile of an ascending-sorted array (nearest rank). */
 export function percentile(sorted: ArrayLike<number>, p: number): number {

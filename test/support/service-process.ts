@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freeLoopbackPort as freePort } from '../../src/infrastructure/net/free-loopback-port';
 
 const ROOT = join(__dirname, '..', '..');
 /** Compiles src/**.ts on require with the jest transform's swc options (decorator metadata for Nest). */
@@ -17,20 +17,6 @@ export interface ProcessExit {
 export interface StoppedProcess extends ProcessExit {
   /** True when the process had not exited within the grace period and was killed with SIGKILL. */
   forced: boolean;
-}
-
-/** A TCP port on loopback that was free a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

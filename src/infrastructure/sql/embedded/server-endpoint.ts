@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { platform } from 'node:os';
 import { join } from 'node:path';
+import { freeLoopbackPort } from '../../net/free-loopback-port';
 import { CLUSTER_USER } from './cluster-folder';
 
 /** Where the embedded server listens, and how the service connects to it. */
@@ -39,19 +39,6 @@ export async function chooseEndpoint(dataDir: string, password: string): Promise
     socketDir: null,
     settings: { listen_addresses: '127.0.0.1', unix_socket_directories: '', port: String(port) },
   };
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
