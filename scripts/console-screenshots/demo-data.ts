@@ -27,7 +27,7 @@ export async function seedDemoData(client: DemoClient, waitUntil: WaitUntil): Pr
   await client.admin('POST', '/partners', { name: `Dhaka Pay ${run}`, corridor: 'BD' });
   await client.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
   await client.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount: '25000.00', reference: 'NEFT UTIB0000123' }, { 'idempotency-key': `demo-${run}` });
-  await client.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: 'http://127.0.0.1:9/hooks/recharge', rate_limit: 600 });
+  await client.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: 'https://hooks.example.com/recharge', rate_limit: 600 });
   await waitUntil('the sandbox starting credit', async () => (await client.admin('GET', `/partners/${partnerId}`)).balances.sandbox?.available === '1000.00');
 
   const topup = (suffix: string, amount: number, reference: string) =>
