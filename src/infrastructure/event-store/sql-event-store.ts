@@ -6,7 +6,6 @@ import {
   IdempotencyKeyTakenError,
   KeyBinding,
   keyBindingId,
-  EventMetadata,
   EventStore,
   ExpectedRevision,
   GlobalPosition,
@@ -20,22 +19,9 @@ import { READABLE_HORIZON } from './readable-horizon';
 import { importHistoricalEvents } from './sql-event-import';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
+import { EVENT_COLUMNS, EventRow } from './sql-event-row';
 
-interface EventRow {
-  global_position: string;
-  transaction_id: string;
-  event_id: string;
-  stream_id: string;
-  stream_revision: string;
-  event_type: string;
-  schema_version: number;
-  data: { [key: string]: unknown };
-  metadata: EventMetadata;
-  recorded_at: Date | string;
-}
 
-const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id,
-  stream_id, stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at`;
 
 /** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
 interface AppendAtRevision {

@@ -2,25 +2,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventMetadata, HistoricalEvent } from '../../application/ports/event-store.port';
+import { HistoricalEvent } from '../../application/ports/event-store.port';
+import { EVENT_COLUMNS, EventRow } from '../event-store/sql-event-row';
 
 /*
  * The one use of @electric-sql/pglite left: reading the events of a data folder written by the releases whose
  * embedded store was PGlite (DATA_DIR/pglite), so that `data import` can move them into a real store.
  */
 
-interface EventRow {
-  global_position: string;
-  transaction_id: string;
-  event_id: string;
-  stream_id: string;
-  stream_revision: string;
-  event_type: string;
-  schema_version: number;
-  data: { [key: string]: unknown };
-  metadata: EventMetadata;
-  recorded_at: Date | string;
-}
 
 /** True for a PostgreSQL data folder (PGlite writes one): it holds PG_VERSION. */
 export const isPgliteFolder = (path: string): boolean => existsSync(join(path, 'PG_VERSION'));
@@ -66,8 +55,7 @@ export class PgliteEventReader {
     for (;;) {
       const page: EventRow[] = (
         await this.db.query<EventRow>(
-          `SELECT global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id, stream_id,
-                  stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at
+          `SELECT ${EVENT_COLUMNS}
              FROM es_events
             WHERE $1::text IS NULL OR (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
             ORDER BY transaction_id, global_position
