@@ -63,6 +63,7 @@ describe('health probes, request ids and metrics', () => {
 
   it('counts requests by route template and status, order outcomes and their time from the debit, next to the existing gauges', async () => {
     const { sandboxKey } = await service.createPartner('IN');
+    const statementsBefore = sample((await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text, 'partner_service_sql_statements_total') ?? Number.NaN;
     const topup = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, 'metrics-1');
     expect(topup.status).toBe(200);
     await service.advance(31_000);
@@ -82,6 +83,8 @@ describe('health probes, request ids and metrics', () => {
     expect(sample(text, 'partner_service_provider_call_duration_seconds_count{operation="submit",outcome="answered"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'partner_service_projection_lag_seconds{projector="read-models"}')).toBe(0);
     expect(sample(text, 'partner_service_job_backlog{state="due"}')).toBe(0);
+    // The debit, its settlement and their read models took statements of their own.
+    expect(sample(text, 'partner_service_sql_statements_total')).toBeGreaterThan(statementsBefore + 3);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
     // Declared from the start; its samples appear with the first garbage collection.
     expect(text).toMatch(/^# TYPE nodejs_gc_duration_seconds histogram$/m);

@@ -68,6 +68,16 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * Statements sent to PostgreSQL, BEGIN and COMMIT included: each is one round trip. The bench divides
+   * them by the orders of a scenario; an operator sees a change of release or load in them.
+   */
+  readonly sqlStatements = new Counter({
+    name: 'partner_service_sql_statements_total',
+    help: 'Statements sent to PostgreSQL (one round trip each, BEGIN and COMMIT included)',
+    registers: [this.registry],
+  });
+
   /** Node's own metrics (event-loop lag, GC, heap, CPU), for the thread that serves HTTP only: they are per process. */
   collectProcessMetrics(): void {
     if (this.processMetrics) return;

@@ -1,4 +1,5 @@
 import { Pool, PoolClient } from 'pg';
+import { serviceMetrics } from '../metrics/service-metrics';
 import { isConnectionFailure, translateConnectionFailure } from './connection-failure';
 import { preparedQuery } from './prepared-statements';
 import { QueryOptions, SqlDatabase, SqlExecutor } from './sql-database';
@@ -42,6 +43,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   async query<Row extends object>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+    serviceMetrics.sqlStatements.inc();
     const result = await this.pool.query(preparedQuery(text, params, options)).catch(translateConnectionFailure);
     return result.rows as Row[];
   }
@@ -52,6 +54,7 @@ export class PostgresDatabase implements SqlDatabase {
     let broken: unknown = undefined;
     try {
       const result = await work(clientExecutor(client));
+      serviceMetrics.sqlStatements.inc();
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -71,6 +74,7 @@ export class PostgresDatabase implements SqlDatabase {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect().catch(translateConnectionFailure);
       try {
+        serviceMetrics.sqlStatements.inc();
         await client.query('BEGIN');
         return client;
       } catch (error) {
@@ -104,6 +108,7 @@ export class PostgresDatabase implements SqlDatabase {
 
 const clientExecutor = (client: PoolClient): SqlExecutor => ({
   async query<Row extends object>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+    serviceMetrics.sqlStatements.inc();
     const result = await client.query(preparedQuery(text, params, options));
     return result.rows as Row[];
   },
