@@ -222,6 +222,87 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
+    describe('appending to many streams in one call (appendMany)', () => {
+      it('writes every stream at its expected revision, new ones included, and answers in the order asked', async () => {
+        const existing = Array.from({ length: 5 }, () => uuid());
+        for (const streamId of existing) await store.append(streamId, [newEvent('Opened')], 'no_stream');
+        const fresh = Array.from({ length: 5 }, () => uuid());
+        const outcomes = await store.appendMany([
+          ...existing.map((streamId) => ({ streamId, events: [newEvent('X'), newEvent('Y')], expected: 0 })),
+          ...fresh.map((streamId) => ({ streamId, events: [newEvent('Opened')], expected: 'no_stream' as const })),
+        ]);
+        expect(outcomes).toHaveLength(10);
+        for (const [index, streamId] of [...existing, ...fresh].entries()) {
+          const outcome = outcomes[index];
+          if (!outcome.ok) throw outcome.error;
+          const events = await store.readStream(streamId);
+          expect(outcome.result.nextRevision).toBe(index < 5 ? 2 : 0);
+          expect(events).toHaveLength(index < 5 ? 3 : 1);
+          expect(comparePositions(events[events.length - 1].position, outcome.result.position as GlobalPosition)).toBe(0);
+        }
+      });
+
+      it('refuses only the streams whose revision moved or that exist already, and writes the others', async () => {
+        const streams = Array.from({ length: 9 }, () => uuid());
+        for (const streamId of streams) await store.append(streamId, [newEvent('A'), newEvent('B')], 'no_stream');
+        const outcomes = await store.appendMany(
+          streams.map((streamId, index) => ({
+            streamId,
+            events: [newEvent('C')],
+            expected: index % 3 === 0 ? 0 : index % 3 === 1 ? ('no_stream' as const) : 1,
+          })),
+        );
+        for (const [index, streamId] of streams.entries()) {
+          const outcome = outcomes[index];
+          if (index % 3 === 2) {
+            expect(outcome).toEqual({ ok: true, result: expect.objectContaining({ nextRevision: 2, deduplicated: false }) });
+            expect(await store.readStream(streamId)).toHaveLength(3);
+          } else {
+            expect(outcome.ok).toBe(false);
+            if (outcome.ok) continue;
+            expect(outcome.error).toBeInstanceOf(WrongExpectedRevisionError);
+            expect((outcome.error as WrongExpectedRevisionError).actual).toBe(1);
+            expect(await store.readStream(streamId)).toHaveLength(2);
+          }
+        }
+      });
+
+      it('treats a repeated append as a no-op and refuses one whose event id another stream holds', async () => {
+        const [repeatedStream, clashing, plain] = [uuid(), uuid(), uuid()];
+        const stored = newEvent('Stored');
+        await store.append(repeatedStream, [stored], 'no_stream');
+        const outcomes = await store.appendMany([
+          { streamId: repeatedStream, events: [stored], expected: 'no_stream' },
+          { streamId: clashing, events: [{ ...newEvent('Clash'), eventId: stored.eventId }], expected: 'no_stream' },
+          { streamId: plain, events: [newEvent('Plain')], expected: 'no_stream' },
+        ]);
+        expect(outcomes[0]).toEqual({ ok: true, result: expect.objectContaining({ deduplicated: true, nextRevision: 0 }) });
+        expect(outcomes[1].ok).toBe(false);
+        if (!outcomes[1].ok) expect(outcomes[1].error).toBeInstanceOf(DuplicateEventIdError);
+        expect(await store.readStream(clashing)).toHaveLength(0);
+        expect(outcomes[2]).toEqual({ ok: true, result: expect.objectContaining({ deduplicated: false, nextRevision: 0 }) });
+        expect(ids(await store.readStream(plain))).toHaveLength(1);
+      });
+
+      it('binds each stream\'s keys with its events, and refuses the second of two appends that bind one key (stores that can)', async () => {
+        if (!store.bindsIdempotencyKeys) return;
+        const key = `many-${uuid()}`;
+        const [first, second, third] = [uuid(), uuid(), uuid()];
+        const outcomes = await store.appendMany([
+          { streamId: first, events: [newEvent('Debited')], expected: 'no_stream', idempotencyKeys: [keyBinding(key)] },
+          { streamId: second, events: [newEvent('Debited')], expected: 'no_stream', idempotencyKeys: [keyBinding(key)] },
+          { streamId: third, events: [newEvent('Debited')], expected: 'no_stream', idempotencyKeys: [keyBinding(`other-${key}`)] },
+        ]);
+        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(2);
+        const refused = outcomes.findIndex((outcome) => !outcome.ok);
+        expect(refused === 0 || refused === 1).toBe(true);
+        const refusal = outcomes[refused];
+        if (!refusal.ok) expect(refusal.error).toBeInstanceOf(IdempotencyKeyTakenError);
+        expect(await store.readStream([first, second][refused])).toHaveLength(0);
+        expect(outcomes[2].ok).toBe(true);
+      });
+    });
+
     describe('binding Idempotency-Keys in the commit of the events (stores that can)', () => {
       const bindingStore = (): EventStore | null => (store.bindsIdempotencyKeys ? store : null);
 
@@ -561,6 +642,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const reads: number[] = [];
         const counting: EventStore = {
           append: (streamId, events, expected) => store.append(streamId, events, expected),
+          appendMany: (appends) => store.appendMany(appends),
           readStream: (streamId, fromRevision, maxCount) => store.readStream(streamId, fromRevision, maxCount),
           readLastEvent: (streamId) => store.readLastEvent(streamId),
           readAll: (after, options) => {

@@ -115,6 +115,23 @@ export class IdempotencyKeyTakenError extends Error {
   }
 }
 
+/** One stream's part of `appendMany`: at a known revision, or as a new stream. */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: number | 'no_stream';
+  /** As in AppendOptions: only for stores whose `bindsIdempotencyKeys` is true. */
+  idempotencyKeys?: readonly KeyBinding[];
+}
+
+/** Refusals that concern one stream's append only; the other appends of the call are not affected. */
+export type StreamAppendRefusal = WrongExpectedRevisionError | DuplicateEventIdError | IdempotencyKeyTakenError;
+
+export type StreamAppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: StreamAppendRefusal };
+
+export const isStreamAppendRefusal = (error: unknown): error is StreamAppendRefusal =>
+  error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError || error instanceof IdempotencyKeyTakenError;
+
 export interface ReadAllOptions {
   maxCount: number;
   /** Only events of these types are returned (the position still advances past the others). */
@@ -128,6 +145,14 @@ export interface EventStore {
    */
   readonly bindsIdempotencyKeys?: boolean;
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * Appends to several streams at once, each with the guarantees of `append` on its own: all of a
+   * stream's events (and its keys) or none. The SQL stores write them in one statement and one commit;
+   * a stream whose revision moved, whose key is bound or whose event id is stored elsewhere is refused
+   * alone, in its outcome, and the others are written. A rejected promise (the database went away)
+   * leaves every outcome unknown, as a failed `append` does. Outcomes come in the order of `appends`.
+   */
+  appendMany(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]>;
   /**
    * Events of one stream from `fromRevision` (inclusive), oldest first, at most `maxCount` of them
    * when given (readers page through long streams with it). Empty for a stream that does not exist.

@@ -30,9 +30,12 @@ import {
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
+  StreamAppend,
+  StreamAppendOutcome,
   WrongExpectedRevisionError,
   comparePositions,
 } from '../../application/ports/event-store.port';
+import { appendEach } from './append-each';
 import {
   ClaimDecision,
   ClaimIntent,
@@ -195,6 +198,11 @@ export class EventStoreDbEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     if (options.idempotencyKeys?.length) throw new Error('EventStoreDB cannot bind Idempotency-Keys in the commit of its events; nothing was written');
     return this.appendData(streamId, events, events.map((event) => toEventData(event)), expected);
+  }
+
+  /** EventStoreDB commits one stream per append: the streams are appended side by side, each on its own. */
+  appendMany(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    return appendEach(this, appends);
   }
 
   /**

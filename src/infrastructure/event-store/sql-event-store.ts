@@ -13,7 +13,10 @@ import {
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
+  StreamAppend,
+  StreamAppendOutcome,
   WrongExpectedRevisionError,
+  isStreamAppendRefusal,
 } from '../../application/ports/event-store.port';
 import { READABLE_HORIZON } from './readable-horizon';
 import { importHistoricalEvents } from './sql-event-import';
@@ -68,18 +71,61 @@ export class SqlEventStore implements EventStore {
       this.appended.emit('appended');
       return result;
     } catch (error) {
-      if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) return this.retryOrRethrow(error, streamId, events);
-      if (constraintOf(error) === 'idempotency_keys_pkey') throw new IdempotencyKeyTakenError(await this.boundAlready(keys));
-      // A concurrent writer won a race: on the event ids (a repeated append) or on the stream.
-      if (constraintOf(error) === 'es_events_event_id_unique') {
-        const repeated = await this.alreadyStored(this.db, streamId, events);
-        if (repeated) return repeated;
-        // Nothing was stored: the batch itself carries one id twice.
-        throw new DuplicateEventIdError(events.map((event) => event.eventId));
-      }
-      const actual = await this.currentRevision(this.db, streamId);
-      throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
+      return this.afterFailedAppend(error, streamId, events, expected, keys);
     }
+  }
+
+  /** One statement for all the streams (see appendGroup); a stream refused there is explained on its own. */
+  async appendMany(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    if (appends.length === 0) return [];
+    for (const append of appends) if (append.events.length === 0) throw new Error('append needs at least one event');
+    const placed = await this.appendGroup(
+      appends.map((append) => ({
+        streamId: append.streamId,
+        events: append.events,
+        expected: append.expected === 'no_stream' ? NO_STREAM : append.expected,
+        keys: append.idempotencyKeys ?? [],
+      })),
+    );
+    const outcomes = await Promise.all(
+      placed.map(async (outcome, index): Promise<StreamAppendOutcome> => {
+        if ('result' in outcome) return { ok: true, result: outcome.result };
+        const append = appends[index];
+        try {
+          const result = await this.afterFailedAppend(outcome.error, append.streamId, append.events, append.expected, append.idempotencyKeys ?? []);
+          return { ok: true, result };
+        } catch (error) {
+          if (isStreamAppendRefusal(error)) return { ok: false, error };
+          throw error;
+        }
+      }),
+    );
+    if (outcomes.some((outcome) => outcome.ok)) this.appended.emit('appended');
+    return outcomes;
+  }
+
+  /**
+   * Why an append failed, as the port's errors; or its result, when the events it carried are stored
+   * already (a repeated append is a no-op).
+   */
+  private async afterFailedAppend(
+    error: unknown,
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    keys: readonly KeyBinding[],
+  ): Promise<AppendResult> {
+    if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) return this.retryOrRethrow(error, streamId, events);
+    if (constraintOf(error) === 'idempotency_keys_pkey') throw new IdempotencyKeyTakenError(await this.boundAlready(keys));
+    // A concurrent writer won a race: on the event ids (a repeated append) or on the stream.
+    if (constraintOf(error) === 'es_events_event_id_unique') {
+      const repeated = await this.alreadyStored(this.db, streamId, events);
+      if (repeated) return repeated;
+      // Nothing was stored: the batch itself carries one id twice.
+      throw new DuplicateEventIdError(events.map((event) => event.eventId));
+    }
+    const actual = await this.currentRevision(this.db, streamId);
+    throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
   }
 
   /** A retry racing its own first attempt sees the revision move; if the first attempt stored these events, it is a no-op. */
