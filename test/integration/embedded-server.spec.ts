@@ -69,6 +69,8 @@ describe('the embedded PostgreSQL server of EVENT_STORE=embedded', () => {
     expect(service.output).toContain(`listening on the Unix socket ${join(dataDir, 'postgres-socket', '.s.PGSQL.5432')} (no TCP port)`);
     expect(await serverSetting(dataDir, 'listen_addresses')).toBe('');
     for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes', 'data_checksums']) expect([setting, await serverSetting(dataDir, setting)]).toEqual([setting, 'on']);
+    // Half of PostgreSQL's default, so the service and its server fit the memory target together.
+    expect(await serverSetting(dataDir, 'shared_buffers')).toBe('64MB');
 
     const created = await admin(service, 'POST', '/partners', { name: 'Embedded Lifecycle', corridor: 'SG' });
     expect(created.status).toBe(201);
