@@ -7,7 +7,7 @@ import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const REGENERATE = 'npm run openapi:regenerate (the snapshot, then the client and the Bruno collection from it)';
 
-describe('the checked-in OpenAPI snapshot (clients/typescript/openapi.json)', () => {
+describe('the checked-in OpenAPI snapshot (clients/typescript/openapi.json) and the error reference it links', () => {
   let service: TestService;
   let served: unknown;
   const snapshotText = readFileSync(join(__dirname, '..', '..', OPENAPI_SNAPSHOT_FILE), 'utf8');
@@ -26,6 +26,16 @@ describe('the checked-in OpenAPI snapshot (clients/typescript/openapi.json)', ()
     const changes = breakingChanges(JSON.parse(snapshotText), served);
     const hint = 'These changes break integrations written against the snapshot. Make them additive; if a break is intended, it needs a new interface version, then ' + REGENERATE;
     expect({ breakingChanges: changes, hint: changes.length ? hint : null }).toEqual({ breakingChanges: [], hint: null });
+  });
+
+  it('links the error reference, which the service serves without a key', async () => {
+    const document = served as { externalDocs?: { url: string }; components: { schemas: { Error: { description: string } } } };
+    expect(document.externalDocs?.url).toBe('/docs/errors.md');
+    expect(document.components.schemas.Error.description).toContain('/docs/errors.md');
+    const page = await service.request('GET', '/docs/errors.md');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/markdown/);
+    expect(page.text).toBe(readFileSync(join(__dirname, '..', '..', 'docs', 'errors.md'), 'utf8'));
   });
 
   it('is the document the service serves, byte for byte', () => {
