@@ -30,19 +30,24 @@ describe.each(STORES)('bill payment (%s store)', (store) => {
     ({ sandboxKey: key, partnerId } = await service.createPartner('IN'));
   });
 
-  // Refusals are sent raw (any body, any header); the accepted calls go through the generated client (clients/typescript).
+  // Refusals are sent raw (any body, any header); accepted calls go through the generated client (clients/typescript).
   const billInfo = (body: Record<string, unknown>, token = key): Promise<HttpAnswer> => service.partner('POST', '/bill-info', token, body);
   const payBill = (body: Record<string, unknown>, idempotencyKey: string | null = `bill-${randomUUID()}`): Promise<HttpAnswer> =>
     service.partner('POST', '/pay-bill', key, body, idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey });
   const client = () => service.client(key);
-  const fetchBillInfo = (body: { biller_id: number; consumer_number: string; params?: Record<string, string> }) => dataOf(client().POST('/v1/partner/bill-info', { body }));
+  const fetchBillInfo = (body: { biller_id: number; consumer_number: string; params?: Record<string, string> }) =>
+    dataOf(client().POST('/v1/partner/bill-info', { body }));
   const pay = (body: { biller_id: number; consumer_number: string; amount: number; reference?: string }) =>
-    dataOf(client().POST('/v1/partner/pay-bill', { params: { header: { 'Idempotency-Key': `bill-${randomUUID()}` } }, body }));
+    dataOf(
+      client().POST('/v1/partner/pay-bill', { params: { header: { 'Idempotency-Key': `bill-${randomUUID()}` } }, body }),
+    );
   const balance = async (): Promise<string> => (await dataOf(client().GET('/v1/partner/balance'))).available;
-  const transaction = (orderId: string) => dataOf(client().GET('/v1/partner/transactions/{order_id}', { params: { path: { order_id: orderId } } }));
+  const transaction = (orderId: string) =>
+    dataOf(client().GET('/v1/partner/transactions/{order_id}', { params: { path: { order_id: orderId } } }));
   const today = (): string => service.clock.now().toISOString().slice(0, 10);
   /** Fetches the bill first, as a partner must, and returns its amount. */
-  const fetchBill = async (consumerNumber: string, billerId = BESCOM): Promise<string> => (await fetchBillInfo({ biller_id: billerId, consumer_number: consumerNumber })).amount;
+  const fetchBill = async (consumerNumber: string, billerId = BESCOM): Promise<string> =>
+    (await fetchBillInfo({ biller_id: billerId, consumer_number: consumerNumber })).amount;
 
   describe('GET /billers', () => {
     it("lists the billers of the partner's corridor with id, name, category, BBPS flag and parameters", async () => {

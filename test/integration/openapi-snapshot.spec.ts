@@ -22,14 +22,23 @@ describe('the checked-in OpenAPI snapshot (clients/typescript/openapi.json) and 
     await service.close();
   });
 
-  it('is not broken by the served document: no operation, parameter or field a partner relies on is gone or narrowed', () => {
+  it('is not broken by the served document: no operation, parameter or field partners rely on is gone', () => {
     const changes = breakingChanges(JSON.parse(snapshotText), served);
-    const hint = 'These changes break integrations written against the snapshot. Make them additive; if a break is intended, it needs a new interface version, then ' + REGENERATE;
-    expect({ breakingChanges: changes, hint: changes.length ? hint : null }).toEqual({ breakingChanges: [], hint: null });
+    const hint =
+      'These changes break integrations written against the snapshot. Make them additive; ' +
+      'if a break is intended, it needs a new interface version, then ' +
+      REGENERATE;
+    expect({ breakingChanges: changes, hint: changes.length ? hint : null }).toEqual({
+      breakingChanges: [],
+      hint: null,
+    });
   });
 
   it('links the error reference, which the service serves without a key', async () => {
-    const document = served as { externalDocs?: { url: string }; components: { schemas: { Error: { description: string } } } };
+    const document = served as {
+      externalDocs?: { url: string };
+      components: { schemas: { Error: { description: string } } };
+    };
     expect(document.externalDocs?.url).toBe('/docs/errors.md');
     expect(document.components.schemas.Error.description).toContain('/docs/errors.md');
     const page = await service.request('GET', '/docs/errors.md');
@@ -46,7 +55,8 @@ describe('the checked-in OpenAPI snapshot (clients/typescript/openapi.json) and 
     const firstDifference = servedLines.findIndex((line, index) => line !== snapshotLines[index]);
     throw new Error(
       `The served OpenAPI document differs from ${OPENAPI_SNAPSHOT_FILE} from line ${firstDifference + 1}:\n` +
-        `  snapshot: ${snapshotLines[firstDifference] ?? '(end of file)'}\n  served:   ${servedLines[firstDifference] ?? '(end of file)'}\n` +
+        `  snapshot: ${snapshotLines[firstDifference] ?? '(end of file)'}\n` +
+        `  served:   ${servedLines[firstDifference] ?? '(end of file)'}\n` +
         `Update it with ${REGENERATE}, and review the diff.`,
     );
   });

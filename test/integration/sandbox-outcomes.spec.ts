@@ -30,7 +30,8 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
       }),
     );
 
-  const status = (orderId: string) => dataOf(service.client(key).GET('/v1/partner/transactions/{order_id}', { params: { path: { order_id: orderId } } }));
+  const status = (orderId: string) =>
+    dataOf(service.client(key).GET('/v1/partner/transactions/{order_id}', { params: { path: { order_id: orderId } } }));
   const balance = async () => (await dataOf(service.client(key).GET('/v1/partner/balance'))).available;
 
   it('0001 succeeds at once with an operator reference and no refund', async () => {
@@ -64,9 +65,9 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
       expect(await status(orderId)).toMatchObject({ status: 'PENDING', refunded_at: null });
       const listed = async (status: 'PENDING' | 'FAILED') =>
-        (await dataOf(service.client(key).GET('/v1/partner/transactions', { params: { query: { reference: 'ref-0002', status } } }))).transactions.filter(
-          (order) => order.order_id === orderId,
-        );
+        (
+          await dataOf(service.client(key).GET('/v1/partner/transactions', { params: { query: { reference: 'ref-0002', status } } }))
+        ).transactions.filter((order) => order.order_id === orderId);
       expect(await listed('PENDING')).toEqual([expect.objectContaining({ status: 'PENDING' })]);
       expect(await listed('FAILED')).toEqual([]);
       expect(await balance()).toBe('900.00');

@@ -39,8 +39,12 @@ describe('the TypeScript client package (clients/typescript) against a running s
     expect(replay.response.headers.get('idempotent-replay')).toBe('true');
     expect(replay.data).toEqual(first.data);
     await service.settle();
-    const listed = await dataOf(client.GET('/v1/partner/transactions', { params: { query: { reference: 'client-1' } } }));
-    expect(listed.transactions.map((order) => [order.order_id, order.status])).toEqual([[first.data?.order_id, 'SUCCESS']]);
+    const listed = await dataOf(
+      client.GET('/v1/partner/transactions', { params: { query: { reference: 'client-1' } } }),
+    );
+    expect(listed.transactions.map((order) => [order.order_id, order.status])).toEqual([
+      [first.data?.order_id, 'SUCCESS'],
+    ]);
   });
 
   it('gives a refusal as the typed Error body with its status', async () => {
@@ -53,14 +57,16 @@ describe('the TypeScript client package (clients/typescript) against a running s
     expect(refused.response.status).toBe(402);
     expect(refused.data).toBeUndefined();
     expect(refused.error).toEqual({ error: 'insufficient_balance', detail: expect.any(String) });
-    const missing = await client.GET('/v1/partner/transactions/{order_id}', { params: { path: { order_id: 'ord_does_not_exist' } } });
+    const missing = await client.GET('/v1/partner/transactions/{order_id}', {
+      params: { path: { order_id: 'ord_does_not_exist' } },
+    });
     expect([missing.response.status, missing.error?.error]).toEqual([404, 'not_found']);
     const wrongKey = createPartnerClient({ baseUrl: service.url, apiKey: `svc_test_${'Q'.repeat(32)}` });
     expect((await wrongKey.GET('/v1/partner/balance')).error?.error).toBe('invalid_api_key');
     expect(() => createPartnerClient({ baseUrl: service.url, apiKey: 'not-a-key' })).toThrow(/svc_live_ or svc_test_/);
   });
 
-  it('verifies real webhook deliveries of the service, and refuses a changed body, another secret and an old timestamp', async () => {
+  it('verifies real webhook deliveries, and refuses a changed body, another secret and an old timestamp', async () => {
     const { sandboxKey } = await service.createPartner('IN', 'Client Webhooks');
     const client = createPartnerClient({ baseUrl: service.url, apiKey: sandboxKey });
     const configured = await dataOf(client.PATCH('/v1/partner/settings', { body: { webhook_url: receiver.url } }));
@@ -78,11 +84,22 @@ describe('the TypeScript client package (clients/typescript) against a running s
     const delivery = receiver.received[seen];
     const header = delivery.headers['x-partner-signature'];
 
-    expect(verifyWebhookSignature(header, delivery.rawBody, secret, { now })).toEqual({ ok: true, timestamp: Math.floor(now() / 1000) });
+    expect(verifyWebhookSignature(header, delivery.rawBody, secret, { now })).toEqual({
+      ok: true,
+      timestamp: Math.floor(now() / 1000),
+    });
     expect(verifyWebhookSignature(header, Buffer.from(delivery.rawBody), [secret], { now }).ok).toBe(true);
-    expect(verifyWebhookSignature(header, delivery.rawBody.replace('"100.0000"', '"900.0000"'), secret, { now })).toEqual({ ok: false, reason: 'no signature matches' });
-    expect(verifyWebhookSignature(header, delivery.rawBody, 'whsec_another_secret', { now })).toEqual({ ok: false, reason: 'no signature matches' });
-    expect(verifyWebhookSignature(header, delivery.rawBody, secret, { now: () => now() + 301_000 })).toEqual({ ok: false, reason: 'timestamp outside the tolerance' });
+    expect(
+      verifyWebhookSignature(header, delivery.rawBody.replace('"100.0000"', '"900.0000"'), secret, { now }),
+    ).toEqual({ ok: false, reason: 'no signature matches' });
+    expect(verifyWebhookSignature(header, delivery.rawBody, 'whsec_another_secret', { now })).toEqual({
+      ok: false,
+      reason: 'no signature matches',
+    });
+    expect(verifyWebhookSignature(header, delivery.rawBody, secret, { now: () => now() + 301_000 })).toEqual({
+      ok: false,
+      reason: 'timestamp outside the tolerance',
+    });
     expect(verifyWebhookSignature(undefined, delivery.rawBody, secret, { now }).ok).toBe(false);
 
     // During a rotation every delivery carries two signatures: the old secret and the new one both verify.
@@ -99,7 +116,9 @@ describe('the TypeScript client package (clients/typescript) against a running s
     const signatures = afterRotation.headers['x-partner-signature'];
     expect(String(signatures).match(/v1=/g)).toHaveLength(2);
     expect(verifyWebhookSignature(signatures, afterRotation.rawBody, secret, { now }).ok).toBe(true);
-    expect(verifyWebhookSignature(signatures, afterRotation.rawBody, rotated.webhook_secret as string, { now }).ok).toBe(true);
+    expect(
+      verifyWebhookSignature(signatures, afterRotation.rawBody, rotated.webhook_secret as string, { now }).ok,
+    ).toBe(true);
   });
 
   it('verifies the worked example of docs/webhooks.md', () => {
@@ -108,7 +127,10 @@ describe('the TypeScript client package (clients/typescript) against a running s
     const header = /X-Partner-Signature: (t=1767225600,v1=[0-9a-f]{64})/.exec(guide)?.[1];
     expect(body && header).toBeTruthy();
     const at = () => 1767225600 * 1000;
-    expect(verifyWebhookSignature(header, body as string, 'whsec_example_secret_do_not_use', { now: at })).toEqual({ ok: true, timestamp: 1767225600 });
+    expect(verifyWebhookSignature(header, body as string, 'whsec_example_secret_do_not_use', { now: at })).toEqual({
+      ok: true,
+      timestamp: 1767225600,
+    });
     expect(verifyWebhookSignature(header, `${body} `, 'whsec_example_secret_do_not_use', { now: at }).ok).toBe(false);
   });
 });

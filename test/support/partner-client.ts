@@ -11,6 +11,7 @@ export function partnerClient(url: string, apiKey: string): PartnerClient {
  */
 export async function dataOf<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
-  if (!response.ok || data === undefined) throw new Error(`expected a 2xx answer, got ${response.status} ${JSON.stringify(error ?? null)}`);
+  if (!response.ok || data === undefined)
+    throw new Error(`expected a 2xx answer, got ${response.status} ${JSON.stringify(error ?? null)}`);
   return data;
 }

@@ -17,9 +17,12 @@ function filesUnder(folder: string): string[] {
 describe('the Bruno collection (clients/bruno)', () => {
   it('is what the generator makes from the OpenAPI snapshot (regenerate with npm run collection:generate)', () => {
     const generated = brunoCollection(snapshot);
-    const onDisk = filesUnder(FOLDER).filter((path) => path !== 'README.md').sort();
+    const onDisk = filesUnder(FOLDER)
+      .filter((path) => path !== 'README.md')
+      .sort();
     expect(onDisk).toEqual([...generated.keys()].sort());
-    for (const [path, content] of generated) expect({ path, content: readFileSync(join(FOLDER, path), 'utf8') }).toEqual({ path, content });
+    for (const [path, content] of generated)
+      expect({ path, content: readFileSync(join(FOLDER, path), 'utf8') }).toEqual({ path, content });
   });
 
   it('has a request for every operation of the snapshot, with the key from the environment', () => {
@@ -32,10 +35,11 @@ describe('the Bruno collection (clients/bruno)', () => {
         return `${method?.toUpperCase()} ${url?.replace(/:(\w+)/g, '{$1}')}`;
       }),
     );
-    const operations = Object.entries(snapshot.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
-      Object.keys(item)
-        .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-        .map((method) => `${method.toUpperCase()} ${path}`),
+    const operations = Object.entries(snapshot.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, item]) =>
+        Object.keys(item)
+          .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+          .map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(operations.length).toBeGreaterThan(10);
     expect(operations.filter((operation) => !covered.has(operation))).toEqual([]);
@@ -51,7 +55,12 @@ describe('the Bruno collection (clients/bruno)', () => {
     const topup = readFileSync(join(FOLDER, 'orders', 'topup.bru'), 'utf8');
     expect(topup).toContain('Idempotency-Key: {{$randomUUID}}');
     const body = JSON.parse(/body:json \{\n([\s\S]*?)\n\}/.exec(topup)?.[1] ?? 'null');
-    expect(body).toEqual({ operator_id: expect.any(Number), phone: expect.any(String), amount: expect.any(Number), reference: expect.any(String) });
+    expect(body).toEqual({
+      operator_id: expect.any(Number),
+      phone: expect.any(String),
+      amount: expect.any(Number),
+      reference: expect.any(String),
+    });
     expect(readFileSync(join(FOLDER, 'orders', 'payBill.bru'), 'utf8')).toContain('Idempotency-Key: {{$randomUUID}}');
   });
 });

@@ -32,7 +32,9 @@ describe('the breaking-change check of the OpenAPI document', () => {
   });
 
   it('flags a removed operation', () => {
-    expect(changed((document) => delete document.paths['/v1/partner/balance'].get)).toEqual(['GET /v1/partner/balance: operation removed']);
+    expect(changed((document) => delete document.paths['/v1/partner/balance'].get)).toEqual([
+      'GET /v1/partner/balance: operation removed',
+    ]);
   });
 
   it('flags a response field that is removed or renamed, or may be missing', () => {
@@ -43,7 +45,10 @@ describe('the breaking-change check of the OpenAPI document', () => {
         delete balance.properties.available;
         balance.required = balance.required.filter((name: string) => name !== 'updated_at');
       }),
-    ).toEqual(['GET /v1/partner/balance response 200: property available removed', 'GET /v1/partner/balance response 200: property updated_at no longer always present']);
+    ).toEqual([
+      'GET /v1/partner/balance response 200: property available removed',
+      'GET /v1/partner/balance response 200: property updated_at no longer always present',
+    ]);
   });
 
   it('flags a field removed deep inside a referenced schema', () => {
@@ -52,9 +57,9 @@ describe('the breaking-change check of the OpenAPI document', () => {
   });
 
   it('flags a response field that may now be null', () => {
-    expect(changed((document) => (schemas(document).TopupOrder.properties.order_id.type = ['string', 'null']))).toEqual([
-      'POST /v1/partner/topup response 200.order_id: type widened from string to null|string',
-    ]);
+    expect(changed((document) => (schemas(document).TopupOrder.properties.order_id.type = ['string', 'null']))).toEqual(
+      ['POST /v1/partner/topup response 200.order_id: type widened from string to null|string'],
+    );
   });
 
   it('flags a new required request field and a field made required', () => {
@@ -94,8 +99,13 @@ describe('the breaking-change check of the OpenAPI document', () => {
       changed((document) => {
         const list = document.paths['/v1/partner/transactions'].get;
         list.parameters = list.parameters.filter((parameter: { name: string }) => parameter.name !== 'reference');
-        document.paths['/v1/partner/balance'].get.parameters = [{ in: 'header', name: 'X-Partner-Version', required: true, schema: { type: 'string' } }];
+        document.paths['/v1/partner/balance'].get.parameters = [
+          { in: 'header', name: 'X-Partner-Version', required: true, schema: { type: 'string' } },
+        ];
       }),
-    ).toEqual(['GET /v1/partner/balance: required parameter header x-partner-version added', 'GET /v1/partner/transactions: parameter query reference removed']);
+    ).toEqual([
+      'GET /v1/partner/balance: required parameter header x-partner-version added',
+      'GET /v1/partner/transactions: parameter query reference removed',
+    ]);
   });
 });

@@ -11,10 +11,19 @@ describe('the generated TypeScript client (clients/typescript/src/schema.ts)', (
     const scratch = mkdtempSync(join(tmpdir(), 'client-schema-'));
     try {
       const output = join(scratch, 'schema.ts');
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), join(ROOT, OPENAPI_SNAPSHOT_FILE), '--output', output], {
-        cwd: ROOT,
-        stdio: 'pipe',
-      });
+      execFileSync(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
+          join(ROOT, OPENAPI_SNAPSHOT_FILE),
+          '--output',
+          output,
+        ],
+        {
+          cwd: ROOT,
+          stdio: 'pipe',
+        },
+      );
       const checkedIn = readFileSync(join(ROOT, 'clients', 'typescript', 'src', 'schema.ts'), 'utf8');
       expect(readFileSync(output, 'utf8') === checkedIn).toBe(true);
     } finally {

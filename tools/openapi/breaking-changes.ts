@@ -35,22 +35,38 @@ export function breakingChanges(before: unknown, after: unknown): string[] {
       const newBody = now.deref(newOperation.requestBody);
       const oldBodySchema = jsonSchema(old.deref(oldBody));
       const newBodySchema = jsonSchema(now.deref(newBody));
-      if (newBody && newBody.required === true && (!oldBody || oldBody.required !== true)) changes.push(`${where}: request body made required`);
+      if (newBody && newBody.required === true && (!oldBody || oldBody.required !== true))
+        changes.push(`${where}: request body made required`);
       if (oldBodySchema !== undefined && newBodySchema !== undefined) {
-        new SchemaComparison(old, now, 'request', changes).compare(`${where} request body`, oldBodySchema, newBodySchema);
+        new SchemaComparison(old, now, 'request', changes).compare(
+          `${where} request body`,
+          oldBodySchema,
+          newBodySchema,
+        );
       }
       for (const [status, oldResponse] of Object.entries(objectAt(oldOperation.responses))) {
         const oldSchema = jsonSchema(old.deref(oldResponse));
         const newSchema = jsonSchema(now.deref(objectAt(newOperation.responses)[status]));
         if (oldSchema === undefined || newSchema === undefined) continue;
-        new SchemaComparison(old, now, 'response', changes).compare(`${where} response ${status}`, oldSchema, newSchema);
+        new SchemaComparison(old, now, 'response', changes).compare(
+          `${where} response ${status}`,
+          oldSchema,
+          newSchema,
+        );
       }
     }
   }
   return changes;
 }
 
-function compareParameters(where: string, old: Resolver, oldOperation: JsonObject, now: Resolver, newOperation: JsonObject, changes: string[]): void {
+function compareParameters(
+  where: string,
+  old: Resolver,
+  oldOperation: JsonObject,
+  now: Resolver,
+  newOperation: JsonObject,
+  changes: string[],
+): void {
   const byName = (resolver: Resolver, operation: JsonObject): Map<string, JsonObject> =>
     new Map(
       asArray(operation.parameters)
@@ -66,9 +82,14 @@ function compareParameters(where: string, old: Resolver, oldOperation: JsonObjec
       changes.push(`${where}: parameter ${name} removed`);
       continue;
     }
-    if (next.required === true && parameter.required !== true) changes.push(`${where}: parameter ${name} made required`);
+    if (next.required === true && parameter.required !== true)
+      changes.push(`${where}: parameter ${name} made required`);
     if (parameter.schema !== undefined && next.schema !== undefined) {
-      new SchemaComparison(old, now, 'request', changes).compare(`${where} parameter ${name}`, parameter.schema, next.schema);
+      new SchemaComparison(old, now, 'request', changes).compare(
+        `${where} parameter ${name}`,
+        parameter.schema,
+        next.schema,
+      );
     }
   }
   for (const [name, parameter] of after) {
@@ -99,7 +120,8 @@ class SchemaComparison {
       this.compareTypes(where, typesOf(before.schema, before.nullable), typesOf(after.schema, after.nullable));
       if (this.direction === 'request') this.compareRequestLimits(where, before.schema, after.schema);
       this.compareProperties(where, before.schema, after.schema);
-      if (before.schema.items !== undefined && after.schema.items !== undefined) this.compare(`${where}[]`, before.schema.items, after.schema.items);
+      if (before.schema.items !== undefined && after.schema.items !== undefined)
+        this.compare(`${where}[]`, before.schema.items, after.schema.items);
     } finally {
       if (pair !== '|') this.inProgress.delete(pair);
     }
@@ -112,7 +134,9 @@ class SchemaComparison {
     const missing = [...must].filter((type) => !accepts(within, type));
     if (missing.length) {
       const change = this.direction === 'request' ? 'narrowed' : 'widened';
-      this.changes.push(`${where}: type ${change} from ${[...before].sort().join('|')} to ${[...after].sort().join('|')}`);
+      this.changes.push(
+        `${where}: type ${change} from ${[...before].sort().join('|')} to ${[...after].sort().join('|')}`,
+      );
     }
   }
 
@@ -120,7 +144,8 @@ class SchemaComparison {
     if (Array.isArray(before.enum)) {
       const allowed = Array.isArray(after.enum) ? after.enum.map((value) => JSON.stringify(value)) : null;
       const dropped = allowed ? before.enum.filter((value) => !allowed.includes(JSON.stringify(value))) : [];
-      if (dropped.length) this.changes.push(`${where}: enum values removed: ${dropped.map((value) => JSON.stringify(value)).join(', ')}`);
+      if (dropped.length)
+        this.changes.push(`${where}: enum values removed: ${dropped.map((value) => JSON.stringify(value)).join(', ')}`);
     } else if (Array.isArray(after.enum)) {
       this.changes.push(`${where}: restricted to an enum`);
     }
@@ -134,8 +159,13 @@ class SchemaComparison {
         this.changes.push(`${where}: ${bound} tightened from ${String(before[bound] ?? 'none')} to ${after[bound]}`);
       }
     }
-    if (typeof after.pattern === 'string' && after.pattern !== before.pattern) this.changes.push(`${where}: pattern changed to ${after.pattern}`);
-    if (after.additionalProperties === false && before.additionalProperties !== false && before.properties !== undefined) {
+    if (typeof after.pattern === 'string' && after.pattern !== before.pattern)
+      this.changes.push(`${where}: pattern changed to ${after.pattern}`);
+    if (
+      after.additionalProperties === false &&
+      before.additionalProperties !== false &&
+      before.properties !== undefined
+    ) {
       this.changes.push(`${where}: additional properties refused`);
     }
   }
@@ -151,13 +181,16 @@ class SchemaComparison {
         if (hasProperties) this.changes.push(`${where}: property ${name} removed`);
         continue;
       }
-      if (this.direction === 'response' && oldRequired.has(name) && !newRequired.has(name)) this.changes.push(`${where}: property ${name} no longer always present`);
-      if (this.direction === 'request' && !oldRequired.has(name) && newRequired.has(name)) this.changes.push(`${where}: property ${name} made required`);
+      if (this.direction === 'response' && oldRequired.has(name) && !newRequired.has(name))
+        this.changes.push(`${where}: property ${name} no longer always present`);
+      if (this.direction === 'request' && !oldRequired.has(name) && newRequired.has(name))
+        this.changes.push(`${where}: property ${name} made required`);
       this.compare(`${where}.${name}`, schema, newProperties[name]);
     }
     if (this.direction === 'request') {
       for (const name of Object.keys(newProperties)) {
-        if (!(name in oldProperties) && newRequired.has(name)) this.changes.push(`${where}: required property ${name} added`);
+        if (!(name in oldProperties) && newRequired.has(name))
+          this.changes.push(`${where}: required property ${name} added`);
       }
     }
   }
@@ -169,7 +202,8 @@ class Resolver {
 
   deref(value: Json | undefined): JsonObject | null {
     let current = asObject(value ?? null);
-    for (let hops = 0; current && typeof current.$ref === 'string' && hops < 32; hops += 1) current = this.pointer(current.$ref);
+    for (let hops = 0; current && typeof current.$ref === 'string' && hops < 32; hops += 1)
+      current = this.pointer(current.$ref);
     return current;
   }
 
@@ -183,7 +217,10 @@ class Resolver {
   private pointer(ref: string): JsonObject | null {
     if (!ref.startsWith('#/')) return null;
     let current: Json = this.document;
-    for (const part of ref.slice(2).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    for (const part of ref
+      .slice(2)
+      .split('/')
+      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))) {
       const next: Json | undefined = asObject(current)?.[part];
       if (next === undefined) return null;
       current = next;
@@ -205,7 +242,8 @@ function unwrapNullable(schema: JsonObject | null): { schema: JsonObject | null;
 }
 
 function typesOf(schema: JsonObject, nullable: boolean): Set<string> | null {
-  const declared = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.map(String) : null;
+  const declared =
+    typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.map(String) : null;
   if (!declared) return null;
   return new Set(nullable ? [...declared, 'null'] : declared);
 }

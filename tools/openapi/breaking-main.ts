@@ -2,7 +2,8 @@
  * Lists the changes from one OpenAPI document to another that can break a partner's integration.
  *
  *   npm run --silent openapi:breaking -- <before.json> <after.json>
- *   git show main:clients/typescript/openapi.json > /tmp/before.json && npm run --silent openapi:breaking -- /tmp/before.json clients/typescript/openapi.json
+ *   git show main:clients/typescript/openapi.json > /tmp/before.json
+ *   npm run --silent openapi:breaking -- /tmp/before.json clients/typescript/openapi.json
  *
  * Exit status 0 when there is none, 1 when there are (one per line on stdout), 2 on bad arguments.
  */

@@ -5,6 +5,12 @@ type JsonObject = { [key: string]: Json };
 export const BRUNO_COLLECTION_FOLDER = 'clients/bruno';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const COLLECTION_FILE = (name: string): JsonObject => ({
+  version: '1',
+  name,
+  type: 'collection',
+  ignore: ['node_modules', '.git'],
+});
 
 /**
  * A Bruno collection (folder of .bru files) for every operation of an OpenAPI document: one
@@ -13,9 +19,12 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
  * fresh `Idempotency-Key` per send, and a request body built from the schema's examples.
  * Returns the files by path relative to the collection folder, in a stable order.
  */
-export function brunoCollection(document: JsonObject, collectionName = String(asObject(document.info)?.title ?? 'API')): Map<string, string> {
+export function brunoCollection(
+  document: JsonObject,
+  collectionName = String(asObject(document.info)?.title ?? 'API'),
+): Map<string, string> {
   const files = new Map<string, string>();
-  files.set('bruno.json', `${JSON.stringify({ version: '1', name: collectionName, type: 'collection', ignore: ['node_modules', '.git'] }, null, 2)}\n`);
+  files.set('bruno.json', `${JSON.stringify(COLLECTION_FILE(collectionName), null, 2)}\n`);
   files.set('environments/Local.bru', environment('http://127.0.0.1:3000'));
   const sequence = new Map<string, number>();
   for (const [path, item] of Object.entries(asObject(document.paths) ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
@@ -37,27 +46,68 @@ function environment(baseUrl: string): string {
 }
 
 function request(document: JsonObject, path: string, method: string, operation: JsonObject, seq: number): string {
-  const parameters = asArray(operation.parameters).map((parameter) => deref(document, parameter)).filter((parameter): parameter is JsonObject => parameter !== null);
+  const parameters = asArray(operation.parameters)
+    .map((parameter) => deref(document, parameter))
+    .filter((parameter): parameter is JsonObject => parameter !== null);
   const url = `{{baseUrl}}${path.replace(/\{([^}]+)\}/g, ':$1')}`;
-  const bodySchema = asObject(asObject(asObject(deref(document, operation.requestBody)?.content)?.['application/json'])?.schema);
+  const bodySchema = asObject(
+    asObject(asObject(deref(document, operation.requestBody)?.content)?.['application/json'])?.schema,
+  );
   const blocks: string[] = [];
-  blocks.push(block('meta', [`name: ${oneLine(String(operation.summary ?? operation.operationId ?? `${method} ${path}`))}`, 'type: http', `seq: ${seq}`]));
+  blocks.push(
+    block('meta', [
+      `name: ${oneLine(String(operation.summary ?? operation.operationId ?? `${method} ${path}`))}`,
+      'type: http',
+      `seq: ${seq}`,
+    ]),
+  );
   blocks.push(block(method, [`url: ${url}`, `body: ${bodySchema ? 'json' : 'none'}`, 'auth: bearer']));
   const query = parameters.filter((parameter) => parameter.in === 'query');
   if (query.length) {
     // Optional filters are listed switched off (~), so a send uses the service's defaults until one is switched on.
-    blocks.push(block('params:query', query.map((parameter) => `${parameter.required === true ? '' : '~'}${String(parameter.name)}: ${exampleText(document, parameter.schema)}`)));
+    blocks.push(
+      block(
+        'params:query',
+        query.map(
+          (parameter) =>
+            `${parameter.required === true ? '' : '~'}${String(parameter.name)}: ` +
+            exampleText(document, parameter.schema),
+        ),
+      ),
+    );
   }
   const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
-  if (pathParameters.length) blocks.push(block('params:path', pathParameters.map((parameter) => `${String(parameter.name)}: `)));
+  if (pathParameters.length)
+    blocks.push(
+      block(
+        'params:path',
+        pathParameters.map((parameter) => `${String(parameter.name)}: `),
+      ),
+    );
   const headers = parameters.filter((parameter) => parameter.in === 'header');
   if (headers.length) {
-    blocks.push(block('headers', headers.map((parameter) => `${String(parameter.name)}: ${/^idempotency-key$/i.test(String(parameter.name)) ? '{{$randomUUID}}' : ''}`)));
+    blocks.push(
+      block(
+        'headers',
+        headers.map(
+          (parameter) =>
+            `${String(parameter.name)}: ${/^idempotency-key$/i.test(String(parameter.name)) ? '{{$randomUUID}}' : ''}`,
+        ),
+      ),
+    );
   }
   blocks.push(block('auth:bearer', ['token: {{apiKey}}']));
-  if (bodySchema) blocks.push(block('body:json', JSON.stringify(example(document, bodySchema, 0), null, 2).split('\n')));
-  const description = [operation.description, `${method.toUpperCase()} ${path}`].filter((text): text is string => typeof text === 'string' && text !== '');
-  blocks.push(block('docs', description.flatMap((text) => text.split('\n'))));
+  if (bodySchema)
+    blocks.push(block('body:json', JSON.stringify(example(document, bodySchema, 0), null, 2).split('\n')));
+  const description = [operation.description, `${method.toUpperCase()} ${path}`].filter(
+    (text): text is string => typeof text === 'string' && text !== '',
+  );
+  blocks.push(
+    block(
+      'docs',
+      description.flatMap((text) => text.split('\n')),
+    ),
+  );
   return `${blocks.join('\n\n')}\n`;
 }
 
@@ -92,7 +142,9 @@ function example(document: JsonObject, value: Json | undefined, depth: number): 
 
 function hasExample(document: JsonObject, value: Json): boolean {
   const schema = deref(document, value);
-  return Boolean(schema && ((Array.isArray(schema.examples) && schema.examples.length) || schema.example !== undefined));
+  return Boolean(
+    schema && ((Array.isArray(schema.examples) && schema.examples.length) || schema.example !== undefined),
+  );
 }
 
 function exampleText(document: JsonObject, schema: Json | undefined): string {

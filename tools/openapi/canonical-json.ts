@@ -3,7 +3,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** The checked-in OpenAPI snapshot and what is generated from it, relative to the repository root. */
 export const OPENAPI_SNAPSHOT_FILE = 'clients/typescript/openapi.json';
 
-/** JSON with every object's keys sorted (arrays keep their order), two-space indented, ending in a newline: a stable text for diffs. */
+/**
+ * JSON with every object's keys sorted (arrays keep their order), two-space indented, ending in
+ * a newline: a stable text for diffs.
+ */
 export function canonicalJson(value: unknown): string {
   return `${JSON.stringify(sortKeys(value as Json), null, 2)}\n`;
 }

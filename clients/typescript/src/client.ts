@@ -25,7 +25,8 @@ export interface PartnerClientOptions {
  * with the same Idempotency-Key).
  */
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
-  if (!/^svc_(live|test)_/.test(options.apiKey)) throw new Error('createPartnerClient: apiKey must start with svc_live_ or svc_test_');
+  if (!/^svc_(live|test)_/.test(options.apiKey))
+    throw new Error('createPartnerClient: apiKey must start with svc_live_ or svc_test_');
   return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },

@@ -34,7 +34,10 @@ export function verifyWebhookSignature(
   if (Math.abs(nowSeconds - parsed.timestamp) > (options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS)) {
     return { ok: false, reason: 'timestamp outside the tolerance' };
   }
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  const body =
+    typeof rawBody === 'string'
+      ? Buffer.from(rawBody, 'utf8')
+      : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   const signed = Buffer.concat([Buffer.from(`${parsed.timestamp}.`, 'utf8'), body]);
   for (const secret of keys) {
     const expected = createHmac('sha256', secret).update(signed).digest();
@@ -48,7 +51,9 @@ export function verifyWebhookSignature(
 }
 
 /** `t` and every `v1` of the header; entries of other names (future schemes) are ignored. Null when malformed. */
-export function parseSignatureHeader(header: string | undefined | null): { timestamp: number; signatures: string[] } | null {
+export function parseSignatureHeader(
+  header: string | undefined | null,
+): { timestamp: number; signatures: string[] } | null {
   if (typeof header !== 'string') return null;
   let timestamp: string | null = null;
   const signatures: string[] = [];

@@ -21,8 +21,21 @@ function rows(): Row[] {
   const found: Row[] = [];
   for (const line of reference.split('\n')) {
     if (line.startsWith('## ')) section = line.slice(3).trim();
-    const cells = /^\| `([a-z_]+)` \|/.test(line) ? line.split('|').slice(1, -1).map((cell) => cell.trim()) : null;
-    if (cells) found.push({ section, code: cells[0].replace(/`/g, ''), status: cells[1], cause: cells[2], action: cells[3], retry: cells[4] });
+    const cells = /^\| `([a-z_]+)` \|/.test(line)
+      ? line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim())
+      : null;
+    if (cells)
+      found.push({
+        section,
+        code: cells[0].replace(/`/g, ''),
+        status: cells[1],
+        cause: cells[2],
+        action: cells[3],
+        retry: cells[4],
+      });
   }
   return found;
 }
@@ -40,7 +53,11 @@ function literalCodes(folder: string): string[] {
 describe('the error reference (docs/errors.md)', () => {
   it('describes every error code the service can answer, with its HTTP status', () => {
     const documented = rows();
-    const codes = new Set([...Object.keys(STATUS_OF_ERROR), ...PARTNER_ERROR_CODES, ...literalCodes(join(ROOT, 'src'))]);
+    const codes = new Set([
+      ...Object.keys(STATUS_OF_ERROR),
+      ...PARTNER_ERROR_CODES,
+      ...literalCodes(join(ROOT, 'src')),
+    ]);
     expect([...codes].filter((code) => !documented.some((row) => row.code === code))).toEqual([]);
     for (const [code, status] of Object.entries(STATUS_OF_ERROR)) {
       const row = documented.find((entry) => entry.code === code);
@@ -55,7 +72,11 @@ describe('the error reference (docs/errors.md)', () => {
 
   it('gives each code a cause, what to do, and whether retrying the same request is safe', () => {
     for (const row of rows()) {
-      expect({ code: row.code, cause: row.cause.length > 10, action: row.action.length > 5 }).toEqual({ code: row.code, cause: true, action: true });
+      expect({ code: row.code, cause: row.cause.length > 10, action: row.action.length > 5 }).toEqual({
+        code: row.code,
+        cause: true,
+        action: true,
+      });
       expect({ code: row.code, retry: /^(Yes|No|Only)\b/.test(row.retry) }).toEqual({ code: row.code, retry: true });
     }
   });

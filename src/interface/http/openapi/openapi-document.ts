@@ -32,10 +32,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Every request carries `Authorization: Bearer <API_KEY>`; the key prefix chooses the environment (`svc_live_` live, `svc_test_` sandbox).',
         'Value-moving calls (`POST /topup`, `POST /pay-bill`) need an `Idempotency-Key` header, debit the wallet at once and answer `PENDING`;',
         '`GET /transactions/{order_id}` is the authoritative status. Money amounts in responses are decimal strings; request `amount` is a JSON number.',
-        `Every failure carries the Error body; the error reference (${ERRORS_DOC_PATH}) lists every code with its status, cause, what to do and whether a retry is safe.`,
+        `Every failure carries the Error body; the error reference (${ERRORS_DOC_PATH}) lists every code with its status,` +
+          ' cause, what to do and whether a retry is safe.',
       ].join('\n'),
     )
-    .setExternalDoc('Error reference: every error code, its HTTP status, its cause, what to do, and whether retrying is safe', ERRORS_DOC_PATH)
+    .setExternalDoc(
+      'Error reference: every error code, its HTTP status, its cause, what to do, and whether retrying is safe',
+      ERRORS_DOC_PATH,
+    )
     .setVersion(VERSION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'svc_live_… (live) or svc_test_… (sandbox) followed by 32 base64url characters' })
     .build();

@@ -27,7 +27,9 @@ export const PARTNER_ERROR_CODES = [
 
 @ApiSchema({
   name: 'Error',
-  description: `Every refusal and failure carries this body. The error reference (${ERRORS_DOC_PATH}) gives each code's status, cause, what to do, and whether retrying is safe.`,
+  description:
+    `Every refusal and failure carries this body. The error reference (${ERRORS_DOC_PATH}) gives each code's status,` +
+    ' cause, what to do, and whether retrying is safe.',
 })
 export class ErrorResponseDto {
   @ApiProperty({ type: 'string', enum: [...PARTNER_ERROR_CODES], example: 'validation_failed' })
