@@ -4,6 +4,7 @@ import { OrderLifecycle } from '../../src/application/process-managers/order-lif
 import { RefundOrderJob } from '../../src/application/process-managers/refund-order.job';
 import { transactionStreamId } from '../../src/domain/transaction/transaction.events';
 import { orderEvents } from '../support/ledger';
+import { dataOf } from '../support/partner-client';
 import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
 
 describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
@@ -20,18 +21,24 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
     ({ sandboxKey: key } = await service.createPartner('IN'));
   });
 
+  // Through the generated client (clients/typescript): a 2xx answer's typed body, or the test fails.
   const topup = (suffix: string, idempotencyKey: string) =>
-    service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference: `ref-${suffix}` }, idempotencyKey);
+    dataOf(
+      service.client(key).POST('/v1/partner/topup', {
+        params: { header: { 'Idempotency-Key': idempotencyKey } },
+        body: { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference: `ref-${suffix}` },
+      }),
+    );
 
-  const status = async (orderId: string) => (await service.partner('GET', `/transactions/${orderId}`, key)).body;
-  const balance = async () => (await service.partner('GET', '/balance', key)).body.available;
+  const status = (orderId: string) =>
+    dataOf(service.client(key).GET('/v1/partner/transactions/{order_id}', { params: { path: { order_id: orderId } } }));
+  const balance = async () => (await dataOf(service.client(key).GET('/v1/partner/balance'))).available;
 
   it('0001 succeeds at once with an operator reference and no refund', async () => {
     const placed = await topup('0001', 'sbx-0001-a');
-    expect(placed.status).toBe(200);
-    expect(placed.body).toMatchObject({ status: 'PENDING', balance_after: '900.00', amount_local: '100.0000', currency: 'INR', reference: 'ref-0001' });
+    expect(placed).toMatchObject({ status: 'PENDING', balance_after: '900.00', amount_local: '100.0000', currency: 'INR', reference: 'ref-0001' });
     await service.settle();
-    const final = await status(placed.body.order_id);
+    const final = await status(placed.order_id);
     expect(final).toMatchObject({ status: 'SUCCESS', refunded_at: null });
     expect(final.operator_ref).toEqual(expect.any(String));
     expect(final.settled_at).toEqual(expect.any(String));
@@ -40,9 +47,9 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
 
   it('0002 fails at once and the wallet is refunded exactly once', async () => {
     const placed = await topup('0002', 'sbx-0002-a');
-    expect(placed.body.balance_after).toBe('900.00');
+    expect(placed.balance_after).toBe('900.00');
     await service.settle();
-    const final = await status(placed.body.order_id);
+    const final = await status(placed.order_id);
     expect(final).toMatchObject({ status: 'FAILED', operator_ref: null, settled_at: null });
     expect(final.refunded_at).toEqual(expect.any(String));
     expect(await balance()).toBe('1000.00');
@@ -52,21 +59,23 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
     const refund = jest.spyOn(RefundOrderJob.prototype, 'run').mockRejectedValueOnce(new Error('the database went away for a moment'));
     try {
       const placed = await topup('0002', 'sbx-0002-refund-late');
-      const orderId: string = placed.body.order_id;
+      const orderId: string = placed.order_id;
       await service.settle();
       expect(await orderEvents(service, orderId, 'TransactionFailed')).toHaveLength(1);
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
       expect(await status(orderId)).toMatchObject({ status: 'PENDING', refunded_at: null });
-      const listed = async (filter: string) =>
-        ((await service.partner('GET', `/transactions?reference=ref-0002${filter}`, key)).body.transactions as { order_id: string; status: string }[]).filter((order) => order.order_id === orderId);
-      expect(await listed('&status=PENDING')).toEqual([expect.objectContaining({ status: 'PENDING' })]);
-      expect(await listed('&status=FAILED')).toEqual([]);
+      const listed = async (status: 'PENDING' | 'FAILED') =>
+        (
+          await dataOf(service.client(key).GET('/v1/partner/transactions', { params: { query: { reference: 'ref-0002', status } } }))
+        ).transactions.filter((order) => order.order_id === orderId);
+      expect(await listed('PENDING')).toEqual([expect.objectContaining({ status: 'PENDING' })]);
+      expect(await listed('FAILED')).toEqual([]);
       expect(await balance()).toBe('900.00');
 
       await service.advance(2_000); // the refund job's retry
       expect(await status(orderId)).toMatchObject({ status: 'FAILED', refunded_at: expect.any(String) });
-      expect(await listed('&status=FAILED')).toEqual([expect.objectContaining({ status: 'FAILED' })]);
-      expect(await listed('&status=PENDING')).toEqual([]);
+      expect(await listed('FAILED')).toEqual([expect.objectContaining({ status: 'FAILED' })]);
+      expect(await listed('PENDING')).toEqual([]);
       expect(await balance()).toBe('1000.00');
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(1);
     } finally {
@@ -77,21 +86,21 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
   it('0003 stays PENDING for 30 seconds, then succeeds', async () => {
     const placed = await topup('0003', 'sbx-0003-a');
     await service.settle();
-    expect((await status(placed.body.order_id)).status).toBe('PENDING');
+    expect((await status(placed.order_id)).status).toBe('PENDING');
     await service.advance(29_000);
-    expect((await status(placed.body.order_id)).status).toBe('PENDING');
+    expect((await status(placed.order_id)).status).toBe('PENDING');
     await service.advance(1_000);
-    expect(await status(placed.body.order_id)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
+    expect(await status(placed.order_id)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
     expect(await balance()).toBe('900.00');
   });
 
   it('0004 stays PENDING for 30 seconds, then fails with a refund', async () => {
     const placed = await topup('0004', 'sbx-0004-a');
     await service.settle();
-    expect((await status(placed.body.order_id)).status).toBe('PENDING');
+    expect((await status(placed.order_id)).status).toBe('PENDING');
     expect(await balance()).toBe('900.00');
     await service.advance(30_000);
-    expect((await status(placed.body.order_id)).status).toBe('FAILED');
+    expect((await status(placed.order_id)).status).toBe('FAILED');
     expect(await balance()).toBe('1000.00');
   });
 
@@ -99,15 +108,13 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
     const placed = await topup('0005', 'sbx-0005-a');
     await service.settle();
     await service.advance(60 * 60_000);
-    expect(await status(placed.body.order_id)).toMatchObject({ status: 'PENDING', refunded_at: null, settled_at: null });
+    expect(await status(placed.order_id)).toMatchObject({ status: 'PENDING', refunded_at: null, settled_at: null });
     expect(await balance()).toBe('900.00');
   });
 
   it('a GET right after the POST sees the order and the debit', async () => {
     const placed = await topup('0003', 'sbx-ryw-01');
-    const seen = await service.partner('GET', `/transactions/${placed.body.order_id}`, key);
-    expect(seen.status).toBe(200);
-    expect(seen.body.status).toBe('PENDING');
+    expect((await status(placed.order_id)).status).toBe('PENDING');
     expect(await balance()).toBe('900.00');
   });
 
@@ -122,7 +129,7 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
     it('an order answered at once is initiated and settled in one append', async () => {
       const placed = await topup('0001', 'one-append-0001');
       await service.settle();
-      const stored = await orderStream(placed.body.order_id);
+      const stored = await orderStream(placed.order_id);
       expect(stored.map((event) => event.type)).toEqual(['TransactionInitiated', 'TransactionSettled']);
       // One append: both events carry the commit position of the transaction that stored them.
       expect(stored[1].position.commit).toBe(stored[0].position.commit);
@@ -132,7 +139,7 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
       const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox();
       const submit = jest.spyOn(provider, 'submit');
       loseTheNextAnswer();
-      const orderId = (await topup('0001', 'lost-answer-0001')).body.order_id;
+      const orderId = (await topup('0001', 'lost-answer-0001')).order_id;
       await service.settle();
       expect(await orderStream(orderId)).toEqual([]);
       expect((await status(orderId)).status).toBe('PENDING');
@@ -146,7 +153,7 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
 
     it('a failed answer lost the same way is asked again and refunded exactly once', async () => {
       loseTheNextAnswer();
-      const orderId = (await topup('0002', 'lost-answer-0002')).body.order_id;
+      const orderId = (await topup('0002', 'lost-answer-0002')).order_id;
       await service.settle();
       expect(await balance()).toBe('900.00');
       await service.advance(RETRY_AFTER_MS);

@@ -9,6 +9,8 @@ import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
 import { createTestDatabase } from './postgres-test-database';
 import { EmbeddedPostgresServer } from '../../src/infrastructure/sql/embedded/embedded-postgres-server';
+import { PartnerClient } from '../../clients/typescript/src';
+import { partnerClient } from './partner-client';
 
 export type StoreKind = 'embedded' | 'postgres';
 
@@ -151,6 +153,11 @@ export class TestService {
     const answer = await this.admin('POST', '/partners', { name, corridor });
     if (answer.status !== 201) throw new Error(`partner create failed: ${answer.status} ${answer.text}`);
     return { partnerId: answer.body.partner_id, sandboxKey: answer.body.sandbox_api_key };
+  }
+
+  /** The generated TypeScript client of the partner API (clients/typescript), calling this service with the key. */
+  client(apiKey: string): PartnerClient {
+    return partnerClient(this.url, apiKey);
   }
 
   topup(token: string, body: Record<string, unknown>, idempotencyKey: string): Promise<HttpAnswer> {

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { serveDocsPage } from './docs-page';
+import { ERRORS_DOC_PATH, serveErrorsDoc } from './errors-doc';
 
 export const PARTNER_PREFIX = '/v1/partner/';
 /** Where the document is served, without a key. */
@@ -31,8 +32,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Every request carries `Authorization: Bearer <API_KEY>`; the key prefix chooses the environment (`svc_live_` live, `svc_test_` sandbox).',
         'Value-moving calls (`POST /topup`, `POST /pay-bill`) need an `Idempotency-Key` header, debit the wallet at once and answer `PENDING`;',
         '`GET /transactions/{order_id}` is the authoritative status. Money amounts in responses are decimal strings; request `amount` is a JSON number.',
-        'Every failure carries the Error body.',
+        `Every failure carries the Error body; the error reference (${ERRORS_DOC_PATH}) lists every code with its status,` +
+          ' cause, what to do and whether a retry is safe.',
       ].join('\n'),
+    )
+    .setExternalDoc(
+      'Error reference: every error code, its HTTP status, its cause, what to do, and whether retrying is safe',
+      ERRORS_DOC_PATH,
     )
     .setVersion(VERSION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'svc_live_… (live) or svc_test_… (sandbox) followed by 32 base64url characters' })
@@ -54,6 +60,7 @@ export function setupOpenApi(app: NestFastifyApplication): void {
   // Built on the first request (then kept): scanning the controllers takes ~100 ms, which every start would pay.
   SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), { ui: false, raw: ['json'], jsonDocumentUrl: OPENAPI_DOCUMENT_PATH });
   serveDocsPage(app, DOCS_PATH, `/${OPENAPI_DOCUMENT_PATH}`, `${TITLE} ${VERSION}`);
+  serveErrorsDoc(app);
 }
 
 /**

@@ -1,7 +1,11 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ErrorCode } from '../../../../application/shared/service-error';
+import { ERRORS_DOC_PATH } from '../../openapi/errors-doc';
 
-/** The codes a partner can receive (the interface's Errors table, plus provider_unavailable and access_change_pending). */
+/**
+ * The codes a partner can receive: the interface's Errors table, plus invalid_state (live bill-info),
+ * provider_unavailable, service_unavailable and access_change_pending. Each is described in docs/errors.md.
+ */
 export const PARTNER_ERROR_CODES = [
   'validation_failed',
   'idempotency_key_required',
@@ -12,14 +16,21 @@ export const PARTNER_ERROR_CODES = [
   'operator_not_found_or_wrong_corridor',
   'not_found',
   'idempotency_conflict',
+  'invalid_state',
   'amount_out_of_range',
   'rate_limit_exceeded',
   'internal_error',
   'provider_unavailable',
+  'service_unavailable',
   'access_change_pending',
 ] as const satisfies readonly ErrorCode[];
 
-@ApiSchema({ name: 'Error', description: 'Every refusal and failure carries this body.' })
+@ApiSchema({
+  name: 'Error',
+  description:
+    `Every refusal and failure carries this body. The error reference (${ERRORS_DOC_PATH}) gives each code's status,` +
+    ' cause, what to do, and whether retrying is safe.',
+})
 export class ErrorResponseDto {
   @ApiProperty({ type: 'string', enum: [...PARTNER_ERROR_CODES], example: 'validation_failed' })
   error!: string;
