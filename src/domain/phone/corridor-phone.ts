@@ -15,6 +15,24 @@ const ACCEPTED_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
  */
 export const parseCorridorPhone = (input: string, corridor: Corridor): CorridorPhone => {
   if (input.length > MAX_LENGTH) return refuse(`must be at most ${MAX_LENGTH} characters`);
+  const key = `${corridor} ${input}`;
+  const known = recentlyRead.get(key);
+  if (known !== undefined) return known;
+  const read = readCorridorPhone(input, corridor);
+  // Cleared rather than evicted one by one: the bound only keeps hostile input from growing it without end.
+  if (recentlyRead.size >= RECENTLY_READ_MAX) recentlyRead.clear();
+  recentlyRead.set(key, Object.freeze(read));
+  return read;
+};
+
+/**
+ * Numbers read lately, by corridor and text as given: partners top up the same numbers again and
+ * again, and reading one with the full metadata is the costliest step of a topup's validation.
+ */
+const recentlyRead = new Map<string, CorridorPhone>();
+const RECENTLY_READ_MAX = 10_000;
+
+const readCorridorPhone = (input: string, corridor: Corridor): CorridorPhone => {
   if (!ALLOWED_SHAPE.test(input)) {
     return refuse('may contain only digits, spaces, dashes, dots, parentheses and a leading +');
   }

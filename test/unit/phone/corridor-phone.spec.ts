@@ -121,6 +121,17 @@ describe('a recipient phone number', () => {
       );
     });
 
+    it('reads a number asked again the same way, and one text differently in each corridor', () => {
+      for (let round = 0; round < 3; round++) {
+        expect(accepted('98765 40001', 'IN')).toBe('+919876540001');
+        expect(refusal('98765 40001', 'SG')).toMatch(/^phone: /);
+        expect(accepted('8123 4567', 'SG')).toBe('+6581234567');
+      }
+      const first = parseCorridorPhone('+91 98765 40001', 'IN');
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(parseCorridorPhone('+91 98765 40001', 'IN')).toEqual(first);
+    });
+
     it('refuses a number longer than 20 characters', () => {
       expect(refusal('+91 98765 40001 00000 0', 'IN')).toBe('phone: must be at most 20 characters');
     });
