@@ -13,6 +13,11 @@ export interface CpuShare {
   client_ms: number;
   /** Share of all cores busy over the run (0..1), whoever used them. */
   machine_busy: number;
+  /**
+   * Share of all cores (0..1) used by processes that are neither the service, PostgreSQL nor the
+   * bench: other work on the machine, which makes the run's figures no reference.
+   */
+  others_busy: number;
 }
 
 interface Sample {
@@ -91,8 +96,32 @@ export async function withCpuShare<T>(servicePid: number | null, work: () => Pro
       postgres_ms: perRequest(after.postgres - before.postgres),
       client_ms: perRequest(after.client - before.client),
       machine_busy: machineTotal > 0 ? Math.round(((after.machineBusy - before.machineBusy) / machineTotal) * 100) / 100 : 0,
+      others_busy: machineTotal > 0 ? othersShare(before, after, machineTotal) : 0,
     },
   };
+}
+
+/** /proc/stat counts jiffies of all cores, as /proc/<pid>/stat does for one process: the same unit. */
+function othersShare(before: Sample, after: Sample, machineTotal: number): number {
+  const ours = (after.service ?? 0) - (before.service ?? 0) + (after.postgres - before.postgres) + (after.client - before.client);
+  const others = Math.max(0, after.machineBusy - before.machineBusy - ours);
+  return Math.round((others / machineTotal) * 100) / 100;
+}
+
+/**
+ * How busy the machine is while the bench does nothing: the share of all cores (0..1) used over
+ * `ms` milliseconds. A reference run needs a quiet machine (see quietness in results).
+ */
+export async function idleMachineBusy(ms = 3_000): Promise<number | null> {
+  try {
+    const before = machineTicks();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const after = machineTicks();
+    const total = after.total - before.total;
+    return total > 0 ? Math.round(((after.busy - before.busy) / total) * 100) / 100 : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
