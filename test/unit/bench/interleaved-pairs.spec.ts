@@ -1,0 +1,67 @@
+import { measureInterleavedPairs, median } from '../../../bench/lib/interleaved-pairs';
+import { judgeQuietness } from '../../../bench/lib/reference-run';
+import { Scenario } from '../../../bench/lib/types';
+
+const window = (rps: number, p50: number, othersBusy = 0): Scenario => ({
+  connections: 64,
+  duration_s: 6,
+  requests: rps * 6,
+  ok: rps * 6,
+  rps,
+  p50_ms: p50,
+  p99_ms: p50 * 2,
+  mean_ms: p50,
+  max_ms: p50 * 3,
+  non_2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  statuses: {},
+  sent: rps * 6,
+  cpu: { service_ms: 0.3, postgres_ms: 0.3, client_ms: 0.05, machine_busy: 0.9, others_busy: othersBusy },
+});
+
+describe('interleaved LIMIT and topup pairs', () => {
+  it('alternates which side runs first and takes the median of the pairs as the ratio, with the spread', async () => {
+    const order: string[] = [];
+    const limits = [1000, 800, 1000, 1000, 1000];
+    const topups = [900, 800, 500, 1000, 950];
+    let l = 0;
+    let t = 0;
+    const result = await measureInterleavedPairs({
+      pairs: 5,
+      seconds: 6,
+      connections: 64,
+      limit: async () => (order.push('limit'), window(limits[l++], 0.5)),
+      topup: async () => (order.push('topup'), window(topups[t++], 3, t === 3 ? 0.4 : 0)),
+    });
+    expect(order).toEqual(['limit', 'topup', 'topup', 'limit', 'limit', 'topup', 'topup', 'limit', 'limit', 'topup']);
+    expect(result.pairs.map((pair) => pair.ratio)).toEqual([0.9, 1, 0.5, 1, 0.95]);
+    expect(result.ratio_median).toBe(0.95);
+    expect(result.ratio_min).toBe(0.5);
+    expect(result.ratio_max).toBe(1);
+    expect(result.spread_pct).toBe(52.6);
+    expect(result.pairs[2].others_busy).toBe(0.4);
+    expect(result.topup_p50_ms_median).toBe(3);
+  });
+
+  it('takes the middle of an even count as the mean of the two middle values', () => {
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
+describe('a reference run', () => {
+  it('is one on a quiet machine', () => {
+    const verdict = judgeQuietness({ idleBusyBefore: 0.02, loadAverageStart: 0.3, cores: 2, othersBusy: [0.01, null, 0.05] });
+    expect(verdict).toEqual({ idle_busy_before: 0.02, load_average_start: 0.3, others_busy_max: 0.05, reference: true, not_reference_because: [] });
+  });
+
+  it('is not one when the machine was busy before or other processes took a share during a window, and says why', () => {
+    const verdict = judgeQuietness({ idleBusyBefore: 0.35, loadAverageStart: 3.53, cores: 2, othersBusy: [0.02, 0.3] });
+    expect(verdict.reference).toBe(false);
+    expect(verdict.not_reference_because).toEqual([
+      'the machine was 35 % busy before the run (limit 10 %)',
+      'load average 3.53 at the start (limit 1)',
+      'other processes used up to 30 % of the machine during a window (limit 15 %)',
+    ]);
+  });
+});
