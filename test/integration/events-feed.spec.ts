@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { PROJECTION_ADMIN } from '../../src/application/ports/projections.port';
+import { SqlProjectionAdmin } from '../../src/infrastructure/projections/sql-projection-admin';
 import { EventStreamClient } from '../support/event-stream-client';
 import { RecordingReceiver } from '../support/recording-receiver';
 import { waitFor } from '../support/wait-for';
@@ -126,6 +128,24 @@ describe('events feed', () => {
     const answer = await events(sandboxKey, query);
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: 'validation_failed', detail: expect.any(String) });
+  });
+
+  it('a rebuild of the feed gives the same events under the same cursors', async () => {
+    const { sandboxKey: key } = await service.createPartner('IN', 'Rebuilt');
+    await topup(key, '0001');
+    await topup(key, '0002');
+    await service.settle();
+    const pages = async (): Promise<HttpAnswer['body'][]> => [(await events(key, '?limit=1')).body, (await events(key)).body];
+    const before = await pages();
+
+    const started = await service.admin('POST', '/projections/partner-events/rebuild');
+    expect(started.status).toBe(202);
+    await (service.app.get(PROJECTION_ADMIN) as SqlProjectionAdmin).whenFinished(started.body.rebuild_id);
+    const ended = await service.admin('GET', `/projections/rebuilds/${started.body.rebuild_id}`);
+    expect(ended.body).toMatchObject({ state: 'completed' });
+
+    expect(await pages()).toEqual(before);
+    expect((await events(key, `?after=${before[0].next_cursor}`)).body.events).toEqual(before[1].events.slice(1));
   });
 
   it('needs a valid key like every partner endpoint', async () => {
