@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PROJECTION_ADMIN } from '../../src/application/ports/projections.port';
 import { SqlProjectionAdmin } from '../../src/infrastructure/projections/sql-projection-admin';
 import { EventStreamClient } from '../support/event-stream-client';
+import { sqlOf } from '../support/ledger';
+import { createTestDatabase } from '../support/postgres-test-database';
 import { RecordingReceiver } from '../support/recording-receiver';
 import { waitFor } from '../support/wait-for';
 import { HttpAnswer, SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
@@ -146,6 +148,34 @@ describe('events feed', () => {
 
     expect(await pages()).toEqual(before);
     expect((await events(key, `?after=${before[0].next_cursor}`)).body.events).toEqual(before[1].events.slice(1));
+  });
+
+  it('a database from before the feed gets it filled with its past events when the service starts', async () => {
+    const database = await createTestDatabase('feed');
+    let older: TestService | null = null;
+    let upgraded: TestService | null = null;
+    try {
+      older = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
+      const { sandboxKey: key } = await older.createPartner('IN', 'Upgraded');
+      await older.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, `feed-${randomUUID()}`);
+      await older.settle();
+      // As a release without the feed left it: no table, no recorded version.
+      await sqlOf(older).query('DROP TABLE rm_partner_events');
+      await sqlOf(older).query("DELETE FROM projection_versions WHERE name = 'partner-events'");
+      await older.close();
+      older = null;
+
+      upgraded = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
+      const status = await upgraded.admin('GET', '/projections');
+      const feed = (status.body.projections as { name: string; rebuilding: { rebuild_id: string } | null }[]).find((projection) => projection.name === 'partner-events');
+      if (feed?.rebuilding) await (upgraded.app.get(PROJECTION_ADMIN) as SqlProjectionAdmin).whenFinished(feed.rebuilding.rebuild_id);
+      const answer = await upgraded.partner('GET', '/events', key);
+      expect(answer.body.events.map((event: Record<string, unknown>) => event.event)).toEqual(['transaction.succeeded']);
+    } finally {
+      await older?.close();
+      await upgraded?.close();
+      await database.drop();
+    }
   });
 
   it('needs a valid key like every partner endpoint', async () => {
