@@ -178,6 +178,12 @@ describe('events feed', () => {
     }
   });
 
+  it('the OpenAPI document describes the feed and the stream', async () => {
+    const document = await service.request('GET', '/v1/partner/openapi.json');
+    expect(document.body.paths['/v1/partner/events'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PartnerEventList' });
+    expect(Object.keys(document.body.paths['/v1/partner/events/stream'].get.responses['200'].content)).toEqual(['text/event-stream']);
+  });
+
   it('needs a valid key like every partner endpoint', async () => {
     const answer = await service.request('GET', '/v1/partner/events');
     expect(answer.status).toBe(401);
@@ -231,6 +237,23 @@ describe('events feed', () => {
       const answer = await service.partner('GET', '/events/stream', key, undefined, { 'last-event-id': 'garbage' });
       expect(answer.status).toBe(400);
       expect(answer.body).toEqual({ error: 'validation_failed', detail: expect.any(String) });
+    });
+
+    it('a stream served by another process of the same database sees the events as they reach the feed', async () => {
+      const second = await TestService.start({ store: 'postgres', databaseUrl: service.databaseUrl ?? undefined });
+      try {
+        const { sandboxKey: key } = await service.createPartner('IN', 'Two Processes');
+        const stream = await EventStreamClient.open(`${second.url}/v1/partner/events/stream`, { authorization: `Bearer ${key}` });
+        streams.push(stream);
+        expect(stream.status).toBe(200);
+        await topup(key, '0001');
+        await service.settle();
+        await waitFor(() => stream.events.length === 1, { what: 'the event written by the other process' });
+        expect(JSON.parse(stream.events[0].data)).toEqual((await events(key)).body.events[0]);
+        await stream.close();
+      } finally {
+        await second.close();
+      }
     });
 
     it('a shutdown ends the open streams, so the service stops at once', async () => {
