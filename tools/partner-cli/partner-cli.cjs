@@ -63,7 +63,11 @@ function signatureHeader(secret, unixSeconds, body) {
 async function call(api, method, path, body, headers = {}) {
   const response = await fetch(`${api.apiBase}${path}`, {
     method,
-    headers: { authorization: `Bearer ${api.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${api.key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body,
   });
   const text = await response.text();
@@ -82,14 +86,23 @@ function printAnswer(out, answer) {
 }
 
 async function topup(api, options, out) {
-  for (const name of ['operator', 'phone', 'amount']) if (options[name] === undefined) throw new UsageError(`topup needs --${name}`);
+  for (const name of ['operator', 'phone', 'amount']) {
+    if (options[name] === undefined) throw new UsageError(`topup needs --${name}`);
+  }
   if (!/^[0-9]+$/.test(options.operator)) throw new UsageError('--operator: an operator id (a whole number)');
   // The amount goes into the JSON text as written, so no binary fraction ever rounds it.
-  if (!/^[0-9]{1,15}(\.[0-9]{1,4})?$/.test(options.amount)) throw new UsageError('--amount: a decimal such as 100 or 99.50');
-  const fields = [`"operator_id":${options.operator}`, `"phone":${JSON.stringify(options.phone)}`, `"amount":${options.amount}`];
+  if (!/^[0-9]{1,15}(\.[0-9]{1,4})?$/.test(options.amount)) {
+    throw new UsageError('--amount: a decimal such as 100 or 99.50');
+  }
+  const fields = [
+    `"operator_id":${options.operator}`,
+    `"phone":${JSON.stringify(options.phone)}`,
+    `"amount":${options.amount}`,
+  ];
   if (options.reference !== undefined) fields.push(`"reference":${JSON.stringify(options.reference)}`);
   const idempotencyKey = options['idempotency-key'] || `partner-cli-${randomUUID()}`;
-  return printAnswer(out, await call(api, 'POST', '/topup', `{${fields.join(',')}}`, { 'idempotency-key': idempotencyKey }));
+  const answer = await call(api, 'POST', '/topup', `{${fields.join(',')}}`, { 'idempotency-key': idempotencyKey });
+  return printAnswer(out, answer);
 }
 
 /** Splits a text/event-stream into events ({ id, event, data }); comment lines (heartbeats) are skipped. */
@@ -146,7 +159,8 @@ async function forward(target, secret, event, out) {
   } catch (error) {
     outcome = `error: ${error.cause?.code ?? error.message}`;
   }
-  out.write(`${new Date().toISOString()} ${event.event} ${eventId} order ${orderId} -> ${outcome} (cursor ${event.id})\n`);
+  const at = new Date().toISOString();
+  out.write(`${at} ${event.event} ${eventId} order ${orderId} -> ${outcome} (cursor ${event.id})\n`);
 }
 
 async function listen(api, options, io) {
@@ -168,7 +182,11 @@ async function listen(api, options, io) {
   while (!io.signal.aborted) {
     try {
       const response = await fetch(`${api.apiBase}/events/stream`, {
-        headers: { authorization: `Bearer ${api.key}`, accept: 'text/event-stream', ...(lastId ? { 'last-event-id': lastId } : {}) },
+        headers: {
+          authorization: `Bearer ${api.key}`,
+          accept: 'text/event-stream',
+          ...(lastId ? { 'last-event-id': lastId } : {}),
+        },
         signal: io.signal,
       });
       if (response.status === 400 || response.status === 401 || response.status === 403) {
@@ -241,7 +259,8 @@ if (require.main === module) {
   const abort = new AbortController();
   process.on('SIGINT', () => abort.abort());
   process.on('SIGTERM', () => abort.abort());
-  main(process.argv.slice(2), { out: process.stdout, err: process.stderr, env: process.env, signal: abort.signal }).then((code) => {
+  const io = { out: process.stdout, err: process.stderr, env: process.env, signal: abort.signal };
+  main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;
   });
 }

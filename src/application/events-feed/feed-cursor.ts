@@ -7,7 +7,8 @@ export const FEED_MAX_LIMIT = 500;
 const MAX_BIGINT = 2n ** 63n - 1n;
 
 /** Opaque to partners: base64url of "<commit>.<prepare>", the log position of the event. */
-export const encodeFeedCursor = (position: FeedPosition): string => Buffer.from(`${position.commit}.${position.prepare}`).toString('base64url');
+export const encodeFeedCursor = (position: FeedPosition): string =>
+  Buffer.from(`${position.commit}.${position.prepare}`).toString('base64url');
 
 /** Null when the text is not a cursor this service gave. */
 export function decodeFeedCursor(cursor: string): FeedPosition | null {

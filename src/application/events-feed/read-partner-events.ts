@@ -31,10 +31,19 @@ export class ReadPartnerEventsHandler implements IQueryHandler<ReadPartnerEvents
 
   async execute({ caller, after, limit }: ReadPartnerEvents): Promise<PartnerEventsPage> {
     const position = after === null ? null : decodeFeedCursor(after);
-    if (after !== null && position === null) throw new ServiceError('validation_failed', 'after: not a cursor of this feed');
-    const rows = await this.feed.entries({ partnerId: caller.partnerId, environment: caller.environment }, position, limit + 1);
-    const entries = rows.slice(0, limit).map((row) => ({ cursor: encodeFeedCursor(row.position), eventId: row.eventId, event: row.event, body: row.body }));
-    return { entries, nextCursor: entries.length ? entries[entries.length - 1].cursor : after, hasMore: rows.length > limit };
+    if (after !== null && position === null) {
+      throw new ServiceError('validation_failed', 'after: not a cursor of this feed');
+    }
+    const owner = { partnerId: caller.partnerId, environment: caller.environment };
+    const rows = await this.feed.entries(owner, position, limit + 1);
+    const entries = rows.slice(0, limit).map(({ position, eventId, event, body }) => ({
+      cursor: encodeFeedCursor(position),
+      eventId,
+      event,
+      body,
+    }));
+    const nextCursor = entries.length ? entries[entries.length - 1].cursor : after;
+    return { entries, nextCursor, hasMore: rows.length > limit };
   }
 }
 

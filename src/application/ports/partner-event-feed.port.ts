@@ -22,5 +22,9 @@ export interface FeedEntry {
 /** The partner-visible events of one partner and environment, in the order they happened. */
 export interface PartnerEventFeed {
   /** Entries after `after` (from the start when null), oldest first, at most `limit`. */
-  entries(owner: { partnerId: string; environment: Environment }, after: FeedPosition | null, limit: number): Promise<FeedEntry[]>;
+  entries(
+    owner: { partnerId: string; environment: Environment },
+    after: FeedPosition | null,
+    limit: number,
+  ): Promise<FeedEntry[]>;
 }

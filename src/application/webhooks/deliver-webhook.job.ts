@@ -102,6 +102,7 @@ export class DeliverWebhookJob implements JobHandler {
     const { state } = await this.lifecycle.load(payload.orderId);
     const order = state.order;
     if (!order) throw new Error(`webhook for unknown order ${payload.orderId}`);
-    return partnerEventBody({ eventId: payload.deliveryId, event: payload.event, orderId: payload.orderId, facts: payload.facts }, order);
+    const { deliveryId: eventId, event, orderId, facts } = payload;
+    return partnerEventBody({ eventId, event, orderId, facts }, order);
   }
 }

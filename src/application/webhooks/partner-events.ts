@@ -23,7 +23,8 @@ export interface PartnerEventFacts {
   facts: { operatorRef?: string; settledAt?: string; refundedAt?: string };
 }
 
-export const partnerEventId = (orderId: string, event: WebhookEventName): string => deterministicEventId(orderId, event);
+export const partnerEventId = (orderId: string, event: WebhookEventName): string =>
+  deterministicEventId(orderId, event);
 
 /** A settlement announces transaction.succeeded; a refund after a failure announces transaction.failed. */
 export function partnerEventOf(event: RecordedEvent): PartnerEventFacts | null {

@@ -5,7 +5,10 @@ import { JOB_KINDS } from '../process-managers/job-kinds';
 import { DeliverWebhookPayload, webhookJobId } from './webhook-events';
 import { PARTNER_EVENT_SOURCES, partnerEventOf } from './partner-events';
 
-/** A settlement announces transaction.succeeded; a refund after a failure announces transaction.failed (to partners with a webhook URL). */
+/**
+ * A settlement announces transaction.succeeded; a refund after a failure announces
+ * transaction.failed (to partners with a webhook URL).
+ */
 export const webhookReactions: Reaction = {
   handles: new Set(PARTNER_EVENT_SOURCES),
   jobsFor(event: RecordedEvent): Job[] {

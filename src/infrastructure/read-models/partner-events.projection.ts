@@ -1,5 +1,10 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { PARTNER_EVENT_SOURCES, PartnerEventFacts, partnerEventBody, partnerEventOf } from '../../application/webhooks/partner-events';
+import {
+  PARTNER_EVENT_SOURCES,
+  PartnerEventFacts,
+  partnerEventBody,
+  partnerEventOf,
+} from '../../application/webhooks/partner-events';
 import { Currency } from '../../domain/money/currency';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
@@ -57,9 +62,12 @@ async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor):
   }
   if (announced.length === 0) return;
   const orderIds = [...new Set(announced.map((entry) => entry.facts.orderId))];
-  const orders = await tx.query<OrderRow>('SELECT order_id, amount::text AS amount, currency, reference FROM rm_orders WHERE order_id = ANY($1::text[])', [orderIds]);
+  const orders = await tx.query<OrderRow>(
+    'SELECT order_id, amount::text AS amount, currency, reference FROM rm_orders WHERE order_id = ANY($1::text[])',
+    [orderIds],
+  );
   const byId = new Map(orders.map((row) => [row.order_id, row]));
-  const columns: [string[], string[], string[], string[], string[], string[], string[], string[], string[]] = [[], [], [], [], [], [], [], [], []];
+  const columns: string[][] = Array.from({ length: 9 }, () => []);
   for (const { event, facts } of announced) {
     const order = byId.get(facts.orderId);
     // An announcement always follows its order's debit in the log; without one there is nothing to show.
@@ -76,8 +84,10 @@ async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor):
   }
   if (columns[0].length === 0) return;
   await tx.query(
-    `INSERT INTO rm_partner_events (partner_id, environment, commit_position, prepare_position, event_id, event, order_id, body, occurred_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+    `INSERT INTO rm_partner_events
+       (partner_id, environment, commit_position, prepare_position, event_id, event, order_id, body, occurred_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+                          $8::text[], $9::timestamptz[])
      ON CONFLICT DO NOTHING`,
     columns,
   );

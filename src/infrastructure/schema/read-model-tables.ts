@@ -18,8 +18,9 @@ export const UNFILLED_SCHEMA_VERSION = 0;
  * recorded. On a database of a release that recorded no versions, the tables exist: the script
  * (which only creates what is missing) brings them to that release's shape, which is recorded as
  * version 1. A read model new in this release, on a database whose read models have followed the
- * log, is recorded as version 0 (UNFILLED_SCHEMA_VERSION) so that it is rebuilt from the log. A recorded version lower than the code's is not handled here: the service rebuilds
- * that read model blue/green once it runs (SqlProjectionAdmin.startDueRebuilds).
+ * log, is recorded as version 0 (UNFILLED_SCHEMA_VERSION) so that it is rebuilt from the log. A
+ * recorded version lower than the code's is not handled here: the service rebuilds that read
+ * model blue/green once it runs (SqlProjectionAdmin.startDueRebuilds).
  */
 export async function ensureReadModelTables(tx: SqlExecutor, projections: readonly SqlProjection[]): Promise<void> {
   const recorded = await tx.query<{ name: string }>('SELECT name FROM projection_versions WHERE schema_version IS NOT NULL');
@@ -30,18 +31,26 @@ export async function ensureReadModelTables(tx: SqlExecutor, projections: readon
     const before = await tableCount(tx);
     for (const statement of splitStatements(projection.schema.sql)) await tx.query(statement);
     const created = (await tableCount(tx)) > before;
+    let version = projection.schemaVersion;
+    if (!created) version = UNRECORDED_SCHEMA_VERSION;
+    else if (followedTheLog) version = UNFILLED_SCHEMA_VERSION;
     await tx.query(
       `INSERT INTO projection_versions (name, version, schema_version) VALUES ($1, 1, $2)
        ON CONFLICT (name) DO UPDATE SET schema_version = EXCLUDED.schema_version`,
-      [projection.name, !created ? UNRECORDED_SCHEMA_VERSION : followedTheLog ? UNFILLED_SCHEMA_VERSION : projection.schemaVersion],
+      [projection.name, version],
     );
   }
 }
 
 async function readModelsFollowedTheLog(tx: SqlExecutor): Promise<boolean> {
-  const table = await tx.query<{ present: boolean }>(`SELECT to_regclass('projection_checkpoints') IS NOT NULL AS present`);
+  const table = await tx.query<{ present: boolean }>(
+    `SELECT to_regclass('projection_checkpoints') IS NOT NULL AS present`,
+  );
   if (!table[0]?.present) return false;
-  const rows = await tx.query<{ name: string }>('SELECT name FROM projection_checkpoints WHERE name = $1 AND commit_position IS NOT NULL', [PROJECTION_GROUPS.readModels]);
+  const rows = await tx.query<{ name: string }>(
+    'SELECT name FROM projection_checkpoints WHERE name = $1 AND commit_position IS NOT NULL',
+    [PROJECTION_GROUPS.readModels],
+  );
   return rows.length > 0;
 }
 

@@ -4,7 +4,11 @@ import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, Api
 import { FastifyReply } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../../../application/events-feed/feed-cursor';
-import { PartnerEventsPage, ReadPartnerEvents, partnerEventsResource } from '../../../application/events-feed/read-partner-events';
+import {
+  PartnerEventsPage,
+  ReadPartnerEvents,
+  partnerEventsResource,
+} from '../../../application/events-feed/read-partner-events';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
@@ -14,7 +18,8 @@ import { EventStreams } from './event-streams';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
-const AFTER_DESCRIPTION = 'A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event.';
+const AFTER_DESCRIPTION =
+  'A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event.';
 
 const queryText = (query: Record<string, unknown>, name: string): string | null => {
   const value = query[name];
@@ -38,7 +43,9 @@ export class EventsController {
   @Get()
   @ApiOperation({
     summary: 'Your events, in the order they happened',
-    description: "The key's environment's transaction.succeeded and transaction.failed events, with the webhooks' ids and bodies. Follow next_cursor.",
+    description:
+      "The key's environment's transaction.succeeded and transaction.failed events, with the webhooks' ids and " +
+      'bodies. Follow next_cursor.',
     operationId: 'listEvents',
   })
   @ApiOkResponse({ type: PartnerEventListDto, description: 'One page, oldest first' })
@@ -50,7 +57,10 @@ export class EventsController {
     description: `1 to ${FEED_MAX_LIMIT}, default ${FEED_DEFAULT_LIMIT}`,
     schema: { type: 'integer', minimum: 1, maximum: FEED_MAX_LIMIT, default: FEED_DEFAULT_LIMIT },
   })
-  async list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     refuseUnknownQuery(query, ['after', 'limit']);
     const limit = queryLimit(query.limit, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT);
     const page = await this.queries.execute(new ReadPartnerEvents(caller, queryText(query, 'after'), limit));
@@ -61,15 +71,23 @@ export class EventsController {
   @ApiOperation({
     summary: 'Your events as a Server-Sent Events stream',
     description:
-      'Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. Reconnect with `Last-Event-ID` (or `after`) to resume. ' +
+      'Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. ' +
+      'Reconnect with `Last-Event-ID` (or `after`) to resume. ' +
       'Comment lines are heartbeats. The stream ends after a few minutes; reconnect.',
     operationId: 'streamEvents',
   })
   @ApiProduces('text/event-stream')
-  @ApiOkResponse({ description: 'A text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  @ApiOkResponse({
+    description: 'A text/event-stream',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
   @ApiErrorResponses({ 400: 'validation_failed: `after` or Last-Event-ID is not a cursor of this feed' })
   @ApiQuery({ name: 'after', required: false, description: AFTER_DESCRIPTION, schema: { type: 'string' } })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event received; wins over `after`' })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'The id of the last event received; wins over `after`',
+  })
   async stream(
     @CurrentCaller() caller: Caller,
     @Query() query: Record<string, unknown>,
@@ -79,7 +97,8 @@ export class EventsController {
     refuseUnknownQuery(query, ['after']);
     if (this.streams.shuttingDown) throw new ServiceError('service_unavailable', 'the service is shutting down');
     const after = lastEventId || queryText(query, 'after');
-    const read = (cursor: string | null): Promise<PartnerEventsPage> => this.queries.execute(new ReadPartnerEvents(caller, cursor, FEED_MAX_LIMIT));
+    const read = (cursor: string | null): Promise<PartnerEventsPage> =>
+      this.queries.execute(new ReadPartnerEvents(caller, cursor, FEED_MAX_LIMIT));
     // The first page is read before the answer starts, so a bad cursor still gets its 400.
     const first = await read(after);
     reply.hijack();
@@ -93,7 +112,10 @@ export class EventsController {
     const forget = this.streams.add(() => session.close());
     session
       .run(first)
-      .catch((error: unknown) => this.log.warn(`event stream of ${caller.partnerId} ended: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.log.warn(`event stream of ${caller.partnerId} ended: ${reason}`);
+      })
       .finally(forget);
   }
 }

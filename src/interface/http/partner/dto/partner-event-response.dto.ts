@@ -3,10 +3,16 @@ import { AMOUNT_LOCAL, CURRENCY, DATE_TIME } from './schema-formats';
 
 @ApiSchema({
   name: 'PartnerEvent',
-  description: 'An event exactly as its webhook body: transaction.succeeded carries operator_ref, reference and settled_at; transaction.failed carries refunded_at.',
+  description:
+    'An event exactly as its webhook body: transaction.succeeded carries operator_ref, reference and settled_at; ' +
+    'transaction.failed carries refunded_at.',
 })
 export class PartnerEventDto {
-  @ApiProperty({ type: 'string', format: 'uuid', description: 'The same id as the webhook delivery (X-Partner-Event-Id): de-duplicate by it' })
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    description: 'The same id as the webhook delivery (X-Partner-Event-Id): de-duplicate by it',
+  })
   event_id!: string;
 
   @ApiProperty({ type: 'string', enum: ['transaction.succeeded', 'transaction.failed'] })
@@ -24,7 +30,11 @@ export class PartnerEventDto {
   @ApiProperty(CURRENCY)
   currency!: string;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'transaction.succeeded only: your own reference' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    description: 'transaction.succeeded only: your own reference',
+  })
   reference?: string | null;
 
   @ApiPropertyOptional({ ...DATE_TIME, nullable: true, description: 'transaction.succeeded only' })
@@ -34,7 +44,10 @@ export class PartnerEventDto {
   refunded_at?: string | null;
 }
 
-@ApiSchema({ name: 'PartnerEventList', description: "One page of the caller's events of the key's environment, oldest first." })
+@ApiSchema({
+  name: 'PartnerEventList',
+  description: "One page of the caller's events of the key's environment, oldest first.",
+})
 export class PartnerEventListDto {
   @ApiProperty({ type: 'integer', minimum: 0 })
   count!: number;
@@ -45,7 +58,9 @@ export class PartnerEventListDto {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    description: 'Pass as `after` to read on: the last event\'s cursor (the `after` given when the page is empty; null only before the first event)',
+    description:
+      "Pass as `after` to read on: the last event's cursor (the `after` given when the page is empty; " +
+      'null only before the first event)',
   })
   next_cursor!: string | null;
 
