@@ -232,6 +232,13 @@ describe('events feed', () => {
       expect([...first.events, ...resumed.events].map((event) => JSON.parse(event.data))).toEqual(all.body.events);
     });
 
+    it('a HEAD request gets the stream\'s headers and ends', async () => {
+      const { sandboxKey: key } = await service.createPartner('IN', 'Head');
+      const answer = await service.request('HEAD', '/v1/partner/events/stream', { token: key });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    });
+
     it('refuses a bad Last-Event-ID with 400 before streaming', async () => {
       const { sandboxKey: key } = await service.createPartner('IN', 'Bad Resume');
       const answer = await service.partner('GET', '/events/stream', key, undefined, { 'last-event-id': 'garbage' });

@@ -108,6 +108,11 @@ export class EventsController {
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     });
+    // A HEAD request gets the headers only; there is no stream to hold open for it.
+    if (reply.request.method === 'HEAD') {
+      reply.raw.end();
+      return;
+    }
     const session = new EventStreamSession(reply.raw, read);
     const forget = this.streams.add(() => session.close());
     session
