@@ -12,7 +12,9 @@ export class EventStreams implements BeforeApplicationShutdown {
 
   /** `end` closes the stream; the returned function forgets it (the stream ended by itself). */
   add(end: () => void): () => void {
-    this.open.add(end);
+    // A stream that started while the shutdown began is ended at once.
+    if (this.closing) queueMicrotask(end);
+    else this.open.add(end);
     return () => this.open.delete(end);
   }
 
