@@ -20,6 +20,8 @@ import { CatalogController } from './interface/http/partner/catalog.controller';
 import { OrdersController } from './interface/http/partner/orders.controller';
 import { PartnerAuthGuard } from './interface/http/partner/partner-auth.guard';
 import { PartnerRequestAuthorizer } from './interface/http/partner/partner-request-authorizer';
+import { EventsController } from './interface/http/partner/events.controller';
+import { EventStreams } from './interface/http/partner/event-streams';
 import { TransactionsController } from './interface/http/partner/transactions.controller';
 import { SettingsController } from './interface/http/partner/settings.controller';
 import { HealthController } from './interface/http/operations/health.controller';
@@ -49,8 +51,8 @@ export class AppModule {
         ApplicationModule,
         McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, BackOfficeController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
-      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, EventsController, SettingsController, AdminController, BackOfficeController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
+      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard, EventStreams],
     };
   }
 }

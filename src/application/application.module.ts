@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from './ports/event-store.port';
 import { JOB_HANDLERS } from './ports/job-queue.port';
 import { AuthenticateApiKey } from './auth/authenticate-api-key';
+import { ReadPartnerEventsHandler } from './events-feed/read-partner-events';
 import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
 import { AuditOrderHandler } from './audit/audit-order';
 import { AuditWalletHandler } from './audit/audit-wallet';
@@ -92,6 +93,7 @@ const QUERY_HANDLERS = [
   ShowRoutesHandler,
   RouteHistoryHandler,
   ShowProviderBreakersHandler,
+  ReadPartnerEventsHandler,
 ];
 const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, GrantSandboxCreditJob, DeliverWebhookJob];
 

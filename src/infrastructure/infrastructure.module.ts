@@ -28,6 +28,8 @@ import { SandboxProvider } from './providers/sandbox/sandbox-provider';
 import { NO_LIVE_PROVIDER, ReloadlyLiveProvider } from './providers/reloadly/reloadly-live-provider';
 import { PROVIDER_STATUS } from '../application/ports/provider-status.port';
 import { SqlReadModels } from './read-models/sql-read-models';
+import { SqlPartnerEventFeed } from './read-models/sql-partner-event-feed';
+import { PARTNER_EVENT_FEED } from '../application/ports/partner-event-feed.port';
 import { BACK_OFFICE_SEARCH } from '../application/ports/back-office-search.port';
 import { SqlBackOfficeSearch } from './back-office/sql-back-office-search';
 import { CryptoSecretGenerator } from './security/crypto-secret-generator';
@@ -82,6 +84,7 @@ export class InfrastructureModule {
         ? { provide: EVENT_STORE, useFactory: () => connectEventStoreDb(config) }
         : { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },
       { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
+      { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db)) },
       { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
       {
         provide: IDEMPOTENCY_STORE,

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { amountLocal } from '../orders/order-response';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { Job, JobHandler, JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { DeliveryState, SECRET_BOX, SecretBox, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER, WebhookDeliveryStore, WebhookSender } from '../ports/webhook.port';
 import { JOB_KINDS } from '../process-managers/job-kinds';
 import { OrderLifecycle } from '../process-managers/order-lifecycle';
-import { DeliverWebhookPayload, WEBHOOK_EVENTS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_GAP_MS, webhookJobId } from './webhook-events';
+import { partnerEventBody } from './partner-events';
+import { DeliverWebhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_GAP_MS, webhookJobId } from './webhook-events';
 import { signatureHeader } from './webhook-signature';
 
 /**
@@ -102,26 +102,7 @@ export class DeliverWebhookJob implements JobHandler {
     const { state } = await this.lifecycle.load(payload.orderId);
     const order = state.order;
     if (!order) throw new Error(`webhook for unknown order ${payload.orderId}`);
-    const amount = amountLocal(order.amount, order.currency);
-    if (payload.event === WEBHOOK_EVENTS.succeeded) {
-      return JSON.stringify({
-        event_id: payload.deliveryId,
-        event: payload.event,
-        order_id: payload.orderId,
-        operator_ref: payload.facts.operatorRef ?? null,
-        amount_local: amount,
-        currency: order.currency,
-        reference: order.reference,
-        settled_at: payload.facts.settledAt ?? null,
-      });
-    }
-    return JSON.stringify({
-      event_id: payload.deliveryId,
-      event: payload.event,
-      order_id: payload.orderId,
-      amount_local: amount,
-      currency: order.currency,
-      refunded_at: payload.facts.refundedAt ?? null,
-    });
+    const { deliveryId: eventId, event, orderId, facts } = payload;
+    return partnerEventBody({ eventId, event, orderId, facts }, order);
   }
 }

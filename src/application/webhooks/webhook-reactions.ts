@@ -1,46 +1,29 @@
-import { TransactionSettled } from '../../domain/transaction/transaction.events';
-import { WalletRefunded } from '../../domain/wallet/wallet.events';
-import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { Reaction } from '../process-managers/reaction';
-import { deterministicEventId } from '../shared/event-ids';
 import { JOB_KINDS } from '../process-managers/job-kinds';
-import { DeliverWebhookPayload, WEBHOOK_EVENTS, webhookJobId } from './webhook-events';
+import { DeliverWebhookPayload, webhookJobId } from './webhook-events';
+import { PARTNER_EVENT_SOURCES, partnerEventOf } from './partner-events';
 
-/** A settlement announces transaction.succeeded; a refund after a failure announces transaction.failed (to partners with a webhook URL). */
+/**
+ * A settlement announces transaction.succeeded; a refund after a failure announces
+ * transaction.failed (to partners with a webhook URL).
+ */
 export const webhookReactions: Reaction = {
-  handles: new Set(['TransactionSettled', 'WalletRefunded']),
+  handles: new Set(PARTNER_EVENT_SOURCES),
   jobsFor(event: RecordedEvent): Job[] {
-    let payload: DeliverWebhookPayload;
-    if (event.type === 'TransactionSettled') {
-      const data = event.data as TransactionSettled['data'];
-      const { partnerId, environment } = event.metadata;
-      if (!partnerId || !environment) return [];
-      payload = {
-        deliveryId: deterministicEventId(data.orderId, WEBHOOK_EVENTS.succeeded),
-        event: WEBHOOK_EVENTS.succeeded,
-        orderId: data.orderId,
-        partnerId,
-        environment,
-        attempt: 1,
-        manual: false,
-        facts: { operatorRef: data.operatorRef, settledAt: data.settledAt },
-      };
-    } else {
-      const wallet = parseWalletStreamId(event.streamId);
-      if (!wallet) return [];
-      const data = event.data as WalletRefunded['data'];
-      payload = {
-        deliveryId: deterministicEventId(data.orderId, WEBHOOK_EVENTS.failed),
-        event: WEBHOOK_EVENTS.failed,
-        orderId: data.orderId,
-        ...wallet,
-        attempt: 1,
-        manual: false,
-        facts: { refundedAt: data.refundedAt },
-      };
-    }
+    const announced = partnerEventOf(event);
+    if (!announced) return [];
+    const payload: DeliverWebhookPayload = {
+      deliveryId: announced.eventId,
+      event: announced.event,
+      orderId: announced.orderId,
+      partnerId: announced.partnerId,
+      environment: announced.environment,
+      attempt: 1,
+      manual: false,
+      facts: announced.facts,
+    };
     return [
       {
         id: webhookJobId(payload.deliveryId, 1),

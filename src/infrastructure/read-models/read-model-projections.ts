@@ -3,6 +3,16 @@ import { balanceProjection } from './balance.projection';
 import { ordersProjection } from './orders.projection';
 import { partnersProjection } from './partners.projection';
 import { partnerSettingsProjection } from './partner-settings.projection';
+import { partnerEventsProjection } from './partner-events.projection';
 
-/** The read models the API answers from; the API's read-your-writes barrier waits for these. */
-export const READ_MODEL_PROJECTIONS: readonly SqlProjection[] = [partnersProjection, partnerSettingsProjection, balanceProjection, ordersProjection];
+/**
+ * The read models the API answers from; the API's read-your-writes barrier waits for these.
+ * Applied in this order to each batch: the events feed reads rm_orders, so it comes after the orders.
+ */
+export const READ_MODEL_PROJECTIONS: readonly SqlProjection[] = [
+  partnersProjection,
+  partnerSettingsProjection,
+  balanceProjection,
+  ordersProjection,
+  partnerEventsProjection,
+];

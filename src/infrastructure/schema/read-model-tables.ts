@@ -1,32 +1,57 @@
+import { PROJECTION_GROUPS } from '../projections/projection-groups';
 import { SqlProjection } from '../projections/sql-projection';
 import { splitStatements } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
 /** The schema version the read models of releases that recorded none were built at. */
 export const UNRECORDED_SCHEMA_VERSION = 1;
+/**
+ * Recorded for a read model that is new in this release, on a database whose read models already
+ * followed the log: its empty tables are below every real version, so the service fills them from
+ * the whole log by a blue/green rebuild once it runs.
+ */
+export const UNFILLED_SCHEMA_VERSION = 0;
 
 /**
  * Gives every read model whose schema version is not recorded yet its tables, in the migration
  * transaction. On a new database the projection's script creates them and its version is
  * recorded. On a database of a release that recorded no versions, the tables exist: the script
  * (which only creates what is missing) brings them to that release's shape, which is recorded as
- * version 1. A recorded version lower than the code's is not handled here: the service rebuilds
- * that read model blue/green once it runs (SqlProjectionAdmin.startDueRebuilds).
+ * version 1. A read model new in this release, on a database whose read models have followed the
+ * log, is recorded as version 0 (UNFILLED_SCHEMA_VERSION) so that it is rebuilt from the log. A
+ * recorded version lower than the code's is not handled here: the service rebuilds that read
+ * model blue/green once it runs (SqlProjectionAdmin.startDueRebuilds).
  */
 export async function ensureReadModelTables(tx: SqlExecutor, projections: readonly SqlProjection[]): Promise<void> {
   const recorded = await tx.query<{ name: string }>('SELECT name FROM projection_versions WHERE schema_version IS NOT NULL');
   const known = new Set(recorded.map((row) => row.name));
+  const followedTheLog = await readModelsFollowedTheLog(tx);
   for (const projection of projections) {
     if (known.has(projection.name)) continue;
     const before = await tableCount(tx);
     for (const statement of splitStatements(projection.schema.sql)) await tx.query(statement);
     const created = (await tableCount(tx)) > before;
+    let version = projection.schemaVersion;
+    if (!created) version = UNRECORDED_SCHEMA_VERSION;
+    else if (followedTheLog) version = UNFILLED_SCHEMA_VERSION;
     await tx.query(
       `INSERT INTO projection_versions (name, version, schema_version) VALUES ($1, 1, $2)
        ON CONFLICT (name) DO UPDATE SET schema_version = EXCLUDED.schema_version`,
-      [projection.name, created ? projection.schemaVersion : UNRECORDED_SCHEMA_VERSION],
+      [projection.name, version],
     );
   }
+}
+
+async function readModelsFollowedTheLog(tx: SqlExecutor): Promise<boolean> {
+  const table = await tx.query<{ present: boolean }>(
+    `SELECT to_regclass('projection_checkpoints') IS NOT NULL AS present`,
+  );
+  if (!table[0]?.present) return false;
+  const rows = await tx.query<{ name: string }>(
+    'SELECT name FROM projection_checkpoints WHERE name = $1 AND commit_position IS NOT NULL',
+    [PROJECTION_GROUPS.readModels],
+  );
+  return rows.length > 0;
 }
 
 async function tableCount(tx: SqlExecutor): Promise<number> {

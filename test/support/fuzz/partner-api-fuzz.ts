@@ -101,11 +101,15 @@ function resolve(doc: Record<string, any>, schema: Schema | undefined): Schema |
   return schema;
 }
 
-/** The partner operations as the document describes them. */
+/**
+ * The partner operations as the document describes them. The events stream is left out: a valid
+ * request is answered with a stream that stays open (its refusals are tested in events-feed.spec.ts).
+ */
 export function operationsOf(doc: Record<string, any>): Operation[] {
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, operation] of Object.entries<Record<string, any>>(methods)) {
+      if (operation.responses?.['200']?.content?.['text/event-stream']) continue;
       operations.push({
         method: method.toUpperCase(),
         path,

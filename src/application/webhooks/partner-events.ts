@@ -1,0 +1,92 @@
+import { Environment } from '../../domain/shared/environment';
+import { Currency } from '../../domain/money/currency';
+import { TransactionSettled } from '../../domain/transaction/transaction.events';
+import { WalletRefunded } from '../../domain/wallet/wallet.events';
+import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
+import { amountLocal } from '../orders/order-response';
+import { RecordedEvent } from '../ports/event-store.port';
+import { deterministicEventId } from '../shared/event-ids';
+import { WEBHOOK_EVENTS, WebhookEventName } from './webhook-events';
+
+/** The log events that announce an outcome to the partner (by webhook and in the events feed). */
+export const PARTNER_EVENT_SOURCES: ReadonlySet<string> = new Set(['TransactionSettled', 'WalletRefunded']);
+
+/** One partner-visible event: what the webhook delivery and the feed entry are made of. */
+export interface PartnerEventFacts {
+  /** The webhook's delivery id and the feed's event id: one id per (order, event). */
+  eventId: string;
+  event: WebhookEventName;
+  orderId: string;
+  partnerId: string;
+  environment: Environment;
+  /** What the triggering event said (operator_ref and settled_at, or refunded_at). */
+  facts: { operatorRef?: string; settledAt?: string; refundedAt?: string };
+}
+
+export const partnerEventId = (orderId: string, event: WebhookEventName): string =>
+  deterministicEventId(orderId, event);
+
+/** A settlement announces transaction.succeeded; a refund after a failure announces transaction.failed. */
+export function partnerEventOf(event: RecordedEvent): PartnerEventFacts | null {
+  if (event.type === 'TransactionSettled') {
+    const data = event.data as TransactionSettled['data'];
+    const { partnerId, environment } = event.metadata;
+    if (!partnerId || !environment) return null;
+    return {
+      eventId: partnerEventId(data.orderId, WEBHOOK_EVENTS.succeeded),
+      event: WEBHOOK_EVENTS.succeeded,
+      orderId: data.orderId,
+      partnerId,
+      environment,
+      facts: { operatorRef: data.operatorRef, settledAt: data.settledAt },
+    };
+  }
+  if (event.type === 'WalletRefunded') {
+    const wallet = parseWalletStreamId(event.streamId);
+    if (!wallet) return null;
+    const data = event.data as WalletRefunded['data'];
+    return {
+      eventId: partnerEventId(data.orderId, WEBHOOK_EVENTS.failed),
+      event: WEBHOOK_EVENTS.failed,
+      orderId: data.orderId,
+      ...wallet,
+      facts: { refundedAt: data.refundedAt },
+    };
+  }
+  return null;
+}
+
+/** The order's facts an event body shows besides the event's own. */
+export interface PartnerEventOrder {
+  amount: string;
+  currency: Currency;
+  reference: string | null;
+}
+
+/** The JSON body of a webhook and of a feed entry, byte for byte the same for both. */
+export function partnerEventBody(
+  event: Pick<PartnerEventFacts, 'eventId' | 'event' | 'orderId' | 'facts'>,
+  order: PartnerEventOrder,
+): string {
+  const amount = amountLocal(order.amount, order.currency);
+  if (event.event === WEBHOOK_EVENTS.succeeded) {
+    return JSON.stringify({
+      event_id: event.eventId,
+      event: event.event,
+      order_id: event.orderId,
+      operator_ref: event.facts.operatorRef ?? null,
+      amount_local: amount,
+      currency: order.currency,
+      reference: order.reference,
+      settled_at: event.facts.settledAt ?? null,
+    });
+  }
+  return JSON.stringify({
+    event_id: event.eventId,
+    event: event.event,
+    order_id: event.orderId,
+    amount_local: amount,
+    currency: order.currency,
+    refunded_at: event.facts.refundedAt ?? null,
+  });
+}

@@ -1,0 +1,94 @@
+import { RecordedEvent } from '../../application/ports/event-store.port';
+import {
+  PARTNER_EVENT_SOURCES,
+  PartnerEventFacts,
+  partnerEventBody,
+  partnerEventOf,
+} from '../../application/webhooks/partner-events';
+import { Currency } from '../../domain/money/currency';
+import { SqlProjection } from '../projections/sql-projection';
+import { SqlExecutor } from '../sql/sql-database';
+
+/**
+ * The events feed: every partner-visible event (the webhook's id and body) per partner and
+ * environment, keyed by the log position of the event that caused it. That position is the
+ * feed's cursor, so it is the same after a rebuild (the log is replayed in the same order).
+ * The order's amount, currency and reference come from rm_orders, which the orders projection
+ * has brought up to the same batch before this one runs (it comes first in the group).
+ */
+export const partnerEventsProjection: SqlProjection = {
+  name: 'partner-events',
+  schemaVersion: 1,
+  schema: {
+    name: 'partner-events',
+    sql: `
+CREATE TABLE IF NOT EXISTS rm_partner_events (
+  partner_id text NOT NULL,
+  environment text NOT NULL,
+  commit_position bigint NOT NULL,
+  prepare_position bigint NOT NULL,
+  event_id text NOT NULL UNIQUE,
+  event text NOT NULL,
+  order_id text NOT NULL,
+  body text NOT NULL,
+  occurred_at timestamptz NOT NULL,
+  PRIMARY KEY (partner_id, environment, commit_position, prepare_position)
+);
+`,
+  },
+  handles: PARTNER_EVENT_SOURCES,
+
+  apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
+    return insertEntries([event], tx);
+  },
+
+  applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+    return insertEntries(events, tx);
+  },
+};
+
+interface OrderRow {
+  order_id: string;
+  amount: string;
+  currency: Currency;
+  reference: string | null;
+}
+
+async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+  const announced: { event: RecordedEvent; facts: PartnerEventFacts }[] = [];
+  for (const event of events) {
+    const facts = partnerEventOf(event);
+    if (facts) announced.push({ event, facts });
+  }
+  if (announced.length === 0) return;
+  const orderIds = [...new Set(announced.map((entry) => entry.facts.orderId))];
+  const orders = await tx.query<OrderRow>(
+    'SELECT order_id, amount::text AS amount, currency, reference FROM rm_orders WHERE order_id = ANY($1::text[])',
+    [orderIds],
+  );
+  const byId = new Map(orders.map((row) => [row.order_id, row]));
+  const columns: string[][] = Array.from({ length: 9 }, () => []);
+  for (const { event, facts } of announced) {
+    const order = byId.get(facts.orderId);
+    // An announcement always follows its order's debit in the log; without one there is nothing to show.
+    if (!order) continue;
+    columns[0].push(facts.partnerId);
+    columns[1].push(facts.environment);
+    columns[2].push(event.position.commit.toString());
+    columns[3].push(event.position.prepare.toString());
+    columns[4].push(facts.eventId);
+    columns[5].push(facts.event);
+    columns[6].push(facts.orderId);
+    columns[7].push(partnerEventBody(facts, order));
+    columns[8].push(event.metadata.occurredAt);
+  }
+  if (columns[0].length === 0) return;
+  await tx.query(
+    `INSERT INTO rm_partner_events
+       (partner_id, environment, commit_position, prepare_position, event_id, event, order_id, body, occurred_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+                          $8::text[], $9::timestamptz[])
+     ON CONFLICT DO NOTHING`,
+    columns,
+  );
+}

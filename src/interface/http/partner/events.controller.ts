@@ -1,0 +1,126 @@
+import { Controller, Get, Headers, Logger, Query, Res, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { FastifyReply } from 'fastify';
+import { Caller } from '../../../application/auth/caller';
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../../../application/events-feed/feed-cursor';
+import {
+  PartnerEventsPage,
+  ReadPartnerEvents,
+  partnerEventsResource,
+} from '../../../application/events-feed/read-partner-events';
+import { ServiceError } from '../../../application/shared/service-error';
+import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
+import { PartnerEventListDto } from './dto/partner-event-response.dto';
+import { EventStreamSession } from './event-stream-session';
+import { EventStreams } from './event-streams';
+import { CurrentCaller } from './partner-request';
+import { PartnerAuthGuard } from './partner-auth.guard';
+
+const AFTER_DESCRIPTION =
+  'A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event.';
+
+const queryText = (query: Record<string, unknown>, name: string): string | null => {
+  const value = query[name];
+  if (value === undefined) return null;
+  if (typeof value !== 'string') throw new ServiceError('validation_failed', `${name}: give it once`);
+  return value;
+};
+
+@ApiTags('events')
+@ApiBearerAuth()
+@Controller('v1/partner/events')
+@UseGuards(PartnerAuthGuard)
+export class EventsController {
+  private readonly log = new Logger('EventsController');
+
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly streams: EventStreams,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Your events, in the order they happened',
+    description:
+      "The key's environment's transaction.succeeded and transaction.failed events, with the webhooks' ids and " +
+      'bodies. Follow next_cursor.',
+    operationId: 'listEvents',
+  })
+  @ApiOkResponse({ type: PartnerEventListDto, description: 'One page, oldest first' })
+  @ApiErrorResponses({ 400: 'validation_failed: `after` is not a cursor of this feed, or `limit` is out of range' })
+  @ApiQuery({ name: 'after', required: false, description: AFTER_DESCRIPTION, schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: `1 to ${FEED_MAX_LIMIT}, default ${FEED_DEFAULT_LIMIT}`,
+    schema: { type: 'integer', minimum: 1, maximum: FEED_MAX_LIMIT, default: FEED_DEFAULT_LIMIT },
+  })
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    refuseUnknownQuery(query, ['after', 'limit']);
+    const limit = queryLimit(query.limit, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT);
+    const page = await this.queries.execute(new ReadPartnerEvents(caller, queryText(query, 'after'), limit));
+    return partnerEventsResource(page);
+  }
+
+  @Get('stream')
+  @ApiOperation({
+    summary: 'Your events as a Server-Sent Events stream',
+    description:
+      'Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. ' +
+      'Reconnect with `Last-Event-ID` (or `after`) to resume. ' +
+      'Comment lines are heartbeats. The stream ends after a few minutes; reconnect.',
+    operationId: 'streamEvents',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description: 'A text/event-stream',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
+  @ApiErrorResponses({ 400: 'validation_failed: `after` or Last-Event-ID is not a cursor of this feed' })
+  @ApiQuery({ name: 'after', required: false, description: AFTER_DESCRIPTION, schema: { type: 'string' } })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'The id of the last event received; wins over `after`',
+  })
+  async stream(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, unknown>,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    refuseUnknownQuery(query, ['after']);
+    if (this.streams.shuttingDown) throw new ServiceError('service_unavailable', 'the service is shutting down');
+    const after = lastEventId || queryText(query, 'after');
+    const read = (cursor: string | null): Promise<PartnerEventsPage> =>
+      this.queries.execute(new ReadPartnerEvents(caller, cursor, FEED_MAX_LIMIT));
+    // The first page is read before the answer starts, so a bad cursor still gets its 400.
+    const first = await read(after);
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    // A HEAD request gets the headers only; there is no stream to hold open for it.
+    if (reply.request.method === 'HEAD') {
+      reply.raw.end();
+      return;
+    }
+    const session = new EventStreamSession(reply.raw, read);
+    const forget = this.streams.add(() => session.close());
+    session
+      .run(first)
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.log.warn(`event stream of ${caller.partnerId} ended: ${reason}`);
+      })
+      .finally(forget);
+  }
+}
