@@ -58,6 +58,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your events, in the order they happened
+         * @description The key's environment's transaction.succeeded and transaction.failed events, with the webhooks' ids and bodies. Follow next_cursor.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your events as a Server-Sent Events stream
+         * @description Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. Reconnect with `Last-Event-ID` (or `after`) to resume. Comment lines are heartbeats. The stream ends after a few minutes; reconnect.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner/operators": {
         parameters: {
             query?: never;
@@ -486,6 +526,49 @@ export interface components {
              * @example +919876540001
              */
             phone?: string;
+        };
+        /** @description An event exactly as its webhook body: transaction.succeeded carries operator_ref, reference and settled_at; transaction.failed carries refunded_at. */
+        PartnerEvent: {
+            /** @example 100.0000 */
+            amount_local: string;
+            /**
+             * @example INR
+             * @enum {string}
+             */
+            currency: "INR" | "BDT" | "SGD";
+            /** @enum {string} */
+            event: "transaction.succeeded" | "transaction.failed";
+            /**
+             * Format: uuid
+             * @description The same id as the webhook delivery (X-Partner-Event-Id): de-duplicate by it
+             */
+            event_id: string;
+            /** @description transaction.succeeded only */
+            operator_ref?: string | null;
+            order_id: string;
+            /** @description transaction.succeeded only: your own reference */
+            reference?: string | null;
+            /**
+             * Format: date-time
+             * @description transaction.failed only
+             * @example 2026-01-15T09:30:00.000Z
+             */
+            refunded_at?: string | null;
+            /**
+             * Format: date-time
+             * @description transaction.succeeded only
+             * @example 2026-01-15T09:30:00.000Z
+             */
+            settled_at?: string | null;
+        };
+        /** @description One page of the caller's events of the key's environment, oldest first. */
+        PartnerEventList: {
+            count: number;
+            events: components["schemas"]["PartnerEvent"][];
+            /** @description More events are already there: read on at once */
+            has_more: boolean;
+            /** @description Pass as `after` to read on: the last event's cursor (the `after` given when the page is empty; null only before the first event) */
+            next_cursor: string | null;
         };
         /** @description The key's environment's webhook, IP allowlist and rate limit. */
         PartnerSettings: {
@@ -986,6 +1069,165 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description 1 to 500, default 100 */
+                limit?: number;
+                /** @description A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event. */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerEventList"];
+                };
+            };
+            /** @description validation_failed: `after` is not a cursor of this feed, or `limit` is out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_api_key: the key is missing, malformed, wrong or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: a server fault; safe to retry with the same Idempotency-Key */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event. */
+                after?: string;
+            };
+            header?: {
+                /** @description The id of the last event received; wins over `after` */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/event-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description validation_failed: `after` or Last-Event-ID is not a cursor of this feed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_api_key: the key is missing, malformed, wrong or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: a server fault; safe to retry with the same Idempotency-Key */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
                 };
             };
         };
