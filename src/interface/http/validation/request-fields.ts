@@ -1,0 +1,85 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsStringRecord } from './validators';
+
+/**
+ * Request fields declared once: each decorator states a field's limits a single time and
+ * gives them both to class-validator (what REST and the agent tools enforce) and to the
+ * OpenAPI metadata (what the published schemas show, REST's and the tools' alike).
+ */
+
+export interface FieldDoc {
+  description: string;
+  example?: unknown;
+  /** Absent is allowed; a present value is checked all the same. */
+  optional?: boolean;
+}
+
+/** The largest id of an operator or biller (a PostgreSQL integer). */
+export const MAX_ID = 2_147_483_647;
+
+function documented(schema: Record<string, unknown>, doc: FieldDoc): PropertyDecorator[] {
+  const property = { ...schema, description: doc.description, ...(doc.example !== undefined ? { example: doc.example } : {}) };
+  return doc.optional ? [ApiPropertyOptional(property), IsOptional()] : [ApiProperty(property)];
+}
+
+/** An operator or biller id: a positive integer. */
+export function IdField(doc: FieldDoc): PropertyDecorator {
+  return applyDecorators(
+    ...documented({ type: 'integer', minimum: 1, maximum: MAX_ID }, doc),
+    IsInt({ message: 'must be an integer' }),
+    Min(1, { message: 'must be a positive integer' }),
+    Max(MAX_ID, { message: 'is not a known id' }),
+  );
+}
+
+export interface TextLimits {
+  minLength?: number;
+  maxLength: number;
+  /** Checked after the lengths; its message follows the field name. */
+  pattern?: { regex: RegExp; message: string };
+}
+
+export function TextField(limits: TextLimits, doc: FieldDoc): PropertyDecorator {
+  const { minLength, maxLength, pattern } = limits;
+  const schema = {
+    type: 'string',
+    ...(minLength !== undefined ? { minLength } : {}),
+    maxLength,
+    ...(pattern ? { pattern: pattern.regex.source } : {}),
+  };
+  return applyDecorators(
+    ...documented(schema, doc),
+    IsString({ message: 'must be a string' }),
+    ...(minLength !== undefined
+      ? [MinLength(minLength, { message: minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters` })]
+      : []),
+    MaxLength(maxLength, { message: `must be at most ${maxLength} characters` }),
+    ...(pattern ? [Matches(pattern.regex, { message: pattern.message })] : []),
+  );
+}
+
+/** A request amount: a JSON number above zero. Decimals and range are the use case's rules (they depend on the currency and the product). */
+export function AmountField(doc: FieldDoc): PropertyDecorator {
+  return applyDecorators(
+    ...documented({ type: 'number', minimum: 0, exclusiveMinimum: true }, doc),
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a JSON number' }),
+  );
+}
+
+/** One of a fixed list of strings. */
+export function ChoiceField(values: readonly string[], doc: FieldDoc & { default?: string }): PropertyDecorator {
+  return applyDecorators(
+    ...documented({ type: 'string', enum: [...values], ...(doc.default !== undefined ? { default: doc.default } : {}) }, doc),
+    IsIn([...values], { message: `must be one of ${values.join(', ')}` }),
+  );
+}
+
+/** Names to string values (the `params` of bill requests). */
+export function StringRecordField(limits: { maxEntries: number; maxLength: number }, doc: FieldDoc): PropertyDecorator {
+  return applyDecorators(
+    ...documented({ type: 'object', additionalProperties: { type: 'string', maxLength: limits.maxLength }, maxProperties: limits.maxEntries }, doc),
+    IsStringRecord(limits.maxEntries, limits.maxLength),
+  );
+}
