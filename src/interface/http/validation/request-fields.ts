@@ -19,6 +19,14 @@ export interface FieldDoc {
 /** The largest id of an operator or biller (a PostgreSQL integer). */
 export const MAX_ID = 2_147_483_647;
 
+/**
+ * Applies decorators as if written one above the other in this order: the last is applied
+ * first, as TypeScript does, so the first problem named is the most basic one (type before length).
+ */
+function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return applyDecorators(...decorators.reverse());
+}
+
 function documented(schema: Record<string, unknown>, doc: FieldDoc): PropertyDecorator[] {
   const property = { ...schema, description: doc.description, ...(doc.example !== undefined ? { example: doc.example } : {}) };
   return doc.optional ? [ApiPropertyOptional(property), IsOptional()] : [ApiProperty(property)];
@@ -26,7 +34,7 @@ function documented(schema: Record<string, unknown>, doc: FieldDoc): PropertyDec
 
 /** An operator or biller id: a positive integer. */
 export function IdField(doc: FieldDoc): PropertyDecorator {
-  return applyDecorators(
+  return stacked(
     ...documented({ type: 'integer', minimum: 1, maximum: MAX_ID }, doc),
     IsInt({ message: 'must be an integer' }),
     Min(1, { message: 'must be a positive integer' }),
@@ -49,7 +57,7 @@ export function TextField(limits: TextLimits, doc: FieldDoc): PropertyDecorator 
     maxLength,
     ...(pattern ? { pattern: pattern.regex.source } : {}),
   };
-  return applyDecorators(
+  return stacked(
     ...documented(schema, doc),
     IsString({ message: 'must be a string' }),
     ...(minLength !== undefined
@@ -62,7 +70,7 @@ export function TextField(limits: TextLimits, doc: FieldDoc): PropertyDecorator 
 
 /** A request amount: a JSON number above zero. Decimals and range are the use case's rules (they depend on the currency and the product). */
 export function AmountField(doc: FieldDoc): PropertyDecorator {
-  return applyDecorators(
+  return stacked(
     ...documented({ type: 'number', minimum: 0, exclusiveMinimum: true }, doc),
     IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a JSON number' }),
   );
@@ -70,7 +78,7 @@ export function AmountField(doc: FieldDoc): PropertyDecorator {
 
 /** One of a fixed list of strings. */
 export function ChoiceField(values: readonly string[], doc: FieldDoc & { default?: string }): PropertyDecorator {
-  return applyDecorators(
+  return stacked(
     ...documented({ type: 'string', enum: [...values], ...(doc.default !== undefined ? { default: doc.default } : {}) }, doc),
     IsIn([...values], { message: `must be one of ${values.join(', ')}` }),
   );
@@ -78,7 +86,7 @@ export function ChoiceField(values: readonly string[], doc: FieldDoc & { default
 
 /** Names to string values (the `params` of bill requests). */
 export function StringRecordField(limits: { maxEntries: number; maxLength: number }, doc: FieldDoc): PropertyDecorator {
-  return applyDecorators(
+  return stacked(
     ...documented({ type: 'object', additionalProperties: { type: 'string', maxLength: limits.maxLength }, maxProperties: limits.maxEntries }, doc),
     IsStringRecord(limits.maxEntries, limits.maxLength),
   );
