@@ -121,3 +121,6 @@ function pssKb(pid: number): number {
     return 0;
   }
 }
+
+/** a / b to three places; 0 when there is no b. */
+export const ratio = (a: number, b: number): number => (b > 0 ? round(a / b, 3) : 0);
