@@ -1,42 +1,81 @@
-import { Writable } from 'node:stream';
-import { barLine } from '../progress-bar';
+import { barLine } from './progress-bar';
 
 const REDRAW_MS = 100;
+const JSON_LINE_MS = 1_000;
+
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface ProgressUnit {
+  /** What is counted, e.g. "events" (the default) or "scenarios". */
+  unit?: string;
+  /** The rate's unit, e.g. "ev/s" (the default); null leaves the rate out of the bar. */
+  rateUnit?: string | null;
+}
 
 /**
- * A progress bar for one step of a data command, redrawn on stderr (at most ten times a second) when stderr is
- * a terminal; silent otherwise, so that scripts see only the result.
+ * The progress of one step of long operator work, always on stderr so that stdout carries only
+ * the result. On a terminal a bar is redrawn (at most ten times a second); otherwise progress is
+ * one JSON line at most every second, and a last one when the step ends:
+ * `{"progress":{"step":"import","done":500,"total":2000,"unit":"events","per_second":1200,"eta_seconds":1.3,"finished":false}}`.
  */
-export class ProgressMeter {
+export class ProgressReporter {
   private readonly started = Date.now();
-  private drawnAt = 0;
+  private shownAt = 0;
   private done = 0;
 
   constructor(
-    private readonly stderr: Writable & { isTTY?: boolean },
+    private readonly stderr: ProgressStream,
     private readonly label: string,
-    private readonly total: number,
+    private total: number,
+    private readonly unit: ProgressUnit = {},
   ) {}
 
-  update(done: number): void {
+  update(done: number, total = this.total): void {
     this.done = done;
-    if (Date.now() - this.drawnAt >= REDRAW_MS) this.draw(true);
+    this.total = total;
+    if (Date.now() - this.shownAt >= (this.stderr.isTTY ? REDRAW_MS : JSON_LINE_MS)) this.show(true);
   }
 
-  /** Draws the bar a last time, complete, and ends its line. */
+  /** Shows the step a last time, complete; on a terminal the bar's line is ended. */
   finish(done = this.done): void {
     this.done = done;
-    this.draw(false);
+    this.show(false);
     if (this.stderr.isTTY) this.stderr.write('\n');
   }
 
-  private draw(running: boolean): void {
-    if (!this.stderr.isTTY) return;
-    this.drawnAt = Date.now();
-    const seconds = (this.drawnAt - this.started) / 1000;
+  private show(running: boolean): void {
+    this.shownAt = Date.now();
+    const seconds = (this.shownAt - this.started) / 1000;
     const perSecond = seconds > 0 ? Math.round(this.done / seconds) : 0;
     const total = Math.max(this.total, this.done);
     const etaSeconds = perSecond > 0 ? (total - this.done) / perSecond : null;
-    this.stderr.write(`\r\u001b[2K${barLine({ label: this.label, done: this.done, total, perSecond, etaSeconds, running })}`);
+    if (this.stderr.isTTY) {
+      const line = barLine({ label: this.label, done: this.done, total, perSecond, etaSeconds, running, ...this.unit });
+      this.stderr.write(`\r\u001b[2K${line}`);
+      return;
+    }
+    const progress = {
+      step: this.label,
+      done: this.done,
+      total,
+      unit: this.unit.unit ?? 'events',
+      per_second: perSecond,
+      eta_seconds: running && etaSeconds !== null ? Math.round(etaSeconds * 10) / 10 : running ? null : 0,
+      finished: !running,
+    };
+    this.stderr.write(`${JSON.stringify({ progress })}\n`);
+  }
+}
+
+/** A JSON progress line of ProgressReporter, for readers that want to tell them from other stderr lines. */
+export function isProgressLine(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && 'progress' in value;
+  } catch {
+    return false;
   }
 }
