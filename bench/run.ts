@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { renderChart, ChartSeries } from './lib/chart';
 import { pgbenchPath } from './lib/pgbench';
-import { PlanName, planFor } from './lib/plan';
+import { Plan, PlanName, planFor } from './lib/plan';
 import { log, round } from './lib/util';
 import { markdownReport } from './lib/report';
 import { BenchResults } from './lib/types';
@@ -25,6 +25,7 @@ import { ROOT, describeMachine, ensureBuilt, reportBlockingTransactions } from '
 import { embeddedTargetsOf, targetsOf } from './lib/targets';
 import { runEmbedded } from './scenarios/embedded-mode';
 import { runPostgres } from './scenarios/postgres-mode';
+import { finishScenarioProgress, startScenarioProgress } from './scenarios/steps';
 
 interface Args {
   plan: PlanName;
@@ -67,6 +68,16 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
+/**
+ * The scenarios a plan measures, for the progress count: PostgreSQL mode's seven and two per
+ * further sweep level, embedded mode's five and one per further sweep level when it sweeps
+ * (the level of the plan's own connections reuses that scenario's figures).
+ */
+function plannedScenarios(plan: Plan): number {
+  const levels = plan.sweep.filter((level) => level !== plan.connections).length;
+  return 7 + 2 * levels + (plan.embedded ? 5 + (plan.embeddedSweep ? levels : 0) : 0);
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.render) {
@@ -91,8 +102,10 @@ async function main(): Promise<void> {
   ensureBuilt();
   await reportBlockingTransactions();
   const machine = await describeMachine();
+  startScenarioProgress(plannedScenarios(plan));
   const postgres = await runPostgres(plan, args);
   const embedded = plan.embedded ? await runEmbedded(plan) : null;
+  finishScenarioProgress();
   const finished = new Date();
   // Other work on the machine skews every figure: the 1-minute load average says how much there was.
   machine.load_average_end = round(loadavg()[0], 2);

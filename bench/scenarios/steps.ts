@@ -4,7 +4,8 @@ import { waitForProcessIdle, withCpuShare } from '../lib/cpu-usage';
 import { LoadResult, nextIdempotencyKey } from '../lib/load';
 import { runLimit } from '../lib/pgbench';
 import { Plan } from '../lib/plan';
-import { log, round, sleep } from '../lib/util';
+import { ProgressReporter } from '../../src/interface/cli/progress-reporter';
+import { log, round, setLogFooter, sleep } from '../lib/util';
 import { ModeResults, Scenario } from '../lib/types';
 
 /* The steps every scenario is made of: onboarding, the measured runs, and the checks after them. */
@@ -68,12 +69,31 @@ export async function measuredLimit(name: string, databaseUrl: string, connectio
   return scenario;
 }
 
+let scenarios: { reporter: ProgressReporter; done: number } | null = null;
+
+/**
+ * Counts the measured scenarios of the run on stderr (a bar on a terminal, JSON progress lines
+ * otherwise). `total` is what the plan is expected to measure; the count may pass it.
+ */
+export function startScenarioProgress(total: number): void {
+  const reporter = new ProgressReporter(process.stderr, 'bench', total, { unit: 'scenarios', rateUnit: null });
+  scenarios = { reporter, done: 0 };
+  setLogFooter(() => reporter.redraw());
+}
+
+export function finishScenarioProgress(): void {
+  setLogFooter(null);
+  scenarios?.reporter.finish();
+  scenarios = null;
+}
+
 export function logScenario(name: string, result: Scenario): void {
   const problems = result.non_2xx || result.errors ? ` non-2xx ${result.non_2xx} errors ${result.errors} ${JSON.stringify(result.statuses)}` : '';
   const backlog = 'jobs_pending_at_start' in result ? `, ${String(result.jobs_pending_at_start)} jobs pending` : '';
   const cpu = result.cpu
     ? `; CPU ms per request: server ${result.cpu.service_ms ?? '–'}, PostgreSQL ${result.cpu.postgres_ms}, client ${result.cpu.client_ms}; machine ${Math.round(result.cpu.machine_busy * 100)} % busy`
     : '';
+  if (scenarios) scenarios.reporter.update(++scenarios.done);
   log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections}${backlog})${problems}${cpu}`);
 }
 

@@ -39,6 +39,11 @@ export class ProgressReporter {
     if (Date.now() - this.shownAt >= (this.stderr.isTTY ? REDRAW_MS : JSON_LINE_MS)) this.show(true);
   }
 
+  /** Shows the progress now (after other output on a terminal has replaced the bar's line). */
+  redraw(): void {
+    this.show(true);
+  }
+
   /** Shows the step a last time, complete; on a terminal the bar's line is ended. */
   finish(done = this.done): void {
     this.done = done;
@@ -77,5 +82,52 @@ export function isProgressLine(line: string): boolean {
     return typeof value === 'object' && value !== null && 'progress' in value;
   } catch {
     return false;
+  }
+}
+
+const WAIT_TICK_MS = 1_000;
+
+/**
+ * Progress of work done elsewhere in one request (the service computes `verify` or a report and
+ * answers once): the seconds it has been running, since no count is known. On a terminal a line
+ * redrawn every second and cleared at the end; otherwise a JSON line every second,
+ * `{"progress":{"step":"verify","elapsed_seconds":3,"finished":false}}`, and a last one with
+ * finished true. Work done within a second shows nothing.
+ */
+export class ElapsedProgress {
+  private readonly started = Date.now();
+  private readonly timer: NodeJS.Timeout;
+  private shown = false;
+
+  constructor(
+    private readonly stderr: ProgressStream,
+    private readonly label: string,
+  ) {
+    this.timer = setInterval(() => this.show(false), WAIT_TICK_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    if (!this.shown) return;
+    if (this.stderr.isTTY) this.stderr.write('\r\u001b[2K');
+    else this.show(true);
+  }
+
+  private show(finished: boolean): void {
+    this.shown = true;
+    const elapsed = Math.round((Date.now() - this.started) / 1000);
+    if (this.stderr.isTTY) this.stderr.write(`\r\u001b[2K${this.label}: the service is working, ${elapsed} s`);
+    else this.stderr.write(`${JSON.stringify({ progress: { step: this.label, elapsed_seconds: elapsed, finished } })}\n`);
+  }
+}
+
+/** Runs `work` with its elapsed time shown on stderr (see ElapsedProgress). */
+export async function withElapsedProgress<T>(stderr: ProgressStream, label: string, work: () => Promise<T>): Promise<T> {
+  const progress = new ElapsedProgress(stderr, label);
+  try {
+    return await work();
+  } finally {
+    progress.stop();
   }
 }
