@@ -212,6 +212,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/verify' }),
+    longRunning: true,
   },
   'provider status': {
     usage: '',
@@ -302,6 +303,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       return { method: 'GET', path: `/audit/reports/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}` };
     },
     output: 'stream',
+    longRunning: true,
   },
   'route list': {
     usage: '',
