@@ -19,7 +19,8 @@ export interface ProgressUnit {
  * The progress of one step of long operator work, always on stderr so that stdout carries only
  * the result. On a terminal a bar is redrawn (at most ten times a second); otherwise progress is
  * one JSON line at most every second, and a last one when the step ends:
- * `{"progress":{"step":"import","done":500,"total":2000,"unit":"events","per_second":1200,"eta_seconds":1.3,"finished":false}}`.
+ * `{"progress":{"step":"import","done":500,"total":2000,"unit":"events","per_second":1200,
+ * "eta_seconds":1.3,"finished":false}}`.
  */
 export class ProgressReporter {
   private readonly started = Date.now();
@@ -118,12 +119,19 @@ export class ElapsedProgress {
     this.shown = true;
     const elapsed = Math.round((Date.now() - this.started) / 1000);
     if (this.stderr.isTTY) this.stderr.write(`\r\u001b[2K${this.label}: the service is working, ${elapsed} s`);
-    else this.stderr.write(`${JSON.stringify({ progress: { step: this.label, elapsed_seconds: elapsed, finished } })}\n`);
+    else {
+      const progress = { step: this.label, elapsed_seconds: elapsed, finished };
+      this.stderr.write(`${JSON.stringify({ progress })}\n`);
+    }
   }
 }
 
 /** Runs `work` with its elapsed time shown on stderr (see ElapsedProgress). */
-export async function withElapsedProgress<T>(stderr: ProgressStream, label: string, work: () => Promise<T>): Promise<T> {
+export async function withElapsedProgress<T>(
+  stderr: ProgressStream,
+  label: string,
+  work: () => Promise<T>,
+): Promise<T> {
   const progress = new ElapsedProgress(stderr, label);
   try {
     return await work();

@@ -1,7 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CallToolResult,
+  ListToolsRequestSchema,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Caller } from '../../application/auth/caller';
 import { ListBillers } from '../../application/catalog/list-billers';
 import { ListOperators } from '../../application/catalog/list-operators';
@@ -61,7 +66,11 @@ interface PartnerTool {
 let publishedSchemas: ReadonlyMap<ToolName, Tool['inputSchema']> | null = null;
 /** Derived once from the input classes (their decorators are fixed at load). */
 function publishedSchema(name: ToolName): Tool['inputSchema'] {
-  publishedSchemas ??= new Map(Object.keys(TOOL_INPUTS).filter(isToolName).map((tool) => [tool, toolSchemaOf(tool) as Tool['inputSchema']]));
+  publishedSchemas ??= new Map(
+    Object.keys(TOOL_INPUTS)
+      .filter(isToolName)
+      .map((tool) => [tool, toolSchemaOf(tool) as Tool['inputSchema']]),
+  );
   const schema = publishedSchemas.get(name);
   if (!schema) throw new Error(`no input schema for ${name}`);
   return schema;
@@ -82,9 +91,16 @@ export class PartnerToolServerFactory {
   ) {}
 
   create(caller: Caller): Server {
-    const server = new Server({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new Server(
+      { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    );
     const tools = new Map<ToolName, PartnerTool>();
-    const registerTool = <T extends ToolName>(name: T, config: ToolConfig, handle: (args: ToolArgs<T>) => Promise<CallToolResult>): void => {
+    const registerTool = <T extends ToolName>(
+      name: T,
+      config: ToolConfig,
+      handle: (args: ToolArgs<T>) => Promise<CallToolResult>,
+    ): void => {
       tools.set(name, { config, handle: (args) => handle(args as ToolArgs<T>) });
     };
 
@@ -181,7 +197,9 @@ export class PartnerToolServerFactory {
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const { name, arguments: args } = request.params;
       const tool = isToolName(name) ? tools.get(name) : undefined;
-      if (!isToolName(name) || !tool) return { isError: true, content: [{ type: 'text', text: `MCP error -32602: Tool ${name} not found` }] };
+      if (!isToolName(name) || !tool) {
+        return { isError: true, content: [{ type: 'text', text: `MCP error -32602: Tool ${name} not found` }] };
+      }
       // The REST validation, through the tool's input class: limits, types, unknown fields and text safety alike.
       return this.run(caller, name, () => tool.handle(validatedRequest(TOOL_INPUTS[name], args ?? {}, TOOL_ARGUMENTS)));
     });

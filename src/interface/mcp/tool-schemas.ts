@@ -37,7 +37,11 @@ const LIST_KINDS = ['all', 'operator', 'biller'] as const;
 
 const idempotencyKey = (): PropertyDecorator =>
   TextField(
-    { minLength: 8, maxLength: 255, pattern: { regex: IDEMPOTENCY_KEY_PATTERN, message: 'must be 8 to 255 visible ASCII characters, no spaces' } },
+    {
+      minLength: 8,
+      maxLength: 255,
+      pattern: { regex: IDEMPOTENCY_KEY_PATTERN, message: 'must be 8 to 255 visible ASCII characters, no spaces' },
+    },
     { description: 'Your unique key for this payment (the Idempotency-Key header of REST)' },
   );
 
@@ -52,10 +56,16 @@ export class ListOperatorsToolInput {
   @ChoiceField(CATALOG_CATEGORIES, { description: 'Only entries of this category', optional: true })
   category?: (typeof CATALOG_CATEGORIES)[number];
 
-  @TextField({ minLength: 1, maxLength: 100 }, { description: 'Only entries whose name or code contains this text', optional: true })
+  @TextField(
+    { minLength: 1, maxLength: 100 },
+    { description: 'Only entries whose name or code contains this text', optional: true },
+  )
   name?: string;
 
-  @TextField({ minLength: 1, maxLength: 20 }, { description: 'A mobile number to detect its prepaid operator', optional: true })
+  @TextField(
+    { minLength: 1, maxLength: 20 },
+    { description: 'A mobile number to detect its prepaid operator', optional: true },
+  )
   phone?: string;
 }
 
@@ -147,7 +157,10 @@ export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOL
  * The published input schema of a tool: the JSON Schema of its input class, with the
  * agent's descriptions laid over the DTO's (limits, types and required fields untouched).
  */
-export function toolInputSchema(input: abstract new () => object, descriptions: Readonly<Record<string, string>> = {}): JsonObject {
+export function toolInputSchema(
+  input: abstract new () => object,
+  descriptions: Readonly<Record<string, string>> = {},
+): JsonObject {
   const schema = dtoJsonSchema(input);
   const properties = schema.properties as Record<string, JsonObject>;
   for (const [name, description] of Object.entries(descriptions)) {
@@ -158,4 +171,5 @@ export function toolInputSchema(input: abstract new () => object, descriptions: 
   return schema;
 }
 
-export const toolSchemaOf = (tool: ToolName): JsonObject => toolInputSchema(TOOL_INPUTS[tool], AGENT_DESCRIPTIONS[tool]);
+export const toolSchemaOf = (tool: ToolName): JsonObject =>
+  toolInputSchema(TOOL_INPUTS[tool], AGENT_DESCRIPTIONS[tool]);

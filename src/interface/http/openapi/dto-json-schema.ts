@@ -21,7 +21,9 @@ export function dtoJsonSchema(dto: abstract new () => object): JsonObject {
       throw new Error(`${dto.name}.${name}: only flat fields of a JSON type have a request schema here`);
     }
     const schema: JsonObject = {};
-    for (const [key, value] of Object.entries(metadata)) if (!NOT_SCHEMA.has(key) && value !== undefined) schema[key] = value as Json;
+    for (const [key, value] of Object.entries(metadata)) {
+      if (!NOT_SCHEMA.has(key) && value !== undefined) schema[key] = value as Json;
+    }
     properties[name] = schema31(schema);
     if (metadata.required !== false) required.push(name);
   }

@@ -28,7 +28,8 @@ function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
 }
 
 function documented(schema: Record<string, unknown>, doc: FieldDoc): PropertyDecorator[] {
-  const property = { ...schema, description: doc.description, ...(doc.example !== undefined ? { example: doc.example } : {}) };
+  const example = doc.example !== undefined ? { example: doc.example } : {};
+  const property = { ...schema, description: doc.description, ...example };
   return doc.optional ? [ApiPropertyOptional(property), IsOptional()] : [ApiProperty(property)];
 }
 
@@ -60,15 +61,19 @@ export function TextField(limits: TextLimits, doc: FieldDoc): PropertyDecorator 
   return stacked(
     ...documented(schema, doc),
     IsString({ message: 'must be a string' }),
-    ...(minLength !== undefined
-      ? [MinLength(minLength, { message: minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters` })]
-      : []),
+    ...(minLength !== undefined ? [MinLength(minLength, { message: tooShort(minLength) })] : []),
     MaxLength(maxLength, { message: `must be at most ${maxLength} characters` }),
     ...(pattern ? [Matches(pattern.regex, { message: pattern.message })] : []),
   );
 }
 
-/** A request amount: a JSON number above zero. Decimals and range are the use case's rules (they depend on the currency and the product). */
+const tooShort = (minLength: number): string =>
+  minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`;
+
+/**
+ * A request amount: a JSON number above zero. Decimals and range are the use case's rules (they
+ * depend on the currency and the product).
+ */
 export function AmountField(doc: FieldDoc): PropertyDecorator {
   return stacked(
     ...documented({ type: 'number', minimum: 0, exclusiveMinimum: true }, doc),
@@ -78,8 +83,9 @@ export function AmountField(doc: FieldDoc): PropertyDecorator {
 
 /** One of a fixed list of strings. */
 export function ChoiceField(values: readonly string[], doc: FieldDoc & { default?: string }): PropertyDecorator {
+  const fallback = doc.default !== undefined ? { default: doc.default } : {};
   return stacked(
-    ...documented({ type: 'string', enum: [...values], ...(doc.default !== undefined ? { default: doc.default } : {}) }, doc),
+    ...documented({ type: 'string', enum: [...values], ...fallback }, doc),
     IsIn([...values], { message: `must be one of ${values.join(', ')}` }),
   );
 }
@@ -87,7 +93,14 @@ export function ChoiceField(values: readonly string[], doc: FieldDoc & { default
 /** Names to string values (the `params` of bill requests). */
 export function StringRecordField(limits: { maxEntries: number; maxLength: number }, doc: FieldDoc): PropertyDecorator {
   return stacked(
-    ...documented({ type: 'object', additionalProperties: { type: 'string', maxLength: limits.maxLength }, maxProperties: limits.maxEntries }, doc),
+    ...documented(
+      {
+        type: 'object',
+        additionalProperties: { type: 'string', maxLength: limits.maxLength },
+        maxProperties: limits.maxEntries,
+      },
+      doc,
+    ),
     IsStringRecord(limits.maxEntries, limits.maxLength),
   );
 }
