@@ -52,7 +52,7 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
     it('offers exactly the partner tools, each with a valid, fully described JSON Schema input', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
-      // The endpoint checks calls against the same schemas before the SDK does.
+      // Every tool has an input class: its published schema and the validation of its calls.
       expect(Object.keys(TOOL_INPUTS).sort()).toEqual(TOOL_NAMES);
       const ajv = new Ajv({ strict: false });
       for (const tool of tools) {
