@@ -70,8 +70,21 @@ export function peakRssMb(pid: number): number | null {
 }
 
 /** Progress lines go to stderr, so `--json` leaves stdout to the result. */
+/** Drawn again under every log line on a terminal (the progress bar), or nothing. */
+let footer: (() => void) | null = null;
+
+export function setLogFooter(draw: (() => void) | null): void {
+  footer = draw;
+}
+
 export function log(message: string): void {
-  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+  const line = `[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`;
+  if (!process.stderr.isTTY || !footer) {
+    process.stderr.write(line);
+    return;
+  }
+  process.stderr.write(`\r\u001b[2K${line}`);
+  footer();
 }
 
 export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -121,3 +134,6 @@ function pssKb(pid: number): number {
     return 0;
   }
 }
+
+/** a / b to three places; 0 when there is no b. */
+export const ratio = (a: number, b: number): number => (b > 0 ? round(a / b, 3) : 0);

@@ -52,7 +52,7 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
     it('offers exactly the partner tools, each with a valid, fully described JSON Schema input', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
-      // The endpoint checks calls against the same schemas before the SDK does.
+      // Every tool has an input class: its published schema and the validation of its calls.
       expect(Object.keys(TOOL_INPUTS).sort()).toEqual(TOOL_NAMES);
       const ajv = new Ajv({ strict: false });
       for (const tool of tools) {
@@ -77,6 +77,23 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
       // How pay-bill gets its amount is said in its description.
       expect(byName.service_pay_bill.description).toContain('does NOT fetch the bill');
       expect(byName.service_pay_bill.description).toContain('service_get_bill_info');
+    });
+
+    it('publishes the limits of the REST request schemas, field for field', async () => {
+      const { tools } = await client.listTools();
+      const components = (await service.request('GET', '/v1/partner/openapi.json')).body.components.schemas;
+      const limits = (schema: Record<string, unknown>) => {
+        const { description: _description, examples: _examples, ...rest } = schema;
+        return rest;
+      };
+      for (const [tool, component] of [['service_topup', 'TopupRequest'], ['service_get_bill_info', 'BillInfoRequest'], ['service_pay_bill', 'PayBillRequest']]) {
+        const published = tools.find((entry) => entry.name === tool)!.inputSchema;
+        const rest = components[component];
+        expect([tool, (published.required ?? []).filter((name) => name !== 'idempotency_key').sort()]).toEqual([tool, [...rest.required].sort()]);
+        for (const [field, schema] of Object.entries(rest.properties as Record<string, Record<string, unknown>>)) {
+          expect([tool, field, limits(published.properties![field] as Record<string, unknown>)]).toEqual([tool, field, limits(schema)]);
+        }
+      }
     });
 
     it('sets the annotations truthfully: reads are read-only, payments are destructive but idempotent by key', async () => {

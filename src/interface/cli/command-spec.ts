@@ -36,4 +36,6 @@ export interface CommandSpec {
   options: Readonly<Record<string, OptionSpec>>;
   build(args: CommandArgs): AdminRequest;
   output?: OutputMode;
+  /** Long work on the service's side: its elapsed time is shown on stderr until the answer starts. */
+  longRunning?: boolean;
 }

@@ -208,10 +208,11 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   verify: {
     usage: '',
-    summary: 'Check ledger invariants; exits 1 and prints the breaches if any.',
+    summary: 'Check ledger invariants; exits 1 and prints the breaches if any. Shows on stderr how long the service has been working.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/verify' }),
+    longRunning: true,
   },
   'provider status': {
     usage: '',
@@ -289,7 +290,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     usage: '<partner_id> --environment <sandbox|live> --from <YYYY-MM-DD> --to <YYYY-MM-DD> [--format <json|html>]',
     summary:
       'A statement over up to 366 UTC days (both ends included), folded from the event log in one pass: totals and each day as `audit statement` gives it. ' +
-      '--format html writes a page with a chart of the closing balance and the debits per day (redirect it to a file).',
+      '--format html writes a page with a chart of the closing balance and the debits per day (redirect it to a file). ' +
+      'Shows on stderr how long the service has been working until the report starts.',
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: {
       environment: { type: 'string', kind: 'environment', required: true },
@@ -302,6 +304,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       return { method: 'GET', path: `/audit/reports/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}` };
     },
     output: 'stream',
+    longRunning: true,
   },
   'route list': {
     usage: '',

@@ -3,6 +3,7 @@ import { lookupAdminToken } from './admin-token';
 import { COMMANDS } from './commands';
 import { errorMessage } from './error-fields';
 import { followRebuild } from './follow-rebuild';
+import { withElapsedProgress } from './progress-reporter';
 import { streamToStdout } from './stream-output';
 import { EXIT, ExitCode } from './exit-codes';
 import { parseCommand } from './parse-command';
@@ -44,12 +45,13 @@ const run = async (argv: readonly string[]): Promise<ExitCode> => {
     const terminal = { stdout: process.stdout, stderr: process.stderr };
     const code =
       parsed.output === 'stream'
-        ? await streamToStdout(service.url, token.token, parsed.request, terminal)
+        ? await streamToStdout(service.url, token.token, parsed.request, terminal, parsed.progressLabel)
         : await followRebuild(service.url, token.token, parsed.request, terminal);
     return typeof code === 'object' ? unreachable(code.unreachable) : code;
   }
 
-  const result = await sendAdminRequest(service.url, token.token, parsed.request);
+  const send = () => sendAdminRequest(service.url, token.token, parsed.request);
+  const result = parsed.progressLabel ? await withElapsedProgress(process.stderr, parsed.progressLabel, send) : await send();
   if (result.kind === 'unreachable') return unreachable(result.cause);
   const outcome = responseOutcome(result.status, result.text);
   process[outcome.stream].write(`${outcome.line}\n`);

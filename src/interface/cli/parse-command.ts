@@ -6,7 +6,8 @@ import { checkValue } from './option-kinds';
 export type ParseResult =
   | { kind: 'help' }
   | { kind: 'usage-error'; message: string }
-  | { kind: 'request'; request: AdminRequest; output: OutputMode };
+  /** progressLabel: the command's name when it is long work whose elapsed time is shown, else null. */
+  | { kind: 'request'; request: AdminRequest; output: OutputMode; progressLabel: string | null };
 
 type Commands = Readonly<Record<string, CommandSpec>>;
 
@@ -89,5 +90,6 @@ export const parseCommand = (argv: readonly string[], commands: Commands): Parse
     optional: (name) => strings.get(name),
     flag: (name) => flags.has(name),
   };
-  return { kind: 'request', request: spec.build(args), output: spec.output ?? 'json' };
+  const name = argv.slice(0, argv.length - rest.length).join(' ');
+  return { kind: 'request', request: spec.build(args), output: spec.output ?? 'json', progressLabel: spec.longRunning ? name : null };
 };

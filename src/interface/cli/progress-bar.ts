@@ -45,6 +45,9 @@ export interface Progress {
   etaSeconds: number | null;
   /** A total of 0 reads as nothing done while running, as all done once finished. */
   running: boolean;
+  /** What is counted (default "events"), and its rate's unit (default "ev/s"; null: no rate shown). */
+  unit?: string;
+  rateUnit?: string | null;
 }
 
 /** The bar itself, for any count of events: `label [====>     ]  48%  1,200/2,500 events  3,100 ev/s  ETA 0:01`. */
@@ -54,5 +57,7 @@ export function barLine(progress: Progress, width = 30): string {
   const filled = Math.min(width, Math.floor(fraction * width));
   const bar = filled >= width ? '='.repeat(width) : `${'='.repeat(filled)}>${' '.repeat(width - filled - 1)}`;
   const percent = `${String(Math.floor(fraction * 100)).padStart(3)}%`;
-  return `${progress.label} [${bar}] ${percent}  ${count(progress.done)}/${count(total)} events  ${count(progress.perSecond)} ev/s  ETA ${duration(progress.etaSeconds)}`;
+  const rateUnit = progress.rateUnit === undefined ? 'ev/s' : progress.rateUnit;
+  const rate = rateUnit === null ? '' : `  ${count(progress.perSecond)} ${rateUnit}`;
+  return `${progress.label} [${bar}] ${percent}  ${count(progress.done)}/${count(total)} ${progress.unit ?? 'events'}${rate}  ETA ${duration(progress.etaSeconds)}`;
 }

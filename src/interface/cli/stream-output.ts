@@ -1,3 +1,4 @@
+import { withElapsedProgress } from './progress-reporter';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { openAdminRequest, describeFailure } from './admin-http';
@@ -20,8 +21,16 @@ export interface Terminal {
  * audit file can be long). An error answer prints as usual; a body cut off half way is reported
  * on stderr with exit 1, so a truncated file is never taken for a complete one.
  */
-export async function streamToStdout(serviceUrl: string, token: string, request: AdminRequest, terminal: Terminal): Promise<ExitCode | Unreachable> {
-  const opened = await openAdminRequest(serviceUrl, token, request);
+export async function streamToStdout(
+  serviceUrl: string,
+  token: string,
+  request: AdminRequest,
+  terminal: Terminal,
+  /** Shows the elapsed time under this name until the answer starts (see ElapsedProgress). */
+  progressLabel: string | null = null,
+): Promise<ExitCode | Unreachable> {
+  const open = () => openAdminRequest(serviceUrl, token, request);
+  const opened = progressLabel ? await withElapsedProgress(terminal.stderr, progressLabel, open) : await open();
   if (opened.kind === 'unreachable') return { unreachable: opened.cause };
   const { response } = opened;
   if (response.status < 200 || response.status >= 300 || response.body === null) {

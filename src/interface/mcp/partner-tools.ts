@@ -1,7 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CallToolResult,
+  ListToolsRequestSchema,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Caller } from '../../application/auth/caller';
 import { ListBillers } from '../../application/catalog/list-billers';
 import { ListOperators } from '../../application/catalog/list-operators';
@@ -25,20 +30,18 @@ import {
   toolSuccess,
   transactionSummary,
 } from './tool-results';
-import { findUnsafeText } from '../http/validation/safe-text';
+import { RequestSubject, validatedRequest } from '../http/validation/request-body.pipe';
 import {
   BILLER_CATEGORIES,
-  billInfoInput,
-  BillInfoArgs,
-  getBalanceInput,
-  getTransactionInput,
-  GetTransactionArgs,
-  listOperatorsInput,
-  ListOperatorsArgs,
-  payBillInput,
-  PayBillArgs,
-  topupInput,
-  TopupArgs,
+  BillInfoToolInput,
+  GetTransactionToolInput,
+  isToolName,
+  ListOperatorsToolInput,
+  PayBillToolInput,
+  TOOL_INPUTS,
+  ToolName,
+  toolSchemaOf,
+  TopupToolInput,
 } from './tool-schemas';
 
 export const MCP_SERVER_NAME = 'partner-recharge-service';
@@ -51,7 +54,27 @@ const INSTRUCTIONS = [
   'Refusals come back as tool results with isError: true and structuredContent {error, detail}, where error is a code such as insufficient_balance, amount_out_of_range or validation_failed.',
 ].join('\n');
 
-const MAX_BILLER_PARAMS = 10;
+const TOOL_ARGUMENTS: RequestSubject = { root: 'arguments', noun: 'tool' };
+
+type ToolArgs<T extends ToolName> = InstanceType<(typeof TOOL_INPUTS)[T]>;
+type ToolConfig = Pick<Tool, 'title' | 'description' | 'annotations'>;
+interface PartnerTool {
+  config: ToolConfig;
+  handle(args: object): Promise<CallToolResult>;
+}
+
+let publishedSchemas: ReadonlyMap<ToolName, Tool['inputSchema']> | null = null;
+/** Derived once from the input classes (their decorators are fixed at load). */
+function publishedSchema(name: ToolName): Tool['inputSchema'] {
+  publishedSchemas ??= new Map(
+    Object.keys(TOOL_INPUTS)
+      .filter(isToolName)
+      .map((tool) => [tool, toolSchemaOf(tool) as Tool['inputSchema']]),
+  );
+  const schema = publishedSchemas.get(name);
+  if (!schema) throw new Error(`no input schema for ${name}`);
+  return schema;
+}
 
 /**
  * The partner operations as MCP tools. Each tool is a thin adapter over the same
@@ -67,25 +90,35 @@ export class PartnerToolServerFactory {
     private readonly queries: QueryBus,
   ) {}
 
-  create(caller: Caller): McpServer {
-    const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  create(caller: Caller): Server {
+    const server = new Server(
+      { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    );
+    const tools = new Map<ToolName, PartnerTool>();
+    const registerTool = <T extends ToolName>(
+      name: T,
+      config: ToolConfig,
+      handle: (args: ToolArgs<T>) => Promise<CallToolResult>,
+    ): void => {
+      tools.set(name, { config, handle: (args) => handle(args as ToolArgs<T>) });
+    };
 
-    server.registerTool(
+    registerTool(
       'service_get_balance',
       {
         title: 'Wallet balance',
         description:
           'Returns the prepaid wallet balance of your API key: available (decimal string), currency, corridor, environment (live or sandbox) and updated_at. Read-only; moves no money. Takes no arguments.',
-        inputSchema: getBalanceInput,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      () => this.run(caller, 'service_get_balance', {}, async () => {
+      async () => {
         const balance = await this.queries.execute(new GetBalance(caller));
         return toolSuccess(balance, balanceSummary(balance));
-      }),
+      },
     );
 
-    server.registerTool(
+    registerTool(
       'service_list_operators',
       {
         title: 'List operators and billers',
@@ -94,13 +127,12 @@ export class PartnerToolServerFactory {
           '(id = biller_id for service_get_bill_info and service_pay_bill, with the extra params each biller requires). ' +
           'Filter by kind, category and name, or pass phone to detect the operator of a mobile number. ' +
           'Returns {corridor, currency, count, operators, billers} (plus phone, in E.164, when detecting). Read-only.',
-        inputSchema: listOperatorsInput,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      (args) => this.run(caller, 'service_list_operators', args, () => this.listCatalog(caller, args)),
+      (args) => this.listCatalog(caller, args),
     );
 
-    server.registerTool(
+    registerTool(
       'service_topup',
       {
         title: 'Mobile prepaid topup',
@@ -112,13 +144,12 @@ export class PartnerToolServerFactory {
           'idempotency_key is required: a new unique key for each new topup; a retry with the same key and arguments returns the first result (replayed: true) and never debits twice. ' +
           'Refusals: validation_failed, operator_not_found_or_wrong_corridor, amount_out_of_range, insufficient_balance, idempotency_conflict. ' +
           'Sandbox: the last 4 digits of the phone decide the outcome (0001 success, 0002 failure with refund, 0003 success after 30 s, 0004 failure after 30 s, 0005 stays PENDING).',
-        inputSchema: topupInput,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
       },
-      (args) => this.run(caller, 'service_topup', args, () => this.topup(caller, args)),
+      (args) => this.topup(caller, args),
     );
 
-    server.registerTool(
+    registerTool(
       'service_get_bill_info',
       {
         title: 'Fetch a bill',
@@ -127,13 +158,12 @@ export class PartnerToolServerFactory {
           'Moves no money. Pass the returned amount to service_pay_bill (step 2), which needs this fetch (valid 24 hours by default). ' +
           'Refusals: operator_not_found_or_wrong_corridor (unknown biller), validation_failed (consumer_number or params), not_found (no bill on record). ' +
           'Sandbox: the consumer_number suffix decides the bill (0001: 500.00, 0002: 1500.00, 0003: 850.50, 0004: 2400.00 overdue, 0099: 0.00).',
-        inputSchema: billInfoInput,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       },
-      (args) => this.run(caller, 'service_get_bill_info', args, () => this.billInfo(caller, args)),
+      (args) => this.billInfo(caller, args),
     );
 
-    server.registerTool(
+    registerTool(
       'service_pay_bill',
       {
         title: 'Pay a bill',
@@ -143,13 +173,12 @@ export class PartnerToolServerFactory {
           '(order_id, biller_id, consumer_number, amount_local, currency, balance_after, reference, created_at, and replayed); check the outcome with service_get_transaction. ' +
           'idempotency_key is required: a new unique key for each new payment; a retry with the same key and arguments returns the first result (replayed: true) and never debits twice. ' +
           'Refusals: validation_failed (also when no current bill was fetched), operator_not_found_or_wrong_corridor, amount_out_of_range (amount differs from the bill, or nothing is due), insufficient_balance, idempotency_conflict.',
-        inputSchema: payBillInput,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
       },
-      (args) => this.run(caller, 'service_pay_bill', args, () => this.payBill(caller, args)),
+      (args) => this.payBill(caller, args),
     );
 
-    server.registerTool(
+    registerTool(
       'service_get_transaction',
       {
         title: 'Transaction status',
@@ -157,16 +186,27 @@ export class PartnerToolServerFactory {
           'Returns the current status of one of your orders (the authoritative source): status PENDING, SUCCESS or FAILED, amount_local, currency, operator_ref and settled_at (on success), ' +
           'refunded_at (on failure, when the wallet was refunded), reference, the target (phone and operator_id, or consumer_number and biller_id) and created_at. ' +
           'PENDING orders stay debited and are never refunded automatically unless they fail. Read-only. Refusal: not_found (unknown order_id or not yours).',
-        inputSchema: getTransactionInput,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      (args) => this.run(caller, 'service_get_transaction', args, () => this.transaction(caller, args)),
+      (args) => this.transaction(caller, args),
     );
 
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [...tools].map(([name, { config }]) => ({ name, ...config, inputSchema: publishedSchema(name) })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { name, arguments: args } = request.params;
+      const tool = isToolName(name) ? tools.get(name) : undefined;
+      if (!isToolName(name) || !tool) {
+        return { isError: true, content: [{ type: 'text', text: `MCP error -32602: Tool ${name} not found` }] };
+      }
+      // The REST validation, through the tool's input class: limits, types, unknown fields and text safety alike.
+      return this.run(caller, name, () => tool.handle(validatedRequest(TOOL_INPUTS[name], args ?? {}, TOOL_ARGUMENTS)));
+    });
     return server;
   }
 
-  private async listCatalog(caller: Caller, args: ListOperatorsArgs): Promise<CallToolResult> {
+  private async listCatalog(caller: Caller, args: ListOperatorsToolInput): Promise<CallToolResult> {
     if (args.phone !== undefined && args.kind === 'biller') {
       throw new ServiceError('validation_failed', 'phone: detects prepaid operators; use it with kind "operator" or "all"');
     }
@@ -195,13 +235,12 @@ export class PartnerToolServerFactory {
     return toolSuccess(catalog, catalogSummary(catalog));
   }
 
-  private async topup(caller: Caller, args: TopupArgs): Promise<CallToolResult> {
+  private async topup(caller: Caller, args: TopupToolInput): Promise<CallToolResult> {
     const { idempotency_key: key, ...request } = args;
     return this.placed(await this.commands.execute(new PlaceTopup(caller, key, request)));
   }
 
-  private async billInfo(caller: Caller, args: BillInfoArgs): Promise<CallToolResult> {
-    checkParamCount(args.params);
+  private async billInfo(caller: Caller, args: BillInfoToolInput): Promise<CallToolResult> {
     const bill = await this.commands.execute(new FetchBill(caller, args));
     // REST's instructions name POST /pay-bill; an agent pays through the tool.
     const amount = field(bill, 'amount');
@@ -215,8 +254,7 @@ export class PartnerToolServerFactory {
     return toolSuccess(forAgent, billSummary(forAgent));
   }
 
-  private async payBill(caller: Caller, args: PayBillArgs): Promise<CallToolResult> {
-    checkParamCount(args.params);
+  private async payBill(caller: Caller, args: PayBillToolInput): Promise<CallToolResult> {
     const { idempotency_key: key, ...request } = args;
     try {
       return this.placed(await this.commands.execute(new PayBill(caller, key, request)));
@@ -228,7 +266,7 @@ export class PartnerToolServerFactory {
     }
   }
 
-  private async transaction(caller: Caller, args: GetTransactionArgs): Promise<CallToolResult> {
+  private async transaction(caller: Caller, args: GetTransactionToolInput): Promise<CallToolResult> {
     const status = await this.queries.execute(new GetTransaction(caller, args.order_id));
     return toolSuccess(status, transactionSummary(status));
   }
@@ -240,10 +278,8 @@ export class PartnerToolServerFactory {
   }
 
   /** Refusals of the service become tool results with its error code; anything else is logged and answered internal_error. */
-  private async run(caller: Caller, tool: string, args: object, action: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  private async run(caller: Caller, tool: string, action: () => Promise<CallToolResult>): Promise<CallToolResult> {
     try {
-      const unsafe = findUnsafeText(args, '', 'arguments');
-      if (unsafe) throw new ServiceError('validation_failed', unsafe);
       return await action();
     } catch (error) {
       if (error instanceof ServiceError) return toolError(error.code, error.detail);
@@ -253,11 +289,5 @@ export class PartnerToolServerFactory {
         `an internal error occurred (request ${caller.requestId}); it is safe to retry with the same idempotency_key`,
       );
     }
-  }
-}
-
-function checkParamCount(params: Record<string, string> | undefined): void {
-  if (params && Object.keys(params).length > MAX_BILLER_PARAMS) {
-    throw new ServiceError('validation_failed', `params: at most ${MAX_BILLER_PARAMS} entries`);
   }
 }

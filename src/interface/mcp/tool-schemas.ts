@@ -1,11 +1,20 @@
-import * as z from 'zod/v4';
+import { ApiSchema } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../application/ports/idempotency-store.port';
 import { BillerCategory } from '../../application/ports/catalog.port';
+import { JsonObject } from '../http/openapi/openapi-document';
+import { dtoJsonSchema } from '../http/openapi/dto-json-schema';
+import { BillInfoDto } from '../http/partner/dto/bill-info.dto';
+import { PayBillDto } from '../http/partner/dto/pay-bill.dto';
+import { TopupDto } from '../http/partner/dto/topup.dto';
+import { ChoiceField, TextField } from '../http/validation/request-fields';
 
 /**
- * Input schemas of the agent tools. They are the tools' published JSON Schema (every field
- * carries a description a model can act on) and the SDK checks each call against them
- * before a tool runs. The limits are those of the REST DTOs; the business rules (phone
- * format, amount range, decimals, bill match) stay in the application commands.
+ * Input of the agent tools. The tools that do what a REST request does take that request's
+ * DTO (plus the idempotency key REST sends as a header), so their limits are declared once,
+ * in the DTO: the published JSON Schema is derived from it and every call is validated
+ * through it, as REST bodies are. Only the descriptions are the tools' own, written for a
+ * model to act on. The business rules (phone format, amount range, decimals, bill match)
+ * stay in the application commands.
  */
 
 export const BILLER_CATEGORIES = [
@@ -24,140 +33,143 @@ const everyBillerCategoryListed: BillerCategory extends (typeof BILLER_CATEGORIE
 void everyBillerCategoryListed;
 
 export const CATALOG_CATEGORIES = ['MOBILE_PREPAID', ...BILLER_CATEGORIES] as const;
+const LIST_KINDS = ['all', 'operator', 'biller'] as const;
 
-const MAX_ID = 2_147_483_647;
-
-const idempotencyKey = z
-  .string()
-  .min(8)
-  .max(255)
-  .regex(/^[\x21-\x7e]+$/)
-  .describe(
-    'Required. Your unique key for this payment: 8 to 255 visible ASCII characters, no spaces (a fresh UUID is ideal). ' +
-      'Make a NEW key for every new payment. To retry the SAME payment (after a timeout, an error or an unclear answer) reuse the SAME key with the SAME arguments: ' +
-      'you get the first result back (replayed: true) and the wallet is never debited twice. The same key with different arguments is refused (idempotency_conflict). Keys are remembered for 24 hours.',
+const idempotencyKey = (): PropertyDecorator =>
+  TextField(
+    {
+      minLength: 8,
+      maxLength: 255,
+      pattern: { regex: IDEMPOTENCY_KEY_PATTERN, message: 'must be 8 to 255 visible ASCII characters, no spaces' },
+    },
+    { description: 'Your unique key for this payment (the Idempotency-Key header of REST)' },
   );
 
-const reference = z
-  .string()
-  .max(100)
-  .describe("Optional. The partner's own reference (at most 100 characters), echoed back in the order, the transaction status and webhooks.");
+@ApiSchema({ name: 'GetBalanceToolInput' })
+export class GetBalanceToolInput {}
 
-export const getBalanceInput = z.strictObject({});
+@ApiSchema({ name: 'ListOperatorsToolInput' })
+export class ListOperatorsToolInput {
+  @ChoiceField(LIST_KINDS, { description: 'What to list', default: 'all', optional: true })
+  kind?: (typeof LIST_KINDS)[number];
 
-export const listOperatorsInput = z.strictObject({
-  kind: z
-    .enum(['all', 'operator', 'biller'])
-    .default('all')
-    .describe(
+  @ChoiceField(CATALOG_CATEGORIES, { description: 'Only entries of this category', optional: true })
+  category?: (typeof CATALOG_CATEGORIES)[number];
+
+  @TextField(
+    { minLength: 1, maxLength: 100 },
+    { description: 'Only entries whose name or code contains this text', optional: true },
+  )
+  name?: string;
+
+  @TextField(
+    { minLength: 1, maxLength: 20 },
+    { description: 'A mobile number to detect its prepaid operator', optional: true },
+  )
+  phone?: string;
+}
+
+@ApiSchema({ name: 'TopupToolInput' })
+export class TopupToolInput extends TopupDto {
+  @idempotencyKey()
+  idempotency_key!: string;
+}
+
+@ApiSchema({ name: 'BillInfoToolInput' })
+export class BillInfoToolInput extends BillInfoDto {}
+
+@ApiSchema({ name: 'PayBillToolInput' })
+export class PayBillToolInput extends PayBillDto {
+  @idempotencyKey()
+  idempotency_key!: string;
+}
+
+@ApiSchema({ name: 'GetTransactionToolInput' })
+export class GetTransactionToolInput {
+  @TextField({ minLength: 1, maxLength: 100 }, { description: 'The order_id of a topup or bill payment' })
+  order_id!: string;
+}
+
+const IDEMPOTENCY_KEY =
+  'Required. Your unique key for this payment: 8 to 255 visible ASCII characters, no spaces (a fresh UUID is ideal). ' +
+  'Make a NEW key for every new payment. To retry the SAME payment (after a timeout, an error or an unclear answer) reuse the SAME key with the SAME arguments: ' +
+  'you get the first result back (replayed: true) and the wallet is never debited twice. The same key with different arguments is refused (idempotency_conflict). Keys are remembered for 24 hours.';
+const REFERENCE = "Optional. The partner's own reference (at most 100 characters), echoed back in the order, the transaction status and webhooks.";
+const BILLER_ID = 'The biller id (integer) from service_list_operators with kind "biller", e.g. 1005. It must be a biller of your corridor.';
+const CONSUMER_NUMBER =
+  'The consumer, account or mobile number the biller knows the customer by (3 to 40 letters, digits, spaces, dashes or slashes), e.g. "1234560001".';
+const BILLER_PARAMS =
+  'Optional. Extra fields some billers require, as names to string values, e.g. {"billing_unit": "4567"}. ' +
+  'The names a biller takes (and which are required) are its "params" in service_list_operators. Omit when the biller lists none.';
+
+/** The descriptions an agent reads, by field: they name tools where REST's name routes. */
+const AGENT_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  service_get_balance: {},
+  service_list_operators: {
+    kind:
       'What to list: "operator" = mobile prepaid operators (for service_topup), "biller" = billers for postpaid mobile, utility and BBPS bills (for service_get_bill_info and service_pay_bill), "all" = both. Default "all".',
-    ),
-  category: z
-    .enum(CATALOG_CATEGORIES)
-    .optional()
-    .describe('Optional. Only entries of this category. Prepaid operators all have category MOBILE_PREPAID; the other values are biller categories.'),
-  name: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('Optional. Only entries whose name or code contains this text, ignoring case (e.g. "airtel").'),
-  phone: z
-    .string()
-    .min(1)
-    .max(20)
-    .optional()
-    .describe(
+    category: 'Optional. Only entries of this category. Prepaid operators all have category MOBILE_PREPAID; the other values are biller categories.',
+    name: 'Optional. Only entries whose name or code contains this text, ignoring case (e.g. "airtel").',
+    phone:
       'Optional. A mobile number to detect its prepaid operator: only the operator that owns the number is returned (and no billers). ' +
-        'The country code may be left out when it is that of your corridor, e.g. "+919876540001" or "9876540001". Ported numbers may be misdetected.',
-    ),
-});
-
-export const topupInput = z.strictObject({
-  operator_id: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_ID)
-    .describe('The operator id (integer) from service_list_operators, e.g. 101. It must be an operator of your corridor.'),
-  phone: z
-    .string()
-    .min(1)
-    .max(20)
-    .describe('The mobile number to recharge, e.g. "+919876540001". The country code may be left out when it is that of your corridor.'),
-  amount: z
-    .number()
-    .positive()
-    .describe(
+      'The country code may be left out when it is that of your corridor, e.g. "+919876540001" or "9876540001". Ported numbers may be misdetected.',
+  },
+  service_topup: {
+    operator_id: 'The operator id (integer) from service_list_operators, e.g. 101. It must be an operator of your corridor.',
+    phone: 'The mobile number to recharge, e.g. "+919876540001". The country code may be left out when it is that of your corridor.',
+    amount:
       "The recharge amount in your corridor's currency (INR, BDT or SGD), as a JSON number with at most 2 decimal places, e.g. 100 or 149.50. " +
-        "It must lie within the operator's min_amount and max_amount from service_list_operators. No currency conversion is done.",
-    ),
-  reference: reference.optional(),
-  idempotency_key: idempotencyKey,
-});
-
-const billerId = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_ID)
-  .describe('The biller id (integer) from service_list_operators with kind "biller", e.g. 1005. It must be a biller of your corridor.');
-
-const consumerNumber = z
-  .string()
-  .min(1)
-  .max(40)
-  .describe("The consumer, account or mobile number the biller knows the customer by (3 to 40 letters, digits, spaces, dashes or slashes), e.g. \"1234560001\".");
-
-const billerParams = z
-  .record(z.string(), z.string().max(100))
-  .optional()
-  .describe(
-    'Optional. Extra fields some billers require, as names to string values, e.g. {"billing_unit": "4567"}. ' +
-      'The names a biller takes (and which are required) are its "params" in service_list_operators. Omit when the biller lists none.',
-  );
-
-export const billInfoInput = z.strictObject({
-  biller_id: billerId,
-  consumer_number: consumerNumber,
-  params: billerParams,
-});
-
-export const payBillInput = z.strictObject({
-  biller_id: billerId,
-  consumer_number: consumerNumber,
-  amount: z
-    .number()
-    .positive()
-    .describe(
+      "It must lie within the operator's min_amount and max_amount from service_list_operators. No currency conversion is done.",
+    reference: REFERENCE,
+    idempotency_key: IDEMPOTENCY_KEY,
+  },
+  service_get_bill_info: { biller_id: BILLER_ID, consumer_number: CONSUMER_NUMBER, params: BILLER_PARAMS },
+  service_pay_bill: {
+    biller_id: BILLER_ID,
+    consumer_number: CONSUMER_NUMBER,
+    amount:
       'The amount to pay, as a JSON number: the "amount" that service_get_bill_info returned for this biller_id and consumer_number (e.g. 500 for "500.00"). ' +
-        'It must match that fetched bill within 1 unit of the currency, otherwise the payment is refused with amount_out_of_range.',
-    ),
-  params: billerParams,
-  reference: reference.optional(),
-  idempotency_key: idempotencyKey,
-});
-
-export const getTransactionInput = z.strictObject({
-  order_id: z
-    .string()
-    .min(1)
-    .max(100)
-    .describe('The order_id returned by service_topup or service_pay_bill, e.g. "ord_5f2c9a0e1b7d4c3a9e8f6a21".'),
-});
-
-export type ListOperatorsArgs = z.infer<typeof listOperatorsInput>;
-export type TopupArgs = z.infer<typeof topupInput>;
-export type BillInfoArgs = z.infer<typeof billInfoInput>;
-export type PayBillArgs = z.infer<typeof payBillInput>;
-export type GetTransactionArgs = z.infer<typeof getTransactionInput>;
-
-/** Each tool's input schema by tool name: what the SDK checks a call against, and what the endpoint checks first. */
-export const TOOL_INPUTS: Readonly<Record<string, z.ZodType>> = {
-  service_get_balance: getBalanceInput,
-  service_list_operators: listOperatorsInput,
-  service_topup: topupInput,
-  service_get_bill_info: billInfoInput,
-  service_pay_bill: payBillInput,
-  service_get_transaction: getTransactionInput,
+      'It must match that fetched bill within 1 unit of the currency, otherwise the payment is refused with amount_out_of_range.',
+    params: BILLER_PARAMS,
+    reference: REFERENCE,
+    idempotency_key: IDEMPOTENCY_KEY,
+  },
+  service_get_transaction: {
+    order_id: 'The order_id returned by service_topup or service_pay_bill, e.g. "ord_5f2c9a0e1b7d4c3a9e8f6a21".',
+  },
 };
+
+/** Each tool's input class by tool name: what its calls are validated through, and what its schema is derived from. */
+export const TOOL_INPUTS = {
+  service_get_balance: GetBalanceToolInput,
+  service_list_operators: ListOperatorsToolInput,
+  service_topup: TopupToolInput,
+  service_get_bill_info: BillInfoToolInput,
+  service_pay_bill: PayBillToolInput,
+  service_get_transaction: GetTransactionToolInput,
+} as const;
+
+export type ToolName = keyof typeof TOOL_INPUTS;
+
+export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOL_INPUTS, name);
+
+/**
+ * The published input schema of a tool: the JSON Schema of its input class, with the
+ * agent's descriptions laid over the DTO's (limits, types and required fields untouched).
+ */
+export function toolInputSchema(
+  input: abstract new () => object,
+  descriptions: Readonly<Record<string, string>> = {},
+): JsonObject {
+  const schema = dtoJsonSchema(input);
+  const properties = schema.properties as Record<string, JsonObject>;
+  for (const [name, description] of Object.entries(descriptions)) {
+    if (!properties[name]) throw new Error(`${input.name} has no field ${name} to describe`);
+    const { examples: _dtoExamples, ...limits } = properties[name];
+    properties[name] = { ...limits, description };
+  }
+  return schema;
+}
+
+export const toolSchemaOf = (tool: ToolName): JsonObject =>
+  toolInputSchema(TOOL_INPUTS[tool], AGENT_DESCRIPTIONS[tool]);

@@ -43,6 +43,7 @@ describe('parsing the projections and audit commands', () => {
       kind: 'request',
       request: { method: 'POST', path: '/projections/partner-settings/rebuild' },
       output: 'follow-rebuild',
+      progressLabel: null,
     });
   });
 
@@ -51,6 +52,7 @@ describe('parsing the projections and audit commands', () => {
       kind: 'request',
       request: { method: 'GET', path: '/audit/wallets/p_1/live?format=csv&from=2026-03-01&to=2026-03-31' },
       output: 'stream',
+      progressLabel: null,
     });
   });
 
@@ -69,6 +71,7 @@ describe('parsing the projections and audit commands', () => {
       kind: 'request',
       request: { method: 'GET', path: '/audit/statements/p_1/sandbox?date=2026-03-10' },
       output: 'json',
+      progressLabel: null,
     });
     expect(parseCommand(['audit', 'order', 'ord_1'], COMMANDS)).toMatchObject({ output: 'json', request: { path: '/audit/orders/ord_1' } });
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseDataCommand } from '../../../src/interface/cli/data/data-commands';
-import { ProgressMeter } from '../../../src/interface/cli/data/progress-meter';
+import { isProgressLine, ProgressReporter } from '../../../src/interface/cli/progress-reporter';
 
 describe('parsing the data commands', () => {
   let scratch: string;
@@ -52,7 +52,7 @@ class Screen extends Writable {
 describe('the progress bar of the data commands', () => {
   it('is drawn on a terminal and ends complete on its own line', () => {
     const screen = new Screen(true);
-    const meter = new ProgressMeter(screen, 'import', 2_000);
+    const meter = new ProgressReporter(screen, 'import', 2_000);
     meter.update(500);
     expect(screen.text).toContain('import [=======>');
     expect(screen.text).toContain('500/2,000 events');
@@ -61,11 +61,25 @@ describe('the progress bar of the data commands', () => {
     expect(screen.text.trimEnd().split('\r').pop()).toMatch(/^\u001b\[2Kimport \[=+\] 100%  2,000\/2,000 events/);
   });
 
-  it('stays silent when stderr is not a terminal', () => {
+  it('is JSON lines when stderr is not a terminal: at most one a second, and a last one when the step ends', () => {
     const screen = new Screen(false);
-    const meter = new ProgressMeter(screen, 'export', 10);
+    const meter = new ProgressReporter(screen, 'export', 10);
     meter.update(5);
+    meter.update(6);
     meter.finish(10);
-    expect(screen.text).toBe('');
+    const lines = screen.text.trimEnd().split('\n');
+    expect(lines.every(isProgressLine)).toBe(true);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { progress: expect.objectContaining({ step: 'export', done: 5, total: 10, unit: 'events', finished: false }) },
+      { progress: { step: 'export', done: 10, total: 10, unit: 'events', per_second: expect.any(Number), eta_seconds: 0, finished: true } },
+    ]);
+  });
+
+  it('counts what it is given, with or without a rate, on a terminal', () => {
+    const screen = new Screen(true);
+    const meter = new ProgressReporter(screen, 'bench', 12, { unit: 'scenarios', rateUnit: null });
+    meter.update(3);
+    expect(screen.text).toContain('3/12 scenarios  ETA');
+    expect(screen.text).not.toContain('ev/s');
   });
 });

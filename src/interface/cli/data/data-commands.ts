@@ -20,7 +20,8 @@ export const DATA_USAGE = [
   '      earlier releases), into the configured store, which must be empty; then rebuild the',
   '      read models. Prints the counts as one JSON line.',
   '  They read EVENT_STORE, DATABASE_URL, EVENTSTORE_CONNECTION_STRING and DATA_DIR as the',
-  '  service does; a progress bar is drawn on stderr when it is a terminal.',
+  '  service does. Progress goes to stderr: a bar on a terminal, otherwise JSON lines',
+  '  ({"progress": {...}}, at most one a second and a last one per step).',
 ];
 
 const isHelp = (arg: string): boolean => arg === '--help' || arg === '-h';

@@ -6,7 +6,7 @@ import { errorCode, errorMessage } from '../error-fields';
 import { EXIT, ExitCode } from '../exit-codes';
 import { Terminal } from '../stream-output';
 import { DataCommand } from './data-commands';
-import { ProgressMeter } from './progress-meter';
+import { ProgressReporter } from '../progress-reporter';
 import { storeConfig } from './store-config';
 
 type DataTerminal = Terminal & { stderr: Terminal['stderr'] & { isTTY?: boolean } };
@@ -28,7 +28,7 @@ export async function runDataCommand(command: DataCommand, terminal: DataTermina
   const options: MoveOptions = {
     progress: {
       start: (step, total) => {
-        const meter = new ProgressMeter(terminal.stderr, step, total);
+        const meter = new ProgressReporter(terminal.stderr, step, total);
         return { update: (done) => meter.update(done), finish: (done) => meter.finish(done) };
       },
     },

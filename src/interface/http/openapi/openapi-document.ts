@@ -13,8 +13,8 @@ const TITLE = 'Partner Recharge and Bill Payment API';
 /** The interface version of the specification (the path segment stays v1). */
 const VERSION = '1.0.0';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 /**
  * The OpenAPI 3.1 document of the partner API, generated from the controllers and DTOs.
@@ -104,7 +104,7 @@ function convertContent(holder: JsonObject | null): void {
   }
 }
 
-function schema31(value: Json): Json {
+export function schema31(value: Json): Json {
   const schema = asObject(value);
   if (!schema) return value;
   const result: JsonObject = { ...schema };

@@ -1,0 +1,141 @@
+import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
+import { BareServer } from '../lib/bare';
+import { getLoad, LoadResult, topupLoad } from '../lib/load';
+import { prepareLimit } from '../lib/pgbench';
+import { Plan } from '../lib/plan';
+import { longRun as runLongRun } from '../lib/long-run';
+import { seedWalletHistory } from '../lib/seed-history';
+import { ServiceProcess } from '../lib/service';
+import { log, ratio } from '../lib/util';
+import { ModeResults, Scenario } from '../lib/types';
+import { coldStart, measured, measuredLimit, moneyCheck, runVerify, setupPartners, waitForBalance, watchBacklog, drainBacklog } from './steps';
+import { ROOT, createDatabase } from '../lib/environment';
+
+/** PostgreSQL mode: the service on a fresh database of the machine's server, measured beside the LIMIT baseline. */
+export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promise<ModeResults> {
+  const database = await createDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
+  let service: ServiceProcess | null = null;
+  try {
+    const setupStarted = Date.now();
+    service = await ServiceProcess.start({ root: ROOT, mode: 'postgres', databaseUrl: database.url, dataDir });
+    const { spread, hot, historic } = await setupPartners(service.url, plan.wallets);
+    const db = new PostgresDatabase({ connectionString: database.url, maxConnections: 2, applicationName: 'bench-seed' });
+    let seed;
+    try {
+      seed = await seedWalletHistory(db, historic.partnerId, plan.historyEvents);
+    } finally {
+      await db.close();
+    }
+    log(`seeded ${seed.events} events into the history wallet in ${seed.ms} ms`);
+    const catchUp = await waitForBalance(service.url, historic.key, seed.balanceAfter, 600_000);
+    log(`projections caught up with the history in ${catchUp} ms`);
+    await prepareLimit(database.url);
+    const setupMs = Date.now() - setupStarted;
+    const backlogDb = new PostgresDatabase({ connectionString: database.url, maxConnections: 1, applicationName: 'bench-backlog' });
+    watchBacklog(
+      async () => Number((await backlogDb.query<{ n: string }>(`SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`))[0].n),
+      () => backlogDb.exec('CHECKPOINT').catch((error: unknown) => log(`CHECKPOINT refused (${String(error)}); scenarios may pay for earlier writes`)),
+    );
+
+    const c = plan.connections;
+    const counter = { accepted: 0, sent: 0 };
+    const count = async (pending: Promise<LoadResult>): Promise<LoadResult> => {
+      const result = await pending;
+      counter.accepted += result.ok;
+      counter.sent += result.sent;
+      return result;
+    };
+    const withRss = (result: LoadResult): Scenario => ({ ...result, rss_mb: service?.rssMb() ?? null });
+
+    await drainBacklog();
+    log(`LIMIT baseline: pgbench ${c} clients`);
+    const limit = await measuredLimit('limit', database.url, c, plan.durationSeconds, service.pid);
+
+    const topupSpread = await measured('topup_spread', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, spread.map((p) => p.key))), service.pid);
+    // LIMIT again, right after the topups it is compared with: the ratio uses the mean of the two runs.
+    await drainBacklog();
+    const limitAgain = await measuredLimit('limit again', database.url, c, plan.durationSeconds, service.pid);
+    const topupHot = await measured('topup_hot', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [hot.key])), service.pid);
+    const cold = await coldStart(service.url, historic.key);
+    counter.accepted += 1;
+    counter.sent += 1;
+    log(`history wallet: first topup (cold lane, reads ${seed.toRevision + 1} events) took ${cold} ms`);
+    const topupHistory = await measured('topup_history', plan, (seconds) =>
+      count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [historic.key])), service.pid);
+    const balance = await measured('balance', plan, (seconds) => getLoad({ url: service!.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)), service.pid);
+    const bare = await BareServer.start(ROOT, { databaseUrl: database.url });
+    let balanceBare: LoadResult;
+    try {
+      balanceBare = await measured('balance_bare', plan, (seconds) => getLoad({ url: bare.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)), bare.pid);
+    } finally {
+      await bare.stop();
+    }
+
+    const sweepTopup: Scenario[] = [];
+    const sweepLimit: Scenario[] = [];
+    for (const level of plan.sweep) {
+      if (level === c) {
+        sweepTopup.push(topupSpread);
+        sweepLimit.push(limit);
+        continue;
+      }
+      await drainBacklog();
+      const l = await measuredLimit(`limit @${level}`, database.url, level, plan.sweepSeconds, service.pid);
+      sweepLimit.push(l);
+      const t = await measured(`topup_spread @${level}`, { ...plan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, plan.warmupSeconds) }, (seconds) =>
+        count(topupLoad({ url: service!.url, connections: level, durationSeconds: seconds }, spread.map((p) => p.key))), service.pid);
+      sweepTopup.push(t);
+    }
+
+    let longRun: ModeResults['memory']['long_run'] = null;
+    if (plan.rssOrders > 0) {
+      const running = service;
+      longRun = await runLongRun({
+        url: running.url, keys: spread.map((p) => p.key), connections: c, targetOrders: plan.rssOrders, minutes: plan.rssMinutes,
+        counter, count, memoryMb: () => running.rssMb(), label: 'long run (service RSS)',
+      });
+    }
+    const memory = { orders: counter.accepted, rss_mb: service.rssMb(), peak_rss_mb: service.peakRssMb(), long_run: longRun };
+    log(`service RSS after ${counter.accepted} orders: ${memory.rss_mb} MB (peak ${memory.peak_rss_mb} MB)`);
+
+    watchBacklog(null, null);
+    await backlogDb.close();
+    const verify = await runVerify(service.url, plan);
+    const countDb = new PostgresDatabase({ connectionString: database.url, maxConnections: 1, applicationName: 'bench-count' });
+    const money = await moneyCheck(countDb, counter).finally(() => countDb.close());
+    const result: ModeResults = {
+      mode: 'postgres',
+      scenarios: {
+        limit,
+        limit_again: limitAgain,
+        topup_spread: withRss(topupSpread),
+        topup_hot: withRss(topupHot),
+        topup_history: { ...withRss(topupHistory), cold_start_ms: cold },
+        balance: withRss(balance),
+        balance_bare: balanceBare,
+      },
+      ratios: {
+        topup_vs_limit: ratio(topupSpread.rps, (limit.rps + limitAgain.rps) / 2),
+        hot_vs_spread: ratio(topupHot.rps, topupSpread.rps),
+        history_vs_fresh: ratio(topupHistory.rps, topupHot.rps),
+        balance_vs_bare: ratio(balance.rps, balanceBare.rps),
+      },
+      sweep: { topup: sweepTopup, limit: sweepLimit },
+      history: { events: seed.events, seed_ms: seed.ms, projection_catch_up_ms: catchUp, wallet_events: seed.toRevision + 1 },
+      memory,
+      verify,
+      money,
+      setup_ms: setupMs,
+    };
+    return result;
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (!args.keepDb) await database.drop();
+    else log(`kept database ${database.url}`);
+  }
+}

@@ -1,0 +1,106 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsStringRecord } from './validators';
+
+/**
+ * Request fields declared once: each decorator states a field's limits a single time and
+ * gives them both to class-validator (what REST and the agent tools enforce) and to the
+ * OpenAPI metadata (what the published schemas show, REST's and the tools' alike).
+ */
+
+export interface FieldDoc {
+  description: string;
+  example?: unknown;
+  /** Absent is allowed; a present value is checked all the same. */
+  optional?: boolean;
+}
+
+/** The largest id of an operator or biller (a PostgreSQL integer). */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * Applies decorators as if written one above the other in this order: the last is applied
+ * first, as TypeScript does, so the first problem named is the most basic one (type before length).
+ */
+function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return applyDecorators(...decorators.reverse());
+}
+
+function documented(schema: Record<string, unknown>, doc: FieldDoc): PropertyDecorator[] {
+  const example = doc.example !== undefined ? { example: doc.example } : {};
+  const property = { ...schema, description: doc.description, ...example };
+  return doc.optional ? [ApiPropertyOptional(property), IsOptional()] : [ApiProperty(property)];
+}
+
+/** An operator or biller id: a positive integer. */
+export function IdField(doc: FieldDoc): PropertyDecorator {
+  return stacked(
+    ...documented({ type: 'integer', minimum: 1, maximum: MAX_ID }, doc),
+    IsInt({ message: 'must be an integer' }),
+    Min(1, { message: 'must be a positive integer' }),
+    Max(MAX_ID, { message: 'is not a known id' }),
+  );
+}
+
+export interface TextLimits {
+  minLength?: number;
+  maxLength: number;
+  /** Checked after the lengths; its message follows the field name. */
+  pattern?: { regex: RegExp; message: string };
+}
+
+export function TextField(limits: TextLimits, doc: FieldDoc): PropertyDecorator {
+  const { minLength, maxLength, pattern } = limits;
+  const schema = {
+    type: 'string',
+    ...(minLength !== undefined ? { minLength } : {}),
+    maxLength,
+    ...(pattern ? { pattern: pattern.regex.source } : {}),
+  };
+  return stacked(
+    ...documented(schema, doc),
+    IsString({ message: 'must be a string' }),
+    ...(minLength !== undefined ? [MinLength(minLength, { message: tooShort(minLength) })] : []),
+    MaxLength(maxLength, { message: `must be at most ${maxLength} characters` }),
+    ...(pattern ? [Matches(pattern.regex, { message: pattern.message })] : []),
+  );
+}
+
+const tooShort = (minLength: number): string =>
+  minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`;
+
+/**
+ * A request amount: a JSON number above zero. Decimals and range are the use case's rules (they
+ * depend on the currency and the product).
+ */
+export function AmountField(doc: FieldDoc): PropertyDecorator {
+  return stacked(
+    ...documented({ type: 'number', minimum: 0, exclusiveMinimum: true }, doc),
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a JSON number' }),
+  );
+}
+
+/** One of a fixed list of strings. */
+export function ChoiceField(values: readonly string[], doc: FieldDoc & { default?: string }): PropertyDecorator {
+  const fallback = doc.default !== undefined ? { default: doc.default } : {};
+  return stacked(
+    ...documented({ type: 'string', enum: [...values], ...fallback }, doc),
+    IsIn([...values], { message: `must be one of ${values.join(', ')}` }),
+  );
+}
+
+/** Names to string values (the `params` of bill requests). */
+export function StringRecordField(limits: { maxEntries: number; maxLength: number }, doc: FieldDoc): PropertyDecorator {
+  return stacked(
+    ...documented(
+      {
+        type: 'object',
+        additionalProperties: { type: 'string', maxLength: limits.maxLength },
+        maxProperties: limits.maxEntries,
+      },
+      doc,
+    ),
+    IsStringRecord(limits.maxEntries, limits.maxLength),
+  );
+}
