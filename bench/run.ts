@@ -20,7 +20,9 @@ import { pgbenchPath } from './lib/pgbench';
 import { Plan, PlanName, planFor } from './lib/plan';
 import { log, round } from './lib/util';
 import { markdownReport } from './lib/report';
-import { BenchResults } from './lib/types';
+import { BenchResults, ModeResults, Scenario } from './lib/types';
+import { idleMachineBusy } from './lib/cpu-usage';
+import { judgeQuietness } from './lib/reference-run';
 import { ROOT, describeMachine, ensureBuilt, reportBlockingTransactions } from './lib/environment';
 import { embeddedTargetsOf, targetsOf } from './lib/targets';
 import { runEmbedded } from './scenarios/embedded-mode';
@@ -75,7 +77,7 @@ function parseArgs(argv: string[]): Args {
  */
 function plannedScenarios(plan: Plan): number {
   const levels = plan.sweep.filter((level) => level !== plan.connections).length;
-  return 7 + 2 * levels + (plan.embedded ? 5 + (plan.embeddedSweep ? levels : 0) : 0);
+  return 7 + 2 * levels + 4 * plan.pairs + (plan.embedded ? 5 + (plan.embeddedSweep ? levels : 0) : 0);
 }
 
 async function main(): Promise<void> {
@@ -102,6 +104,9 @@ async function main(): Promise<void> {
   ensureBuilt();
   await reportBlockingTransactions();
   const machine = await describeMachine();
+  // Read before anything of the bench runs: how busy the machine is on its own.
+  const idleBusyBefore = await idleMachineBusy();
+  log(`machine ${idleBusyBefore === null ? 'busy share unknown' : `${Math.round(idleBusyBefore * 100)} % busy`} before the run, load average ${machine.load_average_start}`);
   startScenarioProgress(plannedScenarios(plan));
   const postgres = await runPostgres(plan, args);
   const embedded = plan.embedded ? await runEmbedded(plan) : null;
@@ -119,6 +124,12 @@ async function main(): Promise<void> {
     postgres,
     embedded,
     targets: [...targetsOf(plan, postgres), ...(embedded ? embeddedTargetsOf(plan, postgres, embedded) : [])],
+    quietness: judgeQuietness({
+      idleBusyBefore,
+      loadAverageStart: Number(machine.load_average_start),
+      cores: Number(machine.cpus),
+      othersBusy: [postgres, ...(embedded ? [embedded] : [])].flatMap(othersBusyOf),
+    }),
   };
 
   const outDir = args.outDir ?? (plan.name === 'tiny' ? mkdtempSync(join(tmpdir(), 'bench-results-')) : join(ROOT, 'bench', 'results'));
@@ -127,10 +138,21 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, 'concurrency.svg'), chartOf(results));
   const report = markdownReport(results);
   writeFileSync(join(outDir, 'latest.md'), report);
-  if (args.updateDocs) updateDocs(report);
+  if (args.updateDocs) {
+    if (results.quietness?.reference) updateDocs(report);
+    else log(`docs/performance.md left as it is: not a reference run (${results.quietness?.not_reference_because.join('; ') ?? 'no reading'})`);
+  }
   log(`results written to ${outDir}`);
   process.stderr.write(`\n${report}\n`);
   if (args.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+}
+
+/** The share of the machine other processes took in each measured window of a mode: scenarios, sweep levels, pairs. */
+function othersBusyOf(mode: ModeResults): (number | null | undefined)[] {
+  const named = Object.values(mode.scenarios).filter((scenario): scenario is Scenario => scenario !== null);
+  const windows = [...named, ...mode.sweep.topup, ...mode.sweep.limit].map((scenario) => scenario.cpu?.others_busy);
+  const pairs = mode.pairs ? [...mode.pairs.at_connections.pairs, ...mode.pairs.at_one.pairs].map((pair) => pair.others_busy) : [];
+  return [...windows, ...pairs];
 }
 
 function chartOf(results: BenchResults): string {

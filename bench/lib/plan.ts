@@ -25,6 +25,9 @@ export interface Plan {
   embeddedRssOrders: number;
   /** Run the concurrency sweep in embedded mode too. */
   embeddedSweep: boolean;
+  /** Interleaved LIMIT/topup pairs at the plan's connections and at one (topup_vs_limit is their median). */
+  pairs: number;
+  pairSeconds: number;
 }
 
 export function planFor(name: PlanName): Plan {
@@ -46,6 +49,8 @@ export function planFor(name: PlanName): Plan {
         embeddedHistoryEvents: 100_000,
         embeddedRssOrders: 100_000,
         embeddedSweep: true,
+        pairs: 5,
+        pairSeconds: 6,
       };
     case 'quick':
       return {
@@ -64,6 +69,8 @@ export function planFor(name: PlanName): Plan {
         embeddedHistoryEvents: 100_000,
         embeddedRssOrders: 0,
         embeddedSweep: false,
+        pairs: 5,
+        pairSeconds: 4,
       };
     case 'tiny':
       return {
@@ -82,6 +89,8 @@ export function planFor(name: PlanName): Plan {
         embeddedHistoryEvents: 1_000,
         embeddedRssOrders: 0,
         embeddedSweep: true,
+        pairs: 2,
+        pairSeconds: 1,
       };
   }
 }

@@ -46,6 +46,29 @@ export function markdownReport(results: BenchResults): string {
   ];
   for (const [key, target] of ratioRows) lines.push(`| ${key} | ${target} | ${modes.map((m) => fmt(m.ratios[key], 2)).join(' | ')} |`);
   lines.push('');
+  const pairs = results.postgres.pairs;
+  if (pairs) {
+    lines.push(`Interleaved pairs (postgres mode; LIMIT and topups alternating in ${pairs.at_connections.seconds_per_window} s windows; the ratio is the median of the pairs):`);
+    lines.push('');
+    lines.push('| connections | pairs | topup/LIMIT median | min | max | spread | topup p50 ms | topup p99 ms | LIMIT p50 ms |');
+    lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const at of [pairs.at_connections, pairs.at_one]) {
+      lines.push(
+        `| ${at.connections} | ${at.pairs.length} | ${fmt(at.ratio_median, 2)} | ${fmt(at.ratio_min, 2)} | ${fmt(at.ratio_max, 2)} | ${fmt(at.spread_pct, 1)} % | ` +
+          `${fmt(at.topup_p50_ms_median, 2)} | ${fmt(at.topup_p99_ms_median, 2)} | ${fmt(at.limit_p50_ms_median, 2)} |`,
+      );
+    }
+    lines.push('');
+  }
+  const quiet = results.quietness;
+  if (quiet) {
+    lines.push(
+      quiet.reference
+        ? `A reference run: the machine was quiet (${fmt((quiet.idle_busy_before ?? 0) * 100, 0)} % busy before; other processes at most ${fmt((quiet.others_busy_max ?? 0) * 100, 0)} % during).`
+        : `**Not a reference run** (it may not replace the figures in docs/performance.md): ${quiet.not_reference_because.join('; ')}.`,
+    );
+    lines.push('');
+  }
   lines.push('| target | value | met |');
   lines.push('|---|---:|---|');
   for (const target of results.targets) {
@@ -58,13 +81,18 @@ export function markdownReport(results: BenchResults): string {
   if (withCpu.length > 0) {
     lines.push(`CPU per answered request or LIMIT transaction (postgres mode, ${plan.connections} connections; ms of CPU time from /proc; "server" is the service, or the bare server for its row; "client" is the load generator, or pgbench for LIMIT):`);
     lines.push('');
-    lines.push('| scenario | server ms | PostgreSQL ms | client ms | total ms | machine busy |');
-    lines.push('|---|---:|---:|---:|---:|---:|');
+    lines.push('| scenario | server ms | PostgreSQL ms | client ms | total ms | machine busy | others | statements per request |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const key of withCpu) {
       const cpu = pg.scenarios[key]!.cpu!;
       const total = (key === 'limit' || key === 'limit_again' ? 0 : (cpu.service_ms ?? 0)) + cpu.postgres_ms + cpu.client_ms;
       const server = key === 'limit' || key === 'limit_again' ? '–' : fmt(cpu.service_ms, 3);
-      lines.push(`| ${SCENARIO_LABELS[key]} | ${server} | ${fmt(cpu.postgres_ms, 3)} | ${fmt(cpu.client_ms, 3)} | ${fmt(total, 3)} | ${Math.round(cpu.machine_busy * 100)} % |`);
+      const others = typeof cpu.others_busy === 'number' ? `${Math.round(cpu.others_busy * 100)} %` : '–';
+      const statements = pg.scenarios[key]?.statements_per_request;
+      lines.push(
+        `| ${SCENARIO_LABELS[key]} | ${server} | ${fmt(cpu.postgres_ms, 3)} | ${fmt(cpu.client_ms, 3)} | ${fmt(total, 3)} | ` +
+          `${Math.round(cpu.machine_busy * 100)} % | ${others} | ${typeof statements === 'number' ? fmt(statements, 2) : '–'} |`,
+      );
     }
     lines.push('');
   }

@@ -14,11 +14,12 @@ export function targetsOf(plan: Plan, pg: ModeResults): Target[] {
   const millionReached = pg.memory.orders >= 1_000_000;
   const rssNote = millionReached ? undefined : `measured after ${pg.memory.orders} orders, not one million`;
   return [
-    t('topup_vs_limit', '>= 1.0', pg.ratios.topup_vs_limit, (v) => v >= 1.0),
+    t('topup_vs_limit', '>= 1.0', pg.ratios.topup_vs_limit, (v) => v >= 1.0, pg.pairs ? `median of ${pg.pairs.at_connections.pairs.length} interleaved pairs` : undefined),
     t('hot_vs_spread', '>= 0.8', pg.ratios.hot_vs_spread, (v) => v >= 0.8),
     t('history_vs_fresh', '>= 0.9', pg.ratios.history_vs_fresh, (v) => v >= 0.9),
     t('balance_vs_bare', '>= 0.6', pg.ratios.balance_vs_bare, (v) => v >= 0.6),
     t(`topup_p99_ms at ${plan.connections} connections`, '<= 25', pg.scenarios.topup_spread.p99_ms, (v) => v <= 25),
+    t('topup_p50_ms at one connection (median of the pairs)', '<= 1.5', pg.pairs?.at_one.topup_p50_ms_median ?? null, (v) => v <= 1.5),
     {
       ...t('rss_mb after one million orders', '< 400', pg.memory.rss_mb, (v) => v < 400, rssNote),
       ...(millionReached ? {} : { met: null }),

@@ -1,3 +1,5 @@
+import { InterleavedPairs } from './interleaved-pairs';
+import { Quietness } from './reference-run';
 import { CpuShare } from './cpu-usage';
 import { LoadResult } from './load';
 import { Plan } from './plan';
@@ -11,6 +13,11 @@ export interface Scenario extends LoadResult {
   jobs_pending_at_start?: number;
   /** CPU ms per answered request by process group during the measured run (Linux only). */
   cpu?: CpuShare | null;
+  /**
+   * Statements the service sent to PostgreSQL during the measured run per answered request
+   * (its request path and whatever background work ran meanwhile, such as earlier orders' settlement).
+   */
+  statements_per_request?: number | null;
 }
 
 export interface ModeResults {
@@ -32,6 +39,8 @@ export interface ModeResults {
     balance_vs_bare: number | null;
   };
   sweep: { topup: Scenario[]; limit: Scenario[] };
+  /** PostgreSQL mode: LIMIT and topups in alternating windows, at the plan's connections and at one. */
+  pairs?: { at_connections: InterleavedPairs; at_one: InterleavedPairs } | null;
   history: { events: number; seed_ms: number; projection_catch_up_ms: number; wallet_events: number };
   memory: {
     orders: number;
@@ -67,4 +76,6 @@ export interface BenchResults {
   postgres: ModeResults;
   embedded: ModeResults | null;
   targets: Target[];
+  /** Whether the machine was quiet enough for the run to stand as the reference. */
+  quietness?: Quietness;
 }

@@ -13,6 +13,8 @@ import { log, ratio } from '../lib/util';
 import { ModeResults, Scenario } from '../lib/types';
 import { coldStart, measured, measuredLimit, moneyCheck, runVerify, setupPartners, waitForBalance, watchBacklog, drainBacklog } from './steps';
 import { ROOT, createDatabase } from '../lib/environment';
+import { measureInterleavedPairs } from '../lib/interleaved-pairs';
+import { sqlStatementsSoFar } from '../lib/statement-count';
 
 /** PostgreSQL mode: the service on a fresh database of the machine's server, measured beside the LIMIT baseline. */
 export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promise<ModeResults> {
@@ -49,24 +51,26 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
       counter.sent += result.sent;
       return result;
     };
-    const withRss = (result: LoadResult): Scenario => ({ ...result, rss_mb: service?.rssMb() ?? null });
+    const withRss = (result: Scenario): Scenario => ({ ...result, rss_mb: service?.rssMb() ?? null });
+    const running = service;
+    const statements = (): Promise<number | null> => sqlStatementsSoFar(running.url);
 
     await drainBacklog();
     log(`LIMIT baseline: pgbench ${c} clients`);
     const limit = await measuredLimit('limit', database.url, c, plan.durationSeconds, service.pid);
 
-    const topupSpread = await measured('topup_spread', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, spread.map((p) => p.key))), service.pid);
+    const topupSpread = await measured('topup_spread', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, spread.map((p) => p.key))), service.pid, statements);
     // LIMIT again, right after the topups it is compared with: the ratio uses the mean of the two runs.
     await drainBacklog();
     const limitAgain = await measuredLimit('limit again', database.url, c, plan.durationSeconds, service.pid);
-    const topupHot = await measured('topup_hot', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [hot.key])), service.pid);
+    const topupHot = await measured('topup_hot', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [hot.key])), service.pid, statements);
     const cold = await coldStart(service.url, historic.key);
     counter.accepted += 1;
     counter.sent += 1;
     log(`history wallet: first topup (cold lane, reads ${seed.toRevision + 1} events) took ${cold} ms`);
     const topupHistory = await measured('topup_history', plan, (seconds) =>
-      count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [historic.key])), service.pid);
-    const balance = await measured('balance', plan, (seconds) => getLoad({ url: service!.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)), service.pid);
+      count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [historic.key])), service.pid, statements);
+    const balance = await measured('balance', plan, (seconds) => getLoad({ url: service!.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)), service.pid, statements);
     const bare = await BareServer.start(ROOT, { databaseUrl: database.url });
     let balanceBare: LoadResult;
     try {
@@ -91,9 +95,26 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
       sweepTopup.push(t);
     }
 
+    // The ratio that decides topup_vs_limit: short windows, LIMIT and topups alternating, so both see the same machine.
+    const pairsAt = async (connections: number): Promise<NonNullable<ModeResults['pairs']>['at_one']> => {
+      const windowPlan = { ...plan, durationSeconds: plan.pairSeconds, warmupSeconds: Math.min(1, plan.warmupSeconds) };
+      const pairs = await measureInterleavedPairs({
+        pairs: plan.pairs,
+        seconds: plan.pairSeconds,
+        connections,
+        limit: (seconds) => measuredLimit(`pair limit @${connections}`, database.url, connections, seconds, running.pid),
+        topup: () =>
+          measured(`pair topup @${connections}`, windowPlan, (seconds) =>
+            count(topupLoad({ url: running.url, connections, durationSeconds: seconds }, spread.map((p) => p.key))), running.pid, statements),
+      });
+      log(`pairs @${connections}: topup/LIMIT median ${pairs.ratio_median} (from ${pairs.ratio_min} to ${pairs.ratio_max}, spread ${pairs.spread_pct} %), ` +
+        `topup p50 ${pairs.topup_p50_ms_median} ms, p99 ${pairs.topup_p99_ms_median} ms`);
+      return pairs;
+    };
+    const pairs = plan.pairs > 0 ? { at_connections: await pairsAt(c), at_one: await pairsAt(1) } : null;
+
     let longRun: ModeResults['memory']['long_run'] = null;
     if (plan.rssOrders > 0) {
-      const running = service;
       longRun = await runLongRun({
         url: running.url, keys: spread.map((p) => p.key), connections: c, targetOrders: plan.rssOrders, minutes: plan.rssMinutes,
         counter, count, memoryMb: () => running.rssMb(), label: 'long run (service RSS)',
@@ -119,12 +140,13 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
         balance_bare: balanceBare,
       },
       ratios: {
-        topup_vs_limit: ratio(topupSpread.rps, (limit.rps + limitAgain.rps) / 2),
+        topup_vs_limit: pairs ? pairs.at_connections.ratio_median : ratio(topupSpread.rps, (limit.rps + limitAgain.rps) / 2),
         hot_vs_spread: ratio(topupHot.rps, topupSpread.rps),
         history_vs_fresh: ratio(topupHistory.rps, topupHot.rps),
         balance_vs_bare: ratio(balance.rps, balanceBare.rps),
       },
       sweep: { topup: sweepTopup, limit: sweepLimit },
+      pairs,
       history: { events: seed.events, seed_ms: seed.ms, projection_catch_up_ms: catchUp, wallet_events: seed.toRevision + 1 },
       memory,
       verify,

@@ -49,12 +49,27 @@ export async function drainBacklog(): Promise<void> {
 let checkpoint: (() => Promise<void>) | null = null;
 
 /** Settlement of earlier orders done, then a warm-up (not counted in the figures), then the measured run. */
-export async function measured(name: string, plan: Plan, load: (seconds: number) => Promise<LoadResult>, serverPid: number | null): Promise<Scenario> {
+export async function measured(
+  name: string,
+  plan: Plan,
+  load: (seconds: number) => Promise<LoadResult>,
+  serverPid: number | null,
+  statementsSoFar?: () => Promise<number | null>,
+): Promise<Scenario> {
   await drainBacklog();
   if (plan.warmupSeconds > 0) await load(plan.warmupSeconds);
   const backlog = pendingJobs ? await pendingJobs().catch(() => null) : null;
+  const statementsBefore = statementsSoFar ? await statementsSoFar() : null;
   const { result: run, cpu } = await withCpuShare(serverPid, () => load(plan.durationSeconds), (r) => r.ok);
-  const result: Scenario = { ...run, cpu, ...(backlog === null ? {} : { jobs_pending_at_start: backlog }) };
+  const statementsAfter = statementsSoFar ? await statementsSoFar() : null;
+  const statements =
+    statementsBefore !== null && statementsAfter !== null && run.ok > 0 ? round((statementsAfter - statementsBefore) / run.ok, 2) : null;
+  const result: Scenario = {
+    ...run,
+    cpu,
+    ...(backlog === null ? {} : { jobs_pending_at_start: backlog }),
+    ...(statementsSoFar ? { statements_per_request: statements } : {}),
+  };
   logScenario(name, result);
   return result;
 }
@@ -91,10 +106,12 @@ export function logScenario(name: string, result: Scenario): void {
   const problems = result.non_2xx || result.errors ? ` non-2xx ${result.non_2xx} errors ${result.errors} ${JSON.stringify(result.statuses)}` : '';
   const backlog = 'jobs_pending_at_start' in result ? `, ${String(result.jobs_pending_at_start)} jobs pending` : '';
   const cpu = result.cpu
-    ? `; CPU ms per request: server ${result.cpu.service_ms ?? '–'}, PostgreSQL ${result.cpu.postgres_ms}, client ${result.cpu.client_ms}; machine ${Math.round(result.cpu.machine_busy * 100)} % busy`
+    ? `; CPU ms per request: server ${result.cpu.service_ms ?? '–'}, PostgreSQL ${result.cpu.postgres_ms}, client ${result.cpu.client_ms}; ` +
+      `machine ${Math.round(result.cpu.machine_busy * 100)} % busy (others ${Math.round(result.cpu.others_busy * 100)} %)`
     : '';
+  const statements = typeof result.statements_per_request === 'number' ? `; ${result.statements_per_request} statements per request` : '';
   if (scenarios) scenarios.reporter.update(++scenarios.done);
-  log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections}${backlog})${problems}${cpu}`);
+  log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections}${backlog})${problems}${cpu}${statements}`);
 }
 
 /** The first topup on a wallet whose lane is cold reads the whole stream once. */

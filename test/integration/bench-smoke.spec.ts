@@ -45,8 +45,16 @@ describe('npm run bench -- --quick --tiny', () => {
     expect(pg.scenarios.topup_spread.ok).toBeGreaterThan(0);
     expect(pg.scenarios.limit.ok).toBeGreaterThan(0);
     expect(pg.scenarios.limit_again.ok).toBeGreaterThan(0);
-    // The ratio divides by the mean of the two LIMIT runs around the topups.
-    expect(pg.ratios.topup_vs_limit).toBeCloseTo(pg.scenarios.topup_spread.rps / ((pg.scenarios.limit.rps + pg.scenarios.limit_again.rps) / 2), 2);
+    // The ratio is the median of LIMIT and topup windows that alternate, at the plan's connections and at one.
+    for (const at of [pg.pairs.at_connections, pg.pairs.at_one]) {
+      expect(at.pairs).toHaveLength(results.plan.pairs);
+      for (const pair of at.pairs) expect(pair.ratio).toBeCloseTo(pair.topup_rps / pair.limit_rps, 2);
+    }
+    expect(pg.pairs.at_one.connections).toBe(1);
+    expect(pg.ratios.topup_vs_limit).toBe(pg.pairs.at_connections.ratio_median);
+    // Statements per topup, read from the service's own count; and a verdict on whether the machine was quiet.
+    expect(pg.scenarios.topup_spread.statements_per_request).toBeGreaterThan(1);
+    expect(results.quietness).toEqual(expect.objectContaining({ reference: expect.any(Boolean), not_reference_because: expect.any(Array) }));
     expect(pg.scenarios.topup_history.cold_start_ms).toEqual(expect.any(Number));
     for (const ratio of ['topup_vs_limit', 'hot_vs_spread', 'history_vs_fresh', 'balance_vs_bare']) expect(pg.ratios[ratio]).toEqual(expect.any(Number));
     if (process.platform === 'linux') {
