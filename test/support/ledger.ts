@@ -3,7 +3,7 @@ import { Money } from '../../src/domain/money/money';
 import { Currency } from '../../src/domain/money/currency';
 import { walletStreamId } from '../../src/domain/wallet/wallet.stream';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
-import { SQL_DATABASE } from '../../src/infrastructure/tokens';
+import { SQL_DATABASE } from '../../src/composition/tokens';
 import { TestService } from './test-service';
 
 /**
