@@ -19,7 +19,7 @@ import { BalanceController } from './interface/http/partner/balance.controller';
 import { CatalogController } from './interface/http/partner/catalog.controller';
 import { OrdersController } from './interface/http/partner/orders.controller';
 import { PartnerAuthGuard } from './interface/http/partner/partner-auth.guard';
-import { PartnerRequestAuthorizer } from './interface/http/partner/partner-request-authorizer';
+import { PartnerRequestAuthorizer } from './interface/shared/partner-request-authorizer';
 import { TransactionsController } from './interface/http/partner/transactions.controller';
 import { SettingsController } from './interface/http/partner/settings.controller';
 import { HealthController } from './interface/http/operations/health.controller';

@@ -25,7 +25,7 @@ import {
   toolSuccess,
   transactionSummary,
 } from './tool-results';
-import { findUnsafeText } from '../http/validation/safe-text';
+import { findUnsafeText } from '../shared/safe-text';
 import {
   BILLER_CATEGORIES,
   billInfoInput,

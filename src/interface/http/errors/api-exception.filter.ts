@@ -3,7 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, ServiceError } from '../../../application/shared/service-error';
 import { STATUS_OF_ERROR } from './status-of-error';
 import { RateLimitExceeded } from '../../../application/access/authorize-partner-request';
-import { rateLimitHeaders } from '../partner/rate-limit-headers';
+import { rateLimitHeaders } from '../../shared/rate-limit-headers';
 import { StoreUnavailableError } from '../../../application/shared/store-unavailable';
 
 export interface ErrorBody {
