@@ -353,7 +353,7 @@ describe('rate limit', () => {
 });
 
 describe.each([
-  ['PostgreSQL', {} as Record<string, string>],
+  ['PostgreSQL', {}],
   ['Redis', { RATE_LIMIT_STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' }],
 ])('a rate limit shared by two processes (counted in %s)', (storeName, env) => {
   let database: TestDatabase;

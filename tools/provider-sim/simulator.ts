@@ -112,7 +112,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (method === 'POST' && path === '/topups') return orders.sendTopup(raw, fullPath);
     match = /^\/topups\/(\d+)\/status$/.exec(path);
     if (method === 'GET' && match) {
-      const transaction = state.transactions.find((candidate) => candidate.api === 'airtime' && candidate.id === Number(match![1]));
+      const transaction = state.transactions.find((candidate) => candidate.api === 'airtime' && candidate.id === Number(match[1]));
       if (!transaction) return error(404, 'TRANSACTION_NOT_FOUND', 'Transaction not found', fullPath);
       orders.settle(transaction);
       return ok({ code: null, message: null, status: transaction.status, transaction: topupJson(state, transaction) });

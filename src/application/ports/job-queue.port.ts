@@ -4,7 +4,7 @@ export interface Job {
   id: string;
   kind: string;
   dueAt: Date;
-  payload: { [key: string]: unknown };
+  payload: Record<string, unknown>;
   /**
    * Scheduled only if this partner has a webhook URL in the environment when the event is
    * processed: a delivery to no one would be a job that only finds out there is nothing to do.

@@ -6,7 +6,7 @@ import { StatementBatcher } from '../sql/statement-batcher';
 interface ClaimedRow {
   job_id: string;
   kind: string;
-  payload: { [key: string]: unknown };
+  payload: Record<string, unknown>;
   due_at: Date | string;
   attempts: number;
 }
