@@ -147,7 +147,7 @@ export class SkipCache {
     const key = `${filterKey}|${positionKey(from)}`;
     this.entries.delete(key);
     this.entries.set(key, to);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }
 }
 

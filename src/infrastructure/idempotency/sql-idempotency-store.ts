@@ -109,7 +109,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     const answered = row.state === 'completed' && row.response_status !== null && row.response_body !== null;
     return {
       requestHash: row.request_hash,
-      response: answered ? { statusCode: row.response_status!, body: row.response_body! } : null,
+      response: answered ? { statusCode: row.response_status as number, body: row.response_body as string } : null,
     };
   }
 

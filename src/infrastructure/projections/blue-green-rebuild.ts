@@ -100,7 +100,7 @@ export class BlueGreenRebuild {
         this.eventsTotal += await this.store.countEvents(target, latest);
         target = latest;
       }
-      const batch = target ? (await this.store.readAll(position, { maxCount: this.options.batchSize })).filter((event) => comparePositions(event.position, target!) <= 0) : [];
+      const batch = target ? (await this.store.readAll(position, { maxCount: this.options.batchSize })).filter((event) => comparePositions(event.position, target as GlobalPosition) <= 0) : [];
       if (batch.length === this.options.batchSize) {
         position = await this.applyBatch(batch);
         continue;
