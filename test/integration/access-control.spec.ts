@@ -396,6 +396,6 @@ describe.each([
     expect(burst.filter((answer) => answer.status === 429)).toHaveLength(7);
 
     const counted = await sqlOf(first).query<{ n: number }>('SELECT count(*)::int AS n FROM rate_limit_windows');
-    expect(Number(counted[0].n) > 0).toBe(storeName === 'PostgreSQL');
+    expect(counted[0].n > 0).toBe(storeName === 'PostgreSQL');
   });
 });

@@ -21,6 +21,7 @@ interface ExampleModule {
   verifySignature(header: string | undefined, rawBody: Buffer, secrets: string[], options?: { toleranceSeconds?: number; now?: () => number }): { ok: boolean; reason?: string };
   TOLERANCE_SECONDS: number;
 }
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the example is plain CommonJS, loaded as a reader would
 const example = require(EXAMPLE_PATH) as ExampleModule;
 
 interface Captured {

@@ -104,7 +104,7 @@ export class SimulatedService {
   }
 
   get<T>(token: string | symbol | (new (...args: never[]) => T)): T {
-    return this.app.get(token as never) as T;
+    return this.app.get<unknown, T>(token);
   }
 
   /** A clean stop, at the end of a run: shutdown hooks, drained work. */

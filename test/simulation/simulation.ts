@@ -133,7 +133,7 @@ class SimulationRun {
   async execute(): Promise<SimulationResult> {
     const database = await createTestDatabase(`sim_${this.options.seed}`);
     this.databaseUrl = database.connectionString;
-    this.dropDatabase = database.drop;
+    this.dropDatabase = () => database.drop();
     this.service = await SimulatedService.start(this.databaseUrl, this.doubles, this.options.jobConcurrency);
     await this.setUp();
     let step = 0;

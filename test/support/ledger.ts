@@ -20,7 +20,7 @@ export async function debitsForKey(service: TestService, partnerId: string, idem
     `SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1 AND event_type = 'WalletDebited' AND data->>'idempotencyKey' = $2`,
     [sandboxWallet(partnerId), idempotencyKey],
   );
-  return Number(rows[0].n);
+  return rows[0].n;
 }
 
 /** Every debit of a partner's sandbox wallet. */
@@ -29,7 +29,7 @@ export async function debitCount(service: TestService, partnerId: string): Promi
     `SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1 AND event_type = 'WalletDebited'`,
     [sandboxWallet(partnerId)],
   );
-  return Number(rows[0].n);
+  return rows[0].n;
 }
 
 /** Events of one type that concern one order, wherever they are stored (order stream or wallet stream). */

@@ -106,7 +106,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     match = /^\/operators\/(\d+)$/.exec(path);
     if (method === 'GET' && match) {
-      const operator = SIM_OPERATORS.find((candidate) => candidate.id === Number(match![1]));
+      const operatorId = Number(match[1]);
+      const operator = SIM_OPERATORS.find((candidate) => candidate.id === operatorId);
       return operator ? ok(operatorJson(operator)) : error(404, 'OPERATOR_NOT_FOUND', 'Operator not found', fullPath);
     }
     if (method === 'POST' && path === '/topups') return orders.sendTopup(raw, fullPath);

@@ -25,6 +25,7 @@ export interface JobRunResult {
 /** Does one kind of job. Throwing makes the queue retry later; handlers must be idempotent. */
 export interface JobHandler {
   readonly kind: string;
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- most handlers return nothing; a few a result
   run(job: Job, attempt: number): Promise<void | JobRunResult>;
 }
 

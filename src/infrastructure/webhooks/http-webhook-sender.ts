@@ -100,13 +100,20 @@ function categoryOf(error: Error): DeliveryError {
 function permittedOnlyLookup(policy: OutboundAddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) { callback(error, '', 0); return; }
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
       const list = addresses;
       // Every address must pass: the connection may use any of them (and a rebinding name offers several).
       if (list.length === 0 || list.some((entry) => !policy.permits(entry.address))) {
-        callback(new AddressNotAllowed(`${hostname} resolves to an address webhooks may not reach`), '', 0); return;
+        callback(new AddressNotAllowed(`${hostname} resolves to an address webhooks may not reach`), '', 0);
+        return;
       }
-      if ((options as { all?: boolean }).all) { ;(callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list); return; }
+      if ((options as { all?: boolean }).all) {
+        (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+        return;
+      }
       callback(null, list[0].address, list[0].family);
     });
   };
