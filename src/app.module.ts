@@ -19,7 +19,7 @@ import { BalanceController } from './interface/http/partner/balance.controller';
 import { CatalogController } from './interface/http/partner/catalog.controller';
 import { OrdersController } from './interface/http/partner/orders.controller';
 import { PartnerAuthGuard } from './interface/http/partner/partner-auth.guard';
-import { PartnerRequestAuthorizer } from './interface/http/partner/partner-request-authorizer';
+import { PartnerRequestAuthorizer } from './interface/shared/partner-request-authorizer';
 import { EventsController } from './interface/http/partner/events.controller';
 import { EventStreams } from './interface/http/partner/event-streams';
 import { TransactionsController } from './interface/http/partner/transactions.controller';

@@ -9,7 +9,7 @@ import { registerServiceGauges } from './infrastructure/metrics/service-gauges';
 import { serviceMetrics } from './infrastructure/metrics/service-metrics';
 import { ProjectionDaemon } from './infrastructure/projections/projection-daemon';
 import { SqlDatabase } from './infrastructure/sql/sql-database';
-import { SQL_DATABASE } from './infrastructure/tokens';
+import { SQL_DATABASE } from './composition/tokens';
 import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
 import { answerClientError } from './interface/http/errors/client-error-answer';
 import { setupOpenApi } from './interface/http/openapi/openapi-document';

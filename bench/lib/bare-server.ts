@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     const key = match?.[1];
     const env = key ? KEY_PATTERN.exec(key)?.[1] : undefined;
     const environment = env === 'live' ? 'live' : env === 'test' ? 'sandbox' : null;
-    let failure: { status: number; body: Record<string, string> } | null = null;
+    let failure: { status: number; body: Record<string, string> };
     if (!key || !environment) failure = refuse(401, 'invalid_api_key', 'missing or malformed API key');
     else {
       const hash = createHmac('sha256', secret).update(key, 'utf8').digest('hex');

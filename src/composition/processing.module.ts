@@ -21,7 +21,9 @@ import { Projector } from '../infrastructure/projections/projector';
 import { PROJECTION_GROUPS } from '../infrastructure/projections/projection-groups';
 import { READ_MODEL_PROJECTIONS } from '../infrastructure/read-models/read-model-projections';
 import { SqlDatabase } from '../infrastructure/sql/sql-database';
-import { SQL_DATABASE } from '../infrastructure/tokens';
+import { SqlServiceMonitor } from '../infrastructure/operations/sql-service-monitor';
+import { SERVICE_MONITOR } from '../application/ports/service-monitor.port';
+import { SQL_DATABASE } from './tokens';
 import { ApplicationModule } from '../application/application.module';
 
 export interface ProcessingOptions {
@@ -63,6 +65,11 @@ export class ProcessingModule {
             ),
         },
         { provide: PROJECTION_BARRIER, useExisting: ProjectionDaemon },
+        {
+          provide: SERVICE_MONITOR,
+          inject: [SQL_DATABASE, ProjectionDaemon],
+          useFactory: (db: SqlDatabase, daemon: ProjectionDaemon) => new SqlServiceMonitor(db, daemon),
+        },
         {
           provide: PROJECTION_ADMIN,
           inject: [EVENT_STORE, SQL_DATABASE],
@@ -107,7 +114,7 @@ export class ProcessingModule {
             ),
         },
       ],
-      exports: [PROJECTION_BARRIER, PROJECTION_ADMIN, ProjectionDaemon, BackgroundProcessing],
+      exports: [PROJECTION_BARRIER, PROJECTION_ADMIN, SERVICE_MONITOR, ProjectionDaemon, BackgroundProcessing],
     };
   }
 }

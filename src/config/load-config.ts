@@ -155,7 +155,7 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
   };
   const url = (name: keyof typeof RELOADLY_DEFAULT_URLS): string => {
     const value = env[name] || RELOADLY_DEFAULT_URLS[name];
-    let parsed: URL | null = null;
+    let parsed: URL | null;
     try {
       parsed = new URL(value);
     } catch {

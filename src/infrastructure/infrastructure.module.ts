@@ -46,7 +46,7 @@ import { AesSecretBox } from './security/aes-secret-box';
 import { OUTBOUND_ADDRESS_POLICY, OutboundAddressPolicy } from '../application/webhooks/outbound-address-policy';
 import { HttpWebhookSender } from './webhooks/http-webhook-sender';
 import { SqlWebhookDeliveryStore } from './webhooks/sql-webhook-delivery-store';
-import { LIVE_PROVIDER, SERVICE_CONFIG, SQL_DATABASE } from './tokens';
+import { LIVE_PROVIDER, SERVICE_CONFIG, SQL_DATABASE } from '../composition/tokens';
 
 /** Adapters a caller may put in place of the configured ones (the tests and the simulation). */
 export interface InfrastructureOverrides {

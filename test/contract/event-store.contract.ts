@@ -20,7 +20,7 @@ interface OpenedStore {
   close(): Promise<void>;
 }
 
-const newEvent = (type: string, data: { [key: string]: unknown } = {}): NewEvent => ({
+const newEvent = (type: string, data: Record<string, unknown> = {}): NewEvent => ({
   eventId: uuid(),
   type,
   schemaVersion: 1,
@@ -186,7 +186,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           expect(appended[index]).toEqual(expect.objectContaining({ nextRevision: 2, deduplicated: false }));
           const events = await store.readStream(streamId);
           expect(events.map((event) => [event.revision, event.type])).toEqual([[0, 'Opened'], [1, 'X'], [2, 'Y']]);
-          expect(comparePositions(events[2].position, appended[index].position as GlobalPosition)).toBe(0);
+          expect(comparePositions(events[2].position, appended[index].position!)).toBe(0);
           expect(comparePositions(events[1].position, events[2].position)).toBe(-1);
         }
       });
@@ -355,7 +355,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         );
         const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
         expect(refused).toHaveLength(9);
-        for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(IdempotencyKeyTakenError);
+        for (const outcome of refused) expect(outcome.reason).toBeInstanceOf(IdempotencyKeyTakenError);
         const written = await Promise.all(streams.map((streamId) => keyed.readStream(streamId)));
         expect(written.filter((events) => events.length === 1)).toHaveLength(11);
         streams.forEach((_, index) => {

@@ -16,7 +16,7 @@ const BANNER = [
   '',
 ].join('\n');
 
-const newEvent = (data: { [key: string]: unknown } = {}): NewEvent => ({
+const newEvent = (data: Record<string, unknown> = {}): NewEvent => ({
   eventId: uuid(),
   type: `ContractEsdb.${uuid()}`,
   schemaVersion: 1,

@@ -353,7 +353,7 @@ describe('rate limit', () => {
 });
 
 describe.each([
-  ['PostgreSQL', {} as Record<string, string>],
+  ['PostgreSQL', {}],
   ['Redis', { RATE_LIMIT_STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' }],
 ])('a rate limit shared by two processes (counted in %s)', (storeName, env) => {
   let database: TestDatabase;
@@ -396,6 +396,6 @@ describe.each([
     expect(burst.filter((answer) => answer.status === 429)).toHaveLength(7);
 
     const counted = await sqlOf(first).query<{ n: number }>('SELECT count(*)::int AS n FROM rate_limit_windows');
-    expect(Number(counted[0].n) > 0).toBe(storeName === 'PostgreSQL');
+    expect(counted[0].n > 0).toBe(storeName === 'PostgreSQL');
   });
 });

@@ -359,13 +359,13 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
 
     const csvDownload = page.waitForEvent('download');
     await page.click('#export-csv');
-    const csv = readFileSync((await (await csvDownload).path())!, 'utf8');
+    const csv = readFileSync((await (await csvDownload).path()), 'utf8');
     expect((await csvDownload).suggestedFilename()).toBe(`wallet-${partnerId}-sandbox-${today}-${today}.csv`);
     expect(csv.split('\r\n')[0]).toContain('actor_type,actor_id');
     expect(csv).toContain('finance.ravi');
     const jsonlDownload = page.waitForEvent('download');
     await page.click('#export-jsonl');
-    const lines = readFileSync((await (await jsonlDownload).path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync((await (await jsonlDownload).path()), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.find((line) => line.reference === 'report credit')).toMatchObject({ amount: '75.25', actor_type: 'operator', actor_id: 'finance.ravi' });
 
     await page.click('#verify');

@@ -63,16 +63,16 @@ async function topup(url: string, attempt: Attempt): Promise<void> {
 async function load(url: string, attempts: Attempt[], crashAfter: number, crash: () => Promise<void>): Promise<void> {
   let next = 0;
   let answered = 0;
-  let crashed: Promise<void> | null = null;
+  const crashed: Promise<void>[] = [];
   const worker = async (): Promise<void> => {
     while (next < attempts.length) {
       const attempt = attempts[next++];
       await topup(url, attempt);
-      if (attempt.status === 200 && ++answered === crashAfter) crashed = crash();
+      if (attempt.status === 200 && ++answered === crashAfter) crashed.push(crash());
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  await crashed;
+  await Promise.all(crashed);
 }
 
 async function checkMoney(url: string, partners: Partner[], attempts: Attempt[]): Promise<void> {

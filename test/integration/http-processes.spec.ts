@@ -194,8 +194,8 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
     const deadline = Date.now() + 30_000;
     while (replacement.size === 0 && Date.now() < deadline) {
       // A connection handed to the process in the instant it dies is lost with it (node:cluster); the client retries.
-      const metrics = await call(group.url, 'GET', '/metrics', TEST_ADMIN_TOKEN, undefined, {}, 2_000).catch((error: Error) => {
-        lost.push(error.message);
+      const metrics = await call(group.url, 'GET', '/metrics', TEST_ADMIN_TOKEN, undefined, {}, 2_000).catch((error: unknown) => {
+        lost.push(error instanceof Error ? error.message : String(error));
         return null;
       });
       if (!metrics) continue;

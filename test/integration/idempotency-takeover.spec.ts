@@ -29,7 +29,7 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
       command: {
         type: 'DebitWallet',
         orderId,
-        amount: Money.parse(amount, 'INR') as Money,
+        amount: Money.parse(amount, 'INR')!,
         reference: null,
         idempotencyKey: key,
         product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },

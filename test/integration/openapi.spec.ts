@@ -5,7 +5,7 @@ import { HttpAnswer, SANDBOX_PHONES, TestService } from '../support/test-service
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+type JsonObject = Record<string, Json>;
 
 const PARTNER_OPERATIONS: Record<string, string[]> = {
   '/v1/partner/balance': ['get'],
@@ -136,7 +136,7 @@ describe('the OpenAPI document of the partner API', () => {
       const [name, scheme] = Object.entries(schemes).find(([, value]) => (value as JsonObject).scheme === 'bearer') ?? [];
       expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
       for (const [path, methods] of Object.entries(PARTNER_OPERATIONS)) {
-        for (const method of methods) expect(schemas.operation(path, method).security).toEqual([{ [name as string]: [] }]);
+        for (const method of methods) expect(schemas.operation(path, method).security).toEqual([{ [name!]: [] }]);
       }
       for (const path of ['/v1/partner/topup', '/v1/partner/pay-bill']) {
         const header = (schemas.operation(path, 'post').parameters as JsonObject[]).find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');

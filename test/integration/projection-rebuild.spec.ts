@@ -75,7 +75,7 @@ async function rebuild(service: TestService, name: string): Promise<Record<strin
   const started = await service.admin('POST', `/projections/${name}/rebuild`);
   expect(started.status).toBe(202);
   expect(started.body).toMatchObject({ projection: name, state: 'running', rebuild_id: expect.stringMatching(/^rbd_/) });
-  await (service.app.get(PROJECTION_ADMIN) as SqlProjectionAdmin).whenFinished(started.body.rebuild_id);
+  await (service.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN)).whenFinished(started.body.rebuild_id);
   const ended = await service.admin('GET', `/projections/rebuilds/${started.body.rebuild_id}`);
   expect(ended.status).toBe(200);
   return ended.body;
@@ -240,7 +240,7 @@ describe('rebuilding under load (postgres store)', () => {
 
   it('topups and reads made while balances and orders are rebuilt all succeed and every answer stays right', async () => {
     const quietBefore = await partnerAnswers(service, quiet, []);
-    const admin = service.app.get(PROJECTION_ADMIN) as SqlProjectionAdmin;
+    const admin = service.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN);
     const started = await Promise.all(['balances', 'orders'].map((name) => service.admin('POST', `/projections/${name}/rebuild`)));
     expect(started.map((answer) => answer.status)).toEqual([202, 202]);
     let rebuilding = true;

@@ -1,7 +1,7 @@
 import { GlobalPosition } from '../../src/application/ports/event-store.port';
 import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
-import { SQL_DATABASE } from '../../src/infrastructure/tokens';
+import { SQL_DATABASE } from '../../src/composition/tokens';
 import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
 
 const READ_MODEL_TABLES = {

@@ -150,7 +150,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(ProviderUnavailableError);
-    expect(String((failure as Error).message)).not.toContain('wrong-secret-never-shown');
+    expect((failure as Error).message).not.toContain('wrong-secret-never-shown');
     expect(simulator.state.submissions.filter((submission) => submission.reference === 'ord_wrong_credentials')).toHaveLength(0);
   });
 

@@ -40,7 +40,7 @@ describe('replays, biller formats and agent-tool admission', () => {
 
   it('GET /billers shows each biller’s consumer number format', async () => {
     const { sandboxKey } = await service.createPartner('IN');
-    const billers = (await service.partner('GET', '/billers', sandboxKey)).body.billers as Array<Record<string, unknown>>;
+    const billers = (await service.partner('GET', '/billers', sandboxKey)).body.billers as Record<string, unknown>[];
     expect(billers.find((biller) => biller.id === 1001)?.consumer_number).toEqual({ label: 'Mobile Number', pattern: '^[6-9][0-9]{9}$' });
   });
 

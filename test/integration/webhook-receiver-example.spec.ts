@@ -21,6 +21,7 @@ interface ExampleModule {
   verifySignature(header: string | undefined, rawBody: Buffer, secrets: string[], options?: { toleranceSeconds?: number; now?: () => number }): { ok: boolean; reason?: string };
   TOLERANCE_SECONDS: number;
 }
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the example is plain CommonJS, loaded as a reader would
 const example = require(EXAMPLE_PATH) as ExampleModule;
 
 interface Captured {
@@ -222,10 +223,10 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
     const body = /```text\n(\{"event_id".*\})\n```/.exec(guide)?.[1];
     const header = /```text\nX-Partner-Signature: (t=\d+,v1=[0-9a-f]{64})\n```/.exec(guide)?.[1];
     expect([secret, body, header].every(Boolean)).toBe(true);
-    const signedAt = Number(/^t=(\d+)/.exec(header as string)?.[1]) * 1000;
+    const signedAt = Number(/^t=(\d+)/.exec(header!)?.[1]) * 1000;
     const at = () => signedAt;
-    expect(example.verifySignature(header, Buffer.from(body as string), [secret as string], { now: at }).ok).toBe(true);
-    expect(example.verifySignature(header, Buffer.from((body as string).replace('invoice-1042', 'invoice-1043')), [secret as string], { now: at }).ok).toBe(false);
+    expect(example.verifySignature(header, Buffer.from(body!), [secret!], { now: at }).ok).toBe(true);
+    expect(example.verifySignature(header, Buffer.from((body!).replace('invoice-1042', 'invoice-1043')), [secret!], { now: at }).ok).toBe(false);
   });
 
   // Last in this file: it moves the service's clock ahead of real time.

@@ -9,7 +9,7 @@ import { TransactionEvent } from '../../src/domain/transaction/transaction.event
 import { WalletDebited, WalletRefunded } from '../../src/domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../src/domain/wallet/wallet.stream';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
-import { SQL_DATABASE } from '../../src/infrastructure/tokens';
+import { SQL_DATABASE } from '../../src/composition/tokens';
 import { SimulatedService } from './simulated-service';
 
 /** An order as the log tells it: its debit, the fold of its stream with the domain's own decider, its refunds. */

@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
 import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
-import { SQL_DATABASE } from '../../src/infrastructure/tokens';
+import { SQL_DATABASE } from '../../src/composition/tokens';
 
 export const SIM_ADMIN_TOKEN = 'simulation-admin-token-0123456789';
 const SIM_KEY_SECRET = 'simulation-api-key-secret-0123456789abcdef-0123';
@@ -104,7 +104,7 @@ export class SimulatedService {
   }
 
   get<T>(token: string | symbol | (new (...args: never[]) => T)): T {
-    return this.app.get(token as never) as T;
+    return this.app.get<unknown, T>(token);
   }
 
   /** A clean stop, at the end of a run: shutdown hooks, drained work. */

@@ -133,7 +133,7 @@ class SimulationRun {
   async execute(): Promise<SimulationResult> {
     const database = await createTestDatabase(`sim_${this.options.seed}`);
     this.databaseUrl = database.connectionString;
-    this.dropDatabase = database.drop;
+    this.dropDatabase = () => database.drop();
     this.service = await SimulatedService.start(this.databaseUrl, this.doubles, this.options.jobConcurrency);
     await this.setUp();
     let step = 0;
@@ -301,7 +301,7 @@ class SimulationRun {
   private async repeatKey(): Promise<string> {
     const key = this.pickKey(() => true);
     if (!key) return this.placeNew(this.scheduler.pick(this.wallets));
-    const use = this.keys.get(key) as KeyUse;
+    const use = this.keys.get(key)!;
     const answer = await this.send(use, key);
     if (use.orderId) {
       this.expectAnswer(answer, [200], `repeat of key ${key}`);
@@ -314,7 +314,7 @@ class SimulationRun {
   private async reuseKeyWithOtherBody(): Promise<string> {
     const key = this.pickKey((use) => use.orderId !== null && use.path === '/topup');
     if (!key) return this.placeNew(this.scheduler.pick(this.wallets));
-    const use = this.keys.get(key) as KeyUse;
+    const use = this.keys.get(key)!;
     const other = { ...use.body, amount: (use.body.amount as number) + 1 };
     const answer = await this.live.request('POST', `/v1/partner${use.path}`, { token: use.wallet.token, body: other, headers: { 'idempotency-key': key } });
     this.expectAnswer(answer, [409], `key ${key} with another body`);
@@ -351,7 +351,7 @@ class SimulationRun {
     const balance = await this.balanceFromLog(wallet);
     const uses = amounts.map((amount): [string, KeyUse] => [this.newKey(), { wallet, path: '/topup', body: { ...this.topupBody(), amount }, orderId: null }]);
     const answers = await Promise.all(uses.map(([key, use]) => this.send(use, key)));
-    const covered = balance !== null && !balance.isLessThan(Money.parse(String(amounts[0] + amounts[1]), 'INR') as Money);
+    const covered = balance !== null && !balance.isLessThan(Money.parse(String(amounts[0] + amounts[1]), 'INR')!);
     if (covered) for (const answer of answers) this.expectAnswer(answer, [200], `concurrent topups of ${amounts.join(' and ')} on ${wallet.name} holding ${balance?.toDecimal()}`);
     const summary = uses.map(([key, use], index) => `${use.body.amount}: ${this.record(key, use, answers[index], 'concurrent topup')}`);
     return `concurrent topups on ${wallet.name} (balance ${balance?.toDecimal() ?? 'none'}): ${summary.join(' | ')}`;

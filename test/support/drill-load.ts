@@ -103,7 +103,7 @@ export async function debitedOrders(url: string, partner: DrillPartner): Promise
     .split('\n')
     .map((line) => JSON.parse(line) as { event_type: string; order_id: string | null })
     .filter((line) => line.event_type === 'WalletDebited')
-    .map((line) => line.order_id as string);
+    .map((line) => line.order_id!);
 }
 
 /**

@@ -3,7 +3,7 @@ import { Money } from '../../src/domain/money/money';
 import { Currency } from '../../src/domain/money/currency';
 import { walletStreamId } from '../../src/domain/wallet/wallet.stream';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
-import { SQL_DATABASE } from '../../src/infrastructure/tokens';
+import { SQL_DATABASE } from '../../src/composition/tokens';
 import { TestService } from './test-service';
 
 /**
@@ -20,7 +20,7 @@ export async function debitsForKey(service: TestService, partnerId: string, idem
     `SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1 AND event_type = 'WalletDebited' AND data->>'idempotencyKey' = $2`,
     [sandboxWallet(partnerId), idempotencyKey],
   );
-  return Number(rows[0].n);
+  return rows[0].n;
 }
 
 /** Every debit of a partner's sandbox wallet. */
@@ -29,7 +29,7 @@ export async function debitCount(service: TestService, partnerId: string): Promi
     `SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1 AND event_type = 'WalletDebited'`,
     [sandboxWallet(partnerId)],
   );
-  return Number(rows[0].n);
+  return rows[0].n;
 }
 
 /** Events of one type that concern one order, wherever they are stored (order stream or wallet stream). */

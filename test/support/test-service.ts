@@ -67,7 +67,7 @@ export class TestService {
     if (options.store === 'postgres' && !databaseUrl) {
       const database = await createTestDatabase('svc');
       databaseUrl = database.connectionString;
-      dropDatabase = database.drop;
+      dropDatabase = () => database.drop();
     }
     const scratch = mkdtempSync(join(tmpdir(), 'svc-test-'));
     // As root the embedded server runs as the postgres account, which must be able to enter the folder.

@@ -5,7 +5,8 @@ import { SimState, SimStatus, SimTransaction } from './sim-state';
 
 /** The simulator's records as Reloadly's JSON bodies. */
 export function topupJson(state: SimState, transaction: SimTransaction): Record<string, unknown> {
-  const operator = SIM_OPERATORS.find((candidate) => candidate.id === transaction.productId)!;
+  const operator = SIM_OPERATORS.find((candidate) => candidate.id === transaction.productId);
+  if (!operator) throw new Error(`no simulated operator ${transaction.productId}`);
   return {
     transactionId: transaction.id,
     status: transaction.status,
@@ -37,7 +38,8 @@ export function paymentJson(transaction: SimTransaction, settleAfterMs: number):
 /** A payment as the look-ups list it: `{code, message, transaction}`. */
 export function paymentItem(state: SimState, transaction: SimTransaction): Record<string, unknown> {
   const [code, message] = paymentMessage(transaction.status);
-  const biller = SIM_BILLERS.find((candidate) => candidate.id === transaction.productId)!;
+  const biller = SIM_BILLERS.find((candidate) => candidate.id === transaction.productId);
+  if (!biller) throw new Error(`no simulated biller ${transaction.productId}`);
   return {
     code,
     message,

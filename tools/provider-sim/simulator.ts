@@ -106,13 +106,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     match = /^\/operators\/(\d+)$/.exec(path);
     if (method === 'GET' && match) {
-      const operator = SIM_OPERATORS.find((candidate) => candidate.id === Number(match![1]));
+      const operatorId = Number(match[1]);
+      const operator = SIM_OPERATORS.find((candidate) => candidate.id === operatorId);
       return operator ? ok(operatorJson(operator)) : error(404, 'OPERATOR_NOT_FOUND', 'Operator not found', fullPath);
     }
     if (method === 'POST' && path === '/topups') return orders.sendTopup(raw, fullPath);
     match = /^\/topups\/(\d+)\/status$/.exec(path);
     if (method === 'GET' && match) {
-      const transaction = state.transactions.find((candidate) => candidate.api === 'airtime' && candidate.id === Number(match![1]));
+      const transaction = state.transactions.find((candidate) => candidate.api === 'airtime' && candidate.id === Number(match[1]));
       if (!transaction) return error(404, 'TRANSACTION_NOT_FOUND', 'Transaction not found', fullPath);
       orders.settle(transaction);
       return ok({ code: null, message: null, status: transaction.status, transaction: topupJson(state, transaction) });

@@ -1,6 +1,6 @@
 import { Money } from '../../domain/money/money';
 import { Currency } from '../../domain/money/currency';
-import { publicStatusOf, TransactionStatus } from '../../domain/transaction/transaction.decider';
+import { publicStatusOf } from '../../domain/transaction/transaction.decider';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { OrderView } from '../ports/read-models.port';
 
@@ -47,7 +47,7 @@ export function transactionStatusResource(order: OrderView): Record<string, unkn
       : { biller_id: order.product.billerId, consumer_number: order.product.consumerNumber };
   return {
     order_id: order.orderId,
-    status: publicStatusOf(order.status as TransactionStatus, order.refundedAt),
+    status: publicStatusOf(order.status, order.refundedAt),
     amount_local: amountLocal(order.amount, order.currency),
     currency: order.currency,
     operator_ref: order.status === 'SUCCESS' ? order.operatorRef : null,

@@ -53,7 +53,7 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
     if (!partner) throw new ServiceError('not_found', `no partner ${command.partnerId}`);
     const currency = currencyOf(partner.corridor);
     const amount = Money.parse(command.amount, currency);
-    if (!amount || !amount.isPositive()) {
+    if (!amount?.isPositive()) {
       throw new ServiceError('validation_failed', `amount: a positive decimal with at most 2 decimal places, in ${currency}`);
     }
     const key = command.idempotencyKey;

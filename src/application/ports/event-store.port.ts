@@ -20,7 +20,7 @@ export interface NewEvent {
   eventId: string;
   type: string;
   schemaVersion: number;
-  data: { [key: string]: unknown };
+  data: Record<string, unknown>;
   metadata: EventMetadata;
 }
 

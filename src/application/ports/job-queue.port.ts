@@ -4,7 +4,7 @@ export interface Job {
   id: string;
   kind: string;
   dueAt: Date;
-  payload: { [key: string]: unknown };
+  payload: Record<string, unknown>;
   /**
    * Scheduled only if this partner has a webhook URL in the environment when the event is
    * processed: a delivery to no one would be a job that only finds out there is nothing to do.
@@ -25,6 +25,7 @@ export interface JobRunResult {
 /** Does one kind of job. Throwing makes the queue retry later; handlers must be idempotent. */
 export interface JobHandler {
   readonly kind: string;
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- most handlers return nothing; a few a result
   run(job: Job, attempt: number): Promise<void | JobRunResult>;
 }
 

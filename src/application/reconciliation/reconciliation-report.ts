@@ -9,14 +9,14 @@ export interface ReconciliationReport {
   counts: Record<FindingKind, number>;
   /** Mismatch events recorded by this run (those found by an earlier run are not recorded again). */
   recorded: number;
-  findings: Array<{
+  findings: {
     kind: FindingKind;
     order_id: string;
     partner_id: string | null;
     detail: string;
     upstream: { transaction_id: string; status: string; amount: string; currency: string; at: string } | null;
     ours: { status: string; amount: string; currency: string; placed_at: string; operator_ref: string | null } | null;
-  }>;
+  }[];
 }
 
 export function reportOf(input: { provider: string; date: string; complete: boolean; generatedAt: string; findings: readonly Finding[]; recorded: number }): ReconciliationReport {

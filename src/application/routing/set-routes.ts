@@ -18,7 +18,7 @@ export interface RouteAssignment {
 
 export interface RoutesChanged {
   /** The routes that changed (a route set to what it already was records nothing). */
-  changed: Array<{ kind: string; id: number; provider: string; upstream_id: string; previous: { provider: string; upstream_id: string } | null }>;
+  changed: { kind: string; id: number; provider: string; upstream_id: string; previous: { provider: string; upstream_id: string } | null }[];
 }
 
 export class SetRoutes extends Command<RoutesChanged> {

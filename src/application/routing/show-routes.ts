@@ -64,14 +64,14 @@ export class ShowRoutesHandler implements IQueryHandler<ShowRoutes> {
   }
 }
 
-export class RouteHistory extends Query<{ events: Array<Record<string, unknown>> }> {}
+export class RouteHistory extends Query<{ events: Record<string, unknown>[] }> {}
 
 /** Every route change in order: when, who, what it was before. */
 @QueryHandler(RouteHistory)
 export class RouteHistoryHandler implements IQueryHandler<RouteHistory> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
-  async execute(): Promise<{ events: Array<Record<string, unknown>> }> {
+  async execute(): Promise<{ events: Record<string, unknown>[] }> {
     const events = await this.store.readStream(ROUTES_STREAM_ID);
     return {
       events: events.map((event) => ({

@@ -16,6 +16,7 @@ export function envelope(event: DomainEventShape, eventId: string, metadata: Eve
 }
 
 /** The typed domain event inside a recorded one; the stream it was read from fixes its union. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the stream's event union
 export const domainEventOf = <Event extends DomainEventShape>(recorded: RecordedEvent): Event =>
   ({ type: recorded.type, data: recorded.data }) as unknown as Event;
 

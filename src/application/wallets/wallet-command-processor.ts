@@ -99,7 +99,7 @@ class WalletLane {
         } catch (error) {
           if (error instanceof DuplicateEventIdError && batch.length > 1) {
             // A repeated command (same deterministic id) is mixed into the batch: run each on its own.
-            for (const pending of batch) await this.process([pending]).catch((single) => pending.reject(single));
+            for (const pending of batch) await this.process([pending]).catch((single: unknown) => pending.reject(single));
           } else {
             this.stale = true;
             for (const pending of batch) pending.reject(error);

@@ -37,11 +37,11 @@ export interface RouteProposal {
   /** Already routed to exactly what would be proposed. */
   unchanged: number;
   /** Several upstream entries fit equally well: set one by hand (`route set`). */
-  ambiguous: Array<{ kind: ProductKind; id: number; name: string; country: string; candidates: Array<{ upstream_id: string; upstream_name: string }> }>;
+  ambiguous: { kind: ProductKind; id: number; name: string; country: string; candidates: { upstream_id: string; upstream_name: string }[] }[];
   /** Nothing upstream fits. */
-  unmatched: Array<{ kind: ProductKind; id: number; name: string; country: string }>;
+  unmatched: { kind: ProductKind; id: number; name: string; country: string }[];
   /** Routed to another provider: a sync never takes a product from another provider. */
-  routed_elsewhere: Array<{ kind: ProductKind; id: number; name: string; provider: string }>;
+  routed_elsewhere: { kind: ProductKind; id: number; name: string; provider: string }[];
 }
 
 const COUNTRY_WORDS: Record<string, string[]> = { IN: ['india', 'in'], BD: ['bangladesh', 'bd'], SG: ['singapore', 'sg'] };

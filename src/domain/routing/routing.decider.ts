@@ -9,7 +9,7 @@ export interface RoutingState {
 }
 
 export type RoutingCommand =
-  | { type: 'SetRoutes'; routes: ReadonlyArray<{ product: ProductRef; target: RouteTarget }>; source: RouteSource; at: string }
+  | { type: 'SetRoutes'; routes: readonly { product: ProductRef; target: RouteTarget }[]; source: RouteSource; at: string }
   | { type: 'RemoveRoute'; product: ProductRef; reason: string; at: string };
 
 /** Setting a route it already has records nothing, so a repeated sync adds no events. */

@@ -9,8 +9,8 @@ export const refuse = <Event>(error: DomainError): Decision<Event> => ({ ok: fal
 /** An aggregate written as plain functions: given events, when command, then events. */
 export interface Decider<State, Command, Event> {
   initialState: State;
-  decide(command: Command, state: State): Decision<Event>;
-  evolve(state: State, event: Event): State;
+  decide: (command: Command, state: State) => Decision<Event>;
+  evolve: (state: State, event: Event) => State;
 }
 
 export function fold<State, Event>(decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>, events: Iterable<Event>): State {

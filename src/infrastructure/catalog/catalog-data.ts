@@ -160,8 +160,8 @@ const categoryAt = (value: unknown, path: string): BillerCategory =>
     ? (value as BillerCategory)
     : fail(path, `must be one of ${Object.keys(BILLER_CATEGORIES).join(', ')}, got ${JSON.stringify(value)}`);
 
-const assertUnique = <T>(values: T[], what: string, where: string): void => {
-  const seen = new Set<T>();
+const assertUnique = (values: readonly (string | number)[], what: string, where: string): void => {
+  const seen = new Set<string | number>();
   for (const value of values) {
     if (seen.has(value)) fail(where, `${what} ${String(value)} appears more than once`);
     seen.add(value);

@@ -9,7 +9,8 @@ export interface ConfiguredStore {
   /** The service database (read models, jobs); in eventstoredb mode the PostgreSQL beside EventStoreDB. */
   db: SqlDatabase;
   store: EventStore;
-  close(): Promise<void>;
+  /** Closes both; a plain function, so it may be taken off the object. */
+  close: () => Promise<void>;
 }
 
 /**

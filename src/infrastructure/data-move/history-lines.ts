@@ -12,7 +12,7 @@ export interface HistoryLine {
   event_id: string;
   type: string;
   schema_version: number;
-  data: { [key: string]: unknown };
+  data: Record<string, unknown>;
   metadata: EventMetadata;
   recorded_at: string;
 }
@@ -37,7 +37,7 @@ export class HistoryFileError extends Error {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isObject = (value: unknown): value is { [key: string]: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One line back into an event; a problem is named with the field. */
 export function parseHistoryLine(text: string): HistoricalEvent | string {

@@ -9,7 +9,7 @@ export interface EventRow {
   stream_revision: string;
   event_type: string;
   schema_version: number;
-  data: { [key: string]: unknown };
+  data: Record<string, unknown>;
   metadata: EventMetadata;
   recorded_at: Date | string;
 }

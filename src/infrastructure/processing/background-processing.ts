@@ -61,9 +61,9 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     this.jobs.start();
     this.purgeTimer = setInterval(() => {
       const now = this.clock.now();
-      this.idempotency.purgeExpired(now).catch((error) => this.logger.error(`idempotency purge failed: ${String(error)}`));
-      this.rateLimiter.purgeBefore(new Date(now.getTime() - 5 * 60_000)).catch((error) => this.logger.error(`rate-limit purge failed: ${String(error)}`));
-      this.purgeRetained().catch((error) => this.logger.error(`retention purge failed: ${String(error)}`));
+      this.idempotency.purgeExpired(now).catch((error: unknown) => this.logger.error(`idempotency purge failed: ${String(error)}`));
+      this.rateLimiter.purgeBefore(new Date(now.getTime() - 5 * 60_000)).catch((error: unknown) => this.logger.error(`rate-limit purge failed: ${String(error)}`));
+      this.purgeRetained().catch((error: unknown) => this.logger.error(`retention purge failed: ${String(error)}`));
     }, PURGE_EVERY_MS);
   }
 

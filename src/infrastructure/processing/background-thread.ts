@@ -33,7 +33,7 @@ export class BackgroundThread implements BackgroundElsewhere {
         worker.off('error', reject);
         worker.off('exit', early);
         if (message === 'ready') resolve();
-        else reject(new Error(`the background thread said "${message}" instead of ready`));
+        else reject(new Error(`the background thread said ${JSON.stringify(message)} instead of ready`));
       });
     });
     worker.on('error', (error) => onDeath(`the background thread failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));

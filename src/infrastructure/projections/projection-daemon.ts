@@ -184,7 +184,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
           this.kickAgain = false;
           const refreshNow = this.refreshNext;
           this.refreshNext = false;
-          await this.catchUpAll(refreshNow).catch((error) => this.onError(error));
+          await this.catchUpAll(refreshNow).catch((error: unknown) => this.onError(error));
         } while (this.kickAgain && !this.stopped);
       } finally {
         this.kicked = false;

@@ -8,7 +8,7 @@ const SERVER_GONE = /^(08...|57P0[123])$/;
 /** Whether an error says the server could not be reached or dropped the connection (not a refused statement). */
 export function isConnectionFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const code = 'code' in error ? (error as { code: unknown }).code : undefined;
+  const code = 'code' in error ? error.code : undefined;
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_GONE.test(code))) return true;
   const message = error instanceof Error ? error.message : '';
   return /Connection terminated|connection timeout|timeout expired|Client has encountered a connection error/i.test(message);

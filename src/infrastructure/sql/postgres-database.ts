@@ -38,7 +38,7 @@ export class PostgresDatabase implements SqlDatabase {
 
   /** A second pool whose sessions run with synchronous_commit off; closed with this one. */
   withAsynchronousCommit(): SqlDatabase {
-    if (this.asynchronous === null) this.asynchronous = new PostgresDatabase(this.options, false);
+    this.asynchronous ??= new PostgresDatabase(this.options, false);
     return this.asynchronous.asOwnedView();
   }
 

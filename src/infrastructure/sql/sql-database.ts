@@ -37,7 +37,7 @@ export const SQLSTATE = {
 
 export function sqlStateOf(error: unknown): string | null {
   if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as { code: unknown }).code;
+    const code = error.code;
     return typeof code === 'string' ? code : null;
   }
   return null;
@@ -45,7 +45,7 @@ export function sqlStateOf(error: unknown): string | null {
 
 export function constraintOf(error: unknown): string | null {
   if (typeof error === 'object' && error !== null && 'constraint' in error) {
-    const constraint = (error as { constraint: unknown }).constraint;
+    const constraint = error.constraint;
     return typeof constraint === 'string' ? constraint : null;
   }
   return null;

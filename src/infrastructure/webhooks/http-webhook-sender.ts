@@ -100,13 +100,20 @@ function categoryOf(error: Error): DeliveryError {
 function permittedOnlyLookup(policy: OutboundAddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const list = addresses as unknown as LookupAddress[];
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
+      const list = addresses;
       // Every address must pass: the connection may use any of them (and a rebinding name offers several).
       if (list.length === 0 || list.some((entry) => !policy.permits(entry.address))) {
-        return callback(new AddressNotAllowed(`${hostname} resolves to an address webhooks may not reach`), '', 0);
+        callback(new AddressNotAllowed(`${hostname} resolves to an address webhooks may not reach`), '', 0);
+        return;
       }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      if ((options as { all?: boolean }).all) {
+        (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+        return;
+      }
       callback(null, list[0].address, list[0].family);
     });
   };

@@ -32,7 +32,7 @@ export interface CommandSpec {
   /** Synopsis after the command name, e.g. `<partner_id> --status <approved|suspended>`. */
   usage: string;
   summary: string;
-  positionals: ReadonlyArray<{ name: string; kind: ValueKind }>;
+  positionals: readonly { name: string; kind: ValueKind }[];
   options: Readonly<Record<string, OptionSpec>>;
   build(args: CommandArgs): AdminRequest;
   output?: OutputMode;

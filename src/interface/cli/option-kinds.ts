@@ -49,7 +49,7 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
   // An empty value removes the webhook URL; the server checks the scheme rules per environment.
   url: (value) => (value === '' || /^https?:\/\/\S+$/.test(value) ? null : 'must be an http(s) URL, or "" to remove it'),
   // The server checks each entry; here only the shape, so a typo is caught before sending.
-  'cidr-list': (value) => (/^[0-9A-Fa-f:.\/]*(,[0-9A-Fa-f:.\/]+)*$/.test(value) ? null : 'must be comma-separated IPs or CIDRs, or "" for none'),
+  'cidr-list': (value) => (/^[0-9A-Fa-f:./]*(,[0-9A-Fa-f:./]+)*$/.test(value) ? null : 'must be comma-separated IPs or CIDRs, or "" for none'),
   'audit-format': oneOf('jsonl', 'csv'),
   'report-format': oneOf('json', 'html'),
   'idempotency-key': (value) => (IDEMPOTENCY_KEY_PATTERN.test(value) ? null : 'must be 8 to 255 visible ASCII characters'),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { serveStaticPage } from '../static-pages/serve-static-pages';
+import { serveStaticPage } from '../shared/serve-static-pages';
 
 export const CONSOLE_PATH = '/console';
 

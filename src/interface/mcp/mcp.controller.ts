@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { PartnerRequestAuthorizer } from '../http/partner/partner-request-authorizer';
+import { PartnerRequestAuthorizer } from '../shared/partner-request-authorizer';
 import { earlyAnswer } from './mcp-message-check';
 import { PartnerToolServerFactory } from './partner-tools';
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ApplicationModule } from '../../application/application.module';
 import { McpController } from './mcp.controller';
-import { PartnerRequestAuthorizer } from '../http/partner/partner-request-authorizer';
+import { PartnerRequestAuthorizer } from '../shared/partner-request-authorizer';
 import { PartnerToolServerFactory } from './partner-tools';
 
 /** The agent-tool endpoint ({mcp_url} = /v1/mcp): the partner operations as MCP tools over the same application commands. */

@@ -30,6 +30,7 @@ export function parseJsonObject(body: string): Structured {
 
 export const field = (object: Structured, name: string): string => {
   const value = object[name];
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- structured fields hold scalars
   return value === null || value === undefined ? '' : String(value);
 };
 

@@ -30,7 +30,7 @@ export const BILLER_CATEGORIES = [
 ] as const satisfies readonly BillerCategory[];
 // Fails to compile when the catalog gains a biller category this list does not name.
 const everyBillerCategoryListed: BillerCategory extends (typeof BILLER_CATEGORIES)[number] ? true : never = true;
-void everyBillerCategoryListed;
+void everyBillerCategoryListed; // eslint-disable-line @typescript-eslint/no-meaningless-void-operator -- marks it used
 
 export const CATALOG_CATEGORIES = ['MOBILE_PREPAID', ...BILLER_CATEGORIES] as const;
 const LIST_KINDS = ['all', 'operator', 'biller'] as const;

@@ -97,7 +97,7 @@ const IDEMPOTENCY_KEYS = [null, 'short', 'k'.repeat(300), 'key with spaces', 'cl
 
 function resolve(doc: Record<string, any>, schema: Schema | undefined): Schema | null {
   if (!schema) return null;
-  if (schema.$ref) return doc.components.schemas[schema.$ref.split('/').pop() as string] as Schema;
+  if (schema.$ref) return doc.components.schemas[schema.$ref.split('/').pop()!] as Schema;
   return schema;
 }
 

@@ -58,7 +58,7 @@ describe('the progress bar of the data commands', () => {
     expect(screen.text).toContain('500/2,000 events');
     meter.finish(2_000);
     expect(screen.text.endsWith('\n')).toBe(true);
-    expect(screen.text.trimEnd().split('\r').pop()).toMatch(/^\u001b\[2Kimport \[=+\] 100%  2,000\/2,000 events/);
+    expect(screen.text.trimEnd().split('\r').pop()).toMatch(/^\u001b\[2Kimport \[=+\] 100% {2}2,000\/2,000 events/);
   });
 
   it('is JSON lines when stderr is not a terminal: at most one a second, and a last one when the step ends', () => {

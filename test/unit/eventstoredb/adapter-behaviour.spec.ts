@@ -6,8 +6,6 @@ import {
   EventData,
   MaxAppendSizeExceededError,
   NO_STREAM,
-  ResolvedEvent,
-  StreamingRead,
 } from '@eventstore/db-client';
 import { v4 as uuid } from 'uuid';
 import { DuplicateEventIdError, NewEvent, WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
@@ -23,7 +21,7 @@ import {
 import { FakeEventStoreDbClient, FakeEventStoreDbOptions } from './fake-eventstoredb-client';
 import { waitFor } from '../../support/wait-for';
 
-const newEvent = (type = 'Thing', correlationId = uuid(), data: { [key: string]: unknown } = { n: 1 }): NewEvent => ({
+const newEvent = (type = 'Thing', correlationId = uuid(), data: Record<string, unknown> = { n: 1 }): NewEvent => ({
   eventId: uuid(),
   type,
   schemaVersion: 1,
@@ -202,7 +200,7 @@ describe('EventStoreDB adapter: reading', () => {
   it('cancels a read that receives nothing for the idle timeout', async () => {
     const { client } = open();
     const cancel = jest.fn(async () => undefined);
-    jest.spyOn(client, 'readStream').mockImplementation(() => Object.assign(new Readable({ objectMode: true, read: () => undefined }), { cancel }) as unknown as StreamingRead<ResolvedEvent>);
+    jest.spyOn(client, 'readStream').mockImplementation(() => Object.assign(new Readable({ objectMode: true, read: () => undefined }), { cancel }));
     const store = new EventStoreDbEventStore(client, { readIdleTimeoutMs: 30 });
     await expect(store.readStream('order-1')).rejects.toBeInstanceOf(EventStoreDbReadTimeoutError);
     expect(cancel).toHaveBeenCalled();

@@ -146,7 +146,7 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
       data: isJson ? JSON.parse(JSON.stringify(event.data)) : event.data,
       metadata: event.metadata === undefined ? undefined : JSON.parse(JSON.stringify(event.metadata)),
       position,
-    } as AllStreamRecordedEvent;
+    };
     stream.push(recorded);
     this.streams.set(streamName, stream);
     this.log.push(recorded);
@@ -206,7 +206,7 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
       for (const event of history) subscription.offer(event);
       subscription.live = true;
     });
-    return subscription as unknown as AllStreamSubscription;
+    return subscription;
   }
 
   /** Every open subscription fails as on a lost connection. */
@@ -275,7 +275,7 @@ class FakeSubscription extends Readable {
     this.considered++;
     if (this.considered < this.subscriptionFilter.checkpointInterval * CHECKPOINT_WINDOW) return;
     this.considered = 0;
-    void this.subscriptionFilter.checkpointReached(this as unknown as AllStreamSubscription, position);
+    void this.subscriptionFilter.checkpointReached(this, position);
   }
 
   private stop(): void {
@@ -306,5 +306,5 @@ function readable<E>(items: E[], error: Error | null, latencyMs = 0): StreamingR
     for (const item of items) stream.push(item);
     stream.push(null);
   }, latencyMs);
-  return Object.assign(stream, { cancel: async () => void stream.destroy() }) as unknown as StreamingRead<E>;
+  return Object.assign(stream, { cancel: async () => void stream.destroy() });
 }

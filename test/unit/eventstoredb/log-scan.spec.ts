@@ -18,7 +18,7 @@ const at = (commit: number, prepare = commit): GlobalPosition => ({ commit: BigI
 
 /** A log where `w` marks records to select and `s` ones to skip (system events, claims...). Positions share commits in pairs. */
 function log(pattern: string): Rec[] {
-  return [...pattern].map((mark, i) => ({ position: at(100 * Math.floor(i / 2) + 100, 100 * i + 100), wanted: mark === 'w', name: `${mark}${i}` }));
+  return Array.from(pattern).map((mark, i) => ({ position: at(100 * Math.floor(i / 2) + 100, 100 * i + 100), wanted: mark === 'w', name: `${mark}${i}` }));
 }
 
 const cmp = (a: GlobalPosition, b: GlobalPosition): number => (a.commit === b.commit ? Number(a.prepare - b.prepare) : Number(a.commit - b.commit));

@@ -75,7 +75,7 @@ function asStored(data: EventData, streamId = 'wallet-1', revision = 3n, positio
     data: JSON.parse(JSON.stringify(data.data)),
     metadata: data.metadata === undefined ? undefined : JSON.parse(JSON.stringify(data.metadata)),
     position,
-  } as EsdbRecordedEvent;
+  };
 }
 
 describe('EventStoreDB event mapping', () => {
@@ -133,7 +133,7 @@ describe('EventStoreDB event mapping', () => {
 
   it('fails loudly on events it cannot map, naming the stream and revision', () => {
     const data = toEventData(newEvent());
-    expect(() => toRecordedEvent({ ...asStored(data), isJson: false, data: new Uint8Array([1]) } as EsdbRecordedEvent)).toThrow(/not a JSON object/);
+    expect(() => toRecordedEvent({ ...asStored(data), isJson: false, data: new Uint8Array([1]) })).toThrow(/not a JSON object/);
     expect(() => toRecordedEvent(asStored({ ...data, metadata: { correlationId: 'x' } }))).toThrow(/\$schemaVersion/);
     expect(() => toRecordedEvent(asStored({ ...data, metadata: { $schemaVersion: 1 } }))).toThrow(/lacks correlationId/);
   });
@@ -141,10 +141,10 @@ describe('EventStoreDB event mapping', () => {
   it('tells our events from system events and other applications’ events', () => {
     const ours = asStored(toEventData(newEvent()));
     expect(isServiceEvent(ours)).toBe(true);
-    expect(isServiceEvent({ ...ours, type: '$statsCollection' } as EsdbRecordedEvent)).toBe(false);
-    expect(isServiceEvent({ ...ours, metadata: { source: 'elsewhere' } } as EsdbRecordedEvent)).toBe(false);
-    expect(isServiceEvent({ ...ours, metadata: undefined } as EsdbRecordedEvent)).toBe(false);
-    expect(isServiceEvent({ ...ours, isJson: false, data: new Uint8Array() } as EsdbRecordedEvent)).toBe(false);
+    expect(isServiceEvent({ ...ours, type: '$statsCollection' })).toBe(false);
+    expect(isServiceEvent({ ...ours, metadata: { source: 'elsewhere' } })).toBe(false);
+    expect(isServiceEvent({ ...ours, metadata: undefined })).toBe(false);
+    expect(isServiceEvent({ ...ours, isJson: false, data: new Uint8Array() })).toBe(false);
     expect(isSystemEventType('$>')).toBe(true);
     expect(isSystemEventType('Order$Placed')).toBe(false);
   });

@@ -94,7 +94,7 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
     { type: 'ResolveTransaction', outcome: 'success', reason: 'checked', operator: OPERATOR, at: AT },
     { type: 'ResolveTransaction', outcome: 'failed', reason: 'checked', operator: OPERATOR, at: AT },
   );
-  const sequence = fc.array(command, { maxLength: 40 }).map((commands) => [{ type: 'InitiateTransaction', order } as TransactionCommand, ...commands]);
+  const sequence = fc.array(command, { maxLength: 40 }).map((commands): TransactionCommand[] => [{ type: 'InitiateTransaction', order }, ...commands]);
 
   it('gets at most one outcome, never leaves SUCCESS or FAILED, and records at most one late answer of each kind', () => {
     fc.assert(

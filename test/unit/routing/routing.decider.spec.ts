@@ -5,7 +5,7 @@ import { spec } from '../../support/decider-spec';
 const AT = '2026-11-25T09:00:00.000Z';
 const routes = spec(routingDecider);
 
-const set = (...entries: Array<[kind: 'operator' | 'biller', id: number, provider: string, upstreamId: string]>): RoutingCommand => ({
+const set = (...entries: [kind: 'operator' | 'biller', id: number, provider: string, upstreamId: string][]): RoutingCommand => ({
   type: 'SetRoutes',
   routes: entries.map(([kind, id, provider, upstreamId]) => ({ product: { kind, id }, target: { provider, upstreamId } })),
   source: 'manual',

@@ -136,7 +136,7 @@ export class ReloadlyApiClient {
     return payments;
   }
 
-  private async *pages(api: ReloadlyApi, path: string, query: Record<string, string>, signal?: AbortSignal): AsyncGenerator<unknown> {
+  private async *pages(api: ReloadlyApi, path: string, query: Record<string, string>, signal?: AbortSignal): AsyncGenerator {
     for (let page = 1; page <= MAX_PAGES; page++) {
       const answer = await this.read(api, path, { ...query, page: String(page), size: String(PAGE_SIZE) }, signal);
       const items = listOf(answer.body);

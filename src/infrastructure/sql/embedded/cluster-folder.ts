@@ -5,10 +5,7 @@ import { platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PostgresBinaries } from './postgres-binaries';
 import { ServerAccount } from './server-account';
-import { ServerEndpoint } from './server-endpoint';
-
-/** The superuser the service connects as; the cluster belongs to the service alone. */
-export const CLUSTER_USER = 'postgres';
+import { CLUSTER_USER, ServerEndpoint } from './server-endpoint';
 
 /**
  * DATA_DIR's PostgreSQL files: the cluster (DATA_DIR/postgres), the socket folder

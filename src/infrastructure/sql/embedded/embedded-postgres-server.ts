@@ -165,7 +165,7 @@ export class EmbeddedPostgresServer {
         await client.query('SELECT 1');
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL server did not answer within ${READY_TIMEOUT_MS} ms: ${(error as Error).message}`);
+        if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL server did not answer within ${READY_TIMEOUT_MS} ms: ${(error as Error).message}`, { cause: error });
       } finally {
         await client.end().catch(() => undefined);
       }

@@ -1,7 +1,9 @@
 import { platform } from 'node:os';
 import { join } from 'node:path';
 import { freeLoopbackPort } from '../../net/free-loopback-port';
-import { CLUSTER_USER } from './cluster-folder';
+
+/** The superuser the service connects as; the cluster belongs to the service alone. */
+export const CLUSTER_USER = 'postgres';
 
 /** Where the embedded server listens, and how the service connects to it. */
 export interface ServerEndpoint {

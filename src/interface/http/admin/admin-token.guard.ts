@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ServiceConfig } from '../../../config/service-config';
-import { SERVICE_CONFIG } from '../../../infrastructure/tokens';
+import { SERVICE_CONFIG } from '../../../composition/tokens';
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 

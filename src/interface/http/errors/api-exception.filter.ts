@@ -3,7 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, ServiceError } from '../../../application/shared/service-error';
 import { STATUS_OF_ERROR } from './status-of-error';
 import { RateLimitExceeded } from '../../../application/access/authorize-partner-request';
-import { rateLimitHeaders } from '../partner/rate-limit-headers';
+import { rateLimitHeaders } from '../../shared/rate-limit-headers';
 import { StoreUnavailableError } from '../../../application/shared/store-unavailable';
 
 export interface ErrorBody {
@@ -76,7 +76,7 @@ export class ServiceErrorWithHeaders extends ServiceError {
 
 function statusOfFastifyError(exception: unknown): number | null {
   if (typeof exception === 'object' && exception !== null && 'statusCode' in exception) {
-    const status = (exception as { statusCode: unknown }).statusCode;
+    const status = exception.statusCode;
     return typeof status === 'number' ? status : null;
   }
   return null;
@@ -90,14 +90,14 @@ function fastifyClientError(status: number, message: string, code = ''): { statu
   if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, body: { error: 'validation_failed', detail: 'Content-Type: must be application/json' }, headers: {} };
   }
-  if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || /did not match Content-Length/.test(message)) {
+  if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || message.includes('did not match Content-Length')) {
     // Fastify decodes the body as UTF-8 and then finds fewer characters than the bytes announced.
     return { status: 400, body: { error: 'validation_failed', detail: 'body: not valid UTF-8, or shorter than its Content-Length' }, headers: {} };
   }
-  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || /^Body cannot be empty/.test(message)) {
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || message.startsWith('Body cannot be empty')) {
     return { status: 400, body: { error: 'validation_failed', detail: 'body: a JSON object is required' }, headers: {} };
   }
-  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(message)) {
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || message.includes('JSON')) {
     return {
       status: 400,
       body: { error: 'validation_failed', detail: 'body: malformed JSON (NaN, Infinity and "__proto__" or "constructor.prototype" keys are refused as well)' },
@@ -129,7 +129,7 @@ function messageOf(exception: unknown): string {
 }
 
 function codeOf(exception: unknown): string {
-  return typeof exception === 'object' && exception !== null && 'code' in exception ? String((exception as { code: unknown }).code) : '';
+  return typeof exception === 'object' && exception !== null && 'code' in exception ? String(exception.code) : '';
 }
 
 function describe(exception: unknown): string {

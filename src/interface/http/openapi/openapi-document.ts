@@ -14,7 +14,7 @@ const TITLE = 'Partner Recharge and Bill Payment API';
 const VERSION = '1.0.0';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export type JsonObject = Record<string, Json>;
 
 /**
  * The OpenAPI 3.1 document of the partner API, generated from the controllers and DTOs.
@@ -116,12 +116,12 @@ export function schema31(value: Json): Json {
     if (asObject(result[key])) result[key] = schema31(result[key]);
   }
   for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) {
-    if (Array.isArray(result[key])) result[key] = (result[key] as Json[]).map(schema31);
+    if (Array.isArray(result[key])) result[key] = (result[key]).map(schema31);
   }
   // 3.0's boolean exclusiveMinimum/exclusiveMaximum are numbers in 2020-12.
   for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
     if (typeof result[exclusive] !== 'boolean') continue;
-    if (result[exclusive] === true && typeof result[bound] === 'number') {
+    if (result[exclusive] && typeof result[bound] === 'number') {
       result[exclusive] = result[bound];
       delete result[bound];
     } else {

@@ -3,10 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
 import { RATE_LIMITER, RateLimiter } from '../../../application/ports/rate-limiter.port';
+import { SERVICE_MONITOR, ServiceMonitor } from '../../../application/ports/service-monitor.port';
 import { ServiceError } from '../../../application/shared/service-error';
-import { ProjectionDaemon } from '../../../infrastructure/projections/projection-daemon';
-import { SqlDatabase } from '../../../infrastructure/sql/sql-database';
-import { SQL_DATABASE } from '../../../infrastructure/tokens';
 
 /** Past this, the read models answer too far behind the log for this instance to take traffic. */
 export const READY_MAX_READ_MODEL_LAG_SECONDS = 30;
@@ -31,16 +29,15 @@ export class HealthController implements BeforeApplicationShutdown {
   private draining = false;
 
   constructor(
-    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    @Inject(SERVICE_MONITOR) private readonly monitor: ServiceMonitor,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
-    private readonly daemon: ProjectionDaemon,
   ) {}
 
   @Get()
   async health(): Promise<Record<string, string>> {
     try {
-      await this.db.query('SELECT 1');
+      await this.monitor.pingDatabase();
     } catch {
       throw new ServiceError('service_unavailable', 'the database does not answer');
     }
@@ -62,10 +59,10 @@ export class HealthController implements BeforeApplicationShutdown {
         await this.store.headPosition();
       },
       database: async () => {
-        await this.db.query('SELECT 1');
+        await this.monitor.pingDatabase();
       },
       read_models: async () => {
-        const lag = await this.daemon.readModelLagSeconds(new Date());
+        const lag = await this.monitor.readModelLagSeconds(new Date());
         if (lag > READY_MAX_READ_MODEL_LAG_SECONDS) throw new Error(`the read models are ${Math.round(lag)} s behind the event log (limit ${READY_MAX_READ_MODEL_LAG_SECONDS} s)`);
       },
     };

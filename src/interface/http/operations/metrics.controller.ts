@@ -1,14 +1,11 @@
 import { Controller, Get, Header, Inject, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ProjectionDaemon } from '../../../infrastructure/projections/projection-daemon';
-import { SqlDatabase } from '../../../infrastructure/sql/sql-database';
-import { SQL_DATABASE } from '../../../infrastructure/tokens';
 import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { PROVIDER_STATUS, ProviderStatusReader } from '../../../application/ports/provider-status.port';
 import { QueryBus } from '@nestjs/cqrs';
 import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
-import { serviceMetricsText } from '../../../infrastructure/metrics/metrics-text';
+import { SERVICE_MONITOR, ServiceMonitor } from '../../../application/ports/service-monitor.port';
 
 interface Gauge {
   name: string;
@@ -24,9 +21,8 @@ interface Gauge {
 @UseGuards(AdminTokenGuard)
 export class MetricsController {
   constructor(
-    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    @Inject(SERVICE_MONITOR) private readonly monitor: ServiceMonitor,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly daemon: ProjectionDaemon,
     @Inject(PROVIDER_STATUS) private readonly providers: ProviderStatusReader,
     private readonly queries: QueryBus,
   ) {}
@@ -34,33 +30,33 @@ export class MetricsController {
   @Get()
   @Header('content-type', 'text/plain; version=0.0.4')
   async metrics(): Promise<string> {
-    const count = async (sql: string): Promise<number> => Number((await this.db.query<{ n: string }>(sql))[0].n);
+    const counts = await this.monitor.operationalCounts();
     const gauges: Gauge[] = [
-      { name: 'held_orders', help: 'Orders held (DISPUTED) for manual resolution', value: await count('SELECT count(*)::text AS n FROM rm_orders WHERE held_at IS NOT NULL') },
+      { name: 'held_orders', help: 'Orders held (DISPUTED) for manual resolution', value: counts.heldOrders },
       {
         name: 'provider_answers_after_hold',
         help: 'Orders whose provider answered after they were held (evidence for the operator)',
-        value: await count('SELECT count(*)::text AS n FROM rm_orders WHERE late_answer IS NOT NULL'),
+        value: counts.answersAfterHold,
       },
       {
         name: 'provider_answers_after_outcome',
         help: 'Orders whose provider answered after their outcome: contradicting it (finance must act), or after a manual resolution',
-        value: await count(`SELECT count(*)::text AS n FROM rm_orders WHERE answer_after_outcome ->> 'contradicts' = 'true'`),
+        value: counts.answersAfterOutcome.contradicting,
         labels: { contradicts: 'true' },
       },
       {
         name: 'provider_answers_after_outcome',
         help: 'Orders whose provider answered after their outcome: contradicting it (finance must act), or after a manual resolution',
-        value: await count(`SELECT count(*)::text AS n FROM rm_orders WHERE answer_after_outcome ->> 'contradicts' = 'false'`),
+        value: counts.answersAfterOutcome.notContradicting,
         labels: { contradicts: 'false' },
       },
-      { name: 'jobs_due', help: 'Durable jobs due and not yet done', value: await count('SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()') },
+      { name: 'jobs_due', help: 'Durable jobs due and not yet done', value: counts.jobsDue },
       {
         name: 'jobs_retrying',
         help: 'Durable jobs that failed at least once and wait for a retry',
-        value: await count('SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND last_error IS NOT NULL'),
+        value: counts.jobsRetrying,
       },
-      { name: 'webhook_deliveries_failed', help: 'Webhook deliveries that exhausted their retries', value: await count(`SELECT count(*)::text AS n FROM webhook_deliveries WHERE state = 'FAILED'`) },
+      { name: 'webhook_deliveries_failed', help: 'Webhook deliveries that exhausted their retries', value: counts.webhookDeliveriesFailed },
       { name: 'events_not_yet_readable', help: 'Committed events behind an open transaction', value: await this.store.countCommittedNotYetReadable() },
     ];
     const memory = process.memoryUsage();
@@ -71,7 +67,7 @@ export class MetricsController {
       { name: 'heap_used_bytes', help: 'JavaScript heap in use on the thread that serves HTTP', value: memory.heapUsed },
       { name: 'external_memory_bytes', help: 'Memory held outside the JavaScript heap (buffers) by that thread', value: memory.external },
     );
-    for (const lag of await this.daemon.lag()) {
+    for (const lag of await this.monitor.projectionLag()) {
       gauges.push({ name: 'projection_lag_events', help: 'Events not yet applied by a projector', value: lag.events, labels: { projector: lag.name } });
     }
     gauges.push(...(await this.floatGauges()));
@@ -79,7 +75,7 @@ export class MetricsController {
       gauges.push({ name: 'provider_breaker_open', help: "Whether the live provider's circuit breaker in this process stops sending (1: open or probing) or not (0)", value: breaker.state === 'closed' ? 0 : 1, labels: { provider: breaker.provider } });
     }
     // The counters, histograms and Node metrics of prom-client, summed over the service's threads and processes.
-    return render(gauges) + (await serviceMetricsText());
+    return render(gauges) + (await this.monitor.metricsText());
   }
 
   /** Our float at the live provider, from its last reading (read again when older than a minute). */

@@ -5,7 +5,7 @@ import { Caller } from '../../../application/auth/caller';
 import { GetBalance } from '../../../application/wallets/get-balance';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { BalanceResponseDto } from './dto/balance-response.dto';
-import { CurrentCaller } from './partner-request';
+import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
 @ApiTags('wallet')

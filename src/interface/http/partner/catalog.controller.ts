@@ -8,7 +8,7 @@ import { BillerCategory } from '../../../application/ports/catalog.port';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { BILLER_CATEGORIES, BillerListDto, OperatorListDto } from './dto/catalog-response.dto';
-import { CurrentCaller } from './partner-request';
+import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 import { refuseUnknownQuery } from '../validation/query-values';
 

@@ -15,7 +15,7 @@ import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { PartnerEventListDto } from './dto/partner-event-response.dto';
 import { EventStreamSession } from './event-stream-session';
 import { EventStreams } from './event-streams';
-import { CurrentCaller } from './partner-request';
+import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
 const AFTER_DESCRIPTION =

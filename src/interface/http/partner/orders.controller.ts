@@ -14,7 +14,7 @@ import { BillPaymentOrderDto, TopupOrderDto } from './dto/order-response.dto';
 import { PayBillDto } from './dto/pay-bill.dto';
 import { TopupDto } from './dto/topup.dto';
 import { IdempotencyKey, IdempotencyKeyGuard } from './idempotency-key.guard';
-import { CurrentCaller } from './partner-request';
+import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
 const IDEMPOTENCY_HEADER = {

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { PartnerRequestAuthorizer } from './partner-request-authorizer';
+import { PartnerRequestAuthorizer } from '../../shared/partner-request-authorizer';
 
 /** Every partner route needs a valid key from an allowed address within the key's rate limit. */
 @Injectable()

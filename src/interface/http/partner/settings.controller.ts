@@ -11,7 +11,7 @@ import { ServiceError } from '../../../application/shared/service-error';
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { UpdateSettingsDto } from './dto/settings.dto';
-import { CurrentCaller } from './partner-request';
+import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
 

@@ -8,7 +8,7 @@ import { ListTransactions } from '../../../application/orders/list-transactions'
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { TransactionListDto, TransactionStatusDto } from './dto/transaction-response.dto';
-import { CurrentCaller } from './partner-request';
+import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 import { refuseUnknownQuery } from '../validation/query-values';
 

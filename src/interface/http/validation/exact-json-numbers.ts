@@ -90,11 +90,15 @@ export function useExactNumberJsonParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    parseJson(request, text, (error: Error | null, parsed?: unknown) => {
-      if (error) return done(error, undefined);
+    void parseJson(request, text, (error: Error | null, parsed?: unknown) => {
+      if (error) {
+        done(error, undefined);
+        return;
+      }
       const inexact = firstInexactNumber(text);
       if (inexact) {
-        return done(new ServiceError('validation_failed', `${inexact.path}: ${inexact.literal.slice(0, 40)} has more significant digits than can be read exactly`), undefined);
+        done(new ServiceError('validation_failed', `${inexact.path}: ${inexact.literal.slice(0, 40)} has more significant digits than can be read exactly`), undefined);
+        return;
       }
       done(null, parsed);
     });

@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform, Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
-import { findUnsafeText } from './safe-text';
+import { findUnsafeText } from '../../shared/safe-text';
 import { ServiceError } from '../../../application/shared/service-error';
 
 /**

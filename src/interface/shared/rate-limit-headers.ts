@@ -1,4 +1,4 @@
-import { RateLimitDecision } from '../../../application/ports/rate-limiter.port';
+import { RateLimitDecision } from '../../application/ports/rate-limiter.port';
 
 /** The RateLimit-* fields of the IETF rate-limit headers draft, plus Retry-After when refused. */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {

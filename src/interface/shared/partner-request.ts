@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
-import { Caller } from '../../../application/auth/caller';
+import { Caller } from '../../application/auth/caller';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthorizePartnerRequest } from '../../../application/access/authorize-partner-request';
-import { Caller } from '../../../application/auth/caller';
+import { AuthorizePartnerRequest } from '../../application/access/authorize-partner-request';
+import { Caller } from '../../application/auth/caller';
 import { rateLimitHeaders } from './rate-limit-headers';
 import './partner-request';
 
