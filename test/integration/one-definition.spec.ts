@@ -8,13 +8,13 @@ import type { TestService } from '../support/test-service';
  * starts, and REST, the OpenAPI document and the agent tools all enforce and publish the
  * changed limit, with nothing else touched.
  */
-const DTO_MODULE = '../../src/interface/http/partner/dto/topup.dto';
+const DTO_MODULE = '../../src/interface/shared/requests/topup.dto';
 const CHANGED_MAX = 12;
 
 jest.doMock(DTO_MODULE, () => {
   const actual = jest.requireActual(DTO_MODULE);
   const { ApiSchema } = jest.requireActual('@nestjs/swagger');
-  const { TextField } = jest.requireActual('../../src/interface/http/validation/request-fields');
+  const { TextField } = jest.requireActual('../../src/interface/shared/requests/request-fields');
   // The same field declaration as in topup.dto.ts, with another maximum.
   class TopupDto extends actual.TopupDto {}
   TextField({ minLength: 1, maxLength: CHANGED_MAX }, { description: 'Recipient mobile number' })(TopupDto.prototype, 'phone');

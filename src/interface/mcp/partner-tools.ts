@@ -30,7 +30,7 @@ import {
   toolSuccess,
   transactionSummary,
 } from './tool-results';
-import { RequestSubject, validatedRequest } from '../http/validation/request-body.pipe';
+import { RequestSubject, validatedRequest } from '../shared/requests/validated-request';
 import {
   BILLER_CATEGORIES,
   BillInfoToolInput,

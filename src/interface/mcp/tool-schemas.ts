@@ -1,12 +1,12 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../application/ports/idempotency-store.port';
 import { BillerCategory } from '../../application/ports/catalog.port';
-import { JsonObject } from '../http/openapi/openapi-document';
-import { dtoJsonSchema } from '../http/openapi/dto-json-schema';
-import { BillInfoDto } from '../http/partner/dto/bill-info.dto';
-import { PayBillDto } from '../http/partner/dto/pay-bill.dto';
-import { TopupDto } from '../http/partner/dto/topup.dto';
-import { ChoiceField, TextField } from '../http/validation/request-fields';
+import { JsonObject } from '../shared/requests/json-schema';
+import { dtoJsonSchema } from '../shared/requests/dto-json-schema';
+import { BillInfoDto } from '../shared/requests/bill-info.dto';
+import { PayBillDto } from '../shared/requests/pay-bill.dto';
+import { TopupDto } from '../shared/requests/topup.dto';
+import { ChoiceField, TextField } from '../shared/requests/request-fields';
 
 /**
  * Input of the agent tools. The tools that do what a REST request does take that request's

@@ -3,6 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { serveDocsPage } from './docs-page';
 import { ERRORS_DOC_PATH, serveErrorsDoc } from './errors-doc';
+import { Json, JsonObject, asObject, schema31 } from '../../shared/requests/json-schema';
 
 export const PARTNER_PREFIX = '/v1/partner/';
 /** Where the document is served, without a key. */
@@ -13,8 +14,6 @@ const TITLE = 'Partner Recharge and Bill Payment API';
 /** The interface version of the specification (the path segment stays v1). */
 const VERSION = '1.0.0';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = Record<string, Json>;
 
 /**
  * The OpenAPI 3.1 document of the partner API, generated from the controllers and DTOs.
@@ -104,52 +103,6 @@ function convertContent(holder: JsonObject | null): void {
   }
 }
 
-export function schema31(value: Json): Json {
-  const schema = asObject(value);
-  if (!schema) return value;
-  const result: JsonObject = { ...schema };
-  for (const key of ['properties', 'patternProperties', '$defs']) {
-    const children = asObject(result[key]);
-    if (children) result[key] = Object.fromEntries(Object.entries(children).map(([name, child]) => [name, schema31(child)]));
-  }
-  for (const key of ['items', 'additionalProperties', 'not', 'contains']) {
-    if (asObject(result[key])) result[key] = schema31(result[key]);
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) {
-    if (Array.isArray(result[key])) result[key] = (result[key]).map(schema31);
-  }
-  // 3.0's boolean exclusiveMinimum/exclusiveMaximum are numbers in 2020-12.
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
-    if (typeof result[exclusive] !== 'boolean') continue;
-    if (result[exclusive] && typeof result[bound] === 'number') {
-      result[exclusive] = result[bound];
-      delete result[bound];
-    } else {
-      delete result[exclusive];
-    }
-  }
-  if ('example' in result) {
-    if (!('examples' in result)) result.examples = [result.example];
-    delete result.example;
-  }
-  const nullable = result.nullable === true;
-  delete result.nullable;
-  if (!nullable) return result;
-  const composed = ['$ref', 'allOf', 'anyOf', 'oneOf'].some((key) => key in result);
-  if (typeof result.type === 'string' && !composed) {
-    result.type = [result.type, 'null'];
-    if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
-    return result;
-  }
-  // A nullable reference or composition: either the schema or null (Nest adds type "object" beside a nullable reference).
-  const { description, type: _type, ...rest } = result;
-  const inner = Object.keys(rest).length === 1 && Array.isArray(rest.allOf) && rest.allOf.length === 1 ? rest.allOf[0] : rest;
-  return { ...(description !== undefined ? { description } : {}), anyOf: [inner, { type: 'null' }] };
-}
-
-function asObject(value: Json | undefined): JsonObject | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null;
-}
 
 function asArray(value: Json | undefined): Json[] {
   return Array.isArray(value) ? value : [];

@@ -1,8 +1,7 @@
-import { ArgumentMetadata, Injectable, PipeTransform, Type } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { ValidationError, validateSync } from 'class-validator';
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { findUnsafeText } from '../../shared/safe-text';
 import { ServiceError } from '../../../application/shared/service-error';
+import { RequestSubject, validatedRequest } from '../../shared/requests/validated-request';
 
 /**
  * Validates a JSON body against its DTO class: it must be an object, carry no unknown
@@ -24,47 +23,4 @@ export class RequestBodyPipe implements PipeTransform {
   }
 }
 
-/** How refusals name what was sent: the REST body, or an agent tool's arguments. */
-export interface RequestSubject {
-  root: string;
-  noun: string;
-}
-
 const BODY: RequestSubject = { root: 'body', noun: 'request' };
-
-/**
- * The request checks of the service, for REST bodies and agent-tool arguments alike: a
- * JSON object, safe text throughout, no unknown field, every field as its DTO declares it.
- * Answers the DTO instance or throws validation_failed naming the first problem.
- */
-export function validatedRequest<T extends object>(dto: new () => T, value: unknown, subject: RequestSubject): T;
-export function validatedRequest(dto: Type, value: unknown, subject: RequestSubject): object;
-export function validatedRequest(dto: Type, value: unknown, subject: RequestSubject): object {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ServiceError('validation_failed', `${subject.root}: must be a JSON object`);
-  }
-  const problem = findUnsafeText(value, '', subject.root);
-  if (problem) throw new ServiceError('validation_failed', problem);
-  const instance = plainToInstance(dto, value, { enableImplicitConversion: false }) as object;
-  // An empty object is the whole of an input without fields (a tool that takes no arguments),
-  // which class-validator would otherwise refuse as a class it knows nothing about.
-  const empty = Object.keys(value).length === 0;
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: !empty });
-  if (errors.length) throw new ServiceError('validation_failed', firstProblem(errors, subject.noun));
-  return instance;
-}
-
-function firstProblem(errors: ValidationError[], noun: string, prefix = ''): string {
-  const error = errors[0];
-  const path = prefix ? `${prefix}.${error.property}` : error.property;
-  if (error.constraints) {
-    if (error.constraints.whitelistValidation) return `${path}: is not a field of this ${noun}`;
-    // Only a required field reaches here without a value (optional ones are skipped when absent).
-    if (error.value === undefined) return `${path}: is required`;
-    const messages = Object.values(error.constraints);
-    return `${path}: ${messages[messages.length - 1]}`;
-  }
-  if (error.children?.length) return firstProblem(error.children, noun, path);
-  return `${path}: is invalid`;
-}
-

@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { IdField, StringRecordField, TextField } from '../../validation/request-fields';
+import { IdField, StringRecordField, TextField } from './request-fields';
 
 @ApiSchema({ name: 'BillInfoRequest', description: 'Which bill to fetch.' })
 export class BillInfoDto {

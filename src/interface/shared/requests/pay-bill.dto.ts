@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { AmountField, TextField } from '../../validation/request-fields';
+import { AmountField, TextField } from './request-fields';
 import { BillInfoDto } from './bill-info.dto';
 
 @ApiSchema({ name: 'PayBillRequest', description: 'Payment of a bill fetched with POST /bill-info.' })

@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { AmountField, IdField, TextField } from '../../validation/request-fields';
+import { AmountField, IdField, TextField } from './request-fields';
 
 @ApiSchema({ name: 'TopupRequest', description: 'A mobile prepaid recharge.' })
 export class TopupDto {

@@ -1,5 +1,5 @@
 import { DECORATORS } from '@nestjs/swagger';
-import { Json, JsonObject, schema31 } from './openapi-document';
+import { Json, JsonObject, schema31 } from './json-schema';
 
 /** Keys of @nestjs/swagger's property metadata that are not JSON Schema. */
 const NOT_SCHEMA = new Set(['required', 'isArray', 'selfRequired']);
