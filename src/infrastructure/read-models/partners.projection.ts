@@ -6,7 +6,8 @@ import { SqlExecutor } from '../sql/sql-database';
 /** Partners and the keyed hashes of their API keys (never the keys). */
 export const partnersProjection: SqlProjection = {
   name: 'partners',
-  schemaVersion: 1,
+  // 2: rm_key_scopes, the terms of restricted keys.
+  schemaVersion: 2,
   schema: {
     name: 'partners',
     sql: `
@@ -27,9 +28,23 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
   issued_at timestamptz NOT NULL,
   revoked_at timestamptz
 );
+CREATE TABLE IF NOT EXISTS rm_key_scopes (
+  key_id text PRIMARY KEY,
+  partner_id text NOT NULL,
+  environment text NOT NULL,
+  label text NOT NULL,
+  scope text NOT NULL,
+  per_order_max text,
+  daily_max text,
+  currency text NOT NULL,
+  expires_at timestamptz,
+  created_at timestamptz NOT NULL,
+  revoked_at timestamptz
+);
+CREATE INDEX IF NOT EXISTS rm_key_scopes_partner ON rm_key_scopes (partner_id, environment, created_at);
 `,
   },
-  handles: new Set(['PartnerOnboarded', 'ApiKeyIssued', 'ApiKeyRevoked', 'KycStatusChanged']),
+  handles: new Set(['PartnerOnboarded', 'ApiKeyIssued', 'ApiKeyRevoked', 'ScopedKeyCreated', 'ScopedKeyRevoked', 'KycStatusChanged']),
 
   async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
     const partnerEvent = { type: event.type, data: event.data } as PartnerEvent;
@@ -59,6 +74,25 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
         );
         return;
       }
+      case 'ScopedKeyCreated': {
+        const { keyHash, keyId, partnerId, environment, createdAt } = partnerEvent.data;
+        await tx.query(
+          `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at)
+           VALUES ($1, $2, $3, $4, true, $5) ON CONFLICT (key_hash) DO NOTHING`,
+          [keyHash, keyId, partnerId, environment, createdAt],
+        );
+        const { label, scope, perOrderMax, dailyMax, currency, expiresAt } = partnerEvent.data;
+        await tx.query(
+          `INSERT INTO rm_key_scopes (key_id, partner_id, environment, label, scope, per_order_max, daily_max, currency, expires_at, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (key_id) DO NOTHING`,
+          [keyId, partnerId, environment, label, scope, perOrderMax, dailyMax, currency, expiresAt, createdAt],
+        );
+        return;
+      }
+      case 'ScopedKeyRevoked':
+        await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [partnerEvent.data.keyId, partnerEvent.data.revokedAt]);
+        await tx.query('UPDATE rm_key_scopes SET revoked_at = $2 WHERE key_id = $1', [partnerEvent.data.keyId, partnerEvent.data.revokedAt]);
+        return;
       case 'ApiKeyRevoked':
         await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [
           partnerEvent.data.keyId,

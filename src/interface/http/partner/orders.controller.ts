@@ -58,7 +58,8 @@ export class OrdersController {
     @Body() body: TopupDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return send(reply, await this.commands.execute(new PlaceTopup(caller, key, { ...body })));
+    const { validate_only: validateOnly, ...request } = body;
+    return send(reply, await this.commands.execute(new PlaceTopup(caller, key, request, validateOnly === true)));
   }
 
   @Post('bill-info')
@@ -103,7 +104,8 @@ export class OrdersController {
     @Body() body: PayBillDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return send(reply, await this.commands.execute(new PayBill(caller, key, { ...body })));
+    const { validate_only: validateOnly, ...request } = body;
+    return send(reply, await this.commands.execute(new PayBill(caller, key, request, validateOnly === true)));
   }
 }
 

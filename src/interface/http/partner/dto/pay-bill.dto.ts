@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
 import { BillInfoDto } from './bill-info.dto';
 
 @ApiSchema({ name: 'PayBillRequest', description: 'Payment of a bill fetched with POST /bill-info.' })
@@ -13,4 +13,15 @@ export class PayBillDto extends BillInfoDto {
   @IsString({ message: 'must be a string' })
   @MaxLength(100, { message: 'must be at most 100 characters' })
   reference?: string;
+
+  @ApiPropertyOptional({
+    type: 'boolean',
+    description:
+      'Dry run: when true, every check of the real request runs (key scope and caps, KYC, biller and corridor, consumer number and fetched bill, amount, balance, rate limit) and the answer is ' +
+      '`{"validate_only": true, "would": {...}}`, what the order would be; nothing is debited or placed, no webhook follows, and the Idempotency-Key stays unused',
+    example: false,
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  validate_only?: boolean;
 }

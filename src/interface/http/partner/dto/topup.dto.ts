@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 @ApiSchema({ name: 'TopupRequest', description: 'A mobile prepaid recharge.' })
 export class TopupDto {
@@ -24,4 +24,15 @@ export class TopupDto {
   @IsString({ message: 'must be a string' })
   @MaxLength(100, { message: 'must be at most 100 characters' })
   reference?: string;
+
+  @ApiPropertyOptional({
+    type: 'boolean',
+    description:
+      'Dry run: when true, every check of the real request runs (key scope and caps, KYC, operator and corridor, phone, amount, balance, rate limit) and the answer is ' +
+      '`{"validate_only": true, "would": {...}}`, what the order would be; nothing is debited or placed, no webhook follows, and the Idempotency-Key stays unused',
+    example: false,
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  validate_only?: boolean;
 }
