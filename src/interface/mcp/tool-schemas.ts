@@ -73,6 +73,11 @@ export const listOperatorsInput = z.strictObject({
     ),
 });
 
+const validateOnly = z
+  .boolean()
+  .optional()
+  .describe('Dry run: true runs every check and answers {validate_only: true, would: {...}} without moving money or using up the idempotency_key.');
+
 export const topupInput = z.strictObject({
   operator_id: z
     .number()
@@ -94,6 +99,7 @@ export const topupInput = z.strictObject({
     ),
   reference: reference.optional(),
   idempotency_key: idempotencyKey,
+  validate_only: validateOnly,
 });
 
 const billerId = z
@@ -136,6 +142,7 @@ export const payBillInput = z.strictObject({
   params: billerParams,
   reference: reference.optional(),
   idempotency_key: idempotencyKey,
+  validate_only: validateOnly,
 });
 
 export const getTransactionInput = z.strictObject({
