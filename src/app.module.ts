@@ -22,6 +22,7 @@ import { PartnerAuthGuard } from './interface/http/partner/partner-auth.guard';
 import { PartnerRequestAuthorizer } from './interface/http/partner/partner-request-authorizer';
 import { TransactionsController } from './interface/http/partner/transactions.controller';
 import { SettingsController } from './interface/http/partner/settings.controller';
+import { KeysController } from './interface/http/partner/keys.controller';
 import { HealthController } from './interface/http/operations/health.controller';
 import { MetricsController } from './interface/http/operations/metrics.controller';
 import { McpModule } from './interface/mcp/mcp.module';
@@ -49,7 +50,7 @@ export class AppModule {
         ApplicationModule,
         McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, AdminController, BackOfficeController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, SettingsController, KeysController, AdminController, BackOfficeController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard],
     };
   }
