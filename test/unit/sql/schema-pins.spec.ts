@@ -17,6 +17,7 @@ describe('the schema pins', () => {
       '1 baseline 4a14fc61162663f8',
       '2 projection-schema-versions d9f919ed6d1b3e7e',
       '3 access-fences-and-retention dd69675e0c520725',
+      '4 key-refusals a725d3b28f942fb8',
     ]);
   });
 
@@ -25,7 +26,8 @@ describe('the schema pins', () => {
       (projection) => `${projection.name} v${projection.schemaVersion} ${short(createHash('sha256').update(projection.schema.sql).digest('hex'))}`,
     );
     expect(pins).toEqual([
-      'partners v1 d8676149def4cabc',
+      // v2: rm_key_scopes, the terms of restricted keys.
+      'partners v2 3edc58d3354738c5',
       'partner-settings v1 58ddeaf11fc0f55c',
       'balances v1 3bd48bc34b1f02ca',
       // answer_after_outcome came with a new event type (no earlier row needs it), added in place.
