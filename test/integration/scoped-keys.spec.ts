@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { HttpAnswer, SANDBOX_PHONES, TestService } from '../support/test-service';
 
 const topupOf = (amount: number, suffix = '0001') => ({ operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount });
@@ -235,5 +237,37 @@ describe('restricted API keys and dry runs', () => {
       const real: any = await agent.callTool({ name: 'service_topup', arguments: { ...topupOf(100), idempotency_key: 'mcp-dry-0001' } });
       expect(real.structuredContent).toMatchObject({ status: 'PENDING', replayed: false });
     });
+  });
+});
+
+describe('a daily maximum across two service processes sharing one database', () => {
+  let database: TestDatabase;
+  let first: TestService;
+  let second: TestService;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('scoped_keys');
+    const clock = new ManualClock(new Date());
+    first = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
+    second = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await database?.drop();
+  });
+
+  it('topups of one key split across both processes stop exactly at its daily maximum', async () => {
+    const { sandboxKey } = await first.createPartner('IN');
+    const created = await first.partner('POST', '/keys', sandboxKey, { label: 'agent', scope: 'transact', daily_max: '400.00' });
+    const key = created.body.api_key as string;
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? first : second).topup(key, topupOf(50), `two-process-cap-${i}`)),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(8);
+    expect(answers.filter((answer) => answer.status === 403 && answer.body.error === 'key_cap_exceeded')).toHaveLength(8);
+    expect((await second.partner('GET', '/balance', sandboxKey)).body.available).toBe('600.00');
+    const [listed] = (await first.partner('GET', '/keys', sandboxKey)).body.keys;
+    expect(listed).toMatchObject({ spent_last_24h: '400.00', refusals_last_24h: 8 });
   });
 });
