@@ -3,11 +3,10 @@ import { PartnerEvent } from '../../domain/partner/partner.events';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** Partners and the keyed hashes of their API keys (never the keys). */
+/** Partners and the keyed hashes of their API keys (never the keys), restricted keys included (their terms: key-scopes). */
 export const partnersProjection: SqlProjection = {
   name: 'partners',
-  // 2: rm_key_scopes, the terms of restricted keys.
-  schemaVersion: 2,
+  schemaVersion: 1,
   schema: {
     name: 'partners',
     sql: `
@@ -28,20 +27,6 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
   issued_at timestamptz NOT NULL,
   revoked_at timestamptz
 );
-CREATE TABLE IF NOT EXISTS rm_key_scopes (
-  key_id text PRIMARY KEY,
-  partner_id text NOT NULL,
-  environment text NOT NULL,
-  label text NOT NULL,
-  scope text NOT NULL,
-  per_order_max text,
-  daily_max text,
-  currency text NOT NULL,
-  expires_at timestamptz,
-  created_at timestamptz NOT NULL,
-  revoked_at timestamptz
-);
-CREATE INDEX IF NOT EXISTS rm_key_scopes_partner ON rm_key_scopes (partner_id, environment, created_at);
 `,
   },
   handles: new Set(['PartnerOnboarded', 'ApiKeyIssued', 'ApiKeyRevoked', 'ScopedKeyCreated', 'ScopedKeyRevoked', 'KycStatusChanged']),
@@ -81,17 +66,10 @@ CREATE INDEX IF NOT EXISTS rm_key_scopes_partner ON rm_key_scopes (partner_id, e
            VALUES ($1, $2, $3, $4, true, $5) ON CONFLICT (key_hash) DO NOTHING`,
           [keyHash, keyId, partnerId, environment, createdAt],
         );
-        const { label, scope, perOrderMax, dailyMax, currency, expiresAt } = partnerEvent.data;
-        await tx.query(
-          `INSERT INTO rm_key_scopes (key_id, partner_id, environment, label, scope, per_order_max, daily_max, currency, expires_at, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (key_id) DO NOTHING`,
-          [keyId, partnerId, environment, label, scope, perOrderMax, dailyMax, currency, expiresAt, createdAt],
-        );
         return;
       }
       case 'ScopedKeyRevoked':
         await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [partnerEvent.data.keyId, partnerEvent.data.revokedAt]);
-        await tx.query('UPDATE rm_key_scopes SET revoked_at = $2 WHERE key_id = $1', [partnerEvent.data.keyId, partnerEvent.data.revokedAt]);
         return;
       case 'ApiKeyRevoked':
         await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [
