@@ -7,7 +7,7 @@ import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
 import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
 import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
-import { CreateScopedKeyDto, ScopedKeyListDto, ScopedKeyResponseDto } from './dto/scoped-key.dto';
+import { CreateScopedKeyDto, RevokedKeyDto, ScopedKeyListDto, ScopedKeyResponseDto } from './dto/scoped-key.dto';
 import { CurrentCaller } from './partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
@@ -43,7 +43,7 @@ export class KeysController {
 
   @Delete('keys/:key_id')
   @ApiOperation({ summary: 'Revoke a restricted key; it is refused from this answer on', operationId: 'revokeScopedKey' })
-  @ApiOkResponse({ description: '{ key_id, revoked: true }' })
+  @ApiOkResponse({ type: RevokedKeyDto, description: 'The key is refused from this answer on' })
   @ApiErrorResponses({ 404: 'not_found: no restricted key with this id in this environment' })
   revoke(@CurrentCaller() caller: Caller, @Param('key_id') keyId: string) {
     requireMainKey(caller, 'revoke keys');

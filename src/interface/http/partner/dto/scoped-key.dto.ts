@@ -61,3 +61,9 @@ export class ScopedKeyListDto {
   @ApiProperty({ type: 'string' }) currency!: string;
   @ApiProperty({ type: [ScopedKeyResponseDto] }) keys!: ScopedKeyResponseDto[];
 }
+
+@ApiSchema({ name: 'RevokedKey' })
+export class RevokedKeyDto {
+  @ApiProperty({ type: 'string' }) key_id!: string;
+  @ApiProperty({ type: 'boolean', enum: [true] }) revoked!: true;
+}
