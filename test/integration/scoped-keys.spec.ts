@@ -227,6 +227,24 @@ describe('restricted API keys and dry runs', () => {
       expect(await balance(sandboxKey)).toBe('900.00');
     });
 
+    it('a bill payment dry run answers the payment it would make, and the real one follows with the same key', async () => {
+      const { sandboxKey } = await service.createPartner('IN');
+      const bill = { biller_id: 1005, consumer_number: '1234560001' };
+      expect((await service.partner('POST', '/bill-info', sandboxKey, bill)).status).toBe(200);
+      const payment = { ...bill, amount: 500 };
+      const headers = { 'idempotency-key': 'dry-bill-0001' };
+      const dry = await service.partner('POST', '/pay-bill', sandboxKey, { ...payment, validate_only: true }, headers);
+      expect(dry.body).toEqual({
+        validate_only: true,
+        would: { biller_id: 1005, consumer_number: '1234560001', amount_local: '500.0000', currency: 'INR', balance_after: '500.00', reference: null },
+      });
+      expect(await balance(sandboxKey)).toBe('1000.00');
+      const wrong = await service.partner('POST', '/pay-bill', sandboxKey, { ...payment, amount: 600, validate_only: true }, headers);
+      expectError(wrong, 422, 'amount_out_of_range');
+      const real = await service.partner('POST', '/pay-bill', sandboxKey, payment, headers);
+      expect(real.body).toMatchObject({ status: 'PENDING', biller_id: 1005, balance_after: '500.00' });
+    });
+
     it('works through MCP with the same answer and moves nothing', async () => {
       const { sandboxKey } = await service.createPartner('IN');
       const agent = await mcpClient(sandboxKey);

@@ -55,7 +55,8 @@ export class OrderPlacement {
     } catch (error) {
       // A restricted key's refusals for its scope or caps are part of its usage.
       if (caller.restriction && error instanceof ServiceError && (error.code === 'scope_forbidden' || error.code === 'key_cap_exceeded')) {
-        await this.usage.recordRefusal({ keyId: caller.keyId, code: error.code, at: this.clock.now() });
+        // The refusal is the answer; a count that could not be written must not turn it into a 500.
+        await this.usage.recordRefusal({ keyId: caller.keyId, code: error.code, at: this.clock.now() }).catch(() => undefined);
       }
       throw error;
     }

@@ -69,8 +69,8 @@ export class AdminController {
   @Get('partners/:id/keys')
   listScopedKeys(@Param('id') id: string, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['environment']);
-    const environment = query.environment ?? 'sandbox';
-    if (typeof environment !== 'string' || !isEnvironment(environment)) throw new ServiceError('validation_failed', 'environment: must be sandbox or live');
+    const environment = query.environment;
+    if (typeof environment !== 'string' || !isEnvironment(environment)) throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
     return this.queries.execute(new ListScopedKeys(id, environment));
   }
 
