@@ -7,7 +7,10 @@ import { HttpAnswer, SANDBOX_PHONES, TestService } from '../support/test-service
 const topupOf = (amount: number, suffix = '0001') => ({ operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount });
 
 const expectError = (answer: HttpAnswer, status: number, code: string): void => {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { error: code, detail: expect.any(String) } });
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status,
+    body: { error: code, detail: expect.any(String) },
+  });
 };
 
 describe('restricted API keys and dry runs', () => {
@@ -22,12 +25,17 @@ describe('restricted API keys and dry runs', () => {
     await service.close();
   });
 
-  const balance = async (key: string): Promise<string> => (await service.partner('GET', '/balance', key)).body.available;
-  const transactions = async (key: string): Promise<unknown[]> => (await service.partner('GET', '/transactions?limit=50', key)).body.transactions;
+  const balance = async (key: string): Promise<string> =>
+    (await service.partner('GET', '/balance', key)).body.available;
+  const transactions = async (key: string): Promise<unknown[]> =>
+    (await service.partner('GET', '/transactions?limit=50', key)).body.transactions;
   const createKey = (mainKey: string, body: Record<string, unknown>) => service.partner('POST', '/keys', mainKey, body);
-  const listKeys = async (mainKey: string): Promise<any[]> => (await service.partner('GET', '/keys', mainKey)).body.keys;
+  const listKeys = async (mainKey: string): Promise<any[]> =>
+    (await service.partner('GET', '/keys', mainKey)).body.keys;
 
-  async function partnerWith(body: Record<string, unknown>): Promise<{ partnerId: string; mainKey: string; key: string; keyId: string }> {
+  async function partnerWith(
+    body: Record<string, unknown>,
+  ): Promise<{ partnerId: string; mainKey: string; key: string; keyId: string }> {
     const { partnerId, sandboxKey } = await service.createPartner('IN');
     const created = await createKey(sandboxKey, { label: 'agent', ...body });
     expect(created.status).toBe(201);
@@ -36,7 +44,11 @@ describe('restricted API keys and dry runs', () => {
 
   async function mcpClient(token: string): Promise<Client> {
     const mcp = new Client({ name: 'scoped-keys-spec', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.url}/v1/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     opened.push(mcp);
     return mcp;
   }
@@ -44,10 +56,22 @@ describe('restricted API keys and dry runs', () => {
   describe('creating and listing keys', () => {
     it('the main key creates a restricted sandbox key, shown once, and lists it with its terms but never the key', async () => {
       const { sandboxKey } = await service.createPartner('IN');
-      const created = await createKey(sandboxKey, { label: 'support agent', scope: 'transact', per_order_max: '200.00', daily_max: '500' });
+      const created = await createKey(sandboxKey, {
+        label: 'support agent',
+        scope: 'transact',
+        per_order_max: '200.00',
+        daily_max: '500',
+      });
       expect(created.status).toBe(201);
       expect(created.body.api_key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
-      expect(created.body).toMatchObject({ label: 'support agent', scope: 'transact', per_order_max: '200.00', daily_max: '500.00', currency: 'INR', status: 'active' });
+      expect(created.body).toMatchObject({
+        label: 'support agent',
+        scope: 'transact',
+        per_order_max: '200.00',
+        daily_max: '500.00',
+        currency: 'INR',
+        status: 'active',
+      });
       const [listed] = await listKeys(sandboxKey);
       expect(listed).toEqual({ ...created.body, api_key: undefined, spent_last_24h: '0.00', refusals_last_24h: 0 });
       expect(JSON.stringify(await listKeys(sandboxKey))).not.toContain(created.body.api_key);
@@ -60,22 +84,46 @@ describe('restricted API keys and dry runs', () => {
       expectError(await createKey(key, { label: 'another', scope: 'read_only' }), 403, 'scope_forbidden');
       expectError(await service.partner('GET', '/keys', key), 403, 'scope_forbidden');
       expectError(await service.partner('DELETE', `/keys/${keyId}`, key), 403, 'scope_forbidden');
-      expectError(await service.partner('PATCH', '/settings', key, { rate_limit_per_minute: 100 }), 403, 'scope_forbidden');
+      expectError(
+        await service.partner('PATCH', '/settings', key, { rate_limit_per_minute: 100 }),
+        403,
+        'scope_forbidden',
+      );
     });
 
     it('refuses caps on a read-only key, a cap in the wrong form, and an expiry in the past', async () => {
       const { sandboxKey } = await service.createPartner('IN');
-      expectError(await createKey(sandboxKey, { label: 'x', scope: 'read_only', daily_max: '10.00' }), 400, 'validation_failed');
-      expectError(await createKey(sandboxKey, { label: 'x', scope: 'transact', daily_max: 10 }), 400, 'validation_failed');
-      expectError(await createKey(sandboxKey, { label: 'x', scope: 'transact', per_order_max: '600.00', daily_max: '500.00' }), 400, 'validation_failed');
+      expectError(
+        await createKey(sandboxKey, { label: 'x', scope: 'read_only', daily_max: '10.00' }),
+        400,
+        'validation_failed',
+      );
+      expectError(
+        await createKey(sandboxKey, { label: 'x', scope: 'transact', daily_max: 10 }),
+        400,
+        'validation_failed',
+      );
+      expectError(
+        await createKey(sandboxKey, { label: 'x', scope: 'transact', per_order_max: '600.00', daily_max: '500.00' }),
+        400,
+        'validation_failed',
+      );
       const past = new Date(service.clock.now().getTime() - 1000).toISOString();
-      expectError(await createKey(sandboxKey, { label: 'x', scope: 'transact', expires_at: past }), 400, 'validation_failed');
+      expectError(
+        await createKey(sandboxKey, { label: 'x', scope: 'transact', expires_at: past }),
+        400,
+        'validation_failed',
+      );
       expect(await listKeys(sandboxKey)).toEqual([]);
     });
 
     it('the back office creates, lists and revokes the same keys', async () => {
       const { partnerId, sandboxKey } = await service.createPartner('IN');
-      const created = await service.admin('POST', `/partners/${partnerId}/keys`, { environment: 'sandbox', label: 'staff', scope: 'read_only' });
+      const created = await service.admin('POST', `/partners/${partnerId}/keys`, {
+        environment: 'sandbox',
+        label: 'staff',
+        scope: 'read_only',
+      });
       expect(created.status).toBe(201);
       const listed = await service.admin('GET', `/partners/${partnerId}/keys?environment=sandbox`);
       expect(listed.body.keys.map((key: any) => key.key_id)).toEqual([created.body.key_id]);
@@ -107,16 +155,25 @@ describe('restricted API keys and dry runs', () => {
 
     it('two concurrent topups that together exceed the daily maximum: exactly one is refused', async () => {
       const { mainKey, key } = await partnerWith({ scope: 'transact', daily_max: '500.00' });
-      const answers = await Promise.all([service.topup(key, topupOf(300), 'daily-race-1'), service.topup(key, topupOf(300), 'daily-race-2')]);
+      const answers = await Promise.all([
+        service.topup(key, topupOf(300), 'daily-race-1'),
+        service.topup(key, topupOf(300), 'daily-race-2'),
+      ]);
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 403]);
-      expectError(answers.find((answer) => answer.status === 403)!, 403, 'key_cap_exceeded');
+      expectError(
+        answers.find((answer) => answer.status === 403)!,
+        403,
+        'key_cap_exceeded',
+      );
       expect(await balance(mainKey)).toBe('700.00');
       expect((await listKeys(mainKey))[0]).toMatchObject({ spent_last_24h: '300.00', refusals_last_24h: 1 });
     });
 
     it('many concurrent topups stop exactly at the daily maximum', async () => {
       const { mainKey, key } = await partnerWith({ scope: 'transact', daily_max: '450.00' });
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => service.topup(key, topupOf(50), `daily-many-${i}`)));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => service.topup(key, topupOf(50), `daily-many-${i}`)),
+      );
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(9);
       expect(answers.filter((answer) => answer.status === 403)).toHaveLength(3);
       expect(await balance(mainKey)).toBe('550.00');
@@ -151,7 +208,10 @@ describe('restricted API keys and dry runs', () => {
 
     it('a revoked key is refused from the revocation answer on; the main key keeps working', async () => {
       const { mainKey, key, keyId } = await partnerWith({ scope: 'transact' });
-      expect((await service.partner('DELETE', `/keys/${keyId}`, mainKey)).body).toEqual({ key_id: keyId, revoked: true });
+      expect((await service.partner('DELETE', `/keys/${keyId}`, mainKey)).body).toEqual({
+        key_id: keyId,
+        revoked: true,
+      });
       expectError(await service.topup(key, topupOf(100), 'revoked-0001'), 401, 'invalid_api_key');
       expect((await listKeys(mainKey))[0].status).toBe('revoked');
       expect((await service.topup(mainKey, topupOf(100), 'revoked-0002')).status).toBe(200);
@@ -163,15 +223,24 @@ describe('restricted API keys and dry runs', () => {
       const reader = await mcpClient(readOnly.key);
       const balanceTool: any = await reader.callTool({ name: 'service_get_balance', arguments: {} });
       expect(balanceTool.isError).toBeFalsy();
-      const refused: any = await reader.callTool({ name: 'service_topup', arguments: { ...topupOf(100), idempotency_key: 'mcp-scope-0001' } });
+      const refused: any = await reader.callTool({
+        name: 'service_topup',
+        arguments: { ...topupOf(100), idempotency_key: 'mcp-scope-0001' },
+      });
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent.error).toBe('scope_forbidden');
 
       const capped = await partnerWith({ scope: 'transact', per_order_max: '100.00' });
       const agent = await mcpClient(capped.key);
-      const over: any = await agent.callTool({ name: 'service_topup', arguments: { ...topupOf(101), idempotency_key: 'mcp-cap-0001' } });
+      const over: any = await agent.callTool({
+        name: 'service_topup',
+        arguments: { ...topupOf(101), idempotency_key: 'mcp-cap-0001' },
+      });
       expect(over.structuredContent.error).toBe('key_cap_exceeded');
-      const within: any = await agent.callTool({ name: 'service_topup', arguments: { ...topupOf(100), idempotency_key: 'mcp-cap-0002' } });
+      const within: any = await agent.callTool({
+        name: 'service_topup',
+        arguments: { ...topupOf(100), idempotency_key: 'mcp-cap-0002' },
+      });
       expect(within.isError).toBeFalsy();
       expect(await balance(capped.mainKey)).toBe('900.00');
       expect(await balance(readOnly.mainKey)).toBe('1000.00');
@@ -187,7 +256,14 @@ describe('restricted API keys and dry runs', () => {
       expect(dry.headers.get('idempotent-replay')).toBeNull();
       expect(dry.body).toEqual({
         validate_only: true,
-        would: { operator_id: 101, phone: body.phone, amount_local: '120.0000', currency: 'INR', balance_after: '880.00', reference: 'dry-1' },
+        would: {
+          operator_id: 101,
+          phone: body.phone,
+          amount_local: '120.0000',
+          currency: 'INR',
+          balance_after: '880.00',
+          reference: 'dry-1',
+        },
       });
       await service.settle();
       expect(await balance(sandboxKey)).toBe('1000.00');
@@ -211,19 +287,41 @@ describe('restricted API keys and dry runs', () => {
 
     it('a dry run runs the other checks too: amount range, operator, key scope and caps', async () => {
       const { mainKey, key } = await partnerWith({ scope: 'transact', daily_max: '100.00' });
-      expectError(await service.topup(mainKey, { ...topupOf(5), validate_only: true }, 'dry-checks-01'), 422, 'amount_out_of_range');
-      expectError(await service.topup(mainKey, { ...topupOf(50), operator_id: 999, validate_only: true }, 'dry-checks-02'), 404, 'operator_not_found_or_wrong_corridor');
-      expectError(await service.topup(key, { ...topupOf(150), validate_only: true }, 'dry-checks-03'), 403, 'key_cap_exceeded');
+      expectError(
+        await service.topup(mainKey, { ...topupOf(5), validate_only: true }, 'dry-checks-01'),
+        422,
+        'amount_out_of_range',
+      );
+      expectError(
+        await service.topup(mainKey, { ...topupOf(50), operator_id: 999, validate_only: true }, 'dry-checks-02'),
+        404,
+        'operator_not_found_or_wrong_corridor',
+      );
+      expectError(
+        await service.topup(key, { ...topupOf(150), validate_only: true }, 'dry-checks-03'),
+        403,
+        'key_cap_exceeded',
+      );
       const reader = await partnerWith({ scope: 'read_only' });
-      expectError(await service.topup(reader.key, { ...topupOf(50), validate_only: true }, 'dry-checks-04'), 403, 'scope_forbidden');
+      expectError(
+        await service.topup(reader.key, { ...topupOf(50), validate_only: true }, 'dry-checks-04'),
+        403,
+        'scope_forbidden',
+      );
       expect(await balance(mainKey)).toBe('1000.00');
     });
 
     it('a dry run with a key already used for another request is refused as the real one would be', async () => {
       const { sandboxKey } = await service.createPartner('IN');
       expect((await service.topup(sandboxKey, topupOf(100), 'dry-used-0001')).status).toBe(200);
-      expectError(await service.topup(sandboxKey, { ...topupOf(200), validate_only: true }, 'dry-used-0001'), 409, 'idempotency_conflict');
-      expect((await service.topup(sandboxKey, { ...topupOf(100), validate_only: true }, 'dry-used-0001')).body.validate_only).toBe(true);
+      expectError(
+        await service.topup(sandboxKey, { ...topupOf(200), validate_only: true }, 'dry-used-0001'),
+        409,
+        'idempotency_conflict',
+      );
+      expect(
+        (await service.topup(sandboxKey, { ...topupOf(100), validate_only: true }, 'dry-used-0001')).body.validate_only,
+      ).toBe(true);
       expect(await balance(sandboxKey)).toBe('900.00');
     });
 
@@ -236,10 +334,23 @@ describe('restricted API keys and dry runs', () => {
       const dry = await service.partner('POST', '/pay-bill', sandboxKey, { ...payment, validate_only: true }, headers);
       expect(dry.body).toEqual({
         validate_only: true,
-        would: { biller_id: 1005, consumer_number: '1234560001', amount_local: '500.0000', currency: 'INR', balance_after: '500.00', reference: null },
+        would: {
+          biller_id: 1005,
+          consumer_number: '1234560001',
+          amount_local: '500.0000',
+          currency: 'INR',
+          balance_after: '500.00',
+          reference: null,
+        },
       });
       expect(await balance(sandboxKey)).toBe('1000.00');
-      const wrong = await service.partner('POST', '/pay-bill', sandboxKey, { ...payment, amount: 600, validate_only: true }, headers);
+      const wrong = await service.partner(
+        'POST',
+        '/pay-bill',
+        sandboxKey,
+        { ...payment, amount: 600, validate_only: true },
+        headers,
+      );
       expectError(wrong, 422, 'amount_out_of_range');
       const real = await service.partner('POST', '/pay-bill', sandboxKey, payment, headers);
       expect(real.body).toMatchObject({ status: 'PENDING', biller_id: 1005, balance_after: '500.00' });
@@ -248,11 +359,20 @@ describe('restricted API keys and dry runs', () => {
     it('works through MCP with the same answer and moves nothing', async () => {
       const { sandboxKey } = await service.createPartner('IN');
       const agent = await mcpClient(sandboxKey);
-      const dry: any = await agent.callTool({ name: 'service_topup', arguments: { ...topupOf(100), idempotency_key: 'mcp-dry-0001', validate_only: true } });
+      const dry: any = await agent.callTool({
+        name: 'service_topup',
+        arguments: { ...topupOf(100), idempotency_key: 'mcp-dry-0001', validate_only: true },
+      });
       expect(dry.isError).toBeFalsy();
-      expect(dry.structuredContent).toMatchObject({ validate_only: true, would: { amount_local: '100.0000', balance_after: '900.00' } });
+      expect(dry.structuredContent).toMatchObject({
+        validate_only: true,
+        would: { amount_local: '100.0000', balance_after: '900.00' },
+      });
       expect(await balance(sandboxKey)).toBe('1000.00');
-      const real: any = await agent.callTool({ name: 'service_topup', arguments: { ...topupOf(100), idempotency_key: 'mcp-dry-0001' } });
+      const real: any = await agent.callTool({
+        name: 'service_topup',
+        arguments: { ...topupOf(100), idempotency_key: 'mcp-dry-0001' },
+      });
       expect(real.structuredContent).toMatchObject({ status: 'PENDING', replayed: false });
     });
   });
@@ -277,13 +397,21 @@ describe('a daily maximum across two service processes sharing one database', ()
 
   it('topups of one key split across both processes stop exactly at its daily maximum', async () => {
     const { sandboxKey } = await first.createPartner('IN');
-    const created = await first.partner('POST', '/keys', sandboxKey, { label: 'agent', scope: 'transact', daily_max: '400.00' });
+    const created = await first.partner('POST', '/keys', sandboxKey, {
+      label: 'agent',
+      scope: 'transact',
+      daily_max: '400.00',
+    });
     const key = created.body.api_key as string;
     const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? first : second).topup(key, topupOf(50), `two-process-cap-${i}`)),
+      Array.from({ length: 16 }, (_, i) =>
+        (i % 2 === 0 ? first : second).topup(key, topupOf(50), `two-process-cap-${i}`),
+      ),
     );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(8);
-    expect(answers.filter((answer) => answer.status === 403 && answer.body.error === 'key_cap_exceeded')).toHaveLength(8);
+    expect(answers.filter((answer) => answer.status === 403 && answer.body.error === 'key_cap_exceeded')).toHaveLength(
+      8,
+    );
     expect((await second.partner('GET', '/balance', sandboxKey)).body.available).toBe('600.00');
     const [listed] = (await first.partner('GET', '/keys', sandboxKey)).body.keys;
     expect(listed).toMatchObject({ spent_last_24h: '400.00', refusals_last_24h: 8 });

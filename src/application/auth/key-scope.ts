@@ -11,7 +11,8 @@ export function requireTransact(caller: Caller): void {
 
 /** Managing keys and settings needs the environment's main key. */
 export function requireMainKey(caller: Caller, what: string): void {
-  if (caller.restriction) throw new ServiceError('scope_forbidden', `only the main API key can ${what}; this key is restricted`);
+  if (caller.restriction)
+    throw new ServiceError('scope_forbidden', `only the main API key can ${what}; this key is restricted`);
 }
 
 /** The caps an order of this caller is placed under; null for the main key. */

@@ -55,7 +55,8 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
     const cap = (name: string, text: string | null | undefined): Money | null => {
       if (text === undefined || text === null) return null;
       const money = Money.parse(text, currency);
-      if (!money) throw new ServiceError('validation_failed', `${name}: a decimal string in ${currency}, e.g. "500.00"`);
+      if (!money)
+        throw new ServiceError('validation_failed', `${name}: a decimal string in ${currency}, e.g. "500.00"`);
       return money;
     };
     const perOrderMax = cap('per_order_max', request.per_order_max);
@@ -77,12 +78,18 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
         expiresAt: request.expires_at ? new Date(request.expires_at).toISOString() : null,
         at: now.toISOString(),
       },
-      { metadata: metadata({ partnerId, environment, correlationId: partnerId, actor, at: now }), eventId: () => randomUUID() },
+      {
+        metadata: metadata({ partnerId, environment, correlationId: partnerId, actor, at: now }),
+        eventId: () => randomUUID(),
+      },
     );
     if (!result.ok) throw ServiceError.from(result.error);
     await this.barrier.waitFor(result.position);
     const created = (await this.readModels.scopedKeys(partnerId, environment)).find((key) => key.keyId === keyId);
     if (!created) throw new Error(`restricted key ${keyId} was recorded but is not readable yet`);
-    return { ...scopedKeyResource(created, { spent24h: Money.zero(currency).toDecimal(), refusals24h: 0 }, now), api_key: apiKey };
+    return {
+      ...scopedKeyResource(created, { spent24h: Money.zero(currency).toDecimal(), refusals24h: 0 }, now),
+      api_key: apiKey,
+    };
   }
 }

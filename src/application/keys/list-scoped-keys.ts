@@ -48,7 +48,14 @@ export class ListScopedKeysHandler implements IQueryHandler<ListScopedKeys> {
       environment,
       currency,
       keys: keys.map((key) =>
-        scopedKeyResource(key, { spent24h: keySpentWithin(wallet, key.keyId, now.toISOString(), currency).toDecimal(), refusals24h: refusals.get(key.keyId) ?? 0 }, now),
+        scopedKeyResource(
+          key,
+          {
+            spent24h: keySpentWithin(wallet, key.keyId, now.toISOString(), currency).toDecimal(),
+            refusals24h: refusals.get(key.keyId) ?? 0,
+          },
+          now,
+        ),
       ),
     };
   }

@@ -45,11 +45,15 @@ export class RevokeScopedKeyHandler implements ICommandHandler<RevokeScopedKey> 
       partnerDecider,
       partnerStreamId(partnerId),
       { type: 'RevokeScopedKey', keyId, reason: 'revoked', at: now.toISOString() },
-      { metadata: metadata({ partnerId, environment: key.environment, correlationId: partnerId, actor, at: now }), eventId: () => randomUUID() },
+      {
+        metadata: metadata({ partnerId, environment: key.environment, correlationId: partnerId, actor, at: now }),
+        eventId: () => randomUUID(),
+      },
     );
     if (!result.ok) throw ServiceError.from(result.error);
     // The key is refused from this answer on, whatever the projection lag.
-    if (result.position) await this.fences.raise({ partnerId, environment: key.environment, position: result.position, at: now });
+    if (result.position)
+      await this.fences.raise({ partnerId, environment: key.environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     return { key_id: keyId, revoked: true };
   }

@@ -25,7 +25,12 @@ export interface KeyCaps {
 }
 
 /** The caps as recorded (decimal strings), read back in the wallet currency. */
-export function keyCapsOf(keyId: string, perOrderMax: string | null, dailyMax: string | null, currency: Currency): KeyCaps {
+export function keyCapsOf(
+  keyId: string,
+  perOrderMax: string | null,
+  dailyMax: string | null,
+  currency: Currency,
+): KeyCaps {
   const read = (text: string | null): Money | null => {
     if (text === null) return null;
     const money = Money.parse(text, currency);

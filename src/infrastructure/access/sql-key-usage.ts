@@ -19,7 +19,11 @@ export class SqlKeyUsage implements KeyUsage {
   constructor(private readonly db: SqlExecutor) {}
 
   async recordRefusal(refusal: { keyId: string; code: ErrorCode; at: Date }): Promise<void> {
-    await this.db.query('INSERT INTO key_refusals (key_id, code, refused_at) VALUES ($1, $2, $3)', [refusal.keyId, refusal.code, refusal.at.toISOString()]);
+    await this.db.query('INSERT INTO key_refusals (key_id, code, refused_at) VALUES ($1, $2, $3)', [
+      refusal.keyId,
+      refusal.code,
+      refusal.at.toISOString(),
+    ]);
   }
 
   async refusalsSince(keyIds: readonly string[], since: Date): Promise<Map<string, number>> {
@@ -31,5 +35,4 @@ export class SqlKeyUsage implements KeyUsage {
     );
     return new Map(rows.map((row) => [row.key_id, row.refusals]));
   }
-
 }

@@ -36,7 +36,8 @@ CREATE INDEX IF NOT EXISTS rm_key_scopes_partner ON rm_key_scopes (partner_id, e
     const partnerEvent = { type: event.type, data: event.data } as PartnerEvent;
     switch (partnerEvent.type) {
       case 'ScopedKeyCreated': {
-        const { keyId, partnerId, environment, label, scope, perOrderMax, dailyMax, currency, expiresAt, createdAt } = partnerEvent.data;
+        const { keyId, partnerId, environment, label, scope, perOrderMax, dailyMax, currency, expiresAt, createdAt } =
+          partnerEvent.data;
         await tx.query(
           `INSERT INTO rm_key_scopes (key_id, partner_id, environment, label, scope, per_order_max, daily_max, currency, expires_at, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (key_id) DO NOTHING`,
@@ -45,7 +46,10 @@ CREATE INDEX IF NOT EXISTS rm_key_scopes_partner ON rm_key_scopes (partner_id, e
         return;
       }
       case 'ScopedKeyRevoked':
-        await tx.query('UPDATE rm_key_scopes SET revoked_at = $2 WHERE key_id = $1', [partnerEvent.data.keyId, partnerEvent.data.revokedAt]);
+        await tx.query('UPDATE rm_key_scopes SET revoked_at = $2 WHERE key_id = $1', [
+          partnerEvent.data.keyId,
+          partnerEvent.data.revokedAt,
+        ]);
         return;
       default:
         return;

@@ -24,16 +24,29 @@ export class KeysController {
 
   @Post('keys')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a restricted key (read-only, or transact with caps); the key is shown once', operationId: 'createScopedKey' })
+  @ApiOperation({
+    summary: 'Create a restricted key (read-only, or transact with caps); the key is shown once',
+    operationId: 'createScopedKey',
+  })
   @ApiCreatedResponse({ type: ScopedKeyResponseDto, description: 'The key, with `api_key` shown this once' })
-  @ApiErrorResponses({ 400: true, 409: 'invalid_state: the environment already has the most active restricted keys (50)', 413: true, 415: true })
+  @ApiErrorResponses({
+    400: true,
+    409: 'invalid_state: the environment already has the most active restricted keys (50)',
+    413: true,
+    415: true,
+  })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateScopedKeyDto) {
     requireMainKey(caller, 'create keys');
-    return this.commands.execute(new CreateScopedKey(caller.partnerId, caller.environment, { ...body }, { type: 'partner_key', id: caller.keyId }));
+    return this.commands.execute(
+      new CreateScopedKey(caller.partnerId, caller.environment, { ...body }, { type: 'partner_key', id: caller.keyId }),
+    );
   }
 
   @Get('keys')
-  @ApiOperation({ summary: 'Your restricted keys of this environment, with their spend and refusals of the last 24 hours', operationId: 'listScopedKeys' })
+  @ApiOperation({
+    summary: 'Your restricted keys of this environment, with their spend and refusals of the last 24 hours',
+    operationId: 'listScopedKeys',
+  })
   @ApiOkResponse({ type: ScopedKeyListDto })
   @ApiErrorResponses({})
   list(@CurrentCaller() caller: Caller) {
@@ -42,11 +55,16 @@ export class KeysController {
   }
 
   @Delete('keys/:key_id')
-  @ApiOperation({ summary: 'Revoke a restricted key; it is refused from this answer on', operationId: 'revokeScopedKey' })
+  @ApiOperation({
+    summary: 'Revoke a restricted key; it is refused from this answer on',
+    operationId: 'revokeScopedKey',
+  })
   @ApiOkResponse({ type: RevokedKeyDto, description: 'The key is refused from this answer on' })
   @ApiErrorResponses({ 404: 'not_found: no restricted key with this id in this environment' })
   revoke(@CurrentCaller() caller: Caller, @Param('key_id') keyId: string) {
     requireMainKey(caller, 'revoke keys');
-    return this.commands.execute(new RevokeScopedKey(caller.partnerId, caller.environment, keyId, { type: 'partner_key', id: caller.keyId }));
+    return this.commands.execute(
+      new RevokeScopedKey(caller.partnerId, caller.environment, keyId, { type: 'partner_key', id: caller.keyId }),
+    );
   }
 }
