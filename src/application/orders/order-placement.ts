@@ -48,15 +48,23 @@ export class OrderPlacement {
   ) {}
 
   /** `draft` checks the request and says what to debit, or throws the refusal (4xx). */
-  async place(caller: Caller, idempotencyKey: string, requestHash: string, draft: () => Promise<OrderDraft>): Promise<PlacedOrder> {
+  async place(
+    caller: Caller,
+    idempotencyKey: string,
+    requestHash: string,
+    draft: () => Promise<OrderDraft>,
+  ): Promise<PlacedOrder> {
     try {
       requireTransact(caller);
       return await this.placeChecked(caller, idempotencyKey, requestHash, draft);
     } catch (error) {
       // A restricted key's refusals for its scope or caps are part of its usage.
-      if (caller.restriction && error instanceof ServiceError && (error.code === 'scope_forbidden' || error.code === 'key_cap_exceeded')) {
+      const refusedForKey =
+        error instanceof ServiceError && (error.code === 'scope_forbidden' || error.code === 'key_cap_exceeded');
+      if (caller.restriction && refusedForKey) {
         // The refusal is the answer; a count that could not be written must not turn it into a 500.
-        await this.usage.recordRefusal({ keyId: caller.keyId, code: error.code, at: this.clock.now() }).catch(() => undefined);
+        const refusal = { keyId: caller.keyId, code: error.code, at: this.clock.now() };
+        await this.usage.recordRefusal(refusal).catch(() => undefined);
       }
       throw error;
     }
@@ -67,12 +75,21 @@ export class OrderPlacement {
    * wallet as it is, with nothing written: no debit, no order, no webhook, and the Idempotency-Key
    * stays free (a key already bound to another request is refused as the real request would be).
    */
-  async preview(caller: Caller, idempotencyKey: string, requestHash: string, draftOf: () => Promise<OrderDraft>): Promise<PlacedOrder> {
+  async preview(
+    caller: Caller,
+    idempotencyKey: string,
+    requestHash: string,
+    draftOf: () => Promise<OrderDraft>,
+  ): Promise<PlacedOrder> {
     requireTransact(caller);
-    const scope: IdempotencyScope = { partnerId: caller.partnerId, environment: caller.environment, key: idempotencyKey };
+    const { partnerId, environment } = caller;
+    const scope: IdempotencyScope = { partnerId, environment, key: idempotencyKey };
     const found = await this.idempotency.find(scope, this.clock.now());
     if (found && found.requestHash !== requestHash) {
-      throw new ServiceError('idempotency_conflict', 'this Idempotency-Key was already used with a different request body');
+      throw new ServiceError(
+        'idempotency_conflict',
+        'this Idempotency-Key was already used with a different request body',
+      );
     }
     const draft = await this.checked(caller, draftOf);
     const decision = await this.debit.preview(caller, idempotencyKey, draft);
@@ -81,11 +98,19 @@ export class OrderPlacement {
     return { body: JSON.stringify({ validate_only: true, would: orderPreview(facts) }), replayed: false };
   }
 
-  private placeChecked(caller: Caller, idempotencyKey: string, requestHash: string, draft: () => Promise<OrderDraft>): Promise<PlacedOrder> {
+  private placeChecked(
+    caller: Caller,
+    idempotencyKey: string,
+    requestHash: string,
+    draft: () => Promise<OrderDraft>,
+  ): Promise<PlacedOrder> {
     const scope: IdempotencyScope = { partnerId: caller.partnerId, environment: caller.environment, key: idempotencyKey };
     const id = JSON.stringify([scope.partnerId, scope.environment, scope.key]);
     const running = this.running.get(id);
-    if (running) return this.afterRunning(running, requestHash, () => this.placeChecked(caller, idempotencyKey, requestHash, draft));
+    if (running) {
+      const again = () => this.placeChecked(caller, idempotencyKey, requestHash, draft);
+      return this.afterRunning(running, requestHash, again);
+    }
     const placed = this.placeOnce(caller, scope, requestHash, draft);
     this.running.set(id, { requestHash, placed });
     return placed.finally(() => {

@@ -92,7 +92,13 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
       if (!key.active) return accept();
       return accept({
         type: 'ScopedKeyRevoked',
-        data: { partnerId, keyId: command.keyId, environment: key.environment, reason: command.reason, revokedAt: command.at },
+        data: {
+          partnerId,
+          keyId: command.keyId,
+          environment: key.environment,
+          reason: command.reason,
+          revokedAt: command.at,
+        },
       });
     }
     case 'ConfigurePartner':
@@ -100,20 +106,27 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
   }
 }
 
-function createScopedKey(partnerId: string, command: Extract<PartnerCommand, { type: 'CreateScopedKey' }>, state: PartnerState): Decision<PartnerEvent> {
+function createScopedKey(
+  partnerId: string,
+  command: Extract<PartnerCommand, { type: 'CreateScopedKey' }>,
+  state: PartnerState,
+): Decision<PartnerEvent> {
   const { environment, label, scope, perOrderMax, dailyMax, expiresAt, at } = command;
   if (!state.activeKeys[environment]) {
-    return refuse(domainError('invalid_state', `no ${environment} key has been issued; live keys are issued on KYC approval`));
+    const detail = `no ${environment} key has been issued; live keys are issued on KYC approval`;
+    return refuse(domainError('invalid_state', detail));
   }
   const active = Object.values(state.scopedKeys).filter((key) => key.active && key.environment === environment).length;
   if (active >= MAX_ACTIVE_SCOPED_KEYS) {
-    return refuse(domainError('invalid_state', `at most ${MAX_ACTIVE_SCOPED_KEYS} active restricted keys per environment; revoke one first`));
+    const detail = `at most ${MAX_ACTIVE_SCOPED_KEYS} active restricted keys per environment; revoke one first`;
+    return refuse(domainError('invalid_state', detail));
   }
   if (label.trim().length === 0 || label.length > MAX_KEY_LABEL_LENGTH) {
     return refuse(domainError('validation_failed', `label: from 1 to ${MAX_KEY_LABEL_LENGTH} characters`));
   }
   if (scope === 'read_only' && (perOrderMax || dailyMax)) {
-    return refuse(domainError('validation_failed', 'per_order_max: caps apply to transact keys only; a read_only key moves no money'));
+    const detail = 'per_order_max: caps apply to transact keys only; a read_only key moves no money';
+    return refuse(domainError('validation_failed', detail));
   }
   if (!state.corridor) return refuse(domainError('invalid_state', 'the partner has no corridor'));
   const currency = currencyOf(state.corridor);
@@ -191,11 +204,14 @@ function evolve(state: PartnerState, event: PartnerEvent): PartnerState {
       if (activeKeys[event.data.environment] === event.data.keyId) delete activeKeys[event.data.environment];
       return { ...state, activeKeys };
     }
-    case 'ScopedKeyCreated':
-      return { ...state, scopedKeys: { ...state.scopedKeys, [event.data.keyId]: { environment: event.data.environment, active: true } } };
+    case 'ScopedKeyCreated': {
+      const created = { environment: event.data.environment, active: true };
+      return { ...state, scopedKeys: { ...state.scopedKeys, [event.data.keyId]: created } };
+    }
     case 'ScopedKeyRevoked': {
       const key = state.scopedKeys[event.data.keyId];
-      return key ? { ...state, scopedKeys: { ...state.scopedKeys, [event.data.keyId]: { ...key, active: false } } } : state;
+      if (!key) return state;
+      return { ...state, scopedKeys: { ...state.scopedKeys, [event.data.keyId]: { ...key, active: false } } };
     }
     case 'KycStatusChanged':
       return { ...state, kycStatus: event.data.status };

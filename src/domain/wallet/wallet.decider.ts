@@ -52,17 +52,18 @@ export function keySpentWithin(state: WalletState, keyId: string, at: string, cu
 
 function capRefusal(caps: KeyCaps, amount: Money, state: WalletState, at: string): Decision<WalletEvent> | null {
   if (caps.perOrderMax && caps.perOrderMax.isLessThan(amount)) {
-    return refuse(domainError('key_cap_exceeded', `amount ${amount.toDecimal()} ${amount.currency} is above this key's per-order maximum of ${caps.perOrderMax.toDecimal()}`));
+    const detail =
+      `amount ${amount.toDecimal()} ${amount.currency} is above this key's per-order maximum ` +
+      `of ${caps.perOrderMax.toDecimal()}`;
+    return refuse(domainError('key_cap_exceeded', detail));
   }
   if (caps.dailyMax) {
     const spent = keySpentWithin(state, caps.keyId, at, amount.currency);
     if (caps.dailyMax.isLessThan(spent.plus(amount))) {
-      return refuse(
-        domainError(
-          'key_cap_exceeded',
-          `this key has spent ${spent.toDecimal()} ${amount.currency} in the last 24 hours; ${amount.toDecimal()} more is above its daily maximum of ${caps.dailyMax.toDecimal()}`,
-        ),
-      );
+      const detail =
+        `this key has spent ${spent.toDecimal()} ${amount.currency} in the last 24 hours; ` +
+        `${amount.toDecimal()} more is above its daily maximum of ${caps.dailyMax.toDecimal()}`;
+      return refuse(domainError('key_cap_exceeded', detail));
     }
   }
   return null;
@@ -144,18 +145,26 @@ function evolve(state: WalletState, event: WalletEvent): WalletState {
   const amount = Money.parse(event.data.amount, event.data.currency);
   if (!amount) throw new Error(`corrupt wallet event amount: ${event.data.amount}`);
   const delta = event.type === 'WalletDebited' ? -amount.minor : amount.minor;
-  return { currency: event.data.currency, balanceMinor: state.balanceMinor + delta, keySpends: keySpendsAfter(state.keySpends, event, amount.minor) };
+  return {
+    currency: event.data.currency,
+    balanceMinor: state.balanceMinor + delta,
+    keySpends: keySpendsAfter(state.keySpends, event, amount.minor),
+  };
 }
 
 function keySpendsAfter(spends: readonly KeySpend[], event: WalletEvent, minor: bigint): readonly KeySpend[] {
   if (event.type === 'WalletRefunded') {
-    return spends.some((spend) => spend.orderId === event.data.orderId) ? spends.filter((spend) => spend.orderId !== event.data.orderId) : spends;
+    const { orderId } = event.data;
+    const refunded = spends.some((spend) => spend.orderId === orderId);
+    return refunded ? spends.filter((spend) => spend.orderId !== orderId) : spends;
   }
   if (event.type !== 'WalletDebited' || !event.data.scopedKeyId) return spends;
   // Debits are recorded in time order, so what fell out of the window of this one is out of every later one's.
   const since = new Date(event.data.placedAt).getTime() - KEY_CAP_WINDOW_MS;
   const kept = spends.filter((spend) => new Date(spend.placedAt).getTime() > since);
-  return [...kept, { keyId: event.data.scopedKeyId, orderId: event.data.orderId, minor, placedAt: event.data.placedAt }];
+  const { scopedKeyId: keyId, orderId, placedAt } = event.data;
+  const spend: KeySpend = { keyId, orderId, minor, placedAt };
+  return [...kept, spend];
 }
 
 export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {

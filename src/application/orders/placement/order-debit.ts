@@ -91,7 +91,13 @@ export class OrderDebit {
   }
 }
 
-function debitCommand(caller: Caller, orderId: string, idempotencyKey: string, draft: OrderDraft, now: Date): WalletCommand {
+function debitCommand(
+  caller: Caller,
+  orderId: string,
+  idempotencyKey: string,
+  draft: OrderDraft,
+  now: Date,
+): WalletCommand {
   return {
     type: 'DebitWallet',
     orderId,
