@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { HttpAnswer, SANDBOX_PHONES, TestService } from '../support/test-service';
 
@@ -194,6 +195,16 @@ describe('restricted API keys and dry runs', () => {
       expect(await balance(mainKey)).toBe('1000.00');
       expect((await listKeys(mainKey))[0].spent_last_24h).toBe('0.00');
       expect((await service.topup(key, topupOf(250), 'refund-cap-0002')).status).toBe(200);
+    });
+
+    it('refusals count for 24 hours in the usage, and the retention purge drops them after two days', async () => {
+      const { mainKey, key } = await partnerWith({ scope: 'read_only' });
+      expectError(await service.topup(key, topupOf(100), 'refusal-age-0001'), 403, 'scope_forbidden');
+      expect((await listKeys(mainKey))[0].refusals_last_24h).toBe(1);
+      await service.advance(24 * 60 * 60 * 1000);
+      expect((await listKeys(mainKey))[0].refusals_last_24h).toBe(0);
+      await service.advance(24 * 60 * 60 * 1000 + 1000);
+      expect((await service.app.get(BackgroundProcessing).purgeRetained()).keyRefusals).toBeGreaterThanOrEqual(1);
     });
 
     it('an expired key is refused with 401 invalid_api_key', async () => {
