@@ -7,13 +7,12 @@ import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore } from '../ports/
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
-import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder, answerOf } from './placement/order-debit';
+import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder, answerOf, factsOf } from './placement/order-debit';
 import { ReservedKeyPlacement } from './placement/reserved-key-placement';
 import { OrderRouting, routedProductOf } from '../routing/order-routing';
 import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { requireTransact } from '../auth/key-scope';
 import { orderPreview } from './order-response';
-import { factsOf } from './placement/order-debit';
 
 export { OrderDraft, PlacedOrder } from './placement/order-debit';
 
