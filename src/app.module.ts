@@ -24,6 +24,7 @@ import { EventsController } from './interface/http/partner/events.controller';
 import { EventStreams } from './interface/http/partner/event-streams';
 import { TransactionsController } from './interface/http/partner/transactions.controller';
 import { SettingsController } from './interface/http/partner/settings.controller';
+import { KeysController } from './interface/http/partner/keys.controller';
 import { HealthController } from './interface/http/operations/health.controller';
 import { MetricsController } from './interface/http/operations/metrics.controller';
 import { McpModule } from './interface/mcp/mcp.module';
@@ -51,7 +52,7 @@ export class AppModule {
         ApplicationModule,
         McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, EventsController, SettingsController, AdminController, BackOfficeController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
+      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, EventsController, SettingsController, KeysController, AdminController, BackOfficeController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard, EventStreams],
     };
   }

@@ -28,6 +28,9 @@ import { ChangeKycStatusHandler } from './partners/change-kyc-status';
 import { CreditWalletHandler } from './partners/credit-wallet';
 import { OnboardPartnerHandler } from './partners/onboard-partner';
 import { RegenerateApiKeyHandler } from './partners/regenerate-api-key';
+import { CreateScopedKeyHandler } from './keys/create-scoped-key';
+import { RevokeScopedKeyHandler } from './keys/revoke-scoped-key';
+import { ListScopedKeysHandler } from './keys/list-scoped-keys';
 import { SandboxGrant } from './partners/sandbox-grant';
 import { GrantSandboxCreditJob } from './process-managers/grant-sandbox-credit.job';
 import { HoldStuckOrderJob } from './process-managers/hold-stuck-order.job';
@@ -60,6 +63,9 @@ const COMMAND_HANDLERS = [
   OnboardPartnerHandler,
   ChangeKycStatusHandler,
   RegenerateApiKeyHandler,
+  CreateScopedKeyHandler,
+  RevokeScopedKeyHandler,
+  ListScopedKeysHandler,
   CreditWalletHandler,
   ResolveOrderHandler,
   ConfigurePartnerHandler,

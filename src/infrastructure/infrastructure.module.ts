@@ -14,6 +14,8 @@ import { ServiceConfig } from '../config/service-config';
 import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
 import { ACCESS_FENCES } from '../application/ports/access-fences.port';
 import { SqlAccessFences } from './access/sql-access-fences';
+import { SqlKeyUsage } from './access/sql-key-usage';
+import { KEY_USAGE } from '../application/ports/key-usage.port';
 import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
 import { JsonCatalog } from './catalog/json-catalog';
 import { SystemClock } from './clock/system-clock';
@@ -98,6 +100,7 @@ export class InfrastructureModule {
         }),
       },
       { provide: ACCESS_FENCES, ...sql((db) => new SqlAccessFences(db)) },
+      { provide: KEY_USAGE, ...sql((db) => new SqlKeyUsage(db)) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },

@@ -84,6 +84,21 @@ describe('the operator CLI against a running service', () => {
     expect((await service.partner('GET', '/balance', sandboxKey)).status).toBe(200);
   });
 
+  it('key create, list and revoke manage a restricted key: shown once, listed with its caps and usage, refused once revoked', async () => {
+    const created = printedJson(
+      await cli(['key', 'create', partnerId, '--environment', 'sandbox', '--label', 'agent', '--scope', 'transact', '--per-order-max', '100', '--daily-max', '300.50'], env),
+    );
+    expect(created).toMatchObject({ label: 'agent', scope: 'transact', per_order_max: '100.00', daily_max: '300.50', status: 'active' });
+    const restricted = created.api_key as string;
+    expect((await service.partner('GET', '/balance', restricted)).status).toBe(200);
+    const listed = printedJson(await cli(['key', 'list', partnerId, '--environment', 'sandbox'], env));
+    expect(listed).toMatchObject({ environment: 'sandbox', keys: [{ key_id: created.key_id, spent_last_24h: '0.00', refusals_last_24h: 0 }] });
+    expect(JSON.stringify(listed)).not.toContain(restricted);
+    expect(printedJson(await cli(['key', 'revoke', partnerId, created.key_id as string], env))).toEqual({ key_id: created.key_id, revoked: true });
+    expect((await service.partner('GET', '/balance', restricted)).status).toBe(401);
+    expect((await cli(['key', 'create', partnerId, '--environment', 'sandbox', '--label', 'x', '--scope', 'everything'], env)).code).not.toBe(0);
+  });
+
   it('wallet credit prints the new available balance, which the partner then sees', async () => {
     const printed = printedJson(await cli(['wallet', 'credit', partnerId, '--environment', 'live', '--amount', '2500.50', '--reference', 'wire 77'], env));
     expect(printed).toMatchObject({ partner_id: partnerId, environment: 'live', amount: '2500.50', available: '2500.50', currency: 'BDT', reference: 'wire 77' });

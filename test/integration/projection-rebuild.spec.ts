@@ -120,7 +120,7 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
     const status = await service.admin('GET', '/projections');
     expect(status.status).toBe(200);
     const byName = Object.fromEntries((status.body.projections as { name: string }[]).map((projection) => [projection.name, projection]));
-    expect(Object.keys(byName).sort()).toEqual(['balances', 'orders', 'partner-events', 'partner-settings', 'partners', 'reactions']);
+    expect(Object.keys(byName).sort()).toEqual(['balances', 'key-scopes', 'orders', 'partner-events', 'partner-settings', 'partners', 'reactions']);
     expect(byName.balances).toEqual({
       name: 'balances',
       group: 'read-models',
@@ -345,6 +345,7 @@ describe('the projections commands of the operator CLI', () => {
     expect(lines(run)).toHaveLength(1);
     expect((printed.projections as { name: string; version: number }[]).map((projection) => projection.name).sort()).toEqual([
       'balances',
+      'key-scopes',
       'orders',
       'partner-events',
       'partner-settings',

@@ -47,16 +47,16 @@ describe('retention of finished jobs and webhook records', () => {
     expect(openJobs).toBeGreaterThan(0);
 
     service.clock.advance(29 * DAY);
-    expect(await purge()).toEqual({ jobs: 0, webhookAttempts: 0, webhookDeliveries: 0 });
+    expect(await purge()).toEqual({ jobs: 0, webhookAttempts: 0, webhookDeliveries: 0, keyRefusals: 0 });
 
     service.clock.advance(2 * DAY);
-    expect(await purge()).toEqual({ jobs: doneJobs, webhookAttempts: 1, webhookDeliveries: 0 });
+    expect(await purge()).toEqual({ jobs: doneJobs, webhookAttempts: 1, webhookDeliveries: 0, keyRefusals: 0 });
     expect(await count('SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL')).toBe(openJobs);
     expect((await deliveries(delivered))[0]).toMatchObject({ state: 'SUCCEEDED', attempts: [] });
     expect((await deliveries(retrying))[0]).toMatchObject({ state: 'RETRYING', attempts: [expect.anything()] });
 
     service.clock.advance(60 * DAY);
-    expect(await purge()).toEqual({ jobs: 0, webhookAttempts: 0, webhookDeliveries: 1 });
+    expect(await purge()).toEqual({ jobs: 0, webhookAttempts: 0, webhookDeliveries: 1, keyRefusals: 0 });
     expect(await deliveries(delivered)).toEqual([]);
     expect(await deliveries(retrying)).toHaveLength(1);
     // The money is all still in the log.

@@ -42,6 +42,10 @@ export class AuthenticateApiKey {
     if (!access || !key || !key.active || key.environment !== environment) {
       throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
     }
+    const restriction = access.restriction;
+    if (restriction?.expiresAt && new Date(restriction.expiresAt).getTime() <= now.getTime()) {
+      throw new ServiceError('invalid_api_key', 'the API key has expired');
+    }
     // Fail closed: a suspension, regeneration or allowlist change is in the log but not yet in the read models.
     if (access.accessChangePending) {
       throw new ServiceError('access_change_pending', 'a change to this partner\'s access is being applied; retry in a moment');
@@ -55,6 +59,7 @@ export class AuthenticateApiKey {
       partnerId: partner.partnerId,
       environment,
       keyId: key.keyId,
+      restriction,
       corridor: partner.corridor,
       currency: currencyOf(partner.corridor),
       requestId,

@@ -7,9 +7,12 @@ import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore } from '../ports/
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
-import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder, answerOf } from './placement/order-debit';
+import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder, answerOf, factsOf } from './placement/order-debit';
 import { ReservedKeyPlacement } from './placement/reserved-key-placement';
 import { OrderRouting, routedProductOf } from '../routing/order-routing';
+import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
+import { requireTransact } from '../auth/key-scope';
+import { orderPreview } from './order-response';
 
 export { OrderDraft, PlacedOrder } from './placement/order-debit';
 
@@ -40,14 +43,73 @@ export class OrderPlacement {
     @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     private readonly debit: OrderDebit,
     private readonly reserved: ReservedKeyPlacement,
+    @Inject(KEY_USAGE) private readonly usage: KeyUsage,
   ) {}
 
   /** `draft` checks the request and says what to debit, or throws the refusal (4xx). */
-  place(caller: Caller, idempotencyKey: string, requestHash: string, draft: () => Promise<OrderDraft>): Promise<PlacedOrder> {
+  async place(
+    caller: Caller,
+    idempotencyKey: string,
+    requestHash: string,
+    draft: () => Promise<OrderDraft>,
+  ): Promise<PlacedOrder> {
+    try {
+      requireTransact(caller);
+      return await this.placeChecked(caller, idempotencyKey, requestHash, draft);
+    } catch (error) {
+      // A restricted key's refusals for its scope or caps are part of its usage.
+      const refusedForKey =
+        error instanceof ServiceError && (error.code === 'scope_forbidden' || error.code === 'key_cap_exceeded');
+      if (caller.restriction && refusedForKey) {
+        // The refusal is the answer; a count that could not be written must not turn it into a 500.
+        const refusal = { keyId: caller.keyId, code: error.code, at: this.clock.now() };
+        await this.usage.recordRefusal(refusal).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * A dry run (`validate_only`): every check of `place` up to the debit's decision, made against the
+   * wallet as it is, with nothing written: no debit, no order, no webhook, and the Idempotency-Key
+   * stays free (a key already bound to another request is refused as the real request would be).
+   */
+  async preview(
+    caller: Caller,
+    idempotencyKey: string,
+    requestHash: string,
+    draftOf: () => Promise<OrderDraft>,
+  ): Promise<PlacedOrder> {
+    requireTransact(caller);
+    const { partnerId, environment } = caller;
+    const scope: IdempotencyScope = { partnerId, environment, key: idempotencyKey };
+    const found = await this.idempotency.find(scope, this.clock.now());
+    if (found && found.requestHash !== requestHash) {
+      throw new ServiceError(
+        'idempotency_conflict',
+        'this Idempotency-Key was already used with a different request body',
+      );
+    }
+    const draft = await this.checked(caller, draftOf);
+    const decision = await this.debit.preview(caller, idempotencyKey, draft);
+    if (!decision.ok) throw ServiceError.from(decision.error);
+    const facts = factsOf(decision.events[0] as WalletDebited);
+    return { body: JSON.stringify({ validate_only: true, would: orderPreview(facts) }), replayed: false };
+  }
+
+  private placeChecked(
+    caller: Caller,
+    idempotencyKey: string,
+    requestHash: string,
+    draft: () => Promise<OrderDraft>,
+  ): Promise<PlacedOrder> {
     const scope: IdempotencyScope = { partnerId: caller.partnerId, environment: caller.environment, key: idempotencyKey };
     const id = JSON.stringify([scope.partnerId, scope.environment, scope.key]);
     const running = this.running.get(id);
-    if (running) return this.afterRunning(running, requestHash, () => this.place(caller, idempotencyKey, requestHash, draft));
+    if (running) {
+      const again = () => this.placeChecked(caller, idempotencyKey, requestHash, draft);
+      return this.afterRunning(running, requestHash, again);
+    }
     const placed = this.placeOnce(caller, scope, requestHash, draft);
     this.running.set(id, { requestHash, placed });
     return placed.finally(() => {

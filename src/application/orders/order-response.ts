@@ -23,19 +23,21 @@ export interface OrderFacts {
 
 /** The Order resource of POST /topup and POST /pay-bill; the status is always PENDING there. */
 export function orderResource(order: OrderFacts): Record<string, unknown> {
+  return { order_id: order.orderId, status: 'PENDING', ...orderPreview(order), created_at: order.createdAt };
+}
+
+/** What a dry run (`validate_only`) answers under `would`: the Order without what only a placed order has. */
+export function orderPreview(order: Omit<OrderFacts, 'orderId' | 'createdAt'>): Record<string, unknown> {
   const target =
     order.product.kind === 'topup'
       ? { operator_id: order.product.operatorId, phone: order.product.phone }
       : { biller_id: order.product.billerId, consumer_number: order.product.consumerNumber };
   return {
-    order_id: order.orderId,
-    status: 'PENDING',
     ...target,
     amount_local: amountLocal(order.amount, order.currency),
     currency: order.currency,
     balance_after: order.balanceAfter,
     reference: order.reference,
-    created_at: order.createdAt,
   };
 }
 

@@ -26,6 +26,8 @@ export class PayBill extends Command<PlacedOrder> {
     readonly caller: Caller,
     readonly idempotencyKey: string,
     readonly request: PayBillRequest,
+    /** A dry run: every check, nothing placed (see OrderPlacement.preview). */
+    readonly validateOnly = false,
   ) {
     super();
   }
@@ -42,8 +44,9 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
     private readonly placement: OrderPlacement,
   ) {}
 
-  execute({ caller, idempotencyKey, request }: PayBill): Promise<PlacedOrder> {
-    return this.placement.place(caller, idempotencyKey, requestHash('pay-bill', request), () => this.draft(caller, request));
+  execute({ caller, idempotencyKey, request, validateOnly }: PayBill): Promise<PlacedOrder> {
+    const run = validateOnly ? this.placement.preview.bind(this.placement) : this.placement.place.bind(this.placement);
+    return run(caller, idempotencyKey, requestHash('pay-bill', request), () => this.draft(caller, request));
   }
 
   private async draft(caller: Caller, request: PayBillRequest): Promise<OrderDraft> {

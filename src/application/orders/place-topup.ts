@@ -21,6 +21,8 @@ export class PlaceTopup extends Command<PlacedOrder> {
     readonly caller: Caller,
     readonly idempotencyKey: string,
     readonly request: TopupRequest,
+    /** A dry run: every check, nothing placed (see OrderPlacement.preview). */
+    readonly validateOnly = false,
   ) {
     super();
   }
@@ -33,8 +35,9 @@ export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrde
     private readonly placement: OrderPlacement,
   ) {}
 
-  execute({ caller, idempotencyKey, request }: PlaceTopup): Promise<PlacedOrder> {
-    return this.placement.place(caller, idempotencyKey, requestHash('topup', request), async () => this.draft(caller, request));
+  execute({ caller, idempotencyKey, request, validateOnly }: PlaceTopup): Promise<PlacedOrder> {
+    const run = validateOnly ? this.placement.preview.bind(this.placement) : this.placement.place.bind(this.placement);
+    return run(caller, idempotencyKey, requestHash('topup', request), async () => this.draft(caller, request));
   }
 
   private draft(caller: Caller, request: TopupRequest): OrderDraft {

@@ -7,6 +7,7 @@ import { PublicStatus, TransactionStatus } from '../../domain/transaction/transa
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { GlobalPosition } from './event-store.port';
 import { PartnerSettings } from '../../domain/partner/partner-settings';
+import { KeyScope } from '../../domain/partner/scoped-key';
 
 export interface BalanceView {
   partnerId: string;
@@ -81,6 +82,8 @@ export interface ReadModels {
    * settings for the key's environment (defaults when never changed). Null for an unknown key.
    */
   apiKeyAccess(keyHash: string): Promise<ApiKeyAccess | null>;
+  /** The partner's restricted keys in the environment, revoked ones included, oldest first. */
+  scopedKeys(partnerId: string, environment: Environment): Promise<ScopedKeyView[]>;
   /** Defaults when the partner never changed them. */
   partnerSettings(partnerId: string, environment: Environment): Promise<PartnerSettings>;
 }
@@ -89,8 +92,28 @@ export interface ApiKeyAccess {
   key: ApiKeyView;
   partner: PartnerView | null;
   settings: PartnerSettings;
+  /** The terms of a restricted key; null for the environment's main key. */
+  restriction: KeyRestriction | null;
   /** A revocation of this partner's access in this environment is in the log but not yet in these read models. */
   accessChangePending: boolean;
+}
+
+/** What a restricted key may do; caps are decimal strings in the wallet currency, null: no such cap. */
+export interface KeyRestriction {
+  label: string;
+  scope: KeyScope;
+  perOrderMax: string | null;
+  dailyMax: string | null;
+  expiresAt: string | null;
+}
+
+export interface ScopedKeyView extends KeyRestriction {
+  keyId: string;
+  partnerId: string;
+  environment: Environment;
+  currency: Currency;
+  createdAt: string;
+  revokedAt: string | null;
 }
 
 /** Read-your-writes: resolves once every projection has processed the given position. */

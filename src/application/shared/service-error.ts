@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'provider_unavailable'
   | 'service_unavailable'
   | 'access_change_pending'
+  | 'scope_forbidden'
   | 'invalid_admin_token'
   | 'invariant_breach';
 

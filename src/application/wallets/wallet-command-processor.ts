@@ -63,6 +63,16 @@ export class WalletCommandProcessor {
     return lane.enqueue(envelope);
   }
 
+  /**
+   * The wallet as it is now (the cached state brought up to date, nothing written): what a dry run
+   * decides against, and what a key's spend is read from.
+   */
+  current(partnerId: string, environment: Environment): Promise<WalletState> {
+    const streamId = walletStreamId(partnerId, environment);
+    const lane = this.lanes.get(streamId);
+    return lane ? lane.current() : this.state(partnerId, environment);
+  }
+
   /** The cached state of a wallet, loading it if needed (for tests and audits). */
   async state(partnerId: string, environment: Environment): Promise<WalletState> {
     const events = await this.store.readStream(walletStreamId(partnerId, environment));
@@ -87,6 +97,15 @@ class WalletLane {
       this.queue.push({ envelope, resolve, reject });
       if (!this.draining) void this.drain();
     });
+  }
+
+  /** The cached state plus whatever was appended since (by this process or another), without touching the cache. */
+  async current(): Promise<WalletState> {
+    // Taken together before any await: the cache moves state and revision in step.
+    let state = this.state;
+    const events = await this.store.readStream(this.streamId, this.revision + 1);
+    for (const event of events) state = walletDecider.evolve(state, domainEventOf<WalletEvent>(event));
+    return state;
   }
 
   private async drain(): Promise<void> {

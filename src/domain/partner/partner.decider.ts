@@ -3,6 +3,9 @@ import { Decider, Decision, accept, refuse } from '../shared/decider';
 import { domainError } from '../shared/domain-error';
 import { Environment } from '../shared/environment';
 import { KycStatus, PartnerEvent } from './partner.events';
+import { Money } from '../money/money';
+import { currencyOf } from '../corridor/corridor';
+import { KeyScope, MAX_ACTIVE_SCOPED_KEYS, MAX_KEY_LABEL_LENGTH } from './scoped-key';
 import { PartnerSettings, SECRET_ROTATION_OVERLAP_MS, SettingsChange, defaultSettings, webhookUrlProblem } from './partner-settings';
 
 export interface IssuedKey {
@@ -16,6 +19,8 @@ export interface PartnerState {
   corridor: Corridor | null;
   kycStatus: KycStatus;
   activeKeys: Partial<Record<Environment, string>>;
+  /** Restricted keys by key id, with their environment and whether they still work (expiry aside). */
+  scopedKeys: Record<string, { environment: Environment; active: boolean }>;
   settings: Record<Environment, PartnerSettings>;
 }
 
@@ -23,6 +28,19 @@ export type PartnerCommand =
   | { type: 'OnboardPartner'; partnerId: string; name: string; corridor: Corridor; sandboxKey: IssuedKey; at: string }
   | { type: 'ChangeKycStatus'; status: 'approved' | 'suspended'; candidateLiveKey: IssuedKey; at: string }
   | { type: 'RegenerateKey'; environment: Environment; key: IssuedKey; at: string }
+  | {
+      type: 'CreateScopedKey';
+      environment: Environment;
+      key: IssuedKey;
+      label: string;
+      scope: KeyScope;
+      /** In the wallet currency of the partner's corridor; null: no such cap (always null for read_only). */
+      perOrderMax: Money | null;
+      dailyMax: Money | null;
+      expiresAt: string | null;
+      at: string;
+    }
+  | { type: 'RevokeScopedKey'; keyId: string; reason: string; at: string }
   | {
       type: 'ConfigurePartner';
       environment: Environment;
@@ -66,9 +84,79 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
         { type: 'ApiKeyIssued', data: { partnerId, environment, ...command.key, issuedAt: command.at } },
       );
     }
+    case 'CreateScopedKey':
+      return createScopedKey(partnerId, command, state);
+    case 'RevokeScopedKey': {
+      const key = state.scopedKeys[command.keyId];
+      if (!key) return refuse(domainError('not_found', `no restricted key ${command.keyId}`));
+      if (!key.active) return accept();
+      return accept({
+        type: 'ScopedKeyRevoked',
+        data: {
+          partnerId,
+          keyId: command.keyId,
+          environment: key.environment,
+          reason: command.reason,
+          revokedAt: command.at,
+        },
+      });
+    }
     case 'ConfigurePartner':
       return configure(partnerId, command, state.settings[command.environment]);
   }
+}
+
+function createScopedKey(
+  partnerId: string,
+  command: Extract<PartnerCommand, { type: 'CreateScopedKey' }>,
+  state: PartnerState,
+): Decision<PartnerEvent> {
+  const { environment, label, scope, perOrderMax, dailyMax, expiresAt, at } = command;
+  if (!state.activeKeys[environment]) {
+    const detail = `no ${environment} key has been issued; live keys are issued on KYC approval`;
+    return refuse(domainError('invalid_state', detail));
+  }
+  const active = Object.values(state.scopedKeys).filter((key) => key.active && key.environment === environment).length;
+  if (active >= MAX_ACTIVE_SCOPED_KEYS) {
+    const detail = `at most ${MAX_ACTIVE_SCOPED_KEYS} active restricted keys per environment; revoke one first`;
+    return refuse(domainError('invalid_state', detail));
+  }
+  if (label.trim().length === 0 || label.length > MAX_KEY_LABEL_LENGTH) {
+    return refuse(domainError('validation_failed', `label: from 1 to ${MAX_KEY_LABEL_LENGTH} characters`));
+  }
+  if (scope === 'read_only' && (perOrderMax || dailyMax)) {
+    const detail = 'per_order_max: caps apply to transact keys only; a read_only key moves no money';
+    return refuse(domainError('validation_failed', detail));
+  }
+  if (!state.corridor) return refuse(domainError('invalid_state', 'the partner has no corridor'));
+  const currency = currencyOf(state.corridor);
+  for (const [name, cap] of [['per_order_max', perOrderMax], ['daily_max', dailyMax]] as const) {
+    if (cap && (cap.currency !== currency || !cap.isPositive())) {
+      return refuse(domainError('validation_failed', `${name}: a positive amount in ${currency}`));
+    }
+  }
+  if (perOrderMax && dailyMax && dailyMax.isLessThan(perOrderMax)) {
+    return refuse(domainError('validation_failed', 'per_order_max: must not exceed daily_max'));
+  }
+  if (expiresAt !== null && new Date(expiresAt).getTime() <= new Date(at).getTime()) {
+    return refuse(domainError('validation_failed', 'expires_at: must be in the future'));
+  }
+  return accept({
+    type: 'ScopedKeyCreated',
+    data: {
+      partnerId,
+      keyId: command.key.keyId,
+      environment,
+      keyHash: command.key.keyHash,
+      label,
+      scope,
+      perOrderMax: perOrderMax ? perOrderMax.toDecimal() : null,
+      dailyMax: dailyMax ? dailyMax.toDecimal() : null,
+      currency,
+      expiresAt,
+      createdAt: at,
+    },
+  });
 }
 
 function configure(partnerId: string, command: Extract<PartnerCommand, { type: 'ConfigurePartner' }>, current: PartnerSettings): Decision<PartnerEvent> {
@@ -116,6 +204,15 @@ function evolve(state: PartnerState, event: PartnerEvent): PartnerState {
       if (activeKeys[event.data.environment] === event.data.keyId) delete activeKeys[event.data.environment];
       return { ...state, activeKeys };
     }
+    case 'ScopedKeyCreated': {
+      const created = { environment: event.data.environment, active: true };
+      return { ...state, scopedKeys: { ...state.scopedKeys, [event.data.keyId]: created } };
+    }
+    case 'ScopedKeyRevoked': {
+      const key = state.scopedKeys[event.data.keyId];
+      if (!key) return state;
+      return { ...state, scopedKeys: { ...state.scopedKeys, [event.data.keyId]: { ...key, active: false } } };
+    }
     case 'KycStatusChanged':
       return { ...state, kycStatus: event.data.status };
     case 'PartnerSettingsChanged': {
@@ -152,6 +249,7 @@ export const partnerDecider: Decider<PartnerState, PartnerCommand, PartnerEvent>
     corridor: null,
     kycStatus: 'pending',
     activeKeys: {},
+    scopedKeys: {},
     settings: { live: defaultSettings(), sandbox: defaultSettings() },
   },
   decide,

@@ -1,6 +1,8 @@
 import { Corridor } from '../corridor/corridor';
+import { Currency } from '../money/currency';
 import { Environment } from '../shared/environment';
 import { SettingsChange } from './partner-settings';
+import { KeyScope } from './scoped-key';
 
 export type KycStatus = 'pending' | 'approved' | 'suspended';
 
@@ -17,6 +19,32 @@ export type ApiKeyIssued = {
 
 export type ApiKeyRevoked = {
   type: 'ApiKeyRevoked';
+  data: { partnerId: string; keyId: string; environment: Environment; reason: string; revokedAt: string };
+};
+
+/**
+ * A restricted key besides the environment's main key: read only, or transact under caps that
+ * are decimal strings in `currency` (the wallet currency of the environment); null: no such cap.
+ */
+export type ScopedKeyCreated = {
+  type: 'ScopedKeyCreated';
+  data: {
+    partnerId: string;
+    keyId: string;
+    environment: Environment;
+    keyHash: string;
+    label: string;
+    scope: KeyScope;
+    perOrderMax: string | null;
+    dailyMax: string | null;
+    currency: Currency;
+    expiresAt: string | null;
+    createdAt: string;
+  };
+};
+
+export type ScopedKeyRevoked = {
+  type: 'ScopedKeyRevoked';
   data: { partnerId: string; keyId: string; environment: Environment; reason: string; revokedAt: string };
 };
 
@@ -37,6 +65,14 @@ export type WebhookSecretRotated = {
   data: { partnerId: string; environment: Environment; secretId: string; sealedSecret: string; previousValidUntil: string | null; rotatedAt: string };
 };
 
-export type PartnerEvent = PartnerOnboarded | ApiKeyIssued | ApiKeyRevoked | KycStatusChanged | PartnerSettingsChanged | WebhookSecretRotated;
+export type PartnerEvent =
+  | PartnerOnboarded
+  | ApiKeyIssued
+  | ApiKeyRevoked
+  | ScopedKeyCreated
+  | ScopedKeyRevoked
+  | KycStatusChanged
+  | PartnerSettingsChanged
+  | WebhookSecretRotated;
 
 export const partnerStreamId = (partnerId: string): string => `partner-${partnerId}`;

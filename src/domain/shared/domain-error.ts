@@ -9,7 +9,8 @@ export type DomainErrorCode =
   | 'operator_not_found_or_wrong_corridor'
   | 'not_found'
   | 'invalid_state'
-  | 'currency_mismatch';
+  | 'currency_mismatch'
+  | 'key_cap_exceeded';
 
 export interface DomainError {
   readonly code: DomainErrorCode;

@@ -24,6 +24,8 @@ export type WalletDebited = {
     placedAt: string;
     /** Live orders: the provider and upstream id the order was routed to when placed, fixed for every later submission and poll. */
     route?: RouteTarget;
+    /** Placed with a restricted key: its id, so the key's rolling daily cap counts the order. */
+    scopedKeyId?: string;
   };
 };
 

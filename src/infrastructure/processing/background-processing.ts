@@ -71,8 +71,11 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
   async purgeRetained(): Promise<Purged> {
     const purged = await this.retention.purge(this.clock.now());
     await this.fences.dropPassed(1_000);
-    if (purged.jobs + purged.webhookAttempts + purged.webhookDeliveries > 0) {
-      this.logger.log(`retention: purged ${purged.jobs} finished jobs, ${purged.webhookAttempts} webhook attempts, ${purged.webhookDeliveries} webhook deliveries`);
+    if (purged.jobs + purged.webhookAttempts + purged.webhookDeliveries + purged.keyRefusals > 0) {
+      this.logger.log(
+        `retention: purged ${purged.jobs} finished jobs, ${purged.webhookAttempts} webhook attempts, ` +
+          `${purged.webhookDeliveries} webhook deliveries, ${purged.keyRefusals} key refusals`,
+      );
     }
     return purged;
   }

@@ -3,7 +3,7 @@ import { PartnerEvent } from '../../domain/partner/partner.events';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** Partners and the keyed hashes of their API keys (never the keys). */
+/** Partners and the keyed hashes of their API keys (never the keys), restricted keys included (their terms: key-scopes). */
 export const partnersProjection: SqlProjection = {
   name: 'partners',
   schemaVersion: 1,
@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
 );
 `,
   },
-  handles: new Set(['PartnerOnboarded', 'ApiKeyIssued', 'ApiKeyRevoked', 'KycStatusChanged']),
+  handles: new Set(['PartnerOnboarded', 'ApiKeyIssued', 'ApiKeyRevoked', 'ScopedKeyCreated', 'ScopedKeyRevoked', 'KycStatusChanged']),
 
   async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
     const partnerEvent = { type: event.type, data: event.data } as PartnerEvent;
@@ -59,6 +59,18 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
         );
         return;
       }
+      case 'ScopedKeyCreated': {
+        const { keyHash, keyId, partnerId, environment, createdAt } = partnerEvent.data;
+        await tx.query(
+          `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at)
+           VALUES ($1, $2, $3, $4, true, $5) ON CONFLICT (key_hash) DO NOTHING`,
+          [keyHash, keyId, partnerId, environment, createdAt],
+        );
+        return;
+      }
+      case 'ScopedKeyRevoked':
+        await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [partnerEvent.data.keyId, partnerEvent.data.revokedAt]);
+        return;
       case 'ApiKeyRevoked':
         await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [
           partnerEvent.data.keyId,

@@ -2,6 +2,7 @@ import { SqlProjection } from '../projections/sql-projection';
 import { balanceProjection } from './balance.projection';
 import { ordersProjection } from './orders.projection';
 import { partnersProjection } from './partners.projection';
+import { keyScopesProjection } from './key-scopes.projection';
 import { partnerSettingsProjection } from './partner-settings.projection';
 import { partnerEventsProjection } from './partner-events.projection';
 
@@ -15,4 +16,5 @@ export const READ_MODEL_PROJECTIONS: readonly SqlProjection[] = [
   balanceProjection,
   ordersProjection,
   partnerEventsProjection,
+  keyScopesProjection,
 ];

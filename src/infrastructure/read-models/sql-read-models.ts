@@ -1,5 +1,15 @@
 import { ACCESS_CHANGE_PENDING_SQL } from '../access/sql-access-fences';
-import { ApiKeyAccess, BalanceView, OrderListFilter, OrderView, PartnerView, ApiKeyView, ReadModels } from '../../application/ports/read-models.port';
+import {
+  ApiKeyAccess,
+  BalanceView,
+  OrderListFilter,
+  OrderView,
+  PartnerView,
+  ApiKeyView,
+  ReadModels,
+  ScopedKeyView,
+} from '../../application/ports/read-models.port';
+import { KeyScope } from '../../domain/partner/scoped-key';
 import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
 import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
@@ -158,6 +168,27 @@ export class SqlReadModels implements ReadModels {
     return keyHashes.map((hash) => byHash.get(hash) ?? null);
   }
 
+  async scopedKeys(partnerId: string, environment: Environment): Promise<ScopedKeyView[]> {
+    const rows = await this.db.query<ScopedKeyRow>(
+      `SELECT key_id, partner_id, environment, label, scope, per_order_max, daily_max, currency, expires_at, created_at, revoked_at
+         FROM rm_key_scopes WHERE partner_id = $1 AND environment = $2 ORDER BY created_at, key_id`,
+      [partnerId, environment],
+    );
+    return rows.map((row) => ({
+      keyId: row.key_id,
+      partnerId: row.partner_id,
+      environment: row.environment,
+      label: row.label,
+      scope: row.scope,
+      perOrderMax: row.per_order_max,
+      dailyMax: row.daily_max,
+      currency: row.currency,
+      expiresAt: row.expires_at === null ? null : iso(row.expires_at),
+      createdAt: iso(row.created_at),
+      revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
+    }));
+  }
+
   async apiKeyByHash(keyHash: string): Promise<ApiKeyView | null> {
     const rows = await this.db.query<{ key_id: string; partner_id: string; environment: Environment; active: boolean }>(
       'SELECT key_id, partner_id, environment, active FROM rm_api_keys WHERE key_hash = $1',
@@ -171,9 +202,11 @@ export class SqlReadModels implements ReadModels {
 /** A key with its partner and settings: one row per key (`WHERE` on `k` to be added). */
 export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, k.key_id, k.partner_id, k.environment, k.active,
               p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings,
+              ks.label, ks.scope, ks.per_order_max, ks.daily_max, ks.expires_at,
               ${ACCESS_CHANGE_PENDING_SQL} AS access_change_pending
          FROM rm_api_keys k
          LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
+         LEFT JOIN rm_key_scopes ks ON ks.key_id = k.key_id
          LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment`;
 
 export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
@@ -185,6 +218,16 @@ export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
     key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },
     partner,
     settings: row.settings ?? defaultSettings(),
+    restriction:
+      row.scope === null || row.label === null
+        ? null
+        : {
+            label: row.label,
+            scope: row.scope,
+            perOrderMax: row.per_order_max,
+            dailyMax: row.daily_max,
+            expiresAt: row.expires_at === null ? null : iso(row.expires_at),
+          },
     accessChangePending: row.access_change_pending,
   };
 }
@@ -201,7 +244,26 @@ export interface ApiKeyAccessRow {
   kyc_status: KycStatus | null;
   created_at: Date | string | null;
   settings: PartnerSettings | null;
+  label: string | null;
+  scope: KeyScope | null;
+  per_order_max: string | null;
+  daily_max: string | null;
+  expires_at: Date | string | null;
   access_change_pending: boolean;
+}
+
+interface ScopedKeyRow {
+  key_id: string;
+  partner_id: string;
+  environment: Environment;
+  label: string;
+  scope: KeyScope;
+  per_order_max: string | null;
+  daily_max: string | null;
+  currency: Currency;
+  expires_at: Date | string | null;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
 }
 
 export function toOrderView(row: OrderRow): OrderView {

@@ -15,7 +15,11 @@ export interface Purged {
   jobs: number;
   webhookAttempts: number;
   webhookDeliveries: number;
+  keyRefusals: number;
 }
+
+/** Restricted keys' refusals are shown for the last 24 hours; a day more is kept. */
+const KEY_REFUSAL_DAYS = 2;
 
 export const RETENTION_SCHEMA: SchemaScript = {
   name: 'retention',
@@ -27,7 +31,8 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries (up
 
 /**
  * Deletes what no one needs any more, by age on the injected clock: finished jobs, the attempts
- * of finished webhook deliveries, and (later) the finished deliveries themselves. Jobs that have
+ * of finished webhook deliveries, (later) the finished deliveries themselves, and restricted keys'
+ * refusals older than their listing shows. Jobs that have
  * not finished and deliveries still being retried are never touched. The log of events is
  * never purged: every money fact stays in it.
  *
@@ -69,7 +74,13 @@ export class SqlRetention {
        ) RETURNING job_id`,
       before(this.policy.jobDays),
     );
-    return { jobs, webhookAttempts, webhookDeliveries };
+    const keyRefusals = await this.inBatches(
+      `DELETE FROM key_refusals WHERE ctid IN (
+         SELECT ctid FROM key_refusals WHERE refused_at < $1 LIMIT $2
+       ) RETURNING key_id`,
+      before(KEY_REFUSAL_DAYS),
+    );
+    return { jobs, webhookAttempts, webhookDeliveries, keyRefusals };
   }
 
   private async inBatches(sql: string, cutoff: string): Promise<number> {

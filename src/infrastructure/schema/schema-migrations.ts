@@ -10,6 +10,7 @@ import { Migration } from '../sql/schema-history';
 import { WEBHOOK_SCHEMA } from '../webhooks/sql-webhook-delivery-store';
 import { ACCESS_FENCES_SCHEMA } from '../access/sql-access-fences';
 import { RETENTION_SCHEMA } from '../retention/sql-retention';
+import { KEY_REFUSALS_SCHEMA } from '../access/sql-key-usage';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -50,5 +51,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // applied the change), and the indexes the retention purge walks.
     name: 'access-fences-and-retention',
     sql: joined([ACCESS_FENCES_SCHEMA, RETENTION_SCHEMA]),
+  },
+  {
+    version: 4,
+    // The refusals of restricted keys (caps, scope), counted for the key listings.
+    name: 'key-refusals',
+    sql: joined([KEY_REFUSALS_SCHEMA]),
   },
 ];

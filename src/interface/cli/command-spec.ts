@@ -1,6 +1,6 @@
 import { ValueKind } from './option-kinds';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** One call to the admin API; path is relative to `${SERVICE_URL}/v1/admin`. */
 export interface AdminRequest {

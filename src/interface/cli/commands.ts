@@ -71,6 +71,48 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       body: { environment: a.value('environment') },
     }),
   },
+  'key create': {
+    usage: '<partner_id> --environment <sandbox|live> --label <text> --scope <read_only|transact> [--per-order-max <decimal>] [--daily-max <decimal>] [--expires-at <date-time>]',
+    summary: 'Create a restricted key (caps in the wallet currency, daily = rolling 24 hours); prints api_key, shown once.',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: {
+      environment: { type: 'string', kind: 'environment', required: true },
+      label: { type: 'string', kind: 'text', required: true },
+      scope: { type: 'string', kind: 'key-scope', required: true },
+      'per-order-max': { type: 'string', kind: 'amount', required: false },
+      'daily-max': { type: 'string', kind: 'amount', required: false },
+      'expires-at': { type: 'string', kind: 'date-time', required: false },
+    },
+    build: (a) => ({
+      method: 'POST',
+      path: `/partners/${seg(a.value('partner_id'))}/keys`,
+      body: {
+        environment: a.value('environment'),
+        label: a.value('label'),
+        scope: a.value('scope'),
+        per_order_max: a.optional('per-order-max') ?? null,
+        daily_max: a.optional('daily-max') ?? null,
+        expires_at: a.optional('expires-at') ?? null,
+      },
+    }),
+  },
+  'key list': {
+    usage: '<partner_id> --environment <sandbox|live>',
+    summary: 'List restricted keys with their caps, expiry, spend and refusals of the last 24 hours.',
+    positionals: [{ name: 'partner_id', kind: 'id' }],
+    options: { environment: { type: 'string', kind: 'environment', required: true } },
+    build: (a) => ({ method: 'GET', path: `/partners/${seg(a.value('partner_id'))}/keys?environment=${seg(a.value('environment'))}` }),
+  },
+  'key revoke': {
+    usage: '<partner_id> <key_id>',
+    summary: 'Revoke a restricted key; it is refused from the answer on.',
+    positionals: [
+      { name: 'partner_id', kind: 'id' },
+      { name: 'key_id', kind: 'id' },
+    ],
+    options: {},
+    build: (a) => ({ method: 'DELETE', path: `/partners/${seg(a.value('partner_id'))}/keys/${seg(a.value('key_id'))}` }),
+  },
   'wallet credit': {
     usage: '<partner_id> --environment <sandbox|live> --amount <decimal> --reference <text> [--idempotency-key <key>]',
     summary: 'Credit a wallet, in the corridor currency; with --idempotency-key, running it again credits once.',

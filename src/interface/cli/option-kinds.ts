@@ -17,7 +17,9 @@ export type ValueKind =
   | 'report-format'
   | 'idempotency-key'
   | 'product-kind'
-  | 'provider';
+  | 'provider'
+  | 'key-scope'
+  | 'date-time';
 
 const oneOf =
   (...allowed: string[]) =>
@@ -55,6 +57,11 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
   'idempotency-key': (value) => (IDEMPOTENCY_KEY_PATTERN.test(value) ? null : 'must be 8 to 255 visible ASCII characters'),
   'product-kind': oneOf('operator', 'biller'),
   provider: (value) => (/^[a-z][a-z0-9-]{1,31}$/.test(value) ? null : 'must be a provider name: lower-case letters, digits and -'),
+  'key-scope': oneOf('read_only', 'transact'),
+  'date-time': (value) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
+      ? null
+      : 'must be an ISO 8601 date-time, e.g. 2026-12-31T00:00:00Z',
   'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),
 };
 

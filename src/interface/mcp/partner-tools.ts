@@ -51,6 +51,7 @@ const INSTRUCTIONS = [
   'Tools of a prepaid wallet for mobile recharge (topup) and bill payment. Your API key fixes the corridor (IN, BD or SG), its currency (INR, BDT, SGD) and the environment (svc_test_ keys: sandbox, no real money; svc_live_ keys: real money).',
   'Before a topup: service_list_operators (pass phone to detect the operator) for operator_id and the allowed amount range. Before a bill payment: service_get_bill_info for the amount, then service_pay_bill with that amount.',
   'service_topup and service_pay_bill debit the wallet at once and answer PENDING; follow up with service_get_transaction. Give each new payment a new idempotency_key; retry a payment only with the same key and arguments.',
+  'With a restricted API key: a read-only key gets scope_forbidden from the paying tools; a transact key gets key_cap_exceeded above its per-order or 24-hour maximum. Pass validate_only: true to check a payment without making it.',
   'Refusals come back as tool results with isError: true and structuredContent {error, detail}, where error is a code such as insufficient_balance, amount_out_of_range or validation_failed.',
 ].join('\n');
 
@@ -236,8 +237,8 @@ export class PartnerToolServerFactory {
   }
 
   private async topup(caller: Caller, args: TopupToolInput): Promise<CallToolResult> {
-    const { idempotency_key: key, ...request } = args;
-    return this.placed(await this.commands.execute(new PlaceTopup(caller, key, request)));
+    const { idempotency_key: key, validate_only: validateOnly, ...request } = args;
+    return this.placed(await this.commands.execute(new PlaceTopup(caller, key, request, validateOnly === true)));
   }
 
   private async billInfo(caller: Caller, args: BillInfoToolInput): Promise<CallToolResult> {
@@ -255,9 +256,9 @@ export class PartnerToolServerFactory {
   }
 
   private async payBill(caller: Caller, args: PayBillToolInput): Promise<CallToolResult> {
-    const { idempotency_key: key, ...request } = args;
+    const { idempotency_key: key, validate_only: validateOnly, ...request } = args;
     try {
-      return this.placed(await this.commands.execute(new PayBill(caller, key, request)));
+      return this.placed(await this.commands.execute(new PayBill(caller, key, request, validateOnly === true)));
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'validation_failed' && error.detail?.includes('/bill-info')) {
         return toolError(error.code, error.detail, 'Call service_get_bill_info with this biller_id and consumer_number first, then pay the amount it returns.');
@@ -273,6 +274,8 @@ export class PartnerToolServerFactory {
 
   /** The Order exactly as REST sends it (a replay is the stored first answer), plus whether it is a replay. */
   private placed(placed: PlacedOrder): CallToolResult {
+    const answer = parseJsonObject(placed.body);
+    if (answer.validate_only === true) return toolSuccess(answer, 'Dry run passed every check: nothing was debited and the idempotency_key is still unused.');
     const order = { ...parseJsonObject(placed.body), replayed: placed.replayed };
     return toolSuccess(order, orderSummary(order, placed.replayed));
   }

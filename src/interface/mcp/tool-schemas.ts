@@ -94,6 +94,8 @@ const IDEMPOTENCY_KEY =
   'Required. Your unique key for this payment: 8 to 255 visible ASCII characters, no spaces (a fresh UUID is ideal). ' +
   'Make a NEW key for every new payment. To retry the SAME payment (after a timeout, an error or an unclear answer) reuse the SAME key with the SAME arguments: ' +
   'you get the first result back (replayed: true) and the wallet is never debited twice. The same key with different arguments is refused (idempotency_conflict). Keys are remembered for 24 hours.';
+const VALIDATE_ONLY =
+  'Optional. Dry run: true runs every check of the payment and answers {validate_only: true, would: {...}} without moving money or using up the idempotency_key.';
 const REFERENCE = "Optional. The partner's own reference (at most 100 characters), echoed back in the order, the transaction status and webhooks.";
 const BILLER_ID = 'The biller id (integer) from service_list_operators with kind "biller", e.g. 1005. It must be a biller of your corridor.';
 const CONSUMER_NUMBER =
@@ -122,6 +124,7 @@ const AGENT_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, string
       "It must lie within the operator's min_amount and max_amount from service_list_operators. No currency conversion is done.",
     reference: REFERENCE,
     idempotency_key: IDEMPOTENCY_KEY,
+    validate_only: VALIDATE_ONLY,
   },
   service_get_bill_info: { biller_id: BILLER_ID, consumer_number: CONSUMER_NUMBER, params: BILLER_PARAMS },
   service_pay_bill: {
@@ -133,6 +136,7 @@ const AGENT_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, string
     params: BILLER_PARAMS,
     reference: REFERENCE,
     idempotency_key: IDEMPOTENCY_KEY,
+    validate_only: VALIDATE_ONLY,
   },
   service_get_transaction: {
     order_id: 'The order_id returned by service_topup or service_pay_bill, e.g. "ord_5f2c9a0e1b7d4c3a9e8f6a21".',

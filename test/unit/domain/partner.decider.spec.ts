@@ -1,5 +1,13 @@
 import { IssuedKey, PartnerCommand, partnerDecider } from '../../../src/domain/partner/partner.decider';
-import { ApiKeyIssued, ApiKeyRevoked, KycStatusChanged, PartnerOnboarded } from '../../../src/domain/partner/partner.events';
+import {
+  ApiKeyIssued,
+  ApiKeyRevoked,
+  KycStatusChanged,
+  PartnerOnboarded,
+  ScopedKeyCreated,
+  ScopedKeyRevoked,
+} from '../../../src/domain/partner/partner.events';
+import { Money } from '../../../src/domain/money/money';
 import { Environment } from '../../../src/domain/shared/environment';
 import { spec } from '../../support/decider-spec';
 
@@ -127,6 +135,66 @@ describe('a partner and its API keys', () => {
       ['a key regeneration', regenerate('sandbox', 'key_sbx_2')],
     ])('refuses %s with not_found', (_what, command) => {
       partner.given().when(command).thenRefused('not_found');
+    });
+  });
+
+  describe('restricted keys', () => {
+    const bdt = (text: string) => {
+      const amount = Money.parse(text, 'BDT');
+      if (!amount) throw new Error(text);
+      return amount;
+    };
+    const createKey = (overrides: Partial<Extract<PartnerCommand, { type: 'CreateScopedKey' }>> = {}): PartnerCommand => ({
+      type: 'CreateScopedKey',
+      environment: 'sandbox',
+      key: key('key_agent'),
+      label: 'agent',
+      scope: 'transact',
+      perOrderMax: bdt('100.00'),
+      dailyMax: bdt('500.00'),
+      expiresAt: null,
+      at: AT,
+      ...overrides,
+    });
+    const created: ScopedKeyCreated = {
+      type: 'ScopedKeyCreated',
+      data: {
+        partnerId: PARTNER,
+        keyId: 'key_agent',
+        environment: 'sandbox',
+        keyHash: 'hash-of-key_agent',
+        label: 'agent',
+        scope: 'transact',
+        perOrderMax: '100.00',
+        dailyMax: '500.00',
+        currency: 'BDT',
+        expiresAt: null,
+        createdAt: AT,
+      },
+    };
+
+    it('records a restricted key with its caps in the wallet currency, and only its hash', () => {
+      partner.given(...onboardedPartner).when(createKey()).then(created);
+    });
+
+    it('refuses caps on a read-only key, a cap in another currency, a per-order cap above the daily one, a past expiry', () => {
+      partner.given(...onboardedPartner).when(createKey({ scope: 'read_only' })).thenRefused('validation_failed');
+      const inr = Money.parse('10.00', 'INR');
+      partner.given(...onboardedPartner).when(createKey({ dailyMax: inr })).thenRefused('validation_failed', /BDT/);
+      partner.given(...onboardedPartner).when(createKey({ perOrderMax: bdt('600.00') })).thenRefused('validation_failed');
+      partner.given(...onboardedPartner).when(createKey({ expiresAt: AT })).thenRefused('validation_failed', /expires_at/);
+    });
+
+    it('refuses a live key before KYC approval', () => {
+      partner.given(...onboardedPartner).when(createKey({ environment: 'live' })).thenRefused('invalid_state');
+    });
+
+    it('revokes a key once; a second revocation changes nothing; an unknown key is not found', () => {
+      const revoke: PartnerCommand = { type: 'RevokeScopedKey', keyId: 'key_agent', reason: 'revoked', at: AT };
+      const keyRevoked: ScopedKeyRevoked = { type: 'ScopedKeyRevoked', data: { partnerId: PARTNER, keyId: 'key_agent', environment: 'sandbox', reason: 'revoked', revokedAt: AT } };
+      partner.given(...onboardedPartner, created).when(revoke).then(keyRevoked);
+      partner.given(...onboardedPartner, created, keyRevoked).when(revoke).thenNothingHappens();
+      partner.given(...onboardedPartner).when(revoke).thenRefused('not_found');
     });
   });
 });

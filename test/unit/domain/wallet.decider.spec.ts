@@ -142,7 +142,7 @@ describe('a partner wallet', () => {
     });
 
     it('takes its currency from its first event', () => {
-      expect(wallet.given(credited('5.00', '5.00', 'BDT')).state()).toEqual({ currency: 'BDT', balanceMinor: 500n });
+      expect(wallet.given(credited('5.00', '5.00', 'BDT')).state()).toEqual({ currency: 'BDT', balanceMinor: 500n, keySpends: [] });
     });
   });
 
@@ -179,6 +179,65 @@ describe('a partner wallet', () => {
       }
       expect(refusals).toEqual(['insufficient_balance', 'insufficient_balance', 'insufficient_balance']);
       expect(walletBalance(fold(walletDecider, history), 'INR').toDecimal()).toBe('1.00');
+    });
+  });
+
+  describe('restricted keys and their caps', () => {
+    const HOUR = 60 * 60 * 1000;
+    const later = (ms: number): string => new Date(new Date(AT).getTime() + ms).toISOString();
+    const caps = (perOrderMax: string | null, dailyMax: string | null) => ({
+      keyId: 'key_agent',
+      perOrderMax: perOrderMax === null ? null : money(perOrderMax),
+      dailyMax: dailyMax === null ? null : money(dailyMax),
+    });
+    const keyDebit = (orderId: string, amount: string, at = AT, keyCaps = caps('300.00', '500.00')): WalletCommand => ({
+      ...(debit(orderId, amount) as Extract<WalletCommand, { type: 'DebitWallet' }>),
+      keyCaps,
+      at,
+    });
+    const keyDebited = (orderId: string, amount: string, balanceAfter: string, at = AT): WalletDebited => {
+      const event = debited(orderId, amount, balanceAfter);
+      return { ...event, data: { ...event.data, placedAt: at, scopedKeyId: 'key_agent' } };
+    };
+    const funded = credited('1000.00', '1000.00');
+
+    it('records the key on a debit it placed', () => {
+      wallet.given(funded).when(keyDebit('ord_1', '300.00')).then(keyDebited('ord_1', '300.00', '700.00'));
+    });
+
+    it('refuses an order above the per-order maximum, whatever the balance', () => {
+      wallet.given(funded).when(keyDebit('ord_1', '300.01')).thenRefused('key_cap_exceeded', /per-order maximum of 300.00/);
+    });
+
+    it('refuses an order that would take the last 24 hours of the key above its daily maximum', () => {
+      wallet
+        .given(funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '150.00', '550.00'))
+        .when(keyDebit('ord_3', '50.01'))
+        .thenRefused('key_cap_exceeded', /spent 450.00 INR/);
+      wallet.given(funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '150.00', '550.00')).when(keyDebit('ord_3', '50.00')).then(keyDebited('ord_3', '50.00', '500.00'));
+    });
+
+    it('checks the caps before the balance', () => {
+      wallet.given(credited('10.00', '10.00')).when(keyDebit('ord_1', '300.01')).thenRefused('key_cap_exceeded');
+    });
+
+    it('counts only the last 24 hours: older spend falls out of the window', () => {
+      const history = [funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '200.00', '500.00', later(HOUR))];
+      wallet.given(...history).when(keyDebit('ord_3', '100.00', later(24 * HOUR - 1))).thenRefused('key_cap_exceeded');
+      wallet.given(...history).when(keyDebit('ord_3', '300.00', later(24 * HOUR))).then(keyDebited('ord_3', '300.00', '200.00', later(24 * HOUR)));
+    });
+
+    it('a refund gives the order back to the daily maximum', () => {
+      const history = [funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '200.00', '500.00'), refunded('ord_1', '300.00', '800.00')];
+      wallet.given(...history).when(keyDebit('ord_3', '300.00')).then(keyDebited('ord_3', '300.00', '500.00'));
+    });
+
+    it("does not count another key's or the main key's orders", () => {
+      wallet.given(funded, debited('ord_1', '500.00', '500.00')).when(keyDebit('ord_2', '300.00')).then(keyDebited('ord_2', '300.00', '200.00'));
+    });
+
+    it('a key without caps is held to none', () => {
+      wallet.given(funded).when(keyDebit('ord_1', '900.00', AT, caps(null, null))).then(keyDebited('ord_1', '900.00', '100.00'));
     });
   });
 });

@@ -17,6 +17,7 @@ describe('the schema pins', () => {
       '1 baseline 4a14fc61162663f8',
       '2 projection-schema-versions d9f919ed6d1b3e7e',
       '3 access-fences-and-retention dd69675e0c520725',
+      '4 key-refusals a725d3b28f942fb8',
     ]);
   });
 
@@ -30,6 +31,7 @@ describe('the schema pins', () => {
       'balances v1 3bd48bc34b1f02ca',
       // answer_after_outcome came with a new event type (no earlier row needs it), added in place.
       'orders v1 1442a0e6aadba6ba',
+      'key-scopes v1 2799bfbff18ffa3a',
     ]);
   });
 });

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Money } from '../../../domain/money/money';
 import { WalletDebited, WalletEvent } from '../../../domain/wallet/wallet.events';
+import { WalletCommand, walletDecider } from '../../../domain/wallet/wallet.decider';
+import { Decision } from '../../../domain/shared/decider';
+import { capsOf } from '../../auth/key-scope';
 import { OrderProduct } from '../../../domain/wallet/order-product';
 import { RouteTarget } from '../../../domain/routing/route';
 import { Caller } from '../../auth/caller';
@@ -60,16 +63,7 @@ export class OrderDebit {
     const now = this.clock.now();
     let boundAnswer: string | null = null;
     const result = await this.wallets.execute(caller.partnerId, caller.environment, {
-      command: {
-        type: 'DebitWallet',
-        orderId,
-        amount: draft.amount,
-        reference: draft.reference,
-        idempotencyKey,
-        product: draft.product,
-        route: draft.route ?? null,
-        at: now.toISOString(),
-      },
+      command: debitCommand(caller, orderId, idempotencyKey, draft, now),
       eventId: deterministicEventId(orderId, 'WalletDebited'),
       metadata: metadata({
         partnerId: caller.partnerId,
@@ -84,6 +78,12 @@ export class OrderDebit {
     return { result, boundAnswer };
   }
 
+  /** What the debit would decide now, against the wallet as it is, writing nothing (a dry run). */
+  async preview(caller: Caller, idempotencyKey: string, draft: OrderDraft): Promise<Decision<WalletEvent>> {
+    const state = await this.wallets.current(caller.partnerId, caller.environment);
+    return walletDecider.decide(debitCommand(caller, 'dry-run', idempotencyKey, draft, this.clock.now()), state);
+  }
+
   /** The order as its debit event recorded it, if the order was debited. */
   async earlier(orderId: string): Promise<WalletDebited | null> {
     const debit = await debitOfOrder(this.store, orderId);
@@ -91,7 +91,27 @@ export class OrderDebit {
   }
 }
 
-function factsOf(debited: WalletDebited): OrderFacts {
+function debitCommand(
+  caller: Caller,
+  orderId: string,
+  idempotencyKey: string,
+  draft: OrderDraft,
+  now: Date,
+): WalletCommand {
+  return {
+    type: 'DebitWallet',
+    orderId,
+    amount: draft.amount,
+    reference: draft.reference,
+    idempotencyKey,
+    product: draft.product,
+    route: draft.route ?? null,
+    keyCaps: capsOf(caller),
+    at: now.toISOString(),
+  };
+}
+
+export function factsOf(debited: WalletDebited): OrderFacts {
   const data = debited.data;
   return {
     orderId: data.orderId,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
@@ -14,13 +14,16 @@ import { Actor } from '../../../domain/shared/actor';
 import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
 import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
-import { ConfigurePartnerDto, CreatePartnerDto, EnvironmentDto, KycDto, ResolveOrderDto, WalletCreditDto } from './dto/admin.dto';
+import { AdminCreateScopedKeyDto, ConfigurePartnerDto, CreatePartnerDto, EnvironmentDto, KycDto, ResolveOrderDto, WalletCreditDto } from './dto/admin.dto';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
 import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webhooks/webhook-deliveries';
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { isEnvironment } from '../../../domain/shared/environment';
 import { CurrentOperator } from './operator.decorator';
+import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
+import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
+import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
 
 /** The back office API; the operator CLI is its client. */
 @ApiExcludeController()
@@ -53,6 +56,27 @@ export class AdminController {
   @HttpCode(200)
   regenerateKey(@Param('id') id: string, @Body() body: EnvironmentDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new RegenerateApiKey(id, body.environment, operator));
+  }
+
+  /** Restricted keys: the same as the partner's own POST/GET/DELETE /v1/partner/keys, for any environment. */
+  @Post('partners/:id/keys')
+  @HttpCode(201)
+  createScopedKey(@Param('id') id: string, @Body() body: AdminCreateScopedKeyDto, @CurrentOperator() operator: Actor) {
+    const { environment, ...request } = body;
+    return this.commands.execute(new CreateScopedKey(id, environment, request, operator));
+  }
+
+  @Get('partners/:id/keys')
+  listScopedKeys(@Param('id') id: string, @Query() query: Record<string, unknown>) {
+    refuseUnknownQuery(query, ['environment']);
+    const environment = query.environment;
+    if (typeof environment !== 'string' || !isEnvironment(environment)) throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
+    return this.queries.execute(new ListScopedKeys(id, environment));
+  }
+
+  @Delete('partners/:id/keys/:keyId')
+  revokeScopedKey(@Param('id') id: string, @Param('keyId') keyId: string, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(new RevokeScopedKey(id, null, keyId, operator));
   }
 
   /** An optional Idempotency-Key makes retries safe: the same key and body credit once and get the first answer. */

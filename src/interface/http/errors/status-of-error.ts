@@ -9,6 +9,8 @@ export const STATUS_OF_ERROR: Record<ErrorCode, number> = {
   insufficient_balance: 402,
   kyc_required: 403,
   ip_not_allowed: 403,
+  scope_forbidden: 403,
+  key_cap_exceeded: 403,
   operator_not_found_or_wrong_corridor: 404,
   not_found: 404,
   idempotency_conflict: 409,

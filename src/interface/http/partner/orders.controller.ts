@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { FetchBill } from '../../../application/orders/fetch-bill';
@@ -10,7 +10,7 @@ import { PlaceTopup } from '../../../application/orders/place-topup';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { BillInfoResponseDto } from './dto/bill-info-response.dto';
 import { BillInfoDto } from '../../shared/requests/bill-info.dto';
-import { BillPaymentOrderDto, TopupOrderDto } from './dto/order-response.dto';
+import { BillPaymentDryRunDto, BillPaymentOrderDto, TopupDryRunDto, TopupOrderDto } from './dto/order-response.dto';
 import { PayBillDto } from '../../shared/requests/pay-bill.dto';
 import { TopupDto } from '../../shared/requests/topup.dto';
 import { IdempotencyKey, IdempotencyKeyGuard } from './idempotency-key.guard';
@@ -31,6 +31,7 @@ const REPLAY_HEADER = {
 
 @ApiTags('orders')
 @ApiBearerAuth()
+@ApiExtraModels(TopupOrderDto, TopupDryRunDto, BillPaymentOrderDto, BillPaymentDryRunDto)
 @Controller('v1/partner')
 @UseGuards(PartnerAuthGuard)
 export class OrdersController {
@@ -39,10 +40,15 @@ export class OrdersController {
   @Post('topup')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mobile prepaid topup', description: 'Debits the wallet at once and answers PENDING; follow the outcome with GET /transactions/{order_id}.', operationId: 'topup' })
-  @ApiOkResponse({ type: TopupOrderDto, headers: REPLAY_HEADER, description: 'The Order, status PENDING; the wallet is already debited' })
+  @ApiOkResponse({
+    schema: { oneOf: [{ $ref: getSchemaPath(TopupOrderDto) }, { $ref: getSchemaPath(TopupDryRunDto) }] },
+    headers: REPLAY_HEADER,
+    description: 'The Order, status PENDING; the wallet is already debited. With validate_only: true, a TopupDryRun instead, and nothing debited',
+  })
   @ApiErrorResponses({
     400: 'validation_failed (a missing or malformed field, named at the start of `detail`) or idempotency_key_required',
     402: true,
+    403: 'kyc_required, ip_not_allowed, scope_forbidden (a read-only key), or key_cap_exceeded (above the restricted key\'s per_order_max, or its daily_max over the last 24 hours; no money moved)',
     404: 'operator_not_found_or_wrong_corridor: `operator_id` is not an operator of your corridor',
     409: true,
     413: true,
@@ -58,7 +64,8 @@ export class OrdersController {
     @Body() body: TopupDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return send(reply, await this.commands.execute(new PlaceTopup(caller, key, { ...body })));
+    const { validate_only: validateOnly, ...request } = body;
+    return send(reply, await this.commands.execute(new PlaceTopup(caller, key, request, validateOnly === true)));
   }
 
   @Post('bill-info')
@@ -84,10 +91,15 @@ export class OrdersController {
     description: 'The amount must match the bill fetched with POST /bill-info within 1 unit of the currency. Debits the wallet at once and answers PENDING.',
     operationId: 'payBill',
   })
-  @ApiOkResponse({ type: BillPaymentOrderDto, headers: REPLAY_HEADER, description: 'The Order, status PENDING; the wallet is already debited' })
+  @ApiOkResponse({
+    schema: { oneOf: [{ $ref: getSchemaPath(BillPaymentOrderDto) }, { $ref: getSchemaPath(BillPaymentDryRunDto) }] },
+    headers: REPLAY_HEADER,
+    description: 'The Order, status PENDING; the wallet is already debited. With validate_only: true, a BillPaymentDryRun instead, and nothing debited',
+  })
   @ApiErrorResponses({
     400: 'validation_failed (a malformed field, or no current bill: call POST /bill-info first) or idempotency_key_required',
     402: true,
+    403: 'kyc_required, ip_not_allowed, scope_forbidden (a read-only key), or key_cap_exceeded (above the restricted key\'s per_order_max, or its daily_max over the last 24 hours; no money moved)',
     404: 'operator_not_found_or_wrong_corridor: `biller_id` is not a biller of your corridor',
     409: true,
     413: true,
@@ -103,7 +115,8 @@ export class OrdersController {
     @Body() body: PayBillDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return send(reply, await this.commands.execute(new PayBill(caller, key, { ...body })));
+    const { validate_only: validateOnly, ...request } = body;
+    return send(reply, await this.commands.execute(new PayBill(caller, key, request, validateOnly === true)));
   }
 }
 

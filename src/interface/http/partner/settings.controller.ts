@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { PartnerSettingsDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/settings-response.dto';
 import { Caller } from '../../../application/auth/caller';
+import { requireMainKey } from '../../../application/auth/key-scope';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
 import { GetPartnerSettings } from '../../../application/settings/get-partner-settings';
 import { GetWebhookDelivery, ListWebhookDeliveries } from '../../../application/webhooks/webhook-deliveries';
@@ -39,6 +40,7 @@ export class SettingsController {
   @ApiOkResponse({ type: PartnerSettingsDto, description: 'The settings now; webhook_secret only when one was created' })
   @ApiErrorResponses({ 400: 'validation_failed: a field is malformed, or a live webhook URL is not https to a public address', 413: true, 415: true })
   update(@CurrentCaller() caller: Caller, @Body() body: UpdateSettingsDto) {
+    requireMainKey(caller, 'change settings');
     return this.commands.execute(
       new ConfigurePartner(
         caller.partnerId,
@@ -55,6 +57,7 @@ export class SettingsController {
   @ApiOkResponse({ type: PartnerSettingsDto, description: 'The settings now, with the new webhook_secret' })
   @ApiErrorResponses({})
   rotate(@CurrentCaller() caller: Caller) {
+    requireMainKey(caller, 'rotate the webhook secret');
     return this.commands.execute(new ConfigurePartner(caller.partnerId, caller.environment, { rotateWebhookSecret: true }, { type: 'partner_key', id: caller.keyId }));
   }
 

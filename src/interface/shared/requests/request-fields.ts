@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsStringRecord } from './validators';
 
 /**
@@ -79,6 +79,11 @@ export function AmountField(doc: FieldDoc): PropertyDecorator {
     ...documented({ type: 'number', minimum: 0, exclusiveMinimum: true }, doc),
     IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a JSON number' }),
   );
+}
+
+/** A JSON true or false (no "true" string, no 1). */
+export function FlagField(doc: FieldDoc): PropertyDecorator {
+  return stacked(...documented({ type: 'boolean' }, doc), IsBoolean({ message: 'must be true or false' }));
 }
 
 /** One of a fixed list of strings. */

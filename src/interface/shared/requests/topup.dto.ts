@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { AmountField, IdField, TextField } from './request-fields';
+import { AmountField, FlagField, IdField, TextField } from './request-fields';
 
 @ApiSchema({ name: 'TopupRequest', description: 'A mobile prepaid recharge.' })
 export class TopupDto {
@@ -20,4 +20,13 @@ export class TopupDto {
     { description: 'Your own reference, echoed back exactly (printable Unicode; no control characters)', example: 'inv-2026-0001', optional: true },
   )
   reference?: string;
+
+  @FlagField({
+    description:
+      'Dry run: when true, every check of the real request runs (key scope and caps, KYC, operator and corridor, phone, amount, balance, rate limit) and the answer is ' +
+      '`{"validate_only": true, "would": {...}}`, what the order would be; nothing is debited or placed, no webhook follows, and the Idempotency-Key stays unused',
+    example: false,
+    optional: true,
+  })
+  validate_only?: boolean;
 }

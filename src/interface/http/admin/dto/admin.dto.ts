@@ -1,6 +1,7 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { CORRIDORS, Corridor } from '../../../../domain/corridor/corridor';
 import { ENVIRONMENTS, Environment } from '../../../../domain/shared/environment';
+import { CreateScopedKeyDto } from '../../partner/dto/scoped-key.dto';
 
 export class CreatePartnerDto {
   @IsString({ message: 'must be a string' })
@@ -65,4 +66,9 @@ export class ResolveOrderDto {
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(500, { message: 'must be at most 500 characters' })
   reason!: string;
+}
+
+export class AdminCreateScopedKeyDto extends CreateScopedKeyDto {
+  @IsIn(ENVIRONMENTS, { message: 'must be sandbox or live' })
+  environment!: Environment;
 }

@@ -13,6 +13,8 @@ export const PARTNER_ERROR_CODES = [
   'insufficient_balance',
   'kyc_required',
   'ip_not_allowed',
+  'scope_forbidden',
+  'key_cap_exceeded',
   'operator_not_found_or_wrong_corridor',
   'not_found',
   'idempotency_conflict',

@@ -42,3 +42,54 @@ export class BillPaymentOrderDto extends OrderDto {
   @ApiProperty({ type: 'string', minLength: 1, example: '1234560001' })
   consumer_number!: string;
 }
+
+/** What a dry run (`validate_only`) would place: the Order without order_id, status and created_at. */
+abstract class OrderPreviewDto {
+  @ApiProperty({ ...AMOUNT_LOCAL, description: 'The amount that would be debited, four decimal places' })
+  amount_local!: string;
+
+  @ApiProperty(CURRENCY)
+  currency!: string;
+
+  @ApiProperty({ ...DECIMAL_AMOUNT, description: 'Wallet balance after the debit, as of now' })
+  balance_after!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Your own reference, echoed back' })
+  reference!: string | null;
+}
+
+@ApiSchema({ name: 'TopupPreview', description: 'The topup a dry run would place.' })
+export class TopupPreviewDto extends OrderPreviewDto {
+  @ApiProperty({ ...ID, example: 101 })
+  operator_id!: number;
+
+  @ApiProperty({ ...E164_PHONE, description: 'The recipient number in E.164' })
+  phone!: string;
+}
+
+@ApiSchema({ name: 'BillPaymentPreview', description: 'The bill payment a dry run would place.' })
+export class BillPaymentPreviewDto extends OrderPreviewDto {
+  @ApiProperty({ ...ID, example: 1005 })
+  biller_id!: number;
+
+  @ApiProperty({ type: 'string', minLength: 1, example: '1234560001' })
+  consumer_number!: string;
+}
+
+@ApiSchema({ name: 'TopupDryRun', description: 'The answer of POST /topup with validate_only: every check passed; nothing was debited or placed.' })
+export class TopupDryRunDto {
+  @ApiProperty({ type: 'boolean', enum: [true] })
+  validate_only!: true;
+
+  @ApiProperty({ type: TopupPreviewDto })
+  would!: TopupPreviewDto;
+}
+
+@ApiSchema({ name: 'BillPaymentDryRun', description: 'The answer of POST /pay-bill with validate_only: every check passed; nothing was debited or placed.' })
+export class BillPaymentDryRunDto {
+  @ApiProperty({ type: 'boolean', enum: [true] })
+  validate_only!: true;
+
+  @ApiProperty({ type: BillPaymentPreviewDto })
+  would!: BillPaymentPreviewDto;
+}

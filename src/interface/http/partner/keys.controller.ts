@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Caller } from '../../../application/auth/caller';
+import { requireMainKey } from '../../../application/auth/key-scope';
+import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
+import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
+import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
+import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { CreateScopedKeyDto, RevokedKeyDto, ScopedKeyListDto, ScopedKeyResponseDto } from './dto/scoped-key.dto';
+import { CurrentCaller } from '../../shared/partner-request';
+import { PartnerAuthGuard } from './partner-auth.guard';
+
+/** Restricted keys of the key's environment; only the main key manages them. */
+@ApiTags('keys')
+@ApiBearerAuth()
+@Controller('v1/partner')
+@UseGuards(PartnerAuthGuard)
+export class KeysController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('keys')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create a restricted key (read-only, or transact with caps); the key is shown once',
+    operationId: 'createScopedKey',
+  })
+  @ApiCreatedResponse({ type: ScopedKeyResponseDto, description: 'The key, with `api_key` shown this once' })
+  @ApiErrorResponses({
+    400: true,
+    409: 'invalid_state: the environment already has the most active restricted keys (50)',
+    413: true,
+    415: true,
+  })
+  create(@CurrentCaller() caller: Caller, @Body() body: CreateScopedKeyDto) {
+    requireMainKey(caller, 'create keys');
+    return this.commands.execute(
+      new CreateScopedKey(caller.partnerId, caller.environment, { ...body }, { type: 'partner_key', id: caller.keyId }),
+    );
+  }
+
+  @Get('keys')
+  @ApiOperation({
+    summary: 'Your restricted keys of this environment, with their spend and refusals of the last 24 hours',
+    operationId: 'listScopedKeys',
+  })
+  @ApiOkResponse({ type: ScopedKeyListDto })
+  @ApiErrorResponses({})
+  list(@CurrentCaller() caller: Caller) {
+    requireMainKey(caller, 'list keys');
+    return this.queries.execute(new ListScopedKeys(caller.partnerId, caller.environment));
+  }
+
+  @Delete('keys/:key_id')
+  @ApiOperation({
+    summary: 'Revoke a restricted key; it is refused from this answer on',
+    operationId: 'revokeScopedKey',
+  })
+  @ApiOkResponse({ type: RevokedKeyDto, description: 'The key is refused from this answer on' })
+  @ApiErrorResponses({ 404: 'not_found: no restricted key with this id in this environment' })
+  revoke(@CurrentCaller() caller: Caller, @Param('key_id') keyId: string) {
+    requireMainKey(caller, 'revoke keys');
+    return this.commands.execute(
+      new RevokeScopedKey(caller.partnerId, caller.environment, keyId, { type: 'partner_key', id: caller.keyId }),
+    );
+  }
+}
