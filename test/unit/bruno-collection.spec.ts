@@ -60,6 +60,8 @@ describe('the Bruno collection (clients/bruno)', () => {
       phone: expect.any(String),
       amount: expect.any(Number),
       reference: expect.any(String),
+      // The example of the dry-run flag: false, so a send places the order.
+      validate_only: false,
     });
     expect(readFileSync(join(FOLDER, 'orders', 'payBill.bru'), 'utf8')).toContain('Idempotency-Key: {{$randomUUID}}');
   });

@@ -98,6 +98,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your restricted keys of this environment, with their spend and refusals of the last 24 hours */
+        get: operations["listScopedKeys"];
+        put?: never;
+        /** Create a restricted key (read-only, or transact with caps); the key is shown once */
+        post: operations["createScopedKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a restricted key; it is refused from this answer on */
+        delete: operations["revokeScopedKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner/operators": {
         parameters: {
             query?: never;
@@ -358,6 +393,12 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The answer of POST /pay-bill with validate_only: every check passed; nothing was debited or placed. */
+        BillPaymentDryRun: {
+            /** @enum {boolean} */
+            validate_only: true;
+            would: components["schemas"]["BillPaymentPreview"];
+        };
         /** @description The Order of a bill payment (status PENDING). */
         BillPaymentOrder: {
             /**
@@ -396,6 +437,30 @@ export interface components {
              * @enum {string}
              */
             status: "PENDING";
+        };
+        /** @description The bill payment a dry run would place. */
+        BillPaymentPreview: {
+            /**
+             * @description The amount that would be debited, four decimal places
+             * @example 100.0000
+             */
+            amount_local: string;
+            /**
+             * @description Wallet balance after the debit, as of now
+             * @example 900.00
+             */
+            balance_after: string;
+            /** @example 1005 */
+            biller_id: number;
+            /** @example 1234560001 */
+            consumer_number: string;
+            /**
+             * @example INR
+             * @enum {string}
+             */
+            currency: "INR" | "BDT" | "SGD";
+            /** @description Your own reference, echoed back */
+            reference: string | null;
         };
         /** @description A biller of the corridor (postpaid mobile, utility, and in IN the BBPS billers). */
         Biller: {
@@ -473,7 +538,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            error: "validation_failed" | "idempotency_key_required" | "invalid_api_key" | "insufficient_balance" | "kyc_required" | "ip_not_allowed" | "operator_not_found_or_wrong_corridor" | "not_found" | "idempotency_conflict" | "invalid_state" | "amount_out_of_range" | "rate_limit_exceeded" | "internal_error" | "provider_unavailable" | "service_unavailable" | "access_change_pending";
+            error: "validation_failed" | "idempotency_key_required" | "invalid_api_key" | "insufficient_balance" | "kyc_required" | "ip_not_allowed" | "scope_forbidden" | "key_cap_exceeded" | "operator_not_found_or_wrong_corridor" | "not_found" | "idempotency_conflict" | "invalid_state" | "amount_out_of_range" | "rate_limit_exceeded" | "internal_error" | "provider_unavailable" | "service_unavailable" | "access_change_pending";
         };
         /** @description A mobile prepaid operator of the corridor. */
         Operator: {
@@ -621,6 +686,80 @@ export interface components {
             };
             /** @description Your own reference, echoed back exactly (printable Unicode; no control characters) */
             reference?: string;
+            /**
+             * @description Dry run: when true, every check of the real request runs (key scope and caps, KYC, biller and corridor, consumer number and fetched bill, amount, balance, rate limit) and the answer is `{"validate_only": true, "would": {...}}`, what the order would be; nothing is debited or placed, no webhook follows, and the Idempotency-Key stays unused
+             * @example false
+             */
+            validate_only?: boolean;
+        };
+        RevokedKey: {
+            key_id: string;
+            /** @enum {boolean} */
+            revoked: true;
+        };
+        /** @description A restricted key and its usage; never the key itself, except `api_key` once, on creation. */
+        ScopedKey: {
+            /** @description the key, on creation only: it is not stored and cannot be shown again */
+            api_key?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description the wallet currency the caps and spend are in */
+            currency: string;
+            /** @description decimal, wallet currency */
+            daily_max: string | null;
+            /** @enum {string} */
+            environment: "live" | "sandbox";
+            /** Format: date-time */
+            expires_at: string | null;
+            key_id: string;
+            label: string;
+            /** @description decimal, wallet currency */
+            per_order_max: string | null;
+            /** @description requests of this key refused in the last 24 hours for its scope or caps */
+            refusals_last_24h: number;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @enum {string} */
+            scope: "read_only" | "transact";
+            /** @description placed with this key in the last 24 hours, refunded orders excluded */
+            spent_last_24h: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+        };
+        ScopedKeyList: {
+            currency: string;
+            /** @enum {string} */
+            environment: "live" | "sandbox";
+            keys: components["schemas"]["ScopedKey"][];
+        };
+        /** @description A restricted API key for an agent or a member of your staff. */
+        ScopedKeyRequest: {
+            /**
+             * @description transact keys: the most the key may spend in any 24 hours (rolling; refunded orders give their amount back), a decimal string in the wallet currency; absent or null: no daily cap
+             * @example 2000.00
+             */
+            daily_max?: string | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working (it is refused with invalid_api_key from then on); absent or null: never
+             * @example 2026-12-31T00:00:00Z
+             */
+            expires_at?: string | null;
+            /**
+             * @description What the key is for, shown in the key list
+             * @example support agent
+             */
+            label: string;
+            /**
+             * @description transact keys: the largest amount of one order, a decimal string in the wallet currency; absent or null: no per-order cap
+             * @example 500.00
+             */
+            per_order_max?: string | null;
+            /**
+             * @description read_only: reads only (balance, catalog, bill-info, transactions); transact: may also place orders, within its caps
+             * @enum {string}
+             */
+            scope: "read_only" | "transact";
         };
         /** @description Only the fields given are changed. */
         SettingsChange: {
@@ -642,6 +781,12 @@ export interface components {
              * @example https://example.com/hooks/recharge
              */
             webhook_url?: string | null;
+        };
+        /** @description The answer of POST /topup with validate_only: every check passed; nothing was debited or placed. */
+        TopupDryRun: {
+            /** @enum {boolean} */
+            validate_only: true;
+            would: components["schemas"]["TopupPreview"];
         };
         /** @description The Order of a mobile prepaid topup (status PENDING). */
         TopupOrder: {
@@ -685,6 +830,33 @@ export interface components {
              */
             status: "PENDING";
         };
+        /** @description The topup a dry run would place. */
+        TopupPreview: {
+            /**
+             * @description The amount that would be debited, four decimal places
+             * @example 100.0000
+             */
+            amount_local: string;
+            /**
+             * @description Wallet balance after the debit, as of now
+             * @example 900.00
+             */
+            balance_after: string;
+            /**
+             * @example INR
+             * @enum {string}
+             */
+            currency: "INR" | "BDT" | "SGD";
+            /** @example 101 */
+            operator_id: number;
+            /**
+             * @description The recipient number in E.164
+             * @example +919876540001
+             */
+            phone: string;
+            /** @description Your own reference, echoed back */
+            reference: string | null;
+        };
         /** @description A mobile prepaid recharge. */
         TopupRequest: {
             /**
@@ -707,6 +879,11 @@ export interface components {
              * @example inv-2026-0001
              */
             reference?: string;
+            /**
+             * @description Dry run: when true, every check of the real request runs (key scope and caps, KYC, operator and corridor, phone, amount, balance, rate limit) and the answer is `{"validate_only": true, "would": {...}}`, what the order would be; nothing is debited or placed, no webhook follows, and the Idempotency-Key stays unused
+             * @example false
+             */
+            validate_only?: boolean;
         };
         /** @description One page of the caller's transactions, newest first. */
         TransactionList: {
@@ -845,7 +1022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -923,7 +1100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1035,7 +1212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1114,7 +1291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1194,7 +1371,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1228,6 +1405,251 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listScopedKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopedKeyList"];
+                };
+            };
+            /** @description invalid_api_key: the key is missing, malformed, wrong or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: a server fault; safe to retry with the same Idempotency-Key */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createScopedKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScopedKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with `api_key` shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopedKey"];
+                };
+            };
+            /** @description validation_failed: a missing or malformed field, named at the start of `detail` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_api_key: the key is missing, malformed, wrong or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_state: the environment already has the most active restricted keys (50) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: the request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: the body must be sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: a server fault; safe to retry with the same Idempotency-Key */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeScopedKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is refused from this answer on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedKey"];
+                };
+            };
+            /** @description invalid_api_key: the key is missing, malformed, wrong or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no restricted key with this id in this environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: a server fault; safe to retry with the same Idempotency-Key */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1271,7 +1693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1325,7 +1747,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Order, status PENDING; the wallet is already debited */
+            /** @description The Order, status PENDING; the wallet is already debited. With validate_only: true, a BillPaymentDryRun instead, and nothing debited */
             200: {
                 headers: {
                     /** @description Present with the value `true` when the answer is the cached first answer for this Idempotency-Key */
@@ -1333,7 +1755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BillPaymentOrder"];
+                    "application/json": components["schemas"]["BillPaymentOrder"] | components["schemas"]["BillPaymentDryRun"];
                 };
             };
             /** @description validation_failed (a malformed field, or no current bill: call POST /bill-info first) or idempotency_key_required */
@@ -1363,7 +1785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required, ip_not_allowed, scope_forbidden (a read-only key), or key_cap_exceeded (above the restricted key's per_order_max, or its daily_max over the last 24 hours; no money moved) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1472,7 +1894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1550,7 +1972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1633,7 +2055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1687,7 +2109,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Order, status PENDING; the wallet is already debited */
+            /** @description The Order, status PENDING; the wallet is already debited. With validate_only: true, a TopupDryRun instead, and nothing debited */
             200: {
                 headers: {
                     /** @description Present with the value `true` when the answer is the cached first answer for this Idempotency-Key */
@@ -1695,7 +2117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TopupOrder"];
+                    "application/json": components["schemas"]["TopupOrder"] | components["schemas"]["TopupDryRun"];
                 };
             };
             /** @description validation_failed (a missing or malformed field, named at the start of `detail`) or idempotency_key_required */
@@ -1725,7 +2147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required, ip_not_allowed, scope_forbidden (a read-only key), or key_cap_exceeded (above the restricted key's per_order_max, or its daily_max over the last 24 hours; no money moved) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1856,7 +2278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1933,7 +2355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2019,7 +2441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2086,7 +2508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval) or ip_not_allowed (the caller address is not in the allowlist) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
             403: {
                 headers: {
                     [name: string]: unknown;
