@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expectRefusal } from '../support/error-assertions';
-import { dataOf } from '../support/partner-client';
+import { dataOf, placedOrderOf } from '../support/partner-client';
 import { HttpAnswer, STORES, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
@@ -38,7 +38,7 @@ describe.each(STORES)('bill payment (%s store)', (store) => {
   const fetchBillInfo = (body: { biller_id: number; consumer_number: string; params?: Record<string, string> }) =>
     dataOf(client().POST('/v1/partner/bill-info', { body }));
   const pay = (body: { biller_id: number; consumer_number: string; amount: number; reference?: string }) =>
-    dataOf(
+    placedOrderOf(
       client().POST('/v1/partner/pay-bill', { params: { header: { 'Idempotency-Key': `bill-${randomUUID()}` } }, body }),
     );
   const balance = async (): Promise<string> => (await dataOf(client().GET('/v1/partner/balance'))).available;

@@ -142,7 +142,7 @@ describe('events feed', () => {
 
     const started = await service.admin('POST', '/projections/partner-events/rebuild');
     expect(started.status).toBe(202);
-    await (service.app.get(PROJECTION_ADMIN) as SqlProjectionAdmin).whenFinished(started.body.rebuild_id);
+    await service.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN).whenFinished(started.body.rebuild_id);
     const ended = await service.admin('GET', `/projections/rebuilds/${started.body.rebuild_id}`);
     expect(ended.body).toMatchObject({ state: 'completed' });
 
@@ -168,7 +168,7 @@ describe('events feed', () => {
       upgraded = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
       const status = await upgraded.admin('GET', '/projections');
       const feed = (status.body.projections as { name: string; rebuilding: { rebuild_id: string } | null }[]).find((projection) => projection.name === 'partner-events');
-      if (feed?.rebuilding) await (upgraded.app.get(PROJECTION_ADMIN) as SqlProjectionAdmin).whenFinished(feed.rebuilding.rebuild_id);
+      if (feed?.rebuilding) await upgraded.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN).whenFinished(feed.rebuilding.rebuild_id);
       const answer = await upgraded.partner('GET', '/events', key);
       expect(answer.body.events.map((event: Record<string, unknown>) => event.event)).toEqual(['transaction.succeeded']);
     } finally {

@@ -31,7 +31,7 @@ describe('one definition per request: a limit changed in the DTO', () => {
 
   beforeAll(async () => {
     // Loaded after the mock, like every module of the service.
-    const { TestService: Service } = jest.requireActual('../support/test-service') as typeof import('../support/test-service');
+    const { TestService: Service } = jest.requireActual<typeof import('../support/test-service')>('../support/test-service');
     service = await Service.start({ store: 'postgres' });
     ({ sandboxKey: key } = await service.createPartner('IN'));
     mcp = new Client({ name: 'one-definition-spec', version: '1.0.0' });

@@ -8,6 +8,7 @@ import { SANDBOX_PHONES, TestService } from '../support/test-service';
 
 const CLI = resolve(__dirname, '../../tools/partner-cli/partner-cli.cjs');
 /** The receiver example of docs/webhooks.md, which checks signatures as a partner's would. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the example is plain CommonJS, loaded as a reader would
 const example = require(resolve(__dirname, '../../docs/examples/webhook-receiver.js')) as {
   createReceiver(options: { secret: string; onEvent: (event: Record<string, unknown>) => unknown }): Server;
 };

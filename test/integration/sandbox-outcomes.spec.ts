@@ -4,7 +4,7 @@ import { OrderLifecycle } from '../../src/application/process-managers/order-lif
 import { RefundOrderJob } from '../../src/application/process-managers/refund-order.job';
 import { transactionStreamId } from '../../src/domain/transaction/transaction.events';
 import { orderEvents } from '../support/ledger';
-import { dataOf } from '../support/partner-client';
+import { dataOf, placedOrderOf } from '../support/partner-client';
 import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
 
 describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
@@ -23,7 +23,7 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
 
   // Through the generated client (clients/typescript): a 2xx answer's typed body, or the test fails.
   const topup = (suffix: string, idempotencyKey: string) =>
-    dataOf(
+    placedOrderOf(
       service.client(key).POST('/v1/partner/topup', {
         params: { header: { 'Idempotency-Key': idempotencyKey } },
         body: { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference: `ref-${suffix}` },

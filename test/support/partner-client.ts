@@ -1,4 +1,4 @@
-import { createPartnerClient, PartnerClient } from '../../clients/typescript/src';
+import { createPartnerClient, isDryRun, PartnerClient } from '../../clients/typescript/src';
 
 /** The generated TypeScript client (clients/typescript) against a test service, with a partner's key. */
 export function partnerClient(url: string, apiKey: string): PartnerClient {
@@ -14,4 +14,11 @@ export async function dataOf<T>(call: Promise<{ data?: T; error?: unknown; respo
   if (!response.ok || data === undefined)
     throw new Error(`expected a 2xx answer, got ${response.status} ${JSON.stringify(error ?? null)}`);
   return data;
+}
+
+/** The order a placing call answered (POST /topup, POST /pay-bill): a dry run's answer fails the test. */
+export async function placedOrderOf<T extends object>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Exclude<T, { validate_only: true }>> {
+  const data = await dataOf(call);
+  if (isDryRun(data)) throw new Error(`expected an order, got a dry run's answer ${JSON.stringify(data)}`);
+  return data as Exclude<T, { validate_only: true }>;
 }

@@ -4,7 +4,7 @@ import { breakingChanges } from '../../tools/openapi/breaking-changes';
 import { OPENAPI_SNAPSHOT_FILE } from '../../tools/openapi/canonical-json';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Document = { [key: string]: any };
+type Document = Record<string, any>;
 
 const snapshot = (): Document => JSON.parse(readFileSync(join(__dirname, '..', '..', OPENAPI_SNAPSHOT_FILE), 'utf8'));
 const schemas = (document: Document): Document => document.components.schemas;
@@ -22,11 +22,11 @@ describe('the breaking-change check of the OpenAPI document', () => {
   it('accepts additions: a new operation, an optional request field, a new response field, a new error code', () => {
     expect(
       changed((document) => {
-        document.paths['/v1/partner/events'] = { get: { responses: { 200: { description: 'events' } } } };
-        schemas(document).TopupRequest.properties.validate_only = { type: 'boolean' };
+        document.paths['/v1/partner/receipts'] = { get: { responses: { 200: { description: 'receipts' } } } };
+        schemas(document).TopupRequest.properties.note = { type: 'string' };
         schemas(document).TopupOrder.properties.fee = { type: 'string' };
         schemas(document).TopupOrder.required.push('fee');
-        schemas(document).Error.properties.error.enum.push('scope_forbidden');
+        schemas(document).Error.properties.error.enum.push('a_new_code');
       }),
     ).toEqual([]);
   });

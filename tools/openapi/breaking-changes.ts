@@ -1,5 +1,4 @@
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+import { Json, JsonObject, asArray, asObject, textOf } from '../../src/interface/shared/requests/json-schema';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const BOUNDS_THAT_MAY_NOT_RISE = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
@@ -72,7 +71,7 @@ function compareParameters(
       asArray(operation.parameters)
         .map((parameter) => resolver.deref(parameter))
         .filter((parameter): parameter is JsonObject => parameter !== null)
-        .map((parameter) => [`${String(parameter.in)} ${String(parameter.name).toLowerCase()}`, parameter]),
+        .map((parameter) => [`${textOf(parameter.in)} ${textOf(parameter.name).toLowerCase()}`, parameter]),
     );
   const before = byName(old, oldOperation);
   const after = byName(now, newOperation);
@@ -117,6 +116,16 @@ class SchemaComparison {
       const before = unwrapNullable(this.old.resolveSchema(oldValue));
       const after = unwrapNullable(this.now.resolveSchema(newValue));
       if (!before.schema || !after.schema) return;
+      const oldAlternatives = alternativesOf(before.schema);
+      const newAlternatives = alternativesOf(after.schema);
+      if (oldAlternatives || newAlternatives) {
+        // A union (an order or its dry run): each named alternative is compared with the same one on the other side.
+        for (const alternative of oldAlternatives ?? [oldValue]) {
+          const counterpart = (newAlternatives ?? [newValue]).find((candidate) => refOf(candidate) !== '' && refOf(candidate) === refOf(alternative));
+          if (counterpart !== undefined) this.compare(where, alternative, counterpart);
+        }
+        return;
+      }
       this.compareTypes(where, typesOf(before.schema, before.nullable), typesOf(after.schema, after.nullable));
       if (this.direction === 'request') this.compareRequestLimits(where, before.schema, after.schema);
       this.compareProperties(where, before.schema, after.schema);
@@ -151,12 +160,12 @@ class SchemaComparison {
     }
     for (const bound of BOUNDS_THAT_MAY_NOT_RISE) {
       if (typeof after[bound] === 'number' && (typeof before[bound] !== 'number' || after[bound] > before[bound])) {
-        this.changes.push(`${where}: ${bound} tightened from ${String(before[bound] ?? 'none')} to ${after[bound]}`);
+        this.changes.push(`${where}: ${bound} tightened from ${textOf(before[bound], 'none')} to ${after[bound]}`);
       }
     }
     for (const bound of BOUNDS_THAT_MAY_NOT_FALL) {
       if (typeof after[bound] === 'number' && (typeof before[bound] !== 'number' || after[bound] < before[bound])) {
-        this.changes.push(`${where}: ${bound} tightened from ${String(before[bound] ?? 'none')} to ${after[bound]}`);
+        this.changes.push(`${where}: ${bound} tightened from ${textOf(before[bound], 'none')} to ${after[bound]}`);
       }
     }
     if (typeof after.pattern === 'string' && after.pattern !== before.pattern)
@@ -241,6 +250,12 @@ function unwrapNullable(schema: JsonObject | null): { schema: JsonObject | null;
   return { schema, nullable: false };
 }
 
+/** The members of a oneOf or anyOf that is not the nullable form (see unwrapNullable); null for any other schema. */
+function alternativesOf(schema: JsonObject): Json[] | null {
+  const alternatives = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : null;
+  return alternatives && alternatives.length > 0 ? alternatives : null;
+}
+
 function typesOf(schema: JsonObject, nullable: boolean): Set<string> | null {
   const declared =
     typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.map(String) : null;
@@ -257,17 +272,11 @@ function jsonSchema(holder: JsonObject | null): Json | undefined {
 }
 
 function refOf(value: Json): string {
-  return typeof asObject(value)?.$ref === 'string' ? String(asObject(value)?.$ref) : '';
+  return typeof asObject(value)?.$ref === 'string' ? textOf(asObject(value)?.$ref) : '';
 }
 
-function asObject(value: Json | undefined): JsonObject | null {
-  return value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value) ? value : null;
-}
 
 function objectAt(value: Json | undefined): JsonObject {
   return asObject(value) ?? {};
 }
 
-function asArray(value: Json | undefined): Json[] {
-  return Array.isArray(value) ? value : [];
-}

@@ -1,5 +1,4 @@
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+import { Json, JsonObject, asArray, asObject, textOf } from '../../src/interface/shared/requests/json-schema';
 
 /** Where the generated collection is kept, relative to the repository root. */
 export const BRUNO_COLLECTION_FOLDER = 'clients/bruno';
@@ -21,7 +20,7 @@ const COLLECTION_FILE = (name: string): JsonObject => ({
  */
 export function brunoCollection(
   document: JsonObject,
-  collectionName = String(asObject(document.info)?.title ?? 'API'),
+  collectionName = textOf(asObject(document.info)?.title, 'API'),
 ): Map<string, string> {
   const files = new Map<string, string>();
   files.set('bruno.json', `${JSON.stringify(COLLECTION_FILE(collectionName), null, 2)}\n`);
@@ -31,10 +30,10 @@ export function brunoCollection(
     for (const method of METHODS) {
       const operation = asObject(asObject(item)?.[method]);
       if (!operation) continue;
-      const folder = safeName(String(asArray(operation.tags)[0] ?? 'partner'));
+      const folder = safeName(textOf(asArray(operation.tags)[0], 'partner'));
       const seq = (sequence.get(folder) ?? 0) + 1;
       sequence.set(folder, seq);
-      const fileName = safeName(String(operation.operationId ?? `${method} ${path}`));
+      const fileName = safeName(textOf(operation.operationId, `${method} ${path}`));
       files.set(`${folder}/${fileName}.bru`, request(document, path, method, operation, seq));
     }
   }
@@ -56,7 +55,7 @@ function request(document: JsonObject, path: string, method: string, operation: 
   const blocks: string[] = [];
   blocks.push(
     block('meta', [
-      `name: ${oneLine(String(operation.summary ?? operation.operationId ?? `${method} ${path}`))}`,
+      `name: ${oneLine(textOf(operation.summary, textOf(operation.operationId, `${method} ${path}`)))}`,
       'type: http',
       `seq: ${seq}`,
     ]),
@@ -70,7 +69,7 @@ function request(document: JsonObject, path: string, method: string, operation: 
         'params:query',
         query.map(
           (parameter) =>
-            `${parameter.required === true ? '' : '~'}${String(parameter.name)}: ` +
+            `${parameter.required === true ? '' : '~'}${textOf(parameter.name)}: ` +
             exampleText(document, parameter.schema),
         ),
       ),
@@ -81,7 +80,7 @@ function request(document: JsonObject, path: string, method: string, operation: 
     blocks.push(
       block(
         'params:path',
-        pathParameters.map((parameter) => `${String(parameter.name)}: `),
+        pathParameters.map((parameter) => `${textOf(parameter.name)}: `),
       ),
     );
   const headers = parameters.filter((parameter) => parameter.in === 'header');
@@ -91,7 +90,7 @@ function request(document: JsonObject, path: string, method: string, operation: 
         'headers',
         headers.map(
           (parameter) =>
-            `${String(parameter.name)}: ${/^idempotency-key$/i.test(String(parameter.name)) ? '{{$randomUUID}}' : ''}`,
+            `${textOf(parameter.name)}: ${/^idempotency-key$/i.test(textOf(parameter.name)) ? '{{$randomUUID}}' : ''}`,
         ),
       ),
     );
@@ -170,10 +169,4 @@ function safeName(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'request';
 }
 
-function asObject(value: Json | undefined): JsonObject | null {
-  return value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value) ? value : null;
-}
 
-function asArray(value: Json | undefined): Json[] {
-  return Array.isArray(value) ? value : [];
-}

@@ -8,10 +8,11 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { brunoCollection, BRUNO_COLLECTION_FOLDER } from './bruno-collection';
 import { OPENAPI_SNAPSHOT_FILE } from './canonical-json';
+import { JsonObject } from '../../src/interface/shared/requests/json-schema';
 
 const root = join(__dirname, '..', '..');
 const folder = join(root, BRUNO_COLLECTION_FOLDER);
-const files = brunoCollection(JSON.parse(readFileSync(join(root, OPENAPI_SNAPSHOT_FILE), 'utf8')));
+const files = brunoCollection(JSON.parse(readFileSync(join(root, OPENAPI_SNAPSHOT_FILE), 'utf8')) as JsonObject);
 // Everything but the README is generated: start from an empty folder so a removed operation leaves no file behind.
 const readme = readFileSync(join(folder, 'README.md'), 'utf8');
 rmSync(folder, { recursive: true, force: true });

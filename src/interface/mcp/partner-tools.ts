@@ -91,7 +91,11 @@ export class PartnerToolServerFactory {
     private readonly queries: QueryBus,
   ) {}
 
+  // The SDK marks its low-level Server deprecated in favour of McpServer, whose tools take zod shapes only; the tools
+  // here publish the DTOs' JSON Schemas as they are, which only the low-level Server does.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
   create(caller: Caller): Server {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     const server = new Server(
       { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },

@@ -38,7 +38,7 @@ export class KeysController {
   create(@CurrentCaller() caller: Caller, @Body() body: CreateScopedKeyDto) {
     requireMainKey(caller, 'create keys');
     return this.commands.execute(
-      new CreateScopedKey(caller.partnerId, caller.environment, { ...body }, { type: 'partner_key', id: caller.keyId }),
+      new CreateScopedKey(caller.partnerId, caller.environment, body, { type: 'partner_key', id: caller.keyId }),
     );
   }
 

@@ -11,7 +11,7 @@ const NOT_SCHEMA = new Set(['required', 'isArray', 'selfRequired']);
  * Unknown fields are refused, as the validation pipe refuses them.
  */
 export function dtoJsonSchema(dto: abstract new () => object): JsonObject {
-  const prototype: object = dto.prototype;
+  const prototype = dto.prototype as object;
   const keys = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, prototype) as string[] | undefined) ?? [];
   const properties: JsonObject = {};
   const required: string[] = [];

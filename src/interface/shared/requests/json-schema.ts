@@ -6,6 +6,18 @@ export function asObject(value: Json | undefined): JsonObject | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null;
 }
 
+export function asArray(value: Json | undefined): Json[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A value as text: a string as it is, a number or boolean written out, JSON for the rest, `fallback` when absent. */
+export function textOf(value: Json | undefined, fallback = ''): string {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
 /** An OpenAPI 3.0 schema (as @nestjs/swagger writes it) in the JSON Schema 2020-12 form of OpenAPI 3.1. */
 export function schema31(value: Json): Json {
   const schema = asObject(value);
