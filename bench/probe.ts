@@ -15,7 +15,8 @@ import { nextIdempotencyKey, topupLoad } from './lib/load';
 import { ServiceProcess } from './lib/service';
 import { sleep } from './lib/util';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function asAdmin(sql: string): Promise<void> {
   const client = new Client({ connectionString: ADMIN_URL });
@@ -52,7 +53,13 @@ async function rowWrites(databaseUrl: string): Promise<string> {
       `SELECT relname, n_tup_ins::text AS ins, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot, n_tup_del::text AS del
          FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_ins + n_tup_upd DESC`,
     );
-    return ['rows written (inserted, updated of which HOT, deleted):', ...rows.map((r) => `  ${r.relname.padEnd(24)} ${r.ins.padStart(8)} ${r.upd.padStart(8)} ${r.hot.padStart(8)} ${r.del.padStart(6)}`)].join('\n');
+    return [
+      'rows written (inserted, updated of which HOT, deleted):',
+      ...rows.map(
+        (r) =>
+          `  ${r.relname.padEnd(24)} ${r.ins.padStart(8)} ${r.upd.padStart(8)} ${r.hot.padStart(8)} ${r.del.padStart(6)}`,
+      ),
+    ].join('\n');
   } finally {
     await client.end();
   }
@@ -92,10 +99,19 @@ async function main(): Promise<void> {
     console.log('one at a time, ms:', times.join(' '));
     await topupLoad({ url: service.url, connections, durationSeconds: 2 }, keys);
     await dumpTrace();
-    const { result, cpu } = await withCpuShare(service.pid, () => topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys), (r) => r.ok);
+    const { result, cpu } = await withCpuShare(
+      service.pid,
+      () => topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys),
+      (r) => r.ok,
+    );
     await dumpTrace();
-    console.log(`${connections} connections over ${wallets} wallets: ${result.rps} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.ok} answered 200`);
-    if (cpu) console.log(`CPU ms per topup: service ${cpu.service_ms}, PostgreSQL ${cpu.postgres_ms}, load generator ${cpu.client_ms}; machine ${Math.round(cpu.machine_busy * 100)} % busy`);
+    console.log(
+      `${connections} connections over ${wallets} wallets: ${result.rps} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.ok} answered 200`,
+    );
+    if (cpu)
+      console.log(
+        `CPU ms per topup: service ${cpu.service_ms}, PostgreSQL ${cpu.postgres_ms}, load generator ${cpu.client_ms}; machine ${Math.round(cpu.machine_busy * 100)} % busy`,
+      );
     if (databaseUrl) console.log(`settled meanwhile: ${await settledOrders(databaseUrl)}`);
     if (databaseUrl) console.log(await rowWrites(databaseUrl));
   } finally {

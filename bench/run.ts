@@ -44,7 +44,18 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { plan: 'full', json: false, outDir: null, keepDb: false, embedded: null, updateDocs: false, rssOrders: null, embeddedRssOrders: null, rssMinutes: null, render: null };
+  const args: Args = {
+    plan: 'full',
+    json: false,
+    outDir: null,
+    keepDb: false,
+    embedded: null,
+    updateDocs: false,
+    rssOrders: null,
+    embeddedRssOrders: null,
+    rssMinutes: null,
+    render: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') args.plan = args.plan === 'tiny' ? 'tiny' : 'quick';
@@ -98,7 +109,9 @@ async function main(): Promise<void> {
   if (args.rssMinutes !== null) plan.rssMinutes = args.rssMinutes;
   if (args.embedded !== null) plan.embedded = args.embedded;
   const started = new Date();
-  log(`plan ${plan.name}: ${plan.connections} connections, ${plan.durationSeconds}s per scenario, ${plan.wallets} wallets, ${plan.historyEvents} history events`);
+  log(
+    `plan ${plan.name}: ${plan.connections} connections, ${plan.durationSeconds}s per scenario, ${plan.wallets} wallets, ${plan.historyEvents} history events`,
+  );
   if (!pgbenchPath()) throw new Error('pgbench is required for the LIMIT baseline (set PGBENCH to its path)');
 
   ensureBuilt();
@@ -106,7 +119,9 @@ async function main(): Promise<void> {
   const machine = await describeMachine();
   // Read before anything of the bench runs: how busy the machine is on its own.
   const idleBusyBefore = await idleMachineBusy();
-  log(`machine ${idleBusyBefore === null ? 'busy share unknown' : `${Math.round(idleBusyBefore * 100)} % busy`} before the run, load average ${machine.load_average_start}`);
+  log(
+    `machine ${idleBusyBefore === null ? 'busy share unknown' : `${Math.round(idleBusyBefore * 100)} % busy`} before the run, load average ${machine.load_average_start}`,
+  );
   startScenarioProgress(plannedScenarios(plan));
   const postgres = await runPostgres(plan, args);
   const embedded = plan.embedded ? await runEmbedded(plan) : null;
@@ -132,7 +147,9 @@ async function main(): Promise<void> {
     }),
   };
 
-  const outDir = args.outDir ?? (plan.name === 'tiny' ? mkdtempSync(join(tmpdir(), 'bench-results-')) : join(ROOT, 'bench', 'results'));
+  const outDir =
+    args.outDir ??
+    (plan.name === 'tiny' ? mkdtempSync(join(tmpdir(), 'bench-results-')) : join(ROOT, 'bench', 'results'));
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(outDir, 'concurrency.svg'), chartOf(results));
@@ -140,7 +157,10 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, 'latest.md'), report);
   if (args.updateDocs) {
     if (results.quietness?.reference) updateDocs(report);
-    else log(`docs/performance.md left as it is: not a reference run (${results.quietness?.not_reference_because.join('; ') ?? 'no reading'})`);
+    else
+      log(
+        `docs/performance.md left as it is: not a reference run (${results.quietness?.not_reference_because.join('; ') ?? 'no reading'})`,
+      );
   }
   log(`results written to ${outDir}`);
   process.stderr.write(`\n${report}\n`);
@@ -151,7 +171,9 @@ async function main(): Promise<void> {
 function othersBusyOf(mode: ModeResults): (number | null | undefined)[] {
   const named = Object.values(mode.scenarios).filter((scenario): scenario is Scenario => scenario !== null);
   const windows = [...named, ...mode.sweep.topup, ...mode.sweep.limit].map((scenario) => scenario.cpu?.others_busy);
-  const pairs = mode.pairs ? [...mode.pairs.at_connections.pairs, ...mode.pairs.at_one.pairs].map((pair) => pair.others_busy) : [];
+  const pairs = mode.pairs
+    ? [...mode.pairs.at_connections.pairs, ...mode.pairs.at_one.pairs].map((pair) => pair.others_busy)
+    : [];
   return [...windows, ...pairs];
 }
 
@@ -160,7 +182,12 @@ function chartOf(results: BenchResults): string {
     { name: 'topup, postgres (service)', color: '#1f77b4', points: results.postgres.sweep.topup },
     { name: 'LIMIT (pgbench insert + update)', color: '#d62728', dashed: true, points: results.postgres.sweep.limit },
   ];
-  if (results.embedded) series.push({ name: 'topup, embedded (own PostgreSQL server)', color: '#2ca02c', points: results.embedded.sweep.topup });
+  if (results.embedded)
+    series.push({
+      name: 'topup, embedded (own PostgreSQL server)',
+      color: '#2ca02c',
+      points: results.embedded.sweep.topup,
+    });
   const m = results.machine;
   return renderChart(
     'Topup throughput and p99 against concurrency',

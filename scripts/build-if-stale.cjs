@@ -6,7 +6,9 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const built = join(root, 'dist', 'main.js');
-const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'].map((name) => join(root, name));
+const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'].map((name) =>
+  join(root, name),
+);
 
 function newestChange(path) {
   if (!existsSync(path)) return 0;
@@ -17,5 +19,8 @@ function newestChange(path) {
 
 const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
 if (builtAt === 0 || inputs.some((input) => newestChange(input) > builtAt)) {
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }

@@ -52,8 +52,31 @@ export class AppModule {
         ApplicationModule,
         McpModule,
       ],
-      controllers: [BalanceController, CatalogController, OrdersController, TransactionsController, EventsController, SettingsController, KeysController, AdminController, BackOfficeController, ProjectionsController, ProviderStatusController, AuditController, RoutesController, ProvidersController, HealthController, MetricsController],
-      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, PartnerRequestAuthorizer, PartnerAuthGuard, AdminTokenGuard, EventStreams],
+      controllers: [
+        BalanceController,
+        CatalogController,
+        OrdersController,
+        TransactionsController,
+        EventsController,
+        SettingsController,
+        KeysController,
+        AdminController,
+        BackOfficeController,
+        ProjectionsController,
+        ProviderStatusController,
+        AuditController,
+        RoutesController,
+        ProvidersController,
+        HealthController,
+        MetricsController,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        PartnerRequestAuthorizer,
+        PartnerAuthGuard,
+        AdminTokenGuard,
+        EventStreams,
+      ],
     };
   }
 }

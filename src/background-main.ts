@@ -20,7 +20,11 @@ async function run(): Promise<void> {
   const background = app.get(BackgroundProcessing);
   port.on('message', (message: ToBackground) => {
     if (typeof message === 'object') {
-      void serviceMetrics.registry.getMetricsAsJSON().then((metrics) => port.postMessage({ metricsAnswer: message.metricsRequest, metrics } satisfies FromBackground));
+      void serviceMetrics.registry
+        .getMetricsAsJSON()
+        .then((metrics) =>
+          port.postMessage({ metricsAnswer: message.metricsRequest, metrics } satisfies FromBackground),
+        );
     } else if (message === 'appended') background.nudge();
     else if (message === 'stop') {
       void app.close().finally(() => {

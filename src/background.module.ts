@@ -11,7 +11,12 @@ export class BackgroundModule {
   static forRoot(config: ServiceConfig): DynamicModule {
     return {
       module: BackgroundModule,
-      imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(config), ProcessingModule.forRoot(config, { background: { kind: 'here' } }), ApplicationModule],
+      imports: [
+        CqrsModule.forRoot(),
+        InfrastructureModule.forRoot(config),
+        ProcessingModule.forRoot(config, { background: { kind: 'here' } }),
+        ApplicationModule,
+      ],
     };
   }
 }

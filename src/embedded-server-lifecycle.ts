@@ -13,7 +13,10 @@ const SPARE_CONNECTIONS = 20;
  * the threads and processes it starts (EMBEDDED_DATABASE_URL); they connect to it as to any server.
  * Returns the server (null in the other modes, and in the processes and threads that were handed one).
  */
-export async function startEmbeddedServerIfOwner(config: ServiceConfig, log: EmbeddedServerLog): Promise<EmbeddedPostgresServer | null> {
+export async function startEmbeddedServerIfOwner(
+  config: ServiceConfig,
+  log: EmbeddedServerLog,
+): Promise<EmbeddedPostgresServer | null> {
   if (config.eventStore !== 'embedded' || config.databaseUrl !== null || cluster.isWorker) return null;
   const threads = config.backgroundWork === 'thread' ? 2 : 1;
   const server = await EmbeddedPostgresServer.start({

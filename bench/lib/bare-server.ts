@@ -15,7 +15,11 @@ const CURRENCIES: Record<string, string> = { IN: 'INR', BD: 'BDT', SG: 'SGD' };
 
 async function main(): Promise<void> {
   const secret = process.env.API_KEY_SECRET ?? '';
-  const db: SqlDatabase = new PostgresDatabase({ connectionString: process.env.DATABASE_URL ?? '', maxConnections: 20, applicationName: 'bench-bare' });
+  const db: SqlDatabase = new PostgresDatabase({
+    connectionString: process.env.DATABASE_URL ?? '',
+    maxConnections: 20,
+    applicationName: 'bench-bare',
+  });
   const app = Fastify({ logger: false });
 
   const refuse = (status: number, error: string, detail: string) => ({ status, body: { error, detail } });
@@ -51,10 +55,15 @@ async function main(): Promise<void> {
       if (!row || !row.active || row.environment !== environment || !row.partner_found) {
         failure = refuse(401, 'invalid_api_key', 'the API key is not valid or has been revoked');
       } else {
-        const partner = { partner_id: row.partner_found, corridor: row.corridor ?? 'IN', created_at: row.created_at ?? new Date(0) };
+        const partner = {
+          partner_id: row.partner_found,
+          corridor: row.corridor ?? 'IN',
+          created_at: row.created_at ?? new Date(0),
+        };
         const settings = row.settings ?? {};
         const allowlist = settings.ipAllowlist ?? [];
-        if (allowlist.length && !allowlist.includes(request.ip)) failure = refuse(403, 'ip_not_allowed', 'not in the allowlist');
+        if (allowlist.length && !allowlist.includes(request.ip))
+          failure = refuse(403, 'ip_not_allowed', 'not in the allowlist');
         else {
           const limit = settings.rateLimitPerMinute ?? 60;
           const windowStart = new Date(Math.floor(Date.now() / 60_000) * 60_000);

@@ -23,7 +23,12 @@ export class BareServer {
 
   static async start(root: string, target: { databaseUrl: string }): Promise<BareServer> {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), API_KEY_SECRET: BENCH_KEY_SECRET, DATABASE_URL: target.databaseUrl };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      API_KEY_SECRET: BENCH_KEY_SECRET,
+      DATABASE_URL: target.databaseUrl,
+    };
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench', 'lib', 'bare-server.ts')], {
       cwd: root,
       env,

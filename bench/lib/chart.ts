@@ -48,9 +48,13 @@ export function renderChart(title: string, subtitle: string, series: readonly Ch
   const x = (left: number, c: number) => left + ((Math.log2(c) - Math.log2(minC)) / logSpan) * PANEL_W;
 
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+  );
   out.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`);
-  out.push(`<text x="${WIDTH / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">${escape(title)}</text>`);
+  out.push(
+    `<text x="${WIDTH / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">${escape(title)}</text>`,
+  );
   out.push(`<text x="${WIDTH / 2}" y="44" text-anchor="middle" fill="#555">${escape(subtitle)}</text>`);
 
   const panels: { label: string; value: (p: ChartPoint) => number; log: boolean }[] = [
@@ -75,29 +79,43 @@ export function renderChart(title: string, subtitle: string, series: readonly Ch
       const top = ticks[ticks.length - 1];
       y = (v: number) => TOP + PANEL_H - (v / top) * PANEL_H;
     }
-    out.push(`<text x="${left + PANEL_W / 2}" y="${TOP - 10}" text-anchor="middle" font-weight="bold">${escape(panel.label)}</text>`);
+    out.push(
+      `<text x="${left + PANEL_W / 2}" y="${TOP - 10}" text-anchor="middle" font-weight="bold">${escape(panel.label)}</text>`,
+    );
     for (const tick of ticks) {
       out.push(`<line x1="${left}" y1="${y(tick)}" x2="${left + PANEL_W}" y2="${y(tick)}" stroke="#e5e5e5"/>`);
       out.push(`<text x="${left - 6}" y="${y(tick) + 4}" text-anchor="end" fill="#333">${formatTick(tick)}</text>`);
     }
     for (const c of connections) {
-      out.push(`<line x1="${x(left, c)}" y1="${TOP + PANEL_H}" x2="${x(left, c)}" y2="${TOP + PANEL_H + 5}" stroke="#333"/>`);
+      out.push(
+        `<line x1="${x(left, c)}" y1="${TOP + PANEL_H}" x2="${x(left, c)}" y2="${TOP + PANEL_H + 5}" stroke="#333"/>`,
+      );
       out.push(`<text x="${x(left, c)}" y="${TOP + PANEL_H + 18}" text-anchor="middle" fill="#333">${c}</text>`);
     }
     if (panel.log && P99_TARGET_MS >= ticks[0] && P99_TARGET_MS <= ticks[ticks.length - 1]) {
-      out.push(`<line x1="${left}" y1="${y(P99_TARGET_MS)}" x2="${left + PANEL_W}" y2="${y(P99_TARGET_MS)}" stroke="#888" stroke-dasharray="2 3"/>`);
-      out.push(`<text x="${left + PANEL_W - 4}" y="${y(P99_TARGET_MS) - 4}" text-anchor="end" fill="#666">target ${P99_TARGET_MS} ms</text>`);
+      out.push(
+        `<line x1="${left}" y1="${y(P99_TARGET_MS)}" x2="${left + PANEL_W}" y2="${y(P99_TARGET_MS)}" stroke="#888" stroke-dasharray="2 3"/>`,
+      );
+      out.push(
+        `<text x="${left + PANEL_W - 4}" y="${y(P99_TARGET_MS) - 4}" text-anchor="end" fill="#666">target ${P99_TARGET_MS} ms</text>`,
+      );
     }
     out.push(`<line x1="${left}" y1="${TOP + PANEL_H}" x2="${left + PANEL_W}" y2="${TOP + PANEL_H}" stroke="#333"/>`);
     out.push(`<line x1="${left}" y1="${TOP}" x2="${left}" y2="${TOP + PANEL_H}" stroke="#333"/>`);
-    out.push(`<text x="${left + PANEL_W / 2}" y="${TOP + PANEL_H + 36}" text-anchor="middle" fill="#333">concurrent connections (log scale)</text>`);
+    out.push(
+      `<text x="${left + PANEL_W / 2}" y="${TOP + PANEL_H + 36}" text-anchor="middle" fill="#333">concurrent connections (log scale)</text>`,
+    );
     for (const s of series) {
       const points = [...s.points].sort((a, b) => a.connections - b.connections);
       if (!points.length) continue;
       const path = points.map((p) => `${x(left, p.connections).toFixed(1)},${y(panel.value(p)).toFixed(1)}`).join(' ');
-      out.push(`<polyline points="${path}" fill="none" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+      out.push(
+        `<polyline points="${path}" fill="none" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+      );
       for (const p of points) {
-        out.push(`<circle cx="${x(left, p.connections).toFixed(1)}" cy="${y(panel.value(p)).toFixed(1)}" r="3.5" fill="${s.color}"><title>${escape(`${s.name}, ${p.connections} conn: ${formatTick(panel.value(p))}`)}</title></circle>`);
+        out.push(
+          `<circle cx="${x(left, p.connections).toFixed(1)}" cy="${y(panel.value(p)).toFixed(1)}" r="3.5" fill="${s.color}"><title>${escape(`${s.name}, ${p.connections} conn: ${formatTick(panel.value(p))}`)}</title></circle>`,
+        );
       }
     }
   });
@@ -106,7 +124,9 @@ export function renderChart(title: string, subtitle: string, series: readonly Ch
   let lx = 80;
   const ly = HEIGHT - 22;
   for (const s of series) {
-    out.push(`<line x1="${lx}" y1="${ly - 4}" x2="${lx + 28}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    out.push(
+      `<line x1="${lx}" y1="${ly - 4}" x2="${lx + 28}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+    );
     out.push(`<text x="${lx + 34}" y="${ly}" fill="#222">${escape(s.name)}</text>`);
     lx += 44 + s.name.length * 6.6;
   }

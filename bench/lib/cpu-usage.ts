@@ -81,13 +81,18 @@ function sample(servicePid: number | null): Sample | null {
 }
 
 /** Runs `work` and reports the CPU spent per answered request (`answered` reads it from the result). */
-export async function withCpuShare<T>(servicePid: number | null, work: () => Promise<T>, answered: (result: T) => number): Promise<{ result: T; cpu: CpuShare | null }> {
+export async function withCpuShare<T>(
+  servicePid: number | null,
+  work: () => Promise<T>,
+  answered: (result: T) => number,
+): Promise<{ result: T; cpu: CpuShare | null }> {
   const before = sample(servicePid);
   const result = await work();
   const after = sample(servicePid);
   const requests = answered(result);
   if (!before || !after || requests <= 0) return { result, cpu: null };
-  const perRequest = (ticks: number): number => Math.round(((ticks * 1000) / TICKS_PER_SECOND / requests) * 1000) / 1000;
+  const perRequest = (ticks: number): number =>
+    Math.round(((ticks * 1000) / TICKS_PER_SECOND / requests) * 1000) / 1000;
   const machineTotal = after.machineTotal - before.machineTotal;
   return {
     result,
@@ -95,7 +100,8 @@ export async function withCpuShare<T>(servicePid: number | null, work: () => Pro
       service_ms: before.service === null || after.service === null ? null : perRequest(after.service - before.service),
       postgres_ms: perRequest(after.postgres - before.postgres),
       client_ms: perRequest(after.client - before.client),
-      machine_busy: machineTotal > 0 ? Math.round(((after.machineBusy - before.machineBusy) / machineTotal) * 100) / 100 : 0,
+      machine_busy:
+        machineTotal > 0 ? Math.round(((after.machineBusy - before.machineBusy) / machineTotal) * 100) / 100 : 0,
       others_busy: machineTotal > 0 ? othersShare(before, after, machineTotal) : 0,
     },
   };
@@ -103,7 +109,8 @@ export async function withCpuShare<T>(servicePid: number | null, work: () => Pro
 
 /** /proc/stat counts jiffies of all cores, as /proc/<pid>/stat does for one process: the same unit. */
 function othersShare(before: Sample, after: Sample, machineTotal: number): number {
-  const ours = (after.service ?? 0) - (before.service ?? 0) + (after.postgres - before.postgres) + (after.client - before.client);
+  const ours =
+    (after.service ?? 0) - (before.service ?? 0) + (after.postgres - before.postgres) + (after.client - before.client);
   const others = Math.max(0, after.machineBusy - before.machineBusy - ours);
   return Math.round((others / machineTotal) * 100) / 100;
 }

@@ -7,7 +7,6 @@ import { Client } from 'pg';
 import { pgbenchPath } from './pgbench';
 import { log, round, sleep } from './util';
 
-
 /** The checkout the bench runs in (bench/lib is two levels down). */
 export const ROOT = resolve(__dirname, '..', '..');
 
@@ -21,8 +20,9 @@ export function ensureBuilt(): void {
   const entry = join(ROOT, 'dist', 'main.js');
   const built = existsSync(entry) ? statSync(entry).mtimeMs : 0;
   // BENCH_BUILD=1 always builds, BENCH_BUILD=0 never does (runs whatever dist/ holds).
-  if (process.env.BENCH_BUILD === '0' || (built >= newest(join(ROOT, 'src')) && process.env.BENCH_BUILD !== '1')) return;
-  log('building the service (npm run build: tsc, and the portal\'s static files)');
+  if (process.env.BENCH_BUILD === '0' || (built >= newest(join(ROOT, 'src')) && process.env.BENCH_BUILD !== '1'))
+    return;
+  log("building the service (npm run build: tsc, and the portal's static files)");
   const started = Date.now();
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   log(`built in ${Date.now() - started} ms`);
@@ -34,7 +34,8 @@ export function ensureBuilt(): void {
  * stalls read-your-writes for every request. Say so before measuring, and wait a little.
  */
 export async function reportBlockingTransactions(): Promise<void> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const adminUrl =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {
@@ -44,12 +45,17 @@ export async function reportBlockingTransactions(): Promise<void> {
           WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid() AND now() - xact_start > interval '5 seconds'`,
       );
       if (rows.rows.length === 0) return;
-      const list = rows.rows.map((row) => `pid ${row.pid} (${row.datname}, ${row.state}, ${Math.round(row.age)} s)`).join(', ');
+      const list = rows.rows
+        .map((row) => `pid ${row.pid} (${row.datname}, ${row.state}, ${Math.round(row.age)} s)`)
+        .join(', ');
       if (waited >= 60) {
-        log(`WARNING: transactions still open on the server hold back every projection: ${list}; the figures will show it`);
+        log(
+          `WARNING: transactions still open on the server hold back every projection: ${list}; the figures will show it`,
+        );
         return;
       }
-      if (waited === 0) log(`waiting for long transactions elsewhere on the server to end (they stall projections): ${list}`);
+      if (waited === 0)
+        log(`waiting for long transactions elsewhere on the server to end (they stall projections): ${list}`);
       await sleep(5000);
     }
   } finally {
@@ -58,7 +64,8 @@ export async function reportBlockingTransactions(): Promise<void> {
 }
 
 export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const adminUrl =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `bench_${randomBytes(5).toString('hex')}`;
   const asAdmin = async (sql: string) => {
     const client = new Client({ connectionString: adminUrl });
@@ -77,14 +84,18 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
 }
 
 export async function describeMachine(): Promise<Record<string, string | number>> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const adminUrl =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const client = new Client({ connectionString: adminUrl });
   await client.connect();
-  const setting = async (name: string) => (await client.query<{ v: string }>(`SELECT current_setting($1) AS v`, [name])).rows[0].v;
+  const setting = async (name: string) =>
+    (await client.query<{ v: string }>(`SELECT current_setting($1) AS v`, [name])).rows[0].v;
   try {
     let pgbench = '';
     try {
-      pgbench = execFileSync(pgbenchPath() ?? 'pgbench', ['--version']).toString().trim();
+      pgbench = execFileSync(pgbenchPath() ?? 'pgbench', ['--version'])
+        .toString()
+        .trim();
     } catch {
       pgbench = 'unknown';
     }
@@ -109,5 +120,10 @@ export async function describeMachine(): Promise<Record<string, string | number>
 }
 
 export function sumMb(...parts: (number | null)[]): number | null {
-  return parts.some((part) => part === null) ? null : round(parts.reduce<number>((sum, part) => sum + (part ?? 0), 0), 1);
+  return parts.some((part) => part === null)
+    ? null
+    : round(
+        parts.reduce<number>((sum, part) => sum + (part ?? 0), 0),
+        1,
+      );
 }

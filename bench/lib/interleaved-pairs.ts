@@ -59,7 +59,9 @@ export async function measureInterleavedPairs(windows: PairWindows): Promise<Int
       topup = await windows.topup(windows.seconds);
       limit = await windows.limit(windows.seconds);
     }
-    const others = [limit.cpu?.others_busy, topup.cpu?.others_busy].filter((value): value is number => typeof value === 'number');
+    const others = [limit.cpu?.others_busy, topup.cpu?.others_busy].filter(
+      (value): value is number => typeof value === 'number',
+    );
     pairs.push({
       limit_rps: limit.rps,
       topup_rps: topup.rps,
@@ -73,7 +75,10 @@ export async function measureInterleavedPairs(windows: PairWindows): Promise<Int
   return summarize(windows, pairs);
 }
 
-export function summarize(windows: Pick<PairWindows, 'connections' | 'seconds'>, pairs: readonly MeasuredPair[]): InterleavedPairs {
+export function summarize(
+  windows: Pick<PairWindows, 'connections' | 'seconds'>,
+  pairs: readonly MeasuredPair[],
+): InterleavedPairs {
   const ratios = pairs.map((pair) => pair.ratio);
   const ratioMedian = median(ratios);
   return {

@@ -48,7 +48,11 @@ export function topupLoad(options: LoadOptions, keys: readonly string[]): Promis
       const key = keys[turn++ % keys.length];
       return {
         ...request,
-        headers: { authorization: `Bearer ${key}`, 'idempotency-key': nextIdempotencyKey(), 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${key}`,
+          'idempotency-key': nextIdempotencyKey(),
+          'content-type': 'application/json',
+        },
         body,
       };
     },
@@ -101,7 +105,10 @@ async function run(options: LoadOptions, given: autocannon.Request): Promise<Loa
   try {
     const result = await instance;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const ok = Object.entries(statuses).reduce((sum, [status, count]) => (status.startsWith('2') ? sum + count : sum), 0);
+    const ok = Object.entries(statuses).reduce(
+      (sum, [status, count]) => (status.startsWith('2') ? sum + count : sum),
+      0,
+    );
     return {
       connections: options.connections,
       duration_s: round(seconds, 2),

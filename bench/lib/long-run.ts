@@ -21,17 +21,31 @@ export interface LongRunOptions {
 export async function longRun(options: LongRunOptions): Promise<NonNullable<ModeResults['memory']['long_run']>> {
   const chunk = 50_000;
   const deadline = Date.now() + options.minutes * 60_000;
-  const samples: { orders: number; rss_mb: number | null }[] = [{ orders: options.counter.accepted, rss_mb: options.memoryMb() }];
-  log(`${options.label}: topups until ${options.targetOrders} orders or ${options.minutes} min, memory read every ${chunk} orders`);
+  const samples: { orders: number; rss_mb: number | null }[] = [
+    { orders: options.counter.accepted, rss_mb: options.memoryMb() },
+  ];
+  log(
+    `${options.label}: topups until ${options.targetOrders} orders or ${options.minutes} min, memory read every ${chunk} orders`,
+  );
   const started = Date.now();
   let ok = 0;
   while (options.counter.accepted < options.targetOrders && Date.now() < deadline) {
     const amount = Math.min(chunk, options.targetOrders - options.counter.accepted);
-    const run = await options.count(topupLoad({ url: options.url, connections: options.connections, durationSeconds: 0, amount }, options.keys));
+    const run = await options.count(
+      topupLoad({ url: options.url, connections: options.connections, durationSeconds: 0, amount }, options.keys),
+    );
     ok += run.ok;
     samples.push({ orders: options.counter.accepted, rss_mb: options.memoryMb() });
-    log(`  ${options.counter.accepted} orders, ${run.rps} topups/s, p99 ${run.p99_ms} ms, memory ${samples[samples.length - 1].rss_mb} MB`);
+    log(
+      `  ${options.counter.accepted} orders, ${run.rps} topups/s, p99 ${run.p99_ms} ms, memory ${samples[samples.length - 1].rss_mb} MB`,
+    );
   }
   const seconds = (Date.now() - started) / 1000;
-  return { orders_reached: options.counter.accepted, target_orders: options.targetOrders, seconds: round(seconds, 1), rps: round(ok / seconds, 1), samples };
+  return {
+    orders_reached: options.counter.accepted,
+    target_orders: options.targetOrders,
+    seconds: round(seconds, 1),
+    rps: round(ok / seconds, 1),
+    samples,
+  };
 }

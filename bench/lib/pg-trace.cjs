@@ -13,7 +13,9 @@ const query = pg.Client.prototype.query;
 
 pg.Client.prototype.query = function traced(config, values, callback) {
   const text = typeof config === 'string' ? config : config && config.text;
-  const key = String(text || '?').replace(/\s+/g, ' ').slice(0, 90);
+  const key = String(text || '?')
+    .replace(/\s+/g, ' ')
+    .slice(0, 90);
   const started = process.hrtime.bigint();
   const done = () => {
     const entry = stats.get(key) || { count: 0, ms: 0 };
@@ -21,10 +23,11 @@ pg.Client.prototype.query = function traced(config, values, callback) {
     entry.ms += Number(process.hrtime.bigint() - started) / 1e6;
     stats.set(key, entry);
   };
-  const wrap = (cb) => function wrapped() {
-    done();
-    return cb.apply(this, arguments);
-  };
+  const wrap = (cb) =>
+    function wrapped() {
+      done();
+      return cb.apply(this, arguments);
+    };
   if (typeof values === 'function') return query.call(this, config, wrap(values));
   if (typeof callback === 'function') return query.call(this, config, values, wrap(callback));
   if (config && typeof config.callback === 'function') {
@@ -41,7 +44,10 @@ setInterval(() => {
   fs.unlinkSync(`${file}.req`);
   const rows = [...stats.entries()]
     .sort((a, b) => b[1].count - a[1].count)
-    .map(([key, s]) => `${String(s.count).padStart(8)} ${s.ms.toFixed(0).padStart(8)} ms ${(s.ms / s.count).toFixed(2).padStart(7)} ${key}`);
+    .map(
+      ([key, s]) =>
+        `${String(s.count).padStart(8)} ${s.ms.toFixed(0).padStart(8)} ms ${(s.ms / s.count).toFixed(2).padStart(7)} ${key}`,
+    );
   fs.writeFileSync(file, `${rows.join('\n')}\n`);
   stats.clear();
 }, 100).unref();

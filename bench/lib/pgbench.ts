@@ -52,7 +52,6 @@ UPDATE limit_balances SET balance = balance - 10, revision = revision + 1 WHERE 
 END;
 `;
 
-
 export async function prepareLimit(databaseUrl: string): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
@@ -64,7 +63,9 @@ export async function prepareLimit(databaseUrl: string): Promise<void> {
 }
 
 export function pgbenchPath(): string | null {
-  const candidates = [process.env.PGBENCH, '/usr/bin/pgbench', '/usr/lib/postgresql/15/bin/pgbench'].filter((p): p is string => Boolean(p));
+  const candidates = [process.env.PGBENCH, '/usr/bin/pgbench', '/usr/lib/postgresql/15/bin/pgbench'].filter(
+    (p): p is string => Boolean(p),
+  );
   return candidates.find((candidate) => existsSync(candidate)) ?? null;
 }
 
@@ -79,15 +80,25 @@ export async function runLimit(databaseUrl: string, connections: number, duratio
     const url = new URL(databaseUrl);
     const args = [
       '-n',
-      '-M', 'prepared',
-      '-f', script,
-      '-c', String(connections),
-      '-j', String(Math.min(connections, 2)),
-      '-T', String(Math.max(1, Math.round(durationSeconds))),
-      '-l', '--log-prefix', join(work, 'log'),
-      '-h', url.hostname,
-      '-p', url.port || '5432',
-      '-U', decodeURIComponent(url.username || 'postgres'),
+      '-M',
+      'prepared',
+      '-f',
+      script,
+      '-c',
+      String(connections),
+      '-j',
+      String(Math.min(connections, 2)),
+      '-T',
+      String(Math.max(1, Math.round(durationSeconds))),
+      '-l',
+      '--log-prefix',
+      join(work, 'log'),
+      '-h',
+      url.hostname,
+      '-p',
+      url.port || '5432',
+      '-U',
+      decodeURIComponent(url.username || 'postgres'),
       decodeURIComponent(url.pathname.slice(1)),
     ];
     const output = await new Promise<string>((resolve, reject) => {

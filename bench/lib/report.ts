@@ -1,6 +1,7 @@
 import { BenchResults, ModeResults, Scenario } from './types';
 
-const fmt = (value: number | null | undefined, digits = 1): string => (value === null || value === undefined ? '–' : value.toFixed(digits));
+const fmt = (value: number | null | undefined, digits = 1): string =>
+  value === null || value === undefined ? '–' : value.toFixed(digits);
 
 const SCENARIO_LABELS: Record<keyof ModeResults['scenarios'], string> = {
   limit: 'LIMIT: pgbench, 1 INSERT + 1 conditional UPDATE per tx',
@@ -44,13 +45,18 @@ export function markdownReport(results: BenchResults): string {
     ['history_vs_fresh', '>= 0.9'],
     ['balance_vs_bare', '>= 0.6'],
   ];
-  for (const [key, target] of ratioRows) lines.push(`| ${key} | ${target} | ${modes.map((m) => fmt(m.ratios[key], 2)).join(' | ')} |`);
+  for (const [key, target] of ratioRows)
+    lines.push(`| ${key} | ${target} | ${modes.map((m) => fmt(m.ratios[key], 2)).join(' | ')} |`);
   lines.push('');
   const pairs = results.postgres.pairs;
   if (pairs) {
-    lines.push(`Interleaved pairs (postgres mode; LIMIT and topups alternating in ${pairs.at_connections.seconds_per_window} s windows; the ratio is the median of the pairs):`);
+    lines.push(
+      `Interleaved pairs (postgres mode; LIMIT and topups alternating in ${pairs.at_connections.seconds_per_window} s windows; the ratio is the median of the pairs):`,
+    );
     lines.push('');
-    lines.push('| connections | pairs | topup/LIMIT median | min | max | spread | topup p50 ms | topup p99 ms | LIMIT p50 ms |');
+    lines.push(
+      '| connections | pairs | topup/LIMIT median | min | max | spread | topup p50 ms | topup p99 ms | LIMIT p50 ms |',
+    );
     lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const at of [pairs.at_connections, pairs.at_one]) {
       lines.push(
@@ -73,19 +79,28 @@ export function markdownReport(results: BenchResults): string {
   lines.push('|---|---:|---|');
   for (const target of results.targets) {
     const met = target.met === null ? 'not measured' : target.met ? 'yes' : '**no**';
-    lines.push(`| ${target.name} ${target.target} | ${fmt(target.value, 2)} | ${met}${target.note ? ` (${target.note})` : ''} |`);
+    lines.push(
+      `| ${target.name} ${target.target} | ${fmt(target.value, 2)} | ${met}${target.note ? ` (${target.note})` : ''} |`,
+    );
   }
   lines.push('');
   const pg = results.postgres;
-  const withCpu = (Object.keys(SCENARIO_LABELS) as (keyof ModeResults['scenarios'])[]).filter((key) => pg.scenarios[key]?.cpu);
+  const withCpu = (Object.keys(SCENARIO_LABELS) as (keyof ModeResults['scenarios'])[]).filter(
+    (key) => pg.scenarios[key]?.cpu,
+  );
   if (withCpu.length > 0) {
-    lines.push(`CPU per answered request or LIMIT transaction (postgres mode, ${plan.connections} connections; ms of CPU time from /proc; "server" is the service, or the bare server for its row; "client" is the load generator, or pgbench for LIMIT):`);
+    lines.push(
+      `CPU per answered request or LIMIT transaction (postgres mode, ${plan.connections} connections; ms of CPU time from /proc; "server" is the service, or the bare server for its row; "client" is the load generator, or pgbench for LIMIT):`,
+    );
     lines.push('');
-    lines.push('| scenario | server ms | PostgreSQL ms | client ms | total ms | machine busy | others | statements per request |');
+    lines.push(
+      '| scenario | server ms | PostgreSQL ms | client ms | total ms | machine busy | others | statements per request |',
+    );
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const key of withCpu) {
       const cpu = pg.scenarios[key]!.cpu!;
-      const total = (key === 'limit' || key === 'limit_again' ? 0 : (cpu.service_ms ?? 0)) + cpu.postgres_ms + cpu.client_ms;
+      const total =
+        (key === 'limit' || key === 'limit_again' ? 0 : (cpu.service_ms ?? 0)) + cpu.postgres_ms + cpu.client_ms;
       const server = key === 'limit' || key === 'limit_again' ? '–' : fmt(cpu.service_ms, 3);
       const others = typeof cpu.others_busy === 'number' ? `${Math.round(cpu.others_busy * 100)} %` : '–';
       const statements = pg.scenarios[key]?.statements_per_request;
@@ -96,7 +111,9 @@ export function markdownReport(results: BenchResults): string {
     }
     lines.push('');
   }
-  lines.push(`Concurrency sweep (${plan.sweepSeconds} s per point; the ${plan.connections}-connection point is the main run):`);
+  lines.push(
+    `Concurrency sweep (${plan.sweepSeconds} s per point; the ${plan.connections}-connection point is the main run):`,
+  );
   lines.push('');
   lines.push(`| connections | ${plan.sweep.map(String).join(' | ')} |`);
   lines.push(`|---|${plan.sweep.map(() => '---:').join('|')}|`);
@@ -114,8 +131,12 @@ export function markdownReport(results: BenchResults): string {
       `${m.mode}: history seeded with ${m.history.events.toLocaleString('en-US')} events in ${m.history.seed_ms} ms, projected in ${m.history.projection_catch_up_ms} ms; ` +
         `cold first topup on it ${fmt(m.scenarios.topup_history.cold_start_ms, 0)} ms. ` +
         `Service RSS ${fmt(m.memory.rss_mb)} MB after ${m.memory.orders.toLocaleString('en-US')} orders (peak ${fmt(m.memory.peak_rss_mb)} MB)` +
-        (m.memory.server_rss_mb !== undefined ? `, its PostgreSQL server ${fmt(m.memory.server_rss_mb)} MB (PSS)` : '') +
-        (m.memory.first_start_ms !== undefined ? `; first start ${m.memory.first_start_ms} ms, restart ${m.memory.restart_ms} ms` : '') +
+        (m.memory.server_rss_mb !== undefined
+          ? `, its PostgreSQL server ${fmt(m.memory.server_rss_mb)} MB (PSS)`
+          : '') +
+        (m.memory.first_start_ms !== undefined
+          ? `; first start ${m.memory.first_start_ms} ms, restart ${m.memory.restart_ms} ms`
+          : '') +
         '. ' +
         `verify: ${m.verify.ok ? 'ok' : '**FAILED**'} over ${m.verify.events ?? '–'} events / ${m.verify.orders ?? '–'} orders in ${m.verify.ms} ms; ` +
         `topups answered 200: ${m.money.accepted_topups}, debits in the log: ${m.money.debits_in_log} (one per key: ${m.money.distinct_keys_debited === m.money.debits_in_log ? 'yes' : '**no**'}), requests sent at most ${m.money.sent_topups}: ${m.money.consistent ? 'consistent' : '**inconsistent**'}.`,

@@ -17,12 +17,20 @@ const CHUNK = 25_000;
  * stream row, so a concurrent append by the service waits and then sees a new revision.
  * The service's projections pick the events up like any other append.
  */
-export async function seedWalletHistory(db: SqlDatabase, partnerId: string, count: number, currency = 'INR'): Promise<SeededHistory> {
+export async function seedWalletHistory(
+  db: SqlDatabase,
+  partnerId: string,
+  count: number,
+  currency = 'INR',
+): Promise<SeededHistory> {
   const started = Date.now();
   const streamId = `wallet-${partnerId}-sandbox`;
   const tag = Date.now().toString(36);
   const result = await db.transaction(async (tx) => {
-    const streams = await tx.query<{ revision: string }>('SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1 FOR UPDATE', [streamId]);
+    const streams = await tx.query<{ revision: string }>(
+      'SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1 FOR UPDATE',
+      [streamId],
+    );
     if (!streams.length) throw new Error(`wallet stream ${streamId} does not exist yet: fund the wallet first`);
     const revision = Number(streams[0].revision);
     const last = await tx.query<{ balance: string }>(

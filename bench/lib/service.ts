@@ -52,7 +52,11 @@ export class ServiceProcess {
     };
     // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (a --require profiler, --cpu-prof, ...).
     const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...nodeArgs, entry], { cwd: options.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, entry], {
+      cwd: options.root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const service = new ServiceProcess(child, `http://127.0.0.1:${port}`, options);
     const started = Date.now();
     for (;;) {

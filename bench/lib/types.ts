@@ -51,10 +51,30 @@ export interface ModeResults {
     /** Embedded mode: process start to first answered /health, on a fresh folder and on a restart. */
     first_start_ms?: number;
     restart_ms?: number;
-    long_run: { orders_reached: number; target_orders: number; seconds: number; rps: number; samples: { orders: number; rss_mb: number | null }[] } | null;
+    long_run: {
+      orders_reached: number;
+      target_orders: number;
+      seconds: number;
+      rps: number;
+      samples: { orders: number; rss_mb: number | null }[];
+    } | null;
   };
-  verify: { ok: boolean; status: number; ms: number; events: number | null; wallets: number | null; orders: number | null; breaches: number };
-  money: { accepted_topups: number; sent_topups: number; debits_in_log: number; distinct_keys_debited: number; consistent: boolean };
+  verify: {
+    ok: boolean;
+    status: number;
+    ms: number;
+    events: number | null;
+    wallets: number | null;
+    orders: number | null;
+    breaches: number;
+  };
+  money: {
+    accepted_topups: number;
+    sent_topups: number;
+    debits_in_log: number;
+    distinct_keys_debited: number;
+    consistent: boolean;
+  };
   setup_ms: number;
 }
 

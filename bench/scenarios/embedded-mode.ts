@@ -11,7 +11,15 @@ import { seedWalletHistory } from '../lib/seed-history';
 import { ServiceProcess } from '../lib/service';
 import { embeddedServerRssMb, log, ratio } from '../lib/util';
 import { ModeResults, Scenario } from '../lib/types';
-import { coldStart, measured, moneyCheck, runVerify, setupPartners, waitForBackgroundIdle, waitForBalance } from './steps';
+import {
+  coldStart,
+  measured,
+  moneyCheck,
+  runVerify,
+  setupPartners,
+  waitForBackgroundIdle,
+  waitForBalance,
+} from './steps';
 import { ROOT, sumMb } from '../lib/environment';
 
 /** Embedded mode: the service with its own PostgreSQL server, measured as PostgreSQL mode is. */
@@ -20,7 +28,8 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
   // As root the server runs as the postgres account, which must be able to enter the folder.
   chmodSync(dataDir, 0o711);
   const databaseUrl = embeddedSocketConnectionString(dataDir);
-  if (!databaseUrl) throw new Error(`the bench needs the embedded server on a Unix socket; ${dataDir} is too long a path`);
+  if (!databaseUrl)
+    throw new Error(`the bench needs the embedded server on a Unix socket; ${dataDir} is too long a path`);
   const options = { root: ROOT, mode: 'embedded' as const, databaseUrl: null, dataDir };
   const seconds = plan.embeddedSeconds;
   const eplan: Plan = { ...plan, durationSeconds: seconds, warmupSeconds: Math.min(plan.warmupSeconds, 2) };
@@ -34,7 +43,9 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
     const restartStarted = Date.now();
     service = await ServiceProcess.start(options, 180_000);
     const restartMs = Date.now() - restartStarted;
-    log(`embedded: first start on a fresh folder ${firstStartMs} ms, restart ${restartMs} ms (process start to /health)`);
+    log(
+      `embedded: first start on a fresh folder ${firstStartMs} ms, restart ${restartMs} ms (process start to /health)`,
+    );
     const { spread, hot, historic } = await setupPartners(service.url, plan.wallets);
     await waitForBackgroundIdle(service.url, historic.key);
     const seed = await seedWalletHistory(db, historic.partnerId, plan.embeddedHistoryEvents);
@@ -53,14 +64,45 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
     };
     const url = service.url;
     const withRss = (result: LoadResult): Scenario => ({ ...result, rss_mb: service?.rssMb() ?? null });
-    const topupSpread = await measured('embedded topup_spread', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, spread.map((p) => p.key))), service.pid);
-    const topupHot = await measured('embedded topup_hot', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [hot.key])), service.pid);
+    const topupSpread = await measured(
+      'embedded topup_spread',
+      eplan,
+      (s) =>
+        count(
+          topupLoad(
+            { url, connections: c, durationSeconds: s },
+            spread.map((p) => p.key),
+          ),
+        ),
+      service.pid,
+    );
+    const topupHot = await measured(
+      'embedded topup_hot',
+      eplan,
+      (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [hot.key])),
+      service.pid,
+    );
     const cold = await coldStart(url, historic.key);
     counter.accepted += 1;
     counter.sent += 1;
     log(`embedded history wallet: first topup (cold lane) took ${cold} ms`);
-    const topupHistory = await measured('embedded topup_history', eplan, (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [historic.key])), service.pid);
-    const balance = await measured('embedded balance', eplan, (s) => getLoad({ url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)), service.pid);
+    const topupHistory = await measured(
+      'embedded topup_history',
+      eplan,
+      (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [historic.key])),
+      service.pid,
+    );
+    const balance = await measured(
+      'embedded balance',
+      eplan,
+      (s) =>
+        getLoad(
+          { url, connections: c, durationSeconds: s },
+          '/v1/partner/balance',
+          spread.map((p) => p.key),
+        ),
+      service.pid,
+    );
     const sweepTopup: Scenario[] = [];
     for (const level of plan.embeddedSweep ? plan.sweep : [c]) {
       if (level === c) {
@@ -68,8 +110,18 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
         continue;
       }
       sweepTopup.push(
-        await measured(`embedded topup_spread @${level}`, { ...eplan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, eplan.warmupSeconds) }, (s) =>
-          count(topupLoad({ url, connections: level, durationSeconds: s }, spread.map((p) => p.key))), service.pid),
+        await measured(
+          `embedded topup_spread @${level}`,
+          { ...eplan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, eplan.warmupSeconds) },
+          (s) =>
+            count(
+              topupLoad(
+                { url, connections: level, durationSeconds: s },
+                spread.map((p) => p.key),
+              ),
+            ),
+          service.pid,
+        ),
       );
     }
     let embeddedLongRun: ModeResults['memory']['long_run'] = null;
@@ -77,8 +129,15 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
       const running = service;
       // The embedded mode's footprint is the service and its own database server together.
       embeddedLongRun = await runLongRun({
-        url, keys: spread.map((p) => p.key), connections: c, targetOrders: plan.embeddedRssOrders, minutes: plan.rssMinutes,
-        counter, count, memoryMb: () => sumMb(running.rssMb(), embeddedServerRssMb(dataDir)), label: 'embedded long run (service RSS + server PSS)',
+        url,
+        keys: spread.map((p) => p.key),
+        connections: c,
+        targetOrders: plan.embeddedRssOrders,
+        minutes: plan.rssMinutes,
+        counter,
+        count,
+        memoryMb: () => sumMb(running.rssMb(), embeddedServerRssMb(dataDir)),
+        label: 'embedded long run (service RSS + server PSS)',
       });
     }
     const memory = {
@@ -96,7 +155,17 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
     const bare = await BareServer.start(ROOT, { databaseUrl });
     let balanceBare: LoadResult;
     try {
-      balanceBare = await measured('embedded balance_bare', eplan, (s) => getLoad({ url: bare.url, connections: c, durationSeconds: s }, '/v1/partner/balance', spread.map((p) => p.key)), bare.pid);
+      balanceBare = await measured(
+        'embedded balance_bare',
+        eplan,
+        (s) =>
+          getLoad(
+            { url: bare.url, connections: c, durationSeconds: s },
+            '/v1/partner/balance',
+            spread.map((p) => p.key),
+          ),
+        bare.pid,
+      );
     } finally {
       await bare.stop();
     }
@@ -118,7 +187,12 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
         balance_vs_bare: ratio(balance.rps, balanceBare.rps),
       },
       sweep: { topup: sweepTopup, limit: [] },
-      history: { events: seed.events, seed_ms: seed.ms, projection_catch_up_ms: catchUp, wallet_events: seed.toRevision + 1 },
+      history: {
+        events: seed.events,
+        seed_ms: seed.ms,
+        projection_catch_up_ms: catchUp,
+        wallet_events: seed.toRevision + 1,
+      },
       memory,
       verify,
       money,

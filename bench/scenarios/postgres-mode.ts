@@ -11,7 +11,17 @@ import { seedWalletHistory } from '../lib/seed-history';
 import { ServiceProcess } from '../lib/service';
 import { log, ratio } from '../lib/util';
 import { ModeResults, Scenario } from '../lib/types';
-import { coldStart, measured, measuredLimit, moneyCheck, runVerify, setupPartners, waitForBalance, watchBacklog, drainBacklog } from './steps';
+import {
+  coldStart,
+  measured,
+  measuredLimit,
+  moneyCheck,
+  runVerify,
+  setupPartners,
+  waitForBalance,
+  watchBacklog,
+  drainBacklog,
+} from './steps';
 import { ROOT, createDatabase } from '../lib/environment';
 import { measureInterleavedPairs } from '../lib/interleaved-pairs';
 import { sqlStatementsSoFar } from '../lib/statement-count';
@@ -25,7 +35,11 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
     const setupStarted = Date.now();
     service = await ServiceProcess.start({ root: ROOT, mode: 'postgres', databaseUrl: database.url, dataDir });
     const { spread, hot, historic } = await setupPartners(service.url, plan.wallets);
-    const db = new PostgresDatabase({ connectionString: database.url, maxConnections: 2, applicationName: 'bench-seed' });
+    const db = new PostgresDatabase({
+      connectionString: database.url,
+      maxConnections: 2,
+      applicationName: 'bench-seed',
+    });
     let seed;
     try {
       seed = await seedWalletHistory(db, historic.partnerId, plan.historyEvents);
@@ -37,10 +51,26 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
     log(`projections caught up with the history in ${catchUp} ms`);
     await prepareLimit(database.url);
     const setupMs = Date.now() - setupStarted;
-    const backlogDb = new PostgresDatabase({ connectionString: database.url, maxConnections: 1, applicationName: 'bench-backlog' });
+    const backlogDb = new PostgresDatabase({
+      connectionString: database.url,
+      maxConnections: 1,
+      applicationName: 'bench-backlog',
+    });
     watchBacklog(
-      async () => Number((await backlogDb.query<{ n: string }>(`SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`))[0].n),
-      () => backlogDb.exec('CHECKPOINT').catch((error: unknown) => log(`CHECKPOINT refused (${String(error)}); scenarios may pay for earlier writes`)),
+      async () =>
+        Number(
+          (
+            await backlogDb.query<{ n: string }>(
+              `SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`,
+            )
+          )[0].n,
+        ),
+      () =>
+        backlogDb
+          .exec('CHECKPOINT')
+          .catch((error: unknown) =>
+            log(`CHECKPOINT refused (${String(error)}); scenarios may pay for earlier writes`),
+          ),
     );
 
     const c = plan.connections;
@@ -59,22 +89,66 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
     log(`LIMIT baseline: pgbench ${c} clients`);
     const limit = await measuredLimit('limit', database.url, c, plan.durationSeconds, service.pid);
 
-    const topupSpread = await measured('topup_spread', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, spread.map((p) => p.key))), service.pid, statements);
+    const topupSpread = await measured(
+      'topup_spread',
+      plan,
+      (seconds) =>
+        count(
+          topupLoad(
+            { url: service!.url, connections: c, durationSeconds: seconds },
+            spread.map((p) => p.key),
+          ),
+        ),
+      service.pid,
+      statements,
+    );
     // LIMIT again, right after the topups it is compared with: the ratio uses the mean of the two runs.
     await drainBacklog();
     const limitAgain = await measuredLimit('limit again', database.url, c, plan.durationSeconds, service.pid);
-    const topupHot = await measured('topup_hot', plan, (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [hot.key])), service.pid, statements);
+    const topupHot = await measured(
+      'topup_hot',
+      plan,
+      (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [hot.key])),
+      service.pid,
+      statements,
+    );
     const cold = await coldStart(service.url, historic.key);
     counter.accepted += 1;
     counter.sent += 1;
     log(`history wallet: first topup (cold lane, reads ${seed.toRevision + 1} events) took ${cold} ms`);
-    const topupHistory = await measured('topup_history', plan, (seconds) =>
-      count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [historic.key])), service.pid, statements);
-    const balance = await measured('balance', plan, (seconds) => getLoad({ url: service!.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)), service.pid, statements);
+    const topupHistory = await measured(
+      'topup_history',
+      plan,
+      (seconds) => count(topupLoad({ url: service!.url, connections: c, durationSeconds: seconds }, [historic.key])),
+      service.pid,
+      statements,
+    );
+    const balance = await measured(
+      'balance',
+      plan,
+      (seconds) =>
+        getLoad(
+          { url: service!.url, connections: c, durationSeconds: seconds },
+          '/v1/partner/balance',
+          spread.map((p) => p.key),
+        ),
+      service.pid,
+      statements,
+    );
     const bare = await BareServer.start(ROOT, { databaseUrl: database.url });
     let balanceBare: LoadResult;
     try {
-      balanceBare = await measured('balance_bare', plan, (seconds) => getLoad({ url: bare.url, connections: c, durationSeconds: seconds }, '/v1/partner/balance', spread.map((p) => p.key)), bare.pid);
+      balanceBare = await measured(
+        'balance_bare',
+        plan,
+        (seconds) =>
+          getLoad(
+            { url: bare.url, connections: c, durationSeconds: seconds },
+            '/v1/partner/balance',
+            spread.map((p) => p.key),
+          ),
+        bare.pid,
+      );
     } finally {
       await bare.stop();
     }
@@ -90,8 +164,18 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
       await drainBacklog();
       const l = await measuredLimit(`limit @${level}`, database.url, level, plan.sweepSeconds, service.pid);
       sweepLimit.push(l);
-      const t = await measured(`topup_spread @${level}`, { ...plan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, plan.warmupSeconds) }, (seconds) =>
-        count(topupLoad({ url: service!.url, connections: level, durationSeconds: seconds }, spread.map((p) => p.key))), service.pid);
+      const t = await measured(
+        `topup_spread @${level}`,
+        { ...plan, durationSeconds: plan.sweepSeconds, warmupSeconds: Math.min(1, plan.warmupSeconds) },
+        (seconds) =>
+          count(
+            topupLoad(
+              { url: service!.url, connections: level, durationSeconds: seconds },
+              spread.map((p) => p.key),
+            ),
+          ),
+        service.pid,
+      );
       sweepTopup.push(t);
     }
 
@@ -102,13 +186,27 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
         pairs: plan.pairs,
         seconds: plan.pairSeconds,
         connections,
-        limit: (seconds) => measuredLimit(`pair limit @${connections}`, database.url, connections, seconds, running.pid),
+        limit: (seconds) =>
+          measuredLimit(`pair limit @${connections}`, database.url, connections, seconds, running.pid),
         topup: () =>
-          measured(`pair topup @${connections}`, windowPlan, (seconds) =>
-            count(topupLoad({ url: running.url, connections, durationSeconds: seconds }, spread.map((p) => p.key))), running.pid, statements),
+          measured(
+            `pair topup @${connections}`,
+            windowPlan,
+            (seconds) =>
+              count(
+                topupLoad(
+                  { url: running.url, connections, durationSeconds: seconds },
+                  spread.map((p) => p.key),
+                ),
+              ),
+            running.pid,
+            statements,
+          ),
       });
-      log(`pairs @${connections}: topup/LIMIT median ${pairs.ratio_median} (from ${pairs.ratio_min} to ${pairs.ratio_max}, spread ${pairs.spread_pct} %), ` +
-        `topup p50 ${pairs.topup_p50_ms_median} ms, p99 ${pairs.topup_p99_ms_median} ms`);
+      log(
+        `pairs @${connections}: topup/LIMIT median ${pairs.ratio_median} (from ${pairs.ratio_min} to ${pairs.ratio_max}, spread ${pairs.spread_pct} %), ` +
+          `topup p50 ${pairs.topup_p50_ms_median} ms, p99 ${pairs.topup_p99_ms_median} ms`,
+      );
       return pairs;
     };
     const pairs = plan.pairs > 0 ? { at_connections: await pairsAt(c), at_one: await pairsAt(1) } : null;
@@ -116,17 +214,33 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
     let longRun: ModeResults['memory']['long_run'] = null;
     if (plan.rssOrders > 0) {
       longRun = await runLongRun({
-        url: running.url, keys: spread.map((p) => p.key), connections: c, targetOrders: plan.rssOrders, minutes: plan.rssMinutes,
-        counter, count, memoryMb: () => running.rssMb(), label: 'long run (service RSS)',
+        url: running.url,
+        keys: spread.map((p) => p.key),
+        connections: c,
+        targetOrders: plan.rssOrders,
+        minutes: plan.rssMinutes,
+        counter,
+        count,
+        memoryMb: () => running.rssMb(),
+        label: 'long run (service RSS)',
       });
     }
-    const memory = { orders: counter.accepted, rss_mb: service.rssMb(), peak_rss_mb: service.peakRssMb(), long_run: longRun };
+    const memory = {
+      orders: counter.accepted,
+      rss_mb: service.rssMb(),
+      peak_rss_mb: service.peakRssMb(),
+      long_run: longRun,
+    };
     log(`service RSS after ${counter.accepted} orders: ${memory.rss_mb} MB (peak ${memory.peak_rss_mb} MB)`);
 
     watchBacklog(null, null);
     await backlogDb.close();
     const verify = await runVerify(service.url, plan);
-    const countDb = new PostgresDatabase({ connectionString: database.url, maxConnections: 1, applicationName: 'bench-count' });
+    const countDb = new PostgresDatabase({
+      connectionString: database.url,
+      maxConnections: 1,
+      applicationName: 'bench-count',
+    });
     const money = await moneyCheck(countDb, counter).finally(() => countDb.close());
     const result: ModeResults = {
       mode: 'postgres',
@@ -140,14 +254,21 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
         balance_bare: balanceBare,
       },
       ratios: {
-        topup_vs_limit: pairs ? pairs.at_connections.ratio_median : ratio(topupSpread.rps, (limit.rps + limitAgain.rps) / 2),
+        topup_vs_limit: pairs
+          ? pairs.at_connections.ratio_median
+          : ratio(topupSpread.rps, (limit.rps + limitAgain.rps) / 2),
         hot_vs_spread: ratio(topupHot.rps, topupSpread.rps),
         history_vs_fresh: ratio(topupHistory.rps, topupHot.rps),
         balance_vs_bare: ratio(balance.rps, balanceBare.rps),
       },
       sweep: { topup: sweepTopup, limit: sweepLimit },
       pairs,
-      history: { events: seed.events, seed_ms: seed.ms, projection_catch_up_ms: catchUp, wallet_events: seed.toRevision + 1 },
+      history: {
+        events: seed.events,
+        seed_ms: seed.ms,
+        projection_catch_up_ms: catchUp,
+        wallet_events: seed.toRevision + 1,
+      },
       memory,
       verify,
       money,

@@ -10,7 +10,10 @@ import { ModeResults, Scenario } from '../lib/types';
 
 /* The steps every scenario is made of: onboarding, the measured runs, and the checks after them. */
 
-export async function setupPartners(url: string, wallets: number): Promise<{ spread: BenchPartner[]; hot: BenchPartner; historic: BenchPartner }> {
+export async function setupPartners(
+  url: string,
+  wallets: number,
+): Promise<{ spread: BenchPartner[]; hot: BenchPartner; historic: BenchPartner }> {
   const started = Date.now();
   const spread = await admin.partners(url, 'Bench spread', wallets);
   const hot = await admin.partner(url, 'Bench hot');
@@ -37,9 +40,12 @@ export async function drainBacklog(): Promise<void> {
   const started = Date.now();
   const first = await pendingJobs();
   if (first > 0) {
-    for (let pending = first; pending > 0 && Date.now() - started < 15 * 60_000; pending = await pendingJobs()) await sleep(500);
+    for (let pending = first; pending > 0 && Date.now() - started < 15 * 60_000; pending = await pendingJobs())
+      await sleep(500);
     const seconds = (Date.now() - started) / 1000;
-    log(`settlement backlog of ${first} jobs done in ${round(seconds, 1)} s (${round(first / seconds, 0)} jobs/s, no load)`);
+    log(
+      `settlement backlog of ${first} jobs done in ${round(seconds, 1)} s (${round(first / seconds, 0)} jobs/s, no load)`,
+    );
   }
   // The previous scenario's dirty pages are written now, not during the next one.
   await checkpoint?.();
@@ -60,10 +66,16 @@ export async function measured(
   if (plan.warmupSeconds > 0) await load(plan.warmupSeconds);
   const backlog = pendingJobs ? await pendingJobs().catch(() => null) : null;
   const statementsBefore = statementsSoFar ? await statementsSoFar() : null;
-  const { result: run, cpu } = await withCpuShare(serverPid, () => load(plan.durationSeconds), (r) => r.ok);
+  const { result: run, cpu } = await withCpuShare(
+    serverPid,
+    () => load(plan.durationSeconds),
+    (r) => r.ok,
+  );
   const statementsAfter = statementsSoFar ? await statementsSoFar() : null;
   const statements =
-    statementsBefore !== null && statementsAfter !== null && run.ok > 0 ? round((statementsAfter - statementsBefore) / run.ok, 2) : null;
+    statementsBefore !== null && statementsAfter !== null && run.ok > 0
+      ? round((statementsAfter - statementsBefore) / run.ok, 2)
+      : null;
   const result: Scenario = {
     ...run,
     cpu,
@@ -75,10 +87,20 @@ export async function measured(
 }
 
 /** The LIMIT baseline with its CPU share (the service idles meanwhile; its share shows what background work it still did). */
-export async function measuredLimit(name: string, databaseUrl: string, connections: number, seconds: number, servicePid: number): Promise<Scenario> {
+export async function measuredLimit(
+  name: string,
+  databaseUrl: string,
+  connections: number,
+  seconds: number,
+  servicePid: number,
+): Promise<Scenario> {
   const waited = await waitForProcessIdle(servicePid);
   if (waited > 1000) log(`waited ${waited} ms for the service to finish background work before LIMIT`);
-  const { result, cpu } = await withCpuShare(servicePid, () => runLimit(databaseUrl, connections, seconds), (r) => r.ok);
+  const { result, cpu } = await withCpuShare(
+    servicePid,
+    () => runLimit(databaseUrl, connections, seconds),
+    (r) => r.ok,
+  );
   const scenario: Scenario = { ...result, cpu };
   logScenario(name, scenario);
   return scenario;
@@ -103,15 +125,23 @@ export function finishScenarioProgress(): void {
 }
 
 export function logScenario(name: string, result: Scenario): void {
-  const problems = result.non_2xx || result.errors ? ` non-2xx ${result.non_2xx} errors ${result.errors} ${JSON.stringify(result.statuses)}` : '';
+  const problems =
+    result.non_2xx || result.errors
+      ? ` non-2xx ${result.non_2xx} errors ${result.errors} ${JSON.stringify(result.statuses)}`
+      : '';
   const backlog = 'jobs_pending_at_start' in result ? `, ${String(result.jobs_pending_at_start)} jobs pending` : '';
   const cpu = result.cpu
     ? `; CPU ms per request: server ${result.cpu.service_ms ?? '–'}, PostgreSQL ${result.cpu.postgres_ms}, client ${result.cpu.client_ms}; ` +
       `machine ${Math.round(result.cpu.machine_busy * 100)} % busy (others ${Math.round(result.cpu.others_busy * 100)} %)`
     : '';
-  const statements = typeof result.statements_per_request === 'number' ? `; ${result.statements_per_request} statements per request` : '';
+  const statements =
+    typeof result.statements_per_request === 'number'
+      ? `; ${result.statements_per_request} statements per request`
+      : '';
   if (scenarios) scenarios.reporter.update(++scenarios.done);
-  log(`${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections}${backlog})${problems}${cpu}${statements}`);
+  log(
+    `${name.padEnd(24)} ${String(result.rps).padStart(9)} req/s  p50 ${result.p50_ms} ms  p99 ${result.p99_ms} ms  (${result.ok} ok, c=${result.connections}${backlog})${problems}${cpu}${statements}`,
+  );
 }
 
 /** The first topup on a wallet whose lane is cold reads the whole stream once. */
@@ -135,7 +165,7 @@ export async function waitForBalance(url: string, key: string, expected: string,
 /** Lets the onboarding jobs (sandbox grants) finish before the service is stopped for seeding. */
 export async function waitForBackgroundIdle(url: string, key: string): Promise<void> {
   let last = '';
-  for (let stable = 0; stable < 5; ) {
+  for (let stable = 0; stable < 5;) {
     const now = await admin.balance(url, key);
     stable = now === last ? stable + 1 : 0;
     last = now;
@@ -158,7 +188,9 @@ export async function runVerify(url: string, plan: Plan): Promise<ModeResults['v
     orders: checked.orders ?? null,
     breaches,
   };
-  log(`verify: ${result.ok ? 'ok' : 'FAILED'} (${result.events} events, ${result.orders} orders, ${breaches} breaches) in ${result.ms} ms`);
+  log(
+    `verify: ${result.ok ? 'ok' : 'FAILED'} (${result.events} events, ${result.orders} orders, ${breaches} breaches) in ${result.ms} ms`,
+  );
   if (!result.ok) log(JSON.stringify(answer.body).slice(0, 2000));
   return result;
 }
@@ -169,7 +201,10 @@ export async function runVerify(url: string, plan: Plan): Promise<ModeResults['v
  * request still in flight when a timed run stops is debited but never answered). verify
  * checks, besides, that no key moved money twice and every debit's request was answered 200.
  */
-export async function moneyCheck(db: SqlDatabase, counter: { accepted: number; sent: number }): Promise<ModeResults['money']> {
+export async function moneyCheck(
+  db: SqlDatabase,
+  counter: { accepted: number; sent: number },
+): Promise<ModeResults['money']> {
   const rows = await db.query<{ debits: string; keys: string }>(
     `SELECT count(*)::text AS debits, count(DISTINCT data->>'idempotencyKey')::text AS keys FROM es_events WHERE event_type = 'WalletDebited'`,
   );
@@ -183,7 +218,8 @@ export async function moneyCheck(db: SqlDatabase, counter: { accepted: number; s
     distinct_keys_debited: keys,
     consistent,
   };
-  log(`money: ${counter.accepted} topups answered 200, ${debits} debits in the log for ${keys} keys, at most ${counter.sent} sent: ${consistent ? 'consistent' : 'INCONSISTENT'}`);
+  log(
+    `money: ${counter.accepted} topups answered 200, ${debits} debits in the log for ${keys} keys, at most ${counter.sent} sent: ${consistent ? 'consistent' : 'INCONSISTENT'}`,
+  );
   return money;
 }
-

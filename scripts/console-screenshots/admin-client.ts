@@ -9,14 +9,30 @@ export class DemoClient {
     return this.send(method, `/v1/admin${path}`, this.adminToken, body, { 'x-operator-id': 'ops.demo', ...headers });
   }
 
-  async partner(method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+  async partner(
+    method: string,
+    path: string,
+    key: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<any> {
     return this.send(method, `/v1/partner${path}`, key, body, headers);
   }
 
-  private async send(method: string, path: string, token: string, body: unknown, headers: Record<string, string>): Promise<any> {
+  private async send(
+    method: string,
+    path: string,
+    token: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<any> {
     const response = await fetch(`${this.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

@@ -26,21 +26,44 @@ export async function seedDemoData(client: DemoClient, waitUntil: WaitUntil): Pr
   const key: string = created.sandbox_api_key;
   await client.admin('POST', '/partners', { name: `Dhaka Pay ${run}`, corridor: 'BD' });
   await client.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
-  await client.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount: '25000.00', reference: 'NEFT UTIB0000123' }, { 'idempotency-key': `demo-${run}` });
-  await client.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: 'https://hooks.example.com/recharge', rate_limit: 600 });
-  await waitUntil('the sandbox starting credit', async () => (await client.admin('GET', `/partners/${partnerId}`)).balances.sandbox?.available === '1000.00');
+  await client.admin(
+    'POST',
+    `/partners/${partnerId}/wallet-credits`,
+    { environment: 'live', amount: '25000.00', reference: 'NEFT UTIB0000123' },
+    { 'idempotency-key': `demo-${run}` },
+  );
+  await client.admin('PATCH', `/partners/${partnerId}/settings`, {
+    environment: 'sandbox',
+    webhook_url: 'https://hooks.example.com/recharge',
+    rate_limit: 600,
+  });
+  await waitUntil(
+    'the sandbox starting credit',
+    async () => (await client.admin('GET', `/partners/${partnerId}`)).balances.sandbox?.available === '1000.00',
+  );
 
   const topup = (suffix: string, amount: number, reference: string) =>
-    client.partner('POST', '/topup', key, { operator_id: 101, phone: `+91987654${suffix}`, amount, reference }, { 'idempotency-key': `demo-${run}-${reference}` });
+    client.partner(
+      'POST',
+      '/topup',
+      key,
+      { operator_id: 101, phone: `+91987654${suffix}`, amount, reference },
+      { 'idempotency-key': `demo-${run}-${reference}` },
+    );
   await topup('0001', 199, 'INV-1001');
   await topup('0002', 49, 'INV-1002');
   await topup('0001', 299, 'INV-1003');
   const held = await topup('0005', 149, 'INV-1004');
   const heldOrderId: string = held.order_id;
   await waitUntil('the order to be held for an operator', async () =>
-    (await client.admin('GET', '/orders?held=true&limit=1000')).orders.some((order: { order_id: string }) => order.order_id === heldOrderId),
+    (await client.admin('GET', '/orders?held=true&limit=1000')).orders.some(
+      (order: { order_id: string }) => order.order_id === heldOrderId,
+    ),
   );
-  await waitUntil('the other orders to settle', async () => (await client.admin('GET', `/orders?partner_id=${partnerId}&status=PENDING`)).count === 0);
+  await waitUntil(
+    'the other orders to settle',
+    async () => (await client.admin('GET', `/orders?partner_id=${partnerId}&status=PENDING`)).count === 0,
+  );
   const day = new Date((await client.admin('GET', `/orders/${heldOrderId}`)).created_at).toISOString().slice(0, 10);
   return { partnerId, partnerName, heldOrderId, day };
 }

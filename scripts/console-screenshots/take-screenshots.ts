@@ -9,7 +9,13 @@ export interface Screenshot {
 }
 
 /** One picture per page of the console, in the order docs/console.md shows them. */
-export async function takeScreenshots(browser: Browser, serviceUrl: string, adminToken: string, demo: DemoData, folder: string): Promise<Screenshot[]> {
+export async function takeScreenshots(
+  browser: Browser,
+  serviceUrl: string,
+  adminToken: string,
+  demo: DemoData,
+  folder: string,
+): Promise<Screenshot[]> {
   mkdirSync(folder, { recursive: true });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(15_000);
@@ -39,7 +45,10 @@ export async function takeScreenshots(browser: Browser, serviceUrl: string, admi
     await page.selectOption('#credit-form select[name=environment]', 'live');
     await page.click('#credit-form button[type=submit]');
     await shown('#credit-summary', 'Credit 5000.00 INR');
-    await shoot('partners.png', 'Partners: search, create, and a partner with KYC, keys, settings and a credit waiting for its confirmation.');
+    await shoot(
+      'partners.png',
+      'Partners: search, create, and a partner with KYC, keys, settings and a credit waiting for its confirmation.',
+    );
     await page.click('#credit-cancel');
 
     await tab('orders');
@@ -49,7 +58,10 @@ export async function takeScreenshots(browser: Browser, serviceUrl: string, admi
     await page.fill('#resolve-reason', 'Operator portal shows no recharge for this number');
     await page.click('#resolve-form button[type=submit]');
     await shown('#resolve-summary', 'Resolve');
-    await shoot('orders.png', 'Orders: the held queue, the search, and a held order with its timeline and a resolution waiting for its confirmation.');
+    await shoot(
+      'orders.png',
+      'Orders: the held queue, the search, and a held order with its timeline and a resolution waiting for its confirmation.',
+    );
     await page.click('#resolve-cancel');
 
     await tab('webhooks');
@@ -74,7 +86,10 @@ export async function takeScreenshots(browser: Browser, serviceUrl: string, admi
     await tab('engineering');
     await page.locator('#projections tr').first().waitFor();
     await page.locator('#jobs-summary').filter({ hasText: 'open' }).waitFor();
-    await shoot('engineering.png', 'Engineering: projections with version, checkpoint and lag (rebuild from here), and the job backlog.');
+    await shoot(
+      'engineering.png',
+      'Engineering: projections with version, checkpoint and lag (rebuild from here), and the job backlog.',
+    );
   } finally {
     await page.close();
   }

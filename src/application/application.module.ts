@@ -9,7 +9,11 @@ import { AuditOrderHandler } from './audit/audit-order';
 import { AuditWalletHandler } from './audit/audit-wallet';
 import { DailyStatementHandler } from './audit/daily-statement';
 import { PeriodStatementHandler } from './audit/period-statement';
-import { RebuildProjectionHandler, ShowProjectionRebuildHandler, ShowProjectionsHandler } from './operations/projection-rebuilds';
+import {
+  RebuildProjectionHandler,
+  ShowProjectionRebuildHandler,
+  ShowProjectionsHandler,
+} from './operations/projection-rebuilds';
 import { ShowLiveProviderHandler } from './operations/live-provider-status';
 import { ListBillersHandler } from './catalog/list-billers';
 import { ListOperatorsHandler } from './catalog/list-operators';
@@ -54,7 +58,11 @@ import { AuthorizePartnerRequest } from './access/authorize-partner-request';
 import { ConfigurePartnerHandler } from './settings/configure-partner';
 import { GetPartnerSettingsHandler } from './settings/get-partner-settings';
 import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
-import { GetWebhookDeliveryHandler, ListWebhookDeliveriesHandler, ResendWebhookHandler } from './webhooks/webhook-deliveries';
+import {
+  GetWebhookDeliveryHandler,
+  ListWebhookDeliveriesHandler,
+  ResendWebhookHandler,
+} from './webhooks/webhook-deliveries';
 
 const COMMAND_HANDLERS = [
   PlaceTopupHandler,
@@ -101,7 +109,14 @@ const QUERY_HANDLERS = [
   ShowProviderBreakersHandler,
   ReadPartnerEventsHandler,
 ];
-const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, GrantSandboxCreditJob, DeliverWebhookJob];
+const JOBS = [
+  SubmitOrderJob,
+  PollOrderJob,
+  RefundOrderJob,
+  HoldStuckOrderJob,
+  GrantSandboxCreditJob,
+  DeliverWebhookJob,
+];
 
 /** Use cases, process managers and the services they share. Adapters come from the infrastructure module. */
 @Module({
@@ -122,7 +137,11 @@ const JOBS = [SubmitOrderJob, PollOrderJob, RefundOrderJob, HoldStuckOrderJob, G
     ProviderBreakers,
     OrderRouting,
     { provide: DeciderRunner, useFactory: (store: EventStore) => new DeciderRunner(store), inject: [EVENT_STORE] },
-    { provide: WalletCommandProcessor, useFactory: (store: EventStore) => new WalletCommandProcessor(store), inject: [EVENT_STORE] },
+    {
+      provide: WalletCommandProcessor,
+      useFactory: (store: EventStore) => new WalletCommandProcessor(store),
+      inject: [EVENT_STORE],
+    },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
   ],
   exports: [AuthenticateApiKey, AuthorizePartnerRequest, JOB_HANDLERS, WalletCommandProcessor],

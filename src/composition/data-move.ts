@@ -14,7 +14,10 @@ import { PgliteEventReader } from '../infrastructure/legacy/pglite-event-reader'
 
 /** Where a step of a move stands: started with a total, then told the count done so far. */
 export interface StepProgress {
-  start(step: 'export' | 'import' | 'read models', total: number): { update(done: number): void; finish(done: number): void };
+  start(
+    step: 'export' | 'import' | 'read models',
+    total: number,
+  ): { update(done: number): void; finish(done: number): void };
 }
 
 export interface MoveOptions {
@@ -25,7 +28,10 @@ export interface MoveOptions {
 
 export class StoreUnavailableError extends Error {
   constructor(config: ServiceConfig, cause: unknown) {
-    super(`cannot open the configured store (EVENT_STORE=${config.eventStore}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `cannot open the configured store (EVENT_STORE=${config.eventStore}): ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'StoreUnavailableError';
   }
 }
@@ -36,13 +42,21 @@ export class StoreUnavailableError extends Error {
  * folder; it is stopped again on close. An export (`read`) from the embedded mode of a running service reads
  * through that service's own server instead (its Unix socket).
  */
-async function opened(config: ServiceConfig, serverLog: EmbeddedServerLog, access: 'read' | 'write'): Promise<ConfiguredStore> {
+async function opened(
+  config: ServiceConfig,
+  serverLog: EmbeddedServerLog,
+  access: 'read' | 'write',
+): Promise<ConfiguredStore> {
   let server;
   try {
     const running = config.eventStore === 'embedded' ? runningService(config.dataDir) : null;
     if (running !== null) config.databaseUrl = runningServerAddress(config.dataDir, running, access);
     // An export creates nothing: without a cluster there is no history to read.
-    if (config.eventStore === 'embedded' && access === 'read' && !EmbeddedPostgresServer.clusterExists(config.dataDir)) {
+    if (
+      config.eventStore === 'embedded' &&
+      access === 'read' &&
+      !EmbeddedPostgresServer.clusterExists(config.dataDir)
+    ) {
       throw new Error(`there is no embedded database in ${join(config.dataDir, 'postgres')}`);
     }
     server = await startEmbeddedServerIfOwner(config, serverLog);
@@ -76,14 +90,22 @@ function runningService(dataDir: string): number | null {
 }
 
 function runningServerAddress(dataDir: string, pid: number, access: 'read' | 'write'): string {
-  if (access === 'write') throw new Error(`the service (pid ${pid}) is running on ${dataDir}; stop it before importing`);
+  if (access === 'write')
+    throw new Error(`the service (pid ${pid}) is running on ${dataDir}; stop it before importing`);
   const address = embeddedSocketConnectionString(dataDir);
-  if (!address) throw new Error(`the service (pid ${pid}) is running on ${dataDir} and its server listens on loopback only; stop it to export`);
+  if (!address)
+    throw new Error(
+      `the service (pid ${pid}) is running on ${dataDir} and its server listens on loopback only; stop it to export`,
+    );
   return address;
 }
 
 /** Writes every event of the configured store, in global order, one history line each; returns how many. */
-export async function exportConfiguredStore(config: ServiceConfig, writeLine: (line: string) => Promise<void>, { progress, serverLog }: MoveOptions): Promise<number> {
+export async function exportConfiguredStore(
+  config: ServiceConfig,
+  writeLine: (line: string) => Promise<void>,
+  { progress, serverLog }: MoveOptions,
+): Promise<number> {
   const { store, close } = await opened(config, serverLog, 'read');
   try {
     const step = progress.start('export', await store.countEvents(null));
@@ -112,10 +134,18 @@ export interface ImportOutcome {
  * Appends a history into the configured store, which must be empty (and its service database free of read models
  * of another history), then rebuilds what the service derives from it (rebuildAfterImport).
  */
-export async function importIntoConfiguredStore(config: ServiceConfig, source: HistorySource, { progress, serverLog }: MoveOptions): Promise<ImportOutcome> {
+export async function importIntoConfiguredStore(
+  config: ServiceConfig,
+  source: HistorySource,
+  { progress, serverLog }: MoveOptions,
+): Promise<ImportOutcome> {
   // Refused at once, before the source is read, when a service runs on the embedded store's folder.
   const running = config.eventStore === 'embedded' ? runningService(config.dataDir) : null;
-  if (running !== null) throw new StoreUnavailableError(config, new Error(`the service (pid ${running}) is running on ${config.dataDir}; stop it before importing`));
+  if (running !== null)
+    throw new StoreUnavailableError(
+      config,
+      new Error(`the service (pid ${running}) is running on ${config.dataDir}; stop it before importing`),
+    );
   const reader = source.kind === 'pglite-folder' ? await PgliteEventReader.open(source.path) : null;
   try {
     const total = reader ? await reader.count() : await checkHistoryFile(source.path);
@@ -125,12 +155,24 @@ export async function importIntoConfiguredStore(config: ServiceConfig, source: H
       await assertEmpty(store);
       await assertNothingDerived(db);
       const importing = progress.start('import', total);
-      const imported = await importHistory(store, events, { batchSize: 2_000, onProgress: (done) => importing.update(done) });
+      const imported = await importHistory(store, events, {
+        batchSize: 2_000,
+        onProgress: (done) => importing.update(done),
+      });
       importing.finish(imported);
       const rebuilding = progress.start('read models', imported);
-      const rebuilt = await rebuildAfterImport(db, store, { now: new Date(), stuckOrderAfterMs: config.stuckOrderAfterMs, onProgress: (done) => rebuilding.update(done) });
+      const rebuilt = await rebuildAfterImport(db, store, {
+        now: new Date(),
+        stuckOrderAfterMs: config.stuckOrderAfterMs,
+        onProgress: (done) => rebuilding.update(done),
+      });
       rebuilding.finish(rebuilt.events);
-      return { events: imported, readModelEvents: rebuilt.events, jobsScheduled: rebuilt.jobsScheduled, keysBound: rebuilt.keysBound };
+      return {
+        events: imported,
+        readModelEvents: rebuilt.events,
+        jobsScheduled: rebuilt.jobsScheduled,
+        keysBound: rebuilt.keysBound,
+      };
     } finally {
       await close();
     }

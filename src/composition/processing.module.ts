@@ -54,7 +54,12 @@ export class ProcessingModule {
             new ProjectionDaemon(
               // Both rebuild from the log after a crash; their rows and checkpoints commit together.
               [
-                new Projector(READ_MODELS_GROUP, READ_MODEL_PROJECTIONS, store, db.withAsynchronousCommit()).afterCommit(
+                new Projector(
+                  READ_MODELS_GROUP,
+                  READ_MODEL_PROJECTIONS,
+                  store,
+                  db.withAsynchronousCommit(),
+                ).afterCommit(
                   countOrderOutcomes(db, (error) => logger.warn(`order outcome metrics failed: ${String(error)}`)),
                 ),
               ],
@@ -93,13 +98,22 @@ export class ProcessingModule {
               pollIntervalMs: config.jobPollMs,
               concurrency: config.jobConcurrency,
               retryDelayMs: (attempt) => Math.min(1000 * 2 ** Math.min(attempt, 8), 5 * 60_000),
-              onError: (error, job) => logger.warn(`job ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`),
+              onError: (error, job) =>
+                logger.warn(`job ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`),
             }),
         },
         {
           provide: BackgroundProcessing,
           inject: [ProjectionDaemon, JobWorker, IDEMPOTENCY_STORE, CLOCK, EVENT_STORE, SQL_DATABASE, RATE_LIMITER],
-          useFactory: (daemon: ProjectionDaemon, worker: JobWorker, idempotency: IdempotencyStore, clock: Clock, store: EventStore, db: SqlDatabase, rateLimiter: RateLimiter) =>
+          useFactory: (
+            daemon: ProjectionDaemon,
+            worker: JobWorker,
+            idempotency: IdempotencyStore,
+            clock: Clock,
+            store: EventStore,
+            db: SqlDatabase,
+            rateLimiter: RateLimiter,
+          ) =>
             new BackgroundProcessing(
               daemon,
               worker,
@@ -109,7 +123,11 @@ export class ProcessingModule {
               db,
               options.background,
               rateLimiter,
-              new SqlRetention(db, { jobDays: config.jobRetentionDays, webhookAttemptDays: config.webhookAttemptRetentionDays, webhookDeliveryDays: config.webhookDeliveryRetentionDays }),
+              new SqlRetention(db, {
+                jobDays: config.jobRetentionDays,
+                webhookAttemptDays: config.webhookAttemptRetentionDays,
+                webhookDeliveryDays: config.webhookDeliveryRetentionDays,
+              }),
               new SqlAccessFences(db),
             ),
         },

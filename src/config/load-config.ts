@@ -47,20 +47,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   };
 
   const eventStore = (env.EVENT_STORE ?? 'embedded') as EventStoreMode;
-  if (!MODES.includes(eventStore)) problems.push(`EVENT_STORE must be one of ${MODES.join(', ')} (got "${env.EVENT_STORE}")`);
+  if (!MODES.includes(eventStore))
+    problems.push(`EVENT_STORE must be one of ${MODES.join(', ')} (got "${env.EVENT_STORE}")`);
   const dataDir = resolve(env.DATA_DIR ?? './data');
   // Embedded mode: the service's own server, whose address main.ts hands to the processes and threads it starts.
   const databaseUrl = (eventStore === 'embedded' ? env[EMBEDDED_DATABASE_URL] : env.DATABASE_URL) || null;
-  if (eventStore !== 'embedded' && !databaseUrl) problems.push(`DATABASE_URL is required when EVENT_STORE=${eventStore}`);
+  if (eventStore !== 'embedded' && !databaseUrl)
+    problems.push(`DATABASE_URL is required when EVENT_STORE=${eventStore}`);
   const eventStoreConnectionString = env.EVENTSTORE_CONNECTION_STRING || null;
-  if (eventStore === 'eventstoredb' && !eventStoreConnectionString) problems.push('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
+  if (eventStore === 'eventstoredb' && !eventStoreConnectionString)
+    problems.push('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
   const logLevel = (env.LOG_LEVEL ?? 'info') as ServiceConfig['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
   let apiKeySecret = env.API_KEY_SECRET ?? '';
   if (!apiKeySecret) {
     if (eventStore === 'embedded') apiKeySecret = keptSecret(dataDir, 'api-key-secret');
-    else problems.push('API_KEY_SECRET is required outside embedded mode (every replica must hash keys with the same secret)');
+    else
+      problems.push(
+        'API_KEY_SECRET is required outside embedded mode (every replica must hash keys with the same secret)',
+      );
   } else if (apiKeySecret.length < 32) {
     problems.push('API_KEY_SECRET must be at least 32 characters');
   }
@@ -68,7 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     problems.push('ADMIN_TOKEN is required outside embedded mode (every replica must accept the same operator token)');
   }
   const adminToken = env.ADMIN_TOKEN || (problems.length === 0 ? keptSecret(dataDir, 'admin-token') : '');
-  if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '' && env.ADMIN_TOKEN.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
+  if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '' && env.ADMIN_TOKEN.length < 16)
+    problems.push('ADMIN_TOKEN must be at least 16 characters');
 
   const config: ServiceConfig = {
     port: integer('PORT', 3000, 0, 65535),
@@ -107,31 +114,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     reloadly: null,
   };
   if (config.webhookAttemptRetentionDays > config.webhookDeliveryRetentionDays) {
-    problems.push(`WEBHOOK_ATTEMPT_RETENTION_DAYS (${config.webhookAttemptRetentionDays}) must not be above WEBHOOK_DELIVERY_RETENTION_DAYS (${config.webhookDeliveryRetentionDays}): attempts go with their delivery`);
+    problems.push(
+      `WEBHOOK_ATTEMPT_RETENTION_DAYS (${config.webhookAttemptRetentionDays}) must not be above WEBHOOK_DELIVERY_RETENTION_DAYS (${config.webhookDeliveryRetentionDays}): attempts go with their delivery`,
+    );
   }
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
-    problems.push(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
+    problems.push(
+      `HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
+    );
   }
   const backgroundWork = (env.BACKGROUND_WORK || 'inline') as ServiceConfig['backgroundWork'];
-  if (backgroundWork !== 'inline' && backgroundWork !== 'thread') problems.push(`BACKGROUND_WORK must be inline or thread (got "${env.BACKGROUND_WORK}")`);
+  if (backgroundWork !== 'inline' && backgroundWork !== 'thread')
+    problems.push(`BACKGROUND_WORK must be inline or thread (got "${env.BACKGROUND_WORK}")`);
   config.backgroundWork = backgroundWork;
-  if (!options.acceptEarlierDatabase && eventStore === 'embedded' && existsSync(join(dataDir, 'pglite')) && !existsSync(join(dataDir, 'postgres'))) {
+  if (
+    !options.acceptEarlierDatabase &&
+    eventStore === 'embedded' &&
+    existsSync(join(dataDir, 'pglite')) &&
+    !existsSync(join(dataDir, 'postgres'))
+  ) {
     problems.push(
       `DATA_DIR (${dataDir}) holds a database of an earlier release (${join(dataDir, 'pglite')}), which this release no longer opens; ` +
         `move its history into the embedded PostgreSQL server with: npm run --silent cli -- data import ${join(dataDir, 'pglite')}`,
     );
   }
   const rateLimitStore = (env.RATE_LIMIT_STORE ?? 'database') as ServiceConfig['rateLimitStore'];
-  if (rateLimitStore !== 'database' && rateLimitStore !== 'redis') problems.push('RATE_LIMIT_STORE must be database or redis');
+  if (rateLimitStore !== 'database' && rateLimitStore !== 'redis')
+    problems.push('RATE_LIMIT_STORE must be database or redis');
   if (rateLimitStore === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL is required when RATE_LIMIT_STORE=redis');
   config.rateLimitStore = rateLimitStore;
   config.redisUrl = env.REDIS_URL || null;
-  config.trustedProxies = (env.TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  config.trustedProxies = (env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of config.trustedProxies.filter((candidate) => !isProxyEntry(candidate))) {
-    problems.push(`TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range, or one of ${PROXY_NAMES.join(', ')} (list the proxies' addresses, not a hop count)`);
+    problems.push(
+      `TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range, or one of ${PROXY_NAMES.join(', ')} (list the proxies' addresses, not a hop count)`,
+    );
   }
   const liveProvider = env.LIVE_PROVIDER || null;
-  if (liveProvider !== null && liveProvider !== 'reloadly') problems.push(`LIVE_PROVIDER must be reloadly or unset (got "${liveProvider}")`);
+  if (liveProvider !== null && liveProvider !== 'reloadly')
+    problems.push(`LIVE_PROVIDER must be reloadly or unset (got "${liveProvider}")`);
   else if (liveProvider === 'reloadly') {
     config.liveProvider = liveProvider;
     config.reloadly = reloadlyConfig(env, problems);
@@ -161,11 +185,13 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
     } catch {
       parsed = null;
     }
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) problems.push(`${name} must be an http(s) URL (got "${value}")`);
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+      problems.push(`${name} must be an http(s) URL (got "${value}")`);
     return value.replace(/\/+$/, '');
   };
   const threshold = env.RELOADLY_LOW_FLOAT_THRESHOLD || null;
-  if (threshold !== null && !/^\d{1,15}(\.\d{1,8})?$/.test(threshold)) problems.push(`RELOADLY_LOW_FLOAT_THRESHOLD must be a decimal amount such as 500.00 (got "${threshold}")`);
+  if (threshold !== null && !/^\d{1,15}(\.\d{1,8})?$/.test(threshold))
+    problems.push(`RELOADLY_LOW_FLOAT_THRESHOLD must be a decimal amount such as 500.00 (got "${threshold}")`);
   return {
     clientId: required('RELOADLY_CLIENT_ID'),
     clientSecret: required('RELOADLY_CLIENT_SECRET'),

@@ -108,18 +108,25 @@ export class InfrastructureModule {
       { provide: SECRET_GENERATOR, useValue: overrides.secrets ?? new CryptoSecretGenerator() },
       { provide: CATALOG, useValue: new JsonCatalog() },
       { provide: OUTBOUND_ADDRESS_POLICY, useValue: addressPolicy },
-      { provide: WEBHOOK_SENDER, useValue: overrides.webhookSender ?? new HttpWebhookSender(config.webhookTimeoutMs, addressPolicy) },
+      {
+        provide: WEBHOOK_SENDER,
+        useValue: overrides.webhookSender ?? new HttpWebhookSender(config.webhookTimeoutMs, addressPolicy),
+      },
       { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
       { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
       {
         provide: KEY_ADMISSION,
         useFactory: (db: SqlDatabase, readModels: ReadModels) =>
-          redisUrl ? new UncountedKeyAdmission((keyHash) => readModels.apiKeyAccess(keyHash)) : new SqlKeyAdmission(db.withAsynchronousCommit()),
+          redisUrl
+            ? new UncountedKeyAdmission((keyHash) => readModels.apiKeyAccess(keyHash))
+            : new SqlKeyAdmission(db.withAsynchronousCommit()),
         inject: [SQL_DATABASE, READ_MODELS],
       },
       {
         provide: RATE_LIMITER,
-        ...sql((db) => (redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()))),
+        ...sql((db) =>
+          redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()),
+        ),
       },
       // Built by the container, so that what it logs goes through the service's logger.
       { provide: LIVE_PROVIDER, useFactory: () => (reloadly ? new ReloadlyLiveProvider(reloadly) : null) },
@@ -133,11 +140,18 @@ export class InfrastructureModule {
           ),
         inject: [LIVE_PROVIDER],
       },
-      { provide: PROVIDER_STATUS, useFactory: (live: ReloadlyLiveProvider | null) => live ?? NO_LIVE_PROVIDER, inject: [LIVE_PROVIDER] },
+      {
+        provide: PROVIDER_STATUS,
+        useFactory: (live: ReloadlyLiveProvider | null) => live ?? NO_LIVE_PROVIDER,
+        inject: [LIVE_PROVIDER],
+      },
       {
         provide: PROVIDER_BACK_OFFICES,
         useFactory: (live: ReloadlyLiveProvider | null) =>
-          new StaticProviderBackOffices(new Map(live ? [['reloadly', live.backOffice]] : []), new Map(live ? [['reloadly', live.backOffice]] : [])),
+          new StaticProviderBackOffices(
+            new Map(live ? [['reloadly', live.backOffice]] : []),
+            new Map(live ? [['reloadly', live.backOffice]] : []),
+          ),
         inject: [LIVE_PROVIDER],
       },
     ];
@@ -147,7 +161,8 @@ export class InfrastructureModule {
 
 /** EVENT_STORE=eventstoredb: events in EventStoreDB at EVENTSTORE_CONNECTION_STRING; the start fails if it does not answer. */
 function connectEventStoreDb(config: ServiceConfig): Promise<EventStoreDbEventStore> {
-  if (!config.eventStoreConnectionString) throw new Error('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
+  if (!config.eventStoreConnectionString)
+    throw new Error('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
   const logger = new Logger('EventStoreDB');
   return EventStoreDbEventStore.connect(config.eventStoreConnectionString, {
     onWarning: (message, error) => logger.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`),

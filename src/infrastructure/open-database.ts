@@ -13,7 +13,10 @@ import { SqlDatabase } from './sql/sql-database';
  * jobs and idempotency keys; the SQL event-store tables are created there too, and stay unused.
  */
 export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> {
-  if (!config.databaseUrl) throw new Error('no database to open: embedded mode needs its server started first (main.ts), the other modes DATABASE_URL');
+  if (!config.databaseUrl)
+    throw new Error(
+      'no database to open: embedded mode needs its server started first (main.ts), the other modes DATABASE_URL',
+    );
   const db: SqlDatabase = new PostgresDatabase({ connectionString: config.databaseUrl, maxConnections: 20 });
   try {
     await migrateServiceDatabase(db);
@@ -27,5 +30,8 @@ export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> 
 /** The numbered migrations, then (once all are applied) the read models' tables, in one transaction. */
 export function migrateServiceDatabase(db: SqlDatabase, upTo?: number): Promise<number[]> {
   const complete = upTo === undefined || upTo >= SCHEMA_MIGRATIONS.length;
-  return migrate(db, SCHEMA_MIGRATIONS, { upTo, then: complete ? (tx) => ensureReadModelTables(tx, READ_MODEL_PROJECTIONS) : undefined });
+  return migrate(db, SCHEMA_MIGRATIONS, {
+    upTo,
+    then: complete ? (tx) => ensureReadModelTables(tx, READ_MODEL_PROJECTIONS) : undefined,
+  });
 }

@@ -38,8 +38,12 @@ const newEvent = (type: string, data: Record<string, unknown> = {}): NewEvent =>
 /** A type no other test or data in the store uses, so reads can filter on it. */
 const uniqueType = (label: string): string => `Contract${label}.${uuid()}`;
 
-
-async function appendError(store: EventStore, streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<unknown> {
+async function appendError(
+  store: EventStore,
+  streamId: string,
+  events: NewEvent[],
+  expected: ExpectedRevision,
+): Promise<unknown> {
   try {
     await store.append(streamId, events, expected);
   } catch (error) {
@@ -122,7 +126,11 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         expect(error).toBeInstanceOf(WrongExpectedRevisionError);
         expect(error).toMatchObject({ streamId, expected, actual });
         expect(await store.readStream(streamId)).toHaveLength(2);
-        expect(await store.readAll(head, { maxCount: 10, eventTypes: new Set(['C']) }).then((events) => events.filter((event) => event.streamId === streamId))).toEqual([]);
+        expect(
+          await store
+            .readAll(head, { maxCount: 10, eventTypes: new Set(['C']) })
+            .then((events) => events.filter((event) => event.streamId === streamId)),
+        ).toEqual([]);
       });
 
       it('rejects stream_exists and numeric revisions on a missing stream and leaves it missing', async () => {
@@ -145,10 +153,14 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
 
       it('appends with any from two concurrent writers to a new stream', async () => {
         const streams = Array.from({ length: 5 }, () => uuid());
-        const appends = streams.flatMap((streamId) => [store.append(streamId, [newEvent('A')], 'any'), store.append(streamId, [newEvent('B')], 'any')]);
+        const appends = streams.flatMap((streamId) => [
+          store.append(streamId, [newEvent('A')], 'any'),
+          store.append(streamId, [newEvent('B')], 'any'),
+        ]);
         const outcomes = await Promise.allSettled(appends);
         expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
-        for (const streamId of streams) expect((await store.readStream(streamId)).map((event) => event.revision)).toEqual([0, 1]);
+        for (const streamId of streams)
+          expect((await store.readStream(streamId)).map((event) => event.revision)).toEqual([0, 1]);
       });
 
       it('lets exactly one of two concurrent appends with the same expected revision succeed', async () => {
@@ -181,11 +193,17 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       it('gives each of 40 concurrent appends to different streams its own revisions and a position in the global order', async () => {
         const streams = Array.from({ length: 40 }, () => uuid());
         for (const streamId of streams) await store.append(streamId, [newEvent('Opened')], 'no_stream');
-        const appended = await Promise.all(streams.map((streamId) => store.append(streamId, [newEvent('X'), newEvent('Y')], 0)));
+        const appended = await Promise.all(
+          streams.map((streamId) => store.append(streamId, [newEvent('X'), newEvent('Y')], 0)),
+        );
         for (const [index, streamId] of streams.entries()) {
           expect(appended[index]).toEqual(expect.objectContaining({ nextRevision: 2, deduplicated: false }));
           const events = await store.readStream(streamId);
-          expect(events.map((event) => [event.revision, event.type])).toEqual([[0, 'Opened'], [1, 'X'], [2, 'Y']]);
+          expect(events.map((event) => [event.revision, event.type])).toEqual([
+            [0, 'Opened'],
+            [1, 'X'],
+            [2, 'Y'],
+          ]);
           expect(comparePositions(events[2].position, appended[index].position!)).toBe(0);
           expect(comparePositions(events[1].position, events[2].position)).toBe(-1);
         }
@@ -195,7 +213,9 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const streams = Array.from({ length: 20 }, () => uuid());
         for (const streamId of streams) await store.append(streamId, [newEvent('A'), newEvent('B')], 'no_stream');
         const stale = new Set(streams.filter((_, index) => index % 3 === 0));
-        const outcomes = await Promise.allSettled(streams.map((streamId) => store.append(streamId, [newEvent('C')], stale.has(streamId) ? 0 : 1)));
+        const outcomes = await Promise.allSettled(
+          streams.map((streamId) => store.append(streamId, [newEvent('C')], stale.has(streamId) ? 0 : 1)),
+        );
         for (const [index, streamId] of streams.entries()) {
           const outcome = outcomes[index];
           if (stale.has(streamId)) {
@@ -218,7 +238,8 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         await Promise.all(streams.slice(0, 6).map((streamId, index) => store.append(streamId, [first[index]], 0)));
         const outcomes = await Promise.all(streams.map((streamId, index) => store.append(streamId, [first[index]], 0)));
         outcomes.forEach((outcome, index) => expect(outcome.deduplicated).toBe(index < 6));
-        for (const [index, streamId] of streams.entries()) expect(ids(await store.readStream(streamId))[1]).toBe(first[index].eventId);
+        for (const [index, streamId] of streams.entries())
+          expect(ids(await store.readStream(streamId))[1]).toBe(first[index].eventId);
       });
     });
 
@@ -238,7 +259,9 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           const events = await store.readStream(streamId);
           expect(outcome.result.nextRevision).toBe(index < 5 ? 2 : 0);
           expect(events).toHaveLength(index < 5 ? 3 : 1);
-          expect(comparePositions(events[events.length - 1].position, outcome.result.position as GlobalPosition)).toBe(0);
+          expect(comparePositions(events[events.length - 1].position, outcome.result.position as GlobalPosition)).toBe(
+            0,
+          );
         }
       });
 
@@ -255,7 +278,10 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         for (const [index, streamId] of streams.entries()) {
           const outcome = outcomes[index];
           if (index % 3 === 2) {
-            expect(outcome).toEqual({ ok: true, result: expect.objectContaining({ nextRevision: 2, deduplicated: false }) });
+            expect(outcome).toEqual({
+              ok: true,
+              result: expect.objectContaining({ nextRevision: 2, deduplicated: false }),
+            });
             expect(await store.readStream(streamId)).toHaveLength(3);
           } else {
             expect(outcome.ok).toBe(false);
@@ -276,22 +302,38 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           { streamId: clashing, events: [{ ...newEvent('Clash'), eventId: stored.eventId }], expected: 'no_stream' },
           { streamId: plain, events: [newEvent('Plain')], expected: 'no_stream' },
         ]);
-        expect(outcomes[0]).toEqual({ ok: true, result: expect.objectContaining({ deduplicated: true, nextRevision: 0 }) });
+        expect(outcomes[0]).toEqual({
+          ok: true,
+          result: expect.objectContaining({ deduplicated: true, nextRevision: 0 }),
+        });
         expect(outcomes[1].ok).toBe(false);
         if (!outcomes[1].ok) expect(outcomes[1].error).toBeInstanceOf(DuplicateEventIdError);
         expect(await store.readStream(clashing)).toHaveLength(0);
-        expect(outcomes[2]).toEqual({ ok: true, result: expect.objectContaining({ deduplicated: false, nextRevision: 0 }) });
+        expect(outcomes[2]).toEqual({
+          ok: true,
+          result: expect.objectContaining({ deduplicated: false, nextRevision: 0 }),
+        });
         expect(ids(await store.readStream(plain))).toHaveLength(1);
       });
 
-      it('binds each stream\'s keys with its events, and refuses the second of two appends that bind one key (stores that can)', async () => {
+      it("binds each stream's keys with its events, and refuses the second of two appends that bind one key (stores that can)", async () => {
         if (!store.bindsIdempotencyKeys) return;
         const key = `many-${uuid()}`;
         const [first, second, third] = [uuid(), uuid(), uuid()];
         const outcomes = await store.appendMany([
           { streamId: first, events: [newEvent('Debited')], expected: 'no_stream', idempotencyKeys: [keyBinding(key)] },
-          { streamId: second, events: [newEvent('Debited')], expected: 'no_stream', idempotencyKeys: [keyBinding(key)] },
-          { streamId: third, events: [newEvent('Debited')], expected: 'no_stream', idempotencyKeys: [keyBinding(`other-${key}`)] },
+          {
+            streamId: second,
+            events: [newEvent('Debited')],
+            expected: 'no_stream',
+            idempotencyKeys: [keyBinding(key)],
+          },
+          {
+            streamId: third,
+            events: [newEvent('Debited')],
+            expected: 'no_stream',
+            idempotencyKeys: [keyBinding(`other-${key}`)],
+          },
         ]);
         expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(2);
         const refused = outcomes.findIndex((outcome) => !outcome.ok);
@@ -309,7 +351,9 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       it('is refused, writing nothing, by a store that cannot bind keys (the reservation path serves it)', async () => {
         if (store.bindsIdempotencyKeys) return;
         const streamId = uuid();
-        const refused = await store.append(streamId, [newEvent('Debited')], 'no_stream', { idempotencyKeys: [keyBinding(`contract-${uuid()}`)] }).catch((error: unknown) => error);
+        const refused = await store
+          .append(streamId, [newEvent('Debited')], 'no_stream', { idempotencyKeys: [keyBinding(`contract-${uuid()}`)] })
+          .catch((error: unknown) => error);
         expect(refused).toBeInstanceOf(Error);
         expect(await store.readStream(streamId)).toEqual([]);
       });
@@ -323,7 +367,9 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         expect(await keyed.readStream(first)).toHaveLength(1);
         const second = uuid();
         await keyed.append(second, [newEvent('Opened')], 'no_stream');
-        const error = await keyed.append(second, [newEvent('Debited')], 0, { idempotencyKeys: [keyBinding(key)] }).catch((caught: unknown) => caught);
+        const error = await keyed
+          .append(second, [newEvent('Debited')], 0, { idempotencyKeys: [keyBinding(key)] })
+          .catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(IdempotencyKeyTakenError);
         expect((error as IdempotencyKeyTakenError).keys.map((binding) => binding.key)).toEqual([key]);
         expect(await keyed.readStream(second)).toHaveLength(1);
@@ -336,9 +382,11 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const streamId = uuid();
         await keyed.append(streamId, [newEvent('Opened'), newEvent('Credited')], 'no_stream');
         const key = `contract-${uuid()}`;
-        expect(await keyed.append(streamId, [newEvent('Debited')], 0, { idempotencyKeys: [keyBinding(key)] }).catch((caught: unknown) => caught)).toBeInstanceOf(
-          WrongExpectedRevisionError,
-        );
+        expect(
+          await keyed
+            .append(streamId, [newEvent('Debited')], 0, { idempotencyKeys: [keyBinding(key)] })
+            .catch((caught: unknown) => caught),
+        ).toBeInstanceOf(WrongExpectedRevisionError);
         await keyed.append(streamId, [newEvent('Debited')], 1, { idempotencyKeys: [keyBinding(key)] });
         expect(await keyed.readStream(streamId)).toHaveLength(3);
       });
@@ -350,7 +398,9 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const streams = Array.from({ length: 20 }, () => uuid());
         const outcomes = await Promise.allSettled(
           streams.map((streamId, index) =>
-            keyed.append(streamId, [newEvent('Debited')], 'no_stream', { idempotencyKeys: [keyBinding(index % 2 === 0 ? shared : `contract-${uuid()}`)] }),
+            keyed.append(streamId, [newEvent('Debited')], 'no_stream', {
+              idempotencyKeys: [keyBinding(index % 2 === 0 ? shared : `contract-${uuid()}`)],
+            }),
           ),
         );
         const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
@@ -400,7 +450,12 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
     });
 
     describe('importing events recorded by another store', () => {
-      const historical = (streamId: string, revision: number, recordedAt: string, type = 'Imported'): HistoricalEvent => ({
+      const historical = (
+        streamId: string,
+        revision: number,
+        recordedAt: string,
+        type = 'Imported',
+      ): HistoricalEvent => ({
         ...newEvent(type, { revision }),
         streamId,
         revision,
@@ -420,11 +475,35 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         await store.importEvents(history.slice(0, 2));
         await store.importEvents(history.slice(2));
         const all = await store.readAll(before, { maxCount: 10, eventTypes: new Set([type]) });
-        expect(all.map(({ eventId, streamId, revision, type: t, schemaVersion, data, metadata, recordedAt }) => ({ eventId, streamId, revision, type: t, schemaVersion, data, metadata, recordedAt }))).toEqual(
-          history.map(({ eventId, streamId, revision, type: t, schemaVersion, data, metadata, recordedAt }) => ({ eventId, streamId, revision, type: t, schemaVersion, data, metadata, recordedAt })),
+        expect(
+          all.map(({ eventId, streamId, revision, type: t, schemaVersion, data, metadata, recordedAt }) => ({
+            eventId,
+            streamId,
+            revision,
+            type: t,
+            schemaVersion,
+            data,
+            metadata,
+            recordedAt,
+          })),
+        ).toEqual(
+          history.map(({ eventId, streamId, revision, type: t, schemaVersion, data, metadata, recordedAt }) => ({
+            eventId,
+            streamId,
+            revision,
+            type: t,
+            schemaVersion,
+            data,
+            metadata,
+            recordedAt,
+          })),
         );
         expectAscending(all);
-        expect((await store.readStream(a)).map((event) => event.recordedAt)).toEqual(['2025-01-02T03:04:05.678Z', '2025-01-02T03:04:07.001Z', '2025-01-03T00:00:00.000Z']);
+        expect((await store.readStream(a)).map((event) => event.recordedAt)).toEqual([
+          '2025-01-02T03:04:05.678Z',
+          '2025-01-02T03:04:07.001Z',
+          '2025-01-03T00:00:00.000Z',
+        ]);
         expect(ids(await store.readByCorrelationId(history[2].metadata.correlationId))).toEqual([history[2].eventId]);
         expect((await store.readLastEvent(a))?.revision).toBe(2);
         // The service appends after them as after its own events.
@@ -434,8 +513,12 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       it('refuses a revision out of turn with WrongExpectedRevisionError', async () => {
         const streamId = uuid();
         await store.importEvents([historical(streamId, 0, '2025-01-01T00:00:00.000Z')]);
-        await expect(store.importEvents([historical(streamId, 2, '2025-01-01T00:00:01.000Z')])).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-        await expect(store.importEvents([historical(uuid(), 1, '2025-01-01T00:00:01.000Z')])).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+        await expect(store.importEvents([historical(streamId, 2, '2025-01-01T00:00:01.000Z')])).rejects.toBeInstanceOf(
+          WrongExpectedRevisionError,
+        );
+        await expect(store.importEvents([historical(uuid(), 1, '2025-01-01T00:00:01.000Z')])).rejects.toBeInstanceOf(
+          WrongExpectedRevisionError,
+        );
         expect(await store.readStream(streamId)).toHaveLength(1);
       });
 
@@ -443,7 +526,9 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const stored = newEvent('A');
         await store.append(uuid(), [stored], 'no_stream');
         const other = uuid();
-        const error = await store.importEvents([{ ...stored, streamId: other, revision: 0, recordedAt: '2025-01-01T00:00:00.000Z' }]).catch((caught: unknown) => caught);
+        const error = await store
+          .importEvents([{ ...stored, streamId: other, revision: 0, recordedAt: '2025-01-01T00:00:00.000Z' }])
+          .catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(DuplicateEventIdError);
         expect(await store.readStream(other)).toEqual([]);
       });
@@ -452,12 +537,35 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
     describe('reading a stream', () => {
       it('returns the events in order with type, schema version, data and metadata intact', async () => {
         const streamId = uuid();
-        const events = [newEvent('Opened', { amount: '10.50', nested: { list: [1, 'two', null] } }), newEvent('Closed', { reason: 'done' })];
-        events[1] = { ...events[1], schemaVersion: 3, metadata: { ...events[1].metadata, environment: 'live', causationId: events[0].eventId, actor: { type: 'operator', id: 'op-1' } } };
+        const events = [
+          newEvent('Opened', { amount: '10.50', nested: { list: [1, 'two', null] } }),
+          newEvent('Closed', { reason: 'done' }),
+        ];
+        events[1] = {
+          ...events[1],
+          schemaVersion: 3,
+          metadata: {
+            ...events[1].metadata,
+            environment: 'live',
+            causationId: events[0].eventId,
+            actor: { type: 'operator', id: 'op-1' },
+          },
+        };
         await store.append(streamId, events, 'no_stream');
         const read = await store.readStream(streamId);
-        expect(read.map(({ eventId, type, schemaVersion, data, metadata }) => ({ eventId, type, schemaVersion, data, metadata }))).toEqual(events);
-        expect(read.map((event) => [event.streamId, event.revision])).toEqual([[streamId, 0], [streamId, 1]]);
+        expect(
+          read.map(({ eventId, type, schemaVersion, data, metadata }) => ({
+            eventId,
+            type,
+            schemaVersion,
+            data,
+            metadata,
+          })),
+        ).toEqual(events);
+        expect(read.map((event) => [event.streamId, event.revision])).toEqual([
+          [streamId, 0],
+          [streamId, 1],
+        ]);
         expectAscending(read);
         for (const event of read) expect(Number.isNaN(Date.parse(event.recordedAt))).toBe(false);
       });
@@ -487,7 +595,9 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         await store.append(streamId, events.slice(0, 11), 'no_stream');
         await store.append(streamId, [events[11]], 10);
         const newest = await store.readLastEvent(streamId);
-        expect(newest).toEqual(expect.objectContaining({ eventId: events[11].eventId, revision: 11, data: { index: 11 } }));
+        expect(newest).toEqual(
+          expect.objectContaining({ eventId: events[11].eventId, revision: 11, data: { index: 11 } }),
+        );
         expect(await store.readLastEvent(uuid())).toBeNull();
       });
 
@@ -542,10 +652,18 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const all = await store.readAll(before, { maxCount: 1_000 });
         const mine = all.filter((event) => event.type === type);
         expectAscending(all);
-        expect(mine.map((event) => [event.streamId, event.revision])).toEqual([[a, 0], [a, 1], [b, 0], [a, 2]]);
+        expect(mine.map((event) => [event.streamId, event.revision])).toEqual([
+          [a, 0],
+          [a, 1],
+          [b, 0],
+          [a, 2],
+        ]);
         if (before) for (const event of all) expect(comparePositions(event.position, before)).toBe(1);
         const afterSecond = await store.readAll(mine[1].position, { maxCount: 1_000, eventTypes: new Set([type]) });
-        expect(afterSecond.map((event) => [event.streamId, event.revision])).toEqual([[b, 0], [a, 2]]);
+        expect(afterSecond.map((event) => [event.streamId, event.revision])).toEqual([
+          [b, 0],
+          [a, 2],
+        ]);
       });
 
       it('returns at most maxCount events', async () => {
@@ -563,9 +681,16 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const other = uniqueType('Other');
         const before = await store.headPosition();
         const streamId = uuid();
-        await store.append(streamId, [newEvent(other), newEvent(wanted), newEvent(other), newEvent(wanted)], 'no_stream');
+        await store.append(
+          streamId,
+          [newEvent(other), newEvent(wanted), newEvent(other), newEvent(wanted)],
+          'no_stream',
+        );
         const read = await store.readAll(before, { maxCount: 100, eventTypes: new Set([wanted]) });
-        expect(read.map((event) => [event.type, event.revision])).toEqual([[wanted, 1], [wanted, 3]]);
+        expect(read.map((event) => [event.type, event.revision])).toEqual([
+          [wanted, 1],
+          [wanted, 3],
+        ]);
       });
 
       it('sees every event exactly once when paging with the last position', async () => {
@@ -618,13 +743,17 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const delivered: RecordedEvent[] = [];
         let inFlight = 0;
         let overlapped = false;
-        const subscription = subscribeToAll(store, { from: checkpoint, eventTypes: new Set([type]), batchSize: 2, pollIntervalMs: 20 }, async (event) => {
-          overlapped ||= inFlight > 0;
-          inFlight++;
-          await new Promise((resolve) => setTimeout(resolve, 1));
-          delivered.push(event);
-          inFlight--;
-        });
+        const subscription = subscribeToAll(
+          store,
+          { from: checkpoint, eventTypes: new Set([type]), batchSize: 2, pollIntervalMs: 20 },
+          async (event) => {
+            overlapped ||= inFlight > 0;
+            inFlight++;
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            delivered.push(event);
+            inFlight--;
+          },
+        );
         try {
           await waitFor(() => delivered.length >= 3);
           await store.append(streamId, [events[5]], 4);
@@ -657,7 +786,11 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           onAppended: (listener) => store.onAppended(listener),
           close: () => store.close(),
         };
-        const subscription = subscribeToAll(counting, { from: await store.headPosition(), pollIntervalMs: 60_000 }, async () => undefined);
+        const subscription = subscribeToAll(
+          counting,
+          { from: await store.headPosition(), pollIntervalMs: 60_000 },
+          async () => undefined,
+        );
         try {
           await waitFor(() => reads.length === 1);
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -675,11 +808,15 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         let release: () => void = () => undefined;
         const handled: RecordedEvent[] = [];
         let started = 0;
-        const subscription = subscribeToAll(store, { from: before, eventTypes: new Set([type]), pollIntervalMs: 10 }, async (event) => {
-          started++;
-          await new Promise<void>((resolve) => (release = resolve));
-          handled.push(event);
-        });
+        const subscription = subscribeToAll(
+          store,
+          { from: before, eventTypes: new Set([type]), pollIntervalMs: 10 },
+          async (event) => {
+            started++;
+            await new Promise<void>((resolve) => (release = resolve));
+            handled.push(event);
+          },
+        );
         await waitFor(() => started === 1);
         let stopped = false;
         const stopping = subscription.stop().then(() => (stopped = true));
@@ -698,10 +835,14 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         await store.append(streamId, [newEvent(type), newEvent(type), newEvent(type)], 'no_stream');
         const handled: RecordedEvent[] = [];
         const errors: unknown[] = [];
-        const subscription = subscribeToAll(store, { from: before, eventTypes: new Set([type]), pollIntervalMs: 10, onError: (error) => errors.push(error) }, async (event) => {
-          if (event.revision === 1) throw new Error('projection failed');
-          handled.push(event);
-        });
+        const subscription = subscribeToAll(
+          store,
+          { from: before, eventTypes: new Set([type]), pollIntervalMs: 10, onError: (error) => errors.push(error) },
+          async (event) => {
+            if (event.revision === 1) throw new Error('projection failed');
+            handled.push(event);
+          },
+        );
         await waitFor(() => errors.length === 1);
         await expect(subscription.stop()).rejects.toThrow('projection failed');
         expect(handled.map((event) => event.revision)).toEqual([0]);

@@ -3,7 +3,11 @@ import { v4 as uuid } from 'uuid';
 import { NewEvent } from '../../src/application/ports/event-store.port';
 import { claimStreamName } from '../../src/infrastructure/event-store/eventstoredb-event-ids';
 import { EventStoreDbEventStore, collect } from '../../src/infrastructure/event-store/eventstoredb-event-store';
-import { EventStoreDbAppendTooLargeError, EventStoreDbStreamDeletedError, withClientSettings } from '../../src/infrastructure/event-store/eventstoredb-mapping';
+import {
+  EventStoreDbAppendTooLargeError,
+  EventStoreDbStreamDeletedError,
+  withClientSettings,
+} from '../../src/infrastructure/event-store/eventstoredb-mapping';
 import { eventStoreContract } from './event-store.contract';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
@@ -21,7 +25,14 @@ const newEvent = (data: Record<string, unknown> = {}): NewEvent => ({
   type: `ContractEsdb.${uuid()}`,
   schemaVersion: 1,
   data,
-  metadata: { partnerId: null, environment: 'sandbox', correlationId: uuid(), causationId: null, actor: { type: 'system', id: 'eventstoredb-contract' }, occurredAt: new Date().toISOString() },
+  metadata: {
+    partnerId: null,
+    environment: 'sandbox',
+    correlationId: uuid(),
+    causationId: null,
+    actor: { type: 'system', id: 'eventstoredb-contract' },
+    occurredAt: new Date().toISOString(),
+  },
 });
 
 if (connectionString) {
@@ -56,13 +67,22 @@ if (connectionString) {
 
     it('refuses a batch over MaxAppendSize before writing any claim, and explains the server’s own refusal', async () => {
       const events = Array.from({ length: 4 }, () => newEvent({ blob: 'x'.repeat(300_000) }));
-      await expect(store.append(`contract-${uuid()}`, events, 'no_stream')).rejects.toBeInstanceOf(EventStoreDbAppendTooLargeError);
+      await expect(store.append(`contract-${uuid()}`, events, 'no_stream')).rejects.toBeInstanceOf(
+        EventStoreDbAppendTooLargeError,
+      );
       for (const event of events) {
-        await expect(collect(client.readStream(claimStreamName(event.eventId)), 10_000, 'claim read')).rejects.toBeInstanceOf(StreamNotFoundError);
+        await expect(
+          collect(client.readStream(claimStreamName(event.eventId)), 10_000, 'claim read'),
+        ).rejects.toBeInstanceOf(StreamNotFoundError);
       }
-      const unaware = await EventStoreDbEventStore.connect(connectionString, { watchRemoteAppends: false, maxAppendSizeBytes: 8 * 1_048_576 });
+      const unaware = await EventStoreDbEventStore.connect(connectionString, {
+        watchRemoteAppends: false,
+        maxAppendSizeBytes: 8 * 1_048_576,
+      });
       try {
-        await expect(unaware.append(`contract-${uuid()}`, events, 'no_stream')).rejects.toBeInstanceOf(EventStoreDbAppendTooLargeError);
+        await expect(unaware.append(`contract-${uuid()}`, events, 'no_stream')).rejects.toBeInstanceOf(
+          EventStoreDbAppendTooLargeError,
+        );
       } finally {
         await unaware.close();
       }

@@ -21,9 +21,15 @@ const newEvent = (type: string): NewEvent => ({
   type,
   schemaVersion: 1,
   data: { note: 'race' },
-  metadata: { partnerId: null, environment: null, correlationId: uuid(), causationId: null, actor: { type: 'system', id: 'race' }, occurredAt: new Date().toISOString() },
+  metadata: {
+    partnerId: null,
+    environment: null,
+    correlationId: uuid(),
+    causationId: null,
+    actor: { type: 'system', id: 'race' },
+    occurredAt: new Date().toISOString(),
+  },
 });
-
 
 interface LateTransaction {
   eventIds: string[];
@@ -47,7 +53,14 @@ async function openLateTransaction(connectionString: string): Promise<LateTransa
     `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
      VALUES ($1::uuid, $3, 0, $4, 1, $5::jsonb, $6::jsonb), ($2::uuid, $3, 1, $4, 1, $5::jsonb, $6::jsonb)
      RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id`,
-    [events[0].eventId, events[1].eventId, streamId, 'Late', JSON.stringify(events[0].data), JSON.stringify(events[0].metadata)],
+    [
+      events[0].eventId,
+      events[1].eventId,
+      streamId,
+      'Late',
+      JSON.stringify(events[0].data),
+      JSON.stringify(events[0].metadata),
+    ],
   );
   let finished = false;
   return {
@@ -72,7 +85,8 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
     database = await createTestDatabase('es_race');
     admin = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 3 });
     await applySchema(admin, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
-    for (let i = 0; i < WRITERS; i++) writers.push(new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 1 }));
+    for (let i = 0; i < WRITERS; i++)
+      writers.push(new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 1 }));
   });
 
   afterAll(async () => {
@@ -84,9 +98,13 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
     const deadline = Date.now() + BUDGET_MS;
 
     const delivered: RecordedEvent[] = [];
-    const subscription = subscribeToAll(new SqlEventStore(admin), { from: null, batchSize: 50, pollIntervalMs: 5 }, async (event) => {
-      delivered.push(event);
-    });
+    const subscription = subscribeToAll(
+      new SqlEventStore(admin),
+      { from: null, batchSize: 50, pollIntervalMs: 5 },
+      async (event) => {
+        delivered.push(event);
+      },
+    );
 
     // The naive reader: committed rows after the highest sequence number seen so far.
     const naiveSeen: string[] = [];
@@ -118,7 +136,10 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
           const tx = await openLateTransaction(database.connectionString);
           const highest = tx.globalPositions[tx.globalPositions.length - 1];
           try {
-            await waitFor(() => naiveLast > highest, { what: 'the naive reader to pass the open transaction', deadline });
+            await waitFor(() => naiveLast > highest, {
+              what: 'the naive reader to pass the open transaction',
+              deadline,
+            });
             // While it is open, the catch-up reader has not gone past it.
             for (const event of delivered) expect(event.position.commit < tx.transactionId).toBe(true);
           } catch (error) {
@@ -158,8 +179,14 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
       table = await admin.query<{ event_id: string; global_position: string }>(
         'SELECT event_id::text AS event_id, global_position::text AS global_position FROM es_events ORDER BY es_events.transaction_id, es_events.global_position',
       );
-      const end = table.reduce((max, row) => (BigInt(row.global_position) > max ? BigInt(row.global_position) : max), 0n);
-      await waitFor(() => delivered.length >= table.length, { what: 'the catch-up reader to deliver every event', deadline });
+      const end = table.reduce(
+        (max, row) => (BigInt(row.global_position) > max ? BigInt(row.global_position) : max),
+        0n,
+      );
+      await waitFor(() => delivered.length >= table.length, {
+        what: 'the catch-up reader to deliver every event',
+        deadline,
+      });
       await waitFor(() => naiveLast >= end, { what: 'the naive reader to reach the end', deadline });
     } finally {
       naiveStop = true;
@@ -171,7 +198,8 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
     expect(table.length).toBeGreaterThanOrEqual(WRITERS * MIN_APPENDS_PER_WRITER);
     const tableIds = table.map((row) => row.event_id);
     expect(delivered.map((event) => event.eventId)).toEqual(tableIds);
-    for (let i = 1; i < delivered.length; i++) expect(comparePositions(delivered[i - 1].position, delivered[i].position)).toBe(-1);
+    for (let i = 1; i < delivered.length; i++)
+      expect(comparePositions(delivered[i - 1].position, delivered[i].position)).toBe(-1);
     for (const id of rolledBack) expect(tableIds).not.toContain(id);
 
     const naiveSet = new Set(naiveSeen);

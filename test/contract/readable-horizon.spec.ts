@@ -13,7 +13,14 @@ const event = (): NewEvent => ({
   type: 'HorizonProbe',
   schemaVersion: 1,
   data: {},
-  metadata: { partnerId: null, environment: null, correlationId: 'horizon', causationId: null, actor: { type: 'system', id: 'test' }, occurredAt: new Date().toISOString() },
+  metadata: {
+    partnerId: null,
+    environment: null,
+    correlationId: 'horizon',
+    causationId: null,
+    actor: { type: 'system', id: 'test' },
+    occurredAt: new Date().toISOString(),
+  },
 });
 
 describe('what a catch-up reader may read on a shared PostgreSQL server', () => {

@@ -11,7 +11,10 @@ import { runCli } from '../support/run-cli';
 const HALF_MINUTE_IN = new Date('2026-04-01T08:15:30.000Z');
 
 const expectError = (answer: HttpAnswer, status: number, code: string): void => {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { error: code, detail: expect.any(String) } });
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status,
+    body: { error: code, detail: expect.any(String) },
+  });
 };
 
 const configure = (service: TestService, partnerId: string, body: Record<string, unknown>): Promise<HttpAnswer> =>
@@ -37,7 +40,9 @@ function balanceFrom(
       (response) => {
         let text = '';
         response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }),
+        );
       },
     );
     outgoing.on('error', reject);
@@ -61,7 +66,8 @@ describe('IP allowlist', () => {
     expect(configured.status).toBe(200);
     return sandboxKey;
   };
-  const balance = (key: string, headers?: Record<string, string>) => service.partner('GET', '/balance', key, undefined, headers);
+  const balance = (key: string, headers?: Record<string, string>) =>
+    service.partner('GET', '/balance', key, undefined, headers);
 
   it('without an allowlist every address may use the key', async () => {
     const { sandboxKey } = await service.createPartner('IN', 'Open Partner');
@@ -80,16 +86,30 @@ describe('IP allowlist', () => {
     ['another IPv4 address', ['127.0.0.2']],
     ['an IPv4 range that does not contain it', ['10.0.0.0/8', '192.168.0.0/16']],
     ['an IPv6 range', ['2001:db8::/32']],
-  ])('a caller at 127.0.0.1 is refused with 403 ip_not_allowed when the allowlist holds only %s', async (_, allowlist) => {
-    const key = await partnerAllowing(allowlist);
-    expectError(await balance(key), 403, 'ip_not_allowed');
-    expectError(await service.partner('GET', '/operators', key), 403, 'ip_not_allowed');
-    expectError(await service.topup(key, { operator_id: 101, phone: '+919876540001', amount: 100 }, `ip-${randomUUID()}`), 403, 'ip_not_allowed');
-  });
+  ])(
+    'a caller at 127.0.0.1 is refused with 403 ip_not_allowed when the allowlist holds only %s',
+    async (_, allowlist) => {
+      const key = await partnerAllowing(allowlist);
+      expectError(await balance(key), 403, 'ip_not_allowed');
+      expectError(await service.partner('GET', '/operators', key), 403, 'ip_not_allowed');
+      expectError(
+        await service.topup(key, { operator_id: 101, phone: '+919876540001', amount: 100 }, `ip-${randomUUID()}`),
+        403,
+        'ip_not_allowed',
+      );
+    },
+  );
 
   it('the allowlist narrows only the environment it was set for', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Live Only Allowlist');
-    expect((await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'live', ip_allowlist: ['10.0.0.1'] })).status).toBe(200);
+    expect(
+      (
+        await service.admin('PATCH', `/partners/${partnerId}/settings`, {
+          environment: 'live',
+          ip_allowlist: ['10.0.0.1'],
+        })
+      ).status,
+    ).toBe(200);
     expect((await balance(sandboxKey)).status).toBe(200);
   });
 
@@ -119,7 +139,15 @@ describe('IP allowlist', () => {
     it('a forged X-Forwarded-For from a caller that is not a trusted proxy is ignored', async () => {
       const key = await partnerAllowing(['203.0.113.7']);
       expectError(await balance(key, { 'x-forwarded-for': '203.0.113.7' }), 403, 'ip_not_allowed');
-      expectError(await balance(key, { 'x-forwarded-for': '203.0.113.7, 203.0.113.7', 'x-real-ip': '203.0.113.7', forwarded: 'for=203.0.113.7' }), 403, 'ip_not_allowed');
+      expectError(
+        await balance(key, {
+          'x-forwarded-for': '203.0.113.7, 203.0.113.7',
+          'x-real-ip': '203.0.113.7',
+          forwarded: 'for=203.0.113.7',
+        }),
+        403,
+        'ip_not_allowed',
+      );
     });
 
     it('a forged X-Forwarded-For cannot take away an allowed caller’s own address either', async () => {
@@ -144,7 +172,8 @@ describe('IP allowlist behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () =
     expect((await configure(service, partnerId, { ip_allowlist: allowlist })).status).toBe(200);
     return sandboxKey;
   };
-  const balance = (key: string, headers?: Record<string, string>) => service.partner('GET', '/balance', key, undefined, headers);
+  const balance = (key: string, headers?: Record<string, string>) =>
+    service.partner('GET', '/balance', key, undefined, headers);
 
   it('the client address the trusted proxy reports is the one checked', async () => {
     const key = await partnerAllowing(['203.0.113.7']);
@@ -171,13 +200,18 @@ describe('the trusted-proxy setting', () => {
   const base = { EVENT_STORE: 'embedded', API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(16) };
 
   it('takes proxy addresses and CIDR ranges, IPv4 and IPv6', () => {
-    expect(loadConfig({ ...base, TRUSTED_PROXIES: '10.0.0.5, 172.30.240.0/24,fd00::/8,loopback' }).trustedProxies).toEqual(['10.0.0.5', '172.30.240.0/24', 'fd00::/8', 'loopback']);
+    expect(
+      loadConfig({ ...base, TRUSTED_PROXIES: '10.0.0.5, 172.30.240.0/24,fd00::/8,loopback' }).trustedProxies,
+    ).toEqual(['10.0.0.5', '172.30.240.0/24', 'fd00::/8', 'loopback']);
     expect(loadConfig(base).trustedProxies).toEqual([]);
   });
 
-  it.each(['1', 'proxy.internal', '10.0.0.0/33', '10.0.0.1/8/1'])('refuses %s at startup, naming the variable', (value) => {
-    expect(() => loadConfig({ ...base, TRUSTED_PROXIES: value })).toThrow(/TRUSTED_PROXIES/);
-  });
+  it.each(['1', 'proxy.internal', '10.0.0.0/33', '10.0.0.1/8/1'])(
+    'refuses %s at startup, naming the variable',
+    (value) => {
+      expect(() => loadConfig({ ...base, TRUSTED_PROXIES: value })).toThrow(/TRUSTED_PROXIES/);
+    },
+  );
 });
 
 describe('IP allowlist for IPv6 callers (service listening on ::)', () => {
@@ -268,7 +302,11 @@ describe('rate limit', () => {
       reset: refused.headers.get('ratelimit-reset'),
     }).toEqual({ retryAfter: '30', limit: '5', remaining: '0', reset: '30' });
     // Every route of the key counts and is refused alike, money-moving ones included.
-    expectError(await service.topup(sandboxKey, { operator_id: 101, phone: '+919876540001', amount: 100 }, `rl-${randomUUID()}`), 429, 'rate_limit_exceeded');
+    expectError(
+      await service.topup(sandboxKey, { operator_id: 101, phone: '+919876540001', amount: 100 }, `rl-${randomUUID()}`),
+      429,
+      'rate_limit_exceeded',
+    );
 
     await service.advance(10_000);
     const stillRefused = await service.partner('GET', '/balance', sandboxKey);
@@ -306,9 +344,12 @@ describe('rate limit', () => {
     const { partnerId } = await service.createPartner('IN', 'KYC Budget');
     const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
     const liveKey: string = approved.body.live_api_key;
-    expect((await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'live', rate_limit: 3 })).status).toBe(200);
+    expect(
+      (await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'live', rate_limit: 3 })).status,
+    ).toBe(200);
     expect((await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'suspended' })).status).toBe(200);
-    for (let request = 0; request < 5; request++) expectError(await service.partner('GET', '/balance', liveKey), 403, 'kyc_required');
+    for (let request = 0; request < 5; request++)
+      expectError(await service.partner('GET', '/balance', liveKey), 403, 'kyc_required');
 
     expect((await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' })).status).toBe(200);
     await expectWholeBudgetOfThree(liveKey);
@@ -317,7 +358,8 @@ describe('rate limit', () => {
   it('requests refused for their address (403) use none of the budget either', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Address Budget');
     expect((await configure(service, partnerId, { rate_limit: 3, ip_allowlist: ['192.0.2.1'] })).status).toBe(200);
-    for (let request = 0; request < 5; request++) expectError(await service.partner('GET', '/balance', sandboxKey), 403, 'ip_not_allowed');
+    for (let request = 0; request < 5; request++)
+      expectError(await service.partner('GET', '/balance', sandboxKey), 403, 'ip_not_allowed');
 
     expect((await configure(service, partnerId, { ip_allowlist: ['127.0.0.0/8', '::1'] })).status).toBe(200);
     await expectWholeBudgetOfThree(sandboxKey);
@@ -326,21 +368,28 @@ describe('rate limit', () => {
   it.each([
     ['no IP allowlist', []],
     ['an IP allowlist that admits the caller', ['127.0.0.0/8', '::1']],
-  ])('a burst of concurrent requests from a partner with %s: exactly the limit gets through, each with its own remaining count', async (_, allowlist) => {
-    const { partnerId, sandboxKey } = await service.createPartner('IN', 'Burst');
-    expect((await configure(service, partnerId, { rate_limit: 10, ip_allowlist: allowlist })).status).toBe(200);
-    const burst = await Promise.all(Array.from({ length: 25 }, () => service.partner('GET', '/balance', sandboxKey)));
-    const admitted = burst.filter((answer) => answer.status === 200);
-    expect(admitted.map((answer) => Number(answer.headers.get('ratelimit-remaining'))).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(burst.filter((answer) => answer.status === 429)).toHaveLength(15);
-  });
+  ])(
+    'a burst of concurrent requests from a partner with %s: exactly the limit gets through, each with its own remaining count',
+    async (_, allowlist) => {
+      const { partnerId, sandboxKey } = await service.createPartner('IN', 'Burst');
+      expect((await configure(service, partnerId, { rate_limit: 10, ip_allowlist: allowlist })).status).toBe(200);
+      const burst = await Promise.all(Array.from({ length: 25 }, () => service.partner('GET', '/balance', sandboxKey)));
+      const admitted = burst.filter((answer) => answer.status === 200);
+      expect(admitted.map((answer) => Number(answer.headers.get('ratelimit-remaining'))).sort((x, y) => x - y)).toEqual(
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      );
+      expect(burst.filter((answer) => answer.status === 429)).toHaveLength(15);
+    },
+  );
 
   it('a regenerated key starts with a fresh count', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Regenerating');
     expect((await configure(service, partnerId, { rate_limit: 1 })).status).toBe(200);
     expect((await service.partner('GET', '/balance', sandboxKey)).status).toBe(200);
     expect((await service.partner('GET', '/balance', sandboxKey)).status).toBe(429);
-    const regenerated = await service.admin('POST', `/partners/${partnerId}/keys/regenerate`, { environment: 'sandbox' });
+    const regenerated = await service.admin('POST', `/partners/${partnerId}/keys/regenerate`, {
+      environment: 'sandbox',
+    });
     expect((await service.partner('GET', '/balance', regenerated.body.api_key)).status).toBe(200);
   });
 
@@ -362,7 +411,12 @@ describe.each([
 
   beforeAll(async () => {
     database = await createTestDatabase('ratelimit');
-    const options = (): TestServiceOptions => ({ store: 'postgres', databaseUrl: database.connectionString, clock: new ManualClock(HALF_MINUTE_IN), env });
+    const options = (): TestServiceOptions => ({
+      store: 'postgres',
+      databaseUrl: database.connectionString,
+      clock: new ManualClock(HALF_MINUTE_IN),
+      env,
+    });
     first = await TestService.start(options());
     second = await TestService.start(options());
   });
@@ -391,7 +445,11 @@ describe.each([
     // Concurrent requests to both processes in the next minute: still exactly 5 get through.
     first.clock.advance(60_000);
     second.clock.advance(60_000);
-    const burst = await Promise.all(Array.from({ length: 12 }, (_, index) => (index % 2 === 0 ? first : second).partner('GET', '/balance', sandboxKey)));
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        (index % 2 === 0 ? first : second).partner('GET', '/balance', sandboxKey),
+      ),
+    );
     expect(burst.filter((answer) => answer.status === 200)).toHaveLength(5);
     expect(burst.filter((answer) => answer.status === 429)).toHaveLength(7);
 

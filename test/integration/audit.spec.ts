@@ -77,7 +77,11 @@ async function threeDaysOfActivity(service: TestService, clock: ManualClock) {
   clock.set(DAY_BEFORE);
   const partner = await service.createPartner('IN', 'Audit Partner');
   const topup = async (suffix: string, amount: number, key: string): Promise<string> => {
-    const placed = await service.topup(partner.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount, reference: `audit ${key}` }, key);
+    const placed = await service.topup(
+      partner.sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount, reference: `audit ${key}` },
+      key,
+    );
     expect(placed.status).toBe(200);
     await service.settle();
     return placed.body.order_id;
@@ -85,7 +89,11 @@ async function threeDaysOfActivity(service: TestService, clock: ManualClock) {
   await topup('0001', 100, 'day-before');
 
   clock.set(new Date(`${STATEMENT_DAY}T08:00:00.000Z`));
-  const credited = await service.admin('POST', `/partners/${partner.partnerId}/wallet-credits`, { environment: 'sandbox', amount: '250.00', reference: 'wire, "March"' });
+  const credited = await service.admin('POST', `/partners/${partner.partnerId}/wallet-credits`, {
+    environment: 'sandbox',
+    amount: '250.00',
+    reference: 'wire, "March"',
+  });
   expect(credited.status).toBe(200);
   clock.advance(60_000);
   const succeeded = await topup('0001', 200, 'statement-success');
@@ -111,8 +119,16 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     activity = await threeDaysOfActivity(service, clock);
     other = await service.createPartner('BD', 'Second Audit Partner');
     await service.admin('POST', `/partners/${activity.partner.partnerId}/kyc`, { status: 'approved' });
-    await service.admin('POST', `/partners/${activity.partner.partnerId}/wallet-credits`, { environment: 'live', amount: '5000.00', reference: 'first live funding' });
-    const placed = await service.topup(other.sandboxKey, { operator_id: 201, phone: SANDBOX_PHONES.BD('0002'), amount: 100 }, 'other-failure');
+    await service.admin('POST', `/partners/${activity.partner.partnerId}/wallet-credits`, {
+      environment: 'live',
+      amount: '5000.00',
+      reference: 'first live funding',
+    });
+    const placed = await service.topup(
+      other.sandboxKey,
+      { operator_id: 201, phone: SANDBOX_PHONES.BD('0002'), amount: 100 },
+      'other-failure',
+    );
     expect(placed.status).toBe(200);
     await service.settle();
   });
@@ -120,7 +136,8 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     await service?.close();
   });
 
-  const walletAudit = (partnerId: string, environment: string, query: string) => service.admin('GET', `/audit/wallets/${partnerId}/${environment}?${query}`);
+  const walletAudit = (partnerId: string, environment: string, query: string) =>
+    service.admin('GET', `/audit/wallets/${partnerId}/${environment}?${query}`);
 
   it('the running balance of every wallet ends at the balance the API shows, and every event records the balance it folds to', async () => {
     let wallets = 0;
@@ -158,16 +175,36 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
       ['WalletDebited', 'topup', '-20.00', '900.00'],
     ]);
     const credit = lines[2];
-    expect(credit).toMatchObject({ actor_type: 'operator', order_id: null, reference: 'wire, "March"', amount: '250.00', currency: 'INR', occurred_at: `${STATEMENT_DAY}T08:00:00.000Z` });
+    expect(credit).toMatchObject({
+      actor_type: 'operator',
+      order_id: null,
+      reference: 'wire, "March"',
+      amount: '250.00',
+      currency: 'INR',
+      occurred_at: `${STATEMENT_DAY}T08:00:00.000Z`,
+    });
     const debit = lines[3];
-    expect(debit).toMatchObject({ actor_type: 'partner_key', order_id: activity.succeeded, correlation_id: activity.succeeded, reference: 'audit statement-success' });
+    expect(debit).toMatchObject({
+      actor_type: 'partner_key',
+      order_id: activity.succeeded,
+      correlation_id: activity.succeeded,
+      reference: 'audit statement-success',
+    });
     const refund = lines[5];
     expect(refund).toMatchObject({ actor_type: 'system', order_id: activity.failed, reason: expect.any(String) });
     expect(lines[0].position).toMatch(/^\d+\/\d+$/);
   });
 
   it('a period keeps the running balance counted from the first event of the wallet', async () => {
-    const lines = jsonLines((await walletAudit(activity.partner.partnerId, 'sandbox', `format=jsonl&from=${STATEMENT_DAY}&to=${STATEMENT_DAY}`)).text);
+    const lines = jsonLines(
+      (
+        await walletAudit(
+          activity.partner.partnerId,
+          'sandbox',
+          `format=jsonl&from=${STATEMENT_DAY}&to=${STATEMENT_DAY}`,
+        )
+      ).text,
+    );
     expect(lines.map((line) => [line.event_type, line.running_balance])).toEqual([
       ['WalletCredited', '1150.00'],
       ['WalletDebited', '950.00'],
@@ -175,7 +212,9 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
       ['WalletRefunded', '950.00'],
       ['WalletDebited', '920.00'],
     ]);
-    expect(jsonLines((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=jsonl&from=2026-03-11')).text)).toHaveLength(1);
+    expect(
+      jsonLines((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=jsonl&from=2026-03-11')).text),
+    ).toHaveLength(1);
   });
 
   it('the CSV has a header and the same rows as the JSON lines, with commas and quotes kept intact', async () => {
@@ -186,11 +225,16 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     const [header, ...rows] = csvRows(csv.text);
     const lines = jsonLines(jsonl.text);
     expect(header).toEqual(Object.keys(lines[0]));
-    expect(rows).toEqual(lines.map((line) => Object.values(line).map((value) => (value === null ? '' : String(value)))));
+    expect(rows).toEqual(
+      lines.map((line) => Object.values(line).map((value) => (value === null ? '' : String(value)))),
+    );
   });
 
   it('the statement of a day with debits, refunds and credits adds up', async () => {
-    const statement = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=${STATEMENT_DAY}`);
+    const statement = await service.admin(
+      'GET',
+      `/audit/statements/${activity.partner.partnerId}/sandbox?date=${STATEMENT_DAY}`,
+    );
     expect(statement.status).toBe(200);
     expect(statement.body).toEqual({
       partner_id: activity.partner.partnerId,
@@ -206,7 +250,11 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
       closing_balance: '920.00',
       counts: { debits: 3, refunds: 1, credits: 1 },
       adds_up: true,
-      checks: { opening_matches_recorded_balance: true, closing_matches_recorded_balance: true, every_balance_after_matches_the_fold: true },
+      checks: {
+        opening_matches_recorded_balance: true,
+        closing_matches_recorded_balance: true,
+        every_balance_after_matches_the_fold: true,
+      },
     });
   });
 
@@ -214,8 +262,19 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     const today = clock.now();
     clock.set(new Date('2026-03-21T12:00:00.000Z'));
     try {
-      const statement = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=2026-03-20`);
-      expect(statement.body).toMatchObject({ opening_balance: '900.00', debits: '0.00', refunds: '0.00', credits: '0.00', closing_balance: '900.00', adds_up: true, complete: true });
+      const statement = await service.admin(
+        'GET',
+        `/audit/statements/${activity.partner.partnerId}/sandbox?date=2026-03-20`,
+      );
+      expect(statement.body).toMatchObject({
+        opening_balance: '900.00',
+        debits: '0.00',
+        refunds: '0.00',
+        credits: '0.00',
+        closing_balance: '900.00',
+        adds_up: true,
+        complete: true,
+      });
     } finally {
       clock.set(today);
     }
@@ -225,11 +284,22 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     const today = clock.now().toISOString().slice(0, 10);
     const tomorrow = new Date(clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
     const current = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=${today}`);
-    expect(current.body).toMatchObject({ date: today, complete: false, as_of: clock.now().toISOString(), adds_up: true });
-    const ahead = await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox?date=${tomorrow}`);
+    expect(current.body).toMatchObject({
+      date: today,
+      complete: false,
+      as_of: clock.now().toISOString(),
+      adds_up: true,
+    });
+    const ahead = await service.admin(
+      'GET',
+      `/audit/statements/${activity.partner.partnerId}/sandbox?date=${tomorrow}`,
+    );
     expect({ status: ahead.status, body: ahead.body }).toEqual({
       status: 400,
-      body: { error: 'validation_failed', detail: `date: not after today, ${today} (UTC); a day to come has no statement yet` },
+      body: {
+        error: 'validation_failed',
+        detail: `date: not after today, ${today} (UTC); a day to come has no statement yet`,
+      },
     });
   });
 
@@ -258,8 +328,21 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     expect(days.map((day) => day.date)).toEqual(['2026-03-09', '2026-03-10', '2026-03-11']);
     for (const { date, ...day } of days) {
       const statement = await service.admin('GET', `/audit/statements/${partnerId}/sandbox?date=${date}`);
-      const { partner_id, environment, currency, date: statementDate, as_of: _asOf, complete: _complete, ...figures } = statement.body;
-      expect({ partner_id, environment, currency, statementDate }).toEqual({ partner_id: partnerId, environment: 'sandbox', currency: 'INR', statementDate: date });
+      const {
+        partner_id,
+        environment,
+        currency,
+        date: statementDate,
+        as_of: _asOf,
+        complete: _complete,
+        ...figures
+      } = statement.body;
+      expect({ partner_id, environment, currency, statementDate }).toEqual({
+        partner_id: partnerId,
+        environment: 'sandbox',
+        currency: 'INR',
+        statementDate: date,
+      });
       expect(day).toEqual(figures);
     }
   });
@@ -267,10 +350,19 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
   it('a report starting after the first events opens with their balance, and refuses backwards, overlong or malformed periods', async () => {
     const partnerId = activity.partner.partnerId;
     const report = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2026-03-11&to=2026-03-11`);
-    expect(report.body).toMatchObject({ opening_balance: '920.00', debits: '20.00', closing_balance: '900.00', adds_up: true });
+    expect(report.body).toMatchObject({
+      opening_balance: '920.00',
+      debits: '20.00',
+      closing_balance: '900.00',
+      adds_up: true,
+    });
     const refused = async (query: string, status = 400) => {
       const answer = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?${query}`);
-      expect({ query, status: answer.status, error: answer.body.error }).toEqual({ query, status, error: status === 400 ? 'validation_failed' : 'not_found' });
+      expect({ query, status: answer.status, error: answer.body.error }).toEqual({
+        query,
+        status,
+        error: status === 400 ? 'validation_failed' : 'not_found',
+      });
       return answer.body.detail as string;
     };
     expect(await refused('from=2026-03-11&to=2026-03-10')).toContain('to');
@@ -282,21 +374,47 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     const today = service.clock.now().toISOString().slice(0, 10);
     const tomorrow = new Date(service.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
     expect(await refused(`from=${today}&to=${tomorrow}`)).toContain(`to: not after today, ${today}`);
-    expect((await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2026-03-09&to=2026-03-10`)).body.complete).toBe(true);
-    expect((await service.admin('GET', '/audit/reports/p_nobody/sandbox?from=2026-03-10&to=2026-03-11')).status).toBe(404);
-    expect((await service.admin('GET', `/audit/reports/${partnerId}/staging?from=2026-03-10&to=2026-03-11`)).status).toBe(400);
+    expect(
+      (await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2026-03-09&to=2026-03-10`)).body.complete,
+    ).toBe(true);
+    expect((await service.admin('GET', '/audit/reports/p_nobody/sandbox?from=2026-03-10&to=2026-03-11')).status).toBe(
+      404,
+    );
+    expect(
+      (await service.admin('GET', `/audit/reports/${partnerId}/staging?from=2026-03-10&to=2026-03-11`)).status,
+    ).toBe(400);
     // A full leap year is allowed (before the wallet existed: all zero).
     const leapYear = await service.admin('GET', `/audit/reports/${partnerId}/sandbox?from=2024-01-01&to=2024-12-31`);
-    expect(leapYear.body).toMatchObject({ opening_balance: '0.00', closing_balance: '0.00', adds_up: true, complete: true });
+    expect(leapYear.body).toMatchObject({
+      opening_balance: '0.00',
+      closing_balance: '0.00',
+      adds_up: true,
+      complete: true,
+    });
     expect(leapYear.body.days).toHaveLength(366);
   });
 
   it("an order's audit shows its debit, initiation, failure and refund in the order they happened", async () => {
     const audit = await service.admin('GET', `/audit/orders/${activity.failed}`);
     expect(audit.status).toBe(200);
-    expect(audit.body).toMatchObject({ order_id: activity.failed, partner_id: activity.partner.partnerId, environment: 'sandbox', outcome: 'FAILED' });
-    const events = audit.body.events as { event_type: string; stream_id: string; position: string; actor: { type: string } }[];
-    expect(events.map((event) => event.event_type)).toEqual(['WalletDebited', 'TransactionInitiated', 'TransactionFailed', 'WalletRefunded']);
+    expect(audit.body).toMatchObject({
+      order_id: activity.failed,
+      partner_id: activity.partner.partnerId,
+      environment: 'sandbox',
+      outcome: 'FAILED',
+    });
+    const events = audit.body.events as {
+      event_type: string;
+      stream_id: string;
+      position: string;
+      actor: { type: string };
+    }[];
+    expect(events.map((event) => event.event_type)).toEqual([
+      'WalletDebited',
+      'TransactionInitiated',
+      'TransactionFailed',
+      'WalletRefunded',
+    ]);
     expect(events.map((event) => event.stream_id)).toEqual([
       sandboxWallet(activity.partner.partnerId),
       `order-${activity.failed}`,
@@ -305,7 +423,11 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     ]);
     expect(events[0].actor.type).toBe('partner_key');
     const succeeded = await service.admin('GET', `/audit/orders/${activity.succeeded}`);
-    expect((succeeded.body.events as { event_type: string }[]).map((event) => event.event_type)).toEqual(['WalletDebited', 'TransactionInitiated', 'TransactionSettled']);
+    expect((succeeded.body.events as { event_type: string }[]).map((event) => event.event_type)).toEqual([
+      'WalletDebited',
+      'TransactionInitiated',
+      'TransactionSettled',
+    ]);
     expect(succeeded.body.outcome).toBe('SUCCESS');
   });
 
@@ -314,7 +436,9 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
     expect((await walletAudit(activity.partner.partnerId, 'staging', 'format=jsonl')).status).toBe(400);
     expect((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=xml')).status).toBe(400);
     expect((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=csv&from=2026-02-30')).status).toBe(400);
-    expect((await walletAudit(activity.partner.partnerId, 'sandbox', 'format=csv&from=2026-03-11&to=2026-03-10')).status).toBe(400);
+    expect(
+      (await walletAudit(activity.partner.partnerId, 'sandbox', 'format=csv&from=2026-03-11&to=2026-03-10')).status,
+    ).toBe(400);
     expect((await service.admin('GET', '/audit/orders/ord_nothing')).status).toBe(404);
     expect((await service.admin('GET', `/audit/statements/${activity.partner.partnerId}/sandbox`)).status).toBe(400);
     expect((await service.admin('GET', '/audit/statements/p_nobody/sandbox?date=2026-03-10')).status).toBe(404);
@@ -327,8 +451,23 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
       service,
       sandboxWallet(forged.partnerId),
       'WalletCredited',
-      { creditId: 'crd_forged', amount: '10.00', currency: 'INR', balanceAfter: '1100.00', kind: 'funding', reference: 'forged', creditedAt: clock.now().toISOString() },
-      { partnerId: forged.partnerId, environment: 'sandbox', correlationId: 'crd_forged', causationId: null, actor: { type: 'system', id: 'forger' }, occurredAt: clock.now().toISOString() },
+      {
+        creditId: 'crd_forged',
+        amount: '10.00',
+        currency: 'INR',
+        balanceAfter: '1100.00',
+        kind: 'funding',
+        reference: 'forged',
+        creditedAt: clock.now().toISOString(),
+      },
+      {
+        partnerId: forged.partnerId,
+        environment: 'sandbox',
+        correlationId: 'crd_forged',
+        causationId: null,
+        actor: { type: 'system', id: 'forger' },
+        occurredAt: clock.now().toISOString(),
+      },
     );
     const statement = await service.admin('GET', `/audit/statements/${forged.partnerId}/sandbox?date=2026-03-12`);
     expect(statement.body).toMatchObject({
@@ -339,8 +478,15 @@ describe.each(STORES)('the finance audit (%s store)', (store: StoreKind) => {
       checks: { closing_matches_recorded_balance: false, every_balance_after_matches_the_fold: false },
     });
     const lines = jsonLines((await walletAudit(forged.partnerId, 'sandbox', 'format=jsonl')).text);
-    expect(lines[lines.length - 1]).toMatchObject({ running_balance: '1010.00', balance_after: '1100.00', balance_matches: false });
-    const report = await service.admin('GET', `/audit/reports/${forged.partnerId}/sandbox?from=2026-03-11&to=2026-03-12`);
+    expect(lines[lines.length - 1]).toMatchObject({
+      running_balance: '1010.00',
+      balance_after: '1100.00',
+      balance_matches: false,
+    });
+    const report = await service.admin(
+      'GET',
+      `/audit/reports/${forged.partnerId}/sandbox?from=2026-03-11&to=2026-03-12`,
+    );
     expect(report.body.adds_up).toBe(false);
     expect((report.body.days as { adds_up: boolean }[]).map((day) => day.adds_up)).toEqual([true, false]);
   });
@@ -380,7 +526,19 @@ describe('the audit commands of the operator CLI', () => {
 
   it('audit wallet --format csv with a period prints the CSV of those days', async () => {
     const run = await runCli(
-      ['audit', 'wallet', activity.partner.partnerId, '--environment', 'sandbox', '--from', STATEMENT_DAY, '--to', STATEMENT_DAY, '--format', 'csv'],
+      [
+        'audit',
+        'wallet',
+        activity.partner.partnerId,
+        '--environment',
+        'sandbox',
+        '--from',
+        STATEMENT_DAY,
+        '--to',
+        STATEMENT_DAY,
+        '--format',
+        'csv',
+      ],
       env,
     );
     const rows = csvRows(succeeded(run));
@@ -389,7 +547,10 @@ describe('the audit commands of the operator CLI', () => {
   });
 
   it('audit statement prints one JSON object that adds up', async () => {
-    const run = await runCli(['audit', 'statement', activity.partner.partnerId, '--environment', 'sandbox', '--date', STATEMENT_DAY], env);
+    const run = await runCli(
+      ['audit', 'statement', activity.partner.partnerId, '--environment', 'sandbox', '--date', STATEMENT_DAY],
+      env,
+    );
     const output = succeeded(run);
     expect(output.trimEnd()).not.toContain('\n');
     expect(JSON.parse(output)).toMatchObject({ opening_balance: '900.00', closing_balance: '920.00', adds_up: true });
@@ -415,13 +576,26 @@ describe('the audit commands of the operator CLI', () => {
   });
 
   it('audit report prints the period as one JSON object, and --format html as a page the service serves with a strict policy', async () => {
-    const args = ['audit', 'report', activity.partner.partnerId, '--environment', 'sandbox', '--from', '2026-03-09', '--to', '2026-03-11'];
+    const args = [
+      'audit',
+      'report',
+      activity.partner.partnerId,
+      '--environment',
+      'sandbox',
+      '--from',
+      '2026-03-09',
+      '--to',
+      '2026-03-11',
+    ];
     const json = JSON.parse(succeeded(await runCli(args, env)));
     expect(json).toMatchObject({ opening_balance: '0.00', closing_balance: '900.00', adds_up: true });
     const page = succeeded(await runCli([...args, '--format', 'html'], env));
     expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(page).not.toContain('<script');
-    const served = await service.admin('GET', `/audit/reports/${activity.partner.partnerId}/sandbox?from=2026-03-09&to=2026-03-11&format=html`);
+    const served = await service.admin(
+      'GET',
+      `/audit/reports/${activity.partner.partnerId}/sandbox?from=2026-03-09&to=2026-03-11&format=html`,
+    );
     expect(served.text).toBe(page);
     expect(served.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(served.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -431,7 +605,22 @@ describe('the audit commands of the operator CLI', () => {
   it('audit report --format html shows the totals, each day and a chart of them in Chromium', async () => {
     if (!browserAvailable('the statement report page test')) return;
     const page = succeeded(
-      await runCli(['audit', 'report', activity.partner.partnerId, '--environment', 'sandbox', '--from', '2026-03-09', '--to', '2026-03-11', '--format', 'html'], env),
+      await runCli(
+        [
+          'audit',
+          'report',
+          activity.partner.partnerId,
+          '--environment',
+          'sandbox',
+          '--from',
+          '2026-03-09',
+          '--to',
+          '2026-03-11',
+          '--format',
+          'html',
+        ],
+        env,
+      ),
     );
     const browser = await launchBrowser();
     try {
@@ -439,10 +628,16 @@ describe('the audit commands of the operator CLI', () => {
       const errors: string[] = [];
       tab.on('pageerror', (error) => errors.push(error.message));
       await tab.setContent(page);
-      expect(await tab.title()).toBe(`Statement of Audit Partner (${activity.partner.partnerId}), sandbox, 2026-03-09 to 2026-03-11`);
-      expect(await tab.locator('#totals').innerText()).toMatch(/Opening balance\s+0\.00[\s\S]*Debits \(5\)\s+400\.00[\s\S]*Refunds \(1\)\s+50\.00[\s\S]*Credits \(2\)\s+1250\.00[\s\S]*Closing balance\s+900\.00/);
+      expect(await tab.title()).toBe(
+        `Statement of Audit Partner (${activity.partner.partnerId}), sandbox, 2026-03-09 to 2026-03-11`,
+      );
+      expect(await tab.locator('#totals').innerText()).toMatch(
+        /Opening balance\s+0\.00[\s\S]*Debits \(5\)\s+400\.00[\s\S]*Refunds \(1\)\s+50\.00[\s\S]*Credits \(2\)\s+1250\.00[\s\S]*Closing balance\s+900\.00/,
+      );
       expect(await tab.locator('#verdict').innerText()).toContain('Every day adds up');
-      expect(await tab.locator('#partial').innerText()).toBe('2026-03-11 is today (UTC): its figures may still change.');
+      expect(await tab.locator('#partial').innerText()).toBe(
+        '2026-03-11 is today (UTC): its figures may still change.',
+      );
       const rows = await tab.locator('#days tbody tr').allInnerTexts();
       expect(rows.map((row) => row.split('\t'))).toEqual([
         ['2026-03-09', '0.00', '100.00', '1', '0.00', '0', '1000.00', '900.00', 'yes'],
@@ -450,7 +645,9 @@ describe('the audit commands of the operator CLI', () => {
         ['2026-03-11', '920.00', '20.00', '1', '0.00', '0', '0.00', '900.00', 'yes'],
       ]);
       // One point of the balance line and one debit bar per day, the line higher where the balance is higher.
-      const points = (await tab.locator('#chart polyline').getAttribute('points'))!.split(' ').map((point) => Number(point.split(',')[1]));
+      const points = (await tab.locator('#chart polyline').getAttribute('points'))!
+        .split(' ')
+        .map((point) => Number(point.split(',')[1]));
       expect(points).toHaveLength(3);
       expect(points[1]).toBeLessThan(points[0]);
       expect(points[2]).toBe(points[0]);

@@ -28,12 +28,16 @@ describe('npm run bench -- --quick --tiny', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('runs every scenario and prints the results as one JSON object on its last line', async () => {
-    const { stdout } = await run('npm', ['run', '--silent', 'bench', '--', '--quick', '--tiny', '--no-embedded', '--json', '--out', out], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_OPTIONS: '' },
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 170_000,
-    });
+    const { stdout } = await run(
+      'npm',
+      ['run', '--silent', 'bench', '--', '--quick', '--tiny', '--no-embedded', '--json', '--out', out],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NODE_OPTIONS: '' },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 170_000,
+      },
+    );
     const lines = stdout.trim().split('\n');
     const results = JSON.parse(lines[lines.length - 1]);
 
@@ -41,7 +45,8 @@ describe('npm run bench -- --quick --tiny', () => {
     expect(results.plan.name).toBe('tiny');
     expect(results.embedded).toBeNull();
     const pg = results.postgres;
-    for (const name of ['limit', 'topup_spread', 'topup_hot', 'topup_history', 'balance', 'balance_bare']) figures(pg.scenarios[name]);
+    for (const name of ['limit', 'topup_spread', 'topup_hot', 'topup_history', 'balance', 'balance_bare'])
+      figures(pg.scenarios[name]);
     expect(pg.scenarios.topup_spread.ok).toBeGreaterThan(0);
     expect(pg.scenarios.limit.ok).toBeGreaterThan(0);
     expect(pg.scenarios.limit_again.ok).toBeGreaterThan(0);
@@ -54,9 +59,12 @@ describe('npm run bench -- --quick --tiny', () => {
     expect(pg.ratios.topup_vs_limit).toBe(pg.pairs.at_connections.ratio_median);
     // Statements per topup, read from the service's own count; and a verdict on whether the machine was quiet.
     expect(pg.scenarios.topup_spread.statements_per_request).toBeGreaterThan(1);
-    expect(results.quietness).toEqual(expect.objectContaining({ reference: expect.any(Boolean), not_reference_because: expect.any(Array) }));
+    expect(results.quietness).toEqual(
+      expect.objectContaining({ reference: expect.any(Boolean), not_reference_because: expect.any(Array) }),
+    );
     expect(pg.scenarios.topup_history.cold_start_ms).toEqual(expect.any(Number));
-    for (const ratio of ['topup_vs_limit', 'hot_vs_spread', 'history_vs_fresh', 'balance_vs_bare']) expect(pg.ratios[ratio]).toEqual(expect.any(Number));
+    for (const ratio of ['topup_vs_limit', 'hot_vs_spread', 'history_vs_fresh', 'balance_vs_bare'])
+      expect(pg.ratios[ratio]).toEqual(expect.any(Number));
     if (process.platform === 'linux') {
       // Where the CPU went, per answered request: the service and PostgreSQL both worked for every topup.
       expect(pg.scenarios.topup_spread.cpu.service_ms).toBeGreaterThan(0);

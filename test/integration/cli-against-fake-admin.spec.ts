@@ -78,15 +78,40 @@ describe('operator CLI', () => {
       path: '/v1/admin/orders?held=true&limit=5',
       reply: { orders: [] },
     },
-    { args: ['order', 'list', '--limit', '20'], method: 'GET', path: '/v1/admin/orders?limit=20', reply: { orders: [] } },
+    {
+      args: ['order', 'list', '--limit', '20'],
+      method: 'GET',
+      path: '/v1/admin/orders?limit=20',
+      reply: { orders: [] },
+    },
     { args: ['order', 'list'], method: 'GET', path: '/v1/admin/orders', reply: { orders: [] } },
     {
-      args: ['order', 'list', '--partner', 'p_1', '--status', 'DISPUTED', '--from', '2026-03-01', '--to', '2026-03-31', '--phone', '+919876540005', '--consumer-number', '1234560001'],
+      args: [
+        'order',
+        'list',
+        '--partner',
+        'p_1',
+        '--status',
+        'DISPUTED',
+        '--from',
+        '2026-03-01',
+        '--to',
+        '2026-03-31',
+        '--phone',
+        '+919876540005',
+        '--consumer-number',
+        '1234560001',
+      ],
       method: 'GET',
       path: '/v1/admin/orders?partner_id=p_1&status=DISPUTED&created_from=2026-03-01&created_to=2026-04-01&phone=%2B919876540005&consumer_number=1234560001',
       reply: { orders: [] },
     },
-    { args: ['partner', 'list', '--search', 'acme', '--kyc', 'pending'], method: 'GET', path: '/v1/admin/partners?q=acme&kyc_status=pending', reply: { partners: [] } },
+    {
+      args: ['partner', 'list', '--search', 'acme', '--kyc', 'pending'],
+      method: 'GET',
+      path: '/v1/admin/partners?q=acme&kyc_status=pending',
+      reply: { partners: [] },
+    },
     { args: ['partner', 'list'], method: 'GET', path: '/v1/admin/partners', reply: { partners: [] } },
     { args: ['job', 'backlog'], method: 'GET', path: '/v1/admin/jobs', reply: { open: 0, kinds: [] } },
     { args: ['order', 'show', 'o_9'], method: 'GET', path: '/v1/admin/orders/o_9', reply: { order_id: 'o_9' } },
@@ -98,7 +123,12 @@ describe('operator CLI', () => {
       reply: { order_id: 'o_9', status: 'FAILED' },
     },
     { args: ['verify'], method: 'GET', path: '/v1/admin/verify', reply: { ok: true, checked: 3 } },
-    { args: ['route', 'list'], method: 'GET', path: '/v1/admin/routes', reply: { routed: 0, unrouted: 91, routes: [] } },
+    {
+      args: ['route', 'list'],
+      method: 'GET',
+      path: '/v1/admin/routes',
+      reply: { routed: 0, unrouted: 91, routes: [] },
+    },
     { args: ['route', 'history'], method: 'GET', path: '/v1/admin/routes/history', reply: { events: [] } },
     {
       args: ['route', 'set', 'operator', '101', '--provider', 'reloadly', '--upstream-id', '1201'],
@@ -114,8 +144,20 @@ describe('operator CLI', () => {
       body: { kind: 'biller', id: 1005, reason: 'biller withdrawn upstream' },
       reply: { kind: 'biller', id: 1005, removed: true },
     },
-    { args: ['provider', 'sync', 'reloadly'], method: 'POST', path: '/v1/admin/providers/reloadly/sync', body: { apply: false }, reply: { proposed: [] } },
-    { args: ['provider', 'sync', 'reloadly', '--apply'], method: 'POST', path: '/v1/admin/providers/reloadly/sync', body: { apply: true }, reply: { proposed: [] } },
+    {
+      args: ['provider', 'sync', 'reloadly'],
+      method: 'POST',
+      path: '/v1/admin/providers/reloadly/sync',
+      body: { apply: false },
+      reply: { proposed: [] },
+    },
+    {
+      args: ['provider', 'sync', 'reloadly', '--apply'],
+      method: 'POST',
+      path: '/v1/admin/providers/reloadly/sync',
+      body: { apply: true },
+      reply: { proposed: [] },
+    },
     { args: ['provider', 'breakers'], method: 'GET', path: '/v1/admin/providers/breakers', reply: { providers: [] } },
   ];
 
@@ -151,15 +193,26 @@ describe('operator CLI', () => {
     expect(run.stdout).toBe('{"balance":10.10,"big":12345678901234567890}\n');
   });
 
-  test.concurrent('provider reconcile asks for one day and writes the report as the service sends it (a page with --format html)', async () => {
-    const page = '<!DOCTYPE html><title>Reconciliation</title>';
-    const token = service.token({ status: 200, body: page });
+  test.concurrent(
+    'provider reconcile asks for one day and writes the report as the service sends it (a page with --format html)',
+    async () => {
+      const page = '<!DOCTYPE html><title>Reconciliation</title>';
+      const token = service.token({ status: 200, body: page });
 
-    const run = await runCli(['provider', 'reconcile', '--date', '2026-11-24', '--provider', 'reloadly', '--format', 'html'], envFor(token));
+      const run = await runCli(
+        ['provider', 'reconcile', '--date', '2026-11-24', '--provider', 'reloadly', '--format', 'html'],
+        envFor(token),
+      );
 
-    expect(run).toMatchObject({ code: 0, stderr: '', stdout: page });
-    expect(service.requestsFor(token)).toEqual([expect.objectContaining({ method: 'GET', url: '/v1/admin/providers/reconciliation?date=2026-11-24&format=html&provider=reloadly' })]);
-  });
+      expect(run).toMatchObject({ code: 0, stderr: '', stdout: page });
+      expect(service.requestsFor(token)).toEqual([
+        expect.objectContaining({
+          method: 'GET',
+          url: '/v1/admin/providers/reconciliation?date=2026-11-24&format=html&provider=reloadly',
+        }),
+      ]);
+    },
+  );
 
   test.concurrent('prints a multi-line body as one line', async () => {
     const token = service.token({ status: 200, body: '{\n  "ok": true,\n  "checked": 2\n}\n' });

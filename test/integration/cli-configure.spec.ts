@@ -38,7 +38,8 @@ describe('operator CLI: partner configure', () => {
     await service.close();
   });
 
-  const configure = (partnerId: string, ...options: string[]) => npmCli(['partner', 'configure', partnerId, ...options], env);
+  const configure = (partnerId: string, ...options: string[]) =>
+    npmCli(['partner', 'configure', partnerId, ...options], env);
 
   const json = (run: Run): Record<string, any> => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
@@ -48,7 +49,9 @@ describe('operator CLI: partner configure', () => {
   it('setting the first webhook URL prints JSON with the new webhook_secret; later changes print no secret; a rotation prints the new one', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'CLI Partner');
 
-    const first = json(await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://203.0.113.9:9/hooks'));
+    const first = json(
+      await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://203.0.113.9:9/hooks'),
+    );
     expect(first).toMatchObject({
       partner_id: partnerId,
       environment: 'sandbox',
@@ -57,9 +60,23 @@ describe('operator CLI: partner configure', () => {
       webhook_secret: expect.stringMatching(/\S{24,}/),
     });
 
-    const limited = json(await configure(partnerId, '--environment', 'sandbox', '--rate-limit', '30', '--ip-allowlist', '127.0.0.1,2001:db8::/32'));
+    const limited = json(
+      await configure(
+        partnerId,
+        '--environment',
+        'sandbox',
+        '--rate-limit',
+        '30',
+        '--ip-allowlist',
+        '127.0.0.1,2001:db8::/32',
+      ),
+    );
     expect(limited).not.toHaveProperty('webhook_secret');
-    expect(limited).toMatchObject({ rate_limit_per_minute: 30, ip_allowlist: ['127.0.0.1/32', '2001:db8::/32'], webhook_secret_set: true });
+    expect(limited).toMatchObject({
+      rate_limit_per_minute: 30,
+      ip_allowlist: ['127.0.0.1/32', '2001:db8::/32'],
+      webhook_secret_set: true,
+    });
 
     const rotated = json(await configure(partnerId, '--environment', 'sandbox', '--rotate-webhook-secret'));
     expect(rotated.webhook_secret).toEqual(expect.any(String));
@@ -74,10 +91,18 @@ describe('operator CLI: partner configure', () => {
 
   it('live settings are separate: an https URL creates a live secret, an http URL is refused', async () => {
     const { partnerId } = await service.createPartner('IN', 'CLI Live Partner');
-    const live = json(await configure(partnerId, '--environment', 'live', '--webhook-url', 'https://hooks.example.com/recharge'));
+    const live = json(
+      await configure(partnerId, '--environment', 'live', '--webhook-url', 'https://hooks.example.com/recharge'),
+    );
     expect(live).toMatchObject({ environment: 'live', webhook_secret: expect.any(String) });
 
-    const refused = await configure(partnerId, '--environment', 'live', '--webhook-url', 'http://hooks.example.com/recharge');
+    const refused = await configure(
+      partnerId,
+      '--environment',
+      'live',
+      '--webhook-url',
+      'http://hooks.example.com/recharge',
+    );
     expect(refused.code).not.toBe(0);
     expect(`${refused.stdout}${refused.stderr}`).toMatch(/validation_failed/);
     expect(`${refused.stdout}${refused.stderr}`).toMatch(/https/);
@@ -85,15 +110,31 @@ describe('operator CLI: partner configure', () => {
 
   it('an empty allowlist clears it, and an empty webhook URL removes it without printing a secret', async () => {
     const { partnerId } = await service.createPartner('IN', 'CLI Clearing Partner');
-    json(await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://203.0.113.9:9/hooks', '--ip-allowlist', '10.0.0.0/8'));
-    const cleared = json(await configure(partnerId, '--environment', 'sandbox', '--webhook-url', '', '--ip-allowlist', ''));
+    json(
+      await configure(
+        partnerId,
+        '--environment',
+        'sandbox',
+        '--webhook-url',
+        'http://203.0.113.9:9/hooks',
+        '--ip-allowlist',
+        '10.0.0.0/8',
+      ),
+    );
+    const cleared = json(
+      await configure(partnerId, '--environment', 'sandbox', '--webhook-url', '', '--ip-allowlist', ''),
+    );
     expect(cleared).toMatchObject({ webhook_url: null, ip_allowlist: [] });
     expect(cleared).not.toHaveProperty('webhook_secret');
   });
 
   it('a missing --environment or a malformed value is a usage error and nothing is sent', async () => {
     const { partnerId } = await service.createPartner('IN', 'CLI Usage Partner');
-    for (const options of [['--rate-limit', '5'], ['--environment', 'staging'], ['--environment', 'sandbox', '--rate-limit', 'many']]) {
+    for (const options of [
+      ['--rate-limit', '5'],
+      ['--environment', 'staging'],
+      ['--environment', 'sandbox', '--rate-limit', 'many'],
+    ]) {
       const run = await configure(partnerId, ...options);
       expect(run.code).not.toBe(0);
       expect(run.stdout).toBe('');

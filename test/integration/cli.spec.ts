@@ -62,56 +62,152 @@ describe('the operator CLI against a running service', () => {
 
   it('partner create prints one JSON line with the partner id and a sandbox key that works', async () => {
     const printed = printedJson(await cli(['partner', 'create', '--name', 'Acme CLI Mobile', '--corridor', 'BD'], env));
-    expect(printed).toEqual({ partner_id: expect.any(String), sandbox_api_key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/) });
+    expect(printed).toEqual({
+      partner_id: expect.any(String),
+      sandbox_api_key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/),
+    });
     partnerId = printed.partner_id as string;
     sandboxKey = printed.sandbox_api_key as string;
     const balance = await service.partner('GET', '/balance', sandboxKey);
-    expect(balance.body).toMatchObject({ available: '1000.00', currency: 'BDT', corridor: 'BD', environment: 'sandbox' });
+    expect(balance.body).toMatchObject({
+      available: '1000.00',
+      currency: 'BDT',
+      corridor: 'BD',
+      environment: 'sandbox',
+    });
   });
 
   it('partner kyc --status approved prints the live key, which reads the live wallet', async () => {
     const printed = printedJson(await cli(['partner', 'kyc', partnerId, '--status', 'approved'], env));
-    expect(printed).toEqual({ partner_id: partnerId, live_api_key: expect.stringMatching(/^svc_live_[A-Za-z0-9_-]{32}$/) });
+    expect(printed).toEqual({
+      partner_id: partnerId,
+      live_api_key: expect.stringMatching(/^svc_live_[A-Za-z0-9_-]{32}$/),
+    });
     liveKey = printed.live_api_key as string;
-    expect((await service.partner('GET', '/balance', liveKey)).body).toMatchObject({ available: '0.00', environment: 'live' });
+    expect((await service.partner('GET', '/balance', liveKey)).body).toMatchObject({
+      available: '0.00',
+      environment: 'live',
+    });
   });
 
   it('key regenerate prints a new key; the old one stops working and the new one works', async () => {
     const printed = printedJson(await cli(['key', 'regenerate', partnerId, '--environment', 'sandbox'], env));
-    expect(printed).toEqual({ partner_id: partnerId, environment: 'sandbox', api_key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/) });
-    expect((await service.partner('GET', '/balance', sandboxKey)).body).toEqual({ error: 'invalid_api_key', detail: expect.any(String) });
+    expect(printed).toEqual({
+      partner_id: partnerId,
+      environment: 'sandbox',
+      api_key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/),
+    });
+    expect((await service.partner('GET', '/balance', sandboxKey)).body).toEqual({
+      error: 'invalid_api_key',
+      detail: expect.any(String),
+    });
     sandboxKey = printed.api_key as string;
     expect((await service.partner('GET', '/balance', sandboxKey)).status).toBe(200);
   });
 
   it('key create, list and revoke manage a restricted key: shown once, listed with its caps and usage, refused once revoked', async () => {
     const created = printedJson(
-      await cli(['key', 'create', partnerId, '--environment', 'sandbox', '--label', 'agent', '--scope', 'transact', '--per-order-max', '100', '--daily-max', '300.50'], env),
+      await cli(
+        [
+          'key',
+          'create',
+          partnerId,
+          '--environment',
+          'sandbox',
+          '--label',
+          'agent',
+          '--scope',
+          'transact',
+          '--per-order-max',
+          '100',
+          '--daily-max',
+          '300.50',
+        ],
+        env,
+      ),
     );
-    expect(created).toMatchObject({ label: 'agent', scope: 'transact', per_order_max: '100.00', daily_max: '300.50', status: 'active' });
+    expect(created).toMatchObject({
+      label: 'agent',
+      scope: 'transact',
+      per_order_max: '100.00',
+      daily_max: '300.50',
+      status: 'active',
+    });
     const restricted = created.api_key as string;
     expect((await service.partner('GET', '/balance', restricted)).status).toBe(200);
     const listed = printedJson(await cli(['key', 'list', partnerId, '--environment', 'sandbox'], env));
-    expect(listed).toMatchObject({ environment: 'sandbox', keys: [{ key_id: created.key_id, spent_last_24h: '0.00', refusals_last_24h: 0 }] });
+    expect(listed).toMatchObject({
+      environment: 'sandbox',
+      keys: [{ key_id: created.key_id, spent_last_24h: '0.00', refusals_last_24h: 0 }],
+    });
     expect(JSON.stringify(listed)).not.toContain(restricted);
-    expect(printedJson(await cli(['key', 'revoke', partnerId, created.key_id as string], env))).toEqual({ key_id: created.key_id, revoked: true });
+    expect(printedJson(await cli(['key', 'revoke', partnerId, created.key_id as string], env))).toEqual({
+      key_id: created.key_id,
+      revoked: true,
+    });
     expect((await service.partner('GET', '/balance', restricted)).status).toBe(401);
-    expect((await cli(['key', 'create', partnerId, '--environment', 'sandbox', '--label', 'x', '--scope', 'everything'], env)).code).not.toBe(0);
+    expect(
+      (
+        await cli(
+          ['key', 'create', partnerId, '--environment', 'sandbox', '--label', 'x', '--scope', 'everything'],
+          env,
+        )
+      ).code,
+    ).not.toBe(0);
   });
 
   it('wallet credit prints the new available balance, which the partner then sees', async () => {
-    const printed = printedJson(await cli(['wallet', 'credit', partnerId, '--environment', 'live', '--amount', '2500.50', '--reference', 'wire 77'], env));
-    expect(printed).toMatchObject({ partner_id: partnerId, environment: 'live', amount: '2500.50', available: '2500.50', currency: 'BDT', reference: 'wire 77' });
+    const printed = printedJson(
+      await cli(
+        ['wallet', 'credit', partnerId, '--environment', 'live', '--amount', '2500.50', '--reference', 'wire 77'],
+        env,
+      ),
+    );
+    expect(printed).toMatchObject({
+      partner_id: partnerId,
+      environment: 'live',
+      amount: '2500.50',
+      available: '2500.50',
+      currency: 'BDT',
+      reference: 'wire 77',
+    });
     expect((await service.partner('GET', '/balance', liveKey)).body.available).toBe('2500.50');
   });
 
   it('wallet credit --idempotency-key credits once however often it is run', async () => {
-    const args = ['wallet', 'credit', partnerId, '--environment', 'live', '--amount', '100.00', '--reference', 'wire 78', '--idempotency-key', 'wire-78-retry'];
+    const args = [
+      'wallet',
+      'credit',
+      partnerId,
+      '--environment',
+      'live',
+      '--amount',
+      '100.00',
+      '--reference',
+      'wire 78',
+      '--idempotency-key',
+      'wire-78-retry',
+    ];
     const first = printedJson(await cli(args, env));
     const again = printedJson(await cli(args, env));
     expect(again).toEqual(first);
     expect((await service.partner('GET', '/balance', liveKey)).body.available).toBe('2600.50');
-    const refused = await cli(['wallet', 'credit', partnerId, '--environment', 'live', '--amount', '1.00', '--reference', 'x', '--idempotency-key', 'short'], env);
+    const refused = await cli(
+      [
+        'wallet',
+        'credit',
+        partnerId,
+        '--environment',
+        'live',
+        '--amount',
+        '1.00',
+        '--reference',
+        'x',
+        '--idempotency-key',
+        'short',
+      ],
+      env,
+    );
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('8 to 255 visible ASCII characters');
   });

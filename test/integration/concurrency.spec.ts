@@ -29,12 +29,25 @@ describe.each(STORES)('concurrent topups on one service (%s store)', (store) => 
   it('40 topups of 100.00 sent at once on a 1,000.00 wallet: exactly 10 are accepted, 30 get 402, the wallet ends at 0.00', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN');
 
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => service.topup(sandboxKey, topupOf(100), `hot-wallet-${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => service.topup(sandboxKey, topupOf(100), `hot-wallet-${i}`)),
+    );
 
     expect(statusCounts(answers)).toEqual({ '200': 10, '402 insufficient_balance': 30 });
     // Each accepted topup saw its own step of the balance going down; none saw a negative one.
     const balancesAfter = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.balance_after);
-    expect(balancesAfter.sort()).toEqual(['0.00', '100.00', '200.00', '300.00', '400.00', '500.00', '600.00', '700.00', '800.00', '900.00']);
+    expect(balancesAfter.sort()).toEqual([
+      '0.00',
+      '100.00',
+      '200.00',
+      '300.00',
+      '400.00',
+      '500.00',
+      '600.00',
+      '700.00',
+      '800.00',
+      '900.00',
+    ]);
     expect(await balance(sandboxKey)).toBe('0.00');
     expect(await debitCount(service, partnerId)).toBe(10);
 
@@ -43,11 +56,17 @@ describe.each(STORES)('concurrent topups on one service (%s store)', (store) => 
   });
 
   it('topups on many wallets at once each stop exactly where their own wallet runs out', async () => {
-    const partners = await Promise.all(Array.from({ length: 6 }, (_, i) => service.createPartner('IN', `Partner ${i}`)));
+    const partners = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => service.createPartner('IN', `Partner ${i}`)),
+    );
 
     // 11 topups of 100.00 per wallet, interleaved across wallets.
-    const requests = Array.from({ length: 11 }, (_, round) => partners.map((partner, p) => ({ partner, key: `many-${p}-${round}` }))).flat();
-    const answers = await Promise.all(requests.map(({ partner, key }) => service.topup(partner.sandboxKey, topupOf(100), key)));
+    const requests = Array.from({ length: 11 }, (_, round) =>
+      partners.map((partner, p) => ({ partner, key: `many-${p}-${round}` })),
+    ).flat();
+    const answers = await Promise.all(
+      requests.map(({ partner, key }) => service.topup(partner.sandboxKey, topupOf(100), key)),
+    );
 
     for (const partner of partners) {
       const own = answers.filter((_, i) => requests[i].partner === partner);
@@ -90,11 +109,15 @@ describe('two service processes sharing one PostgreSQL database', () => {
 
     // 28 per process, interleaved; with the balance reads this stays inside the default 60 requests a minute per key.
     const answers = await Promise.all(
-      Array.from({ length: 56 }, (_, i) => (i % 2 === 0 ? first : second).topup(sandboxKey, topupOf(50), `two-process-${i}`)),
+      Array.from({ length: 56 }, (_, i) =>
+        (i % 2 === 0 ? first : second).topup(sandboxKey, topupOf(50), `two-process-${i}`),
+      ),
     );
 
     expect(statusCounts(answers)).toEqual({ '200': 20, '402 insufficient_balance': 36 });
-    const balancesAfter = answers.filter((answer) => answer.status === 200).map((answer) => Number(answer.body.balance_after));
+    const balancesAfter = answers
+      .filter((answer) => answer.status === 200)
+      .map((answer) => Number(answer.body.balance_after));
     expect(Math.min(...balancesAfter)).toBe(0);
     expect(new Set(balancesAfter).size).toBe(20);
     expect(await debitCount(first, partnerId)).toBe(20);
@@ -106,13 +129,18 @@ describe('two service processes sharing one PostgreSQL database', () => {
     const { partnerId, sandboxKey } = await first.createPartner('IN', 'Retrying Partner');
 
     const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? first : second).topup(sandboxKey, topupOf(100), 'split-key-0001')),
+      Array.from({ length: 16 }, (_, i) =>
+        (i % 2 === 0 ? first : second).topup(sandboxKey, topupOf(100), 'split-key-0001'),
+      ),
     );
 
     const accepted = answers.filter((answer) => answer.status === 200);
     expect(accepted.length).toBeGreaterThanOrEqual(1);
     for (const answer of answers.filter((a) => a.status !== 200)) {
-      expect({ status: answer.status, error: answer.body?.error }).toEqual({ status: 409, error: 'idempotency_conflict' });
+      expect({ status: answer.status, error: answer.body?.error }).toEqual({
+        status: 409,
+        error: 'idempotency_conflict',
+      });
     }
     expect(new Set(accepted.map((answer) => answer.body.order_id)).size).toBe(1);
     expect(await debitsForKey(first, partnerId, 'split-key-0001')).toBe(1);

@@ -42,10 +42,21 @@ describeInBrowser('the console screenshot script (npm run console-screenshots)',
 
   it('seeds a service and photographs every page of the console without a page error', async () => {
     const demo = await seedDemoData(new DemoClient(service.url, TEST_ADMIN_TOKEN), drive);
-    expect((await service.admin('GET', '/orders?held=true')).body.orders.map((order: { order_id: string }) => order.order_id)).toContain(demo.heldOrderId);
+    expect(
+      (await service.admin('GET', '/orders?held=true')).body.orders.map(
+        (order: { order_id: string }) => order.order_id,
+      ),
+    ).toContain(demo.heldOrderId);
 
     const taken = await takeScreenshots(browser, service.url, TEST_ADMIN_TOKEN, demo, folder);
-    expect(taken.map((shot) => shot.file)).toEqual(['sign-in.png', 'partners.png', 'orders.png', 'webhooks.png', 'finance.png', 'engineering.png']);
+    expect(taken.map((shot) => shot.file)).toEqual([
+      'sign-in.png',
+      'partners.png',
+      'orders.png',
+      'webhooks.png',
+      'finance.png',
+      'engineering.png',
+    ]);
     for (const shot of taken) {
       const image = readFileSync(join(folder, shot.file));
       expect(image.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);

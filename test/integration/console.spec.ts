@@ -25,24 +25,36 @@ describe('the operator console page', () => {
     await service.close();
   });
 
-  it('is served without a token, with exactly the portal\'s security headers: its own script only, this service only, never framed, never stored', async () => {
+  it("is served without a token, with exactly the portal's security headers: its own script only, this service only, never framed, never stored", async () => {
     for (const [path, type] of [
       ['/console', 'text/html; charset=utf-8'],
       ['/console/', 'text/html; charset=utf-8'],
-      ...['console', 'api', 'page', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map((module) => [`/console/${module}.js`, 'application/javascript; charset=utf-8']),
+      ...['console', 'api', 'page', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map((module) => [
+        `/console/${module}.js`,
+        'application/javascript; charset=utf-8',
+      ]),
       ['/console/console.css', 'text/css; charset=utf-8'],
       ['/console/favicon.svg', 'image/svg+xml'],
     ]) {
       const answer = await fetch(`${service.url}${path}`);
       const headers = Object.fromEntries(
-        ['content-type', 'content-security-policy', 'x-frame-options', 'x-content-type-options', 'cross-origin-opener-policy', 'referrer-policy', 'cache-control'].map((name) => [name, answer.headers.get(name)]),
+        [
+          'content-type',
+          'content-security-policy',
+          'x-frame-options',
+          'x-content-type-options',
+          'cross-origin-opener-policy',
+          'referrer-policy',
+          'cache-control',
+        ].map((name) => [name, answer.headers.get(name)]),
       );
       expect({ path, status: answer.status, headers }).toEqual({
         path,
         status: 200,
         headers: {
           'content-type': type,
-          'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+          'content-security-policy':
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
           'x-frame-options': 'DENY',
           'x-content-type-options': 'nosniff',
           'cross-origin-opener-policy': 'same-origin',
@@ -78,7 +90,10 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
 
   beforeAll(async () => {
     [service, browser] = await Promise.all([
-      TestService.start({ store: 'postgres', env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } }),
+      TestService.start({
+        store: 'postgres',
+        env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
+      }),
       launchBrowser(),
     ]);
   }, SERVICE_START_TIMEOUT_MS);
@@ -104,7 +119,8 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   });
 
   const text = (selector: string) => page.locator(selector).first().innerText();
-  const waitForText = (selector: string, expected: string) => page.locator(selector).filter({ hasText: expected }).first().waitFor();
+  const waitForText = (selector: string, expected: string) =>
+    page.locator(selector).filter({ hasText: expected }).first().waitFor();
   const signIn = async (operator = OPERATOR, token = TEST_ADMIN_TOKEN) => {
     await page.fill('#operator-token', token);
     await page.fill('#operator-id', operator);
@@ -131,10 +147,15 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await service.settle(); // the sandbox grant
     return { partnerId, sandboxKey };
   };
-  const balanceOf = async (partnerId: string, environment: 'sandbox' | 'live') => (await service.admin('GET', `/partners/${partnerId}`)).body.balances[environment]?.available;
+  const balanceOf = async (partnerId: string, environment: 'sandbox' | 'live') =>
+    (await service.admin('GET', `/partners/${partnerId}`)).body.balances[environment]?.available;
   const creditsOf = async (partnerId: string, environment: 'sandbox' | 'live') => {
     const audit = await service.admin('GET', `/audit/wallets/${partnerId}/${environment}?format=jsonl`);
-    return audit.text.trim().split('\n').map((line) => JSON.parse(line)).filter((entry) => entry.event_type === 'WalletCredited');
+    return audit.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.event_type === 'WalletCredited');
   };
 
   it("refuses a wrong token with the service's answer, and a name that cannot be recorded before sending anything", async () => {
@@ -160,7 +181,10 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     expect(liveKey).toMatch(/^svc_live_/);
     expect(dialogs.at(-1)).toContain('Approve KYC of Console Partner');
     await waitForText('#partner-fields', 'approved');
-    expect((await service.partner('GET', '/balance', liveKey)).body).toMatchObject({ environment: 'live', available: '0.00' });
+    expect((await service.partner('GET', '/balance', liveKey)).body).toMatchObject({
+      environment: 'live',
+      available: '0.00',
+    });
     await page.click('#secret-done');
     expect(await page.locator('#kyc-approve').isDisabled()).toBe(true);
 
@@ -193,7 +217,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     expect(await page.inputValue('#settings-webhook')).toBe('');
   });
 
-  it('credits a wallet after a review step: a double click and a confirmation after a lost answer credit once, under the operator\'s name', async () => {
+  it("credits a wallet after a review step: a double click and a confirmation after a lost answer credit once, under the operator's name", async () => {
     await signedIn();
     const { partnerId } = await createPartner('Credit Partner');
     const sent: Request[] = [];
@@ -258,7 +282,11 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   it('finds a held sandbox order, shows its timeline, resolves it with a reason after a confirmation, and the statement shows the refund', async () => {
     await signedIn();
     const { partnerId, sandboxKey } = await createPartner('Held Partner');
-    const placed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 40, reference: 'held-one' }, 'console-held-1');
+    const placed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 40, reference: 'held-one' },
+      'console-held-1',
+    );
     expect(placed.status).toBe(200);
     const orderId: string = placed.body.order_id;
     await service.settle();
@@ -318,8 +346,15 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   it('lists webhook deliveries with every attempt, and re-sends one', async () => {
     await signedIn();
     const { partnerId, sandboxKey } = await createPartner('Hooked Partner');
-    await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: 'http://127.0.0.1:9/closed' });
-    const placed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, 'console-hook-1');
+    await service.admin('PATCH', `/partners/${partnerId}/settings`, {
+      environment: 'sandbox',
+      webhook_url: 'http://127.0.0.1:9/closed',
+    });
+    const placed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+      'console-hook-1',
+    );
     await service.settle();
     await tab('webhooks');
     await page.fill('#delivery-filters input[name=partner_id]', partnerId);
@@ -336,7 +371,12 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     expect(dialogs.at(-1)).toContain('http://127.0.0.1:9/closed');
     await service.settle();
     await page.click('#delivery-filters button[type=submit]');
-    await page.locator('#deliveries tr').filter({ hasText: placed.body.order_id }).locator('ol.attempts li').nth(1).waitFor();
+    await page
+      .locator('#deliveries tr')
+      .filter({ hasText: placed.body.order_id })
+      .locator('ol.attempts li')
+      .nth(1)
+      .waitFor();
   });
 
   it('shows the period report with its chart inside the console, exports CSV and JSONL with the actor, and runs verify', async () => {
@@ -359,14 +399,21 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
 
     const csvDownload = page.waitForEvent('download');
     await page.click('#export-csv');
-    const csv = readFileSync((await (await csvDownload).path()), 'utf8');
+    const csv = readFileSync(await (await csvDownload).path(), 'utf8');
     expect((await csvDownload).suggestedFilename()).toBe(`wallet-${partnerId}-sandbox-${today}-${today}.csv`);
     expect(csv.split('\r\n')[0]).toContain('actor_type,actor_id');
     expect(csv).toContain('finance.ravi');
     const jsonlDownload = page.waitForEvent('download');
     await page.click('#export-jsonl');
-    const lines = readFileSync((await (await jsonlDownload).path()), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines.find((line) => line.reference === 'report credit')).toMatchObject({ amount: '75.25', actor_type: 'operator', actor_id: 'finance.ravi' });
+    const lines = readFileSync(await (await jsonlDownload).path(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.find((line) => line.reference === 'report credit')).toMatchObject({
+      amount: '75.25',
+      actor_type: 'operator',
+      actor_id: 'finance.ravi',
+    });
 
     await page.click('#verify');
     await waitForText('#verify-result', 'Every money invariant holds (checked ');
@@ -376,21 +423,32 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   it('shows projections with version, checkpoint and lag, follows a rebuild to its end, and shows the job backlog', async () => {
     await signedIn();
     const { sandboxKey } = await createPartner('Engineering Partner');
-    await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 10 }, 'console-engineering-1');
+    await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 10 },
+      'console-engineering-1',
+    );
     await service.settle();
     await tab('engineering');
     const orders = page.locator('#projections tr[data-projection=orders]');
     await orders.waitFor();
-    const before = (await service.admin('GET', '/projections')).body.projections.find((projection: { name: string }) => projection.name === 'orders');
+    const before = (await service.admin('GET', '/projections')).body.projections.find(
+      (projection: { name: string }) => projection.name === 'orders',
+    );
     expect(await orders.innerText()).toContain(String(before.version));
     await waitForText('#jobs', 'hold-stuck-order');
 
     await orders.locator('button').click();
     await waitForText('#rebuild-state', 'Completed');
-    const after = (await service.admin('GET', '/projections')).body.projections.find((projection: { name: string }) => projection.name === 'orders');
+    const after = (await service.admin('GET', '/projections')).body.projections.find(
+      (projection: { name: string }) => projection.name === 'orders',
+    );
     expect(after.version).toBe(before.version + 1);
     expect(await text('#rebuild-state')).toContain(`version ${before.version} → ${after.version}`);
-    await page.locator('#projections tr[data-projection=orders]').filter({ hasText: String(after.version) }).waitFor();
+    await page
+      .locator('#projections tr[data-projection=orders]')
+      .filter({ hasText: String(after.version) })
+      .waitFor();
     expect(dialogs.at(-1)).toContain('Rebuild orders?');
   });
 
@@ -425,14 +483,28 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   it('keeps the token out of storage and cookies, and signs out when the token is refused', async () => {
     await signedIn();
     const kept = await page.evaluate(() => {
-      const browserGlobals = globalThis as unknown as { localStorage: Storage; sessionStorage: Storage; document: { cookie: string } };
-      return { local: browserGlobals.localStorage.length, session: browserGlobals.sessionStorage.length, cookies: browserGlobals.document.cookie };
+      const browserGlobals = globalThis as unknown as {
+        localStorage: Storage;
+        sessionStorage: Storage;
+        document: { cookie: string };
+      };
+      return {
+        local: browserGlobals.localStorage.length,
+        session: browserGlobals.sessionStorage.length,
+        cookies: browserGlobals.document.cookie,
+      };
     });
     expect(kept).toEqual({ local: 0, session: 0, cookies: '' });
     expect(await page.inputValue('#operator-token')).toBe('');
     expect(await page.content()).not.toContain(TEST_ADMIN_TOKEN);
 
-    await page.route('**/v1/admin/**', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"invalid_admin_token","detail":"the operator token is missing or wrong"}' }));
+    await page.route('**/v1/admin/**', (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: '{"error":"invalid_admin_token","detail":"the operator token is missing or wrong"}',
+      }),
+    );
     await page.click('#refresh');
     await waitForText('#sign-in-error', 'invalid_admin_token');
     expect(await page.locator('#console').isHidden()).toBe(true);
@@ -442,7 +514,11 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   it("shows verify's breaches when the ledger does not add up (a forged second refund)", async () => {
     await signedIn();
     const { partnerId, sandboxKey } = await createPartner('Tampered Partner');
-    const failed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 10 }, 'console-tampered-1');
+    const failed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 10 },
+      'console-tampered-1',
+    );
     const orderId: string = failed.body.order_id;
     await service.settle();
     const stream = sandboxWallet(partnerId);
@@ -452,8 +528,22 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
       service,
       stream,
       'WalletRefunded',
-      { orderId, amount: '10.00', currency: 'INR', balanceAfter: balanceAfter.toDecimal(), reason: 'forged', refundedAt: at },
-      { partnerId, environment: 'sandbox', correlationId: orderId, causationId: null, actor: { type: 'system', id: 'forger' }, occurredAt: at },
+      {
+        orderId,
+        amount: '10.00',
+        currency: 'INR',
+        balanceAfter: balanceAfter.toDecimal(),
+        reason: 'forged',
+        refundedAt: at,
+      },
+      {
+        partnerId,
+        environment: 'sandbox',
+        correlationId: orderId,
+        causationId: null,
+        actor: { type: 'system', id: 'forger' },
+        occurredAt: at,
+      },
     );
     await tab('finance');
     await page.click('#verify');

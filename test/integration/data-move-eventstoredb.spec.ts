@@ -1,5 +1,10 @@
 import { RecordedEvent } from '../../src/application/ports/event-store.port';
-import { historicalEventOf, importHistory, readHistory, StoreNotEmptyError } from '../../src/application/data-move/event-history';
+import {
+  historicalEventOf,
+  importHistory,
+  readHistory,
+  StoreNotEmptyError,
+} from '../../src/application/data-move/event-history';
 import { loadConfig } from '../../src/config/load-config';
 import { rebuildAfterImport } from '../../src/infrastructure/data-move/rebuild-after-import';
 import { EventStoreDbEventStore } from '../../src/infrastructure/event-store/eventstoredb-event-store';
@@ -27,12 +32,21 @@ async function all(store: SqlEventStore | EventStoreDbEventStore): Promise<Omit<
 
 async function readModelRows(db: SqlDatabase): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};
-  for (const table of ['rm_partners', 'rm_api_keys', 'rm_partner_settings', 'rm_balances', 'rm_orders']) rows[table] = await db.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
+  for (const table of ['rm_partners', 'rm_api_keys', 'rm_partner_settings', 'rm_balances', 'rm_orders'])
+    rows[table] = await db.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
   return rows;
 }
 
 const openFor = (database: TestDatabase): Promise<SqlDatabase> =>
-  openDatabase(loadConfig({ EVENT_STORE: 'eventstoredb', DATABASE_URL: database.connectionString, EVENTSTORE_CONNECTION_STRING: 'esdb://unused', API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(16) }));
+  openDatabase(
+    loadConfig({
+      EVENT_STORE: 'eventstoredb',
+      DATABASE_URL: database.connectionString,
+      EVENTSTORE_CONNECTION_STRING: 'esdb://unused',
+      API_KEY_SECRET: 'k'.repeat(32),
+      ADMIN_TOKEN: 'a'.repeat(16),
+    }),
+  );
 
 describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memory client)', () => {
   let source: TestDatabase;
@@ -42,13 +56,24 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
   let esdb: EventStoreDbEventStore;
 
   beforeAll(async () => {
-    [source, target] = await Promise.all([createTestDatabase('esdb_move_source'), createTestDatabase('esdb_move_target')]);
+    [source, target] = await Promise.all([
+      createTestDatabase('esdb_move_source'),
+      createTestDatabase('esdb_move_target'),
+    ]);
     const service = await TestService.start({ store: 'postgres', databaseUrl: source.connectionString });
     try {
       const partner = await service.createPartner('SG', 'Move to EventStoreDB');
       await service.settle();
       for (const suffix of ['0001', '0002', '0003', '0005']) {
-        expect((await service.topup(partner.sandboxKey, { operator_id: 301, phone: SANDBOX_PHONES.SG(suffix), amount: 5 }, `esdb-move-${suffix}`)).status).toBe(200);
+        expect(
+          (
+            await service.topup(
+              partner.sandboxKey,
+              { operator_id: 301, phone: SANDBOX_PHONES.SG(suffix), amount: 5 },
+              `esdb-move-${suffix}`,
+            )
+          ).status,
+        ).toBe(200);
       }
       await service.settle();
     } finally {
@@ -71,15 +96,21 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
   it('stores every event with its id, revision and recorded time, in order, and builds the same read models', async () => {
     const sourceStore = new SqlEventStore(sourceDb);
     const history = await all(sourceStore);
-    const imported = await importHistory(esdb, (async function* () {
-      for await (const event of readHistory(sourceStore)) yield historicalEventOf(event);
-    })(), { batchSize: 10 });
+    const imported = await importHistory(
+      esdb,
+      (async function* () {
+        for await (const event of readHistory(sourceStore)) yield historicalEventOf(event);
+      })(),
+      { batchSize: 10 },
+    );
     expect(imported).toBe(history.length);
     expect(await all(esdb)).toEqual(history);
     // An order's events are found by correlation id, as the service's order lifecycle reads them.
     const order = history.find((event) => event.type === 'TransactionInitiated');
     expect((await esdb.readByCorrelationId(order?.metadata.correlationId ?? '')).map((event) => event.eventId)).toEqual(
-      history.filter((event) => event.metadata.correlationId === order?.metadata.correlationId).map((event) => event.eventId),
+      history
+        .filter((event) => event.metadata.correlationId === order?.metadata.correlationId)
+        .map((event) => event.eventId),
     );
 
     const rebuilt = await rebuildAfterImport(targetDb, esdb, { now: new Date(), stuckOrderAfterMs: 900_000 });
@@ -91,8 +122,14 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
 
   it('refuses a second import into the same store', async () => {
     const one = (await all(new SqlEventStore(sourceDb)))[0];
-    await expect(importHistory(esdb, (async function* () {
-      yield { ...one };
-    })(), { batchSize: 10 })).rejects.toBeInstanceOf(StoreNotEmptyError);
+    await expect(
+      importHistory(
+        esdb,
+        (async function* () {
+          yield { ...one };
+        })(),
+        { batchSize: 10 },
+      ),
+    ).rejects.toBeInstanceOf(StoreNotEmptyError);
   });
 });

@@ -15,7 +15,10 @@ import { isProgressLine } from '../../src/interface/cli/progress-reporter';
 
 const MOVE_TIMEOUT_MS = 120_000;
 
-const storeEnv = (database: TestDatabase): Record<string, string> => ({ EVENT_STORE: 'postgres', DATABASE_URL: database.connectionString });
+const storeEnv = (database: TestDatabase): Record<string, string> => ({
+  EVENT_STORE: 'postgres',
+  DATABASE_URL: database.connectionString,
+});
 
 /** Stderr without the JSON progress lines (stderr is no terminal here), which every step ends with. */
 function besidesProgress(stderr: string): string {
@@ -96,10 +99,16 @@ describe('data import of a PGlite folder written by the release before', () => {
   it(
     'answers every balance and order as the release did, and verify passes',
     async () => {
-      service = await TestService.start({ store: 'postgres', databaseUrl: target.connectionString, env: { API_KEY_SECRET: seen.apiKeySecret } });
+      service = await TestService.start({
+        store: 'postgres',
+        databaseUrl: target.connectionString,
+        env: { API_KEY_SECRET: seen.apiKeySecret },
+      });
       for (const partner of seen.partners) {
         expect((await service.partner('GET', '/balance', partner.sandboxKey)).body).toEqual(partner.balance);
-        expect((await service.partner('GET', '/transactions?limit=50', partner.sandboxKey)).body).toEqual(partner.transactions);
+        expect((await service.partner('GET', '/transactions?limit=50', partner.sandboxKey)).body).toEqual(
+          partner.transactions,
+        );
       }
       const verified = await service.verify();
       expect(verified.body).toMatchObject({ ok: true, checked: { events: seen.events }, breaches: [] });
@@ -111,9 +120,12 @@ describe('data import of a PGlite folder written by the release before', () => {
     if (!service) throw new Error('the service did not start');
     await service.settle();
     const [indian] = seen.partners;
-    const after = (await service.partner('GET', '/transactions?limit=50', indian.sandboxKey)).body as typeof indian.transactions;
+    const after = (await service.partner('GET', '/transactions?limit=50', indian.sandboxKey))
+      .body as typeof indian.transactions;
     const pending = indian.transactions.transactions.find((order) => order.status === 'PENDING');
-    expect(after.transactions.find((order) => order.order_id === pending?.order_id)).toMatchObject({ status: 'SUCCESS' });
+    expect(after.transactions.find((order) => order.order_id === pending?.order_id)).toMatchObject({
+      status: 'SUCCESS',
+    });
     // Every other order reads as before: none was submitted or refunded a second time.
     expect(after.transactions.filter((order) => order.order_id !== pending?.order_id)).toEqual(
       indian.transactions.transactions.filter((order) => order.order_id !== pending?.order_id),
@@ -147,14 +159,20 @@ describe('an embedded installation of the release before, upgraded', () => {
   it(
     'is refused by the service with the import command, which moves DATA_DIR/pglite into the embedded server',
     async () => {
-      expect(() => loadConfig({ ...embeddedEnv(), ADMIN_TOKEN: TEST_ADMIN_TOKEN })).toThrow(`npm run --silent cli -- data import ${join(dataDir, 'pglite')}`);
+      expect(() => loadConfig({ ...embeddedEnv(), ADMIN_TOKEN: TEST_ADMIN_TOKEN })).toThrow(
+        `npm run --silent cli -- data import ${join(dataDir, 'pglite')}`,
+      );
       // Nothing to export yet, and nothing created by trying.
       const nothing = await runCli(['data', 'export'], embeddedEnv());
       expect({ code: nothing.code, stdout: nothing.stdout }).toEqual({ code: 3, stdout: '' });
       expect(nothing.stderr).toContain(`there is no embedded database in ${join(dataDir, 'postgres')}`);
       const run = await runCli(['data', 'import', dataDir], embeddedEnv());
       expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({ imported_events: seen.events, source: join(dataDir, 'pglite'), event_store: 'embedded' });
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        imported_events: seen.events,
+        source: join(dataDir, 'pglite'),
+        event_store: 'embedded',
+      });
       expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
       expect(() => loadConfig({ ...embeddedEnv(), ADMIN_TOKEN: TEST_ADMIN_TOKEN })).not.toThrow();
     },
@@ -167,7 +185,9 @@ describe('an embedded installation of the release before, upgraded', () => {
       service = await TestService.start({ store: 'embedded', dataDir, env: { API_KEY_SECRET: seen.apiKeySecret } });
       for (const partner of seen.partners) {
         expect((await service.partner('GET', '/balance', partner.sandboxKey)).body).toEqual(partner.balance);
-        expect((await service.partner('GET', '/transactions?limit=50', partner.sandboxKey)).body).toEqual(partner.transactions);
+        expect((await service.partner('GET', '/transactions?limit=50', partner.sandboxKey)).body).toEqual(
+          partner.transactions,
+        );
       }
       expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
       // While the service runs, an export reads through its server; an import is refused.
@@ -191,7 +211,9 @@ describe('an embedded installation of the release before, upgraded', () => {
       const file = join(dataDir, 'log.jsonl');
       writeFileSync(file, exported.stdout);
       copy = await createTestDatabase('move_from_embedded');
-      expect(imported(await runCli(['data', 'import', file], storeEnv(copy)))).toMatchObject({ imported_events: seen.events });
+      expect(imported(await runCli(['data', 'import', file], storeEnv(copy)))).toMatchObject({
+        imported_events: seen.events,
+      });
       expect((await runCli(['data', 'export'], storeEnv(copy))).stdout).toBe(exported.stdout);
     },
     MOVE_TIMEOUT_MS,
@@ -215,20 +237,35 @@ describe('a round trip: PostgreSQL, data export, data import into another Postgr
     const indian = await service.createPartner('IN', 'Round Trip India');
     const bangladeshi = await service.createPartner('BD', 'Round Trip Bangladesh');
     await service.settle();
-    await service.admin('POST', `/partners/${indian.partnerId}/wallet-credits`, { environment: 'sandbox', amount: '120.25', reference: 'wire 1' });
+    await service.admin('POST', `/partners/${indian.partnerId}/wallet-credits`, {
+      environment: 'sandbox',
+      amount: '120.25',
+      reference: 'wire 1',
+    });
     await service.admin('PATCH', `/partners/${indian.partnerId}/settings`, { environment: 'sandbox', rate_limit: 90 });
     for (const suffix of ['0001', '0002', '0003', '0004', '0005']) {
-      const placed = await service.topup(indian.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 75 }, `round-trip-${suffix}`);
+      const placed = await service.topup(
+        indian.sandboxKey,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 75 },
+        `round-trip-${suffix}`,
+      );
       expect(placed.status).toBe(200);
     }
-    await service.topup(bangladeshi.sandboxKey, { operator_id: 201, phone: SANDBOX_PHONES.BD('0002'), amount: 40 }, 'round-trip-bd-0002');
+    await service.topup(
+      bangladeshi.sandboxKey,
+      { operator_id: 201, phone: SANDBOX_PHONES.BD('0002'), amount: 40 },
+      'round-trip-bd-0002',
+    );
     await service.settle();
     // The delayed outcomes arrive; the order that never settles is held, then resolved by an operator.
     await service.advance(31_000);
     await service.advance(service.config.stuckOrderAfterMs);
     const held = (await service.admin('GET', '/orders?held=true')).body as { orders: { order_id: string }[] };
     expect(held.orders).toHaveLength(1);
-    await service.admin('POST', `/orders/${held.orders[0].order_id}/resolve`, { outcome: 'success', reason: 'confirmed by the operator' });
+    await service.admin('POST', `/orders/${held.orders[0].order_id}/resolve`, {
+      outcome: 'success',
+      reason: 'confirmed by the operator',
+    });
     await service.settle();
     for (const { sandboxKey } of [indian, bangladeshi]) {
       answers.push({
@@ -253,7 +290,10 @@ describe('a round trip: PostgreSQL, data export, data import into another Postgr
     async () => {
       exported = await runCli(['data', 'export'], storeEnv(source));
       expect({ code: exported.code, stderr: besidesProgress(exported.stderr) }).toEqual({ code: 0, stderr: '' });
-      const lines = exported.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = exported.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       const events = await eventsIn(source);
       expect(lines).toHaveLength(events.length);
       expect(lines[0]).toEqual({
@@ -304,10 +344,18 @@ describe('a round trip: PostgreSQL, data export, data import into another Postgr
       expect((await moved.verify()).body).toMatchObject({ ok: true, breaches: [] });
       const [indian] = answers;
       // A retry of a request answered before the move is not placed again: its key still holds its order.
-      const retry = await moved.topup(indian.key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 75 }, 'round-trip-0001');
+      const retry = await moved.topup(
+        indian.key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 75 },
+        'round-trip-0001',
+      );
       expect(retry.status).toBe(409);
       expect((await moved.partner('GET', '/balance', indian.key)).body).toEqual(indian.balance);
-      const next = await moved.topup(indian.key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, 'after-the-move');
+      const next = await moved.topup(
+        indian.key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+        'after-the-move',
+      );
       expect(next.status).toBe(200);
       await moved.settle();
       expect((await moved.verify()).body).toMatchObject({ ok: true, breaches: [] });
@@ -332,7 +380,9 @@ describe('a round trip: PostgreSQL, data export, data import into another Postgr
         expect(refused.code).toBe(1);
         expect(refused.stderr).toContain('line 4: revision must be a whole number');
         // Nothing was written: the same database takes the whole history afterwards.
-        expect(imported(await runCli(['data', 'import', file], storeEnv(empty)))).toMatchObject({ imported_events: (await eventsIn(source)).length });
+        expect(imported(await runCli(['data', 'import', file], storeEnv(empty)))).toMatchObject({
+          imported_events: (await eventsIn(source)).length,
+        });
       } finally {
         await empty.drop();
       }

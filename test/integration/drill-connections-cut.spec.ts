@@ -1,5 +1,14 @@
 import { Client } from 'pg';
-import { DrillAttempt, DrillPartner, call, debitedOrders, drillPartner, resendUntilAccepted, sendAll, verifyUntilClean } from '../support/drill-load';
+import {
+  DrillAttempt,
+  DrillPartner,
+  call,
+  debitedOrders,
+  drillPartner,
+  resendUntilAccepted,
+  sendAll,
+  verifyUntilClean,
+} from '../support/drill-load';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { ServiceProcess } from '../support/service-process';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TEST_KEY_SECRET } from '../support/test-service';
@@ -48,7 +57,13 @@ describe('failure drill: the service database connections cut mid-load', () => {
   it('answers 200 or 503, keeps every 200, debits each key once, and verify passes', async () => {
     service = await ServiceProcess.start(
       'drill-connections-cut',
-      { EVENT_STORE: 'postgres', DATABASE_URL: database.connectionString, API_KEY_SECRET: TEST_KEY_SECRET, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' },
+      {
+        EVENT_STORE: 'postgres',
+        DATABASE_URL: database.connectionString,
+        API_KEY_SECRET: TEST_KEY_SECRET,
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        LOG_LEVEL: 'error',
+      },
       SERVICE_START_TIMEOUT_MS,
     );
     const url = service.url;

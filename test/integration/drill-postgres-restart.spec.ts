@@ -2,7 +2,15 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../src/infrastructure/sql/embedded/process-alive';
-import { DrillAttempt, call, debitedOrders, drillPartner, resendUntilAccepted, sendAll, verifyUntilClean } from '../support/drill-load';
+import {
+  DrillAttempt,
+  call,
+  debitedOrders,
+  drillPartner,
+  resendUntilAccepted,
+  sendAll,
+  verifyUntilClean,
+} from '../support/drill-load';
 import { ServiceProcess } from '../support/service-process';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TEST_KEY_SECRET } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
@@ -21,7 +29,8 @@ const ORDERS = 90;
 const AMOUNT = 10;
 const CREDIT = 1000;
 
-const postmasterPid = (dataDir: string): number => Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+const postmasterPid = (dataDir: string): number =>
+  Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 describe('failure drill: the embedded PostgreSQL server restarted under load', () => {
   let dataDir: string;
@@ -41,7 +50,13 @@ describe('failure drill: the embedded PostgreSQL server restarted under load', (
   it('answers 503 during the restart and 200 after it, keeps every 200, debits each key once, and verify passes', async () => {
     service = await ServiceProcess.start(
       'drill-postgres-restart',
-      { EVENT_STORE: 'embedded', DATA_DIR: dataDir, API_KEY_SECRET: TEST_KEY_SECRET, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'error' },
+      {
+        EVENT_STORE: 'embedded',
+        DATA_DIR: dataDir,
+        API_KEY_SECRET: TEST_KEY_SECRET,
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        LOG_LEVEL: 'error',
+      },
       SERVICE_START_TIMEOUT_MS,
     );
     const url = service.url;

@@ -38,7 +38,12 @@ describe('failure drill: the provider answering after the service restarted', ()
     database = await createTestDatabase('drill_late');
     provider = new ControlledProvider();
     const random = new SeededRandom(18);
-    doubles = { clock: new ManualClock(), providers: provider, webhookSender: new ScriptedWebhookReceiver(random.fork('hooks')), secrets: new SeededSecrets(random.fork('ids')) };
+    doubles = {
+      clock: new ManualClock(),
+      providers: provider,
+      webhookSender: new ScriptedWebhookReceiver(random.fork('hooks')),
+      secrets: new SeededSecrets(random.fork('ids')),
+    };
   });
   afterEach(async () => {
     for (const service of services.splice(0)) await service.crash().catch(() => undefined);
@@ -46,12 +51,21 @@ describe('failure drill: the provider answering after the service restarted', ()
   });
 
   /** A partner and one order of 100.00 whose first submission is in flight when the service dies; returns the restarted service. */
-  async function orderInFlightAcrossACrash(): Promise<{ first: SimulatedService; restarted: SimulatedService; orderId: string; token: string }> {
+  async function orderInFlightAcrossACrash(): Promise<{
+    first: SimulatedService;
+    restarted: SimulatedService;
+    orderId: string;
+    token: string;
+  }> {
     const first = await start();
     const created = await first.admin('POST', '/partners', { name: 'Late Answers', corridor: 'IN' });
     const token = created.body.sandbox_api_key as string;
     await first.settle();
-    const placed = await first.request('POST', '/v1/partner/topup', { token, body: { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, headers: { 'idempotency-key': 'late-answer-0001' } });
+    const placed = await first.request('POST', '/v1/partner/topup', {
+      token,
+      body: { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+      headers: { 'idempotency-key': 'late-answer-0001' },
+    });
     expect(placed.status).toBe(200);
     const settling = first.settle().catch(() => undefined);
     expect((await provider.nextCall()).orderId).toBe(placed.body.order_id);
@@ -61,7 +75,13 @@ describe('failure drill: the provider answering after the service restarted', ()
   }
 
   /** The restarted service retries the submission after the lease; the call stays in flight. */
-  async function retryInFlight(restarted: SimulatedService, orderId: string): Promise<{ answer: (outcome: Parameters<Awaited<ReturnType<ControlledProvider['nextCall']>>['answer']>[0]) => void; settled: Promise<void> }> {
+  async function retryInFlight(
+    restarted: SimulatedService,
+    orderId: string,
+  ): Promise<{
+    answer: (outcome: Parameters<Awaited<ReturnType<ControlledProvider['nextCall']>>['answer']>[0]) => void;
+    settled: Promise<void>;
+  }> {
     doubles.clock.advance(5 * MINUTE + 1_000);
     const settled = restarted.settle();
     const call = await provider.nextCall();
@@ -69,10 +89,17 @@ describe('failure drill: the provider answering after the service restarted', ()
     return { answer: call.answer, settled };
   }
 
-  async function refundsAndStatus(service: SimulatedService, orderId: string): Promise<{ status: string; refunds: number; lateAnswer: string | null }> {
+  async function refundsAndStatus(
+    service: SimulatedService,
+    orderId: string,
+  ): Promise<{ status: string; refunds: number; lateAnswer: string | null }> {
     const fold = await foldLog(service.get<EventStore>(EVENT_STORE));
     const order = fold.orders.get(orderId);
-    return { status: order?.state.status ?? 'none', refunds: order?.refunds ?? -1, lateAnswer: order?.state.lateAnswer?.outcome ?? null };
+    return {
+      status: order?.state.status ?? 'none',
+      refunds: order?.refunds ?? -1,
+      lateAnswer: order?.state.lateAnswer?.outcome ?? null,
+    };
   }
 
   it('a failure answered after the order was held is recorded once, and the operator failure refunds once', async () => {
@@ -91,7 +118,10 @@ describe('failure drill: the provider answering after the service restarted', ()
     await retry.settled;
     expect(await refundsAndStatus(other, orderId)).toEqual({ status: 'DISPUTED', refunds: 0, lateAnswer: 'failed' });
 
-    const resolved = await other.admin('POST', `/orders/${orderId}/resolve`, { outcome: 'failed', reason: 'the provider declined it' });
+    const resolved = await other.admin('POST', `/orders/${orderId}/resolve`, {
+      outcome: 'failed',
+      reason: 'the provider declined it',
+    });
     expect(resolved.status).toBe(200);
     await other.settle();
     await other.crash();
@@ -111,7 +141,10 @@ describe('failure drill: the provider answering after the service restarted', ()
     provider.answerEveryCallWith = { status: 'pending', providerReference: null, pollAfterMs: null };
     doubles.clock.advance(11 * MINUTE);
     await other.settle();
-    const resolved = await other.admin('POST', `/orders/${orderId}/resolve`, { outcome: 'failed', reason: 'no answer from the provider' });
+    const resolved = await other.admin('POST', `/orders/${orderId}/resolve`, {
+      outcome: 'failed',
+      reason: 'no answer from the provider',
+    });
     expect(resolved.status).toBe(200);
     await other.settle();
     expect(await refundsAndStatus(other, orderId)).toMatchObject({ status: 'FAILED', refunds: 1 });

@@ -26,7 +26,11 @@ describe('failure drill: the webhook receiver hangs', () => {
       store: 'postgres',
       runInBackground: true,
       // The private-deployment opt-in: this receiver listens on loopback.
-      env: { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', JOB_POLL_MS: '50' },
+      env: {
+        WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+        JOB_POLL_MS: '50',
+      },
     });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
@@ -36,33 +40,50 @@ describe('failure drill: the webhook receiver hangs', () => {
 
   it('times hung deliveries out, retries them, blocks nothing else, and delivers once the receiver answers', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Hanging Receiver');
-    const configured = await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: receiver.url, rate_limit: 100_000 });
+    const configured = await service.admin('PATCH', `/partners/${partnerId}/settings`, {
+      environment: 'sandbox',
+      webhook_url: receiver.url,
+      rate_limit: 100_000,
+    });
     expect(configured.status).toBe(200);
     const place = async (i: number): Promise<string> => {
-      const answer = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, `drill-hang-${String(i).padStart(4, '0')}`);
+      const answer = await service.topup(
+        sandboxKey,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+        `drill-hang-${String(i).padStart(4, '0')}`,
+      );
       expect(answer.status).toBe(200);
       return answer.body.order_id;
     };
-    const statusOf = async (orderId: string): Promise<string> => (await service.partner('GET', `/transactions/${orderId}`, sandboxKey)).body.status;
+    const statusOf = async (orderId: string): Promise<string> =>
+      (await service.partner('GET', `/transactions/${orderId}`, sandboxKey)).body.status;
 
     const first: string[] = [];
     for (let i = 0; i < FIRST; i++) first.push(await place(i));
     await eventually('the first deliveries hang', async () => (receiver.heldConnections >= FIRST ? true : undefined));
 
-    const deliveries = async (): Promise<{ order_id: string; state: string; attempts: { status_code: number | null; error: string | null }[] }[]> =>
-      (await service.admin('GET', `/webhook-deliveries?partner_id=${partnerId}&limit=100`)).body.deliveries;
+    const deliveries = async (): Promise<
+      { order_id: string; state: string; attempts: { status_code: number | null; error: string | null }[] }[]
+    > => (await service.admin('GET', `/webhook-deliveries?partner_id=${partnerId}&limit=100`)).body.deliveries;
 
     // With those connections held open, later orders still settle: all of them before the first
     // hung attempt has even timed out.
     const later: string[] = [];
     for (let i = FIRST; i < FIRST + MORE; i++) later.push(await place(i));
-    await eventually('every order settled', async () => ((await Promise.all([...first, ...later].map(statusOf))).every((status) => status === 'SUCCESS') ? true : undefined));
+    await eventually('every order settled', async () =>
+      (await Promise.all([...first, ...later].map(statusOf))).every((status) => status === 'SUCCESS')
+        ? true
+        : undefined,
+    );
     expect((await deliveries()).filter((delivery) => delivery.attempts.length > 0)).toEqual([]);
     const timedOut = await eventually('every first attempt timed out', async () => {
       const listed = await deliveries();
-      return listed.length === FIRST + MORE && listed.every((delivery) => delivery.state === 'RETRYING') ? listed : undefined;
+      return listed.length === FIRST + MORE && listed.every((delivery) => delivery.state === 'RETRYING')
+        ? listed
+        : undefined;
     });
-    for (const delivery of timedOut) expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: null, error: expect.any(String) })]);
+    for (const delivery of timedOut)
+      expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: null, error: expect.any(String) })]);
     expect(receiver.heldConnections).toBe(0);
 
     // The next attempt is due 5 minutes later on the service clock; it hangs and times out as well.

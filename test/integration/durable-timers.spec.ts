@@ -38,11 +38,15 @@ describe('delayed sandbox settlement is durable across processes (postgres store
     expect(placed.status).toBe(200);
     await before.settle();
     await before.advance(SETTLEMENT_DELAY_MS - 5_000);
-    expect((await before.partner('GET', `/transactions/${placed.body.order_id}`, sandboxKey)).body.status).toBe('PENDING');
+    expect((await before.partner('GET', `/transactions/${placed.body.order_id}`, sandboxKey)).body.status).toBe(
+      'PENDING',
+    );
     await stop(before);
 
     const after = await start(new ManualClock(new Date(placedAt.getTime() + SETTLEMENT_DELAY_MS)));
-    expect((await after.partner('GET', `/transactions/${placed.body.order_id}`, sandboxKey)).body.status).toBe('PENDING');
+    expect((await after.partner('GET', `/transactions/${placed.body.order_id}`, sandboxKey)).body.status).toBe(
+      'PENDING',
+    );
     await after.settle();
 
     const final = await after.partner('GET', `/transactions/${placed.body.order_id}`, sandboxKey);

@@ -33,7 +33,14 @@ interface Attempt {
   orderId: string | null;
 }
 
-async function call(url: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; text: string }> {
+async function call(
+  url: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; text: string }> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -51,7 +58,14 @@ async function call(url: string, method: string, path: string, token: string, bo
 
 async function topup(url: string, attempt: Attempt): Promise<void> {
   try {
-    const answer = await call(url, 'POST', '/v1/partner/topup', attempt.partner.key, { operator_id: 101, phone: PHONE, amount: AMOUNT }, { 'idempotency-key': attempt.idempotencyKey });
+    const answer = await call(
+      url,
+      'POST',
+      '/v1/partner/topup',
+      attempt.partner.key,
+      { operator_id: 101, phone: PHONE, amount: AMOUNT },
+      { 'idempotency-key': attempt.idempotencyKey },
+    );
     attempt.status = answer.status;
     if (answer.status === 200) attempt.orderId = answer.body.order_id;
   } catch {
@@ -99,7 +113,12 @@ async function retryEveryKey(url: string, attempts: Attempt[]): Promise<void> {
 
 async function checkOneDebitPerKey(url: string, partners: Partner[]): Promise<void> {
   for (const partner of partners) {
-    const audit = await call(url, 'GET', `/v1/admin/audit/wallets/${partner.partnerId}/sandbox?format=jsonl`, TEST_ADMIN_TOKEN);
+    const audit = await call(
+      url,
+      'GET',
+      `/v1/admin/audit/wallets/${partner.partnerId}/sandbox?format=jsonl`,
+      TEST_ADMIN_TOKEN,
+    );
     expect(audit.status).toBe(200);
     const debits = audit.text
       .trim()
@@ -122,7 +141,13 @@ describe.each([
 ] as const)('embedded mode: SIGKILL of %s in the middle of concurrent topups', (_what, victim) => {
   let dataDir: string;
   let service: ServiceProcess | null = null;
-  const env = (): Record<string, string> => ({ EVENT_STORE: 'embedded', DATA_DIR: dataDir, API_KEY_SECRET: TEST_KEY_SECRET, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn' });
+  const env = (): Record<string, string> => ({
+    EVENT_STORE: 'embedded',
+    DATA_DIR: dataDir,
+    API_KEY_SECRET: TEST_KEY_SECRET,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'warn',
+  });
 
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), `svc-durability-${victim}-`));
@@ -139,13 +164,27 @@ describe.each([
     service = await ServiceProcess.start(`durability-${victim}`, env(), SERVICE_START_TIMEOUT_MS);
     const partners: Partner[] = [];
     for (let i = 0; i < PARTNERS; i++) {
-      const created = await call(service.url, 'POST', '/v1/admin/partners', TEST_ADMIN_TOKEN, { name: `Durability ${victim} ${i}`, corridor: 'IN' });
+      const created = await call(service.url, 'POST', '/v1/admin/partners', TEST_ADMIN_TOKEN, {
+        name: `Durability ${victim} ${i}`,
+        corridor: 'IN',
+      });
       partners.push({ partnerId: created.body.partner_id, key: created.body.sandbox_api_key });
-      const limit = await call(service.url, 'PATCH', `/v1/admin/partners/${created.body.partner_id}/settings`, TEST_ADMIN_TOKEN, { environment: 'sandbox', rate_limit: 10_000 });
+      const limit = await call(
+        service.url,
+        'PATCH',
+        `/v1/admin/partners/${created.body.partner_id}/settings`,
+        TEST_ADMIN_TOKEN,
+        { environment: 'sandbox', rate_limit: 10_000 },
+      );
       expect(limit.status).toBe(200);
     }
     const attempts: Attempt[] = partners.flatMap((partner, p) =>
-      Array.from({ length: ORDERS_PER_PARTNER }, (_, i) => ({ partner, idempotencyKey: `durability-${victim}-${p}-${String(i).padStart(4, '0')}`, status: null, orderId: null })),
+      Array.from({ length: ORDERS_PER_PARTNER }, (_, i) => ({
+        partner,
+        idempotencyKey: `durability-${victim}-${p}-${String(i).padStart(4, '0')}`,
+        status: null,
+        orderId: null,
+      })),
     );
 
     const running = service;
@@ -156,9 +195,12 @@ describe.each([
     });
     const answered = attempts.filter((attempt) => attempt.status === 200).length;
     expect(answered).toBeGreaterThanOrEqual(Math.floor(attempts.length / 3));
-    expect(attempts.every((attempt) => attempt.status === null || attempt.status === 200 || attempt.status === 503)).toBe(true);
+    expect(
+      attempts.every((attempt) => attempt.status === null || attempt.status === 200 || attempt.status === 503),
+    ).toBe(true);
 
-    if (victim === 'service') service = await ServiceProcess.start(`durability-${victim}-again`, env(), SERVICE_START_TIMEOUT_MS);
+    if (victim === 'service')
+      service = await ServiceProcess.start(`durability-${victim}-again`, env(), SERVICE_START_TIMEOUT_MS);
     else await waitForHealth(running.url);
     await checkMoney(service.url, partners, attempts);
     await retryEveryKey(service.url, attempts);

@@ -42,8 +42,16 @@ describe('the embedded store keeps its data on disk', () => {
     service = await TestService.start({ store: 'embedded', dataDir, clock });
     ({ partnerId, sandboxKey } = await service.createPartner('IN', PARTNER_NAME));
     liveKey = (await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' })).body.live_api_key;
-    await service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount: '500.00', reference: 'wire 1' });
-    const placed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, 'persist-topup-0001');
+    await service.admin('POST', `/partners/${partnerId}/wallet-credits`, {
+      environment: 'live',
+      amount: '500.00',
+      reference: 'wire 1',
+    });
+    const placed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+      'persist-topup-0001',
+    );
     expect(placed.body).toMatchObject({ status: 'PENDING', balance_after: '900.00' });
     orderId = placed.body.order_id;
     await service.settle();
@@ -51,21 +59,42 @@ describe('the embedded store keeps its data on disk', () => {
     service = null;
 
     service = await TestService.start({ store: 'embedded', dataDir, clock });
-    expect((await service.partner('GET', '/balance', sandboxKey)).body).toMatchObject({ available: '900.00', currency: 'INR', environment: 'sandbox' });
-    expect((await service.partner('GET', '/balance', liveKey)).body).toMatchObject({ available: '500.00', environment: 'live' });
-    expect((await service.partner('GET', `/transactions/${orderId}`, sandboxKey)).body).toMatchObject({ order_id: orderId, status: 'SUCCESS' });
-    expect((await service.admin('GET', `/partners/${partnerId}`)).body).toMatchObject({ name: PARTNER_NAME, kyc_status: 'approved' });
+    expect((await service.partner('GET', '/balance', sandboxKey)).body).toMatchObject({
+      available: '900.00',
+      currency: 'INR',
+      environment: 'sandbox',
+    });
+    expect((await service.partner('GET', '/balance', liveKey)).body).toMatchObject({
+      available: '500.00',
+      environment: 'live',
+    });
+    expect((await service.partner('GET', `/transactions/${orderId}`, sandboxKey)).body).toMatchObject({
+      order_id: orderId,
+      status: 'SUCCESS',
+    });
+    expect((await service.admin('GET', `/partners/${partnerId}`)).body).toMatchObject({
+      name: PARTNER_NAME,
+      kyc_status: 'approved',
+    });
     expect((await service.verify()).body).toMatchObject({ ok: true });
   });
 
   it('after the restart the wallet keeps working: a second topup debits the remembered balance', async () => {
     if (!service) throw new Error('the service did not restart');
-    const placed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 50 }, 'persist-topup-0002');
+    const placed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 50 },
+      'persist-topup-0002',
+    );
     expect(placed.body.balance_after).toBe('850.00');
     await service.settle();
     expect((await service.partner('GET', '/balance', sandboxKey)).body.available).toBe('900.00');
     // The first order's idempotency key is remembered too: a replay moves no money.
-    const replay = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, 'persist-topup-0001');
+    const replay = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+      'persist-topup-0001',
+    );
     expect(replay.headers.get('idempotent-replay')).toBe('true');
     expect(replay.body.order_id).toBe(orderId);
     expect((await service.partner('GET', '/balance', sandboxKey)).body.available).toBe('900.00');

@@ -43,7 +43,10 @@ describe('the embedded PostgreSQL server dying under a running service', () => {
     expect((await service.partner('GET', '/balance', sandboxKey)).body.available).toBe('800.00');
     const audit = await service.admin('GET', `/audit/wallets/${partnerId}/sandbox?format=jsonl`);
     expect(audit.status).toBe(200);
-    const lines = audit.text.trim().split('\n').map((line) => JSON.parse(line) as { event_type: string });
+    const lines = audit.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event_type: string });
     expect(lines.filter((line) => line.event_type === 'WalletDebited')).toHaveLength(2);
     expect((await service.verify()).body).toMatchObject({ ok: true });
   });

@@ -30,7 +30,12 @@ async function serverSetting(dataDir: string, name: string): Promise<string> {
   }
 }
 
-async function admin(service: ServiceProcess, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function admin(
+  service: ServiceProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${service.url}/v1/admin${path}`, {
     method,
     headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -41,7 +46,13 @@ async function admin(service: ServiceProcess, method: string, path: string, body
 
 describe('the embedded PostgreSQL server of EVENT_STORE=embedded', () => {
   let dataDir: string;
-  const env = (): Record<string, string> => ({ EVENT_STORE: 'embedded', DATA_DIR: dataDir, API_KEY_SECRET: TEST_KEY_SECRET, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info' });
+  const env = (): Record<string, string> => ({
+    EVENT_STORE: 'embedded',
+    DATA_DIR: dataDir,
+    API_KEY_SECRET: TEST_KEY_SECRET,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'info',
+  });
   const running: ServiceProcess[] = [];
   const start = async (name: string, extra: Record<string, string> = {}): Promise<ServiceProcess> => {
     const service = await ServiceProcess.start(name, { ...env(), ...extra }, SERVICE_START_TIMEOUT_MS);
@@ -66,9 +77,12 @@ describe('the embedded PostgreSQL server of EVENT_STORE=embedded', () => {
     const service = await start('first');
     expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
     expect(readFileSync(join(dataDir, 'postgres', 'PG_VERSION'), 'utf8').trim()).toBe('17');
-    expect(service.output).toContain(`listening on the Unix socket ${join(dataDir, 'postgres-socket', '.s.PGSQL.5432')} (no TCP port)`);
+    expect(service.output).toContain(
+      `listening on the Unix socket ${join(dataDir, 'postgres-socket', '.s.PGSQL.5432')} (no TCP port)`,
+    );
     expect(await serverSetting(dataDir, 'listen_addresses')).toBe('');
-    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes', 'data_checksums']) expect([setting, await serverSetting(dataDir, setting)]).toEqual([setting, 'on']);
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes', 'data_checksums'])
+      expect([setting, await serverSetting(dataDir, setting)]).toEqual([setting, 'on']);
     // Half of PostgreSQL's default, so the service and its server fit the memory target together.
     expect(await serverSetting(dataDir, 'shared_buffers')).toBe('64MB');
 
@@ -91,7 +105,11 @@ describe('the embedded PostgreSQL server of EVENT_STORE=embedded', () => {
     const first = await start('before-kill');
     const topup = await fetch(`${first.url}/v1/partner/topup`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${sandboxKey}`, 'content-type': 'application/json', 'idempotency-key': 'embedded-kill-0001' },
+      headers: {
+        authorization: `Bearer ${sandboxKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'embedded-kill-0001',
+      },
       body: JSON.stringify({ operator_id: 301, phone: SANDBOX_PHONES.SG('0001'), amount: 10 }),
     });
     expect(topup.status).toBe(200);
@@ -101,16 +119,22 @@ describe('the embedded PostgreSQL server of EVENT_STORE=embedded', () => {
     expect(isProcessAlive(leftover)).toBe(true);
 
     const second = await start('after-kill');
-    expect(second.output).toContain(`left by an earlier run is still running on ${join(dataDir, 'postgres')} (pid ${leftover})`);
+    expect(second.output).toContain(
+      `left by an earlier run is still running on ${join(dataDir, 'postgres')} (pid ${leftover})`,
+    );
     expect(isProcessAlive(leftover)).toBe(false);
-    const balance = await fetch(`${second.url}/v1/partner/balance`, { headers: { authorization: `Bearer ${sandboxKey}` } });
+    const balance = await fetch(`${second.url}/v1/partner/balance`, {
+      headers: { authorization: `Bearer ${sandboxKey}` },
+    });
     expect(await balance.json()).toMatchObject({ available: '990.00', currency: 'SGD' });
   });
 
   it('a second service on the same DATA_DIR is refused, and the first keeps its server', async () => {
     const first = running[running.length - 1];
     const server = postmasterPid(dataDir)!;
-    await expect(ServiceProcess.start('intruder', env(), SERVICE_START_TIMEOUT_MS)).rejects.toThrow(/another service \(pid \d+\) is running on/);
+    await expect(ServiceProcess.start('intruder', env(), SERVICE_START_TIMEOUT_MS)).rejects.toThrow(
+      /another service \(pid \d+\) is running on/,
+    );
     expect(postmasterPid(dataDir)).toBe(server);
     expect(isProcessAlive(server)).toBe(true);
     expect((await fetch(`${first.url}/health`)).status).toBe(200);
@@ -124,7 +148,11 @@ describe('the embedded PostgreSQL server of EVENT_STORE=embedded', () => {
       Array.from({ length: 6 }, (_, i) =>
         fetch(`${group.url}/v1/partner/topup`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${sandboxKey}`, 'content-type': 'application/json', 'idempotency-key': `embedded-group-000${i}` },
+          headers: {
+            authorization: `Bearer ${sandboxKey}`,
+            'content-type': 'application/json',
+            'idempotency-key': `embedded-group-000${i}`,
+          },
           body: JSON.stringify({ operator_id: 301, phone: SANDBOX_PHONES.SG('0001'), amount: 10 }),
         }).then((response) => response.status),
       ),

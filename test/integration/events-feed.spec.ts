@@ -37,7 +37,11 @@ describe('events feed', () => {
   }
 
   async function topup(key: string, suffix: string): Promise<string> {
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference: `feed-${suffix}` }, `feed-${randomUUID()}`);
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference: `feed-${suffix}` },
+      `feed-${randomUUID()}`,
+    );
     expect(placed.status).toBe(200);
     return placed.body.order_id;
   }
@@ -79,7 +83,9 @@ describe('events feed', () => {
     ]);
     expect(receiver.received).toHaveLength(3);
     expect(answer.body.events).toEqual(receiver.received.map((webhook) => JSON.parse(webhook.rawBody)));
-    expect(answer.body.events.map((event: Record<string, unknown>) => event.event_id)).toEqual(receiver.received.map((webhook) => webhook.headers['x-partner-event-id']));
+    expect(answer.body.events.map((event: Record<string, unknown>) => event.event_id)).toEqual(
+      receiver.received.map((webhook) => webhook.headers['x-partner-event-id']),
+    );
   });
 
   it('pages by cursor with no gap and no repeat, and an empty page keeps the cursor to poll with', async () => {
@@ -137,7 +143,10 @@ describe('events feed', () => {
     await topup(key, '0001');
     await topup(key, '0002');
     await service.settle();
-    const pages = async (): Promise<HttpAnswer['body'][]> => [(await events(key, '?limit=1')).body, (await events(key)).body];
+    const pages = async (): Promise<HttpAnswer['body'][]> => [
+      (await events(key, '?limit=1')).body,
+      (await events(key)).body,
+    ];
     const before = await pages();
 
     const started = await service.admin('POST', '/projections/partner-events/rebuild');
@@ -157,7 +166,11 @@ describe('events feed', () => {
     try {
       older = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
       const { sandboxKey: key } = await older.createPartner('IN', 'Upgraded');
-      await older.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, `feed-${randomUUID()}`);
+      await older.topup(
+        key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+        `feed-${randomUUID()}`,
+      );
       await older.settle();
       // As a release without the feed left it: no table, no recorded version.
       await sqlOf(older).query('DROP TABLE rm_partner_events');
@@ -167,10 +180,15 @@ describe('events feed', () => {
 
       upgraded = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
       const status = await upgraded.admin('GET', '/projections');
-      const feed = (status.body.projections as { name: string; rebuilding: { rebuild_id: string } | null }[]).find((projection) => projection.name === 'partner-events');
-      if (feed?.rebuilding) await upgraded.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN).whenFinished(feed.rebuilding.rebuild_id);
+      const feed = (status.body.projections as { name: string; rebuilding: { rebuild_id: string } | null }[]).find(
+        (projection) => projection.name === 'partner-events',
+      );
+      if (feed?.rebuilding)
+        await upgraded.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN).whenFinished(feed.rebuilding.rebuild_id);
       const answer = await upgraded.partner('GET', '/events', key);
-      expect(answer.body.events.map((event: Record<string, unknown>) => event.event)).toEqual(['transaction.succeeded']);
+      expect(answer.body.events.map((event: Record<string, unknown>) => event.event)).toEqual([
+        'transaction.succeeded',
+      ]);
     } finally {
       await older?.close();
       await upgraded?.close();
@@ -180,8 +198,12 @@ describe('events feed', () => {
 
   it('the OpenAPI document describes the feed and the stream', async () => {
     const document = await service.request('GET', '/v1/partner/openapi.json');
-    expect(document.body.paths['/v1/partner/events'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PartnerEventList' });
-    expect(Object.keys(document.body.paths['/v1/partner/events/stream'].get.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(document.body.paths['/v1/partner/events'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PartnerEventList',
+    });
+    expect(Object.keys(document.body.paths['/v1/partner/events/stream'].get.responses['200'].content)).toEqual([
+      'text/event-stream',
+    ]);
   });
 
   it('needs a valid key like every partner endpoint', async () => {
@@ -192,7 +214,10 @@ describe('events feed', () => {
 
   describe('stream', () => {
     const open = async (key: string, headers: Record<string, string> = {}, query = ''): Promise<EventStreamClient> => {
-      const stream = await EventStreamClient.open(`${service.url}/v1/partner/events/stream${query}`, { authorization: `Bearer ${key}`, ...headers });
+      const stream = await EventStreamClient.open(`${service.url}/v1/partner/events/stream${query}`, {
+        authorization: `Bearer ${key}`,
+        ...headers,
+      });
       streams.push(stream);
       return stream;
     };
@@ -232,7 +257,7 @@ describe('events feed', () => {
       expect([...first.events, ...resumed.events].map((event) => JSON.parse(event.data))).toEqual(all.body.events);
     });
 
-    it('a HEAD request gets the stream\'s headers and ends', async () => {
+    it("a HEAD request gets the stream's headers and ends", async () => {
       const { sandboxKey: key } = await service.createPartner('IN', 'Head');
       const answer = await service.request('HEAD', '/v1/partner/events/stream', { token: key });
       expect(answer.status).toBe(200);
@@ -250,7 +275,9 @@ describe('events feed', () => {
       const second = await TestService.start({ store: 'postgres', databaseUrl: service.databaseUrl ?? undefined });
       try {
         const { sandboxKey: key } = await service.createPartner('IN', 'Two Processes');
-        const stream = await EventStreamClient.open(`${second.url}/v1/partner/events/stream`, { authorization: `Bearer ${key}` });
+        const stream = await EventStreamClient.open(`${second.url}/v1/partner/events/stream`, {
+          authorization: `Bearer ${key}`,
+        });
         streams.push(stream);
         expect(stream.status).toBe(200);
         await topup(key, '0001');
@@ -267,7 +294,9 @@ describe('events feed', () => {
       const other = await TestService.start({ store: 'postgres' });
       try {
         const { sandboxKey: key } = await other.createPartner('IN', 'Shutdown');
-        const stream = await EventStreamClient.open(`${other.url}/v1/partner/events/stream`, { authorization: `Bearer ${key}` });
+        const stream = await EventStreamClient.open(`${other.url}/v1/partner/events/stream`, {
+          authorization: `Bearer ${key}`,
+        });
         streams.push(stream);
         expect(stream.status).toBe(200);
         await other.app.close();

@@ -19,9 +19,17 @@ describe('amounts are read exactly as sent', () => {
   });
 
   const rawPost = (path: string, json: string, headers: Record<string, string> = {}) =>
-    service.request('POST', path, { token: key, rawBody: json, headers: { 'content-type': 'application/json', ...headers } });
+    service.request('POST', path, {
+      token: key,
+      rawBody: json,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
   const topupWith = (amountLiteral: string, idempotencyKey: string) =>
-    rawPost('/v1/partner/topup', `{"operator_id":101,"phone":"${SANDBOX_PHONES.IN('0001')}","amount":${amountLiteral}}`, { 'idempotency-key': idempotencyKey });
+    rawPost(
+      '/v1/partner/topup',
+      `{"operator_id":101,"phone":"${SANDBOX_PHONES.IN('0001')}","amount":${amountLiteral}}`,
+      { 'idempotency-key': idempotencyKey },
+    );
   const balance = async () => (await service.partner('GET', '/balance', key)).body.available;
 
   it.each(['199.999999999999999', '100.0000000000000001', '10000000000000000.01', '1e400'])(
@@ -29,7 +37,10 @@ describe('amounts are read exactly as sent', () => {
     async (literal) => {
       const before = await balance();
       const answer = await topupWith(literal, `exact-${literal}`);
-      expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { error: 'validation_failed', detail: expect.stringMatching(/^amount: /) } });
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 400,
+        body: { error: 'validation_failed', detail: expect.stringMatching(/^amount: /) },
+      });
       expect(await balance()).toBe(before);
     },
   );
@@ -39,7 +50,10 @@ describe('amounts are read exactly as sent', () => {
     ['199.995', /^amount: must be a plain decimal with at most 2 decimal places/],
   ])('a topup of %s, with more decimals than the currency has, is refused', async (literal, detail) => {
     const answer = await topupWith(literal, `decimals-${literal}`);
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { error: 'validation_failed', detail: expect.stringMatching(detail) } });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 400,
+      body: { error: 'validation_failed', detail: expect.stringMatching(detail) },
+    });
   });
 
   it.each([
@@ -74,7 +88,10 @@ describe('amounts are read exactly as sent', () => {
       { accept: 'application/json, text/event-stream' },
     );
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: 'validation_failed', detail: expect.stringMatching(/^params\.arguments\.amount: /) });
+    expect(answer.body).toEqual({
+      error: 'validation_failed',
+      detail: expect.stringMatching(/^params\.arguments\.amount: /),
+    });
     await service.settle();
     expect(await balance()).toBe(before);
   });

@@ -25,7 +25,15 @@ interface Answer {
 }
 
 /** One request on a connection of its own. */
-function call(url: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Answer> {
+function call(
+  url: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  timeoutMs = 10_000,
+): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
@@ -33,7 +41,12 @@ function call(url: string, method: string, path: string, token: string, body?: u
       {
         method,
         agent: false,
-        headers: { authorization: `Bearer ${token}`, connection: 'close', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: {
+          authorization: `Bearer ${token}`,
+          connection: 'close',
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
       },
       (incoming) => {
         const chunks: Buffer[] = [];
@@ -51,7 +64,9 @@ function call(url: string, method: string, path: string, token: string, body?: u
       },
     );
     outgoing.on('error', reject);
-    outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)));
+    outgoing.setTimeout(timeoutMs, () =>
+      outgoing.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)),
+    );
     outgoing.end(payload);
   });
 }
@@ -72,7 +87,8 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
   let group: ServiceProcess;
   let pg: Client;
   const answeredBy = new Set<number>();
-  const admin = (method: string, path: string, body?: unknown) => call(group.url, method, `/v1/admin${path}`, TEST_ADMIN_TOKEN, body);
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(group.url, method, `/v1/admin${path}`, TEST_ADMIN_TOKEN, body);
 
   beforeAll(async () => {
     database = await createTestDatabase('http_processes');
@@ -114,7 +130,8 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
 
   it('shows in every scrape the counters of both processes added up (prom-client over node:cluster)', async () => {
     const probes = 30;
-    for (let i = 0; i < probes; i++) expect((await call(group.url, 'GET', '/health/live', TEST_ADMIN_TOKEN)).status).toBe(200);
+    for (let i = 0; i < probes; i++)
+      expect((await call(group.url, 'GET', '/health/live', TEST_ADMIN_TOKEN)).status).toBe(200);
     const series = 'partner_service_http_requests_total{method="GET",route="/health/live",status="200"}';
     const scrapedBy = new Set<number>();
     for (let i = 0; i < 40 && scrapedBy.size < 2; i++) {
@@ -130,11 +147,21 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
     const created = await admin('POST', '/partners', { name: 'Group Partner', corridor: 'IN' });
     expect(created.status).toBe(201);
     const key: string = created.body.sandbox_api_key;
-    const settings = await admin('PATCH', `/partners/${created.body.partner_id}/settings`, { environment: 'sandbox', rate_limit: 100_000 });
+    const settings = await admin('PATCH', `/partners/${created.body.partner_id}/settings`, {
+      environment: 'sandbox',
+      rate_limit: 100_000,
+    });
     expect(settings.status).toBe(200);
 
     const topup = (idempotencyKey: string) =>
-      call(group.url, 'POST', '/v1/partner/topup', key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: AMOUNT }, { 'idempotency-key': idempotencyKey });
+      call(
+        group.url,
+        'POST',
+        '/v1/partner/topup',
+        key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: AMOUNT },
+        { 'idempotency-key': idempotencyKey },
+      );
     const [hot, sameKey] = await Promise.all([
       Promise.all(Array.from({ length: HOT_ATTEMPTS }, (_, i) => topup(`group-hot-${i}`))),
       Promise.all(Array.from({ length: SAME_KEY_COPIES }, () => topup('group-same-key'))),
@@ -145,13 +172,18 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
     const accepted = all.filter((answer) => answer.status === 200);
     const refused = all.filter((answer) => answer.status !== 200);
     // The repeated key is one order: its copies answer the same order (a 409 only if the first took longer than IDEMPOTENCY_WAIT_MS).
-    const sameKeyOrders = new Set(sameKey.filter((answer) => answer.status === 200).map((answer) => answer.body.order_id));
+    const sameKeyOrders = new Set(
+      sameKey.filter((answer) => answer.status === 200).map((answer) => answer.body.order_id),
+    );
     expect(sameKeyOrders.size).toBeLessThanOrEqual(1);
-    for (const answer of refused) expect(['insufficient_balance', 'idempotency_conflict']).toContain(answer.body?.error);
+    for (const answer of refused)
+      expect(['insufficient_balance', 'idempotency_conflict']).toContain(answer.body?.error);
 
     const orders = new Set(accepted.map((answer) => answer.body.order_id));
     expect(orders.size).toBe(HOT_ACCEPTED);
-    const balancesAfter = [...new Set(accepted.map((answer) => answer.body.balance_after as string))].map(Number).sort((x, y) => x - y);
+    const balancesAfter = [...new Set(accepted.map((answer) => answer.body.balance_after as string))]
+      .map(Number)
+      .sort((x, y) => x - y);
     expect(balancesAfter).toEqual(Array.from({ length: HOT_ACCEPTED }, (_, i) => i * AMOUNT));
 
     const { rows } = await pg.query<{ n: number; keys: number }>(
@@ -163,18 +195,35 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
     expect(balance.body?.available).toBe('0.00');
   }, 60_000);
 
-  it("logs a live call without a live provider as one warn line naming the answering process, not as an error with a stack", async () => {
+  it('logs a live call without a live provider as one warn line naming the answering process, not as an error with a stack', async () => {
     const created = await admin('POST', '/partners', { name: 'Live Partner', corridor: 'IN' });
     const approved = await admin('POST', `/partners/${created.body.partner_id}/kyc`, { status: 'approved' });
-    await admin('POST', `/partners/${created.body.partner_id}/wallet-credits`, { environment: 'live', amount: '100.00', reference: 'funding' });
-    const refused = await call(group.url, 'POST', '/v1/partner/topup', approved.body.live_api_key, { operator_id: 101, phone: '+919876543210', amount: 10 }, { 'idempotency-key': 'group-live-1' });
+    await admin('POST', `/partners/${created.body.partner_id}/wallet-credits`, {
+      environment: 'live',
+      amount: '100.00',
+      reference: 'funding',
+    });
+    const refused = await call(
+      group.url,
+      'POST',
+      '/v1/partner/topup',
+      approved.body.live_api_key,
+      { operator_id: 101, phone: '+919876543210', amount: 10 },
+      { 'idempotency-key': 'group-live-1' },
+    );
     expect(refused.status).toBe(503);
     // The child's output reaches this process through a pipe, shortly after the answer.
     const deadline = Date.now() + 10_000;
-    const lineOf = () => group.output.split('\n').find((line) => line.includes('provider_unavailable') && line.startsWith('{'));
+    const lineOf = () =>
+      group.output.split('\n').find((line) => line.includes('provider_unavailable') && line.startsWith('{'));
     while (!lineOf() && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
     const line = JSON.parse(lineOf() ?? 'null');
-    expect(line).toMatchObject({ level: 40, service: 'partner-service', hostname: hostname(), context: 'ApiExceptionFilter' });
+    expect(line).toMatchObject({
+      level: 40,
+      service: 'partner-service',
+      hostname: hostname(),
+      context: 'ApiExceptionFilter',
+    });
     expect(answeredBy.has(line.pid)).toBe(true);
     expect(line.msg).toContain('POST /v1/partner/topup');
     expect(line.msg).not.toContain('\n    at ');
@@ -183,7 +232,11 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
 
   it('verify finds the six money invariants holding', async () => {
     const report = await admin('GET', '/verify');
-    expect({ status: report.status, ok: report.body?.ok, breaches: report.body?.breaches }).toEqual({ status: 200, ok: true, breaches: [] });
+    expect({ status: report.status, ok: report.body?.ok, breaches: report.body?.breaches }).toEqual({
+      status: 200,
+      ok: true,
+      breaches: [],
+    });
   }, 30_000);
 
   it('replaces a process that dies', async () => {
@@ -194,16 +247,22 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
     const deadline = Date.now() + 30_000;
     while (replacement.size === 0 && Date.now() < deadline) {
       // A connection handed to the process in the instant it dies is lost with it (node:cluster); the client retries.
-      const metrics = await call(group.url, 'GET', '/metrics', TEST_ADMIN_TOKEN, undefined, {}, 2_000).catch((error: unknown) => {
-        lost.push(error instanceof Error ? error.message : String(error));
-        return null;
-      });
+      const metrics = await call(group.url, 'GET', '/metrics', TEST_ADMIN_TOKEN, undefined, {}, 2_000).catch(
+        (error: unknown) => {
+          lost.push(error instanceof Error ? error.message : String(error));
+          return null;
+        },
+      );
       if (!metrics) continue;
       expect(metrics.status).toBe(200);
       const pid = processIdOf(metrics.text);
       if (!answeredBy.has(pid)) replacement.add(pid);
     }
-    expect({ replaced: replacement.size, lost: lost.length <= 1, output: replacement.size ? '' : group.output }).toEqual({ replaced: 1, lost: true, output: '' });
+    expect({
+      replaced: replacement.size,
+      lost: lost.length <= 1,
+      output: replacement.size ? '' : group.output,
+    }).toEqual({ replaced: 1, lost: true, output: '' });
     expect(isRunning(victim)).toBe(false);
     answeredBy.delete(victim);
     for (const pid of replacement) answeredBy.add(pid);

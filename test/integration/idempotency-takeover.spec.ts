@@ -36,7 +36,13 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
         at: service.clock.now().toISOString(),
       },
       eventId: deterministicEventId(orderId, 'WalletDebited'),
-      metadata: metadata({ partnerId, environment: 'sandbox', correlationId: orderId, actor: { type: 'partner_key', id: actorId }, at: service.clock.now() }),
+      metadata: metadata({
+        partnerId,
+        environment: 'sandbox',
+        correlationId: orderId,
+        actor: { type: 'partner_key', id: actorId },
+        at: service.clock.now(),
+      }),
     });
 
   it('answers with the order the first request debited and keeps the key bound to it', async () => {
@@ -99,7 +105,10 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
     // B debits the order and stores its answer; the partner's next retry gets that answer, not a second order.
     const debited = await debitUnderKey(partnerId, key, 'ord_slow_request_0001', '300', 'retry');
     expect(debited.ok).toBe(true);
-    await keys.complete(scope, 'ord_slow_request_0001', { statusCode: 200, body: JSON.stringify({ order_id: 'ord_slow_request_0001' }) });
+    await keys.complete(scope, 'ord_slow_request_0001', {
+      statusCode: 200,
+      body: JSON.stringify({ order_id: 'ord_slow_request_0001' }),
+    });
 
     const again = await service.topup(sandboxKey, body, key);
     expect(again.status).toBe(200);
@@ -110,7 +119,12 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
     expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
 
     // Released under the lease that holds it, a key is freed.
-    const fresh = await keys.reserve({ ...scope, key: 'takeover-release-0002' }, hash, 'ord_refused_0002', service.clock.now());
+    const fresh = await keys.reserve(
+      { ...scope, key: 'takeover-release-0002' },
+      hash,
+      'ord_refused_0002',
+      service.clock.now(),
+    );
     if (fresh.outcome !== 'reserved') throw new Error(`expected a reservation, got ${fresh.outcome}`);
     await keys.release({ ...scope, key: 'takeover-release-0002' }, 'ord_refused_0002', fresh.lease);
     expect(await keys.lookup({ ...scope, key: 'takeover-release-0002' })).toBeNull();

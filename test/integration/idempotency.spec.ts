@@ -43,7 +43,10 @@ describe.each(STORES)('Idempotency-Key on POST /topup (%s store)', (store) => {
   });
 
   it('a retry whose JSON has its fields in another order or other whitespace counts as the same request', async () => {
-    const first = await rawTopup(`{"operator_id":101,"phone":"${SANDBOX_PHONES.IN('0001')}","amount":100,"reference":"inv-42"}`, 'reordered-0001');
+    const first = await rawTopup(
+      `{"operator_id":101,"phone":"${SANDBOX_PHONES.IN('0001')}","amount":100,"reference":"inv-42"}`,
+      'reordered-0001',
+    );
     expect(first.status).toBe(200);
 
     const reordered = await rawTopup(
@@ -108,8 +111,12 @@ describe.each(STORES)('Idempotency-Key on POST /topup (%s store)', (store) => {
   });
 
   it('repeats mixed into a burst of new topups on the same wallet get their first answers, and every new topup is debited once', async () => {
-    const earlier = await Promise.all(['burst-repeat-01', 'burst-repeat-02', 'burst-repeat-03'].map((reused) => service.topup(key, body(10), reused)));
-    const burst = Array.from({ length: 30 }, (_, index) => (index % 10 === 0 ? `burst-repeat-0${index / 10 + 1}` : `burst-new-${String(index).padStart(4, '0')}`));
+    const earlier = await Promise.all(
+      ['burst-repeat-01', 'burst-repeat-02', 'burst-repeat-03'].map((reused) => service.topup(key, body(10), reused)),
+    );
+    const burst = Array.from({ length: 30 }, (_, index) =>
+      index % 10 === 0 ? `burst-repeat-0${index / 10 + 1}` : `burst-new-${String(index).padStart(4, '0')}`,
+    );
     const answers = await Promise.all(burst.map((idempotencyKey) => service.topup(key, body(10), idempotencyKey)));
 
     expect(answers.map((answer) => answer.status)).toEqual(burst.map(() => 200));
@@ -145,13 +152,27 @@ describe.each(STORES)('Idempotency-Key on POST /topup (%s store)', (store) => {
     // Live topups need a live provider, which this build does not configure, so the scope is checked at the key store.
     const keys = service.app.get<IdempotencyStore>(IDEMPOTENCY_STORE);
     const now = service.clock.now();
-    const sandbox = await keys.reserve({ partnerId, environment: 'sandbox', key: 'env-scope-0001' }, 'hash-a', 'ord_sandbox_candidate', now);
-    const live = await keys.reserve({ partnerId, environment: 'live', key: 'env-scope-0001' }, 'hash-b', 'ord_live_candidate', now);
+    const sandbox = await keys.reserve(
+      { partnerId, environment: 'sandbox', key: 'env-scope-0001' },
+      'hash-a',
+      'ord_sandbox_candidate',
+      now,
+    );
+    const live = await keys.reserve(
+      { partnerId, environment: 'live', key: 'env-scope-0001' },
+      'hash-b',
+      'ord_live_candidate',
+      now,
+    );
 
     expect(sandbox).toEqual({ outcome: 'reserved', orderId: 'ord_sandbox_candidate', lease: expect.any(String) });
     expect(live).toEqual({ outcome: 'reserved', orderId: 'ord_live_candidate', lease: expect.any(String) });
     if (sandbox.outcome !== 'reserved' || live.outcome !== 'reserved') return;
-    await keys.release({ partnerId, environment: 'sandbox', key: 'env-scope-0001' }, 'ord_sandbox_candidate', sandbox.lease);
+    await keys.release(
+      { partnerId, environment: 'sandbox', key: 'env-scope-0001' },
+      'ord_sandbox_candidate',
+      sandbox.lease,
+    );
     await keys.release({ partnerId, environment: 'live', key: 'env-scope-0001' }, 'ord_live_candidate', live.lease);
     expect(await keys.lookup({ partnerId, environment: 'sandbox', key: 'env-scope-0001' })).toBeNull();
     expect(await keys.lookup({ partnerId, environment: 'live', key: 'env-scope-0001' })).toBeNull();
@@ -216,15 +237,21 @@ describe.each(STORES)('Idempotency-Key on POST /topup (%s store)', (store) => {
     expect((await service.topup(key, body(), 'kept-key-0001')).status).toBe(200);
 
     const keysOfPartner = async () =>
-      (await sqlOf(service).query<{ idempotency_key: string }>('SELECT idempotency_key FROM idempotency_keys WHERE partner_id = $1 ORDER BY idempotency_key', [partnerId])).map(
-        (row) => row.idempotency_key,
-      );
+      (
+        await sqlOf(service).query<{ idempotency_key: string }>(
+          'SELECT idempotency_key FROM idempotency_keys WHERE partner_id = $1 ORDER BY idempotency_key',
+          [partnerId],
+        )
+      ).map((row) => row.idempotency_key);
     expect(await keysOfPartner()).toEqual(['kept-key-0001', 'purged-key-01']);
 
     const purged = await service.app.get<IdempotencyStore>(IDEMPOTENCY_STORE).purgeExpired(service.clock.now());
     expect(purged).toBeGreaterThanOrEqual(1);
     expect(await keysOfPartner()).toEqual(['kept-key-0001']);
-    const expired = await sqlOf(service).query<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at <= $1', [service.clock.now().toISOString()]);
+    const expired = await sqlOf(service).query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at <= $1',
+      [service.clock.now().toISOString()],
+    );
     expect(expired[0].n).toBe(0);
   });
 

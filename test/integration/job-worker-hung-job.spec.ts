@@ -34,7 +34,9 @@ describe('job worker: a hung job and work scheduled meanwhile', () => {
     let quickRan: () => void = () => undefined;
     const quickDone = new Promise<'ran'>((resolve) => (quickRan = () => resolve('ran')));
     const handlers: JobHandler[] = [
-      { kind: 'hang', run: () =>
+      {
+        kind: 'hang',
+        run: () =>
           new Promise<void>((resolve) => {
             releaseHung = resolve;
             hungStarted();
@@ -42,7 +44,13 @@ describe('job worker: a hung job and work scheduled meanwhile', () => {
       },
       { kind: 'quick', run: async () => quickRan() },
     ];
-    const worker = new JobWorker(db, handlers, clock, { leaseMs: 60_000, pollIntervalMs: 0, concurrency: 4, retryDelayMs: () => 1_000, onError: () => undefined });
+    const worker = new JobWorker(db, handlers, clock, {
+      leaseMs: 60_000,
+      pollIntervalMs: 0,
+      concurrency: 4,
+      retryDelayMs: () => 1_000,
+      onError: () => undefined,
+    });
     const queue = new SqlJobQueue(db);
     const job = (id: string, kind: string): Job => ({ id, kind, dueAt: clock.now(), payload: {} });
 

@@ -12,7 +12,10 @@ describe('provider answers after an order was resolved', () => {
   let warnings: string[];
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'postgres', env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) } });
+    service = await TestService.start({
+      store: 'postgres',
+      env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) },
+    });
   });
   afterAll(async () => {
     await service.close();
@@ -34,19 +37,37 @@ describe('provider answers after an order was resolved', () => {
     return Number(line?.split(' ')[1]);
   };
   const resolve = (orderId: string, outcome: 'success' | 'failed') =>
-    service.request('POST', `/v1/admin/orders/${orderId}/resolve`, { token: TEST_ADMIN_TOKEN, body: { outcome, reason: `checked: ${outcome}` }, headers: { 'x-operator-id': 'ops.asha' } });
+    service.request('POST', `/v1/admin/orders/${orderId}/resolve`, {
+      token: TEST_ADMIN_TOKEN,
+      body: { outcome, reason: `checked: ${outcome}` },
+      headers: { 'x-operator-id': 'ops.asha' },
+    });
   /** A 0005 order (never answered), held once it is older than the stuck limit. */
   const heldOrder = async (idempotencyKey: string): Promise<string> => {
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 100 }, idempotencyKey);
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 100 },
+      idempotencyKey,
+    );
     expect(placed.status).toBe(200);
     await service.settle();
     await service.advance(STUCK_AFTER_MS);
     expect((await service.admin('GET', `/orders/${placed.body.order_id}`)).body.status).toBe('DISPUTED');
     return placed.body.order_id;
   };
-  const providerSays = (orderId: string, outcome: { status: 'succeeded'; operatorRef: string } | { status: 'failed'; reason: string }) =>
+  const providerSays = (
+    orderId: string,
+    outcome: { status: 'succeeded'; operatorRef: string } | { status: 'failed'; reason: string },
+  ) =>
     service.app.get(OrderLifecycle).recordOutcome(
-      { orderId, amount: '100.00', currency: 'INR', product: { kind: 'topup', operatorId: 101, phone: SANDBOX_PHONES.IN('0005') }, placedAt: service.clock.now().toISOString(), route: null },
+      {
+        orderId,
+        amount: '100.00',
+        currency: 'INR',
+        product: { kind: 'topup', operatorId: 101, phone: SANDBOX_PHONES.IN('0005') },
+        placedAt: service.clock.now().toISOString(),
+        route: null,
+      },
       'sandbox',
       outcome,
     );
@@ -65,13 +86,26 @@ describe('provider answers after an order was resolved', () => {
     const shown = await service.admin('GET', `/orders/${orderId}`);
     expect(shown.body).toMatchObject({
       status: 'FAILED',
-      provider_answer_after_outcome: { outcome: 'succeeded', operator_ref: 'OP-LATE-1', reason: null, answered_at: expect.any(String), recorded_status: 'FAILED', contradicts_outcome: true },
+      provider_answer_after_outcome: {
+        outcome: 'succeeded',
+        operator_ref: 'OP-LATE-1',
+        reason: null,
+        answered_at: expect.any(String),
+        recorded_status: 'FAILED',
+        contradicts_outcome: true,
+      },
     });
     const audit = await service.admin('GET', `/audit/orders/${orderId}`);
     expect(audit.body.outcome).toBe('FAILED');
-    expect(audit.body.events.map((event: { event_type: string }) => event.event_type)).toContain('ProviderAnsweredAfterOutcome');
+    expect(audit.body.events.map((event: { event_type: string }) => event.event_type)).toContain(
+      'ProviderAnsweredAfterOutcome',
+    );
     expect(await metric('provider_answers_after_outcome', '{contradicts="true"}')).toBe(before + 1);
-    expect(warnings).toEqual([expect.stringMatching(new RegExp(`order ${orderId}: the provider answered succeeded .* although the order is FAILED, contradicting`))]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`order ${orderId}: the provider answered succeeded .* although the order is FAILED, contradicting`),
+      ),
+    ]);
     expect(await balance()).toBe('1000.00');
     expect((await service.verify()).body.ok).toBe(true);
   });
@@ -89,7 +123,12 @@ describe('provider answers after an order was resolved', () => {
     expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
     expect((await service.admin('GET', `/orders/${orderId}`)).body).toMatchObject({
       status: 'SUCCESS',
-      provider_answer_after_outcome: { outcome: 'failed', reason: 'operator declined', recorded_status: 'SUCCESS', contradicts_outcome: true },
+      provider_answer_after_outcome: {
+        outcome: 'failed',
+        reason: 'operator declined',
+        recorded_status: 'SUCCESS',
+        contradicts_outcome: true,
+      },
     });
     expect(await balance()).toBe('900.00');
     expect(warnings).toHaveLength(1);
@@ -101,7 +140,11 @@ describe('provider answers after an order was resolved', () => {
   });
 
   it('a provider repeating its own answer to a settled order adds nothing', async () => {
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, 'repeat-own-answer');
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+      'repeat-own-answer',
+    );
     await service.settle();
     expect((await service.admin('GET', `/orders/${placed.body.order_id}`)).body.status).toBe('SUCCESS');
     await providerSays(placed.body.order_id, { status: 'succeeded', operatorRef: 'again' });

@@ -2,7 +2,14 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
-import { LiveUpstream, liveWalletPartner, routeToSimulator, startLiveUpstream, submissionsOf, transactionsOf } from '../support/live-provider';
+import {
+  LiveUpstream,
+  liveWalletPartner,
+  routeToSimulator,
+  startLiveUpstream,
+  submissionsOf,
+  transactionsOf,
+} from '../support/live-provider';
 import { TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
@@ -16,11 +23,15 @@ const REPO_ROOT = resolve(__dirname, '../..');
 /** The operator CLI in its own process, as `npm run cli` runs it. */
 function cli(args: string[], serviceUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), resolve(REPO_ROOT, 'src/interface/cli/main.ts'), ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', SERVICE_URL: serviceUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--require', require.resolve('tsx/cjs'), resolve(REPO_ROOT, 'src/interface/cli/main.ts'), ...args],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', SERVICE_URL: serviceUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -37,7 +48,10 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
 
   beforeAll(async () => {
     upstream = await startLiveUpstream();
-    service = await TestService.start({ store: 'postgres', env: { ...upstream.env, PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) } });
+    service = await TestService.start({
+      store: 'postgres',
+      env: { ...upstream.env, PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) },
+    });
     await routeToSimulator(service);
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
@@ -49,7 +63,11 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
   });
 
   const place = async (suffix: string, amount = 199): Promise<string> => {
-    const placed = await service.topup(liveKey, { operator_id: 101, phone: phone(suffix), amount }, `live-${suffix}-${Math.random().toString(36).slice(2)}`);
+    const placed = await service.topup(
+      liveKey,
+      { operator_id: 101, phone: phone(suffix), amount },
+      `live-${suffix}-${Math.random().toString(36).slice(2)}`,
+    );
     expect(placed.status).toBe(200);
     expect(placed.body.status).toBe('PENDING');
     return placed.body.order_id;
@@ -64,9 +82,18 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
     await service.settle();
 
     const [transaction] = transactionsOf(upstream, orderId);
-    expect(await view(orderId)).toMatchObject({ status: 'SUCCESS', operator_ref: transaction.operatorTransactionId, refunded_at: null });
+    expect(await view(orderId)).toMatchObject({
+      status: 'SUCCESS',
+      operator_ref: transaction.operatorTransactionId,
+      refunded_at: null,
+    });
     expect(submissionsOf(upstream, orderId)).toHaveLength(1);
-    expect(transaction).toMatchObject({ status: 'SUCCESSFUL', target: '9876540001', productId: 1201, localCurrency: 'INR' });
+    expect(transaction).toMatchObject({
+      status: 'SUCCESSFUL',
+      target: '9876540001',
+      productId: 1201,
+      localCurrency: 'INR',
+    });
     expect(await balance()).toBe('4801.00');
 
     // A second order reuses the token: one per audience, not one per call.
@@ -94,7 +121,10 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
     expect((await view(fails)).status).toBe('PENDING');
 
     await service.advance(POLL_AFTER_MS);
-    expect(await view(succeeds)).toMatchObject({ status: 'SUCCESS', operator_ref: transactionsOf(upstream, succeeds)[0].operatorTransactionId });
+    expect(await view(succeeds)).toMatchObject({
+      status: 'SUCCESS',
+      operator_ref: transactionsOf(upstream, succeeds)[0].operatorTransactionId,
+    });
     expect((await view(fails)).status).toBe('FAILED');
     expect(await refunds(succeeds)).toBe(0);
     expect(await refunds(fails)).toBe(1);
@@ -110,7 +140,10 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
     expect(await refunds(orderId)).toBe(0);
 
     await service.advance(FIRST_RETRY_MS);
-    expect(await view(orderId)).toMatchObject({ status: 'SUCCESS', operator_ref: transactionsOf(upstream, orderId)[0].operatorTransactionId });
+    expect(await view(orderId)).toMatchObject({
+      status: 'SUCCESS',
+      operator_ref: transactionsOf(upstream, orderId)[0].operatorTransactionId,
+    });
     expect(await refunds(orderId)).toBe(0);
     expect(submissionsOf(upstream, orderId)).toHaveLength(1);
     expect(transactionsOf(upstream, orderId)).toHaveLength(1);
@@ -145,7 +178,10 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
       expect(await refunds(orderId)).toBe(0);
     }
     expect(submissionsOf(upstream, unavailable).map((submission) => submission.answer)).toEqual([503, 200]);
-    expect(submissionsOf(upstream, busy).map((submission) => submission.errorCode)).toEqual(['TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT', null]);
+    expect(submissionsOf(upstream, busy).map((submission) => submission.errorCode)).toEqual([
+      'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT',
+      null,
+    ]);
   });
 
   it('a slow answer within the deadline settles at once', async () => {
@@ -159,7 +195,10 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
     const orderId = await place('0005');
     await service.settle();
     await service.advance(STUCK_AFTER_MS);
-    const held = (await service.admin('GET', '/orders?held=true&limit=1000')).body.orders as { order_id: string; status: string }[];
+    const held = (await service.admin('GET', '/orders?held=true&limit=1000')).body.orders as {
+      order_id: string;
+      status: string;
+    }[];
     expect(held.find((order) => order.order_id === orderId)?.status).toBe('DISPUTED');
     expect((await view(orderId)).status).toBe('PENDING');
     expect(await refunds(orderId)).toBe(0);
@@ -190,7 +229,11 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
 
       const status = await service.admin('GET', '/providers/status');
       expect(status.status).toBe(200);
-      expect(status.body).toMatchObject({ live_provider: 'reloadly', float: { balance: '0.1', currency: 'USD' }, error: null });
+      expect(status.body).toMatchObject({
+        live_provider: 'reloadly',
+        float: { balance: '0.1', currency: 'USD' },
+        error: null,
+      });
       const metrics = await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN });
       expect(metrics.text).toContain('partner_service_provider_float{provider="reloadly",currency="USD"} 0.1');
     } finally {
@@ -203,20 +246,32 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(run.stdout)).toEqual({
       live_provider: 'reloadly',
-      float: { balance: expect.stringMatching(/^\d+(\.\d+)?$/), currency: 'USD', low_float_threshold: null, low: false, read_at: expect.any(String) },
+      float: {
+        balance: expect.stringMatching(/^\d+(\.\d+)?$/),
+        currency: 'USD',
+        low_float_threshold: null,
+        low: false,
+        read_at: expect.any(String),
+      },
       error: null,
     });
   });
 
   it('live bill-info answers 409 invalid_state, never an invented bill: Reloadly cannot fetch bills', async () => {
-    const answer = await service.partner('POST', '/bill-info', liveKey, { biller_id: 1005, consumer_number: '1234560001' });
+    const answer = await service.partner('POST', '/bill-info', liveKey, {
+      biller_id: 1005,
+      consumer_number: '1234560001',
+    });
     expectRefusal(answer, 409, 'invalid_state');
     expect(answer.body.detail).toContain('cannot fetch outstanding bills');
   });
 
   it('leaves every money invariant intact after all of the above', async () => {
     const verified = await service.verify();
-    expect({ status: verified.status, body: verified.body }).toEqual({ status: 200, body: expect.objectContaining({ ok: true, breaches: [] }) });
+    expect({ status: verified.status, body: verified.body }).toEqual({
+      status: 200,
+      body: expect.objectContaining({ ok: true, breaches: [] }),
+    });
   });
 });
 
@@ -231,8 +286,16 @@ describe('live orders without a live provider', () => {
 
   it('answer 503 provider_unavailable before any debit, and provider status shows none', async () => {
     const { liveKey } = await liveWalletPartner(service);
-    expectRefusal(await service.topup(liveKey, { operator_id: 101, phone: phone('0001'), amount: 100 }, 'no-live-provider-1'), 503, 'provider_unavailable');
+    expectRefusal(
+      await service.topup(liveKey, { operator_id: 101, phone: phone('0001'), amount: 100 }, 'no-live-provider-1'),
+      503,
+      'provider_unavailable',
+    );
     expect((await service.partner('GET', '/balance', liveKey)).body.available).toBe('5000.00');
-    expect((await service.admin('GET', '/providers/status')).body).toEqual({ live_provider: null, float: null, error: null });
+    expect((await service.admin('GET', '/providers/status')).body).toEqual({
+      live_provider: null,
+      float: null,
+      error: null,
+    });
   });
 });

@@ -5,7 +5,14 @@ import { TOOL_INPUTS } from '../../src/interface/mcp/tool-schemas';
 import Ajv from 'ajv';
 import { SANDBOX_PHONES, TestService } from '../support/test-service';
 
-const TOOL_NAMES = ['service_get_balance', 'service_get_bill_info', 'service_get_transaction', 'service_list_operators', 'service_pay_bill', 'service_topup'];
+const TOOL_NAMES = [
+  'service_get_balance',
+  'service_get_bill_info',
+  'service_get_transaction',
+  'service_list_operators',
+  'service_pay_bill',
+  'service_topup',
+];
 const READ_ONLY = ['service_get_balance', 'service_get_bill_info', 'service_get_transaction', 'service_list_operators'];
 const MONEY_MOVING = ['service_pay_bill', 'service_topup'];
 
@@ -24,7 +31,8 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
     return mcp;
   };
 
-  const call = async (name: string, args: Record<string, unknown> = {}, on: Client = client): Promise<any> => on.callTool({ name, arguments: args });
+  const call = async (name: string, args: Record<string, unknown> = {}, on: Client = client): Promise<any> =>
+    on.callTool({ name, arguments: args });
   const restBalance = async (): Promise<string> => (await service.partner('GET', '/balance', key)).body.available;
   const topupArgs = (suffix: string, idempotencyKey: string, amount = 100) => ({
     operator_id: 101,
@@ -66,14 +74,33 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
         }
       }
       const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-      expect(byName.service_topup.inputSchema.required?.sort()).toEqual(['amount', 'idempotency_key', 'operator_id', 'phone']);
-      expect(byName.service_pay_bill.inputSchema.required?.sort()).toEqual(['amount', 'biller_id', 'consumer_number', 'idempotency_key']);
+      expect(byName.service_topup.inputSchema.required?.sort()).toEqual([
+        'amount',
+        'idempotency_key',
+        'operator_id',
+        'phone',
+      ]);
+      expect(byName.service_pay_bill.inputSchema.required?.sort()).toEqual([
+        'amount',
+        'biller_id',
+        'consumer_number',
+        'idempotency_key',
+      ]);
       expect(byName.service_get_bill_info.inputSchema.required?.sort()).toEqual(['biller_id', 'consumer_number']);
       expect(byName.service_get_transaction.inputSchema.required).toEqual(['order_id']);
       expect(byName.service_get_balance.inputSchema.properties ?? {}).toEqual({});
       expect(byName.service_list_operators.inputSchema.required ?? []).toEqual([]);
-      expect(Object.keys(byName.service_list_operators.inputSchema.properties ?? {}).sort()).toEqual(['category', 'kind', 'name', 'phone']);
-      expect(byName.service_topup.inputSchema.properties?.idempotency_key).toMatchObject({ type: 'string', minLength: 8, maxLength: 255 });
+      expect(Object.keys(byName.service_list_operators.inputSchema.properties ?? {}).sort()).toEqual([
+        'category',
+        'kind',
+        'name',
+        'phone',
+      ]);
+      expect(byName.service_topup.inputSchema.properties?.idempotency_key).toMatchObject({
+        type: 'string',
+        minLength: 8,
+        maxLength: 255,
+      });
       // How pay-bill gets its amount is said in its description.
       expect(byName.service_pay_bill.description).toContain('does NOT fetch the bill');
       expect(byName.service_pay_bill.description).toContain('service_get_bill_info');
@@ -86,12 +113,23 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
         const { description: _description, examples: _examples, ...rest } = schema;
         return rest;
       };
-      for (const [tool, component] of [['service_topup', 'TopupRequest'], ['service_get_bill_info', 'BillInfoRequest'], ['service_pay_bill', 'PayBillRequest']]) {
+      for (const [tool, component] of [
+        ['service_topup', 'TopupRequest'],
+        ['service_get_bill_info', 'BillInfoRequest'],
+        ['service_pay_bill', 'PayBillRequest'],
+      ]) {
         const published = tools.find((entry) => entry.name === tool)!.inputSchema;
         const rest = components[component];
-        expect([tool, (published.required ?? []).filter((name) => name !== 'idempotency_key').sort()]).toEqual([tool, [...rest.required].sort()]);
+        expect([tool, (published.required ?? []).filter((name) => name !== 'idempotency_key').sort()]).toEqual([
+          tool,
+          [...rest.required].sort(),
+        ]);
         for (const [field, schema] of Object.entries(rest.properties as Record<string, Record<string, unknown>>)) {
-          expect([tool, field, limits(published.properties![field] as Record<string, unknown>)]).toEqual([tool, field, limits(schema)]);
+          expect([tool, field, limits(published.properties![field] as Record<string, unknown>)]).toEqual([
+            tool,
+            field,
+            limits(schema),
+          ]);
         }
       }
     });
@@ -103,7 +141,12 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
           expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
         } else {
           expect(MONEY_MOVING).toContain(tool.name);
-          expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+          expect(tool.annotations).toMatchObject({
+            readOnlyHint: false,
+            destructiveHint: true,
+            idempotentHint: true,
+            openWorldHint: true,
+          });
         }
       }
     });
@@ -135,7 +178,12 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
       const rest = await service.partner('GET', '/balance', key);
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(rest.body);
-      expect(result.structuredContent).toMatchObject({ available: '1000.00', currency: 'INR', corridor: 'IN', environment: 'sandbox' });
+      expect(result.structuredContent).toMatchObject({
+        available: '1000.00',
+        currency: 'INR',
+        corridor: 'IN',
+        environment: 'sandbox',
+      });
       expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining('1000.00 INR') }]);
     });
 
@@ -158,20 +206,31 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
       const phone = SANDBOX_PHONES.IN('0001');
       const detected = await call('service_list_operators', { phone });
       const rest = await service.partner('GET', `/operators?phone=${encodeURIComponent(phone)}`, key);
-      expect(detected.structuredContent).toMatchObject({ phone: rest.body.phone, operators: rest.body.operators, billers: [] });
+      expect(detected.structuredContent).toMatchObject({
+        phone: rest.body.phone,
+        operators: rest.body.operators,
+        billers: [],
+      });
       expect(detected.structuredContent.operators.map((op: { id: number }) => op.id)).toEqual([101]);
 
       const onlyOperators = await call('service_list_operators', { kind: 'operator' });
       expect(onlyOperators.structuredContent.billers).toEqual([]);
-      expect(onlyOperators.structuredContent.operators).toEqual((await service.partner('GET', '/operators', key)).body.operators);
+      expect(onlyOperators.structuredContent.operators).toEqual(
+        (await service.partner('GET', '/operators', key)).body.operators,
+      );
 
       const electricity = await call('service_list_operators', { category: 'ELECTRICITY' });
       expect(electricity.structuredContent.operators).toEqual([]);
-      expect(electricity.structuredContent.billers).toEqual((await service.partner('GET', '/billers?category=ELECTRICITY', key)).body.billers);
+      expect(electricity.structuredContent.billers).toEqual(
+        (await service.partner('GET', '/billers?category=ELECTRICITY', key)).body.billers,
+      );
 
       const airtel = await call('service_list_operators', { name: 'AIRTEL' });
       expect(airtel.structuredContent.operators.map((op: { id: number }) => op.id)).toEqual([101]);
-      const restBillers = (await service.partner('GET', '/billers', key)).body.billers as { name: string; api_biller_id: string }[];
+      const restBillers = (await service.partner('GET', '/billers', key)).body.billers as {
+        name: string;
+        api_biller_id: string;
+      }[];
       const airtelBillers = restBillers.filter((biller) => /airtel/i.test(`${biller.name} ${biller.api_biller_id}`));
       expect(airtelBillers.map((biller) => biller.name)).toContain('Airtel Postpaid');
       expect(airtel.structuredContent.billers).toEqual(airtelBillers);
@@ -210,7 +269,9 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
 
       // Concurrent repeats of another payment, from separate clients: still one order, one debit.
       const others = [client, await connect(key), await connect(key)];
-      const burst = await Promise.all(others.map((mcp) => call('service_topup', topupArgs('0003', 'mcp-topup-burst-1'), mcp)));
+      const burst = await Promise.all(
+        others.map((mcp) => call('service_topup', topupArgs('0003', 'mcp-topup-burst-1'), mcp)),
+      );
       expect(burst.every((result) => !result.isError)).toBe(true);
       expect(new Set(burst.map((result) => result.structuredContent.order_id)).size).toBe(1);
       expect(burst.filter((result) => result.structuredContent.replayed === false)).toHaveLength(1);
@@ -236,8 +297,13 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
     it('refuses the same key with different arguments, without a second debit', async () => {
       await call('service_topup', topupArgs('0001', 'mcp-conflict-01'));
       const changed = await call('service_topup', topupArgs('0001', 'mcp-conflict-01', 150));
-      expect(changed).toMatchObject({ isError: true, structuredContent: { error: 'idempotency_conflict', detail: expect.any(String) } });
-      expect(changed.content).toEqual([{ type: 'text', text: `idempotency_conflict: ${changed.structuredContent.detail}` }]);
+      expect(changed).toMatchObject({
+        isError: true,
+        structuredContent: { error: 'idempotency_conflict', detail: expect.any(String) },
+      });
+      expect(changed.content).toEqual([
+        { type: 'text', text: `idempotency_conflict: ${changed.structuredContent.detail}` },
+      ]);
       expect(await restBalance()).toBe('900.00');
     });
 
@@ -247,7 +313,12 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
       const status = await call('service_get_transaction', { order_id: placed.structuredContent.order_id });
       const rest = await service.partner('GET', `/transactions/${placed.structuredContent.order_id}`, key);
       expect(status.structuredContent).toEqual(rest.body);
-      expect(status.structuredContent).toMatchObject({ status: 'SUCCESS', refunded_at: null, operator_ref: expect.any(String), settled_at: expect.any(String) });
+      expect(status.structuredContent).toMatchObject({
+        status: 'SUCCESS',
+        refunded_at: null,
+        operator_ref: expect.any(String),
+        settled_at: expect.any(String),
+      });
       expect(status.content[0].text).toContain('SUCCESS');
       expect(await restBalance()).toBe('900.00');
     });
@@ -257,7 +328,12 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
       expect(placed.structuredContent.balance_after).toBe('900.00');
       await service.settle();
       const status = await call('service_get_transaction', { order_id: placed.structuredContent.order_id });
-      expect(status.structuredContent).toMatchObject({ status: 'FAILED', operator_ref: null, settled_at: null, refunded_at: expect.any(String) });
+      expect(status.structuredContent).toMatchObject({
+        status: 'FAILED',
+        operator_ref: null,
+        settled_at: null,
+        refunded_at: expect.any(String),
+      });
       expect(status.content[0].text).toContain('refunded');
       // A late retry of the same call replays the original answer; it neither debits nor refunds again.
       const retry = await call('service_topup', topupArgs('0002', 'mcp-sbx-0002'));
@@ -268,7 +344,10 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
 
     it('insufficient balance is a tool error with the spec code, and nothing is debited', async () => {
       const result = await call('service_topup', topupArgs('0001', 'mcp-too-much-1', 1500));
-      expect(result).toMatchObject({ isError: true, structuredContent: { error: 'insufficient_balance', detail: expect.any(String) } });
+      expect(result).toMatchObject({
+        isError: true,
+        structuredContent: { error: 'insufficient_balance', detail: expect.any(String) },
+      });
       expect(result.content[0].text).toMatch(/^insufficient_balance: /);
       expect(await restBalance()).toBe('1000.00');
     });
@@ -278,7 +357,10 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
         const result = await call('service_topup', args);
         expect([code, result.isError, result.structuredContent?.error]).toEqual([code, true, code]);
       };
-      await expectRefusal({ ...topupArgs('0001', 'mcp-refuse-01'), operator_id: 201 }, 'operator_not_found_or_wrong_corridor');
+      await expectRefusal(
+        { ...topupArgs('0001', 'mcp-refuse-01'), operator_id: 201 },
+        'operator_not_found_or_wrong_corridor',
+      );
       await expectRefusal(topupArgs('0001', 'mcp-refuse-02', 5), 'amount_out_of_range');
       await expectRefusal({ ...topupArgs('0001', 'mcp-refuse-03'), phone: '12345' }, 'validation_failed');
       await expectRefusal(topupArgs('0001', 'mcp-refuse-04', 10.005), 'validation_failed');
@@ -288,11 +370,20 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
 
       // Arguments that break the published schema are refused before the tool runs, as the same kind of tool error.
       const badType = await call('service_topup', { ...topupArgs('0001', 'mcp-refuse-06'), amount: '100' });
-      expect(badType).toMatchObject({ isError: true, structuredContent: { error: 'validation_failed', detail: expect.stringMatching(/^amount: /) } });
+      expect(badType).toMatchObject({
+        isError: true,
+        structuredContent: { error: 'validation_failed', detail: expect.stringMatching(/^amount: /) },
+      });
       const noKey = await call('service_topup', { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 });
-      expect(noKey).toMatchObject({ isError: true, structuredContent: { error: 'validation_failed', detail: expect.stringMatching(/^idempotency_key: /) } });
+      expect(noKey).toMatchObject({
+        isError: true,
+        structuredContent: { error: 'validation_failed', detail: expect.stringMatching(/^idempotency_key: /) },
+      });
       const extra = await call('service_topup', { ...topupArgs('0001', 'mcp-refuse-07'), tip: 5 });
-      expect(extra).toMatchObject({ isError: true, structuredContent: { error: 'validation_failed', detail: 'tip: is not a field of this tool' } });
+      expect(extra).toMatchObject({
+        isError: true,
+        structuredContent: { error: 'validation_failed', detail: 'tip: is not a field of this tool' },
+      });
 
       expect(await restBalance()).toBe('1000.00');
     });
@@ -302,21 +393,52 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
     const biller = 1005;
 
     it('takes the amount from service_get_bill_info and pays once', async () => {
-      const unfetched = await call('service_pay_bill', { biller_id: biller, consumer_number: '1234560003', amount: 850.5, idempotency_key: 'mcp-bill-nofetch' });
-      expect(unfetched).toMatchObject({ isError: true, structuredContent: { error: 'validation_failed', hint: expect.stringContaining('service_get_bill_info') } });
+      const unfetched = await call('service_pay_bill', {
+        biller_id: biller,
+        consumer_number: '1234560003',
+        amount: 850.5,
+        idempotency_key: 'mcp-bill-nofetch',
+      });
+      expect(unfetched).toMatchObject({
+        isError: true,
+        structuredContent: { error: 'validation_failed', hint: expect.stringContaining('service_get_bill_info') },
+      });
       expect(unfetched.content[0].text).toMatch(/^validation_failed: .*\n.*service_get_bill_info/);
 
       const bill = await call('service_get_bill_info', { biller_id: biller, consumer_number: '1234560001' });
-      const restBill = await service.partner('POST', '/bill-info', key, { biller_id: biller, consumer_number: '1234560001' });
+      const restBill = await service.partner('POST', '/bill-info', key, {
+        biller_id: biller,
+        consumer_number: '1234560001',
+      });
       expect(bill.isError).toBeFalsy();
-      expect(bill.structuredContent).toMatchObject({ biller_id: biller, consumer_number: '1234560001', amount: '500.00', currency: 'INR' });
-      expect({ ...bill.structuredContent, fetched_at: null, instructions: null }).toEqual({ ...restBill.body, fetched_at: null, instructions: null });
+      expect(bill.structuredContent).toMatchObject({
+        biller_id: biller,
+        consumer_number: '1234560001',
+        amount: '500.00',
+        currency: 'INR',
+      });
+      expect({ ...bill.structuredContent, fetched_at: null, instructions: null }).toEqual({
+        ...restBill.body,
+        fetched_at: null,
+        instructions: null,
+      });
       expect(bill.structuredContent.instructions).toContain('service_pay_bill');
 
-      const wrongAmount = await call('service_pay_bill', { biller_id: biller, consumer_number: '1234560001', amount: 450, idempotency_key: 'mcp-bill-wrong-1' });
+      const wrongAmount = await call('service_pay_bill', {
+        biller_id: biller,
+        consumer_number: '1234560001',
+        amount: 450,
+        idempotency_key: 'mcp-bill-wrong-1',
+      });
       expect(wrongAmount).toMatchObject({ isError: true, structuredContent: { error: 'amount_out_of_range' } });
 
-      const args = { biller_id: biller, consumer_number: '1234560001', amount: Number(bill.structuredContent.amount), reference: 'bill-ref-1', idempotency_key: 'mcp-bill-pay-01' };
+      const args = {
+        biller_id: biller,
+        consumer_number: '1234560001',
+        amount: Number(bill.structuredContent.amount),
+        reference: 'bill-ref-1',
+        idempotency_key: 'mcp-bill-pay-01',
+      };
       const paid = await call('service_pay_bill', args);
       expect(paid.structuredContent).toEqual({
         order_id: expect.stringMatching(/^ord_/),
@@ -333,14 +455,21 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
       const again = await call('service_pay_bill', args);
       expect(again.structuredContent).toEqual({ ...paid.structuredContent, replayed: true });
       await service.settle();
-      expect((await call('service_get_transaction', { order_id: paid.structuredContent.order_id })).structuredContent.status).toBe('SUCCESS');
+      expect(
+        (await call('service_get_transaction', { order_id: paid.structuredContent.order_id })).structuredContent.status,
+      ).toBe('SUCCESS');
       expect(await restBalance()).toBe('500.00');
     });
 
     it('a bill above the balance is refused with insufficient_balance', async () => {
       const bill = await call('service_get_bill_info', { biller_id: biller, consumer_number: '1234560002' });
       expect(bill.structuredContent.amount).toBe('1500.00');
-      const result = await call('service_pay_bill', { biller_id: biller, consumer_number: '1234560002', amount: 1500, idempotency_key: 'mcp-bill-poor-1' });
+      const result = await call('service_pay_bill', {
+        biller_id: biller,
+        consumer_number: '1234560002',
+        amount: 1500,
+        idempotency_key: 'mcp-bill-poor-1',
+      });
       expect(result).toMatchObject({ isError: true, structuredContent: { error: 'insufficient_balance' } });
       expect(await restBalance()).toBe('1000.00');
     });
@@ -358,8 +487,17 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
     it('a tool call with a wrong key never runs: 401 invalid_api_key and no debit', async () => {
       const response = await fetch(`${service.url}/v1/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}x`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'service_topup', arguments: topupArgs('0001', 'mcp-wrong-key-1') } }),
+        headers: {
+          authorization: `Bearer ${key}x`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'service_topup', arguments: topupArgs('0001', 'mcp-wrong-key-1') },
+        }),
       });
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: 'invalid_api_key', detail: expect.any(String) });
@@ -372,51 +510,105 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
       await expect(unknownMethod).rejects.toBeInstanceOf(McpError);
       await expect(unknownMethod).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
 
-      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-      const notJsonRpc = await fetch(`${service.url}/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ hello: 'world' }) });
+      const headers = {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      const notJsonRpc = await fetch(`${service.url}/v1/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ hello: 'world' }),
+      });
       expect(notJsonRpc.status).toBe(400);
       expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
 
       const batch = await fetch(`${service.url}/v1/mcp`, {
         method: 'POST',
         headers,
-        body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'service_topup', arguments: topupArgs('0001', 'mcp-batch-0001') } }]),
+        body: JSON.stringify([
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'service_topup', arguments: topupArgs('0001', 'mcp-batch-0001') },
+          },
+        ]),
       });
       expect(batch.status).toBe(400);
       expect(await batch.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
       expect(await restBalance()).toBe('1000.00');
 
       for (const method of ['GET', 'DELETE']) {
-        const answer = await fetch(`${service.url}/v1/mcp`, { method, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+        const answer = await fetch(`${service.url}/v1/mcp`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+        });
         expect([method, answer.status]).toEqual([method, 405]);
         expect(await answer.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
       }
     });
 
     it('a malformed tools/call or initialize is -32602 Invalid params with a short reason, and moves no money', async () => {
-      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const headers = {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
       const send = async (message: unknown) => {
         const answer = await fetch(`${service.url}/v1/mcp`, { method: 'POST', headers, body: JSON.stringify(message) });
         return { status: answer.status, body: (await answer.json()) as { error: { message: string } } };
       };
-      for (const params of [undefined, {}, { name: 'service_topup', arguments: null }, { name: 'service_topup', arguments: [] }, { name: 'service_topup', arguments: 'x' }]) {
-        const answer = await send({ jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params === undefined ? {} : { params }) });
-        expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) } } });
+      for (const params of [
+        undefined,
+        {},
+        { name: 'service_topup', arguments: null },
+        { name: 'service_topup', arguments: [] },
+        { name: 'service_topup', arguments: 'x' },
+      ]) {
+        const answer = await send({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          ...(params === undefined ? {} : { params }),
+        });
+        expect(answer).toEqual({
+          status: 200,
+          body: { jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) } },
+        });
         expect(answer.body.error.message.length).toBeLessThan(200);
       }
       const initialize = await send({ jsonrpc: '2.0', id: 'init', method: 'initialize' });
-      expect(initialize.body).toEqual({ jsonrpc: '2.0', id: 'init', error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) } });
+      expect(initialize.body).toEqual({
+        jsonrpc: '2.0',
+        id: 'init',
+        error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) },
+      });
       // An unknown tool stays the SDK's to answer.
-      const unknownTool = await send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'constructor', arguments: {} } });
+      const unknownTool = await send({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'constructor', arguments: {} },
+      });
       expect(unknownTool.status).toBe(200);
       expect(await restBalance()).toBe('1000.00');
     });
 
     it('stays behind the service body-size limit', async () => {
-      const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(service.config.bodyLimitBytes) } });
+      const huge = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { pad: 'x'.repeat(service.config.bodyLimitBytes) },
+      });
       const answer = await fetch(`${service.url}/v1/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: huge,
       });
       expect(answer.status).toBe(413);

@@ -30,16 +30,35 @@ describe('health probes, request ids and metrics', () => {
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({
       status: 'ok',
-      info: { shutdown: { status: 'up' }, event_store: { status: 'up' }, database: { status: 'up' }, read_models: { status: 'up' } },
+      info: {
+        shutdown: { status: 'up' },
+        event_store: { status: 'up' },
+        database: { status: 'up' },
+        read_models: { status: 'up' },
+      },
       error: {},
-      details: { shutdown: { status: 'up' }, event_store: { status: 'up' }, database: { status: 'up' }, read_models: { status: 'up' } },
+      details: {
+        shutdown: { status: 'up' },
+        event_store: { status: 'up' },
+        database: { status: 'up' },
+        read_models: { status: 'up' },
+      },
     });
 
     // An event written an hour ago by another process that no projector here has applied yet.
     await sqlOf(service).query(
       `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata, recorded_at)
        VALUES (gen_random_uuid(), 'probe-1', 0, 'ProbeNoted', 1, '{}', $1::jsonb, now() - interval '1 hour')`,
-      [JSON.stringify({ partnerId: null, environment: null, correlationId: 'probe', causationId: null, actor: { kind: 'system' }, occurredAt: new Date().toISOString() })],
+      [
+        JSON.stringify({
+          partnerId: null,
+          environment: null,
+          correlationId: 'probe',
+          causationId: null,
+          actor: { kind: 'system' },
+          occurredAt: new Date().toISOString(),
+        }),
+      ],
     );
     const behind = await service.request('GET', '/health/ready');
     expect(behind.status).toBe(503);
@@ -63,8 +82,16 @@ describe('health probes, request ids and metrics', () => {
 
   it('counts requests by route template and status, order outcomes and their time from the debit, next to the existing gauges', async () => {
     const { sandboxKey } = await service.createPartner('IN');
-    const statementsBefore = sample((await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text, 'partner_service_sql_statements_total') ?? Number.NaN;
-    const topup = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, 'metrics-1');
+    const statementsBefore =
+      sample(
+        (await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text,
+        'partner_service_sql_statements_total',
+      ) ?? Number.NaN;
+    const topup = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+      'metrics-1',
+    );
     expect(topup.status).toBe(200);
     await service.advance(31_000);
     const status = await service.partner('GET', `/transactions/${topup.body.order_id}`, sandboxKey);
@@ -73,14 +100,34 @@ describe('health probes, request ids and metrics', () => {
     const scrape = await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN });
     expect(scrape.status).toBe(200);
     const text = scrape.text;
-    expect(sample(text, 'partner_service_http_requests_total{method="POST",route="/v1/partner/topup",status="200"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'partner_service_http_request_duration_seconds_count{method="POST",route="/v1/partner/topup",status="200"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'partner_service_http_requests_total{method="GET",route="/v1/partner/transactions/:order_id",status="200"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'partner_service_order_outcomes_total{kind="topup",outcome="success"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'partner_service_http_requests_total{method="POST",route="/v1/partner/topup",status="200"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'partner_service_http_request_duration_seconds_count{method="POST",route="/v1/partner/topup",status="200"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'partner_service_http_requests_total{method="GET",route="/v1/partner/transactions/:order_id",status="200"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'partner_service_order_outcomes_total{kind="topup",outcome="success"}')).toBeGreaterThanOrEqual(
+      1,
+    );
     // The sandbox settles 30 s after the debit, on the manual clock.
-    expect(sample(text, 'partner_service_order_debit_to_outcome_seconds_bucket{le="15",kind="topup",outcome="success"}')).toBe(0);
-    expect(sample(text, 'partner_service_order_debit_to_outcome_seconds_bucket{le="60",kind="topup",outcome="success"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'partner_service_provider_call_duration_seconds_count{operation="submit",outcome="answered"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'partner_service_order_debit_to_outcome_seconds_bucket{le="15",kind="topup",outcome="success"}'),
+    ).toBe(0);
+    expect(
+      sample(text, 'partner_service_order_debit_to_outcome_seconds_bucket{le="60",kind="topup",outcome="success"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'partner_service_provider_call_duration_seconds_count{operation="submit",outcome="answered"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'partner_service_projection_lag_seconds{projector="read-models"}')).toBe(0);
     expect(sample(text, 'partner_service_job_backlog{state="due"}')).toBe(0);
     // The debit, its settlement and their read models took statements of their own.
@@ -107,7 +154,9 @@ describe('a service behind a trusted proxy', () => {
   it("keeps the proxy's X-Request-Id, and makes one when the proxy sent none or an unusable one", async () => {
     const kept = await service.request('GET', '/health/live', { headers: { 'x-request-id': 'edge-request-0001' } });
     expect(kept.headers.get('x-request-id')).toBe('edge-request-0001');
-    const unusable = await service.request('GET', '/health/live', { headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const unusable = await service.request('GET', '/health/live', {
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     expect(unusable.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -117,7 +166,12 @@ describe('the access log', () => {
     const lines: string[] = [];
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString('utf8').split('\n').filter((line) => line.length > 0));
+        lines.push(
+          ...chunk
+            .toString('utf8')
+            .split('\n')
+            .filter((line) => line.length > 0),
+        );
         done();
       },
     });

@@ -17,7 +17,10 @@ jest.doMock(DTO_MODULE, () => {
   const { TextField } = jest.requireActual('../../src/interface/shared/requests/request-fields');
   // The same field declaration as in topup.dto.ts, with another maximum.
   class TopupDto extends actual.TopupDto {}
-  TextField({ minLength: 1, maxLength: CHANGED_MAX }, { description: 'Recipient mobile number' })(TopupDto.prototype, 'phone');
+  TextField({ minLength: 1, maxLength: CHANGED_MAX }, { description: 'Recipient mobile number' })(
+    TopupDto.prototype,
+    'phone',
+  );
   ApiSchema({ name: 'TopupRequest', description: 'A mobile prepaid recharge.' })(TopupDto);
   return { ...actual, TopupDto };
 });
@@ -31,11 +34,14 @@ describe('one definition per request: a limit changed in the DTO', () => {
 
   beforeAll(async () => {
     // Loaded after the mock, like every module of the service.
-    const { TestService: Service } = jest.requireActual<typeof import('../support/test-service')>('../support/test-service');
+    const { TestService: Service } =
+      jest.requireActual<typeof import('../support/test-service')>('../support/test-service');
     service = await Service.start({ store: 'postgres' });
     ({ sandboxKey: key } = await service.createPartner('IN'));
     mcp = new Client({ name: 'one-definition-spec', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${service.url}/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${service.url}/v1/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    });
     await mcp.connect(transport);
   });
   afterAll(async () => {
@@ -52,7 +58,11 @@ describe('one definition per request: a limit changed in the DTO', () => {
 
   it('the OpenAPI document publishes it', async () => {
     const served = await service.request('GET', '/v1/partner/openapi.json');
-    expect(served.body.components.schemas.TopupRequest.properties.phone).toMatchObject({ type: 'string', minLength: 1, maxLength: CHANGED_MAX });
+    expect(served.body.components.schemas.TopupRequest.properties.phone).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: CHANGED_MAX,
+    });
   });
 
   it('the agent tool publishes and enforces it, with the same refusal', async () => {

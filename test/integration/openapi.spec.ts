@@ -55,14 +55,19 @@ class DocumentSchemas {
   /** The JSON schema the document declares for this status of the operation. */
   responseSchema(path: string, method: string, status: number): Json {
     const response = (this.operation(path, method).responses as JsonObject)[String(status)] as JsonObject | undefined;
-    if (!response) throw new Error(`the document does not declare status ${status} for ${method.toUpperCase()} ${path}`);
-    const schema = ((response.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)?.schema;
-    if (schema === undefined) throw new Error(`status ${status} of ${method.toUpperCase()} ${path} has no application/json schema`);
+    if (!response)
+      throw new Error(`the document does not declare status ${status} for ${method.toUpperCase()} ${path}`);
+    const schema = ((response.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)
+      ?.schema;
+    if (schema === undefined)
+      throw new Error(`status ${status} of ${method.toUpperCase()} ${path} has no application/json schema`);
     return schema;
   }
 
   requestSchema(path: string, method: string): Json {
-    return (((this.operation(path, method).requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema;
+    return (
+      ((this.operation(path, method).requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject
+    ).schema;
   }
 
   validator(schema: Json, variant: 'published' | 'closed' = 'closed'): ValidateFunction {
@@ -75,14 +80,24 @@ function withUrnRefs(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(withUrnRefs);
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? value.replace('#/components/schemas/', SCHEMA_URN) : withUrnRefs(value)]),
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string'
+        ? value.replace('#/components/schemas/', SCHEMA_URN)
+        : withUrnRefs(value),
+    ]),
   );
 }
 
 function closeObjects(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(closeObjects);
   if (schema === null || typeof schema !== 'object') return schema;
-  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? mapValues(value, closeObjects) : closeObjects(value)]));
+  const copy = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === 'properties' ? mapValues(value, closeObjects) : closeObjects(value),
+    ]),
+  );
   if (copy.properties !== undefined && copy.additionalProperties === undefined) copy.additionalProperties = false;
   return copy;
 }
@@ -111,7 +126,9 @@ describe('the OpenAPI document of the partner API', () => {
   const expectDocumented = (answer: HttpAnswer, path: string, method: string): void => {
     const validate = schemas.validator(schemas.responseSchema(path, method, answer.status));
     const valid = validate(answer.body);
-    expect({ status: answer.status, errors: valid ? null : validate.errors, body: valid ? null : answer.body }).toEqual({ status: answer.status, errors: null, body: null });
+    expect({ status: answer.status, errors: valid ? null : validate.errors, body: valid ? null : answer.body }).toEqual(
+      { status: answer.status, errors: null, body: null },
+    );
   };
 
   describe('the document', () => {
@@ -126,20 +143,28 @@ describe('the OpenAPI document of the partner API', () => {
     it('lists every partner operation and nothing outside /v1/partner/', () => {
       const paths = document.paths as JsonObject;
       for (const [path, methods] of Object.entries(PARTNER_OPERATIONS)) {
-        for (const method of methods) expect({ path, method, documented: Boolean((paths[path] as JsonObject | undefined)?.[method]) }).toEqual({ path, method, documented: true });
+        for (const method of methods)
+          expect({ path, method, documented: Boolean((paths[path] as JsonObject | undefined)?.[method]) }).toEqual({
+            path,
+            method,
+            documented: true,
+          });
       }
       expect(Object.keys(paths).filter((path) => !path.startsWith('/v1/partner/'))).toEqual([]);
     });
 
     it('declares the bearer key on every operation and the Idempotency-Key header on topup and pay-bill', () => {
       const schemes = (document.components as JsonObject).securitySchemes as JsonObject;
-      const [name, scheme] = Object.entries(schemes).find(([, value]) => (value as JsonObject).scheme === 'bearer') ?? [];
+      const [name, scheme] =
+        Object.entries(schemes).find(([, value]) => (value as JsonObject).scheme === 'bearer') ?? [];
       expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
       for (const [path, methods] of Object.entries(PARTNER_OPERATIONS)) {
         for (const method of methods) expect(schemas.operation(path, method).security).toEqual([{ [name!]: [] }]);
       }
       for (const path of ['/v1/partner/topup', '/v1/partner/pay-bill']) {
-        const header = (schemas.operation(path, 'post').parameters as JsonObject[]).find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+        const header = (schemas.operation(path, 'post').parameters as JsonObject[]).find(
+          (parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+        );
         expect(header).toMatchObject({ required: true, schema: { type: 'string', minLength: 8 } });
         const ok = (schemas.operation(path, 'post').responses as JsonObject)['200'] as JsonObject;
         expect(ok.headers).toHaveProperty('Idempotent-Replay');
@@ -164,7 +189,9 @@ describe('the OpenAPI document of the partner API', () => {
         }
       }
       const expectStatuses = (path: string, method: string, statuses: string[]): void => {
-        expect(Object.keys(schemas.operation(path, method).responses as JsonObject)).toEqual(expect.arrayContaining(statuses));
+        expect(Object.keys(schemas.operation(path, method).responses as JsonObject)).toEqual(
+          expect.arrayContaining(statuses),
+        );
       };
       expectStatuses('/v1/partner/topup', 'post', ['400', '402', '404', '409', '413', '415', '422']);
       expectStatuses('/v1/partner/pay-bill', 'post', ['400', '402', '404', '409', '413', '415', '422']);
@@ -174,18 +201,44 @@ describe('the OpenAPI document of the partner API', () => {
 
     it('names the resources of the interface among its schemas', () => {
       expect(Object.keys((document.components as JsonObject).schemas as JsonObject)).toEqual(
-        expect.arrayContaining(['Balance', 'Operator', 'OperatorList', 'TopupOrder', 'BillPaymentOrder', 'BillInfo', 'TransactionStatus', 'TransactionList', 'Biller', 'BillerList', 'Error', 'TopupRequest', 'BillInfoRequest', 'PayBillRequest', 'PartnerSettings', 'SettingsChange', 'WebhookDelivery', 'WebhookDeliveryList', 'WebhookAttempt']),
+        expect.arrayContaining([
+          'Balance',
+          'Operator',
+          'OperatorList',
+          'TopupOrder',
+          'BillPaymentOrder',
+          'BillInfo',
+          'TransactionStatus',
+          'TransactionList',
+          'Biller',
+          'BillerList',
+          'Error',
+          'TopupRequest',
+          'BillInfoRequest',
+          'PayBillRequest',
+          'PartnerSettings',
+          'SettingsChange',
+          'WebhookDelivery',
+          'WebhookDeliveryList',
+          'WebhookAttempt',
+        ]),
       );
     });
 
     it('keeps money amounts as decimal strings: a number in amount_local or available fails validation', async () => {
       const { sandboxKey } = await service.createPartner('IN', 'Tamper Check');
-      const placed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, `tamper-${randomUUID()}`);
+      const placed = await service.topup(
+        sandboxKey,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+        `tamper-${randomUUID()}`,
+      );
       expectDocumented(placed, '/v1/partner/topup', 'post');
       const order = schemas.validator(schemas.responseSchema('/v1/partner/topup', 'post', 200), 'published');
       expect(order(placed.body)).toBe(true);
       expect(order({ ...placed.body, amount_local: 100 })).toBe(false);
-      expect(order.errors).toEqual(expect.arrayContaining([expect.objectContaining({ instancePath: '/amount_local', keyword: 'type' })]));
+      expect(order.errors).toEqual(
+        expect.arrayContaining([expect.objectContaining({ instancePath: '/amount_local', keyword: 'type' })]),
+      );
       expect(order({ ...placed.body, amount_local: '100.00' })).toBe(false);
       expect(order({ ...placed.body, status: 'INITIATED' })).toBe(false);
       expect(order({ ...placed.body, created_at: 'yesterday' })).toBe(false);
@@ -200,7 +253,9 @@ describe('the OpenAPI document of the partner API', () => {
       expect(errorSchema({ error: 'validation_failed', detail: null })).toBe(true);
       expect(errorSchema({ error: 'validation_failed' })).toBe(false);
       expect(errorSchema({ error: 'something_else', detail: 'x' })).toBe(false);
-      expect(schemas.validator(schemas.responseSchema('/v1/partner/balance', 'get', 200))({ ...balance.body, secret: 'x' })).toBe(false);
+      expect(
+        schemas.validator(schemas.responseSchema('/v1/partner/balance', 'get', 200))({ ...balance.body, secret: 'x' }),
+      ).toBe(false);
     });
 
     it('describes request bodies that accept what a partner sends and refuse a string amount', () => {
@@ -209,8 +264,12 @@ describe('the OpenAPI document of the partner API', () => {
       expect(topup({ operator_id: 101, phone: '+919876540001', amount: '100' })).toBe(false);
       expect(topup({ operator_id: 101, phone: '+919876540001', amount: 0 })).toBe(false);
       const payBill = schemas.validator(schemas.requestSchema('/v1/partner/pay-bill', 'post'), 'published');
-      expect(payBill({ biller_id: 1006, consumer_number: '123456780001', amount: 500, params: { billing_unit: '4521' } })).toBe(true);
-      expect(payBill({ biller_id: 1006, consumer_number: '123456780001', amount: 500, params: { billing_unit: 4521 } })).toBe(false);
+      expect(
+        payBill({ biller_id: 1006, consumer_number: '123456780001', amount: 500, params: { billing_unit: '4521' } }),
+      ).toBe(true);
+      expect(
+        payBill({ biller_id: 1006, consumer_number: '123456780001', amount: 500, params: { billing_unit: 4521 } }),
+      ).toBe(false);
       const billInfo = schemas.validator(schemas.requestSchema('/v1/partner/bill-info', 'post'), 'published');
       expect(billInfo({ biller_id: 1005, consumer_number: '1234560001' })).toBe(true);
       expect(billInfo({ biller_id: '1005', consumer_number: '1234560001' })).toBe(false);
@@ -232,7 +291,11 @@ describe('the OpenAPI document of the partner API', () => {
       expect(detected.body.operators).toHaveLength(1);
       expectDocumented(detected, '/v1/partner/operators', 'get');
       expectDocumented(await service.partner('GET', '/billers', key), '/v1/partner/billers', 'get');
-      expectDocumented(await service.partner('GET', '/billers?category=ELECTRICITY', key), '/v1/partner/billers', 'get');
+      expectDocumented(
+        await service.partner('GET', '/billers?category=ELECTRICITY', key),
+        '/v1/partner/billers',
+        'get',
+      );
     });
 
     it('a topup dry run, its Order, its replay, and its status while PENDING and after SUCCESS', async () => {
@@ -247,7 +310,11 @@ describe('the OpenAPI document of the partner API', () => {
       const replay = await service.topup(key, body, idempotencyKey);
       expect(replay.headers.get('idempotent-replay')).toBe('true');
       expectDocumented(replay, '/v1/partner/topup', 'post');
-      expectDocumented(await service.partner('GET', `/transactions/${placed.body.order_id}`, key), '/v1/partner/transactions/{order_id}', 'get');
+      expectDocumented(
+        await service.partner('GET', `/transactions/${placed.body.order_id}`, key),
+        '/v1/partner/transactions/{order_id}',
+        'get',
+      );
       await service.settle();
       const settled = await service.partner('GET', `/transactions/${placed.body.order_id}`, key);
       expect(settled.body.status).toBe('SUCCESS');
@@ -255,11 +322,24 @@ describe('the OpenAPI document of the partner API', () => {
     });
 
     it('bill-info, a bill payment Order and a FAILED, refunded transaction', async () => {
-      const fetched = await service.partner('POST', '/bill-info', key, { biller_id: 1005, consumer_number: '1234560002' });
+      const fetched = await service.partner('POST', '/bill-info', key, {
+        biller_id: 1005,
+        consumer_number: '1234560002',
+      });
       expectDocumented(fetched, '/v1/partner/bill-info', 'post');
-      const credited = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'sandbox', amount: '1000.00', reference: 'schema credit' });
+      const credited = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, {
+        environment: 'sandbox',
+        amount: '1000.00',
+        reference: 'schema credit',
+      });
       expect(credited.status).toBe(200);
-      const paid = await service.partner('POST', '/pay-bill', key, { biller_id: 1005, consumer_number: '1234560002', amount: 1500 }, { 'idempotency-key': `schema-${randomUUID()}` });
+      const paid = await service.partner(
+        'POST',
+        '/pay-bill',
+        key,
+        { biller_id: 1005, consumer_number: '1234560002', amount: 1500 },
+        { 'idempotency-key': `schema-${randomUUID()}` },
+      );
       expect(paid.status).toBe(200);
       expectDocumented(paid, '/v1/partner/pay-bill', 'post');
       await service.settle();
@@ -279,32 +359,70 @@ describe('the OpenAPI document of the partner API', () => {
 
     it('settings, the change that creates the webhook secret, a rotation, and webhook deliveries with their attempts', async () => {
       expectDocumented(await service.partner('GET', '/settings', key), '/v1/partner/settings', 'get');
-      const changed = await service.partner('PATCH', '/settings', key, { webhook_url: 'http://127.0.0.1:9/schema-check', ip_allowlist: ['127.0.0.1'], rate_limit_per_minute: 600 });
+      const changed = await service.partner('PATCH', '/settings', key, {
+        webhook_url: 'http://127.0.0.1:9/schema-check',
+        ip_allowlist: ['127.0.0.1'],
+        rate_limit_per_minute: 600,
+      });
       expect(changed.body.webhook_secret).toEqual(expect.any(String));
       expectDocumented(changed, '/v1/partner/settings', 'patch');
       const rotated = await service.partner('POST', '/settings/webhook-secret/rotate', key);
       expect(rotated.body.previous_webhook_secret_valid_until).toEqual(expect.any(String));
       expectDocumented(rotated, '/v1/partner/settings/webhook-secret/rotate', 'post');
-      expectDocumented(await service.partner('PATCH', '/settings', key, { rate_limit_per_minute: 601 }), '/v1/partner/settings', 'patch');
+      expectDocumented(
+        await service.partner('PATCH', '/settings', key, { rate_limit_per_minute: 601 }),
+        '/v1/partner/settings',
+        'patch',
+      );
 
-      const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, 'schema-webhook-1');
+      const placed = await service.topup(
+        key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+        'schema-webhook-1',
+      );
       expect(placed.status).toBe(200);
       await service.settle();
       const list = await service.partner('GET', '/webhook-deliveries?limit=5', key);
-      const delivery = (list.body.deliveries as { delivery_id: string; order_id: string; attempts: unknown[] }[]).find((entry) => entry.order_id === placed.body.order_id);
+      const delivery = (list.body.deliveries as { delivery_id: string; order_id: string; attempts: unknown[] }[]).find(
+        (entry) => entry.order_id === placed.body.order_id,
+      );
       expect(delivery?.attempts).toHaveLength(1);
       expectDocumented(list, '/v1/partner/webhook-deliveries', 'get');
-      expectDocumented(await service.partner('GET', `/webhook-deliveries/${delivery!.delivery_id}`, key), '/v1/partner/webhook-deliveries/{id}', 'get');
-      expectDocumented(await service.partner('GET', '/webhook-deliveries/no-such-delivery', key), '/v1/partner/webhook-deliveries/{id}', 'get');
-      expectDocumented(await service.partner('GET', '/webhook-deliveries?state=LOST', key), '/v1/partner/webhook-deliveries', 'get');
+      expectDocumented(
+        await service.partner('GET', `/webhook-deliveries/${delivery!.delivery_id}`, key),
+        '/v1/partner/webhook-deliveries/{id}',
+        'get',
+      );
+      expectDocumented(
+        await service.partner('GET', '/webhook-deliveries/no-such-delivery', key),
+        '/v1/partner/webhook-deliveries/{id}',
+        'get',
+      );
+      expectDocumented(
+        await service.partner('GET', '/webhook-deliveries?state=LOST', key),
+        '/v1/partner/webhook-deliveries',
+        'get',
+      );
     });
 
     it('error bodies for 400, 401, 402, 404, 409, 413, 415 and 422', async () => {
       const { sandboxKey } = await service.createPartner('IN', 'Schema Errors');
-      const topup = (body: unknown, idempotencyKey: string | null = `schema-${randomUUID()}`, headers: Record<string, string> = {}) =>
-        service.partner('POST', '/topup', sandboxKey, body, { ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}), ...headers });
+      const topup = (
+        body: unknown,
+        idempotencyKey: string | null = `schema-${randomUUID()}`,
+        headers: Record<string, string> = {},
+      ) =>
+        service.partner('POST', '/topup', sandboxKey, body, {
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+          ...headers,
+        });
       const valid = { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 };
-      const expectError = async (answer: Promise<HttpAnswer>, status: number, path: string, method: string): Promise<void> => {
+      const expectError = async (
+        answer: Promise<HttpAnswer>,
+        status: number,
+        path: string,
+        method: string,
+      ): Promise<void> => {
         const seen = await answer;
         expect(seen.status).toBe(status);
         expectDocumented(seen, path, method);
@@ -314,14 +432,28 @@ describe('the OpenAPI document of the partner API', () => {
       await expectError(service.request('GET', '/v1/partner/balance'), 401, '/v1/partner/balance', 'get');
       await expectError(topup({ ...valid, amount: 5000 }), 402, '/v1/partner/topup', 'post');
       await expectError(topup({ ...valid, operator_id: 201 }), 404, '/v1/partner/topup', 'post');
-      await expectError(service.partner('GET', '/transactions/ord_does_not_exist', sandboxKey), 404, '/v1/partner/transactions/{order_id}', 'get');
-      await expectError(service.partner('POST', '/bill-info', sandboxKey, { biller_id: 1005, consumer_number: '1234567777' }), 404, '/v1/partner/bill-info', 'post');
+      await expectError(
+        service.partner('GET', '/transactions/ord_does_not_exist', sandboxKey),
+        404,
+        '/v1/partner/transactions/{order_id}',
+        'get',
+      );
+      await expectError(
+        service.partner('POST', '/bill-info', sandboxKey, { biller_id: 1005, consumer_number: '1234567777' }),
+        404,
+        '/v1/partner/bill-info',
+        'post',
+      );
       const reused = `schema-${randomUUID()}`;
       expect((await topup(valid, reused)).status).toBe(200);
       await expectError(topup({ ...valid, amount: 200 }, reused), 409, '/v1/partner/topup', 'post');
       await expectError(topup({ ...valid, reference: 'x'.repeat(2 * 1024 * 1024) }), 413, '/v1/partner/topup', 'post');
       await expectError(
-        service.request('POST', '/v1/partner/topup', { token: sandboxKey, rawBody: JSON.stringify(valid), headers: { 'content-type': 'text/plain', 'idempotency-key': `schema-${randomUUID()}` } }),
+        service.request('POST', '/v1/partner/topup', {
+          token: sandboxKey,
+          rawBody: JSON.stringify(valid),
+          headers: { 'content-type': 'text/plain', 'idempotency-key': `schema-${randomUUID()}` },
+        }),
         415,
         '/v1/partner/topup',
         'post',
@@ -329,7 +461,13 @@ describe('the OpenAPI document of the partner API', () => {
       await expectError(topup({ ...valid, amount: 5000.01 }), 422, '/v1/partner/topup', 'post');
       await service.partner('POST', '/bill-info', sandboxKey, { biller_id: 1005, consumer_number: '1234560001' });
       await expectError(
-        service.partner('POST', '/pay-bill', sandboxKey, { biller_id: 1005, consumer_number: '1234560001', amount: 400 }, { 'idempotency-key': `schema-${randomUUID()}` }),
+        service.partner(
+          'POST',
+          '/pay-bill',
+          sandboxKey,
+          { biller_id: 1005, consumer_number: '1234560001', amount: 400 },
+          { 'idempotency-key': `schema-${randomUUID()}` },
+        ),
         422,
         '/v1/partner/pay-bill',
         'post',

@@ -45,7 +45,11 @@ describe.each(STORES)('operator credits with an Idempotency-Key (%s store)', (st
   it('the same key with another amount or reference is refused with 409 and credits nothing more', async () => {
     expect((await credit(wire, 'wire-conflict-01')).status).toBe(200);
     expectRefusal(await credit({ ...wire, amount: '260.00' }, 'wire-conflict-01'), 409, 'idempotency_conflict');
-    expectRefusal(await credit({ ...wire, reference: 'another wire' }, 'wire-conflict-01'), 409, 'idempotency_conflict');
+    expectRefusal(
+      await credit({ ...wire, reference: 'another wire' }, 'wire-conflict-01'),
+      409,
+      'idempotency_conflict',
+    );
     expect(await balance()).toBe('1250.00');
   });
 

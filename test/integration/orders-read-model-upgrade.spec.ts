@@ -25,7 +25,11 @@ const STORES: [string, () => Promise<Opened>][] = [
     'postgres',
     async () => {
       const database: TestDatabase = await createTestDatabase('orders_upgrade');
-      const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 2, applicationName: 'test' });
+      const db = new PostgresDatabase({
+        connectionString: database.connectionString,
+        maxConnections: 2,
+        applicationName: 'test',
+      });
       return {
         db,
         close: async () => {
@@ -53,7 +57,15 @@ describe.each(STORES)('the orders read model of an older database (%s)', (_name,
     // The next start runs the script again: nothing changes, and the old index is gone.
     await applySchema(opened.db, [ordersProjection.schema]);
     expect((await readModels.heldOrders(10)).map((order) => order.orderId)).toEqual(['ord_held']);
-    const indexes = await opened.db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'rm_orders' ORDER BY indexname`);
-    expect(indexes.map((row) => row.indexname)).toEqual(['rm_orders_by_partner', 'rm_orders_by_provider', 'rm_orders_by_reference', 'rm_orders_held_since', 'rm_orders_pkey']);
+    const indexes = await opened.db.query<{ indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE tablename = 'rm_orders' ORDER BY indexname`,
+    );
+    expect(indexes.map((row) => row.indexname)).toEqual([
+      'rm_orders_by_partner',
+      'rm_orders_by_provider',
+      'rm_orders_by_reference',
+      'rm_orders_held_since',
+      'rm_orders_pkey',
+    ]);
   });
 });

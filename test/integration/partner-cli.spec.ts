@@ -88,7 +88,11 @@ describe('partner-cli', () => {
   const envOf = (key: string): Record<string, string> => ({ PARTNER_API_KEY: key, PARTNER_API_URL: service.url });
 
   async function topup(key: string, suffix: string): Promise<string> {
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100 }, `cli-${randomUUID()}`);
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100 },
+      `cli-${randomUUID()}`,
+    );
     expect(placed.status).toBe(200);
     return placed.body.order_id;
   }
@@ -111,7 +115,9 @@ describe('partner-cli', () => {
       const feed = await service.partner('GET', '/events', key);
       expect(endpoint.events).toEqual(feed.body.events);
       expect(endpoint.answered).toEqual([200, 200]);
-      await waitFor(() => listening.stdout.split('\n').filter((line) => line.includes('-> 200')).length === 2, { what: 'a line per event' });
+      await waitFor(() => listening.stdout.split('\n').filter((line) => line.includes('-> 200')).length === 2, {
+        what: 'a line per event',
+      });
       expect(listening.stdout).toContain(`transaction.failed ${feed.body.events[1].event_id}`);
       expect(listening.stdout.match(/whsec_/g)).toHaveLength(1);
       expect(listening.stdout + listening.stderr).not.toContain(key);
@@ -127,7 +133,10 @@ describe('partner-cli', () => {
   it('listen refuses a live key and forwards nothing', async () => {
     const { partnerId } = await service.createPartner('IN', 'Live');
     const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
-    const refused = await run(['listen', '--forward-to', 'http://127.0.0.1:9/hooks'], envOf(approved.body.live_api_key));
+    const refused = await run(
+      ['listen', '--forward-to', 'http://127.0.0.1:9/hooks'],
+      envOf(approved.body.live_api_key),
+    );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/sandbox keys \(svc_test_\.\.\.\) only/);
     expect(refused.stdout).not.toContain('whsec_');
@@ -139,10 +148,18 @@ describe('partner-cli', () => {
     expect(balance.code).toBe(0);
     expect(JSON.parse(balance.stdout)).toMatchObject({ available: '1000.00', currency: 'INR', environment: 'sandbox' });
 
-    const placed = await run(['topup', '--operator', '101', '--phone', SANDBOX_PHONES.IN('0001'), '--amount', '99.5', '--reference', 'cli'], envOf(key));
+    const placed = await run(
+      ['topup', '--operator', '101', '--phone', SANDBOX_PHONES.IN('0001'), '--amount', '99.5', '--reference', 'cli'],
+      envOf(key),
+    );
     expect(placed.code).toBe(0);
     const order = JSON.parse(placed.stdout);
-    expect(order).toMatchObject({ status: 'PENDING', amount_local: '99.5000', reference: 'cli', balance_after: '900.50' });
+    expect(order).toMatchObject({
+      status: 'PENDING',
+      amount_local: '99.5000',
+      reference: 'cli',
+      balance_after: '900.50',
+    });
     await service.settle();
 
     const status = await run(['status', order.order_id], envOf(key));
@@ -159,7 +176,10 @@ describe('partner-cli', () => {
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('PARTNER_API_KEY');
     const { sandboxKey: key } = await service.createPartner('IN', 'Typo');
-    const badAmount = await run(['topup', '--operator', '101', '--phone', SANDBOX_PHONES.IN('0001'), '--amount', '1e2'], envOf(key));
+    const badAmount = await run(
+      ['topup', '--operator', '101', '--phone', SANDBOX_PHONES.IN('0001'), '--amount', '1e2'],
+      envOf(key),
+    );
     expect(badAmount.code).toBe(2);
     expect(badAmount.stderr).toContain('--amount');
   });

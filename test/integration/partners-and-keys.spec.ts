@@ -14,7 +14,10 @@ const sorted = (value: object): string[] => Object.keys(value).sort();
 
 /** The interface's Error body: exactly `error` and `detail`. */
 const expectError = (answer: HttpAnswer, status: number, code: string): void => {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { error: code, detail: expect.any(String) } });
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status,
+    body: { error: code, detail: expect.any(String) },
+  });
 };
 
 describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
@@ -33,7 +36,9 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
   const regenerate = (partnerId: string, environment: 'sandbox' | 'live') =>
     service.admin('POST', `/partners/${partnerId}/keys/regenerate`, { environment });
 
-  async function livePartner(corridor: 'IN' | 'BD' | 'SG' = 'IN'): Promise<{ partnerId: string; sandboxKey: string; liveKey: string }> {
+  async function livePartner(
+    corridor: 'IN' | 'BD' | 'SG' = 'IN',
+  ): Promise<{ partnerId: string; sandboxKey: string; liveKey: string }> {
     const created = await service.createPartner(corridor);
     const approved = await approve(created.partnerId);
     expect(approved.status).toBe(200);
@@ -63,7 +68,13 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
       const { sandboxKey } = await service.createPartner(corridor as 'IN' | 'BD' | 'SG');
       const answer = await balance(sandboxKey);
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ available: '1000.00', currency, corridor, environment: 'sandbox', updated_at: expect.stringMatching(ISO_DATE_TIME) });
+      expect(answer.body).toEqual({
+        available: '1000.00',
+        currency,
+        corridor,
+        environment: 'sandbox',
+        updated_at: expect.stringMatching(ISO_DATE_TIME),
+      });
     });
 
     it('the Balance resource has exactly the documented fields', async () => {
@@ -77,27 +88,30 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
       ['IN', 'INR'],
       ['BD', 'BDT'],
       ['SG', 'SGD'],
-    ])('lists the mobile operators of the %s corridor in the documented envelope and Operator fields', async (corridor, currency) => {
-      const { sandboxKey } = await service.createPartner(corridor as 'IN' | 'BD' | 'SG');
-      const answer = await service.partner('GET', '/operators', sandboxKey);
-      expect(answer.status).toBe(200);
-      expect(sorted(answer.body)).toEqual(ENVELOPE_FIELDS);
-      expect(answer.body).toMatchObject({ corridor, currency });
-      expect(answer.body.count).toBe(answer.body.operators.length);
-      expect(answer.body.count).toBeGreaterThan(0);
-      for (const operator of answer.body.operators) {
-        expect(sorted(operator)).toEqual(OPERATOR_FIELDS);
-        expect(Number.isInteger(operator.id)).toBe(true);
-        expect(operator).toMatchObject({
-          api_operator_id: expect.any(String),
-          name: expect.any(String),
-          category: 'MOBILE_PREPAID',
-          min_amount: expect.stringMatching(DECIMAL),
-          max_amount: expect.stringMatching(DECIMAL),
-          local_currency: currency,
-        });
-      }
-    });
+    ])(
+      'lists the mobile operators of the %s corridor in the documented envelope and Operator fields',
+      async (corridor, currency) => {
+        const { sandboxKey } = await service.createPartner(corridor as 'IN' | 'BD' | 'SG');
+        const answer = await service.partner('GET', '/operators', sandboxKey);
+        expect(answer.status).toBe(200);
+        expect(sorted(answer.body)).toEqual(ENVELOPE_FIELDS);
+        expect(answer.body).toMatchObject({ corridor, currency });
+        expect(answer.body.count).toBe(answer.body.operators.length);
+        expect(answer.body.count).toBeGreaterThan(0);
+        for (const operator of answer.body.operators) {
+          expect(sorted(operator)).toEqual(OPERATOR_FIELDS);
+          expect(Number.isInteger(operator.id)).toBe(true);
+          expect(operator).toMatchObject({
+            api_operator_id: expect.any(String),
+            name: expect.any(String),
+            category: 'MOBILE_PREPAID',
+            min_amount: expect.stringMatching(DECIMAL),
+            max_amount: expect.stringMatching(DECIMAL),
+            local_currency: currency,
+          });
+        }
+      },
+    );
   });
 
   describe('live keys and KYC', () => {
@@ -114,7 +128,13 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
       expect(approved.body).toEqual({ partner_id: partnerId, live_api_key: expect.stringMatching(LIVE_KEY) });
       const answer = await balance(approved.body.live_api_key);
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ available: '0.00', currency: 'SGD', corridor: 'SG', environment: 'live', updated_at: expect.stringMatching(ISO_DATE_TIME) });
+      expect(answer.body).toEqual({
+        available: '0.00',
+        currency: 'SGD',
+        corridor: 'SG',
+        environment: 'live',
+        updated_at: expect.stringMatching(ISO_DATE_TIME),
+      });
     });
 
     it('the live and sandbox wallets are separate', async () => {
@@ -149,11 +169,18 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
       const { partnerId, sandboxKey } = await service.createPartner('IN');
       const regenerated = await regenerate(partnerId, 'sandbox');
       expect(regenerated.status).toBe(200);
-      expect(regenerated.body).toEqual({ partner_id: partnerId, environment: 'sandbox', api_key: expect.stringMatching(SANDBOX_KEY) });
+      expect(regenerated.body).toEqual({
+        partner_id: partnerId,
+        environment: 'sandbox',
+        api_key: expect.stringMatching(SANDBOX_KEY),
+      });
       expect(regenerated.body.api_key).not.toBe(sandboxKey);
 
       expectError(await balance(sandboxKey), 401, 'invalid_api_key');
-      expect((await balance(regenerated.body.api_key)).body).toMatchObject({ available: '1000.00', environment: 'sandbox' });
+      expect((await balance(regenerated.body.api_key)).body).toMatchObject({
+        available: '1000.00',
+        environment: 'sandbox',
+      });
     });
 
     it('a regenerated live key replaces the old one at once and leaves the sandbox key working', async () => {
@@ -181,10 +208,16 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
       ['a key one character short', () => ({ authorization: `Bearer svc_test_${'A'.repeat(31)}` })],
       ['a key with an unknown prefix', () => ({ authorization: `Bearer svc_prod_${'A'.repeat(32)}` })],
       ['a key with characters outside base64url', () => ({ authorization: `Bearer svc_test_${'A'.repeat(31)}+` })],
-      ['a well-formed sandbox key that was never issued', () => ({ authorization: `Bearer svc_test_${'A'.repeat(32)}` })],
+      [
+        'a well-formed sandbox key that was never issued',
+        () => ({ authorization: `Bearer svc_test_${'A'.repeat(32)}` }),
+      ],
       ['a well-formed live key that was never issued', () => ({ authorization: `Bearer svc_live_${'b'.repeat(32)}` })],
       ['a revoked key', () => ({ authorization: `Bearer ${revokedKey}` })],
-      ['a sandbox key presented with the live prefix', () => ({ authorization: `Bearer ${revokedKey.replace('svc_test_', 'svc_live_')}` })],
+      [
+        'a sandbox key presented with the live prefix',
+        () => ({ authorization: `Bearer ${revokedKey.replace('svc_test_', 'svc_live_')}` }),
+      ],
     ];
 
     it.each(cases)('%s gets 401 invalid_api_key with the Error body', async (_what, headers) => {
@@ -196,7 +229,11 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
       for (const path of ['/operators', '/transactions/ord_x']) {
         expectError(await service.partner('GET', path, revokedKey), 401, 'invalid_api_key');
       }
-      const topup = await service.topup(revokedKey, { operator_id: 101, phone: '+919876540001', amount: 100 }, 'revoked-key-01');
+      const topup = await service.topup(
+        revokedKey,
+        { operator_id: 101, phone: '+919876540001', amount: 100 },
+        'revoked-key-01',
+      );
       expectError(topup, 401, 'invalid_api_key');
     });
   });
@@ -204,23 +241,50 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
   describe('funding a live wallet', () => {
     it('an operator’s credit is added to the live wallet and the partner’s balance shows it', async () => {
       const { partnerId, liveKey } = await livePartner('IN');
-      const first = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount: '2500.00', reference: 'wire 0001' });
+      const first = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, {
+        environment: 'live',
+        amount: '2500.00',
+        reference: 'wire 0001',
+      });
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ partner_id: partnerId, environment: 'live', amount: '2500.00', available: '2500.00', currency: 'INR', reference: 'wire 0001' });
-      const second = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount: '0.50', reference: 'wire 0002' });
+      expect(first.body).toMatchObject({
+        partner_id: partnerId,
+        environment: 'live',
+        amount: '2500.00',
+        available: '2500.00',
+        currency: 'INR',
+        reference: 'wire 0001',
+      });
+      const second = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, {
+        environment: 'live',
+        amount: '0.50',
+        reference: 'wire 0002',
+      });
       expect(second.body.available).toBe('2500.50');
-      expect((await balance(liveKey)).body).toMatchObject({ available: '2500.50', currency: 'INR', environment: 'live' });
+      expect((await balance(liveKey)).body).toMatchObject({
+        available: '2500.50',
+        currency: 'INR',
+        environment: 'live',
+      });
     });
 
     it('a live credit leaves the sandbox wallet as it was', async () => {
       const { partnerId, sandboxKey } = await livePartner('BD');
-      await service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount: '10', reference: 'wire 0003' });
+      await service.admin('POST', `/partners/${partnerId}/wallet-credits`, {
+        environment: 'live',
+        amount: '10',
+        reference: 'wire 0003',
+      });
       expect((await balance(sandboxKey)).body.available).toBe('1000.00');
     });
 
     it.each(['0', '-5', '1e3', '0.001', 'ten'])('refuses a credit of "%s" and moves no money', async (amount) => {
       const { partnerId, liveKey } = await livePartner('IN');
-      const answer = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount, reference: 'bad' });
+      const answer = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, {
+        environment: 'live',
+        amount,
+        reference: 'bad',
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.error).toBe('validation_failed');
       expect((await balance(liveKey)).body.available).toBe('0.00');
@@ -230,7 +294,11 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
   describe('partner show (back office)', () => {
     it('shows the partner, its KYC status and both balances, and never a key or a key hash', async () => {
       const { partnerId, sandboxKey, liveKey } = await livePartner('SG');
-      await service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'live', amount: '75.25', reference: 'wire 0004' });
+      await service.admin('POST', `/partners/${partnerId}/wallet-credits`, {
+        environment: 'live',
+        amount: '75.25',
+        reference: 'wire 0004',
+      });
       const answer = await service.admin('GET', `/partners/${partnerId}`);
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
@@ -245,14 +313,25 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
         },
       });
       const hasher = new HmacKeyHasher(TEST_KEY_SECRET);
-      for (const secret of [sandboxKey, liveKey, sandboxKey.slice('svc_test_'.length), liveKey.slice('svc_live_'.length), hasher.hash(sandboxKey), hasher.hash(liveKey), 'svc_']) {
+      for (const secret of [
+        sandboxKey,
+        liveKey,
+        sandboxKey.slice('svc_test_'.length),
+        liveKey.slice('svc_live_'.length),
+        hasher.hash(sandboxKey),
+        hasher.hash(liveKey),
+        'svc_',
+      ]) {
         expect(answer.text).not.toContain(secret);
       }
     });
 
     it('a partner still in review shows kyc pending and no live balance', async () => {
       const { partnerId } = await service.createPartner('IN');
-      expect((await service.admin('GET', `/partners/${partnerId}`)).body).toMatchObject({ kyc_status: 'pending', balances: { live: null, sandbox: { available: '1000.00' } } });
+      expect((await service.admin('GET', `/partners/${partnerId}`)).body).toMatchObject({
+        kyc_status: 'pending',
+        balances: { live: null, sandbox: { available: '1000.00' } },
+      });
     });
 
     it('an unknown partner is 404 not_found', async () => {
@@ -266,17 +345,28 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
       ['a Basic credential', { authorization: `Basic ${Buffer.from(`admin:${TEST_ADMIN_TOKEN}`).toString('base64')}` }],
       ['no token', {}],
     ])('%s gets 401 from the back office', async (_what, headers: Record<string, string>) => {
-      const answer = await service.request('POST', '/v1/admin/partners', { headers, body: { name: 'Intruder', corridor: 'IN' } });
+      const answer = await service.request('POST', '/v1/admin/partners', {
+        headers,
+        body: { name: 'Intruder', corridor: 'IN' },
+      });
       expectError(answer, 401, 'invalid_admin_token');
     });
 
     it('a partner’s API key gets 401 from the back office', async () => {
       const { partnerId, sandboxKey } = await service.createPartner('IN');
-      expectError(await service.request('GET', `/v1/admin/partners/${partnerId}`, { token: sandboxKey }), 401, 'invalid_admin_token');
+      expectError(
+        await service.request('GET', `/v1/admin/partners/${partnerId}`, { token: sandboxKey }),
+        401,
+        'invalid_admin_token',
+      );
     });
 
     it('the operator token is not a partner key', async () => {
-      expectError(await service.request('GET', '/v1/partner/balance', { token: TEST_ADMIN_TOKEN }), 401, 'invalid_api_key');
+      expectError(
+        await service.request('GET', '/v1/partner/balance', { token: TEST_ADMIN_TOKEN }),
+        401,
+        'invalid_api_key',
+      );
     });
   });
 

@@ -29,14 +29,23 @@ describe('the partner portal page', () => {
     ]) {
       const answer = await fetch(`${service.url}${path}`);
       const headers = Object.fromEntries(
-        ['content-type', 'content-security-policy', 'x-frame-options', 'x-content-type-options', 'cross-origin-opener-policy', 'referrer-policy', 'cache-control'].map((name) => [name, answer.headers.get(name)]),
+        [
+          'content-type',
+          'content-security-policy',
+          'x-frame-options',
+          'x-content-type-options',
+          'cross-origin-opener-policy',
+          'referrer-policy',
+          'cache-control',
+        ].map((name) => [name, answer.headers.get(name)]),
       );
       expect({ path, status: answer.status, headers }).toEqual({
         path,
         status: 200,
         headers: {
           'content-type': type,
-          'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+          'content-security-policy':
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
           'x-frame-options': 'DENY',
           'x-content-type-options': 'nosniff',
           'cross-origin-opener-policy': 'same-origin',
@@ -71,7 +80,10 @@ describeInBrowser('the partner portal in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [service, browser] = await Promise.all([TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } }), launchBrowser()]);
+    [service, browser] = await Promise.all([
+      TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } }),
+      launchBrowser(),
+    ]);
     ({ partnerId, sandboxKey: key } = await service.createPartner('IN', 'Portal Partner'));
     // Room for the page's own requests: each view costs a few calls against the key's budget.
     await configure(partnerId, { rate_limit: 10_000 });
@@ -108,7 +120,7 @@ describeInBrowser('the partner portal in Chromium', () => {
   const topup = (suffix: string, idempotencyKey: string, reference: string) =>
     service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 10, reference }, idempotencyKey);
 
-  it('refuses a malformed key before sending it, and shows the service\'s refusal of a wrong one', async () => {
+  it("refuses a malformed key before sending it, and shows the service's refusal of a wrong one", async () => {
     await signIn('not-a-key');
     await waitForText('#sign-in-error', 'starts with svc_live_ or svc_test_');
     await signIn(`svc_test_${'A'.repeat(32)}`);
@@ -116,7 +128,7 @@ describeInBrowser('the partner portal in Chromium', () => {
     expect(await page.locator('#portal').isHidden()).toBe(true);
   });
 
-  it('shows the balance and the transactions, with the partner\'s text shown as text, and an order\'s outcome once settled', async () => {
+  it("shows the balance and the transactions, with the partner's text shown as text, and an order's outcome once settled", async () => {
     const hostile = '<img src=x onerror="window.__injected = 1">';
     const placed = await topup('0001', 'portal-first-0001', hostile);
     const failed = await topup('0002', 'portal-first-0002', 'will fail');
@@ -190,7 +202,10 @@ describeInBrowser('the partner portal in Chromium', () => {
     await waitForText('#notice', 'Webhook URL saved.');
     const firstSecret = await text('#new-secret-value');
     expect(firstSecret).toMatch(/^whsec_/);
-    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ webhook_url: 'http://127.0.0.1:9/portal-hook', webhook_secret_set: true });
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({
+      webhook_url: 'http://127.0.0.1:9/portal-hook',
+      webhook_secret_set: true,
+    });
 
     await page.click('#new-secret-done');
     expect(await page.locator('#new-secret').isHidden()).toBe(true);
@@ -226,18 +241,27 @@ describeInBrowser('the partner portal in Chromium', () => {
     await page.fill('#ip-allowlist', '127.0.0.1\n::1\n203.0.113.0/24');
     await page.click('#access-form button[type=submit]');
     await waitForText('#notice', 'Access settings saved.');
-    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ rate_limit_per_minute: 120, ip_allowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'] });
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({
+      rate_limit_per_minute: 120,
+      ip_allowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'],
+    });
 
     await page.fill('#ip-allowlist', 'not-an-address');
     await page.click('#access-form button[type=submit]');
     await waitForText('#failure', 'validation_failed');
-    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ rate_limit_per_minute: 120, ip_allowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'] });
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({
+      rate_limit_per_minute: 120,
+      ip_allowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'],
+    });
 
     await page.fill('#ip-allowlist', '');
     await page.fill('#rate-limit', '600');
     await page.click('#access-form button[type=submit]');
     await waitForText('#notice', 'Access settings saved.');
-    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ rate_limit_per_minute: 600, ip_allowlist: [] });
+    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({
+      rate_limit_per_minute: 600,
+      ip_allowlist: [],
+    });
   });
 
   it('shows the live wallet, apart from the sandbox one, for a live key', async () => {
@@ -261,7 +285,9 @@ describeInBrowser('the partner portal in Chromium', () => {
     expect(await page.locator('#webhook-form button[type=submit]').isDisabled()).toBe(true);
     expect(await page.locator('#access-form button[type=submit]').isDisabled()).toBe(true);
     await configure(limited.partnerId, { rate_limit: 100 });
-    expect((await service.partner('GET', '/settings', limited.sandboxKey)).body.webhook_url).toBe('http://127.0.0.1:9/kept');
+    expect((await service.partner('GET', '/settings', limited.sandboxKey)).body.webhook_url).toBe(
+      'http://127.0.0.1:9/kept',
+    );
   });
 
   it('asks before removing the webhook, and keeps it when the partner says no', async () => {
@@ -319,13 +345,23 @@ describeInBrowser('the partner portal in Chromium', () => {
     await signIn();
     await waitForText('#balance', 'INR');
     const kept = await page.evaluate(() => {
-      const browserGlobals = globalThis as unknown as { localStorage: Storage; sessionStorage: Storage; document: { cookie: string } };
-      return { local: browserGlobals.localStorage.length, session: browserGlobals.sessionStorage.length, cookies: browserGlobals.document.cookie };
+      const browserGlobals = globalThis as unknown as {
+        localStorage: Storage;
+        sessionStorage: Storage;
+        document: { cookie: string };
+      };
+      return {
+        local: browserGlobals.localStorage.length,
+        session: browserGlobals.sessionStorage.length,
+        cookies: browserGlobals.document.cookie,
+      };
     });
     expect(kept).toEqual({ local: 0, session: 0, cookies: '' });
     expect(await page.inputValue('#api-key')).toBe('');
 
-    const regenerated = await service.admin('POST', `/partners/${partnerId}/keys/regenerate`, { environment: 'sandbox' });
+    const regenerated = await service.admin('POST', `/partners/${partnerId}/keys/regenerate`, {
+      environment: 'sandbox',
+    });
     expect(regenerated.status).toBe(200);
     await page.click('#refresh');
     await waitForText('#sign-in-error', 'invalid_api_key');

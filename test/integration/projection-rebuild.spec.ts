@@ -24,7 +24,11 @@ interface Partner {
 }
 
 /** Everything a partner can read about itself through the API. */
-async function partnerAnswers(service: TestService, partner: Partner, orderIds: string[]): Promise<Record<string, unknown>> {
+async function partnerAnswers(
+  service: TestService,
+  partner: Partner,
+  orderIds: string[],
+): Promise<Record<string, unknown>> {
   const read = async (path: string): Promise<unknown> => {
     const answer = await service.partner('GET', path, partner.sandboxKey);
     return { status: answer.status, body: answer.body };
@@ -48,9 +52,13 @@ async function sideEffects(db: SqlDatabase, receiver: RecordingReceiver): Promis
     webhookDeliveries: await count('SELECT count(*)::text AS n FROM webhook_deliveries'),
     webhookAttempts: await count('SELECT count(*)::text AS n FROM webhook_attempts'),
     webhooksReceived: receiver.received.length,
-    providerOutcomes: await count(`SELECT count(*)::text AS n FROM es_events WHERE event_type IN ('TransactionSettled', 'TransactionFailed', 'TransactionSubmitted')`),
+    providerOutcomes: await count(
+      `SELECT count(*)::text AS n FROM es_events WHERE event_type IN ('TransactionSettled', 'TransactionFailed', 'TransactionSubmitted')`,
+    ),
     refunds: await count(`SELECT count(*)::text AS n FROM es_events WHERE event_type = 'WalletRefunded'`),
-    reactionsCheckpoint: await db.query(`SELECT commit_position::text, prepare_position::text FROM projection_checkpoints WHERE name = 'reactions'`),
+    reactionsCheckpoint: await db.query(
+      `SELECT commit_position::text, prepare_position::text FROM projection_checkpoints WHERE name = 'reactions'`,
+    ),
   };
 }
 
@@ -67,15 +75,24 @@ async function leftovers(db: SqlDatabase): Promise<string[]> {
 async function versionsOf(service: TestService): Promise<Record<string, number>> {
   const status = await service.admin('GET', '/projections');
   expect(status.status).toBe(200);
-  return Object.fromEntries((status.body.projections as { name: string; version: number }[]).map((projection) => [projection.name, projection.version]));
+  return Object.fromEntries(
+    (status.body.projections as { name: string; version: number }[]).map((projection) => [
+      projection.name,
+      projection.version,
+    ]),
+  );
 }
 
 /** Starts a rebuild through the admin API and waits for it to end, without polling. */
 async function rebuild(service: TestService, name: string): Promise<Record<string, unknown>> {
   const started = await service.admin('POST', `/projections/${name}/rebuild`);
   expect(started.status).toBe(202);
-  expect(started.body).toMatchObject({ projection: name, state: 'running', rebuild_id: expect.stringMatching(/^rbd_/) });
-  await (service.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN)).whenFinished(started.body.rebuild_id);
+  expect(started.body).toMatchObject({
+    projection: name,
+    state: 'running',
+    rebuild_id: expect.stringMatching(/^rbd_/),
+  });
+  await service.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN).whenFinished(started.body.rebuild_id);
   const ended = await service.admin('GET', `/projections/rebuilds/${started.body.rebuild_id}`);
   expect(ended.status).toBe(200);
   return ended.body;
@@ -96,10 +113,25 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
     receiver = await RecordingReceiver.start();
     first = await service.createPartner('IN', 'Rebuild Partner One');
     second = await service.createPartner('IN', 'Rebuild Partner Two');
-    expect((await service.admin('PATCH', `/partners/${first.partnerId}/settings`, { environment: 'sandbox', webhook_url: receiver.url })).status).toBe(200);
-    await service.admin('POST', `/partners/${first.partnerId}/wallet-credits`, { environment: 'sandbox', amount: '250.00', reference: 'extra test money' });
+    expect(
+      (
+        await service.admin('PATCH', `/partners/${first.partnerId}/settings`, {
+          environment: 'sandbox',
+          webhook_url: receiver.url,
+        })
+      ).status,
+    ).toBe(200);
+    await service.admin('POST', `/partners/${first.partnerId}/wallet-credits`, {
+      environment: 'sandbox',
+      amount: '250.00',
+      reference: 'extra test money',
+    });
     const topup = async (partner: Partner, suffix: string, amount: number, key: string): Promise<void> => {
-      const placed = await service.topup(partner.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount, reference: key }, key);
+      const placed = await service.topup(
+        partner.sandboxKey,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount, reference: key },
+        key,
+      );
       expect(placed.status).toBe(200);
       orderIds.push(placed.body.order_id);
     };
@@ -119,8 +151,18 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
   it('the status shows each projection at version 1, caught up with the log', async () => {
     const status = await service.admin('GET', '/projections');
     expect(status.status).toBe(200);
-    const byName = Object.fromEntries((status.body.projections as { name: string }[]).map((projection) => [projection.name, projection]));
-    expect(Object.keys(byName).sort()).toEqual(['balances', 'key-scopes', 'orders', 'partner-events', 'partner-settings', 'partners', 'reactions']);
+    const byName = Object.fromEntries(
+      (status.body.projections as { name: string }[]).map((projection) => [projection.name, projection]),
+    );
+    expect(Object.keys(byName).sort()).toEqual([
+      'balances',
+      'key-scopes',
+      'orders',
+      'partner-events',
+      'partner-settings',
+      'partners',
+      'reactions',
+    ]);
     expect(byName.balances).toEqual({
       name: 'balances',
       group: 'read-models',
@@ -137,17 +179,30 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
   it.each(['balances', 'orders'])(
     'after rebuilding %s every partner reads the same balances and transactions, under a new version, and no side effect happens again',
     async (name) => {
-      const before = { first: await partnerAnswers(service, first, orderIds.slice(0, 3)), second: await partnerAnswers(service, second, orderIds.slice(3)) };
+      const before = {
+        first: await partnerAnswers(service, first, orderIds.slice(0, 3)),
+        second: await partnerAnswers(service, second, orderIds.slice(3)),
+      };
       const effectsBefore = await sideEffects(db, receiver);
       const versionsBefore = await versionsOf(service);
 
       const ended = await rebuild(service, name);
       await service.settle();
 
-      expect(ended).toMatchObject({ projection: name, state: 'completed', phase: 'done', error: null, version_before: versionsBefore[name], version_after: versionsBefore[name] + 1 });
+      expect(ended).toMatchObject({
+        projection: name,
+        state: 'completed',
+        phase: 'done',
+        error: null,
+        version_before: versionsBefore[name],
+        version_after: versionsBefore[name] + 1,
+      });
       expect(ended.events_applied).toBe(ended.events_total);
       expect(ended.events_applied).toBeGreaterThan(0);
-      expect({ first: await partnerAnswers(service, first, orderIds.slice(0, 3)), second: await partnerAnswers(service, second, orderIds.slice(3)) }).toEqual(before);
+      expect({
+        first: await partnerAnswers(service, first, orderIds.slice(0, 3)),
+        second: await partnerAnswers(service, second, orderIds.slice(3)),
+      }).toEqual(before);
       expect(await versionsOf(service)).toEqual({ ...versionsBefore, [name]: versionsBefore[name] + 1 });
       expect(await leftovers(db)).toEqual([]);
       expect(await db.query(`SELECT name FROM projection_checkpoints WHERE name LIKE 'rebuild:%'`)).toEqual([]);
@@ -157,9 +212,15 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
   );
 
   it('a rebuilt projection keeps following the log: a new order after the rebuild shows at once', async () => {
-    const placed = await service.topup(second.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, 'after-rebuild');
+    const placed = await service.topup(
+      second.sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+      'after-rebuild',
+    );
     expect(placed.status).toBe(200);
-    expect((await service.partner('GET', '/balance', second.sandboxKey)).body.available).toBe(placed.body.balance_after);
+    expect((await service.partner('GET', '/balance', second.sandboxKey)).body.available).toBe(
+      placed.body.balance_after,
+    );
     expect((await service.partner('GET', `/transactions/${placed.body.order_id}`, second.sandboxKey)).status).toBe(200);
     await service.settle();
   });
@@ -188,7 +249,11 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
       expect(refused.status).toBe(409);
       expect(refused.text).toContain('rbd_elsewhere');
       const status = await service.admin('GET', '/projections');
-      expect((status.body.projections as { name: string; rebuilding: unknown }[]).find((projection) => projection.name === 'partners')?.rebuilding).toMatchObject({
+      expect(
+        (status.body.projections as { name: string; rebuilding: unknown }[]).find(
+          (projection) => projection.name === 'partners',
+        )?.rebuilding,
+      ).toMatchObject({
         rebuild_id: 'rbd_elsewhere',
         state: 'running',
       });
@@ -199,7 +264,10 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
 
   it('partners and partner settings rebuild too, and API keys keep working throughout', async () => {
     const before = await partnerAnswers(service, first, orderIds.slice(0, 3));
-    const [partners, settings] = await Promise.all([rebuild(service, 'partners'), rebuild(service, 'partner-settings')]);
+    const [partners, settings] = await Promise.all([
+      rebuild(service, 'partners'),
+      rebuild(service, 'partner-settings'),
+    ]);
     expect(partners).toMatchObject({ state: 'completed', version_after: 2 });
     expect(settings).toMatchObject({ state: 'completed', version_after: 2 });
     expect(await partnerAnswers(service, first, orderIds.slice(0, 3))).toEqual(before);
@@ -217,21 +285,40 @@ describe('rebuilding under load (postgres store)', () => {
     busy = await service.createPartner('IN', 'Busy Partner');
     quiet = await service.createPartner('IN', 'Quiet Partner');
     for (const partner of [busy, quiet]) {
-      const raised = await service.admin('PATCH', `/partners/${partner.partnerId}/settings`, { environment: 'sandbox', rate_limit: 100_000 });
+      const raised = await service.admin('PATCH', `/partners/${partner.partnerId}/settings`, {
+        environment: 'sandbox',
+        rate_limit: 100_000,
+      });
       expect(raised.status).toBe(200);
     }
-    await service.admin('POST', `/partners/${busy.partnerId}/wallet-credits`, { environment: 'sandbox', amount: '100000.00', reference: 'load test money' });
+    await service.admin('POST', `/partners/${busy.partnerId}/wallet-credits`, {
+      environment: 'sandbox',
+      amount: '100000.00',
+      reference: 'load test money',
+    });
     // A history worth rebuilding: a few hundred orders, settled, some failed and refunded.
     for (let lane = 0; lane < 4; lane++) {
       const placed = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          service.topup(busy.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN(i % 5 === 0 ? '0002' : '0001'), amount: 10 + (i % 7) }, `history-${lane}-${i}`),
+          service.topup(
+            busy.sandboxKey,
+            { operator_id: 101, phone: SANDBOX_PHONES.IN(i % 5 === 0 ? '0002' : '0001'), amount: 10 + (i % 7) },
+            `history-${lane}-${i}`,
+          ),
         ),
       );
       expect(placed.map((answer) => answer.status)).toEqual(placed.map(() => 200));
     }
-    await service.topup(quiet.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 12 }, 'quiet-1');
-    await service.topup(quiet.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 10 }, 'quiet-2');
+    await service.topup(
+      quiet.sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 12 },
+      'quiet-1',
+    );
+    await service.topup(
+      quiet.sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 10 },
+      'quiet-2',
+    );
     await service.settle();
   });
   afterAll(async () => {
@@ -241,7 +328,9 @@ describe('rebuilding under load (postgres store)', () => {
   it('topups and reads made while balances and orders are rebuilt all succeed and every answer stays right', async () => {
     const quietBefore = await partnerAnswers(service, quiet, []);
     const admin = service.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN);
-    const started = await Promise.all(['balances', 'orders'].map((name) => service.admin('POST', `/projections/${name}/rebuild`)));
+    const started = await Promise.all(
+      ['balances', 'orders'].map((name) => service.admin('POST', `/projections/${name}/rebuild`)),
+    );
     expect(started.map((answer) => answer.status)).toEqual([202, 202]);
     let rebuilding = true;
     const finished = Promise.all(started.map((answer) => admin.whenFinished(answer.body.rebuild_id))).then(() => {
@@ -260,16 +349,28 @@ describe('rebuilding under load (postgres store)', () => {
     const writer = async (lane: number): Promise<void> => {
       for (let i = 0; rebuilding || i < 3; i++) {
         const during = rebuilding;
-        const placed = await service.topup(busy.sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 }, `load-${lane}-${i}`);
+        const placed = await service.topup(
+          busy.sandboxKey,
+          { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+          `load-${lane}-${i}`,
+        );
         expectAnswer('topup', placed, (answer) => answer.status === 200);
         if (placed.status !== 200) continue;
         if (during) placedDuringRebuild += 1;
         placedOrders.push(placed.body.order_id);
         const order = await service.partner('GET', `/transactions/${placed.body.order_id}`, busy.sandboxKey);
-        expectAnswer('read own order', order, (answer) => answer.status === 200 && answer.body.order_id === placed.body.order_id);
+        expectAnswer(
+          'read own order',
+          order,
+          (answer) => answer.status === 200 && answer.body.order_id === placed.body.order_id,
+        );
         const balance = await service.partner('GET', '/balance', busy.sandboxKey);
         // Other lanes only debit, so the balance read back is at most the one this topup was told.
-        expectAnswer('read own balance', balance, (answer) => answer.status === 200 && !inr(placed.body.balance_after).isLessThan(inr(answer.body.available)));
+        expectAnswer(
+          'read own balance',
+          balance,
+          (answer) => answer.status === 200 && !inr(placed.body.balance_after).isLessThan(inr(answer.body.available)),
+        );
       }
     };
     // The quiet partner does nothing: whatever it reads during the rebuild must be exactly what it read before.
@@ -277,7 +378,8 @@ describe('rebuilding under load (postgres store)', () => {
       for (let i = 0; rebuilding || i < 3; i++) {
         const during = rebuilding;
         const now = await partnerAnswers(service, quiet, []);
-        if (JSON.stringify(now) !== JSON.stringify(quietBefore)) problems.push(`quiet partner read ${JSON.stringify(now)}`);
+        if (JSON.stringify(now) !== JSON.stringify(quietBefore))
+          problems.push(`quiet partner read ${JSON.stringify(now)}`);
         if (during) readsDuringRebuild += 1;
       }
     };
@@ -287,14 +389,21 @@ describe('rebuilding under load (postgres store)', () => {
     expect(placedDuringRebuild).toBeGreaterThan(0);
     expect(readsDuringRebuild).toBeGreaterThan(0);
     for (const answer of started) {
-      expect((await service.admin('GET', `/projections/rebuilds/${answer.body.rebuild_id}`)).body).toMatchObject({ state: 'completed', version_after: 2 });
+      expect((await service.admin('GET', `/projections/rebuilds/${answer.body.rebuild_id}`)).body).toMatchObject({
+        state: 'completed',
+        version_after: 2,
+      });
     }
 
     await service.settle();
     expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
     const listed = new Set<string>();
     for (let cursor: string | undefined, page = 0; page < 20; page++) {
-      const answer = await service.partner('GET', `/transactions?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, busy.sandboxKey);
+      const answer = await service.partner(
+        'GET',
+        `/transactions?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        busy.sandboxKey,
+      );
       for (const order of answer.body.transactions) listed.add(order.order_id);
       cursor = answer.body.next_cursor ?? undefined;
       if (!cursor) break;
@@ -324,7 +433,11 @@ describe('the projections commands of the operator CLI', () => {
     scratch = mkdtempSync(join(tmpdir(), 'cli-projections-'));
     env = { SERVICE_URL: service.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN, DATA_DIR: join(scratch, 'no-data-here') };
     const partner = await service.createPartner('SG', 'CLI Rebuild Partner');
-    await service.topup(partner.sandboxKey, { operator_id: 301, phone: SANDBOX_PHONES.SG('0001'), amount: 5 }, 'cli-rebuild');
+    await service.topup(
+      partner.sandboxKey,
+      { operator_id: 301, phone: SANDBOX_PHONES.SG('0001'), amount: 5 },
+      'cli-rebuild',
+    );
     await service.settle();
   });
   afterAll(async () => {
@@ -343,15 +456,9 @@ describe('the projections commands of the operator CLI', () => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const [printed] = lines(run);
     expect(lines(run)).toHaveLength(1);
-    expect((printed.projections as { name: string; version: number }[]).map((projection) => projection.name).sort()).toEqual([
-      'balances',
-      'key-scopes',
-      'orders',
-      'partner-events',
-      'partner-settings',
-      'partners',
-      'reactions',
-    ]);
+    expect(
+      (printed.projections as { name: string; version: number }[]).map((projection) => projection.name).sort(),
+    ).toEqual(['balances', 'key-scopes', 'orders', 'partner-events', 'partner-settings', 'partners', 'reactions']);
   });
 
   it('projections rebuild prints JSON progress lines when not on a terminal, and the completed rebuild last', async () => {
@@ -359,7 +466,8 @@ describe('the projections commands of the operator CLI', () => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const printed = lines(run);
     expect(printed.length).toBeGreaterThanOrEqual(1);
-    for (const line of printed) expect(line).toMatchObject({ projection: 'balances', rebuild_id: printed[0].rebuild_id });
+    for (const line of printed)
+      expect(line).toMatchObject({ projection: 'balances', rebuild_id: printed[0].rebuild_id });
     expect(printed[printed.length - 1]).toMatchObject({ state: 'completed', phase: 'done', version_after: 2 });
   });
 

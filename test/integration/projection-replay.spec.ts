@@ -55,8 +55,14 @@ describe.each(STORES)('the read models are rebuilt from the event log (%s store)
     }
     return result;
   };
-  const checkpoint = () => db.query("SELECT commit_position::text AS commit, prepare_position::text AS prepare FROM projection_checkpoints WHERE name = 'read-models'");
-  const resetCheckpoint = () => db.query("UPDATE projection_checkpoints SET commit_position = NULL, prepare_position = NULL WHERE name = 'read-models'");
+  const checkpoint = () =>
+    db.query(
+      "SELECT commit_position::text AS commit, prepare_position::text AS prepare FROM projection_checkpoints WHERE name = 'read-models'",
+    );
+  const resetCheckpoint = () =>
+    db.query(
+      "UPDATE projection_checkpoints SET commit_position = NULL, prepare_position = NULL WHERE name = 'read-models'",
+    );
 
   beforeAll(async () => {
     service = await TestService.start({ store });
@@ -67,14 +73,24 @@ describe.each(STORES)('the read models are rebuilt from the event log (%s store)
     const first = await service.createPartner('IN', 'Replay Partner One');
     const second = await service.createPartner('SG', 'Replay Partner Two');
     await service.admin('POST', `/partners/${first.partnerId}/kyc`, { status: 'approved' });
-    await service.admin('POST', `/partners/${first.partnerId}/wallet-credits`, { environment: 'live', amount: '1234.56', reference: 'wire 1' });
+    await service.admin('POST', `/partners/${first.partnerId}/wallet-credits`, {
+      environment: 'live',
+      amount: '1234.56',
+      reference: 'wire 1',
+    });
     await service.admin('POST', `/partners/${first.partnerId}/kyc`, { status: 'suspended' });
     await service.admin('POST', `/partners/${first.partnerId}/kyc`, { status: 'approved' });
-    const regenerated = await service.admin('POST', `/partners/${first.partnerId}/keys/regenerate`, { environment: 'sandbox' });
+    const regenerated = await service.admin('POST', `/partners/${first.partnerId}/keys/regenerate`, {
+      environment: 'sandbox',
+    });
     const key = regenerated.body.api_key as string;
 
     const topup = (suffix: string, amount: number, idempotencyKey: string) =>
-      service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount, reference: `replay-${idempotencyKey}` }, idempotencyKey);
+      service.topup(
+        key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount, reference: `replay-${idempotencyKey}` },
+        idempotencyKey,
+      );
     await topup('0001', 100, 'replay-success');
     await topup('0002', 50, 'replay-failure');
     await topup('0004', 25, 'replay-late-failure');
@@ -82,7 +98,10 @@ describe.each(STORES)('the read models are rebuilt from the event log (%s store)
     await topup('0005', 20, 'replay-held');
     await service.advance(30_000);
     await service.advance(20 * MINUTE); // past the stuck-order limit: both 0005 orders are held
-    const resolved = await service.admin('POST', `/orders/${heldThenFailed}/resolve`, { outcome: 'failed', reason: 'operator confirmed failure' });
+    const resolved = await service.admin('POST', `/orders/${heldThenFailed}/resolve`, {
+      outcome: 'failed',
+      reason: 'operator confirmed failure',
+    });
     expect(resolved.status).toBe(200);
     await settleFully(service, db);
     expect((await service.partner('GET', '/balance', second.sandboxKey)).body.available).toBe('1000.00');
@@ -98,7 +117,13 @@ describe.each(STORES)('the read models are rebuilt from the event log (%s store)
     expect(original.rm_partners).toHaveLength(2);
     expect(original.rm_api_keys).toHaveLength(4); // two sandbox keys (one revoked), a live key, and the second partner's
     expect(original.rm_balances).toHaveLength(3);
-    expect(original.rm_orders.map((order) => (order as { status: string }).status).sort()).toEqual(['DISPUTED', 'FAILED', 'FAILED', 'FAILED', 'SUCCESS']);
+    expect(original.rm_orders.map((order) => (order as { status: string }).status).sort()).toEqual([
+      'DISPUTED',
+      'FAILED',
+      'FAILED',
+      'FAILED',
+      'SUCCESS',
+    ]);
     expect(originalCheckpoint).toEqual([{ commit: expect.any(String), prepare: expect.any(String) }]);
   });
 

@@ -25,24 +25,45 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
   it('opens after five unknown outcomes in a row, refuses new orders before any debit, keeps placed orders for retry, and closes once a probe is answered', async () => {
     const { liveKey } = await liveWalletPartner(service);
     const view = async (orderId: string) => (await service.partner('GET', `/transactions/${orderId}`, liveKey)).body;
-    expect(await breaker()).toEqual({ provider: 'reloadly', state: 'closed', unknown_in_a_row: 0, next_probe_at: null });
+    expect(await breaker()).toEqual({
+      provider: 'reloadly',
+      state: 'closed',
+      unknown_in_a_row: 0,
+      next_probe_at: null,
+    });
 
     // Suffix 0009: the simulator answers 503 to the first attempt and records nothing; the outcome is unknown.
     const placed: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const answer = await service.topup(liveKey, { operator_id: 101, phone: `+9198765${i}0009`, amount: 100 }, `breaker-${i}`);
+      const answer = await service.topup(
+        liveKey,
+        { operator_id: 101, phone: `+9198765${i}0009`, amount: 100 },
+        `breaker-${i}`,
+      );
       expect(answer.status).toBe(200);
       placed.push(answer.body.order_id);
     }
     await service.settle();
     const opened = await breaker();
-    expect(opened).toMatchObject({ state: 'open', unknown_in_a_row: 5, next_probe_at: new Date(service.clock.now().getTime() + COOL_DOWN_MS).toISOString() });
+    expect(opened).toMatchObject({
+      state: 'open',
+      unknown_in_a_row: 5,
+      next_probe_at: new Date(service.clock.now().getTime() + COOL_DOWN_MS).toISOString(),
+    });
     for (const orderId of placed) expect((await view(orderId)).status).toBe('PENDING');
-    expect((await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text).toContain('partner_service_provider_breaker_open{provider="reloadly"} 1');
+    expect((await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text).toContain(
+      'partner_service_provider_breaker_open{provider="reloadly"} 1',
+    );
 
-    const refused = await service.topup(liveKey, { operator_id: 101, phone: '+919876540001', amount: 100 }, 'breaker-refused');
+    const refused = await service.topup(
+      liveKey,
+      { operator_id: 101, phone: '+919876540001', amount: 100 },
+      'breaker-refused',
+    );
     expectRefusal(refused, 503, 'provider_unavailable');
-    expect(refused.body.detail).toMatch(/^provider reloadly is not answering \(circuit open until .+\); no money was moved$/);
+    expect(refused.body.detail).toMatch(
+      /^provider reloadly is not answering \(circuit open until .+\); no money was moved$/,
+    );
     expect((await service.partner('GET', '/balance', liveKey)).body.available).toBe('4500.00');
 
     // Retries due before the cool-down ends are not sent: the simulator sees one attempt per order.
@@ -54,14 +75,25 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
     // After the cool-down one retry goes as the probe; the simulator answers it, the breaker closes, and the rest follow.
     await service.advance(COOL_DOWN_MS);
     await service.advance(COOL_DOWN_MS);
-    expect(await breaker()).toEqual({ provider: 'reloadly', state: 'closed', unknown_in_a_row: 0, next_probe_at: null });
-    expect((await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text).toContain('partner_service_provider_breaker_open{provider="reloadly"} 0');
+    expect(await breaker()).toEqual({
+      provider: 'reloadly',
+      state: 'closed',
+      unknown_in_a_row: 0,
+      next_probe_at: null,
+    });
+    expect((await service.request('GET', '/metrics', { token: TEST_ADMIN_TOKEN })).text).toContain(
+      'partner_service_provider_breaker_open{provider="reloadly"} 0',
+    );
     for (const orderId of placed) {
       expect(await view(orderId)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
       expect(transactionsOf(upstream, orderId)).toHaveLength(1);
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
     }
-    const accepted = await service.topup(liveKey, { operator_id: 101, phone: '+919876540001', amount: 100 }, 'breaker-after');
+    const accepted = await service.topup(
+      liveKey,
+      { operator_id: 101, phone: '+919876540001', amount: 100 },
+      'breaker-after',
+    );
     expect(accepted.status).toBe(200);
   });
 });

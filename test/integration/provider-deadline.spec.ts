@@ -38,13 +38,22 @@ describe.each(STORES)('a provider that does not answer in time (%s store)', (sto
   });
 
   const job = async (jobId: string) =>
-    (await sqlOf(service).query<{ done: boolean; attempts: number; last_error: string | null }>(`SELECT done_at IS NOT NULL AS done, attempts, last_error FROM jobs WHERE job_id = $1`, [jobId]))[0];
+    (
+      await sqlOf(service).query<{ done: boolean; attempts: number; last_error: string | null }>(
+        `SELECT done_at IS NOT NULL AS done, attempts, last_error FROM jobs WHERE job_id = $1`,
+        [jobId],
+      )
+    )[0];
   const balance = async () => (await service.partner('GET', '/balance', key)).body.available;
 
   it('a submission left unanswered fails at the deadline, its call is aborted, and the order is submitted again with the same id and settled once', async () => {
     const silent = silentCall();
     const submit = jest.spyOn(SandboxProvider.prototype, 'submit').mockImplementationOnce(silent.call);
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, 'silent-provider-0001');
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+      'silent-provider-0001',
+    );
     expect(placed.status).toBe(200);
     const orderId: string = placed.body.order_id;
 
@@ -53,7 +62,9 @@ describe.each(STORES)('a provider that does not answer in time (%s store)', (sto
     expect(silent.signals[0].aborted).toBe(true);
     const failed = await job(`submit-order:${orderId}`);
     expect(failed).toMatchObject({ done: false, attempts: 1 });
-    expect(failed.last_error).toContain(`the provider did not answer within ${PROVIDER_TIMEOUT_MS} ms (submitting order ${orderId})`);
+    expect(failed.last_error).toContain(
+      `the provider did not answer within ${PROVIDER_TIMEOUT_MS} ms (submitting order ${orderId})`,
+    );
     expect(await orderEvents(service, orderId, 'TransactionInitiated')).toHaveLength(1);
     expect(await orderEvents(service, orderId, 'TransactionSettled')).toHaveLength(0);
     // Nothing is known about the call's effect, so the order can still be held if the provider stays silent.
@@ -73,7 +84,11 @@ describe.each(STORES)('a provider that does not answer in time (%s store)', (sto
   it('a poll left unanswered is asked again later; the late order still settles once', async () => {
     const silent = silentCall();
     const poll = jest.spyOn(SandboxProvider.prototype, 'poll').mockImplementationOnce(silent.call);
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0003'), amount: 100 }, 'silent-poll-0003');
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0003'), amount: 100 },
+      'silent-poll-0003',
+    );
     const orderId: string = placed.body.order_id;
     await service.settle();
 
@@ -90,21 +105,37 @@ describe.each(STORES)('a provider that does not answer in time (%s store)', (sto
 
   it('a bill fetch left unanswered gets 503 provider_unavailable with the Error body, and no bill is kept to pay', async () => {
     jest.spyOn(SandboxProvider.prototype, 'fetchBill').mockImplementationOnce(silentCall().call);
-    const fetched = await service.partner('POST', '/bill-info', key, { biller_id: 1005, consumer_number: '1234560001' });
+    const fetched = await service.partner('POST', '/bill-info', key, {
+      biller_id: 1005,
+      consumer_number: '1234560001',
+    });
     expectRefusal(fetched, 503, 'provider_unavailable');
     expect(fetched.body.detail).toContain(`did not answer within ${PROVIDER_TIMEOUT_MS} ms`);
 
-    const paid = await service.partner('POST', '/pay-bill', key, { biller_id: 1005, consumer_number: '1234560001', amount: 10 }, { 'idempotency-key': 'unfetched-bill-01' });
+    const paid = await service.partner(
+      'POST',
+      '/pay-bill',
+      key,
+      { biller_id: 1005, consumer_number: '1234560001', amount: 10 },
+      { 'idempotency-key': 'unfetched-bill-01' },
+    );
     expectRefusal(paid, 400, 'validation_failed', 'consumer_number');
     expect(await balance()).toBe('1000.00');
   });
 
   it('answers in time pass through unchanged: a settled order, a fetched bill', async () => {
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 100 }, 'prompt-provider-0002');
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 100 },
+      'prompt-provider-0002',
+    );
     await service.settle();
     expect((await service.partner('GET', `/transactions/${placed.body.order_id}`, key)).body.status).toBe('FAILED');
     expect(await balance()).toBe('1000.00');
-    const fetched = await service.partner('POST', '/bill-info', key, { biller_id: 1005, consumer_number: '1234560001' });
+    const fetched = await service.partner('POST', '/bill-info', key, {
+      biller_id: 1005,
+      consumer_number: '1234560001',
+    });
     expect(fetched.status).toBe(200);
   });
 });

@@ -10,14 +10,21 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
   let upstream: LiveUpstream;
   let service: TestService;
   let day: string;
-  const orders: Record<'matched' | 'amount' | 'oursOnly' | 'status', string> = { matched: '', amount: '', oursOnly: '', status: '' };
+  const orders: Record<'matched' | 'amount' | 'oursOnly' | 'status', string> = {
+    matched: '',
+    amount: '',
+    oursOnly: '',
+    status: '',
+  };
 
   beforeAll(async () => {
     upstream = await startLiveUpstream();
     service = await TestService.start({ store: 'postgres', env: upstream.env });
     await setRoute(service, { kind: 'operator', id: 101, upstream_id: '1201' });
     const { liveKey } = await liveWalletPartner(service);
-    const place = async (suffix: string, key: string) => (await service.topup(liveKey, { operator_id: 101, phone: `+91987654${suffix}`, amount: 199 }, key)).body.order_id as string;
+    const place = async (suffix: string, key: string) =>
+      (await service.topup(liveKey, { operator_id: 101, phone: `+91987654${suffix}`, amount: 199 }, key)).body
+        .order_id as string;
     orders.matched = await place('0001', 'rec-matched');
     orders.amount = await place('0001', 'rec-amount');
     orders.oursOnly = await place('0001', 'rec-ours-only');
@@ -30,7 +37,10 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
     transactionsOf(upstream, orders.amount)[0].localAmount = micros('150');
     transactions.splice(transactions.indexOf(transactionsOf(upstream, orders.oursOnly)[0]), 1);
     const model = transactionsOf(upstream, orders.matched)[0];
-    transactions.push({ ...model, id: 990_001, reference: orders.status }, { ...model, id: 990_002, reference: 'ord_not_ours_1' });
+    transactions.push(
+      { ...model, id: 990_001, reference: orders.status },
+      { ...model, id: 990_002, reference: 'ord_not_ours_1' },
+    );
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service?.close();
@@ -43,7 +53,11 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
     const report = await reconcile(`date=${day}`);
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({ provider: 'reloadly', date: day, complete: false, recorded: 0 });
-    expect((await service.admin('GET', `/audit/orders/${orders.amount}`)).body.events.map((event: { event_type: string }) => event.event_type)).not.toContain('ReconciliationMismatchFound');
+    expect(
+      (await service.admin('GET', `/audit/orders/${orders.amount}`)).body.events.map(
+        (event: { event_type: string }) => event.event_type,
+      ),
+    ).not.toContain('ReconciliationMismatchFound');
   });
 
   it('finds each kind of difference once the day is over, and records each mismatch on its order', async () => {
@@ -57,11 +71,21 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
       counts: { matched: 1, amount_mismatch: 1, provider_only: 1, ours_only: 1, status_mismatch: 1 },
       recorded: 4,
     });
-    const byOrder = Object.fromEntries(report.body.findings.map((finding: { order_id: string; kind: string }) => [finding.order_id, finding]));
+    const byOrder = Object.fromEntries(
+      report.body.findings.map((finding: { order_id: string; kind: string }) => [finding.order_id, finding]),
+    );
     expect(byOrder[orders.matched]).toMatchObject({ kind: 'matched' });
-    expect(byOrder[orders.amount]).toMatchObject({ kind: 'amount_mismatch', detail: 'the provider took 150 INR, the order is for 199.00 INR', ours: { status: 'SUCCESS', amount: '199.00' }, upstream: { status: 'succeeded', amount: '150', currency: 'INR' } });
+    expect(byOrder[orders.amount]).toMatchObject({
+      kind: 'amount_mismatch',
+      detail: 'the provider took 150 INR, the order is for 199.00 INR',
+      ours: { status: 'SUCCESS', amount: '199.00' },
+      upstream: { status: 'succeeded', amount: '150', currency: 'INR' },
+    });
     expect(byOrder[orders.oursOnly]).toMatchObject({ kind: 'ours_only', upstream: null });
-    expect(byOrder[orders.status]).toMatchObject({ kind: 'status_mismatch', detail: 'the provider says succeeded, the order is FAILED here' });
+    expect(byOrder[orders.status]).toMatchObject({
+      kind: 'status_mismatch',
+      detail: 'the provider says succeeded, the order is FAILED here',
+    });
     expect(byOrder.ord_not_ours_1).toMatchObject({ kind: 'provider_only', partner_id: null, ours: null });
 
     const audit = (await service.admin('GET', `/audit/orders/${orders.amount}`)).body;
@@ -73,15 +97,34 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
       data: { provider: 'reloadly', date: day, kind: 'amount_mismatch', orderId: orders.amount },
     });
     const unknown = (await service.admin('GET', '/audit/orders/ord_not_ours_1')).body;
-    expect(unknown).toMatchObject({ order_id: 'ord_not_ours_1', outcome: null, events: [expect.objectContaining({ event_type: 'ReconciliationMismatchFound', data: expect.objectContaining({ kind: 'provider_only' }) })] });
-    expect((await service.admin('GET', `/audit/orders/${orders.matched}`)).body.events.map((event: { event_type: string }) => event.event_type)).not.toContain('ReconciliationMismatchFound');
+    expect(unknown).toMatchObject({
+      order_id: 'ord_not_ours_1',
+      outcome: null,
+      events: [
+        expect.objectContaining({
+          event_type: 'ReconciliationMismatchFound',
+          data: expect.objectContaining({ kind: 'provider_only' }),
+        }),
+      ],
+    });
+    expect(
+      (await service.admin('GET', `/audit/orders/${orders.matched}`)).body.events.map(
+        (event: { event_type: string }) => event.event_type,
+      ),
+    ).not.toContain('ReconciliationMismatchFound');
   });
 
   it('running the day again records nothing new', async () => {
     const again = await reconcile(`date=${day}`);
-    expect(again.body).toMatchObject({ complete: true, recorded: 0, counts: { amount_mismatch: 1, provider_only: 1, ours_only: 1, status_mismatch: 1 } });
+    expect(again.body).toMatchObject({
+      complete: true,
+      recorded: 0,
+      counts: { amount_mismatch: 1, provider_only: 1, ours_only: 1, status_mismatch: 1 },
+    });
     const audit = (await service.admin('GET', `/audit/orders/${orders.status}`)).body;
-    expect(audit.events.filter((event: { event_type: string }) => event.event_type === 'ReconciliationMismatchFound')).toHaveLength(1);
+    expect(
+      audit.events.filter((event: { event_type: string }) => event.event_type === 'ReconciliationMismatchFound'),
+    ).toHaveLength(1);
     // Findings are evidence for finance: they move no money, and the ledger still verifies.
     expect((await service.verify()).status).toBe(200);
   });
@@ -93,7 +136,8 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.text).toContain(`Reconciliation with reloadly, ${day} (UTC)`);
     expect(page.text).toContain('4 mismatch(es)');
-    for (const orderId of [orders.amount, orders.oursOnly, orders.status, 'ord_not_ours_1']) expect(page.text).toContain(orderId);
+    for (const orderId of [orders.amount, orders.oursOnly, orders.status, 'ord_not_ours_1'])
+      expect(page.text).toContain(orderId);
     expect(page.text).not.toContain(orders.matched);
   });
 

@@ -14,7 +14,13 @@ describe('replays, biller formats and agent-tool admission', () => {
   const fetchBill = (key: string, consumer: string, billerId = 1005) =>
     service.partner('POST', '/bill-info', key, { biller_id: billerId, consumer_number: consumer });
   const payBill = (key: string, consumer: string, amount: number, idempotencyKey: string) =>
-    service.partner('POST', '/pay-bill', key, { biller_id: 1005, consumer_number: consumer, amount }, { 'idempotency-key': idempotencyKey });
+    service.partner(
+      'POST',
+      '/pay-bill',
+      key,
+      { biller_id: 1005, consumer_number: consumer, amount },
+      { 'idempotency-key': idempotencyKey },
+    );
 
   it('a retried bill payment gets its first answer even after the fetched bill has expired', async () => {
     const { sandboxKey } = await service.createPartner('IN');
@@ -41,7 +47,10 @@ describe('replays, biller formats and agent-tool admission', () => {
   it('GET /billers shows each biller’s consumer number format', async () => {
     const { sandboxKey } = await service.createPartner('IN');
     const billers = (await service.partner('GET', '/billers', sandboxKey)).body.billers as Record<string, unknown>[];
-    expect(billers.find((biller) => biller.id === 1001)?.consumer_number).toEqual({ label: 'Mobile Number', pattern: '^[6-9][0-9]{9}$' });
+    expect(billers.find((biller) => biller.id === 1001)?.consumer_number).toEqual({
+      label: 'Mobile Number',
+      pattern: '^[6-9][0-9]{9}$',
+    });
   });
 
   it('the sandbox bill ending 0005 can be paid and then never settles', async () => {
@@ -65,7 +74,10 @@ describe('replays, biller formats and agent-tool admission', () => {
 
     it('refuses callers outside the key’s IP allowlist with 403 ip_not_allowed', async () => {
       const { partnerId, sandboxKey } = await service.createPartner('IN');
-      await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', ip_allowlist: ['203.0.113.7'] });
+      await service.admin('PATCH', `/partners/${partnerId}/settings`, {
+        environment: 'sandbox',
+        ip_allowlist: ['203.0.113.7'],
+      });
       const answer = await listTools(sandboxKey);
       expect(answer.status).toBe(403);
       expect(answer.body.error).toBe('ip_not_allowed');

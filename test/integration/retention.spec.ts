@@ -28,12 +28,23 @@ describe('retention of finished jobs and webhook records', () => {
   const count = async (sql: string) => Number((await sqlOf(service).query<{ n: string }>(sql))[0].n);
   const partnerWithWebhook = async (url: string): Promise<string> => {
     const { partnerId, sandboxKey } = await service.createPartner('IN');
-    expect((await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: url })).status).toBe(200);
-    const placed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, `retention-${partnerId}`);
+    expect(
+      (await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: url }))
+        .status,
+    ).toBe(200);
+    const placed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+      `retention-${partnerId}`,
+    );
     expect(placed.status).toBe(200);
     return sandboxKey;
   };
-  const deliveries = async (key: string) => (await service.partner('GET', '/webhook-deliveries', key)).body.deliveries as { state: string; attempts: unknown[] }[];
+  const deliveries = async (key: string) =>
+    (await service.partner('GET', '/webhook-deliveries', key)).body.deliveries as {
+      state: string;
+      attempts: unknown[];
+    }[];
 
   it('keeps everything younger than its age, then drops finished jobs and attempts after 30 days and finished deliveries after 90, never unfinished work', async () => {
     const delivered = await partnerWithWebhook(receiver.url);

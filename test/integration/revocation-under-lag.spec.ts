@@ -34,7 +34,8 @@ describe('revocations hold from their answer on, whatever the projection lag', (
 
   it('a suspended live key, a regenerated key and a tightened allowlist are refused on the next request, on another process, before the read models catch up', async () => {
     const suspended = await operatorSide.createPartner('IN', 'Suspended Partner');
-    const liveKey = (await operatorSide.admin('POST', `/partners/${suspended.partnerId}/kyc`, { status: 'approved' })).body.live_api_key as string;
+    const liveKey = (await operatorSide.admin('POST', `/partners/${suspended.partnerId}/kyc`, { status: 'approved' }))
+      .body.live_api_key as string;
     const regenerated = await operatorSide.createPartner('IN', 'Regenerated Partner');
     const fenced = await operatorSide.createPartner('IN', 'Allowlisted Partner');
     const bystander = await operatorSide.createPartner('IN', 'Bystander Partner');
@@ -46,7 +47,10 @@ describe('revocations hold from their answer on, whatever the projection lag', (
     const [suspension, regeneration, allowlist] = await Promise.all([
       operatorSide.admin('POST', `/partners/${suspended.partnerId}/kyc`, { status: 'suspended' }),
       operatorSide.admin('POST', `/partners/${regenerated.partnerId}/keys/regenerate`, { environment: 'sandbox' }),
-      operatorSide.admin('PATCH', `/partners/${fenced.partnerId}/settings`, { environment: 'sandbox', ip_allowlist: ['10.0.0.0/8'] }),
+      operatorSide.admin('PATCH', `/partners/${fenced.partnerId}/settings`, {
+        environment: 'sandbox',
+        ip_allowlist: ['10.0.0.0/8'],
+      }),
     ]);
     expect([suspension.status, regeneration.status, allowlist.status]).toEqual([200, 200, 200]);
     const newKey = regeneration.body.api_key as string;
@@ -55,7 +59,10 @@ describe('revocations hold from their answer on, whatever the projection lag', (
     for (const service of [partnerSide, operatorSide]) {
       for (const key of [liveKey, regenerated.sandboxKey, fenced.sandboxKey]) {
         const answer = await service.partner('GET', '/balance', key);
-        expect({ status: answer.status, body: answer.body }).toEqual({ status: 503, body: { error: 'access_change_pending', detail: expect.any(String) } });
+        expect({ status: answer.status, body: answer.body }).toEqual({
+          status: 503,
+          body: { error: 'access_change_pending', detail: expect.any(String) },
+        });
       }
     }
     // Nothing else is held up by the lag.

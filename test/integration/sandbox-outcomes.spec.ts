@@ -36,7 +36,13 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
 
   it('0001 succeeds at once with an operator reference and no refund', async () => {
     const placed = await topup('0001', 'sbx-0001-a');
-    expect(placed).toMatchObject({ status: 'PENDING', balance_after: '900.00', amount_local: '100.0000', currency: 'INR', reference: 'ref-0001' });
+    expect(placed).toMatchObject({
+      status: 'PENDING',
+      balance_after: '900.00',
+      amount_local: '100.0000',
+      currency: 'INR',
+      reference: 'ref-0001',
+    });
     await service.settle();
     const final = await status(placed.order_id);
     expect(final).toMatchObject({ status: 'SUCCESS', refunded_at: null });
@@ -56,7 +62,9 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
   });
 
   it('a failed order is shown FAILED only once its refund is booked: until then it is PENDING, in the list and its filters too', async () => {
-    const refund = jest.spyOn(RefundOrderJob.prototype, 'run').mockRejectedValueOnce(new Error('the database went away for a moment'));
+    const refund = jest
+      .spyOn(RefundOrderJob.prototype, 'run')
+      .mockRejectedValueOnce(new Error('the database went away for a moment'));
     try {
       const placed = await topup('0002', 'sbx-0002-refund-late');
       const orderId: string = placed.order_id;
@@ -66,7 +74,11 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
       expect(await status(orderId)).toMatchObject({ status: 'PENDING', refunded_at: null });
       const listed = async (status: 'PENDING' | 'FAILED') =>
         (
-          await dataOf(service.client(key).GET('/v1/partner/transactions', { params: { query: { reference: 'ref-0002', status } } }))
+          await dataOf(
+            service
+              .client(key)
+              .GET('/v1/partner/transactions', { params: { query: { reference: 'ref-0002', status } } }),
+          )
         ).transactions.filter((order) => order.order_id === orderId);
       expect(await listed('PENDING')).toEqual([expect.objectContaining({ status: 'PENDING' })]);
       expect(await listed('FAILED')).toEqual([]);
@@ -121,9 +133,12 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
   describe('when a settlement run stops half-way', () => {
     /** Longer than the job worker's first retry delay (1 s, doubling). */
     const RETRY_AFTER_MS = 5_000;
-    const orderStream = async (orderId: string) => service.app.get<EventStore>(EVENT_STORE).readStream(transactionStreamId(orderId));
+    const orderStream = async (orderId: string) =>
+      service.app.get<EventStore>(EVENT_STORE).readStream(transactionStreamId(orderId));
     const loseTheNextAnswer = () =>
-      jest.spyOn(service.app.get(OrderLifecycle), 'initiateWithAnswer').mockRejectedValueOnce(new Error('connection to the event store lost'));
+      jest
+        .spyOn(service.app.get(OrderLifecycle), 'initiateWithAnswer')
+        .mockRejectedValueOnce(new Error('connection to the event store lost'));
     afterEach(() => jest.restoreAllMocks());
 
     it('an order answered at once is initiated and settled in one append', async () => {
@@ -146,7 +161,10 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
 
       await service.advance(RETRY_AFTER_MS);
       expect(submit.mock.calls.map(([order]) => order.orderId)).toEqual([orderId, orderId]);
-      expect((await orderStream(orderId)).map((event) => event.type)).toEqual(['TransactionInitiated', 'TransactionSettled']);
+      expect((await orderStream(orderId)).map((event) => event.type)).toEqual([
+        'TransactionInitiated',
+        'TransactionSettled',
+      ]);
       expect(await status(orderId)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
       expect(await balance()).toBe('900.00');
     });

@@ -75,10 +75,21 @@ interface Order {
   expected: FinalStatus;
 }
 
-async function call(service: ServiceProcess, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function call(
+  service: ServiceProcess,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const response = await fetch(`${service.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -91,9 +102,17 @@ async function call(service: ServiceProcess, method: string, path: string, token
   return { via: service, status: response.status, headers: response.headers, text, body: parsed };
 }
 
-const admin = (service: ServiceProcess, method: string, path: string, body?: unknown) => call(service, method, `/v1/admin${path}`, TEST_ADMIN_TOKEN, body);
+const admin = (service: ServiceProcess, method: string, path: string, body?: unknown) =>
+  call(service, method, `/v1/admin${path}`, TEST_ADMIN_TOKEN, body);
 const topup = (service: ServiceProcess, partner: Partner, phone: string, idempotencyKey: string) =>
-  call(service, 'POST', '/v1/partner/topup', partner.key, { operator_id: 101, phone, amount: AMOUNT }, { 'idempotency-key': idempotencyKey });
+  call(
+    service,
+    'POST',
+    '/v1/partner/topup',
+    partner.key,
+    { operator_id: 101, phone, amount: AMOUNT },
+    { 'idempotency-key': idempotencyKey },
+  );
 
 const statusCounts = (answers: Answer[]): Record<string, number> => {
   const counts: Record<string, number> = {};
@@ -109,8 +128,12 @@ function failOnServerErrors(answers: Answer[]): void {
   const errors = answers.filter((answer) => answer.status >= 500);
   if (errors.length === 0) return;
   const samples = errors.slice(0, 3).map((answer) => `${answer.via.name} answered ${answer.status}: ${answer.text}`);
-  const logs = [...new Set(errors.map((answer) => answer.via))].map((service) => `--- ${service.name}'s log (last lines):\n${service.output.slice(-6000)}`);
-  throw new Error(`${errors.length} of ${answers.length} requests answered 5xx:\n${samples.join('\n')}\n${logs.join('\n')}`);
+  const logs = [...new Set(errors.map((answer) => answer.via))].map(
+    (service) => `--- ${service.name}'s log (last lines):\n${service.output.slice(-6000)}`,
+  );
+  throw new Error(
+    `${errors.length} of ${answers.length} requests answered 5xx:\n${samples.join('\n')}\n${logs.join('\n')}`,
+  );
 }
 
 /** Polls until `missing()` answers null (nothing missing any more), or fails with what was still missing at the deadline. */
@@ -137,7 +160,9 @@ function signedWith(webhook: ReceivedWebhook, secret: string): boolean {
   const parts = header.split(',').map((part) => part.split('='));
   const t = parts.find(([name]) => name === 't')?.[1];
   const expected = createHmac('sha256', secret).update(`${t}.${webhook.rawBody}`).digest();
-  return parts.some(([name, hex]) => name === 'v1' && /^[0-9a-f]{64}$/.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected));
+  return parts.some(
+    ([name, hex]) => name === 'v1' && /^[0-9a-f]{64}$/.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected),
+  );
 }
 
 describe('two service processes (separate OS processes) on one PostgreSQL database', () => {
@@ -205,14 +230,28 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
       expect(created.status).toBe(201);
       const partnerId: string = created.body.partner_id;
       if (extraCredit > 0) {
-        const credited = await admin(a, 'POST', `/partners/${partnerId}/wallet-credits`, { environment: 'sandbox', amount: extraCredit.toFixed(2), reference: 'scale-out funding' });
+        const credited = await admin(a, 'POST', `/partners/${partnerId}/wallet-credits`, {
+          environment: 'sandbox',
+          amount: extraCredit.toFixed(2),
+          reference: 'scale-out funding',
+        });
         expect(credited.status).toBe(200);
       }
       // Webhook URL (the secret is created and sealed by B) and a rate limit that the burst does not hit.
-      const configured = await admin(b, 'PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: receiver.url, rate_limit: 100_000 });
+      const configured = await admin(b, 'PATCH', `/partners/${partnerId}/settings`, {
+        environment: 'sandbox',
+        webhook_url: receiver.url,
+        rate_limit: 100_000,
+      });
       expect(configured.status).toBe(200);
       expect(configured.body.webhook_secret).toEqual(expect.any(String));
-      return { name, partnerId, key: created.body.sandbox_api_key, webhookSecret: configured.body.webhook_secret, funding: SANDBOX_CREDIT + extraCredit };
+      return {
+        name,
+        partnerId,
+        key: created.body.sandbox_api_key,
+        webhookSecret: configured.body.webhook_secret,
+        funding: SANDBOX_CREDIT + extraCredit,
+      };
     };
     hot = await onboard('Hot Wallet Partner', HOT_EXTRA_CREDIT);
     sameKeyPartner = await onboard('Retrying Partner', 0);
@@ -237,22 +276,38 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
     for (let round = 0; round < HOT_ATTEMPTS; round++) {
       hotAnswers.push(topup(via(round), hot, SUCCEEDS, `scale-out-hot-${round}`));
       if (round < SAME_KEY_COPIES) {
-        SAME_KEYS.forEach((same, k) => sameKeyAnswers[k].push(topup(via(round + k), sameKeyPartner, same.phone, same.key)));
+        SAME_KEYS.forEach((same, k) =>
+          sameKeyAnswers[k].push(topup(via(round + k), sameKeyPartner, same.phone, same.key)),
+        );
       }
       if (round < MIXED_ORDERS_PER_PARTNER) {
         mixed.forEach((partner, p) => {
           const expected: FinalStatus = round % 2 === 0 ? 'SUCCESS' : 'FAILED';
-          mixedAnswers.push({ partner, expected, answer: topup(via(round + p), partner, expected === 'SUCCESS' ? SUCCEEDS : FAILS, `scale-out-mixed-${p}-${round}`) });
+          mixedAnswers.push({
+            partner,
+            expected,
+            answer: topup(
+              via(round + p),
+              partner,
+              expected === 'SUCCESS' ? SUCCEEDS : FAILS,
+              `scale-out-mixed-${p}-${round}`,
+            ),
+          });
         });
       }
     }
     const hotSettled = await Promise.all(hotAnswers);
     const sameKeySettled = await Promise.all(sameKeyAnswers.map((answers) => Promise.all(answers)));
-    const mixedSettled = await Promise.all(mixedAnswers.map(async (entry) => ({ ...entry, answer: await entry.answer })));
+    const mixedSettled = await Promise.all(
+      mixedAnswers.map(async (entry) => ({ ...entry, answer: await entry.answer })),
+    );
     failOnServerErrors([...hotSettled, ...sameKeySettled.flat(), ...mixedSettled.map((entry) => entry.answer)]);
 
     // Hot wallet: exactly as many accepted as the funding covers, every other one refused, never below zero.
-    expect(statusCounts(hotSettled)).toEqual({ '200': HOT_ACCEPTED, '402 insufficient_balance': HOT_ATTEMPTS - HOT_ACCEPTED });
+    expect(statusCounts(hotSettled)).toEqual({
+      '200': HOT_ACCEPTED,
+      '402 insufficient_balance': HOT_ATTEMPTS - HOT_ACCEPTED,
+    });
     const hotAccepted = hotSettled.filter((answer) => answer.status === 200);
     const balancesAfter = hotAccepted.map((answer) => Number(answer.body.balance_after)).sort((x, y) => x - y);
     expect(balancesAfter).toEqual(Array.from({ length: HOT_ACCEPTED }, (_, i) => i * AMOUNT));
@@ -261,61 +316,96 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
     // One key, sent to both processes at once: one order, one first answer, the rest byte-identical replays.
     SAME_KEYS.forEach((same, k) => {
       const answers = sameKeySettled[k];
-      expect({ key: same.key, statuses: statusCounts(answers) }).toEqual({ key: same.key, statuses: { '200': SAME_KEY_COPIES } });
+      expect({ key: same.key, statuses: statusCounts(answers) }).toEqual({
+        key: same.key,
+        statuses: { '200': SAME_KEY_COPIES },
+      });
       expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
       expect(answers.filter((answer) => answer.headers.get('idempotent-replay') !== 'true')).toHaveLength(1);
       orders.push({ orderId: answers[0].body.order_id, partner: sameKeyPartner, expected: same.outcome });
     });
 
     // Mixed numbers: all accepted (the failures are refunded later, by a job).
-    expect(statusCounts(mixedSettled.map((entry) => entry.answer))).toEqual({ '200': MIXED_PARTNERS * MIXED_ORDERS_PER_PARTNER });
-    for (const { partner, expected, answer } of mixedSettled) orders.push({ orderId: answer.body.order_id, partner, expected });
+    expect(statusCounts(mixedSettled.map((entry) => entry.answer))).toEqual({
+      '200': MIXED_PARTNERS * MIXED_ORDERS_PER_PARTNER,
+    });
+    for (const { partner, expected, answer } of mixedSettled)
+      orders.push({ orderId: answer.body.order_id, partner, expected });
 
-    expect(new Set(orders.map((order) => order.orderId)).size).toBe(HOT_ACCEPTED + SAME_KEYS.length + MIXED_PARTNERS * MIXED_ORDERS_PER_PARTNER);
+    expect(new Set(orders.map((order) => order.orderId)).size).toBe(
+      HOT_ACCEPTED + SAME_KEYS.length + MIXED_PARTNERS * MIXED_ORDERS_PER_PARTNER,
+    );
   });
 
-  it('every order reaches its final status, the same through both processes, and the background work runs dry', async () => {
-    const final = new Map<string, string>();
-    let round = 0;
-    await waitUntil('every order SUCCESS or FAILED through GET /transactions/{id}', SETTLE_TIMEOUT_MS, async () => {
-      round += 1;
-      const pending = orders.filter((order) => !final.has(order.orderId));
-      const answers = await Promise.all(pending.map((order, i) => call(via(i + round), 'GET', `/v1/partner/transactions/${order.orderId}`, order.partner.key)));
-      failOnServerErrors(answers);
-      answers.forEach((answer, i) => {
-        expect(answer.status).toBe(200);
-        if (answer.body.status !== 'PENDING') final.set(pending[i].orderId, answer.body.status);
+  it(
+    'every order reaches its final status, the same through both processes, and the background work runs dry',
+    async () => {
+      const final = new Map<string, string>();
+      let round = 0;
+      await waitUntil('every order SUCCESS or FAILED through GET /transactions/{id}', SETTLE_TIMEOUT_MS, async () => {
+        round += 1;
+        const pending = orders.filter((order) => !final.has(order.orderId));
+        const answers = await Promise.all(
+          pending.map((order, i) =>
+            call(via(i + round), 'GET', `/v1/partner/transactions/${order.orderId}`, order.partner.key),
+          ),
+        );
+        failOnServerErrors(answers);
+        answers.forEach((answer, i) => {
+          expect(answer.status).toBe(200);
+          if (answer.body.status !== 'PENDING') final.set(pending[i].orderId, answer.body.status);
+        });
+        const left = orders.length - final.size;
+        return left === 0 ? null : `${left} of ${orders.length} orders still PENDING`;
       });
-      const left = orders.length - final.size;
-      return left === 0 ? null : `${left} of ${orders.length} orders still PENDING`;
-    });
-    for (const order of orders) expect({ order: order.orderId, status: final.get(order.orderId) }).toEqual({ order: order.orderId, status: order.expected });
+      for (const order of orders)
+        expect({ order: order.orderId, status: final.get(order.orderId) }).toEqual({
+          order: order.orderId,
+          status: order.expected,
+        });
 
-    // Until every webhook has arrived and neither process has anything left to do.
-    await waitUntil('webhooks delivered and background work done', SETTLE_TIMEOUT_MS, async () => {
-      const missing: string[] = [];
-      if (receiver.received.length < orders.length) missing.push(`${orders.length - receiver.received.length} webhooks`);
-      for (const service of [a, b]) {
-        const metrics = await call(service, 'GET', '/metrics', TEST_ADMIN_TOKEN);
-        for (const name of ['jobs_due', 'projection_lag_events', 'events_not_yet_readable']) {
-          const value = gauge(metrics.text, name);
-          if (value !== 0) missing.push(`${service.name}: ${name} = ${value}`);
+      // Until every webhook has arrived and neither process has anything left to do.
+      await waitUntil('webhooks delivered and background work done', SETTLE_TIMEOUT_MS, async () => {
+        const missing: string[] = [];
+        if (receiver.received.length < orders.length)
+          missing.push(`${orders.length - receiver.received.length} webhooks`);
+        for (const service of [a, b]) {
+          const metrics = await call(service, 'GET', '/metrics', TEST_ADMIN_TOKEN);
+          for (const name of ['jobs_due', 'projection_lag_events', 'events_not_yet_readable']) {
+            const value = gauge(metrics.text, name);
+            if (value !== 0) missing.push(`${service.name}: ${name} = ${value}`);
+          }
         }
-      }
-      return missing.length ? missing.join(', ') : null;
-    });
+        return missing.length ? missing.join(', ') : null;
+      });
 
-    // Both processes now answer the same final status for every order.
-    const seen = await Promise.all(
-      orders.flatMap((order) => [a, b].map(async (service) => ({ order: order.orderId, via: service.name, status: (await call(service, 'GET', `/v1/partner/transactions/${order.orderId}`, order.partner.key)).body?.status }))),
-    );
-    for (const entry of seen) expect(entry.status).toBe(orders.find((order) => order.orderId === entry.order)?.expected);
-  }, SETTLE_TIMEOUT_MS * 2 + 10_000);
+      // Both processes now answer the same final status for every order.
+      const seen = await Promise.all(
+        orders.flatMap((order) =>
+          [a, b].map(async (service) => ({
+            order: order.orderId,
+            via: service.name,
+            status: (await call(service, 'GET', `/v1/partner/transactions/${order.orderId}`, order.partner.key)).body
+              ?.status,
+          })),
+        ),
+      );
+      for (const entry of seen)
+        expect(entry.status).toBe(orders.find((order) => order.orderId === entry.order)?.expected);
+    },
+    SETTLE_TIMEOUT_MS * 2 + 10_000,
+  );
 
   it('verify passes through both processes: the six money invariants hold, no refund still outstanding', async () => {
     for (const service of [a, b]) {
       const report = await admin(service, 'GET', '/verify');
-      expect({ via: service.name, status: report.status, ok: report.body?.ok, breaches: report.body?.breaches, in_progress: report.body?.in_progress }).toEqual({
+      expect({
+        via: service.name,
+        status: report.status,
+        ok: report.body?.ok,
+        breaches: report.body?.breaches,
+        in_progress: report.body?.in_progress,
+      }).toEqual({
         via: service.name,
         status: 200,
         ok: true,
@@ -337,15 +427,23 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
     // No money moved for anything but the accepted orders (the 402s and the replays debited nothing).
     expect([...counted.keys()].sort()).toEqual(orders.map((order) => order.orderId).sort());
     for (const order of orders) {
-      const expected = order.expected === 'SUCCESS' ? { WalletDebited: 1, TransactionSettled: 1 } : { WalletDebited: 1, TransactionFailed: 1, WalletRefunded: 1 };
-      expect({ order: order.orderId, events: counted.get(order.orderId) }).toEqual({ order: order.orderId, events: expected });
+      const expected =
+        order.expected === 'SUCCESS'
+          ? { WalletDebited: 1, TransactionSettled: 1 }
+          : { WalletDebited: 1, TransactionFailed: 1, WalletRefunded: 1 };
+      expect({ order: order.orderId, events: counted.get(order.orderId) }).toEqual({
+        order: order.orderId,
+        events: expected,
+      });
     }
 
     const sameKeyDebits = await pg.query<{ key: string; n: number }>(
       `SELECT data->>'idempotencyKey' AS key, count(*)::int AS n FROM es_events WHERE event_type = 'WalletDebited' GROUP BY stream_id, 1 HAVING count(*) > 1`,
     );
     expect(sameKeyDebits.rows).toEqual([]);
-    const negative = await pg.query(`SELECT stream_id, stream_revision FROM es_events WHERE data ? 'balanceAfter' AND (data->>'balanceAfter')::numeric < 0`);
+    const negative = await pg.query(
+      `SELECT stream_id, stream_revision FROM es_events WHERE data ? 'balanceAfter' AND (data->>'balanceAfter')::numeric < 0`,
+    );
     expect(negative.rows).toEqual([]);
   });
 
@@ -355,17 +453,22 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
       const expected = (partner.funding - succeeded * AMOUNT).toFixed(2);
       for (const service of [a, b]) {
         const balance = await call(service, 'GET', '/v1/partner/balance', partner.key);
-        expect({ partner: partner.name, via: service.name, available: balance.body?.available }).toEqual({ partner: partner.name, via: service.name, available: expected });
+        expect({ partner: partner.name, via: service.name, available: balance.body?.available }).toEqual({
+          partner: partner.name,
+          via: service.name,
+          available: expected,
+        });
       }
     }
-    expect(((await call(a, 'GET', '/v1/partner/balance', hot.key)).body.available)).toBe('0.00');
+    expect((await call(a, 'GET', '/v1/partner/balance', hot.key)).body.available).toBe('0.00');
   });
 
   it('settlements, refunds and webhook deliveries ran in both processes’ job workers, each job completed once', async () => {
     const { rows } = await pg.query<{ kind: string; completed_by: string; n: number }>(
       `SELECT kind, completed_by, count(*)::int AS n FROM test_job_completions GROUP BY 1, 2 ORDER BY 1, 2`,
     );
-    const byKind = (kind: string): Record<string, number> => Object.fromEntries(rows.filter((row) => row.kind === kind).map((row) => [row.completed_by, row.n]));
+    const byKind = (kind: string): Record<string, number> =>
+      Object.fromEntries(rows.filter((row) => row.kind === kind).map((row) => [row.completed_by, row.n]));
     const failed = orders.filter((order) => order.expected === 'FAILED').length;
     const totals = { 'submit-order': orders.length, 'refund-order': failed, 'deliver-webhook': orders.length };
     for (const [kind, total] of Object.entries(totals)) {
@@ -384,7 +487,9 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
         .split('\n')
         .filter((line) => line.startsWith(`${metric}{`) || line.startsWith(`${metric} `))
         .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
-    const scrapes = await Promise.all([a, b].map(async (service) => (await call(service, 'GET', '/metrics', TEST_ADMIN_TOKEN)).text));
+    const scrapes = await Promise.all(
+      [a, b].map(async (service) => (await call(service, 'GET', '/metrics', TEST_ADMIN_TOKEN)).text),
+    );
     const failed = orders.filter((order) => order.expected === 'FAILED').length;
     expect({
       outcomes: scrapes.reduce((sum, text) => sum + total(text, 'partner_service_order_outcomes_total'), 0),
@@ -396,20 +501,32 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
     const [exitA, exitB] = await Promise.all([a.stop(), b.stop()]);
     // A clean stop is exit code 0 once the shutdown hooks are done. A failed hook exits with 1;
     // a hang past the grace period is killed (forced).
-    for (const [name, exit] of [['A', exitA], ['B', exitB]] as const) {
+    for (const [name, exit] of [
+      ['A', exitA],
+      ['B', exitB],
+    ] as const) {
       const clean = !exit.forced && exit.code === 0 && exit.signal === null;
       expect({ service: name, exit, clean }).toEqual({ service: name, exit, clean: true });
     }
-    for (const service of [a, b]) expect({ service: service.name, errors: service.output.split('\n').filter((line) => /"level":[56]0|Error/.test(line)) }).toEqual({ service: service.name, errors: [] });
+    for (const service of [a, b])
+      expect({
+        service: service.name,
+        errors: service.output.split('\n').filter((line) => /"level":[56]0|Error/.test(line)),
+      }).toEqual({ service: service.name, errors: [] });
     await waitUntil('the processes’ PostgreSQL sessions gone', 5_000, async () => {
-      const { rows } = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name IN ('scale-out-a', 'scale-out-b')`);
+      const { rows } = await pg.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name IN ('scale-out-a', 'scale-out-b')`,
+      );
       return rows[0].n === 0 ? null : `${rows[0].n} sessions`;
     });
   }, 40_000);
 
   it('with both processes gone: every webhook event was received exactly once, one per final order, signed, with one recorded attempt', async () => {
     expect(a.running || b.running).toBe(false);
-    const received = receiver.received.map((webhook) => ({ webhook, body: JSON.parse(webhook.rawBody) as Record<string, string> }));
+    const received = receiver.received.map((webhook) => ({
+      webhook,
+      body: JSON.parse(webhook.rawBody) as Record<string, string>,
+    }));
     const perEventId = new Map<string, number>();
     for (const { body } of received) perEventId.set(body.event_id, (perEventId.get(body.event_id) ?? 0) + 1);
     expect([...perEventId.entries()].filter(([, n]) => n > 1)).toEqual([]);
@@ -430,6 +547,11 @@ describe('two service processes (separate OS processes) on one PostgreSQL databa
       `SELECT d.delivery_id, a.attempt, a.status_code FROM webhook_deliveries d LEFT JOIN webhook_attempts a USING (delivery_id) ORDER BY 1, 2`,
     );
     expect(attempts.rows.map((row) => row.delivery_id).sort()).toEqual([...perEventId.keys()].sort());
-    for (const row of attempts.rows) expect({ delivery: row.delivery_id, attempt: row.attempt, status: row.status_code }).toEqual({ delivery: row.delivery_id, attempt: 1, status: 200 });
+    for (const row of attempts.rows)
+      expect({ delivery: row.delivery_id, attempt: row.attempt, status: row.status_code }).toEqual({
+        delivery: row.delivery_id,
+        attempt: 1,
+        status: 200,
+      });
   });
 });

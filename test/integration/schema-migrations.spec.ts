@@ -19,7 +19,11 @@ interface Opened {
 
 async function open(prefix: string): Promise<Opened> {
   const database: TestDatabase = await createTestDatabase(prefix);
-  const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 4, applicationName: 'test' });
+  const db = new PostgresDatabase({
+    connectionString: database.connectionString,
+    maxConnections: 4,
+    applicationName: 'test',
+  });
   return {
     db,
     url: database.connectionString,
@@ -37,7 +41,9 @@ async function catalog(db: SqlDatabase): Promise<Record<string, unknown>> {
       `SELECT table_name, ordinal_position, column_name, data_type, is_nullable, column_default, character_maximum_length, numeric_precision, numeric_scale
          FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
     ),
-    indexes: await db.query(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY tablename, indexname`),
+    indexes: await db.query(
+      `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY tablename, indexname`,
+    ),
     constraints: await db.query(
       `SELECT rel.relname AS table_name, con.conname, pg_get_constraintdef(con.oid) AS definition
          FROM pg_constraint con JOIN pg_class rel ON rel.oid = con.conrelid JOIN pg_namespace ns ON ns.oid = rel.relnamespace
@@ -52,7 +58,9 @@ async function catalog(db: SqlDatabase): Promise<Record<string, unknown>> {
 }
 
 const history = async (db: SqlDatabase) =>
-  (await db.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version')).map((row) => `${row.version} ${row.name}`);
+  (
+    await db.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version')
+  ).map((row) => `${row.version} ${row.name}`);
 
 describe('schema migrations', () => {
   const opened: Opened[] = [];
@@ -71,12 +79,16 @@ describe('schema migrations', () => {
 
     await migrateServiceDatabase(stepwise.db, 1);
     expect(await history(stepwise.db)).toEqual(['1 baseline']);
-    await stepwise.db.query(`INSERT INTO projection_versions (name, version, rebuilt_at, rebuild_id) VALUES ('balances', 3, now(), 'rbd_old')`);
+    await stepwise.db.query(
+      `INSERT INTO projection_versions (name, version, rebuilt_at, rebuild_id) VALUES ('balances', 3, now(), 'rbd_old')`,
+    );
     for (let step = 2; step <= SCHEMA_MIGRATIONS.length; step += 1) {
       expect(await migrateServiceDatabase(stepwise.db, step)).toEqual([step]);
     }
     expect(await migrateServiceDatabase(stepwise.db)).toEqual([]);
-    await stepwise.db.query(`UPDATE projection_versions SET version = 1, rebuilt_at = NULL, rebuild_id = NULL WHERE name = 'balances'`);
+    await stepwise.db.query(
+      `UPDATE projection_versions SET version = 1, rebuilt_at = NULL, rebuild_id = NULL WHERE name = 'balances'`,
+    );
 
     expect(await migrateServiceDatabase(atOnce.db)).toEqual(SCHEMA_MIGRATIONS.map((migration) => migration.version));
     expect(await history(stepwise.db)).toEqual(await history(atOnce.db));
@@ -98,13 +110,17 @@ describe('schema migrations', () => {
     await migrateServiceDatabase(created.db);
 
     expect(await catalog(previous.db)).toEqual(await catalog(created.db));
-    expect(await previous.db.query('SELECT partner_id, available::text FROM rm_balances')).toEqual([{ partner_id: 'ptn_a', available: '1000.0000' }]);
+    expect(await previous.db.query('SELECT partner_id, available::text FROM rm_balances')).toEqual([
+      { partner_id: 'ptn_a', available: '1000.0000' },
+    ]);
     expect(await previous.db.query('SELECT job_id FROM jobs')).toEqual([{ job_id: 'job_1' }]);
   });
 
   it('applies each step once when several processes start together', async () => {
     const shared = await fresh('migrate_race');
-    const others = [1, 2, 3].map(() => new PostgresDatabase({ connectionString: shared.url, maxConnections: 1, applicationName: 'test' }));
+    const others = [1, 2, 3].map(
+      () => new PostgresDatabase({ connectionString: shared.url, maxConnections: 1, applicationName: 'test' }),
+    );
     try {
       const applied = await Promise.all(others.map((db) => migrateServiceDatabase(db)));
       expect(applied.flat().sort()).toEqual(SCHEMA_MIGRATIONS.map((migration) => migration.version));
@@ -117,9 +133,15 @@ describe('schema migrations', () => {
   it('refuses a database where a recorded step differs from the code, naming it', async () => {
     const edited = await fresh('migrate_edited');
     await migrate(edited.db, [{ version: 1, name: 'first', sql: 'CREATE TABLE one (id integer)' }]);
-    await expect(migrate(edited.db, [{ version: 1, name: 'first', sql: 'CREATE TABLE one (id bigint)' }])).rejects.toThrow(MigrationHistoryError);
-    await expect(migrate(edited.db, [{ version: 1, name: 'first', sql: 'CREATE TABLE one (id bigint)' }])).rejects.toThrow(/migration 1 \(first\) was changed/);
-    await expect(migrate(edited.db, [{ version: 2, name: 'second', sql: 'SELECT 1' }])).rejects.toThrow(/numbered 1, 2, 3/);
+    await expect(
+      migrate(edited.db, [{ version: 1, name: 'first', sql: 'CREATE TABLE one (id bigint)' }]),
+    ).rejects.toThrow(MigrationHistoryError);
+    await expect(
+      migrate(edited.db, [{ version: 1, name: 'first', sql: 'CREATE TABLE one (id bigint)' }]),
+    ).rejects.toThrow(/migration 1 \(first\) was changed/);
+    await expect(migrate(edited.db, [{ version: 2, name: 'second', sql: 'SELECT 1' }])).rejects.toThrow(
+      /numbered 1, 2, 3/,
+    );
   });
 });
 
@@ -136,14 +158,22 @@ describe('a read model whose schema version in code is higher than its tables', 
     try {
       const partner = await first.createPartner('IN');
       key = partner.sandboxKey;
-      const topup = await first.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, 'deploy-1');
+      const topup = await first.topup(
+        key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+        'deploy-1',
+      );
       expect(topup.status).toBe(200);
       await first.settle();
     } finally {
       await first.close();
     }
     // As if the balances tables had been built by an earlier release of the projection.
-    const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 1, applicationName: 'test' });
+    const db = new PostgresDatabase({
+      connectionString: database.connectionString,
+      maxConnections: 1,
+      applicationName: 'test',
+    });
     try {
       await db.query(`UPDATE projection_versions SET schema_version = 0 WHERE name = 'balances'`);
     } finally {
@@ -153,13 +183,22 @@ describe('a read model whose schema version in code is higher than its tables', 
     const second = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
     try {
       const admin = second.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN);
-      const started = await sqlOf(second).query<{ rebuild_id: string }>(`SELECT rebuild_id FROM projection_rebuilds WHERE projection = 'balances'`);
+      const started = await sqlOf(second).query<{ rebuild_id: string }>(
+        `SELECT rebuild_id FROM projection_rebuilds WHERE projection = 'balances'`,
+      );
       expect(started).toHaveLength(1);
       await admin.whenFinished(started[0].rebuild_id);
 
       const rebuild = await second.admin('GET', `/projections/rebuilds/${started[0].rebuild_id}`);
-      expect(rebuild.body).toMatchObject({ projection: 'balances', state: 'completed', version_before: 1, version_after: 2 });
-      expect(await sqlOf(second).query(`SELECT schema_version FROM projection_versions WHERE name = 'balances'`)).toEqual([{ schema_version: 1 }]);
+      expect(rebuild.body).toMatchObject({
+        projection: 'balances',
+        state: 'completed',
+        version_before: 1,
+        version_after: 2,
+      });
+      expect(
+        await sqlOf(second).query(`SELECT schema_version FROM projection_versions WHERE name = 'balances'`),
+      ).toEqual([{ schema_version: 1 }]);
       const balance = await second.partner('GET', '/balance', key);
       expect(balance.body.available).toBe('900.00');
       expect(await admin.startDueRebuilds()).toEqual([]);

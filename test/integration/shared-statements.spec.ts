@@ -27,10 +27,16 @@ describe('statements shared by concurrent requests, on PostgreSQL', () => {
   });
 
   it('counts 90 hits on three keys from two processes at once exactly: each key hands out 1..30 once each', async () => {
-    const processes = [new SqlRateLimiter(open().withAsynchronousCommit()), new SqlRateLimiter(open().withAsynchronousCommit())];
+    const processes = [
+      new SqlRateLimiter(open().withAsynchronousCommit()),
+      new SqlRateLimiter(open().withAsynchronousCommit()),
+    ];
     const now = new Date('2026-11-22T10:00:30Z');
     const buckets = ['key:a', 'key:b', 'key:c'];
-    const hits = Array.from({ length: 90 }, (_, index) => ({ bucket: buckets[index % 3], limiter: processes[index % 2] }));
+    const hits = Array.from({ length: 90 }, (_, index) => ({
+      bucket: buckets[index % 3],
+      limiter: processes[index % 2],
+    }));
     const decisions = await Promise.all(hits.map(({ bucket, limiter }) => limiter.hit(bucket, 25, now)));
     for (const bucket of buckets) {
       const mine = decisions.filter((_, index) => hits[index].bucket === bucket);
@@ -38,7 +44,9 @@ describe('statements shared by concurrent requests, on PostgreSQL', () => {
       expect(remainingWhenAllowed.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, index) => index));
       expect(mine.filter((decision) => !decision.allowed)).toHaveLength(5);
     }
-    const rows = await open().query<{ bucket: string; hits: number }>('SELECT bucket, hits FROM rate_limit_windows ORDER BY bucket');
+    const rows = await open().query<{ bucket: string; hits: number }>(
+      'SELECT bucket, hits FROM rate_limit_windows ORDER BY bucket',
+    );
     expect(rows).toEqual(buckets.map((bucket) => ({ bucket, hits: 30 })));
   });
 

@@ -3,7 +3,12 @@ import { TestService } from '../support/test-service';
 
 /** Short limits, so that each cut-off shows within a second or two rather than after the production defaults. */
 const CUT_OFF_WITHIN_MS = 5_000;
-const LIMITS = { REQUEST_TIMEOUT_MS: '800', HEADERS_TIMEOUT_MS: '400', KEEP_ALIVE_TIMEOUT_MS: '300', MAX_CONNECTIONS_PER_IP: '4' };
+const LIMITS = {
+  REQUEST_TIMEOUT_MS: '800',
+  HEADERS_TIMEOUT_MS: '400',
+  KEEP_ALIVE_TIMEOUT_MS: '300',
+  MAX_CONNECTIONS_PER_IP: '4',
+};
 
 interface OpenSocket {
   socket: Socket;
@@ -40,7 +45,9 @@ describe('slow and greedy clients are cut off', () => {
 
   it('a POST whose body trickles in a byte at a time gets 408 and is disconnected once the request timeout is over', async () => {
     const client = await open();
-    client.socket.write('POST /v1/partner/topup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+    client.socket.write(
+      'POST /v1/partner/topup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+    );
     const drip = trickle(client.socket, 100);
     try {
       const openFor = await client.closed;

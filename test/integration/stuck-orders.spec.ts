@@ -1,4 +1,8 @@
-import { PROVIDER_DIRECTORY, ProviderDirectory, ProviderOutcome } from '../../src/application/ports/provider-gateway.port';
+import {
+  PROVIDER_DIRECTORY,
+  ProviderDirectory,
+  ProviderOutcome,
+} from '../../src/application/ports/provider-gateway.port';
 import { OrderLifecycle } from '../../src/application/process-managers/order-lifecycle';
 import { SubmitOrderJob } from '../../src/application/process-managers/submit-order.job';
 import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
@@ -23,7 +27,11 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
   });
 
   const topup = async (suffix: string, idempotencyKey: string): Promise<string> => {
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100 }, idempotencyKey);
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100 },
+      idempotencyKey,
+    );
     expect(placed.status).toBe(200);
     return placed.body.order_id;
   };
@@ -57,13 +65,23 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
 
     await service.advance(1_000);
     expect(await heldOrder(orderId)).toMatchObject({ order_id: orderId, status: 'DISPUTED', public_status: 'PENDING' });
-    expect(await partnerView(orderId)).toMatchObject({ status: 'PENDING', settled_at: null, refunded_at: null, operator_ref: null });
+    expect(await partnerView(orderId)).toMatchObject({
+      status: 'PENDING',
+      settled_at: null,
+      refunded_at: null,
+      operator_ref: null,
+    });
     expect(await balance()).toBe('900.00');
     expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
   });
 
   const stuckCheck = async (orderId: string) =>
-    (await sqlOf(service).query<{ done: boolean; attempts: number }>(`SELECT done_at IS NOT NULL AS done, attempts FROM jobs WHERE job_id = $1`, [`hold-stuck-order:${orderId}`]))[0];
+    (
+      await sqlOf(service).query<{ done: boolean; attempts: number }>(
+        `SELECT done_at IS NOT NULL AS done, attempts FROM jobs WHERE job_id = $1`,
+        [`hold-stuck-order:${orderId}`],
+      )
+    )[0];
 
   it('an order with a final outcome at once (0001, 0002) never gets a stuck-order check; one answered after a poll (0003) has it closed without it ever running', async () => {
     const atOnce = [await topup('0001', 'closed-check-0001'), await topup('0002', 'closed-check-0002')];
@@ -124,11 +142,16 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       const orderId = await topup('0001', 'provider-silent-0001');
       // The outbox schedules the submission; a second worker then takes it over after the first one's lease ran out.
       await service.app.get(ProjectionDaemon).catchUpAll();
-      const [row] = await sqlOf(service).query<{ job_id: string; kind: string; payload: Record<string, unknown>; due_at: Date }>(
-        `SELECT job_id, kind, payload, due_at FROM jobs WHERE job_id = $1`,
-        [`submit-order:${orderId}`],
-      );
-      await sqlOf(service).query(`UPDATE jobs SET locked_until = $2, attempts = 1 WHERE job_id = $1`, [row.job_id, new Date(service.clock.now().getTime() + 3_600_000).toISOString()]);
+      const [row] = await sqlOf(service).query<{
+        job_id: string;
+        kind: string;
+        payload: Record<string, unknown>;
+        due_at: Date;
+      }>(`SELECT job_id, kind, payload, due_at FROM jobs WHERE job_id = $1`, [`submit-order:${orderId}`]);
+      await sqlOf(service).query(`UPDATE jobs SET locked_until = $2, attempts = 1 WHERE job_id = $1`, [
+        row.job_id,
+        new Date(service.clock.now().getTime() + 3_600_000).toISOString(),
+      ]);
       const retried = service.app
         .get(SubmitOrderJob)
         .run({ id: row.job_id, kind: row.kind, payload: row.payload, dueAt: new Date(row.due_at) }, 2);
@@ -151,7 +174,12 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       const shown = await service.admin('GET', `/orders/${orderId}`);
       expect(shown.body).toMatchObject({
         status: 'DISPUTED',
-        provider_answer_after_hold: { outcome: 'succeeded', operator_ref: 'late-answer', reason: null, answered_at: expect.any(String) },
+        provider_answer_after_hold: {
+          outcome: 'succeeded',
+          operator_ref: 'late-answer',
+          reason: null,
+          answered_at: expect.any(String),
+        },
       });
       const refund = await resolve(orderId, 'failed');
       expectRefusal(refund, 409, 'invalid_state');
@@ -173,13 +201,24 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
   it('a held order whose provider later answers failed keeps that answer for the operator, who may still resolve either way; later answers add nothing', async () => {
     const orderId = await heldOrderId('late-failure-01');
     const lifecycle = service.app.get(OrderLifecycle);
-    const order = { orderId, amount: '100.00', currency: 'INR' as const, product: { kind: 'topup' as const, operatorId: 101, phone: SANDBOX_PHONES.IN('0005') }, placedAt: service.clock.now().toISOString(), route: null };
+    const order = {
+      orderId,
+      amount: '100.00',
+      currency: 'INR' as const,
+      product: { kind: 'topup' as const, operatorId: 101, phone: SANDBOX_PHONES.IN('0005') },
+      placedAt: service.clock.now().toISOString(),
+      route: null,
+    };
     await lifecycle.recordOutcome(order, 'sandbox', { status: 'failed', reason: 'operator declined' });
     await lifecycle.recordOutcome(order, 'sandbox', { status: 'succeeded', operatorRef: 'even-later' });
     await service.settle();
 
     expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterHold')).toHaveLength(1);
-    expect((await service.admin('GET', `/orders/${orderId}`)).body.provider_answer_after_hold).toMatchObject({ outcome: 'failed', operator_ref: null, reason: 'operator declined' });
+    expect((await service.admin('GET', `/orders/${orderId}`)).body.provider_answer_after_hold).toMatchObject({
+      outcome: 'failed',
+      operator_ref: null,
+      reason: 'operator declined',
+    });
     expect((await partnerView(orderId)).status).toBe('PENDING');
 
     expect((await resolve(orderId, 'failed')).status).toBe(200);

@@ -1,5 +1,8 @@
 import { Client } from 'pg';
-import { VerifyMoneyInvariants, VerifyMoneyInvariantsHandler } from '../../src/application/audit/verify-money-invariants';
+import {
+  VerifyMoneyInvariants,
+  VerifyMoneyInvariantsHandler,
+} from '../../src/application/audit/verify-money-invariants';
 import { CLOCK } from '../../src/application/ports/clock.port';
 import { EVENT_STORE, EventStore } from '../../src/application/ports/event-store.port';
 import { IDEMPOTENCY_STORE } from '../../src/application/ports/idempotency-store.port';
@@ -34,7 +37,15 @@ describe('verify when an event becomes readable during the check', () => {
     // A transaction with an id, open while the debit commits: the debit is not readable until it ends.
     await blocker.query('BEGIN');
     await blocker.query('SELECT pg_current_xact_id()');
-    expect((await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, 'late-readable-0001')).status).toBe(200);
+    expect(
+      (
+        await service.topup(
+          sandboxKey,
+          { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+          'late-readable-0001',
+        )
+      ).status,
+    ).toBe(200);
 
     const real = service.app.get<EventStore>(EVENT_STORE);
     let open = true;
@@ -55,7 +66,13 @@ describe('verify when an event becomes readable during the check', () => {
         return real.readAll(...args);
       },
     });
-    const handler = new VerifyMoneyInvariantsHandler(store, service.app.get(READ_MODELS), service.app.get(PROJECTION_BARRIER), service.app.get(IDEMPOTENCY_STORE), service.app.get(CLOCK));
+    const handler = new VerifyMoneyInvariantsHandler(
+      store,
+      service.app.get(READ_MODELS),
+      service.app.get(PROJECTION_BARRIER),
+      service.app.get(IDEMPOTENCY_STORE),
+      service.app.get(CLOCK),
+    );
     const report = await handler.execute(new VerifyMoneyInvariants());
     expect(report.breaches).toEqual([]);
     expect(report.checked.orders).toBe(1);

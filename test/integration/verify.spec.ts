@@ -18,10 +18,15 @@ function runCliVerify(serviceUrl: string): Promise<{ code: number; stdout: strin
   const env: NodeJS.ProcessEnv = { ...process.env, SERVICE_URL: serviceUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN };
   delete env.NODE_OPTIONS;
   return new Promise((resolve) => {
-    execFile(join(ROOT, 'node_modules/.bin/tsx'), ['src/interface/cli/main.ts', 'verify'], { cwd: ROOT, env, timeout: 20_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      join(ROOT, 'node_modules/.bin/tsx'),
+      ['src/interface/cli/main.ts', 'verify'],
+      { cwd: ROOT, env, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -36,7 +41,11 @@ describe.each(STORES)('verifying the money invariants (%s store)', (store) => {
   });
 
   const topup = async (token: string, suffix: string, idempotencyKey: string, amount = 100): Promise<string> => {
-    const placed = await service.topup(token, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount }, idempotencyKey);
+    const placed = await service.topup(
+      token,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount },
+      idempotencyKey,
+    );
     expect(placed.status).toBe(200);
     return placed.body.order_id;
   };
@@ -63,7 +72,14 @@ describe.each(STORES)('verifying the money invariants (%s store)', (store) => {
       service,
       stream,
       'WalletRefunded',
-      { orderId, amount, currency: 'INR', balanceAfter: balanceAfter.toDecimal(), reason: 'forged', refundedAt: service.clock.now().toISOString() },
+      {
+        orderId,
+        amount,
+        currency: 'INR',
+        balanceAfter: balanceAfter.toDecimal(),
+        reason: 'forged',
+        refundedAt: service.clock.now().toISOString(),
+      },
       forgedMetadata(partnerId, orderId),
     );
   };
@@ -74,15 +90,53 @@ describe.each(STORES)('verifying the money invariants (%s store)', (store) => {
     const heldForSuccess = await topup(sandboxKey, '0005', 'mixed-0005-key-a');
     const heldForFailure = await topup(sandboxKey, '0005', 'mixed-0005-key-b');
     // A replay and two refusals move no money.
-    expect((await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 }, 'mixed-0001-key')).headers.get('idempotent-replay')).toBe('true');
-    expect((await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 5000 }, 'mixed-too-much')).status).toBe(402);
-    expect((await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 1 }, 'mixed-too-small')).status).toBe(422);
+    expect(
+      (
+        await service.topup(
+          sandboxKey,
+          { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+          'mixed-0001-key',
+        )
+      ).headers.get('idempotent-replay'),
+    ).toBe('true');
+    expect(
+      (
+        await service.topup(
+          sandboxKey,
+          { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 5000 },
+          'mixed-too-much',
+        )
+      ).status,
+    ).toBe(402);
+    expect(
+      (
+        await service.topup(
+          sandboxKey,
+          { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 1 },
+          'mixed-too-small',
+        )
+      ).status,
+    ).toBe(422);
 
     await service.settle();
     await service.advance(30_000);
     await service.advance(STUCK_AFTER_MS - 30_000);
-    expect((await service.admin('POST', `/orders/${heldForSuccess}/resolve`, { outcome: 'success', reason: 'provider confirmed' })).status).toBe(200);
-    expect((await service.admin('POST', `/orders/${heldForFailure}/resolve`, { outcome: 'failed', reason: 'provider has no record' })).status).toBe(200);
+    expect(
+      (
+        await service.admin('POST', `/orders/${heldForSuccess}/resolve`, {
+          outcome: 'success',
+          reason: 'provider confirmed',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await service.admin('POST', `/orders/${heldForFailure}/resolve`, {
+          outcome: 'failed',
+          reason: 'provider has no record',
+        })
+      ).status,
+    ).toBe(200);
     await service.settle();
 
     // 1000 - 6 x 100, refunded for 0002, 0004 and the order failed by the operator.
@@ -141,7 +195,12 @@ describe.each(STORES)('verifying the money invariants (%s store)', (store) => {
     await forgeRefund(partnerId, orderId, '100.00');
 
     const breaches = await breachesOf();
-    expect(breaches).toContainEqual(expect.objectContaining({ invariant: 4, detail: expect.stringContaining(`order ${orderId} was refunded 2 times`) }));
+    expect(breaches).toContainEqual(
+      expect.objectContaining({
+        invariant: 4,
+        detail: expect.stringContaining(`order ${orderId} was refunded 2 times`),
+      }),
+    );
   });
 
   it('a refund of a successful order is reported as a breach of invariant 4', async () => {
@@ -153,7 +212,12 @@ describe.each(STORES)('verifying the money invariants (%s store)', (store) => {
     await forgeRefund(partnerId, orderId, '100.00');
 
     const breaches = await breachesOf();
-    expect(breaches).toContainEqual(expect.objectContaining({ invariant: 4, detail: expect.stringContaining(`order ${orderId} succeeded and was refunded`) }));
+    expect(breaches).toContainEqual(
+      expect.objectContaining({
+        invariant: 4,
+        detail: expect.stringContaining(`order ${orderId} succeeded and was refunded`),
+      }),
+    );
   });
 
   cliIt('the operator CLI `verify` exits 1 on a tampered ledger and names the breaches', async () => {

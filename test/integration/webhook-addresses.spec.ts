@@ -16,35 +16,47 @@ describe('webhook URLs follow one address policy in sandbox and live', () => {
     await service.close();
   });
 
-  const configure = (partnerId: string, body: Record<string, unknown>): Promise<HttpAnswer> => service.admin('PATCH', `/partners/${partnerId}/settings`, body);
+  const configure = (partnerId: string, body: Record<string, unknown>): Promise<HttpAnswer> =>
+    service.admin('PATCH', `/partners/${partnerId}/settings`, body);
 
-  it.each(['sandbox', 'live'])('a %s webhook URL whose host is a private, loopback, link-local or metadata address, or localhost, is refused at once and changes nothing', async (environment) => {
-    const { partnerId, sandboxKey } = await service.createPartner('IN', 'Private URL Partner');
-    const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
-    for (const url of [
-      'https://127.0.0.1:18081/hooks',
-      'https://127.0.0.1:5432/',
-      'https://10.1.2.3/hooks',
-      'https://169.254.169.254/latest',
-      'https://0x7f.1/hooks',
-      'https://[::1]/hooks',
-      'https://[::ffff:192.168.1.1]/hooks',
-      'https://[::127.0.0.1]/hooks',
-      'https://localhost/hooks',
-      'https://api.localhost/hooks',
-    ]) {
-      const refused = await configure(partnerId, { environment, webhook_url: url });
-      expect({ url, status: refused.status, body: refused.body }).toEqual({
-        url,
-        status: 400,
-        body: { error: 'validation_failed', detail: expect.stringMatching(/^webhook_url: webhooks must reach a public address, not /) },
+  it.each(['sandbox', 'live'])(
+    'a %s webhook URL whose host is a private, loopback, link-local or metadata address, or localhost, is refused at once and changes nothing',
+    async (environment) => {
+      const { partnerId, sandboxKey } = await service.createPartner('IN', 'Private URL Partner');
+      const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
+      for (const url of [
+        'https://127.0.0.1:18081/hooks',
+        'https://127.0.0.1:5432/',
+        'https://10.1.2.3/hooks',
+        'https://169.254.169.254/latest',
+        'https://0x7f.1/hooks',
+        'https://[::1]/hooks',
+        'https://[::ffff:192.168.1.1]/hooks',
+        'https://[::127.0.0.1]/hooks',
+        'https://localhost/hooks',
+        'https://api.localhost/hooks',
+      ]) {
+        const refused = await configure(partnerId, { environment, webhook_url: url });
+        expect({ url, status: refused.status, body: refused.body }).toEqual({
+          url,
+          status: 400,
+          body: {
+            error: 'validation_failed',
+            detail: expect.stringMatching(/^webhook_url: webhooks must reach a public address, not /),
+          },
+        });
+      }
+      const key = environment === 'live' ? approved.body.live_api_key : sandboxKey;
+      expect((await service.partner('GET', '/settings', key)).body).toMatchObject({
+        webhook_url: null,
+        webhook_secret_set: false,
       });
-    }
-    const key = environment === 'live' ? approved.body.live_api_key : sandboxKey;
-    expect((await service.partner('GET', '/settings', key)).body).toMatchObject({ webhook_url: null, webhook_secret_set: false });
-    expect((await service.partner('PATCH', '/settings', key, { webhook_url: 'https://127.0.0.1:6379/' })).status).toBe(400);
-    expect((await configure(partnerId, { environment, webhook_url: 'https://203.0.114.10/hooks' })).status).toBe(200);
-  });
+      expect(
+        (await service.partner('PATCH', '/settings', key, { webhook_url: 'https://127.0.0.1:6379/' })).status,
+      ).toBe(400);
+      expect((await configure(partnerId, { environment, webhook_url: 'https://203.0.114.10/hooks' })).status).toBe(200);
+    },
+  );
 });
 
 describe('webhook targets must be permitted addresses in every environment', () => {
@@ -71,18 +83,29 @@ describe('webhook targets must be permitted addresses in every environment', () 
   const publicOnly = new OutboundAddressPolicy(false);
   const privateDeployment = new OutboundAddressPolicy(true);
   const send = (url: string, environment: 'live' | 'sandbox', policy = publicOnly) =>
-    new HttpWebhookSender(2000, policy).send({ url, environment, body: '{}', headers: { 'content-type': 'application/json' } });
+    new HttpWebhookSender(2000, policy).send({
+      url,
+      environment,
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
   const refused = { kind: 'error', error: DELIVERY_ERRORS.addressNotAllowed, latencyMs: expect.any(Number) };
 
-  it.each(['live', 'sandbox'] as const)('a %s delivery to 127.0.0.1 is refused as not a permitted address, and nothing is sent', async (environment) => {
-    expect(await send(`http://127.0.0.1:${port}/hook`, environment)).toEqual(refused);
-    expect(hits).toBe(0);
-  });
+  it.each(['live', 'sandbox'] as const)(
+    'a %s delivery to 127.0.0.1 is refused as not a permitted address, and nothing is sent',
+    async (environment) => {
+      expect(await send(`http://127.0.0.1:${port}/hook`, environment)).toEqual(refused);
+      expect(hits).toBe(0);
+    },
+  );
 
-  it.each(['live', 'sandbox'] as const)('a %s delivery to a name that resolves to a loopback address is refused after DNS resolution', async (environment) => {
-    expect(await send(`http://localhost:${port}/hook`, environment)).toEqual(refused);
-    expect(hits).toBe(0);
-  });
+  it.each(['live', 'sandbox'] as const)(
+    'a %s delivery to a name that resolves to a loopback address is refused after DNS resolution',
+    async (environment) => {
+      expect(await send(`http://localhost:${port}/hook`, environment)).toEqual(refused);
+      expect(hits).toBe(0);
+    },
+  );
 
   it('a delivery to IPv6 loopback or an IPv4-mapped loopback literal is refused', async () => {
     for (const host of ['[::1]', '[::ffff:127.0.0.1]']) {
@@ -93,7 +116,11 @@ describe('webhook targets must be permitted addresses in every environment', () 
 
   it('a private deployment that opts in reaches the loopback receiver, in sandbox and live', async () => {
     for (const environment of ['sandbox', 'live'] as const) {
-      expect(await send(`http://127.0.0.1:${port}/hook`, environment, privateDeployment)).toEqual({ kind: 'response', statusCode: 200, latencyMs: expect.any(Number) });
+      expect(await send(`http://127.0.0.1:${port}/hook`, environment, privateDeployment)).toEqual({
+        kind: 'response',
+        statusCode: 200,
+        latencyMs: expect.any(Number),
+      });
     }
     expect(hits).toBe(2);
   });
@@ -130,7 +157,12 @@ describe('webhook targets must be permitted addresses in every environment', () 
     const stallingPort = (stalling.address() as AddressInfo).port;
     try {
       for (const path of ['/silent', '/trickle']) {
-        const result = await new HttpWebhookSender(200, new OutboundAddressPolicy(true)).send({ url: `http://127.0.0.1:${stallingPort}${path}`, environment: 'sandbox', body: '{}', headers: {} });
+        const result = await new HttpWebhookSender(200, new OutboundAddressPolicy(true)).send({
+          url: `http://127.0.0.1:${stallingPort}${path}`,
+          environment: 'sandbox',
+          body: '{}',
+          headers: {},
+        });
         expect(result).toEqual({ kind: 'error', error: DELIVERY_ERRORS.timeout, latencyMs: expect.any(Number) });
         if (result.kind === 'error') expect(result.latencyMs).toBeLessThan(2000);
       }
@@ -141,7 +173,10 @@ describe('webhook targets must be permitted addresses in every environment', () 
   });
 
   it('the service waits about 10 seconds for an answer by default', () => {
-    expect(loadConfig({ EVENT_STORE: 'embedded', API_KEY_SECRET: 'x'.repeat(32), ADMIN_TOKEN: 'y'.repeat(16) }).webhookTimeoutMs).toBe(10_000);
+    expect(
+      loadConfig({ EVENT_STORE: 'embedded', API_KEY_SECRET: 'x'.repeat(32), ADMIN_TOKEN: 'y'.repeat(16) })
+        .webhookTimeoutMs,
+    ).toBe(10_000);
   });
 
   it.each([

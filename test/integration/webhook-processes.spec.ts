@@ -26,16 +26,32 @@ describe('webhook delivery with several processes on one PostgreSQL database', (
   });
 
   const start = async (clock: ManualClock): Promise<TestService> => {
-    const service = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock, env: PRIVATE_RECEIVERS });
+    const service = await TestService.start({
+      store: 'postgres',
+      databaseUrl: database.connectionString,
+      clock,
+      env: PRIVATE_RECEIVERS,
+    });
     running.push(service);
     return service;
   };
 
   async function failingDelivery(service: TestService): Promise<string> {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Two Process Partner');
-    expect((await service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', webhook_url: receiver.url })).status).toBe(200);
+    expect(
+      (
+        await service.admin('PATCH', `/partners/${partnerId}/settings`, {
+          environment: 'sandbox',
+          webhook_url: receiver.url,
+        })
+      ).status,
+    ).toBe(200);
     receiver.answerWith(500);
-    const placed = await service.topup(sandboxKey, { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100, reference: 'two-processes' }, `webhook-${randomUUID()}`);
+    const placed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100, reference: 'two-processes' },
+      `webhook-${randomUUID()}`,
+    );
     expect(placed.status).toBe(200);
     return sandboxKey;
   }

@@ -18,7 +18,12 @@ interface ReceiverOptions {
 }
 interface ExampleModule {
   createReceiver(options: ReceiverOptions): Server;
-  verifySignature(header: string | undefined, rawBody: Buffer, secrets: string[], options?: { toleranceSeconds?: number; now?: () => number }): { ok: boolean; reason?: string };
+  verifySignature(
+    header: string | undefined,
+    rawBody: Buffer,
+    secrets: string[],
+    options?: { toleranceSeconds?: number; now?: () => number },
+  ): { ok: boolean; reason?: string };
   TOLERANCE_SECONDS: number;
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the example is plain CommonJS, loaded as a reader would
@@ -30,14 +35,18 @@ interface Captured {
 }
 
 /** Starts the example receiver on 127.0.0.1 and keeps a copy of every request it gets (for the replay tests). */
-async function startExample(secret: string | string[]): Promise<{ server: Server; url: string; events: Record<string, unknown>[]; captured: Captured[] }> {
+async function startExample(
+  secret: string | string[],
+): Promise<{ server: Server; url: string; events: Record<string, unknown>[]; captured: Captured[] }> {
   const events: Record<string, unknown>[] = [];
   const captured: Captured[] = [];
   const server = example.createReceiver({ secret, onEvent: (event) => void events.push(event) });
   server.prependListener('request', (request) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => captured.push({ headers: request.headers, rawBody: Buffer.concat(chunks).toString('utf8') }));
+    request.on('end', () =>
+      captured.push({ headers: request.headers, rawBody: Buffer.concat(chunks).toString('utf8') }),
+    );
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, events, captured };
@@ -49,7 +58,11 @@ const stop = async (server: Server): Promise<void> => {
 };
 
 /** Sends a request as a forger would: chosen headers, chosen body. */
-async function post(url: string, headers: IncomingHttpHeaders, body: string): Promise<{ status: number; text: string }> {
+async function post(
+  url: string,
+  headers: IncomingHttpHeaders,
+  body: string,
+): Promise<{ status: number; text: string }> {
   const forwarded: Record<string, string> = {};
   for (const name of ['content-type', 'x-partner-signature', 'x-partner-event-id', 'x-partner-event']) {
     const value = headers[name];
@@ -74,7 +87,11 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
     service.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', ...body });
 
   const topup = async (key: string, suffix: string): Promise<string> => {
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference: `example-${suffix}` }, `example-${randomUUID()}`);
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference: `example-${suffix}` },
+      `example-${randomUUID()}`,
+    );
     expect(placed.status).toBe(200);
     return placed.body.order_id;
   };
@@ -101,7 +118,9 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
       const orderId = await topup(key, '0001');
       await service.settle();
 
-      expect(receiver.events).toEqual([expect.objectContaining({ event: 'transaction.succeeded', order_id: orderId, reference: 'example-0001' })]);
+      expect(receiver.events).toEqual([
+        expect.objectContaining({ event: 'transaction.succeeded', order_id: orderId, reference: 'example-0001' }),
+      ]);
       let delivery = await onlyDelivery(key);
       expect(delivery.state).toBe('SUCCEEDED');
       expect(delivery.attempts.map((attempt: Record<string, unknown>) => attempt.status_code)).toEqual([200]);
@@ -121,10 +140,17 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
       expect(changedId).not.toBe(original.rawBody);
       expect((await post(receiver.url, original.headers, changedAmount)).status).toBe(400);
       expect((await post(receiver.url, original.headers, changedId)).status).toBe(400);
-      expect((await post(receiver.url, { ...original.headers, 'x-partner-signature': undefined }, original.rawBody)).status).toBe(400);
-      expect((await post(receiver.url, { ...original.headers, 'x-partner-signature': 'v1=abc' }, original.rawBody)).status).toBe(400);
+      expect(
+        (await post(receiver.url, { ...original.headers, 'x-partner-signature': undefined }, original.rawBody)).status,
+      ).toBe(400);
+      expect(
+        (await post(receiver.url, { ...original.headers, 'x-partner-signature': 'v1=abc' }, original.rawBody)).status,
+      ).toBe(400);
       // The untouched copy is a duplicate: acknowledged, not handled again.
-      expect(await post(receiver.url, original.headers, original.rawBody)).toEqual({ status: 200, text: 'duplicate ignored\n' });
+      expect(await post(receiver.url, original.headers, original.rawBody)).toEqual({
+        status: 200,
+        text: 'duplicate ignored\n',
+      });
       expect(receiver.events).toHaveLength(1);
     } finally {
       await stop(receiver.server);
@@ -190,7 +216,10 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
 
     it('`node webhook-receiver.js` with WEBHOOK_SECRET and PORT receives and prints a real event', async () => {
       const { partnerId, key, secret } = await partnerSendingTo(null);
-      const started = spawn(process.execPath, [EXAMPLE_PATH], { env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret, PORT: '0' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const started = spawn(process.execPath, [EXAMPLE_PATH], {
+        env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret, PORT: '0' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       child = started;
       const listening = await lineMatching(started, /^listening on /);
       const url = `${listening.replace(/^listening on /, '').trim()}/webhooks`;
@@ -199,12 +228,19 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
       expect((await configure(partnerId, { webhook_url: url })).status).toBe(200);
       const orderId = await topup(key, '0001');
       await service.settle();
-      expect(JSON.parse(await printed)).toEqual({ received: 'transaction.succeeded', event_id: expect.any(String), order_id: orderId });
+      expect(JSON.parse(await printed)).toEqual({
+        received: 'transaction.succeeded',
+        event_id: expect.any(String),
+        order_id: orderId,
+      });
       expect((await onlyDelivery(key)).state).toBe('SUCCEEDED');
     });
 
     it('refuses to start without WEBHOOK_SECRET', async () => {
-      const started = spawn(process.execPath, [EXAMPLE_PATH], { env: { PATH: process.env.PATH ?? '', PORT: '0' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const started = spawn(process.execPath, [EXAMPLE_PATH], {
+        env: { PATH: process.env.PATH ?? '', PORT: '0' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const code = await new Promise((done) => started.once('exit', done));
       expect(code).toBe(1);
     });
@@ -226,7 +262,11 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
     const signedAt = Number(/^t=(\d+)/.exec(header!)?.[1]) * 1000;
     const at = () => signedAt;
     expect(example.verifySignature(header, Buffer.from(body!), [secret!], { now: at }).ok).toBe(true);
-    expect(example.verifySignature(header, Buffer.from((body!).replace('invoice-1042', 'invoice-1043')), [secret!], { now: at }).ok).toBe(false);
+    expect(
+      example.verifySignature(header, Buffer.from(body!.replace('invoice-1042', 'invoice-1043')), [secret!], {
+        now: at,
+      }).ok,
+    ).toBe(false);
   });
 
   // Last in this file: it moves the service's clock ahead of real time.
@@ -240,7 +280,10 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
       await topup(key, '0001');
       await service.settle();
       expect(wrong.events).toEqual([]);
-      expect(await onlyDelivery(key)).toMatchObject({ state: 'RETRYING', attempts: [expect.objectContaining({ status_code: 400 })] });
+      expect(await onlyDelivery(key)).toMatchObject({
+        state: 'RETRYING',
+        attempts: [expect.objectContaining({ status_code: 400 })],
+      });
 
       // The service's clock runs 6 minutes ahead of the receiver's: the signature is valid but stale.
       expect((await configure(otherId, { webhook_url: right.url })).status).toBe(200);
@@ -248,17 +291,26 @@ describe('the webhook receiver example in docs/examples/webhook-receiver.js', ()
       await topup(otherKey, '0001');
       await service.settle();
       expect(right.events).toEqual([]);
-      expect(await onlyDelivery(otherKey)).toMatchObject({ state: 'RETRYING', attempts: [expect.objectContaining({ status_code: 400 })] });
+      expect(await onlyDelivery(otherKey)).toMatchObject({
+        state: 'RETRYING',
+        attempts: [expect.objectContaining({ status_code: 400 })],
+      });
       const [stale] = right.captured;
       const header = stale.headers['x-partner-signature'] as string;
       expect(example.verifySignature(header, Buffer.from(stale.rawBody), [otherSecret]).ok).toBe(false);
       const signedAt = Number(/^t=(\d+)/.exec(header)?.[1]) * 1000;
-      expect(example.verifySignature(header, Buffer.from(stale.rawBody), [otherSecret], { now: () => signedAt + 5 * 60_000 }).ok).toBe(true);
-      expect(example.verifySignature(header, Buffer.from(stale.rawBody), [otherSecret], { now: () => signedAt + 5 * 60_000 + 1000 }).ok).toBe(false);
+      expect(
+        example.verifySignature(header, Buffer.from(stale.rawBody), [otherSecret], { now: () => signedAt + 5 * 60_000 })
+          .ok,
+      ).toBe(true);
+      expect(
+        example.verifySignature(header, Buffer.from(stale.rawBody), [otherSecret], {
+          now: () => signedAt + 5 * 60_000 + 1000,
+        }).ok,
+      ).toBe(false);
     } finally {
       await stop(wrong.server);
       await stop(right.server);
     }
   });
 });
-

@@ -36,12 +36,22 @@ function parseSignatureHeader(header: string | undefined): ParsedSignature | nul
 }
 
 /** HMAC-SHA256 over "<t>.<raw body>", compared in constant time, with a 5-minute tolerance on t. */
-function verifyWebhook(header: string | undefined, rawBody: string, secret: string, nowMs: number, toleranceSeconds = 300): boolean {
+function verifyWebhook(
+  header: string | undefined,
+  rawBody: string,
+  secret: string,
+  nowMs: number,
+  toleranceSeconds = 300,
+): boolean {
   const parsed = parseSignatureHeader(header);
   if (!parsed) return false;
   if (Math.abs(Math.floor(nowMs / 1000) - Number(parsed.timestamp)) > toleranceSeconds) return false;
-  const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(`${parsed.timestamp}.${rawBody}`, 'utf8')).digest();
-  return parsed.signatures.some((hex) => /^[0-9a-f]{64}$/i.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected));
+  const expected = createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(Buffer.from(`${parsed.timestamp}.${rawBody}`, 'utf8'))
+    .digest();
+  return parsed.signatures.some(
+    (hex) => /^[0-9a-f]{64}$/i.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected),
+  );
 }
 
 /** Which of the header's v1 entries verify with this secret (ignoring the timestamp window). */
@@ -49,7 +59,9 @@ function entriesVerifiedBy(header: string | undefined, rawBody: string, secret: 
   const parsed = parseSignatureHeader(header);
   if (!parsed) return [];
   const expected = createHmac('sha256', secret).update(`${parsed.timestamp}.${rawBody}`).digest();
-  return parsed.signatures.flatMap((hex, index) => (/^[0-9a-f]{64}$/i.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected) ? [index] : []));
+  return parsed.signatures.flatMap((hex, index) =>
+    /^[0-9a-f]{64}$/i.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected) ? [index] : [],
+  );
 }
 
 const headerOf = (webhook: ReceivedWebhook, name: string): string | undefined => {
@@ -90,7 +102,12 @@ describe('webhooks', () => {
     });
 
   /** A sandbox partner whose webhooks go to a fresh receiver; returns the secret shown once. */
-  async function partnerWithWebhook(): Promise<{ partnerId: string; key: string; secret: string; receiver: RecordingReceiver }> {
+  async function partnerWithWebhook(): Promise<{
+    partnerId: string;
+    key: string;
+    secret: string;
+    receiver: RecordingReceiver;
+  }> {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Webhook Partner');
     const receiver = await newReceiver();
     const configured = await configure(partnerId, { environment: 'sandbox', webhook_url: receiver.url });
@@ -99,14 +116,25 @@ describe('webhooks', () => {
     return { partnerId, key: sandboxKey, secret: configured.body.webhook_secret, receiver };
   }
 
-  async function topup(key: string, suffix: string, reference = `ref-${randomUUID().slice(0, 8)}`): Promise<{ orderId: string; reference: string }> {
-    const placed = await service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference }, `webhook-${randomUUID()}`);
+  async function topup(
+    key: string,
+    suffix: string,
+    reference = `ref-${randomUUID().slice(0, 8)}`,
+  ): Promise<{ orderId: string; reference: string }> {
+    const placed = await service.topup(
+      key,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount: 100, reference },
+      `webhook-${randomUUID()}`,
+    );
     expect(placed.status).toBe(200);
     return { orderId: placed.body.order_id, reference };
   }
 
   async function payBill(key: string, consumerNumber: string, amount: number, reference: string): Promise<string> {
-    const fetched = await service.partner('POST', '/bill-info', key, { biller_id: 1005, consumer_number: consumerNumber });
+    const fetched = await service.partner('POST', '/bill-info', key, {
+      biller_id: 1005,
+      consumer_number: consumerNumber,
+    });
     expect(fetched.status).toBe(200);
     const paid = await service.partner(
       'POST',
@@ -137,7 +165,9 @@ describe('webhooks', () => {
       expect(receiver.received).toHaveLength(1);
       const [webhook] = receiver.received;
       const body = JSON.parse(webhook.rawBody);
-      expect(sorted(body)).toEqual(['amount_local', 'currency', 'event', 'event_id', 'operator_ref', 'order_id', 'reference', 'settled_at'].sort());
+      expect(sorted(body)).toEqual(
+        ['amount_local', 'currency', 'event', 'event_id', 'operator_ref', 'order_id', 'reference', 'settled_at'].sort(),
+      );
       const status = await transaction(key, orderId);
       expect(body).toEqual({
         event_id: expect.any(String),
@@ -156,7 +186,9 @@ describe('webhooks', () => {
       expect(headerOf(webhook, 'content-type')).toMatch(/^application\/json/);
       expect(headerOf(webhook, 'x-partner-event-id')).toBe(body.event_id);
       expect(headerOf(webhook, 'x-partner-signature')).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-      expect(verifyWebhook(headerOf(webhook, 'x-partner-signature'), webhook.rawBody, secret, service.clock.now().getTime())).toBe(true);
+      expect(
+        verifyWebhook(headerOf(webhook, 'x-partner-signature'), webhook.rawBody, secret, service.clock.now().getTime()),
+      ).toBe(true);
     });
 
     it('the signature covers the timestamp the service sent, which is the time of the delivery', async () => {
@@ -211,12 +243,18 @@ describe('webhooks', () => {
       });
       expect(body.refunded_at).toMatch(ISO_DATE_TIME);
       expect(headerOf(webhook, 'x-partner-event-id')).toBe(body.event_id);
-      expect(verifyWebhook(headerOf(webhook, 'x-partner-signature'), webhook.rawBody, secret, service.clock.now().getTime())).toBe(true);
+      expect(
+        verifyWebhook(headerOf(webhook, 'x-partner-signature'), webhook.rawBody, secret, service.clock.now().getTime()),
+      ).toBe(true);
     });
 
     it('bill payments are announced like topups, for success and for failure', async () => {
       const { partnerId, key, secret, receiver } = await partnerWithWebhook();
-      const credited = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, { environment: 'sandbox', amount: '2000.00', reference: 'extra test money' });
+      const credited = await service.admin('POST', `/partners/${partnerId}/wallet-credits`, {
+        environment: 'sandbox',
+        amount: '2000.00',
+        reference: 'extra test money',
+      });
       expect(credited.status).toBe(200);
       const paid = await payBill(key, '1234560001', 500, 'bill-ok');
       const failed = await payBill(key, '1234560002', 1500, 'bill-fails');
@@ -245,7 +283,14 @@ describe('webhooks', () => {
         refunded_at: expect.stringMatching(ISO_DATE_TIME),
       });
       for (const webhook of receiver.received) {
-        expect(verifyWebhook(headerOf(webhook, 'x-partner-signature'), webhook.rawBody, secret, service.clock.now().getTime())).toBe(true);
+        expect(
+          verifyWebhook(
+            headerOf(webhook, 'x-partner-signature'),
+            webhook.rawBody,
+            secret,
+            service.clock.now().getTime(),
+          ),
+        ).toBe(true);
       }
     });
 
@@ -266,14 +311,36 @@ describe('webhooks', () => {
       await service.advance(60 * 60_000);
       expect(receiver.received).toHaveLength(0);
 
-      expect((await service.admin('POST', `/orders/${succeeds.orderId}/resolve`, { outcome: 'success', reason: 'operator confirmed delivery' })).status).toBe(200);
-      expect((await service.admin('POST', `/orders/${fails.orderId}/resolve`, { outcome: 'failed', reason: 'operator confirmed failure' })).status).toBe(200);
+      expect(
+        (
+          await service.admin('POST', `/orders/${succeeds.orderId}/resolve`, {
+            outcome: 'success',
+            reason: 'operator confirmed delivery',
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await service.admin('POST', `/orders/${fails.orderId}/resolve`, {
+            outcome: 'failed',
+            reason: 'operator confirmed failure',
+          })
+        ).status,
+      ).toBe(200);
       await service.settle();
       const bodies = receiver.received.map((webhook) => JSON.parse(webhook.rawBody));
       expect(bodies).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ event: 'transaction.succeeded', order_id: succeeds.orderId, reference: succeeds.reference }),
-          expect.objectContaining({ event: 'transaction.failed', order_id: fails.orderId, refunded_at: expect.stringMatching(ISO_DATE_TIME) }),
+          expect.objectContaining({
+            event: 'transaction.succeeded',
+            order_id: succeeds.orderId,
+            reference: succeeds.reference,
+          }),
+          expect.objectContaining({
+            event: 'transaction.failed',
+            order_id: fails.orderId,
+            refunded_at: expect.stringMatching(ISO_DATE_TIME),
+          }),
         ]),
       );
       expect(bodies).toHaveLength(2);
@@ -298,7 +365,12 @@ describe('webhooks', () => {
     it('settlement schedules no delivery work for a partner without a webhook URL, and does once the URL is set', async () => {
       const { partnerId, sandboxKey } = await service.createPartner('IN', 'Late Webhook Partner');
       const deliveryJobs = async (orderId: string): Promise<number> =>
-        (await sqlOf(service).query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'deliver-webhook' AND payload->>'orderId' = $1`, [orderId]))[0].n;
+        (
+          await sqlOf(service).query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM jobs WHERE kind = 'deliver-webhook' AND payload->>'orderId' = $1`,
+            [orderId],
+          )
+        )[0].n;
       const before = await topup(sandboxKey, '0001');
       await service.settle();
       expect(await deliveryJobs(before.orderId)).toBe(0);
@@ -336,14 +408,25 @@ describe('webhooks', () => {
       expect(delivery).toMatchObject({ state: 'FAILED', event: 'transaction.succeeded', url: receiver.url });
       expect(delivery.attempts).toHaveLength(4);
       delivery.attempts.forEach((attempt: Record<string, any>, index: number) => {
-        expect(attempt).toEqual({ attempt: index + 1, attempted_at: expect.any(String), url: receiver.url, status_code: 500, latency_ms: expect.any(Number), error: expect.any(String) });
+        expect(attempt).toEqual({
+          attempt: index + 1,
+          attempted_at: expect.any(String),
+          url: receiver.url,
+          status_code: 500,
+          latency_ms: expect.any(Number),
+          error: expect.any(String),
+        });
         expect(new Date(attempt.attempted_at).getTime() - start).toBe(index * FIVE_MINUTES);
         expect(attempt.latency_ms).toBeGreaterThanOrEqual(0);
       });
       // The same event each time (same id and body), signed afresh at each attempt.
       expect(new Set(receiver.received.map((webhook) => webhook.rawBody)).size).toBe(1);
       expect(new Set(receiver.received.map((webhook) => headerOf(webhook, 'x-partner-event-id'))).size).toBe(1);
-      expect(new Set(receiver.received.map((webhook) => parseSignatureHeader(headerOf(webhook, 'x-partner-signature'))?.timestamp)).size).toBe(4);
+      expect(
+        new Set(
+          receiver.received.map((webhook) => parseSignatureHeader(headerOf(webhook, 'x-partner-signature'))?.timestamp),
+        ).size,
+      ).toBe(4);
     });
 
     it('a receiver that answers 503 and then comes back gets the event on a retry, and the delivery SUCCEEDS', async () => {
@@ -358,7 +441,9 @@ describe('webhooks', () => {
       await service.advance(FIVE_MINUTES);
       expect(receiver.received.map((webhook) => webhook.answered)).toEqual([503, 503, 204]);
       const last = receiver.received[2];
-      expect(verifyWebhook(headerOf(last, 'x-partner-signature'), last.rawBody, secret, service.clock.now().getTime())).toBe(true);
+      expect(
+        verifyWebhook(headerOf(last, 'x-partner-signature'), last.rawBody, secret, service.clock.now().getTime()),
+      ).toBe(true);
 
       await service.advance(FIVE_MINUTES);
       expect(receiver.received).toHaveLength(3);
@@ -378,7 +463,16 @@ describe('webhooks', () => {
       await service.settle();
       let [delivery] = await deliveries(key);
       expect(delivery.state).toBe('RETRYING');
-      expect(delivery.attempts).toEqual([{ attempt: 1, attempted_at: expect.any(String), url: receiver.url, status_code: null, latency_ms: expect.any(Number), error: DELIVERY_ERRORS.connectionFailed }]);
+      expect(delivery.attempts).toEqual([
+        {
+          attempt: 1,
+          attempted_at: expect.any(String),
+          url: receiver.url,
+          status_code: null,
+          latency_ms: expect.any(Number),
+          error: DELIVERY_ERRORS.connectionFailed,
+        },
+      ]);
 
       await receiver.restart();
       await service.advance(FIVE_MINUTES);
@@ -399,7 +493,14 @@ describe('webhooks', () => {
       await service.advance(FIVE_MINUTES);
       expect(receiver.received).toHaveLength(1);
       const [delivery] = await deliveries(key);
-      expect(delivery.attempts.map((attempt: Record<string, any>) => [attempt.attempt, attempt.url, attempt.status_code, attempt.error])).toEqual([
+      expect(
+        delivery.attempts.map((attempt: Record<string, any>) => [
+          attempt.attempt,
+          attempt.url,
+          attempt.status_code,
+          attempt.error,
+        ]),
+      ).toEqual([
         [1, receiver.url, 503, expect.any(String)],
         [2, null, null, 'the partner removed the webhook URL'],
       ]);
@@ -423,7 +524,11 @@ describe('webhooks', () => {
       const [delivery] = await deliveries(owner.key);
       const one = await service.partner('GET', `/webhook-deliveries/${delivery.delivery_id}`, owner.key);
       expect(one.status).toBe(200);
-      expect(one.body).toMatchObject({ delivery_id: delivery.delivery_id, event_id: delivery.event_id, state: 'SUCCEEDED' });
+      expect(one.body).toMatchObject({
+        delivery_id: delivery.delivery_id,
+        event_id: delivery.event_id,
+        state: 'SUCCEEDED',
+      });
       expect(await deliveries(other.key)).toEqual([]);
       const foreign = await service.partner('GET', `/webhook-deliveries/${delivery.delivery_id}`, other.key);
       expect(foreign.status).toBe(404);
@@ -453,7 +558,9 @@ describe('webhooks', () => {
 
       const listed = await service.admin('GET', `/webhook-deliveries?partner_id=${partnerId}&state=FAILED`);
       expect(listed.status).toBe(200);
-      expect(listed.body.deliveries.map((entry: Record<string, unknown>) => entry.delivery_id)).toEqual([delivery.delivery_id]);
+      expect(listed.body.deliveries.map((entry: Record<string, unknown>) => entry.delivery_id)).toEqual([
+        delivery.delivery_id,
+      ]);
 
       receiver.answerWith(200);
       const resent = await service.admin('POST', `/webhook-deliveries/${delivery.delivery_id}/resend`);
@@ -465,10 +572,14 @@ describe('webhooks', () => {
       const last = receiver.received[4];
       expect(last.rawBody).toBe(receiver.received[0].rawBody);
       expect(headerOf(last, 'x-partner-event-id')).toBe(delivery.event_id);
-      expect(verifyWebhook(headerOf(last, 'x-partner-signature'), last.rawBody, secret, service.clock.now().getTime())).toBe(true);
+      expect(
+        verifyWebhook(headerOf(last, 'x-partner-signature'), last.rawBody, secret, service.clock.now().getTime()),
+      ).toBe(true);
       [delivery] = await deliveries(key);
       expect(delivery.state).toBe('SUCCEEDED');
-      expect(delivery.attempts.map((attempt: Record<string, any>) => attempt.status_code)).toEqual([500, 500, 500, 500, 200]);
+      expect(delivery.attempts.map((attempt: Record<string, any>) => attempt.status_code)).toEqual([
+        500, 500, 500, 500, 200,
+      ]);
 
       // A re-send is one attempt, not a new retry schedule.
       await service.advance(ONE_DAY);
@@ -513,7 +624,12 @@ describe('webhooks', () => {
       await service.advance(ONE_DAY);
       [delivery] = await deliveries(key);
       expect(delivery.state).toBe('FAILED');
-      expect(delivery.attempts.map((attempt: Record<string, any>) => [attempt.attempt, new Date(attempt.attempted_at).getTime() - start])).toEqual([
+      expect(
+        delivery.attempts.map((attempt: Record<string, any>) => [
+          attempt.attempt,
+          new Date(attempt.attempted_at).getTime() - start,
+        ]),
+      ).toEqual([
         [1, 0],
         [2, 0],
         [3, FIVE_MINUTES],
@@ -532,7 +648,13 @@ describe('webhooks', () => {
       const list = await runCli(['webhook', 'list', '--partner', partnerId, '--environment', 'sandbox'], env);
       expect(list.code).toBe(0);
       const listed = JSON.parse(list.stdout);
-      expect(listed.deliveries).toEqual([expect.objectContaining({ delivery_id: delivery.delivery_id, state: 'SUCCEEDED', attempts: [expect.objectContaining({ status_code: 200 })] })]);
+      expect(listed.deliveries).toEqual([
+        expect.objectContaining({
+          delivery_id: delivery.delivery_id,
+          state: 'SUCCEEDED',
+          attempts: [expect.objectContaining({ status_code: 200 })],
+        }),
+      ]);
 
       const resend = await runCli(['webhook', 'resend', delivery.delivery_id], env);
       expect(resend.code).toBe(0);
@@ -604,8 +726,10 @@ describe('webhooks', () => {
 
     it('a second rotation within 24 hours keeps only the two newest secrets signing', async () => {
       const { partnerId, key, secret: first, receiver } = await partnerWithWebhook();
-      const second = (await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true })).body.webhook_secret;
-      const third = (await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true })).body.webhook_secret;
+      const second = (await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true })).body
+        .webhook_secret;
+      const third = (await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true })).body
+        .webhook_secret;
       await topup(key, '0001');
       await service.settle();
       const [webhook] = receiver.received;
@@ -621,11 +745,27 @@ describe('webhooks', () => {
     it('every settings change is recorded in the event log with the actor who made it', async () => {
       const { partnerId, sandboxKey } = await service.createPartner('IN', 'Audited Partner');
       const receiver = await newReceiver();
-      expect((await configure(partnerId, { environment: 'sandbox', webhook_url: receiver.url, rate_limit: 120 }, 'ops.alice')).status).toBe(200);
-      expect((await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true }, 'ops.bob')).status).toBe(200);
-      expect((await service.partner('PATCH', '/settings', sandboxKey, { ip_allowlist: ['127.0.0.1'] })).status).toBe(200);
+      expect(
+        (
+          await configure(
+            partnerId,
+            { environment: 'sandbox', webhook_url: receiver.url, rate_limit: 120 },
+            'ops.alice',
+          )
+        ).status,
+      ).toBe(200);
+      expect(
+        (await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true }, 'ops.bob')).status,
+      ).toBe(200);
+      expect((await service.partner('PATCH', '/settings', sandboxKey, { ip_allowlist: ['127.0.0.1'] })).status).toBe(
+        200,
+      );
 
-      const events = await sqlOf(service).query<{ event_type: string; data: Record<string, any>; metadata: Record<string, any> }>(
+      const events = await sqlOf(service).query<{
+        event_type: string;
+        data: Record<string, any>;
+        metadata: Record<string, any>;
+      }>(
         `SELECT event_type, data, metadata FROM es_events
           WHERE stream_id = $1 AND event_type IN ('PartnerSettingsChanged', 'WebhookSecretRotated') ORDER BY global_position`,
         [`partner-${partnerId}`],
@@ -641,16 +781,27 @@ describe('webhooks', () => {
       for (const event of events) expect(event.metadata.occurredAt).toEqual(expect.any(String));
       // The secret itself is never in the log in clear.
       const rotated = await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true });
-      const log = await sqlOf(service).query<{ text: string }>(`SELECT data::text AS text FROM es_events WHERE stream_id = $1`, [`partner-${partnerId}`]);
+      const log = await sqlOf(service).query<{ text: string }>(
+        `SELECT data::text AS text FROM es_events WHERE stream_id = $1`,
+        [`partner-${partnerId}`],
+      );
       expect(log.some((row) => row.text.includes(rotated.body.webhook_secret))).toBe(false);
     });
 
     it('a partner reads and changes its own settings without ever seeing the secret again', async () => {
       const { sandboxKey } = await service.createPartner('IN', 'Self Service Partner');
       const receiver = await newReceiver();
-      const changed = await service.partner('PATCH', '/settings', sandboxKey, { webhook_url: receiver.url, rate_limit_per_minute: 100 });
+      const changed = await service.partner('PATCH', '/settings', sandboxKey, {
+        webhook_url: receiver.url,
+        rate_limit_per_minute: 100,
+      });
       expect(changed.status).toBe(200);
-      expect(changed.body).toMatchObject({ environment: 'sandbox', webhook_url: receiver.url, webhook_secret_set: true, rate_limit_per_minute: 100 });
+      expect(changed.body).toMatchObject({
+        environment: 'sandbox',
+        webhook_url: receiver.url,
+        webhook_secret_set: true,
+        rate_limit_per_minute: 100,
+      });
       expect(changed.body.webhook_secret).toEqual(expect.any(String));
       const again = await service.partner('PATCH', '/settings', sandboxKey, { webhook_url: `${receiver.url}?v=2` });
       expect(again.status).toBe(200);
@@ -669,13 +820,21 @@ describe('webhooks', () => {
 
     it('a live webhook URL must use https; http is refused with 400 while sandbox accepts it', async () => {
       const { partnerId } = await service.createPartner('IN', 'Live URL Partner');
-      const refused = await configure(partnerId, { environment: 'live', webhook_url: 'http://hooks.example.com/recharge' });
+      const refused = await configure(partnerId, {
+        environment: 'live',
+        webhook_url: 'http://hooks.example.com/recharge',
+      });
       expect(refused.status).toBe(400);
       expect(refused.body).toEqual({ error: 'validation_failed', detail: expect.stringMatching(/https/) });
-      const accepted = await configure(partnerId, { environment: 'live', webhook_url: 'https://hooks.example.com/recharge' });
+      const accepted = await configure(partnerId, {
+        environment: 'live',
+        webhook_url: 'https://hooks.example.com/recharge',
+      });
       expect(accepted.status).toBe(200);
       expect(accepted.body.webhook_secret).toEqual(expect.any(String));
-      expect((await configure(partnerId, { environment: 'sandbox', webhook_url: 'http://localhost:8080/hooks' })).status).toBe(200);
+      expect(
+        (await configure(partnerId, { environment: 'sandbox', webhook_url: 'http://localhost:8080/hooks' })).status,
+      ).toBe(200);
       for (const url of ['ftp://hooks.example.com/', 'not a url', 'https://user:pass@hooks.example.com/']) {
         expect((await configure(partnerId, { environment: 'sandbox', webhook_url: url })).status).toBe(400);
       }
@@ -683,9 +842,17 @@ describe('webhooks', () => {
 
     it('a webhook URL whose host is a metadata endpoint is refused even in a private deployment', async () => {
       const { partnerId } = await service.createPartner('IN', 'Metadata URL Partner');
-      for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/computeMetadata/v1/']) {
+      for (const url of [
+        'http://169.254.169.254/latest/meta-data',
+        'http://[fd00:ec2::254]/',
+        'http://metadata.google.internal/computeMetadata/v1/',
+      ]) {
         const refused = await configure(partnerId, { environment: 'sandbox', webhook_url: url });
-        expect({ url, status: refused.status, error: refused.body.error }).toEqual({ url, status: 400, error: 'validation_failed' });
+        expect({ url, status: refused.status, error: refused.body.error }).toEqual({
+          url,
+          status: 400,
+          error: 'validation_failed',
+        });
       }
     });
   });

@@ -97,11 +97,15 @@ interface OrderRow {
  * become readable after the head was asked for, in the fold but not in the read models.
  */
 export async function catchUpReadModels(service: SimulatedService, position: GlobalPosition | null): Promise<void> {
-  if (!(await service.get<ProjectionBarrier>(PROJECTION_BARRIER).waitFor(position, 30_000))) throw new Error('the read models did not catch up within 30 s');
+  if (!(await service.get<ProjectionBarrier>(PROJECTION_BARRIER).waitFor(position, 30_000)))
+    throw new Error('the read models did not catch up within 30 s');
 }
 
 /** The six money invariants, as `verify` checks them. A failed order may still await its refund (the grace is open-ended mid-run). */
-export async function verifyMoneyInvariants(service: SimulatedService, refundGraceMs: number): Promise<VerificationReport> {
+export async function verifyMoneyInvariants(
+  service: SimulatedService,
+  refundGraceMs: number,
+): Promise<VerificationReport> {
   return service.get(QueryBus).execute(new VerifyMoneyInvariants(refundGraceMs));
 }
 
@@ -127,12 +131,15 @@ export async function compareOrdersReadModel(service: SimulatedService, fold: Lo
       row.environment !== order.environment && `environment ${row.environment} ≠ ${order.environment}`,
       row.status !== expectedStatus && `status ${row.status} ≠ ${expectedStatus}`,
       !money(row.amount, order.currency).equals(order.amount) && `amount ${row.amount} ≠ ${order.amount.toDecimal()}`,
-      !money(row.balance_after, order.currency).equals(order.balanceAfter) && `balance_after ${row.balance_after} ≠ ${order.balanceAfter.toDecimal()}`,
+      !money(row.balance_after, order.currency).equals(order.balanceAfter) &&
+        `balance_after ${row.balance_after} ≠ ${order.balanceAfter.toDecimal()}`,
       row.refunded !== order.refunds > 0 && `refunded ${row.refunded} ≠ ${order.refunds > 0}`,
-      row.late_answer !== (order.state.lateAnswer !== null) && `late answer ${row.late_answer} ≠ ${order.state.lateAnswer !== null}`,
+      row.late_answer !== (order.state.lateAnswer !== null) &&
+        `late answer ${row.late_answer} ≠ ${order.state.lateAnswer !== null}`,
     ].filter((difference): difference is string => typeof difference === 'string');
     if (differences.length > 0) problems.push(`order ${row.order_id}: ${differences.join(', ')}`);
   }
-  for (const orderId of fold.orders.keys()) if (!seen.has(orderId)) problems.push(`order ${orderId} is in the log but not in rm_orders`);
+  for (const orderId of fold.orders.keys())
+    if (!seen.has(orderId)) problems.push(`order ${orderId} is in the log but not in rm_orders`);
   return problems;
 }

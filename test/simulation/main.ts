@@ -30,7 +30,8 @@ function parseArguments(argv: string[]): Arguments {
     const integer = (min: number): number => {
       const text = value();
       const number = Number(text);
-      if (!/^\d+$/.test(text) || number < min || number > 2 ** 32 - 1) throw new Error(`${flag}: an integer from ${min} (got "${text}")`);
+      if (!/^\d+$/.test(text) || number < min || number > 2 ** 32 - 1)
+        throw new Error(`${flag}: an integer from ${min} (got "${text}")`);
       return number;
     };
     if (flag === '--seed') parsed.seed = integer(0);
@@ -39,7 +40,10 @@ function parseArguments(argv: string[]): Arguments {
     else if (flag === '--job-concurrency') parsed.jobConcurrency = integer(1);
     else if (flag === '--database-url') process.env.TEST_DATABASE_URL = value();
     else if (flag === '--verbose') parsed.verbose = true;
-    else throw new Error(`unknown argument ${flag}; usage: npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--job-concurrency <n>] [--database-url <url>] [--verbose]`);
+    else
+      throw new Error(
+        `unknown argument ${flag}; usage: npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--job-concurrency <n>] [--database-url <url>] [--verbose]`,
+      );
   }
   return parsed;
 }
@@ -48,12 +52,20 @@ async function main(): Promise<number> {
   const args = parseArguments(process.argv.slice(2));
   const started = Date.now();
   for (let seed = args.seed; seed < args.seed + args.seeds; seed++) {
-    const result = await runSimulation({ seed, steps: args.steps, jobConcurrency: args.jobConcurrency, onStep: args.verbose ? (line) => console.log(`[seed ${seed}] ${line}`) : undefined });
+    const result = await runSimulation({
+      seed,
+      steps: args.steps,
+      jobConcurrency: args.jobConcurrency,
+      onStep: args.verbose ? (line) => console.log(`[seed ${seed}] ${line}`) : undefined,
+    });
     if (result.failure) {
       console.error(describeFailure(result));
       return 1;
     }
-    const actions = Object.entries(result.stats).sort(([a], [b]) => a.localeCompare(b)).map(([action, count]) => `${action}=${count}`).join(' ');
+    const actions = Object.entries(result.stats)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([action, count]) => `${action}=${count}`)
+      .join(' ');
     console.log(`seed ${seed}: ok, ${args.steps} steps (${actions})`);
   }
   console.log(`${args.seeds} seed(s) passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -106,7 +106,11 @@ export class ScriptedProvider implements ProviderGateway, ProviderDirectory {
       case 'unavailable':
         return Promise.reject(new ProviderUnavailableError('simulated: no answer from the upstream'));
       case 'pending':
-        return Promise.resolve({ status: 'pending', providerReference: `SIM-${order.orderId}`, pollAfterMs: script.pollAfterMs });
+        return Promise.resolve({
+          status: 'pending',
+          providerReference: `SIM-${order.orderId}`,
+          pollAfterMs: script.pollAfterMs,
+        });
       case 'pending_no_poll':
         return Promise.resolve({ status: 'pending', providerReference: `SIM-${order.orderId}`, pollAfterMs: null });
       case 'succeeded':
@@ -129,7 +133,8 @@ export class ScriptedProvider implements ProviderGateway, ProviderDirectory {
 function drawScript(random: SeededRandom): OrderScript {
   const answers: ScriptedAnswer[] = [];
   const pollAfterMs = random.pick(POLL_DELAYS_MS);
-  for (let i = random.int(0, 3); i > 0; i--) answers.push(random.chance(0.25) ? 'unavailable' : random.chance(0.15) ? 'pending_no_poll' : 'pending');
+  for (let i = random.int(0, 3); i > 0; i--)
+    answers.push(random.chance(0.25) ? 'unavailable' : random.chance(0.15) ? 'pending_no_poll' : 'pending');
   const final = random.weighted({ succeeded: 55, failed: 30, never: 15 });
   if (final === 'never') {
     answers.push('pending');

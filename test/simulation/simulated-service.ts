@@ -70,16 +70,26 @@ export class SimulatedService {
     await app.getHttpAdapter().getInstance().ready();
     // Several applications live and die in this one process: none of them may act on this process's signals.
     for (const signal of SIGNALS) {
-      for (const listener of process.listeners(signal)) if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+      for (const listener of process.listeners(signal))
+        if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
     }
     return new SimulatedService(app, databaseUrl);
   }
 
-  async request(method: 'GET' | 'POST' | 'PATCH', url: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async request(
+    method: 'GET' | 'POST' | 'PATCH',
+    url: string,
+    options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await this.app.inject({ method, url, headers, payload: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await this.app.inject({
+      method,
+      url,
+      headers,
+      payload: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     let body: unknown;
     try {
       body = response.body ? JSON.parse(response.body) : undefined;
@@ -89,7 +99,12 @@ export class SimulatedService {
     return { status: response.statusCode, headers: response.headers, body };
   }
 
-  admin(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer> {
+  admin(
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Answer> {
     return this.request(method, `/v1/admin${path}`, { token: SIM_ADMIN_TOKEN, body, headers });
   }
 
@@ -137,7 +152,9 @@ export async function terminateSessions(databaseUrl: string): Promise<number> {
   const client = new Client({ connectionString: databaseUrl, application_name: 'simulation-crash' });
   await client.connect();
   try {
-    const result = await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const result = await client.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
     return result.rowCount ?? 0;
   } finally {
     await client.end();

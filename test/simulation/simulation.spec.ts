@@ -9,11 +9,15 @@ const SEEDS = [1, 2, 3];
 const STEPS = 50;
 
 describe('seeded simulation of the money core', () => {
-  it.each(SEEDS)('seed %i keeps every money invariant and read model, through crashes and late answers', async (seed) => {
-    const result = await runSimulation({ seed, steps: STEPS });
-    if (result.failure) throw new Error(describeFailure(result));
-    expect(result.trace).toHaveLength(STEPS + 1);
-  }, 60_000);
+  it.each(SEEDS)(
+    'seed %i keeps every money invariant and read model, through crashes and late answers',
+    async (seed) => {
+      const result = await runSimulation({ seed, steps: STEPS });
+      if (result.failure) throw new Error(describeFailure(result));
+      expect(result.trace).toHaveLength(STEPS + 1);
+    },
+    60_000,
+  );
 
   it('replays a seed exactly: the same steps get the same answers and the same order ids', async () => {
     const first = await runSimulation({ seed: 11, steps: 20 });

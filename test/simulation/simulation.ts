@@ -111,7 +111,12 @@ class SimulationRun {
   private dropDatabase: () => Promise<void> = async () => undefined;
   private readonly wallets: Wallet[] = [];
   private readonly keys = new Map<string, KeyUse>();
-  private readonly creditKeys: { wallet: Wallet; key: string; body: Record<string, unknown>; creditId: string | null }[] = [];
+  private readonly creditKeys: {
+    wallet: Wallet;
+    key: string;
+    body: Record<string, unknown>;
+    creditId: string | null;
+  }[] = [];
   /** Every order the service answered 200 for: each must stay in the log. */
   private readonly accepted = new Set<string>();
   private readonly trace: string[] = [];
@@ -151,7 +156,10 @@ class SimulationRun {
       this.note(`#${step} ${await this.windDown()}`);
       return this.result(null);
     } catch (error) {
-      const problems = error instanceof ProblemFound ? error.message.split('\n') : [`the step threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
+      const problems =
+        error instanceof ProblemFound
+          ? error.message.split('\n')
+          : [`the step threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
       return this.result({ step, action, problems });
     }
   }
@@ -162,7 +170,14 @@ class SimulationRun {
   }
 
   private result(failure: SimulationFailure | null): SimulationResult {
-    return { seed: this.options.seed, steps: this.options.steps, jobConcurrency: this.options.jobConcurrency ?? 1, failure, trace: this.trace, stats: this.stats };
+    return {
+      seed: this.options.seed,
+      steps: this.options.steps,
+      jobConcurrency: this.options.jobConcurrency ?? 1,
+      failure,
+      trace: this.trace,
+      stats: this.stats,
+    };
   }
 
   private note(line: string): void {
@@ -183,10 +198,27 @@ class SimulationRun {
    */
   private async setUp(): Promise<void> {
     for (let i = 0; i < 3; i++) {
-      const created = await this.expectStatus(this.live.admin('POST', '/partners', { name: `Simulated Partner ${i}`, corridor: 'IN' }), [201], 'create partner');
+      const created = await this.expectStatus(
+        this.live.admin('POST', '/partners', { name: `Simulated Partner ${i}`, corridor: 'IN' }),
+        [201],
+        'create partner',
+      );
       const partnerId = created.body.partner_id as string;
-      this.wallets.push({ name: `p${i}/sandbox`, partnerId, environment: 'sandbox', token: created.body.sandbox_api_key });
-      await this.expectStatus(this.live.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'sandbox', rate_limit: 100_000, webhook_url: `https://hooks.example.com/sim/${i}` }), [200], 'configure');
+      this.wallets.push({
+        name: `p${i}/sandbox`,
+        partnerId,
+        environment: 'sandbox',
+        token: created.body.sandbox_api_key,
+      });
+      await this.expectStatus(
+        this.live.admin('PATCH', `/partners/${partnerId}/settings`, {
+          environment: 'sandbox',
+          rate_limit: 100_000,
+          webhook_url: `https://hooks.example.com/sim/${i}`,
+        }),
+        [200],
+        'configure',
+      );
     }
     await this.live.settle();
     await this.checkInvariants(Number.POSITIVE_INFINITY);
@@ -264,7 +296,11 @@ class SimulationRun {
   }
 
   private send(use: KeyUse, key: string): Promise<Answer> {
-    return this.live.request('POST', `/v1/partner${use.path}`, { token: use.wallet.token, body: use.body, headers: { 'idempotency-key': key } });
+    return this.live.request('POST', `/v1/partner${use.path}`, {
+      token: use.wallet.token,
+      body: use.body,
+      headers: { 'idempotency-key': key },
+    });
   }
 
   /** Records a placement's answer; a 200 binds the key to its order, for good. */
@@ -272,7 +308,8 @@ class SimulationRun {
     this.expectAnswer(answer, [200, 402, 409, 422, 400], what);
     if (answer.status === 200) {
       const orderId = answer.body.order_id as string;
-      if (use.orderId && use.orderId !== orderId) throw new ProblemFound(`${what}: key ${key} answered order ${orderId}, it was bound to ${use.orderId}`);
+      if (use.orderId && use.orderId !== orderId)
+        throw new ProblemFound(`${what}: key ${key} answered order ${orderId}, it was bound to ${use.orderId}`);
       use.orderId = orderId;
       this.accepted.add(orderId);
     }
@@ -289,10 +326,18 @@ class SimulationRun {
 
   private async payBill(wallet: Wallet): Promise<string> {
     const consumerNumber = `98765${String(this.scheduler.int(0, 99_999)).padStart(5, '0')}`;
-    const bill = await this.live.request('POST', '/v1/partner/bill-info', { token: wallet.token, body: { biller_id: BILLER, consumer_number: consumerNumber } });
+    const bill = await this.live.request('POST', '/v1/partner/bill-info', {
+      token: wallet.token,
+      body: { biller_id: BILLER, consumer_number: consumerNumber },
+    });
     this.expectAnswer(bill, [200], 'bill-info');
     const key = this.newKey();
-    const use: KeyUse = { wallet, path: '/pay-bill', body: { biller_id: BILLER, consumer_number: consumerNumber, amount: Number(bill.body.amount) }, orderId: null };
+    const use: KeyUse = {
+      wallet,
+      path: '/pay-bill',
+      body: { biller_id: BILLER, consumer_number: consumerNumber, amount: Number(bill.body.amount) },
+      orderId: null,
+    };
     const answer = await this.send(use, key);
     return `pay bill ${wallet.name} ${bill.body.amount} key ${key}: ${this.record(key, use, answer, 'pay-bill')}`;
   }
@@ -305,8 +350,10 @@ class SimulationRun {
     const answer = await this.send(use, key);
     if (use.orderId) {
       this.expectAnswer(answer, [200], `repeat of key ${key}`);
-      if (answer.body.order_id !== use.orderId) throw new ProblemFound(`repeat of key ${key} answered order ${answer.body.order_id}, first ${use.orderId}`);
-      if (answer.headers['idempotent-replay'] !== 'true') throw new ProblemFound(`repeat of key ${key} was not marked Idempotent-Replay`);
+      if (answer.body.order_id !== use.orderId)
+        throw new ProblemFound(`repeat of key ${key} answered order ${answer.body.order_id}, first ${use.orderId}`);
+      if (answer.headers['idempotent-replay'] !== 'true')
+        throw new ProblemFound(`repeat of key ${key} was not marked Idempotent-Replay`);
     }
     return `repeat key ${key} on ${use.wallet.name}: ${this.record(key, use, answer, 'repeat')}`;
   }
@@ -316,9 +363,14 @@ class SimulationRun {
     if (!key) return this.placeNew(this.scheduler.pick(this.wallets));
     const use = this.keys.get(key)!;
     const other = { ...use.body, amount: (use.body.amount as number) + 1 };
-    const answer = await this.live.request('POST', `/v1/partner${use.path}`, { token: use.wallet.token, body: other, headers: { 'idempotency-key': key } });
+    const answer = await this.live.request('POST', `/v1/partner${use.path}`, {
+      token: use.wallet.token,
+      body: other,
+      headers: { 'idempotency-key': key },
+    });
     this.expectAnswer(answer, [409], `key ${key} with another body`);
-    if (answer.body?.error !== 'idempotency_conflict') throw new ProblemFound(`key ${key} with another body: ${answer.body?.error}, expected idempotency_conflict`);
+    if (answer.body?.error !== 'idempotency_conflict')
+      throw new ProblemFound(`key ${key} with another body: ${answer.body?.error}, expected idempotency_conflict`);
     return `key ${key} with another body: 409`;
   }
 
@@ -329,8 +381,11 @@ class SimulationRun {
     const use: KeyUse = { wallet, path: '/topup', body: this.topupBody(), orderId: null };
     const copies = this.scheduler.int(2, 3);
     const answers = await Promise.all(Array.from({ length: copies }, () => this.send(use, key)));
-    const orders = new Set(answers.filter((answer) => answer.status === 200).map((answer) => answer.body.order_id as string));
-    if (orders.size > 1) throw new ProblemFound(`concurrent requests under key ${key} got different orders: ${[...orders].join(', ')}`);
+    const orders = new Set(
+      answers.filter((answer) => answer.status === 200).map((answer) => answer.body.order_id as string),
+    );
+    if (orders.size > 1)
+      throw new ProblemFound(`concurrent requests under key ${key} got different orders: ${[...orders].join(', ')}`);
     const summary = answers.map((answer) => this.record(key, use, answer, `concurrent copy under key ${key}`));
     return `${copies} concurrent copies, key ${key} on ${wallet.name}: ${summary.join(' | ')}`;
   }
@@ -338,9 +393,15 @@ class SimulationRun {
   private async concurrentTwoWallets(): Promise<string> {
     const first = this.scheduler.pick(this.wallets);
     const second = this.scheduler.pick(this.wallets.filter((wallet) => wallet !== first));
-    const uses = [first, second].map((wallet): [string, KeyUse] => [this.newKey(), { wallet, path: '/topup', body: this.topupBody(), orderId: null }]);
+    const uses = [first, second].map((wallet): [string, KeyUse] => [
+      this.newKey(),
+      { wallet, path: '/topup', body: this.topupBody(), orderId: null },
+    ]);
     const answers = await Promise.all(uses.map(([key, use]) => this.send(use, key)));
-    const summary = uses.map(([key, use], index) => `${use.wallet.name} ${use.body.amount}: ${this.record(key, use, answers[index], 'concurrent topup')}`);
+    const summary = uses.map(
+      ([key, use], index) =>
+        `${use.wallet.name} ${use.body.amount}: ${this.record(key, use, answers[index], 'concurrent topup')}`,
+    );
     return `concurrent topups on two wallets: ${summary.join(' | ')}`;
   }
 
@@ -349,34 +410,55 @@ class SimulationRun {
     const wallet = this.scheduler.pick(this.wallets);
     const amounts = [this.scheduler.int(10, 150), this.scheduler.int(10, 150)];
     const balance = await this.balanceFromLog(wallet);
-    const uses = amounts.map((amount): [string, KeyUse] => [this.newKey(), { wallet, path: '/topup', body: { ...this.topupBody(), amount }, orderId: null }]);
+    const uses = amounts.map((amount): [string, KeyUse] => [
+      this.newKey(),
+      { wallet, path: '/topup', body: { ...this.topupBody(), amount }, orderId: null },
+    ]);
     const answers = await Promise.all(uses.map(([key, use]) => this.send(use, key)));
     const covered = balance !== null && !balance.isLessThan(Money.parse(String(amounts[0] + amounts[1]), 'INR')!);
-    if (covered) for (const answer of answers) this.expectAnswer(answer, [200], `concurrent topups of ${amounts.join(' and ')} on ${wallet.name} holding ${balance?.toDecimal()}`);
-    const summary = uses.map(([key, use], index) => `${use.body.amount}: ${this.record(key, use, answers[index], 'concurrent topup')}`);
+    if (covered)
+      for (const answer of answers)
+        this.expectAnswer(
+          answer,
+          [200],
+          `concurrent topups of ${amounts.join(' and ')} on ${wallet.name} holding ${balance?.toDecimal()}`,
+        );
+    const summary = uses.map(
+      ([key, use], index) => `${use.body.amount}: ${this.record(key, use, answers[index], 'concurrent topup')}`,
+    );
     return `concurrent topups on ${wallet.name} (balance ${balance?.toDecimal() ?? 'none'}): ${summary.join(' | ')}`;
   }
 
   private async balanceFromLog(wallet: Wallet): Promise<Money | null> {
     const ledger = await walkLedger(this.live.get<EventStore>(EVENT_STORE));
-    for (const facts of ledger.wallets.values()) if (facts.partnerId === wallet.partnerId && facts.environment === wallet.environment) return facts.balance;
+    for (const facts of ledger.wallets.values())
+      if (facts.partnerId === wallet.partnerId && facts.environment === wallet.environment) return facts.balance;
     return null;
   }
 
   /** An operator credit with an Idempotency-Key; sometimes a retry of an earlier one, which must credit nothing more. */
   private async operatorCredit(): Promise<string> {
-    const retry = this.creditKeys.length > 0 && this.scheduler.chance(0.3) ? this.scheduler.pick(this.creditKeys) : null;
+    const retry =
+      this.creditKeys.length > 0 && this.scheduler.chance(0.3) ? this.scheduler.pick(this.creditKeys) : null;
     const credit = retry ?? {
       wallet: this.scheduler.pick(this.wallets),
       key: `credit-${this.newKey()}`,
       body: { amount: `${this.scheduler.int(1, 10) * 100}.00`, reference: `top up ${this.keyCounter}` },
       creditId: null,
     };
-    const answer = await this.live.admin('POST', `/partners/${credit.wallet.partnerId}/wallet-credits`, { environment: credit.wallet.environment, ...credit.body }, { 'idempotency-key': credit.key });
+    const answer = await this.live.admin(
+      'POST',
+      `/partners/${credit.wallet.partnerId}/wallet-credits`,
+      { environment: credit.wallet.environment, ...credit.body },
+      { 'idempotency-key': credit.key },
+    );
     this.expectAnswer(answer, [200], 'operator credit');
     const creditId = JSON.stringify(answer.body);
     if (retry) {
-      if (answer.headers['idempotent-replay'] !== 'true' || creditId !== retry.creditId) throw new ProblemFound(`a retried credit under ${retry.key} was not its first answer: ${creditId} vs ${retry.creditId}`);
+      if (answer.headers['idempotent-replay'] !== 'true' || creditId !== retry.creditId)
+        throw new ProblemFound(
+          `a retried credit under ${retry.key} was not its first answer: ${creditId} vs ${retry.creditId}`,
+        );
     } else {
       credit.creditId = creditId;
       this.creditKeys.push(credit);
@@ -400,25 +482,41 @@ class SimulationRun {
   }
 
   private async resolve(orderId: string, outcome: 'success' | 'failed'): Promise<string> {
-    const answer = await this.live.admin('POST', `/orders/${orderId}/resolve`, { outcome, reason: 'simulated operator decision' });
+    const answer = await this.live.admin('POST', `/orders/${orderId}/resolve`, {
+      outcome,
+      reason: 'simulated operator decision',
+    });
     this.expectAnswer(answer, [200, 409], `resolve ${orderId} ${outcome}`);
     if (answer.status === 409) {
       const fold = await foldLog(this.live.get<EventStore>(EVENT_STORE));
       const late = fold.orders.get(orderId)?.state.lateAnswer;
-      if (!(outcome === 'failed' && late?.outcome === 'succeeded')) throw new ProblemFound(`resolving held order ${orderId} as ${outcome} was refused: ${JSON.stringify(answer.body)}`);
+      if (!(outcome === 'failed' && late?.outcome === 'succeeded'))
+        throw new ProblemFound(
+          `resolving held order ${orderId} as ${outcome} was refused: ${JSON.stringify(answer.body)}`,
+        );
     }
     return `resolve ${orderId} as ${outcome}: ${answer.status}`;
   }
 
   private async rebuildProjection(): Promise<string> {
     const listed = await this.expectStatus(this.live.admin('GET', '/projections'), [200], 'projections');
-    const names = (listed.body.projections as { name: string; rebuildable: boolean }[]).filter((projection) => projection.rebuildable).map((projection) => projection.name);
+    const names = (listed.body.projections as { name: string; rebuildable: boolean }[])
+      .filter((projection) => projection.rebuildable)
+      .map((projection) => projection.name);
     const name = this.scheduler.pick(names);
-    const started = await this.expectStatus(this.live.admin('POST', `/projections/${name}/rebuild`), [202, 200], `rebuild ${name}`);
+    const started = await this.expectStatus(
+      this.live.admin('POST', `/projections/${name}/rebuild`),
+      [202, 200],
+      `rebuild ${name}`,
+    );
     const rebuildId = started.body.rebuild_id as string;
     // The rebuild runs on this process's event loop; wait for its end (bounded), not for time to pass.
     for (let polls = 0; polls < 3000; polls++) {
-      const state = await this.expectStatus(this.live.admin('GET', `/projections/rebuilds/${rebuildId}`), [200], 'rebuild progress');
+      const state = await this.expectStatus(
+        this.live.admin('GET', `/projections/rebuilds/${rebuildId}`),
+        [200],
+        'rebuild progress',
+      );
       if (state.body.state === 'failed') throw new ProblemFound(`rebuild of ${name} failed: ${state.body.error}`);
       if (state.body.state !== 'running') return `rebuild ${name}: ${state.body.state}`;
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -454,7 +552,11 @@ class SimulationRun {
     this.provider.outage = false;
     for (let round = 1; round <= 20; round++) {
       await this.live.settle();
-      const held = await this.expectStatus(this.live.admin('GET', '/orders?held=true&limit=1000'), [200], 'held orders');
+      const held = await this.expectStatus(
+        this.live.admin('GET', '/orders?held=true&limit=1000'),
+        [200],
+        'held orders',
+      );
       for (const order of (held.body.orders ?? held.body.data ?? []) as { order_id: string }[]) {
         const outcome = this.scheduler.pick(['success', 'failed'] as const);
         const line = await this.resolve(order.order_id, outcome);
@@ -471,7 +573,14 @@ class SimulationRun {
     }
     const fold = await foldLog(this.live.get<EventStore>(EVENT_STORE));
     const open = [...fold.orders.values()].filter((order) => !isFinal(order));
-    throw new ProblemFound(open.map((order) => `order ${order.orderId} is still ${order.state.status} (refunds ${order.refunds}) after the wind-down`).join('\n'));
+    throw new ProblemFound(
+      open
+        .map(
+          (order) =>
+            `order ${order.orderId} is still ${order.state.status} (refunds ${order.refunds}) after the wind-down`,
+        )
+        .join('\n'),
+    );
   }
 
   /**
@@ -481,12 +590,15 @@ class SimulationRun {
   private async checkInvariants(refundGraceMs: number): Promise<void> {
     const problems: string[] = [];
     const report = await verifyMoneyInvariants(this.live, refundGraceMs);
-    for (const breach of report.breaches) problems.push(`invariant ${breach.invariant} (${breach.name}): ${breach.detail}`);
-    if (refundGraceMs === 0) for (const waiting of report.in_progress) problems.push(`still in progress at the end: ${waiting}`);
+    for (const breach of report.breaches)
+      problems.push(`invariant ${breach.invariant} (${breach.name}): ${breach.detail}`);
+    if (refundGraceMs === 0)
+      for (const waiting of report.in_progress) problems.push(`still in progress at the end: ${waiting}`);
     const fold: LogFold = await foldLog(this.live.get<EventStore>(EVENT_STORE));
     await catchUpReadModels(this.live, fold.lastPosition);
     problems.push(...(await compareOrdersReadModel(this.live, fold)));
-    for (const orderId of this.accepted) if (!fold.orders.has(orderId)) problems.push(`order ${orderId} was answered 200 but has no debit in the log`);
+    for (const orderId of this.accepted)
+      if (!fold.orders.has(orderId)) problems.push(`order ${orderId} was answered 200 but has no debit in the log`);
     if (problems.length > 0) throw new ProblemFound(problems.join('\n'));
   }
 
@@ -496,7 +608,10 @@ class SimulationRun {
   }
 
   private expectAnswer(answer: Answer, statuses: number[], what: string): void {
-    if (!statuses.includes(answer.status)) throw new ProblemFound(`${what}: answered ${answer.status} ${JSON.stringify(answer.body)}, expected ${statuses.join(' or ')}`);
+    if (!statuses.includes(answer.status))
+      throw new ProblemFound(
+        `${what}: answered ${answer.status} ${JSON.stringify(answer.body)}, expected ${statuses.join(' or ')}`,
+      );
   }
 
   private async expectStatus(pending: Promise<Answer>, statuses: number[], what: string): Promise<Answer> {

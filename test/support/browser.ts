@@ -10,7 +10,9 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  */
 export function browserAvailable(suite: string): boolean {
   if (existsSync(CHROMIUM_PATH) || process.env.CI) return true;
-  console.warn(`\n*** SKIPPED: ${suite} needs Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH) ***\n`);
+  console.warn(
+    `\n*** SKIPPED: ${suite} needs Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH) ***\n`,
+  );
   return false;
 }
 

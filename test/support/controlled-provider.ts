@@ -1,4 +1,11 @@
-import { BillQuery, OutstandingBill, ProviderDirectory, ProviderGateway, ProviderOrder, ProviderOutcome } from '../../src/application/ports/provider-gateway.port';
+import {
+  BillQuery,
+  OutstandingBill,
+  ProviderDirectory,
+  ProviderGateway,
+  ProviderOrder,
+  ProviderOutcome,
+} from '../../src/application/ports/provider-gateway.port';
 
 interface HeldCall {
   orderId: string;

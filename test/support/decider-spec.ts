@@ -30,7 +30,9 @@ export interface DeciderSpec<State, Command, Event> {
   given(...events: Event[]): Scenario<State, Command, Event>;
 }
 
-export function spec<State, Command, Event>(decider: Decider<State, Command, Event>): DeciderSpec<State, Command, Event> {
+export function spec<State, Command, Event>(
+  decider: Decider<State, Command, Event>,
+): DeciderSpec<State, Command, Event> {
   return {
     given(...history: Event[]): Scenario<State, Command, Event> {
       const before = fold(decider, history);
@@ -39,7 +41,10 @@ export function spec<State, Command, Event>(decider: Decider<State, Command, Eve
         when(command: Command): Outcome<State, Event> {
           const decision = decider.decide(command, before);
           const accepted = (): Event[] => {
-            if (!decision.ok) throw new Error(`expected the command to be accepted, but it was refused: ${decision.error.code}: ${decision.error.detail}`);
+            if (!decision.ok)
+              throw new Error(
+                `expected the command to be accepted, but it was refused: ${decision.error.code}: ${decision.error.detail}`,
+              );
             return decision.events;
           };
           return {
@@ -55,7 +60,10 @@ export function spec<State, Command, Event>(decider: Decider<State, Command, Eve
               return before;
             },
             thenRefused(code: DomainErrorCode, detail?: string | RegExp): void {
-              if (decision.ok) throw new Error(`expected a refusal (${code}), but the command was accepted with ${JSON.stringify(decision.events)}`);
+              if (decision.ok)
+                throw new Error(
+                  `expected a refusal (${code}), but the command was accepted with ${JSON.stringify(decision.events)}`,
+                );
               expect(decision.error.code).toBe(code);
               if (typeof detail === 'string') expect(decision.error.detail).toContain(detail);
               else if (detail) expect(decision.error.detail).toMatch(detail);

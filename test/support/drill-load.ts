@@ -24,7 +24,14 @@ export interface DrillAnswer {
   text: string;
 }
 
-export async function call(url: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<DrillAnswer> {
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<DrillAnswer> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -44,7 +51,10 @@ export async function call(url: string, method: string, path: string, token: str
 export async function drillPartner(url: string, name: string): Promise<DrillPartner> {
   const created = await call(url, 'POST', '/v1/admin/partners', TEST_ADMIN_TOKEN, { name, corridor: 'IN' });
   if (created.status !== 201) throw new Error(`partner create failed: ${created.status} ${created.text}`);
-  const limit = await call(url, 'PATCH', `/v1/admin/partners/${created.body.partner_id}/settings`, TEST_ADMIN_TOKEN, { environment: 'sandbox', rate_limit: 100_000 });
+  const limit = await call(url, 'PATCH', `/v1/admin/partners/${created.body.partner_id}/settings`, TEST_ADMIN_TOKEN, {
+    environment: 'sandbox',
+    rate_limit: 100_000,
+  });
   if (limit.status !== 200) throw new Error(`rate limit change failed: ${limit.status} ${limit.text}`);
   return { partnerId: created.body.partner_id, key: created.body.sandbox_api_key };
 }
@@ -52,10 +62,13 @@ export async function drillPartner(url: string, name: string): Promise<DrillPart
 /** Sends one attempt; a connection that dies leaves the status null (no answer). */
 export async function sendTopup(url: string, attempt: DrillAttempt): Promise<void> {
   try {
-    const answer = await call(url, 'POST', '/v1/partner/topup', attempt.partner.key, attempt.body, { 'idempotency-key': attempt.idempotencyKey });
+    const answer = await call(url, 'POST', '/v1/partner/topup', attempt.partner.key, attempt.body, {
+      'idempotency-key': attempt.idempotencyKey,
+    });
     attempt.status = answer.status;
     if (answer.status === 200) {
-      if (attempt.orderId && attempt.orderId !== answer.body.order_id) throw new Error(`key ${attempt.idempotencyKey} answered ${answer.body.order_id}, before ${attempt.orderId}`);
+      if (attempt.orderId && attempt.orderId !== answer.body.order_id)
+        throw new Error(`key ${attempt.idempotencyKey} answered ${answer.body.order_id}, before ${attempt.orderId}`);
       attempt.orderId = answer.body.order_id;
     }
   } catch (error) {
@@ -65,7 +78,12 @@ export async function sendTopup(url: string, attempt: DrillAttempt): Promise<voi
 }
 
 /** Sends every attempt, `concurrency` at a time; `afterEach` runs after each answer (a drill's trigger). */
-export async function sendAll(url: string, attempts: DrillAttempt[], concurrency: number, afterEach: (answered: number) => void = () => undefined): Promise<void> {
+export async function sendAll(
+  url: string,
+  attempts: DrillAttempt[],
+  concurrency: number,
+  afterEach: (answered: number) => void = () => undefined,
+): Promise<void> {
   let next = 0;
   let answered = 0;
   const worker = async (): Promise<void> => {
@@ -89,14 +107,21 @@ export async function resendUntilAccepted(url: string, attempts: DrillAttempt[],
       await sendTopup(url, attempt);
       if (attempt.status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     } while (attempt.status !== 200 && Date.now() < deadline);
-    if (attempt.status !== 200) throw new Error(`key ${attempt.idempotencyKey} still answered ${attempt.status} at the deadline`);
-    if (before && attempt.orderId !== before) throw new Error(`key ${attempt.idempotencyKey} answered ${attempt.orderId} after ${before}`);
+    if (attempt.status !== 200)
+      throw new Error(`key ${attempt.idempotencyKey} still answered ${attempt.status} at the deadline`);
+    if (before && attempt.orderId !== before)
+      throw new Error(`key ${attempt.idempotencyKey} answered ${attempt.orderId} after ${before}`);
   }
 }
 
 /** The wallet's debits from the audit: one per order, and exactly the orders given. */
 export async function debitedOrders(url: string, partner: DrillPartner): Promise<string[]> {
-  const audit = await call(url, 'GET', `/v1/admin/audit/wallets/${partner.partnerId}/sandbox?format=jsonl`, TEST_ADMIN_TOKEN);
+  const audit = await call(
+    url,
+    'GET',
+    `/v1/admin/audit/wallets/${partner.partnerId}/sandbox?format=jsonl`,
+    TEST_ADMIN_TOKEN,
+  );
   if (audit.status !== 200) throw new Error(`audit failed: ${audit.status} ${audit.text}`);
   return audit.text
     .trim()
@@ -120,7 +145,11 @@ export async function verifyUntilClean(url: string, deadlineMs = 30_000): Promis
 }
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes; for state that background work changes. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, deadlineMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  deadlineMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const value = await check();

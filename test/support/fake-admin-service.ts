@@ -30,7 +30,10 @@ export class FakeAdminService {
   private readonly recorded = new Map<string, RecordedRequest[]>();
   private nextToken = 0;
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<FakeAdminService> {
     const server = createServer();
@@ -42,7 +45,13 @@ export class FakeAdminService {
         const authorization = request.headers.authorization;
         const token = authorization?.replace(/^Bearer /, '') ?? '';
         const list = service.recorded.get(token) ?? [];
-        list.push({ method: request.method ?? '', url: request.url ?? '', authorization, contentType: request.headers['content-type'], rawBody });
+        list.push({
+          method: request.method ?? '',
+          url: request.url ?? '',
+          authorization,
+          contentType: request.headers['content-type'],
+          rawBody,
+        });
         service.recorded.set(token, list);
         const reply = service.replies.get(token) ?? { status: 200, body: '{"ok":true}' };
         response.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);

@@ -33,7 +33,11 @@ export async function debitCount(service: TestService, partnerId: string): Promi
 }
 
 /** Events of one type that concern one order, wherever they are stored (order stream or wallet stream). */
-export async function orderEvents(service: TestService, orderId: string, type: string): Promise<{ data: Record<string, unknown>; metadata: Record<string, unknown> }[]> {
+export async function orderEvents(
+  service: TestService,
+  orderId: string,
+  type: string,
+): Promise<{ data: Record<string, unknown>; metadata: Record<string, unknown> }[]> {
   return sqlOf(service).query<{ data: Record<string, unknown>; metadata: Record<string, unknown> }>(
     `SELECT data, metadata FROM es_events
       WHERE event_type = $2 AND (data->>'orderId' = $1 OR metadata->>'correlationId' = $1)
@@ -55,7 +59,10 @@ export async function forgeEvent(
 ): Promise<string> {
   const eventId = randomUUID();
   await sqlOf(service).transaction(async (tx) => {
-    const rows = await tx.query<{ revision: string }>('SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1 FOR UPDATE', [streamId]);
+    const rows = await tx.query<{ revision: string }>(
+      'SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1 FOR UPDATE',
+      [streamId],
+    );
     if (rows.length === 0) throw new Error(`no stream ${streamId}`);
     const next = Number(rows[0].revision) + 1;
     await tx.query(

@@ -14,7 +14,10 @@ export interface LiveUpstream {
   close(): Promise<void>;
 }
 
-export async function startLiveUpstream(options: SimulatorOptions = {}, extraEnv: Record<string, string> = {}): Promise<LiveUpstream> {
+export async function startLiveUpstream(
+  options: SimulatorOptions = {},
+  extraEnv: Record<string, string> = {},
+): Promise<LiveUpstream> {
   const simulator = await startSimulator({ seed: 7, settleAfterMs: 0, slowMs: 200, hangMs: 3_000, ...options });
   return {
     simulator,
@@ -32,24 +35,45 @@ export async function startLiveUpstream(options: SimulatorOptions = {}, extraEnv
 }
 
 /** Sets a live route through the back office, as the operator named. */
-export function setRoute(service: TestService, route: { kind: 'operator' | 'biller'; id: number; provider?: string; upstream_id: string }, operator = 'ops-alice') {
-  return service.request('POST', '/v1/admin/routes', { token: TEST_ADMIN_TOKEN, headers: { 'x-operator-id': operator }, body: { provider: 'reloadly', ...route } });
+export function setRoute(
+  service: TestService,
+  route: { kind: 'operator' | 'biller'; id: number; provider?: string; upstream_id: string },
+  operator = 'ops-alice',
+) {
+  return service.request('POST', '/v1/admin/routes', {
+    token: TEST_ADMIN_TOKEN,
+    headers: { 'x-operator-id': operator },
+    body: { provider: 'reloadly', ...route },
+  });
 }
 
 /** Routes every product of SIM_ROUTES to the simulator (setting a route a product has already records nothing). */
 export async function routeToSimulator(service: TestService): Promise<void> {
   const routes = [
-    ...Object.entries(SIM_ROUTES.operators).map(([id, upstream]) => ({ kind: 'operator' as const, id: Number(id), upstream_id: String(upstream) })),
-    ...Object.entries(SIM_ROUTES.billers).map(([id, upstream]) => ({ kind: 'biller' as const, id: Number(id), upstream_id: String(upstream) })),
+    ...Object.entries(SIM_ROUTES.operators).map(([id, upstream]) => ({
+      kind: 'operator' as const,
+      id: Number(id),
+      upstream_id: String(upstream),
+    })),
+    ...Object.entries(SIM_ROUTES.billers).map(([id, upstream]) => ({
+      kind: 'biller' as const,
+      id: Number(id),
+      upstream_id: String(upstream),
+    })),
   ];
   for (const route of routes) {
     const answer = await setRoute(service, route);
-    if (answer.status !== 200) throw new Error(`route ${route.kind} ${route.id} refused: ${answer.status} ${answer.text}`);
+    if (answer.status !== 200)
+      throw new Error(`route ${route.kind} ${route.id} refused: ${answer.status} ${answer.text}`);
   }
 }
 
 /** A KYC-approved partner with a live wallet credited with `amount`. */
-export async function liveWalletPartner(service: TestService, corridor: 'IN' | 'BD' | 'SG' = 'IN', amount = '5000.00'): Promise<{ partnerId: string; liveKey: string }> {
+export async function liveWalletPartner(
+  service: TestService,
+  corridor: 'IN' | 'BD' | 'SG' = 'IN',
+  amount = '5000.00',
+): Promise<{ partnerId: string; liveKey: string }> {
   const { partnerId } = await service.createPartner(corridor);
   const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
   if (approved.status !== 200) throw new Error(`kyc approval failed: ${approved.status} ${approved.text}`);
@@ -62,5 +86,7 @@ export async function liveWalletPartner(service: TestService, corridor: 'IN' | '
 }
 
 /** What the simulator received for one order id (customIdentifier / referenceId). */
-export const submissionsOf = (upstream: LiveUpstream, orderId: string) => upstream.simulator.state.submissions.filter((submission) => submission.reference === orderId);
-export const transactionsOf = (upstream: LiveUpstream, orderId: string) => upstream.simulator.state.transactions.filter((transaction) => transaction.reference === orderId);
+export const submissionsOf = (upstream: LiveUpstream, orderId: string) =>
+  upstream.simulator.state.submissions.filter((submission) => submission.reference === orderId);
+export const transactionsOf = (upstream: LiveUpstream, orderId: string) =>
+  upstream.simulator.state.transactions.filter((transaction) => transaction.reference === orderId);

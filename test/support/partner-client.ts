@@ -17,7 +17,9 @@ export async function dataOf<T>(call: Promise<{ data?: T; error?: unknown; respo
 }
 
 /** The order a placing call answered (POST /topup, POST /pay-bill): a dry run's answer fails the test. */
-export async function placedOrderOf<T extends object>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Exclude<T, { validate_only: true }>> {
+export async function placedOrderOf<T extends object>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<Exclude<T, { validate_only: true }>> {
   const data = await dataOf(call);
   if (isDryRun(data)) throw new Error(`expected an order, got a dry run's answer ${JSON.stringify(data)}`);
   return data as Exclude<T, { validate_only: true }>;

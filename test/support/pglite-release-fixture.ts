@@ -11,14 +11,23 @@ const FIXTURE = resolve(__dirname, '../fixtures/pglite-7c37db7');
 export interface SeenByTheRelease {
   apiKeySecret: string;
   events: number;
-  partners: { partnerId: string; corridor: string; sandboxKey: string; balance: Record<string, unknown>; transactions: { count: number; transactions: Record<string, unknown>[] } }[];
+  partners: {
+    partnerId: string;
+    corridor: string;
+    sandboxKey: string;
+    balance: Record<string, unknown>;
+    transactions: { count: number; transactions: Record<string, unknown>[] };
+  }[];
 }
 
-export const seenByTheRelease = (): SeenByTheRelease => JSON.parse(readFileSync(join(FIXTURE, 'seen-by-the-release.json'), 'utf8')) as SeenByTheRelease;
+export const seenByTheRelease = (): SeenByTheRelease =>
+  JSON.parse(readFileSync(join(FIXTURE, 'seen-by-the-release.json'), 'utf8')) as SeenByTheRelease;
 
 /** Unpacks the release's `pglite` folder into `parent` (with `tar`) and returns its path. */
 export function unpackReleaseFolder(parent: string): string {
-  execFileSync('tar', ['-x', '-C', parent], { input: brotliDecompressSync(readFileSync(join(FIXTURE, 'pglite.tar.br'))) });
+  execFileSync('tar', ['-x', '-C', parent], {
+    input: brotliDecompressSync(readFileSync(join(FIXTURE, 'pglite.tar.br'))),
+  });
   return join(parent, 'pglite');
 }
 

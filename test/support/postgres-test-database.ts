@@ -23,7 +23,10 @@ async function asAdmin(sql: string): Promise<void> {
  * `drop()` removes it, ending any connection still open to it.
  */
 export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
-  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 40);
+  const safePrefix = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 40);
   const name = `${safePrefix}_${randomBytes(6).toString('hex')}`;
   // template0 is never connected to, so parallel CREATE DATABASE calls cannot fail on a busy template.
   await asAdmin(`CREATE DATABASE "${name}" TEMPLATE template0`);

@@ -71,7 +71,13 @@ export class ServiceProcess {
   }
 
   private static spawn(name: string, env: Record<string, string>, port: number): ServiceProcess {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), EXIT_WITH_PARENT_STDIN: '1' };
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      EXIT_WITH_PARENT_STDIN: '1',
+    };
     // jest's --experimental-vm-modules (and any other flags meant for the test runner) stay out of the service.
     delete childEnv.NODE_OPTIONS;
     const child = spawn(process.execPath, ['--require', EXIT_WITH_PARENT, '--require', REGISTER, 'src/main.ts'], {
@@ -99,13 +105,15 @@ export class ServiceProcess {
   private async waitUntilHealthy(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (this.exit) throw new Error(`service ${this.name} exited during start (${JSON.stringify(this.exit)}):\n${this.output}`);
+      if (this.exit)
+        throw new Error(`service ${this.name} exited during start (${JSON.stringify(this.exit)}):\n${this.output}`);
       try {
         if ((await fetch(`${this.url}/health`)).ok) return;
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`service ${this.name} did not answer /health within ${timeoutMs} ms:\n${this.output}`);
+      if (Date.now() > deadline)
+        throw new Error(`service ${this.name} did not answer /health within ${timeoutMs} ms:\n${this.output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

@@ -75,7 +75,12 @@ export class TestService {
     const dataDir = options.dataDir ?? scratch;
     let server: EmbeddedPostgresServer | null = null;
     if (options.store === 'embedded') {
-      server = await EmbeddedPostgresServer.start({ dataDir, maxConnections: 60, log: QUIET_SERVER_LOG, restartDelaysMs: options.embeddedRestartDelaysMs });
+      server = await EmbeddedPostgresServer.start({
+        dataDir,
+        maxConnections: 60,
+        log: QUIET_SERVER_LOG,
+        restartDelaysMs: options.embeddedRestartDelaysMs,
+      });
       databaseUrl = server.connectionString;
     }
     const config: ServiceConfig = {
@@ -92,7 +97,10 @@ export class TestService {
       host: options.host ?? '127.0.0.1',
       port: 0,
     };
-    const app = await createApp(config, { clock, background: { kind: options.runInBackground ? 'here' : 'by_hand' } }).catch(async (error: unknown) => {
+    const app = await createApp(config, {
+      clock,
+      background: { kind: options.runInBackground ? 'here' : 'by_hand' },
+    }).catch(async (error: unknown) => {
       await server?.stop();
       throw error;
     });
@@ -120,7 +128,11 @@ export class TestService {
     await this.settle();
   }
 
-  async request(method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+  async request(
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+  ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | Buffer | undefined;
@@ -144,12 +156,21 @@ export class TestService {
     return this.request(method, `/v1/admin${path}`, { token: TEST_ADMIN_TOKEN, body });
   }
 
-  partner(method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer> {
+  partner(
+    method: string,
+    path: string,
+    token: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<HttpAnswer> {
     return this.request(method, `/v1/partner${path}`, { token, body, headers });
   }
 
   /** Onboards a partner and returns its id and sandbox key. */
-  async createPartner(corridor: 'IN' | 'BD' | 'SG' = 'IN', name = 'Test Partner'): Promise<{ partnerId: string; sandboxKey: string }> {
+  async createPartner(
+    corridor: 'IN' | 'BD' | 'SG' = 'IN',
+    name = 'Test Partner',
+  ): Promise<{ partnerId: string; sandboxKey: string }> {
     const answer = await this.admin('POST', '/partners', { name, corridor });
     if (answer.status !== 201) throw new Error(`partner create failed: ${answer.status} ${answer.text}`);
     return { partnerId: answer.body.partner_id, sandboxKey: answer.body.sandbox_api_key };
@@ -186,4 +207,8 @@ export const SANDBOX_PHONES = {
  */
 export const STORES: StoreKind[] = ['postgres'];
 
-const QUIET_SERVER_LOG = { info: () => undefined, warn: () => undefined, error: (message: string) => console.error(message) };
+const QUIET_SERVER_LOG = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string) => console.error(message),
+};

@@ -12,7 +12,11 @@ export interface WaitOptions {
  * throws once the time is up. For observing asynchronous effects, never as a pause.
  */
 export async function waitFor(condition: () => boolean, options: number | WaitOptions = {}): Promise<void> {
-  const { timeoutMs = 15_000, deadline, what = 'condition' } = typeof options === 'number' ? { timeoutMs: options } : options;
+  const {
+    timeoutMs = 15_000,
+    deadline,
+    what = 'condition',
+  } = typeof options === 'number' ? { timeoutMs: options } : options;
   const until = deadline ?? Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

@@ -121,7 +121,9 @@ class SchemaComparison {
       if (oldAlternatives || newAlternatives) {
         // A union (an order or its dry run): each named alternative is compared with the same one on the other side.
         for (const alternative of oldAlternatives ?? [oldValue]) {
-          const counterpart = (newAlternatives ?? [newValue]).find((candidate) => refOf(candidate) !== '' && refOf(candidate) === refOf(alternative));
+          const counterpart = (newAlternatives ?? [newValue]).find(
+            (candidate) => refOf(candidate) !== '' && refOf(candidate) === refOf(alternative),
+          );
           if (counterpart !== undefined) this.compare(where, alternative, counterpart);
         }
         return;
@@ -275,8 +277,6 @@ function refOf(value: Json): string {
   return typeof asObject(value)?.$ref === 'string' ? textOf(asObject(value)?.$ref) : '';
 }
 
-
 function objectAt(value: Json | undefined): JsonObject {
   return asObject(value) ?? {};
 }
-

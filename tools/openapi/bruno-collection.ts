@@ -168,5 +168,3 @@ function oneLine(text: string): string {
 function safeName(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'request';
 }
-
-

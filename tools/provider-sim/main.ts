@@ -37,7 +37,9 @@ async function main(): Promise<void> {
   });
   console.log(`provider simulator (Reloadly protocol) listening on ${simulator.url}`);
   console.log(`  LIVE_PROVIDER=reloadly RELOADLY_CLIENT_ID=any RELOADLY_CLIENT_SECRET=any`);
-  console.log(`  RELOADLY_AUTH_URL=${simulator.authUrl} RELOADLY_TOPUPS_URL=${simulator.topupsUrl} RELOADLY_UTILITIES_URL=${simulator.utilitiesUrl}`);
+  console.log(
+    `  RELOADLY_AUTH_URL=${simulator.authUrl} RELOADLY_TOPUPS_URL=${simulator.topupsUrl} RELOADLY_UTILITIES_URL=${simulator.utilitiesUrl}`,
+  );
   const stop = () => void simulator.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -11,25 +11,50 @@ export interface SimCredentials {
 
 export function issueToken(raw: string, state: SimState, options: SimCredentials): Answer {
   const body = parse(raw);
-  if (!body || body.grant_type !== 'client_credentials' || typeof body.client_id !== 'string' || typeof body.client_secret !== 'string') {
-    return { status: 400, body: { error: 'invalid_request', error_description: 'client_id, client_secret and grant_type client_credentials are required' } };
+  if (
+    !body ||
+    body.grant_type !== 'client_credentials' ||
+    typeof body.client_id !== 'string' ||
+    typeof body.client_secret !== 'string'
+  ) {
+    return {
+      status: 400,
+      body: {
+        error: 'invalid_request',
+        error_description: 'client_id, client_secret and grant_type client_credentials are required',
+      },
+    };
   }
-  if (options.clientId && options.clientSecret && (body.client_id !== options.clientId || body.client_secret !== options.clientSecret)) {
+  if (
+    options.clientId &&
+    options.clientSecret &&
+    (body.client_id !== options.clientId || body.client_secret !== options.clientSecret)
+  ) {
     return { status: 401, body: { error: 'access_denied', error_description: 'Unauthorized' } };
   }
   const api = audienceApi(body.audience);
-  if (!api) return { status: 403, body: { error: 'access_denied', error_description: `unknown audience ${String(body.audience)}` } };
+  if (!api)
+    return {
+      status: 403,
+      body: { error: 'access_denied', error_description: `unknown audience ${String(body.audience)}` },
+    };
   const scope = api === 'airtime' ? 'send-topups read-operators read-topups-history read-prepaid-balance' : 'utilities';
   return {
     status: 200,
-    body: { access_token: state.issueToken(api, options.tokenTtlMs, Date.now()), scope, expires_in: Math.floor(options.tokenTtlMs / 1000), token_type: 'Bearer' },
+    body: {
+      access_token: state.issueToken(api, options.tokenTtlMs, Date.now()),
+      scope,
+      expires_in: Math.floor(options.tokenTtlMs / 1000),
+      token_type: 'Bearer',
+    },
   };
 }
 
 export function authorize(request: IncomingMessage, api: SimApi, path: string, state: SimState): Answer | null {
   const header = request.headers.authorization ?? '';
   const token = header.startsWith('Bearer ') ? state.tokens.get(header.slice(7)) : undefined;
-  if (!token || token.api !== api) return error(401, 'INVALID_TOKEN', 'Full authentication is required to access this resource', path);
+  if (!token || token.api !== api)
+    return error(401, 'INVALID_TOKEN', 'Full authentication is required to access this resource', path);
   if (token.expiresAt <= Date.now()) return error(401, 'TOKEN_EXPIRED', 'The access token has expired', path);
   return null;
 }
@@ -39,7 +64,8 @@ function audienceApi(audience: unknown): SimApi | null {
   try {
     const url = new URL(audience);
     if (url.pathname.replace(/\/+$/, '').endsWith('/airtime') || url.hostname.startsWith('topups')) return 'airtime';
-    if (url.pathname.replace(/\/+$/, '').endsWith('/utilities') || url.hostname.startsWith('utilities')) return 'utilities';
+    if (url.pathname.replace(/\/+$/, '').endsWith('/utilities') || url.hostname.startsWith('utilities'))
+      return 'utilities';
   } catch {
     return null;
   }

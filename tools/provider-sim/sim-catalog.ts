@@ -20,9 +20,30 @@ export interface SimBiller {
   serviceType: 'PREPAID' | 'POSTPAID';
 }
 
-const india = { country: 'IN', countryName: 'India', currency: 'INR', fxRate: '83.25', localMin: '10.00', localMax: '5000.00' };
-const bangladesh = { country: 'BD', countryName: 'Bangladesh', currency: 'BDT', fxRate: '119.5', localMin: '10.00', localMax: '1000.00' };
-const singapore = { country: 'SG', countryName: 'Singapore', currency: 'SGD', fxRate: '1.34', localMin: '5.00', localMax: '100.00' };
+const india = {
+  country: 'IN',
+  countryName: 'India',
+  currency: 'INR',
+  fxRate: '83.25',
+  localMin: '10.00',
+  localMax: '5000.00',
+};
+const bangladesh = {
+  country: 'BD',
+  countryName: 'Bangladesh',
+  currency: 'BDT',
+  fxRate: '119.5',
+  localMin: '10.00',
+  localMax: '1000.00',
+};
+const singapore = {
+  country: 'SG',
+  countryName: 'Singapore',
+  currency: 'SGD',
+  fxRate: '1.34',
+  localMin: '5.00',
+  localMax: '100.00',
+};
 
 export const SIM_OPERATORS: readonly SimOperator[] = [
   { id: 1201, name: 'Airtel India', ...india },
@@ -40,10 +61,38 @@ export const SIM_OPERATORS: readonly SimOperator[] = [
 ];
 
 export const SIM_BILLERS: readonly SimBiller[] = [
-  { id: 301, name: 'BESCOM Postpaid', country: 'IN', currency: 'INR', type: 'ELECTRICITY_BILL_PAYMENT', serviceType: 'POSTPAID' },
-  { id: 302, name: 'Tata Power Mumbai Postpaid', country: 'IN', currency: 'INR', type: 'ELECTRICITY_BILL_PAYMENT', serviceType: 'POSTPAID' },
+  {
+    id: 301,
+    name: 'BESCOM Postpaid',
+    country: 'IN',
+    currency: 'INR',
+    type: 'ELECTRICITY_BILL_PAYMENT',
+    serviceType: 'POSTPAID',
+  },
+  {
+    id: 302,
+    name: 'Tata Power Mumbai Postpaid',
+    country: 'IN',
+    currency: 'INR',
+    type: 'ELECTRICITY_BILL_PAYMENT',
+    serviceType: 'POSTPAID',
+  },
   { id: 303, name: 'Tata Play', country: 'IN', currency: 'INR', type: 'TV_BILL_PAYMENT', serviceType: 'PREPAID' },
-  { id: 401, name: 'DESCO Prepaid', country: 'BD', currency: 'BDT', type: 'ELECTRICITY_BILL_PAYMENT', serviceType: 'PREPAID' },
+  {
+    id: 401,
+    name: 'DESCO Prepaid',
+    country: 'BD',
+    currency: 'BDT',
+    type: 'ELECTRICITY_BILL_PAYMENT',
+    serviceType: 'PREPAID',
+  },
   { id: 402, name: 'Dhaka WASA', country: 'BD', currency: 'BDT', type: 'WATER_BILL_PAYMENT', serviceType: 'POSTPAID' },
-  { id: 501, name: 'SP Group', country: 'SG', currency: 'SGD', type: 'ELECTRICITY_BILL_PAYMENT', serviceType: 'POSTPAID' },
+  {
+    id: 501,
+    name: 'SP Group',
+    country: 'SG',
+    currency: 'SGD',
+    type: 'ELECTRICITY_BILL_PAYMENT',
+    serviceType: 'POSTPAID',
+  },
 ];

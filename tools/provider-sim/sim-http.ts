@@ -18,7 +18,14 @@ export function page(items: unknown[], query: URLSearchParams): Json {
   const size = Math.max(Number(query.get('size') ?? 200) || 200, 1);
   const number = Math.max(Number(query.get('page') ?? 1) || 1, 1);
   const content = items.slice((number - 1) * size, number * size);
-  return { content, totalElements: items.length, totalPages: Math.ceil(items.length / size), size, number, numberOfElements: content.length };
+  return {
+    content,
+    totalElements: items.length,
+    totalPages: Math.ceil(items.length / size),
+    size,
+    number,
+    numberOfElements: content.length,
+  };
 }
 
 /** "yyyy-MM-dd HH:mm:ss" in UTC. */
@@ -33,8 +40,14 @@ export function dateOf(text: string | null): number | null {
 }
 
 export const ok = (body: Json): Answer => ({ status: 200, body });
-export const error = (status: number, errorCode: string | null, message: string, path: string): Answer => ({ status, body: { timeStamp: stamp(), message, path, errorCode, infoLink: null, details: [] } });
-export const notFound = (path: string): Answer => ({ status: 404, body: { timeStamp: stamp(), status: 404, error: 'Not Found', message: 'No message available', path } });
+export const error = (status: number, errorCode: string | null, message: string, path: string): Answer => ({
+  status,
+  body: { timeStamp: stamp(), message, path, errorCode, infoLink: null, details: [] },
+});
+export const notFound = (path: string): Answer => ({
+  status: 404,
+  body: { timeStamp: stamp(), status: 404, error: 'Not Found', message: 'No message available', path },
+});
 
 export function parse(raw: string): Record<string, unknown> | null {
   try {

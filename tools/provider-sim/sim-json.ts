@@ -26,13 +26,27 @@ export function topupJson(state: SimState, transaction: SimTransaction): Record<
     deliveredAmountCurrencyCode: transaction.localCurrency,
     transactionDate: stamp(transaction.createdAt),
     pinDetail: null,
-    balanceInfo: { oldBalance: num(literal(transaction.balanceAfter + transaction.cost, 5)), newBalance: num(literal(transaction.balanceAfter, 5)), currencyCode: state.currency, currencyName: state.currency, updatedAt: stamp(transaction.createdAt) },
+    balanceInfo: {
+      oldBalance: num(literal(transaction.balanceAfter + transaction.cost, 5)),
+      newBalance: num(literal(transaction.balanceAfter, 5)),
+      currencyCode: state.currency,
+      currencyName: state.currency,
+      updatedAt: stamp(transaction.createdAt),
+    },
   };
 }
 
 export function paymentJson(transaction: SimTransaction, settleAfterMs: number): Record<string, unknown> {
   const [code, message] = paymentMessage(transaction.status);
-  return { id: transaction.id, status: transaction.status, referenceId: transaction.reference, code, message, submittedAt: stamp(transaction.createdAt), finalStatusAvailabilityAt: stamp(transaction.createdAt + settleAfterMs) };
+  return {
+    id: transaction.id,
+    status: transaction.status,
+    referenceId: transaction.reference,
+    code,
+    message,
+    submittedAt: stamp(transaction.createdAt),
+    finalStatusAvailabilityAt: stamp(transaction.createdAt + settleAfterMs),
+  };
 }
 
 /** A payment as the look-ups list it: `{code, message, transaction}`. */
@@ -56,8 +70,23 @@ export function paymentItem(state: SimState, transaction: SimTransaction): Recor
       discount: 0,
       discountCurrencyCode: state.currency,
       submittedAt: stamp(transaction.createdAt),
-      balanceInfo: { oldBalance: num(literal(transaction.balanceAfter + transaction.cost, 5)), newBalance: num(literal(transaction.balanceAfter, 5)), cost: num(literal(transaction.cost, 5)), currencyCode: state.currency, currencyName: state.currency, updatedAt: stamp(transaction.createdAt) },
-      billDetails: { type: biller.type, billerId: biller.id, billerName: biller.name, billerCountryCode: biller.country, serviceType: biller.serviceType, completedAt: transaction.status === 'PROCESSING' ? null : stamp(transaction.createdAt), subscriberDetails: { accountNumber: transaction.target } },
+      balanceInfo: {
+        oldBalance: num(literal(transaction.balanceAfter + transaction.cost, 5)),
+        newBalance: num(literal(transaction.balanceAfter, 5)),
+        cost: num(literal(transaction.cost, 5)),
+        currencyCode: state.currency,
+        currencyName: state.currency,
+        updatedAt: stamp(transaction.createdAt),
+      },
+      billDetails: {
+        type: biller.type,
+        billerId: biller.id,
+        billerName: biller.name,
+        billerCountryCode: biller.country,
+        serviceType: biller.serviceType,
+        completedAt: transaction.status === 'PROCESSING' ? null : stamp(transaction.createdAt),
+        subscriberDetails: { accountNumber: transaction.target },
+      },
     },
   };
 }
@@ -103,6 +132,10 @@ export function billerJson(biller: SimBiller): Record<string, unknown> {
 
 function paymentMessage(status: SimStatus): [string, string] {
   if (status === 'SUCCESSFUL') return ['PAYMENT_PROCESSED_SUCCESSFULLY', 'The payment was processed successfully'];
-  if (status === 'PROCESSING') return ['PAYMENT_PROCESSING_IN_PROGRESS', 'The payment is being processed, status will be updated when biller processes the payment.'];
+  if (status === 'PROCESSING')
+    return [
+      'PAYMENT_PROCESSING_IN_PROGRESS',
+      'The payment is being processed, status will be updated when biller processes the payment.',
+    ];
   return ['PAYMENT_FAILED', 'The payment could not be processed by the biller'];
 }

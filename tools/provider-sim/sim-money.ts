@@ -19,4 +19,5 @@ export function literal(value: bigint, fraction = 2): string {
 export const divide = (amount: bigint, rate: bigint): bigint => (amount * UNIT) / rate;
 
 /** A JSON number as sent (the shortest text of the double, as JavaScript prints it). */
-export const amountOf = (value: unknown): bigint | null => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? micros(String(value)) : null);
+export const amountOf = (value: unknown): bigint | null =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? micros(String(value)) : null;

@@ -24,23 +24,54 @@ export class SimOrders {
     const phone = body?.recipientPhone as Record<string, unknown> | undefined;
     const amount = amountOf(body?.amount);
     const reference = typeof body?.customIdentifier === 'string' ? body.customIdentifier : null;
-    if (!body || typeof body.operatorId !== 'number' || !amount || !phone || typeof phone.countryCode !== 'string' || typeof phone.number !== 'string') {
-      return error(400, 'INVALID_INPUT_PROVIDED', 'operatorId, amount and recipientPhone {countryCode, number} are required', path);
+    if (
+      !body ||
+      typeof body.operatorId !== 'number' ||
+      !amount ||
+      !phone ||
+      typeof phone.countryCode !== 'string' ||
+      typeof phone.number !== 'string'
+    ) {
+      return error(
+        400,
+        'INVALID_INPUT_PROVIDED',
+        'operatorId, amount and recipientPhone {countryCode, number} are required',
+        path,
+      );
     }
     const operator = SIM_OPERATORS.find((candidate) => candidate.id === body.operatorId);
     const target = phone.number.replace(/^\+/, '');
-    return this.submitted('airtime', reference, target, () => {
-      if (!operator) return error(400, 'OPERATOR_NOT_IN_SERVICE', `operator ${String(body.operatorId)} is not in service`, path);
-      if (phone.countryCode !== operator.country) return error(400, 'COUNTRY_NOT_SUPPORTED', `operator ${operator.id} does not serve ${String(phone.countryCode)}`, path);
-      if (!/^\d{6,14}$/.test(target)) return error(400, 'INVALID_RECIPIENT_PHONE', 'Recipient phone number is not valid', path);
-      const local = body.useLocalAmount === true;
-      if (local && (amount < micros(operator.localMin) || amount > micros(operator.localMax))) {
-        return error(400, 'INVALID_AMOUNT_FOR_OPERATOR', `The amount must be between ${operator.localMin} and ${operator.localMax} ${operator.currency}`, path);
-      }
-      const localAmount = local ? amount : (amount * micros(operator.fxRate)) / micros('1');
-      const cost = local ? divide(amount, micros(operator.fxRate)) : amount;
-      return { product: operator, localAmount, cost };
-    }, (transaction) => topupJson(this.state, transaction));
+    return this.submitted(
+      'airtime',
+      reference,
+      target,
+      () => {
+        if (!operator)
+          return error(400, 'OPERATOR_NOT_IN_SERVICE', `operator ${String(body.operatorId)} is not in service`, path);
+        if (phone.countryCode !== operator.country)
+          return error(
+            400,
+            'COUNTRY_NOT_SUPPORTED',
+            `operator ${operator.id} does not serve ${String(phone.countryCode)}`,
+            path,
+          );
+        if (!/^\d{6,14}$/.test(target))
+          return error(400, 'INVALID_RECIPIENT_PHONE', 'Recipient phone number is not valid', path);
+        const local = body.useLocalAmount === true;
+        if (local && (amount < micros(operator.localMin) || amount > micros(operator.localMax))) {
+          return error(
+            400,
+            'INVALID_AMOUNT_FOR_OPERATOR',
+            `The amount must be between ${operator.localMin} and ${operator.localMax} ${operator.currency}`,
+            path,
+          );
+        }
+        const localAmount = local ? amount : (amount * micros(operator.fxRate)) / micros('1');
+        const cost = local ? divide(amount, micros(operator.fxRate)) : amount;
+        return { product: operator, localAmount, cost };
+      },
+      (transaction) => topupJson(this.state, transaction),
+    );
   }
 
   payBill(raw: string, path: string): Answer {
@@ -52,12 +83,22 @@ export class SimOrders {
     }
     const biller = SIM_BILLERS.find((candidate) => candidate.id === body.billerId);
     const target = body.subscriberAccountNumber;
-    return this.submitted('utilities', reference, target, () => {
-      if (!biller) return error(404, 'BILLER_NOT_FOUND', `biller ${String(body.billerId)} not found`, path);
-      const rate = SIM_OPERATORS.find((operator) => operator.currency === biller.currency)?.fxRate ?? '1';
-      const local = body.useLocalAmount === true;
-      return { product: biller, localAmount: local ? amount : (amount * micros(rate)) / micros('1'), cost: local ? divide(amount, micros(rate)) : amount };
-    }, (transaction) => paymentJson(transaction, this.settings.settleAfterMs));
+    return this.submitted(
+      'utilities',
+      reference,
+      target,
+      () => {
+        if (!biller) return error(404, 'BILLER_NOT_FOUND', `biller ${String(body.billerId)} not found`, path);
+        const rate = SIM_OPERATORS.find((operator) => operator.currency === biller.currency)?.fxRate ?? '1';
+        const local = body.useLocalAmount === true;
+        return {
+          product: biller,
+          localAmount: local ? amount : (amount * micros(rate)) / micros('1'),
+          cost: local ? divide(amount, micros(rate)) : amount,
+        };
+      },
+      (transaction) => paymentJson(transaction, this.settings.settleAfterMs),
+    );
   }
 
   /** The part topups and payments share: repeated references, scenarios, the balance, the record. */
@@ -71,25 +112,59 @@ export class SimOrders {
     const path = api === 'airtime' ? '/airtime/topups' : '/utilities/pay';
     const answer = ((): Answer & { transactionId?: number } => {
       if (reference !== null && this.state.byReference(api, reference)) {
-        return error(409, 'DUPLICATE_CUSTOM_IDENTIFIER', `a transaction with the identifier ${reference} exists already`, path);
+        return error(
+          409,
+          'DUPLICATE_CUSTOM_IDENTIFIER',
+          `a transaction with the identifier ${reference} exists already`,
+          path,
+        );
       }
       const checked = check();
       if ('status' in checked) return checked;
       const scenario = scenarioOf(target);
       const onceKey = `${api}:${reference ?? target}`;
-      if (scenario === 'refused') return error(400, api === 'airtime' ? 'TOPUP_TRANSACTION_FAILED' : 'INVALID_AMOUNT', 'The transaction was declined', path);
-      if ((scenario === 'unavailable_once' || scenario === 'cannot_process_once') && !this.state.refusedOnce.has(onceKey)) {
+      if (scenario === 'refused')
+        return error(
+          400,
+          api === 'airtime' ? 'TOPUP_TRANSACTION_FAILED' : 'INVALID_AMOUNT',
+          'The transaction was declined',
+          path,
+        );
+      if (
+        (scenario === 'unavailable_once' || scenario === 'cannot_process_once') &&
+        !this.state.refusedOnce.has(onceKey)
+      ) {
         this.state.refusedOnce.add(onceKey);
         return scenario === 'unavailable_once'
           ? { status: 503, body: { timestamp: stamp(), status: 503, error: 'Service Unavailable', path } }
-          : error(400, 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT', 'Transaction cannot be processed at the moment, please try again later', path);
+          : error(
+              400,
+              'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT',
+              'Transaction cannot be processed at the moment, please try again later',
+              path,
+            );
       }
-      if (checked.cost > this.state.balance) return error(400, 'INSUFFICIENT_BALANCE', 'Your balance is insufficient for this transaction', path);
-      const transaction = this.record(api, reference, target, scenario, checked.product, checked.localAmount, checked.cost);
+      if (checked.cost > this.state.balance)
+        return error(400, 'INSUFFICIENT_BALANCE', 'Your balance is insufficient for this transaction', path);
+      const transaction = this.record(
+        api,
+        reference,
+        target,
+        scenario,
+        checked.product,
+        checked.localAmount,
+        checked.cost,
+      );
       const answered: Answer = { status: 200, body: json(transaction) };
       if (scenario === 'slow_success') answered.delayMs = this.settings.slowMs;
-      if (scenario === 'timeout_then_success' || scenario === 'timeout_then_failure') answered.hangMs = this.settings.hangMs;
-      if (scenario === 'error_after_recording') return { status: 500, body: { timestamp: stamp(), status: 500, error: 'Internal Server Error', path }, transactionId: transaction.id };
+      if (scenario === 'timeout_then_success' || scenario === 'timeout_then_failure')
+        answered.hangMs = this.settings.hangMs;
+      if (scenario === 'error_after_recording')
+        return {
+          status: 500,
+          body: { timestamp: stamp(), status: 500, error: 'Internal Server Error', path },
+          transactionId: transaction.id,
+        };
       return { ...answered, transactionId: transaction.id };
     })();
     const body = typeof answer.body === 'object' && !Array.isArray(answer.body) ? answer.body : {};
@@ -105,7 +180,15 @@ export class SimOrders {
     return answer;
   }
 
-  private record(api: SimApi, reference: string | null, target: string, scenario: SimScenario, product: SimOperator | SimBiller, localAmount: bigint, cost: bigint): SimTransaction {
+  private record(
+    api: SimApi,
+    reference: string | null,
+    target: string,
+    scenario: SimScenario,
+    product: SimOperator | SimBiller,
+    localAmount: bigint,
+    cost: bigint,
+  ): SimTransaction {
     const id = this.state.newTransactionId();
     const [status, finalStatus] = statusesOf(scenario);
     this.state.balance -= cost;
@@ -134,7 +217,12 @@ export class SimOrders {
 
   /** A PROCESSING transaction shows its final status once settle-after has passed. */
   settle(transaction: SimTransaction): void {
-    if (transaction.status !== 'PROCESSING' || !transaction.finalStatus || Date.now() < transaction.createdAt + this.settings.settleAfterMs) return;
+    if (
+      transaction.status !== 'PROCESSING' ||
+      !transaction.finalStatus ||
+      Date.now() < transaction.createdAt + this.settings.settleAfterMs
+    )
+      return;
     transaction.status = transaction.finalStatus;
     if (transaction.status === 'FAILED' || transaction.status === 'REFUNDED') this.state.balance += transaction.cost;
   }

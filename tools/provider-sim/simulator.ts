@@ -43,10 +43,18 @@ export interface RunningSimulator {
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const timings = { settleAfterMs: options.settleAfterMs ?? 30_000, slowMs: options.slowMs ?? 3_000, hangMs: options.hangMs ?? 120_000 };
+  const timings = {
+    settleAfterMs: options.settleAfterMs ?? 30_000,
+    slowMs: options.slowMs ?? 3_000,
+    hangMs: options.hangMs ?? 120_000,
+  };
   const host = options.host ?? '127.0.0.1';
   const state = new SimState(options.seed ?? 1, micros(options.balance ?? '1000.00'), options.currency ?? 'USD');
-  const credentials = { clientId: options.clientId, clientSecret: options.clientSecret, tokenTtlMs: (options.tokenTtlSeconds ?? 3600) * 1000 };
+  const credentials = {
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    tokenTtlMs: (options.tokenTtlSeconds ?? 3600) * 1000,
+  };
   const orders = new SimOrders(state, timings);
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -64,7 +72,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       try {
         answer = route(request, raw);
       } catch (problem) {
-        answer = { status: 500, body: { timestamp: stamp(), status: 500, error: 'Internal Server Error', message: (problem as Error).message } };
+        answer = {
+          status: 500,
+          body: {
+            timestamp: stamp(),
+            status: 500,
+            error: 'Internal Server Error',
+            message: (problem as Error).message,
+          },
+        };
       }
       if (answer.hangMs !== undefined) {
         later(answer.hangMs, () => request.socket.destroy());
@@ -88,12 +104,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const method = request.method ?? 'GET';
     if (pathname === '/oauth/token' && method === 'POST') return issueToken(raw, state, credentials);
     if (pathname.startsWith('/__sim/')) return control(method, pathname, raw);
-    const api: SimApi | null = pathname.startsWith('/airtime/') ? 'airtime' : pathname.startsWith('/utilities/') ? 'utilities' : null;
+    const api: SimApi | null = pathname.startsWith('/airtime/')
+      ? 'airtime'
+      : pathname.startsWith('/utilities/')
+        ? 'utilities'
+        : null;
     if (!api) return notFound(pathname);
     const path = pathname.slice(api.length + 1);
     const refusal = authorize(request, api, pathname, state);
     if (refusal) return refusal;
-    return api === 'airtime' ? airtime(method, path, searchParams, raw, pathname) : utilities(method, path, searchParams, raw, pathname);
+    return api === 'airtime'
+      ? airtime(method, path, searchParams, raw, pathname)
+      : utilities(method, path, searchParams, raw, pathname);
   }
 
   function airtime(method: string, path: string, query: URLSearchParams, raw: string, fullPath: string): Answer {
@@ -101,7 +123,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     let match = /^\/operators\/countries\/([A-Za-z]{2})$/.exec(path);
     if (method === 'GET' && match) {
       const country = match[1].toUpperCase();
-      if (!SIM_OPERATORS.some((operator) => operator.country === country)) return error(404, 'COUNTRY_NOT_SUPPORTED', 'Country not found and/or not currently supported', fullPath);
+      if (!SIM_OPERATORS.some((operator) => operator.country === country))
+        return error(404, 'COUNTRY_NOT_SUPPORTED', 'Country not found and/or not currently supported', fullPath);
       return ok(SIM_OPERATORS.filter((operator) => operator.country === country).map(operatorJson));
     }
     match = /^\/operators\/(\d+)$/.exec(path);
@@ -113,13 +136,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (method === 'POST' && path === '/topups') return orders.sendTopup(raw, fullPath);
     match = /^\/topups\/(\d+)\/status$/.exec(path);
     if (method === 'GET' && match) {
-      const transaction = state.transactions.find((candidate) => candidate.api === 'airtime' && candidate.id === Number(match[1]));
+      const transaction = state.transactions.find(
+        (candidate) => candidate.api === 'airtime' && candidate.id === Number(match[1]),
+      );
       if (!transaction) return error(404, 'TRANSACTION_NOT_FOUND', 'Transaction not found', fullPath);
       orders.settle(transaction);
       return ok({ code: null, message: null, status: transaction.status, transaction: topupJson(state, transaction) });
     }
     if (method === 'GET' && path === '/topups/reports/transactions') {
-      return ok(page(orders.report('airtime', query, 'customIdentifier').map((transaction) => topupJson(state, transaction)), query));
+      return ok(
+        page(
+          orders.report('airtime', query, 'customIdentifier').map((transaction) => topupJson(state, transaction)),
+          query,
+        ),
+      );
     }
     return notFound(fullPath);
   }
@@ -129,23 +159,38 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (method === 'GET' && path === '/billers') {
       const country = query.get('countryISOCode')?.toUpperCase();
       const id = query.get('id');
-      const billers = SIM_BILLERS.filter((biller) => (!country || biller.country === country) && (!id || biller.id === Number(id)));
+      const billers = SIM_BILLERS.filter(
+        (biller) => (!country || biller.country === country) && (!id || biller.id === Number(id)),
+      );
       return ok(page(billers.map(billerJson), query));
     }
     if (method === 'POST' && path === '/pay') return orders.payBill(raw, fullPath);
     const match = /^\/transactions\/(\d+)$/.exec(path);
     if (method === 'GET' && match) {
-      const transaction = state.transactions.find((candidate) => candidate.api === 'utilities' && candidate.id === Number(match[1]));
+      const transaction = state.transactions.find(
+        (candidate) => candidate.api === 'utilities' && candidate.id === Number(match[1]),
+      );
       if (!transaction) return error(404, null, 'No message available', fullPath);
       orders.settle(transaction);
       return ok(paymentItem(state, transaction));
     }
-    if (method === 'GET' && path === '/transactions') return ok(page(orders.report('utilities', query, 'referenceId').map((transaction) => paymentItem(state, transaction)), query));
+    if (method === 'GET' && path === '/transactions')
+      return ok(
+        page(
+          orders.report('utilities', query, 'referenceId').map((transaction) => paymentItem(state, transaction)),
+          query,
+        ),
+      );
     return notFound(fullPath);
   }
 
   function balance(): Answer {
-    return ok({ balance: JSON.parse(literal(state.balance, 5)) as number, currencyCode: state.currency, currencyName: state.currency, updatedAt: stamp() });
+    return ok({
+      balance: JSON.parse(literal(state.balance, 5)) as number,
+      currencyCode: state.currency,
+      currencyName: state.currency,
+      updatedAt: stamp(),
+    });
   }
 
   /** For tests and local trials: what was received, the balance, token expiry. */
@@ -156,12 +201,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         currency: state.currency,
         tokensIssued: state.tokensIssued,
         submissions: state.submissions,
-        transactions: state.transactions.map((transaction) => ({ api: transaction.api, id: transaction.id, reference: transaction.reference, status: transaction.status, target: transaction.target })),
+        transactions: state.transactions.map((transaction) => ({
+          api: transaction.api,
+          id: transaction.id,
+          reference: transaction.reference,
+          status: transaction.status,
+          target: transaction.target,
+        })),
       });
     }
     if (method === 'POST' && path === '/__sim/balance') {
       const body = parse(raw);
-      if (typeof body?.balance !== 'string' || !/^\d+(\.\d+)?$/.test(body.balance)) return error(400, 'INVALID_INPUT_PROVIDED', 'balance (a decimal text) is required', path);
+      if (typeof body?.balance !== 'string' || !/^\d+(\.\d+)?$/.test(body.balance))
+        return error(400, 'INVALID_INPUT_PROVIDED', 'balance (a decimal text) is required', path);
       state.balance = micros(body.balance);
       return ok({ balance: literal(state.balance, 5) });
     }

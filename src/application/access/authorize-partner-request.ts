@@ -15,7 +15,10 @@ export interface PartnerRequest {
 
 export class RateLimitExceeded extends ServiceError {
   constructor(readonly decision: RateLimitDecision) {
-    super('rate_limit_exceeded', `at most ${decision.limit} requests per minute for this key; retry in ${decision.resetSeconds} s`);
+    super(
+      'rate_limit_exceeded',
+      `at most ${decision.limit} requests per minute for this key; retry in ${decision.resetSeconds} s`,
+    );
   }
 }
 
@@ -34,7 +37,11 @@ export class AuthorizePartnerRequest {
   async execute(request: PartnerRequest): Promise<{ caller: Caller; rateLimit: RateLimitDecision }> {
     const now = this.clock.now();
     // The key, its partner and the settings come in one read (with the SQL rate limit, counted in it too).
-    const { caller, settings, rateLimit: counted } = await this.authenticate.admit(request.authorization, request.requestId, now);
+    const {
+      caller,
+      settings,
+      rateLimit: counted,
+    } = await this.authenticate.admit(request.authorization, request.requestId, now);
     if (!isAllowed(settings.ipAllowlist, request.ip)) {
       throw new ServiceError('ip_not_allowed', `requests from ${request.ip} are not in this key's IP allowlist`);
     }

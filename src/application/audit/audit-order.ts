@@ -22,7 +22,12 @@ export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ orderId }: AuditOrder): Promise<Record<string, unknown>> {
-    const events = (await this.store.readByCorrelationId(orderId)).filter((event) => WALLET_EVENT_TYPES.has(event.type) || TRANSACTION_EVENT_TYPES.has(event.type) || RECONCILIATION_EVENT_TYPES.has(event.type));
+    const events = (await this.store.readByCorrelationId(orderId)).filter(
+      (event) =>
+        WALLET_EVENT_TYPES.has(event.type) ||
+        TRANSACTION_EVENT_TYPES.has(event.type) ||
+        RECONCILIATION_EVENT_TYPES.has(event.type),
+    );
     if (events.length === 0) throw new ServiceError('not_found', `no order ${orderId}`);
     const first = events[0];
     return {

@@ -62,6 +62,7 @@ function periodOf(fromDate: string | undefined, toDate: string | undefined): Per
   const from = day('from', fromDate);
   const lastDay = day('to', toDate);
   const to = lastDay === null ? null : lastDay + DAY_MS;
-  if (from !== null && to !== null && from >= to) throw new ServiceError('validation_failed', 'from: must not be after to');
+  if (from !== null && to !== null && from >= to)
+    throw new ServiceError('validation_failed', 'from: must not be after to');
   return { from, to };
 }

@@ -36,7 +36,16 @@ export class DailyStatementHandler implements IQueryHandler<DailyStatement> {
     const dayStart = startOfDay(date);
     if (dayStart === null) throw new ServiceError('validation_failed', 'date: a date as YYYY-MM-DD');
     const { asOf, complete } = statementHorizon(dayStart, this.clock.now(), 'date');
-    const { currency, days: [day] } = await walletStatementDays({ store: this.store, readModels: this.readModels }, partnerId, environment, dayStart, 1);
+    const {
+      currency,
+      days: [day],
+    } = await walletStatementDays(
+      { store: this.store, readModels: this.readModels },
+      partnerId,
+      environment,
+      dayStart,
+      1,
+    );
     return { partner_id: partnerId, environment, currency, date, as_of: asOf, complete, ...statementDayFields(day) };
   }
 }

@@ -83,7 +83,13 @@ function foldWallet(
   if (!amount) throw new Error(`event ${recorded.eventId} has an unreadable amount`);
   let facts = wallets.get(recorded.streamId);
   if (!facts) {
-    facts = { ...wallet, currency: event.data.currency, balance: Money.zero(event.data.currency), wentNegativeAt: null, balanceAfterMismatches: [] };
+    facts = {
+      ...wallet,
+      currency: event.data.currency,
+      balance: Money.zero(event.data.currency),
+      wentNegativeAt: null,
+      balanceAfterMismatches: [],
+    };
     wallets.set(recorded.streamId, facts);
   }
   facts.balance = event.type === 'WalletDebited' ? facts.balance.minus(amount) : facts.balance.plus(amount);

@@ -67,10 +67,18 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
     if (last < first) throw new ServiceError('validation_failed', 'to: not before from');
     const { asOf, complete } = statementHorizon(last, this.clock.now(), 'to');
     const dayCount = (last - first) / DAY_MS + 1;
-    if (dayCount > MAX_STATEMENT_DAYS) throw new ServiceError('validation_failed', `to: at most ${MAX_STATEMENT_DAYS} days from from`);
-    const { partner, currency, days } = await walletStatementDays({ store: this.store, readModels: this.readModels }, partnerId, environment, first, dayCount);
+    if (dayCount > MAX_STATEMENT_DAYS)
+      throw new ServiceError('validation_failed', `to: at most ${MAX_STATEMENT_DAYS} days from from`);
+    const { partner, currency, days } = await walletStatementDays(
+      { store: this.store, readModels: this.readModels },
+      partnerId,
+      environment,
+      first,
+      dayCount,
+    );
 
-    const total = (pick: (day: (typeof days)[number]) => Money) => days.reduce((sum, day) => sum.plus(pick(day)), Money.zero(currency)).toDecimal();
+    const total = (pick: (day: (typeof days)[number]) => Money) =>
+      days.reduce((sum, day) => sum.plus(pick(day)), Money.zero(currency)).toDecimal();
     const count = (pick: (day: (typeof days)[number]) => number) => days.reduce((sum, day) => sum + pick(day), 0);
     const listed = days.map((day) => ({ date: day.date, ...statementDayFields(day) }));
     return {
@@ -87,7 +95,11 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
       refunds: total((day) => day.refunds),
       credits: total((day) => day.credits),
       closing_balance: days[days.length - 1].closing.toDecimal(),
-      counts: { debits: count((day) => day.counts.debits), refunds: count((day) => day.counts.refunds), credits: count((day) => day.counts.credits) },
+      counts: {
+        debits: count((day) => day.counts.debits),
+        refunds: count((day) => day.counts.refunds),
+        credits: count((day) => day.counts.credits),
+      },
       adds_up: listed.every((day) => day.adds_up),
       days: listed,
     };

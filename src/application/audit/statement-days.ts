@@ -32,7 +32,10 @@ export interface StatementDay {
 export function statementHorizon(lastDayStart: number, now: Date, field: string): { asOf: string; complete: boolean } {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   if (lastDayStart > today) {
-    throw new ServiceError('validation_failed', `${field}: not after today, ${new Date(today).toISOString().slice(0, 10)} (UTC); a day to come has no statement yet`);
+    throw new ServiceError(
+      'validation_failed',
+      `${field}: not after today, ${new Date(today).toISOString().slice(0, 10)} (UTC); a day to come has no statement yet`,
+    );
   }
   return { asOf: now.toISOString(), complete: lastDayStart < today };
 }
@@ -48,7 +51,12 @@ export async function walletStatementDays(
   const partner = await sources.readModels.partner(partnerId);
   if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
   const currency = currencyOf(partner.corridor);
-  const days = await statementDays(walletLedger(sources.store, partnerId, environment, currency), currency, firstDayStart, dayCount);
+  const days = await statementDays(
+    walletLedger(sources.store, partnerId, environment, currency),
+    currency,
+    firstDayStart,
+    dayCount,
+  );
   return { partner, currency, days };
 }
 

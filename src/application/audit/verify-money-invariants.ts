@@ -65,7 +65,8 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
     for (const wallet of ledger.wallets.values()) this.checkWallet(wallet, breach);
     await this.checkBalancesMatchReadModel(ledger.wallets, breach);
     const now = this.clock.now().getTime();
-    for (const [orderId, order] of ledger.orders) this.checkOrder(orderId, order, now, refundGraceMs, breach, inProgress);
+    for (const [orderId, order] of ledger.orders)
+      this.checkOrder(orderId, order, now, refundGraceMs, breach, inProgress);
     this.checkIdempotencyKeys(ledger.orders, breach);
     await this.checkAcceptedRequests(ledger.orders, now, breach);
 
@@ -80,20 +81,30 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
   private checkWallet(wallet: WalletFacts, breach: (invariant: number, detail: string) => void): void {
     const name = `${wallet.partnerId}/${wallet.environment}`;
     if (wallet.wentNegativeAt) breach(1, `wallet ${name} went below zero at event ${wallet.wentNegativeAt}`);
-    for (const eventId of wallet.balanceAfterMismatches) breach(2, `wallet ${name}: event ${eventId} records a balance_after that differs from the fold`);
+    for (const eventId of wallet.balanceAfterMismatches)
+      breach(2, `wallet ${name}: event ${eventId} records a balance_after that differs from the fold`);
   }
 
-  private async checkBalancesMatchReadModel(wallets: Map<string, WalletFacts>, breach: (invariant: number, detail: string) => void): Promise<void> {
-    const projected = new Map((await this.readModels.allBalances()).map((balance) => [`${balance.partnerId}/${balance.environment}`, balance]));
+  private async checkBalancesMatchReadModel(
+    wallets: Map<string, WalletFacts>,
+    breach: (invariant: number, detail: string) => void,
+  ): Promise<void> {
+    const projected = new Map(
+      (await this.readModels.allBalances()).map((balance) => [`${balance.partnerId}/${balance.environment}`, balance]),
+    );
     for (const wallet of wallets.values()) {
       const name = `${wallet.partnerId}/${wallet.environment}`;
       const shown = projected.get(name);
       if (!shown || shown.available !== wallet.balance.toDecimal()) {
-        breach(2, `wallet ${name}: read model shows ${shown?.available ?? 'nothing'}, events fold to ${wallet.balance.toDecimal()}`);
+        breach(
+          2,
+          `wallet ${name}: read model shows ${shown?.available ?? 'nothing'}, events fold to ${wallet.balance.toDecimal()}`,
+        );
       }
       projected.delete(name);
     }
-    for (const name of projected.keys()) breach(2, `read model has a balance for ${name} but the log has no such wallet`);
+    for (const name of projected.keys())
+      breach(2, `read model has a balance for ${name} but the log has no such wallet`);
   }
 
   private checkOrder(
@@ -110,13 +121,16 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
       return;
     }
     if (order.debits.length > 1) breach(5, `order ${orderId} was debited ${order.debits.length} times`);
-    if (order.settled + order.failed > 1) breach(3, `order ${orderId} has ${order.settled} successes and ${order.failed} failures`);
+    if (order.settled + order.failed > 1)
+      breach(3, `order ${orderId} has ${order.settled} successes and ${order.failed} failures`);
     if (order.refunds.length > 1) breach(4, `order ${orderId} was refunded ${order.refunds.length} times`);
-    if (order.refunds.length > 0 && order.failed === 0) breach(4, `order ${orderId} was refunded without an upstream failure or an operator decision`);
+    if (order.refunds.length > 0 && order.failed === 0)
+      breach(4, `order ${orderId} was refunded without an upstream failure or an operator decision`);
     if (order.settled > 0 && order.refunds.length > 0) breach(4, `order ${orderId} succeeded and was refunded`);
     const debit = order.debits[0];
     for (const refund of order.refunds) {
-      if (!refund.equals(debit.amount)) breach(4, `order ${orderId} refunded ${refund.toDecimal()} of a ${debit.amount.toDecimal()} debit`);
+      if (!refund.equals(debit.amount))
+        breach(4, `order ${orderId} refunded ${refund.toDecimal()} of a ${debit.amount.toDecimal()} debit`);
     }
     if (order.failed > 0 && order.refunds.length === 0) {
       const failedFor = order.failedAt ? now - new Date(order.failedAt).getTime() : Infinity;
@@ -125,7 +139,10 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
     }
   }
 
-  private checkIdempotencyKeys(orders: Map<string, OrderFacts>, breach: (invariant: number, detail: string) => void): void {
+  private checkIdempotencyKeys(
+    orders: Map<string, OrderFacts>,
+    breach: (invariant: number, detail: string) => void,
+  ): void {
     const byKey = new Map<string, { orderId: string; placedAt: number }[]>();
     for (const [orderId, order] of orders) {
       for (const debit of order.debits) {
@@ -139,7 +156,10 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
       uses.sort((a, b) => a.placedAt - b.placedAt);
       for (let i = 1; i < uses.length; i++) {
         if (uses[i].placedAt - uses[i - 1].placedAt < IDEMPOTENCY_WINDOW_MS) {
-          breach(5, `idempotency key ${scope} moved money for orders ${uses[i - 1].orderId} and ${uses[i].orderId} within 24 h`);
+          breach(
+            5,
+            `idempotency key ${scope} moved money for orders ${uses[i - 1].orderId} and ${uses[i].orderId} within 24 h`,
+          );
         }
       }
     }
@@ -149,19 +169,34 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
    * A debit inside the idempotency window must belong to the request the key still records as
    * answered 200. Keys are looked up many at a time: the store shares statements between them.
    */
-  private async checkAcceptedRequests(orders: Map<string, OrderFacts>, now: number, breach: (invariant: number, detail: string) => void): Promise<void> {
+  private async checkAcceptedRequests(
+    orders: Map<string, OrderFacts>,
+    now: number,
+    breach: (invariant: number, detail: string) => void,
+  ): Promise<void> {
     const recent = [...orders].flatMap(([orderId, order]) =>
-      order.debits.filter((debit) => now - new Date(debit.placedAt).getTime() < IDEMPOTENCY_WINDOW_MS).map((debit) => ({ orderId, debit })),
+      order.debits
+        .filter((debit) => now - new Date(debit.placedAt).getTime() < IDEMPOTENCY_WINDOW_MS)
+        .map((debit) => ({ orderId, debit })),
     );
     for (let start = 0; start < recent.length; start += KEY_LOOKUPS_AT_ONCE) {
       const chunk = recent.slice(start, start + KEY_LOOKUPS_AT_ONCE);
       const records = await Promise.all(
-        chunk.map(({ debit }) => this.idempotency.lookup({ partnerId: debit.partnerId, environment: debit.environment, key: debit.idempotencyKey })),
+        chunk.map(({ debit }) =>
+          this.idempotency.lookup({
+            partnerId: debit.partnerId,
+            environment: debit.environment,
+            key: debit.idempotencyKey,
+          }),
+        ),
       );
       chunk.forEach(({ orderId, debit }, index) => {
         const record = records[index];
         if (!record || record.orderId !== orderId) {
-          breach(6, `order ${orderId} moved money but its request (key ${debit.idempotencyKey}) holds no accepted answer`);
+          breach(
+            6,
+            `order ${orderId} moved money but its request (key ${debit.idempotencyKey}) holds no accepted answer`,
+          );
         } else if (record.statusCode !== null && record.statusCode !== 200) {
           breach(6, `order ${orderId} moved money but its request was answered ${record.statusCode}`);
         }

@@ -34,7 +34,12 @@ export interface WalletLedgerEntry {
 const PAGE_SIZE = 1000;
 
 /** Folds a wallet's stream from its first event, page by page, so a long history is never held in memory at once. */
-export async function* walletLedger(store: EventStore, partnerId: string, environment: Environment, currency: Currency): AsyncGenerator<WalletLedgerEntry> {
+export async function* walletLedger(
+  store: EventStore,
+  partnerId: string,
+  environment: Environment,
+  currency: Currency,
+): AsyncGenerator<WalletLedgerEntry> {
   const streamId = walletStreamId(partnerId, environment);
   let balance = Money.zero(currency);
   let next = 0;
@@ -56,7 +61,10 @@ export async function* walletLedger(store: EventStore, partnerId: string, enviro
 function ledgerEntry(recorded: RecordedEvent, before: Money, currency: Currency): WalletLedgerEntry {
   const event = domainEventOf<WalletEvent>(recorded);
   const amount = Money.parse(event.data.amount, currency);
-  if (!amount) throw new Error(`wallet event ${recorded.eventId} has an amount that is not ${currency}: ${event.data.amount} ${event.data.currency}`);
+  if (!amount)
+    throw new Error(
+      `wallet event ${recorded.eventId} has an amount that is not ${currency}: ${event.data.amount} ${event.data.currency}`,
+    );
   const signedAmount = event.type === 'WalletDebited' ? Money.zero(currency).minus(amount) : amount;
   const common = {
     revision: recorded.revision,
@@ -76,7 +84,13 @@ function ledgerEntry(recorded: RecordedEvent, before: Money, currency: Currency)
     case 'WalletCredited':
       return { ...common, orderId: null, kind: event.data.kind, reference: event.data.reference, reason: null };
     case 'WalletDebited':
-      return { ...common, orderId: event.data.orderId, kind: event.data.product.kind, reference: event.data.reference, reason: null };
+      return {
+        ...common,
+        orderId: event.data.orderId,
+        kind: event.data.product.kind,
+        reference: event.data.reference,
+        reason: null,
+      };
     case 'WalletRefunded':
       return { ...common, orderId: event.data.orderId, kind: 'refund', reference: null, reason: event.data.reason };
   }

@@ -48,7 +48,10 @@ export class AuthenticateApiKey {
     }
     // Fail closed: a suspension, regeneration or allowlist change is in the log but not yet in the read models.
     if (access.accessChangePending) {
-      throw new ServiceError('access_change_pending', 'a change to this partner\'s access is being applied; retry in a moment');
+      throw new ServiceError(
+        'access_change_pending',
+        "a change to this partner's access is being applied; retry in a moment",
+      );
     }
     const partner = access.partner;
     if (!partner) throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');

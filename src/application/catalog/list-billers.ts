@@ -19,8 +19,15 @@ export const billerResource = (biller: BillerEntry): Record<string, unknown> => 
   category: biller.category,
   bbps: biller.bbps,
   local_currency: biller.currency,
-  consumer_number: biller.consumerNumber ? { label: biller.consumerNumber.label, pattern: biller.consumerNumber.pattern } : null,
-  params: biller.params.map((param) => ({ name: param.name, label: param.label, required: param.required, pattern: param.pattern })),
+  consumer_number: biller.consumerNumber
+    ? { label: biller.consumerNumber.label, pattern: biller.consumerNumber.pattern }
+    : null,
+  params: biller.params.map((param) => ({
+    name: param.name,
+    label: param.label,
+    required: param.required,
+    pattern: param.pattern,
+  })),
 });
 
 @QueryHandler(ListBillers)
@@ -29,6 +36,11 @@ export class ListBillersHandler implements IQueryHandler<ListBillers, Record<str
 
   async execute({ caller, category }: ListBillers): Promise<Record<string, unknown>> {
     const billers = this.catalog.billers(caller.corridor).filter((biller) => !category || biller.category === category);
-    return { corridor: caller.corridor, currency: caller.currency, count: billers.length, billers: billers.map(billerResource) };
+    return {
+      corridor: caller.corridor,
+      currency: caller.currency,
+      count: billers.length,
+      billers: billers.map(billerResource),
+    };
   }
 }

@@ -37,7 +37,11 @@ export interface ImportOptions {
  * Stores a history, in its order, into an empty store through the port (ids, revisions and recorded
  * times kept). Returns the number of events imported.
  */
-export async function importHistory(store: EventStore, events: AsyncIterable<HistoricalEvent>, options: ImportOptions): Promise<number> {
+export async function importHistory(
+  store: EventStore,
+  events: AsyncIterable<HistoricalEvent>,
+  options: ImportOptions,
+): Promise<number> {
   await assertEmpty(store);
   let batch: HistoricalEvent[] = [];
   let imported = 0;

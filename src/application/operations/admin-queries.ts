@@ -22,7 +22,9 @@ export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
     const balances: Record<string, unknown> = {};
     for (const environment of ENVIRONMENTS) {
       const balance = await this.readModels.balance(partnerId, environment);
-      balances[environment] = balance ? { available: balance.available, currency: balance.currency, updated_at: balance.updatedAt } : null;
+      balances[environment] = balance
+        ? { available: balance.available, currency: balance.currency, updated_at: balance.updatedAt }
+        : null;
     }
     return {
       partner_id: partner.partnerId,
@@ -49,7 +51,8 @@ export class ListOrdersForOperatorsHandler implements IQueryHandler<ListOrdersFo
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
   async execute({ heldOnly, limit }: ListOrdersForOperators): Promise<Record<string, unknown>> {
-    if (!heldOnly) throw new ServiceError('validation_failed', 'held: only the held orders can be listed here (held=true)');
+    if (!heldOnly)
+      throw new ServiceError('validation_failed', 'held: only the held orders can be listed here (held=true)');
     const orders = await this.readModels.heldOrders(limit);
     return { count: orders.length, orders: orders.map(adminOrderResource) };
   }

@@ -21,7 +21,13 @@ export function liveProviderResource(status: LiveProviderStatus | null): Record<
     float:
       status.balance === null
         ? null
-        : { balance: status.balance, currency: status.currency, low_float_threshold: status.lowFloatThreshold, low: status.low, read_at: status.readAt },
+        : {
+            balance: status.balance,
+            currency: status.currency,
+            low_float_threshold: status.lowFloatThreshold,
+            low: status.low,
+            read_at: status.readAt,
+          },
     error: status.error,
   };
 }

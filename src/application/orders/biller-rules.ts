@@ -5,7 +5,10 @@ import { ServiceError } from '../shared/service-error';
 export function billerOf(catalog: Catalog, billerId: number, corridor: Corridor): BillerEntry {
   const biller = catalog.biller(billerId);
   if (!biller || !biller.active || biller.corridor !== corridor) {
-    throw new ServiceError('operator_not_found_or_wrong_corridor', `biller_id ${billerId} is not a biller of the ${corridor} corridor`);
+    throw new ServiceError(
+      'operator_not_found_or_wrong_corridor',
+      `biller_id ${billerId} is not a biller of the ${corridor} corridor`,
+    );
   }
   return biller;
 }
@@ -29,17 +32,25 @@ export function checkConsumerNumber(value: string, biller: BillerEntry): string 
 export function checkBillerParams(biller: BillerEntry, params: Record<string, string>): Record<string, string> {
   const known = new Set(biller.params.map((param) => param.name));
   for (const name of Object.keys(params)) {
-    if (!known.has(name)) throw new ServiceError('validation_failed', `params.${name}: ${biller.name} takes no such parameter`);
+    if (!known.has(name))
+      throw new ServiceError('validation_failed', `params.${name}: ${biller.name} takes no such parameter`);
   }
   const accepted: Record<string, string> = {};
   for (const param of biller.params) {
     const value = params[param.name];
     if (value === undefined) {
-      if (param.required) throw new ServiceError('validation_failed', `params.${param.name}: required by ${biller.name} (${param.label})`);
+      if (param.required)
+        throw new ServiceError(
+          'validation_failed',
+          `params.${param.name}: required by ${biller.name} (${param.label})`,
+        );
       continue;
     }
     if (param.pattern && !new RegExp(param.pattern).test(value)) {
-      throw new ServiceError('validation_failed', `params.${param.name}: does not match the format ${biller.name} expects`);
+      throw new ServiceError(
+        'validation_failed',
+        `params.${param.name}: does not match the format ${biller.name} expects`,
+      );
     }
     accepted[param.name] = value;
   }

@@ -44,15 +44,26 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
     const now = this.clock.now();
     let bill: OutstandingBill | null;
     try {
-      bill = await provider.fetchBill({ billerId: biller.id, consumerNumber, currency: caller.currency, params, route }, now);
+      bill = await provider.fetchBill(
+        { billerId: biller.id, consumerNumber, currency: caller.currency, params, route },
+        now,
+      );
     } catch (error) {
-      if (error instanceof ProviderUnavailableError) throw new ServiceError('provider_unavailable', `${biller.name} could not be asked for the bill: ${error.message}`);
+      if (error instanceof ProviderUnavailableError)
+        throw new ServiceError(
+          'provider_unavailable',
+          `${biller.name} could not be asked for the bill: ${error.message}`,
+        );
       if (error instanceof BillFetchUnsupportedError) {
-        throw new ServiceError('invalid_state', `${biller.name} bills cannot be fetched in ${caller.environment}: ${error.message}; no bill can be paid for it until a provider that fetches bills serves it`);
+        throw new ServiceError(
+          'invalid_state',
+          `${biller.name} bills cannot be fetched in ${caller.environment}: ${error.message}; no bill can be paid for it until a provider that fetches bills serves it`,
+        );
       }
       throw error;
     }
-    if (!bill) throw new ServiceError('not_found', `${biller.name} has no bill on record for consumer_number ${consumerNumber}`);
+    if (!bill)
+      throw new ServiceError('not_found', `${biller.name} has no bill on record for consumer_number ${consumerNumber}`);
     const amount = Money.parse(bill.amount, caller.currency);
     if (!amount) throw new Error(`provider returned an unreadable bill amount: ${bill.amount}`);
     const fetchedAt = now.toISOString();

@@ -49,7 +49,8 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions, 
   }
 }
 
-const encodeCursor = (createdAt: string, orderId: string): string => Buffer.from(JSON.stringify([createdAt, orderId])).toString('base64url');
+const encodeCursor = (createdAt: string, orderId: string): string =>
+  Buffer.from(JSON.stringify([createdAt, orderId])).toString('base64url');
 
 /** What encodeCursor writes: an instant as toISOString() gives it (years 0001–9999), and an order id. */
 const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -58,8 +59,16 @@ const CURSOR_ORDER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 function decodeCursor(cursor: string): { createdAt: string; orderId: string } {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string'
-        && CURSOR_INSTANT.test(parsed[0]) && !parsed[0].startsWith('0000') && new Date(parsed[0]).toISOString() === parsed[0] && CURSOR_ORDER_ID.test(parsed[1])) {
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string' &&
+      CURSOR_INSTANT.test(parsed[0]) &&
+      !parsed[0].startsWith('0000') &&
+      new Date(parsed[0]).toISOString() === parsed[0] &&
+      CURSOR_ORDER_ID.test(parsed[1])
+    ) {
       return { createdAt: parsed[0], orderId: parsed[1] };
     }
   } catch {

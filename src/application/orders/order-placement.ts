@@ -103,7 +103,11 @@ export class OrderPlacement {
     requestHash: string,
     draft: () => Promise<OrderDraft>,
   ): Promise<PlacedOrder> {
-    const scope: IdempotencyScope = { partnerId: caller.partnerId, environment: caller.environment, key: idempotencyKey };
+    const scope: IdempotencyScope = {
+      partnerId: caller.partnerId,
+      environment: caller.environment,
+      key: idempotencyKey,
+    };
     const id = JSON.stringify([scope.partnerId, scope.environment, scope.key]);
     const running = this.running.get(id);
     if (running) {
@@ -117,7 +121,12 @@ export class OrderPlacement {
     });
   }
 
-  private async placeOnce(caller: Caller, scope: IdempotencyScope, requestHash: string, draftOf: () => Promise<OrderDraft>): Promise<PlacedOrder> {
+  private async placeOnce(
+    caller: Caller,
+    scope: IdempotencyScope,
+    requestHash: string,
+    draftOf: () => Promise<OrderDraft>,
+  ): Promise<PlacedOrder> {
     if (!this.store.bindsIdempotencyKeys) {
       const replay = await this.replayOf(scope, requestHash);
       return replay ?? this.reserved.place(caller, scope, requestHash, await this.checked(caller, draftOf));
@@ -161,19 +170,32 @@ export class OrderPlacement {
     const found = await this.idempotency.find(scope, this.clock.now());
     if (!found) return null;
     if (found.requestHash !== requestHash) {
-      throw new ServiceError('idempotency_conflict', 'this Idempotency-Key was already used with a different request body');
+      throw new ServiceError(
+        'idempotency_conflict',
+        'this Idempotency-Key was already used with a different request body',
+      );
     }
     return found.response ? { body: found.response.body, replayed: true } : null;
   }
 
   /** An identical request of this process is at work: its answer is this one's, or, if it was refused, this one is tried anew. */
-  private async afterRunning(running: Running, requestHash: string, again: () => Promise<PlacedOrder>): Promise<PlacedOrder> {
+  private async afterRunning(
+    running: Running,
+    requestHash: string,
+    again: () => Promise<PlacedOrder>,
+  ): Promise<PlacedOrder> {
     if (running.requestHash !== requestHash) {
-      throw new ServiceError('idempotency_conflict', 'this Idempotency-Key was already used with a different request body');
+      throw new ServiceError(
+        'idempotency_conflict',
+        'this Idempotency-Key was already used with a different request body',
+      );
     }
     const outcome = await settledWithin(running.placed, this.settings.idempotencyWaitMs);
     if (outcome === 'still_running') {
-      throw new ServiceError('idempotency_conflict', 'a request with this Idempotency-Key is still being processed; retry with the same key');
+      throw new ServiceError(
+        'idempotency_conflict',
+        'a request with this Idempotency-Key is still being processed; retry with the same key',
+      );
     }
     return outcome.ok ? { body: outcome.value.body, replayed: true } : again();
   }

@@ -57,11 +57,15 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
     const fetched = await this.bills.latest(caller.partnerId, caller.environment, biller.id, consumerNumber);
     const now = this.clock.now();
     if (!fetched || now.getTime() - new Date(fetched.fetchedAt).getTime() > this.settings.billValidityMs) {
-      throw new ServiceError('validation_failed', 'consumer_number: no current bill for this biller and consumer; call POST /bill-info first');
+      throw new ServiceError(
+        'validation_failed',
+        'consumer_number: no current bill for this biller and consumer; call POST /bill-info first',
+      );
     }
     const due = Money.parse(fetched.amount, caller.currency);
     if (!due) throw new Error(`stored bill amount is unreadable: ${fetched.amount}`);
-    if (!due.isPositive()) throw new ServiceError('amount_out_of_range', 'nothing is due on this bill (0.00); there is nothing to pay');
+    if (!due.isPositive())
+      throw new ServiceError('amount_out_of_range', 'nothing is due on this bill (0.00); there is nothing to pay');
     const oneUnit = Money.ofMinor(10n ** BigInt(minorDigitsOf(caller.currency)), caller.currency);
     const difference = amount.isLessThan(due) ? due.minus(amount) : amount.minus(due);
     if (oneUnit.isLessThan(difference)) {
@@ -73,7 +77,13 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
     return {
       amount,
       reference: request.reference ?? null,
-      product: { kind: 'bill_payment', billerId: biller.id, consumerNumber, billReference: fetched.billReference, params },
+      product: {
+        kind: 'bill_payment',
+        billerId: biller.id,
+        consumerNumber,
+        billReference: fetched.billReference,
+        params,
+      },
     };
   }
 }

@@ -43,7 +43,10 @@ export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrde
   private draft(caller: Caller, request: TopupRequest): OrderDraft {
     const operator = this.catalog.operator(request.operator_id);
     if (!operator || !operator.active || operator.corridor !== caller.corridor) {
-      throw new ServiceError('operator_not_found_or_wrong_corridor', `operator_id ${request.operator_id} is not an operator of the ${caller.corridor} corridor`);
+      throw new ServiceError(
+        'operator_not_found_or_wrong_corridor',
+        `operator_id ${request.operator_id} is not an operator of the ${caller.corridor} corridor`,
+      );
     }
     const phone = parseCorridorPhone(request.phone, caller.corridor);
     if (!phone.ok) throw new ServiceError('validation_failed', phone.detail);
@@ -57,6 +60,10 @@ export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrde
         `amount must be between ${min.toDecimal()} and ${max.toDecimal()} ${caller.currency} for ${operator.name}`,
       );
     }
-    return { amount, reference: request.reference ?? null, product: { kind: 'topup', operatorId: operator.id, phone: phone.e164 } };
+    return {
+      amount,
+      reference: request.reference ?? null,
+      product: { kind: 'topup', operatorId: operator.id, phone: phone.e164 },
+    };
   }
 }

@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
  * content, whatever the key order or whitespace of the body.
  */
 export function requestHash(operation: string, body: unknown): string {
-  return createHash('sha256').update(`${operation}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${operation}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {

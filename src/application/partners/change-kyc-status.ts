@@ -42,7 +42,12 @@ export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, 
     const result = await this.runner.handle(
       partnerDecider,
       partnerStreamId(partnerId),
-      { type: 'ChangeKycStatus', status, candidateLiveKey: { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(candidate) }, at: now.toISOString() },
+      {
+        type: 'ChangeKycStatus',
+        status,
+        candidateLiveKey: { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(candidate) },
+        at: now.toISOString(),
+      },
       {
         metadata: metadata({ partnerId, environment: null, correlationId: partnerId, actor: operator, at: now }),
         eventId: () => randomUUID(),
@@ -50,9 +55,12 @@ export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, 
     );
     if (!result.ok) throw ServiceError.from(result.error);
     // A suspension holds from this answer on, whatever the projection lag: live keys are fenced until it is projected.
-    if (status === 'suspended' && result.position) await this.fences.raise({ partnerId, environment: 'live', position: result.position, at: now });
+    if (status === 'suspended' && result.position)
+      await this.fences.raise({ partnerId, environment: 'live', position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     const issued = result.events.some((event: PartnerEvent) => event.type === 'ApiKeyIssued');
-    return issued ? { partner_id: partnerId, live_api_key: candidate } : { partner_id: partnerId, kyc_status: result.state.kycStatus };
+    return issued
+      ? { partner_id: partnerId, live_api_key: candidate }
+      : { partner_id: partnerId, kyc_status: result.state.kycStatus };
   }
 }

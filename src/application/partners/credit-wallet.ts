@@ -54,7 +54,10 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
     const currency = currencyOf(partner.corridor);
     const amount = Money.parse(command.amount, currency);
     if (!amount?.isPositive()) {
-      throw new ServiceError('validation_failed', `amount: a positive decimal with at most 2 decimal places, in ${currency}`);
+      throw new ServiceError(
+        'validation_failed',
+        `amount: a positive decimal with at most 2 decimal places, in ${currency}`,
+      );
     }
     const key = command.idempotencyKey;
     // A keyed credit has an id fixed by the key, so its event id is too: the log stores it once.
@@ -65,9 +68,22 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
     }
     const now = this.clock.now();
     const result = await this.wallets.execute(partner.partnerId, command.environment, {
-      command: { type: 'CreditWallet', creditId, amount, kind: 'funding', reference: command.reference, at: now.toISOString() },
+      command: {
+        type: 'CreditWallet',
+        creditId,
+        amount,
+        kind: 'funding',
+        reference: command.reference,
+        at: now.toISOString(),
+      },
       eventId: deterministicEventId(creditId),
-      metadata: metadata({ partnerId: partner.partnerId, environment: command.environment, correlationId: creditId, actor: command.operator, at: now }),
+      metadata: metadata({
+        partnerId: partner.partnerId,
+        environment: command.environment,
+        correlationId: creditId,
+        actor: command.operator,
+        at: now,
+      }),
     });
     if (!result.ok) throw ServiceError.from(result.error);
     if (result.deduplicated) {
@@ -87,7 +103,10 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
 
   private async replay(command: CreditWallet, amount: Money, earlier: WalletCredited): Promise<CreditAnswer> {
     if (earlier.data.amount !== amount.toDecimal() || earlier.data.reference !== command.reference) {
-      throw new ServiceError('idempotency_conflict', 'this Idempotency-Key was already used for a credit with another amount or reference');
+      throw new ServiceError(
+        'idempotency_conflict',
+        'this Idempotency-Key was already used for a credit with another amount or reference',
+      );
     }
     return { resource: creditResource(command, earlier), replayed: true };
   }
@@ -95,7 +114,10 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
 
 /** The id of the credit an Idempotency-Key names, for one partner's wallet in one environment. */
 const keyedCreditId = (partnerId: string, environment: Environment, key: string): string =>
-  `crd_${createHash('sha256').update(JSON.stringify([partnerId, environment, key])).digest('hex').slice(0, 24)}`;
+  `crd_${createHash('sha256')
+    .update(JSON.stringify([partnerId, environment, key]))
+    .digest('hex')
+    .slice(0, 24)}`;
 
 const creditResource = (command: CreditWallet, credited: WalletCredited): Record<string, unknown> => ({
   partner_id: command.partnerId,

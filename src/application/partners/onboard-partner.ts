@@ -35,7 +35,11 @@ export class OnboardPartnerHandler implements ICommandHandler<OnboardPartner> {
     private readonly grant: SandboxGrant,
   ) {}
 
-  async execute({ name, corridor, operator }: OnboardPartner): Promise<{ partner_id: string; sandbox_api_key: string }> {
+  async execute({
+    name,
+    corridor,
+    operator,
+  }: OnboardPartner): Promise<{ partner_id: string; sandbox_api_key: string }> {
     const now = this.clock.now();
     const partnerId = this.secrets.newId('ptr');
     const apiKey = this.secrets.newApiKey('sandbox');

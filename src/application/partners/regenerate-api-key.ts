@@ -35,14 +35,26 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, environment, operator }: RegenerateApiKey): Promise<{ partner_id: string; environment: Environment; api_key: string }> {
+  async execute({
+    partnerId,
+    environment,
+    operator,
+  }: RegenerateApiKey): Promise<{ partner_id: string; environment: Environment; api_key: string }> {
     const now = this.clock.now();
     const apiKey = this.secrets.newApiKey(environment);
     const result = await this.runner.handle(
       partnerDecider,
       partnerStreamId(partnerId),
-      { type: 'RegenerateKey', environment, key: { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(apiKey) }, at: now.toISOString() },
-      { metadata: metadata({ partnerId, environment, correlationId: partnerId, actor: operator, at: now }), eventId: () => randomUUID() },
+      {
+        type: 'RegenerateKey',
+        environment,
+        key: { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(apiKey) },
+        at: now.toISOString(),
+      },
+      {
+        metadata: metadata({ partnerId, environment, correlationId: partnerId, actor: operator, at: now }),
+        eventId: () => randomUUID(),
+      },
     );
     if (!result.ok) throw ServiceError.from(result.error);
     // The old key is refused from this answer on, whatever the projection lag: the environment's keys are fenced until it is projected.

@@ -25,9 +25,23 @@ export class SandboxGrant {
     const amount = Money.parse(SANDBOX_STARTING_CREDIT, currencyOf(corridor));
     if (!amount) throw new Error('unreadable sandbox credit');
     const result = await this.wallets.execute(partnerId, 'sandbox', {
-      command: { type: 'CreditWallet', creditId: `grant-${partnerId}`, amount, kind: 'sandbox_grant', reference: 'sandbox starting credit', at: now.toISOString() },
+      command: {
+        type: 'CreditWallet',
+        creditId: `grant-${partnerId}`,
+        amount,
+        kind: 'sandbox_grant',
+        reference: 'sandbox starting credit',
+        at: now.toISOString(),
+      },
       eventId: deterministicEventId(partnerId, 'sandbox-grant'),
-      metadata: metadata({ partnerId, environment: 'sandbox', correlationId: partnerId, causationId, actor: systemActor('onboarding'), at: now }),
+      metadata: metadata({
+        partnerId,
+        environment: 'sandbox',
+        correlationId: partnerId,
+        causationId,
+        actor: systemActor('onboarding'),
+        at: now,
+      }),
     });
     if (!result.ok) throw ServiceError.from(result.error);
     await this.barrier.waitFor(result.position);

@@ -15,7 +15,12 @@ export interface FetchedBill {
 
 export interface BillFetchStore {
   save(bill: FetchedBill): Promise<void>;
-  latest(partnerId: string, environment: Environment, billerId: number, consumerNumber: string): Promise<FetchedBill | null>;
+  latest(
+    partnerId: string,
+    environment: Environment,
+    billerId: number,
+    consumerNumber: string,
+  ): Promise<FetchedBill | null>;
 }
 
 export const BILL_FETCH_STORE = Symbol('BillFetchStore');

@@ -13,7 +13,8 @@ export interface OperatorEntry {
   active: boolean;
 }
 
-export type BillerCategory = 'POSTPAID_MOBILE' | 'ELECTRICITY' | 'WATER' | 'GAS' | 'BROADBAND' | 'DTH' | 'LANDLINE' | 'INSURANCE' | 'CREDIT_CARD';
+export type BillerCategory =
+  'POSTPAID_MOBILE' | 'ELECTRICITY' | 'WATER' | 'GAS' | 'BROADBAND' | 'DTH' | 'LANDLINE' | 'INSURANCE' | 'CREDIT_CARD';
 
 export interface BillerParam {
   name: string;

@@ -105,7 +105,8 @@ export interface AppendOptions {
 }
 
 /** One string per key scope (partner, environment, key), to match bindings with each other. */
-export const keyBindingId = (binding: { partnerId: string; environment: string; key: string }): string => JSON.stringify([binding.partnerId, binding.environment, binding.key]);
+export const keyBindingId = (binding: { partnerId: string; environment: string; key: string }): string =>
+  JSON.stringify([binding.partnerId, binding.environment, binding.key]);
 
 /** One of the keys an append was to bind is bound already (or expired, not yet purged): nothing was written. */
 export class IdempotencyKeyTakenError extends Error {
@@ -130,7 +131,9 @@ export type StreamAppendRefusal = WrongExpectedRevisionError | DuplicateEventIdE
 export type StreamAppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: StreamAppendRefusal };
 
 export const isStreamAppendRefusal = (error: unknown): error is StreamAppendRefusal =>
-  error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError || error instanceof IdempotencyKeyTakenError;
+  error instanceof WrongExpectedRevisionError ||
+  error instanceof DuplicateEventIdError ||
+  error instanceof IdempotencyKeyTakenError;
 
 export interface ReadAllOptions {
   maxCount: number;
@@ -144,7 +147,12 @@ export interface EventStore {
    * whose keys live in the same database). Otherwise keys are reserved and answered around the append.
    */
   readonly bindsIdempotencyKeys?: boolean;
-  append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
+  append(
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
   /**
    * Appends to several streams at once, each with the guarantees of `append` on its own: all of a
    * stream's events (and its keys) or none. The SQL stores write them in one statement and one commit;

@@ -1,8 +1,7 @@
 import { Environment } from '../../domain/shared/environment';
 
 export type WebhookSendResult =
-  | { kind: 'response'; statusCode: number; latencyMs: number }
-  | { kind: 'error'; error: string; latencyMs: number };
+  { kind: 'response'; statusCode: number; latencyMs: number } | { kind: 'error'; error: string; latencyMs: number };
 
 export interface WebhookRequest {
   url: string;
@@ -50,7 +49,12 @@ export interface WebhookDeliveryStore {
   /** Records an attempt; false if that attempt number was recorded already (a re-run after a crash). */
   recordAttempt(deliveryId: string, attempt: WebhookAttempt, state: DeliveryState): Promise<boolean>;
   get(deliveryId: string): Promise<WebhookDelivery | null>;
-  list(filter: { partnerId?: string; environment?: Environment; state?: DeliveryState; limit: number }): Promise<WebhookDelivery[]>;
+  list(filter: {
+    partnerId?: string;
+    environment?: Environment;
+    state?: DeliveryState;
+    limit: number;
+  }): Promise<WebhookDelivery[]>;
 }
 
 /** Seals secrets that the service must read back (webhook secrets) so they never sit in the log in clear. */

@@ -2,7 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Actor, systemActor } from '../../domain/shared/actor';
 import { DomainError } from '../../domain/shared/domain-error';
 import { transactionDecider, TransactionCommand, TransactionState } from '../../domain/transaction/transaction.decider';
-import { TransactionEvent, TransactionInitiated, transactionStreamId } from '../../domain/transaction/transaction.events';
+import {
+  TransactionEvent,
+  TransactionInitiated,
+  transactionStreamId,
+} from '../../domain/transaction/transaction.events';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { GlobalPosition } from '../ports/event-store.port';
 import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
@@ -35,7 +39,12 @@ export class OrderLifecycle {
   }
 
   /** `known`: the order's state and revision as the caller has just seen them, to skip reading its stream. */
-  apply(orderId: string, command: TransactionCommand, actor: Actor = systemActor('settlement'), known?: KnownState<TransactionState>): Promise<LifecycleResult> {
+  apply(
+    orderId: string,
+    command: TransactionCommand,
+    actor: Actor = systemActor('settlement'),
+    known?: KnownState<TransactionState>,
+  ): Promise<LifecycleResult> {
     return this.applyInTurn(orderId, [command], actor, known);
   }
 
@@ -46,16 +55,26 @@ export class OrderLifecycle {
   async initiateWithAnswer(order: TransactionInitiated['data'], outcome: ProviderOutcome): Promise<void> {
     const at = this.clock.now();
     await this.expectOk(
-      this.applyInTurn(order.orderId, [{ type: 'InitiateTransaction', order }, outcomeCommand(outcome, at)], systemActor('settlement'), {
-        state: transactionDecider.initialState,
-        revision: -1,
-      }),
+      this.applyInTurn(
+        order.orderId,
+        [{ type: 'InitiateTransaction', order }, outcomeCommand(outcome, at)],
+        systemActor('settlement'),
+        {
+          state: transactionDecider.initialState,
+          revision: -1,
+        },
+      ),
     );
     await this.schedulePoll(order.orderId, order.environment, outcome, at);
   }
 
   /** Records what the provider said; a pending answer with a delay schedules the next poll. */
-  async recordOutcome(order: ProviderOrder, environment: string, outcome: ProviderOutcome, known?: KnownState<TransactionState>): Promise<void> {
+  async recordOutcome(
+    order: ProviderOrder,
+    environment: string,
+    outcome: ProviderOutcome,
+    known?: KnownState<TransactionState>,
+  ): Promise<void> {
     const at = this.clock.now();
     await this.expectOk(this.apply(order.orderId, outcomeCommand(outcome, at), systemActor('settlement'), known));
     await this.schedulePoll(order.orderId, environment, outcome, at);
@@ -68,17 +87,32 @@ export class OrderLifecycle {
     known?: KnownState<TransactionState>,
   ): Promise<LifecycleResult> {
     const now = this.clock.now();
-    const initiation = commands.find((command): command is Extract<TransactionCommand, { type: 'InitiateTransaction' }> => command.type === 'InitiateTransaction');
+    const initiation = commands.find(
+      (command): command is Extract<TransactionCommand, { type: 'InitiateTransaction' }> =>
+        command.type === 'InitiateTransaction',
+    );
     const result = await this.runner.handleInTurn(transactionDecider, transactionStreamId(orderId), commands, {
       known,
       metadata: (state) => {
         const order = initiation?.order ?? state.order;
-        return metadata({ partnerId: order?.partnerId ?? null, environment: order?.environment ?? null, correlationId: orderId, actor, at: now });
+        return metadata({
+          partnerId: order?.partnerId ?? null,
+          environment: order?.environment ?? null,
+          correlationId: orderId,
+          actor,
+          at: now,
+        });
       },
-      eventId: (event: TransactionEvent) => deterministicEventId(orderId, event.type === 'TransactionSettled' || event.type === 'TransactionFailed' ? 'outcome' : event.type),
+      eventId: (event: TransactionEvent) =>
+        deterministicEventId(
+          orderId,
+          event.type === 'TransactionSettled' || event.type === 'TransactionFailed' ? 'outcome' : event.type,
+        ),
     });
     if (result.ok) this.warnOfLateAnswers(result.events);
-    return result.ok ? { ok: true, state: result.state, revision: result.revision, position: result.position, events: result.events } : result;
+    return result.ok
+      ? { ok: true, state: result.state, revision: result.revision, position: result.position, events: result.events }
+      : result;
   }
 
   /** A provider answer after a hold or an outcome changes no status: an operator (or finance) has to act on it. */
@@ -86,12 +120,18 @@ export class OrderLifecycle {
     for (const event of events) {
       if (event.type === 'ProviderAnsweredAfterHold') {
         const { orderId, outcome, answeredAt } = event.data;
-        this.logger.warn(`order ${orderId}: the provider answered ${outcome} at ${answeredAt}, after the order was held; resolve it accordingly`);
+        this.logger.warn(
+          `order ${orderId}: the provider answered ${outcome} at ${answeredAt}, after the order was held; resolve it accordingly`,
+        );
       }
       if (event.type === 'ProviderAnsweredAfterOutcome') {
         const { orderId, outcome, answeredAt, recordedStatus, contradicts } = event.data;
-        const verdict = contradicts ? 'contradicting the recorded outcome: finance must reconcile it' : 'after a manual resolution, which it confirms';
-        this.logger.warn(`order ${orderId}: the provider answered ${outcome} at ${answeredAt} although the order is ${recordedStatus}, ${verdict}`);
+        const verdict = contradicts
+          ? 'contradicting the recorded outcome: finance must reconcile it'
+          : 'after a manual resolution, which it confirms';
+        this.logger.warn(
+          `order ${orderId}: the provider answered ${outcome} at ${answeredAt} although the order is ${recordedStatus}, ${verdict}`,
+        );
       }
     }
   }
@@ -99,7 +139,12 @@ export class OrderLifecycle {
   private async schedulePoll(orderId: string, environment: string, outcome: ProviderOutcome, at: Date): Promise<void> {
     if (outcome.status !== 'pending' || outcome.pollAfterMs === null) return;
     const dueAt = new Date(at.getTime() + outcome.pollAfterMs);
-    await this.jobs.schedule({ id: `${JOB_KINDS.pollOrder}:${orderId}:${dueAt.getTime()}`, kind: JOB_KINDS.pollOrder, dueAt, payload: { orderId, environment } });
+    await this.jobs.schedule({
+      id: `${JOB_KINDS.pollOrder}:${orderId}:${dueAt.getTime()}`,
+      kind: JOB_KINDS.pollOrder,
+      dueAt,
+      payload: { orderId, environment },
+    });
   }
 
   private async expectOk(pending: Promise<LifecycleResult>): Promise<void> {

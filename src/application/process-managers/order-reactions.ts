@@ -34,11 +34,25 @@ export function orderReactions(): Reaction {
             placedAt: data.placedAt,
             ...(data.route ? { route: data.route } : {}),
           };
-          return [{ id: `${JOB_KINDS.submitOrder}:${data.orderId}`, kind: JOB_KINDS.submitOrder, dueAt: new Date(data.placedAt), payload: { ...payload } }];
+          return [
+            {
+              id: `${JOB_KINDS.submitOrder}:${data.orderId}`,
+              kind: JOB_KINDS.submitOrder,
+              dueAt: new Date(data.placedAt),
+              payload: { ...payload },
+            },
+          ];
         }
         case 'TransactionFailed': {
           const data = event.data as TransactionFailed['data'];
-          return [{ id: `${JOB_KINDS.refundOrder}:${data.orderId}`, kind: JOB_KINDS.refundOrder, dueAt: new Date(data.failedAt), payload: { orderId: data.orderId } }];
+          return [
+            {
+              id: `${JOB_KINDS.refundOrder}:${data.orderId}`,
+              kind: JOB_KINDS.refundOrder,
+              dueAt: new Date(data.failedAt),
+              payload: { orderId: data.orderId },
+            },
+          ];
         }
         case 'PartnerOnboarded': {
           const data = event.data as PartnerOnboarded['data'];

@@ -49,7 +49,10 @@ export class SubmitOrderJob implements JobHandler {
 
   async run(job: Job, attempt = 1): Promise<JobRunResult> {
     const payload = job.payload as unknown as SubmitOrderPayload;
-    const stuckCheck = holdStuckOrderJob(payload.orderId, new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs));
+    const stuckCheck = holdStuckOrderJob(
+      payload.orderId,
+      new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs),
+    );
     if (attempt > 1) {
       // A run before this one failed, or never finished (a crash, or a provider call that hung past
       // the lease): the check is armed before anything else, so the order is held even if this run hangs too.
@@ -83,10 +86,15 @@ export class SubmitOrderJob implements JobHandler {
       const provider = this.routing.gatewayOf(payload.environment, payload.route, `order ${payload.orderId}`);
       outcome = await provider.submit(order, this.clock.now());
     } catch (error) {
-      await this.lifecycle.apply(payload.orderId, { type: 'InitiateTransaction', order: initiationOf(payload) }, undefined, {
-        state: transactionDecider.initialState,
-        revision: -1,
-      });
+      await this.lifecycle.apply(
+        payload.orderId,
+        { type: 'InitiateTransaction', order: initiationOf(payload) },
+        undefined,
+        {
+          state: transactionDecider.initialState,
+          revision: -1,
+        },
+      );
       throw error;
     }
     await this.lifecycle.initiateWithAnswer(initiationOf(payload), outcome);
@@ -97,7 +105,10 @@ export class SubmitOrderJob implements JobHandler {
   private async submitAgain(payload: SubmitOrderPayload): Promise<ProviderOutcome | null> {
     const { orderId, environment } = payload;
     const order = providerOrderOf(payload);
-    const initiated = await this.lifecycle.apply(orderId, { type: 'InitiateTransaction', order: initiationOf(payload) });
+    const initiated = await this.lifecycle.apply(orderId, {
+      type: 'InitiateTransaction',
+      order: initiationOf(payload),
+    });
     if (!initiated.ok) throw new Error(initiated.error.detail);
     const status = initiated.state.status;
     if (status !== 'INITIATED' && status !== 'PENDING') return null;
@@ -107,14 +118,34 @@ export class SubmitOrderJob implements JobHandler {
       status === 'INITIATED'
         ? await provider.submit({ ...order, resubmission: true }, now)
         : await provider.poll({ ...order, providerReference: initiated.state.providerReference }, now);
-    await this.lifecycle.recordOutcome(order, environment, outcome, { state: initiated.state, revision: initiated.revision });
+    await this.lifecycle.recordOutcome(order, environment, outcome, {
+      state: initiated.state,
+      revision: initiated.revision,
+    });
     return outcome;
   }
 }
 
-const providerOrderOf = ({ orderId, amount, currency, product, placedAt, route }: SubmitOrderPayload): ProviderOrder => ({ orderId, amount, currency, product, placedAt, route: route ?? null });
+const providerOrderOf = ({
+  orderId,
+  amount,
+  currency,
+  product,
+  placedAt,
+  route,
+}: SubmitOrderPayload): ProviderOrder => ({ orderId, amount, currency, product, placedAt, route: route ?? null });
 
-const initiationOf = ({ orderId, partnerId, environment, amount, currency, product, reference, placedAt, route }: SubmitOrderPayload): TransactionInitiated['data'] => ({
+const initiationOf = ({
+  orderId,
+  partnerId,
+  environment,
+  amount,
+  currency,
+  product,
+  reference,
+  placedAt,
+  route,
+}: SubmitOrderPayload): TransactionInitiated['data'] => ({
   orderId,
   partnerId,
   environment,

@@ -37,7 +37,8 @@ export class UnfinishedWork {
         this.unrefunded.delete((event.data as WalletRefunded['data']).orderId);
         return;
       case 'WalletCredited':
-        if ((event.data as WalletCredited['data']).kind === 'sandbox_grant') this.ungranted.delete(parseWalletStreamId(event.streamId)?.partnerId ?? '');
+        if ((event.data as WalletCredited['data']).kind === 'sandbox_grant')
+          this.ungranted.delete(parseWalletStreamId(event.streamId)?.partnerId ?? '');
         return;
       case 'PartnerOnboarded':
         this.ungranted.set((event.data as PartnerOnboarded['data']).partnerId, event);
@@ -56,9 +57,16 @@ export class UnfinishedWork {
   }
 
   jobs(now: Date, stuckOrderAfterMs: number): Job[] {
-    const reacted = [...this.unsubmitted.values(), ...this.unrefunded.values(), ...this.ungranted.values()].flatMap((event) => this.reactions.jobsFor(event));
+    const reacted = [...this.unsubmitted.values(), ...this.unrefunded.values(), ...this.ungranted.values()].flatMap(
+      (event) => this.reactions.jobsFor(event),
+    );
     const followed = [...this.open].flatMap(([orderId, order]): Job[] => [
-      { id: `${JOB_KINDS.pollOrder}:${orderId}:${now.getTime()}`, kind: JOB_KINDS.pollOrder, dueAt: now, payload: { orderId, environment: order.environment } },
+      {
+        id: `${JOB_KINDS.pollOrder}:${orderId}:${now.getTime()}`,
+        kind: JOB_KINDS.pollOrder,
+        dueAt: now,
+        payload: { orderId, environment: order.environment },
+      },
       holdStuckOrderJob(orderId, new Date(now.getTime() + stuckOrderAfterMs)),
     ]);
     return [...reacted, ...followed];

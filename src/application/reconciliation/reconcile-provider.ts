@@ -1,6 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Finding, FindingKind, MISMATCH_KINDS, OwnOrder, UpstreamTransaction, reconcile } from '../../domain/reconciliation/reconciliation';
+import {
+  Finding,
+  FindingKind,
+  MISMATCH_KINDS,
+  OwnOrder,
+  UpstreamTransaction,
+  reconcile,
+} from '../../domain/reconciliation/reconciliation';
 import { ReconciliationMismatchFound, reconciliationStreamId } from '../../domain/reconciliation/reconciliation.events';
 import { PROVIDER_NAME } from '../../domain/routing/route';
 import { Actor } from '../../domain/shared/actor';
@@ -46,10 +53,12 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
     const start = dayStart(date);
     const end = new Date(start.getTime() + DAY_MS);
     const now = this.clock.now();
-    if (start.getTime() > now.getTime()) throw new ServiceError('validation_failed', `date: ${date} has not begun (UTC)`);
+    if (start.getTime() > now.getTime())
+      throw new ServiceError('validation_failed', `date: ${date} has not begun (UTC)`);
     const provider = this.providerOf(asked);
     const source = this.backOffices.reportsOf(provider);
-    if (!source) throw new ServiceError('not_found', `provider ${provider} is not configured, or has no transaction report`);
+    if (!source)
+      throw new ServiceError('not_found', `provider ${provider} is not configured, or has no transaction report`);
     // A day wider on each side, so an order dated across midnight on one side is still found (see reconcile()).
     const from = new Date(start.getTime() - DAY_MS);
     const to = new Date(end.getTime() + DAY_MS);
@@ -57,18 +66,24 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
     try {
       upstream = await source.transactions(from, to);
     } catch (error) {
-      if (error instanceof ProviderUnavailableError) throw new ServiceError('provider_unavailable', `the transaction report of ${provider} could not be read: ${error.message}`);
+      if (error instanceof ProviderUnavailableError)
+        throw new ServiceError(
+          'provider_unavailable',
+          `the transaction report of ${provider} could not be read: ${error.message}`,
+        );
       throw error;
     }
-    const ours: OwnOrder[] = (await this.readModels.ordersRoutedTo(provider, from.toISOString(), to.toISOString())).map((order) => ({
-      orderId: order.orderId,
-      partnerId: order.partnerId,
-      status: order.status === 'NONE' ? 'INITIATED' : order.status,
-      amount: order.amount,
-      currency: order.currency,
-      placedAt: order.createdAt,
-      operatorRef: order.operatorRef,
-    }));
+    const ours: OwnOrder[] = (await this.readModels.ordersRoutedTo(provider, from.toISOString(), to.toISOString())).map(
+      (order) => ({
+        orderId: order.orderId,
+        partnerId: order.partnerId,
+        status: order.status === 'NONE' ? 'INITIATED' : order.status,
+        amount: order.amount,
+        currency: order.currency,
+        placedAt: order.createdAt,
+        operatorRef: order.operatorRef,
+      }),
+    );
     const findings = reconcile({ start, end }, upstream, ours);
     const complete = end.getTime() <= now.getTime();
     const recorded = complete ? await this.record(provider, date, findings, operator, now) : 0;
@@ -77,17 +92,25 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
 
   private providerOf(asked: string | null): string {
     if (asked !== null) {
-      if (!PROVIDER_NAME.test(asked)) throw new ServiceError('validation_failed', 'provider: lower-case letters, digits and -, 2 to 32 characters');
+      if (!PROVIDER_NAME.test(asked))
+        throw new ServiceError('validation_failed', 'provider: lower-case letters, digits and -, 2 to 32 characters');
       return asked;
     }
     const names = this.backOffices.reportNames();
     if (names.length === 1) return names[0];
-    if (names.length === 0) throw new ServiceError('provider_unavailable', 'no live provider with a transaction report is configured');
+    if (names.length === 0)
+      throw new ServiceError('provider_unavailable', 'no live provider with a transaction report is configured');
     throw new ServiceError('validation_failed', `provider: required, one of ${names.join(', ')}`);
   }
 
   /** Appends the mismatches not recorded before; returns how many were new. */
-  private async record(provider: string, date: string, findings: readonly Finding[], operator: Actor, now: Date): Promise<number> {
+  private async record(
+    provider: string,
+    date: string,
+    findings: readonly Finding[],
+    operator: Actor,
+    now: Date,
+  ): Promise<number> {
     const streamId = reconciliationStreamId(provider, date);
     const mismatches = findings.filter((finding) => MISMATCH_KINDS.includes(finding.kind));
     for (let attempt = 1; ; attempt++) {
@@ -101,7 +124,13 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
         envelope(
           mismatchEvent(provider, date, finding, now),
           eventId,
-          metadata({ partnerId: finding.partnerId, environment: 'live', correlationId: finding.orderId, actor: operator, at: now }),
+          metadata({
+            partnerId: finding.partnerId,
+            environment: 'live',
+            correlationId: finding.orderId,
+            actor: operator,
+            at: now,
+          }),
         ),
       );
       try {
@@ -116,7 +145,14 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
 
 /** The same difference found again (same kind, order and upstream transaction) is the same event. */
 const mismatchEventId = (provider: string, date: string, finding: Finding): string =>
-  deterministicEventId('reconciliation', provider, date, finding.kind, finding.orderId, finding.upstream?.transactionId ?? '-');
+  deterministicEventId(
+    'reconciliation',
+    provider,
+    date,
+    finding.kind,
+    finding.orderId,
+    finding.upstream?.transactionId ?? '-',
+  );
 
 function mismatchEvent(provider: string, date: string, finding: Finding, now: Date): ReconciliationMismatchFound {
   return {
@@ -136,6 +172,7 @@ function mismatchEvent(provider: string, date: string, finding: Finding, now: Da
 
 function dayStart(date: string): Date {
   const start = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(date) ? new Date(`${date}T00:00:00.000Z`) : null;
-  if (!start || Number.isNaN(start.getTime()) || !start.toISOString().startsWith(date)) throw new ServiceError('validation_failed', 'date: a calendar day as YYYY-MM-DD');
+  if (!start || Number.isNaN(start.getTime()) || !start.toISOString().startsWith(date))
+    throw new ServiceError('validation_failed', 'date: a calendar day as YYYY-MM-DD');
   return start;
 }

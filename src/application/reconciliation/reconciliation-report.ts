@@ -19,8 +19,21 @@ export interface ReconciliationReport {
   }[];
 }
 
-export function reportOf(input: { provider: string; date: string; complete: boolean; generatedAt: string; findings: readonly Finding[]; recorded: number }): ReconciliationReport {
-  const counts: Record<FindingKind, number> = { matched: 0, amount_mismatch: 0, provider_only: 0, ours_only: 0, status_mismatch: 0 };
+export function reportOf(input: {
+  provider: string;
+  date: string;
+  complete: boolean;
+  generatedAt: string;
+  findings: readonly Finding[];
+  recorded: number;
+}): ReconciliationReport {
+  const counts: Record<FindingKind, number> = {
+    matched: 0,
+    amount_mismatch: 0,
+    provider_only: 0,
+    ours_only: 0,
+    status_mismatch: 0,
+  };
   for (const finding of input.findings) counts[finding.kind]++;
   return {
     provider: input.provider,
@@ -35,10 +48,22 @@ export function reportOf(input: { provider: string; date: string; complete: bool
       partner_id: finding.partnerId,
       detail: finding.detail,
       upstream: finding.upstream
-        ? { transaction_id: finding.upstream.transactionId, status: finding.upstream.status, amount: finding.upstream.amount, currency: finding.upstream.currency, at: finding.upstream.at }
+        ? {
+            transaction_id: finding.upstream.transactionId,
+            status: finding.upstream.status,
+            amount: finding.upstream.amount,
+            currency: finding.upstream.currency,
+            at: finding.upstream.at,
+          }
         : null,
       ours: finding.ours
-        ? { status: finding.ours.status, amount: finding.ours.amount, currency: finding.ours.currency, placed_at: finding.ours.placedAt, operator_ref: finding.ours.operatorRef }
+        ? {
+            status: finding.ours.status,
+            amount: finding.ours.amount,
+            currency: finding.ours.currency,
+            placed_at: finding.ours.placedAt,
+            operator_ref: finding.ours.operatorRef,
+          }
         : null,
     })),
   };

@@ -1,4 +1,11 @@
-import { BillQuery, OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome, ProviderUnavailableError } from '../ports/provider-gateway.port';
+import {
+  BillQuery,
+  OutstandingBill,
+  ProviderGateway,
+  ProviderOrder,
+  ProviderOutcome,
+  ProviderUnavailableError,
+} from '../ports/provider-gateway.port';
 import { ProviderBreakers } from './provider-breakers';
 
 /**
@@ -31,7 +38,9 @@ export class BreakerGuardedGateway implements ProviderGateway {
   private async guarded<T>(call: () => Promise<T>): Promise<T> {
     if (!this.breakers.admit(this.name)) {
       const { next_probe_at: next } = this.breakers.view(this.name);
-      throw new ProviderUnavailableError(`the circuit breaker of provider ${this.name} is open (no answer to repeated calls); nothing was sent; next probe at ${next ?? 'once a call is in'}`);
+      throw new ProviderUnavailableError(
+        `the circuit breaker of provider ${this.name} is open (no answer to repeated calls); nothing was sent; next probe at ${next ?? 'once a call is in'}`,
+      );
     }
     let answer: T;
     try {

@@ -29,13 +29,20 @@ export class OrderRouting {
     if (environment === 'sandbox') return null;
     const route = await this.routes.routeOf(product);
     const what = `${product.kind} ${product.id}`;
-    if (!route) throw new ServiceError('provider_unavailable', `${what} has no live route to a provider yet; no money was moved`);
+    if (!route)
+      throw new ServiceError('provider_unavailable', `${what} has no live route to a provider yet; no money was moved`);
     if (!this.providers.live(route.provider)) {
-      throw new ServiceError('provider_unavailable', `${what} is routed to provider ${route.provider}, which is not configured; no money was moved`);
+      throw new ServiceError(
+        'provider_unavailable',
+        `${what} is routed to provider ${route.provider}, which is not configured; no money was moved`,
+      );
     }
     if (!this.breakers.acceptsNewOrders(route.provider)) {
       const { next_probe_at: next } = this.breakers.view(route.provider);
-      throw new ServiceError('provider_unavailable', `provider ${route.provider} is not answering (circuit open until ${next ?? 'a probe'}); no money was moved`);
+      throw new ServiceError(
+        'provider_unavailable',
+        `provider ${route.provider} is not answering (circuit open until ${next ?? 'a probe'}); no money was moved`,
+      );
     }
     return route;
   }

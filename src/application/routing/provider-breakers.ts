@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BreakerPolicy, BreakerState, CallOutcome, acceptsNewOrders, admitCall, closedBreaker, recordOutcome, reopensAt } from '../../domain/routing/circuit-breaker';
+import {
+  BreakerPolicy,
+  BreakerState,
+  CallOutcome,
+  acceptsNewOrders,
+  admitCall,
+  closedBreaker,
+  recordOutcome,
+  reopensAt,
+} from '../../domain/routing/circuit-breaker';
 import { CLOCK, Clock } from '../ports/clock.port';
 
 /** Five unknown outcomes in a row open a provider's breaker; after 30 s one call probes. */
@@ -41,7 +50,12 @@ export class ProviderBreakers {
   view(provider: string): BreakerView {
     const state = this.stateOf(provider);
     const next = reopensAt(state, BREAKER_POLICY);
-    return { provider, state: state.status, unknown_in_a_row: state.unknownInARow, next_probe_at: next === null ? null : new Date(next).toISOString() };
+    return {
+      provider,
+      state: state.status,
+      unknown_in_a_row: state.unknownInARow,
+      next_probe_at: next === null ? null : new Date(next).toISOString(),
+    };
   }
 
   private stateOf(provider: string): BreakerState {

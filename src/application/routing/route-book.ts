@@ -29,7 +29,10 @@ export class RouteBook {
     // A shorter stream than the one folded cannot happen in an append-only log; start over if it does.
     const from = head > this.known.revision ? this.known : { state: routingDecider.initialState, revision: -1 };
     const newer = await this.store.readStream(ROUTES_STREAM_ID, from.revision + 1);
-    const state = fold({ initialState: from.state, evolve: routingDecider.evolve }, newer.map((event) => domainEventOf<RoutingEvent>(event)));
+    const state = fold(
+      { initialState: from.state, evolve: routingDecider.evolve },
+      newer.map((event) => domainEventOf<RoutingEvent>(event)),
+    );
     const revision = newer.length ? newer[newer.length - 1].revision : from.revision;
     if (revision > this.known.revision) this.known = { state, revision };
     return { state, revision };

@@ -18,7 +18,13 @@ export interface RouteAssignment {
 
 export interface RoutesChanged {
   /** The routes that changed (a route set to what it already was records nothing). */
-  changed: { kind: string; id: number; provider: string; upstream_id: string; previous: { provider: string; upstream_id: string } | null }[];
+  changed: {
+    kind: string;
+    id: number;
+    provider: string;
+    upstream_id: string;
+    previous: { provider: string; upstream_id: string } | null;
+  }[];
 }
 
 export class SetRoutes extends Command<RoutesChanged> {
@@ -64,12 +70,15 @@ export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChange
   }
 }
 
-export const routesMetadata = (operator: Actor, at: Date) => metadata({ partnerId: null, environment: 'live', correlationId: ROUTES_STREAM_ID, actor: operator, at });
+export const routesMetadata = (operator: Actor, at: Date) =>
+  metadata({ partnerId: null, environment: 'live', correlationId: ROUTES_STREAM_ID, actor: operator, at });
 
 /** A route names a product of our catalog and a well-formed provider and upstream id. */
 export function checkAssignment(catalog: Catalog, { product, target }: RouteAssignment): void {
   const entry = product.kind === 'operator' ? catalog.operator(product.id) : catalog.biller(product.id);
   if (!entry) throw new ServiceError('not_found', `no ${product.kind} ${product.id} in the catalog`);
-  if (!PROVIDER_NAME.test(target.provider)) throw new ServiceError('validation_failed', 'provider: lower-case letters, digits and -, 2 to 32 characters');
-  if (!UPSTREAM_ID.test(target.upstreamId)) throw new ServiceError('validation_failed', 'upstream_id: letters, digits and _ . : -, at most 64 characters');
+  if (!PROVIDER_NAME.test(target.provider))
+    throw new ServiceError('validation_failed', 'provider: lower-case letters, digits and -, 2 to 32 characters');
+  if (!UPSTREAM_ID.test(target.upstreamId))
+    throw new ServiceError('validation_failed', 'upstream_id: letters, digits and _ . : -, at most 64 characters');
 }

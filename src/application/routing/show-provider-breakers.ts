@@ -3,7 +3,11 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
 import { BREAKER_POLICY, BreakerView, ProviderBreakers } from './provider-breakers';
 
-export class ShowProviderBreakers extends Query<{ threshold: number; cool_down_seconds: number; providers: BreakerView[] }> {}
+export class ShowProviderBreakers extends Query<{
+  threshold: number;
+  cool_down_seconds: number;
+  providers: BreakerView[];
+}> {}
 
 /** The circuit breaker of each configured live provider, as this process sees it. */
 @QueryHandler(ShowProviderBreakers)

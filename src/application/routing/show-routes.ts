@@ -40,8 +40,12 @@ export class ShowRoutesHandler implements IQueryHandler<ShowRoutes> {
     }
     const corridors = Object.keys(CORRIDORS) as Corridor[];
     const products = [
-      ...corridors.flatMap((corridor) => this.catalog.operators(corridor).map((entry) => ({ kind: 'operator' as const, entry }))),
-      ...corridors.flatMap((corridor) => this.catalog.billers(corridor).map((entry) => ({ kind: 'biller' as const, entry }))),
+      ...corridors.flatMap((corridor) =>
+        this.catalog.operators(corridor).map((entry) => ({ kind: 'operator' as const, entry })),
+      ),
+      ...corridors.flatMap((corridor) =>
+        this.catalog.billers(corridor).map((entry) => ({ kind: 'biller' as const, entry })),
+      ),
     ];
     const routes = products.map(({ kind, entry }): RouteRow => {
       const event = latest.get(productKey({ kind, id: entry.id }));

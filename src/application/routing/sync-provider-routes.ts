@@ -39,22 +39,31 @@ export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRo
   ) {}
 
   async execute({ provider, apply, operator }: SyncProviderRoutes): Promise<SyncResult> {
-    if (!PROVIDER_NAME.test(provider)) throw new ServiceError('validation_failed', 'provider: lower-case letters, digits and -, 2 to 32 characters');
+    if (!PROVIDER_NAME.test(provider))
+      throw new ServiceError('validation_failed', 'provider: lower-case letters, digits and -, 2 to 32 characters');
     const source = this.backOffices.catalogOf(provider);
-    if (!source) throw new ServiceError('not_found', `provider ${provider} is not configured, or has no catalog to read`);
+    if (!source)
+      throw new ServiceError('not_found', `provider ${provider} is not configured, or has no catalog to read`);
     const countries = Object.values(CORRIDORS).map((corridor) => corridor.country);
     let upstream: UpstreamProduct[];
     try {
       upstream = await source.products(countries);
     } catch (error) {
-      if (error instanceof ProviderUnavailableError) throw new ServiceError('provider_unavailable', `the catalog of ${provider} could not be read: ${error.message}`);
+      if (error instanceof ProviderUnavailableError)
+        throw new ServiceError(
+          'provider_unavailable',
+          `the catalog of ${provider} could not be read: ${error.message}`,
+        );
       throw error;
     }
     const proposal = proposeRoutes(provider, await this.ownProducts(), upstream);
     if (!apply || proposal.proposed.length === 0) return { ...proposal, applied: apply, changed: [] };
     const { changed } = await this.commands.execute(
       new SetRoutes(
-        proposal.proposed.map((route) => ({ product: { kind: route.kind, id: route.id }, target: { provider, upstreamId: route.upstream_id } })),
+        proposal.proposed.map((route) => ({
+          product: { kind: route.kind, id: route.id },
+          target: { provider, upstreamId: route.upstream_id },
+        })),
         'sync',
         operator,
       ),
@@ -67,10 +76,24 @@ export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRo
     const products: OwnProduct[] = [];
     for (const corridor of Object.values(CORRIDORS)) {
       for (const entry of this.catalog.operators(corridor.code)) {
-        if (entry.active) products.push({ kind: 'operator', id: entry.id, name: entry.name, country: corridor.country, route: state.routes.get(productKey({ kind: 'operator', id: entry.id })) ?? null });
+        if (entry.active)
+          products.push({
+            kind: 'operator',
+            id: entry.id,
+            name: entry.name,
+            country: corridor.country,
+            route: state.routes.get(productKey({ kind: 'operator', id: entry.id })) ?? null,
+          });
       }
       for (const entry of this.catalog.billers(corridor.code)) {
-        if (entry.active) products.push({ kind: 'biller', id: entry.id, name: entry.name, country: corridor.country, route: state.routes.get(productKey({ kind: 'biller', id: entry.id })) ?? null });
+        if (entry.active)
+          products.push({
+            kind: 'biller',
+            id: entry.id,
+            name: entry.name,
+            country: corridor.country,
+            route: state.routes.get(productKey({ kind: 'biller', id: entry.id })) ?? null,
+          });
       }
     }
     return products;

@@ -60,7 +60,9 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     const { state } = await this.runner.load(partnerDecider, streamId);
     if (!state.partnerId) throw new ServiceError('not_found', `no partner ${partnerId}`);
     // A webhook URL without a secret could not be signed: the first URL comes with a secret.
-    const needsSecret = request.rotateWebhookSecret === true || (!!changes.webhookUrl && state.settings[environment].webhookSecrets.length === 0);
+    const needsSecret =
+      request.rotateWebhookSecret === true ||
+      (!!changes.webhookUrl && state.settings[environment].webhookSecrets.length === 0);
     const plainSecret = needsSecret ? this.secrets.newWebhookSecret() : null;
     const result = await this.runner.handle(
       partnerDecider,
@@ -72,14 +74,20 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
         newSecret: plainSecret ? { secretId: this.secrets.newId('whs'), sealed: this.box.seal(plainSecret) } : null,
         at: now.toISOString(),
       },
-      { metadata: metadata({ partnerId, environment, correlationId: partnerId, actor, at: now }), eventId: () => randomUUID() },
+      {
+        metadata: metadata({ partnerId, environment, correlationId: partnerId, actor, at: now }),
+        eventId: () => randomUUID(),
+      },
     );
     if (!result.ok) throw ServiceError.from(result.error);
     // A new allowlist holds from this answer on, whatever the projection lag: the environment's keys are fenced until it is projected.
-    if (changes.ipAllowlist !== undefined && result.position) await this.fences.raise({ partnerId, environment, position: result.position, at: now });
+    if (changes.ipAllowlist !== undefined && result.position)
+      await this.fences.raise({ partnerId, environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     const resource = settingsResource(environment, result.state.settings[environment], now);
-    return plainSecret ? { partner_id: partnerId, ...resource, webhook_secret: plainSecret } : { partner_id: partnerId, ...resource };
+    return plainSecret
+      ? { partner_id: partnerId, ...resource, webhook_secret: plainSecret }
+      : { partner_id: partnerId, ...resource };
   }
 }
 
@@ -88,10 +96,15 @@ function normalised(request: SettingsRequest): SettingsChange {
   if (request.webhookUrl !== undefined) changes.webhookUrl = request.webhookUrl === '' ? null : request.webhookUrl;
   if (request.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = request.rateLimitPerMinute;
   if (request.ipAllowlist !== undefined) {
-    if (request.ipAllowlist.length > MAX_ALLOWLIST_ENTRIES) throw new ServiceError('validation_failed', `ip_allowlist: at most ${MAX_ALLOWLIST_ENTRIES} entries`);
+    if (request.ipAllowlist.length > MAX_ALLOWLIST_ENTRIES)
+      throw new ServiceError('validation_failed', `ip_allowlist: at most ${MAX_ALLOWLIST_ENTRIES} entries`);
     changes.ipAllowlist = request.ipAllowlist.map((entry) => {
       const cidr = parseCidr(entry);
-      if (!cidr) throw new ServiceError('validation_failed', `ip_allowlist: "${entry}" is not an IPv4 or IPv6 address or CIDR range`);
+      if (!cidr)
+        throw new ServiceError(
+          'validation_failed',
+          `ip_allowlist: "${entry}" is not an IPv4 or IPv6 address or CIDR range`,
+        );
       return `${cidr.network}/${cidr.prefix}`;
     });
   }

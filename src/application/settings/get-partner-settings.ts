@@ -22,6 +22,9 @@ export class GetPartnerSettingsHandler implements IQueryHandler<GetPartnerSettin
   ) {}
 
   async execute({ partnerId, environment }: GetPartnerSettings): Promise<Record<string, unknown>> {
-    return { partner_id: partnerId, ...settingsResource(environment, await this.readModels.partnerSettings(partnerId, environment), this.clock.now()) };
+    return {
+      partner_id: partnerId,
+      ...settingsResource(environment, await this.readModels.partnerSettings(partnerId, environment), this.clock.now()),
+    };
   }
 }

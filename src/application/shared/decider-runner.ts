@@ -1,6 +1,12 @@
 import { Decider, Decision } from '../../domain/shared/decider';
 import { DomainError } from '../../domain/shared/domain-error';
-import { DuplicateEventIdError, EventMetadata, EventStore, GlobalPosition, WrongExpectedRevisionError } from '../ports/event-store.port';
+import {
+  DuplicateEventIdError,
+  EventMetadata,
+  EventStore,
+  GlobalPosition,
+  WrongExpectedRevisionError,
+} from '../ports/event-store.port';
 import { DomainEventShape, domainEventOf, envelope } from './event-envelope';
 
 export type HandleResult<State, Event> =
@@ -77,7 +83,11 @@ export class DeciderRunner {
         const result = await this.store.append(
           streamId,
           decision.events.map((event, index) =>
-            envelope(event, options.eventId(event, index), typeof options.metadata === 'function' ? options.metadata(state) : options.metadata),
+            envelope(
+              event,
+              options.eventId(event, index),
+              typeof options.metadata === 'function' ? options.metadata(state) : options.metadata,
+            ),
           ),
           revision < 0 ? 'no_stream' : revision,
         );
@@ -102,7 +112,11 @@ export class DeciderRunner {
   }
 }
 
-function decideInTurn<State, Command, Event>(decider: Decider<State, Command, Event>, commands: readonly Command[], initial: State): Decision<Event> {
+function decideInTurn<State, Command, Event>(
+  decider: Decider<State, Command, Event>,
+  commands: readonly Command[],
+  initial: State,
+): Decision<Event> {
   let state = initial;
   const events: Event[] = [];
   for (const command of commands) {

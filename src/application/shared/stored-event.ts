@@ -1,6 +1,10 @@
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
 
 /** The event stored under a fixed id, found among those of its correlation id (null when it was never stored). */
-export async function storedEvent(store: EventStore, correlationId: string, eventId: string): Promise<RecordedEvent | null> {
+export async function storedEvent(
+  store: EventStore,
+  correlationId: string,
+  eventId: string,
+): Promise<RecordedEvent | null> {
   return (await store.readByCorrelationId(correlationId)).find((event) => event.eventId === eventId) ?? null;
 }

@@ -27,9 +27,17 @@ export class GetBalanceHandler implements IQueryHandler<GetBalance, Record<strin
 
   async execute({ caller }: GetBalance): Promise<Record<string, unknown>> {
     const newest = await this.store.readLastEvent(walletStreamId(caller.partnerId, caller.environment));
-    const balanceAfter = newest ? Money.parse((newest.data as WalletEvent['data']).balanceAfter, caller.currency) : Money.zero(caller.currency);
-    if (!balanceAfter) throw new Error(`the newest event of the ${caller.environment} wallet of ${caller.partnerId} carries no readable balance`);
-    const updatedAt = newest?.metadata.occurredAt ?? (await this.readModels.partner(caller.partnerId))?.createdAt ?? new Date(0).toISOString();
+    const balanceAfter = newest
+      ? Money.parse((newest.data as WalletEvent['data']).balanceAfter, caller.currency)
+      : Money.zero(caller.currency);
+    if (!balanceAfter)
+      throw new Error(
+        `the newest event of the ${caller.environment} wallet of ${caller.partnerId} carries no readable balance`,
+      );
+    const updatedAt =
+      newest?.metadata.occurredAt ??
+      (await this.readModels.partner(caller.partnerId))?.createdAt ??
+      new Date(0).toISOString();
     return {
       available: balanceAfter.toDecimal(),
       currency: caller.currency,

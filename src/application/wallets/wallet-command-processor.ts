@@ -76,7 +76,10 @@ export class WalletCommandProcessor {
   /** The cached state of a wallet, loading it if needed (for tests and audits). */
   async state(partnerId: string, environment: Environment): Promise<WalletState> {
     const events = await this.store.readStream(walletStreamId(partnerId, environment));
-    return fold(walletDecider, events.map((event) => domainEventOf<WalletEvent>(event)));
+    return fold(
+      walletDecider,
+      events.map((event) => domainEventOf<WalletEvent>(event)),
+    );
   }
 }
 
@@ -118,7 +121,8 @@ class WalletLane {
         } catch (error) {
           if (error instanceof DuplicateEventIdError && batch.length > 1) {
             // A repeated command (same deterministic id) is mixed into the batch: run each on its own.
-            for (const pending of batch) await this.process([pending]).catch((single: unknown) => pending.reject(single));
+            for (const pending of batch)
+              await this.process([pending]).catch((single: unknown) => pending.reject(single));
           } else {
             this.stale = true;
             for (const pending of batch) pending.reject(error);
@@ -163,7 +167,9 @@ class WalletLane {
         batch.forEach((pending, index) => pending.resolve(results[index]));
         return;
       }
-      const keyed = accepted.flatMap(({ event, pending }) => (pending.envelope.keyFor ? [{ binding: pending.envelope.keyFor(event), pending }] : []));
+      const keyed = accepted.flatMap(({ event, pending }) =>
+        pending.envelope.keyFor ? [{ binding: pending.envelope.keyFor(event), pending }] : [],
+      );
       const idempotencyKeys = keyed.map(({ binding }) => binding);
       try {
         const appended = await this.store.append(

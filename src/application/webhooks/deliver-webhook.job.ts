@@ -2,7 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { Job, JobHandler, JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
-import { DeliveryState, SECRET_BOX, SecretBox, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER, WebhookDeliveryStore, WebhookSender } from '../ports/webhook.port';
+import {
+  DeliveryState,
+  SECRET_BOX,
+  SecretBox,
+  WEBHOOK_DELIVERY_STORE,
+  WEBHOOK_SENDER,
+  WebhookDeliveryStore,
+  WebhookSender,
+} from '../ports/webhook.port';
 import { JOB_KINDS } from '../process-managers/job-kinds';
 import { OrderLifecycle } from '../process-managers/order-lifecycle';
 import { partnerEventBody } from './partner-events';
@@ -57,19 +65,19 @@ export class DeliverWebhookJob implements JobHandler {
     const result = !url
       ? ({ kind: 'error', error: 'the partner removed the webhook URL', latencyMs: 0 } as const)
       : secrets.length
-      ? await this.sender.send({
-          url,
-          environment: payload.environment,
-          body: delivery.body,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'partner-service-webhooks/1',
-            'x-partner-event': payload.event,
-            'x-partner-event-id': payload.deliveryId,
-            'x-partner-signature': signatureHeader(secrets, Math.floor(now.getTime() / 1000), delivery.body),
-          },
-        })
-      : ({ kind: 'error', error: 'no webhook secret is configured', latencyMs: 0 } as const);
+        ? await this.sender.send({
+            url,
+            environment: payload.environment,
+            body: delivery.body,
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'partner-service-webhooks/1',
+              'x-partner-event': payload.event,
+              'x-partner-event-id': payload.deliveryId,
+              'x-partner-signature': signatureHeader(secrets, Math.floor(now.getTime() / 1000), delivery.body),
+            },
+          })
+        : ({ kind: 'error', error: 'no webhook secret is configured', latencyMs: 0 } as const);
     const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
     // An operator's re-send is a single attempt, except that it does not end automatic retries still to come.
     const retriesPending = delivery.state === 'PENDING' || delivery.state === 'RETRYING';

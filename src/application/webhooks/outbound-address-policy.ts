@@ -37,7 +37,13 @@ METADATA.addAddress('169.254.169.254', 'ipv4');
 METADATA.addAddress('169.254.170.2', 'ipv4');
 METADATA.addAddress('100.100.100.200', 'ipv4');
 METADATA.addAddress('fd00:ec2::254', 'ipv6');
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.google.internal.', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata.google.internal.',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 const familyOf = (address: string): 'ipv4' | 'ipv6' | null => {
   const family = isIP(address);
@@ -86,7 +92,8 @@ export class OutboundAddressPolicy {
     const host = hostOf(url);
     if (host === null) return null; // a malformed URL is refused with its own reason
     if (METADATA_NAMES.has(host)) return `webhook_url: webhooks may not reach ${host}`;
-    if (isIP(host) !== 0 && !this.permits(host)) return `webhook_url: webhooks must reach a public address, not ${host}`;
+    if (isIP(host) !== 0 && !this.permits(host))
+      return `webhook_url: webhooks must reach a public address, not ${host}`;
     const localName = host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.';
     if (localName && !this.allowPrivate) return `webhook_url: webhooks must reach a public address, not ${host}`;
     return null;

@@ -29,7 +29,9 @@ export const deliveryResource = (delivery: WebhookDelivery): Record<string, unkn
 });
 
 export class ListWebhookDeliveries extends Query<Record<string, unknown>> {
-  constructor(readonly filter: { partnerId?: string; environment?: Environment; state?: DeliveryState; limit: number }) {
+  constructor(
+    readonly filter: { partnerId?: string; environment?: Environment; state?: DeliveryState; limit: number },
+  ) {
     super();
   }
 }
@@ -60,7 +62,10 @@ export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelive
 
   async execute({ deliveryId, owner }: GetWebhookDelivery): Promise<Record<string, unknown>> {
     const delivery = await this.deliveries.get(deliveryId);
-    if (!delivery || (owner && (delivery.partnerId !== owner.partnerId || delivery.environment !== owner.environment))) {
+    if (
+      !delivery ||
+      (owner && (delivery.partnerId !== owner.partnerId || delivery.environment !== owner.environment))
+    ) {
       throw new ServiceError('not_found', `no webhook delivery ${deliveryId}`);
     }
     return deliveryResource(delivery);
@@ -96,7 +101,12 @@ export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
       manual: true,
       facts: {},
     };
-    await this.jobs.schedule({ id: webhookJobId(deliveryId, attempt, true), kind: JOB_KINDS.deliverWebhook, dueAt: this.clock.now(), payload: { ...payload } });
+    await this.jobs.schedule({
+      id: webhookJobId(deliveryId, attempt, true),
+      kind: JOB_KINDS.deliverWebhook,
+      dueAt: this.clock.now(),
+      payload: { ...payload },
+    });
     return { delivery_id: deliveryId, scheduled_attempt: attempt };
   }
 }

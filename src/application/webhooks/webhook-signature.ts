@@ -5,6 +5,8 @@ import { createHmac } from 'node:crypto';
  * signing secret, newest first (two during a secret rotation).
  */
 export function signatureHeader(secrets: readonly string[], unixSeconds: number, body: string): string {
-  const signatures = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`);
+  const signatures = secrets.map(
+    (secret) => `v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`,
+  );
   return [`t=${unixSeconds}`, ...signatures].join(',');
 }

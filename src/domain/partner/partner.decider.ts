@@ -6,7 +6,13 @@ import { KycStatus, PartnerEvent } from './partner.events';
 import { Money } from '../money/money';
 import { currencyOf } from '../corridor/corridor';
 import { KeyScope, MAX_ACTIVE_SCOPED_KEYS, MAX_KEY_LABEL_LENGTH } from './scoped-key';
-import { PartnerSettings, SECRET_ROTATION_OVERLAP_MS, SettingsChange, defaultSettings, webhookUrlProblem } from './partner-settings';
+import {
+  PartnerSettings,
+  SECRET_ROTATION_OVERLAP_MS,
+  SettingsChange,
+  defaultSettings,
+  webhookUrlProblem,
+} from './partner-settings';
 
 export interface IssuedKey {
   keyId: string;
@@ -55,7 +61,10 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
     if (state.partnerId) return refuse(domainError('invalid_state', `partner ${state.partnerId} already exists`));
     const { partnerId, at } = command;
     return accept(
-      { type: 'PartnerOnboarded', data: { partnerId, name: command.name, corridor: command.corridor, onboardedAt: at } },
+      {
+        type: 'PartnerOnboarded',
+        data: { partnerId, name: command.name, corridor: command.corridor, onboardedAt: at },
+      },
       { type: 'ApiKeyIssued', data: { partnerId, environment: 'sandbox', ...command.sandboxKey, issuedAt: at } },
     );
   }
@@ -65,7 +74,10 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
   switch (command.type) {
     case 'ChangeKycStatus': {
       if (state.kycStatus === command.status) return accept();
-      const changed: PartnerEvent = { type: 'KycStatusChanged', data: { partnerId, status: command.status, changedAt: command.at } };
+      const changed: PartnerEvent = {
+        type: 'KycStatusChanged',
+        data: { partnerId, status: command.status, changedAt: command.at },
+      };
       const firstApproval = command.status === 'approved' && !state.activeKeys.live;
       if (!firstApproval) return accept(changed);
       return accept<PartnerEvent>(changed, {
@@ -77,10 +89,15 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
       const { environment } = command;
       const current = state.activeKeys[environment];
       if (!current) {
-        return refuse(domainError('invalid_state', `no ${environment} key has been issued; live keys are issued on KYC approval`));
+        return refuse(
+          domainError('invalid_state', `no ${environment} key has been issued; live keys are issued on KYC approval`),
+        );
       }
       return accept(
-        { type: 'ApiKeyRevoked', data: { partnerId, keyId: current, environment, reason: 'regenerated', revokedAt: command.at } },
+        {
+          type: 'ApiKeyRevoked',
+          data: { partnerId, keyId: current, environment, reason: 'regenerated', revokedAt: command.at },
+        },
         { type: 'ApiKeyIssued', data: { partnerId, environment, ...command.key, issuedAt: command.at } },
       );
     }
@@ -130,7 +147,10 @@ function createScopedKey(
   }
   if (!state.corridor) return refuse(domainError('invalid_state', 'the partner has no corridor'));
   const currency = currencyOf(state.corridor);
-  for (const [name, cap] of [['per_order_max', perOrderMax], ['daily_max', dailyMax]] as const) {
+  for (const [name, cap] of [
+    ['per_order_max', perOrderMax],
+    ['daily_max', dailyMax],
+  ] as const) {
     if (cap && (cap.currency !== currency || !cap.isPositive())) {
       return refuse(domainError('validation_failed', `${name}: a positive amount in ${currency}`));
     }
@@ -159,22 +179,37 @@ function createScopedKey(
   });
 }
 
-function configure(partnerId: string, command: Extract<PartnerCommand, { type: 'ConfigurePartner' }>, current: PartnerSettings): Decision<PartnerEvent> {
+function configure(
+  partnerId: string,
+  command: Extract<PartnerCommand, { type: 'ConfigurePartner' }>,
+  current: PartnerSettings,
+): Decision<PartnerEvent> {
   const { environment, changes, at } = command;
   if (changes.webhookUrl) {
     const problem = webhookUrlProblem(changes.webhookUrl, environment);
     if (problem) return refuse(domainError('validation_failed', problem));
   }
-  if (changes.rateLimitPerMinute !== undefined && (!Number.isInteger(changes.rateLimitPerMinute) || changes.rateLimitPerMinute < 1 || changes.rateLimitPerMinute > 100_000)) {
+  if (
+    changes.rateLimitPerMinute !== undefined &&
+    (!Number.isInteger(changes.rateLimitPerMinute) ||
+      changes.rateLimitPerMinute < 1 ||
+      changes.rateLimitPerMinute > 100_000)
+  ) {
     return refuse(domainError('validation_failed', 'rate_limit: an integer from 1 to 100000 requests per minute'));
   }
   const effective: SettingsChange = {};
-  if (changes.webhookUrl !== undefined && changes.webhookUrl !== current.webhookUrl) effective.webhookUrl = changes.webhookUrl;
-  if (changes.ipAllowlist !== undefined && changes.ipAllowlist.join(',') !== current.ipAllowlist.join(',')) effective.ipAllowlist = changes.ipAllowlist;
-  if (changes.rateLimitPerMinute !== undefined && changes.rateLimitPerMinute !== current.rateLimitPerMinute) effective.rateLimitPerMinute = changes.rateLimitPerMinute;
+  if (changes.webhookUrl !== undefined && changes.webhookUrl !== current.webhookUrl)
+    effective.webhookUrl = changes.webhookUrl;
+  if (changes.ipAllowlist !== undefined && changes.ipAllowlist.join(',') !== current.ipAllowlist.join(','))
+    effective.ipAllowlist = changes.ipAllowlist;
+  if (changes.rateLimitPerMinute !== undefined && changes.rateLimitPerMinute !== current.rateLimitPerMinute)
+    effective.rateLimitPerMinute = changes.rateLimitPerMinute;
   const events: PartnerEvent[] = [];
   if (Object.keys(effective).length > 0) {
-    events.push({ type: 'PartnerSettingsChanged', data: { partnerId, environment, changes: effective, changedAt: at } });
+    events.push({
+      type: 'PartnerSettingsChanged',
+      data: { partnerId, environment, changes: effective, changedAt: at },
+    });
   }
   if (command.newSecret) {
     const hasSecret = current.webhookSecrets.length > 0;
@@ -185,7 +220,9 @@ function configure(partnerId: string, command: Extract<PartnerCommand, { type: '
         environment,
         secretId: command.newSecret.secretId,
         sealedSecret: command.newSecret.sealed,
-        previousValidUntil: hasSecret ? new Date(new Date(at).getTime() + SECRET_ROTATION_OVERLAP_MS).toISOString() : null,
+        previousValidUntil: hasSecret
+          ? new Date(new Date(at).getTime() + SECRET_ROTATION_OVERLAP_MS).toISOString()
+          : null,
         rotatedAt: at,
       },
     });
@@ -217,11 +254,17 @@ function evolve(state: PartnerState, event: PartnerEvent): PartnerState {
       return { ...state, kycStatus: event.data.status };
     case 'PartnerSettingsChanged': {
       const { environment, changes } = event.data;
-      return { ...state, settings: { ...state.settings, [environment]: applySettingsChange(state.settings[environment], changes) } };
+      return {
+        ...state,
+        settings: { ...state.settings, [environment]: applySettingsChange(state.settings[environment], changes) },
+      };
     }
     case 'WebhookSecretRotated': {
       const { environment } = event.data;
-      return { ...state, settings: { ...state.settings, [environment]: rotateSecret(state.settings[environment], event.data) } };
+      return {
+        ...state,
+        settings: { ...state.settings, [environment]: rotateSecret(state.settings[environment], event.data) },
+      };
     }
   }
 }
@@ -236,10 +279,17 @@ export function applySettingsChange(settings: PartnerSettings, changes: Settings
 }
 
 /** The new secret goes first; only the one before it survives, until the overlap ends. */
-export function rotateSecret(settings: PartnerSettings, rotation: { secretId: string; sealedSecret: string; previousValidUntil: string | null }): PartnerSettings {
+export function rotateSecret(
+  settings: PartnerSettings,
+  rotation: { secretId: string; sealedSecret: string; previousValidUntil: string | null },
+): PartnerSettings {
   const previous = settings.webhookSecrets[0];
-  const kept = previous && rotation.previousValidUntil ? [{ ...previous, validUntil: rotation.previousValidUntil }] : [];
-  return { ...settings, webhookSecrets: [{ secretId: rotation.secretId, sealed: rotation.sealedSecret, validUntil: null }, ...kept] };
+  const kept =
+    previous && rotation.previousValidUntil ? [{ ...previous, validUntil: rotation.previousValidUntil }] : [];
+  return {
+    ...settings,
+    webhookSecrets: [{ secretId: rotation.secretId, sealed: rotation.sealedSecret, validUntil: null }, ...kept],
+  };
 }
 
 export const partnerDecider: Decider<PartnerState, PartnerCommand, PartnerEvent> = {

@@ -62,7 +62,14 @@ export type PartnerSettingsChanged = {
 /** The new secret is stored sealed; the previous one keeps signing until `previousValidUntil`. */
 export type WebhookSecretRotated = {
   type: 'WebhookSecretRotated';
-  data: { partnerId: string; environment: Environment; secretId: string; sealedSecret: string; previousValidUntil: string | null; rotatedAt: string };
+  data: {
+    partnerId: string;
+    environment: Environment;
+    secretId: string;
+    sealedSecret: string;
+    previousValidUntil: string | null;
+    rotatedAt: string;
+  };
 };
 
 export type PartnerEvent =

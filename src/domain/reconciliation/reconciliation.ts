@@ -26,7 +26,12 @@ export interface OwnOrder {
 }
 
 export type FindingKind = 'matched' | 'amount_mismatch' | 'provider_only' | 'ours_only' | 'status_mismatch';
-export const MISMATCH_KINDS: readonly FindingKind[] = ['amount_mismatch', 'provider_only', 'ours_only', 'status_mismatch'];
+export const MISMATCH_KINDS: readonly FindingKind[] = [
+  'amount_mismatch',
+  'provider_only',
+  'ours_only',
+  'status_mismatch',
+];
 
 export interface Finding {
   kind: FindingKind;
@@ -71,11 +76,17 @@ function sameAmount(upstream: UpstreamTransaction, ours: OwnOrder): boolean {
  * is not reported. A second provider transaction for one of our orders is provider-only: that
  * payment is not the one we know.
  */
-export function reconcile(day: DayWindow, upstream: readonly UpstreamTransaction[], ours: readonly OwnOrder[]): Finding[] {
+export function reconcile(
+  day: DayWindow,
+  upstream: readonly UpstreamTransaction[],
+  ours: readonly OwnOrder[],
+): Finding[] {
   const orders = new Map(ours.map((order) => [order.orderId, order]));
   const named = new Set<string>();
   const findings: Finding[] = [];
-  const sorted = [...upstream].sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.transactionId.localeCompare(b.transactionId));
+  const sorted = [...upstream].sort(
+    (a, b) => Date.parse(a.at) - Date.parse(b.at) || a.transactionId.localeCompare(b.transactionId),
+  );
   for (const transaction of sorted) {
     const id = transaction.customIdentifier;
     const order = id === null ? undefined : orders.get(id);
@@ -100,7 +111,14 @@ export function reconcile(day: DayWindow, upstream: readonly UpstreamTransaction
   }
   for (const order of ours) {
     if (order.status !== 'SUCCESS' || named.has(order.orderId) || !within(order.placedAt, day)) continue;
-    findings.push({ kind: 'ours_only', orderId: order.orderId, partnerId: order.partnerId, upstream: null, ours: order, detail: `order ${order.orderId} is SUCCESS here and the provider has no transaction for it` });
+    findings.push({
+      kind: 'ours_only',
+      orderId: order.orderId,
+      partnerId: order.partnerId,
+      upstream: null,
+      ours: order,
+      detail: `order ${order.orderId} is SUCCESS here and the provider has no transaction for it`,
+    });
   }
   return findings;
 }
@@ -110,10 +128,18 @@ function judge(transaction: UpstreamTransaction, order: OwnOrder): Finding {
   const side = ourSide(order.status);
   const theirs = transaction.status === 'pending' ? 'open' : transaction.status;
   if (side !== theirs) {
-    return { ...base, kind: 'status_mismatch', detail: `the provider says ${transaction.status}, the order is ${order.status} here` };
+    return {
+      ...base,
+      kind: 'status_mismatch',
+      detail: `the provider says ${transaction.status}, the order is ${order.status} here`,
+    };
   }
   if (side === 'succeeded' && !sameAmount(transaction, order)) {
-    return { ...base, kind: 'amount_mismatch', detail: `the provider took ${transaction.amount} ${transaction.currency}, the order is for ${order.amount} ${order.currency}` };
+    return {
+      ...base,
+      kind: 'amount_mismatch',
+      detail: `the provider took ${transaction.amount} ${transaction.currency}, the order is for ${order.amount} ${order.currency}`,
+    };
   }
   return { ...base, kind: 'matched', detail: 'matched' };
 }

@@ -25,7 +25,11 @@ export type CallOutcome = 'answered' | 'unknown' | 'inconclusive';
 export const closedBreaker: BreakerState = { status: 'closed', unknownInARow: 0 };
 
 /** Whether a call may go now, and the state after letting it (a probe is marked in flight). */
-export function admitCall(state: BreakerState, now: number, policy: BreakerPolicy): { allowed: boolean; state: BreakerState } {
+export function admitCall(
+  state: BreakerState,
+  now: number,
+  policy: BreakerPolicy,
+): { allowed: boolean; state: BreakerState } {
   switch (state.status) {
     case 'closed':
       return { allowed: true, state };
@@ -43,14 +47,24 @@ export function acceptsNewOrders(state: BreakerState, now: number, policy: Break
   return admitCall(state, now, policy).allowed;
 }
 
-export function recordOutcome(state: BreakerState, outcome: CallOutcome, now: number, policy: BreakerPolicy): BreakerState {
+export function recordOutcome(
+  state: BreakerState,
+  outcome: CallOutcome,
+  now: number,
+  policy: BreakerPolicy,
+): BreakerState {
   if (outcome === 'answered') return closedBreaker;
   // A probe that proved nothing frees the place: the next call probes at once.
-  if (outcome === 'inconclusive') return state.status === 'probing' ? { status: 'open', openedAt: now - policy.coolDownMs, unknownInARow: state.unknownInARow } : state;
+  if (outcome === 'inconclusive')
+    return state.status === 'probing'
+      ? { status: 'open', openedAt: now - policy.coolDownMs, unknownInARow: state.unknownInARow }
+      : state;
   const unknownInARow = state.unknownInARow + 1;
   if (state.status === 'probing') return { status: 'open', openedAt: now, unknownInARow };
   if (state.status === 'open') return { ...state, unknownInARow };
-  return unknownInARow >= policy.threshold ? { status: 'open', openedAt: now, unknownInARow } : { status: 'closed', unknownInARow };
+  return unknownInARow >= policy.threshold
+    ? { status: 'open', openedAt: now, unknownInARow }
+    : { status: 'closed', unknownInARow };
 }
 
 /** When the breaker lets a call through next (null: now). */

@@ -37,20 +37,34 @@ export interface RouteProposal {
   /** Already routed to exactly what would be proposed. */
   unchanged: number;
   /** Several upstream entries fit equally well: set one by hand (`route set`). */
-  ambiguous: { kind: ProductKind; id: number; name: string; country: string; candidates: { upstream_id: string; upstream_name: string }[] }[];
+  ambiguous: {
+    kind: ProductKind;
+    id: number;
+    name: string;
+    country: string;
+    candidates: { upstream_id: string; upstream_name: string }[];
+  }[];
   /** Nothing upstream fits. */
   unmatched: { kind: ProductKind; id: number; name: string; country: string }[];
   /** Routed to another provider: a sync never takes a product from another provider. */
   routed_elsewhere: { kind: ProductKind; id: number; name: string; provider: string }[];
 }
 
-const COUNTRY_WORDS: Record<string, string[]> = { IN: ['india', 'in'], BD: ['bangladesh', 'bd'], SG: ['singapore', 'sg'] };
+const COUNTRY_WORDS: Record<string, string[]> = {
+  IN: ['india', 'in'],
+  BD: ['bangladesh', 'bd'],
+  SG: ['singapore', 'sg'],
+};
 const GENERIC_WORDS = new Set(['the', 'ltd', 'limited', 'co', 'company', 'pvt', 'private', 'plc']);
 /** Operators are all prepaid mobile here: words that only say so do not tell operators apart. */
 const OPERATOR_WORDS = new Set(['prepaid', 'mobile', 'topup', 'top', 'up', 'airtime', 'recharge', 'pin']);
 
 function words(name: string, kind: ProductKind, country: string): string[] {
-  const drop = new Set([...(COUNTRY_WORDS[country] ?? []), ...GENERIC_WORDS, ...(kind === 'operator' ? OPERATOR_WORDS : [])]);
+  const drop = new Set([
+    ...(COUNTRY_WORDS[country] ?? []),
+    ...GENERIC_WORDS,
+    ...(kind === 'operator' ? OPERATOR_WORDS : []),
+  ]);
   return name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -61,7 +75,8 @@ function words(name: string, kind: ProductKind, country: string): string[] {
 }
 
 /** Acronyms our catalog gives in parentheses, e.g. "(BESCOM)": a provider may name the biller by it alone. */
-const acronymsOf = (name: string): string[] => [...name.matchAll(/\(([A-Za-z0-9]{2,})\)/g)].map((match) => match[1].toLowerCase());
+const acronymsOf = (name: string): string[] =>
+  [...name.matchAll(/\(([A-Za-z0-9]{2,})\)/g)].map((match) => match[1].toLowerCase());
 
 type Fit = { quality: 0 | 1; extra: number };
 
@@ -83,8 +98,19 @@ function fit(own: OwnProduct, upstream: UpstreamProduct): Fit | null {
  * Proposes a route for each of our products from a provider's catalog, by country and name:
  * the best fit wins; a tie between the best fits is left to a person.
  */
-export function proposeRoutes(provider: string, ours: readonly OwnProduct[], upstream: readonly UpstreamProduct[]): RouteProposal {
-  const proposal: RouteProposal = { provider, proposed: [], unchanged: 0, ambiguous: [], unmatched: [], routed_elsewhere: [] };
+export function proposeRoutes(
+  provider: string,
+  ours: readonly OwnProduct[],
+  upstream: readonly UpstreamProduct[],
+): RouteProposal {
+  const proposal: RouteProposal = {
+    provider,
+    proposed: [],
+    unchanged: 0,
+    ambiguous: [],
+    unmatched: [],
+    routed_elsewhere: [],
+  };
   for (const own of ours) {
     if (own.route && own.route.provider !== provider) {
       proposal.routed_elsewhere.push({ kind: own.kind, id: own.id, name: own.name, provider: own.route.provider });
@@ -102,7 +128,10 @@ export function proposeRoutes(provider: string, ours: readonly OwnProduct[], ups
     fits.sort((a, b) => a.quality - b.quality || a.extra - b.extra);
     const best = fits.filter((entry) => entry.quality === fits[0].quality && entry.extra === fits[0].extra);
     if (best.length > 1) {
-      proposal.ambiguous.push({ ...label, candidates: best.map(({ candidate }) => ({ upstream_id: candidate.id, upstream_name: candidate.name })) });
+      proposal.ambiguous.push({
+        ...label,
+        candidates: best.map(({ candidate }) => ({ upstream_id: candidate.id, upstream_name: candidate.name })),
+      });
       continue;
     }
     const chosen = best[0].candidate;
@@ -110,7 +139,13 @@ export function proposeRoutes(provider: string, ours: readonly OwnProduct[], ups
       proposal.unchanged++;
       continue;
     }
-    proposal.proposed.push({ ...label, upstream_id: chosen.id, upstream_name: chosen.name, match: best[0].quality === 0 ? 'exact' : 'partial', current: own.route });
+    proposal.proposed.push({
+      ...label,
+      upstream_id: chosen.id,
+      upstream_name: chosen.name,
+      match: best[0].quality === 0 ? 'exact' : 'partial',
+      current: own.route,
+    });
   }
   return proposal;
 }

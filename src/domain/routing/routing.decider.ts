@@ -9,7 +9,12 @@ export interface RoutingState {
 }
 
 export type RoutingCommand =
-  | { type: 'SetRoutes'; routes: readonly { product: ProductRef; target: RouteTarget }[]; source: RouteSource; at: string }
+  | {
+      type: 'SetRoutes';
+      routes: readonly { product: ProductRef; target: RouteTarget }[];
+      source: RouteSource;
+      at: string;
+    }
   | { type: 'RemoveRoute'; product: ProductRef; reason: string; at: string };
 
 /** Setting a route it already has records nothing, so a repeated sync adds no events. */
@@ -20,23 +25,41 @@ function decide(command: RoutingCommand, state: RoutingState) {
       const seen = new Set<string>();
       for (const { product, target } of command.routes) {
         const key = productKey(product);
-        if (seen.has(key)) return refuse<RoutingEvent>(domainError('validation_failed', `${product.kind} ${product.id} is given twice`));
+        if (seen.has(key))
+          return refuse<RoutingEvent>(domainError('validation_failed', `${product.kind} ${product.id} is given twice`));
         seen.add(key);
         const previous = state.routes.get(key) ?? null;
         if (sameTarget(previous, target)) continue;
         events.push({
           type: 'RouteSet',
-          data: { kind: product.kind, productId: product.id, provider: target.provider, upstreamId: target.upstreamId, previous, source: command.source, setAt: command.at },
+          data: {
+            kind: product.kind,
+            productId: product.id,
+            provider: target.provider,
+            upstreamId: target.upstreamId,
+            previous,
+            source: command.source,
+            setAt: command.at,
+          },
         });
       }
       return accept(...events);
     }
     case 'RemoveRoute': {
       const previous = state.routes.get(productKey(command.product));
-      if (!previous) return refuse<RoutingEvent>(domainError('not_found', `${command.product.kind} ${command.product.id} has no route`));
+      if (!previous)
+        return refuse<RoutingEvent>(
+          domainError('not_found', `${command.product.kind} ${command.product.id} has no route`),
+        );
       return accept<RoutingEvent>({
         type: 'RouteRemoved',
-        data: { kind: command.product.kind, productId: command.product.id, previous, reason: command.reason, removedAt: command.at },
+        data: {
+          kind: command.product.kind,
+          productId: command.product.id,
+          previous,
+          reason: command.reason,
+          removedAt: command.at,
+        },
       });
     }
   }

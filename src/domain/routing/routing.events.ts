@@ -5,7 +5,15 @@ export type RouteSource = 'manual' | 'sync';
 
 export type RouteSet = {
   type: 'RouteSet';
-  data: { kind: ProductKind; productId: number; provider: string; upstreamId: string; previous: RouteTarget | null; source: RouteSource; setAt: string };
+  data: {
+    kind: ProductKind;
+    productId: number;
+    provider: string;
+    upstreamId: string;
+    previous: RouteTarget | null;
+    source: RouteSource;
+    setAt: string;
+  };
 };
 
 export type RouteRemoved = {

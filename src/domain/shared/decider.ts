@@ -13,7 +13,10 @@ export interface Decider<State, Command, Event> {
   evolve: (state: State, event: Event) => State;
 }
 
-export function fold<State, Event>(decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>, events: Iterable<Event>): State {
+export function fold<State, Event>(
+  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+  events: Iterable<Event>,
+): State {
   let state = decider.initialState;
   for (const event of events) state = decider.evolve(state, event);
   return state;

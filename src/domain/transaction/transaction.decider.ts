@@ -1,7 +1,12 @@
 import { Actor } from '../shared/actor';
 import { Decider, Decision, accept, refuse } from '../shared/decider';
 import { domainError } from '../shared/domain-error';
-import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome, TransactionEvent, TransactionInitiated } from './transaction.events';
+import {
+  ProviderAnsweredAfterHold,
+  ProviderAnsweredAfterOutcome,
+  TransactionEvent,
+  TransactionInitiated,
+} from './transaction.events';
 
 /** Internal lifecycle. Partners see INITIATED, PENDING and DISPUTED as PENDING. */
 export type TransactionStatus = 'NONE' | 'INITIATED' | 'PENDING' | 'DISPUTED' | 'SUCCESS' | 'FAILED';
@@ -46,17 +51,54 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
   switch (command.type) {
     case 'RecordSubmission':
       if (state.status !== 'INITIATED') return accept();
-      return accept({ type: 'TransactionSubmitted', data: { orderId, providerReference: command.providerReference, submittedAt: command.at } });
+      return accept({
+        type: 'TransactionSubmitted',
+        data: { orderId, providerReference: command.providerReference, submittedAt: command.at },
+      });
     case 'SettleTransaction':
-      if (state.status === 'SUCCESS' || state.status === 'FAILED') return answerAfterOutcome(state, { orderId, outcome: 'succeeded', operatorRef: command.operatorRef, reason: null, answeredAt: command.at });
-      if (state.status === 'DISPUTED') return lateAnswer(state, { orderId, outcome: 'succeeded', operatorRef: command.operatorRef, reason: null, answeredAt: command.at });
+      if (state.status === 'SUCCESS' || state.status === 'FAILED')
+        return answerAfterOutcome(state, {
+          orderId,
+          outcome: 'succeeded',
+          operatorRef: command.operatorRef,
+          reason: null,
+          answeredAt: command.at,
+        });
+      if (state.status === 'DISPUTED')
+        return lateAnswer(state, {
+          orderId,
+          outcome: 'succeeded',
+          operatorRef: command.operatorRef,
+          reason: null,
+          answeredAt: command.at,
+        });
       if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot succeed`);
-      return accept({ type: 'TransactionSettled', data: { orderId, operatorRef: command.operatorRef, settledAt: command.at, resolvedBy: null, reason: null } });
+      return accept({
+        type: 'TransactionSettled',
+        data: { orderId, operatorRef: command.operatorRef, settledAt: command.at, resolvedBy: null, reason: null },
+      });
     case 'FailTransaction':
-      if (state.status === 'SUCCESS' || state.status === 'FAILED') return answerAfterOutcome(state, { orderId, outcome: 'failed', operatorRef: null, reason: command.reason, answeredAt: command.at });
-      if (state.status === 'DISPUTED') return lateAnswer(state, { orderId, outcome: 'failed', operatorRef: null, reason: command.reason, answeredAt: command.at });
+      if (state.status === 'SUCCESS' || state.status === 'FAILED')
+        return answerAfterOutcome(state, {
+          orderId,
+          outcome: 'failed',
+          operatorRef: null,
+          reason: command.reason,
+          answeredAt: command.at,
+        });
+      if (state.status === 'DISPUTED')
+        return lateAnswer(state, {
+          orderId,
+          outcome: 'failed',
+          operatorRef: null,
+          reason: command.reason,
+          answeredAt: command.at,
+        });
       if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot fail`);
-      return accept({ type: 'TransactionFailed', data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: null } });
+      return accept({
+        type: 'TransactionFailed',
+        data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: null },
+      });
     case 'DisputeTransaction':
       if (state.status !== 'INITIATED' && state.status !== 'PENDING') return accept();
       return accept({ type: 'TransactionDisputed', data: { orderId, reason: command.reason, disputedAt: command.at } });
@@ -64,14 +106,25 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
       if (state.status !== 'DISPUTED') return invalid(`order ${orderId} is not held for manual resolution`);
       if (command.outcome === 'failed' && state.lateAnswer?.outcome === 'succeeded') {
         const { operatorRef, answeredAt } = state.lateAnswer;
-        return invalid(`order ${orderId} cannot be failed and refunded: the provider answered that it succeeded (operator_ref ${operatorRef}) at ${answeredAt}, after it was held; resolve it as success`);
+        return invalid(
+          `order ${orderId} cannot be failed and refunded: the provider answered that it succeeded (operator_ref ${operatorRef}) at ${answeredAt}, after it was held; resolve it as success`,
+        );
       }
       return command.outcome === 'success'
         ? accept({
             type: 'TransactionSettled',
-            data: { orderId, operatorRef: `manual-${orderId}`, settledAt: command.at, resolvedBy: command.operator, reason: command.reason },
+            data: {
+              orderId,
+              operatorRef: `manual-${orderId}`,
+              settledAt: command.at,
+              resolvedBy: command.operator,
+              reason: command.reason,
+            },
           })
-        : accept({ type: 'TransactionFailed', data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: command.operator } });
+        : accept({
+            type: 'TransactionFailed',
+            data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: command.operator },
+          });
   }
 }
 
@@ -86,7 +139,10 @@ function lateAnswer(state: TransactionState, answer: ProviderAnsweredAfterHold['
  * duplicate and adds nothing; an answer that contradicts the outcome, or any answer after an
  * operator's decision, is recorded once (the first), for finance. No status changes.
  */
-function answerAfterOutcome(state: TransactionState, answer: Omit<ProviderAnsweredAfterOutcome['data'], 'recordedStatus' | 'contradicts'>): Decision<TransactionEvent> {
+function answerAfterOutcome(
+  state: TransactionState,
+  answer: Omit<ProviderAnsweredAfterOutcome['data'], 'recordedStatus' | 'contradicts'>,
+): Decision<TransactionEvent> {
   const recordedStatus = state.status === 'SUCCESS' ? 'SUCCESS' : 'FAILED';
   const contradicts = (answer.outcome === 'succeeded') !== (recordedStatus === 'SUCCESS');
   if (state.answerAfterOutcome || (!contradicts && !state.resolvedManually)) return accept();
@@ -96,13 +152,26 @@ function answerAfterOutcome(state: TransactionState, answer: Omit<ProviderAnswer
 function evolve(state: TransactionState, event: TransactionEvent): TransactionState {
   switch (event.type) {
     case 'TransactionInitiated':
-      return { status: 'INITIATED', order: event.data, failure: null, lateAnswer: null, providerReference: null, resolvedManually: false, answerAfterOutcome: null };
+      return {
+        status: 'INITIATED',
+        order: event.data,
+        failure: null,
+        lateAnswer: null,
+        providerReference: null,
+        resolvedManually: false,
+        answerAfterOutcome: null,
+      };
     case 'TransactionSubmitted':
       return { ...state, status: 'PENDING', providerReference: event.data.providerReference };
     case 'TransactionSettled':
       return { ...state, status: 'SUCCESS', resolvedManually: Boolean(event.data.resolvedBy) };
     case 'TransactionFailed':
-      return { ...state, status: 'FAILED', failure: { reason: event.data.reason, resolvedBy: event.data.resolvedBy }, resolvedManually: Boolean(event.data.resolvedBy) };
+      return {
+        ...state,
+        status: 'FAILED',
+        failure: { reason: event.data.reason, resolvedBy: event.data.resolvedBy },
+        resolvedManually: Boolean(event.data.resolvedBy),
+      };
     case 'TransactionDisputed':
       return { ...state, status: 'DISPUTED' };
     case 'ProviderAnsweredAfterHold':
@@ -113,7 +182,15 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
 }
 
 export const transactionDecider: Decider<TransactionState, TransactionCommand, TransactionEvent> = {
-  initialState: { status: 'NONE', order: null, failure: null, lateAnswer: null, providerReference: null, resolvedManually: false, answerAfterOutcome: null },
+  initialState: {
+    status: 'NONE',
+    order: null,
+    failure: null,
+    lateAnswer: null,
+    providerReference: null,
+    resolvedManually: false,
+    answerAfterOutcome: null,
+  },
   decide,
   evolve,
 };

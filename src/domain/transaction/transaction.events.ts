@@ -47,7 +47,13 @@ export type TransactionDisputed = {
  */
 export type ProviderAnsweredAfterHold = {
   type: 'ProviderAnsweredAfterHold';
-  data: { orderId: string; outcome: 'succeeded' | 'failed'; operatorRef: string | null; reason: string | null; answeredAt: string };
+  data: {
+    orderId: string;
+    outcome: 'succeeded' | 'failed';
+    operatorRef: string | null;
+    reason: string | null;
+    answeredAt: string;
+  };
 };
 
 /**

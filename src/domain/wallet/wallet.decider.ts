@@ -69,7 +69,8 @@ function capRefusal(caps: KeyCaps, amount: Money, state: WalletState, at: string
   return null;
 }
 
-export const walletBalance = (state: WalletState, currency: Currency): Money => Money.ofMinor(state.balanceMinor, currency);
+export const walletBalance = (state: WalletState, currency: Currency): Money =>
+  Money.ofMinor(state.balanceMinor, currency);
 
 function sameCurrency(state: WalletState, amount: Money): boolean {
   return state.currency === null || state.currency === amount.currency;
@@ -88,7 +89,12 @@ function decide(command: WalletCommand, state: WalletState): Decision<WalletEven
     case 'CreditWallet':
       // A balance that could not be read back would stop every reader of the wallet, and the projections.
       if (!balance.plus(amount).isWithinRange()) {
-        return refuse(domainError('validation_failed', `amount: the balance after it would exceed ${Money.MAX_INTEGER_DIGITS} integer digits (now ${balance.toDecimal()} ${amount.currency})`));
+        return refuse(
+          domainError(
+            'validation_failed',
+            `amount: the balance after it would exceed ${Money.MAX_INTEGER_DIGITS} integer digits (now ${balance.toDecimal()} ${amount.currency})`,
+          ),
+        );
       }
       return accept({
         type: 'WalletCredited',
@@ -107,7 +113,10 @@ function decide(command: WalletCommand, state: WalletState): Decision<WalletEven
       if (overCap) return overCap;
       if (balance.isLessThan(amount)) {
         return refuse(
-          domainError('insufficient_balance', `available ${balance.toDecimal()} ${amount.currency} is below the required ${amount.toDecimal()}`),
+          domainError(
+            'insufficient_balance',
+            `available ${balance.toDecimal()} ${amount.currency} is below the required ${amount.toDecimal()}`,
+          ),
         );
       }
       return accept({

@@ -7,7 +7,15 @@ export type CreditKind = 'sandbox_grant' | 'funding';
 
 export type WalletCredited = {
   type: 'WalletCredited';
-  data: { creditId: string; amount: string; currency: Currency; balanceAfter: string; kind: CreditKind; reference: string; creditedAt: string };
+  data: {
+    creditId: string;
+    amount: string;
+    currency: Currency;
+    balanceAfter: string;
+    kind: CreditKind;
+    reference: string;
+    creditedAt: string;
+  };
 };
 
 export type WalletDebited = {
@@ -31,7 +39,14 @@ export type WalletDebited = {
 
 export type WalletRefunded = {
   type: 'WalletRefunded';
-  data: { orderId: string; amount: string; currency: Currency; balanceAfter: string; reason: string; refundedAt: string };
+  data: {
+    orderId: string;
+    amount: string;
+    currency: Currency;
+    balanceAfter: string;
+    reason: string;
+    refundedAt: string;
+  };
 };
 
 export type WalletEvent = WalletCredited | WalletDebited | WalletRefunded;

@@ -38,11 +38,22 @@ export const ACCESS_CHANGE_PENDING_SQL = `EXISTS (
 export class SqlAccessFences implements AccessFences {
   constructor(private readonly db: SqlExecutor) {}
 
-  async raise(fence: { partnerId: string; environment: Environment; position: GlobalPosition; at: Date }): Promise<void> {
+  async raise(fence: {
+    partnerId: string;
+    environment: Environment;
+    position: GlobalPosition;
+    at: Date;
+  }): Promise<void> {
     await this.db.query(
       `INSERT INTO access_fences (partner_id, environment, commit_position, prepare_position, raised_at)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [fence.partnerId, fence.environment, fence.position.commit.toString(), fence.position.prepare.toString(), fence.at.toISOString()],
+      [
+        fence.partnerId,
+        fence.environment,
+        fence.position.commit.toString(),
+        fence.position.prepare.toString(),
+        fence.at.toISOString(),
+      ],
     );
   }
 

@@ -1,4 +1,9 @@
-import { BackOfficeSearch, JobBacklogLine, OrderSearch, PartnerSearch } from '../../application/ports/back-office-search.port';
+import {
+  BackOfficeSearch,
+  JobBacklogLine,
+  OrderSearch,
+  PartnerSearch,
+} from '../../application/ports/back-office-search.port';
 import { OrderView, PartnerView } from '../../application/ports/read-models.port';
 import { Corridor } from '../../domain/corridor/corridor';
 import { KycStatus } from '../../domain/partner/partner.events';
@@ -39,16 +44,31 @@ export class SqlBackOfficeSearch implements BackOfficeSearch {
 
   async partners(search: PartnerSearch): Promise<PartnerView[]> {
     const conditions = new Conditions();
-    conditions.add((n) => `(name ILIKE $${n} OR partner_id ILIKE $${n})`, search.text === undefined ? undefined : containing(search.text));
+    conditions.add(
+      (n) => `(name ILIKE $${n} OR partner_id ILIKE $${n})`,
+      search.text === undefined ? undefined : containing(search.text),
+    );
     conditions.add((n) => `corridor = $${n}`, search.corridor);
     conditions.add((n) => `kyc_status = $${n}`, search.kycStatus);
     const limit = conditions.limit(search.limit);
-    const rows = await this.db.query<{ partner_id: string; name: string; corridor: Corridor; kyc_status: KycStatus; created_at: Date | string }>(
+    const rows = await this.db.query<{
+      partner_id: string;
+      name: string;
+      corridor: Corridor;
+      kyc_status: KycStatus;
+      created_at: Date | string;
+    }>(
       `SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners ${conditions.where()}
         ORDER BY created_at DESC, partner_id DESC ${limit}`,
       conditions.params,
     );
-    return rows.map((row) => ({ partnerId: row.partner_id, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: new Date(row.created_at).toISOString() }));
+    return rows.map((row) => ({
+      partnerId: row.partner_id,
+      name: row.name,
+      corridor: row.corridor,
+      kycStatus: row.kyc_status,
+      createdAt: new Date(row.created_at).toISOString(),
+    }));
   }
 
   async orders(search: OrderSearch): Promise<OrderView[]> {
@@ -70,7 +90,15 @@ export class SqlBackOfficeSearch implements BackOfficeSearch {
   }
 
   async jobBacklog(now: Date): Promise<JobBacklogLine[]> {
-    const rows = await this.db.query<{ kind: string; open: string; due: string; retrying: string; running: string; oldest_due_at: Date | string | null; last_error: string | null }>(
+    const rows = await this.db.query<{
+      kind: string;
+      open: string;
+      due: string;
+      retrying: string;
+      running: string;
+      oldest_due_at: Date | string | null;
+      last_error: string | null;
+    }>(
       `SELECT kind,
               count(*) AS open,
               count(*) FILTER (WHERE due_at <= $1) AS due,

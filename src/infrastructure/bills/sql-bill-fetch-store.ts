@@ -31,12 +31,31 @@ export class SqlBillFetchStore implements BillFetchStore {
        VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8)
        ON CONFLICT (partner_id, environment, biller_id, consumer_number) DO UPDATE
          SET amount = EXCLUDED.amount, currency = EXCLUDED.currency, bill_reference = EXCLUDED.bill_reference, fetched_at = EXCLUDED.fetched_at`,
-      [bill.partnerId, bill.environment, bill.billerId, bill.consumerNumber, bill.amount, bill.currency, bill.billReference, bill.fetchedAt],
+      [
+        bill.partnerId,
+        bill.environment,
+        bill.billerId,
+        bill.consumerNumber,
+        bill.amount,
+        bill.currency,
+        bill.billReference,
+        bill.fetchedAt,
+      ],
     );
   }
 
-  async latest(partnerId: string, environment: Environment, billerId: number, consumerNumber: string): Promise<FetchedBill | null> {
-    const rows = await this.db.query<{ amount: string; currency: Currency; bill_reference: string; fetched_at: Date | string }>(
+  async latest(
+    partnerId: string,
+    environment: Environment,
+    billerId: number,
+    consumerNumber: string,
+  ): Promise<FetchedBill | null> {
+    const rows = await this.db.query<{
+      amount: string;
+      currency: Currency;
+      bill_reference: string;
+      fetched_at: Date | string;
+    }>(
       `SELECT amount::text AS amount, currency, bill_reference, fetched_at FROM bill_fetches
         WHERE partner_id = $1 AND environment = $2 AND biller_id = $3 AND consumer_number = $4`,
       [partnerId, environment, billerId, consumerNumber],

@@ -1,15 +1,7 @@
 import { BillerCategory, BillerEntry, BillerParam, OperatorEntry } from '../../application/ports/catalog.port';
 import { Corridor, CORRIDORS, currencyOf, isCorridor } from '../../domain/corridor/corridor';
 import { Money } from '../../domain/money/money';
-import {
-  arrayAt,
-  booleanAt,
-  fail,
-  objectAt,
-  patternAt,
-  positiveIntegerAt,
-  stringAt,
-} from './json-fields';
+import { arrayAt, booleanAt, fail, objectAt, patternAt, positiveIntegerAt, stringAt } from './json-fields';
 
 /** The raw contents of operators.json, billers.json and number-plans.json. */
 export interface CatalogSources {
@@ -50,11 +42,25 @@ const PREFIX = /^\d{1,15}$/;
 
 /** Validates the catalog files and turns them into entries; throws CatalogDataError on the first problem. */
 export const readCatalogData = (sources: CatalogSources): CatalogData => {
-  const operators = arrayAt(sources.operators, 'operators.json').map((raw, i) => readOperator(raw, `operators.json[${i}]`));
+  const operators = arrayAt(sources.operators, 'operators.json').map((raw, i) =>
+    readOperator(raw, `operators.json[${i}]`),
+  );
   const billers = arrayAt(sources.billers, 'billers.json').map((raw, i) => readBiller(raw, `billers.json[${i}]`));
-  assertUnique([...operators, ...billers].map((entry) => entry.id), 'id', 'operators.json and billers.json');
-  assertUnique(operators.map((entry) => entry.apiOperatorId), 'api_operator_id', 'operators.json');
-  assertUnique(billers.map((entry) => entry.apiBillerId), 'api_biller_id', 'billers.json');
+  assertUnique(
+    [...operators, ...billers].map((entry) => entry.id),
+    'id',
+    'operators.json and billers.json',
+  );
+  assertUnique(
+    operators.map((entry) => entry.apiOperatorId),
+    'api_operator_id',
+    'operators.json',
+  );
+  assertUnique(
+    billers.map((entry) => entry.apiBillerId),
+    'api_biller_id',
+    'billers.json',
+  );
   const prefixes = readNumberPlans(sources.numberPlans, operators);
   return { operators, billers, prefixes };
 };
@@ -84,7 +90,17 @@ const readOperator = (raw: unknown, path: string): OperatorEntry => {
 };
 
 const readBiller = (raw: unknown, path: string): BillerEntry => {
-  const fields = ['id', 'api_biller_id', 'name', 'category', 'corridor', 'bbps', 'consumer_number', 'params', 'active'] as const;
+  const fields = [
+    'id',
+    'api_biller_id',
+    'name',
+    'category',
+    'corridor',
+    'bbps',
+    'consumer_number',
+    'params',
+    'active',
+  ] as const;
   const record = objectAt(raw, path, fields);
   const corridor = corridorAt(record.corridor, `${path}.corridor`);
   const bbps = booleanAt(record.bbps, `${path}.bbps`);
@@ -92,7 +108,11 @@ const readBiller = (raw: unknown, path: string): BillerEntry => {
   if (bbps && corridor !== 'IN') fail(`${path}.bbps`, `must be false outside the IN corridor, got true in ${corridor}`);
   const consumer = objectAt(record.consumer_number, `${path}.consumer_number`, ['label', 'pattern']);
   const params = arrayAt(record.params, `${path}.params`).map((param, i) => readParam(param, `${path}.params[${i}]`));
-  assertUnique(params.map((param) => param.name), 'param name', path);
+  assertUnique(
+    params.map((param) => param.name),
+    'param name',
+    path,
+  );
   if (params.some((param) => param.name === 'consumer_number')) {
     fail(`${path}.params`, 'must not repeat consumer_number, which every biller takes');
   }
@@ -153,7 +173,9 @@ const readNumberPlans = (raw: unknown, operators: OperatorEntry[]): PrefixOwner[
 };
 
 const corridorAt = (value: unknown, path: string): Corridor =>
-  isCorridor(value) ? value : fail(path, `must be one of ${Object.keys(CORRIDORS).join(', ')}, got ${JSON.stringify(value)}`);
+  isCorridor(value)
+    ? value
+    : fail(path, `must be one of ${Object.keys(CORRIDORS).join(', ')}, got ${JSON.stringify(value)}`);
 
 const categoryAt = (value: unknown, path: string): BillerCategory =>
   typeof value === 'string' && Object.prototype.hasOwnProperty.call(BILLER_CATEGORIES, value)

@@ -28,7 +28,9 @@ export const stringAt = (value: unknown, path: string, shape?: RegExp): string =
 };
 
 export const positiveIntegerAt = (value: unknown, path: string): number =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : fail(path, 'must be a positive integer');
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0
+    ? value
+    : fail(path, 'must be a positive integer');
 
 export const booleanAt = (value: unknown, path: string): boolean =>
   typeof value === 'boolean' ? value : fail(path, 'must be true or false');

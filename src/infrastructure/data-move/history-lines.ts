@@ -37,7 +37,8 @@ export class HistoryFileError extends Error {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One line back into an event; a problem is named with the field. */
 export function parseHistoryLine(text: string): HistoricalEvent | string {
@@ -48,14 +49,30 @@ export function parseHistoryLine(text: string): HistoricalEvent | string {
     return 'not a JSON object';
   }
   if (!isObject(value)) return 'not a JSON object';
-  const { stream, revision, event_id: eventId, type, schema_version: schemaVersion, data, metadata, recorded_at: recordedAt } = value;
+  const {
+    stream,
+    revision,
+    event_id: eventId,
+    type,
+    schema_version: schemaVersion,
+    data,
+    metadata,
+    recorded_at: recordedAt,
+  } = value;
   if (typeof stream !== 'string' || stream === '') return 'stream must be a non-empty string';
-  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 0) return 'revision must be a whole number, 0 or more';
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 0)
+    return 'revision must be a whole number, 0 or more';
   if (typeof eventId !== 'string' || !UUID.test(eventId)) return 'event_id must be a UUID';
   if (typeof type !== 'string' || type === '') return 'type must be a non-empty string';
-  if (typeof schemaVersion !== 'number' || !Number.isSafeInteger(schemaVersion)) return 'schema_version must be a whole number';
+  if (typeof schemaVersion !== 'number' || !Number.isSafeInteger(schemaVersion))
+    return 'schema_version must be a whole number';
   if (!isObject(data)) return 'data must be a JSON object';
-  if (!isObject(metadata) || typeof metadata.correlationId !== 'string' || typeof metadata.occurredAt !== 'string' || !isObject(metadata.actor)) {
+  if (
+    !isObject(metadata) ||
+    typeof metadata.correlationId !== 'string' ||
+    typeof metadata.occurredAt !== 'string' ||
+    !isObject(metadata.actor)
+  ) {
     return 'metadata must be an object with correlationId, occurredAt and actor';
   }
   if (typeof recordedAt !== 'string' || Number.isNaN(Date.parse(recordedAt))) return 'recorded_at must be a time';

@@ -58,7 +58,11 @@ export async function rebuildAfterImport(
  * Applies the log from its first event into the serving read-model tables, moving their group's checkpoint with
  * each batch. Not blue/green: an empty store has no serving version to keep answering meanwhile.
  */
-async function buildReadModels(db: SqlDatabase, store: EventStore, onProgress?: (applied: number) => void): Promise<number> {
+async function buildReadModels(
+  db: SqlDatabase,
+  store: EventStore,
+  onProgress?: (applied: number) => void,
+): Promise<number> {
   let batch: RecordedEvent[] = [];
   let applied = 0;
   const apply = async (): Promise<void> => {
@@ -85,5 +89,8 @@ export async function assertNothingDerived(db: SqlDatabase): Promise<void> {
     'SELECT name FROM projection_checkpoints WHERE commit_position IS NOT NULL AND name = ANY($1::text[])',
     [[PROJECTION_GROUPS.readModels, PROJECTION_GROUPS.reactions]],
   );
-  if (rows.length) throw new StoreNotEmptyError(`the database at DATABASE_URL has read models built from another history (checkpoint ${rows[0].name})`);
+  if (rows.length)
+    throw new StoreNotEmptyError(
+      `the database at DATABASE_URL has read models built from another history (checkpoint ${rows[0].name})`,
+    );
 }

@@ -1,10 +1,18 @@
-import { EventStore, StreamAppend, StreamAppendOutcome, isStreamAppendRefusal } from '../../application/ports/event-store.port';
+import {
+  EventStore,
+  StreamAppend,
+  StreamAppendOutcome,
+  isStreamAppendRefusal,
+} from '../../application/ports/event-store.port';
 
 /**
  * `appendMany` for a store without multi-stream commits (EventStoreDB): every stream's append runs
  * on its own, all at once, and a refusal stays in its own outcome.
  */
-export function appendEach(store: Pick<EventStore, 'append'>, appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
+export function appendEach(
+  store: Pick<EventStore, 'append'>,
+  appends: readonly StreamAppend[],
+): Promise<StreamAppendOutcome[]> {
   return Promise.all(
     appends.map((append) =>
       store.append(append.streamId, append.events, append.expected, { idempotencyKeys: append.idempotencyKeys }).then(

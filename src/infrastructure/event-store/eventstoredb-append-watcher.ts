@@ -51,7 +51,10 @@ export class EventStoreDbAppendWatcher {
         from: 'end',
         backoff: this.options.subscriptionBackoff,
         onDrop: (error, attempt, delayMs) =>
-          this.options.onWarning?.(`$all subscription dropped (attempt ${attempt}); reconnecting in ${delayMs} ms`, error),
+          this.options.onWarning?.(
+            `$all subscription dropped (attempt ${attempt}); reconnecting in ${delayMs} ms`,
+            error,
+          ),
         // Appends made while it was down were missed: wake the listeners once.
         onConnected: (reconnected) => {
           if (reconnected) this.notifySoon();
@@ -66,9 +69,10 @@ export class EventStoreDbAppendWatcher {
     if (!watcher) return;
     this.watcher = null;
     const previous = this.watcherStopping;
-    this.watcherStopping = Promise.all([previous, watcher.stop().catch((error: unknown) => this.options.onWarning?.('$all subscription failed', error))]).then(
-      () => undefined,
-    );
+    this.watcherStopping = Promise.all([
+      previous,
+      watcher.stop().catch((error: unknown) => this.options.onWarning?.('$all subscription failed', error)),
+    ]).then(() => undefined);
   }
 
   /** Remote appends arrive one event at a time; listeners are woken once per burst. */

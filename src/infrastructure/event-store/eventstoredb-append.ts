@@ -64,7 +64,12 @@ export class EventStoreDbAppends {
     private readonly onStored: () => void,
   ) {}
 
-  async append(streamId: string, events: NewEvent[], data: EventData[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: NewEvent[],
+    data: EventData[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     assertServiceStream(streamId);
     assertAppendFits(streamId, data, this.options.maxAppendSizeBytes);
     toEsdbExpectedRevision(expected);
@@ -106,11 +111,15 @@ export class EventStoreDbAppends {
 
     // 2. Claim every id for (stream, revision) and find out whether any is stored already; meanwhile
     //    record the batch in its correlation ids' index streams (an intent that never comes true is ignored).
-    const [claiming, indexing] = await Promise.allSettled([this.claimIds(streamId, ids, first, known), this.writeCorrelationIntents(streamId, events, first)]);
+    const [claiming, indexing] = await Promise.allSettled([
+      this.claimIds(streamId, ids, first, known),
+      this.writeCorrelationIntents(streamId, events, first),
+    ]);
     if (claiming.status === 'rejected') throw claiming.reason;
     if (indexing.status === 'rejected') throw indexing.reason;
     const claimed = claiming.value;
-    if (claimed === 'contended') return { kind: 'retry', error: new Error(`stream ${streamId}: event-id claims kept changing under this append`) };
+    if (claimed === 'contended')
+      return { kind: 'retry', error: new Error(`stream ${streamId}: event-id claims kept changing under this append`) };
     if (claimed.kind === 'deduplicated') return { kind: 'done', result: await this.deduplicated(streamId) };
     if (claimed.kind === 'duplicate') throw new DuplicateEventIdError(claimed.eventIds);
 
@@ -131,10 +140,16 @@ export class EventStoreDbAppends {
     }
 
     // 4. Read the events back for their revisions and $all positions.
-    const stored = await this.reads.streamRecords(streamId, { fromRevision: BigInt(first), direction: FORWARDS, maxCount: ids.length }, true);
+    const stored = await this.reads.streamRecords(
+      streamId,
+      { fromRevision: BigInt(first), direction: FORWARDS, maxCount: ids.length },
+      true,
+    );
     const storedIds = stored.map((event) => event.id.toLowerCase());
     if (storedIds.length !== ids.length || storedIds.some((id, index) => id !== ids[index])) {
-      throw new Error(`stream ${streamId}: the append was acknowledged but revisions ${first}..${first + ids.length - 1} hold other events`);
+      throw new Error(
+        `stream ${streamId}: the append was acknowledged but revisions ${first}..${first + ids.length - 1} hold other events`,
+      );
     }
     const last = stored[stored.length - 1];
     const position = logPosition(last.position);
@@ -148,9 +163,16 @@ export class EventStoreDbAppends {
   }
 
   /** Appends to any stream; errors the caller cannot act on as the client reports them are explained (see explainStreamError). */
-  private async appendToStream(streamName: string, data: EventData[], expectedRevision: AppendExpectedRevision): Promise<EsdbAppendResult> {
+  private async appendToStream(
+    streamName: string,
+    data: EventData[],
+    expectedRevision: AppendExpectedRevision,
+  ): Promise<EsdbAppendResult> {
     try {
-      return await this.client.appendToStream(streamName, data, { expectedRevision, deadline: this.options.appendDeadlineMs });
+      return await this.client.appendToStream(streamName, data, {
+        expectedRevision,
+        deadline: this.options.appendDeadlineMs,
+      });
     } catch (error) {
       throw explainStreamError(error, streamName, 'append');
     }
@@ -178,7 +200,12 @@ export class EventStoreDbAppends {
    * the claim streams that already had intents and verifies them. Claims another writer holds are taken over,
    * optimistically; 'contended' when someone else wrote a claim stream meanwhile.
    */
-  private async claimIds(streamId: string, ids: string[], first: number, known: Map<string, number>): Promise<ClaimDecision | 'contended'> {
+  private async claimIds(
+    streamId: string,
+    ids: string[],
+    first: number,
+    known: Map<string, number>,
+  ): Promise<ClaimDecision | 'contended'> {
     const held = new Set<string>();
     const fresh = new Set<string>();
     await settleAll(
@@ -195,13 +222,21 @@ export class EventStoreDbAppends {
       }),
     );
     if (fresh.size === ids.length) return { kind: 'proceed', takeOver: [] };
-    const decision = decideClaims(streamId, await this.claimStates(streamId, ids, held, fresh), Date.now(), this.options.claimLeaseMs);
+    const decision = decideClaims(
+      streamId,
+      await this.claimStates(streamId, ids, held, fresh),
+      Date.now(),
+      this.options.claimLeaseMs,
+    );
     if (decision.kind !== 'proceed' || decision.takeOver.length === 0) return decision;
     let contended = false;
     await settleAll(
       decision.takeOver.map(async ({ eventId, expectedClaimRevision }) => {
         try {
-          known.set(eventId, await this.writeIntent(eventId, streamId, first + ids.indexOf(eventId), expectedClaimRevision));
+          known.set(
+            eventId,
+            await this.writeIntent(eventId, streamId, first + ids.indexOf(eventId), expectedClaimRevision),
+          );
         } catch (error) {
           if (!isWrongExpectedVersion(error)) throw error;
           contended = true;
@@ -213,21 +248,49 @@ export class EventStoreDbAppends {
 
   /** Reads and verifies every id's claims without writing: is the batch stored somewhere already? */
   private async inspectClaims(streamId: string, ids: string[]): Promise<ClaimDecision> {
-    return decideClaims(streamId, await this.claimStates(streamId, ids, new Set(), new Set()), Date.now(), this.options.claimLeaseMs);
+    return decideClaims(
+      streamId,
+      await this.claimStates(streamId, ids, new Set(), new Set()),
+      Date.now(),
+      this.options.claimLeaseMs,
+    );
   }
 
-  private async writeIntent(eventId: string, streamId: string, revision: number, expectedClaimRevision: number): Promise<number> {
-    const result = await this.appendToStream(claimStreamName(eventId), [claimEventData(streamId, revision)], toEsdbExpectedRevision(expectedClaimRevision));
+  private async writeIntent(
+    eventId: string,
+    streamId: string,
+    revision: number,
+    expectedClaimRevision: number,
+  ): Promise<number> {
+    const result = await this.appendToStream(
+      claimStreamName(eventId),
+      [claimEventData(streamId, revision)],
+      toEsdbExpectedRevision(expectedClaimRevision),
+    );
     return fromEsdbRevision(result.nextExpectedRevision);
   }
 
-  private async claimStates(streamId: string, ids: string[], held: ReadonlySet<string>, fresh: ReadonlySet<string>): Promise<ClaimState[]> {
+  private async claimStates(
+    streamId: string,
+    ids: string[],
+    held: ReadonlySet<string>,
+    fresh: ReadonlySet<string>,
+  ): Promise<ClaimState[]> {
     const histories = new Map<string, ClaimIntent[]>();
     await settleAll(
-      ids.filter((id) => !fresh.has(id)).map(async (id) => {
-        const records = await this.reads.streamRecords(claimStreamName(id), { fromRevision: START, direction: FORWARDS, maxCount: MAX_CLAIM_HISTORY }, true);
-        histories.set(id, records.flatMap((record) => parseClaimIntent(record) ?? []));
-      }),
+      ids
+        .filter((id) => !fresh.has(id))
+        .map(async (id) => {
+          const records = await this.reads.streamRecords(
+            claimStreamName(id),
+            { fromRevision: START, direction: FORWARDS, maxCount: MAX_CLAIM_HISTORY },
+            true,
+          );
+          histories.set(
+            id,
+            records.flatMap((record) => parseClaimIntent(record) ?? []),
+          );
+        }),
     );
     const stored = await this.storedIds([...histories.values()].flat());
     return ids.map((id) => {
@@ -247,22 +310,33 @@ export class EventStoreDbAppends {
     const found = new Set<string>();
     await settleAll(
       verificationReads(intents).map(async ({ streamId, from, count }) => {
-        const records = await this.reads.streamRecords(streamId, { fromRevision: BigInt(from), direction: FORWARDS, maxCount: count }, true);
-        for (const record of records) found.add(storedKey(record.streamId, fromEsdbRevision(record.revision), record.id.toLowerCase()));
+        const records = await this.reads.streamRecords(
+          streamId,
+          { fromRevision: BigInt(from), direction: FORWARDS, maxCount: count },
+          true,
+        );
+        for (const record of records)
+          found.add(storedKey(record.streamId, fromEsdbRevision(record.revision), record.id.toLowerCase()));
       }),
     );
     return found;
   }
 
   private async currentRevision(streamId: string): Promise<number | null> {
-    const [last] = await this.reads.streamRecords(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 }, true);
+    const [last] = await this.reads.streamRecords(
+      streamId,
+      { fromRevision: END, direction: BACKWARDS, maxCount: 1 },
+      true,
+    );
     return last ? fromEsdbRevision(last.revision) : null;
   }
 }
 
 export function assertServiceStream(streamId: string): void {
   if (!streamId || streamId.startsWith('$') || isClaimStream(streamId) || isCorrelationStream(streamId)) {
-    throw new Error(`stream ${streamId}: names starting with $, ${claimStreamName('')} or ${correlationStreamName('')} are reserved`);
+    throw new Error(
+      `stream ${streamId}: names starting with $, ${claimStreamName('')} or ${correlationStreamName('')} are reserved`,
+    );
   }
 }
 
@@ -276,6 +350,7 @@ function assertAppendFits(streamId: string, data: readonly EventData[], maxAppen
   );
 }
 
-const storedKey = (streamId: string, revision: number, eventId: string): string => `${streamId}\u0000${revision}\u0000${eventId}`;
+const storedKey = (streamId: string, revision: number, eventId: string): string =>
+  `${streamId}\u0000${revision}\u0000${eventId}`;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

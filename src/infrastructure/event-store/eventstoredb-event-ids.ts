@@ -31,13 +31,15 @@ export interface ClaimIntent {
   recordedAtMs: number;
 }
 
-export const claimEventData = (streamId: string, revision: number): EventData => jsonEvent({ type: CLAIM_EVENT_TYPE, data: { streamId, revision } });
+export const claimEventData = (streamId: string, revision: number): EventData =>
+  jsonEvent({ type: CLAIM_EVENT_TYPE, data: { streamId, revision } });
 
 /** Null for anything that is not one of our intents. */
 export function parseClaimIntent(event: EsdbRecordedEvent): ClaimIntent | null {
   if (event.type !== CLAIM_EVENT_TYPE || !event.isJson || !isPlainObject(event.data)) return null;
   const { streamId, revision } = event.data;
-  if (typeof streamId !== 'string' || typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 0) return null;
+  if (typeof streamId !== 'string' || typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 0)
+    return null;
   return { streamId, revision, claimRevision: fromEsdbRevision(event.revision), recordedAtMs: event.created.getTime() };
 }
 
@@ -67,26 +69,41 @@ export type ClaimDecision =
  *    refused (a stale one is an abandoned attempt and is taken over);
  * 4. otherwise the claims that are not ours yet are taken over, optimistically on the claim stream's revision.
  */
-export function decideClaims(streamId: string, states: readonly ClaimState[], nowMs: number, leaseMs: number): ClaimDecision {
+export function decideClaims(
+  streamId: string,
+  states: readonly ClaimState[],
+  nowMs: number,
+  leaseMs: number,
+): ClaimDecision {
   const storedElsewhere = states.filter((state) => state.stored && state.stored.streamId !== streamId);
-  if (storedElsewhere.length) return { kind: 'duplicate', reason: 'stored-elsewhere', eventIds: storedElsewhere.map((state) => state.eventId) };
+  if (storedElsewhere.length)
+    return { kind: 'duplicate', reason: 'stored-elsewhere', eventIds: storedElsewhere.map((state) => state.eventId) };
   const storedHere = states.filter((state) => state.stored);
   if (storedHere.length === states.length) return { kind: 'deduplicated' };
-  if (storedHere.length) return { kind: 'duplicate', reason: 'partly-stored', eventIds: storedHere.map((state) => state.eventId) };
+  if (storedHere.length)
+    return { kind: 'duplicate', reason: 'partly-stored', eventIds: storedHere.map((state) => state.eventId) };
   const claimedElsewhere = states.filter(
-    (state) => !state.held && state.latest && state.latest.streamId !== streamId && nowMs - state.latest.recordedAtMs < leaseMs,
+    (state) =>
+      !state.held && state.latest && state.latest.streamId !== streamId && nowMs - state.latest.recordedAtMs < leaseMs,
   );
-  if (claimedElsewhere.length) return { kind: 'duplicate', reason: 'claimed-elsewhere', eventIds: claimedElsewhere.map((state) => state.eventId) };
+  if (claimedElsewhere.length)
+    return { kind: 'duplicate', reason: 'claimed-elsewhere', eventIds: claimedElsewhere.map((state) => state.eventId) };
   return {
     kind: 'proceed',
-    takeOver: states.filter((state) => !state.held).map((state) => ({ eventId: state.eventId, expectedClaimRevision: state.latest?.claimRevision ?? -1 })),
+    takeOver: states
+      .filter((state) => !state.held)
+      .map((state) => ({ eventId: state.eventId, expectedClaimRevision: state.latest?.claimRevision ?? -1 })),
   };
 }
 
 /** Revisions to read to verify intents: consecutive (or nearly) revisions of one stream are read together. */
-export function verificationReads(intents: readonly { streamId: string; revision: number }[], maxGap = 8): { streamId: string; from: number; count: number }[] {
+export function verificationReads(
+  intents: readonly { streamId: string; revision: number }[],
+  maxGap = 8,
+): { streamId: string; from: number; count: number }[] {
   const byStream = new Map<string, number[]>();
-  for (const intent of intents) byStream.set(intent.streamId, [...(byStream.get(intent.streamId) ?? []), intent.revision]);
+  for (const intent of intents)
+    byStream.set(intent.streamId, [...(byStream.get(intent.streamId) ?? []), intent.revision]);
   const reads: { streamId: string; from: number; count: number }[] = [];
   for (const [streamId, revisions] of byStream) {
     const sorted = [...new Set(revisions)].sort((a, b) => a - b);
@@ -149,7 +166,13 @@ export function parseCorrelationIntent(event: EsdbRecordedEvent): CorrelationInt
   if (typeof streamId !== 'string' || !Array.isArray(events)) return null;
   const entries: { revision: number; eventId: string }[] = [];
   for (const entry of events) {
-    if (!isPlainObject(entry) || typeof entry.eventId !== 'string' || typeof entry.revision !== 'number' || !Number.isSafeInteger(entry.revision)) return null;
+    if (
+      !isPlainObject(entry) ||
+      typeof entry.eventId !== 'string' ||
+      typeof entry.revision !== 'number' ||
+      !Number.isSafeInteger(entry.revision)
+    )
+      return null;
     entries.push({ revision: entry.revision, eventId: entry.eventId });
   }
   return { streamId, events: entries };

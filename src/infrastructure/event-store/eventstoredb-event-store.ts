@@ -1,11 +1,4 @@
-import {
-  AllStreamResolvedEvent,
-  BACKWARDS,
-  END,
-  EventStoreDBClient,
-  FORWARDS,
-  START,
-} from '@eventstore/db-client';
+import { AllStreamResolvedEvent, BACKWARDS, END, EventStoreDBClient, FORWARDS, START } from '@eventstore/db-client';
 import {
   AppendOptions,
   AppendResult,
@@ -73,19 +66,30 @@ export class EventStoreDbEventStore implements EventStore {
    * Connects with our keep-alive and deadline settings added to the connection string where it sets none
    * (esdb://host:2113?tls=false...), and checks the server answers before returning.
    */
-  static connect(connectionString: string, options: Partial<EventStoreDbOptions> = {}): Promise<EventStoreDbEventStore> {
-    return EventStoreDbEventStore.openChecked(EventStoreDBClient.connectionString(withClientSettings(connectionString)), options);
+  static connect(
+    connectionString: string,
+    options: Partial<EventStoreDbOptions> = {},
+  ): Promise<EventStoreDbEventStore> {
+    return EventStoreDbEventStore.openChecked(
+      EventStoreDBClient.connectionString(withClientSettings(connectionString)),
+      options,
+    );
   }
 
   /** The store over `client`, once the server has answered a read of $all (which also proves the user may read it). */
-  static async openChecked(client: EventStoreDbClient, options: Partial<EventStoreDbOptions> = {}): Promise<EventStoreDbEventStore> {
+  static async openChecked(
+    client: EventStoreDbClient,
+    options: Partial<EventStoreDbOptions> = {},
+  ): Promise<EventStoreDbEventStore> {
     const store = new EventStoreDbEventStore(client, options);
     try {
       await store.headPosition();
     } catch (error) {
       await store.close().catch(() => undefined);
       if (error instanceof EventStoreDbAccessDeniedError) throw error;
-      throw new Error(`EventStoreDB did not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(`EventStoreDB did not answer: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
     return store;
   }
@@ -103,10 +107,21 @@ export class EventStoreDbEventStore implements EventStore {
   /** Idempotency-Keys live in PostgreSQL, which cannot share a commit with EventStoreDB: they are reserved around the append instead. */
   readonly bindsIdempotencyKeys = false;
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    if (options.idempotencyKeys?.length) throw new Error('EventStoreDB cannot bind Idempotency-Keys in the commit of its events; nothing was written');
-    return this.appends.append(streamId, events, events.map((event) => toEventData(event)), expected);
+    if (options.idempotencyKeys?.length)
+      throw new Error('EventStoreDB cannot bind Idempotency-Keys in the commit of its events; nothing was written');
+    return this.appends.append(
+      streamId,
+      events,
+      events.map((event) => toEventData(event)),
+      expected,
+    );
   }
 
   /** EventStoreDB commits one stream per append: the streams are appended side by side, each on its own. */
@@ -130,23 +145,34 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readStream(streamId: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {
-    if (!Number.isSafeInteger(fromRevision) || fromRevision < 0) throw new RangeError(`fromRevision ${fromRevision} is not a revision`);
-    if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 0)) throw new RangeError('maxCount must be a non-negative integer');
+    if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
+      throw new RangeError(`fromRevision ${fromRevision} is not a revision`);
+    if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 0))
+      throw new RangeError('maxCount must be a non-negative integer');
     assertServiceStream(streamId);
     if (maxCount === 0) return [];
-    const events = await this.reads.streamRecords(streamId, { fromRevision: BigInt(fromRevision), direction: FORWARDS, maxCount });
+    const events = await this.reads.streamRecords(streamId, {
+      fromRevision: BigInt(fromRevision),
+      direction: FORWARDS,
+      maxCount,
+    });
     return events.map(toRecordedEvent);
   }
 
   /** Read on the leader, so an append that has returned is seen even when followers lag. */
   async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
     assertServiceStream(streamId);
-    const [last] = await this.reads.streamRecords(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 }, true);
+    const [last] = await this.reads.streamRecords(
+      streamId,
+      { fromRevision: END, direction: BACKWARDS, maxCount: 1 },
+      true,
+    );
     return last ? toRecordedEvent(last) : null;
   }
 
   async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]> {
-    if (!Number.isSafeInteger(options.maxCount) || options.maxCount < 1) throw new RangeError('maxCount must be a positive integer');
+    if (!Number.isSafeInteger(options.maxCount) || options.maxCount < 1)
+      throw new RangeError('maxCount must be a positive integer');
     const types = options.eventTypes;
     const filterKey = types ? [...types].sort().join('\u0001') : '*';
     const scan = await scanForward(this.reads.allPages(FORWARDS), {
@@ -155,7 +181,9 @@ export class EventStoreDbEventStore implements EventStore {
       pageSize: Math.min(MAX_PAGE, Math.max(MIN_PAGE, options.maxCount + 1)),
       positionOf: positionOfResolved,
       select: (resolved) =>
-        resolved.event && isServiceEvent(resolved.event) && (!types || types.has(resolved.event.type)) ? toRecordedEvent(resolved.event) : null,
+        resolved.event && isServiceEvent(resolved.event) && (!types || types.has(resolved.event.type))
+          ? toRecordedEvent(resolved.event)
+          : null,
     });
     if (scan.reachedEnd && scan.scannedTo) {
       const last = scan.results[scan.results.length - 1];
@@ -170,7 +198,8 @@ export class EventStoreDbEventStore implements EventStore {
       pageSize: HEAD_PAGE,
       stopAt: previous?.top ?? null,
       positionOf: positionOfResolved,
-      select: (resolved) => (resolved.event && isServiceEvent(resolved.event) ? logPosition(resolved.event.position) : null),
+      select: (resolved) =>
+        resolved.event && isServiceEvent(resolved.event) ? logPosition(resolved.event.position) : null,
     });
     const { head, memo } = nextHeadMemo(previous, scan);
     this.headMemo = memo;
@@ -189,7 +218,10 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** Reads the correlation id's index stream and keeps the intents whose events really are where they said. */
   async readByCorrelationId(correlationId: string): Promise<RecordedEvent[]> {
-    const records = await this.reads.streamRecords(correlationStreamName(correlationId), { fromRevision: START, direction: FORWARDS });
+    const records = await this.reads.streamRecords(correlationStreamName(correlationId), {
+      fromRevision: START,
+      direction: FORWARDS,
+    });
     // Several intents may name one slot (a failed append's and the one that landed there): keep every id.
     const wanted = new Map<string, Set<string>>();
     for (const intent of records.flatMap((record) => parseCorrelationIntent(record) ?? [])) {
@@ -205,8 +237,15 @@ export class EventStoreDbEventStore implements EventStore {
     });
     await settleAll(
       verificationReads(slots).map(async ({ streamId, from, count }) => {
-        for (const record of await this.reads.streamRecords(streamId, { fromRevision: BigInt(from), direction: FORWARDS, maxCount: count })) {
-          if (!wanted.get(revisionKey(record.streamId, fromEsdbRevision(record.revision)))?.has(record.id.toLowerCase())) continue;
+        for (const record of await this.reads.streamRecords(streamId, {
+          fromRevision: BigInt(from),
+          direction: FORWARDS,
+          maxCount: count,
+        })) {
+          if (
+            !wanted.get(revisionKey(record.streamId, fromEsdbRevision(record.revision)))?.has(record.id.toLowerCase())
+          )
+            continue;
           const event = toRecordedEvent(record);
           if (event.metadata.correlationId === correlationId) found.set(event.eventId, event);
         }
@@ -240,7 +279,14 @@ function streamRuns(events: readonly HistoricalEvent[], max: number): Historical
   for (const event of events) {
     const last = runs[runs.length - 1];
     const previous = last?.[last.length - 1];
-    if (last && previous && last.length < max && previous.streamId === event.streamId && event.revision === previous.revision + 1) last.push(event);
+    if (
+      last &&
+      previous &&
+      last.length < max &&
+      previous.streamId === event.streamId &&
+      event.revision === previous.revision + 1
+    )
+      last.push(event);
     else runs.push([event]);
   }
   return runs;
@@ -248,4 +294,5 @@ function streamRuns(events: readonly HistoricalEvent[], max: number): Historical
 
 const revisionKey = (streamId: string, revision: number): string => `${streamId}\u0000${revision}`;
 
-const positionOfResolved = (resolved: AllStreamResolvedEvent): GlobalPosition | null => (resolved.event ? logPosition(resolved.event.position) : null);
+const positionOfResolved = (resolved: AllStreamResolvedEvent): GlobalPosition | null =>
+  resolved.event ? logPosition(resolved.event.position) : null;

@@ -33,7 +33,11 @@ export interface ForwardWalkResult {
  * a record lies after `until`, or the log ends. Whether a read from a position includes that position
  * or not does not matter: records at or before the cursor are passed over.
  */
-export async function walkForward<T>(read: PageReader<T>, walk: ForwardWalk<T>, visit: (record: T) => 'continue' | 'stop'): Promise<ForwardWalkResult> {
+export async function walkForward<T>(
+  read: PageReader<T>,
+  walk: ForwardWalk<T>,
+  visit: (record: T) => 'continue' | 'stop',
+): Promise<ForwardWalkResult> {
   let cursor = walk.after;
   for (;;) {
     const page = await read(cursor ?? 'start', walk.pageSize);
@@ -72,7 +76,11 @@ export async function scanForward<T, R>(read: PageReader<T>, scan: ForwardScan<T
 }
 
 /** How many records in (after, until] `counts` accepts. */
-export async function countForward<T>(read: PageReader<T>, walk: ForwardWalk<T>, counts: (record: T) => boolean): Promise<number> {
+export async function countForward<T>(
+  read: PageReader<T>,
+  walk: ForwardWalk<T>,
+  counts: (record: T) => boolean,
+): Promise<number> {
   let total = 0;
   await walkForward(read, walk, (record) => {
     if (counts(record)) total++;
@@ -99,7 +107,10 @@ export interface BackwardScanResult<R> {
 }
 
 /** Reads backwards from the end of the log until a selected record, stopAt, or the start of the log. */
-export async function scanBackward<T, R>(read: PageReader<T>, scan: BackwardScan<T, R>): Promise<BackwardScanResult<R>> {
+export async function scanBackward<T, R>(
+  read: PageReader<T>,
+  scan: BackwardScan<T, R>,
+): Promise<BackwardScanResult<R>> {
   let cursor: GlobalPosition | null = null;
   let top: GlobalPosition | null = null;
   for (;;) {
@@ -115,7 +126,8 @@ export async function scanBackward<T, R>(read: PageReader<T>, scan: BackwardScan
       if (selected !== null) return { found: selected, top, reachedStop: false };
     }
     if (page.length < scan.pageSize) return { found: null, top, reachedStop: false };
-    if (samePosition(before, cursor)) throw new Error(`$all backward scan made no progress before ${positionKey(cursor)}`);
+    if (samePosition(before, cursor))
+      throw new Error(`$all backward scan made no progress before ${positionKey(cursor)}`);
   }
 }
 
@@ -157,7 +169,10 @@ export interface HeadMemo {
   top: GlobalPosition;
 }
 
-export function nextHeadMemo(previous: HeadMemo | null, scan: BackwardScanResult<GlobalPosition>): { head: GlobalPosition | null; memo: HeadMemo | null } {
+export function nextHeadMemo(
+  previous: HeadMemo | null,
+  scan: BackwardScanResult<GlobalPosition>,
+): { head: GlobalPosition | null; memo: HeadMemo | null } {
   const head = scan.found ?? (scan.reachedStop && previous ? previous.head : null);
   const top = scan.top ?? previous?.top ?? null;
   return { head, memo: top ? { head, top } : null };

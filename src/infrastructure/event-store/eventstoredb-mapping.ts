@@ -60,7 +60,8 @@ export class EventStoreDbMappingError extends Error {
 }
 
 /** What reading $all needs: by default only $admins may read it (and subscribe to it). */
-export const ALL_STREAM_READ_RIGHT = "the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all";
+export const ALL_STREAM_READ_RIGHT =
+  "the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all";
 
 /** What the service's own streams need; the server's default ACL of user streams allows it to every authenticated user. */
 export const STREAM_RIGHTS = "the service's EventStoreDB user must be able to read and write the service's streams";
@@ -83,7 +84,10 @@ export class EventStoreDbStreamDeletedError extends Error {
     readonly streamId: string,
     options?: ErrorOptions,
   ) {
-    super(`stream ${streamId} was hard-deleted (tombstoned) in EventStoreDB: the service never deletes streams and will not read it as empty; restore EventStoreDB from a backup taken before the deletion`, options);
+    super(
+      `stream ${streamId} was hard-deleted (tombstoned) in EventStoreDB: the service never deletes streams and will not read it as empty; restore EventStoreDB from a backup taken before the deletion`,
+      options,
+    );
     this.name = 'EventStoreDbStreamDeletedError';
   }
 }
@@ -136,8 +140,10 @@ export const isSystemEventType = (type: string): boolean => type.startsWith('$')
 
 export function toEventData(event: NewEvent): EventData {
   if (!UUID.test(event.eventId)) throw new EventStoreDbMappingError(`event id ${event.eventId} is not a UUID`);
-  if (isSystemEventType(event.type)) throw new EventStoreDbMappingError(`event type ${event.type}: types starting with $ are reserved for EventStoreDB`);
-  if (!Number.isSafeInteger(event.schemaVersion)) throw new EventStoreDbMappingError(`event ${event.eventId}: schemaVersion must be an integer`);
+  if (isSystemEventType(event.type))
+    throw new EventStoreDbMappingError(`event type ${event.type}: types starting with $ are reserved for EventStoreDB`);
+  if (!Number.isSafeInteger(event.schemaVersion))
+    throw new EventStoreDbMappingError(`event ${event.eventId}: schemaVersion must be an integer`);
   const metadata: PlainObject = {
     ...event.metadata,
     [SCHEMA_VERSION_KEY]: event.schemaVersion,
@@ -149,14 +155,23 @@ export function toEventData(event: NewEvent): EventData {
 
 /** An imported event, carrying the time its first store recorded it (see RECORDED_AT_KEY). */
 export function toImportedEventData(event: HistoricalEvent): EventData {
-  if (Number.isNaN(Date.parse(event.recordedAt))) throw new EventStoreDbMappingError(`event ${event.eventId}: recorded time ${event.recordedAt} is not a time`);
+  if (Number.isNaN(Date.parse(event.recordedAt)))
+    throw new EventStoreDbMappingError(`event ${event.eventId}: recorded time ${event.recordedAt} is not a time`);
   const data = toEventData(event);
-  return { ...data, metadata: { ...(data.metadata as PlainObject), [RECORDED_AT_KEY]: new Date(event.recordedAt).toISOString() } };
+  return {
+    ...data,
+    metadata: { ...(data.metadata as PlainObject), [RECORDED_AT_KEY]: new Date(event.recordedAt).toISOString() },
+  };
 }
 
 /** True for events written through this adapter: JSON, not a system type, with our schema version in the metadata. */
 export function isServiceEvent(event: EsdbRecordedEvent): boolean {
-  return !isSystemEventType(event.type) && event.isJson && isPlainObject(event.metadata) && Number.isSafeInteger(event.metadata[SCHEMA_VERSION_KEY]);
+  return (
+    !isSystemEventType(event.type) &&
+    event.isJson &&
+    isPlainObject(event.metadata) &&
+    Number.isSafeInteger(event.metadata[SCHEMA_VERSION_KEY])
+  );
 }
 
 /** The oldest server whose stream reads carry each event's log position. */
@@ -181,8 +196,12 @@ export function logPosition(position: Position | undefined): GlobalPosition | nu
 export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
   const where = `${event.streamId}@${event.revision}`;
   const position = logPosition(event.position);
-  if (!position) throw new EventStoreDbMappingError(`${where}: the server sent no log position (EventStoreDB ${MIN_SERVER_VERSION} or later is required)`);
-  if (!event.isJson || !isPlainObject(event.data)) throw new EventStoreDbMappingError(`${where}: data is not a JSON object`);
+  if (!position)
+    throw new EventStoreDbMappingError(
+      `${where}: the server sent no log position (EventStoreDB ${MIN_SERVER_VERSION} or later is required)`,
+    );
+  if (!event.isJson || !isPlainObject(event.data))
+    throw new EventStoreDbMappingError(`${where}: data is not a JSON object`);
   if (!isPlainObject(event.metadata)) throw new EventStoreDbMappingError(`${where}: metadata is not a JSON object`);
   const schemaVersion = event.metadata[SCHEMA_VERSION_KEY];
   if (typeof schemaVersion !== 'number' || !Number.isSafeInteger(schemaVersion)) {
@@ -216,16 +235,24 @@ function toEventMetadata(stored: PlainObject, where: string): EventMetadata {
   return ours as unknown as EventMetadata;
 }
 
-export const toGlobalPosition = (position: Position): GlobalPosition => ({ commit: position.commit, prepare: position.prepare });
+export const toGlobalPosition = (position: Position): GlobalPosition => ({
+  commit: position.commit,
+  prepare: position.prepare,
+});
 
-export const toEsdbPosition = (position: GlobalPosition): Position => ({ commit: position.commit, prepare: position.prepare });
+export const toEsdbPosition = (position: GlobalPosition): Position => ({
+  commit: position.commit,
+  prepare: position.prepare,
+});
 
 /** A stable text form of a position, for map keys and messages. */
-export const positionKey = (position: GlobalPosition | null): string => (position ? `${position.commit}/${position.prepare}` : 'start');
+export const positionKey = (position: GlobalPosition | null): string =>
+  position ? `${position.commit}/${position.prepare}` : 'start';
 
 /** ESDB revisions are unsigned 64-bit; ours are JavaScript numbers. Both count a stream's first event as 0. */
 export function fromEsdbRevision(revision: bigint): number {
-  if (revision < 0n || revision > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`stream revision ${revision} is out of range`);
+  if (revision < 0n || revision > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new RangeError(`stream revision ${revision} is out of range`);
   return Number(revision);
 }
 
@@ -246,7 +273,8 @@ export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpect
     case 'stream_exists':
       return STREAM_EXISTS;
     default:
-      if (!Number.isSafeInteger(expected) || expected < -1) throw new RangeError(`expected revision ${expected} is not a revision`);
+      if (!Number.isSafeInteger(expected) || expected < -1)
+        throw new RangeError(`expected revision ${expected} is not a revision`);
       return expected === -1 ? NO_STREAM : BigInt(expected);
   }
 }
@@ -255,7 +283,10 @@ export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpect
 export const firstRevisionAfter = (expected: number): number => expected + 1;
 
 export function isWrongExpectedVersion(error: unknown): error is WrongExpectedVersionError {
-  return error instanceof WrongExpectedVersionError || (isPlainErrorOfType(error, ErrorType.WRONG_EXPECTED_VERSION) && 'actualVersion' in error);
+  return (
+    error instanceof WrongExpectedVersionError ||
+    (isPlainErrorOfType(error, ErrorType.WRONG_EXPECTED_VERSION) && 'actualVersion' in error)
+  );
 }
 
 export function isStreamNotFound(error: unknown): boolean {
@@ -272,7 +303,9 @@ export function isAccessDenied(error: unknown): boolean {
 }
 
 export function isMaxAppendSizeExceeded(error: unknown): boolean {
-  return error instanceof MaxAppendSizeExceededError || isPlainErrorOfType(error, ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED);
+  return (
+    error instanceof MaxAppendSizeExceededError || isPlainErrorOfType(error, ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED)
+  );
 }
 
 /**
@@ -284,7 +317,9 @@ export function isOutcomeUnknown(error: unknown): boolean {
     error instanceof DeadlineExceededError ||
     error instanceof UnavailableError ||
     error instanceof TimeoutError ||
-    [ErrorType.DEADLINE_EXCEEDED, ErrorType.UNAVAILABLE, ErrorType.TIMEOUT].some((type) => isPlainErrorOfType(error, type))
+    [ErrorType.DEADLINE_EXCEEDED, ErrorType.UNAVAILABLE, ErrorType.TIMEOUT].some((type) =>
+      isPlainErrorOfType(error, type),
+    )
   );
 }
 
@@ -304,7 +339,9 @@ export function translateAppendError(error: unknown, streamId: string, expected:
 /** An error of a read of $all or of the $all subscription, with the missing right spelled out when access was denied. */
 export function explainAllStreamError(error: unknown): unknown {
   if (!isAccessDenied(error)) return error;
-  return new EventStoreDbAccessDeniedError(`EventStoreDB denied access to $all; ${ALL_STREAM_READ_RIGHT}`, { cause: error });
+  return new EventStoreDbAccessDeniedError(`EventStoreDB denied access to $all; ${ALL_STREAM_READ_RIGHT}`, {
+    cause: error,
+  });
 }
 
 /**
@@ -319,7 +356,11 @@ export function explainStreamError(error: unknown, streamId: string, operation: 
   }
   if (isMaxAppendSizeExceeded(error)) {
     const limit = error instanceof MaxAppendSizeExceededError ? `${error.maxAppendSize} bytes` : 'its limit';
-    return new EventStoreDbAppendTooLargeError(streamId, `EventStoreDB refused the batch as larger than its MaxAppendSize (${limit})`, { cause: error });
+    return new EventStoreDbAppendTooLargeError(
+      streamId,
+      `EventStoreDB refused the batch as larger than its MaxAppendSize (${limit})`,
+      { cause: error },
+    );
   }
   return error;
 }
@@ -332,11 +373,16 @@ export const DEFAULT_MAX_APPEND_SIZE_BYTES = 1_048_576;
  * plus two per character of its type.
  */
 export function appendSizeBytes(events: readonly EventData[]): number {
-  return events.reduce((total, event) => total + payloadBytes(event.data) + (event.metadata ? payloadBytes(event.metadata) : 0) + event.type.length * 2, 0);
+  return events.reduce(
+    (total, event) =>
+      total + payloadBytes(event.data) + (event.metadata ? payloadBytes(event.metadata) : 0) + event.type.length * 2,
+    0,
+  );
 }
 
 /** The client sends JSON content as JSON.stringify's UTF-8 and binary content as is. */
-const payloadBytes = (content: unknown): number => (content instanceof Uint8Array ? content.byteLength : Buffer.byteLength(JSON.stringify(content) ?? '', 'utf8'));
+const payloadBytes = (content: unknown): number =>
+  content instanceof Uint8Array ? content.byteLength : Buffer.byteLength(JSON.stringify(content) ?? '', 'utf8');
 
 export interface ClientSettings {
   /** Interval of gRPC keep-alive pings, ms. 10 s is the client's recommended floor (it warns below). */
@@ -347,7 +393,11 @@ export interface ClientSettings {
   defaultDeadline: number;
 }
 
-export const DEFAULT_CLIENT_SETTINGS: ClientSettings = { keepAliveInterval: 10_000, keepAliveTimeout: 10_000, defaultDeadline: 10_000 };
+export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
+  keepAliveInterval: 10_000,
+  keepAliveTimeout: 10_000,
+  defaultDeadline: 10_000,
+};
 
 /** The client's own key normalisation: case-insensitive, `_` and `-` ignored. */
 const flatKey = (key: string): string => key.trim().toLowerCase().replace(/[_-]/g, '');
@@ -357,11 +407,20 @@ const flatKey = (key: string): string => key.trim().toLowerCase().replace(/[_-]/
  * `throwOnAppendFailure=true`: the adapter relies on WrongExpectedVersionError being thrown (with `false`,
  * client 6.2.1 also reports a wrong current revision from batch appends).
  */
-export function withClientSettings(connectionString: string, settings: ClientSettings = DEFAULT_CLIENT_SETTINGS): string {
+export function withClientSettings(
+  connectionString: string,
+  settings: ClientSettings = DEFAULT_CLIENT_SETTINGS,
+): string {
   const trimmed = connectionString.trim().replace(/\/+$/, '');
   const queryAt = trimmed.indexOf('?');
   const base = queryAt < 0 ? trimmed : trimmed.slice(0, queryAt);
-  const pairs = queryAt < 0 ? [] : trimmed.slice(queryAt + 1).split('&').filter((pair) => pair.length > 0);
+  const pairs =
+    queryAt < 0
+      ? []
+      : trimmed
+          .slice(queryAt + 1)
+          .split('&')
+          .filter((pair) => pair.length > 0);
   const kept = pairs.filter((pair) => flatKey(pair.split('=')[0]) !== 'throwonappendfailure');
   const present = new Set(kept.map((pair) => flatKey(pair.split('=')[0])));
   const added = (Object.keys(settings) as (keyof ClientSettings)[])

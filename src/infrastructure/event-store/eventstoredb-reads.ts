@@ -1,4 +1,12 @@
-import { AllStreamResolvedEvent, Direction, END, RecordedEvent as EsdbRecordedEvent, ReadRevision, START, StreamingRead } from '@eventstore/db-client';
+import {
+  AllStreamResolvedEvent,
+  Direction,
+  END,
+  RecordedEvent as EsdbRecordedEvent,
+  ReadRevision,
+  START,
+  StreamingRead,
+} from '@eventstore/db-client';
 import { EventStoreDbClient } from './eventstoredb-client';
 import { PageReader } from './eventstoredb-log-scan';
 import { explainAllStreamError, explainStreamError, isStreamNotFound, toEsdbPosition } from './eventstoredb-mapping';

@@ -1,6 +1,21 @@
-import { AllStreamResolvedEvent, AllStreamSubscription, END, Filter, Position, START, SubscribeToAllOptions, excludeSystemEvents } from '@eventstore/db-client';
+import {
+  AllStreamResolvedEvent,
+  AllStreamSubscription,
+  END,
+  Filter,
+  Position,
+  START,
+  SubscribeToAllOptions,
+  excludeSystemEvents,
+} from '@eventstore/db-client';
 import { GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
-import { explainAllStreamError, isServiceEvent, logPosition, toEsdbPosition, toRecordedEvent } from './eventstoredb-mapping';
+import {
+  explainAllStreamError,
+  isServiceEvent,
+  logPosition,
+  toEsdbPosition,
+  toRecordedEvent,
+} from './eventstoredb-mapping';
 
 /** The part of the client a subscription needs. */
 export interface SubscribingClient {
@@ -24,7 +39,11 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 30_000, f
 export const DEFAULT_HEALTHY_AFTER_MS = 30_000;
 
 /** Delay before reconnection attempt `attempt` (1 for the first): exponential, capped, with jitter. */
-export function backoffDelayMs(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+export function backoffDelayMs(
+  attempt: number,
+  policy: BackoffPolicy = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number {
   if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt counts from 1');
   const exponential = policy.initialMs * policy.factor ** Math.min(attempt - 1, 64);
   const base = Math.min(policy.maxMs, exponential);

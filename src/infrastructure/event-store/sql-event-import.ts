@@ -1,4 +1,8 @@
-import { DuplicateEventIdError, HistoricalEvent, WrongExpectedRevisionError } from '../../application/ports/event-store.port';
+import {
+  DuplicateEventIdError,
+  HistoricalEvent,
+  WrongExpectedRevisionError,
+} from '../../application/ports/event-store.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 
 /**
@@ -14,7 +18,11 @@ export async function importHistoricalEvents(db: SqlDatabase, events: readonly H
       for (const event of events) {
         const last = lastRevisions.get(event.streamId) ?? -1;
         if (event.revision !== last + 1) {
-          throw new WrongExpectedRevisionError(event.streamId, event.revision - 1 < 0 ? 'no_stream' : event.revision - 1, last < 0 ? 'no_stream' : last);
+          throw new WrongExpectedRevisionError(
+            event.streamId,
+            event.revision - 1 < 0 ? 'no_stream' : event.revision - 1,
+            last < 0 ? 'no_stream' : last,
+          );
         }
         lastRevisions.set(event.streamId, event.revision);
       }
@@ -66,7 +74,10 @@ async function lockedRevisions(tx: SqlExecutor, streamIds: readonly string[]): P
 /** The ids of the batch stored already, or, when none is, those the batch itself carries twice. */
 async function storedOrRepeated(db: SqlExecutor, events: readonly HistoricalEvent[]): Promise<string[]> {
   const ids = events.map((event) => event.eventId);
-  const rows = await db.query<{ event_id: string }>('SELECT event_id::text AS event_id FROM es_events WHERE event_id = ANY($1::uuid[])', [ids]);
+  const rows = await db.query<{ event_id: string }>(
+    'SELECT event_id::text AS event_id FROM es_events WHERE event_id = ANY($1::uuid[])',
+    [ids],
+  );
   if (rows.length) return rows.map((row) => row.event_id);
   return [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))];
 }

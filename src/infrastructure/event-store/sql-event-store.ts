@@ -24,8 +24,6 @@ import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '..
 import { StatementBatcher } from '../sql/statement-batcher';
 import { EVENT_COLUMNS, EventRow } from './sql-event-row';
 
-
-
 /** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
 interface AppendAtRevision {
   streamId: string;
@@ -45,10 +43,13 @@ export class SqlEventStore implements EventStore {
   readonly bindsIdempotencyKeys = true;
   private readonly appended = new EventEmitter();
   /** Appends at known revisions (or to new streams) of different streams, made at the same time, share one statement and one commit. */
-  private readonly atRevision = new StatementBatcher<AppendAtRevision, AppendOutcome>((appends) => this.appendGroup(appends), {
-    concurrency: 2,
-    maxBatch: 128,
-  });
+  private readonly atRevision = new StatementBatcher<AppendAtRevision, AppendOutcome>(
+    (appends) => this.appendGroup(appends),
+    {
+      concurrency: 2,
+      maxBatch: 128,
+    },
+  );
 
   constructor(private readonly db: SqlDatabase) {
     this.appended.setMaxListeners(0);
@@ -59,14 +60,25 @@ export class SqlEventStore implements EventStore {
    * looked for up front: such an append fails on the expected revision or on the event-id
    * constraint, and only then are the ids looked up, so a first append costs no extra read.
    */
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const keys = options.idempotencyKeys ?? [];
     const atKnownPlace = typeof expected === 'number' || expected === 'no_stream';
-    if (keys.length > 0 && !atKnownPlace) throw new Error('Idempotency-Keys are bound only by appends at a known revision or to a new stream');
+    if (keys.length > 0 && !atKnownPlace)
+      throw new Error('Idempotency-Keys are bound only by appends at a known revision or to a new stream');
     try {
       const result = atKnownPlace
-        ? await this.appendInGroup({ streamId, events, expected: expected === 'no_stream' ? NO_STREAM : expected, keys })
+        ? await this.appendInGroup({
+            streamId,
+            events,
+            expected: expected === 'no_stream' ? NO_STREAM : expected,
+            keys,
+          })
         : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
       this.appended.emit('appended');
       return result;
@@ -92,7 +104,13 @@ export class SqlEventStore implements EventStore {
         if ('result' in outcome) return { ok: true, result: outcome.result };
         const append = appends[index];
         try {
-          const result = await this.afterFailedAppend(outcome.error, append.streamId, append.events, append.expected, append.idempotencyKeys ?? []);
+          const result = await this.afterFailedAppend(
+            outcome.error,
+            append.streamId,
+            append.events,
+            append.expected,
+            append.idempotencyKeys ?? [],
+          );
           return { ok: true, result };
         } catch (error) {
           if (isStreamAppendRefusal(error)) return { ok: false, error };
@@ -116,7 +134,8 @@ export class SqlEventStore implements EventStore {
     keys: readonly KeyBinding[],
   ): Promise<AppendResult> {
     if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) return this.retryOrRethrow(error, streamId, events);
-    if (constraintOf(error) === 'idempotency_keys_pkey') throw new IdempotencyKeyTakenError(await this.boundAlready(keys));
+    if (constraintOf(error) === 'idempotency_keys_pkey')
+      throw new IdempotencyKeyTakenError(await this.boundAlready(keys));
     // A concurrent writer won a race: on the event ids (a repeated append) or on the stream.
     if (constraintOf(error) === 'es_events_event_id_unique') {
       const repeated = await this.alreadyStored(this.db, streamId, events);
@@ -279,7 +298,11 @@ export class SqlEventStore implements EventStore {
   private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const streams = [...appends]
       .sort((a, b) => (a.streamId < b.streamId ? -1 : 1))
-      .map((append) => ({ stream_id: append.streamId, expected: append.expected, last: append.expected + append.events.length }));
+      .map((append) => ({
+        stream_id: append.streamId,
+        expected: append.expected,
+        last: append.expected + append.events.length,
+      }));
     let ord = 0;
     const events = appends.flatMap((append) =>
       append.events.map((event, index) => ({
@@ -337,7 +360,14 @@ export class SqlEventStore implements EventStore {
     const revisions = unmoved.length ? await this.currentRevisions(unmoved) : new Map<string, number>();
     return appends.map((append) => {
       const position = positions.get(append.streamId);
-      if (!position) return { error: new WrongExpectedRevisionError(append.streamId, expectedOf(append.expected), revisions.get(append.streamId) ?? 'no_stream') };
+      if (!position)
+        return {
+          error: new WrongExpectedRevisionError(
+            append.streamId,
+            expectedOf(append.expected),
+            revisions.get(append.streamId) ?? 'no_stream',
+          ),
+        };
       return { result: { nextRevision: append.expected + append.events.length, position, deduplicated: false } };
     });
   }
@@ -361,10 +391,18 @@ export class SqlEventStore implements EventStore {
     const first = (current ?? -1) + 1;
     const last = first + events.length - 1;
     if (current === null) {
-      const created = await tx.query('INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING stream_id', [streamId, last]);
+      const created = await tx.query(
+        'INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING stream_id',
+        [streamId, last],
+      );
       if (created.length === 0) {
         // Another writer created the stream between our read and our insert; its row is committed and locked now.
-        if (expected !== 'any') throw new WrongExpectedRevisionError(streamId, expected, (await this.currentRevision(tx, streamId)) ?? 'no_stream');
+        if (expected !== 'any')
+          throw new WrongExpectedRevisionError(
+            streamId,
+            expected,
+            (await this.currentRevision(tx, streamId)) ?? 'no_stream',
+          );
         return this.appendInTransaction(tx, streamId, events, expected);
       }
     } else {
@@ -372,7 +410,15 @@ export class SqlEventStore implements EventStore {
     }
     const params: unknown[] = [];
     const values = events.map((event, index) => {
-      params.push(event.eventId, streamId, first + index, event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(event.metadata));
+      params.push(
+        event.eventId,
+        streamId,
+        first + index,
+        event.type,
+        event.schemaVersion,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      );
       const n = params.length;
       return `($${n - 6}::uuid, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::jsonb)`;
     });
@@ -396,10 +442,18 @@ export class SqlEventStore implements EventStore {
       `SELECT k.partner_id, k.environment, k.idempotency_key FROM idempotency_keys k
          JOIN unnest($1::text[], $2::text[], $3::text[]) AS v(partner_id, environment, idempotency_key)
            ON k.partner_id = v.partner_id AND k.environment = v.environment AND k.idempotency_key = v.idempotency_key`,
-      [keys.map((binding) => binding.partnerId), keys.map((binding) => binding.environment), keys.map((binding) => binding.key)],
+      [
+        keys.map((binding) => binding.partnerId),
+        keys.map((binding) => binding.environment),
+        keys.map((binding) => binding.key),
+      ],
       { planPerCall: true },
     );
-    const bound = new Set(rows.map((row) => keyBindingId({ partnerId: row.partner_id, environment: row.environment, key: row.idempotency_key })));
+    const bound = new Set(
+      rows.map((row) =>
+        keyBindingId({ partnerId: row.partner_id, environment: row.environment, key: row.idempotency_key }),
+      ),
+    );
     const taken = keys.filter((binding) => bound.has(keyBindingId(binding)));
     return taken.length ? taken : keys;
   }
@@ -414,7 +468,10 @@ export class SqlEventStore implements EventStore {
     if (rows.length === 0) return null;
     const typeOf = new Map(events.map((event) => [event.eventId, event.type]));
     // A repeat is the same event again: same id, same stream, same type. Anything else is a conflict.
-    if (rows.length !== new Set(ids).size || rows.some((row) => row.stream_id !== streamId || typeOf.get(row.event_id) !== row.event_type)) {
+    if (
+      rows.length !== new Set(ids).size ||
+      rows.some((row) => row.stream_id !== streamId || typeOf.get(row.event_id) !== row.event_type)
+    ) {
       throw new DuplicateEventIdError(rows.map((row) => row.event_id));
     }
     const revision = await this.currentRevision(db, streamId);

@@ -1,4 +1,9 @@
-import { IdempotencyScope, IdempotencyStore, Reservation, StoredResponse } from '../../application/ports/idempotency-store.port';
+import {
+  IdempotencyScope,
+  IdempotencyStore,
+  Reservation,
+  StoredResponse,
+} from '../../application/ports/idempotency-store.port';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 
@@ -62,8 +67,12 @@ export interface IdempotencyDatabases {
 export class SqlIdempotencyStore implements IdempotencyStore {
   private readonly db: SqlExecutor;
   private readonly answers: SqlExecutor;
-  private readonly inserts = new StatementBatcher<NewReservation, string | null>((items) => this.insertReservations(items));
-  private readonly lookups = new StatementBatcher<IdempotencyScope, (KeyRow & { expires_at: Date | string }) | null>((scopes) => this.readKeys(scopes));
+  private readonly inserts = new StatementBatcher<NewReservation, string | null>((items) =>
+    this.insertReservations(items),
+  );
+  private readonly lookups = new StatementBatcher<IdempotencyScope, (KeyRow & { expires_at: Date | string }) | null>(
+    (scopes) => this.readKeys(scopes),
+  );
   private readonly completions = new StatementBatcher<Answer, boolean>((answers) => this.writeAnswers(answers));
 
   constructor(
@@ -74,7 +83,12 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     this.answers = 'answers' in databases ? databases.answers : databases;
   }
 
-  async reserve(scope: IdempotencyScope, requestHash: string, candidateOrderId: string, now: Date): Promise<Reservation> {
+  async reserve(
+    scope: IdempotencyScope,
+    requestHash: string,
+    candidateOrderId: string,
+    now: Date,
+  ): Promise<Reservation> {
     const lockedUntil = new Date(now.getTime() + this.timings.leaseMs).toISOString();
     const inserted = await this.inserts.submit({
       scope,
@@ -100,10 +114,15 @@ export class SqlIdempotencyStore implements IdempotencyStore {
         RETURNING order_id`,
       [scope.partnerId, scope.environment, scope.key, new Date(row.locked_until).toISOString(), lockedUntil],
     );
-    return taken.length ? { outcome: 'resumed', orderId: taken[0].order_id, lease: lockedUntil } : { outcome: 'in_flight' };
+    return taken.length
+      ? { outcome: 'resumed', orderId: taken[0].order_id, lease: lockedUntil }
+      : { outcome: 'in_flight' };
   }
 
-  async find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; response: StoredResponse | null } | null> {
+  async find(
+    scope: IdempotencyScope,
+    now: Date,
+  ): Promise<{ requestHash: string; response: StoredResponse | null } | null> {
     const row = await this.lookups.submit(scope);
     if (!row || new Date(row.expires_at) <= now) return null;
     const answered = row.state === 'completed' && row.response_status !== null && row.response_body !== null;
@@ -136,7 +155,9 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   }
 
   async purgeExpired(now: Date): Promise<number> {
-    const rows = await this.db.query('DELETE FROM idempotency_keys WHERE expires_at <= $1 RETURNING idempotency_key', [now.toISOString()]);
+    const rows = await this.db.query('DELETE FROM idempotency_keys WHERE expires_at <= $1 RETURNING idempotency_key', [
+      now.toISOString(),
+    ]);
     return rows.length;
   }
 
@@ -179,14 +200,20 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  private async readKeys(scopes: readonly IdempotencyScope[]): Promise<((KeyRow & { expires_at: Date | string }) | null)[]> {
+  private async readKeys(
+    scopes: readonly IdempotencyScope[],
+  ): Promise<((KeyRow & { expires_at: Date | string }) | null)[]> {
     const rows = await this.db.query<ScopedRow & KeyRow & { expires_at: Date | string }>(
       `SELECT k.partner_id, k.environment, k.idempotency_key, k.request_hash, k.order_id, k.state, k.response_status, k.response_body,
               k.locked_until, k.expires_at
          FROM idempotency_keys k
          JOIN unnest($1::text[], $2::text[], $3::text[]) AS v(partner_id, environment, idempotency_key)
            ON k.partner_id = v.partner_id AND k.environment = v.environment AND k.idempotency_key = v.idempotency_key`,
-      [scopes.map((scope) => scope.partnerId), scopes.map((scope) => scope.environment), scopes.map((scope) => scope.key)],
+      [
+        scopes.map((scope) => scope.partnerId),
+        scopes.map((scope) => scope.environment),
+        scopes.map((scope) => scope.key),
+      ],
       { planPerCall: true },
     );
     const byScope = new Map(rows.map((row) => [rowScopeId(row), row]));

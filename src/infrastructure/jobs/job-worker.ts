@@ -158,16 +158,19 @@ export class JobWorker {
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const result = await handler.run(job, row.attempts);
-      await this.completions.submit({ jobId: job.id, attempts: row.attempts, doneAt: this.clock.now().toISOString(), supersedes: result?.supersedes ?? [] });
+      await this.completions.submit({
+        jobId: job.id,
+        attempts: row.attempts,
+        doneAt: this.clock.now().toISOString(),
+        supersedes: result?.supersedes ?? [],
+      });
     } catch (error) {
       this.options.onError(error, job);
       const retryAt = new Date(this.clock.now().getTime() + this.options.retryDelayMs(row.attempts));
-      await this.db.query('UPDATE jobs SET due_at = $2, locked_until = NULL, last_error = $3 WHERE job_id = $1 AND attempts = $4', [
-        job.id,
-        retryAt.toISOString(),
-        error instanceof Error ? error.message : String(error),
-        row.attempts,
-      ]);
+      await this.db.query(
+        'UPDATE jobs SET due_at = $2, locked_until = NULL, last_error = $3 WHERE job_id = $1 AND attempts = $4',
+        [job.id, retryAt.toISOString(), error instanceof Error ? error.message : String(error), row.attempts],
+      );
     }
   }
 
@@ -202,4 +205,9 @@ export class JobWorker {
   }
 }
 
-const jobOf = (row: ClaimedRow): Job => ({ id: row.job_id, kind: row.kind, payload: row.payload, dueAt: new Date(row.due_at) });
+const jobOf = (row: ClaimedRow): Job => ({
+  id: row.job_id,
+  kind: row.kind,
+  payload: row.payload,
+  dueAt: new Date(row.due_at),
+});

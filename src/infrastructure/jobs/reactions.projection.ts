@@ -13,7 +13,8 @@ import { insertJob, insertJobs } from './sql-job-queue';
  */
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
   const handles = new Set(reactions.flatMap((reaction) => [...reaction.handles]));
-  const jobsFor = (event: RecordedEvent): Job[] => reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event));
+  const jobsFor = (event: RecordedEvent): Job[] =>
+    reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event));
   return {
     name: 'reactions',
     // Never rebuilt: its table is part of the numbered migrations.

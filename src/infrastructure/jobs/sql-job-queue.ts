@@ -17,7 +17,12 @@ export async function insertJobs(db: SqlExecutor, jobs: readonly Job[]): Promise
     `INSERT INTO jobs (job_id, kind, payload, due_at)
      SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[])
      ON CONFLICT (job_id) DO NOTHING`,
-    [jobs.map((job) => job.id), jobs.map((job) => job.kind), jobs.map((job) => JSON.stringify(job.payload)), jobs.map((job) => job.dueAt.toISOString())],
+    [
+      jobs.map((job) => job.id),
+      jobs.map((job) => job.kind),
+      jobs.map((job) => JSON.stringify(job.payload)),
+      jobs.map((job) => job.dueAt.toISOString()),
+    ],
   );
 }
 

@@ -10,7 +10,6 @@ import { EVENT_COLUMNS, EventRow } from '../event-store/sql-event-row';
  * embedded store was PGlite (DATA_DIR/pglite), so that `data import` can move them into a real store.
  */
 
-
 /** True for a PostgreSQL data folder (PGlite writes one): it holds PG_VERSION. */
 export const isPgliteFolder = (path: string): boolean => existsSync(join(path, 'PG_VERSION'));
 

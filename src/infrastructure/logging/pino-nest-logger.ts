@@ -15,7 +15,15 @@ export class PinoNestLogger implements LoggerService {
       // pid and hostname tell the processes of a scaled-out service apart.
       base: { service: 'partner-service', pid: process.pid, hostname: hostname() },
       redact: {
-        paths: ['authorization', 'headers.authorization', 'req.headers.authorization', '*.apiKey', '*.api_key', '*.webhook_secret', '*.secret'],
+        paths: [
+          'authorization',
+          'headers.authorization',
+          'req.headers.authorization',
+          '*.apiKey',
+          '*.api_key',
+          '*.webhook_secret',
+          '*.secret',
+        ],
         censor: '[redacted]',
       },
     });
@@ -48,6 +56,9 @@ export class PinoNestLogger implements LoggerService {
 
 /** Keys and secrets never reach a log line, even inside an error message. */
 function text(message: unknown): string {
-  const raw = message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
-  return raw.replace(/svc_(live|test)_[A-Za-z0-9_-]{32}/g, 'svc_$1_[redacted]').replace(/whsec_[A-Za-z0-9_-]{32}/g, 'whsec_[redacted]');
+  const raw =
+    message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
+  return raw
+    .replace(/svc_(live|test)_[A-Za-z0-9_-]{32}/g, 'svc_$1_[redacted]')
+    .replace(/whsec_[A-Za-z0-9_-]{32}/g, 'whsec_[redacted]');
 }

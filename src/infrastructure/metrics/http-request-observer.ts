@@ -17,7 +17,9 @@ export function requestIdGenerator(trustedProxies: readonly string[]): (request:
   return (request) => {
     const given = request.headers['x-request-id'];
     const peer = request.socket.remoteAddress;
-    return typeof given === 'string' && REQUEST_ID.test(given) && peer !== undefined && trusted(peer, 0) ? given : randomUUID();
+    return typeof given === 'string' && REQUEST_ID.test(given) && peer !== undefined && trusted(peer, 0)
+      ? given
+      : randomUUID();
   };
 }
 
@@ -33,7 +35,8 @@ interface WithCaller {
  */
 export function observeRequests(fastify: FastifyInstance, logLevel: string, destination?: DestinationStream): void {
   const options = { level: logLevel, base: { service: 'partner-service', pid: process.pid } };
-  const accessLog: Logger | null = logLevel === 'silent' ? null : destination ? pino(options, destination) : pino(options);
+  const accessLog: Logger | null =
+    logLevel === 'silent' ? null : destination ? pino(options, destination) : pino(options);
   fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', request.id);
   });

@@ -80,13 +80,21 @@ export function serveClusterMetrics(): void {
     if (!isRequest(message)) return;
     gatherWorkers().then(
       (text) => worker.send({ type: ANSWER, id: message.id, text, error: null }),
-      (error: unknown) => worker.send({ type: ANSWER, id: message.id, text: '', error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        worker.send({
+          type: ANSWER,
+          id: message.id,
+          text: '',
+          error: error instanceof Error ? error.message : String(error),
+        }),
     );
   });
 }
 
 async function gatherWorkers(): Promise<string> {
-  const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && worker.isConnected() && !worker.isDead());
+  const workers = Object.values(cluster.workers ?? {}).filter(
+    (worker): worker is Worker => worker !== undefined && worker.isConnected() && !worker.isDead(),
+  );
   const answers = await Promise.all(workers.map((worker) => askWorker(worker)));
   return AggregatorRegistry.aggregate(answers.flat()).metrics();
 }

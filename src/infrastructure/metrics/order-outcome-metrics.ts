@@ -10,7 +10,10 @@ import { serviceMetrics } from './service-metrics';
  * and counts nothing. The orders read model, just written in that batch, gives each order's kind
  * and debit time.
  */
-export function countOrderOutcomes(db: SqlExecutor, onError: (error: unknown) => void): (events: readonly RecordedEvent[]) => void {
+export function countOrderOutcomes(
+  db: SqlExecutor,
+  onError: (error: unknown) => void,
+): (events: readonly RecordedEvent[]) => void {
   return (events) => {
     const outcomes: { orderId: string; outcome: 'success' | 'failed'; at: string }[] = [];
     for (const event of events) {
@@ -28,7 +31,10 @@ export function countOrderOutcomes(db: SqlExecutor, onError: (error: unknown) =>
   };
 }
 
-async function observe(db: SqlExecutor, outcomes: readonly { orderId: string; outcome: 'success' | 'failed'; at: string }[]): Promise<void> {
+async function observe(
+  db: SqlExecutor,
+  outcomes: readonly { orderId: string; outcome: 'success' | 'failed'; at: string }[],
+): Promise<void> {
   const rows = await db.query<{ order_id: string; kind: string; created_at: Date | string }>(
     'SELECT order_id, kind, created_at FROM rm_orders WHERE order_id = ANY($1::text[])',
     [outcomes.map((outcome) => outcome.orderId)],
@@ -38,6 +44,10 @@ async function observe(db: SqlExecutor, outcomes: readonly { orderId: string; ou
     const order = orders.get(orderId);
     const labels = { kind: order?.kind ?? 'unknown', outcome };
     serviceMetrics.orderOutcomes.inc(labels);
-    if (order) serviceMetrics.debitToOutcome.observe(labels, Math.max(0, (Date.parse(at) - new Date(order.created_at).getTime()) / 1000));
+    if (order)
+      serviceMetrics.debitToOutcome.observe(
+        labels,
+        Math.max(0, (Date.parse(at) - new Date(order.created_at).getTime()) / 1000),
+      );
   }
 }

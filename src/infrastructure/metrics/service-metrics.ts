@@ -45,7 +45,11 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  readonly refunds = new Counter({ name: 'partner_service_refunds_total', help: 'Wallet refunds of failed orders', registers: [this.registry] });
+  readonly refunds = new Counter({
+    name: 'partner_service_refunds_total',
+    help: 'Wallet refunds of failed orders',
+    registers: [this.registry],
+  });
 
   readonly ordersHeld = new Counter({
     name: 'partner_service_orders_held_total',
@@ -86,7 +90,12 @@ export class ServiceMetrics {
   }
 
   /** A gauge read when scraped; the largest value across processes is shown, since each reads the same database. */
-  gauge<Label extends string>(options: { name: string; help: string; labelNames?: readonly Label[]; collect: (gauge: Gauge<Label>) => Promise<void> }): void {
+  gauge<Label extends string>(options: {
+    name: string;
+    help: string;
+    labelNames?: readonly Label[];
+    collect: (gauge: Gauge<Label>) => Promise<void>;
+  }): void {
     const { collect } = options;
     // The latest service of this thread reads it (tests start several in one process).
     this.registry.removeSingleMetric(options.name);

@@ -26,7 +26,8 @@ export interface BackgroundElsewhere {
  *   read-model projector only while a command waits for it (the read-your-writes barrier);
  * - `by_hand`: nowhere by itself; tests drive them with `drain()`.
  */
-export type BackgroundMode = { kind: 'here' } | { kind: 'elsewhere'; thread: BackgroundElsewhere } | { kind: 'by_hand' };
+export type BackgroundMode =
+  { kind: 'here' } | { kind: 'elsewhere'; thread: BackgroundElsewhere } | { kind: 'by_hand' };
 
 /** The service's background work, started with the application and stopped (drained) on SIGTERM. */
 export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -61,8 +62,12 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     this.jobs.start();
     this.purgeTimer = setInterval(() => {
       const now = this.clock.now();
-      this.idempotency.purgeExpired(now).catch((error: unknown) => this.logger.error(`idempotency purge failed: ${String(error)}`));
-      this.rateLimiter.purgeBefore(new Date(now.getTime() - 5 * 60_000)).catch((error: unknown) => this.logger.error(`rate-limit purge failed: ${String(error)}`));
+      this.idempotency
+        .purgeExpired(now)
+        .catch((error: unknown) => this.logger.error(`idempotency purge failed: ${String(error)}`));
+      this.rateLimiter
+        .purgeBefore(new Date(now.getTime() - 5 * 60_000))
+        .catch((error: unknown) => this.logger.error(`rate-limit purge failed: ${String(error)}`));
       this.purgeRetained().catch((error: unknown) => this.logger.error(`retention purge failed: ${String(error)}`));
     }, PURGE_EVERY_MS);
   }

@@ -26,7 +26,8 @@ export class BackgroundThread implements BackgroundElsewhere {
     const worker = new Worker(entry);
     const thread = new BackgroundThread(worker);
     await new Promise<void>((resolve, reject) => {
-      const early = (code: number) => reject(new Error(`the background thread exited with code ${code} while starting`));
+      const early = (code: number) =>
+        reject(new Error(`the background thread exited with code ${code} while starting`));
       worker.once('error', reject);
       worker.once('exit', early);
       worker.once('message', (message: FromBackground) => {
@@ -36,7 +37,11 @@ export class BackgroundThread implements BackgroundElsewhere {
         else reject(new Error(`the background thread said ${JSON.stringify(message)} instead of ready`));
       });
     });
-    worker.on('error', (error) => onDeath(`the background thread failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+    worker.on('error', (error) =>
+      onDeath(
+        `the background thread failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
+    );
     worker.on('exit', (code) => {
       if (!thread.stopping) onDeath(`the background thread exited with code ${code}`);
     });

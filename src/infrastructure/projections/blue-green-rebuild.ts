@@ -83,7 +83,9 @@ export class BlueGreenRebuild {
       return version;
     } finally {
       if (!switched) await this.dropSchemas().catch(() => undefined);
-      await this.db.query('DELETE FROM projection_checkpoints WHERE name = $1', [this.checkpointName]).catch(() => undefined);
+      await this.db
+        .query('DELETE FROM projection_checkpoints WHERE name = $1', [this.checkpointName])
+        .catch(() => undefined);
     }
   }
 
@@ -100,7 +102,11 @@ export class BlueGreenRebuild {
         this.eventsTotal += await this.store.countEvents(target, latest);
         target = latest;
       }
-      const batch = target ? (await this.store.readAll(position, { maxCount: this.options.batchSize })).filter((event) => comparePositions(event.position, target as GlobalPosition) <= 0) : [];
+      const batch = target
+        ? (await this.store.readAll(position, { maxCount: this.options.batchSize })).filter(
+            (event) => comparePositions(event.position, target as GlobalPosition) <= 0,
+          )
+        : [];
       if (batch.length === this.options.batchSize) {
         position = await this.applyBatch(batch);
         continue;
@@ -142,34 +148,48 @@ export class BlueGreenRebuild {
   ): Promise<{ switched: true; version: number } | { switched: false; position: GlobalPosition | null }> {
     const ahead = await this.store.readAll(position, { maxCount: this.options.batchSize });
     let applied = this.eventsApplied;
-    const outcome = await this.db.transaction(async (tx): Promise<{ switched: true; version: number } | { switched: false; position: GlobalPosition | null }> => {
-      await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [`${this.options.lockTimeoutMs}ms`]);
-      const live = await checkpoints.read(tx, this.liveGroup, true);
-      if (position !== null && (live === null || comparePositions(live, position) < 0)) {
-        throw new Error(`the checkpoint of ${this.liveGroup} moved backwards during the rebuild (was it reset?); run the rebuild again`);
-      }
-      const upToLive = live === null ? [] : ahead.filter((event) => comparePositions(event.position, live) <= 0);
-      const last = upToLive.length ? upToLive[upToLive.length - 1].position : position;
-      const complete = live === null || (last !== null && comparePositions(last, live) === 0);
-      if (upToLive.length) {
-        await this.applyToNext(tx, upToLive);
-        await checkpoints.write(tx, this.checkpointName, upToLive[upToLive.length - 1].position);
-        applied += upToLive.length;
-      }
-      if (!complete) {
-        await this.reportIn(tx, 'building', applied);
-        return { switched: false, position: last };
-      }
-      await this.reportIn(tx, 'dropping_old', applied, applied);
-      await tx.query(`CREATE SCHEMA ${ident(this.oldSchema)}`);
-      for (const table of tables) {
-        await tx.query(`ALTER TABLE IF EXISTS ${ident(liveSchema)}.${ident(table)} SET SCHEMA ${ident(this.oldSchema)}`);
-        await tx.query(`ALTER TABLE ${ident(this.nextSchema)}.${ident(table)} SET SCHEMA ${ident(liveSchema)}`);
-      }
-      const version = await projectionVersions.bump(tx, this.projection.name, this.rebuildId, new Date(), this.projection.schemaVersion);
-      await rebuildRecords.switched(tx, this.rebuildId, version, new Date());
-      return { switched: true, version };
-    });
+    const outcome = await this.db.transaction(
+      async (
+        tx,
+      ): Promise<{ switched: true; version: number } | { switched: false; position: GlobalPosition | null }> => {
+        await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [`${this.options.lockTimeoutMs}ms`]);
+        const live = await checkpoints.read(tx, this.liveGroup, true);
+        if (position !== null && (live === null || comparePositions(live, position) < 0)) {
+          throw new Error(
+            `the checkpoint of ${this.liveGroup} moved backwards during the rebuild (was it reset?); run the rebuild again`,
+          );
+        }
+        const upToLive = live === null ? [] : ahead.filter((event) => comparePositions(event.position, live) <= 0);
+        const last = upToLive.length ? upToLive[upToLive.length - 1].position : position;
+        const complete = live === null || (last !== null && comparePositions(last, live) === 0);
+        if (upToLive.length) {
+          await this.applyToNext(tx, upToLive);
+          await checkpoints.write(tx, this.checkpointName, upToLive[upToLive.length - 1].position);
+          applied += upToLive.length;
+        }
+        if (!complete) {
+          await this.reportIn(tx, 'building', applied);
+          return { switched: false, position: last };
+        }
+        await this.reportIn(tx, 'dropping_old', applied, applied);
+        await tx.query(`CREATE SCHEMA ${ident(this.oldSchema)}`);
+        for (const table of tables) {
+          await tx.query(
+            `ALTER TABLE IF EXISTS ${ident(liveSchema)}.${ident(table)} SET SCHEMA ${ident(this.oldSchema)}`,
+          );
+          await tx.query(`ALTER TABLE ${ident(this.nextSchema)}.${ident(table)} SET SCHEMA ${ident(liveSchema)}`);
+        }
+        const version = await projectionVersions.bump(
+          tx,
+          this.projection.name,
+          this.rebuildId,
+          new Date(),
+          this.projection.schemaVersion,
+        );
+        await rebuildRecords.switched(tx, this.rebuildId, version, new Date());
+        return { switched: true, version };
+      },
+    );
     // Counted only once committed: a switch attempt that rolled back is made again.
     this.eventsApplied = applied;
     if (outcome.switched) this.eventsTotal = applied;
@@ -216,8 +236,18 @@ export class BlueGreenRebuild {
     return this.reportIn(this.db, phase, this.eventsApplied);
   }
 
-  private reportIn(db: SqlExecutor, phase: RebuildPhase, applied: number, total = Math.max(this.eventsTotal, applied)): Promise<void> {
-    return rebuildRecords.progress(db, this.rebuildId, { phase, eventsApplied: applied, eventsTotal: total, at: new Date() });
+  private reportIn(
+    db: SqlExecutor,
+    phase: RebuildPhase,
+    applied: number,
+    total = Math.max(this.eventsTotal, applied),
+  ): Promise<void> {
+    return rebuildRecords.progress(db, this.rebuildId, {
+      phase,
+      eventsApplied: applied,
+      eventsTotal: total,
+      at: new Date(),
+    });
   }
 }
 

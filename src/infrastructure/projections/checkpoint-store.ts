@@ -52,13 +52,22 @@ export const checkpoints = {
       `UPDATE projection_checkpoints SET commit_position = $4, prepare_position = $5, updated_at = now()
         WHERE name = $1 AND commit_position IS NOT DISTINCT FROM $2::bigint AND prepare_position IS NOT DISTINCT FROM $3::bigint
         RETURNING name`,
-      [name, from?.commit.toString() ?? null, from?.prepare.toString() ?? null, to.commit.toString(), to.prepare.toString()],
+      [
+        name,
+        from?.commit.toString() ?? null,
+        from?.prepare.toString() ?? null,
+        to.commit.toString(),
+        to.prepare.toString(),
+      ],
     );
     return rows.length > 0;
   },
 
   async reset(db: SqlExecutor, name: string): Promise<void> {
-    await db.query('UPDATE projection_checkpoints SET commit_position = NULL, prepare_position = NULL WHERE name = $1', [name]);
+    await db.query(
+      'UPDATE projection_checkpoints SET commit_position = NULL, prepare_position = NULL WHERE name = $1',
+      [name],
+    );
   },
 };
 

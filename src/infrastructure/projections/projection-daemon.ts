@@ -151,7 +151,9 @@ export class ProjectionDaemon implements ProjectionBarrier {
 
   /** The largest lag in seconds of the read models the API answers from (the readiness check). */
   async readModelLagSeconds(now: Date): Promise<number> {
-    const lags = (await this.lagSeconds(now)).filter((lag) => this.readModels.some((projector) => projector.name === lag.name));
+    const lags = (await this.lagSeconds(now)).filter((lag) =>
+      this.readModels.some((projector) => projector.name === lag.name),
+    );
     return Math.max(0, ...lags.map((lag) => lag.seconds));
   }
 
@@ -160,7 +162,10 @@ export class ProjectionDaemon implements ProjectionBarrier {
     const result: { name: string; seconds: number }[] = [];
     for (const projector of this.all()) {
       const [next] = await this.store.readAll(await projector.storedPosition(), { maxCount: 1 });
-      result.push({ name: projector.name, seconds: next ? Math.max(0, (now.getTime() - Date.parse(next.recordedAt)) / 1000) : 0 });
+      result.push({
+        name: projector.name,
+        seconds: next ? Math.max(0, (now.getTime() - Date.parse(next.recordedAt)) / 1000) : 0,
+      });
     }
     return result;
   }

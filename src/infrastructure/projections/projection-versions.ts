@@ -61,8 +61,15 @@ export interface VersionRow {
 
 export const projectionVersions = {
   async all(db: SqlExecutor): Promise<Map<string, VersionRow>> {
-    const rows = await db.query<{ name: string; version: number; rebuilt_at: Date | string | null }>('SELECT name, version, rebuilt_at FROM projection_versions');
-    return new Map(rows.map((row) => [row.name, { version: row.version, rebuiltAt: row.rebuilt_at === null ? null : iso(row.rebuilt_at) }]));
+    const rows = await db.query<{ name: string; version: number; rebuilt_at: Date | string | null }>(
+      'SELECT name, version, rebuilt_at FROM projection_versions',
+    );
+    return new Map(
+      rows.map((row) => [
+        row.name,
+        { version: row.version, rebuiltAt: row.rebuilt_at === null ? null : iso(row.rebuilt_at) },
+      ]),
+    );
   },
 
   async current(db: SqlExecutor, name: string): Promise<number> {
@@ -88,7 +95,9 @@ export const projectionVersions = {
 
   /** The schema version each read model's serving tables were built at (see schema/read-model-tables.ts). */
   async schemaVersions(db: SqlExecutor): Promise<Map<string, number>> {
-    const rows = await db.query<{ name: string; schema_version: number }>('SELECT name, schema_version FROM projection_versions WHERE schema_version IS NOT NULL');
+    const rows = await db.query<{ name: string; schema_version: number }>(
+      'SELECT name, schema_version FROM projection_versions WHERE schema_version IS NOT NULL',
+    );
     return new Map(rows.map((row) => [row.name, row.schema_version]));
   },
 };
@@ -104,7 +113,10 @@ export const rebuildRecords = {
   },
 
   /** False when a rebuild of this projection is already running. */
-  async insert(db: SqlExecutor, record: { rebuildId: string; projection: string; versionBefore: number; at: Date }): Promise<boolean> {
+  async insert(
+    db: SqlExecutor,
+    record: { rebuildId: string; projection: string; versionBefore: number; at: Date },
+  ): Promise<boolean> {
     const rows = await db.query<{ rebuild_id: string }>(
       `INSERT INTO projection_rebuilds (rebuild_id, projection, state, phase, version_before, started_at, updated_at)
        VALUES ($1, $2, 'running', 'building', $3, $4, $4)
@@ -115,7 +127,11 @@ export const rebuildRecords = {
     return rows.length === 1;
   },
 
-  async progress(db: SqlExecutor, rebuildId: string, update: { phase: RebuildPhase; eventsApplied: number; eventsTotal: number; at: Date }): Promise<void> {
+  async progress(
+    db: SqlExecutor,
+    rebuildId: string,
+    update: { phase: RebuildPhase; eventsApplied: number; eventsTotal: number; at: Date },
+  ): Promise<void> {
     await db.query(
       `UPDATE projection_rebuilds SET phase = $2, events_applied = $3, events_total = $4, updated_at = $5 WHERE rebuild_id = $1`,
       [rebuildId, update.phase, update.eventsApplied, update.eventsTotal, update.at.toISOString()],
@@ -123,14 +139,17 @@ export const rebuildRecords = {
   },
 
   async switched(tx: SqlExecutor, rebuildId: string, versionAfter: number, at: Date): Promise<void> {
-    await tx.query(`UPDATE projection_rebuilds SET phase = 'dropping_old', version_after = $2, updated_at = $3 WHERE rebuild_id = $1`, [
-      rebuildId,
-      versionAfter,
-      at.toISOString(),
-    ]);
+    await tx.query(
+      `UPDATE projection_rebuilds SET phase = 'dropping_old', version_after = $2, updated_at = $3 WHERE rebuild_id = $1`,
+      [rebuildId, versionAfter, at.toISOString()],
+    );
   },
 
-  async finish(db: SqlExecutor, rebuildId: string, outcome: { state: 'completed' | 'failed'; error: string | null; at: Date }): Promise<void> {
+  async finish(
+    db: SqlExecutor,
+    rebuildId: string,
+    outcome: { state: 'completed' | 'failed'; error: string | null; at: Date },
+  ): Promise<void> {
     await db.query(
       `UPDATE projection_rebuilds SET state = $2, phase = CASE WHEN $2 = 'completed' THEN 'done' ELSE phase END, error = $3, updated_at = $4, finished_at = $4
         WHERE rebuild_id = $1`,
@@ -139,12 +158,17 @@ export const rebuildRecords = {
   },
 
   async find(db: SqlExecutor, rebuildId: string): Promise<RebuildProgress | null> {
-    const rows = await db.query<RebuildRow>(`SELECT ${REBUILD_COLUMNS} FROM projection_rebuilds WHERE rebuild_id = $1`, [rebuildId]);
+    const rows = await db.query<RebuildRow>(
+      `SELECT ${REBUILD_COLUMNS} FROM projection_rebuilds WHERE rebuild_id = $1`,
+      [rebuildId],
+    );
     return rows[0] ? toProgress(rows[0]) : null;
   },
 
   async running(db: SqlExecutor): Promise<RebuildProgress[]> {
-    const rows = await db.query<RebuildRow>(`SELECT ${REBUILD_COLUMNS} FROM projection_rebuilds WHERE state = 'running'`);
+    const rows = await db.query<RebuildRow>(
+      `SELECT ${REBUILD_COLUMNS} FROM projection_rebuilds WHERE state = 'running'`,
+    );
     return rows.map(toProgress);
   },
 };

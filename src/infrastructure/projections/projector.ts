@@ -104,12 +104,14 @@ export class Projector {
     const last = events[events.length - 1].position;
     const outcome = await this.db.transaction(async (tx) => {
       // Moving the checkpoint first checks and locks it in one statement; the batch is applied under that lock.
-      if (!(await checkpoints.advance(tx, this.name, from, last))) return { applied: false as const, current: await checkpoints.read(tx, this.name) };
+      if (!(await checkpoints.advance(tx, this.name, from, last)))
+        return { applied: false as const, current: await checkpoints.read(tx, this.name) };
       for (const projection of this.projections) await applyEvents(projection, events, tx);
       return { applied: true as const };
     });
     if (!outcome.applied) {
-      if (samePosition(outcome.current, from)) throw new Error(`checkpoint ${this.name} could not be moved (is its row missing?)`);
+      if (samePosition(outcome.current, from))
+        throw new Error(`checkpoint ${this.name} could not be moved (is its row missing?)`);
       this.known = outcome.current;
       this.contendedUntil = Date.now() + CONTENDED_MS;
       return -1;

@@ -1,7 +1,12 @@
 import { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EventStore, GlobalPosition } from '../../application/ports/event-store.port';
-import { ProjectionAdmin, ProjectionStatus, RebuildProgress, StartRebuildResult } from '../../application/ports/projections.port';
+import {
+  ProjectionAdmin,
+  ProjectionStatus,
+  RebuildProgress,
+  StartRebuildResult,
+} from '../../application/ports/projections.port';
 import { SqlDatabase } from '../sql/sql-database';
 import { BlueGreenRebuild, RebuildOptions } from './blue-green-rebuild';
 import { checkpoints } from './checkpoint-store';
@@ -63,8 +68,14 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
   async startRebuild(name: string): Promise<StartRebuildResult> {
     const found = this.find(name);
     if (!found) {
-      const known = this.groups.filter((group) => group.rebuildable).flatMap((group) => group.projections.map((projection) => projection.name));
-      return { ok: false, reason: 'unknown_projection', detail: `no projection ${name}; rebuildable: ${known.join(', ')}` };
+      const known = this.groups
+        .filter((group) => group.rebuildable)
+        .flatMap((group) => group.projections.map((projection) => projection.name));
+      return {
+        ok: false,
+        reason: 'unknown_projection',
+        detail: `no projection ${name}; rebuildable: ${known.join(', ')}`,
+      };
     }
     if (!found.group.rebuildable) {
       return {
@@ -80,7 +91,11 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
     const versionBefore = await projectionVersions.current(this.db, name);
     if (!(await rebuildRecords.insert(this.db, { rebuildId, projection: name, versionBefore, at: now }))) {
       const current = (await rebuildRecords.running(this.db)).find((rebuild) => rebuild.projection === name);
-      return { ok: false, reason: 'already_running', detail: `a rebuild of ${name} is already running${current ? ` (${current.rebuildId})` : ''}` };
+      return {
+        ok: false,
+        reason: 'already_running',
+        detail: `a rebuild of ${name} is already running${current ? ` (${current.rebuildId})` : ''}`,
+      };
     }
     const rebuild = new BlueGreenRebuild(this.db, this.store, found.projection, found.group.name, rebuildId, {
       ...this.options,
@@ -139,7 +154,11 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
     } catch (error) {
       this.onError(error);
       await rebuildRecords
-        .finish(this.db, rebuildId, { state: 'failed', error: error instanceof Error ? error.message : String(error), at: new Date() })
+        .finish(this.db, rebuildId, {
+          state: 'failed',
+          error: error instanceof Error ? error.message : String(error),
+          at: new Date(),
+        })
         .catch((failure: unknown) => this.onError(failure));
     }
   }
@@ -153,4 +172,7 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
   }
 }
 
-const positionView = (position: GlobalPosition) => ({ commit: position.commit.toString(), prepare: position.prepare.toString() });
+const positionView = (position: GlobalPosition) => ({
+  commit: position.commit.toString(),
+  prepare: position.prepare.toString(),
+});

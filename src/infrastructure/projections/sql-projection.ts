@@ -24,7 +24,11 @@ export interface SqlProjection {
 }
 
 /** Applies the events a projection handles, in log order, batched where the projection can. */
-export async function applyEvents(projection: SqlProjection, events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+export async function applyEvents(
+  projection: SqlProjection,
+  events: readonly RecordedEvent[],
+  tx: SqlExecutor,
+): Promise<void> {
   const handled = events.filter((event) => projection.handles.has(event.type));
   if (handled.length === 0) return;
   if (projection.applyBatch && handled.length > 1) {

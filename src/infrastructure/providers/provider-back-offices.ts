@@ -1,4 +1,8 @@
-import { ProviderBackOffices, ProviderCatalogSource, ProviderReportSource } from '../../application/ports/provider-back-office.port';
+import {
+  ProviderBackOffices,
+  ProviderCatalogSource,
+  ProviderReportSource,
+} from '../../application/ports/provider-back-office.port';
 
 /** The catalogs and transaction reports of the configured live providers, by name. */
 export class StaticProviderBackOffices implements ProviderBackOffices {

@@ -1,5 +1,12 @@
 import { serviceMetrics } from '../metrics/service-metrics';
-import { BillQuery, OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome, ProviderUnavailableError } from '../../application/ports/provider-gateway.port';
+import {
+  BillQuery,
+  OutstandingBill,
+  ProviderGateway,
+  ProviderOrder,
+  ProviderOutcome,
+  ProviderUnavailableError,
+} from '../../application/ports/provider-gateway.port';
 
 /** A provider call aborted at PROVIDER_TIMEOUT_MS (counted apart from other failures). */
 class ProviderDeadlineError extends ProviderUnavailableError {}
@@ -19,7 +26,9 @@ export class ProviderWithDeadline implements ProviderGateway {
   ) {}
 
   submit(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
-    return this.measured('submit', `submitting order ${order.orderId}`, (signal) => this.provider.submit(order, now, signal));
+    return this.measured('submit', `submitting order ${order.orderId}`, (signal) =>
+      this.provider.submit(order, now, signal),
+    );
   }
 
   poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
@@ -27,10 +36,16 @@ export class ProviderWithDeadline implements ProviderGateway {
   }
 
   fetchBill(request: BillQuery, now: Date): Promise<OutstandingBill | null> {
-    return this.measured('fetch_bill', `fetching the bill of biller ${request.billerId}`, (signal) => this.provider.fetchBill(request, now, signal));
+    return this.measured('fetch_bill', `fetching the bill of biller ${request.billerId}`, (signal) =>
+      this.provider.fetchBill(request, now, signal),
+    );
   }
 
-  private async measured<T>(operation: 'submit' | 'poll' | 'fetch_bill', what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async measured<T>(
+    operation: 'submit' | 'poll' | 'fetch_bill',
+    what: string,
+    call: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const stop = serviceMetrics.providerCalls.startTimer({ operation });
     try {
       const answer = await this.bounded(what, call);

@@ -10,5 +10,10 @@ export function windowOf(now: Date): { start: Date; resetSeconds: number } {
 
 /** The decision for the request that got number `hits` in its key's window. */
 export function decisionOf(hits: number, limitPerMinute: number, resetSeconds: number): RateLimitDecision {
-  return { allowed: hits <= limitPerMinute, limit: limitPerMinute, remaining: Math.max(limitPerMinute - hits, 0), resetSeconds };
+  return {
+    allowed: hits <= limitPerMinute,
+    limit: limitPerMinute,
+    remaining: Math.max(limitPerMinute - hits, 0),
+    resetSeconds,
+  };
 }

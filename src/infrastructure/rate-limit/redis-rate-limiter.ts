@@ -8,7 +8,9 @@ export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
   constructor(private readonly redis: Redis) {}
 
   static connect(url: string): RedisRateLimiter {
-    return new RedisRateLimiter(new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }));
+    return new RedisRateLimiter(
+      new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }),
+    );
   }
 
   async hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {

@@ -34,7 +34,14 @@ CREATE TABLE IF NOT EXISTS rm_balances (
        ON CONFLICT (partner_id, environment) DO UPDATE
          SET available = EXCLUDED.available, revision = EXCLUDED.revision, updated_at = EXCLUDED.updated_at
          WHERE rm_balances.revision < EXCLUDED.revision`,
-      [wallet.partnerId, wallet.environment, data.currency, data.balanceAfter, event.revision, event.metadata.occurredAt],
+      [
+        wallet.partnerId,
+        wallet.environment,
+        data.currency,
+        data.balanceAfter,
+        event.revision,
+        event.metadata.occurredAt,
+      ],
     );
   },
 

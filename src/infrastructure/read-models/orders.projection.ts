@@ -73,24 +73,39 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
                                  balance_after, created_at, updated_at, provider)
            VALUES ($1, $2, $3, $4, 'INITIATED', $5::numeric, $6, $7::jsonb, $8, $9::numeric, $10, $10, $11)
            ON CONFLICT (order_id) DO NOTHING`,
-          [data.orderId, wallet.partnerId, wallet.environment, data.product.kind, data.amount, data.currency,
-            JSON.stringify(data.product), data.reference, data.balanceAfter, data.placedAt, data.route?.provider ?? null],
+          [
+            data.orderId,
+            wallet.partnerId,
+            wallet.environment,
+            data.product.kind,
+            data.amount,
+            data.currency,
+            JSON.stringify(data.product),
+            data.reference,
+            data.balanceAfter,
+            data.placedAt,
+            data.route?.provider ?? null,
+          ],
         );
         return;
       }
       case 'WalletRefunded': {
         const data = event.data as WalletRefunded['data'];
-        await tx.query('UPDATE rm_orders SET refunded_at = $2, updated_at = $3 WHERE order_id = $1', [data.orderId, data.refundedAt, at]);
+        await tx.query('UPDATE rm_orders SET refunded_at = $2, updated_at = $3 WHERE order_id = $1', [
+          data.orderId,
+          data.refundedAt,
+          at,
+        ]);
         return;
       }
     }
     const transaction = { type: event.type, data: event.data } as TransactionEvent;
     switch (transaction.type) {
       case 'TransactionSubmitted':
-        await tx.query(`UPDATE rm_orders SET status = 'PENDING', updated_at = $2 WHERE order_id = $1 AND status = 'INITIATED'`, [
-          transaction.data.orderId,
-          at,
-        ]);
+        await tx.query(
+          `UPDATE rm_orders SET status = 'PENDING', updated_at = $2 WHERE order_id = $1 AND status = 'INITIATED'`,
+          [transaction.data.orderId, at],
+        );
         return;
       case 'TransactionSettled':
         await tx.query(
@@ -99,11 +114,10 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
         );
         return;
       case 'TransactionFailed':
-        await tx.query(`UPDATE rm_orders SET status = 'FAILED', failure_reason = $2, updated_at = $3, held_at = NULL WHERE order_id = $1`, [
-          transaction.data.orderId,
-          transaction.data.reason,
-          at,
-        ]);
+        await tx.query(
+          `UPDATE rm_orders SET status = 'FAILED', failure_reason = $2, updated_at = $3, held_at = NULL WHERE order_id = $1`,
+          [transaction.data.orderId, transaction.data.reason, at],
+        );
         return;
       case 'TransactionDisputed':
         await tx.query(
@@ -140,7 +154,8 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
     if (debits.length > 0) await insertDebits(debits, tx);
     for (const run of runsByType(events.filter((event) => event.type !== 'WalletDebited'))) {
       if (run.length > 1 && run[0].type === 'TransactionSubmitted' && distinctOrders(run)) await markSubmitted(run, tx);
-      else if (run.length > 1 && run[0].type === 'TransactionSettled' && distinctOrders(run)) await markSettled(run, tx);
+      else if (run.length > 1 && run[0].type === 'TransactionSettled' && distinctOrders(run))
+        await markSettled(run, tx);
       else for (const event of run) await ordersProjection.apply(event, tx);
     }
   },
@@ -158,8 +173,19 @@ async function insertDebits(run: readonly RecordedEvent[], tx: SqlExecutor): Pro
     const wallet = parseWalletStreamId(event.streamId);
     if (!wallet) continue;
     const data = event.data as WalletDebited['data'];
-    const values = [data.orderId, wallet.partnerId, wallet.environment, data.product.kind, data.amount, data.currency,
-      JSON.stringify(data.product), data.reference, data.balanceAfter, data.placedAt, data.route?.provider ?? null];
+    const values = [
+      data.orderId,
+      wallet.partnerId,
+      wallet.environment,
+      data.product.kind,
+      data.amount,
+      data.currency,
+      JSON.stringify(data.product),
+      data.reference,
+      data.balanceAfter,
+      data.placedAt,
+      data.route?.provider ?? null,
+    ];
     values.forEach((value, index) => columns[index].push(value));
   }
   if (columns[0].length === 0) return;
@@ -193,8 +219,12 @@ async function markSettled(run: readonly RecordedEvent[], tx: SqlExecutor): Prom
     `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = s.operator_ref, settled_at = s.settled_at, updated_at = s.at, held_at = NULL
        FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS s(order_id, operator_ref, settled_at, at)
       WHERE rm_orders.order_id = s.order_id`,
-    [settled.map((data) => data.orderId), settled.map((data) => data.operatorRef), settled.map((data) => data.settledAt),
-      run.map((event) => event.metadata.occurredAt)],
+    [
+      settled.map((data) => data.orderId),
+      settled.map((data) => data.operatorRef),
+      settled.map((data) => data.settledAt),
+      run.map((event) => event.metadata.occurredAt),
+    ],
     { planPerCall: true },
   );
 }

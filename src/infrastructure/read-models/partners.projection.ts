@@ -29,7 +29,14 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
 );
 `,
   },
-  handles: new Set(['PartnerOnboarded', 'ApiKeyIssued', 'ApiKeyRevoked', 'ScopedKeyCreated', 'ScopedKeyRevoked', 'KycStatusChanged']),
+  handles: new Set([
+    'PartnerOnboarded',
+    'ApiKeyIssued',
+    'ApiKeyRevoked',
+    'ScopedKeyCreated',
+    'ScopedKeyRevoked',
+    'KycStatusChanged',
+  ]),
 
   async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
     const partnerEvent = { type: event.type, data: event.data } as PartnerEvent;
@@ -69,7 +76,10 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
         return;
       }
       case 'ScopedKeyRevoked':
-        await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [partnerEvent.data.keyId, partnerEvent.data.revokedAt]);
+        await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [
+          partnerEvent.data.keyId,
+          partnerEvent.data.revokedAt,
+        ]);
         return;
       case 'ApiKeyRevoked':
         await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [

@@ -55,8 +55,13 @@ const PUBLIC_STATUS_CLAUSES: Record<PublicStatus, string> = {
 /** Queries over the projected tables. */
 export class SqlReadModels implements ReadModels {
   /** Every partner request starts here: concurrent lookups share one query. */
-  private readonly keyAccess = new StatementBatcher<string, ApiKeyAccess | null>((hashes) => this.readKeyAccess(hashes));
-  private readonly settingsLookups = new StatementBatcher<{ partnerId: string; environment: Environment }, PartnerSettings>((wanted) => this.readSettings(wanted));
+  private readonly keyAccess = new StatementBatcher<string, ApiKeyAccess | null>((hashes) =>
+    this.readKeyAccess(hashes),
+  );
+  private readonly settingsLookups = new StatementBatcher<
+    { partnerId: string; environment: Environment },
+    PartnerSettings
+  >((wanted) => this.readSettings(wanted));
 
   constructor(private readonly db: SqlExecutor) {}
 
@@ -67,11 +72,23 @@ export class SqlReadModels implements ReadModels {
     );
     const row = rows[0];
     if (!row) return null;
-    return { partnerId, environment, currency: row.currency, available: decimal(row.available, row.currency), updatedAt: iso(row.updated_at) };
+    return {
+      partnerId,
+      environment,
+      currency: row.currency,
+      available: decimal(row.available, row.currency),
+      updatedAt: iso(row.updated_at),
+    };
   }
 
   async allBalances(): Promise<BalanceView[]> {
-    const rows = await this.db.query<{ partner_id: string; environment: Environment; currency: Currency; available: string; updated_at: Date | string }>(
+    const rows = await this.db.query<{
+      partner_id: string;
+      environment: Environment;
+      currency: Currency;
+      available: string;
+      updated_at: Date | string;
+    }>(
       'SELECT partner_id, environment, currency, available::text AS available, updated_at FROM rm_balances ORDER BY partner_id, environment',
     );
     return rows.map((row) => ({
@@ -129,12 +146,23 @@ export class SqlReadModels implements ReadModels {
   }
 
   async partner(partnerId: string): Promise<PartnerView | null> {
-    const rows = await this.db.query<{ partner_id: string; name: string; corridor: Corridor; kyc_status: KycStatus; created_at: Date | string }>(
-      'SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners WHERE partner_id = $1',
-      [partnerId],
-    );
+    const rows = await this.db.query<{
+      partner_id: string;
+      name: string;
+      corridor: Corridor;
+      kyc_status: KycStatus;
+      created_at: Date | string;
+    }>('SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners WHERE partner_id = $1', [partnerId]);
     const row = rows[0];
-    return row ? { partnerId: row.partner_id, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) } : null;
+    return row
+      ? {
+          partnerId: row.partner_id,
+          name: row.name,
+          corridor: row.corridor,
+          kycStatus: row.kyc_status,
+          createdAt: iso(row.created_at),
+        }
+      : null;
   }
 
   /** Concurrent lookups (webhook deliveries running side by side) share one statement. */
@@ -142,7 +170,9 @@ export class SqlReadModels implements ReadModels {
     return this.settingsLookups.submit({ partnerId, environment });
   }
 
-  private async readSettings(wanted: readonly { partnerId: string; environment: Environment }[]): Promise<PartnerSettings[]> {
+  private async readSettings(
+    wanted: readonly { partnerId: string; environment: Environment }[],
+  ): Promise<PartnerSettings[]> {
     const rows = await this.db.query<{ partner_id: string; environment: Environment; settings: PartnerSettings }>(
       `SELECT s.partner_id, s.environment, s.settings FROM rm_partner_settings s
          JOIN unnest($1::text[], $2::text[]) AS v(partner_id, environment) ON s.partner_id = v.partner_id AND s.environment = v.environment`,
@@ -195,7 +225,9 @@ export class SqlReadModels implements ReadModels {
       [keyHash],
     );
     const row = rows[0];
-    return row ? { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active } : null;
+    return row
+      ? { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active }
+      : null;
   }
 }
 
@@ -211,8 +243,18 @@ export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, k.key_id, k.partner_id,
 
 export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
   const partner: PartnerView | null =
-    row.partner_found !== null && row.name !== null && row.corridor !== null && row.kyc_status !== null && row.created_at !== null
-      ? { partnerId: row.partner_found, name: row.name, corridor: row.corridor, kycStatus: row.kyc_status, createdAt: iso(row.created_at) }
+    row.partner_found !== null &&
+    row.name !== null &&
+    row.corridor !== null &&
+    row.kyc_status !== null &&
+    row.created_at !== null
+      ? {
+          partnerId: row.partner_found,
+          name: row.name,
+          corridor: row.corridor,
+          kycStatus: row.kyc_status,
+          createdAt: iso(row.created_at),
+        }
       : null;
   return {
     key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },

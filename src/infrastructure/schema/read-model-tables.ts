@@ -23,7 +23,9 @@ export const UNFILLED_SCHEMA_VERSION = 0;
  * model blue/green once it runs (SqlProjectionAdmin.startDueRebuilds).
  */
 export async function ensureReadModelTables(tx: SqlExecutor, projections: readonly SqlProjection[]): Promise<void> {
-  const recorded = await tx.query<{ name: string }>('SELECT name FROM projection_versions WHERE schema_version IS NOT NULL');
+  const recorded = await tx.query<{ name: string }>(
+    'SELECT name FROM projection_versions WHERE schema_version IS NOT NULL',
+  );
   const known = new Set(recorded.map((row) => row.name));
   const followedTheLog = await readModelsFollowedTheLog(tx);
   for (const projection of projections) {

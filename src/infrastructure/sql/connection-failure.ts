@@ -1,7 +1,15 @@
 import { StoreUnavailableError } from '../../application/shared/store-unavailable';
 
 /** Socket errors of a server that is down or went away. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOENT',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 /** SQLSTATE class 08 (connection exception) and 57P01–57P03 (the server shutting down or starting). */
 const SERVER_GONE = /^(08...|57P0[123])$/;
 
@@ -11,7 +19,9 @@ export function isConnectionFailure(error: unknown): boolean {
   const code = 'code' in error ? error.code : undefined;
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_GONE.test(code))) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connection timeout|timeout expired|Client has encountered a connection error/i.test(message);
+  return /Connection terminated|connection timeout|timeout expired|Client has encountered a connection error/i.test(
+    message,
+  );
 }
 
 /** Rethrows a connection failure as the application's StoreUnavailableError; any other error as it is. */

@@ -42,7 +42,11 @@ export class PostgresDatabase implements SqlDatabase {
     return this.asynchronous.asOwnedView();
   }
 
-  async query<Row extends object>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+  async query<Row extends object>(
+    text: string,
+    params: readonly unknown[] = [],
+    options?: QueryOptions,
+  ): Promise<Row[]> {
     serviceMetrics.sqlStatements.inc();
     const result = await this.pool.query(preparedQuery(text, params, options)).catch(translateConnectionFailure);
     return result.rows as Row[];
@@ -107,7 +111,11 @@ export class PostgresDatabase implements SqlDatabase {
 }
 
 const clientExecutor = (client: PoolClient): SqlExecutor => ({
-  async query<Row extends object>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Row[]> {
+  async query<Row extends object>(
+    text: string,
+    params: readonly unknown[] = [],
+    options?: QueryOptions,
+  ): Promise<Row[]> {
     serviceMetrics.sqlStatements.inc();
     const result = await client.query(preparedQuery(text, params, options));
     return result.rows as Row[];

@@ -58,7 +58,11 @@ export async function migrate(
     for (const migration of migrations) {
       if (migration.version > target || done.has(migration.version)) continue;
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, checksumOf(migration)]);
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        checksumOf(migration),
+      ]);
       now.push(migration.version);
     }
     if (options.then) await options.then(tx);
@@ -72,7 +76,10 @@ export async function appliedMigrations(db: SqlExecutor): Promise<AppliedMigrati
 
 function checkNumbering(migrations: readonly Migration[]): void {
   migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) throw new MigrationHistoryError(`migration ${migration.name} has number ${migration.version}, expected ${index + 1}: migrations are numbered 1, 2, 3, … in order`);
+    if (migration.version !== index + 1)
+      throw new MigrationHistoryError(
+        `migration ${migration.name} has number ${migration.version}, expected ${index + 1}: migrations are numbered 1, 2, 3, … in order`,
+      );
   });
 }
 

@@ -27,7 +27,9 @@ export class HttpWebhookSender implements WebhookSender {
   async send(request: WebhookRequest): Promise<WebhookSendResult> {
     const result = await this.post(request);
     const delivered = result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
-    serviceMetrics.webhookAttempts.inc({ outcome: delivered ? 'delivered' : result.kind === 'response' ? 'rejected' : 'error' });
+    serviceMetrics.webhookAttempts.inc({
+      outcome: delivered ? 'delivered' : result.kind === 'response' ? 'rejected' : 'error',
+    });
     return result;
   }
 
@@ -76,7 +78,9 @@ export class HttpWebhookSender implements WebhookSender {
           });
           response.on('end', () => finish({ kind: 'response', statusCode, latencyMs: latency() }));
           response.on('error', () => undefined);
-          response.on('close', () => finish({ kind: 'error', error: DELIVERY_ERRORS.answerCutOff, latencyMs: latency() }));
+          response.on('close', () =>
+            finish({ kind: 'error', error: DELIVERY_ERRORS.answerCutOff, latencyMs: latency() }),
+          );
         },
       );
       const deadline = setTimeout(() => {
@@ -92,8 +96,14 @@ export class HttpWebhookSender implements WebhookSender {
 function categoryOf(error: Error): DeliveryError {
   if (error instanceof AddressNotAllowed) return DELIVERY_ERRORS.addressNotAllowed;
   const code = (error as NodeJS.ErrnoException).code ?? '';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA') return DELIVERY_ERRORS.nameNotResolved;
-  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/.test(code)) return DELIVERY_ERRORS.tlsFailed;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA')
+    return DELIVERY_ERRORS.nameNotResolved;
+  if (
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/.test(code)
+  )
+    return DELIVERY_ERRORS.tlsFailed;
   return DELIVERY_ERRORS.connectionFailed;
 }
 

@@ -1,4 +1,9 @@
-import { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookDeliveryStore } from '../../application/ports/webhook.port';
+import {
+  DeliveryState,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryStore,
+} from '../../application/ports/webhook.port';
 import { Environment } from '../../domain/shared/environment';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor, SQLSTATE, sqlStateOf } from '../sql/sql-database';
@@ -57,7 +62,9 @@ interface AttemptRow {
 }
 
 export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
-  private readonly lookups = new StatementBatcher<string, WebhookDelivery | null>((deliveryIds) => this.readDeliveries(deliveryIds));
+  private readonly lookups = new StatementBatcher<string, WebhookDelivery | null>((deliveryIds) =>
+    this.readDeliveries(deliveryIds),
+  );
 
   constructor(private readonly db: SqlExecutor) {}
 
@@ -65,7 +72,16 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     await this.db.query(
       `INSERT INTO webhook_deliveries (delivery_id, partner_id, environment, event, order_id, url, body, state, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $8) ON CONFLICT (delivery_id) DO NOTHING`,
-      [delivery.deliveryId, delivery.partnerId, delivery.environment, delivery.event, delivery.orderId, delivery.url, delivery.body, delivery.createdAt],
+      [
+        delivery.deliveryId,
+        delivery.partnerId,
+        delivery.environment,
+        delivery.event,
+        delivery.orderId,
+        delivery.url,
+        delivery.body,
+        delivery.createdAt,
+      ],
     );
     const stored = await this.get(delivery.deliveryId);
     if (!stored) throw new Error(`delivery ${delivery.deliveryId} vanished`);
@@ -76,13 +92,25 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     try {
       await this.db.query(
         `INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, latency_ms, error, url) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [deliveryId, attempt.attempt, attempt.attemptedAt, attempt.statusCode, attempt.latencyMs, attempt.error, attempt.url],
+        [
+          deliveryId,
+          attempt.attempt,
+          attempt.attemptedAt,
+          attempt.statusCode,
+          attempt.latencyMs,
+          attempt.error,
+          attempt.url,
+        ],
       );
     } catch (error) {
       if (sqlStateOf(error) === SQLSTATE.uniqueViolation) return false;
       throw error;
     }
-    await this.db.query('UPDATE webhook_deliveries SET state = $2, updated_at = $3 WHERE delivery_id = $1', [deliveryId, state, attempt.attemptedAt]);
+    await this.db.query('UPDATE webhook_deliveries SET state = $2, updated_at = $3 WHERE delivery_id = $1', [
+      deliveryId,
+      state,
+      attempt.attemptedAt,
+    ]);
     return true;
   }
 
@@ -92,12 +120,20 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   private async readDeliveries(deliveryIds: readonly string[]): Promise<(WebhookDelivery | null)[]> {
-    const rows = await this.db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE delivery_id = ANY($1::text[])', [[...new Set(deliveryIds)]]);
+    const rows = await this.db.query<DeliveryRow>(
+      'SELECT * FROM webhook_deliveries WHERE delivery_id = ANY($1::text[])',
+      [[...new Set(deliveryIds)]],
+    );
     const found = new Map((await this.withAttempts(rows)).map((delivery) => [delivery.deliveryId, delivery]));
     return deliveryIds.map((deliveryId) => found.get(deliveryId) ?? null);
   }
 
-  async list(filter: { partnerId?: string; environment?: Environment; state?: DeliveryState; limit: number }): Promise<WebhookDelivery[]> {
+  async list(filter: {
+    partnerId?: string;
+    environment?: Environment;
+    state?: DeliveryState;
+    limit: number;
+  }): Promise<WebhookDelivery[]> {
     const params: unknown[] = [];
     const where: string[] = [];
     const add = (column: string, value: unknown) => {
@@ -117,9 +153,10 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
 
   private async withAttempts(rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
     if (rows.length === 0) return [];
-    const attempts = await this.db.query<AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY attempt', [
-      rows.map((row) => row.delivery_id),
-    ]);
+    const attempts = await this.db.query<AttemptRow>(
+      'SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY attempt',
+      [rows.map((row) => row.delivery_id)],
+    );
     return rows.map((row) => ({
       deliveryId: row.delivery_id,
       partnerId: row.partner_id,

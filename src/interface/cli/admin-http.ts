@@ -1,9 +1,7 @@
 import { AdminRequest } from './command-spec';
 import { errorCause, errorCode, errorMessage } from './error-fields';
 
-export type HttpResult =
-  | { kind: 'response'; status: number; text: string }
-  | { kind: 'unreachable'; cause: string };
+export type HttpResult = { kind: 'response'; status: number; text: string } | { kind: 'unreachable'; cause: string };
 
 // undici reports "fetch failed" and keeps the useful part (ECONNREFUSED, ENOTFOUND...) in cause.
 const describe = (error: unknown): string => {
@@ -12,7 +10,11 @@ const describe = (error: unknown): string => {
   return errorCode(cause) ?? errorMessage(cause);
 };
 
-export const sendAdminRequest = async (serviceUrl: string, token: string, request: AdminRequest): Promise<HttpResult> => {
+export const sendAdminRequest = async (
+  serviceUrl: string,
+  token: string,
+  request: AdminRequest,
+): Promise<HttpResult> => {
   try {
     const response = await fetchAdmin(serviceUrl, token, request);
     return { kind: 'response', status: response.status, text: await response.text() };
@@ -24,7 +26,11 @@ export const sendAdminRequest = async (serviceUrl: string, token: string, reques
 export type OpenedResponse = { kind: 'response'; response: Response } | { kind: 'unreachable'; cause: string };
 
 /** The response with its body still to be read, for output that is streamed as it arrives. */
-export const openAdminRequest = async (serviceUrl: string, token: string, request: AdminRequest): Promise<OpenedResponse> => {
+export const openAdminRequest = async (
+  serviceUrl: string,
+  token: string,
+  request: AdminRequest,
+): Promise<OpenedResponse> => {
   try {
     return { kind: 'response', response: await fetchAdmin(serviceUrl, token, request) };
   } catch (error) {
@@ -35,7 +41,11 @@ export const openAdminRequest = async (serviceUrl: string, token: string, reques
 export const describeFailure = describe;
 
 const fetchAdmin = (serviceUrl: string, token: string, request: AdminRequest): Promise<Response> => {
-  const headers: Record<string, string> = { ...request.headers, authorization: `Bearer ${token}`, accept: 'application/json' };
+  const headers: Record<string, string> = {
+    ...request.headers,
+    authorization: `Bearer ${token}`,
+    accept: 'application/json',
+  };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   return fetch(`${serviceUrl}/v1/admin${request.path}`, {
     method: request.method,

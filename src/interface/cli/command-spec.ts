@@ -10,9 +10,7 @@ export interface AdminRequest {
   headers?: Record<string, string>;
 }
 
-export type OptionSpec =
-  | { type: 'string'; kind: ValueKind; required: boolean }
-  | { type: 'flag' };
+export type OptionSpec = { type: 'string'; kind: ValueKind; required: boolean } | { type: 'flag' };
 
 /** Positionals and options after validation, looked up by name. */
 export interface CommandArgs {

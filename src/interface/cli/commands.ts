@@ -45,7 +45,12 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
     build: (a) => {
       const query = new URLSearchParams();
-      for (const [name, option] of [['q', 'search'], ['corridor', 'corridor'], ['kyc_status', 'kyc'], ['limit', 'limit']] as const) {
+      for (const [name, option] of [
+        ['q', 'search'],
+        ['corridor', 'corridor'],
+        ['kyc_status', 'kyc'],
+        ['limit', 'limit'],
+      ] as const) {
         const value = a.optional(option);
         if (value !== undefined) query.set(name, value);
       }
@@ -72,8 +77,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     }),
   },
   'key create': {
-    usage: '<partner_id> --environment <sandbox|live> --label <text> --scope <read_only|transact> [--per-order-max <decimal>] [--daily-max <decimal>] [--expires-at <date-time>]',
-    summary: 'Create a restricted key (caps in the wallet currency, daily = rolling 24 hours); prints api_key, shown once.',
+    usage:
+      '<partner_id> --environment <sandbox|live> --label <text> --scope <read_only|transact> [--per-order-max <decimal>] [--daily-max <decimal>] [--expires-at <date-time>]',
+    summary:
+      'Create a restricted key (caps in the wallet currency, daily = rolling 24 hours); prints api_key, shown once.',
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: {
       environment: { type: 'string', kind: 'environment', required: true },
@@ -101,7 +108,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary: 'List restricted keys with their caps, expiry, spend and refusals of the last 24 hours.',
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: { environment: { type: 'string', kind: 'environment', required: true } },
-    build: (a) => ({ method: 'GET', path: `/partners/${seg(a.value('partner_id'))}/keys?environment=${seg(a.value('environment'))}` }),
+    build: (a) => ({
+      method: 'GET',
+      path: `/partners/${seg(a.value('partner_id'))}/keys?environment=${seg(a.value('environment'))}`,
+    }),
   },
   'key revoke': {
     usage: '<partner_id> <key_id>',
@@ -111,7 +121,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       { name: 'key_id', kind: 'id' },
     ],
     options: {},
-    build: (a) => ({ method: 'DELETE', path: `/partners/${seg(a.value('partner_id'))}/keys/${seg(a.value('key_id'))}` }),
+    build: (a) => ({
+      method: 'DELETE',
+      path: `/partners/${seg(a.value('partner_id'))}/keys/${seg(a.value('key_id'))}`,
+    }),
   },
   'wallet credit': {
     usage: '<partner_id> --environment <sandbox|live> --amount <decimal> --reference <text> [--idempotency-key <key>]',
@@ -218,7 +231,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
   },
   'webhook list': {
-    usage: '[--partner <partner_id>] [--environment <sandbox|live>] [--state <PENDING|RETRYING|SUCCEEDED|FAILED>] [--limit <n>]',
+    usage:
+      '[--partner <partner_id>] [--environment <sandbox|live>] [--state <PENDING|RETRYING|SUCCEEDED|FAILED>] [--limit <n>]',
     summary: 'List webhook deliveries with every attempt (status code, latency, error).',
     positionals: [],
     options: {
@@ -250,7 +264,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   verify: {
     usage: '',
-    summary: 'Check ledger invariants; exits 1 and prints the breaches if any. Shows on stderr how long the service has been working.',
+    summary:
+      'Check ledger invariants; exits 1 and prints the breaches if any. Shows on stderr how long the service has been working.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/verify' }),
@@ -258,14 +273,16 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   'provider status': {
     usage: '',
-    summary: 'The live provider and our float there (balance, currency, low-float threshold), read from the provider now.',
+    summary:
+      'The live provider and our float there (balance, currency, low-float threshold), read from the provider now.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/providers/status' }),
   },
   'job backlog': {
     usage: '',
-    summary: 'Open jobs (provider submissions and polls, refunds, webhook deliveries, stuck-order checks) by kind: due, retrying, running, oldest.',
+    summary:
+      'Open jobs (provider submissions and polls, refunds, webhook deliveries, stuck-order checks) by kind: due, retrying, running, oldest.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/jobs' }),
@@ -304,7 +321,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       if (from !== undefined) query.set('from', from);
       const to = a.optional('to');
       if (to !== undefined) query.set('to', to);
-      return { method: 'GET', path: `/audit/wallets/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}` };
+      return {
+        method: 'GET',
+        path: `/audit/wallets/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}`,
+      };
     },
     output: 'stream',
   },
@@ -317,7 +337,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   'audit statement': {
     usage: '<partner_id> --environment <sandbox|live> --date <YYYY-MM-DD>',
-    summary: 'Opening balance, debits, refunds, credits and closing balance of a wallet for one UTC day, and whether they add up.',
+    summary:
+      'Opening balance, debits, refunds, credits and closing balance of a wallet for one UTC day, and whether they add up.',
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: {
       environment: { type: 'string', kind: 'environment', required: true },
@@ -342,15 +363,23 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       format: { type: 'string', kind: 'report-format', required: false },
     },
     build: (a) => {
-      const query = new URLSearchParams({ from: a.value('from'), to: a.value('to'), format: a.optional('format') ?? 'json' });
-      return { method: 'GET', path: `/audit/reports/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}` };
+      const query = new URLSearchParams({
+        from: a.value('from'),
+        to: a.value('to'),
+        format: a.optional('format') ?? 'json',
+      });
+      return {
+        method: 'GET',
+        path: `/audit/reports/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}`,
+      };
     },
     output: 'stream',
     longRunning: true,
   },
   'route list': {
     usage: '',
-    summary: 'Every operator and biller with its live route (provider and upstream id), or none, and who changed it last and when.',
+    summary:
+      'Every operator and biller with its live route (provider and upstream id), or none, and who changed it last and when.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/routes' }),
@@ -376,29 +405,45 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     build: (a) => ({
       method: 'POST',
       path: '/routes',
-      body: { kind: a.value('kind'), id: Number(a.value('id')), provider: a.value('provider'), upstream_id: a.value('upstream-id') },
+      body: {
+        kind: a.value('kind'),
+        id: Number(a.value('id')),
+        provider: a.value('provider'),
+        upstream_id: a.value('upstream-id'),
+      },
     }),
   },
   'route remove': {
     usage: '<operator|biller> <id> --reason <text>',
-    summary: 'Take an operator or biller off live: its new orders answer 503 provider_unavailable; placed orders keep their route.',
+    summary:
+      'Take an operator or biller off live: its new orders answer 503 provider_unavailable; placed orders keep their route.',
     positionals: [
       { name: 'kind', kind: 'product-kind' },
       { name: 'id', kind: 'positive-int' },
     ],
     options: { reason: { type: 'string', kind: 'text', required: true } },
-    build: (a) => ({ method: 'POST', path: '/routes/remove', body: { kind: a.value('kind'), id: Number(a.value('id')), reason: a.value('reason') } }),
+    build: (a) => ({
+      method: 'POST',
+      path: '/routes/remove',
+      body: { kind: a.value('kind'), id: Number(a.value('id')), reason: a.value('reason') },
+    }),
   },
   'provider sync': {
     usage: '<provider> [--apply]',
-    summary: "Read the provider's operator and biller catalogs for IN, BD and SG and print the proposed routes by country and name; --apply records them.",
+    summary:
+      "Read the provider's operator and biller catalogs for IN, BD and SG and print the proposed routes by country and name; --apply records them.",
     positionals: [{ name: 'provider', kind: 'provider' }],
     options: { apply: { type: 'flag' } },
-    build: (a) => ({ method: 'POST', path: `/providers/${seg(a.value('provider'))}/sync`, body: { apply: a.flag('apply') } }),
+    build: (a) => ({
+      method: 'POST',
+      path: `/providers/${seg(a.value('provider'))}/sync`,
+      body: { apply: a.flag('apply') },
+    }),
   },
   'provider breakers': {
     usage: '',
-    summary: "Each live provider's circuit breaker in the process that answers: closed, open or probing, and when it probes next.",
+    summary:
+      "Each live provider's circuit breaker in the process that answers: closed, open or probing, and when it probes next.",
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/providers/breakers' }),

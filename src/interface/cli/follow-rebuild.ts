@@ -12,7 +12,12 @@ const POLL_MS = 250;
  * redrawn on stderr; otherwise each change is one JSON line on stdout. The last line is the
  * rebuild as it ended: on stdout with exit 0 when it completed, on stderr with exit 1 when not.
  */
-export async function followRebuild(serviceUrl: string, token: string, start: AdminRequest, terminal: Terminal): Promise<ExitCode | Unreachable> {
+export async function followRebuild(
+  serviceUrl: string,
+  token: string,
+  start: AdminRequest,
+  terminal: Terminal,
+): Promise<ExitCode | Unreachable> {
   const started = await sendAdminRequest(serviceUrl, token, start);
   if (started.kind === 'unreachable') return { unreachable: started.cause };
   if (started.status < 200 || started.status >= 300) {
@@ -22,7 +27,9 @@ export async function followRebuild(serviceUrl: string, token: string, start: Ad
   }
   const first = parse(started.text);
   if (!first) {
-    terminal.stderr.write(`${JSON.stringify({ error: 'invalid_response', detail: `service answered ${started.status} without a rebuild` })}\n`);
+    terminal.stderr.write(
+      `${JSON.stringify({ error: 'invalid_response', detail: `service answered ${started.status} without a rebuild` })}\n`,
+    );
     return EXIT.errorResponse;
   }
   const tty = terminal.stdout.isTTY === true;

@@ -51,7 +51,9 @@ const run = async (argv: readonly string[]): Promise<ExitCode> => {
   }
 
   const send = () => sendAdminRequest(service.url, token.token, parsed.request);
-  const result = parsed.progressLabel ? await withElapsedProgress(process.stderr, parsed.progressLabel, send) : await send();
+  const result = parsed.progressLabel
+    ? await withElapsedProgress(process.stderr, parsed.progressLabel, send)
+    : await send();
   if (result.kind === 'unreachable') return unreachable(result.cause);
   const outcome = responseOutcome(result.status, result.text);
   process[outcome.stream].write(`${outcome.line}\n`);

@@ -49,17 +49,22 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
       : 'must be a positive decimal with at most 2 fraction digits, e.g. 10.50',
   date: (value) => (isCalendarDate(value) ? null : 'must be a date as YYYY-MM-DD'),
   // An empty value removes the webhook URL; the server checks the scheme rules per environment.
-  url: (value) => (value === '' || /^https?:\/\/\S+$/.test(value) ? null : 'must be an http(s) URL, or "" to remove it'),
+  url: (value) =>
+    value === '' || /^https?:\/\/\S+$/.test(value) ? null : 'must be an http(s) URL, or "" to remove it',
   // The server checks each entry; here only the shape, so a typo is caught before sending.
-  'cidr-list': (value) => (/^[0-9A-Fa-f:./]*(,[0-9A-Fa-f:./]+)*$/.test(value) ? null : 'must be comma-separated IPs or CIDRs, or "" for none'),
+  'cidr-list': (value) =>
+    /^[0-9A-Fa-f:./]*(,[0-9A-Fa-f:./]+)*$/.test(value) ? null : 'must be comma-separated IPs or CIDRs, or "" for none',
   'audit-format': oneOf('jsonl', 'csv'),
   'report-format': oneOf('json', 'html'),
-  'idempotency-key': (value) => (IDEMPOTENCY_KEY_PATTERN.test(value) ? null : 'must be 8 to 255 visible ASCII characters'),
+  'idempotency-key': (value) =>
+    IDEMPOTENCY_KEY_PATTERN.test(value) ? null : 'must be 8 to 255 visible ASCII characters',
   'product-kind': oneOf('operator', 'biller'),
-  provider: (value) => (/^[a-z][a-z0-9-]{1,31}$/.test(value) ? null : 'must be a provider name: lower-case letters, digits and -'),
+  provider: (value) =>
+    /^[a-z][a-z0-9-]{1,31}$/.test(value) ? null : 'must be a provider name: lower-case letters, digits and -',
   'key-scope': oneOf('read_only', 'transact'),
   'date-time': (value) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
+    !Number.isNaN(Date.parse(value))
       ? null
       : 'must be an ISO 8601 date-time, e.g. 2026-12-31T00:00:00Z',
   'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),

@@ -91,5 +91,10 @@ export const parseCommand = (argv: readonly string[], commands: Commands): Parse
     flag: (name) => flags.has(name),
   };
   const name = argv.slice(0, argv.length - rest.length).join(' ');
-  return { kind: 'request', request: spec.build(args), output: spec.output ?? 'json', progressLabel: spec.longRunning ? name : null };
+  return {
+    kind: 'request',
+    request: spec.build(args),
+    output: spec.output ?? 'json',
+    progressLabel: spec.longRunning ? name : null,
+  };
 };

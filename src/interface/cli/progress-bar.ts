@@ -13,7 +13,12 @@ export interface RebuildSnapshot {
 export const isRebuildSnapshot = (value: unknown): value is RebuildSnapshot => {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return typeof record.rebuild_id === 'string' && typeof record.state === 'string' && typeof record.events_applied === 'number' && typeof record.events_total === 'number';
+  return (
+    typeof record.rebuild_id === 'string' &&
+    typeof record.state === 'string' &&
+    typeof record.events_applied === 'number' &&
+    typeof record.events_total === 'number'
+  );
 };
 
 const count = (n: number): string => n.toLocaleString('en-US');
@@ -31,7 +36,14 @@ const duration = (seconds: number | null): string => {
 export function progressLine(snapshot: RebuildSnapshot, width = 30): string {
   const phase = snapshot.phase === 'building' ? '' : `  ${snapshot.phase.replace(/_/g, ' ')}`;
   const line = barLine(
-    { label: snapshot.projection, done: snapshot.events_applied, total: snapshot.events_total, perSecond: snapshot.events_per_second, etaSeconds: snapshot.eta_seconds, running: snapshot.state === 'running' },
+    {
+      label: snapshot.projection,
+      done: snapshot.events_applied,
+      total: snapshot.events_total,
+      perSecond: snapshot.events_per_second,
+      etaSeconds: snapshot.eta_seconds,
+      running: snapshot.state === 'running',
+    },
     width,
   );
   return `${line}${phase}`;

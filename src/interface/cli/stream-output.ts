@@ -43,7 +43,9 @@ export async function streamToStdout(
       if (!terminal.stdout.write(chunk)) await once(terminal.stdout, 'drain');
     }
   } catch (error) {
-    terminal.stderr.write(`${JSON.stringify({ error: 'stream_interrupted', detail: `the service stopped sending half way (${describeFailure(error)}); the output is incomplete` })}\n`);
+    terminal.stderr.write(
+      `${JSON.stringify({ error: 'stream_interrupted', detail: `the service stopped sending half way (${describeFailure(error)}); the output is incomplete` })}\n`,
+    );
     return EXIT.errorResponse;
   }
   return EXIT.ok;

@@ -10,5 +10,17 @@ export const CONSOLE_PATH = '/console';
  * and holds no data of its own. (The build copies the files next to this module into dist.)
  */
 export function serveConsole(app: NestFastifyApplication): void {
-  serveStaticPage(app, CONSOLE_PATH, join(__dirname, 'public'), ['index.html', 'console.js', 'api.js', 'page.js', 'partners.js', 'orders.js', 'webhooks.js', 'finance.js', 'engineering.js', 'console.css', 'favicon.svg']);
+  serveStaticPage(app, CONSOLE_PATH, join(__dirname, 'public'), [
+    'index.html',
+    'console.js',
+    'api.js',
+    'page.js',
+    'partners.js',
+    'orders.js',
+    'webhooks.js',
+    'finance.js',
+    'engineering.js',
+    'console.css',
+    'favicon.svg',
+  ]);
 }

@@ -26,7 +26,9 @@ export function earlyAnswer(message: unknown): EarlyAnswer | null {
   const schema = Object.hasOwn(REQUEST_SCHEMAS, method) ? REQUEST_SCHEMAS[method] : undefined;
   if (!schema) return null;
   const request = schema.safeParse(message);
-  return request.success ? null : { id, error: { code: INVALID_PARAMS, message: `Invalid params: ${firstIssue(request.error)}` } };
+  return request.success
+    ? null
+    : { id, error: { code: INVALID_PARAMS, message: `Invalid params: ${firstIssue(request.error)}` } };
 }
 
 /** The first problem as "<field>: <reason>", the form every refusal of the service takes. */

@@ -31,12 +31,20 @@ export class McpController {
     if (Array.isArray(request.body)) {
       // One JSON-RPC message per HTTP request (batches left MCP in 2025-06-18), so that
       // admission, and later the per-key rate limit, applies to every tool call.
-      this.sendJsonRpcError(reply, 400, -32600, 'Invalid Request: JSON-RPC batches are not accepted; send one message per request');
+      this.sendJsonRpcError(
+        reply,
+        400,
+        -32600,
+        'Invalid Request: JSON-RPC batches are not accepted; send one message per request',
+      );
       return;
     }
     const early = earlyAnswer(request.body);
     if (early) {
-      void reply.status(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ jsonrpc: '2.0', ...early }));
+      void reply
+        .status(200)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ jsonrpc: '2.0', ...early }));
       return;
     }
     const server = this.tools.create(caller);
@@ -51,10 +59,18 @@ export class McpController {
       await server.connect(transport);
       await transport.handleRequest(request.raw, reply.raw, request.body);
     } catch (error) {
-      this.logger.error(`POST /${MCP_PATH} [${request.id}] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.logger.error(
+        `POST /${MCP_PATH} [${request.id}] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error (request ${request.id})` }, id: null }));
+        reply.raw.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32603, message: `Internal error (request ${request.id})` },
+            id: null,
+          }),
+        );
       } else if (!reply.raw.writableEnded) {
         reply.raw.end();
       }

@@ -213,16 +213,25 @@ export class PartnerToolServerFactory {
 
   private async listCatalog(caller: Caller, args: ListOperatorsToolInput): Promise<CallToolResult> {
     if (args.phone !== undefined && args.kind === 'biller') {
-      throw new ServiceError('validation_failed', 'phone: detects prepaid operators; use it with kind "operator" or "all"');
+      throw new ServiceError(
+        'validation_failed',
+        'phone: detects prepaid operators; use it with kind "operator" or "all"',
+      );
     }
-    const wantsOperators = args.kind !== 'biller' && (args.category === undefined || args.category === 'MOBILE_PREPAID');
+    const wantsOperators =
+      args.kind !== 'biller' && (args.category === undefined || args.category === 'MOBILE_PREPAID');
     const billerCategory = BILLER_CATEGORIES.find((category) => category === args.category);
-    const wantsBillers = args.kind !== 'operator' && args.phone === undefined && (args.category === undefined || billerCategory !== undefined);
-    const named = (code: string) => (entry: Structured): boolean => {
-      if (args.name === undefined) return true;
-      const needle = args.name.toLowerCase();
-      return field(entry, 'name').toLowerCase().includes(needle) || field(entry, code).toLowerCase().includes(needle);
-    };
+    const wantsBillers =
+      args.kind !== 'operator' &&
+      args.phone === undefined &&
+      (args.category === undefined || billerCategory !== undefined);
+    const named =
+      (code: string) =>
+      (entry: Structured): boolean => {
+        if (args.name === undefined) return true;
+        const needle = args.name.toLowerCase();
+        return field(entry, 'name').toLowerCase().includes(needle) || field(entry, code).toLowerCase().includes(needle);
+      };
 
     // The REST queries, so the lists are the same entries REST shows.
     const operatorList = wantsOperators ? await this.queries.execute(new ListOperators(caller, args.phone)) : null;
@@ -265,7 +274,11 @@ export class PartnerToolServerFactory {
       return this.placed(await this.commands.execute(new PayBill(caller, key, request, validateOnly === true)));
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'validation_failed' && error.detail?.includes('/bill-info')) {
-        return toolError(error.code, error.detail, 'Call service_get_bill_info with this biller_id and consumer_number first, then pay the amount it returns.');
+        return toolError(
+          error.code,
+          error.detail,
+          'Call service_get_bill_info with this biller_id and consumer_number first, then pay the amount it returns.',
+        );
       }
       throw error;
     }
@@ -279,7 +292,11 @@ export class PartnerToolServerFactory {
   /** The Order exactly as REST sends it (a replay is the stored first answer), plus whether it is a replay. */
   private placed(placed: PlacedOrder): CallToolResult {
     const answer = parseJsonObject(placed.body);
-    if (answer.validate_only === true) return toolSuccess(answer, 'Dry run passed every check: nothing was debited and the idempotency_key is still unused.');
+    if (answer.validate_only === true)
+      return toolSuccess(
+        answer,
+        'Dry run passed every check: nothing was debited and the idempotency_key is still unused.',
+      );
     const order = { ...parseJsonObject(placed.body), replayed: placed.replayed };
     return toolSuccess(order, orderSummary(order, placed.replayed));
   }
@@ -290,7 +307,9 @@ export class PartnerToolServerFactory {
       return await action();
     } catch (error) {
       if (error instanceof ServiceError) return toolError(error.code, error.detail);
-      this.logger.error(`${tool} [${caller.requestId}] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.logger.error(
+        `${tool} [${caller.requestId}] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return toolError(
         'internal_error',
         `an internal error occurred (request ${caller.requestId}); it is safe to retry with the same idempotency_key`,

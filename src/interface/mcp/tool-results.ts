@@ -24,7 +24,8 @@ export function toolError(code: ErrorCode, detail: string | null, hint?: string)
 /** Reads the stored Order body of a placement (kept as first sent, so replays are identical). */
 export function parseJsonObject(body: string): Structured {
   const parsed: unknown = JSON.parse(body);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('a stored order body is not a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('a stored order body is not a JSON object');
   return parsed as Structured;
 }
 
@@ -36,9 +37,10 @@ export const field = (object: Structured, name: string): string => {
 
 export const list = (object: Structured, name: string): Structured[] => {
   const value = object[name];
-  return Array.isArray(value) ? value.filter((entry): entry is Structured => entry !== null && typeof entry === 'object') : [];
+  return Array.isArray(value)
+    ? value.filter((entry): entry is Structured => entry !== null && typeof entry === 'object')
+    : [];
 };
-
 
 export function balanceSummary(balance: Structured): string {
   return `Wallet balance: ${field(balance, 'available')} ${field(balance, 'currency')} available (${field(balance, 'environment')}, corridor ${field(balance, 'corridor')}, as of ${field(balance, 'updated_at')}).`;
@@ -50,10 +52,13 @@ export function catalogSummary(catalog: Structured): string {
   const billers = list(catalog, 'billers');
   const lines = [
     ...operators.map(
-      (op) => `- operator ${field(op, 'id')} ${field(op, 'name')} (${field(op, 'category')}), amount ${field(op, 'min_amount')} to ${field(op, 'max_amount')} ${currency}`,
+      (op) =>
+        `- operator ${field(op, 'id')} ${field(op, 'name')} (${field(op, 'category')}), amount ${field(op, 'min_amount')} to ${field(op, 'max_amount')} ${currency}`,
     ),
     ...billers.map((biller) => {
-      const params = list(biller, 'params').map((param) => `${field(param, 'name')}${param.required === true ? ' (required)' : ''}`);
+      const params = list(biller, 'params').map(
+        (param) => `${field(param, 'name')}${param.required === true ? ' (required)' : ''}`,
+      );
       return `- biller ${field(biller, 'id')} ${field(biller, 'name')} (${field(biller, 'category')}${biller.bbps === true ? ', BBPS' : ''})${params.length ? `, params: ${params.join(', ')}` : ''}`;
     }),
   ];

@@ -96,8 +96,10 @@ const IDEMPOTENCY_KEY =
   'you get the first result back (replayed: true) and the wallet is never debited twice. The same key with different arguments is refused (idempotency_conflict). Keys are remembered for 24 hours.';
 const VALIDATE_ONLY =
   'Optional. Dry run: true runs every check of the payment and answers {validate_only: true, would: {...}} without moving money or using up the idempotency_key.';
-const REFERENCE = "Optional. The partner's own reference (at most 100 characters), echoed back in the order, the transaction status and webhooks.";
-const BILLER_ID = 'The biller id (integer) from service_list_operators with kind "biller", e.g. 1005. It must be a biller of your corridor.';
+const REFERENCE =
+  "Optional. The partner's own reference (at most 100 characters), echoed back in the order, the transaction status and webhooks.";
+const BILLER_ID =
+  'The biller id (integer) from service_list_operators with kind "biller", e.g. 1005. It must be a biller of your corridor.';
 const CONSUMER_NUMBER =
   'The consumer, account or mobile number the biller knows the customer by (3 to 40 letters, digits, spaces, dashes or slashes), e.g. "1234560001".';
 const BILLER_PARAMS =
@@ -108,17 +110,19 @@ const BILLER_PARAMS =
 const AGENT_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   service_get_balance: {},
   service_list_operators: {
-    kind:
-      'What to list: "operator" = mobile prepaid operators (for service_topup), "biller" = billers for postpaid mobile, utility and BBPS bills (for service_get_bill_info and service_pay_bill), "all" = both. Default "all".',
-    category: 'Optional. Only entries of this category. Prepaid operators all have category MOBILE_PREPAID; the other values are biller categories.',
+    kind: 'What to list: "operator" = mobile prepaid operators (for service_topup), "biller" = billers for postpaid mobile, utility and BBPS bills (for service_get_bill_info and service_pay_bill), "all" = both. Default "all".',
+    category:
+      'Optional. Only entries of this category. Prepaid operators all have category MOBILE_PREPAID; the other values are biller categories.',
     name: 'Optional. Only entries whose name or code contains this text, ignoring case (e.g. "airtel").',
     phone:
       'Optional. A mobile number to detect its prepaid operator: only the operator that owns the number is returned (and no billers). ' +
       'The country code may be left out when it is that of your corridor, e.g. "+919876540001" or "9876540001". Ported numbers may be misdetected.',
   },
   service_topup: {
-    operator_id: 'The operator id (integer) from service_list_operators, e.g. 101. It must be an operator of your corridor.',
-    phone: 'The mobile number to recharge, e.g. "+919876540001". The country code may be left out when it is that of your corridor.',
+    operator_id:
+      'The operator id (integer) from service_list_operators, e.g. 101. It must be an operator of your corridor.',
+    phone:
+      'The mobile number to recharge, e.g. "+919876540001". The country code may be left out when it is that of your corridor.',
     amount:
       "The recharge amount in your corridor's currency (INR, BDT or SGD), as a JSON number with at most 2 decimal places, e.g. 100 or 149.50. " +
       "It must lie within the operator's min_amount and max_amount from service_list_operators. No currency conversion is done.",

@@ -10,5 +10,10 @@ export const PORTAL_PATH = '/portal';
  * (The build copies the files next to this module into dist.)
  */
 export function servePortal(app: NestFastifyApplication): void {
-  serveStaticPage(app, PORTAL_PATH, join(__dirname, 'public'), ['index.html', 'portal.js', 'portal.css', 'favicon.svg']);
+  serveStaticPage(app, PORTAL_PATH, join(__dirname, 'public'), [
+    'index.html',
+    'portal.js',
+    'portal.css',
+    'favicon.svg',
+  ]);
 }

@@ -29,7 +29,12 @@ const TYPES: Record<string, string> = {
  * Serves a page's files at `base` (index.html at `base` and `base/`, the others at `base/<file>`),
  * read once from `folder`, with the headers above. Nothing else under `base` is served.
  */
-export function serveStaticPage(app: NestFastifyApplication, base: string, folder: string, files: readonly string[]): void {
+export function serveStaticPage(
+  app: NestFastifyApplication,
+  base: string,
+  folder: string,
+  files: readonly string[],
+): void {
   const fastify = app.getHttpAdapter().getInstance();
   for (const file of files) {
     const content = readFileSync(join(folder, file));

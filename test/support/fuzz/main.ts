@@ -36,8 +36,14 @@ async function main(): Promise<void> {
   try {
     for (let seed = firstSeed; seed < firstSeed + seeds; seed++) {
       const started = Date.now();
-      const { findings, statuses } = await runPartnerApiFuzz({ baseUrl: service.url, adminToken: TEST_ADMIN_TOKEN, requestTimeoutMs: REQUEST_TIMEOUT_MS }, seed, cases);
-      console.log(`seed ${seed}: ${cases} requests in ${Date.now() - started} ms, answers ${JSON.stringify(statuses)}, ${findings.length} findings`);
+      const { findings, statuses } = await runPartnerApiFuzz(
+        { baseUrl: service.url, adminToken: TEST_ADMIN_TOKEN, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+        seed,
+        cases,
+      );
+      console.log(
+        `seed ${seed}: ${cases} requests in ${Date.now() - started} ms, answers ${JSON.stringify(statuses)}, ${findings.length} findings`,
+      );
       for (const finding of findings) console.log(`  ${JSON.stringify(finding)}`);
       if (findings.length) {
         failed = true;

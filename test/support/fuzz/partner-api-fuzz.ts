@@ -11,7 +11,15 @@ import { Money } from '../../../src/domain/money/money';
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; examples?: Json[]; enum?: Json[]; $ref?: string; items?: Schema };
+type Schema = {
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  examples?: Json[];
+  enum?: Json[];
+  $ref?: string;
+  items?: Schema;
+};
 
 interface Operation {
   method: string;
@@ -89,10 +97,57 @@ const HOSTILE_VALUES: { label: string; json?: Json; raw?: string }[] = [
   { label: 'deep nesting', raw: `${'['.repeat(200)}${']'.repeat(200)}` },
 ];
 
-const RAW_BODIES = ['', '{', '[]', 'null', '"text"', '{"a":1}{"b":2}', '{"amount":}', `${'['.repeat(5_000)}${']'.repeat(5_000)}`, '\ufeff{}', '{"a":"\\ud800"}', 'x'.repeat(70_000)];
-const CONTENT_TYPES = ['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', ''];
-const QUERY_SUFFIXES = ['limit=1&limit=2', 'limit=-1', 'limit=1e3', 'limit=abc', 'limit[]=1', 'status=pending', 'status=%00', 'reference=%ZZ', 'reference=%F0%9F%92%B8', `reference=${'r'.repeat(5_000)}`, 'cursor=not-a-cursor', 'created_from=2026-13-45', 'created_to=yesterday', 'phone=%2B91%00', 'category=ELECTRICITY&category=WATER', '__proto__[x]=1', 'unknown=1'];
-const PATH_IDS = ['..%2F..%2Fbalance', '%00', 'a'.repeat(3_000), '💸', 'ord_000000000000000000000000', "ord_' OR '1'='1", '%E0%A4%A', '.', 'whd_x'];
+const RAW_BODIES = [
+  '',
+  '{',
+  '[]',
+  'null',
+  '"text"',
+  '{"a":1}{"b":2}',
+  '{"amount":}',
+  `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+  '\ufeff{}',
+  '{"a":"\\ud800"}',
+  'x'.repeat(70_000),
+];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/json; charset=latin1',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonx',
+  '',
+];
+const QUERY_SUFFIXES = [
+  'limit=1&limit=2',
+  'limit=-1',
+  'limit=1e3',
+  'limit=abc',
+  'limit[]=1',
+  'status=pending',
+  'status=%00',
+  'reference=%ZZ',
+  'reference=%F0%9F%92%B8',
+  `reference=${'r'.repeat(5_000)}`,
+  'cursor=not-a-cursor',
+  'created_from=2026-13-45',
+  'created_to=yesterday',
+  'phone=%2B91%00',
+  'category=ELECTRICITY&category=WATER',
+  '__proto__[x]=1',
+  'unknown=1',
+];
+const PATH_IDS = [
+  '..%2F..%2Fbalance',
+  '%00',
+  'a'.repeat(3_000),
+  '💸',
+  'ord_000000000000000000000000',
+  "ord_' OR '1'='1",
+  '%E0%A4%A',
+  '.',
+  'whd_x',
+];
 const IDEMPOTENCY_KEYS = [null, 'short', 'k'.repeat(300), 'key with spaces', 'clé-idempotence-ÿ', 'tab\tkey-00000'];
 
 function resolve(doc: Record<string, any>, schema: Schema | undefined): Schema | null {
@@ -113,7 +168,11 @@ export function operationsOf(doc: Record<string, any>): Operation[] {
       operations.push({
         method: method.toUpperCase(),
         path,
-        parameters: (operation.parameters ?? []).map((parameter: Record<string, any>) => ({ name: parameter.name, in: parameter.in, schema: parameter.schema })),
+        parameters: (operation.parameters ?? []).map((parameter: Record<string, any>) => ({
+          name: parameter.name,
+          in: parameter.in,
+          schema: parameter.schema,
+        })),
         body: resolve(doc, operation.requestBody?.content?.['application/json']?.schema),
       });
     }
@@ -150,7 +209,9 @@ export function fuzzCases(doc: Record<string, any>, seed: number, count: number)
   const cases: FuzzCase[] = [];
   for (let index = 0; index < count; index++) {
     const operation = operations[index % operations.length];
-    let path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'order_id' ? 'ord_000000000000000000000001' : 'whd_1'));
+    let path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === 'order_id' ? 'ord_000000000000000000000001' : 'whd_1',
+    );
     const headers: Record<string, string> = {};
     const needsKey = operation.parameters.some((parameter) => parameter.name === 'Idempotency-Key');
     if (needsKey) headers['idempotency-key'] = `fuzz-${seed}-${index}`;
@@ -161,20 +222,34 @@ export function fuzzCases(doc: Record<string, any>, seed: number, count: number)
       body = JSON.stringify(valid);
       headers['content-type'] = 'application/json';
     }
-    const kinds = ['field', 'unknown field', 'missing field', 'raw body', 'content type', 'query', 'path', 'idempotency key', 'method'] as const;
+    const kinds = [
+      'field',
+      'unknown field',
+      'missing field',
+      'raw body',
+      'content type',
+      'query',
+      'path',
+      'idempotency key',
+      'method',
+    ] as const;
     let kind = pick(next, kinds);
     if ((kind === 'field' || kind === 'unknown field' || kind === 'missing field') && !valid) kind = 'query';
     if (kind === 'path' && !operation.path.includes('{')) kind = 'query';
     if (kind === 'idempotency key' && !needsKey) kind = 'raw body';
     // A GET carries no body (fetch refuses to send one): its hostile parts are the query and the path.
-    if ((kind === 'raw body' || kind === 'content type') && operation.method === 'GET') kind = operation.path.includes('{') && next() < 0.5 ? 'path' : 'query';
+    if ((kind === 'raw body' || kind === 'content type') && operation.method === 'GET')
+      kind = operation.path.includes('{') && next() < 0.5 ? 'path' : 'query';
     let mutation: string = kind;
     let method = operation.method;
     switch (kind) {
       case 'field':
       case 'unknown field': {
         const names = Object.keys(operation.body?.properties ?? {});
-        const name = kind === 'unknown field' ? pick(next, ['extra', 'amount_local', 'partner_id', '__proto__', 'constructor']) : pick(next, names);
+        const name =
+          kind === 'unknown field'
+            ? pick(next, ['extra', 'amount_local', 'partner_id', '__proto__', 'constructor'])
+            : pick(next, names);
         const value = pick(next, HOSTILE_VALUES);
         mutation = `${kind} ${name} = ${value.label}`;
         const placeholder = '"\u0000fuzz\u0000"';
@@ -223,7 +298,10 @@ export function fuzzCases(doc: Record<string, any>, seed: number, count: number)
         break;
       }
       case 'method': {
-        method = pick(next, ['DELETE', 'PUT', 'OPTIONS', 'PATCH', 'POST', 'GET'].filter((candidate) => candidate !== operation.method));
+        method = pick(
+          next,
+          ['DELETE', 'PUT', 'OPTIONS', 'PATCH', 'POST', 'GET'].filter((candidate) => candidate !== operation.method),
+        );
         mutation = `method ${method}`;
         if (method === 'GET' || method === 'OPTIONS') body = undefined;
         break;
@@ -234,7 +312,14 @@ export function fuzzCases(doc: Record<string, any>, seed: number, count: number)
   return cases;
 }
 
-async function call(target: FuzzTarget, method: string, path: string, token: string, headers: Record<string, string> = {}, body?: string) {
+async function call(
+  target: FuzzTarget,
+  method: string,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+  body?: string,
+) {
   const started = Date.now();
   const response = await fetch(`${target.baseUrl}${path}`, {
     method,
@@ -261,9 +346,12 @@ function problemOf(answer: { status: number; text: string; ms: number }, target:
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'a refusal whose body is not an object';
   const { error, detail, ...extra } = body as Record<string, unknown>;
-  if (typeof error !== 'string' || !ERROR_CODES.has(error)) return `a refusal with an unknown error code ${JSON.stringify(error)}`;
-  if (!(typeof detail === 'string' || detail === null || detail === undefined)) return 'a refusal whose detail is not a string';
-  if (Object.keys(extra).length > 0) return `a refusal with fields outside the Error shape: ${Object.keys(extra).join(', ')}`;
+  if (typeof error !== 'string' || !ERROR_CODES.has(error))
+    return `a refusal with an unknown error code ${JSON.stringify(error)}`;
+  if (!(typeof detail === 'string' || detail === null || detail === undefined))
+    return 'a refusal whose detail is not a string';
+  if (Object.keys(extra).length > 0)
+    return `a refusal with fields outside the Error shape: ${Object.keys(extra).join(', ')}`;
   return null;
 }
 
@@ -271,15 +359,46 @@ function problemOf(answer: { status: number; text: string; ms: number }, target:
  * Onboards a partner, runs the cases, and checks the money at the end. Returns the findings
  * (empty when the run is clean) and how many answers each status got.
  */
-export async function runPartnerApiFuzz(target: FuzzTarget, seed: number, count: number): Promise<{ findings: FuzzFinding[]; statuses: Record<number, number> }> {
-  const admin = (method: string, path: string, body?: unknown) => call(target, method, `/v1/admin${path}`, target.adminToken, { 'content-type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body));
-  const created = JSON.parse((await admin('POST', '/partners', { name: `Fuzz ${seed}`, corridor: 'IN' })).text) as { partner_id: string; sandbox_api_key: string };
+export async function runPartnerApiFuzz(
+  target: FuzzTarget,
+  seed: number,
+  count: number,
+): Promise<{ findings: FuzzFinding[]; statuses: Record<number, number> }> {
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(
+      target,
+      method,
+      `/v1/admin${path}`,
+      target.adminToken,
+      { 'content-type': 'application/json' },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
+  const created = JSON.parse((await admin('POST', '/partners', { name: `Fuzz ${seed}`, corridor: 'IN' })).text) as {
+    partner_id: string;
+    sandbox_api_key: string;
+  };
   const key = created.sandbox_api_key;
-  const relax = () => admin('PATCH', `/partners/${created.partner_id}/settings`, { environment: 'sandbox', rate_limit: 100_000, ip_allowlist: [] });
+  const relax = () =>
+    admin('PATCH', `/partners/${created.partner_id}/settings`, {
+      environment: 'sandbox',
+      rate_limit: 100_000,
+      ip_allowlist: [],
+    });
   await relax();
-  await admin('POST', `/partners/${created.partner_id}/wallet-credits`, { environment: 'sandbox', amount: '1000000.00', reference: 'fuzz money' });
+  await admin('POST', `/partners/${created.partner_id}/wallet-credits`, {
+    environment: 'sandbox',
+    amount: '1000000.00',
+    reference: 'fuzz money',
+  });
   // A current bill, so that a valid pay-bill can be accepted.
-  await call(target, 'POST', '/v1/partner/bill-info', key, { 'content-type': 'application/json' }, JSON.stringify({ biller_id: 1005, consumer_number: '1234560001' }));
+  await call(
+    target,
+    'POST',
+    '/v1/partner/bill-info',
+    key,
+    { 'content-type': 'application/json' },
+    JSON.stringify({ biller_id: 1005, consumer_number: '1234560001' }),
+  );
   const startBalance = JSON.parse((await call(target, 'GET', '/v1/partner/balance', key)).text).available as string;
 
   const doc = JSON.parse((await call(target, 'GET', '/v1/partner/openapi.json', key)).text) as Record<string, any>;
@@ -291,12 +410,27 @@ export async function runPartnerApiFuzz(target: FuzzTarget, seed: number, count:
     try {
       answer = await call(target, fuzzCase.method, fuzzCase.path, key, fuzzCase.headers, fuzzCase.body);
     } catch (error) {
-      findings.push({ seed, index: fuzzCase.index, operation: fuzzCase.operation, mutation: fuzzCase.mutation, problem: `no answer: ${String(error)}` });
+      findings.push({
+        seed,
+        index: fuzzCase.index,
+        operation: fuzzCase.operation,
+        mutation: fuzzCase.mutation,
+        problem: `no answer: ${String(error)}`,
+      });
       continue;
     }
     statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
     const problem = problemOf(answer, target);
-    if (problem) findings.push({ seed, index: fuzzCase.index, operation: fuzzCase.operation, mutation: fuzzCase.mutation, problem, status: answer.status, answer: answer.text.slice(0, 300) });
+    if (problem)
+      findings.push({
+        seed,
+        index: fuzzCase.index,
+        operation: fuzzCase.operation,
+        mutation: fuzzCase.mutation,
+        problem,
+        status: answer.status,
+        answer: answer.text.slice(0, 300),
+      });
     if (answer.status === 200 && /\/(topup|pay-bill)$/.test(fuzzCase.path.split('?')[0])) {
       const orderId = (JSON.parse(answer.text) as { order_id?: string }).order_id;
       if (orderId) acceptedOrders.add(orderId);
@@ -309,7 +443,16 @@ export async function runPartnerApiFuzz(target: FuzzTarget, seed: number, count:
   const orders: { order_id: string; status: string; amount_local: string }[] = [];
   let cursor: string | null = null;
   do {
-    const page = JSON.parse((await call(target, 'GET', `/v1/partner/transactions?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key)).text) as {
+    const page = JSON.parse(
+      (
+        await call(
+          target,
+          'GET',
+          `/v1/partner/transactions?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          key,
+        )
+      ).text,
+    ) as {
       transactions: { order_id: string; status: string; amount_local: string }[];
       next_cursor: string | null;
     };
@@ -319,10 +462,26 @@ export async function runPartnerApiFuzz(target: FuzzTarget, seed: number, count:
   const money = (text: string) => Money.parse(text.replace(/(\.\d\d)\d*$/, '$1'), 'INR');
   let expected = money(startBalance)?.minor ?? 0n;
   for (const order of orders) {
-    if (!acceptedOrders.has(order.order_id)) findings.push({ seed, index: -1, operation: 'orders', mutation: '-', problem: `order ${order.order_id} exists without a 200 answer` });
+    if (!acceptedOrders.has(order.order_id))
+      findings.push({
+        seed,
+        index: -1,
+        operation: 'orders',
+        mutation: '-',
+        problem: `order ${order.order_id} exists without a 200 answer`,
+      });
     if (order.status !== 'FAILED') expected -= money(order.amount_local)?.minor ?? 0n;
   }
-  const endBalance = money(JSON.parse((await call(target, 'GET', '/v1/partner/balance', key)).text).available as string)?.minor;
-  if (endBalance !== expected) findings.push({ seed, index: -1, operation: 'balance', mutation: '-', problem: `balance is ${endBalance} minor units; the accepted orders explain ${expected}` });
+  const endBalance = money(
+    JSON.parse((await call(target, 'GET', '/v1/partner/balance', key)).text).available as string,
+  )?.minor;
+  if (endBalance !== expected)
+    findings.push({
+      seed,
+      index: -1,
+      operation: 'balance',
+      mutation: '-',
+      problem: `balance is ${endBalance} minor units; the accepted orders explain ${expected}`,
+    });
   return { findings, statuses };
 }

@@ -3,7 +3,12 @@ import { WalletLedgerEntry } from '../../../src/application/audit/wallet-ledger'
 import { Money } from '../../../src/domain/money/money';
 import { systemActor } from '../../../src/domain/shared/actor';
 
-type Move = [type: 'WalletCredited' | 'WalletDebited' | 'WalletRefunded', amount: string, occurredAt: string, recorded?: string];
+type Move = [
+  type: 'WalletCredited' | 'WalletDebited' | 'WalletRefunded',
+  amount: string,
+  occurredAt: string,
+  recorded?: string,
+];
 
 const inr = (text: string): Money => Money.parse(text, 'INR')!;
 
@@ -59,14 +64,36 @@ const AROUND_MIDNIGHT: Move[] = [
   ['WalletDebited', '10.00', '2026-03-11T00:00:00.000Z'],
 ];
 
-const ALL_TRUE = { opening_matches_recorded_balance: true, closing_matches_recorded_balance: true, every_balance_after_matches_the_fold: true };
+const ALL_TRUE = {
+  opening_matches_recorded_balance: true,
+  closing_matches_recorded_balance: true,
+  every_balance_after_matches_the_fold: true,
+};
 
 describe('statement days: one fold of a wallet ledger into UTC days', () => {
   it('puts an event at exactly midnight in the day it opens, and leaves out what comes after the period', async () => {
     const moves: Move[] = [...AROUND_MIDNIGHT, ['WalletCredited', '1.00', '2026-03-12T00:00:00.000Z']];
     expect(await figures(moves, MARCH_10, 2)).toEqual([
-      { date: '2026-03-10', opening: '100.00', debits: '50.00', refunds: '20.00', credits: '0.00', closing: '70.00', counts: { debits: 2, refunds: 1, credits: 0 }, checks: ALL_TRUE },
-      { date: '2026-03-11', opening: '70.00', debits: '10.00', refunds: '0.00', credits: '0.00', closing: '60.00', counts: { debits: 1, refunds: 0, credits: 0 }, checks: ALL_TRUE },
+      {
+        date: '2026-03-10',
+        opening: '100.00',
+        debits: '50.00',
+        refunds: '20.00',
+        credits: '0.00',
+        closing: '70.00',
+        counts: { debits: 2, refunds: 1, credits: 0 },
+        checks: ALL_TRUE,
+      },
+      {
+        date: '2026-03-11',
+        opening: '70.00',
+        debits: '10.00',
+        refunds: '0.00',
+        credits: '0.00',
+        closing: '60.00',
+        counts: { debits: 1, refunds: 0, credits: 0 },
+        checks: ALL_TRUE,
+      },
     ]);
   });
 
@@ -91,14 +118,32 @@ describe('statement days: one fold of a wallet ledger into UTC days', () => {
     expect(period).toEqual([...(await figures(moves, MARCH_10, 1)), ...(await figures(moves, MARCH_11, 1))]);
     expect(period).toEqual([
       {
-        date: '2026-03-10', opening: '100.00', debits: '55.00', refunds: '20.00', credits: '0.00', closing: '65.00',
+        date: '2026-03-10',
+        opening: '100.00',
+        debits: '55.00',
+        refunds: '20.00',
+        credits: '0.00',
+        closing: '65.00',
         counts: { debits: 3, refunds: 1, credits: 0 },
-        checks: { opening_matches_recorded_balance: true, closing_matches_recorded_balance: false, every_balance_after_matches_the_fold: true },
+        checks: {
+          opening_matches_recorded_balance: true,
+          closing_matches_recorded_balance: false,
+          every_balance_after_matches_the_fold: true,
+        },
       },
       {
-        date: '2026-03-11', opening: '65.00', debits: '10.00', refunds: '0.00', credits: '0.00', closing: '55.00',
+        date: '2026-03-11',
+        opening: '65.00',
+        debits: '10.00',
+        refunds: '0.00',
+        credits: '0.00',
+        closing: '55.00',
         counts: { debits: 1, refunds: 0, credits: 0 },
-        checks: { opening_matches_recorded_balance: false, closing_matches_recorded_balance: false, every_balance_after_matches_the_fold: true },
+        checks: {
+          opening_matches_recorded_balance: false,
+          closing_matches_recorded_balance: false,
+          every_balance_after_matches_the_fold: true,
+        },
       },
     ]);
   });
@@ -114,7 +159,14 @@ describe('statement days: one fold of a wallet ledger into UTC days', () => {
     ];
     const period = await figures(moves, MARCH_10, 2);
     expect(period).toEqual([...(await figures(moves, MARCH_10, 1)), ...(await figures(moves, MARCH_11, 1))]);
-    expect(period.map((day) => [day.opening, day.closing, day.checks.opening_matches_recorded_balance, day.checks.closing_matches_recorded_balance])).toEqual([
+    expect(
+      period.map((day) => [
+        day.opening,
+        day.closing,
+        day.checks.opening_matches_recorded_balance,
+        day.checks.closing_matches_recorded_balance,
+      ]),
+    ).toEqual([
       ['105.00', '75.00', false, false],
       ['75.00', '75.00', true, false],
     ]);

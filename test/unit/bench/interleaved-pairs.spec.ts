@@ -51,8 +51,19 @@ describe('interleaved LIMIT and topup pairs', () => {
 
 describe('a reference run', () => {
   it('is one on a quiet machine', () => {
-    const verdict = judgeQuietness({ idleBusyBefore: 0.02, loadAverageStart: 0.3, cores: 2, othersBusy: [0.01, null, 0.05] });
-    expect(verdict).toEqual({ idle_busy_before: 0.02, load_average_start: 0.3, others_busy_max: 0.05, reference: true, not_reference_because: [] });
+    const verdict = judgeQuietness({
+      idleBusyBefore: 0.02,
+      loadAverageStart: 0.3,
+      cores: 2,
+      othersBusy: [0.01, null, 0.05],
+    });
+    expect(verdict).toEqual({
+      idle_busy_before: 0.02,
+      load_average_start: 0.3,
+      others_busy_max: 0.05,
+      reference: true,
+      not_reference_because: [],
+    });
   });
 
   it('is not one when the machine was busy before or other processes took a share during a window, and says why', () => {

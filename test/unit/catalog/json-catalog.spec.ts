@@ -51,7 +51,9 @@ describe('the catalog', () => {
 
     it('lists Bangladeshi billers in taka, none of them on BBPS', () => {
       const bangladeshi = catalog.billers('BD');
-      expect(bangladeshi.map((b) => b.name)).toEqual(expect.arrayContaining(['DESCO Postpaid', 'Dhaka WASA', 'Titas Gas']));
+      expect(bangladeshi.map((b) => b.name)).toEqual(
+        expect.arrayContaining(['DESCO Postpaid', 'Dhaka WASA', 'Titas Gas']),
+      );
       expect(bangladeshi.every((b) => b.currency === 'BDT' && !b.bbps)).toBe(true);
     });
 
@@ -104,14 +106,26 @@ describe('the catalog', () => {
   });
 
   describe('with an operator switched off', () => {
-    const operatorA = { id: 101, api_operator_id: 'IN_A', name: 'A', corridor: 'IN', min_amount: '10.00', max_amount: '100.00' };
+    const operatorA = {
+      id: 101,
+      api_operator_id: 'IN_A',
+      name: 'A',
+      corridor: 'IN',
+      min_amount: '10.00',
+      max_amount: '100.00',
+    };
     const switchedOff = new JsonCatalog({
       operators: [
         { ...operatorA, active: true },
         { ...operatorA, id: 102, api_operator_id: 'IN_B', name: 'B', active: false },
       ],
       billers: [],
-      numberPlans: { IN: [{ operator_id: 101, prefixes: ['98'] }, { operator_id: 102, prefixes: ['987'] }] },
+      numberPlans: {
+        IN: [
+          { operator_id: 101, prefixes: ['98'] },
+          { operator_id: 102, prefixes: ['987'] },
+        ],
+      },
     });
 
     it('no longer lists it', () => {
@@ -130,15 +144,30 @@ describe('the catalog', () => {
 
   describe('refuses to start on broken data files', () => {
     const operator = {
-      id: 101, api_operator_id: 'IN_A', name: 'A', corridor: 'IN', min_amount: '10.00', max_amount: '100.00', active: true,
+      id: 101,
+      api_operator_id: 'IN_A',
+      name: 'A',
+      corridor: 'IN',
+      min_amount: '10.00',
+      max_amount: '100.00',
+      active: true,
     };
     const biller = {
-      id: 1001, api_biller_id: 'IN_X', name: 'X', category: 'ELECTRICITY', corridor: 'IN', bbps: true,
-      consumer_number: { label: 'Consumer Number', pattern: null }, params: [], active: true,
+      id: 1001,
+      api_biller_id: 'IN_X',
+      name: 'X',
+      category: 'ELECTRICITY',
+      corridor: 'IN',
+      bbps: true,
+      consumer_number: { label: 'Consumer Number', pattern: null },
+      params: [],
+      active: true,
     };
     const withConsumerPattern = (pattern: string) => ({ ...biller, consumer_number: { label: 'C', pattern } });
-    const load = (overrides: Partial<CatalogSources>): (() => JsonCatalog) =>
-      () => new JsonCatalog({ operators: [operator], billers: [biller], numberPlans: { IN: [] }, ...overrides });
+    const load =
+      (overrides: Partial<CatalogSources>): (() => JsonCatalog) =>
+      () =>
+        new JsonCatalog({ operators: [operator], billers: [biller], numberPlans: { IN: [] }, ...overrides });
 
     it('accepts the minimal valid data used below', () => {
       expect(load({})).not.toThrow();
@@ -150,13 +179,21 @@ describe('the catalog', () => {
         { operators: [{ ...operator, max_amount: '10.00' }] },
         'min_amount 10.00 must be less than max_amount 10.00',
       ],
-      ['an amount without two decimals', { operators: [{ ...operator, min_amount: '10' }] }, 'operators.json[0].min_amount'],
+      [
+        'an amount without two decimals',
+        { operators: [{ ...operator, min_amount: '10' }] },
+        'operators.json[0].min_amount',
+      ],
       ['a zero minimum', { operators: [{ ...operator, min_amount: '0.00' }] }, 'must be more than zero'],
       ['an unknown corridor', { operators: [{ ...operator, corridor: 'US' }] }, 'must be one of IN, BD, SG'],
       ['a misspelt field', { operators: [{ ...operator, maxAmount: '1.00' }] }, 'has an unknown field "maxAmount"'],
       ['a missing field', { operators: [{ id: 101 }] }, 'is missing the field "api_operator_id"'],
       ['an operator and a biller with one id', { billers: [{ ...biller, id: 101 }] }, 'id 101 appears more than once'],
-      ['a BBPS biller outside India', { billers: [{ ...biller, corridor: 'BD' }] }, 'must be false outside the IN corridor'],
+      [
+        'a BBPS biller outside India',
+        { billers: [{ ...biller, corridor: 'BD' }] },
+        'must be false outside the IN corridor',
+      ],
       ['an unknown bill category', { billers: [{ ...biller, category: 'TOLLS' }] }, 'billers.json[0].category'],
       ['an unanchored pattern', { billers: [withConsumerPattern('[0-9]+')] }, 'must start with ^ and end with $'],
       ['a broken pattern', { billers: [withConsumerPattern('^([0-9]$')] }, 'is not a valid regular expression'],

@@ -38,11 +38,20 @@ describe('following a rebuild from the CLI', () => {
     const token = service.token({ status: 202, body: completed });
     const stdout = new Captured(true);
     const stderr = new Captured(false);
-    const code = await followRebuild(service.url, token, { method: 'POST', path: '/projections/orders/rebuild' }, { stdout, stderr });
+    const code = await followRebuild(
+      service.url,
+      token,
+      { method: 'POST', path: '/projections/orders/rebuild' },
+      { stdout, stderr },
+    );
     expect(code).toBe(0);
-    expect(stderr.text).toContain('orders [==============================] 100%  4,200/4,200 events  2,100 ev/s  ETA 0:00  done');
+    expect(stderr.text).toContain(
+      'orders [==============================] 100%  4,200/4,200 events  2,100 ev/s  ETA 0:00  done',
+    );
     expect(stdout.text).toBe(`${completed}\n`);
-    expect(service.requestsFor(token).map((request) => `${request.method} ${request.url}`)).toEqual(['POST /v1/admin/projections/orders/rebuild']);
+    expect(service.requestsFor(token).map((request) => `${request.method} ${request.url}`)).toEqual([
+      'POST /v1/admin/projections/orders/rebuild',
+    ]);
   });
 
   it('a failed rebuild ends with its record on stderr and exit 1', async () => {
@@ -50,7 +59,14 @@ describe('following a rebuild from the CLI', () => {
     const token = service.token({ status: 202, body: failed });
     const stdout = new Captured(false);
     const stderr = new Captured(false);
-    expect(await followRebuild(service.url, token, { method: 'POST', path: '/projections/orders/rebuild' }, { stdout, stderr })).toBe(1);
+    expect(
+      await followRebuild(
+        service.url,
+        token,
+        { method: 'POST', path: '/projections/orders/rebuild' },
+        { stdout, stderr },
+      ),
+    ).toBe(1);
     expect(stdout.text).toBe('');
     expect(JSON.parse(stderr.text)).toMatchObject({ state: 'failed', error: 'boom' });
   });
@@ -59,7 +75,14 @@ describe('following a rebuild from the CLI', () => {
     const token = service.token({ status: 409, body: '{"error":"invalid_state","detail":"already running"}' });
     const stdout = new Captured(false);
     const stderr = new Captured(false);
-    expect(await followRebuild(service.url, token, { method: 'POST', path: '/projections/orders/rebuild' }, { stdout, stderr })).toBe(1);
+    expect(
+      await followRebuild(
+        service.url,
+        token,
+        { method: 'POST', path: '/projections/orders/rebuild' },
+        { stdout, stderr },
+      ),
+    ).toBe(1);
     expect(stderr.text).toBe('{"error":"invalid_state","detail":"already running"}\n');
   });
 });

@@ -36,7 +36,10 @@ describe('parseCommand', () => {
     [['constructor'], 'constructor'],
     [[], 'missing command'],
   ])('rejects %j naming %s', (argv, named) => {
-    expect(parseCommand(argv, COMMANDS)).toMatchObject({ kind: 'usage-error', message: expect.stringContaining(named) });
+    expect(parseCommand(argv, COMMANDS)).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringContaining(named),
+    });
   });
 
   test.each([[['--help']], [['-h']], [['partner', 'create', '--help']], [['nonsense', '--help']]])(

@@ -53,7 +53,9 @@ describe('the elapsed time of work done by the service', () => {
       return parsed.kind === 'request' ? parsed.progressLabel : 'not a request';
     };
     expect(label(['verify'])).toBe('verify');
-    expect(label(['audit', 'report', 'ptn_1', '--environment', 'sandbox', '--from', '2026-01-01', '--to', '2026-01-31'])).toBe('audit report');
+    expect(
+      label(['audit', 'report', 'ptn_1', '--environment', 'sandbox', '--from', '2026-01-01', '--to', '2026-01-31']),
+    ).toBe('audit report');
     expect(label(['audit', 'order', 'ord_1'])).toBeNull();
   });
 });

@@ -2,7 +2,11 @@ import { responseOutcome } from '../../../src/interface/cli/response-outcome';
 
 describe('responseOutcome', () => {
   test('2xx JSON goes to stdout unchanged with exit 0', () => {
-    expect(responseOutcome(201, '{"amount":"10.10"}\n')).toEqual({ stream: 'stdout', line: '{"amount":"10.10"}', exitCode: 0 });
+    expect(responseOutcome(201, '{"amount":"10.10"}\n')).toEqual({
+      stream: 'stdout',
+      line: '{"amount":"10.10"}',
+      exitCode: 0,
+    });
   });
 
   test('error JSON goes to stderr with exit 1', () => {

@@ -27,11 +27,17 @@ describe('embedded mode and the data folder of an earlier release', () => {
 
   it('lets the data commands open such a folder, to import it', () => {
     mkdirSync(join(dataDir, 'pglite'));
-    expect(loadConfig({ ...secrets, EVENT_STORE: 'embedded', DATA_DIR: dataDir }, { acceptEarlierDatabase: true }).eventStore).toBe('embedded');
+    expect(
+      loadConfig({ ...secrets, EVENT_STORE: 'embedded', DATA_DIR: dataDir }, { acceptEarlierDatabase: true })
+        .eventStore,
+    ).toBe('embedded');
   });
 
   it('does not look at DATA_DIR/pglite outside embedded mode', () => {
     mkdirSync(join(dataDir, 'pglite'));
-    expect(loadConfig({ ...secrets, EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://db/x', DATA_DIR: dataDir }).eventStore).toBe('postgres');
+    expect(
+      loadConfig({ ...secrets, EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://db/x', DATA_DIR: dataDir })
+        .eventStore,
+    ).toBe('postgres');
   });
 });

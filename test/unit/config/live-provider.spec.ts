@@ -1,6 +1,11 @@
 import { loadConfig } from '../../../src/config/load-config';
 
-const server = { EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://db/service', API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(16) };
+const server = {
+  EVENT_STORE: 'postgres',
+  DATABASE_URL: 'postgres://db/service',
+  API_KEY_SECRET: 'k'.repeat(32),
+  ADMIN_TOKEN: 'a'.repeat(16),
+};
 const reloadly = { LIVE_PROVIDER: 'reloadly', RELOADLY_CLIENT_ID: 'client', RELOADLY_CLIENT_SECRET: 'secret' };
 
 describe('LIVE_PROVIDER and the RELOADLY_* variables', () => {
@@ -30,13 +35,22 @@ describe('LIVE_PROVIDER and the RELOADLY_* variables', () => {
       RELOADLY_UTILITIES_URL: 'http://127.0.0.1:4010/utilities',
       RELOADLY_LOW_FLOAT_THRESHOLD: '250.50',
     });
-    expect(config.reloadly).toMatchObject({ topupsUrl: 'https://topups-sandbox.reloadly.com', utilitiesUrl: 'http://127.0.0.1:4010/utilities', lowFloatThreshold: '250.50' });
+    expect(config.reloadly).toMatchObject({
+      topupsUrl: 'https://topups-sandbox.reloadly.com',
+      utilitiesUrl: 'http://127.0.0.1:4010/utilities',
+      lowFloatThreshold: '250.50',
+    });
   });
 
   it('refuses, at once and by name, missing credentials, a bad URL, a bad threshold and an unknown provider', () => {
     let message = '';
     try {
-      loadConfig({ ...server, LIVE_PROVIDER: 'reloadly', RELOADLY_AUTH_URL: 'auth.reloadly.com', RELOADLY_LOW_FLOAT_THRESHOLD: '1e3' });
+      loadConfig({
+        ...server,
+        LIVE_PROVIDER: 'reloadly',
+        RELOADLY_AUTH_URL: 'auth.reloadly.com',
+        RELOADLY_LOW_FLOAT_THRESHOLD: '1e3',
+      });
     } catch (error) {
       message = (error as Error).message;
     }

@@ -1,6 +1,11 @@
 import { loadConfig } from '../../../src/config/load-config';
 
-const server = { EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://db/service', API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(16) };
+const server = {
+  EVENT_STORE: 'postgres',
+  DATABASE_URL: 'postgres://db/service',
+  API_KEY_SECRET: 'k'.repeat(32),
+  ADMIN_TOKEN: 'a'.repeat(16),
+};
 
 describe('PROVIDER_TIMEOUT_MS: how long a provider has to answer one call', () => {
   it('is 20 seconds unless told otherwise', () => {
@@ -11,7 +16,9 @@ describe('PROVIDER_TIMEOUT_MS: how long a provider has to answer one call', () =
     expect(loadConfig({ ...server, PROVIDER_TIMEOUT_MS: '100' }).providerTimeoutMs).toBe(100);
     expect(loadConfig({ ...server, PROVIDER_TIMEOUT_MS: '120000' }).providerTimeoutMs).toBe(120_000);
     for (const raw of ['99', '120001', '1.5', 'soon']) {
-      expect(() => loadConfig({ ...server, PROVIDER_TIMEOUT_MS: raw })).toThrow(/PROVIDER_TIMEOUT_MS must be an integer between 100 and 120000/);
+      expect(() => loadConfig({ ...server, PROVIDER_TIMEOUT_MS: raw })).toThrow(
+        /PROVIDER_TIMEOUT_MS must be an integer between 100 and 120000/,
+      );
     }
   });
 });

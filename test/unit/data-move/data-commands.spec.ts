@@ -22,16 +22,28 @@ describe('parsing the data commands', () => {
   });
 
   it('imports a file as an export, and a PGlite folder or a data directory holding one as a PGlite folder', () => {
-    expect(parseDataCommand(['import', join(scratch, 'log.jsonl')])).toEqual({ kind: 'import', source: { kind: 'history-file', path: join(scratch, 'log.jsonl') } });
+    expect(parseDataCommand(['import', join(scratch, 'log.jsonl')])).toEqual({
+      kind: 'import',
+      source: { kind: 'history-file', path: join(scratch, 'log.jsonl') },
+    });
     const pglite = { kind: 'import', source: { kind: 'pglite-folder', path: join(scratch, 'data', 'pglite') } };
     expect(parseDataCommand(['import', join(scratch, 'data', 'pglite')])).toEqual(pglite);
     expect(parseDataCommand(['import', join(scratch, 'data')])).toEqual(pglite);
   });
 
   it('refuses a missing source, a folder that is no database, and unknown verbs', () => {
-    expect(parseDataCommand(['import'])).toEqual({ kind: 'usage-error', message: 'missing <log.jsonl | pglite-folder>' });
-    expect(parseDataCommand(['import', join(scratch, 'nothing')])).toEqual({ kind: 'usage-error', message: `${join(scratch, 'nothing')}: no such file or folder` });
-    expect(parseDataCommand(['import', join(scratch, 'empty')])).toMatchObject({ kind: 'usage-error', message: expect.stringContaining('not a PGlite data folder') });
+    expect(parseDataCommand(['import'])).toEqual({
+      kind: 'usage-error',
+      message: 'missing <log.jsonl | pglite-folder>',
+    });
+    expect(parseDataCommand(['import', join(scratch, 'nothing')])).toEqual({
+      kind: 'usage-error',
+      message: `${join(scratch, 'nothing')}: no such file or folder`,
+    });
+    expect(parseDataCommand(['import', join(scratch, 'empty')])).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringContaining('not a PGlite data folder'),
+    });
     expect(parseDataCommand(['copy'])).toEqual({ kind: 'usage-error', message: 'unknown command "data copy"' });
     expect(parseDataCommand([])).toMatchObject({ kind: 'usage-error' });
     expect(parseDataCommand(['import', '--help'])).toEqual({ kind: 'help' });
@@ -71,7 +83,17 @@ describe('the progress bar of the data commands', () => {
     expect(lines.every(isProgressLine)).toBe(true);
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       { progress: expect.objectContaining({ step: 'export', done: 5, total: 10, unit: 'events', finished: false }) },
-      { progress: { step: 'export', done: 10, total: 10, unit: 'events', per_second: expect.any(Number), eta_seconds: 0, finished: true } },
+      {
+        progress: {
+          step: 'export',
+          done: 10,
+          total: 10,
+          unit: 'events',
+          per_second: expect.any(Number),
+          eta_seconds: 0,
+          finished: true,
+        },
+      },
     ]);
   });
 

@@ -3,14 +3,26 @@ import { KeyBindingsFromLog, REQUEST_HASH_NOT_IN_LOG } from '../../../src/applic
 import { UnfinishedWork } from '../../../src/application/process-managers/unfinished-work';
 
 let sequence = 0;
-const recorded = (streamId: string, type: string, data: Record<string, unknown>, at = '2026-11-25T08:00:00.000Z'): RecordedEvent => ({
+const recorded = (
+  streamId: string,
+  type: string,
+  data: Record<string, unknown>,
+  at = '2026-11-25T08:00:00.000Z',
+): RecordedEvent => ({
   eventId: `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`,
   streamId,
   revision: 0,
   type,
   schemaVersion: 1,
   data,
-  metadata: { partnerId: 'ptr_1', environment: 'sandbox', correlationId: String(data.orderId ?? data.partnerId), causationId: null, actor: { type: 'system', id: 'test' }, occurredAt: at },
+  metadata: {
+    partnerId: 'ptr_1',
+    environment: 'sandbox',
+    correlationId: String(data.orderId ?? data.partnerId),
+    causationId: null,
+    actor: { type: 'system', id: 'test' },
+    occurredAt: at,
+  },
   position: { commit: BigInt(sequence), prepare: BigInt(sequence) },
   recordedAt: at,
 });
@@ -28,7 +40,12 @@ const debit = (orderId: string, placedAt = '2026-11-25T08:00:00.000Z') =>
     placedAt,
   });
 const initiated = (orderId: string) =>
-  recorded(`order-${orderId}`, 'TransactionInitiated', { orderId, partnerId: 'ptr_1', environment: 'sandbox', placedAt: '2026-11-25T08:00:00.000Z' });
+  recorded(`order-${orderId}`, 'TransactionInitiated', {
+    orderId,
+    partnerId: 'ptr_1',
+    environment: 'sandbox',
+    placedAt: '2026-11-25T08:00:00.000Z',
+  });
 
 describe('the work a moved history leaves undone', () => {
   const now = new Date('2026-11-25T09:00:00.000Z');
@@ -36,15 +53,27 @@ describe('the work a moved history leaves undone', () => {
   it('is nothing once every order has its outcome and every failure its refund', () => {
     const work = new UnfinishedWork();
     for (const event of [
-      recorded('partner-ptr_1', 'PartnerOnboarded', { partnerId: 'ptr_1', corridor: 'IN', onboardedAt: '2026-11-25T08:00:00.000Z' }),
+      recorded('partner-ptr_1', 'PartnerOnboarded', {
+        partnerId: 'ptr_1',
+        corridor: 'IN',
+        onboardedAt: '2026-11-25T08:00:00.000Z',
+      }),
       recorded(wallet, 'WalletCredited', { kind: 'sandbox_grant', creditId: 'grant-ptr_1' }),
       debit('ord_a'),
       initiated('ord_a'),
-      recorded('order-ord_a', 'TransactionFailed', { orderId: 'ord_a', reason: 'x', failedAt: '2026-11-25T08:00:01.000Z' }),
+      recorded('order-ord_a', 'TransactionFailed', {
+        orderId: 'ord_a',
+        reason: 'x',
+        failedAt: '2026-11-25T08:00:01.000Z',
+      }),
       recorded(wallet, 'WalletRefunded', { orderId: 'ord_a' }),
       debit('ord_b'),
       initiated('ord_b'),
-      recorded('order-ord_b', 'TransactionDisputed', { orderId: 'ord_b', reason: 'stuck', disputedAt: '2026-11-25T08:15:00.000Z' }),
+      recorded('order-ord_b', 'TransactionDisputed', {
+        orderId: 'ord_b',
+        reason: 'stuck',
+        disputedAt: '2026-11-25T08:15:00.000Z',
+      }),
     ]) {
       work.observe(event);
     }
@@ -54,14 +83,26 @@ describe('the work a moved history leaves undone', () => {
   it('submits an order never submitted, refunds a failure, grants a credit, and polls an order without an answer now and holds it a stuck-order period later', () => {
     const work = new UnfinishedWork();
     for (const event of [
-      recorded('partner-ptr_2', 'PartnerOnboarded', { partnerId: 'ptr_2', corridor: 'IN', onboardedAt: '2026-11-25T08:00:00.000Z' }),
+      recorded('partner-ptr_2', 'PartnerOnboarded', {
+        partnerId: 'ptr_2',
+        corridor: 'IN',
+        onboardedAt: '2026-11-25T08:00:00.000Z',
+      }),
       debit('ord_unsubmitted'),
       debit('ord_failed'),
       initiated('ord_failed'),
-      recorded('order-ord_failed', 'TransactionFailed', { orderId: 'ord_failed', reason: 'x', failedAt: '2026-11-25T08:00:01.000Z' }),
+      recorded('order-ord_failed', 'TransactionFailed', {
+        orderId: 'ord_failed',
+        reason: 'x',
+        failedAt: '2026-11-25T08:00:01.000Z',
+      }),
       debit('ord_pending'),
       initiated('ord_pending'),
-      recorded('order-ord_pending', 'TransactionSubmitted', { orderId: 'ord_pending', providerReference: null, submittedAt: '2026-11-25T08:00:00.000Z' }),
+      recorded('order-ord_pending', 'TransactionSubmitted', {
+        orderId: 'ord_pending',
+        providerReference: null,
+        submittedAt: '2026-11-25T08:00:00.000Z',
+      }),
     ]) {
       work.observe(event);
     }

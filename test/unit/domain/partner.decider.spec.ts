@@ -17,17 +17,32 @@ const AT = '2025-01-15T10:00:00.000Z';
 const key = (id: string): IssuedKey => ({ keyId: id, keyHash: `hash-of-${id}` });
 
 // Commands
-const onboard: PartnerCommand = { type: 'OnboardPartner', partnerId: PARTNER, name: 'Acme Mobile', corridor: 'BD', sandboxKey: key('key_sbx_1'), at: AT };
+const onboard: PartnerCommand = {
+  type: 'OnboardPartner',
+  partnerId: PARTNER,
+  name: 'Acme Mobile',
+  corridor: 'BD',
+  sandboxKey: key('key_sbx_1'),
+  at: AT,
+};
 const kyc = (status: 'approved' | 'suspended', candidate = 'key_live_1'): PartnerCommand => ({
   type: 'ChangeKycStatus',
   status,
   candidateLiveKey: key(candidate),
   at: AT,
 });
-const regenerate = (environment: Environment, newKey: string): PartnerCommand => ({ type: 'RegenerateKey', environment, key: key(newKey), at: AT });
+const regenerate = (environment: Environment, newKey: string): PartnerCommand => ({
+  type: 'RegenerateKey',
+  environment,
+  key: key(newKey),
+  at: AT,
+});
 
 // Events
-const onboarded: PartnerOnboarded = { type: 'PartnerOnboarded', data: { partnerId: PARTNER, name: 'Acme Mobile', corridor: 'BD', onboardedAt: AT } };
+const onboarded: PartnerOnboarded = {
+  type: 'PartnerOnboarded',
+  data: { partnerId: PARTNER, name: 'Acme Mobile', corridor: 'BD', onboardedAt: AT },
+};
 const issued = (environment: Environment, keyId: string): ApiKeyIssued => ({
   type: 'ApiKeyIssued',
   data: { partnerId: PARTNER, environment, keyId, keyHash: `hash-of-${keyId}`, issuedAt: AT },
@@ -36,7 +51,10 @@ const revoked = (environment: Environment, keyId: string): ApiKeyRevoked => ({
   type: 'ApiKeyRevoked',
   data: { partnerId: PARTNER, environment, keyId, reason: 'regenerated', revokedAt: AT },
 });
-const kycChanged = (status: 'approved' | 'suspended'): KycStatusChanged => ({ type: 'KycStatusChanged', data: { partnerId: PARTNER, status, changedAt: AT } });
+const kycChanged = (status: 'approved' | 'suspended'): KycStatusChanged => ({
+  type: 'KycStatusChanged',
+  data: { partnerId: PARTNER, status, changedAt: AT },
+});
 
 const partner = spec(partnerDecider);
 const onboardedPartner = [onboarded, issued('sandbox', 'key_sbx_1')];
@@ -46,7 +64,12 @@ describe('a partner and its API keys', () => {
   describe('onboarding', () => {
     it('onboards the partner in its corridor and issues a sandbox key, and no live key', () => {
       const state = partner.given().when(onboard).then(onboarded, issued('sandbox', 'key_sbx_1'));
-      expect(state).toMatchObject({ partnerId: PARTNER, corridor: 'BD', kycStatus: 'pending', activeKeys: { sandbox: 'key_sbx_1' } });
+      expect(state).toMatchObject({
+        partnerId: PARTNER,
+        corridor: 'BD',
+        kycStatus: 'pending',
+        activeKeys: { sandbox: 'key_sbx_1' },
+      });
       expect(state.activeKeys.live).toBeUndefined();
     });
 
@@ -57,18 +80,27 @@ describe('a partner and its API keys', () => {
     });
 
     it('cannot onboard the same partner twice', () => {
-      partner.given(...onboardedPartner).when(onboard).thenRefused('invalid_state', 'already exists');
+      partner
+        .given(...onboardedPartner)
+        .when(onboard)
+        .thenRefused('invalid_state', 'already exists');
     });
   });
 
   describe('KYC', () => {
     it('the first approval issues the live key', () => {
-      const state = partner.given(...onboardedPartner).when(kyc('approved')).then(kycChanged('approved'), issued('live', 'key_live_1'));
+      const state = partner
+        .given(...onboardedPartner)
+        .when(kyc('approved'))
+        .then(kycChanged('approved'), issued('live', 'key_live_1'));
       expect(state.activeKeys).toEqual({ sandbox: 'key_sbx_1', live: 'key_live_1' });
     });
 
     it('a suspension issues no key and keeps the live key on record (it is blocked, not revoked)', () => {
-      const state = partner.given(...approvedPartner).when(kyc('suspended', 'key_live_2')).then(kycChanged('suspended'));
+      const state = partner
+        .given(...approvedPartner)
+        .when(kyc('suspended', 'key_live_2'))
+        .then(kycChanged('suspended'));
       expect(state.activeKeys.live).toBe('key_live_1');
     });
 
@@ -80,11 +112,17 @@ describe('a partner and its API keys', () => {
     });
 
     it('approving an approved partner changes nothing', () => {
-      partner.given(...approvedPartner).when(kyc('approved', 'key_live_2')).thenNothingHappens();
+      partner
+        .given(...approvedPartner)
+        .when(kyc('approved', 'key_live_2'))
+        .thenNothingHappens();
     });
 
     it('suspending a partner still in review issues no key', () => {
-      const state = partner.given(...onboardedPartner).when(kyc('suspended')).then(kycChanged('suspended'));
+      const state = partner
+        .given(...onboardedPartner)
+        .when(kyc('suspended'))
+        .then(kycChanged('suspended'));
       expect(state.kycStatus).toBe('suspended');
     });
 
@@ -120,12 +158,18 @@ describe('a partner and its API keys', () => {
     });
 
     it('leaves the other environment’s key alone', () => {
-      const state = partner.given(...approvedPartner).when(regenerate('sandbox', 'key_sbx_2')).then(revoked('sandbox', 'key_sbx_1'), issued('sandbox', 'key_sbx_2'));
+      const state = partner
+        .given(...approvedPartner)
+        .when(regenerate('sandbox', 'key_sbx_2'))
+        .then(revoked('sandbox', 'key_sbx_1'), issued('sandbox', 'key_sbx_2'));
       expect(state.activeKeys.live).toBe('key_live_1');
     });
 
     it('refuses to regenerate a live key before KYC approval', () => {
-      partner.given(...onboardedPartner).when(regenerate('live', 'key_live_1')).thenRefused('invalid_state', 'live keys are issued on KYC approval');
+      partner
+        .given(...onboardedPartner)
+        .when(regenerate('live', 'key_live_1'))
+        .thenRefused('invalid_state', 'live keys are issued on KYC approval');
     });
   });
 
@@ -144,7 +188,9 @@ describe('a partner and its API keys', () => {
       if (!amount) throw new Error(text);
       return amount;
     };
-    const createKey = (overrides: Partial<Extract<PartnerCommand, { type: 'CreateScopedKey' }>> = {}): PartnerCommand => ({
+    const createKey = (
+      overrides: Partial<Extract<PartnerCommand, { type: 'CreateScopedKey' }>> = {},
+    ): PartnerCommand => ({
       type: 'CreateScopedKey',
       environment: 'sandbox',
       key: key('key_agent'),
@@ -174,27 +220,57 @@ describe('a partner and its API keys', () => {
     };
 
     it('records a restricted key with its caps in the wallet currency, and only its hash', () => {
-      partner.given(...onboardedPartner).when(createKey()).then(created);
+      partner
+        .given(...onboardedPartner)
+        .when(createKey())
+        .then(created);
     });
 
     it('refuses caps on a read-only key, a cap in another currency, a per-order cap above the daily one, a past expiry', () => {
-      partner.given(...onboardedPartner).when(createKey({ scope: 'read_only' })).thenRefused('validation_failed');
+      partner
+        .given(...onboardedPartner)
+        .when(createKey({ scope: 'read_only' }))
+        .thenRefused('validation_failed');
       const inr = Money.parse('10.00', 'INR');
-      partner.given(...onboardedPartner).when(createKey({ dailyMax: inr })).thenRefused('validation_failed', /BDT/);
-      partner.given(...onboardedPartner).when(createKey({ perOrderMax: bdt('600.00') })).thenRefused('validation_failed');
-      partner.given(...onboardedPartner).when(createKey({ expiresAt: AT })).thenRefused('validation_failed', /expires_at/);
+      partner
+        .given(...onboardedPartner)
+        .when(createKey({ dailyMax: inr }))
+        .thenRefused('validation_failed', /BDT/);
+      partner
+        .given(...onboardedPartner)
+        .when(createKey({ perOrderMax: bdt('600.00') }))
+        .thenRefused('validation_failed');
+      partner
+        .given(...onboardedPartner)
+        .when(createKey({ expiresAt: AT }))
+        .thenRefused('validation_failed', /expires_at/);
     });
 
     it('refuses a live key before KYC approval', () => {
-      partner.given(...onboardedPartner).when(createKey({ environment: 'live' })).thenRefused('invalid_state');
+      partner
+        .given(...onboardedPartner)
+        .when(createKey({ environment: 'live' }))
+        .thenRefused('invalid_state');
     });
 
     it('revokes a key once; a second revocation changes nothing; an unknown key is not found', () => {
       const revoke: PartnerCommand = { type: 'RevokeScopedKey', keyId: 'key_agent', reason: 'revoked', at: AT };
-      const keyRevoked: ScopedKeyRevoked = { type: 'ScopedKeyRevoked', data: { partnerId: PARTNER, keyId: 'key_agent', environment: 'sandbox', reason: 'revoked', revokedAt: AT } };
-      partner.given(...onboardedPartner, created).when(revoke).then(keyRevoked);
-      partner.given(...onboardedPartner, created, keyRevoked).when(revoke).thenNothingHappens();
-      partner.given(...onboardedPartner).when(revoke).thenRefused('not_found');
+      const keyRevoked: ScopedKeyRevoked = {
+        type: 'ScopedKeyRevoked',
+        data: { partnerId: PARTNER, keyId: 'key_agent', environment: 'sandbox', reason: 'revoked', revokedAt: AT },
+      };
+      partner
+        .given(...onboardedPartner, created)
+        .when(revoke)
+        .then(keyRevoked);
+      partner
+        .given(...onboardedPartner, created, keyRevoked)
+        .when(revoke)
+        .thenNothingHappens();
+      partner
+        .given(...onboardedPartner)
+        .when(revoke)
+        .thenRefused('not_found');
     });
   });
 });

@@ -1,5 +1,10 @@
 import { Actor } from '../../../src/domain/shared/actor';
-import { TransactionCommand, TransactionStatus, publicStatusOf, transactionDecider } from '../../../src/domain/transaction/transaction.decider';
+import {
+  TransactionCommand,
+  TransactionStatus,
+  publicStatusOf,
+  transactionDecider,
+} from '../../../src/domain/transaction/transaction.decider';
 import {
   ProviderAnsweredAfterHold,
   ProviderAnsweredAfterOutcome,
@@ -43,13 +48,22 @@ const resolve = (outcome: 'success' | 'failed'): TransactionCommand => ({
 
 // Events
 const initiated: TransactionInitiated = { type: 'TransactionInitiated', data: order };
-const submitted: TransactionSubmitted = { type: 'TransactionSubmitted', data: { orderId: ORDER, providerReference: 'prov-9', submittedAt: PLACED } };
+const submitted: TransactionSubmitted = {
+  type: 'TransactionSubmitted',
+  data: { orderId: ORDER, providerReference: 'prov-9', submittedAt: PLACED },
+};
 const settled: TransactionSettled = {
   type: 'TransactionSettled',
   data: { orderId: ORDER, operatorRef: 'op-ref-1', settledAt: LATER, resolvedBy: null, reason: null },
 };
-const failed: TransactionFailed = { type: 'TransactionFailed', data: { orderId: ORDER, reason: 'operator declined', failedAt: LATER, resolvedBy: null } };
-const disputed: TransactionDisputed = { type: 'TransactionDisputed', data: { orderId: ORDER, reason: 'no answer from upstream', disputedAt: LATER } };
+const failed: TransactionFailed = {
+  type: 'TransactionFailed',
+  data: { orderId: ORDER, reason: 'operator declined', failedAt: LATER, resolvedBy: null },
+};
+const disputed: TransactionDisputed = {
+  type: 'TransactionDisputed',
+  data: { orderId: ORDER, reason: 'no answer from upstream', disputedAt: LATER },
+};
 
 const transaction = spec(transactionDecider);
 
@@ -57,7 +71,15 @@ describe('the life of an order', () => {
   describe('placing it', () => {
     it('starts as INITIATED with the order as placed', () => {
       const state = transaction.given().when(initiate).then(initiated);
-      expect(state).toEqual({ status: 'INITIATED', order, failure: null, lateAnswer: null, providerReference: null, resolvedManually: false, answerAfterOutcome: null });
+      expect(state).toEqual({
+        status: 'INITIATED',
+        order,
+        failure: null,
+        lateAnswer: null,
+        providerReference: null,
+        resolvedManually: false,
+        answerAfterOutcome: null,
+      });
     });
 
     it('placing the same order again changes nothing', () => {
@@ -97,7 +119,15 @@ describe('the life of an order', () => {
     it('a succeeded order never fails afterwards: the contradicting answer is recorded for finance, once', () => {
       const contradiction: ProviderAnsweredAfterOutcome = {
         type: 'ProviderAnsweredAfterOutcome',
-        data: { orderId: ORDER, outcome: 'failed', operatorRef: null, reason: 'operator declined', answeredAt: LATER, recordedStatus: 'SUCCESS', contradicts: true },
+        data: {
+          orderId: ORDER,
+          outcome: 'failed',
+          operatorRef: null,
+          reason: 'operator declined',
+          answeredAt: LATER,
+          recordedStatus: 'SUCCESS',
+          contradicts: true,
+        },
       };
       const state = transaction.given(initiated, submitted, settled).when(fail).then(contradiction);
       expect(state.status).toBe('SUCCESS');
@@ -108,7 +138,15 @@ describe('the life of an order', () => {
     it('a failed order never succeeds afterwards: the contradicting answer is recorded for finance, once', () => {
       const contradiction: ProviderAnsweredAfterOutcome = {
         type: 'ProviderAnsweredAfterOutcome',
-        data: { orderId: ORDER, outcome: 'succeeded', operatorRef: 'op-ref-1', reason: null, answeredAt: LATER, recordedStatus: 'FAILED', contradicts: true },
+        data: {
+          orderId: ORDER,
+          outcome: 'succeeded',
+          operatorRef: 'op-ref-1',
+          reason: null,
+          answeredAt: LATER,
+          recordedStatus: 'FAILED',
+          contradicts: true,
+        },
       };
       expect(transaction.given(initiated, submitted, failed).when(settle).then(contradiction).status).toBe('FAILED');
       transaction.given(initiated, submitted, failed, contradiction).when(settle).thenNothingHappens();
@@ -119,29 +157,32 @@ describe('the life of an order', () => {
       ['success', 'failed', true],
       ['success', 'succeeded', false],
       ['failed', 'failed', false],
-    ] as const)('after an operator resolved a held order as %s, the provider answering %s is recorded (contradicts: %s) and changes nothing', (outcome, answer, contradicts) => {
-      const resolution =
-        outcome === 'failed'
-          ? ({ ...failed, data: { ...failed.data, resolvedBy: OPERATOR } } satisfies TransactionFailed)
-          : ({ ...settled, data: { ...settled.data, resolvedBy: OPERATOR } } satisfies TransactionSettled);
-      const recordedStatus = outcome === 'failed' ? 'FAILED' : 'SUCCESS';
-      const state = transaction
-        .given(initiated, submitted, disputed, resolution)
-        .when(answer === 'succeeded' ? settle : fail)
-        .then({
-          type: 'ProviderAnsweredAfterOutcome',
-          data: {
-            orderId: ORDER,
-            outcome: answer,
-            operatorRef: answer === 'succeeded' ? 'op-ref-1' : null,
-            reason: answer === 'failed' ? 'operator declined' : null,
-            answeredAt: LATER,
-            recordedStatus,
-            contradicts,
-          },
-        });
-      expect(state.status).toBe(recordedStatus);
-    });
+    ] as const)(
+      'after an operator resolved a held order as %s, the provider answering %s is recorded (contradicts: %s) and changes nothing',
+      (outcome, answer, contradicts) => {
+        const resolution =
+          outcome === 'failed'
+            ? ({ ...failed, data: { ...failed.data, resolvedBy: OPERATOR } } satisfies TransactionFailed)
+            : ({ ...settled, data: { ...settled.data, resolvedBy: OPERATOR } } satisfies TransactionSettled);
+        const recordedStatus = outcome === 'failed' ? 'FAILED' : 'SUCCESS';
+        const state = transaction
+          .given(initiated, submitted, disputed, resolution)
+          .when(answer === 'succeeded' ? settle : fail)
+          .then({
+            type: 'ProviderAnsweredAfterOutcome',
+            data: {
+              orderId: ORDER,
+              outcome: answer,
+              operatorRef: answer === 'succeeded' ? 'op-ref-1' : null,
+              reason: answer === 'failed' ? 'operator declined' : null,
+              answeredAt: LATER,
+              recordedStatus,
+              contradicts,
+            },
+          });
+        expect(state.status).toBe(recordedStatus);
+      },
+    );
 
     it('a late hand-over record does not reopen a finished order', () => {
       transaction.given(initiated, settled).when(submit).thenNothingHappens();
@@ -183,18 +224,38 @@ describe('the life of an order', () => {
     });
 
     it('an order the provider said succeeded after it was held cannot be failed and refunded; it can be resolved as a success', () => {
-      transaction.given(initiated, submitted, disputed, lateSuccess).when(resolve('failed')).thenRefused('invalid_state', 'the provider answered that it succeeded (operator_ref op-ref-1)');
-      transaction.given(initiated, submitted, disputed, lateSuccess).when(resolve('success')).then({
-        type: 'TransactionSettled',
-        data: { orderId: ORDER, operatorRef: `manual-${ORDER}`, settledAt: LATER, resolvedBy: OPERATOR, reason: 'confirmed with the operator by phone' },
-      });
+      transaction
+        .given(initiated, submitted, disputed, lateSuccess)
+        .when(resolve('failed'))
+        .thenRefused('invalid_state', 'the provider answered that it succeeded (operator_ref op-ref-1)');
+      transaction
+        .given(initiated, submitted, disputed, lateSuccess)
+        .when(resolve('success'))
+        .then({
+          type: 'TransactionSettled',
+          data: {
+            orderId: ORDER,
+            operatorRef: `manual-${ORDER}`,
+            settledAt: LATER,
+            resolvedBy: OPERATOR,
+            reason: 'confirmed with the operator by phone',
+          },
+        });
     });
 
     it('a late failure leaves the operator free to decide either way', () => {
-      transaction.given(initiated, submitted, disputed, lateFailure).when(resolve('failed')).then({
-        type: 'TransactionFailed',
-        data: { orderId: ORDER, reason: 'confirmed with the operator by phone', failedAt: LATER, resolvedBy: OPERATOR },
-      });
+      transaction
+        .given(initiated, submitted, disputed, lateFailure)
+        .when(resolve('failed'))
+        .then({
+          type: 'TransactionFailed',
+          data: {
+            orderId: ORDER,
+            reason: 'confirmed with the operator by phone',
+            failedAt: LATER,
+            resolvedBy: OPERATOR,
+          },
+        });
     });
 
     it('a finished order is not held', () => {
@@ -208,7 +269,13 @@ describe('the life of an order', () => {
         .when(resolve('success'))
         .then({
           type: 'TransactionSettled',
-          data: { orderId: ORDER, operatorRef: `manual-${ORDER}`, settledAt: LATER, resolvedBy: OPERATOR, reason: 'confirmed with the operator by phone' },
+          data: {
+            orderId: ORDER,
+            operatorRef: `manual-${ORDER}`,
+            settledAt: LATER,
+            resolvedBy: OPERATOR,
+            reason: 'confirmed with the operator by phone',
+          },
         });
     });
 
@@ -218,7 +285,12 @@ describe('the life of an order', () => {
         .when(resolve('failed'))
         .then({
           type: 'TransactionFailed',
-          data: { orderId: ORDER, reason: 'confirmed with the operator by phone', failedAt: LATER, resolvedBy: OPERATOR },
+          data: {
+            orderId: ORDER,
+            reason: 'confirmed with the operator by phone',
+            failedAt: LATER,
+            resolvedBy: OPERATOR,
+          },
         });
     });
 
@@ -228,13 +300,22 @@ describe('the life of an order', () => {
       ['SUCCESS', [initiated, submitted, settled]],
       ['FAILED', [initiated, submitted, failed]],
     ])('an operator cannot resolve an order that is %s', (_status, history) => {
-      transaction.given(...history).when(resolve('failed')).thenRefused('invalid_state', 'not held for manual resolution');
-      transaction.given(...history).when(resolve('success')).thenRefused('invalid_state');
+      transaction
+        .given(...history)
+        .when(resolve('failed'))
+        .thenRefused('invalid_state', 'not held for manual resolution');
+      transaction
+        .given(...history)
+        .when(resolve('success'))
+        .thenRefused('invalid_state');
     });
 
     it('an operator cannot resolve the same order twice', () => {
       const resolvedAsFailure: TransactionFailed = { ...failed, data: { ...failed.data, resolvedBy: OPERATOR } };
-      transaction.given(initiated, submitted, disputed, resolvedAsFailure).when(resolve('success')).thenRefused('invalid_state');
+      transaction
+        .given(initiated, submitted, disputed, resolvedAsFailure)
+        .when(resolve('success'))
+        .thenRefused('invalid_state');
     });
   });
 

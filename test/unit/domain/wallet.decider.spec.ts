@@ -44,7 +44,15 @@ const refund = (orderId: string, amount: string, currency: Currency = 'INR'): Wa
 // Events
 const credited = (amount: string, balanceAfter: string, currency: Currency = 'INR'): WalletCredited => ({
   type: 'WalletCredited',
-  data: { creditId: 'crd_1', amount, currency, balanceAfter, kind: 'funding', reference: 'bank transfer 42', creditedAt: AT },
+  data: {
+    creditId: 'crd_1',
+    amount,
+    currency,
+    balanceAfter,
+    kind: 'funding',
+    reference: 'bank transfer 42',
+    creditedAt: AT,
+  },
 });
 const debited = (orderId: string, amount: string, balanceAfter: string, currency: Currency = 'INR'): WalletDebited => ({
   type: 'WalletDebited',
@@ -77,22 +85,37 @@ describe('a partner wallet', () => {
     });
 
     it('records the sandbox starting credit as such', () => {
-      const [event] = wallet.given().when({ ...credit('1000'), kind: 'sandbox_grant' } as WalletCommand).events();
-      expect(event).toMatchObject({ type: 'WalletCredited', data: { kind: 'sandbox_grant', amount: '1000.00', balanceAfter: '1000.00' } });
+      const [event] = wallet
+        .given()
+        .when({ ...credit('1000'), kind: 'sandbox_grant' } as WalletCommand)
+        .events();
+      expect(event).toMatchObject({
+        type: 'WalletCredited',
+        data: { kind: 'sandbox_grant', amount: '1000.00', balanceAfter: '1000.00' },
+      });
     });
   });
 
   describe('debiting an order', () => {
     it('debits the order amount and tells the balance after the debit', () => {
-      wallet.given(credited('1000.00', '1000.00')).when(debit('ord_1', '100.00')).then(debited('ord_1', '100.00', '900.00'));
+      wallet
+        .given(credited('1000.00', '1000.00'))
+        .when(debit('ord_1', '100.00'))
+        .then(debited('ord_1', '100.00', '900.00'));
     });
 
     it('may spend the wallet down to exactly zero', () => {
-      wallet.given(credited('100.00', '100.00')).when(debit('ord_1', '100.00')).then(debited('ord_1', '100.00', '0.00'));
+      wallet
+        .given(credited('100.00', '100.00'))
+        .when(debit('ord_1', '100.00'))
+        .then(debited('ord_1', '100.00', '0.00'));
     });
 
     it('refuses a debit one paisa above the balance with insufficient_balance, saying what is available', () => {
-      wallet.given(credited('100.00', '100.00')).when(debit('ord_1', '100.01')).thenRefused('insufficient_balance', 'available 100.00 INR');
+      wallet
+        .given(credited('100.00', '100.00'))
+        .when(debit('ord_1', '100.01'))
+        .thenRefused('insufficient_balance', 'available 100.00 INR');
     });
 
     it('refuses any debit from a wallet that has never been funded', () => {
@@ -127,11 +150,17 @@ describe('a partner wallet', () => {
 
   describe('one currency per wallet', () => {
     it('refuses to credit a rupee wallet in Singapore dollars', () => {
-      wallet.given(credited('1000.00', '1000.00')).when(credit('10.00', 'SGD')).thenRefused('currency_mismatch', 'wallet holds INR, not SGD');
+      wallet
+        .given(credited('1000.00', '1000.00'))
+        .when(credit('10.00', 'SGD'))
+        .thenRefused('currency_mismatch', 'wallet holds INR, not SGD');
     });
 
     it('refuses to debit a rupee wallet in taka', () => {
-      wallet.given(credited('1000.00', '1000.00')).when(debit('ord_1', '10.00', 'BDT')).thenRefused('currency_mismatch');
+      wallet
+        .given(credited('1000.00', '1000.00'))
+        .when(debit('ord_1', '10.00', 'BDT'))
+        .thenRefused('currency_mismatch');
     });
 
     it('refuses to refund a rupee wallet in Singapore dollars', () => {
@@ -142,7 +171,11 @@ describe('a partner wallet', () => {
     });
 
     it('takes its currency from its first event', () => {
-      expect(wallet.given(credited('5.00', '5.00', 'BDT')).state()).toEqual({ currency: 'BDT', balanceMinor: 500n, keySpends: [] });
+      expect(wallet.given(credited('5.00', '5.00', 'BDT')).state()).toEqual({
+        currency: 'BDT',
+        balanceMinor: 500n,
+        keySpends: [],
+      });
     });
   });
 
@@ -202,11 +235,17 @@ describe('a partner wallet', () => {
     const funded = credited('1000.00', '1000.00');
 
     it('records the key on a debit it placed', () => {
-      wallet.given(funded).when(keyDebit('ord_1', '300.00')).then(keyDebited('ord_1', '300.00', '700.00'));
+      wallet
+        .given(funded)
+        .when(keyDebit('ord_1', '300.00'))
+        .then(keyDebited('ord_1', '300.00', '700.00'));
     });
 
     it('refuses an order above the per-order maximum, whatever the balance', () => {
-      wallet.given(funded).when(keyDebit('ord_1', '300.01')).thenRefused('key_cap_exceeded', /per-order maximum of 300.00/);
+      wallet
+        .given(funded)
+        .when(keyDebit('ord_1', '300.01'))
+        .thenRefused('key_cap_exceeded', /per-order maximum of 300.00/);
     });
 
     it('refuses an order that would take the last 24 hours of the key above its daily maximum', () => {
@@ -214,7 +253,10 @@ describe('a partner wallet', () => {
         .given(funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '150.00', '550.00'))
         .when(keyDebit('ord_3', '50.01'))
         .thenRefused('key_cap_exceeded', /spent 450.00 INR/);
-      wallet.given(funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '150.00', '550.00')).when(keyDebit('ord_3', '50.00')).then(keyDebited('ord_3', '50.00', '500.00'));
+      wallet
+        .given(funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '150.00', '550.00'))
+        .when(keyDebit('ord_3', '50.00'))
+        .then(keyDebited('ord_3', '50.00', '500.00'));
     });
 
     it('checks the caps before the balance', () => {
@@ -222,22 +264,46 @@ describe('a partner wallet', () => {
     });
 
     it('counts only the last 24 hours: older spend falls out of the window', () => {
-      const history = [funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '200.00', '500.00', later(HOUR))];
-      wallet.given(...history).when(keyDebit('ord_3', '100.00', later(24 * HOUR - 1))).thenRefused('key_cap_exceeded');
-      wallet.given(...history).when(keyDebit('ord_3', '300.00', later(24 * HOUR))).then(keyDebited('ord_3', '300.00', '200.00', later(24 * HOUR)));
+      const history = [
+        funded,
+        keyDebited('ord_1', '300.00', '700.00'),
+        keyDebited('ord_2', '200.00', '500.00', later(HOUR)),
+      ];
+      wallet
+        .given(...history)
+        .when(keyDebit('ord_3', '100.00', later(24 * HOUR - 1)))
+        .thenRefused('key_cap_exceeded');
+      wallet
+        .given(...history)
+        .when(keyDebit('ord_3', '300.00', later(24 * HOUR)))
+        .then(keyDebited('ord_3', '300.00', '200.00', later(24 * HOUR)));
     });
 
     it('a refund gives the order back to the daily maximum', () => {
-      const history = [funded, keyDebited('ord_1', '300.00', '700.00'), keyDebited('ord_2', '200.00', '500.00'), refunded('ord_1', '300.00', '800.00')];
-      wallet.given(...history).when(keyDebit('ord_3', '300.00')).then(keyDebited('ord_3', '300.00', '500.00'));
+      const history = [
+        funded,
+        keyDebited('ord_1', '300.00', '700.00'),
+        keyDebited('ord_2', '200.00', '500.00'),
+        refunded('ord_1', '300.00', '800.00'),
+      ];
+      wallet
+        .given(...history)
+        .when(keyDebit('ord_3', '300.00'))
+        .then(keyDebited('ord_3', '300.00', '500.00'));
     });
 
     it("does not count another key's or the main key's orders", () => {
-      wallet.given(funded, debited('ord_1', '500.00', '500.00')).when(keyDebit('ord_2', '300.00')).then(keyDebited('ord_2', '300.00', '200.00'));
+      wallet
+        .given(funded, debited('ord_1', '500.00', '500.00'))
+        .when(keyDebit('ord_2', '300.00'))
+        .then(keyDebited('ord_2', '300.00', '200.00'));
     });
 
     it('a key without caps is held to none', () => {
-      wallet.given(funded).when(keyDebit('ord_1', '900.00', AT, caps(null, null))).then(keyDebited('ord_1', '900.00', '100.00'));
+      wallet
+        .given(funded)
+        .when(keyDebit('ord_1', '900.00', AT, caps(null, null)))
+        .then(keyDebited('ord_1', '900.00', '100.00'));
     });
   });
 });

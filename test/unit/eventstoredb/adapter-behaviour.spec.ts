@@ -8,9 +8,16 @@ import {
   NO_STREAM,
 } from '@eventstore/db-client';
 import { v4 as uuid } from 'uuid';
-import { DuplicateEventIdError, NewEvent, WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
+import {
+  DuplicateEventIdError,
+  NewEvent,
+  WrongExpectedRevisionError,
+} from '../../../src/application/ports/event-store.port';
 import { claimEventData, claimStreamName } from '../../../src/infrastructure/event-store/eventstoredb-event-ids';
-import { EventStoreDbEventStore, EventStoreDbReadTimeoutError } from '../../../src/infrastructure/event-store/eventstoredb-event-store';
+import {
+  EventStoreDbEventStore,
+  EventStoreDbReadTimeoutError,
+} from '../../../src/infrastructure/event-store/eventstoredb-event-store';
 import {
   EventStoreDbAccessDeniedError,
   EventStoreDbAppendOutcomeUnknownError,
@@ -26,17 +33,30 @@ const newEvent = (type = 'Thing', correlationId = uuid(), data: Record<string, u
   type,
   schemaVersion: 1,
   data,
-  metadata: { partnerId: null, environment: 'sandbox', correlationId, causationId: null, actor: { type: 'system', id: 'test' }, occurredAt: new Date().toISOString() },
+  metadata: {
+    partnerId: null,
+    environment: 'sandbox',
+    correlationId,
+    causationId: null,
+    actor: { type: 'system', id: 'test' },
+    occurredAt: new Date().toISOString(),
+  },
 });
 
-
-function open(options: ConstructorParameters<typeof EventStoreDbEventStore>[1] = {}, server: FakeEventStoreDbOptions = {}) {
+function open(
+  options: ConstructorParameters<typeof EventStoreDbEventStore>[1] = {},
+  server: FakeEventStoreDbOptions = {},
+) {
   const client = new FakeEventStoreDbClient(server);
-  const store = new EventStoreDbEventStore(client, { subscriptionBackoff: { initialMs: 5, maxMs: 20, factor: 2, jitter: 0 }, ...options });
+  const store = new EventStoreDbEventStore(client, {
+    subscriptionBackoff: { initialMs: 5, maxMs: 20, factor: 2, jitter: 0 },
+    ...options,
+  });
   return { client, store };
 }
 
-const idsIn = (client: FakeEventStoreDbClient, streamId: string): string[] => client.log.filter((event) => event.streamId === streamId).map((event) => event.id);
+const idsIn = (client: FakeEventStoreDbClient, streamId: string): string[] =>
+  client.log.filter((event) => event.streamId === streamId).map((event) => event.id);
 
 describe('EventStoreDB adapter: what an append costs', () => {
   it('a fresh batch: one claim per event, one index intent per correlation id, the append, one read back', async () => {
@@ -44,8 +64,18 @@ describe('EventStoreDB adapter: what an append costs', () => {
     const appends = jest.spyOn(client, 'appendToStream');
     const reads = jest.spyOn(client, 'readStream');
     const correlationId = uuid();
-    await store.append('order-1', [newEvent('A', correlationId), newEvent('B', correlationId), newEvent('C', correlationId)], 'no_stream');
-    expect(appends.mock.calls.map(([stream]) => stream.split('-')[0]).sort()).toEqual(['correlationid', 'eventid', 'eventid', 'eventid', 'order']);
+    await store.append(
+      'order-1',
+      [newEvent('A', correlationId), newEvent('B', correlationId), newEvent('C', correlationId)],
+      'no_stream',
+    );
+    expect(appends.mock.calls.map(([stream]) => stream.split('-')[0]).sort()).toEqual([
+      'correlationid',
+      'eventid',
+      'eventid',
+      'eventid',
+      'order',
+    ]);
     expect(reads).toHaveBeenCalledTimes(1);
     appends.mockClear();
     reads.mockClear();
@@ -70,7 +100,9 @@ describe('EventStoreDB adapter: event ids across failures and races', () => {
   it('completes an append whose process died after claiming and before appending', async () => {
     const { client, store } = open();
     const event = newEvent();
-    await client.appendToStream(claimStreamName(event.eventId), [claimEventData('order-1', 0)], { expectedRevision: NO_STREAM });
+    await client.appendToStream(claimStreamName(event.eventId), [claimEventData('order-1', 0)], {
+      expectedRevision: NO_STREAM,
+    });
     const result = await store.append('order-1', [event], 'no_stream');
     expect(result).toMatchObject({ nextRevision: 0, deduplicated: false });
     expect(await store.append('order-1', [event], 'any')).toMatchObject({ deduplicated: true });
@@ -79,12 +111,18 @@ describe('EventStoreDB adapter: event ids across failures and races', () => {
   it('refuses an id another stream claimed moments ago, and takes over a claim older than the lease', async () => {
     const event = newEvent();
     const young = open();
-    await young.client.appendToStream(claimStreamName(event.eventId), [claimEventData('order-1', 0)], { expectedRevision: NO_STREAM });
-    await expect(young.store.append('order-2', [event], 'no_stream')).rejects.toEqual(new DuplicateEventIdError([event.eventId]));
+    await young.client.appendToStream(claimStreamName(event.eventId), [claimEventData('order-1', 0)], {
+      expectedRevision: NO_STREAM,
+    });
+    await expect(young.store.append('order-2', [event], 'no_stream')).rejects.toEqual(
+      new DuplicateEventIdError([event.eventId]),
+    );
     expect(idsIn(young.client, 'order-2')).toEqual([]);
 
     const stale = open({ claimLeaseMs: 0 });
-    await stale.client.appendToStream(claimStreamName(event.eventId), [claimEventData('order-1', 0)], { expectedRevision: NO_STREAM });
+    await stale.client.appendToStream(claimStreamName(event.eventId), [claimEventData('order-1', 0)], {
+      expectedRevision: NO_STREAM,
+    });
     expect(await stale.store.append('order-2', [event], 'no_stream')).toMatchObject({ deduplicated: false });
     await expect(stale.store.append('order-1', [event], 'no_stream')).rejects.toBeInstanceOf(DuplicateEventIdError);
   });
@@ -94,47 +132,68 @@ describe('EventStoreDB adapter: event ids across failures and races', () => {
     const event = newEvent();
     await store.append('order-1', [event], 'no_stream');
     await expect(store.append('order-2', [event], 'stream_exists')).rejects.toBeInstanceOf(DuplicateEventIdError);
-    await expect(store.append('order-3', [newEvent()], 'stream_exists')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(store.append('order-3', [newEvent()], 'stream_exists')).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
   });
 
-  it.each(['any', 'stream_exists', 1] as const)('stores twin appends of the same events once (expected %p)', async (expected) => {
-    const { client, store } = open();
-    for (let round = 0; round < 10; round++) {
-      const streamId = `wallet-${round}`;
-      await store.append(streamId, [newEvent(), newEvent()], 'no_stream');
-      const events = [newEvent(), newEvent()];
-      const outcomes = await Promise.allSettled([store.append(streamId, events, expected), store.append(streamId, events, expected), store.append(streamId, events, expected)]);
-      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
-      const stored = idsIn(client, streamId);
-      expect(stored).toHaveLength(4);
-      expect(new Set(stored).size).toBe(4);
-    }
-  });
+  it.each(['any', 'stream_exists', 1] as const)(
+    'stores twin appends of the same events once (expected %p)',
+    async (expected) => {
+      const { client, store } = open();
+      for (let round = 0; round < 10; round++) {
+        const streamId = `wallet-${round}`;
+        await store.append(streamId, [newEvent(), newEvent()], 'no_stream');
+        const events = [newEvent(), newEvent()];
+        const outcomes = await Promise.allSettled([
+          store.append(streamId, events, expected),
+          store.append(streamId, events, expected),
+          store.append(streamId, events, expected),
+        ]);
+        expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+        const stored = idsIn(client, streamId);
+        expect(stored).toHaveLength(4);
+        expect(new Set(stored).size).toBe(4);
+      }
+    },
+  );
 
   it('turns a retry after an append of unknown outcome (deadline exceeded, yet committed) into a no-op', async () => {
     const { client, store } = open();
     const real = client.appendToStream.bind(client);
     let failNext = true;
-    jest.spyOn(client, 'appendToStream').mockImplementation(async (stream: string, events: EventData[], options: AppendToStreamOptions) => {
-      const result = await real(stream, events, options);
-      if (stream === 'order-1' && failNext) {
-        failNext = false;
-        throw new DeadlineExceededError();
-      }
-      return result;
-    });
+    jest
+      .spyOn(client, 'appendToStream')
+      .mockImplementation(async (stream: string, events: EventData[], options: AppendToStreamOptions) => {
+        const result = await real(stream, events, options);
+        if (stream === 'order-1' && failNext) {
+          failNext = false;
+          throw new DeadlineExceededError();
+        }
+        return result;
+      });
     const events = [newEvent(), newEvent()];
     const unknown = await store.append('order-1', events, 'no_stream').catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(EventStoreDbAppendOutcomeUnknownError);
-    expect(unknown).toMatchObject({ streamId: 'order-1', cause: expect.any(DeadlineExceededError), message: expect.stringMatching(/read the stream before deciding/) });
-    expect(await store.append('order-1', events, 'no_stream')).toEqual({ nextRevision: 1, position: null, deduplicated: true });
+    expect(unknown).toMatchObject({
+      streamId: 'order-1',
+      cause: expect.any(DeadlineExceededError),
+      message: expect.stringMatching(/read the stream before deciding/),
+    });
+    expect(await store.append('order-1', events, 'no_stream')).toEqual({
+      nextRevision: 1,
+      position: null,
+      deduplicated: true,
+    });
     expect(idsIn(client, 'order-1')).toEqual(events.map((event) => event.eventId));
   });
 
   it('refuses duplicate ids inside one batch, reserved stream names and $ types', async () => {
     const { store } = open();
     const event = newEvent();
-    await expect(store.append('order-1', [event, { ...event, type: 'Other' }], 'any')).rejects.toEqual(new DuplicateEventIdError([event.eventId]));
+    await expect(store.append('order-1', [event, { ...event, type: 'Other' }], 'any')).rejects.toEqual(
+      new DuplicateEventIdError([event.eventId]),
+    );
     await expect(store.append('$settings', [newEvent()], 'any')).rejects.toThrow(/reserved/);
     await expect(store.append(claimStreamName(uuid()), [newEvent()], 'any')).rejects.toThrow(/reserved/);
     await expect(store.append('correlationid-x', [newEvent()], 'any')).rejects.toThrow(/reserved/);
@@ -180,7 +239,9 @@ describe('EventStoreDB adapter: reading', () => {
     const { store } = open();
     const correlationId = uuid();
     await store.append('order-1', [newEvent('A', correlationId)], 'no_stream');
-    await expect(store.append('order-1', [newEvent('B', correlationId)], 5)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(store.append('order-1', [newEvent('B', correlationId)], 5)).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
     expect((await store.readByCorrelationId(correlationId)).map((event) => event.type)).toEqual(['A']);
   });
 
@@ -189,7 +250,9 @@ describe('EventStoreDB adapter: reading', () => {
     const correlationId = uuid();
     await store.append('order-1', [newEvent('A', correlationId)], 'no_stream');
     // Its intent names slot 0, where A already is; the append fails.
-    await expect(store.append('order-1', [newEvent('B', correlationId)], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(store.append('order-1', [newEvent('B', correlationId)], 'no_stream')).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
     await store.append('order-1', [newEvent('C', correlationId)], 0);
     expect((await store.readByCorrelationId(correlationId)).map((event) => [event.type, event.revision])).toEqual([
       ['A', 0],
@@ -200,7 +263,9 @@ describe('EventStoreDB adapter: reading', () => {
   it('cancels a read that receives nothing for the idle timeout', async () => {
     const { client } = open();
     const cancel = jest.fn(async () => undefined);
-    jest.spyOn(client, 'readStream').mockImplementation(() => Object.assign(new Readable({ objectMode: true, read: () => undefined }), { cancel }));
+    jest
+      .spyOn(client, 'readStream')
+      .mockImplementation(() => Object.assign(new Readable({ objectMode: true, read: () => undefined }), { cancel }));
     const store = new EventStoreDbEventStore(client, { readIdleTimeoutMs: 30 });
     await expect(store.readStream('order-1')).rejects.toBeInstanceOf(EventStoreDbReadTimeoutError);
     expect(cancel).toHaveBeenCalled();
@@ -266,22 +331,41 @@ describe('EventStoreDB adapter: access rights', () => {
 
   it('reports a $all subscription refused for lack of rights as such at every retry, and recovers once granted', async () => {
     const warnings: string[] = [];
-    const { client, store } = open({ onWarning: (message, error) => warnings.push(`${message}: ${error instanceof Error ? error.message : String(error)}`) }, { allReadDenied: true });
+    const { client, store } = open(
+      {
+        onWarning: (message, error) =>
+          warnings.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+      },
+      { allReadDenied: true },
+    );
     let wakes = 0;
     store.onAppended(() => wakes++);
     try {
       await waitFor(() => warnings.length >= 3);
-      const missingRight = "EventStoreDB denied access to $all; the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all";
-      expect(warnings.slice(0, 3)).toEqual([1, 2, 3].map((attempt) => expect.stringMatching(new RegExp(`^\\$all subscription dropped \\(attempt ${attempt}\\); reconnecting in \\d+ ms: `))));
+      const missingRight =
+        "EventStoreDB denied access to $all; the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all";
+      expect(warnings.slice(0, 3)).toEqual(
+        [1, 2, 3].map((attempt) =>
+          expect.stringMatching(
+            new RegExp(`^\\$all subscription dropped \\(attempt ${attempt}\\); reconnecting in \\d+ ms: `),
+          ),
+        ),
+      );
       expect(warnings.every((warning) => warning.endsWith(`: ${missingRight}`))).toBe(true);
 
       let confirmed = false;
       const subscribe = client.subscribeToAll.bind(client);
-      jest.spyOn(client, 'subscribeToAll').mockImplementation((options) => subscribe(options).on('confirmation', () => (confirmed = true)));
+      jest
+        .spyOn(client, 'subscribeToAll')
+        .mockImplementation((options) => subscribe(options).on('confirmation', () => (confirmed = true)));
       client.allReadDenied = false;
       await waitFor(() => confirmed);
       const reported = warnings.length;
-      await new EventStoreDbEventStore(client, { watchRemoteAppends: false }).append('order-1', [newEvent()], 'no_stream');
+      await new EventStoreDbEventStore(client, { watchRemoteAppends: false }).append(
+        'order-1',
+        [newEvent()],
+        'no_stream',
+      );
       await waitFor(() => wakes === 1);
       expect(warnings).toHaveLength(reported);
     } finally {
@@ -295,17 +379,21 @@ describe('EventStoreDB adapter: positions', () => {
     const { client, store } = open();
     const real = client.appendToStream.bind(client);
     let reported: EsdbAppendResult | undefined;
-    jest.spyOn(client, 'appendToStream').mockImplementation(async (stream: string, events: EventData[], options: AppendToStreamOptions) => {
-      const result = await real(stream, events, options);
-      if (stream === 'order-1') reported = result;
-      return result;
-    });
+    jest
+      .spyOn(client, 'appendToStream')
+      .mockImplementation(async (stream: string, events: EventData[], options: AppendToStreamOptions) => {
+        const result = await real(stream, events, options);
+        if (stream === 'order-1') reported = result;
+        return result;
+      });
     const result = await store.append('order-1', [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
     const stored = client.log.filter((event) => event.streamId === 'order-1');
     expect(result.position).toEqual(stored[2].position);
     expect(stored.every((event) => event.position.commit === event.position.prepare)).toBe(true);
     expect(reported?.position).toEqual(stored[0].position);
-    expect((await store.readStream('order-1')).map((event) => event.position)).toEqual(stored.map((event) => event.position));
+    expect((await store.readStream('order-1')).map((event) => event.position)).toEqual(
+      stored.map((event) => event.position),
+    );
   });
 
   it('fails loudly, naming EventStoreDB 22.6, where a position is needed and the server sends none', async () => {
@@ -314,7 +402,9 @@ describe('EventStoreDB adapter: positions', () => {
     await expect(store.append('order-1', [newEvent('A', correlationId)], 'no_stream')).rejects.toThrow(
       /^stream order-1: the append was stored at revisions 0\.\.0, but the server sent no log position for it \(EventStoreDB 22\.6 or later is required\)$/,
     );
-    await expect(store.readByCorrelationId(correlationId)).rejects.toThrow(/order-1@0: the server sent no log position \(EventStoreDB 22\.6 or later is required\)/);
+    await expect(store.readByCorrelationId(correlationId)).rejects.toThrow(
+      /order-1@0: the server sent no log position \(EventStoreDB 22\.6 or later is required\)/,
+    );
     await expect(store.readStream('order-1')).rejects.toThrow(/22\.6 or later is required/);
   });
 });
@@ -325,30 +415,39 @@ describe('EventStoreDB adapter: append deadline', () => {
     const appends = jest.spyOn(client, 'appendToStream');
     await store.append('order-1', [newEvent(), newEvent()], 'no_stream');
     expect(appends.mock.calls.length).toBeGreaterThan(1);
-    expect(appends.mock.calls.every(([, , options]) => options.deadline !== undefined && options.deadline <= 2_000)).toBe(true);
+    expect(
+      appends.mock.calls.every(([, , options]) => options.deadline !== undefined && options.deadline <= 2_000),
+    ).toBe(true);
   });
 
   it('does not retry an append of unknown outcome on its own, even with `any`', async () => {
     const { client, store } = open();
     const real = client.appendToStream.bind(client);
-    const appends = jest.spyOn(client, 'appendToStream').mockImplementation(async (stream: string, events: EventData[], options: AppendToStreamOptions) => {
-      if (stream === 'order-1') throw new DeadlineExceededError();
-      return real(stream, events, options);
-    });
-    await expect(store.append('order-1', [newEvent()], 'any')).rejects.toBeInstanceOf(EventStoreDbAppendOutcomeUnknownError);
+    const appends = jest
+      .spyOn(client, 'appendToStream')
+      .mockImplementation(async (stream: string, events: EventData[], options: AppendToStreamOptions) => {
+        if (stream === 'order-1') throw new DeadlineExceededError();
+        return real(stream, events, options);
+      });
+    await expect(store.append('order-1', [newEvent()], 'any')).rejects.toBeInstanceOf(
+      EventStoreDbAppendOutcomeUnknownError,
+    );
     expect(appends.mock.calls.filter(([stream]) => stream === 'order-1')).toHaveLength(1);
   });
 });
 
 describe('EventStoreDB adapter: append size', () => {
   /** Events of about `bytes` each (data, metadata and type as the server counts them). */
-  const eventsOf = (count: number, bytes: number): NewEvent[] => Array.from({ length: count }, () => newEvent('Big', uuid(), { blob: 'x'.repeat(bytes - 400) }));
+  const eventsOf = (count: number, bytes: number): NewEvent[] =>
+    Array.from({ length: count }, () => newEvent('Big', uuid(), { blob: 'x'.repeat(bytes - 400) }));
 
   it('refuses a batch over 1 MiB before writing any claim or index intent', async () => {
     const { client, store } = open();
     const refused = await store.append('order-1', eventsOf(4, 300_000), 'no_stream').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(EventStoreDbAppendTooLargeError);
-    expect((refused as Error).message).toMatch(/^stream order-1: a batch of 4 events is \d+ bytes, more than EventStoreDB's MaxAppendSize of 1048576 bytes; nothing was written$/);
+    expect((refused as Error).message).toMatch(
+      /^stream order-1: a batch of 4 events is \d+ bytes, more than EventStoreDB's MaxAppendSize of 1048576 bytes; nothing was written$/,
+    );
     expect(client.appendCalls).toBe(0);
     expect(client.log).toEqual([]);
     expect(await store.append('order-1', eventsOf(3, 300_000), 'no_stream')).toMatchObject({ nextRevision: 2 });
@@ -356,12 +455,14 @@ describe('EventStoreDB adapter: append size', () => {
 
   it('explains the server’s refusal when its MaxAppendSize is lower than the adapter was told', async () => {
     const { client, store } = open({ maxAppendSizeBytes: 4 * 1_048_576 });
-    await expect(client.appendToStream('raw', eventsOf(4, 300_000).map(toEventData), { expectedRevision: 'any' })).rejects.toBeInstanceOf(
-      MaxAppendSizeExceededError,
-    );
+    await expect(
+      client.appendToStream('raw', eventsOf(4, 300_000).map(toEventData), { expectedRevision: 'any' }),
+    ).rejects.toBeInstanceOf(MaxAppendSizeExceededError);
     const refused = await store.append('order-1', eventsOf(4, 300_000), 'no_stream').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(EventStoreDbAppendTooLargeError);
-    expect((refused as Error).message).toBe('stream order-1: EventStoreDB refused the batch as larger than its MaxAppendSize (1048576 bytes); nothing was written');
+    expect((refused as Error).message).toBe(
+      'stream order-1: EventStoreDB refused the batch as larger than its MaxAppendSize (1048576 bytes); nothing was written',
+    );
     expect(idsIn(client, 'order-1')).toEqual([]);
   });
 });
@@ -391,8 +492,14 @@ describe('EventStoreDB adapter: event ids as the server returns them', () => {
     const { store } = open();
     const event = { ...newEvent(), eventId: uuid().toUpperCase() };
     await store.append('order-1', [event], 'no_stream');
-    expect((await store.readStream('order-1')).map((recorded) => recorded.eventId)).toEqual([event.eventId.toLowerCase()]);
-    expect(await store.append('order-1', [{ ...event, eventId: event.eventId.toLowerCase() }], 'no_stream')).toMatchObject({ deduplicated: true });
-    await expect(store.append('order-2', [event], 'no_stream')).rejects.toEqual(new DuplicateEventIdError([event.eventId.toLowerCase()]));
+    expect((await store.readStream('order-1')).map((recorded) => recorded.eventId)).toEqual([
+      event.eventId.toLowerCase(),
+    ]);
+    expect(
+      await store.append('order-1', [{ ...event, eventId: event.eventId.toLowerCase() }], 'no_stream'),
+    ).toMatchObject({ deduplicated: true });
+    await expect(store.append('order-2', [event], 'no_stream')).rejects.toEqual(
+      new DuplicateEventIdError([event.eventId.toLowerCase()]),
+    );
   });
 });

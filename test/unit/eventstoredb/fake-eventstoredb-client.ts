@@ -88,22 +88,29 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
     const current = stream.length - 1;
     const expected = options.expectedRevision ?? 'any';
     const wrong = (): WrongExpectedVersionError =>
-      new WrongExpectedVersionError(undefined, { streamName, expected, current: current < 0 ? NO_STREAM : BigInt(current) });
+      new WrongExpectedVersionError(undefined, {
+        streamName,
+        expected,
+        current: current < 0 ? NO_STREAM : BigInt(current),
+      });
     const newIds = events.map((event) => event.id.toLowerCase());
     const idsAt = (from: number): string[] => stream.slice(from, from + events.length).map((event) => event.id);
-    const sameIds = (from: number): boolean => idsAt(from).length === events.length && idsAt(from).every((id, i) => id === newIds[i]);
+    const sameIds = (from: number): boolean =>
+      idsAt(from).length === events.length && idsAt(from).every((id, i) => id === newIds[i]);
     if (expected === 'any' || expected === STREAM_EXISTS) {
       if (expected === STREAM_EXISTS && current < 0) throw wrong();
       const at = stream.findIndex((event) => event.id === newIds[0]);
       if (at >= 0) {
-        if (sameIds(at)) return { success: true, nextExpectedRevision: BigInt(at + events.length - 1), position: undefined };
+        if (sameIds(at))
+          return { success: true, nextExpectedRevision: BigInt(at + events.length - 1), position: undefined };
         throw wrong();
       }
     } else {
       const revision = expected === NO_STREAM ? -1 : Number(expected);
       if (revision > current) throw wrong();
       if (revision < current) {
-        if (sameIds(revision + 1)) return { success: true, nextExpectedRevision: BigInt(revision + events.length), position: undefined };
+        if (sameIds(revision + 1))
+          return { success: true, nextExpectedRevision: BigInt(revision + events.length), position: undefined };
         throw wrong();
       }
     }
@@ -111,23 +118,45 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
     for (const event of events) this.record(streamName, event);
     this.appends++;
     if (this.options.systemEventEvery && this.appends % this.options.systemEventEvery === 0) this.appendSystemEvent();
-    return { success: true, nextExpectedRevision: BigInt(current + events.length), position: { commit: first, prepare: first } };
+    return {
+      success: true,
+      nextExpectedRevision: BigInt(current + events.length),
+      position: { commit: first, prepare: first },
+    };
   }
 
   /** Hard-deletes a stream, as `tombstoneStream` does: it can never be read or written again. */
   tombstone(streamName: string): void {
     this.tombstoned.add(streamName);
-    this.record(streamName, { id: uuid(), contentType: 'application/json', type: '$streamDeleted', data: {}, metadata: undefined });
+    this.record(streamName, {
+      id: uuid(),
+      contentType: 'application/json',
+      type: '$streamDeleted',
+      data: {},
+      metadata: undefined,
+    });
   }
 
   /** A system event, as the server writes them ($statsCollection every 30 s by default). */
   appendSystemEvent(): void {
-    this.record('$stats-127.0.0.1:2113', { id: uuid(), contentType: 'application/json', type: '$statsCollection', data: { 'proc-cpu': 1 }, metadata: undefined });
+    this.record('$stats-127.0.0.1:2113', {
+      id: uuid(),
+      contentType: 'application/json',
+      type: '$statsCollection',
+      data: { 'proc-cpu': 1 },
+      metadata: undefined,
+    });
   }
 
   /** An event of another application sharing the server: JSON without our metadata. */
   appendForeignEvent(type = 'ForeignThing'): void {
-    this.record(`foreign-${uuid()}`, { id: uuid(), contentType: 'application/json', type, data: { any: 'thing' }, metadata: { source: 'elsewhere' } });
+    this.record(`foreign-${uuid()}`, {
+      id: uuid(),
+      contentType: 'application/json',
+      type,
+      data: { any: 'thing' },
+      metadata: { source: 'elsewhere' },
+    });
   }
 
   /** Writes one event at the next log position, which is both its commit and its prepare position. */
@@ -154,9 +183,11 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
   }
 
   readStream(streamName: string, options: ReadStreamOptions): StreamingRead<ResolvedEvent> {
-    if (this.tombstoned.has(streamName)) return readable<ResolvedEvent>([], StreamDeletedError.fromStreamName(streamName), this.options.latencyMs);
+    if (this.tombstoned.has(streamName))
+      return readable<ResolvedEvent>([], StreamDeletedError.fromStreamName(streamName), this.options.latencyMs);
     const stream = this.streams.get(streamName);
-    if (!stream) return readable<ResolvedEvent>([], new StreamNotFoundError(undefined, streamName), this.options.latencyMs);
+    if (!stream)
+      return readable<ResolvedEvent>([], new StreamNotFoundError(undefined, streamName), this.options.latencyMs);
     const backwards = options.direction === BACKWARDS;
     const from = options.fromRevision ?? (backwards ? END : START);
     const count = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
@@ -168,8 +199,14 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
       const start = from === START ? 0 : from === END ? stream.length : Number(from);
       selected = stream.slice(start);
     }
-    const events = selected.slice(0, count).map((event) => (this.options.positionlessStreamReads ? withoutPosition(event) : event));
-    return readable(events.map((event) => ({ event, commitPosition: event.position.commit })), null, this.options.latencyMs);
+    const events = selected
+      .slice(0, count)
+      .map((event) => (this.options.positionlessStreamReads ? withoutPosition(event) : event));
+    return readable(
+      events.map((event) => ({ event, commitPosition: event.position.commit })),
+      null,
+      this.options.latencyMs,
+    );
   }
 
   readAll(options: ReadAllOptions): StreamingRead<AllStreamResolvedEvent> {
@@ -178,11 +215,28 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
     const count = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
     let selected: AllStreamRecordedEvent[];
     if (options.direction === BACKWARDS) {
-      selected = (from === END ? this.log : from === START ? [] : this.log.filter((event) => comparePositions(event.position, from) < 0)).slice().reverse();
+      selected = (
+        from === END
+          ? this.log
+          : from === START
+            ? []
+            : this.log.filter((event) => comparePositions(event.position, from) < 0)
+      )
+        .slice()
+        .reverse();
     } else {
-      selected = from === START ? this.log : from === END ? [] : this.log.filter((event) => comparePositions(event.position, from) >= 0);
+      selected =
+        from === START
+          ? this.log
+          : from === END
+            ? []
+            : this.log.filter((event) => comparePositions(event.position, from) >= 0);
     }
-    return readable(selected.slice(0, count).map((event) => ({ event, commitPosition: event.position.commit })), null, this.options.latencyMs);
+    return readable(
+      selected.slice(0, count).map((event) => ({ event, commitPosition: event.position.commit })),
+      null,
+      this.options.latencyMs,
+    );
   }
 
   /**
@@ -202,7 +256,12 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
         return;
       }
       subscription.emit('confirmation');
-      const history = from === END ? this.log.slice(endOfLog) : from === START ? this.log : this.log.filter((event) => comparePositions(event.position, from) > 0);
+      const history =
+        from === END
+          ? this.log.slice(endOfLog)
+          : from === START
+            ? this.log
+            : this.log.filter((event) => comparePositions(event.position, from) > 0);
       for (const event of history) subscription.offer(event);
       subscription.live = true;
     });
@@ -228,7 +287,9 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
   }
 
   private async latency(): Promise<void> {
-    await new Promise((resolve) => (this.options.latencyMs ? setTimeout(resolve, this.options.latencyMs) : setImmediate(resolve)));
+    await new Promise((resolve) =>
+      this.options.latencyMs ? setTimeout(resolve, this.options.latencyMs) : setImmediate(resolve),
+    );
   }
 }
 
@@ -251,7 +312,8 @@ class FakeSubscription extends Readable {
 
   offer(event: AllStreamRecordedEvent): void {
     if (this.stopped || this.destroyed) return;
-    if (this.passes(event)) this.push({ event, commitPosition: event.position.commit } satisfies AllStreamResolvedEvent);
+    if (this.passes(event))
+      this.push({ event, commitPosition: event.position.commit } satisfies AllStreamResolvedEvent);
     this.considerForCheckpoint(event.position);
   }
 
@@ -284,17 +346,25 @@ class FakeSubscription extends Readable {
   }
 }
 
-const comparePositions = (a: Position, b: Position): number => (a.commit === b.commit ? Number(a.prepare - b.prepare) : Number(a.commit - b.commit));
+const comparePositions = (a: Position, b: Position): number =>
+  a.commit === b.commit ? Number(a.prepare - b.prepare) : Number(a.commit - b.commit);
 
 const accessDenied = (): AccessDeniedError => new AccessDeniedError(undefined, '7 PERMISSION_DENIED: Access Denied');
 
 /** The server's count against MaxAppendSize: data and metadata as the client sends them, and two bytes per character of the type. */
 function sizeOnDisk(events: readonly EventData[]): number {
-  const bytes = (content: unknown): number => (content instanceof Uint8Array ? content.length : Buffer.from(JSON.stringify(content) ?? '', 'utf8').length);
-  return events.reduce((total, event) => total + bytes(event.data) + (event.metadata ? bytes(event.metadata) : 0) + 2 * event.type.length, 0);
+  const bytes = (content: unknown): number =>
+    content instanceof Uint8Array ? content.length : Buffer.from(JSON.stringify(content) ?? '', 'utf8').length;
+  return events.reduce(
+    (total, event) => total + bytes(event.data) + (event.metadata ? bytes(event.metadata) : 0) + 2 * event.type.length,
+    0,
+  );
 }
 
-const withoutPosition = (event: AllStreamRecordedEvent): AllStreamRecordedEvent => ({ ...event, position: { commit: UNKNOWN_POSITION, prepare: UNKNOWN_POSITION } });
+const withoutPosition = (event: AllStreamRecordedEvent): AllStreamRecordedEvent => ({
+  ...event,
+  position: { commit: UNKNOWN_POSITION, prepare: UNKNOWN_POSITION },
+});
 
 function readable<E>(items: E[], error: Error | null, latencyMs = 0): StreamingRead<E> {
   const stream = new Readable({ objectMode: true, read: () => undefined });

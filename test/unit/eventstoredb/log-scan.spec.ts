@@ -18,10 +18,15 @@ const at = (commit: number, prepare = commit): GlobalPosition => ({ commit: BigI
 
 /** A log where `w` marks records to select and `s` ones to skip (system events, claims...). Positions share commits in pairs. */
 function log(pattern: string): Rec[] {
-  return Array.from(pattern).map((mark, i) => ({ position: at(100 * Math.floor(i / 2) + 100, 100 * i + 100), wanted: mark === 'w', name: `${mark}${i}` }));
+  return Array.from(pattern).map((mark, i) => ({
+    position: at(100 * Math.floor(i / 2) + 100, 100 * i + 100),
+    wanted: mark === 'w',
+    name: `${mark}${i}`,
+  }));
 }
 
-const cmp = (a: GlobalPosition, b: GlobalPosition): number => (a.commit === b.commit ? Number(a.prepare - b.prepare) : Number(a.commit - b.commit));
+const cmp = (a: GlobalPosition, b: GlobalPosition): number =>
+  a.commit === b.commit ? Number(a.prepare - b.prepare) : Number(a.commit - b.commit);
 
 /** Pages over `records` the way the server does: forwards from a position includes it (or not, as asked), backwards excludes it. */
 function pages(records: Rec[], forwardInclusive = true): PageReader<Rec> & { calls: number } {
@@ -49,14 +54,17 @@ function backPages(records: Rec[]): PageReader<Rec> & { calls: number } {
 const forward = { positionOf: (r: Rec) => r.position, select: (r: Rec) => (r.wanted ? r.name : null) };
 
 describe('$all forward scan', () => {
-  it.each([true, false])('returns wanted records strictly after `after`, across pages (read from a position inclusive: %p)', async (inclusive) => {
-    const records = log('wswsssswwsw');
-    const after = records[2].position;
-    const result = await scanForward(pages(records, inclusive), { ...forward, after, maxCount: 100, pageSize: 3 });
-    expect(result.results).toEqual(['w7', 'w8', 'w10']);
-    expect(result.reachedEnd).toBe(true);
-    expect(result.scannedTo).toEqual(records[10].position);
-  });
+  it.each([true, false])(
+    'returns wanted records strictly after `after`, across pages (read from a position inclusive: %p)',
+    async (inclusive) => {
+      const records = log('wswsssswwsw');
+      const after = records[2].position;
+      const result = await scanForward(pages(records, inclusive), { ...forward, after, maxCount: 100, pageSize: 3 });
+      expect(result.results).toEqual(['w7', 'w8', 'w10']);
+      expect(result.reachedEnd).toBe(true);
+      expect(result.scannedTo).toEqual(records[10].position);
+    },
+  );
 
   it('stops at maxCount, reporting where it stopped', async () => {
     const records = log('wwwww');
@@ -74,7 +82,12 @@ describe('$all forward scan', () => {
 
   it('stops before records after `until` and counts what lies in (after, until]', async () => {
     const records = log('wwswwsw');
-    const walk = { after: records[0].position, until: records[4].position, pageSize: 2, positionOf: (r: Rec) => r.position };
+    const walk = {
+      after: records[0].position,
+      until: records[4].position,
+      pageSize: 2,
+      positionOf: (r: Rec) => r.position,
+    };
     expect(await countForward(pages(records), walk, (r) => r.wanted)).toBe(3);
     expect(await countForward(pages(records), { ...walk, after: null, until: null }, (r) => r.wanted)).toBe(5);
     expect(await countForward(pages(records), { ...walk, after: records[4].position }, (r) => r.wanted)).toBe(0);
@@ -82,7 +95,9 @@ describe('$all forward scan', () => {
 
   it('fails instead of looping when the server does not move past a position', async () => {
     const stuck: PageReader<Rec> = async () => log('ss');
-    await expect(scanForward(stuck, { ...forward, after: null, maxCount: 1, pageSize: 2 })).rejects.toThrow(/no progress/);
+    await expect(scanForward(stuck, { ...forward, after: null, maxCount: 1, pageSize: 2 })).rejects.toThrow(
+      /no progress/,
+    );
   });
 });
 
@@ -90,28 +105,69 @@ describe('$all backward scan (head position)', () => {
   it('finds the newest wanted record behind trailing skipped ones', async () => {
     const records = log(`wsw${'s'.repeat(70)}`);
     const reader = backPages(records);
-    const result = await scanBackward(reader, { pageSize: 64, stopAt: null, positionOf: (r) => r.position, select: (r) => (r.wanted ? r.position : null) });
-    expect(result).toEqual({ found: records[2].position, top: records[records.length - 1].position, reachedStop: false });
+    const result = await scanBackward(reader, {
+      pageSize: 64,
+      stopAt: null,
+      positionOf: (r) => r.position,
+      select: (r) => (r.wanted ? r.position : null),
+    });
+    expect(result).toEqual({
+      found: records[2].position,
+      top: records[records.length - 1].position,
+      reachedStop: false,
+    });
     expect(reader.calls).toBe(2);
   });
 
   it('stops at what it already knows, and the memo keeps the head', async () => {
     const records = log('wwsss');
-    const first = await scanBackward(backPages(records), { pageSize: 2, stopAt: null, positionOf: (r) => r.position, select: (r) => (r.wanted ? r.position : null) });
+    const first = await scanBackward(backPages(records), {
+      pageSize: 2,
+      stopAt: null,
+      positionOf: (r) => r.position,
+      select: (r) => (r.wanted ? r.position : null),
+    });
     const { head, memo } = nextHeadMemo(null, first);
     expect(head).toEqual(records[1].position);
-    records.push(...log('ssssssss').slice(5).map((r, i) => ({ ...r, name: `s${5 + i}` })));
+    records.push(
+      ...log('ssssssss')
+        .slice(5)
+        .map((r, i) => ({ ...r, name: `s${5 + i}` })),
+    );
     const reader = backPages(records);
-    const second = await scanBackward(reader, { pageSize: 64, stopAt: memo?.top ?? null, positionOf: (r) => r.position, select: (r) => (r.wanted ? r.position : null) });
+    const second = await scanBackward(reader, {
+      pageSize: 64,
+      stopAt: memo?.top ?? null,
+      positionOf: (r) => r.position,
+      select: (r) => (r.wanted ? r.position : null),
+    });
     expect(second.reachedStop).toBe(true);
     expect(reader.calls).toBe(1);
-    expect(nextHeadMemo(memo, second)).toEqual({ head: records[1].position, memo: { head: records[1].position, top: records[7].position } });
+    expect(nextHeadMemo(memo, second)).toEqual({
+      head: records[1].position,
+      memo: { head: records[1].position, top: records[7].position },
+    });
   });
 
   it('reports no head for a log without wanted records', async () => {
-    const result = await scanBackward(backPages(log('sss')), { pageSize: 2, stopAt: null, positionOf: (r) => r.position, select: (r) => (r.wanted ? r.position : null) });
+    const result = await scanBackward(backPages(log('sss')), {
+      pageSize: 2,
+      stopAt: null,
+      positionOf: (r) => r.position,
+      select: (r) => (r.wanted ? r.position : null),
+    });
     expect(nextHeadMemo(null, result).head).toBeNull();
-    expect(nextHeadMemo(null, await scanBackward<Rec, GlobalPosition>(backPages([]), { pageSize: 2, stopAt: null, positionOf: (r) => r.position, select: () => null }))).toEqual({ head: null, memo: null });
+    expect(
+      nextHeadMemo(
+        null,
+        await scanBackward<Rec, GlobalPosition>(backPages([]), {
+          pageSize: 2,
+          stopAt: null,
+          positionOf: (r) => r.position,
+          select: () => null,
+        }),
+      ),
+    ).toEqual({ head: null, memo: null });
   });
 });
 

@@ -64,7 +64,12 @@ const newEvent = (overrides: Partial<NewEvent> = {}): NewEvent => ({
 });
 
 /** What the client hands back for an event written with `data`: JSON through the wire, as the server stores it. */
-function asStored(data: EventData, streamId = 'wallet-1', revision = 3n, position = { commit: 700n, prepare: 650n }): EsdbRecordedEvent {
+function asStored(
+  data: EventData,
+  streamId = 'wallet-1',
+  revision = 3n,
+  position = { commit: 700n, prepare: 650n },
+): EsdbRecordedEvent {
   return {
     streamId,
     id: data.id,
@@ -125,17 +130,26 @@ describe('EventStoreDB event mapping', () => {
   it.each([
     ['a server before 22.6 (2^64-1 for both)', { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n }],
     ['a reply without the fields (protobuf defaults)', { commit: 0n, prepare: 0n }],
-  ])('fails loudly on a stream read without log positions, from %s, naming the minimum server version', (_from, position) => {
-    const stored = asStored(toEventData(newEvent()), 'order-9', 4n, position);
-    expect(() => toRecordedEvent(stored)).toThrow(EventStoreDbMappingError);
-    expect(() => toRecordedEvent(stored)).toThrow(/order-9@4: the server sent no log position \(EventStoreDB 22\.6 or later is required\)/);
-  });
+  ])(
+    'fails loudly on a stream read without log positions, from %s, naming the minimum server version',
+    (_from, position) => {
+      const stored = asStored(toEventData(newEvent()), 'order-9', 4n, position);
+      expect(() => toRecordedEvent(stored)).toThrow(EventStoreDbMappingError);
+      expect(() => toRecordedEvent(stored)).toThrow(
+        /order-9@4: the server sent no log position \(EventStoreDB 22\.6 or later is required\)/,
+      );
+    },
+  );
 
   it('fails loudly on events it cannot map, naming the stream and revision', () => {
     const data = toEventData(newEvent());
-    expect(() => toRecordedEvent({ ...asStored(data), isJson: false, data: new Uint8Array([1]) })).toThrow(/not a JSON object/);
+    expect(() => toRecordedEvent({ ...asStored(data), isJson: false, data: new Uint8Array([1]) })).toThrow(
+      /not a JSON object/,
+    );
     expect(() => toRecordedEvent(asStored({ ...data, metadata: { correlationId: 'x' } }))).toThrow(/\$schemaVersion/);
-    expect(() => toRecordedEvent(asStored({ ...data, metadata: { $schemaVersion: 1 } }))).toThrow(/lacks correlationId/);
+    expect(() => toRecordedEvent(asStored({ ...data, metadata: { $schemaVersion: 1 } }))).toThrow(
+      /lacks correlationId/,
+    );
   });
 
   it('tells our events from system events and other applications’ events', () => {
@@ -165,7 +179,10 @@ describe('EventStoreDB positions and revisions', () => {
     expect(logPosition({ commit: 0n, prepare: 0n })).toBeNull();
     expect(logPosition(undefined)).toBeNull();
     expect(logPosition({ commit: 1_200n, prepare: 1_200n })).toEqual({ commit: 1_200n, prepare: 1_200n });
-    expect(logPosition({ commit: 2n ** 63n, prepare: 2n ** 63n - 5n })).toEqual({ commit: 2n ** 63n, prepare: 2n ** 63n - 5n });
+    expect(logPosition({ commit: 2n ** 63n, prepare: 2n ** 63n - 5n })).toEqual({
+      commit: 2n ** 63n,
+      prepare: 2n ** 63n - 5n,
+    });
   });
 
   it.each<[Parameters<typeof toEsdbExpectedRevision>[0], ReturnType<typeof toEsdbExpectedRevision>]>([
@@ -200,7 +217,11 @@ describe('EventStoreDB error translation', () => {
     const translated = translateAppendError(esdb, 'order-1', 'stream_exists');
     expect(translated).toBeInstanceOf(WrongExpectedRevisionError);
     expect(translated).toMatchObject({ streamId: 'order-1', expected: 'stream_exists', actual: 3 });
-    const missing = new WrongExpectedVersionError(undefined, { streamName: 'order-2', expected: 0n, current: NO_STREAM });
+    const missing = new WrongExpectedVersionError(undefined, {
+      streamName: 'order-2',
+      expected: 0n,
+      current: NO_STREAM,
+    });
     expect(translateAppendError(missing, 'order-2', 0)).toMatchObject({ expected: 0, actual: 'no_stream' });
   });
 
@@ -232,7 +253,9 @@ describe('EventStoreDB error translation', () => {
     expect(isOutcomeUnknown(new DeadlineExceededError())).toBe(true);
     expect(isOutcomeUnknown(new UnavailableError())).toBe(true);
     expect(isOutcomeUnknown(Object.assign(new Error('late'), { type: 'deadline-exceeded' }))).toBe(true);
-    expect(isOutcomeUnknown(new WrongExpectedVersionError(undefined, { streamName: 's', expected: 1n, current: 3n }))).toBe(false);
+    expect(
+      isOutcomeUnknown(new WrongExpectedVersionError(undefined, { streamName: 's', expected: 1n, current: 3n })),
+    ).toBe(false);
   });
 
   it('says which right is missing when access to $all or to a stream is denied', () => {
@@ -240,27 +263,38 @@ describe('EventStoreDB error translation', () => {
     const onAll = explainAllStreamError(denied);
     expect(onAll).toBeInstanceOf(EventStoreDbAccessDeniedError);
     expect(onAll).toMatchObject({ cause: denied });
-    expect((onAll as Error).message).toContain("the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all");
+    expect((onAll as Error).message).toContain(
+      "the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all",
+    );
     expect(explainStreamError(denied, 'wallet-1', 'append')).toMatchObject({
       name: 'EventStoreDbAccessDeniedError',
-      message: expect.stringMatching(/appending to stream wallet-1; the service's EventStoreDB user must be able to read and write/),
+      message: expect.stringMatching(
+        /appending to stream wallet-1; the service's EventStoreDB user must be able to read and write/,
+      ),
     });
   });
 
   it('refuses to take a tombstoned stream for a missing one, and names the server’s append size limit', () => {
     const deleted = explainStreamError(StreamDeletedError.fromStreamName('wallet-1'), 'wallet-1', 'read');
     expect(deleted).toBeInstanceOf(EventStoreDbStreamDeletedError);
-    expect(deleted).toMatchObject({ streamId: 'wallet-1', message: expect.stringMatching(/wallet-1 was hard-deleted \(tombstoned\).*will not read it as empty/) });
+    expect(deleted).toMatchObject({
+      streamId: 'wallet-1',
+      message: expect.stringMatching(/wallet-1 was hard-deleted \(tombstoned\).*will not read it as empty/),
+    });
     const tooLarge = explainStreamError(MaxAppendSizeExceededError.fromMaxAppendSize(1_048_576), 'wallet-1', 'append');
     expect(tooLarge).toBeInstanceOf(EventStoreDbAppendTooLargeError);
-    expect((tooLarge as Error).message).toBe('stream wallet-1: EventStoreDB refused the batch as larger than its MaxAppendSize (1048576 bytes); nothing was written');
+    expect((tooLarge as Error).message).toBe(
+      'stream wallet-1: EventStoreDB refused the batch as larger than its MaxAppendSize (1048576 bytes); nothing was written',
+    );
   });
 
   it('tells the caller of an append of unknown outcome to read before deciding', () => {
     const cause = new DeadlineExceededError();
     const unknown = new EventStoreDbAppendOutcomeUnknownError('wallet-1', { cause });
     expect(unknown.cause).toBe(cause);
-    expect(unknown.message).toBe("stream wallet-1: the append's outcome is unknown (deadline-exceeded); it may have been written: read the stream before deciding again");
+    expect(unknown.message).toBe(
+      "stream wallet-1: the append's outcome is unknown (deadline-exceeded); it may have been written: read the stream before deciding again",
+    );
   });
 });
 
@@ -271,14 +305,26 @@ describe('EventStoreDB append size', () => {
     expect(appendSizeBytes([event])).toBe(13 + 7 + 16);
     expect(appendSizeBytes([event, event])).toBe(2 * 36);
     expect(appendSizeBytes([jsonEvent({ type: 'T', data: {} })])).toBe(2 + 2);
-    expect(appendSizeBytes([{ id: uuid(), contentType: 'application/octet-stream', type: 'B', data: new Uint8Array(10), metadata: undefined }])).toBe(12);
+    expect(
+      appendSizeBytes([
+        {
+          id: uuid(),
+          contentType: 'application/octet-stream',
+          type: 'B',
+          data: new Uint8Array(10),
+          metadata: undefined,
+        },
+      ]),
+    ).toBe(12);
   });
 });
 
 describe('EventStoreDB connection settings', () => {
   it('adds keep-alive and deadline settings and forces throwOnAppendFailure', () => {
     const url = withClientSettings('esdb://localhost:2113?tls=false');
-    expect(url).toBe('esdb://localhost:2113?tls=false&keepAliveInterval=10000&keepAliveTimeout=10000&defaultDeadline=10000&throwOnAppendFailure=true');
+    expect(url).toBe(
+      'esdb://localhost:2113?tls=false&keepAliveInterval=10000&keepAliveTimeout=10000&defaultDeadline=10000&throwOnAppendFailure=true',
+    );
     expect(parseConnectionString(url)).toMatchObject({
       hosts: [{ address: 'localhost', port: 2113 }],
       tls: false,
@@ -290,7 +336,9 @@ describe('EventStoreDB connection settings', () => {
   });
 
   it('keeps what the connection string sets, however it spells the key', () => {
-    const url = withClientSettings('esdb+discover://admin:changeit@cluster.local:2113/?keep_alive_interval=20000&DefaultDeadline=5000&throwOnAppendFailure=false');
+    const url = withClientSettings(
+      'esdb+discover://admin:changeit@cluster.local:2113/?keep_alive_interval=20000&DefaultDeadline=5000&throwOnAppendFailure=false',
+    );
     expect(parseConnectionString(url)).toMatchObject({
       dnsDiscover: true,
       defaultCredentials: { username: 'admin', password: 'changeit' },
@@ -302,6 +350,9 @@ describe('EventStoreDB connection settings', () => {
   });
 
   it('works without a query string', () => {
-    expect(parseConnectionString(withClientSettings('esdb://a:2113,b:2113'))).toMatchObject({ hosts: [{ address: 'a' }, { address: 'b' }], keepAliveTimeout: 10_000 });
+    expect(parseConnectionString(withClientSettings('esdb://a:2113,b:2113'))).toMatchObject({
+      hosts: [{ address: 'a' }, { address: 'b' }],
+      keepAliveTimeout: 10_000,
+    });
   });
 });

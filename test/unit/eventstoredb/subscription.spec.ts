@@ -1,13 +1,19 @@
 import { AccessDeniedError, jsonEvent } from '@eventstore/db-client';
 import { v4 as uuid } from 'uuid';
 import { RecordedEvent, comparePositions } from '../../../src/application/ports/event-store.port';
-import { EventStoreDbAccessDeniedError, toEventData } from '../../../src/infrastructure/event-store/eventstoredb-mapping';
-import { BackoffPolicy, backoffDelayMs, subscribeToAllEvents } from '../../../src/infrastructure/event-store/eventstoredb-subscription';
+import {
+  EventStoreDbAccessDeniedError,
+  toEventData,
+} from '../../../src/infrastructure/event-store/eventstoredb-mapping';
+import {
+  BackoffPolicy,
+  backoffDelayMs,
+  subscribeToAllEvents,
+} from '../../../src/infrastructure/event-store/eventstoredb-subscription';
 import { FakeEventStoreDbClient } from './fake-eventstoredb-client';
 import { waitFor } from '../../support/wait-for';
 
 const FAST: BackoffPolicy = { initialMs: 5, maxMs: 20, factor: 2, jitter: 0 };
-
 
 const ours = (type = 'Thing') =>
   toEventData({
@@ -15,7 +21,14 @@ const ours = (type = 'Thing') =>
     type,
     schemaVersion: 1,
     data: {},
-    metadata: { partnerId: null, environment: null, correlationId: uuid(), causationId: null, actor: { type: 'system', id: 't' }, occurredAt: new Date().toISOString() },
+    metadata: {
+      partnerId: null,
+      environment: null,
+      correlationId: uuid(),
+      causationId: null,
+      actor: { type: 'system', id: 't' },
+      occurredAt: new Date().toISOString(),
+    },
   });
 
 describe('reconnection backoff', () => {
@@ -66,7 +79,11 @@ describe('native $all subscription', () => {
     const spy = jest.spyOn(client, 'subscribeToAll');
     const subscription = subscribeToAllEvents(client, { from: null, backoff: FAST }, async () => undefined);
     await subscription.stop();
-    expect(spy.mock.calls[0][0]).toMatchObject({ fromPosition: 'start', resolveLinkTos: false, filter: { filterOn: 'eventType', regex: '^[^$].*' } });
+    expect(spy.mock.calls[0][0]).toMatchObject({
+      fromPosition: 'start',
+      resolveLinkTos: false,
+      filter: { filterOn: 'eventType', regex: '^[^$].*' },
+    });
   });
 
   it('reconnects after a drop, with backoff, from the last position: nothing lost, nothing twice', async () => {
@@ -76,7 +93,12 @@ describe('native $all subscription', () => {
     const connections: boolean[] = [];
     const subscription = subscribeToAllEvents(
       client,
-      { from: null, backoff: FAST, onDrop: (_error, attempt) => drops.push(attempt), onConnected: (reconnected) => connections.push(reconnected) },
+      {
+        from: null,
+        backoff: FAST,
+        onDrop: (_error, attempt) => drops.push(attempt),
+        onConnected: (reconnected) => connections.push(reconnected),
+      },
       async (event) => {
         seen.push(event.eventId);
       },
@@ -114,7 +136,11 @@ describe('native $all subscription', () => {
       return subscription;
     });
     const delays: number[] = [];
-    const subscription = subscribeToAllEvents(client, { from: 'end', backoff: FAST, onDrop: (_error, _attempt, delayMs) => delays.push(delayMs) }, async () => undefined);
+    const subscription = subscribeToAllEvents(
+      client,
+      { from: 'end', backoff: FAST, onDrop: (_error, _attempt, delayMs) => delays.push(delayMs) },
+      async () => undefined,
+    );
     await waitFor(() => delays.length === 3);
     await subscription.stop();
     expect(delays).toEqual([5, 10, 20]);
@@ -162,7 +188,9 @@ describe('native $all subscription', () => {
 
   it('leaves events that are not ours to the position alone but passes over them', async () => {
     const client = new FakeEventStoreDbClient();
-    await client.appendToStream('foreign', [jsonEvent({ type: 'NotOurs', data: { a: 1 } })], { expectedRevision: 'any' });
+    await client.appendToStream('foreign', [jsonEvent({ type: 'NotOurs', data: { a: 1 } })], {
+      expectedRevision: 'any',
+    });
     const handled: string[] = [];
     const subscription = subscribeToAllEvents(client, { from: null, backoff: FAST }, async (event) => {
       handled.push(event.type);
@@ -206,7 +234,10 @@ describe('native $all subscription against the server’s delivery rules', () =>
     });
     const checkpointed = client.log[63].position;
     try {
-      await waitFor(() => subscription.position !== null && comparePositions(subscription.position, checkpointed) === 0, 2_000);
+      await waitFor(
+        () => subscription.position !== null && comparePositions(subscription.position, checkpointed) === 0,
+        2_000,
+      );
       client.dropSubscriptions();
       await waitFor(() => spy.mock.calls.length === 2);
     } finally {
@@ -271,16 +302,22 @@ describe('native $all subscription against the server’s delivery rules', () =>
     const client = new FakeEventStoreDbClient({ allReadDenied: true });
     const drops: { error: unknown; delayMs: number }[] = [];
     const seen: string[] = [];
-    const subscription = subscribeToAllEvents(client, { from: null, backoff: FAST, onDrop: (error, _attempt, delayMs) => drops.push({ error, delayMs }) }, async (event) => {
-      seen.push(event.type);
-    });
+    const subscription = subscribeToAllEvents(
+      client,
+      { from: null, backoff: FAST, onDrop: (error, _attempt, delayMs) => drops.push({ error, delayMs }) },
+      async (event) => {
+        seen.push(event.type);
+      },
+    );
     try {
       await waitFor(() => drops.length === 3);
       expect(drops.map(({ delayMs }) => delayMs)).toEqual([5, 10, 20]);
       for (const { error } of drops) {
         expect(error).toBeInstanceOf(EventStoreDbAccessDeniedError);
         expect(error).toMatchObject({ cause: expect.any(AccessDeniedError) });
-        expect((error as Error).message).toContain("the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all");
+        expect((error as Error).message).toContain(
+          "the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all",
+        );
       }
       client.allReadDenied = false;
       await client.appendToStream('s-1', [ours('Granted')], { expectedRevision: 'any' });

@@ -3,7 +3,8 @@ import { parseCorridorPhone } from '../../../src/domain/phone/corridor-phone';
 
 const accepted = (input: string, corridor: Corridor): string => {
   const result = parseCorridorPhone(input, corridor);
-  if (!result.ok) throw new Error(`expected ${JSON.stringify(input)} to be accepted in ${corridor}, got "${result.detail}"`);
+  if (!result.ok)
+    throw new Error(`expected ${JSON.stringify(input)} to be accepted in ${corridor}, got "${result.detail}"`);
   return result.e164;
 };
 

@@ -14,7 +14,11 @@ function slowProjector(name: string) {
     storedPosition: async () => null,
     catchUp: jest.fn(() => new Promise<number>((resolve) => runs.push(() => resolve(1)))),
   };
-  return { projector: projector as unknown as Projector, calls: () => projector.catchUp.mock.calls.length, finishRun: () => runs.shift()?.() };
+  return {
+    projector: projector as unknown as Projector,
+    calls: () => projector.catchUp.mock.calls.length,
+    finishRun: () => runs.shift()?.(),
+  };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -22,7 +26,9 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 describe('projection daemon under a steady stream of appends', () => {
   it('runs one catch-up at a time and one more after it, however many appends arrive meanwhile', async () => {
     let appended: () => void = () => undefined;
-    const store = { onAppended: (listener: () => void) => ((appended = listener), () => undefined) } as unknown as EventStore;
+    const store = {
+      onAppended: (listener: () => void) => ((appended = listener), () => undefined),
+    } as unknown as EventStore;
     const readModels = slowProjector('read-models');
     const daemon = new ProjectionDaemon([readModels.projector], [], store, 0, (error) => {
       throw error;

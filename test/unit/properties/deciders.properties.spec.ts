@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { Money } from '../../../src/domain/money/money';
 import { Actor } from '../../../src/domain/shared/actor';
-import { TransactionCommand, TransactionState, transactionDecider } from '../../../src/domain/transaction/transaction.decider';
+import {
+  TransactionCommand,
+  TransactionState,
+  transactionDecider,
+} from '../../../src/domain/transaction/transaction.decider';
 import { TransactionEvent, TransactionInitiated } from '../../../src/domain/transaction/transaction.events';
 import { WalletCommand, WalletState, walletDecider } from '../../../src/domain/wallet/wallet.decider';
 import { WalletEvent } from '../../../src/domain/wallet/wallet.events';
@@ -12,7 +16,14 @@ const AT = '2026-01-01T00:00:00.000Z';
 const TOPUP = { kind: 'topup' as const, operatorId: 101, phone: '+919876540001' };
 
 /** Runs commands through a decider as the command handlers do: decide on the folded state, append what it accepts. */
-function run<State, Command, Event>(decider: { initialState: State; decide(c: Command, s: State): { ok: true; events: Event[] } | { ok: false }; evolve(s: State, e: Event): State }, commands: readonly Command[]) {
+function run<State, Command, Event>(
+  decider: {
+    initialState: State;
+    decide(c: Command, s: State): { ok: true; events: Event[] } | { ok: false };
+    evolve(s: State, e: Event): State;
+  },
+  commands: readonly Command[],
+) {
   let state = decider.initialState;
   const log: Event[] = [];
   const states: State[] = [state];
@@ -31,7 +42,14 @@ function run<State, Command, Event>(decider: { initialState: State; decide(c: Co
 describe('the wallet, for any sequence of credits, debits and refunds', () => {
   const amount = fc.bigInt({ min: -5n, max: 200_000n }).map((minor) => Money.ofMinor(minor, 'INR'));
   const command: fc.Arbitrary<WalletCommand> = fc.oneof(
-    fc.record({ type: fc.constant('CreditWallet' as const), creditId: fc.uuid(), amount, kind: fc.constant('funding' as const), reference: fc.constant('ref'), at: fc.constant(AT) }),
+    fc.record({
+      type: fc.constant('CreditWallet' as const),
+      creditId: fc.uuid(),
+      amount,
+      kind: fc.constant('funding' as const),
+      reference: fc.constant('ref'),
+      at: fc.constant(AT),
+    }),
     fc.record({
       type: fc.constant('DebitWallet' as const),
       orderId: fc.uuid(),
@@ -41,12 +59,32 @@ describe('the wallet, for any sequence of credits, debits and refunds', () => {
       product: fc.constant(TOPUP),
       at: fc.constant(AT),
     }),
-    fc.record({ type: fc.constant('RefundWallet' as const), orderId: fc.uuid(), amount, reason: fc.constant('upstream failure'), at: fc.constant(AT) }),
+    fc.record({
+      type: fc.constant('RefundWallet' as const),
+      orderId: fc.uuid(),
+      amount,
+      reason: fc.constant('upstream failure'),
+      at: fc.constant(AT),
+    }),
     // Another currency than the wallet's (set by its first event, the INR grant below) is always refused.
-    fc.record({ type: fc.constant('CreditWallet' as const), creditId: fc.uuid(), amount: amount.map((money) => Money.ofMinor(money.minor, 'SGD')), kind: fc.constant('funding' as const), reference: fc.constant('ref'), at: fc.constant(AT) }),
+    fc.record({
+      type: fc.constant('CreditWallet' as const),
+      creditId: fc.uuid(),
+      amount: amount.map((money) => Money.ofMinor(money.minor, 'SGD')),
+      kind: fc.constant('funding' as const),
+      reference: fc.constant('ref'),
+      at: fc.constant(AT),
+    }),
   );
 
-  const grant: WalletCommand = { type: 'CreditWallet', creditId: 'grant', amount: Money.ofMinor(100_000n, 'INR'), kind: 'sandbox_grant', reference: 'grant', at: AT };
+  const grant: WalletCommand = {
+    type: 'CreditWallet',
+    creditId: 'grant',
+    amount: Money.ofMinor(100_000n, 'INR'),
+    kind: 'sandbox_grant',
+    reference: 'grant',
+    at: AT,
+  };
   const grantThen = (maxLength: number) => fc.array(command, { maxLength }).map((rest) => [grant, ...rest]);
 
   it('never goes below zero; every event records the balance its fold reaches; the balance is credits and refunds less debits', () => {
@@ -72,7 +110,18 @@ describe('the wallet, for any sequence of credits, debits and refunds', () => {
     fc.assert(
       fc.property(grantThen(30), fc.bigInt({ min: 1n, max: 300_000n }), (commands, minor) => {
         const { state } = run<WalletState, WalletCommand, WalletEvent>(walletDecider, commands);
-        const decision = walletDecider.decide({ type: 'DebitWallet', orderId: 'o', amount: Money.ofMinor(minor, 'INR'), reference: null, idempotencyKey: 'k', product: TOPUP, at: AT }, state);
+        const decision = walletDecider.decide(
+          {
+            type: 'DebitWallet',
+            orderId: 'o',
+            amount: Money.ofMinor(minor, 'INR'),
+            reference: null,
+            idempotencyKey: 'k',
+            product: TOPUP,
+            at: AT,
+          },
+          state,
+        );
         expect(decision.ok).toBe(minor <= state.balanceMinor);
         if (!decision.ok) expect(decision.error.code).toBe('insufficient_balance');
       }),
@@ -83,7 +132,16 @@ describe('the wallet, for any sequence of credits, debits and refunds', () => {
 
 describe('an order, for any sequence of provider answers, holds and resolutions in any order', () => {
   const OPERATOR: Actor = { type: 'operator', id: 'ops' };
-  const order: TransactionInitiated['data'] = { orderId: 'ord_1', partnerId: 'ptr_1', environment: 'sandbox', amount: '100.00', currency: 'INR', reference: null, product: TOPUP, placedAt: AT };
+  const order: TransactionInitiated['data'] = {
+    orderId: 'ord_1',
+    partnerId: 'ptr_1',
+    environment: 'sandbox',
+    amount: '100.00',
+    currency: 'INR',
+    reference: null,
+    product: TOPUP,
+    placedAt: AT,
+  };
   const command: fc.Arbitrary<TransactionCommand> = fc.constantFrom<TransactionCommand>(
     { type: 'InitiateTransaction', order },
     { type: 'RecordSubmission', providerReference: 'p-1', at: AT },
@@ -94,12 +152,17 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
     { type: 'ResolveTransaction', outcome: 'success', reason: 'checked', operator: OPERATOR, at: AT },
     { type: 'ResolveTransaction', outcome: 'failed', reason: 'checked', operator: OPERATOR, at: AT },
   );
-  const sequence = fc.array(command, { maxLength: 40 }).map((commands): TransactionCommand[] => [{ type: 'InitiateTransaction', order }, ...commands]);
+  const sequence = fc
+    .array(command, { maxLength: 40 })
+    .map((commands): TransactionCommand[] => [{ type: 'InitiateTransaction', order }, ...commands]);
 
   it('gets at most one outcome, never leaves SUCCESS or FAILED, and records at most one late answer of each kind', () => {
     fc.assert(
       fc.property(sequence, (commands) => {
-        const { log, states } = run<TransactionState, TransactionCommand, TransactionEvent>(transactionDecider, commands);
+        const { log, states } = run<TransactionState, TransactionCommand, TransactionEvent>(
+          transactionDecider,
+          commands,
+        );
         const count = (type: TransactionEvent['type']) => log.filter((event) => event.type === type).length;
         expect(count('TransactionSettled') + count('TransactionFailed')).toBeLessThanOrEqual(1);
         expect(count('TransactionInitiated')).toBe(1);
@@ -116,8 +179,11 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
     fc.assert(
       fc.property(sequence, (commands) => {
         const { log } = run<TransactionState, TransactionCommand, TransactionEvent>(transactionDecider, commands);
-        const lateSuccess = log.findIndex((event) => event.type === 'ProviderAnsweredAfterHold' && event.data.outcome === 'succeeded');
-        if (lateSuccess >= 0) expect(log.slice(lateSuccess).some((event) => event.type === 'TransactionFailed')).toBe(false);
+        const lateSuccess = log.findIndex(
+          (event) => event.type === 'ProviderAnsweredAfterHold' && event.data.outcome === 'succeeded',
+        );
+        if (lateSuccess >= 0)
+          expect(log.slice(lateSuccess).some((event) => event.type === 'TransactionFailed')).toBe(false);
       }),
       RUNS,
     );
@@ -125,18 +191,28 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
 
   it('an answer after the outcome is recorded exactly when it contradicts it or follows an operator decision, and changes nothing else', () => {
     fc.assert(
-      fc.property(sequence, fc.constantFrom<TransactionCommand>({ type: 'SettleTransaction', operatorRef: 'late', at: AT }, { type: 'FailTransaction', reason: 'late', at: AT }), (commands, answer) => {
-        const { state } = run<TransactionState, TransactionCommand, TransactionEvent>(transactionDecider, commands);
-        fc.pre(state.status === 'SUCCESS' || state.status === 'FAILED');
-        const decision = transactionDecider.decide(answer, state);
-        expect(decision.ok).toBe(true);
-        if (!decision.ok) return;
-        const contradicts = (answer.type === 'SettleTransaction') !== (state.status === 'SUCCESS');
-        const expected = state.answerAfterOutcome === null && (contradicts || state.resolvedManually) ? ['ProviderAnsweredAfterOutcome'] : [];
-        expect(decision.events.map((event) => event.type)).toEqual(expected);
-        const after = decision.events.reduce(transactionDecider.evolve, state);
-        expect(after.status).toBe(state.status);
-      }),
+      fc.property(
+        sequence,
+        fc.constantFrom<TransactionCommand>(
+          { type: 'SettleTransaction', operatorRef: 'late', at: AT },
+          { type: 'FailTransaction', reason: 'late', at: AT },
+        ),
+        (commands, answer) => {
+          const { state } = run<TransactionState, TransactionCommand, TransactionEvent>(transactionDecider, commands);
+          fc.pre(state.status === 'SUCCESS' || state.status === 'FAILED');
+          const decision = transactionDecider.decide(answer, state);
+          expect(decision.ok).toBe(true);
+          if (!decision.ok) return;
+          const contradicts = (answer.type === 'SettleTransaction') !== (state.status === 'SUCCESS');
+          const expected =
+            state.answerAfterOutcome === null && (contradicts || state.resolvedManually)
+              ? ['ProviderAnsweredAfterOutcome']
+              : [];
+          expect(decision.events.map((event) => event.type)).toEqual(expected);
+          const after = decision.events.reduce(transactionDecider.evolve, state);
+          expect(after.status).toBe(state.status);
+        },
+      ),
       RUNS,
     );
   });

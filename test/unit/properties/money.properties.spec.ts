@@ -48,12 +48,17 @@ describe('Money, for any amount', () => {
 
   it('a text with more fraction digits than the currency has is refused unless the extra ones are zeros', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.stringMatching(/^\d{3,12}$/), currency, (whole, digits, code) => {
-        const parsed = Money.parse(`${whole}.${digits}`, code);
-        const significant = digits.replace(/0+$/, '');
-        if (significant.length > 2) expect(parsed).toBeNull();
-        else expect(parsed?.minor).toBe(whole * 100n + BigInt(significant.padEnd(2, '0') || '0'));
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.stringMatching(/^\d{3,12}$/),
+        currency,
+        (whole, digits, code) => {
+          const parsed = Money.parse(`${whole}.${digits}`, code);
+          const significant = digits.replace(/0+$/, '');
+          if (significant.length > 2) expect(parsed).toBeNull();
+          else expect(parsed?.minor).toBe(whole * 100n + BigInt(significant.padEnd(2, '0') || '0'));
+        },
+      ),
       RUNS,
     );
   });
@@ -61,8 +66,16 @@ describe('Money, for any amount', () => {
 
 describe('JSON number literals, for any decimal text', () => {
   const literal = fc
-    .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9]\d{0,24})$/), fc.option(fc.stringMatching(/^\d{1,24}$/), { nil: undefined }), fc.option(fc.integer({ min: -30, max: 30 }), { nil: undefined }))
-    .map(([negative, whole, fraction, exponent]) => `${negative ? '-' : ''}${whole}${fraction !== undefined ? `.${fraction}` : ''}${exponent !== undefined ? `e${exponent}` : ''}`);
+    .tuple(
+      fc.boolean(),
+      fc.stringMatching(/^(0|[1-9]\d{0,24})$/),
+      fc.option(fc.stringMatching(/^\d{1,24}$/), { nil: undefined }),
+      fc.option(fc.integer({ min: -30, max: 30 }), { nil: undefined }),
+    )
+    .map(
+      ([negative, whole, fraction, exponent]) =>
+        `${negative ? '-' : ''}${whole}${fraction !== undefined ? `.${fraction}` : ''}${exponent !== undefined ? `e${exponent}` : ''}`,
+    );
 
   it('a literal with at most 15 significant digits is always read exactly', () => {
     fc.assert(
@@ -93,7 +106,11 @@ describe('JSON number literals, for any decimal text', () => {
       fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => {
         // JSON.stringify prints every number as its shortest round-trip text: always exact.
         expect(firstInexactNumber(JSON.stringify({ wrapper: value }))).toBeNull();
-        expect(firstInexactNumber(JSON.stringify({ wrapper: value, amount: 1 }).replace('"amount":1', '"amount":199.999999999999999'))).toEqual({
+        expect(
+          firstInexactNumber(
+            JSON.stringify({ wrapper: value, amount: 1 }).replace('"amount":1', '"amount":199.999999999999999'),
+          ),
+        ).toEqual({
           path: 'amount',
           literal: '199.999999999999999',
         });

@@ -1,10 +1,26 @@
-import { DEFINITIVE_REFUSALS, PAYMENT_STATUSES, TOPUP_STATUSES, verdictOfRefusal } from '../../../src/infrastructure/providers/reloadly/reloadly-outcomes';
+import {
+  DEFINITIVE_REFUSALS,
+  PAYMENT_STATUSES,
+  TOPUP_STATUSES,
+  verdictOfRefusal,
+} from '../../../src/infrastructure/providers/reloadly/reloadly-outcomes';
 
 /** The table in docs/decisions.md ("Reloadly: statuses and error codes"), as the code has it. */
 describe('Reloadly statuses and error codes -> our outcomes', () => {
   it('maps every documented transaction status', () => {
-    expect(TOPUP_STATUSES).toEqual({ SUCCESSFUL: 'succeeded', FAILED: 'failed', REFUNDED: 'failed', PROCESSING: 'processing', PENDING: 'processing' });
-    expect(PAYMENT_STATUSES).toEqual({ SUCCESSFUL: 'succeeded', FAILED: 'failed', REFUNDED: 'failed', PROCESSING: 'processing' });
+    expect(TOPUP_STATUSES).toEqual({
+      SUCCESSFUL: 'succeeded',
+      FAILED: 'failed',
+      REFUNDED: 'failed',
+      PROCESSING: 'processing',
+      PENDING: 'processing',
+    });
+    expect(PAYMENT_STATUSES).toEqual({
+      SUCCESSFUL: 'succeeded',
+      FAILED: 'failed',
+      REFUNDED: 'failed',
+      PROCESSING: 'processing',
+    });
   });
 
   it('takes a listed error code on a 4xx as a definitive refusal', () => {

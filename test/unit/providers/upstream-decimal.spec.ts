@@ -1,4 +1,9 @@
-import { decimalText, dividedBy, scaled, unscaled } from '../../../src/infrastructure/providers/reloadly/upstream-decimal';
+import {
+  decimalText,
+  dividedBy,
+  scaled,
+  unscaled,
+} from '../../../src/infrastructure/providers/reloadly/upstream-decimal';
 
 describe('amounts in Reloadly answers, read and compared without floats', () => {
   it('reads a JSON number as the decimal text it was sent as', () => {

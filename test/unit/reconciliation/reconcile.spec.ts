@@ -3,7 +3,14 @@ import { OwnOrder, UpstreamTransaction, reconcile } from '../../../src/domain/re
 const DAY = { start: new Date('2026-11-24T00:00:00.000Z'), end: new Date('2026-11-25T00:00:00.000Z') };
 const NOON = '2026-11-24T12:00:00.000Z';
 
-const theirs = (customIdentifier: string | null, transactionId: string, status: UpstreamTransaction['status'], amount = '199', at = NOON, currency = 'INR'): UpstreamTransaction => ({
+const theirs = (
+  customIdentifier: string | null,
+  transactionId: string,
+  status: UpstreamTransaction['status'],
+  amount = '199',
+  at = NOON,
+  currency = 'INR',
+): UpstreamTransaction => ({
   customIdentifier,
   transactionId,
   status,
@@ -11,20 +18,40 @@ const theirs = (customIdentifier: string | null, transactionId: string, status: 
   currency,
   at,
 });
-const ours = (orderId: string, status: OwnOrder['status'], amount = '199.00', placedAt = NOON): OwnOrder => ({ orderId, partnerId: 'ptr_1', status, amount, currency: 'INR', placedAt, operatorRef: null });
+const ours = (orderId: string, status: OwnOrder['status'], amount = '199.00', placedAt = NOON): OwnOrder => ({
+  orderId,
+  partnerId: 'ptr_1',
+  status,
+  amount,
+  currency: 'INR',
+  placedAt,
+  operatorRef: null,
+});
 
 const kinds = (findings: ReturnType<typeof reconcile>) => findings.map((finding) => [finding.kind, finding.orderId]);
 
 describe('reconciling a provider report with our orders by the identifier we sent', () => {
   it('a success on both sides for the same amount is matched, whatever the decimal notation; so is a failure on both', () => {
-    expect(kinds(reconcile(DAY, [theirs('ord_1', 't1', 'succeeded', '199'), theirs('ord_2', 't2', 'failed')], [ours('ord_1', 'SUCCESS', '199.00'), ours('ord_2', 'FAILED')]))).toEqual([
+    expect(
+      kinds(
+        reconcile(
+          DAY,
+          [theirs('ord_1', 't1', 'succeeded', '199'), theirs('ord_2', 't2', 'failed')],
+          [ours('ord_1', 'SUCCESS', '199.00'), ours('ord_2', 'FAILED')],
+        ),
+      ),
+    ).toEqual([
       ['matched', 'ord_1'],
       ['matched', 'ord_2'],
     ]);
   });
 
   it('a success for another amount, or in another currency, is an amount mismatch', () => {
-    const findings = reconcile(DAY, [theirs('ord_1', 't1', 'succeeded', '200'), theirs('ord_2', 't2', 'succeeded', '199', NOON, 'USD')], [ours('ord_1', 'SUCCESS'), ours('ord_2', 'SUCCESS')]);
+    const findings = reconcile(
+      DAY,
+      [theirs('ord_1', 't1', 'succeeded', '200'), theirs('ord_2', 't2', 'succeeded', '199', NOON, 'USD')],
+      [ours('ord_1', 'SUCCESS'), ours('ord_2', 'SUCCESS')],
+    );
     expect(kinds(findings)).toEqual([
       ['amount_mismatch', 'ord_1'],
       ['amount_mismatch', 'ord_2'],
@@ -33,7 +60,11 @@ describe('reconciling a provider report with our orders by the identifier we sen
   });
 
   it('a payment upstream that is not an order of ours is provider-only; a failed one moved no money and is left out', () => {
-    const findings = reconcile(DAY, [theirs('ord_unknown', 't1', 'succeeded'), theirs(null, 't2', 'pending'), theirs('ord_other', 't3', 'failed')], []);
+    const findings = reconcile(
+      DAY,
+      [theirs('ord_unknown', 't1', 'succeeded'), theirs(null, 't2', 'pending'), theirs('ord_other', 't3', 'failed')],
+      [],
+    );
     expect(kinds(findings)).toEqual([
       ['provider_only', 'ord_unknown'],
       ['provider_only', 'upstream:t2'],
@@ -41,7 +72,14 @@ describe('reconciling a provider report with our orders by the identifier we sen
   });
 
   it('a second upstream transaction for one of our orders is provider-only: that payment is not the one we know', () => {
-    const findings = reconcile(DAY, [theirs('ord_1', 't1', 'succeeded', '199', '2026-11-24T10:00:00.000Z'), theirs('ord_1', 't2', 'succeeded', '199', '2026-11-24T11:00:00.000Z')], [ours('ord_1', 'SUCCESS')]);
+    const findings = reconcile(
+      DAY,
+      [
+        theirs('ord_1', 't1', 'succeeded', '199', '2026-11-24T10:00:00.000Z'),
+        theirs('ord_1', 't2', 'succeeded', '199', '2026-11-24T11:00:00.000Z'),
+      ],
+      [ours('ord_1', 'SUCCESS')],
+    );
     expect(kinds(findings)).toEqual([
       ['matched', 'ord_1'],
       ['provider_only', 'ord_1'],
@@ -50,13 +88,20 @@ describe('reconciling a provider report with our orders by the identifier we sen
   });
 
   it('a SUCCESS of ours that the provider has no transaction for is ours-only; open and failed orders are not', () => {
-    expect(kinds(reconcile(DAY, [], [ours('ord_1', 'SUCCESS'), ours('ord_2', 'PENDING'), ours('ord_3', 'FAILED')]))).toEqual([['ours_only', 'ord_1']]);
+    expect(
+      kinds(reconcile(DAY, [], [ours('ord_1', 'SUCCESS'), ours('ord_2', 'PENDING'), ours('ord_3', 'FAILED')])),
+    ).toEqual([['ours_only', 'ord_1']]);
   });
 
   it('a different final status on each side is a status disagreement; open on both sides is matched', () => {
     const findings = reconcile(
       DAY,
-      [theirs('ord_1', 't1', 'succeeded'), theirs('ord_2', 't2', 'failed'), theirs('ord_3', 't3', 'succeeded'), theirs('ord_4', 't4', 'pending')],
+      [
+        theirs('ord_1', 't1', 'succeeded'),
+        theirs('ord_2', 't2', 'failed'),
+        theirs('ord_3', 't3', 'succeeded'),
+        theirs('ord_4', 't4', 'pending'),
+      ],
       [ours('ord_1', 'FAILED'), ours('ord_2', 'SUCCESS'), ours('ord_3', 'DISPUTED'), ours('ord_4', 'PENDING')],
     );
     expect(kinds(findings)).toEqual([
@@ -70,7 +115,14 @@ describe('reconciling a provider report with our orders by the identifier we sen
 
   it('judges only transactions dated in the day, and finds an order placed before midnight that the provider dates after it', () => {
     const lateOrder = ours('ord_late', 'SUCCESS', '199.00', '2026-11-24T23:59:59.000Z');
-    const findings = reconcile(DAY, [theirs('ord_late', 't1', 'succeeded', '199', '2026-11-25T00:00:02.000Z'), theirs('ord_prev', 't0', 'succeeded', '199', '2026-11-23T23:00:00.000Z')], [lateOrder]);
+    const findings = reconcile(
+      DAY,
+      [
+        theirs('ord_late', 't1', 'succeeded', '199', '2026-11-25T00:00:02.000Z'),
+        theirs('ord_prev', 't0', 'succeeded', '199', '2026-11-23T23:00:00.000Z'),
+      ],
+      [lateOrder],
+    );
     expect(findings).toEqual([]);
   });
 });

@@ -16,7 +16,14 @@ describe('the reconciliation page', () => {
           orderId: hostile,
           partnerId: null,
           ours: null,
-          upstream: { customIdentifier: hostile, transactionId: '"><b>1</b>', status: 'succeeded', amount: '10', currency: 'INR', at: '2026-11-24T10:00:00.000Z' },
+          upstream: {
+            customIdentifier: hostile,
+            transactionId: '"><b>1</b>',
+            status: 'succeeded',
+            amount: '10',
+            currency: 'INR',
+            at: '2026-11-24T10:00:00.000Z',
+          },
           detail: `upstream transaction for ${hostile}`,
         },
       ],
@@ -29,7 +36,16 @@ describe('the reconciliation page', () => {
   });
 
   it('says so when everything matches, and lists no table of mismatches', () => {
-    const page = reconciliationReportPage(reportOf({ provider: 'reloadly', date: '2026-11-24', complete: false, generatedAt: '2026-11-24T12:00:00.000Z', recorded: 0, findings: [] }));
+    const page = reconciliationReportPage(
+      reportOf({
+        provider: 'reloadly',
+        date: '2026-11-24',
+        complete: false,
+        generatedAt: '2026-11-24T12:00:00.000Z',
+        recorded: 0,
+        findings: [],
+      }),
+    );
     expect(page).toContain('id="verdict">Every transaction of the day matches');
     expect(page).toContain('id="partial"');
     expect(page).not.toContain('id="mismatches"');

@@ -1,4 +1,12 @@
-import { BreakerPolicy, BreakerState, acceptsNewOrders, admitCall, closedBreaker, recordOutcome, reopensAt } from '../../../src/domain/routing/circuit-breaker';
+import {
+  BreakerPolicy,
+  BreakerState,
+  acceptsNewOrders,
+  admitCall,
+  closedBreaker,
+  recordOutcome,
+  reopensAt,
+} from '../../../src/domain/routing/circuit-breaker';
 
 const policy: BreakerPolicy = { threshold: 3, coolDownMs: 30_000 };
 
@@ -48,7 +56,10 @@ describe('a provider circuit breaker', () => {
   it('gives up a probe that never reported back after another cool-down, and probes again', () => {
     const { state } = admitCall(afterUnknowns(3), 30_000, policy);
     expect(admitCall(state, 59_999, policy).allowed).toBe(false);
-    expect(admitCall(state, 60_000, policy)).toEqual({ allowed: true, state: { status: 'probing', probeSince: 60_000, unknownInARow: 3 } });
+    expect(admitCall(state, 60_000, policy)).toEqual({
+      allowed: true,
+      state: { status: 'probing', probeSince: 60_000, unknownInARow: 3 },
+    });
   });
 
   it('a call that proves nothing (refused by the adapter itself) changes no count, and frees a probe for the next call', () => {

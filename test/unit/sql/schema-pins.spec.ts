@@ -13,7 +13,9 @@ const short = (hex: string): string => hex.slice(0, 16);
  */
 describe('the schema pins', () => {
   it('keeps every shipped migration as it was', () => {
-    expect(SCHEMA_MIGRATIONS.map((migration) => `${migration.version} ${migration.name} ${short(checksumOf(migration))}`)).toEqual([
+    expect(
+      SCHEMA_MIGRATIONS.map((migration) => `${migration.version} ${migration.name} ${short(checksumOf(migration))}`),
+    ).toEqual([
       '1 baseline 4a14fc61162663f8',
       '2 projection-schema-versions d9f919ed6d1b3e7e',
       '3 access-fences-and-retention dd69675e0c520725',
@@ -23,7 +25,8 @@ describe('the schema pins', () => {
 
   it('changes no read model table without a new schema version', () => {
     const pins = READ_MODEL_PROJECTIONS.map(
-      (projection) => `${projection.name} v${projection.schemaVersion} ${short(createHash('sha256').update(projection.schema.sql).digest('hex'))}`,
+      (projection) =>
+        `${projection.name} v${projection.schemaVersion} ${short(createHash('sha256').update(projection.schema.sql).digest('hex'))}`,
     );
     expect(pins).toEqual([
       'partners v1 d8676149def4cabc',

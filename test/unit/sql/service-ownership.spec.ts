@@ -30,7 +30,9 @@ describe('DATA_DIR/service.pid: one service per embedded data folder', () => {
   it('refuses a second service while the Node.js process named in the file lives', () => {
     const other = running(process.execPath, ['-e', 'setTimeout(() => undefined, 60000)']);
     writeFileSync(join(dataDir, 'service.pid'), `${other.pid}\n`);
-    expect(() => ServiceOwnership.claim(dataDir)).toThrow(`another service (pid ${other.pid}) is running on ${dataDir}`);
+    expect(() => ServiceOwnership.claim(dataDir)).toThrow(
+      `another service (pid ${other.pid}) is running on ${dataDir}`,
+    );
   });
 
   it('takes over a file left by a service that died, or whose id now belongs to another program', () => {

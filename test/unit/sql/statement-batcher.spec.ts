@@ -68,7 +68,10 @@ describe('StatementBatcher', () => {
   });
 
   it('refuses a statement that answers a different number of items than it was given', async () => {
-    const batcher = new StatementBatcher<number, number>(async (items) => (items.includes(2) ? [] : [...items]), { concurrency: 1, maxBatch: 10 });
+    const batcher = new StatementBatcher<number, number>(async (items) => (items.includes(2) ? [] : [...items]), {
+      concurrency: 1,
+      maxBatch: 10,
+    });
     const answers = [batcher.submit(1), batcher.submit(2)];
     await expect(answers[0]).resolves.toBe(1);
     await expect(answers[1]).rejects.toThrow('a batch of 1 got 0 results');

@@ -59,7 +59,13 @@ export class OrderDebit {
   ) {}
 
   /** Debits the wallet for the order; with `bind`, the key and its answer are written in the same commit. */
-  async run(caller: Caller, orderId: string, idempotencyKey: string, draft: OrderDraft, bind?: KeyToBind): Promise<DebitOutcome> {
+  async run(
+    caller: Caller,
+    orderId: string,
+    idempotencyKey: string,
+    draft: OrderDraft,
+    bind?: KeyToBind,
+  ): Promise<DebitOutcome> {
     const now = this.clock.now();
     let boundAnswer: string | null = null;
     const result = await this.wallets.execute(caller.partnerId, caller.environment, {
@@ -73,7 +79,9 @@ export class OrderDebit {
         actor: { type: 'partner_key', id: caller.keyId },
         at: now,
       }),
-      keyFor: bind ? (event: WalletEvent) => keyBinding(bind, orderId, (boundAnswer = answerOf(event as WalletDebited)), now) : undefined,
+      keyFor: bind
+        ? (event: WalletEvent) => keyBinding(bind, orderId, (boundAnswer = answerOf(event as WalletDebited)), now)
+        : undefined,
     });
     return { result, boundAnswer };
   }

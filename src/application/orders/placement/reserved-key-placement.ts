@@ -30,9 +30,15 @@ export class ReservedKeyPlacement {
       case 'replay':
         return { body: reservation.response.body, replayed: true };
       case 'conflict':
-        throw new ServiceError('idempotency_conflict', 'this Idempotency-Key was already used with a different request body');
+        throw new ServiceError(
+          'idempotency_conflict',
+          'this Idempotency-Key was already used with a different request body',
+        );
       case 'in_flight':
-        throw new ServiceError('idempotency_conflict', 'a request with this Idempotency-Key is still being processed; retry with the same key');
+        throw new ServiceError(
+          'idempotency_conflict',
+          'a request with this Idempotency-Key is still being processed; retry with the same key',
+        );
       case 'resumed': {
         // The first request may have debited before it died.
         const earlier = await this.debit.earlier(reservation.orderId);
@@ -44,7 +50,12 @@ export class ReservedKeyPlacement {
     }
   }
 
-  private async debitReserved(caller: Caller, scope: IdempotencyScope, draft: OrderDraft, { orderId, lease }: { orderId: string; lease: string }): Promise<PlacedOrder> {
+  private async debitReserved(
+    caller: Caller,
+    scope: IdempotencyScope,
+    draft: OrderDraft,
+    { orderId, lease }: { orderId: string; lease: string },
+  ): Promise<PlacedOrder> {
     const { result } = await this.debit.run(caller, orderId, scope.key, draft);
     if (!result.ok || result.deduplicated) {
       // A refusal may only be a late view: another request holding this key may have debited the order meanwhile.

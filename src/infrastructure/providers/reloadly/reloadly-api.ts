@@ -1,13 +1,34 @@
 import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
 import { ReloadlyAnswer, ReloadlyHttp } from './reloadly-http';
 import { ReloadlyApi } from './reloadly-settings';
-import { billerOf, listOf, objectOf, operatorOf, paymentOf, stringOf, topupOf, UpstreamBalance, UpstreamBiller, UpstreamOperator, UpstreamPayment, UpstreamTopup } from './reloadly-records';
+import {
+  billerOf,
+  listOf,
+  objectOf,
+  operatorOf,
+  paymentOf,
+  stringOf,
+  topupOf,
+  UpstreamBalance,
+  UpstreamBiller,
+  UpstreamOperator,
+  UpstreamPayment,
+  UpstreamTopup,
+} from './reloadly-records';
 import { decimalText } from './upstream-decimal';
 
-export type { UpstreamBalance, UpstreamBiller, UpstreamOperator, UpstreamPayment, UpstreamTopup } from './reloadly-records';
+export type {
+  UpstreamBalance,
+  UpstreamBiller,
+  UpstreamOperator,
+  UpstreamPayment,
+  UpstreamTopup,
+} from './reloadly-records';
 
 /** What a send (topup or bill payment) got: the upstream transaction, or Reloadly's refusal. */
-export type SendAnswer<T> = { kind: 'accepted'; transaction: T } | { kind: 'refused'; httpStatus: number; errorCode: string | null; message: string | null };
+export type SendAnswer<T> =
+  | { kind: 'accepted'; transaction: T }
+  | { kind: 'refused'; httpStatus: number; errorCode: string | null; message: string | null };
 
 /** A UTC time range, for the transaction reports. */
 export interface TimeRange {
@@ -40,8 +61,15 @@ export class ReloadlyApiClient {
   constructor(readonly http: ReloadlyHttp) {}
 
   async operatorsByCountry(countryCode: string, signal?: AbortSignal): Promise<UpstreamOperator[]> {
-    const answer = await this.read('topups', `/operators/countries/${encodeURIComponent(countryCode)}`, { includeData: 'false', includeBundles: 'false', includePin: 'false' }, signal);
-    return listOf(answer.body).map(operatorOf).filter((operator): operator is UpstreamOperator => operator !== null);
+    const answer = await this.read(
+      'topups',
+      `/operators/countries/${encodeURIComponent(countryCode)}`,
+      { includeData: 'false', includeBundles: 'false', includePin: 'false' },
+      signal,
+    );
+    return listOf(answer.body)
+      .map(operatorOf)
+      .filter((operator): operator is UpstreamOperator => operator !== null);
   }
 
   async operatorById(operatorId: number, signal?: AbortSignal): Promise<UpstreamOperator | null> {
@@ -63,13 +91,20 @@ export class ReloadlyApiClient {
     const body = objectOf(answer.body);
     const balance = decimalText(body.balance);
     const currencyCode = stringOf(body.currencyCode);
-    if (balance === null || currencyCode === null) throw new ProviderUnavailableError('reloadly: the balance answer has no balance and currencyCode');
+    if (balance === null || currencyCode === null)
+      throw new ProviderUnavailableError('reloadly: the balance answer has no balance and currencyCode');
     return { balance, currencyCode, updatedAt: stringOf(body.updatedAt) };
   }
 
   async sendTopup(request: TopupRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamTopup>> {
     const json = withDecimal(
-      { operatorId: request.operatorId, amount: AMOUNT_MARK, useLocalAmount: request.useLocalAmount, customIdentifier: request.customIdentifier, recipientPhone: request.recipientPhone },
+      {
+        operatorId: request.operatorId,
+        amount: AMOUNT_MARK,
+        useLocalAmount: request.useLocalAmount,
+        customIdentifier: request.customIdentifier,
+        recipientPhone: request.recipientPhone,
+      },
       request.amount,
     );
     const answer = await this.http.call('topups', { method: 'POST', path: '/topups', json, signal });
@@ -106,7 +141,13 @@ export class ReloadlyApiClient {
 
   async payBill(request: BillPaymentRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamPayment>> {
     const json = withDecimal(
-      { subscriberAccountNumber: request.subscriberAccountNumber, amount: AMOUNT_MARK, billerId: request.billerId, useLocalAmount: request.useLocalAmount, referenceId: request.referenceId },
+      {
+        subscriberAccountNumber: request.subscriberAccountNumber,
+        amount: AMOUNT_MARK,
+        billerId: request.billerId,
+        useLocalAmount: request.useLocalAmount,
+        referenceId: request.referenceId,
+      },
       request.amount,
     );
     const answer = await this.http.call('utilities', { method: 'POST', path: '/pay', json, signal });
@@ -136,23 +177,41 @@ export class ReloadlyApiClient {
     return payments;
   }
 
-  private async *pages(api: ReloadlyApi, path: string, query: Record<string, string>, signal?: AbortSignal): AsyncGenerator {
+  private async *pages(
+    api: ReloadlyApi,
+    path: string,
+    query: Record<string, string>,
+    signal?: AbortSignal,
+  ): AsyncGenerator {
     for (let page = 1; page <= MAX_PAGES; page++) {
       const answer = await this.read(api, path, { ...query, page: String(page), size: String(PAGE_SIZE) }, signal);
       const items = listOf(answer.body);
       yield* items;
       const totalPages = objectOf(answer.body).totalPages;
       // A plain array carries no paging: it is the whole answer.
-      if (Array.isArray(answer.body) || items.length < PAGE_SIZE || (typeof totalPages === 'number' && page >= totalPages)) return;
+      if (
+        Array.isArray(answer.body) ||
+        items.length < PAGE_SIZE ||
+        (typeof totalPages === 'number' && page >= totalPages)
+      )
+        return;
     }
     throw new ProviderUnavailableError(`reloadly: ${path} has more than ${MAX_PAGES} pages`);
   }
 
   /** A read: any answer but 2xx (and 404 where `notFoundIsAnswer`) means the question is still open. */
-  private async read(api: ReloadlyApi, path: string, query: Record<string, string | number>, signal?: AbortSignal, notFoundIsAnswer = false): Promise<ReloadlyAnswer> {
+  private async read(
+    api: ReloadlyApi,
+    path: string,
+    query: Record<string, string | number>,
+    signal?: AbortSignal,
+    notFoundIsAnswer = false,
+  ): Promise<ReloadlyAnswer> {
     const answer = await this.http.call(api, { method: 'GET', path, query, signal });
     if ((answer.status >= 200 && answer.status < 300) || (notFoundIsAnswer && answer.status === 404)) return answer;
-    throw new ProviderUnavailableError(`reloadly: GET ${path} answered HTTP ${answer.status}${answer.errorCode ? ` ${answer.errorCode}` : ''}`);
+    throw new ProviderUnavailableError(
+      `reloadly: GET ${path} answered HTTP ${answer.status}${answer.errorCode ? ` ${answer.errorCode}` : ''}`,
+    );
   }
 }
 
@@ -173,4 +232,3 @@ function reportRange({ from, to }: TimeRange): Record<string, string> {
 function refusalOf(answer: ReloadlyAnswer): SendAnswer<never> {
   return { kind: 'refused', httpStatus: answer.status, errorCode: answer.errorCode, message: answer.message };
 }
-

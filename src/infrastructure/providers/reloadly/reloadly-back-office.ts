@@ -15,10 +15,20 @@ export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReport
     const products: UpstreamProduct[] = [];
     for (const country of countries) {
       for (const operator of await this.api.operatorsByCountry(country, signal)) {
-        products.push({ kind: 'operator', id: String(operator.id), name: operator.name, country: operator.countryCode ?? country });
+        products.push({
+          kind: 'operator',
+          id: String(operator.id),
+          name: operator.name,
+          country: operator.countryCode ?? country,
+        });
       }
       for (const biller of await this.api.billersByCountry(country, signal)) {
-        products.push({ kind: 'biller', id: String(biller.id), name: biller.name, country: biller.countryCode ?? country });
+        products.push({
+          kind: 'biller',
+          id: String(biller.id),
+          name: biller.name,
+          country: biller.countryCode ?? country,
+        });
       }
     }
     return products;
@@ -61,7 +71,8 @@ function paymentTransaction(payment: UpstreamPayment): UpstreamTransaction {
 }
 
 /** Processing and unlisted statuses are not final: neither paid nor refused yet. */
-const statusOf = (verdict: UpstreamVerdict): UpstreamTransaction['status'] => (verdict === 'succeeded' ? 'succeeded' : verdict === 'failed' ? 'failed' : 'pending');
+const statusOf = (verdict: UpstreamVerdict): UpstreamTransaction['status'] =>
+  verdict === 'succeeded' ? 'succeeded' : verdict === 'failed' ? 'failed' : 'pending';
 
 /** Reloadly dates transactions as "yyyy-MM-dd HH:mm:ss" in UTC; an ISO time passes through. */
 function instantOf(text: string | null): string {

@@ -59,7 +59,9 @@ export class ReloadlyFloat {
     this.last = reading;
     if (this.isLow(reading) && !this.warned) {
       this.warned = true;
-      this.warn(`reloadly float is low: ${balance} ${currencyCode}, below the threshold of ${this.lowThreshold} ${currencyCode}; top it up before orders are refused`);
+      this.warn(
+        `reloadly float is low: ${balance} ${currencyCode}, below the threshold of ${this.lowThreshold} ${currencyCode}; top it up before orders are refused`,
+      );
     } else if (!this.isLow(reading)) {
       this.warned = false;
     }

@@ -43,7 +43,8 @@ export class ReloadlyHttp {
 
   private async send(api: ReloadlyApi, request: ReloadlyRequest, token: string): Promise<ReloadlyAnswer> {
     const url = new URL(`${baseUrlOf(this.settings, api)}${request.path}`);
-    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: ACCEPT_HEADER[api], authorization: `Bearer ${token}` };
     if (request.json !== undefined) headers['content-type'] = 'application/json';
     let response: Response;

@@ -25,7 +25,9 @@ export class ReloadlyLiveProvider implements ProviderStatusReader {
     this.float = new ReloadlyFloat(this.api, config.lowFloatThreshold, (message) => logger.warn(message));
     this.provider = new ReloadlyProvider(this.api, this.float);
     this.backOffice = new ReloadlyBackOffice(this.api);
-    logger.log(`live orders go to reloadly: airtime ${config.topupsUrl}, utilities ${config.utilitiesUrl}; each live order goes where its route says (route list)`);
+    logger.log(
+      `live orders go to reloadly: airtime ${config.topupsUrl}, utilities ${config.utilitiesUrl}; each live order goes where its route says (route list)`,
+    );
   }
 
   async live(fresh: boolean): Promise<LiveProviderStatus> {

@@ -48,8 +48,11 @@ export const DEFINITIVE_REFUSALS: ReadonlySet<string> = new Set([
 ]);
 
 export const verdictOfTopup = (topup: UpstreamTopup): UpstreamVerdict => TOPUP_STATUSES[topup.status] ?? 'unknown';
-export const verdictOfPayment = (payment: UpstreamPayment): UpstreamVerdict => PAYMENT_STATUSES[payment.status] ?? 'unknown';
+export const verdictOfPayment = (payment: UpstreamPayment): UpstreamVerdict =>
+  PAYMENT_STATUSES[payment.status] ?? 'unknown';
 
 /** A refusal of a send: definitive only for a listed code on a 4xx answer (a 5xx is never definitive). */
 export const verdictOfRefusal = (httpStatus: number, errorCode: string | null): UpstreamVerdict =>
-  httpStatus >= 400 && httpStatus < 500 && errorCode !== null && DEFINITIVE_REFUSALS.has(errorCode) ? 'failed' : 'unknown';
+  httpStatus >= 400 && httpStatus < 500 && errorCode !== null && DEFINITIVE_REFUSALS.has(errorCode)
+    ? 'failed'
+    : 'unknown';

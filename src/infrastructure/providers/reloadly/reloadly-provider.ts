@@ -43,7 +43,9 @@ export class ReloadlyProvider implements ProviderGateway {
     // A retried submission may have reached Reloadly already: what it has under the order id decides, without sending again.
     const earlier = order.resubmission ? await this.lookUp(order, signal) : null;
     if (earlier) return earlier;
-    return order.product.kind === 'topup' ? this.submitTopup(order, order.product, signal) : this.submitPayment(order, order.product, signal);
+    return order.product.kind === 'topup'
+      ? this.submitTopup(order, order.product, signal)
+      : this.submitPayment(order, order.product, signal);
   }
 
   async poll(order: ProviderOrder, _now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
@@ -53,17 +55,32 @@ export class ReloadlyProvider implements ProviderGateway {
   }
 
   async fetchBill(request: BillQuery): Promise<OutstandingBill | null> {
-    throw new BillFetchUnsupportedError(`biller ${request.billerId} is served by reloadly, whose utilities API cannot fetch outstanding bills`);
+    throw new BillFetchUnsupportedError(
+      `biller ${request.billerId} is served by reloadly, whose utilities API cannot fetch outstanding bills`,
+    );
   }
 
-  private async submitTopup(order: ProviderOrder, product: TopupProduct, signal?: AbortSignal): Promise<ProviderOutcome> {
+  private async submitTopup(
+    order: ProviderOrder,
+    product: TopupProduct,
+    signal?: AbortSignal,
+  ): Promise<ProviderOutcome> {
     const upstreamId = upstreamIdOf(order);
-    if (upstreamId === null) return this.failUnsent(order, `no reloadly route for operator ${product.operatorId}`, signal);
+    if (upstreamId === null)
+      return this.failUnsent(order, `no reloadly route for operator ${product.operatorId}`, signal);
     // The operator's entry, when Reloadly gives it, tells whether it takes local amounts and at what rate;
     // without it the order is sent all the same and Reloadly decides.
     const operator = await this.operator(upstreamId, signal);
-    if (operator && (!operator.supportsLocalAmounts || (operator.destinationCurrencyCode !== null && operator.destinationCurrencyCode !== order.currency))) {
-      return this.failUnsent(order, `reloadly operator ${upstreamId} does not take amounts in ${order.currency}`, signal);
+    if (
+      operator &&
+      (!operator.supportsLocalAmounts ||
+        (operator.destinationCurrencyCode !== null && operator.destinationCurrencyCode !== order.currency))
+    ) {
+      return this.failUnsent(
+        order,
+        `reloadly operator ${upstreamId} does not take amounts in ${order.currency}`,
+        signal,
+      );
     }
     const short = await this.floatShortOf(operator ? costOf(order, operator) : null, signal);
     if (short) return this.failUnsent(order, short, signal);
@@ -75,21 +92,34 @@ export class ReloadlyProvider implements ProviderGateway {
         amount: order.amount,
         useLocalAmount: true,
         customIdentifier: order.orderId,
-        recipientPhone: { countryCode: country, number: product.phone.slice(1 + getCountryCallingCode(country).length) },
+        recipientPhone: {
+          countryCode: country,
+          number: product.phone.slice(1 + getCountryCallingCode(country).length),
+        },
       },
       signal,
     );
     return this.outcomeOfSend(order, answer, (topup) => this.topupOutcome(topup), signal);
   }
 
-  private async submitPayment(order: ProviderOrder, product: BillProduct, signal?: AbortSignal): Promise<ProviderOutcome> {
+  private async submitPayment(
+    order: ProviderOrder,
+    product: BillProduct,
+    signal?: AbortSignal,
+  ): Promise<ProviderOutcome> {
     const upstreamId = upstreamIdOf(order);
     if (upstreamId === null) return this.failUnsent(order, `no reloadly route for biller ${product.billerId}`, signal);
     // A bill is paid in the biller's local currency; the float is checked when it is held in that currency.
     const short = await this.floatShortOf({ amount: scaled(order.amount), currency: order.currency }, signal);
     if (short) return this.failUnsent(order, short, signal);
     const answer = await this.api.payBill(
-      { billerId: upstreamId, subscriberAccountNumber: product.consumerNumber, amount: order.amount, useLocalAmount: true, referenceId: order.orderId },
+      {
+        billerId: upstreamId,
+        subscriberAccountNumber: product.consumerNumber,
+        amount: order.amount,
+        useLocalAmount: true,
+        referenceId: order.orderId,
+      },
       signal,
     );
     return this.outcomeOfSend(order, answer, (payment) => this.paymentOutcome(payment), signal);
@@ -106,11 +136,14 @@ export class ReloadlyProvider implements ProviderGateway {
       return outcomeOf(answer.transaction);
     }
     const refusal = `reloadly refused the order: HTTP ${answer.httpStatus}${answer.errorCode ? ` ${answer.errorCode}` : ''}${answer.message ? ` (${answer.message})` : ''}`;
-    if (verdictOfRefusal(answer.httpStatus, answer.errorCode) === 'failed') return this.failUnsent(order, refusal, signal);
+    if (verdictOfRefusal(answer.httpStatus, answer.errorCode) === 'failed')
+      return this.failUnsent(order, refusal, signal);
     // Unknown (5xx, "cannot be processed at the moment", a repeated order id, anything unlisted): what the provider has decides.
     const found = await this.lookUp(order, signal);
     if (found) return found;
-    throw new ProviderUnavailableError(`${refusal}; the outcome is unknown and no transaction is recorded under ${order.orderId} yet, so the order is asked about again`);
+    throw new ProviderUnavailableError(
+      `${refusal}; the outcome is unknown and no transaction is recorded under ${order.orderId} yet, so the order is asked about again`,
+    );
   }
 
   /**
@@ -129,20 +162,34 @@ export class ReloadlyProvider implements ProviderGateway {
   private async lookUp(order: ProviderOrder, signal?: AbortSignal): Promise<ProviderOutcome | null> {
     const reference = order.providerReference ?? null;
     if (order.product.kind === 'topup') {
-      const topup = (reference ? await this.api.topupByTransactionId(reference, signal) : null) ?? (await this.api.topupByCustomIdentifier(order.orderId, signal));
+      const topup =
+        (reference ? await this.api.topupByTransactionId(reference, signal) : null) ??
+        (await this.api.topupByCustomIdentifier(order.orderId, signal));
       return topup ? this.topupOutcome(topup) : null;
     }
-    const payment = (reference ? await this.api.paymentById(reference, signal) : null) ?? (await this.api.paymentByReferenceId(order.orderId, signal));
+    const payment =
+      (reference ? await this.api.paymentById(reference, signal) : null) ??
+      (await this.api.paymentByReferenceId(order.orderId, signal));
     return payment ? this.paymentOutcome(payment) : null;
   }
 
   private topupOutcome(topup: UpstreamTopup): ProviderOutcome {
-    return outcomeOf(verdictOfTopup(topup), topup.transactionId, topup.operatorTransactionId || topup.transactionId, `reloadly topup ${topup.transactionId} ${topup.status}`);
+    return outcomeOf(
+      verdictOfTopup(topup),
+      topup.transactionId,
+      topup.operatorTransactionId || topup.transactionId,
+      `reloadly topup ${topup.transactionId} ${topup.status}`,
+    );
   }
 
   private paymentOutcome(payment: UpstreamPayment): ProviderOutcome {
     const detail = payment.message ? ` (${payment.code ?? ''} ${payment.message})` : '';
-    return outcomeOf(verdictOfPayment(payment), payment.id, payment.id, `reloadly payment ${payment.id} ${payment.status}${detail}`);
+    return outcomeOf(
+      verdictOfPayment(payment),
+      payment.id,
+      payment.id,
+      `reloadly payment ${payment.id} ${payment.status}${detail}`,
+    );
   }
 
   /**
@@ -150,7 +197,10 @@ export class ReloadlyProvider implements ProviderGateway {
    * currency, or when the balance cannot be read just now (Reloadly then refuses an order it
    * cannot cover with INSUFFICIENT_BALANCE, a definitive refusal: nothing is taken).
    */
-  private async floatShortOf(cost: { amount: bigint; currency: string } | null, signal?: AbortSignal): Promise<string | null> {
+  private async floatShortOf(
+    cost: { amount: bigint; currency: string } | null,
+    signal?: AbortSignal,
+  ): Promise<string | null> {
     if (!cost) return null;
     const reading = await this.float.readOrNull(signal);
     if (!reading) return null;
@@ -175,7 +225,12 @@ export class ReloadlyProvider implements ProviderGateway {
   }
 }
 
-function outcomeOf(verdict: UpstreamVerdict, transactionId: string, operatorRef: string, reason: string): ProviderOutcome {
+function outcomeOf(
+  verdict: UpstreamVerdict,
+  transactionId: string,
+  operatorRef: string,
+  reason: string,
+): ProviderOutcome {
   switch (verdict) {
     case 'succeeded':
       return { status: 'succeeded', operatorRef };
@@ -190,7 +245,8 @@ function outcomeOf(verdict: UpstreamVerdict, transactionId: string, operatorRef:
 /** What a topup costs in the account's currency: the local amount at the operator's rate; null when that cannot be told. */
 function costOf(order: ProviderOrder, operator: UpstreamOperator): { amount: bigint; currency: string } | null {
   if (operator.senderCurrencyCode === order.currency) return { amount: scaled(order.amount), currency: order.currency };
-  if (operator.fxRate && operator.senderCurrencyCode) return { amount: dividedBy(order.amount, operator.fxRate), currency: operator.senderCurrencyCode };
+  if (operator.fxRate && operator.senderCurrencyCode)
+    return { amount: dividedBy(order.amount, operator.fxRate), currency: operator.senderCurrencyCode };
   return null;
 }
 

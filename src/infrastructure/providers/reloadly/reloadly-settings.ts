@@ -25,4 +25,5 @@ export const ACCEPT_HEADER: Record<ReloadlyApi, string> = {
   utilities: 'application/com.reloadly.utilities-v1+json',
 };
 
-export const baseUrlOf = (settings: ReloadlySettings, api: ReloadlyApi): string => (api === 'topups' ? settings.topupsUrl : settings.utilitiesUrl).replace(/\/+$/, '');
+export const baseUrlOf = (settings: ReloadlySettings, api: ReloadlyApi): string =>
+  (api === 'topups' ? settings.topupsUrl : settings.utilitiesUrl).replace(/\/+$/, '');

@@ -55,21 +55,36 @@ export class ReloadlyTokens {
       response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ client_id: this.settings.clientId, client_secret: this.settings.clientSecret, grant_type: 'client_credentials', audience }),
+        body: JSON.stringify({
+          client_id: this.settings.clientId,
+          client_secret: this.settings.clientSecret,
+          grant_type: 'client_credentials',
+          audience,
+        }),
         signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new ProviderUnavailableError(`reloadly: the token endpoint could not be reached (${(error as Error).message})`);
+      throw new ProviderUnavailableError(
+        `reloadly: the token endpoint could not be reached (${(error as Error).message})`,
+      );
     }
     const text = await response.text();
-    if (!response.ok) throw new ProviderUnavailableError(`reloadly: the token endpoint refused the credentials for ${audience} (HTTP ${response.status}${errorCodeIn(text)})`);
+    if (!response.ok)
+      throw new ProviderUnavailableError(
+        `reloadly: the token endpoint refused the credentials for ${audience} (HTTP ${response.status}${errorCodeIn(text)})`,
+      );
     const body = parseObject(text);
     const token = body?.access_token;
-    if (typeof token !== 'string' || token === '') throw new ProviderUnavailableError('reloadly: the token endpoint answered without an access_token');
+    if (typeof token !== 'string' || token === '')
+      throw new ProviderUnavailableError('reloadly: the token endpoint answered without an access_token');
     // Without a lifetime the token is kept an hour; a 401 before that replaces it anyway.
-    const expiresIn = typeof body?.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_LIFETIME_SECONDS;
+    const expiresIn =
+      typeof body?.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_LIFETIME_SECONDS;
     const lifetimeMs = expiresIn * 1000;
-    this.cached.set(audience, { token, refreshAt: this.now() + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs / 10) });
+    this.cached.set(audience, {
+      token,
+      refreshAt: this.now() + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs / 10),
+    });
     return token;
   }
 }

@@ -1,4 +1,10 @@
-import { BillQuery, OutstandingBill, ProviderGateway, ProviderOrder, ProviderOutcome } from '../../../application/ports/provider-gateway.port';
+import {
+  BillQuery,
+  OutstandingBill,
+  ProviderGateway,
+  ProviderOrder,
+  ProviderOutcome,
+} from '../../../application/ports/provider-gateway.port';
 import { SANDBOX_BILLS, SANDBOX_SETTLEMENT_DELAY_MS, lastFourDigits, scenarioFor } from './sandbox-scenarios';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -42,9 +48,13 @@ export class SandboxProvider implements ProviderGateway {
       case 'instant_failure':
         return { status: 'failed', reason: declined };
       case 'delayed_success':
-        return remaining > 0 ? { status: 'pending', providerReference, pollAfterMs: remaining } : { status: 'succeeded', operatorRef: providerReference };
+        return remaining > 0
+          ? { status: 'pending', providerReference, pollAfterMs: remaining }
+          : { status: 'succeeded', operatorRef: providerReference };
       case 'delayed_failure':
-        return remaining > 0 ? { status: 'pending', providerReference, pollAfterMs: remaining } : { status: 'failed', reason: declined };
+        return remaining > 0
+          ? { status: 'pending', providerReference, pollAfterMs: remaining }
+          : { status: 'failed', reason: declined };
       case 'stuck':
         return { status: 'pending', providerReference, pollAfterMs: null };
     }

@@ -41,24 +41,29 @@ export class ClusterFolder {
     this.assertReachableByServerAccount();
     if (existsSync(this.clusterDir)) rmSync(this.clusterDir, { recursive: true, force: true });
     this.ownedFolder(this.clusterDir);
-    if (!existsSync(this.passwordFile)) writeFileSync(this.passwordFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+    if (!existsSync(this.passwordFile))
+      writeFileSync(this.passwordFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
     const pwfile = join(this.dataDir, '.initdb-password');
     writeFileSync(pwfile, `${this.password()}\n`, { mode: 0o600 });
     this.own(pwfile);
     try {
-      await run(binaries.initdb, [
-        `--pgdata=${this.clusterDir}`,
-        `--username=${CLUSTER_USER}`,
-        `--pwfile=${pwfile}`,
-        // Local connections reach a socket in a folder only the server's account (and root) can enter.
-        '--auth-local=trust',
-        '--auth-host=scram-sha-256',
-        '--encoding=UTF8',
-        '--locale=C',
-        '--data-checksums',
-        // One syncfs() of the file system instead of an fsync() per file: the same durability, a faster first start.
-        ...(platform() === 'linux' ? ['--sync-method=syncfs'] : []),
-      ], this.account);
+      await run(
+        binaries.initdb,
+        [
+          `--pgdata=${this.clusterDir}`,
+          `--username=${CLUSTER_USER}`,
+          `--pwfile=${pwfile}`,
+          // Local connections reach a socket in a folder only the server's account (and root) can enter.
+          '--auth-local=trust',
+          '--auth-host=scram-sha-256',
+          '--encoding=UTF8',
+          '--locale=C',
+          '--data-checksums',
+          // One syncfs() of the file system instead of an fsync() per file: the same durability, a faster first start.
+          ...(platform() === 'linux' ? ['--sync-method=syncfs'] : []),
+        ],
+        this.account,
+      );
     } finally {
       rmSync(pwfile, { force: true });
     }
@@ -112,6 +117,8 @@ function run(program: string, args: string[], account: ServerAccount): Promise<v
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb failed (code ${code}):\n${output.slice(-4_000)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`initdb failed (code ${code}):\n${output.slice(-4_000)}`)),
+    );
   });
 }

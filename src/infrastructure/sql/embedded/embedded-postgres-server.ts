@@ -69,7 +69,9 @@ export class EmbeddedPostgresServer {
       folder.prepareSocketDir(endpoint);
       const server = new EmbeddedPostgresServer(options, binaries, account, folder, endpoint, ownership);
       await server.launch();
-      log.info(`embedded PostgreSQL ${folder.version()} listening on ${endpoint.description} (cluster ${folder.clusterDir})`);
+      log.info(
+        `embedded PostgreSQL ${folder.version()} listening on ${endpoint.description} (cluster ${folder.clusterDir})`,
+      );
       return server;
     } catch (error) {
       ownership.release();
@@ -116,20 +118,27 @@ export class EmbeddedPostgresServer {
 
   private async launch(): Promise<void> {
     const logFile = openSync(join(this.options.dataDir, 'postgres.log'), 'a', 0o600);
-    if (this.account.uid !== null && this.account.gid !== null) chownSync(join(this.options.dataDir, 'postgres.log'), this.account.uid, this.account.gid);
+    if (this.account.uid !== null && this.account.gid !== null)
+      chownSync(join(this.options.dataDir, 'postgres.log'), this.account.uid, this.account.gid);
     const child = spawn(this.binaries.postgres, ['-D', this.folder.clusterDir, ...this.serverSettings()], {
       // Its own process group: a Ctrl-C in the terminal reaches the service, which stops the server after
       // its own work has drained, instead of the server shutting down under it.
       detached: true,
       stdio: ['ignore', logFile, logFile],
-      ...(this.account.uid !== null && this.account.gid !== null ? { uid: this.account.uid, gid: this.account.gid } : {}),
+      ...(this.account.uid !== null && this.account.gid !== null
+        ? { uid: this.account.uid, gid: this.account.gid }
+        : {}),
       env: { ...process.env, LC_MESSAGES: 'C' },
     });
     closeSync(logFile);
     this.child = child;
     const exitedEarly = new Promise<never>((_, reject) =>
       child.once('exit', (code, signal) =>
-        reject(new Error(`the embedded PostgreSQL server exited during start (${signal ?? `code ${code}`}); see ${join(this.options.dataDir, 'postgres.log')}`)),
+        reject(
+          new Error(
+            `the embedded PostgreSQL server exited during start (${signal ?? `code ${code}`}); see ${join(this.options.dataDir, 'postgres.log')}`,
+          ),
+        ),
       ),
     );
     exitedEarly.catch(() => undefined);
@@ -165,7 +174,11 @@ export class EmbeddedPostgresServer {
         await client.query('SELECT 1');
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL server did not answer within ${READY_TIMEOUT_MS} ms: ${(error as Error).message}`, { cause: error });
+        if (Date.now() > deadline)
+          throw new Error(
+            `the embedded PostgreSQL server did not answer within ${READY_TIMEOUT_MS} ms: ${(error as Error).message}`,
+            { cause: error },
+          );
       } finally {
         await client.end().catch(() => undefined);
       }
@@ -179,7 +192,9 @@ export class EmbeddedPostgresServer {
     const delays = this.options.restartDelaysMs ?? RESTART_DELAYS_MS;
     const delay = delays[Math.min(this.restarts, delays.length - 1)];
     this.restarts += 1;
-    this.options.log.error(`the embedded PostgreSQL server exited (${signal ?? `code ${code}`}); restarting it in ${delay} ms (attempt ${this.restarts})`);
+    this.options.log.error(
+      `the embedded PostgreSQL server exited (${signal ?? `code ${code}`}); restarting it in ${delay} ms (attempt ${this.restarts})`,
+    );
     setTimeout(() => void this.restart(), delay).unref();
   }
 
@@ -189,7 +204,9 @@ export class EmbeddedPostgresServer {
       // Its children may outlive it for a moment; a start would then find their shared memory in use.
       await LeftoverServer.stopIfRunning(this.folder.clusterDir, this.options.log);
       await this.launch();
-      this.options.log.warn(`the embedded PostgreSQL server is running again (${this.endpoint.description}); it recovered from its write-ahead log`);
+      this.options.log.warn(
+        `the embedded PostgreSQL server is running again (${this.endpoint.description}); it recovered from its write-ahead log`,
+      );
     } catch (error) {
       this.onUnexpectedExit(null, null);
       this.options.log.error(`restarting the embedded PostgreSQL server failed: ${(error as Error).message}`);

@@ -14,7 +14,9 @@ export const LeftoverServer = {
   async stopIfRunning(clusterDir: string, log: { warn(message: string): void }): Promise<void> {
     const pid = postmasterPid(clusterDir);
     if (pid === null || !isProcessAlive(pid)) return;
-    log.warn(`an embedded PostgreSQL server left by an earlier run is still running on ${clusterDir} (pid ${pid}); stopping it before starting this service's own`);
+    log.warn(
+      `an embedded PostgreSQL server left by an earlier run is still running on ${clusterDir} (pid ${pid}); stopping it before starting this service's own`,
+    );
     signal(pid, 'SIGINT');
     const deadline = Date.now() + STOP_TIMEOUT_MS;
     while (isProcessAlive(pid)) {

@@ -17,7 +17,9 @@ export function isProcessAlive(pid: number): boolean {
 export function isNodeProcessAlive(pid: number): boolean {
   if (!isProcessAlive(pid)) return false;
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((part) => /(^|\/)node(\.exe)?$|^node\b/.test(part));
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .some((part) => /(^|\/)node(\.exe)?$|^node\b/.test(part));
   } catch {
     return true; // no /proc (macOS, Windows): trust the signal check
   }

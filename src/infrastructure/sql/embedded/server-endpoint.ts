@@ -30,11 +30,19 @@ export async function chooseEndpoint(dataDir: string, password: string): Promise
       description: `the Unix socket ${socketPath} (no TCP port)`,
       connectionString: embeddedSocketConnectionString(dataDir) ?? '',
       socketDir,
-      settings: { listen_addresses: '', unix_socket_directories: socketDir, unix_socket_permissions: '0700', port: String(SOCKET_PORT) },
+      settings: {
+        listen_addresses: '',
+        unix_socket_directories: socketDir,
+        unix_socket_permissions: '0700',
+        port: String(SOCKET_PORT),
+      },
     };
   }
   const port = await freeLoopbackPort();
-  const why = platform() === 'win32' ? 'Unix sockets are not used on this platform' : `the socket path would exceed ${MAX_SOCKET_PATH} bytes`;
+  const why =
+    platform() === 'win32'
+      ? 'Unix sockets are not used on this platform'
+      : `the socket path would exceed ${MAX_SOCKET_PATH} bytes`;
   return {
     description: `127.0.0.1:${port} (loopback only; ${why})`,
     connectionString: `postgresql://${CLUSTER_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
@@ -49,6 +57,7 @@ export async function chooseEndpoint(dataDir: string, password: string): Promise
  */
 export function embeddedSocketConnectionString(dataDir: string): string | null {
   const socketDir = join(dataDir, 'postgres-socket');
-  if (platform() === 'win32' || Buffer.byteLength(join(socketDir, `.s.PGSQL.${SOCKET_PORT}`)) > MAX_SOCKET_PATH) return null;
+  if (platform() === 'win32' || Buffer.byteLength(join(socketDir, `.s.PGSQL.${SOCKET_PORT}`)) > MAX_SOCKET_PATH)
+    return null;
   return `postgresql://${CLUSTER_USER}@/postgres?host=${encodeURIComponent(socketDir)}&port=${SOCKET_PORT}`;
 }

@@ -21,7 +21,9 @@ export class ServiceOwnership {
       }
       const holder = Number(readFileSync(file, 'utf8').trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isNodeProcessAlive(holder)) {
-        throw new Error(`another service (pid ${holder}) is running on ${dataDir}; stop it first, or give this one its own DATA_DIR`);
+        throw new Error(
+          `another service (pid ${holder}) is running on ${dataDir}; stop it first, or give this one its own DATA_DIR`,
+        );
       }
       unlinkSync(file);
     }

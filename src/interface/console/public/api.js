@@ -10,7 +10,15 @@ export const API = '/v1/admin';
  * @type {{ token: string | null, operator: string | null, generation: number, partner: Record<string, any> | null,
  *          order: Record<string, any> | null, creditKey: string | null, resolution: { outcome: string, reason: string } | null }}
  */
-export const session = { token: null, operator: null, generation: 0, partner: null, order: null, creditKey: null, resolution: null };
+export const session = {
+  token: null,
+  operator: null,
+  generation: 0,
+  partner: null,
+  order: null,
+  creditKey: null,
+  resolution: null,
+};
 
 /** A reply that arrived after its session ended: nothing to show. */
 export class StaleReply extends Error {}
@@ -35,7 +43,11 @@ export async function call(method, path, options = {}) {
     if (generation !== session.generation) throw new StaleReply();
   };
   /** @type {Record<string, string>} */
-  const headers = { Authorization: `Bearer ${session.token}`, 'X-Operator-Id': session.operator ?? '', ...options.headers };
+  const headers = {
+    Authorization: `Bearer ${session.token}`,
+    'X-Operator-Id': session.operator ?? '',
+    ...options.headers,
+  };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {

@@ -33,10 +33,11 @@ function openTab(name) {
 }
 
 /** @param {string} name */
-const showTab = (name) => guarded(async () => {
-  openTab(name);
-  await VIEWS[name]();
-});
+const showTab = (name) =>
+  guarded(async () => {
+    openTab(name);
+    await VIEWS[name]();
+  });
 
 /** Forgets everything a session showed: nothing of one operator's session outlives it. */
 function clearPage() {
@@ -45,13 +46,48 @@ function clearPage() {
   session.order = null;
   session.creditKey = null;
   session.resolution = null;
-  for (const element of document.querySelectorAll('#console tbody, #console dl, #report, #verify-breaches')) element.replaceChildren();
-  for (const id of ['operator-name', 'notice', 'failure', 'secret-title', 'secret-value', 'partner-name', 'partner-id', 'order-id', 'order-status', 'credit-summary',
-    'resolve-summary', 'settings-state', 'statement-title', 'statement-verdict', 'verify-result', 'rebuild-projection', 'rebuild-id', 'rebuild-state', 'jobs-summary']) {
+  for (const element of document.querySelectorAll('#console tbody, #console dl, #report, #verify-breaches'))
+    element.replaceChildren();
+  for (const id of [
+    'operator-name',
+    'notice',
+    'failure',
+    'secret-title',
+    'secret-value',
+    'partner-name',
+    'partner-id',
+    'order-id',
+    'order-status',
+    'credit-summary',
+    'resolve-summary',
+    'settings-state',
+    'statement-title',
+    'statement-verdict',
+    'verify-result',
+    'rebuild-projection',
+    'rebuild-id',
+    'rebuild-state',
+    'jobs-summary',
+  ]) {
     $(id).textContent = '';
   }
-  for (const id of ['notice', 'failure', 'secret', 'partner-detail', 'order-detail', 'resolve-form', 'credit-confirm', 'resolve-confirm', 'statement', 'report', 'rebuild',
-    'partners-empty', 'held-empty', 'orders-empty', 'deliveries-empty']) {
+  for (const id of [
+    'notice',
+    'failure',
+    'secret',
+    'partner-detail',
+    'order-detail',
+    'resolve-form',
+    'credit-confirm',
+    'resolve-confirm',
+    'statement',
+    'report',
+    'rebuild',
+    'partners-empty',
+    'held-empty',
+    'orders-empty',
+    'deliveries-empty',
+  ]) {
     $(id).hidden = true;
   }
   for (const form of document.querySelectorAll('#console form')) /** @type {HTMLFormElement} */ (form).reset();
@@ -76,7 +112,8 @@ async function signIn() {
   const token = $('operator-token').value.trim();
   const operator = $('operator-id').value.trim();
   if (!/^[\w.@-]{1,64}$/.test(operator)) {
-    $('sign-in-error').textContent = 'Your name: 1 to 64 letters, digits or . _ @ - (it is recorded as the actor of your actions).';
+    $('sign-in-error').textContent =
+      'Your name: 1 to 64 letters, digits or . _ @ - (it is recorded as the actor of your actions).';
     $('sign-in-error').hidden = false;
     return;
   }

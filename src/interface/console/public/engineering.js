@@ -13,14 +13,23 @@ export async function loadProjections() {
   for (const projection of status.projections) {
     const row = document.createElement('tr');
     row.dataset.projection = projection.name;
-    const checkpoint = projection.checkpoint === null ? '—' : typeof projection.checkpoint === 'object' ? JSON.stringify(projection.checkpoint) : String(projection.checkpoint);
+    const checkpoint =
+      projection.checkpoint === null
+        ? '—'
+        : typeof projection.checkpoint === 'object'
+          ? JSON.stringify(projection.checkpoint)
+          : String(projection.checkpoint);
     const action = document.createElement('td');
     if (projection.rebuildable && !projection.rebuilding) {
       const button = cell('button', 'Rebuild');
       button.setAttribute('type', 'button');
-      button.addEventListener('click', guarded(() => startRebuild(projection.name)));
+      button.addEventListener(
+        'click',
+        guarded(() => startRebuild(projection.name)),
+      );
       action.append(button);
-    } else if (projection.rebuilding) action.append(cell('span', `rebuilding (${projection.rebuilding.phase})`, 'muted'));
+    } else if (projection.rebuilding)
+      action.append(cell('span', `rebuilding (${projection.rebuilding.phase})`, 'muted'));
     row.append(
       cell('td', projection.name),
       cell('td', projection.group ?? ''),
@@ -36,7 +45,12 @@ export async function loadProjections() {
 
 /** @param {string} name */
 async function startRebuild(name) {
-  if (!confirmed(`Rebuild ${name}? A new copy is built from the event log while the current one keeps answering, then they swap.`)) return;
+  if (
+    !confirmed(
+      `Rebuild ${name}? A new copy is built from the event log while the current one keeps answering, then they swap.`,
+    )
+  )
+    return;
   const rebuild = await api('POST', `/projections/${seg(name)}/rebuild`);
   notify(`Rebuild of ${name} started.`);
   await watchRebuild(rebuild);
@@ -44,7 +58,7 @@ async function startRebuild(name) {
 
 /** Follows a rebuild until it ends; a sign-out in between ends the watch (its next reply is stale). @param {Record<string, any>} rebuild */
 async function watchRebuild(rebuild) {
-  for (let current = rebuild; ; ) {
+  for (let current = rebuild; ;) {
     $('rebuild').hidden = false;
     $('rebuild-projection').textContent = current.projection;
     $('rebuild-id').textContent = current.rebuild_id;
@@ -52,7 +66,8 @@ async function watchRebuild(rebuild) {
     const done = Number(current.events_applied) || 0;
     $('rebuild-progress').max = Math.max(total, 1);
     $('rebuild-progress').value = current.state === 'completed' ? Math.max(total, 1) : done;
-    const eta = current.eta_seconds === null || current.eta_seconds === undefined ? '' : `, about ${current.eta_seconds} s left`;
+    const eta =
+      current.eta_seconds === null || current.eta_seconds === undefined ? '' : `, about ${current.eta_seconds} s left`;
     $('rebuild-state').textContent =
       current.state === 'running'
         ? `${current.phase}: ${done} of ${total} events${eta}`

@@ -6,7 +6,8 @@ import { $, cell, notify, onClick, onSubmit } from './page.js';
 
 function wallet() {
   const form = /** @type {HTMLFormElement} */ ($('finance-form'));
-  const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value.trim();
+  const value = (/** @type {string} */ name) =>
+    /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value.trim();
   const partnerId = value('partner_id');
   if (!partnerId) throw new ApiError(400, 'validation_failed', 'partner: choose the wallet first', null);
   return { partnerId, environment: value('environment'), date: value('date') };
@@ -29,7 +30,9 @@ async function loadStatement() {
     row.append(cell('th', name), cell('td', value, 'number'));
     rows.append(row);
   }
-  $('statement-verdict').textContent = (day.adds_up ? 'Adds up.' : 'Does NOT add up: run verify.') + (day.complete ? '' : ' The day is not over (UTC): figures may still change.');
+  $('statement-verdict').textContent =
+    (day.adds_up ? 'Adds up.' : 'Does NOT add up: run verify.') +
+    (day.complete ? '' : ' The day is not over (UTC): figures may still change.');
   $('statement-verdict').className = day.adds_up ? 'notice' : 'error';
   $('statement').hidden = false;
 }
@@ -47,7 +50,10 @@ function period() {
 async function loadReport() {
   const { partnerId, environment } = wallet();
   const { from, to } = period();
-  const html = await call('GET', `/audit/reports/${seg(partnerId)}/${seg(environment)}?from=${seg(from)}&to=${seg(to)}&format=html`);
+  const html = await call(
+    'GET',
+    `/audit/reports/${seg(partnerId)}/${seg(environment)}?from=${seg(from)}&to=${seg(to)}&format=html`,
+  );
   // Its inline <style> is left out (this page's policy refuses inline styles); console.css styles its classes instead.
   const parsed = new DOMParser().parseFromString(html.replace(/<style[^>]*>[\s\S]*?<\/style>/gi, ''), 'text/html');
   const report = $('report');
@@ -61,7 +67,10 @@ async function loadReport() {
 async function exportWallet(format) {
   const { partnerId, environment } = wallet();
   const { from, to } = period();
-  const text = await call('GET', `/audit/wallets/${seg(partnerId)}/${seg(environment)}?from=${seg(from)}&to=${seg(to)}&format=${format}`);
+  const text = await call(
+    'GET',
+    `/audit/wallets/${seg(partnerId)}/${seg(environment)}?from=${seg(from)}&to=${seg(to)}&format=${format}`,
+  );
   const url = URL.createObjectURL(new Blob([text], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }));
   const link = document.createElement('a');
   link.href = url;
@@ -91,7 +100,10 @@ async function verify() {
   const checked = Object.entries(report.checked ?? {})
     .map(([name, count]) => `${count} ${name}`)
     .join(', ');
-  const inProgress = Array.isArray(report.in_progress) && report.in_progress.length ? `; ${report.in_progress.length} still in progress` : '';
+  const inProgress =
+    Array.isArray(report.in_progress) && report.in_progress.length
+      ? `; ${report.in_progress.length} still in progress`
+      : '';
   $('verify-result').textContent = report.ok
     ? `Every money invariant holds (checked ${checked}${inProgress}).`
     : `${breaches.length} breach(es) of the money invariants (checked ${checked}${inProgress}).`;

@@ -5,7 +5,8 @@ import { ApiError, api, seg, session } from './api.js';
 import { $, cell, fail, formQuery, notify, onClick, onSubmit, pickable, when } from './page.js';
 
 /** @param {Record<string, any>} order */
-const recipient = (order) => (order.product?.phone ?? (order.product?.consumerNumber ? `bill ${order.product.consumerNumber}` : ''));
+const recipient = (order) =>
+  order.product?.phone ?? (order.product?.consumerNumber ? `bill ${order.product.consumerNumber}` : '');
 
 /** @param {HTMLElement} body @param {Record<string, any>[]} orders @param {boolean} wide */
 function drawOrders(body, orders, wide) {
@@ -15,9 +16,17 @@ function drawOrders(body, orders, wide) {
     row.dataset.orderId = order.order_id;
     row.tabIndex = 0;
     row.className = 'pick';
-    row.append(cell('td', when(order.created_at)), cell('td', order.order_id, 'mono'), cell('td', order.partner_id, 'mono'));
+    row.append(
+      cell('td', when(order.created_at)),
+      cell('td', order.order_id, 'mono'),
+      cell('td', order.partner_id, 'mono'),
+    );
     if (wide) row.append(cell('td', order.environment));
-    row.append(cell('td', recipient(order)), cell('td', `${order.amount} ${order.currency}`, 'number'), cell('td', order.status, `status ${order.status.toLowerCase()}`));
+    row.append(
+      cell('td', recipient(order)),
+      cell('td', `${order.amount} ${order.currency}`, 'number'),
+      cell('td', order.status, `status ${order.status.toLowerCase()}`),
+    );
     if (wide) row.append(cell('td', order.reference ?? ''));
     pickable(row, () => showOrder(order.order_id));
     body.append(row);
@@ -40,7 +49,10 @@ export async function searchOrders() {
 
 /** @param {string} orderId */
 async function showOrder(orderId) {
-  const [order, audit] = await Promise.all([api('GET', `/orders/${seg(orderId)}`), api('GET', `/audit/orders/${seg(orderId)}`)]);
+  const [order, audit] = await Promise.all([
+    api('GET', `/orders/${seg(orderId)}`),
+    api('GET', `/audit/orders/${seg(orderId)}`),
+  ]);
   session.order = order;
   $('order-id').textContent = order.order_id;
   $('order-status').textContent = order.status;
@@ -74,7 +86,10 @@ async function showOrder(orderId) {
 /** An event's data as `name=value` pairs, nested values as JSON. @param {Record<string, unknown>} data */
 const details = (data) =>
   Object.entries(data)
-    .map(([name, value]) => `${name}=${value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .map(
+      ([name, value]) =>
+        `${name}=${value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+    )
     .join(' · ');
 
 function reviewResolution() {

@@ -56,14 +56,22 @@ export function cell(tag, text, className) {
 }
 
 /** @param {string | null | undefined} iso */
-export const when = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z').replace('Z', '') : '');
+export const when = (iso) =>
+  iso
+    ? iso
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z')
+        .replace('Z', '')
+    : '';
 
 /** The form's non-empty fields as query parameters. @param {string} formId @param {string[]} [dayAfter] fields whose last day is inclusive */
 export function formQuery(formId, dayAfter = []) {
   const params = new URLSearchParams();
   for (const [name, value] of new FormData(/** @type {HTMLFormElement} */ ($(formId)))) {
     if (typeof value !== 'string' || value.trim() === '') continue;
-    const next = dayAfter.includes(name) ? new Date(Date.parse(`${value}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : null;
+    const next = dayAfter.includes(name)
+      ? new Date(Date.parse(`${value}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+      : null;
     params.set(name, next ?? value.trim());
   }
   return params;
@@ -94,5 +102,8 @@ export function onSubmit(id, handler) {
 
 /** @param {string} id @param {() => void | Promise<void>} handler */
 export function onClick(id, handler) {
-  $(id).addEventListener('click', guarded(async () => handler()));
+  $(id).addEventListener(
+    'click',
+    guarded(async () => handler()),
+  );
 }

@@ -2,7 +2,20 @@
 // Partners: search and list, create, KYC, key regeneration, settings, and wallet credits that are
 // reviewed, then confirmed once with an Idempotency-Key.
 import { ApiError, api, seg, session } from './api.js';
-import { $, cell, confirmed, fail, formQuery, guarded, notify, onClick, onSubmit, pickable, showSecret, when } from './page.js';
+import {
+  $,
+  cell,
+  confirmed,
+  fail,
+  formQuery,
+  guarded,
+  notify,
+  onClick,
+  onSubmit,
+  pickable,
+  showSecret,
+  when,
+} from './page.js';
 
 export async function loadPartners() {
   const params = formQuery('partner-filters');
@@ -27,7 +40,6 @@ export async function loadPartners() {
   $('partners-empty').hidden = page.partners.length > 0;
 }
 
-
 /** @param {string} partnerId */
 async function showPartner(partnerId) {
   const partner = await api('GET', `/partners/${seg(partnerId)}`);
@@ -36,7 +48,8 @@ async function showPartner(partnerId) {
   $('partner-id').textContent = partner.partner_id;
   const fields = $('partner-fields');
   fields.replaceChildren();
-  const balance = (/** @type {any} */ wallet) => (wallet ? `${wallet.available} ${wallet.currency} (as of ${when(wallet.updated_at)} UTC)` : 'no wallet yet');
+  const balance = (/** @type {any} */ wallet) =>
+    wallet ? `${wallet.available} ${wallet.currency} (as of ${when(wallet.updated_at)} UTC)` : 'no wallet yet';
   for (const [name, value] of [
     ['Corridor', partner.corridor],
     ['KYC', partner.kyc_status],
@@ -88,7 +101,12 @@ async function regenerateKey() {
   const partner = session.partner;
   if (!partner) return;
   const environment = /** @type {HTMLSelectElement} */ ($('key-form').elements.namedItem('environment')).value;
-  if (!confirmed(`Regenerate the ${environment} API key of ${partner.name}? Their current ${environment} key stops working at once.`)) return;
+  if (
+    !confirmed(
+      `Regenerate the ${environment} API key of ${partner.name}? Their current ${environment} key stops working at once.`,
+    )
+  )
+    return;
   const answer = await api('POST', `/partners/${seg(partner.partner_id)}/keys/regenerate`, { body: { environment } });
   showSecret(`New ${environment} API key of ${partner.name}.`, answer.api_key);
   notify(`The ${environment} key of ${partner.name} was replaced.`);
@@ -109,9 +127,14 @@ function showSettings(settings) {
   $('settings-webhook').value = settings.webhook_url ?? '';
   $('settings-allowlist').value = settings.ip_allowlist.join('\n');
   $('settings-rate').value = String(settings.rate_limit_per_minute);
-  const rotation = settings.previous_webhook_secret_valid_until ? ` The previous secret also signs until ${when(settings.previous_webhook_secret_valid_until)} UTC.` : '';
-  $('settings-state').textContent = (settings.webhook_secret_set ? 'A webhook secret is set.' : 'No webhook secret yet: saving a URL creates one.') + rotation;
-  if (typeof settings.webhook_secret === 'string') showSecret(`Webhook secret of ${session.partner?.name ?? ''} (${settings.environment}).`, settings.webhook_secret);
+  const rotation = settings.previous_webhook_secret_valid_until
+    ? ` The previous secret also signs until ${when(settings.previous_webhook_secret_valid_until)} UTC.`
+    : '';
+  $('settings-state').textContent =
+    (settings.webhook_secret_set ? 'A webhook secret is set.' : 'No webhook secret yet: saving a URL creates one.') +
+    rotation;
+  if (typeof settings.webhook_secret === 'string')
+    showSecret(`Webhook secret of ${session.partner?.name ?? ''} (${settings.environment}).`, settings.webhook_secret);
   // Until the settings are on screen, the form cannot send empty fields over the saved ones.
   $('settings-fieldset').disabled = false;
 }
@@ -121,7 +144,9 @@ async function saveSettings(change, done) {
   const partner = session.partner;
   if (!partner) return;
   const environment = $('settings-environment').value;
-  showSettings(await api('PATCH', `/partners/${seg(partner.partner_id)}/settings`, { body: { environment, ...change } }));
+  showSettings(
+    await api('PATCH', `/partners/${seg(partner.partner_id)}/settings`, { body: { environment, ...change } }),
+  );
   notify(done);
 }
 
@@ -131,14 +156,16 @@ function reviewCredit() {
   const partner = session.partner;
   if (!partner) return;
   const form = /** @type {HTMLFormElement} */ ($('credit-form'));
-  const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value.trim();
+  const field = (/** @type {string} */ name) =>
+    /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value.trim();
   const amount = field('amount');
   if (!/^\d{1,15}(\.\d{1,4})?$/.test(amount) || /^[0.]+$/.test(amount)) {
     fail(new ApiError(400, 'validation_failed', 'amount: a positive decimal such as 2500.00', null));
     return;
   }
   session.creditKey = newIdempotencyKey();
-  $('credit-summary').textContent = `Credit ${amount} ${$('credit-currency').textContent} to the ${field('environment')} wallet of ${partner.name} (${partner.partner_id}), reference “${field('reference')}”?`;
+  $('credit-summary').textContent =
+    `Credit ${amount} ${$('credit-currency').textContent} to the ${field('environment')} wallet of ${partner.name} (${partner.partner_id}), reference “${field('reference')}”?`;
   $('credit-fieldset').disabled = true;
   $('credit-go').disabled = false;
   $('credit-confirm').hidden = false;
@@ -155,7 +182,8 @@ async function confirmCredit() {
   const key = session.creditKey;
   if (!partner || !key) return;
   const form = /** @type {HTMLFormElement} */ ($('credit-form'));
-  const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value.trim();
+  const field = (/** @type {string} */ name) =>
+    /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value.trim();
   $('credit-go').disabled = true;
   let credited;
   try {
@@ -172,7 +200,9 @@ async function confirmCredit() {
   $('credit-confirm').hidden = true;
   $('credit-fieldset').disabled = false;
   form.reset();
-  notify(`Credited ${credited.amount} ${credited.currency} to the ${credited.environment} wallet of ${partner.name}; available ${credited.available} ${credited.currency}.`);
+  notify(
+    `Credited ${credited.amount} ${credited.currency} to the ${credited.environment} wallet of ${partner.name}; available ${credited.available} ${credited.currency}.`,
+  );
   await reloadPartner();
 }
 
@@ -191,13 +221,21 @@ export function wirePartners() {
   $('settings-environment').addEventListener('change', guarded(loadSettings));
   onSubmit('settings-form', () => {
     const url = $('settings-webhook').value.trim();
-    const allowlist = $('settings-allowlist').value.split(/[\s,]+/).filter(Boolean);
+    const allowlist = $('settings-allowlist')
+      .value.split(/[\s,]+/)
+      .filter(Boolean);
     const rate = Number($('settings-rate').value);
-    return saveSettings({ webhook_url: url === '' ? null : url, ip_allowlist: allowlist, rate_limit: rate }, 'Settings saved.');
+    return saveSettings(
+      { webhook_url: url === '' ? null : url, ip_allowlist: allowlist, rate_limit: rate },
+      'Settings saved.',
+    );
   });
   onClick('rotate-webhook-secret', async () => {
     if (!confirmed('Rotate the webhook secret? The current one keeps signing for 24 hours, then stops.')) return;
-    await saveSettings({ rotate_webhook_secret: true }, 'Webhook secret rotated; the previous one keeps signing for 24 hours.');
+    await saveSettings(
+      { rotate_webhook_secret: true },
+      'Webhook secret rotated; the previous one keeps signing for 24 hours.',
+    );
   });
   onSubmit('credit-form', reviewCredit);
   onClick('credit-go', confirmCredit);

@@ -15,7 +15,10 @@ export async function loadDeliveries() {
     const list = document.createElement('ol');
     list.className = 'attempts';
     for (const attempt of delivery.attempts) {
-      const answer = attempt.status_code !== null ? `HTTP ${attempt.status_code} in ${attempt.latency_ms} ms` : (attempt.error ?? '');
+      const answer =
+        attempt.status_code !== null
+          ? `HTTP ${attempt.status_code} in ${attempt.latency_ms} ms`
+          : (attempt.error ?? '');
       list.append(cell('li', `${when(attempt.attempted_at)} · ${answer}`));
     }
     attempts.append(list);

@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
@@ -14,7 +27,15 @@ import { Actor } from '../../../domain/shared/actor';
 import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
 import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
-import { AdminCreateScopedKeyDto, ConfigurePartnerDto, CreatePartnerDto, EnvironmentDto, KycDto, ResolveOrderDto, WalletCreditDto } from './dto/admin.dto';
+import {
+  AdminCreateScopedKeyDto,
+  ConfigurePartnerDto,
+  CreatePartnerDto,
+  EnvironmentDto,
+  KycDto,
+  ResolveOrderDto,
+  WalletCreditDto,
+} from './dto/admin.dto';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
 import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webhooks/webhook-deliveries';
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
@@ -70,7 +91,8 @@ export class AdminController {
   listScopedKeys(@Param('id') id: string, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['environment']);
     const environment = query.environment;
-    if (typeof environment !== 'string' || !isEnvironment(environment)) throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
+    if (typeof environment !== 'string' || !isEnvironment(environment))
+      throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
     return this.queries.execute(new ListScopedKeys(id, environment));
   }
 
@@ -90,7 +112,9 @@ export class AdminController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const key = optionalIdempotencyKey(idempotencyKey);
-    const answer = await this.commands.execute(new CreditWallet(id, body.environment, body.amount, body.reference, operator, key));
+    const answer = await this.commands.execute(
+      new CreditWallet(id, body.environment, body.amount, body.reference, operator, key),
+    );
     if (answer.replayed) void reply.header('Idempotent-Replay', 'true');
     return answer.resource;
   }
@@ -101,7 +125,12 @@ export class AdminController {
       new ConfigurePartner(
         id,
         body.environment,
-        { webhookUrl: body.webhook_url, ipAllowlist: body.ip_allowlist, rateLimitPerMinute: body.rate_limit, rotateWebhookSecret: body.rotate_webhook_secret },
+        {
+          webhookUrl: body.webhook_url,
+          ipAllowlist: body.ip_allowlist,
+          rateLimitPerMinute: body.rate_limit,
+          rotateWebhookSecret: body.rotate_webhook_secret,
+        },
         operator,
       ),
     );
@@ -111,11 +140,16 @@ export class AdminController {
   webhookDeliveries(@Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['partner_id', 'environment', 'state', 'limit']);
     const { partner_id: partnerId, environment, state } = query;
-    if (partnerId !== undefined && typeof partnerId !== 'string') throw new ServiceError('validation_failed', 'partner_id: give it once');
-    if (environment !== undefined && (typeof environment !== 'string' || !isEnvironment(environment))) throw new ServiceError('validation_failed', 'environment: sandbox or live');
-    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState)) throw new ServiceError('validation_failed', `state: one of ${DELIVERY_STATES.join(', ')}`);
+    if (partnerId !== undefined && typeof partnerId !== 'string')
+      throw new ServiceError('validation_failed', 'partner_id: give it once');
+    if (environment !== undefined && (typeof environment !== 'string' || !isEnvironment(environment)))
+      throw new ServiceError('validation_failed', 'environment: sandbox or live');
+    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
+      throw new ServiceError('validation_failed', `state: one of ${DELIVERY_STATES.join(', ')}`);
     const limit = queryLimit(query.limit, 100, 1000);
-    return this.queries.execute(new ListWebhookDeliveries({ partnerId, environment, state: state as DeliveryState | undefined, limit }));
+    return this.queries.execute(
+      new ListWebhookDeliveries({ partnerId, environment, state: state as DeliveryState | undefined, limit }),
+    );
   }
 
   @Post('webhook-deliveries/:id/resend')

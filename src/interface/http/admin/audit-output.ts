@@ -63,10 +63,15 @@ function csvField(value: string | number | boolean | null): string {
 }
 
 /** The audit as text lines: one JSON object per event, or a CSV header and one row per event. */
-export async function* auditLines(entries: AsyncIterable<WalletLedgerEntry>, format: AuditFormat): AsyncGenerator<string> {
+export async function* auditLines(
+  entries: AsyncIterable<WalletLedgerEntry>,
+  format: AuditFormat,
+): AsyncGenerator<string> {
   if (format === 'csv') yield `${COLUMNS.join(',')}\r\n`;
   for await (const entry of entries) {
     const row = record(entry);
-    yield format === 'csv' ? `${COLUMNS.map((column) => csvField(row[column])).join(',')}\r\n` : `${JSON.stringify(row)}\n`;
+    yield format === 'csv'
+      ? `${COLUMNS.map((column) => csvField(row[column])).join(',')}\r\n`
+      : `${JSON.stringify(row)}\n`;
   }
 }

@@ -34,7 +34,9 @@ export class AuditController {
   ): Promise<StreamableFile> {
     const chosen = format ?? 'jsonl';
     if (!isAuditFormat(chosen)) throw new ServiceError('validation_failed', 'format: jsonl or csv');
-    const audit = await this.queries.execute(new AuditWallet(partnerId, environmentOf(environment), text('from', from), text('to', to)));
+    const audit = await this.queries.execute(
+      new AuditWallet(partnerId, environmentOf(environment), text('from', from), text('to', to)),
+    );
     return new StreamableFile(Readable.from(auditLines(audit.entries, chosen)), { type: CONTENT_TYPES[chosen] });
   }
 
@@ -44,7 +46,11 @@ export class AuditController {
   }
 
   @Get('statements/:partner_id/:environment')
-  statement(@Param('partner_id') partnerId: string, @Param('environment') environment: string, @Query('date') date?: unknown) {
+  statement(
+    @Param('partner_id') partnerId: string,
+    @Param('environment') environment: string,
+    @Query('date') date?: unknown,
+  ) {
     const day = text('date', date);
     if (day === undefined) throw new ServiceError('validation_failed', 'date: required, as YYYY-MM-DD');
     return this.queries.execute(new DailyStatement(partnerId, environmentOf(environment), day));

@@ -41,7 +41,8 @@ export class BackOfficeController {
   async settings(@Param('id') partnerId: string, @Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, ['environment']);
     const environment = new BackOfficeQuery(raw).oneOf('environment', ENVIRONMENTS);
-    if (environment === undefined) throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
+    if (environment === undefined)
+      throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
     // An unknown partner has no settings (the read model would answer the defaults): 404.
     await this.queries.execute(new ShowPartner(partnerId));
     return this.queries.execute(new GetPartnerSettings(partnerId, environment));
@@ -50,12 +51,24 @@ export class BackOfficeController {
   /** `held=true`: the held queue, oldest first. Otherwise a search, newest first, by any of the filters. */
   @Get('orders')
   orders(@Query() raw: Record<string, unknown>) {
-    refuseUnknownQuery(raw, ['held', 'partner_id', 'environment', 'status', 'created_from', 'created_to', 'reference', 'phone', 'consumer_number', 'limit']);
+    refuseUnknownQuery(raw, [
+      'held',
+      'partner_id',
+      'environment',
+      'status',
+      'created_from',
+      'created_to',
+      'reference',
+      'phone',
+      'consumer_number',
+      'limit',
+    ]);
     const query = new BackOfficeQuery(raw);
     const limit = queryLimit(raw.limit, 100, 1000);
     const held = query.oneOf('held', ['true', 'false']);
     if (held === 'true') {
-      if (Object.keys(raw).some((name) => name !== 'held' && name !== 'limit')) throw new ServiceError('validation_failed', 'held: the held queue takes no other filter than limit');
+      if (Object.keys(raw).some((name) => name !== 'held' && name !== 'limit'))
+        throw new ServiceError('validation_failed', 'held: the held queue takes no other filter than limit');
       return this.queries.execute(new ListOrdersForOperators(true, limit));
     }
     return this.queries.execute(

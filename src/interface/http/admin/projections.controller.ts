@@ -1,7 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { RebuildProjection, ShowProjectionRebuild, ShowProjections } from '../../../application/operations/projection-rebuilds';
+import {
+  RebuildProjection,
+  ShowProjectionRebuild,
+  ShowProjections,
+} from '../../../application/operations/projection-rebuilds';
 import { AdminTokenGuard } from './admin-token.guard';
 
 /** Read-model versions, checkpoints and lag, and blue/green rebuilds that run while the service answers. */

@@ -39,13 +39,18 @@ export class ProvidersController {
 
   /** One UTC day of the provider's report against our live orders: JSON, or a page for finance (`format=html`). */
   @Get('reconciliation')
-  async reconciliation(@Query() query: Record<string, unknown>, @CurrentOperator() operator: Actor, @Res({ passthrough: true }) reply: FastifyReply): Promise<ReconciliationReport | string> {
+  async reconciliation(
+    @Query() query: Record<string, unknown>,
+    @CurrentOperator() operator: Actor,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ReconciliationReport | string> {
     refuseUnknownQuery(query, ['date', 'provider', 'format']);
     const { date, provider, format } = query;
     const chosen = format ?? 'json';
     if (chosen !== 'json' && chosen !== 'html') throw new ServiceError('validation_failed', 'format: json or html');
     if (typeof date !== 'string') throw new ServiceError('validation_failed', 'date: required once, as YYYY-MM-DD');
-    if (provider !== undefined && typeof provider !== 'string') throw new ServiceError('validation_failed', 'provider: give it once');
+    if (provider !== undefined && typeof provider !== 'string')
+      throw new ServiceError('validation_failed', 'provider: give it once');
     const report = await this.commands.execute(new ReconcileProvider(provider ?? null, date, operator));
     if (chosen === 'json') return report;
     void reply.header('content-security-policy', REPORT_SECURITY_POLICY).type('text/html; charset=utf-8');

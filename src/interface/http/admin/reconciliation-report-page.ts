@@ -19,7 +19,10 @@ export function reconciliationReportPage(report: ReconciliationReport): string {
       ? '<p class="ok" id="verdict">Every transaction of the day matches an order of ours, and every successful order of ours is in the provider\'s report.</p>'
       : `<p class="bad" id="verdict">${mismatches.length} mismatch(es): each is recorded on its order (<code>audit order &lt;order_id&gt;</code>).</p>`;
   const counts = (Object.keys(KIND_LABELS) as FindingKind[])
-    .map((kind) => `<tr${kind !== 'matched' && report.counts[kind] > 0 ? ' class="bad"' : ''}><th>${escapeHtml(KIND_LABELS[kind])}</th><td class="n">${report.counts[kind]}</td></tr>`)
+    .map(
+      (kind) =>
+        `<tr${kind !== 'matched' && report.counts[kind] > 0 ? ' class="bad"' : ''}><th>${escapeHtml(KIND_LABELS[kind])}</th><td class="n">${report.counts[kind]}</td></tr>`,
+    )
     .join('\n');
   const rows = mismatches
     .map((finding) => {

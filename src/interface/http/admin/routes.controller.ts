@@ -32,7 +32,18 @@ export class RoutesController {
   @Post()
   @HttpCode(200)
   set(@Body() body: SetRouteDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new SetRoutes([{ product: { kind: body.kind, id: body.id }, target: { provider: body.provider, upstreamId: body.upstream_id } }], 'manual', operator));
+    return this.commands.execute(
+      new SetRoutes(
+        [
+          {
+            product: { kind: body.kind, id: body.id },
+            target: { provider: body.provider, upstreamId: body.upstream_id },
+          },
+        ],
+        'manual',
+        operator,
+      ),
+    );
   }
 
   @Post('remove')

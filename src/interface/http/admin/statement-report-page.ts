@@ -2,7 +2,8 @@ import { PeriodStatementView } from '../../../application/audit/period-statement
 import { escapeHtml } from '../html-text';
 
 /** A self-contained page: no script, nothing loaded from anywhere, so it can be mailed or archived as it is. */
-export const REPORT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+export const REPORT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const CHART = { width: 880, height: 260, left: 90, right: 16, top: 16, bottom: 36 } as const;
 
@@ -17,7 +18,8 @@ export function statementReportPage(report: PeriodStatementView): string {
     : '<p class="bad" id="verdict">Does not add up: see the days marked NO, and run <code>verify</code>.</p>';
   const rows = report.days
     .map(
-      (day) => `<tr${day.adds_up ? '' : ' class="bad"'}><td>${escapeHtml(day.date)}</td><td class="n">${escapeHtml(day.opening_balance)}</td>` +
+      (day) =>
+        `<tr${day.adds_up ? '' : ' class="bad"'}><td>${escapeHtml(day.date)}</td><td class="n">${escapeHtml(day.opening_balance)}</td>` +
         `<td class="n">${escapeHtml(day.debits)}</td><td class="n">${day.counts.debits}</td><td class="n">${escapeHtml(day.refunds)}</td>` +
         `<td class="n">${day.counts.refunds}</td><td class="n">${escapeHtml(day.credits)}</td><td class="n">${escapeHtml(day.closing_balance)}</td>` +
         `<td>${day.adds_up ? 'yes' : 'NO'}</td></tr>`,
@@ -77,7 +79,11 @@ function chart(report: PeriodStatementView): string {
   const { width, height, left, right, top, bottom } = CHART;
   const plotWidth = width - left - right;
   const plotHeight = height - top - bottom;
-  const values = report.days.flatMap((day) => [Number(day.closing_balance), Number(day.debits), Number(day.opening_balance)]);
+  const values = report.days.flatMap((day) => [
+    Number(day.closing_balance),
+    Number(day.debits),
+    Number(day.opening_balance),
+  ]);
   const highest = niceCeiling(Math.max(...values, 0));
   const slot = plotWidth / report.days.length;
   const x = (index: number) => left + slot * index + slot / 2;
@@ -88,7 +94,9 @@ function chart(report: PeriodStatementView): string {
       return `<rect class="debit" x="${(x(index) - slot * 0.3).toFixed(1)}" y="${barTop.toFixed(1)}" width="${(slot * 0.6).toFixed(1)}" height="${(top + plotHeight - barTop).toFixed(1)}"><title>${escapeHtml(day.date)}: debits ${escapeHtml(day.debits)}</title></rect>`;
     })
     .join('');
-  const line = report.days.map((day, index) => `${x(index).toFixed(1)},${y(Number(day.closing_balance)).toFixed(1)}`).join(' ');
+  const line = report.days
+    .map((day, index) => `${x(index).toFixed(1)},${y(Number(day.closing_balance)).toFixed(1)}`)
+    .join(' ');
   const ticks = [0, 0.25, 0.5, 0.75, 1]
     .map((share) => {
       const at = top + plotHeight - share * plotHeight;
@@ -97,7 +105,11 @@ function chart(report: PeriodStatementView): string {
     .join('');
   const labelEvery = Math.ceil(report.days.length / 12);
   const labels = report.days
-    .map((day, index) => (index % labelEvery === 0 ? `<text x="${x(index).toFixed(1)}" y="${height - 14}" text-anchor="middle">${escapeHtml(day.date.slice(5))}</text>` : ''))
+    .map((day, index) =>
+      index % labelEvery === 0
+        ? `<text x="${x(index).toFixed(1)}" y="${height - 14}" text-anchor="middle">${escapeHtml(day.date.slice(5))}</text>`
+        : '',
+    )
     .join('');
   return `<svg id="chart" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
 <title>Closing balance (line) and debits (bars) per day, ${escapeHtml(report.currency)}</title>

@@ -26,39 +26,70 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const { status, body, headers } = this.translate(exception, request);
     // A refusal the service chose (a provider that is down: 503) is an expected answer: one line, no stack.
-    if (exception instanceof StoreUnavailableError) this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status}: ${exception.message}`);
-    else if (exception instanceof ServiceError && exception.code === 'provider_unavailable') this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status} ${exception.code}: ${exception.detail ?? ''}`);
-    else if (status >= 500) this.logger.error(`${request.method} ${request.url} [${request.id}] failed: ${describe(exception)}`);
+    if (exception instanceof StoreUnavailableError)
+      this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status}: ${exception.message}`);
+    else if (exception instanceof ServiceError && exception.code === 'provider_unavailable')
+      this.logger.warn(
+        `${request.method} ${request.url} [${request.id}] answered ${status} ${exception.code}: ${exception.detail ?? ''}`,
+      );
+    else if (status >= 500)
+      this.logger.error(`${request.method} ${request.url} [${request.id}] failed: ${describe(exception)}`);
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
   }
 
-  private translate(exception: unknown, request: FastifyRequest): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  private translate(
+    exception: unknown,
+    request: FastifyRequest,
+  ): { status: number; body: ErrorBody; headers: Record<string, string> } {
     if (exception instanceof ServiceError) {
       const detailed = exception instanceof ServiceErrorWithHeaders ? exception : null;
       return {
         status: STATUS_OF_ERROR[exception.code],
         body: { error: exception.code, detail: exception.detail, ...(detailed?.extraBody ?? {}) },
-        headers: exception instanceof RateLimitExceeded ? rateLimitHeaders(exception.decision) : (detailed?.headers ?? {}),
+        headers:
+          exception instanceof RateLimitExceeded ? rateLimitHeaders(exception.decision) : (detailed?.headers ?? {}),
       };
     }
     if (exception instanceof StoreUnavailableError) {
       return {
         status: 503,
-        body: { error: 'service_unavailable', detail: 'the service cannot reach its database at the moment; retry with the same Idempotency-Key (a retry is never applied twice)' },
+        body: {
+          error: 'service_unavailable',
+          detail:
+            'the service cannot reach its database at the moment; retry with the same Idempotency-Key (a retry is never applied twice)',
+        },
         headers: { 'retry-after': '1' },
       };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status === 404) return { status, body: { error: 'not_found', detail: `no route ${request.method} ${request.url.split('?')[0]}` }, headers: {} };
-      if (status === 405) return { status, body: { error: 'not_found', detail: `method ${request.method} is not allowed here` }, headers: {} };
+      if (status === 404)
+        return {
+          status,
+          body: { error: 'not_found', detail: `no route ${request.method} ${request.url.split('?')[0]}` },
+          headers: {},
+        };
+      if (status === 405)
+        return {
+          status,
+          body: { error: 'not_found', detail: `method ${request.method} is not allowed here` },
+          headers: {},
+        };
       // Fastify's own refusals (body parser, content type, size) reach here as HttpExceptions.
       if (status < 500) return fastifyClientError(status, exception.message);
     }
     const fastifyStatus = statusOfFastifyError(exception);
-    if (fastifyStatus !== null && fastifyStatus < 500) return fastifyClientError(fastifyStatus, messageOf(exception), codeOf(exception));
-    return { status: 500, body: { error: 'internal_error', detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key` }, headers: {} };
+    if (fastifyStatus !== null && fastifyStatus < 500)
+      return fastifyClientError(fastifyStatus, messageOf(exception), codeOf(exception));
+    return {
+      status: 500,
+      body: {
+        error: 'internal_error',
+        detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key`,
+      },
+      headers: {},
+    };
   }
 }
 
@@ -83,24 +114,48 @@ function statusOfFastifyError(exception: unknown): number | null {
 }
 
 /** Errors raised by Fastify before a route runs: bad JSON, too large, wrong content type. */
-function fastifyClientError(status: number, message: string, code = ''): { status: number; body: ErrorBody; headers: Record<string, string> } {
+function fastifyClientError(
+  status: number,
+  message: string,
+  code = '',
+): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: { error: 'validation_failed', detail: 'body: the request body is too large' }, headers: {} };
+    return {
+      status: 413,
+      body: { error: 'validation_failed', detail: 'body: the request body is too large' },
+      headers: {},
+    };
   }
   if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return { status: 415, body: { error: 'validation_failed', detail: 'Content-Type: must be application/json' }, headers: {} };
+    return {
+      status: 415,
+      body: { error: 'validation_failed', detail: 'Content-Type: must be application/json' },
+      headers: {},
+    };
   }
   if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || message.includes('did not match Content-Length')) {
     // Fastify decodes the body as UTF-8 and then finds fewer characters than the bytes announced.
-    return { status: 400, body: { error: 'validation_failed', detail: 'body: not valid UTF-8, or shorter than its Content-Length' }, headers: {} };
+    return {
+      status: 400,
+      body: { error: 'validation_failed', detail: 'body: not valid UTF-8, or shorter than its Content-Length' },
+      headers: {},
+    };
   }
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || message.startsWith('Body cannot be empty')) {
-    return { status: 400, body: { error: 'validation_failed', detail: 'body: a JSON object is required' }, headers: {} };
+    return {
+      status: 400,
+      body: { error: 'validation_failed', detail: 'body: a JSON object is required' },
+      headers: {},
+    };
   }
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || message.includes('JSON')) {
     return {
       status: 400,
-      body: { error: 'validation_failed', detail: 'body: malformed JSON (NaN, Infinity and "__proto__" or "constructor.prototype" keys are refused as well)' },
+      body: {
+        error: 'validation_failed',
+        detail:
+          'body: malformed JSON (NaN, Infinity and "__proto__" or "constructor.prototype" keys are refused as well)',
+      },
       headers: {},
     };
   }
@@ -111,15 +166,25 @@ function fastifyClientError(status: number, message: string, code = ''): { statu
  * Refusals Fastify's router gives before any route, guard or filter runs (set as the
  * adapter's `frameworkErrors`), answered with the same Error body as everything else.
  */
-export function answerFrameworkError(error: { code?: string; message: string }, request: FastifyRequest, reply: FastifyReply): void {
+export function answerFrameworkError(
+  error: { code?: string; message: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   let status = 400;
   let body: ErrorBody = { error: 'validation_failed', detail: 'path: not a valid URL (malformed percent-encoding)' };
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     status = 404;
-    body = { error: 'not_found', detail: 'no such resource: a path segment is longer than any identifier of this interface' };
+    body = {
+      error: 'not_found',
+      detail: 'no such resource: a path segment is longer than any identifier of this interface',
+    };
   } else if (error.code !== 'FST_ERR_BAD_URL') {
     status = 500;
-    body = { error: 'internal_error', detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key` };
+    body = {
+      error: 'internal_error',
+      detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key`,
+    };
   }
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 }
@@ -133,5 +198,7 @@ function codeOf(exception: unknown): string {
 }
 
 function describe(exception: unknown): string {
-  return exception instanceof Error ? `${exception.name}: ${exception.message}\n${exception.stack ?? ''}` : String(exception);
+  return exception instanceof Error
+    ? `${exception.name}: ${exception.message}\n${exception.stack ?? ''}`
+    : String(exception);
 }

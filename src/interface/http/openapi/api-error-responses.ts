@@ -15,7 +15,7 @@ const COMMON: Record<number, string> = {
   422: 'amount_out_of_range',
   429: 'rate_limit_exceeded: the per-key request limit was reached; see Retry-After',
   500: 'internal_error: a server fault; safe to retry with the same Idempotency-Key',
-  503: 'access_change_pending: a revocation of this partner\'s access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved',
+  503: "access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved",
 };
 
 /** Statuses every authenticated partner route can answer. */
@@ -27,8 +27,11 @@ const ALWAYS = [401, 403, 429, 500, 503];
  */
 export function ApiErrorResponses(statuses: Record<number, string | true>): MethodDecorator & ClassDecorator {
   const all = new Map<number, string>(ALWAYS.map((status) => [status, COMMON[status]]));
-  for (const [status, text] of Object.entries(statuses)) all.set(Number(status), text === true ? COMMON[Number(status)] : text);
+  for (const [status, text] of Object.entries(statuses))
+    all.set(Number(status), text === true ? COMMON[Number(status)] : text);
   return applyDecorators(
-    ...[...all.entries()].sort(([a], [b]) => a - b).map(([status, description]) => ApiResponse({ status, description, type: ErrorResponseDto })),
+    ...[...all.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, description]) => ApiResponse({ status, description, type: ErrorResponseDto })),
   );
 }

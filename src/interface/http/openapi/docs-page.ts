@@ -22,7 +22,9 @@ const ASSETS: Record<string, string> = {
  * loader of the Jest tests cannot, and Nest then ends the process. These routes avoid it.
  */
 export function serveDocsPage(app: NestFastifyApplication, docsPath: string, documentUrl: string, title: string): void {
-  const folder = dirname(require.resolve('swagger-ui-dist/package.json', { paths: [dirname(require.resolve('@nestjs/swagger'))] }));
+  const folder = dirname(
+    require.resolve('swagger-ui-dist/package.json', { paths: [dirname(require.resolve('@nestjs/swagger'))] }),
+  );
   const cache = new Map<string, Buffer>();
   const file = (name: string): Buffer => {
     let content = cache.get(name);
@@ -54,9 +56,14 @@ export function serveDocsPage(app: NestFastifyApplication, docsPath: string, doc
     void reply.type('application/javascript; charset=utf-8').send(init);
   });
   fastify.get<{ Params: { asset: string } }>(`${base}/assets/:asset`, (request, reply) => {
-    const type = Object.prototype.hasOwnProperty.call(ASSETS, request.params.asset) ? ASSETS[request.params.asset] : undefined;
+    const type = Object.prototype.hasOwnProperty.call(ASSETS, request.params.asset)
+      ? ASSETS[request.params.asset]
+      : undefined;
     if (!type) {
-      void reply.status(404).type('application/json; charset=utf-8').send(JSON.stringify({ error: 'not_found', detail: 'no such documentation asset' }));
+      void reply
+        .status(404)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ error: 'not_found', detail: 'no such documentation asset' }));
       return;
     }
     void reply.type(type).header('cache-control', 'public, max-age=86400').send(file(request.params.asset));

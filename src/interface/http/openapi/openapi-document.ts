@@ -14,7 +14,6 @@ const TITLE = 'Partner Recharge and Bill Payment API';
 /** The interface version of the specification (the path segment stays v1). */
 const VERSION = '1.0.0';
 
-
 /**
  * The OpenAPI 3.1 document of the partner API, generated from the controllers and DTOs.
  * Only routes under /v1/partner/ are described (admin, operations and the agent-tool
@@ -40,12 +39,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       ERRORS_DOC_PATH,
     )
     .setVersion(VERSION)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'svc_live_… (live) or svc_test_… (sandbox) followed by 32 base64url characters' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'API key',
+      description: 'svc_live_… (live) or svc_test_… (sandbox) followed by 32 base64url characters',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config);
   if (document.info.contact && Object.keys(document.info.contact).length === 0) delete document.info.contact;
-  document.paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith(PARTNER_PREFIX)));
-  const usedTags = new Set(Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((operation: { tags?: string[] }) => operation?.tags ?? [])));
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths).filter(([path]) => path.startsWith(PARTNER_PREFIX)),
+  );
+  const usedTags = new Set(
+    Object.values(document.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation: { tags?: string[] }) => operation?.tags ?? []),
+    ),
+  );
   if (document.tags) document.tags = document.tags.filter((tag) => usedTags.has(tag.name));
   return toOpenApi31(document);
 }
@@ -57,7 +67,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  */
 export function setupOpenApi(app: NestFastifyApplication): void {
   // Built on the first request (then kept): scanning the controllers takes ~100 ms, which every start would pay.
-  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), { ui: false, raw: ['json'], jsonDocumentUrl: OPENAPI_DOCUMENT_PATH });
+  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
+    ui: false,
+    raw: ['json'],
+    jsonDocumentUrl: OPENAPI_DOCUMENT_PATH,
+  });
   serveDocsPage(app, DOCS_PATH, `/${OPENAPI_DOCUMENT_PATH}`, `${TITLE} ${VERSION}`);
   serveErrorsDoc(app);
 }
@@ -102,7 +116,6 @@ function convertContent(holder: JsonObject | null): void {
     if (m && m.schema !== undefined) m.schema = schema31(m.schema);
   }
 }
-
 
 function asArray(value: Json | undefined): Json[] {
   return Array.isArray(value) ? value : [];

@@ -46,7 +46,12 @@ export class HealthController implements BeforeApplicationShutdown {
 
   @Get('live')
   live(): Record<string, unknown> {
-    return { status: 'ok', info: { process: { status: 'up', pid: process.pid } }, error: {}, details: { process: { status: 'up', pid: process.pid } } };
+    return {
+      status: 'ok',
+      info: { process: { status: 'up', pid: process.pid } },
+      error: {},
+      details: { process: { status: 'up', pid: process.pid } },
+    };
   }
 
   @Get('ready')
@@ -63,12 +68,17 @@ export class HealthController implements BeforeApplicationShutdown {
       },
       read_models: async () => {
         const lag = await this.monitor.readModelLagSeconds(new Date());
-        if (lag > READY_MAX_READ_MODEL_LAG_SECONDS) throw new Error(`the read models are ${Math.round(lag)} s behind the event log (limit ${READY_MAX_READ_MODEL_LAG_SECONDS} s)`);
+        if (lag > READY_MAX_READ_MODEL_LAG_SECONDS)
+          throw new Error(
+            `the read models are ${Math.round(lag)} s behind the event log (limit ${READY_MAX_READ_MODEL_LAG_SECONDS} s)`,
+          );
       },
     };
     const check = this.rateLimiter.check?.bind(this.rateLimiter);
     if (check) checks.redis = check;
-    const details = Object.fromEntries(await Promise.all(Object.entries(checks).map(async ([name, run]) => [name, await outcomeOf(run)] as const)));
+    const details = Object.fromEntries(
+      await Promise.all(Object.entries(checks).map(async ([name, run]) => [name, await outcomeOf(run)] as const)),
+    );
     const up = Object.fromEntries(Object.entries(details).filter(([, result]) => result.status === 'up'));
     const down = Object.fromEntries(Object.entries(details).filter(([, result]) => result.status === 'down'));
     const ok = Object.keys(down).length === 0;

@@ -56,23 +56,53 @@ export class MetricsController {
         help: 'Durable jobs that failed at least once and wait for a retry',
         value: counts.jobsRetrying,
       },
-      { name: 'webhook_deliveries_failed', help: 'Webhook deliveries that exhausted their retries', value: counts.webhookDeliveriesFailed },
-      { name: 'events_not_yet_readable', help: 'Committed events behind an open transaction', value: await this.store.countCommittedNotYetReadable() },
+      {
+        name: 'webhook_deliveries_failed',
+        help: 'Webhook deliveries that exhausted their retries',
+        value: counts.webhookDeliveriesFailed,
+      },
+      {
+        name: 'events_not_yet_readable',
+        help: 'Committed events behind an open transaction',
+        value: await this.store.countCommittedNotYetReadable(),
+      },
     ];
     const memory = process.memoryUsage();
     gauges.push(
       // With HTTP_PROCESSES > 1 each scrape is answered by one of the processes; this says which.
       { name: 'process_id', help: 'Operating-system id of the process that answered this scrape', value: process.pid },
-      { name: 'process_resident_memory_bytes', help: 'Resident memory of this process (all its threads)', value: memory.rss },
-      { name: 'heap_used_bytes', help: 'JavaScript heap in use on the thread that serves HTTP', value: memory.heapUsed },
-      { name: 'external_memory_bytes', help: 'Memory held outside the JavaScript heap (buffers) by that thread', value: memory.external },
+      {
+        name: 'process_resident_memory_bytes',
+        help: 'Resident memory of this process (all its threads)',
+        value: memory.rss,
+      },
+      {
+        name: 'heap_used_bytes',
+        help: 'JavaScript heap in use on the thread that serves HTTP',
+        value: memory.heapUsed,
+      },
+      {
+        name: 'external_memory_bytes',
+        help: 'Memory held outside the JavaScript heap (buffers) by that thread',
+        value: memory.external,
+      },
     );
     for (const lag of await this.monitor.projectionLag()) {
-      gauges.push({ name: 'projection_lag_events', help: 'Events not yet applied by a projector', value: lag.events, labels: { projector: lag.name } });
+      gauges.push({
+        name: 'projection_lag_events',
+        help: 'Events not yet applied by a projector',
+        value: lag.events,
+        labels: { projector: lag.name },
+      });
     }
     gauges.push(...(await this.floatGauges()));
     for (const breaker of (await this.queries.execute(new ShowProviderBreakers())).providers) {
-      gauges.push({ name: 'provider_breaker_open', help: "Whether the live provider's circuit breaker in this process stops sending (1: open or probing) or not (0)", value: breaker.state === 'closed' ? 0 : 1, labels: { provider: breaker.provider } });
+      gauges.push({
+        name: 'provider_breaker_open',
+        help: "Whether the live provider's circuit breaker in this process stops sending (1: open or probing) or not (0)",
+        value: breaker.state === 'closed' ? 0 : 1,
+        labels: { provider: breaker.provider },
+      });
     }
     // The counters, histograms and Node metrics of prom-client, summed over the service's threads and processes.
     return render(gauges) + (await this.monitor.metricsText());
@@ -83,11 +113,28 @@ export class MetricsController {
     const status = await this.providers.live(false);
     if (!status) return [];
     const labels = { provider: status.provider, currency: status.currency ?? '' };
-    const gauges: Gauge[] = [{ name: 'provider_float_readable', help: 'Whether the float at the live provider could be read (1) or not (0)', value: status.error ? 0 : 1, labels: { provider: status.provider } }];
+    const gauges: Gauge[] = [
+      {
+        name: 'provider_float_readable',
+        help: 'Whether the float at the live provider could be read (1) or not (0)',
+        value: status.error ? 0 : 1,
+        labels: { provider: status.provider },
+      },
+    ];
     if (status.balance !== null) {
       gauges.push(
-        { name: 'provider_float', help: "Our balance at the live provider, in the provider account's currency", value: status.balance, labels },
-        { name: 'provider_float_low', help: 'Whether the float is below RELOADLY_LOW_FLOAT_THRESHOLD (1) or not (0)', value: status.low ? 1 : 0, labels },
+        {
+          name: 'provider_float',
+          help: "Our balance at the live provider, in the provider account's currency",
+          value: status.balance,
+          labels,
+        },
+        {
+          name: 'provider_float_low',
+          help: 'Whether the float is below RELOADLY_LOW_FLOAT_THRESHOLD (1) or not (0)',
+          value: status.low ? 1 : 0,
+          labels,
+        },
       );
     }
     return gauges;
@@ -103,7 +150,11 @@ function render(gauges: Gauge[]): string {
       lines.push(`# HELP ${name} ${gauge.help}`, `# TYPE ${name} gauge`);
       described.add(name);
     }
-    const labels = gauge.labels ? `{${Object.entries(gauge.labels).map(([key, value]) => `${key}="${value}"`).join(',')}}` : '';
+    const labels = gauge.labels
+      ? `{${Object.entries(gauge.labels)
+          .map(([key, value]) => `${key}="${value}"`)
+          .join(',')}}`
+      : '';
     lines.push(`${name}${labels} ${gauge.value}`);
   }
   return `${lines.join('\n')}\n`;

@@ -17,7 +17,7 @@ export class BalanceController {
 
   @Get('balance')
   @ApiOperation({ summary: 'Wallet balance', operationId: 'getBalance' })
-  @ApiOkResponse({ type: BalanceResponseDto, description: 'The wallet of the key\'s environment' })
+  @ApiOkResponse({ type: BalanceResponseDto, description: "The wallet of the key's environment" })
   @ApiErrorResponses({})
   balance(@CurrentCaller() caller: Caller): Promise<Record<string, unknown>> {
     return this.queries.execute(new GetBalance(caller));

@@ -20,14 +20,30 @@ export class CatalogController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('operators')
-  @ApiOperation({ summary: 'Mobile operators of your corridor, or the operator of one number', operationId: 'listOperators' })
-  @ApiOkResponse({ type: OperatorListDto, description: 'The operators (only the detected one when phone is given; none when no operator owns the number)' })
+  @ApiOperation({
+    summary: 'Mobile operators of your corridor, or the operator of one number',
+    operationId: 'listOperators',
+  })
+  @ApiOkResponse({
+    type: OperatorListDto,
+    description: 'The operators (only the detected one when phone is given; none when no operator owns the number)',
+  })
   @ApiErrorResponses({ 400: 'validation_failed: `phone` is not a mobile number of your corridor' })
-  @ApiQuery({ name: 'phone', required: false, description: 'Detect the operator of this number (ported numbers may be misdetected)', schema: { type: 'string', maxLength: 20 }, example: '+919876540001' })
-  operators(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+  @ApiQuery({
+    name: 'phone',
+    required: false,
+    description: 'Detect the operator of this number (ported numbers may be misdetected)',
+    schema: { type: 'string', maxLength: 20 },
+    example: '+919876540001',
+  })
+  operators(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     refuseUnknownQuery(query, ['phone']);
     const { phone } = query;
-    if (phone !== undefined && typeof phone !== 'string') throw new ServiceError('validation_failed', 'phone: give it once');
+    if (phone !== undefined && typeof phone !== 'string')
+      throw new ServiceError('validation_failed', 'phone: give it once');
     return this.queries.execute(new ListOperators(caller, phone));
   }
 

@@ -3,13 +3,13 @@ import { FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../../application/ports/idempotency-store.port';
 import { ServiceError } from '../../../application/shared/service-error';
 
-
 /** Value-moving routes need an Idempotency-Key of 8 to 255 visible ASCII characters. */
 @Injectable()
 export class IdempotencyKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key'];
-    if (header === undefined || header === '') throw new ServiceError('idempotency_key_required', 'the Idempotency-Key header is required');
+    if (header === undefined || header === '')
+      throw new ServiceError('idempotency_key_required', 'the Idempotency-Key header is required');
     if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
       throw new ServiceError('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
     }
@@ -20,7 +20,8 @@ export class IdempotencyKeyGuard implements CanActivate {
 /** An Idempotency-Key a route takes but does not require (operator credits): null when absent. */
 export function optionalIdempotencyKey(header: unknown): string | null {
   if (header === undefined || header === '') return null;
-  if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) throw new ServiceError('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header))
+    throw new ServiceError('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
   return header;
 }
 

@@ -1,6 +1,14 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { FetchBill } from '../../../application/orders/fetch-bill';
@@ -20,13 +28,17 @@ import { PartnerAuthGuard } from './partner-auth.guard';
 const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   required: true,
-  description: 'At least 8 characters, unique per request; retries reuse it. The same key with the same body within 24 hours replays the first answer.',
+  description:
+    'At least 8 characters, unique per request; retries reuse it. The same key with the same body within 24 hours replays the first answer.',
   schema: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
 /** The 200 answer of a value-moving call; a replay from the idempotency cache says so in a header. */
 const REPLAY_HEADER = {
-  'Idempotent-Replay': { description: 'Present with the value `true` when the answer is the cached first answer for this Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replay': {
+    description: 'Present with the value `true` when the answer is the cached first answer for this Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 @ApiTags('orders')
@@ -39,16 +51,21 @@ export class OrdersController {
 
   @Post('topup')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Mobile prepaid topup', description: 'Debits the wallet at once and answers PENDING; follow the outcome with GET /transactions/{order_id}.', operationId: 'topup' })
+  @ApiOperation({
+    summary: 'Mobile prepaid topup',
+    description: 'Debits the wallet at once and answers PENDING; follow the outcome with GET /transactions/{order_id}.',
+    operationId: 'topup',
+  })
   @ApiOkResponse({
     schema: { oneOf: [{ $ref: getSchemaPath(TopupOrderDto) }, { $ref: getSchemaPath(TopupDryRunDto) }] },
     headers: REPLAY_HEADER,
-    description: 'The Order, status PENDING; the wallet is already debited. With validate_only: true, a TopupDryRun instead, and nothing debited',
+    description:
+      'The Order, status PENDING; the wallet is already debited. With validate_only: true, a TopupDryRun instead, and nothing debited',
   })
   @ApiErrorResponses({
     400: 'validation_failed (a missing or malformed field, named at the start of `detail`) or idempotency_key_required',
     402: true,
-    403: 'kyc_required, ip_not_allowed, scope_forbidden (a read-only key), or key_cap_exceeded (above the restricted key\'s per_order_max, or its daily_max over the last 24 hours; no money moved)',
+    403: "kyc_required, ip_not_allowed, scope_forbidden (a read-only key), or key_cap_exceeded (above the restricted key's per_order_max, or its daily_max over the last 24 hours; no money moved)",
     404: 'operator_not_found_or_wrong_corridor: `operator_id` is not an operator of your corridor',
     409: true,
     413: true,
@@ -70,7 +87,11 @@ export class OrdersController {
 
   @Post('bill-info')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Fetch the outstanding bill (step 1 of a bill payment)', description: 'No Idempotency-Key is needed; nothing is debited.', operationId: 'billInfo' })
+  @ApiOperation({
+    summary: 'Fetch the outstanding bill (step 1 of a bill payment)',
+    description: 'No Idempotency-Key is needed; nothing is debited.',
+    operationId: 'billInfo',
+  })
   @ApiOkResponse({ type: BillInfoResponseDto, description: 'The outstanding bill' })
   @ApiErrorResponses({
     400: 'validation_failed: a missing or malformed field, named at the start of `detail` (a missing biller parameter as `params.<name>`)',
@@ -88,18 +109,20 @@ export class OrdersController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Pay a fetched bill (step 2 of a bill payment)',
-    description: 'The amount must match the bill fetched with POST /bill-info within 1 unit of the currency. Debits the wallet at once and answers PENDING.',
+    description:
+      'The amount must match the bill fetched with POST /bill-info within 1 unit of the currency. Debits the wallet at once and answers PENDING.',
     operationId: 'payBill',
   })
   @ApiOkResponse({
     schema: { oneOf: [{ $ref: getSchemaPath(BillPaymentOrderDto) }, { $ref: getSchemaPath(BillPaymentDryRunDto) }] },
     headers: REPLAY_HEADER,
-    description: 'The Order, status PENDING; the wallet is already debited. With validate_only: true, a BillPaymentDryRun instead, and nothing debited',
+    description:
+      'The Order, status PENDING; the wallet is already debited. With validate_only: true, a BillPaymentDryRun instead, and nothing debited',
   })
   @ApiErrorResponses({
     400: 'validation_failed (a malformed field, or no current bill: call POST /bill-info first) or idempotency_key_required',
     402: true,
-    403: 'kyc_required, ip_not_allowed, scope_forbidden (a read-only key), or key_cap_exceeded (above the restricted key\'s per_order_max, or its daily_max over the last 24 hours; no money moved)',
+    403: "kyc_required, ip_not_allowed, scope_forbidden (a read-only key), or key_cap_exceeded (above the restricted key's per_order_max, or its daily_max over the last 24 hours; no money moved)",
     404: 'operator_not_found_or_wrong_corridor: `biller_id` is not a biller of your corridor',
     409: true,
     413: true,

@@ -15,7 +15,6 @@ import { UpdateSettingsDto } from './dto/settings.dto';
 import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
-
 /** The partner's own settings for the key's environment, and the record of webhook deliveries. */
 @ApiTags('settings')
 @ApiBearerAuth()
@@ -28,7 +27,10 @@ export class SettingsController {
   ) {}
 
   @Get('settings')
-  @ApiOperation({ summary: "Your webhook, IP allowlist and rate limit for the key's environment", operationId: 'getSettings' })
+  @ApiOperation({
+    summary: "Your webhook, IP allowlist and rate limit for the key's environment",
+    operationId: 'getSettings',
+  })
   @ApiOkResponse({ type: PartnerSettingsDto })
   @ApiErrorResponses({})
   settings(@CurrentCaller() caller: Caller) {
@@ -36,16 +38,31 @@ export class SettingsController {
   }
 
   @Patch('settings')
-  @ApiOperation({ summary: 'Change your webhook URL, IP allowlist or rate limit; the first webhook URL comes with a secret, shown once', operationId: 'updateSettings' })
-  @ApiOkResponse({ type: PartnerSettingsDto, description: 'The settings now; webhook_secret only when one was created' })
-  @ApiErrorResponses({ 400: 'validation_failed: a field is malformed, or a live webhook URL is not https to a public address', 413: true, 415: true })
+  @ApiOperation({
+    summary:
+      'Change your webhook URL, IP allowlist or rate limit; the first webhook URL comes with a secret, shown once',
+    operationId: 'updateSettings',
+  })
+  @ApiOkResponse({
+    type: PartnerSettingsDto,
+    description: 'The settings now; webhook_secret only when one was created',
+  })
+  @ApiErrorResponses({
+    400: 'validation_failed: a field is malformed, or a live webhook URL is not https to a public address',
+    413: true,
+    415: true,
+  })
   update(@CurrentCaller() caller: Caller, @Body() body: UpdateSettingsDto) {
     requireMainKey(caller, 'change settings');
     return this.commands.execute(
       new ConfigurePartner(
         caller.partnerId,
         caller.environment,
-        { webhookUrl: body.webhook_url, ipAllowlist: body.ip_allowlist, rateLimitPerMinute: body.rate_limit_per_minute },
+        {
+          webhookUrl: body.webhook_url,
+          ipAllowlist: body.ip_allowlist,
+          rateLimitPerMinute: body.rate_limit_per_minute,
+        },
         { type: 'partner_key', id: caller.keyId },
       ),
     );
@@ -53,36 +70,66 @@ export class SettingsController {
 
   @Post('settings/webhook-secret/rotate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'A new webhook secret, shown once; the previous one keeps signing for 24 hours', operationId: 'rotateWebhookSecret' })
+  @ApiOperation({
+    summary: 'A new webhook secret, shown once; the previous one keeps signing for 24 hours',
+    operationId: 'rotateWebhookSecret',
+  })
   @ApiOkResponse({ type: PartnerSettingsDto, description: 'The settings now, with the new webhook_secret' })
   @ApiErrorResponses({})
   rotate(@CurrentCaller() caller: Caller) {
     requireMainKey(caller, 'rotate the webhook secret');
-    return this.commands.execute(new ConfigurePartner(caller.partnerId, caller.environment, { rotateWebhookSecret: true }, { type: 'partner_key', id: caller.keyId }));
+    return this.commands.execute(
+      new ConfigurePartner(
+        caller.partnerId,
+        caller.environment,
+        { rotateWebhookSecret: true },
+        { type: 'partner_key', id: caller.keyId },
+      ),
+    );
   }
 
   @Get('webhook-deliveries')
-  @ApiOperation({ summary: 'Your webhook deliveries and their attempts, newest first', operationId: 'listWebhookDeliveries' })
+  @ApiOperation({
+    summary: 'Your webhook deliveries and their attempts, newest first',
+    operationId: 'listWebhookDeliveries',
+  })
   @ApiQuery({ name: 'state', required: false, enum: [...DELIVERY_STATES] })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 50', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: '1 to 100, default 50',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+  })
   @ApiOkResponse({ type: WebhookDeliveryListDto })
   @ApiErrorResponses({ 400: 'validation_failed: an unknown or malformed filter, named at the start of `detail`' })
   deliveries(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['state', 'limit']);
     const { state } = query;
-    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState)) throw new ServiceError('validation_failed', `state: one of ${DELIVERY_STATES.join(', ')}`);
+    if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
+      throw new ServiceError('validation_failed', `state: one of ${DELIVERY_STATES.join(', ')}`);
     const limit = queryLimit(query.limit, 50, 100);
     return this.queries.execute(
-      new ListWebhookDeliveries({ partnerId: caller.partnerId, environment: caller.environment, state: state as DeliveryState | undefined, limit }),
+      new ListWebhookDeliveries({
+        partnerId: caller.partnerId,
+        environment: caller.environment,
+        state: state as DeliveryState | undefined,
+        limit,
+      }),
     );
   }
 
   @Get('webhook-deliveries/:id')
   @ApiOperation({ summary: 'One webhook delivery with its attempts', operationId: 'getWebhookDelivery' })
-  @ApiParam({ name: 'id', description: 'delivery_id (the event_id your endpoint received)', schema: { type: 'string', minLength: 1 } })
+  @ApiParam({
+    name: 'id',
+    description: 'delivery_id (the event_id your endpoint received)',
+    schema: { type: 'string', minLength: 1 },
+  })
   @ApiOkResponse({ type: WebhookDeliveryDto })
   @ApiErrorResponses({ 404: 'not_found: no such delivery of yours' })
   delivery(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    return this.queries.execute(new GetWebhookDelivery(id, { partnerId: caller.partnerId, environment: caller.environment }));
+    return this.queries.execute(
+      new GetWebhookDelivery(id, { partnerId: caller.partnerId, environment: caller.environment }),
+    );
   }
 }

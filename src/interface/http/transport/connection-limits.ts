@@ -9,13 +9,23 @@ import { ServiceConfig } from '../../../config/service-config';
  * default; a sweep a few times per deadline keeps them close to what is configured.
  */
 export function slowClientOptions(config: ServiceConfig): {
-  http: { requestTimeout: number; headersTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number };
+  http: {
+    requestTimeout: number;
+    headersTimeout: number;
+    keepAliveTimeout: number;
+    connectionsCheckingInterval: number;
+  };
   requestTimeout: number;
   keepAliveTimeout: number;
 } {
   const connectionsCheckingInterval = Math.max(25, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4)));
   return {
-    http: { requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, keepAliveTimeout: config.keepAliveTimeoutMs, connectionsCheckingInterval },
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      connectionsCheckingInterval,
+    },
     // Fastify sets these two on the server again after creating it: the same values.
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,

@@ -42,7 +42,11 @@ interface Frame {
 export function firstInexactNumber(text: string): { path: string; literal: string } | null {
   const frames: Frame[] = [];
   const pathHere = (): string =>
-    frames.map((frame, position) => (frame.kind === 'array' ? `[${frame.index}]` : `${position > 0 ? '.' : ''}${frame.key}`)).join('');
+    frames
+      .map((frame, position) =>
+        frame.kind === 'array' ? `[${frame.index}]` : `${position > 0 ? '.' : ''}${frame.key}`,
+      )
+      .join('');
   let i = 0;
   while (i < text.length) {
     const c = text[i];
@@ -88,19 +92,29 @@ export function firstInexactNumber(text: string): { path: string; literal: strin
 export function useExactNumberJsonParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    void parseJson(request, text, (error: Error | null, parsed?: unknown) => {
-      if (error) {
-        done(error, undefined);
-        return;
-      }
-      const inexact = firstInexactNumber(text);
-      if (inexact) {
-        done(new ServiceError('validation_failed', `${inexact.path}: ${inexact.literal.slice(0, 40)} has more significant digits than can be read exactly`), undefined);
-        return;
-      }
-      done(null, parsed);
-    });
-  });
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (request: FastifyRequest, body: string | Buffer, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      void parseJson(request, text, (error: Error | null, parsed?: unknown) => {
+        if (error) {
+          done(error, undefined);
+          return;
+        }
+        const inexact = firstInexactNumber(text);
+        if (inexact) {
+          done(
+            new ServiceError(
+              'validation_failed',
+              `${inexact.path}: ${inexact.literal.slice(0, 40)} has more significant digits than can be read exactly`,
+            ),
+            undefined,
+          );
+          return;
+        }
+        done(null, parsed);
+      });
+    },
+  );
 }

@@ -3,7 +3,8 @@ import { ServiceError } from '../../../application/shared/service-error';
 /** Refuses a query parameter the route does not define, as bodies refuse unknown fields (a typo is not silently ignored). */
 export function refuseUnknownQuery(query: Record<string, unknown>, known: readonly string[]): void {
   const unknown = Object.keys(query).find((name) => !known.includes(name));
-  if (unknown !== undefined) throw new ServiceError('validation_failed', `${unknown}: is not a filter of this endpoint`);
+  if (unknown !== undefined)
+    throw new ServiceError('validation_failed', `${unknown}: is not a filter of this endpoint`);
 }
 
 /** A page size written as plain digits (no `1e1`, `0x10` or `+5`), from 1 to max; the fallback when absent. */

@@ -41,7 +41,13 @@
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response;
     try {
-      response = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', credentials: 'omit' });
+      response = await fetch(API + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+        credentials: 'omit',
+      });
     } catch {
       current();
       throw new ApiError(0, 'network_error', 'the service did not answer', null);
@@ -65,7 +71,8 @@
   /** @param {unknown} error */
   function describe(error) {
     if (error instanceof ApiError) {
-      if (error.code === 'rate_limit_exceeded') return `Rate limit reached for this key; try again in ${error.retryAfter ?? 'a few'} seconds.`;
+      if (error.code === 'rate_limit_exceeded')
+        return `Rate limit reached for this key; try again in ${error.retryAfter ?? 'a few'} seconds.`;
       return error.message;
     }
     return 'Something went wrong in the page; reload it.';
@@ -104,7 +111,13 @@
   }
 
   /** @param {string | null | undefined} iso */
-  const when = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z').replace('Z', '') : '');
+  const when = (iso) =>
+    iso
+      ? iso
+          .replace('T', ' ')
+          .replace(/\.\d+Z$/, 'Z')
+          .replace('Z', '')
+      : '';
 
   // ---- balance and header ----
 
@@ -126,7 +139,10 @@
     const params = new URLSearchParams();
     for (const [name, value] of new FormData(form)) {
       if (typeof value !== 'string' || value.trim() === '') continue;
-      const dayAfter = name === 'created_to' ? new Date(Date.parse(`${value}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : null;
+      const dayAfter =
+        name === 'created_to'
+          ? new Date(Date.parse(`${value}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+          : null;
       params.set(name, dayAfter ?? value.trim());
     }
     return params;
@@ -165,7 +181,10 @@
         cell('td', order.status, `status ${order.status.toLowerCase()}`),
         cell('td', order.reference ?? ''),
       );
-      row.addEventListener('click', guarded(() => showTransaction(order.order_id)));
+      row.addEventListener(
+        'click',
+        guarded(() => showTransaction(order.order_id)),
+      );
       row.addEventListener('keydown', (event) => {
         if (event.key === 'Enter') guarded(() => showTransaction(order.order_id))();
       });
@@ -228,7 +247,9 @@
     const rotation = settings.previous_webhook_secret_valid_until
       ? ` The previous secret also signs until ${when(settings.previous_webhook_secret_valid_until)} UTC.`
       : '';
-    $('secret-state').textContent = (settings.webhook_secret_set ? 'A webhook secret is set.' : 'No webhook secret yet: saving a URL creates one.') + rotation;
+    $('secret-state').textContent =
+      (settings.webhook_secret_set ? 'A webhook secret is set.' : 'No webhook secret yet: saving a URL creates one.') +
+      rotation;
     $('ip-allowlist').value = settings.ip_allowlist.join('\n');
     $('rate-limit').value = String(settings.rate_limit_per_minute);
     if (typeof settings.webhook_secret === 'string') {
@@ -251,7 +272,11 @@
     body.replaceChildren();
     for (const delivery of page.deliveries) {
       const last = delivery.attempts[delivery.attempts.length - 1];
-      const answer = !last ? '' : last.status_code !== null ? `HTTP ${last.status_code} in ${last.latency_ms} ms` : (last.error ?? '');
+      const answer = !last
+        ? ''
+        : last.status_code !== null
+          ? `HTTP ${last.status_code} in ${last.latency_ms} ms`
+          : (last.error ?? '');
       const row = document.createElement('tr');
       row.append(
         cell('td', when(delivery.created_at)),
@@ -299,9 +324,29 @@
     session.cursors = [null];
     session.nextCursor = null;
     for (const id of ['transactions', 'deliveries', 'detail-fields', 'status-summary']) $(id).replaceChildren();
-    for (const id of ['balance', 'balance-updated', 'environment', 'partner-id', 'secret-state', 'new-secret-value', 'notice', 'failure', 'detail-order-id']) $(id).textContent = '';
-    for (const id of ['notice', 'failure', 'new-secret', 'transaction-detail', 'transactions-empty', 'deliveries-empty']) $(id).hidden = true;
-    for (const id of ['transaction-filters', 'delivery-filters', 'webhook-form', 'access-form']) /** @type {HTMLFormElement} */ ($(id)).reset();
+    for (const id of [
+      'balance',
+      'balance-updated',
+      'environment',
+      'partner-id',
+      'secret-state',
+      'new-secret-value',
+      'notice',
+      'failure',
+      'detail-order-id',
+    ])
+      $(id).textContent = '';
+    for (const id of [
+      'notice',
+      'failure',
+      'new-secret',
+      'transaction-detail',
+      'transactions-empty',
+      'deliveries-empty',
+    ])
+      $(id).hidden = true;
+    for (const id of ['transaction-filters', 'delivery-filters', 'webhook-form', 'access-form'])
+      /** @type {HTMLFormElement} */ ($(id)).reset();
     $('webhook-url').dataset.saved = '';
     $('environment').className = 'badge';
     $('webhook-fieldset').disabled = true;
@@ -324,7 +369,8 @@
   async function signIn() {
     const key = $('api-key').value.trim();
     if (!/^svc_(live|test)_[A-Za-z0-9_-]{32}$/.test(key)) {
-      $('sign-in-error').textContent = 'That is not an API key: it starts with svc_live_ or svc_test_ and has 32 more characters.';
+      $('sign-in-error').textContent =
+        'That is not an API key: it starts with svc_live_ or svc_test_ and has 32 more characters.';
       $('sign-in-error').hidden = false;
       return;
     }
@@ -364,22 +410,39 @@
       session.nextCursor = null;
       guarded(() => loadTransactions([null]))();
     });
-    $('older').addEventListener('click', guarded(() => loadTransactions([...session.cursors, session.nextCursor])));
-    $('newer').addEventListener('click', guarded(() => loadTransactions(session.cursors.slice(0, -1))));
+    $('older').addEventListener(
+      'click',
+      guarded(() => loadTransactions([...session.cursors, session.nextCursor])),
+    );
+    $('newer').addEventListener(
+      'click',
+      guarded(() => loadTransactions(session.cursors.slice(0, -1))),
+    );
     $('detail-close').addEventListener('click', () => {
       $('transaction-detail').hidden = true;
     });
     $('webhook-form').addEventListener('submit', (/** @type {Event} */ event) => {
       event.preventDefault();
       const url = $('webhook-url').value.trim();
-      if (url === '' && $('webhook-url').dataset.saved && !window.confirm('Remove the webhook? Outcomes will no longer be sent anywhere.')) return;
-      guarded(() => saveSettings({ webhook_url: url === '' ? null : url }, url === '' ? 'Webhook removed.' : 'Webhook URL saved.'))();
+      if (
+        url === '' &&
+        $('webhook-url').dataset.saved &&
+        !window.confirm('Remove the webhook? Outcomes will no longer be sent anywhere.')
+      )
+        return;
+      guarded(() =>
+        saveSettings({ webhook_url: url === '' ? null : url }, url === '' ? 'Webhook removed.' : 'Webhook URL saved.'),
+      )();
     });
-    $('rotate-secret').addEventListener('click', guarded(async () => {
-      if (!window.confirm('Rotate the webhook secret? The current one keeps signing for 24 hours, then stops.')) return;
-      showSettings(await api('POST', '/settings/webhook-secret/rotate'));
-      notify('Webhook secret rotated; the previous one keeps signing for 24 hours.');
-    }));
+    $('rotate-secret').addEventListener(
+      'click',
+      guarded(async () => {
+        if (!window.confirm('Rotate the webhook secret? The current one keeps signing for 24 hours, then stops.'))
+          return;
+        showSettings(await api('POST', '/settings/webhook-secret/rotate'));
+        notify('Webhook secret rotated; the previous one keeps signing for 24 hours.');
+      }),
+    );
     window.addEventListener('beforeunload', (event) => {
       // Leaving now would lose a secret the service will not show again.
       if (!$('new-secret').hidden) event.preventDefault();
@@ -394,7 +457,9 @@
     });
     $('access-form').addEventListener('submit', (/** @type {Event} */ event) => {
       event.preventDefault();
-      const allowlist = $('ip-allowlist').value.split(/[\s,]+/).filter(Boolean);
+      const allowlist = $('ip-allowlist')
+        .value.split(/[\s,]+/)
+        .filter(Boolean);
       const rate = Number($('rate-limit').value);
       guarded(() => saveSettings({ ip_allowlist: allowlist, rate_limit_per_minute: rate }, 'Access settings saved.'))();
     });

@@ -25,16 +25,20 @@ export function schema31(value: Json): Json {
   const result: JsonObject = { ...schema };
   for (const key of ['properties', 'patternProperties', '$defs']) {
     const children = asObject(result[key]);
-    if (children) result[key] = Object.fromEntries(Object.entries(children).map(([name, child]) => [name, schema31(child)]));
+    if (children)
+      result[key] = Object.fromEntries(Object.entries(children).map(([name, child]) => [name, schema31(child)]));
   }
   for (const key of ['items', 'additionalProperties', 'not', 'contains']) {
     if (asObject(result[key])) result[key] = schema31(result[key]);
   }
   for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) {
-    if (Array.isArray(result[key])) result[key] = (result[key]).map(schema31);
+    if (Array.isArray(result[key])) result[key] = result[key].map(schema31);
   }
   // 3.0's boolean exclusiveMinimum/exclusiveMaximum are numbers in 2020-12.
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof result[exclusive] !== 'boolean') continue;
     if (result[exclusive] && typeof result[bound] === 'number') {
       result[exclusive] = result[bound];
@@ -58,6 +62,7 @@ export function schema31(value: Json): Json {
   }
   // A nullable reference or composition: either the schema or null (Nest adds type "object" beside a nullable reference).
   const { description, type: _type, ...rest } = result;
-  const inner = Object.keys(rest).length === 1 && Array.isArray(rest.allOf) && rest.allOf.length === 1 ? rest.allOf[0] : rest;
+  const inner =
+    Object.keys(rest).length === 1 && Array.isArray(rest.allOf) && rest.allOf.length === 1 ? rest.allOf[0] : rest;
   return { ...(description !== undefined ? { description } : {}), anyOf: [inner, { type: 'null' }] };
 }

@@ -8,16 +8,27 @@ export class TopupDto {
 
   @TextField(
     { minLength: 1, maxLength: 20 },
-    { description: 'Recipient mobile number; the country code is optional when it matches your corridor', example: '+919876540001' },
+    {
+      description: 'Recipient mobile number; the country code is optional when it matches your corridor',
+      example: '+919876540001',
+    },
   )
   phone!: string;
 
-  @AmountField({ description: "Amount in the corridor currency, a JSON number with at most 2 decimals, within the operator's min_amount and max_amount", example: 100 })
+  @AmountField({
+    description:
+      "Amount in the corridor currency, a JSON number with at most 2 decimals, within the operator's min_amount and max_amount",
+    example: 100,
+  })
   amount!: number;
 
   @TextField(
     { maxLength: 100 },
-    { description: 'Your own reference, echoed back exactly (printable Unicode; no control characters)', example: 'inv-2026-0001', optional: true },
+    {
+      description: 'Your own reference, echoed back exactly (printable Unicode; no control characters)',
+      example: 'inv-2026-0001',
+      optional: true,
+    },
   )
   reference?: string;
 

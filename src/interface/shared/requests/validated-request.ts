@@ -45,4 +45,3 @@ function firstProblem(errors: ValidationError[], noun: string, prefix = ''): str
   if (error.children?.length) return firstProblem(error.children, noun, path);
   return `${path}: is invalid`;
 }
-

@@ -12,7 +12,8 @@ export function IsStringRecord(maxEntries: number, maxLength: number, options?: 
           !Array.isArray(value) &&
           Object.keys(value).length <= maxEntries &&
           Object.values(value).every((entry) => typeof entry === 'string' && entry.length <= maxLength),
-        defaultMessage: () => `must be an object of at most ${maxEntries} string values of at most ${maxLength} characters`,
+        defaultMessage: () =>
+          `must be an object of at most ${maxEntries} string values of at most ${maxLength} characters`,
       },
     },
     options,

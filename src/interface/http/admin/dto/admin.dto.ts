@@ -1,4 +1,18 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import { CORRIDORS, Corridor } from '../../../../domain/corridor/corridor';
 import { ENVIRONMENTS, Environment } from '../../../../domain/shared/environment';
 import { CreateScopedKeyDto } from '../../partner/dto/scoped-key.dto';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { CORRIDOR, CURRENCY, DATE_TIME, DECIMAL_AMOUNT, ENVIRONMENT } from './schema-formats';
 
-@ApiSchema({ name: 'Balance', description: 'The wallet of the key\'s environment, in the corridor currency.' })
+@ApiSchema({ name: 'Balance', description: "The wallet of the key's environment, in the corridor currency." })
 export class BalanceResponseDto {
   @ApiProperty({ ...DECIMAL_AMOUNT, description: 'Wallet balance' })
   available!: string;

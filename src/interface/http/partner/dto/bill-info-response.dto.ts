@@ -1,7 +1,10 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { CURRENCY, DATE_TIME, DECIMAL_AMOUNT, ID } from './schema-formats';
 
-@ApiSchema({ name: 'BillInfo', description: 'The outstanding bill, step 1 of a bill payment. Pay it with POST /pay-bill.' })
+@ApiSchema({
+  name: 'BillInfo',
+  description: 'The outstanding bill, step 1 of a bill payment. Pay it with POST /pay-bill.',
+})
 export class BillInfoResponseDto {
   @ApiProperty({ ...ID, example: 1005 })
   biller_id!: number;
@@ -21,7 +24,12 @@ export class BillInfoResponseDto {
   @ApiProperty(CURRENCY)
   currency!: string;
 
-  @ApiProperty({ type: 'string', format: 'date', description: 'YYYY-MM-DD; in the past when the bill is overdue', example: '2026-01-25' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date',
+    description: 'YYYY-MM-DD; in the past when the bill is overdue',
+    example: '2026-01-25',
+  })
   due_date!: string;
 
   @ApiProperty({ type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM', example: '2025-12' })

@@ -2,7 +2,17 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { BillerCategory } from '../../../../application/ports/catalog.port';
 import { CORRIDOR, CURRENCY, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
 
-export const BILLER_CATEGORIES: readonly BillerCategory[] = ['POSTPAID_MOBILE', 'ELECTRICITY', 'WATER', 'GAS', 'BROADBAND', 'DTH', 'LANDLINE', 'INSURANCE', 'CREDIT_CARD'];
+export const BILLER_CATEGORIES: readonly BillerCategory[] = [
+  'POSTPAID_MOBILE',
+  'ELECTRICITY',
+  'WATER',
+  'GAS',
+  'BROADBAND',
+  'DTH',
+  'LANDLINE',
+  'INSURANCE',
+  'CREDIT_CARD',
+];
 
 @ApiSchema({ name: 'Operator', description: 'A mobile prepaid operator of the corridor.' })
 export class OperatorDto {
@@ -40,9 +50,11 @@ abstract class CorridorListDto {
   count!: number;
 }
 
-@ApiSchema({ name: 'OperatorList', description: 'The active operators of the corridor, or only the detected one when `phone` was given.' })
+@ApiSchema({
+  name: 'OperatorList',
+  description: 'The active operators of the corridor, or only the detected one when `phone` was given.',
+})
 export class OperatorListDto extends CorridorListDto {
-
   @ApiPropertyOptional({ ...E164_PHONE, description: 'The queried phone in E.164, present when `phone` was given' })
   phone?: string;
 
@@ -50,7 +62,10 @@ export class OperatorListDto extends CorridorListDto {
   operators!: OperatorDto[];
 }
 
-@ApiSchema({ name: 'BillerParam', description: 'An extra parameter a biller needs in `params` of bill-info and pay-bill.' })
+@ApiSchema({
+  name: 'BillerParam',
+  description: 'An extra parameter a biller needs in `params` of bill-info and pay-bill.',
+})
 export class BillerParamDto {
   @ApiProperty({ type: 'string', example: 'billing_unit' })
   name!: string;
@@ -61,7 +76,12 @@ export class BillerParamDto {
   @ApiProperty({ type: 'boolean' })
   required!: boolean;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Regular expression the value must match, or null', example: '^[0-9]{4}$' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Regular expression the value must match, or null',
+    example: '^[0-9]{4}$',
+  })
   pattern!: string | null;
 }
 
@@ -70,11 +90,19 @@ export class BillerConsumerNumberDto {
   @ApiProperty({ type: 'string', example: 'CA Number' })
   label!: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Regular expression the consumer number must match, or null', example: '^[0-9]{10}$' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Regular expression the consumer number must match, or null',
+    example: '^[0-9]{10}$',
+  })
   pattern!: string | null;
 }
 
-@ApiSchema({ name: 'Biller', description: 'A biller of the corridor (postpaid mobile, utility, and in IN the BBPS billers).' })
+@ApiSchema({
+  name: 'Biller',
+  description: 'A biller of the corridor (postpaid mobile, utility, and in IN the BBPS billers).',
+})
 export class BillerDto {
   @ApiProperty({ ...ID, description: 'Used as biller_id in bill-info and pay-bill', example: 1005 })
   id!: number;
@@ -94,7 +122,11 @@ export class BillerDto {
   @ApiProperty(CURRENCY)
   local_currency!: string;
 
-  @ApiProperty({ type: () => BillerConsumerNumberDto, nullable: true, description: 'The label and shape of the consumer number, or null when the biller states none' })
+  @ApiProperty({
+    type: () => BillerConsumerNumberDto,
+    nullable: true,
+    description: 'The label and shape of the consumer number, or null when the biller states none',
+  })
   consumer_number!: BillerConsumerNumberDto | null;
 
   @ApiProperty({ type: () => BillerParamDto, isArray: true })
@@ -103,7 +135,6 @@ export class BillerDto {
 
 @ApiSchema({ name: 'BillerList', description: 'The active billers of the corridor, optionally of one category.' })
 export class BillerListDto extends CorridorListDto {
-
   @ApiProperty({ type: () => BillerDto, isArray: true })
   billers!: BillerDto[];
 }

@@ -37,6 +37,11 @@ export class ErrorResponseDto {
   @ApiProperty({ type: 'string', enum: [...PARTNER_ERROR_CODES], example: 'validation_failed' })
   error!: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'What went wrong; starts with the offending field when there is one', example: 'amount: must be greater than zero' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'What went wrong; starts with the offending field when there is one',
+    example: 'amount: must be greater than zero',
+  })
   detail!: string | null;
 }

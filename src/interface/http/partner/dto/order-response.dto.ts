@@ -3,7 +3,12 @@ import { AMOUNT_LOCAL, CURRENCY, DATE_TIME, DECIMAL_AMOUNT, E164_PHONE, ID } fro
 
 /** The Order resource: the answer of a value-moving call, always PENDING; settlement follows asynchronously. */
 abstract class OrderDto {
-  @ApiProperty({ type: 'string', minLength: 1, description: 'Identifier for GET /transactions/{order_id}', example: 'ord_01JH2K3M4N5P6Q7R8S9T0V1W2X' })
+  @ApiProperty({
+    type: 'string',
+    minLength: 1,
+    description: 'Identifier for GET /transactions/{order_id}',
+    example: 'ord_01JH2K3M4N5P6Q7R8S9T0V1W2X',
+  })
   order_id!: string;
 
   @ApiProperty({ type: 'string', enum: ['PENDING'], description: 'Always PENDING in this response' })
@@ -76,7 +81,10 @@ export class BillPaymentPreviewDto extends OrderPreviewDto {
   consumer_number!: string;
 }
 
-@ApiSchema({ name: 'TopupDryRun', description: 'The answer of POST /topup with validate_only: every check passed; nothing was debited or placed.' })
+@ApiSchema({
+  name: 'TopupDryRun',
+  description: 'The answer of POST /topup with validate_only: every check passed; nothing was debited or placed.',
+})
 export class TopupDryRunDto {
   @ApiProperty({ type: 'boolean', enum: [true] })
   validate_only!: true;
@@ -85,7 +93,10 @@ export class TopupDryRunDto {
   would!: TopupPreviewDto;
 }
 
-@ApiSchema({ name: 'BillPaymentDryRun', description: 'The answer of POST /pay-bill with validate_only: every check passed; nothing was debited or placed.' })
+@ApiSchema({
+  name: 'BillPaymentDryRun',
+  description: 'The answer of POST /pay-bill with validate_only: every check passed; nothing was debited or placed.',
+})
 export class BillPaymentDryRunDto {
   @ApiProperty({ type: 'boolean', enum: [true] })
   validate_only!: true;

@@ -16,7 +16,11 @@ export class PartnerSettingsDto {
   @ApiProperty({ type: 'boolean' })
   webhook_secret_set!: boolean;
 
-  @ApiProperty({ ...DATE_TIME, nullable: true, description: 'During a rotation: until when the previous secret also signs' })
+  @ApiProperty({
+    ...DATE_TIME,
+    nullable: true,
+    description: 'During a rotation: until when the previous secret also signs',
+  })
   previous_webhook_secret_valid_until!: string | null;
 
   @ApiProperty({ type: 'string', isArray: true, description: 'IPv4/IPv6 CIDR ranges; empty allows every address' })
@@ -25,7 +29,11 @@ export class PartnerSettingsDto {
   @ApiProperty({ type: 'integer', minimum: 1 })
   rate_limit_per_minute!: number;
 
-  @ApiPropertyOptional({ type: 'string', pattern: '^whsec_', description: 'Only in the answer that created or rotated the secret: shown once, store it' })
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: '^whsec_',
+    description: 'Only in the answer that created or rotated the secret: shown once, store it',
+  })
   webhook_secret?: string;
 }
 
@@ -37,10 +45,18 @@ export class WebhookAttemptDto {
   @ApiProperty(DATE_TIME)
   attempted_at!: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Where the attempt went: your URL at that moment; null when none was set' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Where the attempt went: your URL at that moment; null when none was set',
+  })
   url!: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Your endpoint\'s HTTP status; null when there was no answer' })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "Your endpoint's HTTP status; null when there was no answer",
+  })
   status_code!: number | null;
 
   @ApiProperty({ type: 'integer', minimum: 0 })
@@ -55,7 +71,11 @@ export class WebhookDeliveryDto {
   @ApiProperty({ type: 'string', minLength: 1 })
   delivery_id!: string;
 
-  @ApiProperty({ type: 'string', minLength: 1, description: 'The event_id your endpoint receives; equal to delivery_id' })
+  @ApiProperty({
+    type: 'string',
+    minLength: 1,
+    description: 'The event_id your endpoint receives; equal to delivery_id',
+  })
   event_id!: string;
 
   @ApiProperty({ type: 'string', enum: ['transaction.succeeded', 'transaction.failed'] })

@@ -3,21 +3,38 @@ import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min
 
 @ApiSchema({ name: 'SettingsChange', description: 'Only the fields given are changed.' })
 export class UpdateSettingsDto {
-  @ApiPropertyOptional({ type: 'string', maxLength: 2048, nullable: true, description: 'Where outcomes are announced; https to a public address for live; null or "" removes it', example: 'https://example.com/hooks/recharge' })
+  @ApiPropertyOptional({
+    type: 'string',
+    maxLength: 2048,
+    nullable: true,
+    description: 'Where outcomes are announced; https to a public address for live; null or "" removes it',
+    example: 'https://example.com/hooks/recharge',
+  })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString({ message: 'must be a string or null' })
   @MaxLength(2048, { message: 'must be at most 2048 characters' })
   webhook_url?: string | null;
 
-  @ApiPropertyOptional({ description: 'IPv4/IPv6 addresses or CIDR ranges allowed to use this key; empty allows all', type: [String], maxItems: 50, example: ['203.0.113.0/24', '2001:db8::/32'] })
+  @ApiPropertyOptional({
+    description: 'IPv4/IPv6 addresses or CIDR ranges allowed to use this key; empty allows all',
+    type: [String],
+    maxItems: 50,
+    example: ['203.0.113.0/24', '2001:db8::/32'],
+  })
   @IsOptional()
   @IsArray({ message: 'must be an array of strings' })
   @ArrayMaxSize(50, { message: 'at most 50 entries' })
   @IsString({ each: true, message: 'must be an array of strings' })
   ip_allowlist?: string[];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 600, description: 'Requests per minute for this key (1 to 600 through this API)', example: 60 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 600,
+    description: 'Requests per minute for this key (1 to 600 through this API)',
+    example: 60,
+  })
   @IsOptional()
   @IsInt({ message: 'must be an integer' })
   @Min(1, { message: 'must be at least 1' })

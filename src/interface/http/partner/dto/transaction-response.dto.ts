@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { AMOUNT_LOCAL, CURRENCY, DATE_TIME, E164_PHONE, ID, PUBLIC_STATUSES } from './schema-formats';
 
-@ApiSchema({ name: 'TransactionStatus', description: 'The authoritative state of a transaction. Only PENDING, SUCCESS and FAILED are ever shown.' })
+@ApiSchema({
+  name: 'TransactionStatus',
+  description: 'The authoritative state of a transaction. Only PENDING, SUCCESS and FAILED are ever shown.',
+})
 export class TransactionStatusDto {
   @ApiProperty({ type: 'string', minLength: 1 })
   order_id!: string;
@@ -51,6 +54,10 @@ export class TransactionListDto {
   @ApiProperty({ type: () => TransactionStatusDto, isArray: true })
   transactions!: TransactionStatusDto[];
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page',
+  })
   next_cursor!: string | null;
 }
