@@ -37,10 +37,18 @@ const runTag = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 /** A fresh Idempotency-Key for each request, unique across the whole bench run. */
 export const nextIdempotencyKey = (): string => `bench-${runTag}-${(sequence++).toString(36)}`;
 
+/**
+ * A different recipient for each topup, from 100,000 Indian mobile numbers that all end in the sandbox's
+ * instant-success suffix: the service keeps the numbers it read lately (10,000), and a bench that topped
+ * up one number would measure that memory instead of the reading.
+ */
+let recipient = Math.floor(Math.random() * 100_000);
+const nextTopupBody = (): string =>
+  JSON.stringify({ ...TOPUP_BODY, phone: `+919${String(recipient++ % 100_000).padStart(5, '0')}0001` });
+
 /** POST /v1/partner/topup, one distinct Idempotency-Key per request, keys taken round-robin. */
 export function topupLoad(options: LoadOptions, keys: readonly string[]): Promise<LoadResult> {
   let turn = 0;
-  const body = JSON.stringify(TOPUP_BODY);
   return run(options, {
     method: 'POST',
     path: '/v1/partner/topup',
@@ -53,7 +61,7 @@ export function topupLoad(options: LoadOptions, keys: readonly string[]): Promis
           'idempotency-key': nextIdempotencyKey(),
           'content-type': 'application/json',
         },
-        body,
+        body: nextTopupBody(),
       };
     },
   });
