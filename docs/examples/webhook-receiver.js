@@ -38,8 +38,7 @@ function verifySignature(header, rawBody, secrets, options = {}) {
   const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
   const parsed = parseSignatureHeader(header);
   if (!parsed) return { ok: false, reason: 'missing or malformed X-Partner-Signature' };
-  if (Math.abs(nowSeconds - parsed.timestamp) > tolerance)
-    return { ok: false, reason: 'timestamp outside the tolerance' };
+  if (Math.abs(nowSeconds - parsed.timestamp) > tolerance) return { ok: false, reason: 'timestamp outside the tolerance' };
   const signed = Buffer.concat([Buffer.from(`${parsed.timestamp}.`, 'utf8'), rawBody]);
   for (const secret of secrets) {
     const expected = createHmac('sha256', secret).update(signed).digest();
@@ -81,10 +80,7 @@ function createReceiver({ secret, onEvent, toleranceSeconds = TOLERANCE_SECONDS,
       if (size > MAX_BODY_BYTES) return reply(response, 413, 'body too large');
       // Verify the bytes exactly as received: never re-serialise the parsed JSON.
       const rawBody = Buffer.concat(chunks);
-      const verdict = verifySignature(request.headers['x-partner-signature'], rawBody, secrets, {
-        toleranceSeconds,
-        now,
-      });
+      const verdict = verifySignature(request.headers['x-partner-signature'], rawBody, secrets, { toleranceSeconds, now });
       if (!verdict.ok) return reply(response, 400, verdict.reason);
 
       let event;
@@ -116,18 +112,14 @@ module.exports = { createReceiver, verifySignature, parseSignatureHeader, TOLERA
 if (require.main === module) {
   const secrets = (process.env.WEBHOOK_SECRET || '').split(',').filter(Boolean);
   if (secrets.length === 0) {
-    process.stderr.write(
-      'set WEBHOOK_SECRET to the webhook_secret you were given (two, comma-separated, during a rotation)\n',
-    );
+    process.stderr.write('set WEBHOOK_SECRET to the webhook_secret you were given (two, comma-separated, during a rotation)\n');
     process.exit(1);
   }
   const server = createReceiver({
     secret: secrets,
     onEvent: (event) => {
       // Replace with your own handling: mark the order paid or refunded, notify your customer...
-      process.stdout.write(
-        `${JSON.stringify({ received: event.event, event_id: event.event_id, order_id: event.order_id })}\n`,
-      );
+      process.stdout.write(`${JSON.stringify({ received: event.event, event_id: event.event_id, order_id: event.order_id })}\n`);
     },
   });
   const port = Number(process.env.PORT || 8080);
