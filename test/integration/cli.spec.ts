@@ -225,9 +225,23 @@ describe('the operator CLI against a running service', () => {
     expect(run.stdout).not.toContain('svc_');
   });
 
-  it('verify exits 0 when the money invariants hold', async () => {
+  it('verify exits 0 when the money invariants hold (a check this quick shows no progress)', async () => {
     const printed = printedJson(await cli(['verify'], env));
     expect(printed).toMatchObject({ ok: true, breaches: [] });
+  });
+
+  it('the service answers verify as NDJSON progress and then its answer when asked', async () => {
+    const answer = await fetch(`${service.url}/v1/admin/verify`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, accept: 'application/x-ndjson' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await answer.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toEqual({ progress: { step: 'verify', done: expect.any(Number), total: expect.any(Number) } });
+    expect(lines[lines.length - 1]).toEqual({ result: { status: 200, body: expect.objectContaining({ ok: true }) } });
   });
 
   it('an unknown command exits 2 with the usage on stderr', async () => {

@@ -45,7 +45,12 @@ export interface LedgerWalk {
   lastPosition: GlobalPosition | null;
 }
 
-export async function walkLedger(store: EventStore, pageSize = 1000): Promise<LedgerWalk> {
+/** `onPage` hears the events walked so far after each page (for progress of long walks). */
+export async function walkLedger(
+  store: EventStore,
+  pageSize = 1000,
+  onPage?: (eventsWalked: number) => void,
+): Promise<LedgerWalk> {
   const wallets = new Map<string, WalletFacts>();
   const orders = new Map<string, OrderFacts>();
   const orderFacts = (orderId: string): OrderFacts => {
@@ -68,6 +73,7 @@ export async function walkLedger(store: EventStore, pageSize = 1000): Promise<Le
       else if (recorded.streamId.startsWith('order-')) foldOrder(orderFacts, recorded);
     }
     after = page[page.length - 1].position;
+    onPage?.(events);
   }
   return { wallets, orders, events, lastPosition: after };
 }

@@ -24,6 +24,8 @@ export class VerifyMoneyInvariants extends Query<VerificationReport> {
   constructor(
     /** Failed orders younger than this may still be waiting for their refund job. */
     readonly refundGraceMs = 5 * 60_000,
+    /** Hears the events walked so far and the log's length when the walk began. */
+    readonly progress?: (eventsWalked: number, eventsInLog: number) => void,
   ) {
     super();
   }
@@ -51,12 +53,13 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ refundGraceMs }: VerifyMoneyInvariants): Promise<VerificationReport> {
+  async execute({ refundGraceMs, progress }: VerifyMoneyInvariants): Promise<VerificationReport> {
     // The read models are compared with the log as walked, so they must have applied its last
     // event. Waiting for the head first and walking after would let an event that became readable
     // in between (behind a transaction that was still open) into the walk but not into the read
     // models: a breach that is none.
-    const ledger = await walkLedger(this.store);
+    const eventsInLog = progress ? await this.store.countEvents(null) : 0;
+    const ledger = await walkLedger(this.store, 1000, progress && ((walked) => progress(walked, eventsInLog)));
     await this.barrier.waitFor(ledger.lastPosition);
     const breaches: Breach[] = [];
     const inProgress: string[] = [];

@@ -42,9 +42,9 @@ export const describeFailure = describe;
 
 const fetchAdmin = (serviceUrl: string, token: string, request: AdminRequest): Promise<Response> => {
   const headers: Record<string, string> = {
+    accept: 'application/json',
     ...request.headers,
     authorization: `Bearer ${token}`,
-    accept: 'application/json',
   };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   return fetch(`${serviceUrl}/v1/admin${request.path}`, {

@@ -1,3 +1,4 @@
+import { NDJSON } from './counted-progress';
 import { CommandSpec } from './command-spec';
 
 const seg = encodeURIComponent;
@@ -265,10 +266,10 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   verify: {
     usage: '',
     summary:
-      'Check ledger invariants; exits 1 and prints the breaches if any. Shows on stderr how long the service has been working.',
+      'Check ledger invariants; exits 1 and prints the breaches if any. Shows on stderr the events checked so far.',
     positionals: [],
     options: {},
-    build: () => ({ method: 'GET', path: '/verify' }),
+    build: () => ({ method: 'GET', path: '/verify', headers: { accept: NDJSON } }),
     longRunning: true,
   },
   'provider status': {

@@ -1,3 +1,4 @@
+import { NDJSON, sendWithCountedProgress } from './counted-progress';
 import { sendAdminRequest } from './admin-http';
 import { lookupAdminToken } from './admin-token';
 import { COMMANDS } from './commands';
@@ -51,9 +52,13 @@ const run = async (argv: readonly string[]): Promise<ExitCode> => {
   }
 
   const send = () => sendAdminRequest(service.url, token.token, parsed.request);
-  const result = parsed.progressLabel
-    ? await withElapsedProgress(process.stderr, parsed.progressLabel, send)
-    : await send();
+  const label = parsed.progressLabel;
+  const result =
+    label === null
+      ? await send()
+      : parsed.request.headers?.accept === NDJSON
+        ? await sendWithCountedProgress(service.url, token.token, parsed.request, process.stderr, label)
+        : await withElapsedProgress(process.stderr, label, send);
   if (result.kind === 'unreachable') return unreachable(result.cause);
   const outcome = responseOutcome(result.status, result.text);
   process[outcome.stream].write(`${outcome.line}\n`);

@@ -9,12 +9,13 @@ import {
   Patch,
   Post,
   Query,
+  Req,
   Res,
   UseGuards,
 } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { FastifyReply } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { VerifyMoneyInvariants } from '../../../application/audit/verify-money-invariants';
 import { ShowOrder, ShowPartner } from '../../../application/operations/admin-queries';
 import { ResolveOrder } from '../../../application/operations/resolve-order';
@@ -27,6 +28,7 @@ import { Actor } from '../../../domain/shared/actor';
 import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
 import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
+import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
   ConfigurePartnerDto,
@@ -169,9 +171,22 @@ export class AdminController {
     return this.commands.execute(new ResolveOrder(id, body.outcome, body.reason, operator));
   }
 
+  /** With `Accept: application/x-ndjson`, progress lines while the log is walked, then the answer (progress-answer.ts). */
   @Get('verify')
-  async verify() {
-    const report = await this.queries.execute(new VerifyMoneyInvariants());
+  async verify(
+    @Headers('accept') accept: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    if (wantsProgress(accept)) {
+      await answerWithProgress(request, reply, 'verify', (progress) => this.verifiedReport(progress));
+      return;
+    }
+    await reply.send(await this.verifiedReport());
+  }
+
+  private async verifiedReport(progress?: ReportProgress) {
+    const report = await this.queries.execute(new VerifyMoneyInvariants(undefined, progress));
     if (!report.ok) throw new VerifyBreach(report);
     return report;
   }

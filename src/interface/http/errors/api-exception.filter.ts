@@ -24,7 +24,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const { status, body, headers } = this.translate(exception, request);
+    const { status, body, headers } = errorAnswer(exception, request);
     // A refusal the service chose (a provider that is down: 503) is an expected answer: one line, no stack.
     if (exception instanceof StoreUnavailableError)
       this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status}: ${exception.message}`);
@@ -37,60 +37,61 @@ export class ApiExceptionFilter implements ExceptionFilter {
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
   }
+}
 
-  private translate(
-    exception: unknown,
-    request: FastifyRequest,
-  ): { status: number; body: ErrorBody; headers: Record<string, string> } {
-    if (exception instanceof ServiceError) {
-      const detailed = exception instanceof ServiceErrorWithHeaders ? exception : null;
-      return {
-        status: STATUS_OF_ERROR[exception.code],
-        body: { error: exception.code, detail: exception.detail, ...(detailed?.extraBody ?? {}) },
-        headers:
-          exception instanceof RateLimitExceeded ? rateLimitHeaders(exception.decision) : (detailed?.headers ?? {}),
-      };
-    }
-    if (exception instanceof StoreUnavailableError) {
-      return {
-        status: 503,
-        body: {
-          error: 'service_unavailable',
-          detail:
-            'the service cannot reach its database at the moment; retry with the same Idempotency-Key (a retry is never applied twice)',
-        },
-        headers: { 'retry-after': '1' },
-      };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === 404)
-        return {
-          status,
-          body: { error: 'not_found', detail: `no route ${request.method} ${request.url.split('?')[0]}` },
-          headers: {},
-        };
-      if (status === 405)
-        return {
-          status,
-          body: { error: 'not_found', detail: `method ${request.method} is not allowed here` },
-          headers: {},
-        };
-      // Fastify's own refusals (body parser, content type, size) reach here as HttpExceptions.
-      if (status < 500) return fastifyClientError(status, exception.message);
-    }
-    const fastifyStatus = statusOfFastifyError(exception);
-    if (fastifyStatus !== null && fastifyStatus < 500)
-      return fastifyClientError(fastifyStatus, messageOf(exception), codeOf(exception));
+/** The status, Error body and headers an exception is answered with (also for answers streamed as NDJSON). */
+export function errorAnswer(
+  exception: unknown,
+  request: FastifyRequest,
+): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (exception instanceof ServiceError) {
+    const detailed = exception instanceof ServiceErrorWithHeaders ? exception : null;
     return {
-      status: 500,
-      body: {
-        error: 'internal_error',
-        detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key`,
-      },
-      headers: {},
+      status: STATUS_OF_ERROR[exception.code],
+      body: { error: exception.code, detail: exception.detail, ...(detailed?.extraBody ?? {}) },
+      headers:
+        exception instanceof RateLimitExceeded ? rateLimitHeaders(exception.decision) : (detailed?.headers ?? {}),
     };
   }
+  if (exception instanceof StoreUnavailableError) {
+    return {
+      status: 503,
+      body: {
+        error: 'service_unavailable',
+        detail:
+          'the service cannot reach its database at the moment; retry with the same Idempotency-Key (a retry is never applied twice)',
+      },
+      headers: { 'retry-after': '1' },
+    };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 404)
+      return {
+        status,
+        body: { error: 'not_found', detail: `no route ${request.method} ${request.url.split('?')[0]}` },
+        headers: {},
+      };
+    if (status === 405)
+      return {
+        status,
+        body: { error: 'not_found', detail: `method ${request.method} is not allowed here` },
+        headers: {},
+      };
+    // Fastify's own refusals (body parser, content type, size) reach here as HttpExceptions.
+    if (status < 500) return fastifyClientError(status, exception.message);
+  }
+  const fastifyStatus = statusOfFastifyError(exception);
+  if (fastifyStatus !== null && fastifyStatus < 500)
+    return fastifyClientError(fastifyStatus, messageOf(exception), codeOf(exception));
+  return {
+    status: 500,
+    body: {
+      error: 'internal_error',
+      detail: `an internal error occurred (request ${request.id}); it is safe to retry with the same Idempotency-Key`,
+    },
+    headers: {},
+  };
 }
 
 /** A refusal that also sets response headers (Retry-After and the like) or adds fields to the Error body. */
