@@ -48,7 +48,7 @@ export async function sendWithCountedProgress(
         result = { kind: 'response', status: Number(parsed.result.status), text: JSON.stringify(parsed.result.body) };
       }
     };
-    const reader = response.body.getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
