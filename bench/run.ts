@@ -142,8 +142,10 @@ async function main(): Promise<void> {
     quietness: judgeQuietness({
       idleBusyBefore,
       loadAverageStart: Number(machine.load_average_start),
-      cores: Number(machine.cpus),
       othersBusy: [postgres, ...(embedded ? [embedded] : [])].flatMap(othersBusyOf),
+      othersBusyInPairs: postgres.pairs
+        ? [...postgres.pairs.at_connections.pairs, ...postgres.pairs.at_one.pairs].map((pair) => pair.others_busy)
+        : [],
     }),
   };
 

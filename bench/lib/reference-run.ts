@@ -9,29 +9,42 @@ export interface Quietness {
   not_reference_because: string[];
 }
 
-/** Past these, other work on the machine moves the figures more than the changes they are to show. */
-export const QUIET_LIMITS = { idleBusyBefore: 0.1, loadAveragePerCore: 0.5, othersBusy: 0.15 } as const;
+/**
+ * Past these, other work on the machine moves the figures more than the changes they are to show. The load
+ * average is recorded but not judged: it lags by minutes, and the bench's own build raises it just before.
+ */
+export const QUIET_LIMITS = { idleBusyBefore: 0.1, othersBusyInPairs: 0.15, othersBusyMean: 0.05 } as const;
 
 export function judgeQuietness(reading: {
   idleBusyBefore: number | null;
   loadAverageStart: number;
-  cores: number;
+  /** Other processes' share in every measured window. */
   othersBusy: readonly (number | null | undefined)[];
+  /** The same in the windows of the interleaved pairs, which decide topup_vs_limit. */
+  othersBusyInPairs: readonly (number | null | undefined)[];
 }): Quietness {
-  const others = reading.othersBusy.filter((value): value is number => typeof value === 'number');
+  const known = (values: readonly (number | null | undefined)[]): number[] =>
+    values.filter((value): value is number => typeof value === 'number');
+  const others = known(reading.othersBusy);
+  const inPairs = known(reading.othersBusyInPairs);
   const othersMax = others.length ? Math.max(...others) : null;
+  const mean = others.length ? others.reduce((sum, value) => sum + value, 0) / others.length : null;
+  const percent = (share: number): number => Math.round(share * 100);
   const reasons: string[] = [];
   if (reading.idleBusyBefore !== null && reading.idleBusyBefore > QUIET_LIMITS.idleBusyBefore) {
     reasons.push(
-      `the machine was ${Math.round(reading.idleBusyBefore * 100)} % busy before the run (limit ${QUIET_LIMITS.idleBusyBefore * 100} %)`,
+      `the machine was ${percent(reading.idleBusyBefore)} % busy before the run (limit ${percent(QUIET_LIMITS.idleBusyBefore)} %)`,
     );
   }
-  const loadLimit = QUIET_LIMITS.loadAveragePerCore * reading.cores;
-  if (reading.loadAverageStart > loadLimit)
-    reasons.push(`load average ${reading.loadAverageStart} at the start (limit ${loadLimit})`);
-  if (othersMax !== null && othersMax > QUIET_LIMITS.othersBusy) {
+  const pairsMax = inPairs.length ? Math.max(...inPairs) : null;
+  if (pairsMax !== null && pairsMax > QUIET_LIMITS.othersBusyInPairs) {
     reasons.push(
-      `other processes used up to ${Math.round(othersMax * 100)} % of the machine during a window (limit ${QUIET_LIMITS.othersBusy * 100} %)`,
+      `other processes used up to ${percent(pairsMax)} % of the machine during a pair's window (limit ${percent(QUIET_LIMITS.othersBusyInPairs)} %)`,
+    );
+  }
+  if (mean !== null && mean > QUIET_LIMITS.othersBusyMean) {
+    reasons.push(
+      `other processes used ${percent(mean)} % of the machine on average over the windows (limit ${percent(QUIET_LIMITS.othersBusyMean)} %)`,
     );
   }
   return {
