@@ -2,20 +2,16 @@ import { Plan } from './plan';
 import { ratio } from './util';
 import { ModeResults, Target } from './types';
 
+/** A target with its measured value; `met` is null when the value was not measured. */
+const t = (name: string, target: string, value: number | null, ok: (v: number) => boolean, note?: string): Target => ({
+  name,
+  target,
+  value,
+  met: value === null ? null : ok(value),
+  ...(note ? { note } : {}),
+});
+
 export function targetsOf(plan: Plan, pg: ModeResults): Target[] {
-  const t = (
-    name: string,
-    target: string,
-    value: number | null,
-    ok: (v: number) => boolean,
-    note?: string,
-  ): Target => ({
-    name,
-    target,
-    value,
-    met: value === null ? null : ok(value),
-    ...(note ? { note } : {}),
-  });
   const millionReached = pg.memory.orders >= 1_000_000;
   const rssNote = millionReached ? undefined : `measured after ${pg.memory.orders} orders, not one million`;
   return [
@@ -47,19 +43,6 @@ export function targetsOf(plan: Plan, pg: ModeResults): Target[] {
 
 /** The embedded mode's own targets: throughput beside PostgreSQL mode in the same run, start times, footprint. */
 export function embeddedTargetsOf(plan: Plan, pg: ModeResults, embedded: ModeResults): Target[] {
-  const t = (
-    name: string,
-    target: string,
-    value: number | null,
-    ok: (v: number) => boolean,
-    note?: string,
-  ): Target => ({
-    name,
-    target,
-    value,
-    met: value === null ? null : ok(value),
-    ...(note ? { note } : {}),
-  });
   const long = embedded.memory.long_run;
   const lastSample = long?.samples[long.samples.length - 1] ?? null;
   const reached = long !== null && long.orders_reached >= 100_000;

@@ -3,7 +3,6 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { embeddedSocketConnectionString } from '../../src/infrastructure/sql/embedded/server-endpoint';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
-import { BareServer } from '../lib/bare';
 import { getLoad, LoadResult, topupLoad } from '../lib/load';
 import { Plan } from '../lib/plan';
 import { longRun as runLongRun } from '../lib/long-run';
@@ -14,6 +13,7 @@ import { ModeResults, Scenario } from '../lib/types';
 import {
   coldStart,
   measured,
+  measuredBareBalance,
   moneyCheck,
   runVerify,
   setupPartners,
@@ -152,23 +152,13 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
     const verify = await runVerify(url, plan);
     const money = await moneyCheck(db, counter);
 
-    const bare = await BareServer.start(ROOT, { databaseUrl });
-    let balanceBare: LoadResult;
-    try {
-      balanceBare = await measured(
-        'embedded balance_bare',
-        eplan,
-        (s) =>
-          getLoad(
-            { url: bare.url, connections: c, durationSeconds: s },
-            '/v1/partner/balance',
-            spread.map((p) => p.key),
-          ),
-        bare.pid,
-      );
-    } finally {
-      await bare.stop();
-    }
+    const balanceBare = await measuredBareBalance(
+      'embedded balance_bare',
+      eplan,
+      databaseUrl,
+      c,
+      spread.map((p) => p.key),
+    );
     return {
       mode: 'embedded',
       scenarios: {

@@ -2,7 +2,6 @@ import { tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
-import { BareServer } from '../lib/bare';
 import { getLoad, LoadResult, topupLoad } from '../lib/load';
 import { prepareLimit } from '../lib/pgbench';
 import { Plan } from '../lib/plan';
@@ -14,6 +13,7 @@ import { ModeResults, Scenario } from '../lib/types';
 import {
   coldStart,
   measured,
+  measuredBareBalance,
   measuredLimit,
   moneyCheck,
   runVerify,
@@ -135,23 +135,13 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
       service.pid,
       statements,
     );
-    const bare = await BareServer.start(ROOT, { databaseUrl: database.url });
-    let balanceBare: LoadResult;
-    try {
-      balanceBare = await measured(
-        'balance_bare',
-        plan,
-        (seconds) =>
-          getLoad(
-            { url: bare.url, connections: c, durationSeconds: seconds },
-            '/v1/partner/balance',
-            spread.map((p) => p.key),
-          ),
-        bare.pid,
-      );
-    } finally {
-      await bare.stop();
-    }
+    const balanceBare = await measuredBareBalance(
+      'balance_bare',
+      plan,
+      database.url,
+      c,
+      spread.map((p) => p.key),
+    );
 
     const sweepTopup: Scenario[] = [];
     const sweepLimit: Scenario[] = [];

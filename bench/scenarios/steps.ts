@@ -1,7 +1,9 @@
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
 import { admin, BenchPartner } from '../lib/admin';
 import { waitForProcessIdle, withCpuShare } from '../lib/cpu-usage';
-import { LoadResult, nextIdempotencyKey } from '../lib/load';
+import { BareServer } from '../lib/bare';
+import { ROOT } from '../lib/environment';
+import { getLoad, LoadResult, nextIdempotencyKey } from '../lib/load';
 import { runLimit } from '../lib/pgbench';
 import { Plan } from '../lib/plan';
 import { ProgressReporter } from '../../src/interface/cli/progress-reporter';
@@ -222,4 +224,25 @@ export async function moneyCheck(
     `money: ${counter.accepted} topups answered 200, ${debits} debits in the log for ${keys} keys, at most ${counter.sent} sent: ${consistent ? 'consistent' : 'INCONSISTENT'}`,
   );
   return money;
+}
+
+/** GET /balance on the bare Fastify server (same SQL, no Nest), the baseline of balance_vs_bare. */
+export async function measuredBareBalance(
+  name: string,
+  plan: Plan,
+  databaseUrl: string,
+  connections: number,
+  keys: readonly string[],
+): Promise<LoadResult> {
+  const bare = await BareServer.start(ROOT, { databaseUrl });
+  try {
+    return await measured(
+      name,
+      plan,
+      (seconds) => getLoad({ url: bare.url, connections, durationSeconds: seconds }, '/v1/partner/balance', keys),
+      bare.pid,
+    );
+  } finally {
+    await bare.stop();
+  }
 }
