@@ -602,6 +602,25 @@ describe('the audit commands of the operator CLI', () => {
     expect((await runCli([...args, '--format', 'pdf'], env)).code).toBe(2);
   });
 
+  it("the service answers audit report as NDJSON progress over the wallet's events and then the report, when asked", async () => {
+    const path = `/v1/admin/audit/reports/${activity.partner.partnerId}/sandbox?from=2026-03-09&to=2026-03-11`;
+    const plain = await service.admin('GET', path.slice('/v1/admin'.length));
+    const answer = await fetch(`${service.url}${path}`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, accept: 'application/x-ndjson' },
+    });
+    expect(answer.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await answer.text())
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { progress?: { step: string; done: number; total: number }; result?: unknown },
+      );
+    expect(lines[0].progress).toMatchObject({ step: 'audit report' });
+    expect(lines[0].progress?.done).toBeGreaterThan(0);
+    expect(lines[0].progress?.done).toBeLessThanOrEqual(lines[0].progress?.total ?? 0);
+    expect(lines[lines.length - 1]).toEqual({ result: { status: 200, body: plain.body } });
+  });
+
   it('audit report --format html shows the totals, each day and a chart of them in Chromium', async () => {
     if (!browserAvailable('the statement report page test')) return;
     const page = succeeded(

@@ -41,6 +41,8 @@ export class PeriodStatement extends Query<PeriodStatementView> {
     readonly from: string,
     /** YYYY-MM-DD, the last UTC day, included. */
     readonly to: string,
+    /** Hears the wallet's events folded so far and the stream's length when the fold began. */
+    readonly progress?: (eventsRead: number, eventsInStream: number) => void,
   ) {
     super();
   }
@@ -59,7 +61,7 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ partnerId, environment, from, to }: PeriodStatement): Promise<PeriodStatementView> {
+  async execute({ partnerId, environment, from, to, progress }: PeriodStatement): Promise<PeriodStatementView> {
     const first = startOfDay(from);
     if (first === null) throw new ServiceError('validation_failed', 'from: a date as YYYY-MM-DD');
     const last = startOfDay(to);
@@ -75,6 +77,7 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
       environment,
       first,
       dayCount,
+      progress,
     );
 
     const total = (pick: (day: (typeof days)[number]) => Money) =>

@@ -5,6 +5,7 @@ import { Environment } from '../../domain/shared/environment';
 import { EventStore } from '../ports/event-store.port';
 import { PartnerView, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
+import { walletStreamId } from '../../domain/wallet/wallet.stream';
 import { DAY_MS, walletLedger } from './wallet-ledger';
 import type { WalletLedgerEntry } from './wallet-ledger';
 
@@ -47,12 +48,16 @@ export async function walletStatementDays(
   environment: Environment,
   firstDayStart: number,
   dayCount: number,
+  /** Hears the wallet's events folded so far and the stream's length when the fold began. */
+  progress?: (eventsRead: number, eventsInStream: number) => void,
 ): Promise<{ partner: PartnerView; currency: Currency; days: StatementDay[] }> {
   const partner = await sources.readModels.partner(partnerId);
   if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
   const currency = currencyOf(partner.corridor);
+  const last = progress ? await sources.store.readLastEvent(walletStreamId(partnerId, environment)) : null;
+  const inStream = last === null ? 0 : last.revision + 1;
   const days = await statementDays(
-    walletLedger(sources.store, partnerId, environment, currency),
+    walletLedger(sources.store, partnerId, environment, currency, progress && ((read) => progress(read, inStream))),
     currency,
     firstDayStart,
     dayCount,

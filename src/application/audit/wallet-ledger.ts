@@ -39,6 +39,8 @@ export async function* walletLedger(
   partnerId: string,
   environment: Environment,
   currency: Currency,
+  /** Hears the stream's events read so far after each page (for progress of long folds). */
+  onPage?: (eventsRead: number) => void,
 ): AsyncGenerator<WalletLedgerEntry> {
   const streamId = walletStreamId(partnerId, environment);
   let balance = Money.zero(currency);
@@ -46,6 +48,7 @@ export async function* walletLedger(
   for (;;) {
     const page = await store.readStream(streamId, next, PAGE_SIZE);
     if (page.length === 0) return;
+    onPage?.(page[page.length - 1].revision + 1);
     for (const recorded of page) {
       if (recorded.revision < next) continue;
       next = recorded.revision + 1;

@@ -355,7 +355,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary:
       'A statement over up to 366 UTC days (both ends included), folded from the event log in one pass: totals and each day as `audit statement` gives it. ' +
       '--format html writes a page with a chart of the closing balance and the debits per day (redirect it to a file). ' +
-      'Shows on stderr how long the service has been working until the report starts.',
+      "Shows on stderr the wallet's events folded so far.",
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: {
       environment: { type: 'string', kind: 'environment', required: true },
@@ -372,6 +372,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       return {
         method: 'GET',
         path: `/audit/reports/${seg(a.value('partner_id'))}/${seg(a.value('environment'))}?${query.toString()}`,
+        headers: { accept: NDJSON },
       };
     },
     output: 'stream',

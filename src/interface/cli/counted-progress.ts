@@ -45,7 +45,13 @@ export async function sendWithCountedProgress(
         reporter ??= new ProgressReporter(stderr, label, total);
         reporter.update(done, total);
       } else if (parsed.result) {
-        result = { kind: 'response', status: Number(parsed.result.status), text: JSON.stringify(parsed.result.body) };
+        const body = parsed.result.body;
+        // A page (an HTML report) comes as a string; a JSON answer as the value itself.
+        result = {
+          kind: 'response',
+          status: Number(parsed.result.status),
+          text: typeof body === 'string' ? body : JSON.stringify(body),
+        };
       }
     };
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();

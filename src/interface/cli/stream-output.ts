@@ -1,4 +1,5 @@
 import { withElapsedProgress } from './progress-reporter';
+import { NDJSON, sendWithCountedProgress } from './counted-progress';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { openAdminRequest, describeFailure } from './admin-http';
@@ -19,7 +20,8 @@ export interface Terminal {
 /**
  * Copies a 2xx body to stdout as it arrives (the one output that is not a single JSON line: an
  * audit file can be long). An error answer prints as usual; a body cut off half way is reported
- * on stderr with exit 1, so a truncated file is never taken for a complete one.
+ * on stderr with exit 1, so a truncated file is never taken for a complete one. Long work that the
+ * service answers as NDJSON (audit report) is written once its last line, the answer, has come.
  */
 export async function streamToStdout(
   serviceUrl: string,
@@ -29,6 +31,17 @@ export async function streamToStdout(
   /** Shows the elapsed time under this name until the answer starts (see ElapsedProgress). */
   progressLabel: string | null = null,
 ): Promise<ExitCode | Unreachable> {
+  if (progressLabel !== null && request.headers?.accept === NDJSON) {
+    const answered = await sendWithCountedProgress(serviceUrl, token, request, terminal.stderr, progressLabel);
+    if (answered.kind === 'unreachable') return { unreachable: answered.cause };
+    if (answered.status < 200 || answered.status >= 300) {
+      const outcome = responseOutcome(answered.status, answered.text);
+      terminal[outcome.stream].write(`${outcome.line}\n`);
+      return outcome.exitCode;
+    }
+    if (!terminal.stdout.write(answered.text)) await once(terminal.stdout, 'drain');
+    return EXIT.ok;
+  }
   const open = () => openAdminRequest(serviceUrl, token, request);
   const opened = progressLabel ? await withElapsedProgress(terminal.stderr, progressLabel, open) : await open();
   if (opened.kind === 'unreachable') return { unreachable: opened.cause };

@@ -1,15 +1,16 @@
-import { Controller, Get, Param, Query, Res, StreamableFile, UseGuards } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Req, Res, StreamableFile, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { AuditOrder } from '../../../application/audit/audit-order';
 import { AuditWallet } from '../../../application/audit/audit-wallet';
 import { DailyStatement } from '../../../application/audit/daily-statement';
-import { PeriodStatement, PeriodStatementView } from '../../../application/audit/period-statement';
-import { FastifyReply } from 'fastify';
+import { PeriodStatement } from '../../../application/audit/period-statement';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../application/shared/service-error';
 import { Environment, isEnvironment } from '../../../domain/shared/environment';
 import { AdminTokenGuard } from './admin-token.guard';
+import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import { refuseUnknownQuery } from '../validation/query-values';
 import { auditLines, isAuditFormat } from './audit-output';
 import { REPORT_SECURITY_POLICY, statementReportPage } from './statement-report-page';
@@ -56,14 +57,20 @@ export class AuditController {
     return this.queries.execute(new DailyStatement(partnerId, environmentOf(environment), day));
   }
 
-  /** A statement over a period: JSON, or a page with a chart for people (`format=html`). */
+  /**
+   * A statement over a period: JSON, or a page with a chart for people (`format=html`). With
+   * `Accept: application/x-ndjson`, progress lines while the wallet is folded, then the answer
+   * (progress-answer.ts).
+   */
   @Get('reports/:partner_id/:environment')
   async report(
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('accept') accept: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
     @Query() query: Record<string, unknown>,
-  ): Promise<PeriodStatementView | string> {
+  ): Promise<void> {
     refuseUnknownQuery(query, ['from', 'to', 'format']);
     const { from, to, format } = query;
     const chosen = format ?? 'json';
@@ -72,10 +79,24 @@ export class AuditController {
     if (first === undefined) throw new ServiceError('validation_failed', 'from: required, as YYYY-MM-DD');
     const last = text('to', to);
     if (last === undefined) throw new ServiceError('validation_failed', 'to: required, as YYYY-MM-DD');
-    const report = await this.queries.execute(new PeriodStatement(partnerId, environmentOf(environment), first, last));
-    if (chosen === 'json') return report;
-    void reply.header('content-security-policy', REPORT_SECURITY_POLICY).type('text/html; charset=utf-8');
-    return statementReportPage(report);
+    const statement = (progress?: ReportProgress) =>
+      this.queries.execute(new PeriodStatement(partnerId, environmentOf(environment), first, last, progress));
+    if (wantsProgress(accept)) {
+      await answerWithProgress(request, reply, 'audit report', async (progress) => {
+        const report = await statement(progress);
+        return chosen === 'json' ? report : statementReportPage(report);
+      });
+      return;
+    }
+    const report = await statement();
+    if (chosen === 'json') {
+      await reply.send(report);
+      return;
+    }
+    await reply
+      .header('content-security-policy', REPORT_SECURITY_POLICY)
+      .type('text/html; charset=utf-8')
+      .send(statementReportPage(report));
   }
 }
 
