@@ -174,7 +174,9 @@ describeInBrowser('the partner portal in Chromium', () => {
     expect(secondPage.some((row) => firstPage.includes(row))).toBe(false);
 
     await page.click('#newer');
-    await page.locator('#newer:disabled').waitFor();
+    // Both buttons are disabled while a page loads; the first page, once shown, can go older again.
+    await page.locator('#older:enabled').waitFor();
+    expect(await page.locator('#newer').isDisabled()).toBe(true);
     expect(await page.locator('#transactions tr').allInnerTexts()).toEqual(firstPage);
 
     await page.selectOption('#transaction-filters select[name=status]', 'FAILED');
