@@ -15,7 +15,7 @@ import { ServiceError } from '../shared/service-error';
 export class RevokeScopedKey extends Command<{ key_id: string; revoked: true }> {
   constructor(
     readonly partnerId: string,
-    /** The environment the request acts in (the partner's key); null: any (an operator). */
+    /** The environment the request acts in (the partner's key); null: every environment (an operator). */
     readonly environment: Environment | null,
     readonly keyId: string,
     readonly actor: Actor,

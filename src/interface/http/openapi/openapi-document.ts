@@ -3,7 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { serveDocsPage } from './docs-page';
 import { ERRORS_DOC_PATH, serveErrorsDoc } from './errors-doc';
-import { Json, JsonObject, asObject, schema31 } from '../../shared/requests/json-schema';
+import { JsonObject, asArray, asObject, schema31 } from '../../shared/requests/json-schema';
 
 export const PARTNER_PREFIX = '/v1/partner/';
 /** Where the document is served, without a key. */
@@ -117,6 +117,3 @@ function convertContent(holder: JsonObject | null): void {
   }
 }
 
-function asArray(value: Json | undefined): Json[] {
-  return Array.isArray(value) ? value : [];
-}
