@@ -1,6 +1,5 @@
-import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
-import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { debitCount, debitsForKey } from '../support/ledger';
+import { startTwoServices, stopTwoServices, TwoServices } from '../support/two-services';
 import { HttpAnswer, SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
 
 const topupOf = (amount: number) => ({ operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount });
@@ -81,21 +80,15 @@ describe.each(STORES)('concurrent topups on one service (%s store)', (store) => 
 });
 
 describe('two service processes sharing one PostgreSQL database', () => {
-  let database: TestDatabase;
+  let services: TwoServices | undefined;
   let first: TestService;
   let second: TestService;
 
   beforeAll(async () => {
-    database = await createTestDatabase('concurrency');
-    const clock = new ManualClock(new Date());
-    first = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
-    second = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
+    services = await startTwoServices('concurrency');
+    ({ first, second } = services);
   });
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopTwoServices(services ?? {}));
 
   it('a partner onboarded through one process can use its key on the other', async () => {
     const { sandboxKey } = await first.createPartner('IN');

@@ -1,8 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
-import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
+import { startTwoServices, stopTwoServices, TwoServices } from '../support/two-services';
 import { HttpAnswer, SANDBOX_PHONES, TestService } from '../support/test-service';
 
 const topupOf = (amount: number, suffix = '0001') => ({ operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount });
@@ -390,21 +389,15 @@ describe('restricted API keys and dry runs', () => {
 });
 
 describe('a daily maximum across two service processes sharing one database', () => {
-  let database: TestDatabase;
+  let services: TwoServices | undefined;
   let first: TestService;
   let second: TestService;
 
   beforeAll(async () => {
-    database = await createTestDatabase('scoped_keys');
-    const clock = new ManualClock(new Date());
-    first = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
-    second = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
+    services = await startTwoServices('scoped_keys');
+    ({ first, second } = services);
   });
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopTwoServices(services ?? {}));
 
   it('topups of one key split across both processes stop exactly at its daily maximum', async () => {
     const { sandboxKey } = await first.createPartner('IN');
