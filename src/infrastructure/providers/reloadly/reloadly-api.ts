@@ -107,9 +107,7 @@ export class ReloadlyApiClient {
       },
       request.amount,
     );
-    const answer = await this.http.call('topups', { method: 'POST', path: '/topups', json, signal });
-    const topup = answer.status >= 200 && answer.status < 300 ? topupOf(answer.body) : null;
-    return topup ? { kind: 'accepted', transaction: topup } : refusalOf(answer);
+    return this.send('topups', '/topups', json, topupOf, signal);
   }
 
   async topupByTransactionId(transactionId: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
@@ -123,20 +121,12 @@ export class ReloadlyApiClient {
 
   /** Reads the report filtered by the identifier; every page is checked, in case the filter is not applied. */
   async topupByCustomIdentifier(customIdentifier: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
-    for await (const item of this.pages('topups', '/topups/reports/transactions', { customIdentifier }, signal)) {
-      const topup = topupOf(item);
-      if (topup?.customIdentifier === customIdentifier) return topup;
-    }
-    return null;
+    const matches = (topup: UpstreamTopup) => topup.customIdentifier === customIdentifier;
+    return this.firstInPages('topups', '/topups/reports/transactions', { customIdentifier }, topupOf, matches, signal);
   }
 
   async topupReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamTopup[]> {
-    const topups: UpstreamTopup[] = [];
-    for await (const item of this.pages('topups', '/topups/reports/transactions', reportRange(range), signal)) {
-      const topup = topupOf(item);
-      if (topup) topups.push(topup);
-    }
-    return topups;
+    return this.allInPages('topups', '/topups/reports/transactions', reportRange(range), topupOf, signal);
   }
 
   async payBill(request: BillPaymentRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamPayment>> {
@@ -150,9 +140,7 @@ export class ReloadlyApiClient {
       },
       request.amount,
     );
-    const answer = await this.http.call('utilities', { method: 'POST', path: '/pay', json, signal });
-    const payment = answer.status >= 200 && answer.status < 300 ? paymentOf(answer.body) : null;
-    return payment ? { kind: 'accepted', transaction: payment } : refusalOf(answer);
+    return this.send('utilities', '/pay', json, paymentOf, signal);
   }
 
   async paymentById(id: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
@@ -161,20 +149,57 @@ export class ReloadlyApiClient {
   }
 
   async paymentByReferenceId(referenceId: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
-    for await (const item of this.pages('utilities', '/transactions', { referenceId }, signal)) {
-      const payment = paymentOf(item);
-      if (payment?.referenceId === referenceId) return payment;
+    const matches = (payment: UpstreamPayment) => payment.referenceId === referenceId;
+    return this.firstInPages('utilities', '/transactions', { referenceId }, paymentOf, matches, signal);
+  }
+
+  async paymentReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamPayment[]> {
+    return this.allInPages('utilities', '/transactions', reportRange(range), paymentOf, signal);
+  }
+
+  /** A POST that places an order: accepted when a 2xx answer reads as the transaction, refused otherwise. */
+  private async send<Transaction>(
+    api: ReloadlyApi,
+    path: string,
+    json: string,
+    read: (body: unknown) => Transaction | null,
+    signal?: AbortSignal,
+  ): Promise<SendAnswer<Transaction>> {
+    const answer = await this.http.call(api, { method: 'POST', path, json, signal });
+    const transaction = answer.status >= 200 && answer.status < 300 ? read(answer.body) : null;
+    return transaction ? { kind: 'accepted', transaction } : refusalOf(answer);
+  }
+
+  /** The first item of a paged list that reads as a transaction and matches (every page is checked). */
+  private async firstInPages<Transaction>(
+    api: ReloadlyApi,
+    path: string,
+    query: Record<string, string>,
+    read: (item: unknown) => Transaction | null,
+    matches: (transaction: Transaction) => boolean,
+    signal?: AbortSignal,
+  ): Promise<Transaction | null> {
+    for await (const item of this.pages(api, path, query, signal)) {
+      const transaction = read(item);
+      if (transaction !== null && matches(transaction)) return transaction;
     }
     return null;
   }
 
-  async paymentReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamPayment[]> {
-    const payments: UpstreamPayment[] = [];
-    for await (const item of this.pages('utilities', '/transactions', reportRange(range), signal)) {
-      const payment = paymentOf(item);
-      if (payment) payments.push(payment);
+  /** Every item of a paged list that reads as a transaction. */
+  private async allInPages<Transaction>(
+    api: ReloadlyApi,
+    path: string,
+    query: Record<string, string>,
+    read: (item: unknown) => Transaction | null,
+    signal?: AbortSignal,
+  ): Promise<Transaction[]> {
+    const transactions: Transaction[] = [];
+    for await (const item of this.pages(api, path, query, signal)) {
+      const transaction = read(item);
+      if (transaction !== null) transactions.push(transaction);
     }
-    return payments;
+    return transactions;
   }
 
   private async *pages(
