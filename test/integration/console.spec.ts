@@ -1,3 +1,4 @@
+import { expectServedWithPageHeaders } from '../support/page-headers';
 import { readFileSync } from 'node:fs';
 import { Browser, Page, Request } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../support/browser';
@@ -26,43 +27,15 @@ describe('the operator console page', () => {
   });
 
   it("is served without a token, with exactly the portal's security headers: its own script only, this service only, never framed, never stored", async () => {
-    for (const [path, type] of [
+    await expectServedWithPageHeaders(service.url, [
       ['/console', 'text/html; charset=utf-8'],
       ['/console/', 'text/html; charset=utf-8'],
-      ...['console', 'api', 'page', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map((module) => [
-        `/console/${module}.js`,
-        'application/javascript; charset=utf-8',
-      ]),
+      ...['console', 'api', 'page', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map(
+        (module): [string, string] => [`/console/${module}.js`, 'application/javascript; charset=utf-8'],
+      ),
       ['/console/console.css', 'text/css; charset=utf-8'],
       ['/console/favicon.svg', 'image/svg+xml'],
-    ]) {
-      const answer = await fetch(`${service.url}${path}`);
-      const headers = Object.fromEntries(
-        [
-          'content-type',
-          'content-security-policy',
-          'x-frame-options',
-          'x-content-type-options',
-          'cross-origin-opener-policy',
-          'referrer-policy',
-          'cache-control',
-        ].map((name) => [name, answer.headers.get(name)]),
-      );
-      expect({ path, status: answer.status, headers }).toEqual({
-        path,
-        status: 200,
-        headers: {
-          'content-type': type,
-          'content-security-policy':
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
-          'x-frame-options': 'DENY',
-          'x-content-type-options': 'nosniff',
-          'cross-origin-opener-policy': 'same-origin',
-          'referrer-policy': 'no-referrer',
-          'cache-control': 'no-store',
-        },
-      });
-    }
+    ]);
     const html = await (await fetch(`${service.url}/console`)).text();
     expect(html).toContain('<script type="module" src="/console/console.js"></script>');
     // No inline script and no inline style: the policy above would refuse them anyway.

@@ -1,3 +1,4 @@
+import { expectServedWithPageHeaders } from '../support/page-headers';
 import { Browser, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../support/browser';
 import { SANDBOX_PHONES, TestService } from '../support/test-service';
@@ -20,40 +21,13 @@ describe('the partner portal page', () => {
   });
 
   it('is served without a key, with headers that keep a signed-in key on this page and this service', async () => {
-    for (const [path, type] of [
+    await expectServedWithPageHeaders(service.url, [
       ['/portal', 'text/html; charset=utf-8'],
       ['/portal/', 'text/html; charset=utf-8'],
       ['/portal/portal.js', 'application/javascript; charset=utf-8'],
       ['/portal/portal.css', 'text/css; charset=utf-8'],
       ['/portal/favicon.svg', 'image/svg+xml'],
-    ]) {
-      const answer = await fetch(`${service.url}${path}`);
-      const headers = Object.fromEntries(
-        [
-          'content-type',
-          'content-security-policy',
-          'x-frame-options',
-          'x-content-type-options',
-          'cross-origin-opener-policy',
-          'referrer-policy',
-          'cache-control',
-        ].map((name) => [name, answer.headers.get(name)]),
-      );
-      expect({ path, status: answer.status, headers }).toEqual({
-        path,
-        status: 200,
-        headers: {
-          'content-type': type,
-          'content-security-policy':
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
-          'x-frame-options': 'DENY',
-          'x-content-type-options': 'nosniff',
-          'cross-origin-opener-policy': 'same-origin',
-          'referrer-policy': 'no-referrer',
-          'cache-control': 'no-store',
-        },
-      });
-    }
+    ]);
     const page = await fetch(`${service.url}/portal`);
     expect(await page.text()).toContain('<script src="/portal/portal.js" defer></script>');
     const script = await fetch(`${service.url}/portal/portal.js`);
