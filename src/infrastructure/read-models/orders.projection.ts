@@ -73,19 +73,7 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
                                  balance_after, created_at, updated_at, provider)
            VALUES ($1, $2, $3, $4, 'INITIATED', $5::numeric, $6, $7::jsonb, $8, $9::numeric, $10, $10, $11)
            ON CONFLICT (order_id) DO NOTHING`,
-          [
-            data.orderId,
-            wallet.partnerId,
-            wallet.environment,
-            data.product.kind,
-            data.amount,
-            data.currency,
-            JSON.stringify(data.product),
-            data.reference,
-            data.balanceAfter,
-            data.placedAt,
-            data.route?.provider ?? null,
-          ],
+          orderRowOf(wallet, data),
         );
         return;
       }
@@ -173,20 +161,7 @@ async function insertDebits(run: readonly RecordedEvent[], tx: SqlExecutor): Pro
     const wallet = parseWalletStreamId(event.streamId);
     if (!wallet) continue;
     const data = event.data as WalletDebited['data'];
-    const values = [
-      data.orderId,
-      wallet.partnerId,
-      wallet.environment,
-      data.product.kind,
-      data.amount,
-      data.currency,
-      JSON.stringify(data.product),
-      data.reference,
-      data.balanceAfter,
-      data.placedAt,
-      data.route?.provider ?? null,
-    ];
-    values.forEach((value, index) => columns[index].push(value));
+    orderRowOf(wallet, data).forEach((value, index) => columns[index].push(value));
   }
   if (columns[0].length === 0) return;
   // ON CONFLICT DO NOTHING keeps the first row of an order, as applying the debits one by one would.
@@ -227,4 +202,24 @@ async function markSettled(run: readonly RecordedEvent[], tx: SqlExecutor): Prom
     ],
     { planPerCall: true },
   );
+}
+
+/** The columns of a new order's row, from its debit, in the order the inserts name them. */
+function orderRowOf(
+  wallet: { partnerId: string; environment: string },
+  data: WalletDebited['data'],
+): (string | null)[] {
+  return [
+    data.orderId,
+    wallet.partnerId,
+    wallet.environment,
+    data.product.kind,
+    data.amount,
+    data.currency,
+    JSON.stringify(data.product),
+    data.reference,
+    data.balanceAfter,
+    data.placedAt,
+    data.route?.provider ?? null,
+  ];
 }
