@@ -13,8 +13,23 @@ export interface OperatorEntry {
   active: boolean;
 }
 
-export type BillerCategory =
-  'POSTPAID_MOBILE' | 'ELECTRICITY' | 'WATER' | 'GAS' | 'BROADBAND' | 'DTH' | 'LANDLINE' | 'INSURANCE' | 'CREDIT_CARD';
+/** Every biller category, in the order the API lists them. */
+export const BILLER_CATEGORIES = [
+  'POSTPAID_MOBILE',
+  'ELECTRICITY',
+  'WATER',
+  'GAS',
+  'BROADBAND',
+  'DTH',
+  'LANDLINE',
+  'INSURANCE',
+  'CREDIT_CARD',
+] as const;
+
+export type BillerCategory = (typeof BILLER_CATEGORIES)[number];
+
+export const isBillerCategory = (value: unknown): value is BillerCategory =>
+  typeof value === 'string' && (BILLER_CATEGORIES as readonly string[]).includes(value);
 
 export interface BillerParam {
   name: string;

@@ -1,4 +1,11 @@
-import { BillerCategory, BillerEntry, BillerParam, OperatorEntry } from '../../application/ports/catalog.port';
+import {
+  BILLER_CATEGORIES,
+  BillerCategory,
+  BillerEntry,
+  BillerParam,
+  OperatorEntry,
+  isBillerCategory,
+} from '../../application/ports/catalog.port';
 import { Corridor, CORRIDORS, currencyOf, isCorridor } from '../../domain/corridor/corridor';
 import { Money } from '../../domain/money/money';
 import { arrayAt, booleanAt, fail, objectAt, patternAt, positiveIntegerAt, stringAt } from './json-fields';
@@ -22,18 +29,6 @@ export interface CatalogData {
   billers: BillerEntry[];
   prefixes: PrefixOwner[];
 }
-
-const BILLER_CATEGORIES: Record<BillerCategory, true> = {
-  POSTPAID_MOBILE: true,
-  ELECTRICITY: true,
-  WATER: true,
-  GAS: true,
-  BROADBAND: true,
-  DTH: true,
-  LANDLINE: true,
-  INSURANCE: true,
-  CREDIT_CARD: true,
-};
 
 const API_ID = /^[A-Z][A-Z0-9_]*$/;
 const AMOUNT = /^\d{1,13}\.\d{2}$/;
@@ -178,9 +173,9 @@ const corridorAt = (value: unknown, path: string): Corridor =>
     : fail(path, `must be one of ${Object.keys(CORRIDORS).join(', ')}, got ${JSON.stringify(value)}`);
 
 const categoryAt = (value: unknown, path: string): BillerCategory =>
-  typeof value === 'string' && Object.prototype.hasOwnProperty.call(BILLER_CATEGORIES, value)
-    ? (value as BillerCategory)
-    : fail(path, `must be one of ${Object.keys(BILLER_CATEGORIES).join(', ')}, got ${JSON.stringify(value)}`);
+  isBillerCategory(value)
+    ? value
+    : fail(path, `must be one of ${BILLER_CATEGORIES.join(', ')}, got ${JSON.stringify(value)}`);
 
 const assertUnique = (values: readonly (string | number)[], what: string, where: string): void => {
   const seen = new Set<string | number>();

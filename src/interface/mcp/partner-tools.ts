@@ -31,8 +31,8 @@ import {
   transactionSummary,
 } from './tool-results';
 import { RequestSubject, validatedRequest } from '../shared/requests/validated-request';
+import { BILLER_CATEGORIES } from '../../application/ports/catalog.port';
 import {
-  BILLER_CATEGORIES,
   BillInfoToolInput,
   GetTransactionToolInput,
   isToolName,

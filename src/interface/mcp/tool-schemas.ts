@@ -1,6 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../application/ports/idempotency-store.port';
-import { BillerCategory } from '../../application/ports/catalog.port';
+import { BILLER_CATEGORIES } from '../../application/ports/catalog.port';
 import { JsonObject } from '../shared/requests/json-schema';
 import { dtoJsonSchema } from '../shared/requests/dto-json-schema';
 import { BillInfoDto } from '../shared/requests/bill-info.dto';
@@ -16,21 +16,6 @@ import { ChoiceField, TextField } from '../shared/requests/request-fields';
  * model to act on. The business rules (phone format, amount range, decimals, bill match)
  * stay in the application commands.
  */
-
-export const BILLER_CATEGORIES = [
-  'POSTPAID_MOBILE',
-  'ELECTRICITY',
-  'WATER',
-  'GAS',
-  'BROADBAND',
-  'DTH',
-  'LANDLINE',
-  'INSURANCE',
-  'CREDIT_CARD',
-] as const satisfies readonly BillerCategory[];
-// Fails to compile when the catalog gains a biller category this list does not name.
-const everyBillerCategoryListed: BillerCategory extends (typeof BILLER_CATEGORIES)[number] ? true : never = true;
-void everyBillerCategoryListed; // eslint-disable-line @typescript-eslint/no-meaningless-void-operator -- marks it used
 
 export const CATALOG_CATEGORIES = ['MOBILE_PREPAID', ...BILLER_CATEGORIES] as const;
 const LIST_KINDS = ['all', 'operator', 'biller'] as const;

@@ -116,4 +116,3 @@ function convertContent(holder: JsonObject | null): void {
     if (m && m.schema !== undefined) m.schema = schema31(m.schema);
   }
 }
-

@@ -4,10 +4,10 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@
 import { Caller } from '../../../application/auth/caller';
 import { ListBillers } from '../../../application/catalog/list-billers';
 import { ListOperators } from '../../../application/catalog/list-operators';
-import { BillerCategory } from '../../../application/ports/catalog.port';
+import { BILLER_CATEGORIES, isBillerCategory } from '../../../application/ports/catalog.port';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
-import { BILLER_CATEGORIES, BillerListDto, OperatorListDto } from './dto/catalog-response.dto';
+import { BillerListDto, OperatorListDto } from './dto/catalog-response.dto';
 import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 import { refuseUnknownQuery } from '../validation/query-values';
@@ -55,9 +55,9 @@ export class CatalogController {
   billers(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     refuseUnknownQuery(query, ['category']);
     const { category } = query;
-    if (category !== undefined && !BILLER_CATEGORIES.includes(category as BillerCategory)) {
+    if (category !== undefined && !isBillerCategory(category)) {
       throw new ServiceError('validation_failed', `category: one of ${BILLER_CATEGORIES.join(', ')}`);
     }
-    return this.queries.execute(new ListBillers(caller, category as BillerCategory | undefined));
+    return this.queries.execute(new ListBillers(caller, category));
   }
 }

@@ -1,18 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { BillerCategory } from '../../../../application/ports/catalog.port';
+import { BILLER_CATEGORIES } from '../../../../application/ports/catalog.port';
 import { CORRIDOR, CURRENCY, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
-
-export const BILLER_CATEGORIES: readonly BillerCategory[] = [
-  'POSTPAID_MOBILE',
-  'ELECTRICITY',
-  'WATER',
-  'GAS',
-  'BROADBAND',
-  'DTH',
-  'LANDLINE',
-  'INSURANCE',
-  'CREDIT_CARD',
-];
 
 @ApiSchema({ name: 'Operator', description: 'A mobile prepaid operator of the corridor.' })
 export class OperatorDto {
