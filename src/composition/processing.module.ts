@@ -14,7 +14,7 @@ import { JobWorker } from '../infrastructure/jobs/job-worker';
 import { countOrderOutcomes } from '../infrastructure/metrics/order-outcome-metrics';
 import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
 import { BackgroundMode, BackgroundProcessing } from '../infrastructure/processing/background-processing';
-import { ProjectionDaemon } from '../infrastructure/projections/projection-daemon';
+import { ProjectionDaemon, realTimeSpacing } from '../infrastructure/projections/projection-daemon';
 import { SqlProjectionAdmin } from '../infrastructure/projections/sql-projection-admin';
 import { PROJECTION_ADMIN } from '../application/ports/projections.port';
 import { Projector } from '../infrastructure/projections/projector';
@@ -67,6 +67,7 @@ export class ProcessingModule {
               store,
               options.background.kind === 'here' ? config.projectionPollMs : 0,
               (error) => logger.error(`projection failed: ${String(error)}`),
+              realTimeSpacing(config.projectionGatherMs),
             ),
         },
         { provide: PROJECTION_BARRIER, useExisting: ProjectionDaemon },

@@ -31,6 +31,8 @@ export interface ServiceConfig {
   billValidityMs: number;
   idempotencyWaitMs: number;
   projectionPollMs: number;
+  /** Least time between two projection runs that follow appends: under load one run applies many requests' events. */
+  projectionGatherMs: number;
   jobPollMs: number;
   /**
    * Where projections and jobs run: `inline`, on the event loop that serves HTTP, or `thread`, on a

@@ -21,6 +21,25 @@ interface Waiter {
 const MAX_PAUSE_MS = 5;
 
 /**
+ * How runs that follow appends are spaced. A run that starts less than `gatherMs` after the
+ * previous one waits for the rest of that time, so that under load one run applies (and one
+ * transaction commits) the events of many requests, and the job worker it kicks claims their
+ * jobs together. A quiet service, whose previous run is older than that, runs at once. The
+ * read-your-writes barrier (`waitFor`) never waits for it.
+ */
+export interface RunSpacing {
+  gatherMs: number;
+  now(): number;
+  wait(ms: number): Promise<void>;
+}
+
+export const realTimeSpacing = (gatherMs: number): RunSpacing => ({
+  gatherMs,
+  now: () => performance.now(),
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+});
+
+/**
  * Keeps the projectors caught up: at once after a local append, and on a poll for
  * appends made by other processes. Also the read-your-writes barrier of the API.
  */
@@ -34,6 +53,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
   private kicked = false;
   private kickAgain = false;
   private refreshNext = false;
+  private lastRunStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     /** Read models the API answers from: the barrier waits for these. */
@@ -43,6 +63,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
     private readonly store: EventStore,
     private readonly pollIntervalMs: number,
     private readonly onError: (error: unknown) => void,
+    private readonly spacing: RunSpacing = realTimeSpacing(0),
   ) {}
 
   /**
@@ -186,15 +207,24 @@ export class ProjectionDaemon implements ProjectionBarrier {
     void (async () => {
       try {
         do {
+          await this.gather();
+          if (this.stopped) break;
           this.kickAgain = false;
           const refreshNow = this.refreshNext;
           this.refreshNext = false;
+          this.lastRunStartedAt = this.spacing.now();
           await this.catchUpAll(refreshNow).catch((error: unknown) => this.onError(error));
         } while (this.kickAgain && !this.stopped);
       } finally {
         this.kicked = false;
       }
     })();
+  }
+
+  /** Waits out the rest of the gathering time since the previous run started (see RunSpacing). */
+  private async gather(): Promise<void> {
+    const rest = this.lastRunStartedAt + this.spacing.gatherMs - this.spacing.now();
+    if (rest > 0) await this.spacing.wait(rest);
   }
 
   private all(): Projector[] {
