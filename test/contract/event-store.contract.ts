@@ -243,6 +243,29 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
+    describe('background appends that may share a write with the others of their turn (gatherTurn)', () => {
+      it('writes each at its expected revision and refuses only the one whose revision moved', async () => {
+        const streams = Array.from({ length: 6 }, () => uuid());
+        for (const streamId of streams) await store.append(streamId, [newEvent('Opened')], 'no_stream');
+        const outcomes = await Promise.allSettled(
+          streams.map((streamId, index) =>
+            store.append(streamId, [newEvent('Settled')], index === 3 ? 5 : 0, { gatherTurn: true }),
+          ),
+        );
+        for (const [index, streamId] of streams.entries()) {
+          const outcome = outcomes[index];
+          if (index === 3) {
+            expect(outcome.status).toBe('rejected');
+            if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(WrongExpectedRevisionError);
+            expect(await store.readStream(streamId)).toHaveLength(1);
+          } else {
+            expect(outcome).toEqual({ status: 'fulfilled', value: expect.objectContaining({ nextRevision: 1 }) });
+            expect((await store.readStream(streamId)).map((event) => event.type)).toEqual(['Opened', 'Settled']);
+          }
+        }
+      });
+    });
+
     describe('appending to many streams in one call (appendMany)', () => {
       it('writes every stream at its expected revision, new ones included, and answers in the order asked', async () => {
         const existing = Array.from({ length: 5 }, () => uuid());

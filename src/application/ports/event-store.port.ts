@@ -102,6 +102,12 @@ export interface KeyBinding {
 export interface AppendOptions {
   /** Only for stores whose `bindsIdempotencyKeys` is true. */
   idempotencyKeys?: readonly KeyBinding[];
+  /**
+   * Background work (settlement): the append may wait for the end of the event loop's current
+   * turn, to share one write with the appends made in the same turn (the outcomes of the jobs
+   * of one claim). Same guarantees per stream; stores that write one stream at a time ignore it.
+   */
+  gatherTurn?: boolean;
 }
 
 /** One string per key scope (partner, environment, key), to match bindings with each other. */

@@ -93,6 +93,8 @@ export class OrderLifecycle {
     );
     const result = await this.runner.handleInTurn(transactionDecider, transactionStreamId(orderId), commands, {
       known,
+      // Outcomes of the jobs of one claim arrive together: one write for all of them.
+      gatherTurn: true,
       metadata: (state) => {
         const order = initiation?.order ?? state.order;
         return metadata({

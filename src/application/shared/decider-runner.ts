@@ -31,6 +31,8 @@ export interface HandleOptions<State, Event> {
    * is read as usual; a refusal or a no-op decided on it is decided again on the stream.
    */
   known?: KnownState<State>;
+  /** Background work: the append may share a write with others made in the same turn (AppendOptions.gatherTurn). */
+  gatherTurn?: boolean;
 }
 
 /**
@@ -90,6 +92,7 @@ export class DeciderRunner {
             ),
           ),
           revision < 0 ? 'no_stream' : revision,
+          options.gatherTurn ? { gatherTurn: true } : {},
         );
         if (result.deduplicated) {
           // Someone stored these very events first: report what the stream holds, not what we decided.

@@ -50,6 +50,11 @@ export class SqlEventStore implements EventStore {
       maxBatch: 128,
     },
   );
+  /** The same for background appends that may wait for the end of the turn (AppendOptions.gatherTurn). */
+  private readonly atRevisionGathered = new StatementBatcher<AppendAtRevision, AppendOutcome>(
+    (appends) => this.appendGroup(appends),
+    { concurrency: 2, maxBatch: 128, gatherTurn: true },
+  );
 
   constructor(private readonly db: SqlDatabase) {
     this.appended.setMaxListeners(0);
@@ -73,12 +78,15 @@ export class SqlEventStore implements EventStore {
       throw new Error('Idempotency-Keys are bound only by appends at a known revision or to a new stream');
     try {
       const result = atKnownPlace
-        ? await this.appendInGroup({
-            streamId,
-            events,
-            expected: expected === 'no_stream' ? NO_STREAM : expected,
-            keys,
-          })
+        ? await this.appendInGroup(
+            {
+              streamId,
+              events,
+              expected: expected === 'no_stream' ? NO_STREAM : expected,
+              keys,
+            },
+            options.gatherTurn === true,
+          )
         : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
       this.appended.emit('appended');
       return result;
@@ -250,8 +258,8 @@ export class SqlEventStore implements EventStore {
     this.appended.removeAllListeners();
   }
 
-  private async appendInGroup(append: AppendAtRevision): Promise<AppendResult> {
-    const outcome = await this.atRevision.submit(append);
+  private async appendInGroup(append: AppendAtRevision, gatherTurn: boolean): Promise<AppendResult> {
+    const outcome = await (gatherTurn ? this.atRevisionGathered : this.atRevision).submit(append);
     if ('error' in outcome) throw outcome.error;
     return outcome.result;
   }

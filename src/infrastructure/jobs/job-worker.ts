@@ -43,7 +43,11 @@ export class JobWorker {
   /** Wakes a drain that waits for a running job, so that new work is claimed at once (see `drain`). */
   private wake: (() => void) | null = null;
   private readonly handlers: Map<string, JobHandler>;
-  private readonly completions = new StatementBatcher<Completion, void>((done) => this.markDone(done));
+  private readonly completions = new StatementBatcher<Completion, void>((done) => this.markDone(done), {
+    concurrency: 2,
+    maxBatch: 256,
+    gatherTurn: true,
+  });
 
   constructor(
     private readonly db: SqlDatabase,

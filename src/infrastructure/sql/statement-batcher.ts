@@ -9,6 +9,13 @@ export interface StatementBatcherOptions {
   concurrency: number;
   /** Most items in one statement. */
   maxBatch: number;
+  /**
+   * Sends nothing before the current turn of the event loop has ended, so that items submitted
+   * in the same turn (the jobs of one claim, answered by one statement, finishing together) go
+   * in one statement even when nothing is in flight. For background work, where a turn's delay
+   * costs nothing; a request's statement goes at once.
+   */
+  gatherTurn?: boolean;
 }
 
 /**
@@ -22,6 +29,7 @@ export interface StatementBatcherOptions {
 export class StatementBatcher<In, Out> {
   private readonly waiting: Submitted<In, Out>[] = [];
   private inFlight = 0;
+  private turnEndScheduled = false;
 
   constructor(
     private readonly run: (items: readonly In[]) => Promise<readonly Out[]>,
@@ -31,7 +39,14 @@ export class StatementBatcher<In, Out> {
   submit(item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      this.next();
+      if (!this.options.gatherTurn) this.next();
+      else if (!this.turnEndScheduled) {
+        this.turnEndScheduled = true;
+        setImmediate(() => {
+          this.turnEndScheduled = false;
+          this.next();
+        });
+      }
     });
   }
 

@@ -77,3 +77,16 @@ describe('StatementBatcher', () => {
     await expect(answers[1]).rejects.toThrow('a batch of 1 got 0 results');
   });
 });
+
+describe('StatementBatcher that gathers a turn of the event loop', () => {
+  it('sends the items submitted in one turn together, though nothing was in flight', async () => {
+    const statement = new ManualStatement();
+    const batcher = new StatementBatcher(statement.run, { concurrency: 2, maxBatch: 10, gatherTurn: true });
+    const answers = [1, 2, 3].map((item) => batcher.submit(item));
+    expect(statement.calls).toHaveLength(0);
+    await flush();
+    expect(statement.calls.map((call) => call.items)).toEqual([[1, 2, 3]]);
+    statement.calls[0].finish();
+    await expect(Promise.all(answers)).resolves.toEqual([10, 20, 30]);
+  });
+});
