@@ -100,6 +100,23 @@ async function main(): Promise<void> {
   });
 
   app.get('/health', async () => ({ status: 'ok' }));
+
+  // The HTTP floor (bench/http-floor.ts): a topup request read and a topup-sized answer sent, with
+  // no authentication, no validation and no database; what loopback HTTP alone costs per request.
+  app.post('/floor/topup', async (request) => {
+    const body = request.body as { phone?: string; amount?: number; reference?: string };
+    return {
+      transaction_id: 'txn_00000000-0000-4000-8000-000000000000',
+      status: 'PENDING',
+      phone: body.phone,
+      operator_id: 101,
+      amount: body.amount,
+      currency: 'INR',
+      reference: body.reference ?? null,
+      balance_after: '99990.00',
+      created_at: new Date().toISOString(),
+    };
+  });
   const port = Number(process.env.PORT ?? 0);
   await app.listen({ port, host: '127.0.0.1' });
   const stop = async () => {

@@ -46,12 +46,16 @@ let recipient = Math.floor(Math.random() * 100_000);
 const nextTopupBody = (): string =>
   JSON.stringify({ ...TOPUP_BODY, phone: `+919${String(recipient++ % 100_000).padStart(5, '0')}0001` });
 
-/** POST /v1/partner/topup, one distinct Idempotency-Key per request, keys taken round-robin. */
-export function topupLoad(options: LoadOptions, keys: readonly string[]): Promise<LoadResult> {
+/** POST /v1/partner/topup (or the same request to `path`), one distinct Idempotency-Key per request, keys taken round-robin. */
+export function topupLoad(
+  options: LoadOptions,
+  keys: readonly string[],
+  path = '/v1/partner/topup',
+): Promise<LoadResult> {
   let turn = 0;
   return run(options, {
     method: 'POST',
-    path: '/v1/partner/topup',
+    path,
     setupRequest: (request) => {
       const key = keys[turn++ % keys.length];
       return {
