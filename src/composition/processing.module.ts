@@ -15,6 +15,7 @@ import { countOrderOutcomes } from '../infrastructure/metrics/order-outcome-metr
 import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
 import { BackgroundMode, BackgroundProcessing } from '../infrastructure/processing/background-processing';
 import { ProjectionDaemon, realTimeSpacing } from '../infrastructure/projections/projection-daemon';
+import { SharedLogReads } from '../infrastructure/projections/shared-log-reads';
 import { SqlProjectionAdmin } from '../infrastructure/projections/sql-projection-admin';
 import { PROJECTION_ADMIN } from '../application/ports/projections.port';
 import { Projector } from '../infrastructure/projections/projector';
@@ -50,25 +51,28 @@ export class ProcessingModule {
         {
           provide: ProjectionDaemon,
           inject: [EVENT_STORE, SQL_DATABASE],
-          useFactory: (store: EventStore, db: SqlDatabase) =>
-            new ProjectionDaemon(
+          useFactory: (store: EventStore, db: SqlDatabase) => {
+            // The two groups usually read the same new events, one after the other: read once.
+            const reads = new SharedLogReads(store);
+            return new ProjectionDaemon(
               // Both rebuild from the log after a crash; their rows and checkpoints commit together.
               [
                 new Projector(
                   READ_MODELS_GROUP,
                   READ_MODEL_PROJECTIONS,
-                  store,
+                  reads,
                   db.withAsynchronousCommit(),
                 ).afterCommit(
                   countOrderOutcomes(db, (error) => logger.warn(`order outcome metrics failed: ${String(error)}`)),
                 ),
               ],
-              [new Projector(REACTIONS_GROUP, [reactions], store, db.withAsynchronousCommit())],
+              [new Projector(REACTIONS_GROUP, [reactions], reads, db.withAsynchronousCommit())],
               store,
               options.background.kind === 'here' ? config.projectionPollMs : 0,
               (error) => logger.error(`projection failed: ${String(error)}`),
               realTimeSpacing(config.projectionGatherMs),
-            ),
+            );
+          },
         },
         { provide: PROJECTION_BARRIER, useExisting: ProjectionDaemon },
         {

@@ -1,6 +1,7 @@
-import { EventStore, GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
+import { GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
 import { SqlDatabase } from '../sql/sql-database';
 import { checkpoints, samePosition } from './checkpoint-store';
+import { LogReader } from './shared-log-reads';
 import { SqlProjection, applyEvents } from './sql-projection';
 
 const CONTENDED_MS = 1000;
@@ -24,7 +25,7 @@ export class Projector {
   constructor(
     readonly name: string,
     private readonly projections: readonly SqlProjection[],
-    private readonly store: EventStore,
+    private readonly store: LogReader,
     private readonly db: SqlDatabase,
     private readonly batchSize = 500,
   ) {}

@@ -1,0 +1,33 @@
+import { EventStore, GlobalPosition, ReadAllOptions, RecordedEvent } from '../../application/ports/event-store.port';
+
+/** What a projector reads the log with. */
+export type LogReader = Pick<EventStore, 'readAll'>;
+
+/**
+ * The read-model and reactions projectors run one after the other from the same checkpoint as a
+ * rule, so they would read the same page of new events twice. The page read for one is kept and
+ * given once to the next read of the same page, whoever asks: one statement and one parse of
+ * the rows instead of two. It holds only events that were readable when it was read, a prefix of
+ * what a fresh read would find; an append since then kicks another run, which reads afresh.
+ */
+export class SharedLogReads implements LogReader {
+  private kept: { page: string; events: RecordedEvent[] } | null = null;
+
+  constructor(private readonly store: LogReader) {}
+
+  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]> {
+    const page = pageOf(after, options);
+    if (page !== null && this.kept?.page === page) {
+      const { events } = this.kept;
+      this.kept = null;
+      return events;
+    }
+    const events = await this.store.readAll(after, options);
+    this.kept = page !== null && events.length > 0 ? { page, events } : null;
+    return events;
+  }
+}
+
+/** Only plain pages are shared (a filtered read is another page). */
+const pageOf = (after: GlobalPosition | null, options: ReadAllOptions): string | null =>
+  options.eventTypes ? null : `${after ? `${after.commit}/${after.prepare}` : 'start'}:${options.maxCount}`;
