@@ -4,6 +4,7 @@
  * preloaded (bench/lib/pg-trace.cjs) writes the statements the service sent during the load.
  *   BENCH_SERVICE_NODE_ARGS="--require ./bench/lib/pg-trace.cjs" PG_TRACE_FILE=/tmp/trace.txt \
  *     npx tsx bench/probe.ts [postgres|embedded] [connections=16] [wallets=10] [seconds=5]
+ * (or bench/lib/alloc-sampling.cjs with ALLOC_TRACE_FILE, for where the service allocates).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,10 +66,11 @@ async function rowWrites(databaseUrl: string): Promise<string> {
   }
 }
 
-/** Asks the tracer in the service for the counts since the last dump. */
+/** Marks the start and the end of the measured window for the preloaded tracers (pg-trace.cjs, alloc-sampling.cjs). */
 async function dumpTrace(): Promise<void> {
-  if (!process.env.PG_TRACE_FILE) return;
-  writeFileSync(`${process.env.PG_TRACE_FILE}.req`, '');
+  const files = [process.env.PG_TRACE_FILE, process.env.ALLOC_TRACE_FILE].filter(Boolean);
+  if (files.length === 0) return;
+  for (const file of files) writeFileSync(`${file}.req`, '');
   await sleep(400);
 }
 
