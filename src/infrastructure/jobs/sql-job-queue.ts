@@ -13,15 +13,16 @@ export async function insertJob(db: SqlExecutor, job: Job): Promise<void> {
 export async function insertJobs(db: SqlExecutor, jobs: readonly Job[]): Promise<void> {
   if (jobs.length === 0) return;
   if (jobs.length === 1) return insertJob(db, jobs[0]);
+  // One JSON document rather than an array literal per column (which the driver builds element by element).
   await db.query(
     `INSERT INTO jobs (job_id, kind, payload, due_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[])
+     SELECT job_id, kind, payload, due_at
+       FROM jsonb_to_recordset($1::jsonb) AS j(job_id text, kind text, payload jsonb, due_at timestamptz)
      ON CONFLICT (job_id) DO NOTHING`,
     [
-      jobs.map((job) => job.id),
-      jobs.map((job) => job.kind),
-      jobs.map((job) => JSON.stringify(job.payload)),
-      jobs.map((job) => job.dueAt.toISOString()),
+      JSON.stringify(
+        jobs.map((job) => ({ job_id: job.id, kind: job.kind, payload: job.payload, due_at: job.dueAt.toISOString() })),
+      ),
     ],
   );
 }

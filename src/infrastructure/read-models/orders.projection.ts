@@ -156,25 +156,27 @@ function distinctOrders(run: readonly RecordedEvent[]): boolean {
 }
 
 async function insertDebits(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-  const columns: (string | null)[][] = [[], [], [], [], [], [], [], [], [], [], []];
+  const rows: Record<string, string | null>[] = [];
   for (const event of run) {
     const wallet = parseWalletStreamId(event.streamId);
     if (!wallet) continue;
-    const data = event.data as WalletDebited['data'];
-    orderRowOf(wallet, data).forEach((value, index) => columns[index].push(value));
+    const values = orderRowOf(wallet, event.data as WalletDebited['data']);
+    rows.push(Object.fromEntries(ORDER_ROW_FIELDS.map((field, index) => [field, values[index]])));
   }
-  if (columns[0].length === 0) return;
+  if (rows.length === 0) return;
+  // One JSON document rather than one array per column: the driver writes array literals in
+  // JavaScript, a string per element, which made these parameters one of the service's larger allocations.
   // ON CONFLICT DO NOTHING keeps the first row of an order, as applying the debits one by one would.
   await tx.query(
     `INSERT INTO rm_orders (order_id, partner_id, environment, kind, status, amount, currency, product, reference,
                            balance_after, created_at, updated_at, provider)
-     SELECT o.order_id, o.partner_id, o.environment, o.kind, 'INITIATED', o.amount, o.currency, o.product, o.reference,
+     SELECT o.order_id, o.partner_id, o.environment, o.kind, 'INITIATED', o.amount, o.currency, o.product::jsonb, o.reference,
             o.balance_after, o.placed_at, o.placed_at, o.provider
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::text[], $7::jsonb[], $8::text[],
-                   $9::numeric[], $10::timestamptz[], $11::text[])
-         AS o(order_id, partner_id, environment, kind, amount, currency, product, reference, balance_after, placed_at, provider)
+       FROM jsonb_to_recordset($1::jsonb)
+         AS o(order_id text, partner_id text, environment text, kind text, amount numeric, currency text, product text,
+              reference text, balance_after numeric, placed_at timestamptz, provider text)
      ON CONFLICT (order_id) DO NOTHING`,
-    columns,
+    [JSON.stringify(rows)],
   );
 }
 
@@ -203,6 +205,21 @@ async function markSettled(run: readonly RecordedEvent[], tx: SqlExecutor): Prom
     { planPerCall: true },
   );
 }
+
+/** The names of orderRowOf's values, in its order. */
+const ORDER_ROW_FIELDS = [
+  'order_id',
+  'partner_id',
+  'environment',
+  'kind',
+  'amount',
+  'currency',
+  'product',
+  'reference',
+  'balance_after',
+  'placed_at',
+  'provider',
+] as const;
 
 /** The columns of a new order's row, from its debit, in the order the inserts name them. */
 function orderRowOf(

@@ -67,28 +67,33 @@ async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor):
     [orderIds],
   );
   const byId = new Map(orders.map((row) => [row.order_id, row]));
-  const columns: string[][] = Array.from({ length: 9 }, () => []);
+  const rows: Record<string, string>[] = [];
   for (const { event, facts } of announced) {
     const order = byId.get(facts.orderId);
     // An announcement always follows its order's debit in the log; without one there is nothing to show.
     if (!order) continue;
-    columns[0].push(facts.partnerId);
-    columns[1].push(facts.environment);
-    columns[2].push(event.position.commit.toString());
-    columns[3].push(event.position.prepare.toString());
-    columns[4].push(facts.eventId);
-    columns[5].push(facts.event);
-    columns[6].push(facts.orderId);
-    columns[7].push(partnerEventBody(facts, order));
-    columns[8].push(event.metadata.occurredAt);
+    rows.push({
+      partner_id: facts.partnerId,
+      environment: facts.environment,
+      commit_position: event.position.commit.toString(),
+      prepare_position: event.position.prepare.toString(),
+      event_id: facts.eventId,
+      event: facts.event,
+      order_id: facts.orderId,
+      body: partnerEventBody(facts, order),
+      occurred_at: event.metadata.occurredAt,
+    });
   }
-  if (columns[0].length === 0) return;
+  if (rows.length === 0) return;
+  // One JSON document rather than an array literal per column (which the driver builds element by element).
   await tx.query(
     `INSERT INTO rm_partner_events
        (partner_id, environment, commit_position, prepare_position, event_id, event, order_id, body, occurred_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-                          $8::text[], $9::timestamptz[])
+     SELECT partner_id, environment, commit_position, prepare_position, event_id, event, order_id, body, occurred_at
+       FROM jsonb_to_recordset($1::jsonb)
+         AS r(partner_id text, environment text, commit_position bigint, prepare_position bigint, event_id text,
+              event text, order_id text, body text, occurred_at timestamptz)
      ON CONFLICT DO NOTHING`,
-    columns,
+    [JSON.stringify(rows)],
   );
 }
