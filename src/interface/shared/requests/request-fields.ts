@@ -12,13 +12,25 @@ import {
   MaxLength,
   Min,
   MinLength,
+  isBoolean,
+  isIn,
+  isInt,
+  isNumber,
+  isString,
+  length,
+  matches,
+  max,
+  min,
 } from 'class-validator';
-import { IsStringRecord } from './validators';
+import { withFieldCheck } from './field-checks';
+import { IsStringRecord, isStringRecord } from './validators';
 
 /**
  * Request fields declared once: each decorator states a field's limits a single time and
- * gives them both to class-validator (what REST and the agent tools enforce) and to the
- * OpenAPI metadata (what the published schemas show, REST's and the tools' alike).
+ * gives them to class-validator (what REST and the agent tools enforce, and how they word a
+ * refusal), to the field's own check (the compiled validator's fast path for good input, built
+ * from class-validator's own predicates so both judge alike) and to the OpenAPI metadata (what
+ * the published schemas show, REST's and the tools' alike).
  */
 
 export interface FieldDoc {
@@ -39,6 +51,11 @@ function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
   return applyDecorators(...decorators.reverse());
 }
 
+/** The field's check, recorded with its decorators: `accepts` judges a present value. */
+function checked(doc: FieldDoc, accepts: (value: unknown) => boolean, decorator: PropertyDecorator): PropertyDecorator {
+  return withFieldCheck({ optional: doc.optional === true, accepts }, decorator);
+}
+
 function documented(schema: Record<string, unknown>, doc: FieldDoc): PropertyDecorator[] {
   const example = doc.example !== undefined ? { example: doc.example } : {};
   const property = { ...schema, description: doc.description, ...example };
@@ -47,11 +64,15 @@ function documented(schema: Record<string, unknown>, doc: FieldDoc): PropertyDec
 
 /** An operator or biller id: a positive integer. */
 export function IdField(doc: FieldDoc): PropertyDecorator {
-  return stacked(
-    ...documented({ type: 'integer', minimum: 1, maximum: MAX_ID }, doc),
-    IsInt({ message: 'must be an integer' }),
-    Min(1, { message: 'must be a positive integer' }),
-    Max(MAX_ID, { message: 'is not a known id' }),
+  return checked(
+    doc,
+    (value) => isInt(value) && min(value, 1) && max(value, MAX_ID),
+    stacked(
+      ...documented({ type: 'integer', minimum: 1, maximum: MAX_ID }, doc),
+      IsInt({ message: 'must be an integer' }),
+      Min(1, { message: 'must be a positive integer' }),
+      Max(MAX_ID, { message: 'is not a known id' }),
+    ),
   );
 }
 
@@ -70,12 +91,17 @@ export function TextField(limits: TextLimits, doc: FieldDoc): PropertyDecorator 
     maxLength,
     ...(pattern ? { pattern: pattern.regex.source } : {}),
   };
-  return stacked(
-    ...documented(schema, doc),
-    IsString({ message: 'must be a string' }),
-    ...(minLength !== undefined ? [MinLength(minLength, { message: tooShort(minLength) })] : []),
-    MaxLength(maxLength, { message: `must be at most ${maxLength} characters` }),
-    ...(pattern ? [Matches(pattern.regex, { message: pattern.message })] : []),
+  return checked(
+    doc,
+    (value) =>
+      isString(value) && length(value, minLength ?? 0, maxLength) && (!pattern || matches(value, pattern.regex)),
+    stacked(
+      ...documented(schema, doc),
+      IsString({ message: 'must be a string' }),
+      ...(minLength !== undefined ? [MinLength(minLength, { message: tooShort(minLength) })] : []),
+      MaxLength(maxLength, { message: `must be at most ${maxLength} characters` }),
+      ...(pattern ? [Matches(pattern.regex, { message: pattern.message })] : []),
+    ),
   );
 }
 
@@ -87,37 +113,54 @@ const tooShort = (minLength: number): string =>
  * depend on the currency and the product).
  */
 export function AmountField(doc: FieldDoc): PropertyDecorator {
-  return stacked(
-    ...documented({ type: 'number', minimum: 0, exclusiveMinimum: true }, doc),
-    IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a JSON number' }),
+  const finite = { allowNaN: false, allowInfinity: false };
+  return checked(
+    doc,
+    (value) => isNumber(value, finite),
+    stacked(
+      ...documented({ type: 'number', minimum: 0, exclusiveMinimum: true }, doc),
+      IsNumber(finite, { message: 'must be a JSON number' }),
+    ),
   );
 }
 
 /** A JSON true or false (no "true" string, no 1). */
 export function FlagField(doc: FieldDoc): PropertyDecorator {
-  return stacked(...documented({ type: 'boolean' }, doc), IsBoolean({ message: 'must be true or false' }));
+  return checked(
+    doc,
+    isBoolean,
+    stacked(...documented({ type: 'boolean' }, doc), IsBoolean({ message: 'must be true or false' })),
+  );
 }
 
 /** One of a fixed list of strings. */
 export function ChoiceField(values: readonly string[], doc: FieldDoc & { default?: string }): PropertyDecorator {
   const fallback = doc.default !== undefined ? { default: doc.default } : {};
-  return stacked(
-    ...documented({ type: 'string', enum: [...values], ...fallback }, doc),
-    IsIn([...values], { message: `must be one of ${values.join(', ')}` }),
+  return checked(
+    doc,
+    (value) => isIn(value, values),
+    stacked(
+      ...documented({ type: 'string', enum: [...values], ...fallback }, doc),
+      IsIn([...values], { message: `must be one of ${values.join(', ')}` }),
+    ),
   );
 }
 
 /** Names to string values (the `params` of bill requests). */
 export function StringRecordField(limits: { maxEntries: number; maxLength: number }, doc: FieldDoc): PropertyDecorator {
-  return stacked(
-    ...documented(
-      {
-        type: 'object',
-        additionalProperties: { type: 'string', maxLength: limits.maxLength },
-        maxProperties: limits.maxEntries,
-      },
-      doc,
+  return checked(
+    doc,
+    (value) => isStringRecord(value, limits.maxEntries, limits.maxLength),
+    stacked(
+      ...documented(
+        {
+          type: 'object',
+          additionalProperties: { type: 'string', maxLength: limits.maxLength },
+          maxProperties: limits.maxEntries,
+        },
+        doc,
+      ),
+      IsStringRecord(limits.maxEntries, limits.maxLength),
     ),
-    IsStringRecord(limits.maxEntries, limits.maxLength),
   );
 }

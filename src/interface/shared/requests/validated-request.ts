@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { ServiceError } from '../../../application/shared/service-error';
 import { findUnsafeText } from '../safe-text';
+import { compiledValidatorOf } from './compiled-validator';
 
 /** How refusals name what was sent: the REST body, or an agent tool's arguments. */
 export interface RequestSubject {
@@ -23,6 +24,19 @@ export function validatedRequest(dto: Type, value: unknown, subject: RequestSubj
   }
   const problem = findUnsafeText(value, '', subject.root);
   if (problem) throw new ServiceError('validation_failed', problem);
+  // Good input takes the compiled checks; anything they refuse goes to class-validator, which
+  // decides alike and names the problem.
+  const valid: object | null | undefined = compiledValidatorOf<object>(dto)?.(value);
+  if (valid) return valid;
+  return classValidated(dto, value, subject);
+}
+
+/**
+ * class-validator's judgement of a JSON object of safe text: the DTO instance, or
+ * validation_failed naming the first problem. The path of every refusal (and what the compiled
+ * checks are held to by the differential test).
+ */
+export function classValidated(dto: Type, value: object, subject: RequestSubject): object {
   const instance = plainToInstance(dto, value, { enableImplicitConversion: false }) as object;
   // An empty object is the whole of an input without fields (a tool that takes no arguments),
   // which class-validator would otherwise refuse as a class it knows nothing about.

@@ -1,0 +1,55 @@
+import { MetadataStorage, getMetadataStorage } from 'class-validator';
+
+type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
+
+/**
+ * A request field's own check, recorded by its field decorator from the same limits it gives
+ * class-validator: what the compiled validator runs instead of class-validator on good input.
+ */
+export interface FieldCheck {
+  /** Absent (undefined or null, as class-validator's IsOptional) is allowed. */
+  optional: boolean;
+  /** Whether a present value passes every limit of the field. */
+  accepts(value: unknown): boolean;
+}
+
+/** The declaration that created each class-validator metadata entry of a checked field. */
+const DECLARED_BY = new WeakMap<ValidationMetadata, FieldCheck>();
+
+/** Every class-validator metadata entry of a class, as validateSync selects them (inherited ones included). */
+const validationMetadataOf = (dto: abstract new () => object): ValidationMetadata[] =>
+  getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false);
+
+/**
+ * A field decorator that also records its check, tied to the class-validator metadata entries
+ * the decorator creates: so the compiled validator knows which checks class-validator applies
+ * to a class (a subclass redeclaring a field replaces its parent's entries), and that nothing
+ * else does.
+ */
+export function withFieldCheck(check: FieldCheck, decorator: PropertyDecorator): PropertyDecorator {
+  return (target, property) => {
+    const dto = target.constructor as new () => object;
+    const before = new Set(validationMetadataOf(dto));
+    decorator(target, property);
+    for (const metadata of validationMetadataOf(dto)) {
+      if (!before.has(metadata) && metadata.propertyName === property) DECLARED_BY.set(metadata, check);
+    }
+  };
+}
+
+/**
+ * The checks class-validator's metadata of a class stands for, by field name; null when some
+ * of that metadata was not declared through a checked field (a class-validator decorator used
+ * directly), which only class-validator itself then knows how to apply.
+ */
+export function fieldChecksOf(dto: abstract new () => object): Map<string, FieldCheck[]> | null {
+  const checks = new Map<string, FieldCheck[]>();
+  for (const metadata of validationMetadataOf(dto)) {
+    const check = DECLARED_BY.get(metadata);
+    if (!check) return null;
+    const field = checks.get(metadata.propertyName) ?? [];
+    if (!field.includes(check)) field.push(check);
+    checks.set(metadata.propertyName, field);
+  }
+  return checks;
+}
