@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ApplicationModule } from './application/application.module';
+import { OrderAnswersModule } from './composition/order-answers.module';
 import { ProcessingModule } from './composition/processing.module';
 import { ServiceConfig } from './config/service-config';
 import { InfrastructureModule, InfrastructureOverrides } from './infrastructure/infrastructure.module';
@@ -49,6 +50,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         InfrastructureModule.forRoot(config, options),
         ProcessingModule.forRoot(config, { background: options.background ?? { kind: 'here' } }),
+        OrderAnswersModule,
         ApplicationModule,
         McpModule,
       ],

@@ -7,12 +7,11 @@ import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore } from '../ports/
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
-import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder, answerOf, factsOf } from './placement/order-debit';
+import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder } from './placement/order-debit';
 import { ReservedKeyPlacement } from './placement/reserved-key-placement';
 import { OrderRouting, routedProductOf } from '../routing/order-routing';
 import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { requireTransact } from '../auth/key-scope';
-import { orderPreview } from './order-response';
 
 export { OrderDraft, PlacedOrder } from './placement/order-debit';
 
@@ -93,8 +92,7 @@ export class OrderPlacement {
     const draft = await this.checked(caller, draftOf);
     const decision = await this.debit.preview(caller, idempotencyKey, draft);
     if (!decision.ok) throw ServiceError.from(decision.error);
-    const facts = factsOf(decision.events[0] as WalletDebited);
-    return { body: JSON.stringify({ validate_only: true, would: orderPreview(facts) }), replayed: false };
+    return { body: this.debit.dryRunAnswerOf(decision.events[0] as WalletDebited), replayed: false };
   }
 
   private placeChecked(
@@ -155,7 +153,7 @@ export class OrderPlacement {
       throw ServiceError.from(result.error);
     }
     // The body bound with the key: the first answer and every replay are the same bytes.
-    return { body: boundAnswer ?? answerOf(result.event as WalletDebited), replayed: false };
+    return { body: boundAnswer ?? this.debit.answerOf(result.event as WalletDebited), replayed: false };
   }
 
   /** The request's own checks, then where it goes upstream (its live route); nothing is debited before both pass. */

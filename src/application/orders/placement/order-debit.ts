@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Money } from '../../../domain/money/money';
 import { WalletDebited, WalletEvent } from '../../../domain/wallet/wallet.events';
 import { WalletCommand, walletDecider } from '../../../domain/wallet/wallet.decider';
@@ -14,7 +14,8 @@ import { deterministicEventId } from '../../shared/event-ids';
 import { debitOfOrder } from '../debit-of-order';
 import { metadata } from '../../shared/event-envelope';
 import { WalletCommandProcessor, WalletCommandResult } from '../../wallets/wallet-command-processor';
-import { OrderFacts, orderResource } from '../order-response';
+import { JSON_ORDER_ANSWERS, ORDER_ANSWER_WRITER, OrderAnswerWriter } from '../../ports/order-answer-writer.port';
+import { OrderFacts, orderPreview, orderResource } from '../order-response';
 
 /** What a valid request asks to debit. */
 export interface OrderDraft {
@@ -43,20 +44,33 @@ export interface DebitOutcome {
   boundAnswer: string | null;
 }
 
-/** The 200 answer of a placed order, made from its debit event. */
-export const answerOf = (debited: WalletDebited): string => JSON.stringify(orderResource(factsOf(debited)));
-
 /**
  * The debit that places an order: one wallet command whose event carries the order, and the
  * lookups both ways of holding an Idempotency-Key share (the answer, an earlier debit).
  */
 @Injectable()
 export class OrderDebit {
+  private readonly answers: OrderAnswerWriter;
+
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly wallets: WalletCommandProcessor,
-  ) {}
+    @Optional() @Inject(ORDER_ANSWER_WRITER) answers: OrderAnswerWriter | null,
+  ) {
+    this.answers = answers ?? JSON_ORDER_ANSWERS;
+  }
+
+  /** The 200 answer of a placed order, made from its debit event. */
+  answerOf(debited: WalletDebited): string {
+    return this.answers.placed(orderResource(factsOf(debited)), debited.data.product.kind);
+  }
+
+  /** The 200 answer of a dry run whose debit would be `debited`. */
+  dryRunAnswerOf(debited: WalletDebited): string {
+    const would = orderPreview(factsOf(debited));
+    return this.answers.dryRun({ validate_only: true, would }, debited.data.product.kind);
+  }
 
   /** Debits the wallet for the order; with `bind`, the key and its answer are written in the same commit. */
   async run(
@@ -80,7 +94,7 @@ export class OrderDebit {
         at: now,
       }),
       keyFor: bind
-        ? (event: WalletEvent) => keyBinding(bind, orderId, (boundAnswer = answerOf(event as WalletDebited)), now)
+        ? (event: WalletEvent) => keyBinding(bind, orderId, (boundAnswer = this.answerOf(event as WalletDebited)), now)
         : undefined,
     });
     return { result, boundAnswer };

@@ -6,7 +6,7 @@ import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore, Reservation } fr
 import { SECRET_GENERATOR, SecretGenerator } from '../../ports/secrets.port';
 import { SERVICE_SETTINGS, ServiceSettings } from '../../shared/service-settings';
 import { ServiceError } from '../../shared/service-error';
-import { OrderDebit, OrderDraft, PlacedOrder, answerOf } from './order-debit';
+import { OrderDebit, OrderDraft, PlacedOrder } from './order-debit';
 
 /**
  * Holding an Idempotency-Key around the debit: reserve the key for an order id, debit, store the
@@ -65,14 +65,14 @@ export class ReservedKeyPlacement {
       await this.idempotency.release(scope, orderId, lease);
       throw ServiceError.from(result.error);
     }
-    const body = answerOf(result.event as WalletDebited);
+    const body = this.debit.answerOf(result.event as WalletDebited);
     await this.remember(scope, orderId, body);
     return { body, replayed: false };
   }
 
   /** The answer of a debit made earlier under this key, stored now. */
   private async rememberEarlier(scope: IdempotencyScope, earlier: WalletDebited): Promise<PlacedOrder> {
-    const body = answerOf(earlier);
+    const body = this.debit.answerOf(earlier);
     await this.remember(scope, earlier.data.orderId, body);
     return { body, replayed: false };
   }

@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { Caller } from '../../../application/auth/caller';
 import { GetBalance } from '../../../application/wallets/get-balance';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { SerializedAs } from '../openapi/serialized-as';
 import { BalanceResponseDto } from './dto/balance-response.dto';
 import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
@@ -19,6 +20,7 @@ export class BalanceController {
   @ApiOperation({ summary: 'Wallet balance', operationId: 'getBalance' })
   @ApiOkResponse({ type: BalanceResponseDto, description: "The wallet of the key's environment" })
   @ApiErrorResponses({})
+  @SerializedAs(BalanceResponseDto)
   balance(@CurrentCaller() caller: Caller): Promise<Record<string, unknown>> {
     return this.queries.execute(new GetBalance(caller));
   }

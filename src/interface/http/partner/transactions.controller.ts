@@ -7,6 +7,7 @@ import { GetTransaction } from '../../../application/orders/get-transaction';
 import { ListTransactions } from '../../../application/orders/list-transactions';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
+import { SerializedAs } from '../openapi/serialized-as';
 import { TransactionListDto, TransactionStatusDto } from './dto/transaction-response.dto';
 import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
@@ -34,6 +35,7 @@ export class TransactionsController {
   })
   @ApiOkResponse({ type: TransactionStatusDto, description: 'The transaction; status is PENDING, SUCCESS or FAILED' })
   @ApiErrorResponses({ 400: true, 404: 'not_found: the order does not exist or belongs to another partner' })
+  @SerializedAs(TransactionStatusDto)
   transaction(@CurrentCaller() caller: Caller, @Param('order_id') orderId: string): Promise<Record<string, unknown>> {
     if (orderId.length > 100) throw new ServiceError('not_found', 'no such order');
     return this.queries.execute(new GetTransaction(caller, orderId));
