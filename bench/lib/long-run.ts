@@ -45,7 +45,7 @@ export async function longRun(options: LongRunOptions): Promise<NonNullable<Mode
     orders_reached: options.counter.accepted,
     target_orders: options.targetOrders,
     seconds: round(seconds, 1),
-    rps: round(ok / seconds, 1),
+    rps: ok > 0 && seconds > 0 ? round(ok / seconds, 1) : null,
     samples,
   };
 }

@@ -144,9 +144,15 @@ export function markdownReport(results: BenchResults): string {
     lines.push('');
     const long = m.memory.long_run;
     if (long) {
+      const byOrders = long.samples
+        .map((sample) => `${sample.orders.toLocaleString('en-US')} → ${fmt(sample.rss_mb, 0)} MB`)
+        .join(', ');
       lines.push(
-        `${m.mode} long run: ${long.orders_reached.toLocaleString('en-US')} of ${long.target_orders.toLocaleString('en-US')} orders in ${long.seconds} s ` +
-          `(${long.rps} topups/s); service RSS by orders: ${long.samples.map((sample) => `${sample.orders.toLocaleString('en-US')} → ${fmt(sample.rss_mb, 0)} MB`).join(', ')}.`,
+        long.rps === null
+          ? `${m.mode} long run: not needed, the scenarios had placed ${long.orders_reached.toLocaleString('en-US')} orders ` +
+              `(target ${long.target_orders.toLocaleString('en-US')}); memory then: ${byOrders}.`
+          : `${m.mode} long run: ${long.orders_reached.toLocaleString('en-US')} of ${long.target_orders.toLocaleString('en-US')} orders in ${long.seconds} s ` +
+              `(${long.rps} topups/s); service RSS by orders: ${byOrders}.`,
       );
       lines.push('');
     }

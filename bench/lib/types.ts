@@ -55,7 +55,8 @@ export interface ModeResults {
       orders_reached: number;
       target_orders: number;
       seconds: number;
-      rps: number;
+      /** Null when the scenarios had placed the target's orders already, so the long run placed none. */
+      rps: number | null;
       samples: { orders: number; rss_mb: number | null }[];
     } | null;
   };
