@@ -66,7 +66,8 @@ export class SqlKeyAdmission implements KeyAdmission {
     const wanted = [...groups.values()];
     const rows = await this.db.query<AdmissionRow>(
       `WITH wanted AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::integer[]) AS w(key_hash, environment, window_start, requests)
+         SELECT * FROM jsonb_to_recordset($1::jsonb)
+           AS w(key_hash text, environment text, window_start timestamptz, requests integer)
        ), access AS (
          ${API_KEY_ACCESS_SELECT}
           WHERE k.key_hash IN (SELECT key_hash FROM wanted)
@@ -85,11 +86,16 @@ export class SqlKeyAdmission implements KeyAdmission {
        )
        SELECT a.*, c.window_start AS counted_window, c.hits AS counted_hits
          FROM access a LEFT JOIN counted c ON c.bucket = 'key:' || a.key_id`,
+      // One JSON document rather than an array literal per column (which the driver builds element by element).
       [
-        wanted.map((group) => group.keyHash),
-        wanted.map((group) => group.environment),
-        wanted.map((group) => group.windowStart),
-        wanted.map((group) => group.requests),
+        JSON.stringify(
+          wanted.map((group) => ({
+            key_hash: group.keyHash,
+            environment: group.environment,
+            window_start: group.windowStart,
+            requests: group.requests,
+          })),
+        ),
       ],
       { planPerCall: true },
     );
