@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../src/infrastructure/sql/embedded/process-alive';
+import { DrillAttempt, DrillPartner, call, debitedOrders, sendAll } from '../support/drill-load';
 import { ServiceProcess } from '../support/service-process';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TEST_KEY_SECRET } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
@@ -21,75 +22,22 @@ const CREDIT = 1000;
 const CONCURRENCY = 16;
 const PHONE = SANDBOX_PHONES.IN('0001');
 
-interface Partner {
-  partnerId: string;
-  key: string;
-}
-
-interface Attempt {
-  partner: Partner;
-  idempotencyKey: string;
-  status: number | null;
-  orderId: string | null;
-}
-
-async function call(
+/** Sends every attempt; `crash` runs once `crashAfter` of them were answered 200. */
+async function load(
   url: string,
-  method: string,
-  path: string,
-  token: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: any; text: string }> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, body: parsed, text };
-}
-
-async function topup(url: string, attempt: Attempt): Promise<void> {
-  try {
-    const answer = await call(
-      url,
-      'POST',
-      '/v1/partner/topup',
-      attempt.partner.key,
-      { operator_id: 101, phone: PHONE, amount: AMOUNT },
-      { 'idempotency-key': attempt.idempotencyKey },
-    );
-    attempt.status = answer.status;
-    if (answer.status === 200) attempt.orderId = answer.body.order_id;
-  } catch {
-    attempt.status = null; // no answer: the connection died with the process
-  }
-}
-
-/** Sends every attempt, CONCURRENCY at a time; `crash` runs once `crashAfter` of them were answered 200. */
-async function load(url: string, attempts: Attempt[], crashAfter: number, crash: () => Promise<void>): Promise<void> {
-  let next = 0;
-  let answered = 0;
+  attempts: DrillAttempt[],
+  crashAfter: number,
+  crash: () => Promise<void>,
+): Promise<void> {
   const crashed: Promise<void>[] = [];
-  const worker = async (): Promise<void> => {
-    while (next < attempts.length) {
-      const attempt = attempts[next++];
-      await topup(url, attempt);
-      if (attempt.status === 200 && ++answered === crashAfter) crashed.push(crash());
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await sendAll(url, attempts, CONCURRENCY, () => {
+    const accepted = attempts.filter((attempt) => attempt.status === 200).length;
+    if (crashed.length === 0 && crashAfter > 0 && accepted >= crashAfter) crashed.push(crash());
+  });
   await Promise.all(crashed);
 }
 
-async function checkMoney(url: string, partners: Partner[], attempts: Attempt[]): Promise<void> {
+async function checkMoney(url: string, partners: DrillPartner[], attempts: DrillAttempt[]): Promise<void> {
   for (const partner of partners) {
     const answered = attempts.filter((attempt) => attempt.partner === partner && attempt.status === 200);
     for (const attempt of answered) {
@@ -102,7 +50,7 @@ async function checkMoney(url: string, partners: Partner[], attempts: Attempt[])
   }
 }
 
-async function retryEveryKey(url: string, attempts: Attempt[]): Promise<void> {
+async function retryEveryKey(url: string, attempts: DrillAttempt[]): Promise<void> {
   const retries = attempts.map((attempt) => ({ ...attempt, status: null, orderId: null }));
   await load(url, retries, -1, async () => undefined);
   for (const [index, retry] of retries.entries()) {
@@ -111,23 +59,12 @@ async function retryEveryKey(url: string, attempts: Attempt[]): Promise<void> {
   }
 }
 
-async function checkOneDebitPerKey(url: string, partners: Partner[]): Promise<void> {
+async function checkOneDebitPerKey(url: string, partners: DrillPartner[]): Promise<void> {
   for (const partner of partners) {
-    const audit = await call(
-      url,
-      'GET',
-      `/v1/admin/audit/wallets/${partner.partnerId}/sandbox?format=jsonl`,
-      TEST_ADMIN_TOKEN,
-    );
-    expect(audit.status).toBe(200);
-    const debits = audit.text
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { event_type: string; order_id: string | null })
-      .filter((line) => line.event_type === 'WalletDebited');
+    const debits = await debitedOrders(url, partner);
     // Every key was sent until it got 200, so each of the partner's keys debited exactly once.
     expect(debits).toHaveLength(ORDERS_PER_PARTNER);
-    expect(new Set(debits.map((debit) => debit.order_id)).size).toBe(ORDERS_PER_PARTNER);
+    expect(new Set(debits).size).toBe(ORDERS_PER_PARTNER);
     const balance = await call(url, 'GET', '/v1/partner/balance', partner.key);
     expect(balance.body.available).toBe((CREDIT - ORDERS_PER_PARTNER * AMOUNT).toFixed(2));
   }
@@ -162,7 +99,7 @@ describe.each([
 
   it('loses no answered order, debits each key once, and verify passes', async () => {
     service = await ServiceProcess.start(`durability-${victim}`, env(), SERVICE_START_TIMEOUT_MS);
-    const partners: Partner[] = [];
+    const partners: DrillPartner[] = [];
     for (let i = 0; i < PARTNERS; i++) {
       const created = await call(service.url, 'POST', '/v1/admin/partners', TEST_ADMIN_TOKEN, {
         name: `Durability ${victim} ${i}`,
@@ -178,10 +115,11 @@ describe.each([
       );
       expect(limit.status).toBe(200);
     }
-    const attempts: Attempt[] = partners.flatMap((partner, p) =>
+    const attempts: DrillAttempt[] = partners.flatMap((partner, p) =>
       Array.from({ length: ORDERS_PER_PARTNER }, (_, i) => ({
         partner,
         idempotencyKey: `durability-${victim}-${p}-${String(i).padStart(4, '0')}`,
+        body: { operator_id: 101, phone: PHONE, amount: AMOUNT },
         status: null,
         orderId: null,
       })),
