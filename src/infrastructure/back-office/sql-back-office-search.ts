@@ -5,9 +5,14 @@ import {
   PartnerSearch,
 } from '../../application/ports/back-office-search.port';
 import { OrderView, PartnerView } from '../../application/ports/read-models.port';
-import { Corridor } from '../../domain/corridor/corridor';
-import { KycStatus } from '../../domain/partner/partner.events';
-import { ORDER_COLUMNS, OrderRow, toOrderView } from '../read-models/sql-read-models';
+import {
+  ORDER_COLUMNS,
+  OrderRow,
+  PARTNER_COLUMNS,
+  PartnerRow,
+  toOrderView,
+  toPartnerView,
+} from '../read-models/sql-read-models';
 import { SqlExecutor } from '../sql/sql-database';
 
 /** Collects WHERE clauses with numbered parameters. */
@@ -51,24 +56,12 @@ export class SqlBackOfficeSearch implements BackOfficeSearch {
     conditions.add((n) => `corridor = $${n}`, search.corridor);
     conditions.add((n) => `kyc_status = $${n}`, search.kycStatus);
     const limit = conditions.limit(search.limit);
-    const rows = await this.db.query<{
-      partner_id: string;
-      name: string;
-      corridor: Corridor;
-      kyc_status: KycStatus;
-      created_at: Date | string;
-    }>(
-      `SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners ${conditions.where()}
+    const rows = await this.db.query<PartnerRow>(
+      `SELECT ${PARTNER_COLUMNS} FROM rm_partners ${conditions.where()}
         ORDER BY created_at DESC, partner_id DESC ${limit}`,
       conditions.params,
     );
-    return rows.map((row) => ({
-      partnerId: row.partner_id,
-      name: row.name,
-      corridor: row.corridor,
-      kycStatus: row.kyc_status,
-      createdAt: new Date(row.created_at).toISOString(),
-    }));
+    return rows.map(toPartnerView);
   }
 
   async orders(search: OrderSearch): Promise<OrderView[]> {

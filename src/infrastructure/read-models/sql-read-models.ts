@@ -146,23 +146,10 @@ export class SqlReadModels implements ReadModels {
   }
 
   async partner(partnerId: string): Promise<PartnerView | null> {
-    const rows = await this.db.query<{
-      partner_id: string;
-      name: string;
-      corridor: Corridor;
-      kyc_status: KycStatus;
-      created_at: Date | string;
-    }>('SELECT partner_id, name, corridor, kyc_status, created_at FROM rm_partners WHERE partner_id = $1', [partnerId]);
-    const row = rows[0];
-    return row
-      ? {
-          partnerId: row.partner_id,
-          name: row.name,
-          corridor: row.corridor,
-          kycStatus: row.kyc_status,
-          createdAt: iso(row.created_at),
-        }
-      : null;
+    const rows = await this.db.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM rm_partners WHERE partner_id = $1`, [
+      partnerId,
+    ]);
+    return rows.length ? toPartnerView(rows[0]) : null;
   }
 
   /** Concurrent lookups (webhook deliveries running side by side) share one statement. */
@@ -306,6 +293,26 @@ interface ScopedKeyRow {
   expires_at: Date | string | null;
   created_at: Date | string;
   revoked_at: Date | string | null;
+}
+
+export interface PartnerRow {
+  partner_id: string;
+  name: string;
+  corridor: Corridor;
+  kyc_status: KycStatus;
+  created_at: Date | string;
+}
+
+export const PARTNER_COLUMNS = 'partner_id, name, corridor, kyc_status, created_at';
+
+export function toPartnerView(row: PartnerRow): PartnerView {
+  return {
+    partnerId: row.partner_id,
+    name: row.name,
+    corridor: row.corridor,
+    kycStatus: row.kyc_status,
+    createdAt: iso(row.created_at),
+  };
 }
 
 export function toOrderView(row: OrderRow): OrderView {
