@@ -57,24 +57,12 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
           partnerEvent.data.changedAt,
         ]);
         return;
-      case 'ApiKeyIssued': {
-        const { keyHash, keyId, partnerId, environment, issuedAt } = partnerEvent.data;
-        await tx.query(
-          `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at)
-           VALUES ($1, $2, $3, $4, true, $5) ON CONFLICT (key_hash) DO NOTHING`,
-          [keyHash, keyId, partnerId, environment, issuedAt],
-        );
+      case 'ApiKeyIssued':
+        await insertActiveKey(tx, partnerEvent.data, partnerEvent.data.issuedAt);
         return;
-      }
-      case 'ScopedKeyCreated': {
-        const { keyHash, keyId, partnerId, environment, createdAt } = partnerEvent.data;
-        await tx.query(
-          `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at)
-           VALUES ($1, $2, $3, $4, true, $5) ON CONFLICT (key_hash) DO NOTHING`,
-          [keyHash, keyId, partnerId, environment, createdAt],
-        );
+      case 'ScopedKeyCreated':
+        await insertActiveKey(tx, partnerEvent.data, partnerEvent.data.createdAt);
         return;
-      }
       case 'ScopedKeyRevoked':
         await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [
           partnerEvent.data.keyId,
@@ -90,3 +78,16 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
     }
   },
 };
+
+/** A key issued or created: active from `issuedAt` (the same row for full and scoped keys). */
+async function insertActiveKey(
+  tx: SqlExecutor,
+  key: { keyHash: string; keyId: string; partnerId: string; environment: string },
+  issuedAt: string,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at)
+     VALUES ($1, $2, $3, $4, true, $5) ON CONFLICT (key_hash) DO NOTHING`,
+    [key.keyHash, key.keyId, key.partnerId, key.environment, issuedAt],
+  );
+}
