@@ -440,7 +440,53 @@ export async function runPartnerApiFuzz(
   }
 
   // No money moved by a refused request: every order is one a 200 answered, and the balance is what they explain.
-  const orders: { order_id: string; status: string; amount_local: string }[] = [];
+  // The list is read from the orders read model, which shows a new order once its projector has passed it
+  // (docs/decisions.md, "Reads right after a topup"), while the balance is read from the log: the two are
+  // compared once the list shows every accepted order and an order's outcome is not changing in between.
+  const deadline = Date.now() + 15_000;
+  let snapshot = await moneySnapshot(target, key, startBalance);
+  while (!snapshot.settled(acceptedOrders) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    snapshot = await moneySnapshot(target, key, startBalance);
+  }
+  for (const order of snapshot.orders)
+    if (!acceptedOrders.has(order.order_id))
+      findings.push({
+        seed,
+        index: -1,
+        operation: 'orders',
+        mutation: '-',
+        problem: `order ${order.order_id} exists without a 200 answer`,
+      });
+  for (const orderId of acceptedOrders)
+    if (!snapshot.orders.some((order) => order.order_id === orderId))
+      findings.push({
+        seed,
+        index: -1,
+        operation: 'orders',
+        mutation: '-',
+        problem: `order ${orderId} was answered 200 but the list never showed it`,
+      });
+  if (snapshot.endBalance !== snapshot.expected)
+    findings.push({
+      seed,
+      index: -1,
+      operation: 'balance',
+      mutation: '-',
+      problem: `balance is ${snapshot.endBalance} minor units; the accepted orders explain ${snapshot.expected}`,
+    });
+  return { findings, statuses };
+}
+
+interface ListedOrder {
+  order_id: string;
+  status: string;
+  amount_local: string;
+}
+
+/** The partner's orders (every page of the list), the balance they explain, and the balance read after them. */
+async function moneySnapshot(target: FuzzTarget, key: string, startBalance: string) {
+  const orders: ListedOrder[] = [];
   let cursor: string | null = null;
   do {
     const page = JSON.parse(
@@ -452,36 +498,22 @@ export async function runPartnerApiFuzz(
           key,
         )
       ).text,
-    ) as {
-      transactions: { order_id: string; status: string; amount_local: string }[];
-      next_cursor: string | null;
-    };
+    ) as { transactions: ListedOrder[]; next_cursor: string | null };
     orders.push(...page.transactions);
     cursor = page.next_cursor;
   } while (cursor);
   const money = (text: string) => Money.parse(text.replace(/(\.\d\d)\d*$/, '$1'), 'INR');
   let expected = money(startBalance)?.minor ?? 0n;
-  for (const order of orders) {
-    if (!acceptedOrders.has(order.order_id))
-      findings.push({
-        seed,
-        index: -1,
-        operation: 'orders',
-        mutation: '-',
-        problem: `order ${order.order_id} exists without a 200 answer`,
-      });
-    if (order.status !== 'FAILED') expected -= money(order.amount_local)?.minor ?? 0n;
-  }
+  for (const order of orders) if (order.status !== 'FAILED') expected -= money(order.amount_local)?.minor ?? 0n;
   const endBalance = money(
     JSON.parse((await call(target, 'GET', '/v1/partner/balance', key)).text).available as string,
   )?.minor;
-  if (endBalance !== expected)
-    findings.push({
-      seed,
-      index: -1,
-      operation: 'balance',
-      mutation: '-',
-      problem: `balance is ${endBalance} minor units; the accepted orders explain ${expected}`,
-    });
-  return { findings, statuses };
+  return {
+    orders,
+    expected,
+    endBalance,
+    /** The list shows every accepted order and agrees with the balance read after it. */
+    settled: (accepted: ReadonlySet<string>) =>
+      endBalance === expected && [...accepted].every((orderId) => orders.some((order) => order.order_id === orderId)),
+  };
 }
