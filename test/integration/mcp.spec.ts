@@ -279,6 +279,8 @@ describe('agent-tool endpoint /v1/mcp (official MCP SDK client over HTTP)', () =
 
       expect(await restBalance()).toBe('800.00');
       expect((await call('service_get_balance')).structuredContent.available).toBe('800.00');
+      // The list is read from the orders read model, which shows a new order once the projector has passed it.
+      await service.settle();
       const listed = await service.partner('GET', '/transactions', key);
       expect(listed.body.transactions).toHaveLength(2);
     });
