@@ -13,16 +13,19 @@ export interface MeasuredPair {
   others_busy: number | null;
 }
 
-export interface InterleavedPairs {
-  connections: number;
-  seconds_per_window: number;
-  pairs: MeasuredPair[];
-  /** topup req/s over LIMIT tx/s: the median of the pairs' ratios. */
+/** How far apart the pairs' ratios were, and the median that stands for them. */
+export interface RatioSpread {
   ratio_median: number;
   ratio_min: number;
   ratio_max: number;
   /** (max − min) / median, in percent: how far apart the pairs were. */
   spread_pct: number;
+}
+
+export interface InterleavedPairs extends RatioSpread {
+  connections: number;
+  seconds_per_window: number;
+  pairs: MeasuredPair[];
   topup_p50_ms_median: number;
   topup_p99_ms_median: number;
   limit_p50_ms_median: number;
@@ -36,6 +39,24 @@ export interface PairWindows {
   topup(seconds: number): Promise<Scenario>;
 }
 
+/** Two kinds of window to compare: the ratio of a pair is `compared` over `base`. */
+export interface AlternatingWindows {
+  pairs: number;
+  seconds: number;
+  /** Runs first in even pairs (the first, third, …)… */
+  base(seconds: number): Promise<Scenario>;
+  /** …and second, after `compared`, in odd ones. */
+  compared(seconds: number): Promise<Scenario>;
+}
+
+/** The two windows of one pair, its ratio, and other processes' share of the machine in the busier window. */
+export interface WindowPair {
+  base: Scenario;
+  compared: Scenario;
+  ratio: number;
+  others_busy: number | null;
+}
+
 export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -43,52 +64,79 @@ export const median = (values: readonly number[]): number => {
 };
 
 /**
- * LIMIT and topups in short alternating windows, so both see the same machine: a burst of other
- * work, a checkpoint or a warmer cache falls on both sides of a pair, not on one scenario of a
- * long run. Odd pairs run topups first, so neither side always follows the other.
+ * Two kinds of window in short alternating pairs, so both see the same machine: a burst of other
+ * work, a checkpoint, a warmer cache or a service still speeding up falls on both sides of a
+ * pair, not on one scenario of a long run. Odd pairs run `compared` first, so neither side always
+ * follows the other.
  */
-export async function measureInterleavedPairs(windows: PairWindows): Promise<InterleavedPairs> {
-  const pairs: MeasuredPair[] = [];
+export async function alternateWindows(windows: AlternatingWindows): Promise<WindowPair[]> {
+  const pairs: WindowPair[] = [];
   for (let index = 0; index < windows.pairs; index++) {
-    let limit: Scenario;
-    let topup: Scenario;
+    let base: Scenario;
+    let compared: Scenario;
     if (index % 2 === 0) {
-      limit = await windows.limit(windows.seconds);
-      topup = await windows.topup(windows.seconds);
+      base = await windows.base(windows.seconds);
+      compared = await windows.compared(windows.seconds);
     } else {
-      topup = await windows.topup(windows.seconds);
-      limit = await windows.limit(windows.seconds);
+      compared = await windows.compared(windows.seconds);
+      base = await windows.base(windows.seconds);
     }
-    const others = [limit.cpu?.others_busy, topup.cpu?.others_busy].filter(
+    const others = [base.cpu?.others_busy, compared.cpu?.others_busy].filter(
       (value): value is number => typeof value === 'number',
     );
     pairs.push({
-      limit_rps: limit.rps,
-      topup_rps: topup.rps,
-      ratio: limit.rps > 0 ? round(topup.rps / limit.rps, 3) : 0,
-      topup_p50_ms: topup.p50_ms,
-      topup_p99_ms: topup.p99_ms,
-      limit_p50_ms: limit.p50_ms,
+      base,
+      compared,
+      ratio: base.rps > 0 ? round(compared.rps / base.rps, 3) : 0,
       others_busy: others.length ? Math.max(...others) : null,
     });
   }
-  return summarize(windows, pairs);
+  return pairs;
+}
+
+export function ratioSpread(ratios: readonly number[]): RatioSpread {
+  const ratioMedian = median(ratios);
+  const min = Math.min(...ratios);
+  const max = Math.max(...ratios);
+  return {
+    ratio_median: round(ratioMedian, 3),
+    ratio_min: min,
+    ratio_max: max,
+    spread_pct: ratioMedian > 0 ? round(((max - min) / ratioMedian) * 100, 1) : 0,
+  };
+}
+
+/** LIMIT and topups in alternating windows: the pairs that decide topup_vs_limit. */
+export async function measureInterleavedPairs(windows: PairWindows): Promise<InterleavedPairs> {
+  const pairs = await alternateWindows({
+    pairs: windows.pairs,
+    seconds: windows.seconds,
+    base: windows.limit,
+    compared: windows.topup,
+  });
+  return summarize(
+    windows,
+    pairs.map(({ base: limit, compared: topup, ratio, others_busy }) => ({
+      limit_rps: limit.rps,
+      topup_rps: topup.rps,
+      ratio,
+      topup_p50_ms: topup.p50_ms,
+      topup_p99_ms: topup.p99_ms,
+      limit_p50_ms: limit.p50_ms,
+      others_busy,
+    })),
+  );
 }
 
 export function summarize(
   windows: Pick<PairWindows, 'connections' | 'seconds'>,
   pairs: readonly MeasuredPair[],
 ): InterleavedPairs {
-  const ratios = pairs.map((pair) => pair.ratio);
-  const ratioMedian = median(ratios);
   return {
     connections: windows.connections,
     seconds_per_window: windows.seconds,
     pairs: [...pairs],
-    ratio_median: round(ratioMedian, 3),
-    ratio_min: Math.min(...ratios),
-    ratio_max: Math.max(...ratios),
-    spread_pct: ratioMedian > 0 ? round(((Math.max(...ratios) - Math.min(...ratios)) / ratioMedian) * 100, 1) : 0,
+    ...ratioSpread(pairs.map((pair) => pair.ratio)),
     topup_p50_ms_median: round(median(pairs.map((pair) => pair.topup_p50_ms)), 2),
     topup_p99_ms_median: round(median(pairs.map((pair) => pair.topup_p99_ms)), 2),
     limit_p50_ms_median: round(median(pairs.map((pair) => pair.limit_p50_ms)), 2),

@@ -1,4 +1,5 @@
-import { measureInterleavedPairs, median } from '../../../bench/lib/interleaved-pairs';
+import { measureHistoryPairs } from '../../../bench/lib/history-pairs';
+import { measureInterleavedPairs, median, ratioSpread } from '../../../bench/lib/interleaved-pairs';
 import { judgeQuietness } from '../../../bench/lib/reference-run';
 import { Scenario } from '../../../bench/lib/types';
 
@@ -46,6 +47,59 @@ describe('interleaved LIMIT and topup pairs', () => {
 
   it('takes the middle of an even count as the mean of the two middle values', () => {
     expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
+describe('interleaved hot-wallet and history-wallet pairs', () => {
+  it('alternates the two wallets, history first in odd pairs, and takes the median of history ÷ fresh', async () => {
+    const order: string[] = [];
+    const fresh = [2000, 2200, 2400, 2500];
+    const history = [1800, 2420, 2400, 3000];
+    let f = 0;
+    let h = 0;
+    const result = await measureHistoryPairs({
+      pairs: 4,
+      seconds: 6,
+      connections: 64,
+      fresh: async () => (order.push('fresh'), window(fresh[f++], 20)),
+      history: async () => (order.push('history'), window(history[h++], 25, h === 4 ? 0.2 : 0.01)),
+    });
+    expect(order).toEqual(['fresh', 'history', 'history', 'fresh', 'fresh', 'history', 'history', 'fresh']);
+    expect(result.pairs.map((pair) => pair.ratio)).toEqual([0.9, 1.1, 1, 1.2]);
+    expect(result.pairs[0]).toEqual({
+      fresh_rps: 2000,
+      history_rps: 1800,
+      ratio: 0.9,
+      fresh_p50_ms: 20,
+      history_p50_ms: 25,
+      fresh_p99_ms: 40,
+      history_p99_ms: 50,
+      others_busy: 0.01,
+    });
+    expect(result.pairs[3].others_busy).toBe(0.2);
+    expect(result).toEqual(
+      expect.objectContaining({
+        connections: 64,
+        seconds_per_window: 6,
+        ratio_median: 1.05,
+        ratio_min: 0.9,
+        ratio_max: 1.2,
+        spread_pct: 28.6,
+        fresh_rps_median: 2300,
+        history_rps_median: 2410,
+        history_p99_ms_median: 50,
+      }),
+    );
+  });
+
+  it('sums up any set of pair ratios by their median, extremes and spread', () => {
+    expect(ratioSpread([0.94, 1.18])).toEqual({
+      ratio_median: 1.06,
+      ratio_min: 0.94,
+      ratio_max: 1.18,
+      spread_pct: 22.6,
+    });
+    expect(ratioSpread([0, 0])).toEqual({ ratio_median: 0, ratio_min: 0, ratio_max: 0, spread_pct: 0 });
   });
 });
 
