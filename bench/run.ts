@@ -82,13 +82,14 @@ function parseArgs(argv: string[]): Args {
 }
 
 /**
- * The scenarios a plan measures, for the progress count: PostgreSQL mode's seven and two per
- * further sweep level, embedded mode's five and one per further sweep level when it sweeps
- * (the level of the plan's own connections reuses that scenario's figures).
+ * The scenarios a plan measures, for the progress count: PostgreSQL mode's seven, two per
+ * further sweep level and six per pair (LIMIT/topup at two connection counts, and hot/history),
+ * embedded mode's five, two per pair and one per further sweep level when it sweeps (the level
+ * of the plan's own connections reuses that scenario's figures).
  */
 function plannedScenarios(plan: Plan): number {
   const levels = plan.sweep.filter((level) => level !== plan.connections).length;
-  return 7 + 2 * levels + 4 * plan.pairs + (plan.embedded ? 5 + (plan.embeddedSweep ? levels : 0) : 0);
+  return 7 + 2 * levels + 6 * plan.pairs + (plan.embedded ? 5 + 2 * plan.pairs + (plan.embeddedSweep ? levels : 0) : 0);
 }
 
 async function main(): Promise<void> {
@@ -143,9 +144,7 @@ async function main(): Promise<void> {
       idleBusyBefore,
       loadAverageStart: Number(machine.load_average_start),
       othersBusy: [postgres, ...(embedded ? [embedded] : [])].flatMap(othersBusyOf),
-      othersBusyInPairs: postgres.pairs
-        ? [...postgres.pairs.at_connections.pairs, ...postgres.pairs.at_one.pairs].map((pair) => pair.others_busy)
-        : [],
+      othersBusyInPairs: othersBusyInPairsOf(postgres),
     }),
   };
 
@@ -173,10 +172,16 @@ async function main(): Promise<void> {
 function othersBusyOf(mode: ModeResults): (number | null | undefined)[] {
   const named = Object.values(mode.scenarios).filter((scenario): scenario is Scenario => scenario !== null);
   const windows = [...named, ...mode.sweep.topup, ...mode.sweep.limit].map((scenario) => scenario.cpu?.others_busy);
-  const pairs = mode.pairs
-    ? [...mode.pairs.at_connections.pairs, ...mode.pairs.at_one.pairs].map((pair) => pair.others_busy)
-    : [];
-  return [...windows, ...pairs];
+  return [...windows, ...othersBusyInPairsOf(mode)];
+}
+
+/** The same in the pairs' windows, which decide topup_vs_limit and history_vs_fresh. */
+function othersBusyInPairsOf(mode: ModeResults): (number | null | undefined)[] {
+  const pairs = [
+    ...(mode.pairs ? [...mode.pairs.at_connections.pairs, ...mode.pairs.at_one.pairs] : []),
+    ...(mode.history_pairs?.pairs ?? []),
+  ];
+  return pairs.map((pair) => pair.others_busy);
 }
 
 function chartOf(results: BenchResults): string {

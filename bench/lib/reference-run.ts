@@ -20,7 +20,7 @@ export function judgeQuietness(reading: {
   loadAverageStart: number;
   /** Other processes' share in every measured window. */
   othersBusy: readonly (number | null | undefined)[];
-  /** The same in the windows of the interleaved pairs, which decide topup_vs_limit. */
+  /** The same in the windows of the interleaved pairs, which decide topup_vs_limit and history_vs_fresh. */
   othersBusyInPairs: readonly (number | null | undefined)[];
 }): Quietness {
   const known = (values: readonly (number | null | undefined)[]): number[] =>

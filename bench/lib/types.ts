@@ -1,3 +1,4 @@
+import { HistoryPairs } from './history-pairs';
 import { InterleavedPairs } from './interleaved-pairs';
 import { Quietness } from './reference-run';
 import { CpuShare } from './cpu-usage';
@@ -41,6 +42,11 @@ export interface ModeResults {
   sweep: { topup: Scenario[]; limit: Scenario[] };
   /** PostgreSQL mode: LIMIT and topups in alternating windows, at the plan's connections and at one. */
   pairs?: { at_connections: InterleavedPairs; at_one: InterleavedPairs } | null;
+  /**
+   * The fresh hot wallet and the history wallet in alternating windows after the cold start, at the
+   * plan's connections; history_vs_fresh is their median (null when the plan has no pairs).
+   */
+  history_pairs?: HistoryPairs | null;
   history: { events: number; seed_ms: number; projection_catch_up_ms: number; wallet_events: number };
   memory: {
     orders: number;

@@ -14,6 +14,7 @@ import {
   coldStart,
   measured,
   measuredBareBalance,
+  measuredHistoryPairs,
   moneyCheck,
   runVerify,
   setupPartners,
@@ -92,6 +93,16 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
       (s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [historic.key])),
       service.pid,
     );
+    const historyPairs =
+      plan.pairs > 0
+        ? await measuredHistoryPairs(
+            'embedded pair',
+            eplan,
+            (key, s) => count(topupLoad({ url, connections: c, durationSeconds: s }, [key])),
+            { fresh: hot.key, history: historic.key },
+            service.pid,
+          )
+        : null;
     const balance = await measured(
       'embedded balance',
       eplan,
@@ -173,10 +184,11 @@ export async function runEmbedded(plan: Plan): Promise<ModeResults> {
       ratios: {
         topup_vs_limit: null,
         hot_vs_spread: ratio(topupHot.rps, topupSpread.rps),
-        history_vs_fresh: ratio(topupHistory.rps, topupHot.rps),
+        history_vs_fresh: historyPairs ? historyPairs.ratio_median : ratio(topupHistory.rps, topupHot.rps),
         balance_vs_bare: ratio(balance.rps, balanceBare.rps),
       },
       sweep: { topup: sweepTopup, limit: [] },
+      history_pairs: historyPairs,
       history: {
         events: seed.events,
         seed_ms: seed.ms,

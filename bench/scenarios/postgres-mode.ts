@@ -14,6 +14,7 @@ import {
   coldStart,
   measured,
   measuredBareBalance,
+  measuredHistoryPairs,
   measuredLimit,
   moneyCheck,
   runVerify,
@@ -123,6 +124,18 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
       service.pid,
       statements,
     );
+    // The ratio that decides history_vs_fresh: the two wallets in alternating windows, so both see the service as fast.
+    const historyPairs =
+      plan.pairs > 0
+        ? await measuredHistoryPairs(
+            'pair',
+            plan,
+            (key, seconds) => count(topupLoad({ url: running.url, connections: c, durationSeconds: seconds }, [key])),
+            { fresh: hot.key, history: historic.key },
+            running.pid,
+            statements,
+          )
+        : null;
     const balance = await measured(
       'balance',
       plan,
@@ -248,11 +261,12 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
           ? pairs.at_connections.ratio_median
           : ratio(topupSpread.rps, (limit.rps + limitAgain.rps) / 2),
         hot_vs_spread: ratio(topupHot.rps, topupSpread.rps),
-        history_vs_fresh: ratio(topupHistory.rps, topupHot.rps),
+        history_vs_fresh: historyPairs ? historyPairs.ratio_median : ratio(topupHistory.rps, topupHot.rps),
         balance_vs_bare: ratio(balance.rps, balanceBare.rps),
       },
       sweep: { topup: sweepTopup, limit: sweepLimit },
       pairs,
+      history_pairs: historyPairs,
       history: {
         events: seed.events,
         seed_ms: seed.ms,

@@ -4,6 +4,7 @@ import { waitForProcessIdle, withCpuShare } from '../lib/cpu-usage';
 import { BareServer } from '../lib/bare';
 import { ROOT } from '../lib/environment';
 import { getLoad, LoadResult, nextIdempotencyKey } from '../lib/load';
+import { HistoryPairs, measureHistoryPairs } from '../lib/history-pairs';
 import { runLimit } from '../lib/pgbench';
 import { Plan } from '../lib/plan';
 import { ProgressReporter } from '../../src/interface/cli/progress-reporter';
@@ -86,6 +87,36 @@ export async function measured(
   };
   logScenario(name, result);
   return result;
+}
+
+/**
+ * Topups on the fresh hot wallet and on the history wallet in alternating windows of
+ * `plan.pairSeconds` (`plan.pairs` pairs at the plan's connections, each window after its own
+ * short warm-up): the pairs whose median is history_vs_fresh.
+ */
+export async function measuredHistoryPairs(
+  label: string,
+  plan: Plan,
+  topups: (key: string, seconds: number) => Promise<LoadResult>,
+  keys: { fresh: string; history: string },
+  serverPid: number | null,
+  statementsSoFar?: () => Promise<number | null>,
+): Promise<HistoryPairs> {
+  const windowPlan = { ...plan, durationSeconds: plan.pairSeconds, warmupSeconds: Math.min(1, plan.warmupSeconds) };
+  const window = (scenario: string, key: string) => () =>
+    measured(`${label} ${scenario}`, windowPlan, (seconds) => topups(key, seconds), serverPid, statementsSoFar);
+  const pairs = await measureHistoryPairs({
+    pairs: plan.pairs,
+    seconds: plan.pairSeconds,
+    connections: plan.connections,
+    fresh: window('topup_hot', keys.fresh),
+    history: window('topup_history', keys.history),
+  });
+  log(
+    `${label}s: history/fresh median ${pairs.ratio_median} (from ${pairs.ratio_min} to ${pairs.ratio_max}, spread ${pairs.spread_pct} %), ` +
+      `medians ${pairs.history_rps_median} against ${pairs.fresh_rps_median} topups/s`,
+  );
+  return pairs;
 }
 
 /** The LIMIT baseline with its CPU share (the service idles meanwhile; its share shows what background work it still did). */
