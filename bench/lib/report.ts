@@ -1,3 +1,4 @@
+import { HistoryPairs } from './history-pairs';
 import { BenchResults, ModeResults, Scenario } from './types';
 
 const fmt = (value: number | null | undefined, digits = 1): string =>
@@ -66,6 +67,7 @@ export function markdownReport(results: BenchResults): string {
     }
     lines.push('');
   }
+  lines.push(...historyPairsTable(modes));
   const quiet = results.quietness;
   if (quiet) {
     lines.push(
@@ -158,4 +160,27 @@ export function markdownReport(results: BenchResults): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The hot wallet and the history wallet in alternating windows, one row per mode that measured them. */
+function historyPairsTable(modes: readonly ModeResults[]): string[] {
+  const measured = modes.filter(
+    (m): m is ModeResults & { history_pairs: HistoryPairs } => (m.history_pairs?.pairs.length ?? 0) > 0,
+  );
+  if (measured.length === 0) return [];
+  const events = [...new Set(measured.map((m) => m.history.wallet_events.toLocaleString('en-US')))].join(' or ');
+  const lines = [
+    `History pairs (hot wallet and the wallet with ${events} events alternating in ${measured[0].history_pairs.seconds_per_window} s windows; history_vs_fresh is the median of the pairs):`,
+    '',
+    '| mode | connections | pairs | history/fresh median | min | max | spread | hot wallet req/s (median) | history wallet req/s (median) | history p99 ms (median) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const { mode, history_pairs: at } of measured) {
+    lines.push(
+      `| ${mode} | ${at.connections} | ${at.pairs.length} | ${fmt(at.ratio_median, 2)} | ${fmt(at.ratio_min, 2)} | ${fmt(at.ratio_max, 2)} | ${fmt(at.spread_pct, 1)} % | ` +
+        `${fmt(at.fresh_rps_median, 0)} | ${fmt(at.history_rps_median, 0)} | ${fmt(at.history_p99_ms_median, 2)} |`,
+    );
+  }
+  lines.push('');
+  return lines;
 }

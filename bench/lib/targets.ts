@@ -23,7 +23,13 @@ export function targetsOf(plan: Plan, pg: ModeResults): Target[] {
       pg.pairs ? `median of ${pg.pairs.at_connections.pairs.length} interleaved pairs` : undefined,
     ),
     t('hot_vs_spread', '>= 0.8', pg.ratios.hot_vs_spread, (v) => v >= 0.8),
-    t('history_vs_fresh', '>= 0.9', pg.ratios.history_vs_fresh, (v) => v >= 0.9),
+    t(
+      'history_vs_fresh',
+      '>= 0.9',
+      pg.ratios.history_vs_fresh,
+      (v) => v >= 0.9,
+      pg.history_pairs ? `median of ${pg.history_pairs.pairs.length} interleaved pairs` : undefined,
+    ),
     t('balance_vs_bare', '>= 0.6', pg.ratios.balance_vs_bare, (v) => v >= 0.6),
     t(`topup_p99_ms at ${plan.connections} connections`, '<= 25', pg.scenarios.topup_spread.p99_ms, (v) => v <= 25),
     t(
