@@ -57,6 +57,26 @@ describe('npm run bench -- --quick --tiny', () => {
     }
     expect(pg.pairs.at_one.connections).toBe(1);
     expect(pg.ratios.topup_vs_limit).toBe(pg.pairs.at_connections.ratio_median);
+    // history_vs_fresh likewise: the hot wallet and the history wallet in alternating windows.
+    expect(pg.history_pairs).toEqual(
+      expect.objectContaining({
+        connections: results.plan.connections,
+        seconds_per_window: results.plan.pairSeconds,
+        ratio_median: expect.any(Number),
+        ratio_min: expect.any(Number),
+        ratio_max: expect.any(Number),
+        spread_pct: expect.any(Number),
+        fresh_rps_median: expect.any(Number),
+        history_rps_median: expect.any(Number),
+      }),
+    );
+    expect(pg.history_pairs.pairs).toHaveLength(results.plan.pairs);
+    for (const pair of pg.history_pairs.pairs) {
+      expect(pair.fresh_rps).toBeGreaterThan(0);
+      expect(pair.history_rps).toBeGreaterThan(0);
+      expect(pair.ratio).toBeCloseTo(pair.history_rps / pair.fresh_rps, 2);
+    }
+    expect(pg.ratios.history_vs_fresh).toBe(pg.history_pairs.ratio_median);
     // Statements per topup, read from the service's own count; and a verdict on whether the machine was quiet.
     expect(pg.scenarios.topup_spread.statements_per_request).toBeGreaterThan(1);
     expect(results.quietness).toEqual(
