@@ -29,8 +29,8 @@ export interface HistoryPairWindows {
   pairs: number;
   seconds: number;
   connections: number;
-  fresh(seconds: number): Promise<Scenario>;
-  history(seconds: number): Promise<Scenario>;
+  fresh: (seconds: number) => Promise<Scenario>;
+  history: (seconds: number) => Promise<Scenario>;
 }
 
 /**

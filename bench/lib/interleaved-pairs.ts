@@ -35,8 +35,8 @@ export interface PairWindows {
   pairs: number;
   seconds: number;
   connections: number;
-  limit(seconds: number): Promise<Scenario>;
-  topup(seconds: number): Promise<Scenario>;
+  limit: (seconds: number) => Promise<Scenario>;
+  topup: (seconds: number) => Promise<Scenario>;
 }
 
 /** Two kinds of window to compare: the ratio of a pair is `compared` over `base`. */
@@ -44,9 +44,9 @@ export interface AlternatingWindows {
   pairs: number;
   seconds: number;
   /** Runs first in even pairs (the first, third, …)… */
-  base(seconds: number): Promise<Scenario>;
+  base: (seconds: number) => Promise<Scenario>;
   /** …and second, after `compared`, in odd ones. */
-  compared(seconds: number): Promise<Scenario>;
+  compared: (seconds: number) => Promise<Scenario>;
 }
 
 /** The two windows of one pair, its ratio, and other processes' share of the machine in the busier window. */
