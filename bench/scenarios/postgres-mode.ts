@@ -124,7 +124,7 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
       service.pid,
       statements,
     );
-    // The ratio that decides history_vs_fresh: the two wallets in alternating windows, so both see the service as fast.
+    // The ratio that decides history_vs_fresh: the two wallets in alternating windows, so a service still speeding up weighs on both alike.
     const historyPairs =
       plan.pairs > 0
         ? await measuredHistoryPairs(
