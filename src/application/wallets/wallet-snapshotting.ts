@@ -94,7 +94,12 @@ export class WalletSnapshotting {
     }
     const state = decodeWalletState(snapshot.state);
     if (!state || !Number.isSafeInteger(snapshot.revision) || snapshot.revision < 0) {
-      this.ignore(streamId, snapshot, state ? `revision ${snapshot.revision}` : 'its state is unreadable', 'warn');
+      this.ignore(
+        streamId,
+        snapshot,
+        state ? `${snapshot.revision} is not a revision` : 'its state is unreadable',
+        'warn',
+      );
       return null;
     }
     return { snapshot, state };
