@@ -32,6 +32,8 @@ export interface LoadedWallet extends FoldedWallet {
  */
 export class WalletSnapshotting {
   private readonly logger = new Logger('WalletSnapshots');
+  /** The snapshot writes in flight, chained per wallet (a discard before the save that follows it). */
+  private readonly writes = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
@@ -113,20 +115,20 @@ export class WalletSnapshotting {
     this.inBackground(streamId, snapshot.revision, () => this.snapshots.discard(streamId, snapshot));
   }
 
-  private take(streamId: string, wallet: FoldedWallet): void {
-    if (wallet.eventId === null) return;
-    const snapshot: WalletSnapshot = {
-      revision: wallet.revision,
-      eventId: wallet.eventId,
-      foldVersion: WALLET_FOLD_VERSION,
-      state: encodeWalletState(wallet.state),
-    };
-    this.inBackground(streamId, wallet.revision, () => this.snapshots.save(streamId, snapshot));
+  private take(streamId: string, { state, revision, eventId }: FoldedWallet): void {
+    if (eventId === null) return;
+    // Encoded in the background too: states are never changed in place, so this one stays as it was.
+    this.inBackground(streamId, revision, () =>
+      this.snapshots.save(streamId, {
+        revision,
+        eventId,
+        foldVersion: WALLET_FOLD_VERSION,
+        state: encodeWalletState(state),
+      }),
+    );
   }
 
-  /** Writes one after the other per wallet (a discard before the save that follows it), never awaited by a command. */
-  private readonly writes = new Map<string, Promise<void>>();
-
+  /** Runs a write after the wallet's earlier ones, never awaited by a command; a failure is logged. */
   private inBackground(streamId: string, revision: number, write: () => Promise<void>): void {
     const previous = this.writes.get(streamId) ?? Promise.resolve();
     const next = previous.then(write).catch((error: unknown) => {
