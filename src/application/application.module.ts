@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from './ports/event-store.port';
 import { JOB_HANDLERS } from './ports/job-queue.port';
+import { WALLET_SNAPSHOTS, WalletSnapshots } from './ports/wallet-snapshots.port';
+import { SERVICE_SETTINGS, ServiceSettings } from './shared/service-settings';
 import { AuthenticateApiKey } from './auth/authenticate-api-key';
 import { ReadPartnerEventsHandler } from './events-feed/read-partner-events';
 import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
@@ -139,8 +141,9 @@ const JOBS = [
     { provide: DeciderRunner, useFactory: (store: EventStore) => new DeciderRunner(store), inject: [EVENT_STORE] },
     {
       provide: WalletCommandProcessor,
-      useFactory: (store: EventStore) => new WalletCommandProcessor(store),
-      inject: [EVENT_STORE],
+      useFactory: (store: EventStore, snapshots: WalletSnapshots, settings: ServiceSettings) =>
+        new WalletCommandProcessor(store, snapshots, settings.walletSnapshotEvery),
+      inject: [EVENT_STORE, WALLET_SNAPSHOTS, SERVICE_SETTINGS],
     },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
   ],

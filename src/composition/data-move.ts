@@ -10,6 +10,7 @@ import { isNodeProcessAlive } from '../infrastructure/sql/embedded/process-alive
 import { embeddedSocketConnectionString } from '../infrastructure/sql/embedded/server-endpoint';
 import { historyLine, checkHistoryFile, readHistoryFile } from '../infrastructure/data-move/history-lines';
 import { assertNothingDerived, rebuildAfterImport } from '../infrastructure/data-move/rebuild-after-import';
+import { forgetWalletSnapshots } from '../infrastructure/wallet-snapshots/sql-wallet-snapshots';
 import { PgliteEventReader } from '../infrastructure/legacy/pglite-event-reader';
 
 /** Where a step of a move stands: started with a total, then told the count done so far. */
@@ -154,6 +155,8 @@ export async function importIntoConfiguredStore(
     try {
       await assertEmpty(store);
       await assertNothingDerived(db);
+      // The store is empty, so a wallet snapshot left in its database describes another log.
+      await forgetWalletSnapshots(db);
       const importing = progress.start('import', total);
       const imported = await importHistory(store, events, {
         batchSize: 2_000,

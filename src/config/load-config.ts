@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { DEFAULT_WALLET_SNAPSHOT_EVERY } from '../application/ports/wallet-snapshots.port';
 import { EventStoreMode, ReloadlyConfig, ServiceConfig } from './service-config';
 
 export class ConfigError extends Error {
@@ -96,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     backgroundWork: 'inline',
     httpProcesses: integer('HTTP_PROCESSES', 1, 1, 64),
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
+    walletSnapshotEvery: integer('WALLET_SNAPSHOT_EVERY', DEFAULT_WALLET_SNAPSHOT_EVERY, 1, 10_000_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     jobRetentionDays: integer('JOB_RETENTION_DAYS', 30, 1, 3650),
     webhookAttemptRetentionDays: integer('WEBHOOK_ATTEMPT_RETENTION_DAYS', 30, 1, 3650),

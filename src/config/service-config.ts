@@ -46,6 +46,8 @@ export interface ServiceConfig {
   httpProcesses: number;
   /** Jobs (provider calls, webhook deliveries) each process runs at once. */
   jobConcurrency: number;
+  /** A wallet's snapshot is taken once it has moved this many events past the last one. */
+  walletSnapshotEvery: number;
   bodyLimitBytes: number;
   /** Days a finished job is kept. */
   jobRetentionDays: number;

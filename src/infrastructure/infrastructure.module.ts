@@ -16,6 +16,8 @@ import { ACCESS_FENCES } from '../application/ports/access-fences.port';
 import { SqlAccessFences } from './access/sql-access-fences';
 import { SqlKeyUsage } from './access/sql-key-usage';
 import { KEY_USAGE } from '../application/ports/key-usage.port';
+import { WALLET_SNAPSHOTS } from '../application/ports/wallet-snapshots.port';
+import { SqlWalletSnapshots } from './wallet-snapshots/sql-wallet-snapshots';
 import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
 import { JsonCatalog } from './catalog/json-catalog';
 import { SystemClock } from './clock/system-clock';
@@ -79,6 +81,7 @@ export class InfrastructureModule {
           stuckOrderAfterMs: config.stuckOrderAfterMs,
           billValidityMs: config.billValidityMs,
           idempotencyWaitMs: config.idempotencyWaitMs,
+          walletSnapshotEvery: config.walletSnapshotEvery,
         } satisfies ServiceSettings,
       },
       { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
@@ -101,6 +104,8 @@ export class InfrastructureModule {
       },
       { provide: ACCESS_FENCES, ...sql((db) => new SqlAccessFences(db)) },
       { provide: KEY_USAGE, ...sql((db) => new SqlKeyUsage(db)) },
+      // Every mode: beside the events in PostgreSQL, beside the read models with EventStoreDB (tied to the log by event id).
+      { provide: WALLET_SNAPSHOTS, ...sql((db) => new SqlWalletSnapshots(db.withAsynchronousCommit())) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },

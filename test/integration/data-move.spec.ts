@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,9 @@ import { readHistory } from '../../src/application/data-move/event-history';
 import { loadConfig } from '../../src/config/load-config';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
+import { migrateServiceDatabase } from '../../src/infrastructure/open-database';
+import { SqlWalletSnapshots } from '../../src/infrastructure/wallet-snapshots/sql-wallet-snapshots';
+import { WALLET_FOLD_VERSION } from '../../src/domain/wallet/wallet.decider';
 import { folderDigest, seenByTheRelease, unpackReleaseFolder } from '../support/pglite-release-fixture';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
@@ -41,6 +45,33 @@ async function eventsIn(database: TestDatabase): Promise<Omit<RecordedEvent, 'po
     const events: Omit<RecordedEvent, 'position'>[] = [];
     for await (const { position: _position, ...event } of readHistory(new SqlEventStore(db))) events.push(event);
     return events;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Migrates a database and leaves in it a wallet snapshot of another log (a balance of 99,999.00 at revision 0). */
+async function leaveWalletSnapshot(database: TestDatabase, streamId: string): Promise<void> {
+  const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 2 });
+  try {
+    await migrateServiceDatabase(db);
+    await new SqlWalletSnapshots(db).save(streamId, {
+      revision: 0,
+      eventId: randomUUID(),
+      foldVersion: WALLET_FOLD_VERSION,
+      state: { currency: 'INR', balanceMinor: '9999900', keySpends: [] },
+    });
+    expect(await walletSnapshotsIn(database)).toBe(1);
+  } finally {
+    await db.close();
+  }
+}
+
+async function walletSnapshotsIn(database: TestDatabase): Promise<number> {
+  const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 2 });
+  try {
+    const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM wallet_snapshots');
+    return row.n;
   } finally {
     await db.close();
   }
@@ -317,6 +348,8 @@ describe('a round trip: PostgreSQL, data export, data import into another Postgr
       const file = join(scratch, 'log.jsonl');
       writeFileSync(file, exported.stdout);
       const events = await eventsIn(source);
+      // A wallet snapshot left in the target's database describes another log: the import forgets it.
+      await leaveWalletSnapshot(target, events.find((event) => event.streamId.startsWith('wallet-'))?.streamId ?? '');
       expect(imported(await runCli(['data', 'import', file], storeEnv(target)))).toEqual({
         imported_events: events.length,
         source: file,
@@ -327,6 +360,7 @@ describe('a round trip: PostgreSQL, data export, data import into another Postgr
       });
       expect(await eventsIn(target)).toEqual(events);
       expect(await readModelRows(target)).toEqual(await readModelRows(source));
+      expect(await walletSnapshotsIn(target)).toBe(0);
       // Exported again, the history is the same file.
       expect((await runCli(['data', 'export'], storeEnv(target))).stdout).toBe(exported.stdout);
     },

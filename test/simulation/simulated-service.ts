@@ -57,6 +57,8 @@ export class SimulatedService {
         PROJECTION_POLL_MS: '60000',
         JOB_POLL_MS: '60000',
         JOB_CONCURRENCY: String(jobConcurrency),
+        // Wallets are snapshotted every few events, so restarts after a crash load them from snapshots.
+        WALLET_SNAPSHOT_EVERY: '3',
       }),
       host: '127.0.0.1',
       port: 0,

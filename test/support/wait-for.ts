@@ -23,3 +23,20 @@ export async function waitFor(condition: () => boolean, options: number | WaitOp
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
+
+/** `waitFor` for a condition that must be read asynchronously (a row another task writes), polled one read at a time. */
+export async function waitForAsync(
+  condition: () => Promise<boolean>,
+  options: number | WaitOptions = {},
+): Promise<void> {
+  const {
+    timeoutMs = 15_000,
+    deadline,
+    what = 'condition',
+  } = typeof options === 'number' ? { timeoutMs: options } : options;
+  const until = deadline ?? Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}

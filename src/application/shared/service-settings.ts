@@ -6,6 +6,8 @@ export interface ServiceSettings {
   billValidityMs: number;
   /** How long a request waits for an identical in-flight request before answering 409. */
   idempotencyWaitMs: number;
+  /** A wallet's snapshot is taken once it has moved this many events past the last one. */
+  walletSnapshotEvery: number;
 }
 
 export const SERVICE_SETTINGS = Symbol('ServiceSettings');

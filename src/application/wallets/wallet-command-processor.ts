@@ -1,4 +1,3 @@
-import { fold } from '../../domain/shared/decider';
 import { DomainError } from '../../domain/shared/domain-error';
 import { Environment } from '../../domain/shared/environment';
 import { WalletCommand, WalletState, walletDecider } from '../../domain/wallet/wallet.decider';
@@ -14,7 +13,9 @@ import {
   WrongExpectedRevisionError,
   keyBindingId,
 } from '../ports/event-store.port';
+import { DEFAULT_WALLET_SNAPSHOT_EVERY, NO_WALLET_SNAPSHOTS, WalletSnapshots } from '../ports/wallet-snapshots.port';
 import { domainEventOf, envelope } from '../shared/event-envelope';
+import { WalletSnapshotting } from './wallet-snapshotting';
 
 export interface WalletCommandEnvelope {
   command: WalletCommand;
@@ -47,17 +48,25 @@ const MAX_ATTEMPTS = 20;
  * are decided together and written in one append. The wallet state is cached with its
  * revision, so a debit costs the same however long the wallet's history is; another
  * process's write shows up as a revision conflict, after which only the new events are read.
+ * A wallet not yet cached is loaded from its latest snapshot and the events after it.
  */
 export class WalletCommandProcessor {
   private readonly lanes = new Map<string, WalletLane>();
+  private readonly snapshotting: WalletSnapshotting;
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    snapshots: WalletSnapshots = NO_WALLET_SNAPSHOTS,
+    snapshotEvery = DEFAULT_WALLET_SNAPSHOT_EVERY,
+  ) {
+    this.snapshotting = new WalletSnapshotting(store, snapshots, snapshotEvery);
+  }
 
   execute(partnerId: string, environment: Environment, envelope: WalletCommandEnvelope): Promise<WalletCommandResult> {
     const streamId = walletStreamId(partnerId, environment);
     let lane = this.lanes.get(streamId);
     if (!lane) {
-      lane = new WalletLane(streamId, this.store);
+      lane = new WalletLane(streamId, this.store, this.snapshotting);
       this.lanes.set(streamId, lane);
     }
     return lane.enqueue(envelope);
@@ -73,19 +82,19 @@ export class WalletCommandProcessor {
     return lane ? lane.current() : this.state(partnerId, environment);
   }
 
-  /** The cached state of a wallet, loading it if needed (for tests and audits). */
+  /** The wallet as it is now, loaded from its snapshot and log without caching it (for tests and audits). */
   async state(partnerId: string, environment: Environment): Promise<WalletState> {
-    const events = await this.store.readStream(walletStreamId(partnerId, environment));
-    return fold(
-      walletDecider,
-      events.map((event) => domainEventOf<WalletEvent>(event)),
-    );
+    return (await this.snapshotting.load(walletStreamId(partnerId, environment))).state;
   }
 }
 
 class WalletLane {
   private state: WalletState = walletDecider.initialState;
+  /** Revision of the last event folded into `state` (-1: none yet), and that event's id. */
   private revision = -1;
+  private eventId: string | null = null;
+  /** Revision of the newest snapshot this lane knows of (-1: none). */
+  private snapshotRevision = -1;
   private stale = true;
   private readonly queue: Pending[] = [];
   private draining = false;
@@ -93,6 +102,7 @@ class WalletLane {
   constructor(
     private readonly streamId: string,
     private readonly store: EventStore,
+    private readonly snapshotting: WalletSnapshotting,
   ) {}
 
   enqueue(envelope: WalletCommandEnvelope): Promise<WalletCommandResult> {
@@ -104,6 +114,7 @@ class WalletLane {
 
   /** The cached state plus whatever was appended since (by this process or another), without touching the cache. */
   async current(): Promise<WalletState> {
+    if (this.revision < 0) return (await this.snapshotting.load(this.streamId)).state;
     // Taken together before any await: the cache moves state and revision in step.
     let state = this.state;
     const events = await this.store.readStream(this.streamId, this.revision + 1);
@@ -184,6 +195,12 @@ class WalletLane {
         } else {
           this.state = running;
           this.revision = appended.nextRevision;
+          this.eventId = accepted[accepted.length - 1].pending.envelope.eventId;
+          this.snapshotRevision = this.snapshotting.afterAppend(
+            this.streamId,
+            { state: this.state, revision: this.revision, eventId: this.eventId },
+            this.snapshotRevision,
+          );
         }
         for (const { event, index } of accepted) {
           results[index] = { ok: true, event, position: appended.position, deduplicated: appended.deduplicated };
@@ -208,10 +225,19 @@ class WalletLane {
   }
 
   private async catchUp(): Promise<void> {
-    const events = await this.store.readStream(this.streamId, this.revision + 1);
-    for (const event of events) {
-      this.state = walletDecider.evolve(this.state, domainEventOf<WalletEvent>(event));
-      this.revision = event.revision;
+    if (this.revision < 0) {
+      const loaded = await this.snapshotting.load(this.streamId);
+      this.state = loaded.state;
+      this.revision = loaded.revision;
+      this.eventId = loaded.eventId;
+      this.snapshotRevision = loaded.snapshotRevision;
+    } else {
+      const events = await this.store.readStream(this.streamId, this.revision + 1);
+      for (const event of events) {
+        this.state = walletDecider.evolve(this.state, domainEventOf<WalletEvent>(event));
+        this.revision = event.revision;
+        this.eventId = event.eventId;
+      }
     }
     this.stale = false;
   }

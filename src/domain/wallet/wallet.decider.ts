@@ -150,6 +150,13 @@ function decide(command: WalletCommand, state: WalletState): Decision<WalletEven
   }
 }
 
+/**
+ * What a WalletState means, as evolve builds it. Raise it with any change to WalletState or to evolve:
+ * wallet snapshots record the version they were folded under, and one of another version is ignored
+ * (the wallet is folded from its log again). test/unit/wallets/wallet-fold-version.spec.ts pins a fold.
+ */
+export const WALLET_FOLD_VERSION = 1;
+
 function evolve(state: WalletState, event: WalletEvent): WalletState {
   const amount = Money.parse(event.data.amount, event.data.currency);
   if (!amount) throw new Error(`corrupt wallet event amount: ${event.data.amount}`);

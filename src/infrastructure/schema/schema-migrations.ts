@@ -11,6 +11,7 @@ import { WEBHOOK_SCHEMA } from '../webhooks/sql-webhook-delivery-store';
 import { ACCESS_FENCES_SCHEMA } from '../access/sql-access-fences';
 import { RETENTION_SCHEMA } from '../retention/sql-retention';
 import { KEY_REFUSALS_SCHEMA } from '../access/sql-key-usage';
+import { WALLET_SNAPSHOTS_SCHEMA } from '../wallet-snapshots/sql-wallet-snapshots';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -57,5 +58,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // The refusals of restricted keys (caps, scope), counted for the key listings.
     name: 'key-refusals',
     sql: joined([KEY_REFUSALS_SCHEMA]),
+  },
+  {
+    version: 5,
+    // Wallets folded up to an event of their stream, so that a cold wallet reads only the events after it.
+    name: 'wallet-snapshots',
+    sql: joined([WALLET_SNAPSHOTS_SCHEMA]),
   },
 ];

@@ -20,6 +20,7 @@ describe('the schema pins', () => {
       '2 projection-schema-versions d9f919ed6d1b3e7e',
       '3 access-fences-and-retention dd69675e0c520725',
       '4 key-refusals a725d3b28f942fb8',
+      '5 wallet-snapshots 5fd45af253df2d73',
     ]);
   });
 

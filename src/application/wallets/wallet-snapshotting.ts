@@ -1,0 +1,171 @@
+import { Logger } from '@nestjs/common';
+import { isCurrency } from '../../domain/money/currency';
+import { Money } from '../../domain/money/money';
+import { WALLET_FOLD_VERSION, WalletState, walletDecider } from '../../domain/wallet/wallet.decider';
+import { WalletEvent } from '../../domain/wallet/wallet.events';
+import { EventStore, RecordedEvent } from '../ports/event-store.port';
+import { WalletSnapshot, WalletSnapshots } from '../ports/wallet-snapshots.port';
+import { domainEventOf } from '../shared/event-envelope';
+import { decodeWalletState, encodeWalletState } from './wallet-state-codec';
+
+/** A wallet folded up to an event of its stream. */
+export interface FoldedWallet {
+  state: WalletState;
+  /** Revision of the last event folded; -1 for a wallet without events. */
+  revision: number;
+  /** Id of that event; null for a wallet without events. */
+  eventId: string | null;
+}
+
+export interface LoadedWallet extends FoldedWallet {
+  /** Revision of the newest snapshot this load used or took; -1 when it knows of none. */
+  snapshotRevision: number;
+}
+
+/**
+ * Loads wallets that a process has not folded yet from their latest snapshot and the events after it,
+ * and takes snapshots as they grow. The snapshot is a cache of the log: one that does not fit it
+ * exactly (another fold version, an unreadable state, no event at its revision, another event there,
+ * or a balance that is not the one that event recorded) is ignored and the whole stream is folded.
+ * Snapshots are written off the request path; a failure to read or write one is logged, never
+ * passed on to the command.
+ */
+export class WalletSnapshotting {
+  private readonly logger = new Logger('WalletSnapshots');
+  /** The snapshot writes in flight, chained per wallet (a discard before the save that follows it). */
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly snapshots: WalletSnapshots,
+    /** A snapshot is taken once a wallet has moved this many events past the last one known. */
+    private readonly every: number,
+  ) {}
+
+  async load(streamId: string): Promise<LoadedWallet> {
+    const stored = await this.stored(streamId);
+    if (stored) {
+      // Read from the snapshot's own event, to check that the log still holds it there.
+      const events = await this.store.readStream(streamId, stored.snapshot.revision);
+      const misfit = whyItDoesNotFit(stored.snapshot, stored.state, events[0]);
+      if (misfit === null) {
+        const from: FoldedWallet = {
+          state: stored.state,
+          revision: stored.snapshot.revision,
+          eventId: events[0].eventId,
+        };
+        return this.loaded(streamId, foldOnto(from, events.slice(1)), events.length - 1, stored.snapshot.revision);
+      }
+      this.ignore(streamId, stored.snapshot, misfit, 'warn');
+    }
+    const events = await this.store.readStream(streamId);
+    const empty: FoldedWallet = { state: walletDecider.initialState, revision: -1, eventId: null };
+    return this.loaded(streamId, foldOnto(empty, events), events.length, -1);
+  }
+
+  /**
+   * After the wallet moved to `wallet` (an append of this process): takes a snapshot if it is `every`
+   * events past `knownSnapshot`, without waiting for it. Returns the snapshot revision now known.
+   */
+  afterAppend(streamId: string, wallet: FoldedWallet, knownSnapshot: number): number {
+    if (wallet.revision - knownSnapshot < this.every) return knownSnapshot;
+    this.take(streamId, wallet);
+    return wallet.revision;
+  }
+
+  private loaded(streamId: string, wallet: FoldedWallet, folded: number, snapshotRevision: number): LoadedWallet {
+    if (folded <= this.every) return { ...wallet, snapshotRevision };
+    this.take(streamId, wallet);
+    return { ...wallet, snapshotRevision: wallet.revision };
+  }
+
+  /** The stored snapshot if it is of this fold version and its state is readable; null otherwise. */
+  private async stored(streamId: string): Promise<{ snapshot: WalletSnapshot; state: WalletState } | null> {
+    let snapshot: WalletSnapshot | null;
+    try {
+      snapshot = await this.snapshots.latest(streamId);
+    } catch (error) {
+      this.logger.warn(`wallet snapshot of ${streamId} not read (${describe(error)}); the wallet is folded whole`);
+      return null;
+    }
+    if (!snapshot) return null;
+    if (snapshot.foldVersion !== WALLET_FOLD_VERSION) {
+      // Expected once per wallet after a release that changed the fold.
+      this.ignore(streamId, snapshot, `fold version ${snapshot.foldVersion}, not ${WALLET_FOLD_VERSION}`, 'log');
+      return null;
+    }
+    const state = decodeWalletState(snapshot.state);
+    if (!state || !Number.isSafeInteger(snapshot.revision) || snapshot.revision < 0) {
+      this.ignore(
+        streamId,
+        snapshot,
+        state ? `${snapshot.revision} is not a revision` : 'its state is unreadable',
+        'warn',
+      );
+      return null;
+    }
+    return { snapshot, state };
+  }
+
+  /** Removes a snapshot that was not used (if it is still the stored one), so that the next one taken replaces it. */
+  private ignore(streamId: string, snapshot: WalletSnapshot, reason: string, level: 'log' | 'warn'): void {
+    this.logger[level](
+      `wallet snapshot of ${streamId} at revision ${snapshot.revision} ignored (${reason}); the wallet is folded whole`,
+    );
+    this.inBackground(streamId, snapshot.revision, () => this.snapshots.discard(streamId, snapshot));
+  }
+
+  private take(streamId: string, { state, revision, eventId }: FoldedWallet): void {
+    if (eventId === null) return;
+    // Encoded in the background too: states are never changed in place, so this one stays as it was.
+    this.inBackground(streamId, revision, () =>
+      this.snapshots.save(streamId, {
+        revision,
+        eventId,
+        foldVersion: WALLET_FOLD_VERSION,
+        state: encodeWalletState(state),
+      }),
+    );
+  }
+
+  /** Runs a write after the wallet's earlier ones, never awaited by a command; a failure is logged. */
+  private inBackground(streamId: string, revision: number, write: () => Promise<void>): void {
+    const previous = this.writes.get(streamId) ?? Promise.resolve();
+    const next = previous.then(write).catch((error: unknown) => {
+      this.logger.warn(`wallet snapshot of ${streamId} at revision ${revision} not written: ${describe(error)}`);
+    });
+    this.writes.set(streamId, next);
+    void next.then(() => {
+      if (this.writes.get(streamId) === next) this.writes.delete(streamId);
+    });
+  }
+}
+
+/** Why a snapshot cannot stand for the log whose events from its revision on are `atRevision` first; null if it can. */
+function whyItDoesNotFit(
+  snapshot: WalletSnapshot,
+  state: WalletState,
+  atRevision: RecordedEvent | undefined,
+): string | null {
+  if (!atRevision || atRevision.revision !== snapshot.revision) return 'the stream has no event at its revision';
+  if (atRevision.eventId.toLowerCase() !== snapshot.eventId.toLowerCase())
+    return `the event at its revision is ${atRevision.eventId}, not ${snapshot.eventId}`;
+  const { data } = domainEventOf<WalletEvent>(atRevision);
+  const currency: unknown = data.currency;
+  const recorded = isCurrency(currency) ? Money.parse(data.balanceAfter, currency) : null;
+  if (!recorded || currency !== state.currency || recorded.minor !== state.balanceMinor)
+    return `its balance is not the ${data.balanceAfter} ${String(currency)} recorded by the event at its revision`;
+  return null;
+}
+
+function foldOnto(wallet: FoldedWallet, events: readonly RecordedEvent[]): FoldedWallet {
+  let { state, revision, eventId } = wallet;
+  for (const event of events) {
+    state = walletDecider.evolve(state, domainEventOf<WalletEvent>(event));
+    revision = event.revision;
+    eventId = event.eventId;
+  }
+  return { state, revision, eventId };
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
