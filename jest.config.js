@@ -3,7 +3,8 @@
  * - unit: no server, no database, no network; seconds (test/unit, and specs beside the sources);
  * - contract: the adapters against their real backends (test/contract: PostgreSQL, the embedded
  *   server, EventStoreDB when configured);
- * - integration: whole services over HTTP on the machine's PostgreSQL (test/integration).
+ * - integration: whole services over HTTP on the machine's PostgreSQL (test/integration), and a few
+ *   seeds of the seeded simulation (test/simulation).
  * `npm test` runs all three after a type check.
  */
 const transform = {
@@ -27,6 +28,6 @@ module.exports = {
   projects: [
     project('unit', ['<rootDir>/test/unit/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts']),
     project('contract', ['<rootDir>/test/contract/**/*.spec.ts']),
-    project('integration', ['<rootDir>/test/integration/**/*.spec.ts']),
+    project('integration', ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/simulation/**/*.spec.ts']),
   ],
 };

@@ -9,6 +9,6 @@ export function describeFailure(result: SimulationResult): string {
     ...failure.problems.map((problem) => `  ${problem}`),
     'steps before it:',
     ...result.trace.slice(-25).map((line) => `  ${line}`),
-    `replay: npm run simulate -- --seed ${result.seed} --steps ${Math.min(failure.step, result.steps)}${result.jobConcurrency > 1 ? ` --job-concurrency ${result.jobConcurrency} (jobs ran side by side: the replay may take another path)` : ''}`,
+    `replay: npm run simulate -- --seed ${result.seed} --steps ${Math.min(failure.step, result.steps)}${result.sequential ? ' --sequential' : ''}${result.jobConcurrency > 1 ? ` --job-concurrency ${result.jobConcurrency} (jobs ran side by side: the replay may take another path)` : ''}`,
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 /**
- * npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--job-concurrency <n>] [--database-url <url>] [--verbose]
+ * npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--job-concurrency <n>] [--sequential] [--database-url <url>] [--verbose]
  *
  * Runs the seeded simulation of the money core (test/simulation/simulation.ts) on a database it
  * creates and drops on the PostgreSQL server at --database-url (default TEST_DATABASE_URL, else
@@ -15,11 +15,12 @@ interface Arguments {
   steps: number;
   seeds: number;
   jobConcurrency: number;
+  sequential: boolean;
   verbose: boolean;
 }
 
 function parseArguments(argv: string[]): Arguments {
-  const parsed: Arguments = { seed: 1, steps: 200, seeds: 1, jobConcurrency: 1, verbose: false };
+  const parsed: Arguments = { seed: 1, steps: 200, seeds: 1, jobConcurrency: 1, sequential: false, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -39,10 +40,11 @@ function parseArguments(argv: string[]): Arguments {
     else if (flag === '--seeds') parsed.seeds = integer(1);
     else if (flag === '--job-concurrency') parsed.jobConcurrency = integer(1);
     else if (flag === '--database-url') process.env.TEST_DATABASE_URL = value();
+    else if (flag === '--sequential') parsed.sequential = true;
     else if (flag === '--verbose') parsed.verbose = true;
     else
       throw new Error(
-        `unknown argument ${flag}; usage: npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--job-concurrency <n>] [--database-url <url>] [--verbose]`,
+        `unknown argument ${flag}; usage: npm run simulate -- --seed <n> --steps <n> [--seeds <count>] [--job-concurrency <n>] [--sequential] [--database-url <url>] [--verbose]`,
       );
   }
   return parsed;
@@ -56,6 +58,7 @@ async function main(): Promise<number> {
       seed,
       steps: args.steps,
       jobConcurrency: args.jobConcurrency,
+      sequential: args.sequential,
       onStep: args.verbose ? (line) => console.log(`[seed ${seed}] ${line}`) : undefined,
     });
     if (result.failure) {

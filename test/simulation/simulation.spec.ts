@@ -19,9 +19,10 @@ describe('seeded simulation of the money core', () => {
     60_000,
   );
 
-  it('replays a seed exactly: the same steps get the same answers and the same order ids', async () => {
-    const first = await runSimulation({ seed: 11, steps: 20 });
-    const second = await runSimulation({ seed: 11, steps: 20 });
+  // Concurrent steps are left out: which of several concurrent requests commits first is the database's call.
+  it('replays a sequential seed exactly: the same steps get the same answers and the same order ids', async () => {
+    const first = await runSimulation({ seed: 11, steps: 20, sequential: true });
+    const second = await runSimulation({ seed: 11, steps: 20, sequential: true });
     expect(second.failure).toBeNull();
     expect(second.trace).toEqual(first.trace);
   }, 60_000);

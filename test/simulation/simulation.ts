@@ -16,6 +16,11 @@ export interface SimulationOptions {
   steps: number;
   /** Jobs run at once (default 1: an exact replay; more finds races between jobs, but a seed may not replay). */
   jobConcurrency?: number;
+  /**
+   * Draw no concurrent steps. Which of several concurrent requests commits first is the database's
+   * call, and it can change with the machine's load, so only a sequential run replays exactly.
+   */
+  sequential?: boolean;
   /** Each step's line as it happens (the CLI prints them with --verbose). */
   onStep?: (line: string) => void;
 }
@@ -30,6 +35,7 @@ export interface SimulationResult {
   seed: number;
   steps: number;
   jobConcurrency: number;
+  sequential: boolean;
   failure: SimulationFailure | null;
   /** One line per step: what was done and what the service answered. */
   trace: string[];
@@ -65,6 +71,13 @@ const WEIGHTS = {
   provider_outage: 1,
 } as const;
 type Action = keyof typeof WEIGHTS;
+
+const SEQUENTIAL_WEIGHTS: Record<Action, number> = {
+  ...WEIGHTS,
+  concurrent_same_key: 0,
+  concurrent_two_wallets: 0,
+  concurrent_same_wallet: 0,
+};
 
 const OPERATORS = [101, 102, 103];
 const BILLER = 1001;
@@ -145,7 +158,7 @@ class SimulationRun {
     let action: Action | 'wind_down' = 'topup';
     try {
       for (step = 1; step <= this.options.steps; step++) {
-        action = this.scheduler.weighted(WEIGHTS);
+        action = this.scheduler.weighted(this.options.sequential ? SEQUENTIAL_WEIGHTS : WEIGHTS);
         this.stats[action] = (this.stats[action] ?? 0) + 1;
         const line = `#${step} ${await this.perform(action)}`;
         this.note(line);
@@ -174,6 +187,7 @@ class SimulationRun {
       seed: this.options.seed,
       steps: this.options.steps,
       jobConcurrency: this.options.jobConcurrency ?? 1,
+      sequential: this.options.sequential ?? false,
       failure,
       trace: this.trace,
       stats: this.stats,
