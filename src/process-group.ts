@@ -31,6 +31,12 @@ export class ProcessGroup {
         if (this.ready.size === this.size) resolve(this);
       });
       cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal, reject));
+      // A worker's channel failing (it is dying) must not end the primary: 'exit' follows and replaces it.
+      cluster.on('fork', (worker) =>
+        worker.on('error', (error: Error) =>
+          console.error(`service process ${worker.process.pid}: ${error.message}; waiting for it to exit`),
+        ),
+      );
       // A scrape of any worker shows the sum over all of them.
       serveClusterMetrics();
       for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => this.stop(signal));

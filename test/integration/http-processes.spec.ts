@@ -5,6 +5,7 @@ import { createTestDatabase, TestDatabase } from '../support/postgres-test-datab
 import { ServiceProcess } from '../support/service-process';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TEST_KEY_SECRET } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
+import { waitFor } from '../support/wait-for';
 
 /*
  * HTTP_PROCESSES=2: one command starts a group of service processes on one port. Every request
@@ -241,7 +242,19 @@ describe('HTTP_PROCESSES=2: a group of service processes on one port and one Pos
 
   it('replaces a process that dies', async () => {
     const [victim] = answeredBy;
+    // Scrapes in flight as the victim dies: for each, the primary asks every process for its metrics,
+    // and a message to the dead one fails; the group must outlive that, not go down with it.
+    let scraping = true;
+    const scrapers = Array.from({ length: 4 }, async () => {
+      while (scraping)
+        await call(group.url, 'GET', '/metrics', TEST_ADMIN_TOKEN, undefined, {}, 2_000).catch(() => null);
+    });
+    await call(group.url, 'GET', '/metrics', TEST_ADMIN_TOKEN, undefined, {}, 2_000);
     process.kill(victim, 'SIGKILL');
+    await waitFor(() => !isRunning(victim), { what: 'the killed process to be gone' });
+    await call(group.url, 'GET', '/metrics', TEST_ADMIN_TOKEN, undefined, {}, 2_000).catch(() => null);
+    scraping = false;
+    await Promise.all(scrapers);
     const replacement = new Set<number>();
     const lost: string[] = [];
     const deadline = Date.now() + 30_000;

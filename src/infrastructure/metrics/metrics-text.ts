@@ -51,7 +51,13 @@ export async function serviceMetricsText(): Promise<string> {
       else resolve(message.text);
     };
     process.on('message', onMessage);
-    process.send?.({ type: REQUEST, id });
+    // A send that fails (the primary is gone) is reported to the callback, not thrown later as an 'error' event.
+    process.send?.({ type: REQUEST, id }, undefined, undefined, (error: Error | null) => {
+      if (!error) return;
+      clearTimeout(timer);
+      process.off('message', onMessage);
+      reject(error);
+    });
   });
 }
 
@@ -78,10 +84,11 @@ let nextWorkerRequest = 0;
 export function serveClusterMetrics(): void {
   cluster.on('message', (worker, message: unknown) => {
     if (!isRequest(message)) return;
+    // The asking worker may have died meanwhile: its answer is dropped (sendIgnoringLoss).
     gatherWorkers().then(
-      (text) => worker.send({ type: ANSWER, id: message.id, text, error: null }),
+      (text) => sendIgnoringLoss(worker, { type: ANSWER, id: message.id, text, error: null }),
       (error: unknown) =>
-        worker.send({
+        sendIgnoringLoss(worker, {
           type: ANSWER,
           id: message.id,
           text: '',
@@ -113,11 +120,26 @@ function askWorker(worker: Worker): Promise<MetricsJson[]> {
     };
     worker.on('message', onMessage);
     try {
-      worker.send({ type: WORKER_REQUEST, requestId });
+      worker.send({ type: WORKER_REQUEST, requestId }, undefined, (error: Error | null) => {
+        if (error) done([]);
+      });
     } catch {
       done([]);
     }
   });
+}
+
+/**
+ * Sends to a worker that may be dying. Without a callback, a failed send (EPIPE on the worker's
+ * channel) is emitted as an 'error' event on the Worker, which would end the primary and with it
+ * the whole group; with one, the failure is only this message's.
+ */
+function sendIgnoringLoss(worker: Worker, message: object): void {
+  try {
+    worker.send(message, undefined, () => undefined);
+  } catch {
+    // The channel is closed already: the worker is gone, and so is its need for an answer.
+  }
 }
 
 function isRequest(message: unknown): message is { type: string; id: number } {
