@@ -11,17 +11,8 @@ export interface WaitOptions {
  * Polls a condition about something another task or process does, every 2 ms, until it holds;
  * throws once the time is up. For observing asynchronous effects, never as a pause.
  */
-export async function waitFor(condition: () => boolean, options: number | WaitOptions = {}): Promise<void> {
-  const {
-    timeoutMs = 15_000,
-    deadline,
-    what = 'condition',
-  } = typeof options === 'number' ? { timeoutMs: options } : options;
-  const until = deadline ?? Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+export function waitFor(condition: () => boolean, options: number | WaitOptions = {}): Promise<void> {
+  return waitForAsync(() => Promise.resolve(condition()), options);
 }
 
 /** `waitFor` for a condition that must be read asynchronously (a row another task writes), polled one read at a time. */
