@@ -45,13 +45,11 @@ export async function importHistoricalEvents(db: SqlDatabase, events: readonly H
                   recorded_at timestamptz)
           ORDER BY v.ord`,
         [JSON.stringify(rows)],
-        { planPerCall: true },
       );
       await tx.query(
         `INSERT INTO es_streams (stream_id, revision) SELECT * FROM unnest($1::text[], $2::bigint[])
          ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision`,
         [[...lastRevisions.keys()], [...lastRevisions.values()]],
-        { planPerCall: true },
       );
     });
   } catch (error) {
@@ -66,7 +64,6 @@ async function lockedRevisions(tx: SqlExecutor, streamIds: readonly string[]): P
   const rows = await tx.query<{ stream_id: string; revision: string }>(
     'SELECT stream_id, revision::text AS revision FROM es_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR UPDATE',
     [[...streamIds]],
-    { planPerCall: true },
   );
   return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
 }

@@ -356,7 +356,6 @@ export class SqlEventStore implements EventStore {
         ORDER BY v.ord
        RETURNING stream_id, global_position::text AS global_position, transaction_id::text AS transaction_id`,
       [JSON.stringify(streams), JSON.stringify(events), JSON.stringify(appends.flatMap(keyRows))],
-      { planPerCall: true },
     );
     const positions = new Map<string, GlobalPosition>();
     for (const row of rows) {
@@ -455,7 +454,6 @@ export class SqlEventStore implements EventStore {
         keys.map((binding) => binding.environment),
         keys.map((binding) => binding.key),
       ],
-      { planPerCall: true },
     );
     const bound = new Set(
       rows.map((row) =>

@@ -214,7 +214,6 @@ export class SqlIdempotencyStore implements IdempotencyStore {
         scopes.map((scope) => scope.environment),
         scopes.map((scope) => scope.key),
       ],
-      { planPerCall: true },
     );
     const byScope = new Map(rows.map((row) => [rowScopeId(row), row]));
     return scopes.map((scope) => byScope.get(scopeId(scope)) ?? null);
@@ -237,7 +236,6 @@ export class SqlIdempotencyStore implements IdempotencyStore {
         answers.map((answer) => answer.response.statusCode),
         answers.map((answer) => answer.response.body),
       ],
-      { planPerCall: true },
     );
     const stored = new Set(rows.map((row) => `${rowScopeId(row)} ${row.order_id}`));
     return answers.map((answer) => stored.has(`${scopeId(answer.scope)} ${answer.orderId}`));

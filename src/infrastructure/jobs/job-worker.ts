@@ -152,7 +152,6 @@ export class JobWorker {
            FOR UPDATE SKIP LOCKED)
         RETURNING job_id, kind, payload, due_at, attempts`,
       [now.toISOString(), new Date(now.getTime() + this.options.leaseMs).toISOString(), room],
-      { planPerCall: true },
     );
   }
 
@@ -203,7 +202,6 @@ export class JobWorker {
         superseded.map((item) => item.jobId),
         superseded.map((item) => item.doneAt),
       ],
-      { planPerCall: true },
     );
     return done.map(() => undefined);
   }

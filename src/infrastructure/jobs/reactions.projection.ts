@@ -48,7 +48,6 @@ async function jobsStillWanted(tx: SqlExecutor, jobs: readonly Job[]): Promise<r
        JOIN unnest($1::text[], $2::text[]) AS w(partner_id, environment) ON s.partner_id = w.partner_id AND s.environment = w.environment
       WHERE s.settings ->> 'webhookUrl' IS NOT NULL`,
     [scopes.map((scope) => scope.partnerId), scopes.map((scope) => scope.environment)],
-    { planPerCall: true },
   );
   const withUrl = new Set(rows.map((row) => scopeOf({ partnerId: row.partner_id, environment: row.environment })));
   return jobs.filter((job) => !job.onlyIfWebhookUrl || withUrl.has(scopeOf(job.onlyIfWebhookUrl)));

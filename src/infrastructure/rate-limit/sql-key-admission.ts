@@ -97,7 +97,6 @@ export class SqlKeyAdmission implements KeyAdmission {
           })),
         ),
       ],
-      { planPerCall: true },
     );
     const accessByHash = new Map<string, ApiKeyAccess>();
     // The first number each counted group gives out: its new total less what this statement added.

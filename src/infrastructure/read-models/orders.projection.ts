@@ -186,7 +186,6 @@ async function markSubmitted(run: readonly RecordedEvent[], tx: SqlExecutor): Pr
        FROM unnest($1::text[], $2::timestamptz[]) AS s(order_id, at)
       WHERE rm_orders.order_id = s.order_id AND rm_orders.status = 'INITIATED'`,
     [run.map(orderIdOf), run.map((event) => event.metadata.occurredAt)],
-    { planPerCall: true },
   );
 }
 
@@ -202,7 +201,6 @@ async function markSettled(run: readonly RecordedEvent[], tx: SqlExecutor): Prom
       settled.map((data) => data.settledAt),
       run.map((event) => event.metadata.occurredAt),
     ],
-    { planPerCall: true },
   );
 }
 

@@ -164,7 +164,6 @@ export class SqlReadModels implements ReadModels {
       `SELECT s.partner_id, s.environment, s.settings FROM rm_partner_settings s
          JOIN unnest($1::text[], $2::text[]) AS v(partner_id, environment) ON s.partner_id = v.partner_id AND s.environment = v.environment`,
       [wanted.map((item) => item.partnerId), wanted.map((item) => item.environment)],
-      { planPerCall: true },
     );
     const found = new Map(rows.map((row) => [`${row.partner_id} ${row.environment}`, row.settings]));
     return wanted.map((item) => found.get(`${item.partnerId} ${item.environment}`) ?? defaultSettings());
@@ -179,7 +178,6 @@ export class SqlReadModels implements ReadModels {
       `${API_KEY_ACCESS_SELECT}
         WHERE k.key_hash = ANY($1::text[])`,
       [[...new Set(keyHashes)]],
-      { planPerCall: true },
     );
     const byHash = new Map(rows.map((row) => [row.key_hash, toApiKeyAccess(row)]));
     return keyHashes.map((hash) => byHash.get(hash) ?? null);

@@ -2,7 +2,7 @@ import { Pool, PoolClient } from 'pg';
 import { serviceMetrics } from '../metrics/service-metrics';
 import { isConnectionFailure, translateConnectionFailure } from './connection-failure';
 import { preparedQuery } from './prepared-statements';
-import { QueryOptions, SqlDatabase, SqlExecutor } from './sql-database';
+import { SqlDatabase, SqlExecutor } from './sql-database';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -27,7 +27,8 @@ export class PostgresDatabase implements SqlDatabase {
       application_name: options.applicationName ?? 'partner-recharge-service',
       // An abandoned transaction would hold back every catch-up reader (see docs/architecture.md).
       idle_in_transaction_session_timeout: 30_000,
-      ...(synchronousCommit ? {} : { options: '-c synchronous_commit=off' }),
+      // Every statement is planned with its values at each call (prepared-statements.ts says why).
+      options: `-c plan_cache_mode=force_custom_plan${synchronousCommit ? '' : ' -c synchronous_commit=off'}`,
     });
     // An idle client can lose its server (restart, failover); the pool replaces it, so only log-worthy.
     this.pool.on('error', () => undefined);
@@ -42,13 +43,9 @@ export class PostgresDatabase implements SqlDatabase {
     return this.asynchronous.asOwnedView();
   }
 
-  async query<Row extends object>(
-    text: string,
-    params: readonly unknown[] = [],
-    options?: QueryOptions,
-  ): Promise<Row[]> {
+  async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
     serviceMetrics.sqlStatements.inc();
-    const result = await this.pool.query(preparedQuery(text, params, options)).catch(translateConnectionFailure);
+    const result = await this.pool.query(preparedQuery(text, params)).catch(translateConnectionFailure);
     return result.rows as Row[];
   }
 
@@ -101,7 +98,7 @@ export class PostgresDatabase implements SqlDatabase {
   /** This database for a borrower: everything but close, which stays with the owner. */
   private asOwnedView(): SqlDatabase {
     return {
-      query: (text, params, options) => this.query(text, params, options),
+      query: (text, params) => this.query(text, params),
       transaction: (work) => this.transaction(work),
       exec: (script) => this.exec(script),
       withAsynchronousCommit: () => this.asOwnedView(),
@@ -111,13 +108,9 @@ export class PostgresDatabase implements SqlDatabase {
 }
 
 const clientExecutor = (client: PoolClient): SqlExecutor => ({
-  async query<Row extends object>(
-    text: string,
-    params: readonly unknown[] = [],
-    options?: QueryOptions,
-  ): Promise<Row[]> {
+  async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
     serviceMetrics.sqlStatements.inc();
-    const result = await client.query(preparedQuery(text, params, options));
+    const result = await client.query(preparedQuery(text, params));
     return result.rows as Row[];
   },
 });

@@ -1,16 +1,6 @@
-export interface QueryOptions {
-  /**
-   * Plan the statement afresh at each call, with the values given, instead of reusing the plan
-   * the connection cached for its text. For statements that join a batch to a table that grows
-   * (`UPDATE … FROM unnest(…)`): a plan cached while the table was small scans it whole, and keeps
-   * doing so once it is large unless statistics are refreshed (autovacuum may be off).
-   */
-  planPerCall?: boolean;
-}
-
 /** The small SQL surface the adapters use. Parameters are $1, $2, ... */
 export interface SqlExecutor {
-  query<Row extends object>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<Row[]>;
+  query<Row extends object>(text: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
 export interface SqlDatabase extends SqlExecutor {
