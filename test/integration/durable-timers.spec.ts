@@ -1,30 +1,20 @@
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
-import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { orderEvents } from '../support/ledger';
+import { ServicesOnOneDatabase } from '../support/services-on-one-database';
 import { SANDBOX_PHONES, TestService } from '../support/test-service';
 
 const SETTLEMENT_DELAY_MS = 30_000;
 
 describe('delayed sandbox settlement is durable across processes (postgres store)', () => {
-  let database: TestDatabase;
-  const running: TestService[] = [];
-
-  const start = async (clock: ManualClock): Promise<TestService> => {
-    const service = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, clock });
-    running.push(service);
-    return service;
-  };
-  const stop = async (service: TestService): Promise<void> => {
-    running.splice(running.indexOf(service), 1);
-    await service.close();
-  };
+  let services: ServicesOnOneDatabase;
+  const start = (clock: ManualClock): Promise<TestService> => services.start({ clock });
+  const stop = (service: TestService): Promise<void> => services.stop(service);
 
   beforeEach(async () => {
-    database = await createTestDatabase('timers');
+    services = await ServicesOnOneDatabase.create('timers');
   });
   afterEach(async () => {
-    for (const service of running.splice(0)) await service.close();
-    await database.drop();
+    await services.close();
   });
 
   const topup = (service: TestService, token: string, suffix: string, idempotencyKey: string, amount = 100) =>

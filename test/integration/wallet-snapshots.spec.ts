@@ -1,5 +1,5 @@
 import { sandboxWallet, sqlOf } from '../support/ledger';
-import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
+import { ServicesOnOneDatabase } from '../support/services-on-one-database';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 import { waitForAsync } from '../support/wait-for';
@@ -25,24 +25,15 @@ const topupOf = (amount: number, suffix = '0001') => ({
 });
 
 describe('wallet snapshots, seen through the partner API', () => {
-  let database: TestDatabase;
-  const running: TestService[] = [];
-  const start = async (): Promise<TestService> => {
-    const service = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString, env: ENV });
-    running.push(service);
-    return service;
-  };
-  const stop = async (service: TestService): Promise<void> => {
-    running.splice(running.indexOf(service), 1);
-    await service.close();
-  };
+  let services: ServicesOnOneDatabase;
+  const start = (): Promise<TestService> => services.start({ env: ENV });
+  const stop = (service: TestService): Promise<void> => services.stop(service);
 
   beforeEach(async () => {
-    database = await createTestDatabase('wallet_snapshots_api');
+    services = await ServicesOnOneDatabase.create('wallet_snapshots_api');
   });
   afterEach(async () => {
-    await Promise.all(running.splice(0).map((service) => service.close()));
-    await database.drop();
+    await services.close();
   });
 
   const snapshotRevision = async (service: TestService, partnerId: string): Promise<number | null> => {
@@ -149,8 +140,7 @@ describe('wallet snapshots, seen through the partner API', () => {
       const first = await start();
       const wallet = await history(first);
       await stop(first);
-      const tampering = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
-      running.push(tampering);
+      const tampering = await services.start();
       await sqlOf(tampering).query(
         `UPDATE wallet_snapshots SET state = jsonb_set(state, '{balanceMinor}', '"9999900"') WHERE stream_id = $1`,
         [sandboxWallet(wallet.partnerId)],
