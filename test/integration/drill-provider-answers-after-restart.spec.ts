@@ -114,7 +114,7 @@ describe('failure drill: the provider answering after the service restarted', ()
     await other.settle();
     expect(await refundsAndStatus(other, orderId)).toEqual({ status: 'DISPUTED', refunds: 0, lateAnswer: null });
 
-    retry.answer({ status: 'failed', reason: 'declined upstream' });
+    retry.answer({ status: 'failed', reason: 'declined upstream', basis: 'provider_record' });
     await retry.settled;
     expect(await refundsAndStatus(other, orderId)).toEqual({ status: 'DISPUTED', refunds: 0, lateAnswer: 'failed' });
 

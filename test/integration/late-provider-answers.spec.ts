@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { OrderLifecycle } from '../../src/application/process-managers/order-lifecycle';
+import { ProviderOutcome } from '../../src/application/ports/provider-gateway.port';
 import { orderEvents } from '../support/ledger';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 
@@ -55,10 +56,7 @@ describe('provider answers after an order was resolved', () => {
     expect((await service.admin('GET', `/orders/${placed.body.order_id}`)).body.status).toBe('DISPUTED');
     return placed.body.order_id;
   };
-  const providerSays = (
-    orderId: string,
-    outcome: { status: 'succeeded'; operatorRef: string } | { status: 'failed'; reason: string },
-  ) =>
+  const providerSays = (orderId: string, outcome: Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>) =>
     service.app.get(OrderLifecycle).recordOutcome(
       {
         orderId,
@@ -115,8 +113,8 @@ describe('provider answers after an order was resolved', () => {
     expect((await resolve(orderId, 'success')).status).toBe(200);
     await service.settle();
 
-    await providerSays(orderId, { status: 'failed', reason: 'operator declined' });
-    await providerSays(orderId, { status: 'failed', reason: 'operator declined again' });
+    await providerSays(orderId, { status: 'failed', reason: 'operator declined', basis: 'provider_record' });
+    await providerSays(orderId, { status: 'failed', reason: 'operator declined again', basis: 'provider_record' });
     await service.settle();
 
     expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterOutcome')).toHaveLength(1);

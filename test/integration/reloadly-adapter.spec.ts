@@ -86,14 +86,17 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(await live.provider.poll(bill('ord_bill_late', '1234560004'), now)).toEqual({
       status: 'failed',
       reason: expect.stringContaining('FAILED'),
+      basis: 'provider_record',
     });
     expect(await live.provider.submit(bill('ord_bill_refused', '1234560002'), now)).toEqual({
       status: 'failed',
       reason: expect.stringContaining('INVALID_AMOUNT'),
+      basis: 'refused',
     });
     expect(await live.provider.submit(bill('ord_bill_unrouted', '1234560001', 9999), now)).toEqual({
       status: 'failed',
       reason: 'no reloadly route for biller 9999',
+      basis: 'not_sent',
     });
     // Sent again (a first attempt whose answer was lost): refused upstream as a repeat and answered from the look-up, paid once.
     expect(await live.provider.submit(bill('ord_bill_ok', '1234560001'), now)).toMatchObject({ status: 'succeeded' });
@@ -154,6 +157,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(await live.provider.submit(unknownOperator, now)).toEqual({
       status: 'failed',
       reason: expect.stringContaining('OPERATOR_NOT_IN_SERVICE'),
+      basis: 'refused',
     });
     expect(
       simulator.state.submissions.filter((submission) => submission.reference === 'ord_unknown_operator'),
@@ -294,6 +298,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(await live.provider.submit(unrouted, now)).toEqual({
       status: 'failed',
       reason: 'no reloadly route for operator 101',
+      basis: 'not_sent',
     });
     expect(
       simulator.state.submissions.filter((submission) => submission.reference === 'ord_route_not_reloadly'),

@@ -209,7 +209,11 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       placedAt: service.clock.now().toISOString(),
       route: null,
     };
-    await lifecycle.recordOutcome(order, 'sandbox', { status: 'failed', reason: 'operator declined' });
+    await lifecycle.recordOutcome(order, 'sandbox', {
+      status: 'failed',
+      reason: 'operator declined',
+      basis: 'provider_record',
+    });
     await lifecycle.recordOutcome(order, 'sandbox', { status: 'succeeded', operatorRef: 'even-later' });
     await service.settle();
 

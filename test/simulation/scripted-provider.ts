@@ -116,7 +116,11 @@ export class ScriptedProvider implements ProviderGateway, ProviderDirectory {
       case 'succeeded':
         return Promise.resolve({ status: 'succeeded', operatorRef: `SIM-OP-${order.orderId}` });
       case 'failed':
-        return Promise.resolve({ status: 'failed', reason: 'simulated: the upstream declined the order' });
+        return Promise.resolve({
+          status: 'failed',
+          reason: 'simulated: the upstream declined the order',
+          basis: 'provider_record',
+        });
     }
   }
 

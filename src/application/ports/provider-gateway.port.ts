@@ -19,10 +19,24 @@ export interface ProviderOrder {
   route: RouteTarget | null;
 }
 
+/**
+ * What a failure rests on. Only some of these may refund an order an earlier attempt of which
+ * may have reached the provider (docs/decisions.md, "After an unknown outcome, only the
+ * provider's word about the order refunds it"):
+ * - `not_sent`: this attempt was not sent (our own pre-check: no route, the float, the currency);
+ * - `refused`: the provider refused this attempt before taking any money; it says nothing of an
+ *   earlier attempt of the same order;
+ * - `provider_record`: the provider's own record of the order's identifier says it failed or was
+ *   refunded;
+ * - `absence_confirmed`: the provider's look-up window has passed and its report shows no
+ *   transaction under the order's identifier.
+ */
+export type FailureBasis = 'not_sent' | 'refused' | 'provider_record' | 'absence_confirmed';
+
 /** What an upstream provider says about an order. `pending` with a poll delay asks to be asked again later. */
 export type ProviderOutcome =
   | { status: 'succeeded'; operatorRef: string }
-  | { status: 'failed'; reason: string }
+  | { status: 'failed'; reason: string; basis: FailureBasis }
   | { status: 'pending'; providerReference: string | null; pollAfterMs: number | null };
 
 export interface OutstandingBill {

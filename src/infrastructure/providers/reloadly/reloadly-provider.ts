@@ -2,6 +2,7 @@ import { getCountryCallingCode } from 'libphonenumber-js/max';
 import {
   BillFetchUnsupportedError,
   BillQuery,
+  FailureBasis,
   OutstandingBill,
   ProviderGateway,
   ProviderOrder,
@@ -67,7 +68,7 @@ export class ReloadlyProvider implements ProviderGateway {
   ): Promise<ProviderOutcome> {
     const upstreamId = upstreamIdOf(order);
     if (upstreamId === null)
-      return this.failUnsent(order, `no reloadly route for operator ${product.operatorId}`, signal);
+      return this.failUnsent(order, `no reloadly route for operator ${product.operatorId}`, 'not_sent', signal);
     // The operator's entry, when Reloadly gives it, tells whether it takes local amounts and at what rate;
     // without it the order is sent all the same and Reloadly decides.
     const operator = await this.operator(upstreamId, signal);
@@ -79,11 +80,12 @@ export class ReloadlyProvider implements ProviderGateway {
       return this.failUnsent(
         order,
         `reloadly operator ${upstreamId} does not take amounts in ${order.currency}`,
+        'not_sent',
         signal,
       );
     }
     const short = await this.floatShortOf(operator ? costOf(order, operator) : null, signal);
-    if (short) return this.failUnsent(order, short, signal);
+    if (short) return this.failUnsent(order, short, 'not_sent', signal);
     const corridor = corridorOf(order.currency);
     const country = CORRIDORS[corridor].country;
     const answer = await this.api.sendTopup(
@@ -108,10 +110,11 @@ export class ReloadlyProvider implements ProviderGateway {
     signal?: AbortSignal,
   ): Promise<ProviderOutcome> {
     const upstreamId = upstreamIdOf(order);
-    if (upstreamId === null) return this.failUnsent(order, `no reloadly route for biller ${product.billerId}`, signal);
+    if (upstreamId === null)
+      return this.failUnsent(order, `no reloadly route for biller ${product.billerId}`, 'not_sent', signal);
     // A bill is paid in the biller's local currency; the float is checked when it is held in that currency.
     const short = await this.floatShortOf({ amount: scaled(order.amount), currency: order.currency }, signal);
-    if (short) return this.failUnsent(order, short, signal);
+    if (short) return this.failUnsent(order, short, 'not_sent', signal);
     const answer = await this.api.payBill(
       {
         billerId: upstreamId,
@@ -137,7 +140,7 @@ export class ReloadlyProvider implements ProviderGateway {
     }
     const refusal = `reloadly refused the order: HTTP ${answer.httpStatus}${answer.errorCode ? ` ${answer.errorCode}` : ''}${answer.message ? ` (${answer.message})` : ''}`;
     if (verdictOfRefusal(answer.httpStatus, answer.errorCode) === 'failed')
-      return this.failUnsent(order, refusal, signal);
+      return this.failUnsent(order, refusal, 'refused', signal);
     // Unknown (5xx, "cannot be processed at the moment", a repeated order id, anything unlisted): what the provider has decides.
     const found = await this.lookUp(order, signal);
     if (found) return found;
@@ -150,8 +153,13 @@ export class ReloadlyProvider implements ProviderGateway {
    * A failure before or without sending: answered only once no transaction exists under the order
    * id (an earlier attempt may have been sent, and its outcome is the order's).
    */
-  private async failUnsent(order: ProviderOrder, reason: string, signal?: AbortSignal): Promise<ProviderOutcome> {
-    return (await this.lookUp(order, signal)) ?? { status: 'failed', reason };
+  private async failUnsent(
+    order: ProviderOrder,
+    reason: string,
+    basis: Extract<FailureBasis, 'not_sent' | 'refused'>,
+    signal?: AbortSignal,
+  ): Promise<ProviderOutcome> {
+    return (await this.lookUp(order, signal)) ?? { status: 'failed', reason, basis };
   }
 
   /**
@@ -235,7 +243,7 @@ function outcomeOf(
     case 'succeeded':
       return { status: 'succeeded', operatorRef };
     case 'failed':
-      return { status: 'failed', reason };
+      return { status: 'failed', reason, basis: 'provider_record' };
     case 'processing':
     case 'unknown':
       return { status: 'pending', providerReference: transactionId, pollAfterMs: RELOADLY_POLL_AFTER_MS };

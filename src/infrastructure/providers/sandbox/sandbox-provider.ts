@@ -46,7 +46,7 @@ export class SandboxProvider implements ProviderGateway {
       case 'instant_success':
         return { status: 'succeeded', operatorRef: providerReference };
       case 'instant_failure':
-        return { status: 'failed', reason: declined };
+        return { status: 'failed', reason: declined, basis: 'provider_record' };
       case 'delayed_success':
         return remaining > 0
           ? { status: 'pending', providerReference, pollAfterMs: remaining }
@@ -54,7 +54,7 @@ export class SandboxProvider implements ProviderGateway {
       case 'delayed_failure':
         return remaining > 0
           ? { status: 'pending', providerReference, pollAfterMs: remaining }
-          : { status: 'failed', reason: declined };
+          : { status: 'failed', reason: declined, basis: 'provider_record' };
       case 'stuck':
         return { status: 'pending', providerReference, pollAfterMs: null };
     }
