@@ -28,6 +28,7 @@ import { Actor } from '../../../domain/shared/actor';
 import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
 import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
@@ -52,6 +53,7 @@ import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
 @ApiExcludeController()
 @Controller('v1/admin')
 @UseGuards(AdminTokenGuard)
+@RequiresPermission('read')
 export class AdminController {
   constructor(
     private readonly commands: CommandBus,
@@ -60,6 +62,7 @@ export class AdminController {
 
   @Post('partners')
   @HttpCode(201)
+  @RequiresPermission('manage_partners')
   createPartner(@Body() body: CreatePartnerDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new OnboardPartner(body.name, body.corridor, operator));
   }
@@ -71,12 +74,14 @@ export class AdminController {
 
   @Post('partners/:id/kyc')
   @HttpCode(200)
+  @RequiresPermission('manage_partners')
   changeKyc(@Param('id') id: string, @Body() body: KycDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new ChangeKycStatus(id, body.status, operator));
   }
 
   @Post('partners/:id/keys/regenerate')
   @HttpCode(200)
+  @RequiresPermission('manage_partners')
   regenerateKey(@Param('id') id: string, @Body() body: EnvironmentDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new RegenerateApiKey(id, body.environment, operator));
   }
@@ -84,6 +89,7 @@ export class AdminController {
   /** Restricted keys: the same as the partner's own POST/GET/DELETE /v1/partner/keys, for any environment. */
   @Post('partners/:id/keys')
   @HttpCode(201)
+  @RequiresPermission('manage_partners')
   createScopedKey(@Param('id') id: string, @Body() body: AdminCreateScopedKeyDto, @CurrentOperator() operator: Actor) {
     const { environment, ...request } = body;
     return this.commands.execute(new CreateScopedKey(id, environment, request, operator));
@@ -99,6 +105,7 @@ export class AdminController {
   }
 
   @Delete('partners/:id/keys/:keyId')
+  @RequiresPermission('manage_partners')
   revokeScopedKey(@Param('id') id: string, @Param('keyId') keyId: string, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new RevokeScopedKey(id, null, keyId, operator));
   }
@@ -106,6 +113,7 @@ export class AdminController {
   /** An optional Idempotency-Key makes retries safe: the same key and body credit once and get the first answer. */
   @Post('partners/:id/wallet-credits')
   @HttpCode(200)
+  @RequiresPermission('move_money')
   async creditWallet(
     @Param('id') id: string,
     @Body() body: WalletCreditDto,
@@ -122,6 +130,7 @@ export class AdminController {
   }
 
   @Patch('partners/:id/settings')
+  @RequiresPermission('manage_partners')
   configure(@Param('id') id: string, @Body() body: ConfigurePartnerDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(
       new ConfigurePartner(
@@ -156,6 +165,7 @@ export class AdminController {
 
   @Post('webhook-deliveries/:id/resend')
   @HttpCode(202)
+  @RequiresPermission('resend_webhooks')
   resendWebhook(@Param('id') id: string) {
     return this.commands.execute(new ResendWebhook(id));
   }
@@ -167,6 +177,7 @@ export class AdminController {
 
   @Post('orders/:id/resolve')
   @HttpCode(200)
+  @RequiresPermission('move_money')
   resolveOrder(@Param('id') id: string, @Body() body: ResolveOrderDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new ResolveOrder(id, body.outcome, body.reason, operator));
   }

@@ -11,6 +11,7 @@ import { ENVIRONMENTS } from '../../../domain/shared/environment';
 import { TransactionStatus } from '../../../domain/transaction/transaction.decider';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 import { BackOfficeQuery } from './back-office-query';
 
 const KYC_STATUSES: readonly KycStatus[] = ['pending', 'approved', 'suspended'];
@@ -20,6 +21,7 @@ const ORDER_STATUSES: readonly TransactionStatus[] = ['INITIATED', 'PENDING', 'D
 @ApiExcludeController()
 @Controller('v1/admin')
 @UseGuards(AdminTokenGuard)
+@RequiresPermission('read')
 export class BackOfficeController {
   constructor(private readonly queries: QueryBus) {}
 

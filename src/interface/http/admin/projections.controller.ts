@@ -7,11 +7,13 @@ import {
   ShowProjections,
 } from '../../../application/operations/projection-rebuilds';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 
 /** Read-model versions, checkpoints and lag, and blue/green rebuilds that run while the service answers. */
 @ApiExcludeController()
 @Controller('v1/admin/projections')
 @UseGuards(AdminTokenGuard)
+@RequiresPermission('read')
 export class ProjectionsController {
   constructor(
     private readonly commands: CommandBus,
@@ -30,6 +32,7 @@ export class ProjectionsController {
 
   @Post(':name/rebuild')
   @HttpCode(202)
+  @RequiresPermission('run_projections')
   startRebuild(@Param('name') name: string) {
     return this.commands.execute(new RebuildProjection(name));
   }

@@ -3,11 +3,13 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ShowLiveProvider } from '../../../application/operations/live-provider-status';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 
 /** The live provider and our float there (CLI `provider status`). */
 @ApiExcludeController()
 @Controller('v1/admin/providers')
 @UseGuards(AdminTokenGuard)
+@RequiresPermission('read')
 export class ProviderStatusController {
   constructor(private readonly queries: QueryBus) {}
 

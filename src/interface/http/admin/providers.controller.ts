@@ -10,6 +10,7 @@ import { ServiceError } from '../../../application/shared/service-error';
 import { Actor } from '../../../domain/shared/actor';
 import { refuseUnknownQuery } from '../validation/query-values';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 import { SyncProviderDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
 import { reconciliationReportPage } from './reconciliation-report-page';
@@ -19,6 +20,7 @@ import { REPORT_SECURITY_POLICY } from './statement-report-page';
 @ApiExcludeController()
 @Controller('v1/admin/providers')
 @UseGuards(AdminTokenGuard)
+@RequiresPermission('read')
 export class ProvidersController {
   constructor(
     private readonly commands: CommandBus,
@@ -33,6 +35,7 @@ export class ProvidersController {
   /** Proposes routes from the provider's catalogs; `apply: true` records them. */
   @Post(':provider/sync')
   @HttpCode(200)
+  @RequiresPermission('manage_routes')
   sync(@Param('provider') provider: string, @Body() body: SyncProviderDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new SyncProviderRoutes(provider, body.apply === true, operator));
   }
