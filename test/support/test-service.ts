@@ -29,6 +29,8 @@ export interface TestServiceOptions {
   embeddedRestartDelaysMs?: readonly number[];
   /** Address to listen on; default 127.0.0.1. '::' listens on IPv6 (and IPv4-mapped) as well, and `url` then uses [::1]. */
   host?: string;
+  /** Told of every route the application registers from then on (Fastify's onRoute hook): the controllers' routes. */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 export interface HttpAnswer {
@@ -105,6 +107,12 @@ export class TestService {
       await server?.stop();
       throw error;
     });
+    const onRoute = options.onRoute;
+    if (onRoute)
+      app
+        .getHttpAdapter()
+        .getInstance()
+        .addHook('onRoute', (route) => onRoute(route));
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: 0, host });
     const address = app.getHttpServer().address();
