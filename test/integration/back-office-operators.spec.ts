@@ -5,6 +5,10 @@ import { orderEvents, sqlOf } from '../support/ledger';
 import { runCli } from '../support/run-cli';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TEST_KEY_SECRET, TestService } from '../support/test-service';
 import { startTwoServices, stopTwoServices, TwoServices } from '../support/two-services';
+import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
+import { ServiceProcess } from '../support/service-process';
+import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
+import { waitFor } from '../support/wait-for';
 
 const DAY_MS = 86_400_000;
 const STUCK_AFTER_MS = 60_000;
@@ -342,5 +346,59 @@ describe('revoking an operator token', () => {
       expect.objectContaining({ status: 'revoked', revoked_by: 'break-glass', revoke_reason: 'laptop lost' }),
       expect.objectContaining({ status: 'revoked', revoked_by: 'break-glass', revoke_reason: 'left the team' }),
     ]);
+  });
+});
+
+describe('the break-glass token in the log', () => {
+  let database: TestDatabase;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('break_glass_log');
+    service = await ServiceProcess.start(
+      'break-glass-log',
+      {
+        EVENT_STORE: 'postgres',
+        DATABASE_URL: database.connectionString,
+        API_KEY_SECRET: TEST_KEY_SECRET,
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        LOG_LEVEL: 'warn',
+      },
+      SERVICE_START_TIMEOUT_MS,
+    );
+  }, SERVICE_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await service?.stop();
+    await database?.drop();
+  });
+
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    fetch(`${service.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+
+  it('is logged as a warning when it is used in the back office (not for /metrics), never with the token', async () => {
+    expect((await call('GET', '/metrics', TEST_ADMIN_TOKEN)).status).toBe(200);
+    const created = await call('POST', '/v1/admin/operators', TEST_ADMIN_TOKEN, { name: 'ops.log', role: 'operator' });
+    expect(created.status).toBe(201);
+    const { token } = (await created.json()) as { token: string };
+    await waitFor(() => service.output.includes('break-glass owner token (ADMIN_TOKEN) was used'), {
+      what: 'the warning',
+    });
+    const warnings = service.output.split('\n').filter((line) => line.includes('break-glass owner token'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0])).toMatchObject({
+      level: 40,
+      context: 'BackOfficeAccess',
+      msg: expect.stringContaining('POST /v1/admin/operators'),
+    });
+    expect(service.output).not.toContain('/metrics;');
+    // An operator's own token is not a warning; neither token is ever written out.
+    expect((await call('GET', '/v1/admin/partners', token)).status).toBe(200);
+    expect(service.output).not.toContain(TEST_ADMIN_TOKEN);
+    expect(service.output).not.toContain(token);
+    expect(service.output.split('\n').filter((line) => line.includes('break-glass owner token'))).toHaveLength(1);
   });
 });

@@ -518,8 +518,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'audit operator': {
     usage: '<name> [--limit <n>]',
     summary:
-      "An operator's back-office actions, newest first (default 100, at most 1000): every event recorded with that operator as its actor. " +
-      'The break-glass token (ADMIN_TOKEN) acts as break-glass.',
+      "An operator's back-office actions, newest first (default 100, at most 1000): every event recorded with that name as its actor; " +
+      'break-glass for what was done with ADMIN_TOKEN.',
     positionals: [{ name: 'name', kind: 'id' }],
     options: { limit: { type: 'string', kind: 'positive-int', required: false } },
     build: (a) => {
