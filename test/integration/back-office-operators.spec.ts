@@ -108,6 +108,20 @@ describe('back-office operators: their own tokens, roles and audit', () => {
       break_glass: false,
       permissions: ['read', 'manage_partners', 'move_money', 'resend_webhooks'],
     });
+
+    // Revoked with the CLI, the token is refused from the answer on.
+    const revoked = printedJson(
+      await cli(['operator', 'revoke', created.operator_id, '--reason', 'handed over'], { admin: TEST_ADMIN_TOKEN }),
+    );
+    expect(revoked.revoked).toEqual([
+      { operator_id: created.operator_id, name: 'ops.asha', revoked_at: service.clock.now().toISOString() },
+    ]);
+    const refused = await cli(['operator', 'whoami'], { operator: token });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr)).toEqual({
+      error: 'invalid_admin_token',
+      detail: 'the operator token has been revoked',
+    });
   });
 
   it('refuses names that are malformed, reserved or held by a person of another role, and tokens longer than 365 days', async () => {
