@@ -53,7 +53,6 @@ import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
 @ApiExcludeController()
 @Controller('v1/admin')
 @UseGuards(AdminTokenGuard)
-@RequiresPermission('read')
 export class AdminController {
   constructor(
     private readonly commands: CommandBus,
@@ -68,6 +67,7 @@ export class AdminController {
   }
 
   @Get('partners/:id')
+  @RequiresPermission('read')
   showPartner(@Param('id') id: string) {
     return this.queries.execute(new ShowPartner(id));
   }
@@ -96,6 +96,7 @@ export class AdminController {
   }
 
   @Get('partners/:id/keys')
+  @RequiresPermission('read')
   listScopedKeys(@Param('id') id: string, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['environment']);
     const environment = query.environment;
@@ -148,6 +149,7 @@ export class AdminController {
   }
 
   @Get('webhook-deliveries')
+  @RequiresPermission('read')
   webhookDeliveries(@Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['partner_id', 'environment', 'state', 'limit']);
     const { partner_id: partnerId, environment, state } = query;
@@ -171,6 +173,7 @@ export class AdminController {
   }
 
   @Get('orders/:id')
+  @RequiresPermission('read')
   showOrder(@Param('id') id: string) {
     return this.queries.execute(new ShowOrder(id));
   }
@@ -184,6 +187,7 @@ export class AdminController {
 
   /** With `Accept: application/x-ndjson`, progress lines while the log is walked, then the answer (progress-answer.ts). */
   @Get('verify')
+  @RequiresPermission('read')
   async verify(
     @Headers('accept') accept: string | undefined,
     @Req() request: FastifyRequest,

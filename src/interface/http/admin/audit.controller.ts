@@ -23,12 +23,12 @@ const CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text
 @ApiExcludeController()
 @Controller('v1/admin/audit')
 @UseGuards(AdminTokenGuard)
-@RequiresPermission('read')
 export class AuditController {
   constructor(private readonly queries: QueryBus) {}
 
   /** Streamed: a wallet's history can be long. A failure half way cuts the connection, so a truncated file never looks complete. */
   @Get('wallets/:partner_id/:environment')
+  @RequiresPermission('read')
   async wallet(
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,
@@ -45,18 +45,21 @@ export class AuditController {
   }
 
   @Get('orders/:order_id')
+  @RequiresPermission('read')
   order(@Param('order_id') orderId: string) {
     return this.queries.execute(new AuditOrder(orderId));
   }
 
   /** What one operator did: the events whose actor is that name (`break-glass` for ADMIN_TOKEN), newest first. */
   @Get('operators/:name')
+  @RequiresPermission('read')
   operator(@Param('name') name: string, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['limit']);
     return this.queries.execute(new AuditOperator(name, queryLimit(query.limit, 100, 1000)));
   }
 
   @Get('statements/:partner_id/:environment')
+  @RequiresPermission('read')
   statement(
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,
@@ -73,6 +76,7 @@ export class AuditController {
    * (progress-answer.ts).
    */
   @Get('reports/:partner_id/:environment')
+  @RequiresPermission('read')
   async report(
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,

@@ -21,11 +21,11 @@ const ORDER_STATUSES: readonly TransactionStatus[] = ['INITIATED', 'PENDING', 'D
 @ApiExcludeController()
 @Controller('v1/admin')
 @UseGuards(AdminTokenGuard)
-@RequiresPermission('read')
 export class BackOfficeController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('partners')
+  @RequiresPermission('read')
   partners(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, ['q', 'corridor', 'kyc_status', 'limit']);
     const query = new BackOfficeQuery(raw);
@@ -40,6 +40,7 @@ export class BackOfficeController {
   }
 
   @Get('partners/:id/settings')
+  @RequiresPermission('read')
   async settings(@Param('id') partnerId: string, @Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, ['environment']);
     const environment = new BackOfficeQuery(raw).oneOf('environment', ENVIRONMENTS);
@@ -52,6 +53,7 @@ export class BackOfficeController {
 
   /** `held=true`: the held queue, oldest first. Otherwise a search, newest first, by any of the filters. */
   @Get('orders')
+  @RequiresPermission('read')
   orders(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, [
       'held',
@@ -89,6 +91,7 @@ export class BackOfficeController {
   }
 
   @Get('jobs')
+  @RequiresPermission('read')
   jobs(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, []);
     return this.queries.execute(new ShowJobBacklog());

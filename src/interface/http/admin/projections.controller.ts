@@ -13,7 +13,6 @@ import { RequiresPermission } from './permission.decorator';
 @ApiExcludeController()
 @Controller('v1/admin/projections')
 @UseGuards(AdminTokenGuard)
-@RequiresPermission('read')
 export class ProjectionsController {
   constructor(
     private readonly commands: CommandBus,
@@ -21,11 +20,13 @@ export class ProjectionsController {
   ) {}
 
   @Get()
+  @RequiresPermission('read')
   status() {
     return this.queries.execute(new ShowProjections());
   }
 
   @Get('rebuilds/:id')
+  @RequiresPermission('read')
   rebuild(@Param('id') id: string) {
     return this.queries.execute(new ShowProjectionRebuild(id));
   }

@@ -9,11 +9,11 @@ import { RequiresPermission } from './permission.decorator';
 @ApiExcludeController()
 @Controller('v1/admin/providers')
 @UseGuards(AdminTokenGuard)
-@RequiresPermission('read')
 export class ProviderStatusController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('status')
+  @RequiresPermission('read')
   status() {
     return this.queries.execute(new ShowLiveProvider());
   }

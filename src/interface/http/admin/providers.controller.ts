@@ -20,7 +20,6 @@ import { REPORT_SECURITY_POLICY } from './statement-report-page';
 @ApiExcludeController()
 @Controller('v1/admin/providers')
 @UseGuards(AdminTokenGuard)
-@RequiresPermission('read')
 export class ProvidersController {
   constructor(
     private readonly commands: CommandBus,
@@ -28,6 +27,7 @@ export class ProvidersController {
   ) {}
 
   @Get('breakers')
+  @RequiresPermission('read')
   breakers() {
     return this.queries.execute(new ShowProviderBreakers());
   }
@@ -42,6 +42,7 @@ export class ProvidersController {
 
   /** One UTC day of the provider's report against our live orders: JSON, or a page for finance (`format=html`). */
   @Get('reconciliation')
+  @RequiresPermission('read')
   async reconciliation(
     @Query() query: Record<string, unknown>,
     @CurrentOperator() operator: Actor,

@@ -14,7 +14,6 @@ import { CurrentOperator } from './operator.decorator';
 @ApiExcludeController()
 @Controller('v1/admin/routes')
 @UseGuards(AdminTokenGuard)
-@RequiresPermission('read')
 export class RoutesController {
   constructor(
     private readonly commands: CommandBus,
@@ -22,11 +21,13 @@ export class RoutesController {
   ) {}
 
   @Get()
+  @RequiresPermission('read')
   list() {
     return this.queries.execute(new ShowRoutes());
   }
 
   @Get('history')
+  @RequiresPermission('read')
   history() {
     return this.queries.execute(new RouteHistory());
   }

@@ -20,7 +20,6 @@ interface Gauge {
 @ApiExcludeController()
 @Controller('metrics')
 @UseGuards(AdminTokenGuard)
-@RequiresPermission('read')
 export class MetricsController {
   constructor(
     @Inject(SERVICE_MONITOR) private readonly monitor: ServiceMonitor,
@@ -30,6 +29,7 @@ export class MetricsController {
   ) {}
 
   @Get()
+  @RequiresPermission('read')
   @Header('content-type', 'text/plain; version=0.0.4')
   async metrics(): Promise<string> {
     const counts = await this.monitor.operationalCounts();
