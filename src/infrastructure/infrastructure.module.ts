@@ -36,6 +36,8 @@ import { SqlPartnerEventFeed } from './read-models/sql-partner-event-feed';
 import { PARTNER_EVENT_FEED } from '../application/ports/partner-event-feed.port';
 import { BACK_OFFICE_SEARCH } from '../application/ports/back-office-search.port';
 import { SqlBackOfficeSearch } from './back-office/sql-back-office-search';
+import { OPERATOR_ACTIONS } from '../application/ports/operator-actions.port';
+import { SqlOperatorActions } from './back-office/sql-operator-actions';
 import { CryptoSecretGenerator } from './security/crypto-secret-generator';
 import { HmacKeyHasher } from './security/hmac-key-hasher';
 import { SqlDatabase } from './sql/sql-database';
@@ -91,6 +93,7 @@ export class InfrastructureModule {
       { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
       { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db)) },
       { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
+      { provide: OPERATOR_ACTIONS, ...sql((db) => new SqlOperatorActions(db)) },
       {
         provide: IDEMPOTENCY_STORE,
         ...sql((db) => {

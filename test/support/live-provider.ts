@@ -34,16 +34,15 @@ export async function startLiveUpstream(
   };
 }
 
-/** Sets a live route through the back office, as the operator named. */
-export function setRoute(
+/** Sets a live route through the back office, with the token of the engineer named (the actor recorded). */
+export async function setRoute(
   service: TestService,
   route: { kind: 'operator' | 'biller'; id: number; provider?: string; upstream_id: string },
   operator = 'ops-alice',
 ) {
-  return service.request('POST', '/v1/admin/routes', {
-    token: TEST_ADMIN_TOKEN,
-    headers: { 'x-operator-id': operator },
-    body: { provider: 'reloadly', ...route },
+  return service.adminAs(await service.operatorToken(operator, 'engineer'), 'POST', '/routes', {
+    provider: 'reloadly',
+    ...route,
   });
 }
 

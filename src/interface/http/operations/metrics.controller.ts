@@ -2,6 +2,7 @@ import { Controller, Get, Header, Inject, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
+import { RequiresPermission } from '../admin/permission.decorator';
 import { PROVIDER_STATUS, ProviderStatusReader } from '../../../application/ports/provider-status.port';
 import { QueryBus } from '@nestjs/cqrs';
 import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
@@ -28,6 +29,7 @@ export class MetricsController {
   ) {}
 
   @Get()
+  @RequiresPermission('read')
   @Header('content-type', 'text/plain; version=0.0.4')
   async metrics(): Promise<string> {
     const counts = await this.monitor.operationalCounts();
