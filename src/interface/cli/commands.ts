@@ -275,7 +275,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'provider status': {
     usage: '',
     summary:
-      'The live provider and our float there (balance, currency, low-float threshold), read from the provider now.',
+      'The live providers and our float at each (balance, currency, low-float threshold; none where the provider has no balance endpoint), read from the providers now.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/providers/status' }),
