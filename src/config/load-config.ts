@@ -174,7 +174,9 @@ function liveProvidersOf(env: NodeJS.ProcessEnv, problems: string[]): LiveProvid
   const many = env.LIVE_PROVIDERS || null;
   const known = LIVE_PROVIDER_NAMES.join(', ');
   if (one !== null && many !== null) {
-    problems.push('LIVE_PROVIDER and LIVE_PROVIDERS are both set: use LIVE_PROVIDERS alone (LIVE_PROVIDER is its one-provider form)');
+    problems.push(
+      'LIVE_PROVIDER and LIVE_PROVIDERS are both set: use LIVE_PROVIDERS alone (LIVE_PROVIDER is its one-provider form)',
+    );
     return [];
   }
   if (one !== null) {

@@ -199,12 +199,22 @@ describe('the Setu adapter against the Setu protocol simulator', () => {
 
   it('past the re-send window an unknown payment is only looked up; past the look-up window its absence is confirmed', async () => {
     const { bill } = await fetchedOrder('1234560001');
-    const old = order(bill.amount, bill.providerBillRef!, '1234560001', new Date(now.getTime() - SETU_RESEND_WINDOW_MS - 1));
+    const old = order(
+      bill.amount,
+      bill.providerBillRef!,
+      '1234560001',
+      new Date(now.getTime() - SETU_RESEND_WINDOW_MS - 1),
+    );
     await expect(live.provider.submit({ ...old, resubmission: true }, now)).rejects.toBeInstanceOf(
       ProviderUnavailableError,
     );
     expect(paymentsOf(old)).toHaveLength(0);
-    const older = order(bill.amount, bill.providerBillRef!, '1234560001', new Date(now.getTime() - SETU_ABSENCE_AFTER_MS));
+    const older = order(
+      bill.amount,
+      bill.providerBillRef!,
+      '1234560001',
+      new Date(now.getTime() - SETU_ABSENCE_AFTER_MS),
+    );
     expect(await live.provider.poll(older, now)).toEqual({
       status: 'failed',
       reason: expect.stringContaining('never recorded'),

@@ -30,7 +30,7 @@ export class LiveProviders implements ProviderStatusReader {
           gateway: reloadly.provider,
           catalog: reloadly.backOffice,
           reports: reloadly.backOffice,
-          status: async (fresh) => (await reloadly.live(fresh)) as LiveProviderStatus,
+          status: (fresh) => reloadly.live(fresh),
         };
       }
       if (!config.setu) throw new Error('setu is a live provider but has no configuration');

@@ -39,7 +39,9 @@ export async function runSetuSimulator(): Promise<void> {
   console.log(
     `  LIVE_PROVIDER=setu SETU_URL=${simulator.url} SETU_CLIENT_ID=any SETU_CLIENT_SECRET=any SETU_PARTNER_ID=${simulator.partnerId}`,
   );
-  console.log('  SETU_AGENT_ID=AX01AI06512391457204 SETU_AGENT_IP=127.0.0.1 SETU_AGENT_MAC=48-4D-7E-CB-DB-6F SETU_AGENT_MOBILE=9876543210');
+  console.log(
+    '  SETU_AGENT_ID=AX01AI06512391457204 SETU_AGENT_IP=127.0.0.1 SETU_AGENT_MAC=48-4D-7E-CB-DB-6F SETU_AGENT_MOBILE=9876543210',
+  );
   const stop = () => void simulator.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -44,7 +44,10 @@ export class SetuSimPayments {
       fetchRefId,
       at: new Date().toISOString(),
       answer: answer.hangMs !== undefined ? 0 : answer.status,
-      code: typeof objectOf(objectOf(answer.body).error).code === 'string' ? String(objectOf(objectOf(answer.body).error).code) : null,
+      code:
+        typeof objectOf(objectOf(answer.body).error).code === 'string'
+          ? String(objectOf(objectOf(answer.body).error).code)
+          : null,
       refId: typeof data.refId === 'string' ? data.refId : null,
     });
     return answer;
@@ -56,7 +59,12 @@ export class SetuSimPayments {
     paymentRefId: string | null,
     fetchRefId: string | null,
   ): Answer {
-    if (!fetchRefId) return setuError(400, 'direct-pay-not-allowed', 'This biller does not support pay without doing fetch/validation first.');
+    if (!fetchRefId)
+      return setuError(
+        400,
+        'direct-pay-not-allowed',
+        'This biller does not support pay without doing fetch/validation first.',
+      );
     const amount = details.amount;
     if (
       typeof amount !== 'number' ||
@@ -101,7 +109,8 @@ export class SetuSimPayments {
     }
     const fetch = this.state.fetches.get(fetchRefId);
     if (!fetch) return setuError(400, 'invalid-ref-id', 'Invalid reference ID.');
-    if (fetch.status === 'Processing') return setuError(400, 'fetch-in-progress', 'Fetch request is still in progress.');
+    if (fetch.status === 'Processing')
+      return setuError(400, 'fetch-in-progress', 'Fetch request is still in progress.');
     if (fetch.status === 'Failure')
       return setuError(400, 'invalid-payment-request', 'Payment request is invalid. Fetch API call not found.');
     const biller = SETU_SIM_BILLERS.find((candidate) => candidate.id === fetch.billerId);

@@ -110,7 +110,12 @@ export async function startSetuSimulator(options: SetuSimulatorOptions = {}): Pr
       (body?.clientID === options.clientId && body.secret === options.clientSecret);
     if (typeof body?.clientID !== 'string' || typeof body.secret !== 'string' || !matches)
       return setuError(400, 'invalid-credentials', 'Invalid Credentials.');
-    return ok({ expiresIn: tokenTtlMs / 1000, token: state.issueToken(tokenTtlMs, Date.now()), success: true, traceId: traceId() });
+    return ok({
+      expiresIn: tokenTtlMs / 1000,
+      token: state.issueToken(tokenTtlMs, Date.now()),
+      success: true,
+      traceId: traceId(),
+    });
   }
 
   function authorize(request: IncomingMessage): Answer | null {

@@ -17,12 +17,7 @@ import {
 } from './setu-records';
 import { SETU_PATHS } from './setu-settings';
 
-export type {
-  SetuBiller,
-  SetuFetch,
-  SetuPayment,
-  SetuTransaction,
-} from './setu-records';
+export type { SetuBiller, SetuFetch, SetuPayment, SetuTransaction } from './setu-records';
 
 /** What a request that registers work (a fetch, a payment) got: its refId, a duplicate's refId, or a refusal. */
 export type RegisterAnswer =
@@ -171,11 +166,7 @@ export class SetuApiClient {
   private async *pages(path: string, query: Record<string, string>, signal?: AbortSignal): AsyncGenerator {
     let after: string | null = null;
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = await this.read(
-        path,
-        { ...query, limit: String(PAGE_SIZE), ...(after ? { after } : {}) },
-        signal,
-      );
+      const answer = await this.read(path, { ...query, limit: String(PAGE_SIZE), ...(after ? { after } : {}) }, signal);
       const data = dataOf(answer.body);
       yield* listOf(data.transactions ?? data.billers);
       after = nextCursorOf(answer.body);

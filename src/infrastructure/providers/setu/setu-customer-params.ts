@@ -7,7 +7,11 @@ export interface BillerLabels {
   params: Record<string, string>;
 }
 
-const normalized = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const normalized = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 /**
  * The `customerParams` of a fetch, under the names Setu's biller entry declares: each of our

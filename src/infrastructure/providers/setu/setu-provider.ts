@@ -191,7 +191,11 @@ export class SetuProvider implements ProviderGateway {
    * gave, else (or when that finds nothing) in the transactions list by the paymentRefId, over
    * the days of the timestamp we send (the order's placement, in India's time), a day wider.
    */
-  private async lookUp(order: ProviderOrder, paymentRefId: string, signal?: AbortSignal): Promise<ProviderOutcome | null> {
+  private async lookUp(
+    order: ProviderOrder,
+    paymentRefId: string,
+    signal?: AbortSignal,
+  ): Promise<ProviderOutcome | null> {
     const byRef = order.providerReference ? await this.byRefId(order.providerReference, signal) : null;
     if (byRef) return byRef;
     const placedAt = Date.parse(order.placedAt);

@@ -91,8 +91,7 @@ export function listOf(value: unknown): unknown[] {
   return Array.isArray(value) ? (value as unknown[]) : [];
 }
 
-export const stringOf = (value: unknown): string | null =>
-  typeof value === 'string' && value !== '' ? value : null;
+export const stringOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
 /** `data` of an answer, the envelope every Setu answer has (`{data, success, traceId}`). */
 export const dataOf = (body: unknown): Record<string, unknown> => objectOf(objectOf(body).data);
