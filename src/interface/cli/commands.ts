@@ -433,7 +433,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'provider sync': {
     usage: '<provider> [--apply]',
     summary:
-      "Read the provider's operator and biller catalogs for IN, BD and SG and print the proposed routes by country and name; --apply records them.",
+      "Read the provider's operator and biller catalogs for IN, BD and SG (setu: India's BBPS billers) and print the proposed routes by country and name; --apply records them.",
     positionals: [{ name: 'provider', kind: 'provider' }],
     options: { apply: { type: 'flag' } },
     build: (a) => ({
