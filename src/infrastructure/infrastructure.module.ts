@@ -144,7 +144,7 @@ export class InfrastructureModule {
             new Map(
               live.adapters.map((adapter) => [
                 adapter.name,
-                new ProviderWithDeadline(adapter.gateway, config.providerTimeoutMs),
+                new ProviderWithDeadline(adapter.gateway, config.providerTimeoutMs, adapter.name),
               ]),
             ),
           ),
