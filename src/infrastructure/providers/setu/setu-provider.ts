@@ -1,8 +1,6 @@
 import {
-  BillFetchUnsupportedError,
   BillQuery,
   FailureBasis,
-  NoBillDueError,
   OutstandingBill,
   ProviderGateway,
   ProviderOrder,
@@ -10,13 +8,13 @@ import {
   ProviderUnavailableError,
 } from '../../../application/ports/provider-gateway.port';
 import { OrderProduct } from '../../../domain/wallet/order-product';
-import { RegisterAnswer, SetuApiClient, SetuBiller } from './setu-api';
-import { outstandingBillOf } from './setu-bill';
-import { BillerLabels, customerParamsFor } from './setu-customer-params';
+import { RegisterAnswer, SetuApiClient } from './setu-api';
+import { SetuBillFetcher } from './setu-bill-fetch';
+import { BillerLabels } from './setu-customer-params';
 import { istDate, istTimestamp, paymentRefIdOf } from './setu-identifiers';
 import { paiseOf } from './setu-money';
-import { SetuVerdict, verdictOfFetchFailure, verdictOfPayment, verdictOfRefusal } from './setu-outcomes';
-import { AGENT_CHANNEL, PAYMENT_MODE, SetuSettings, WALLET_NAME } from './setu-settings';
+import { SetuVerdict, verdictOfPayment, verdictOfRefusal } from './setu-outcomes';
+import { PAYMENT_MODE, SetuSettings, WALLET_NAME } from './setu-settings';
 
 /** How long after a "still processing" answer a payment is asked about again. */
 export const SETU_POLL_AFTER_MS = 15_000;
@@ -28,9 +26,6 @@ export const SETU_POLL_AFTER_MS = 15_000;
 export const SETU_RESEND_WINDOW_MS = 60 * 60_000;
 /** Past this, a payment the transactions list does not show was never recorded: its absence is confirmed. */
 export const SETU_ABSENCE_AFTER_MS = SETU_RESEND_WINDOW_MS + 15 * 60_000;
-/** Waits between reads of a fetch still processing (the last one repeats until the call's deadline). */
-const FETCH_READ_DELAYS_MS = [150, 300, 600, 1_000, 2_000];
-const BILLER_CACHE_MS = 60 * 60 * 1000;
 const DAY_MS = 86_400_000;
 
 type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
@@ -47,13 +42,15 @@ type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
  * failed, or when the look-up window has passed without any record of it.
  */
 export class SetuProvider implements ProviderGateway {
-  private readonly billers = new Map<string, { biller: SetuBiller | null; until: number }>();
+  private readonly bills: SetuBillFetcher;
 
   constructor(
     private readonly api: SetuApiClient,
     private readonly settings: SetuSettings,
-    private readonly labelsOf: (billerId: number) => BillerLabels | null,
-  ) {}
+    labelsOf: (billerId: number) => BillerLabels | null,
+  ) {
+    this.bills = new SetuBillFetcher(api, settings, labelsOf);
+  }
 
   async submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
     const product = order.product;
@@ -102,56 +99,8 @@ export class SetuProvider implements ProviderGateway {
     return { status: 'pending', providerReference: null, pollAfterMs: SETU_POLL_AFTER_MS };
   }
 
-  async fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null> {
-    const billerId = request.route?.provider === 'setu' ? request.route.upstreamId : null;
-    if (!billerId) throw new BillFetchUnsupportedError(`biller ${request.billerId} has no setu route`);
-    const labels = this.labelsOf(request.billerId) ?? { consumerNumber: 'Consumer Number', params: {} };
-    const customerParams = customerParamsFor(
-      await this.biller(billerId, signal),
-      labels,
-      request.consumerNumber,
-      request.params,
-    );
-    const registered = await this.api.fetchRequest(
-      {
-        agent: {
-          id: this.settings.agentId,
-          channel: AGENT_CHANNEL,
-          ip: this.settings.agentIp,
-          mac: this.settings.agentMac,
-        },
-        billerId,
-        // BBPS wants the customer's mobile: the consumer number when it is one, else the agent's registered mobile.
-        mobile: /^[6-9]\d{9}$/.test(request.consumerNumber) ? request.consumerNumber : this.settings.agentMobile,
-        customerParams,
-      },
-      signal,
-    );
-    const refId = fetchRefOf(registered, billerId);
-    if (refId === null) return null;
-    const fetched = await this.readFetch(refId, signal);
-    if (fetched.status === 'Success') return outstandingBillOf(fetched, billerId, now);
-    if (fetched.status !== 'Failure')
-      throw new ProviderUnavailableError(`setu: the fetch ${refId} ended in status ${fetched.status}`);
-    const failure = fetched.failure ?? { code: null, message: null, type: null };
-    const described = `${failure.code ?? 'no code'}${failure.message ? `: ${failure.message}` : ''}`;
-    switch (verdictOfFetchFailure(failure)) {
-      case 'no_bill_due':
-        throw new NoBillDueError(`setu fetch ${refId}: ${described}`);
-      case 'unknown_consumer':
-        return null;
-      case 'unavailable':
-        throw new ProviderUnavailableError(`setu: the fetch ${refId} failed (${described})`);
-    }
-  }
-
-  /** Reads a fetch until it is no longer Processing; the call's deadline (its signal) ends the wait. */
-  private async readFetch(refId: string, signal?: AbortSignal) {
-    for (let attempt = 0; ; attempt++) {
-      const fetched = await this.api.fetchResponse(refId, signal);
-      if (fetched.status !== 'Processing') return fetched;
-      await pause(FETCH_READ_DELAYS_MS[Math.min(attempt, FETCH_READ_DELAYS_MS.length - 1)], signal);
-    }
+  fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null> {
+    return this.bills.fetchBill(request, now, signal);
   }
 
   private async outcomeOfSend(
@@ -238,40 +187,6 @@ export class SetuProvider implements ProviderGateway {
       `setu shows no payment under ${order.orderId} yet and the order is past its re-send window; it is looked up again`,
     );
   }
-
-  /** Setu's entry of a biller (cached for an hour), or null when Setu does not give it just now. */
-  private async biller(id: string, signal?: AbortSignal): Promise<SetuBiller | null> {
-    const cached = this.billers.get(id);
-    if (cached && Date.now() < cached.until) return cached.biller;
-    let biller: SetuBiller | null;
-    try {
-      biller = await this.api.billerById(id, signal);
-    } catch (error) {
-      if (error instanceof ProviderUnavailableError && !signal?.aborted) return null;
-      throw error;
-    }
-    this.billers.set(id, { biller, until: Date.now() + BILLER_CACHE_MS });
-    return biller;
-  }
-}
-
-/** The refId of a registered fetch; null when Setu refused it because it does not take the consumer's identifier. */
-function fetchRefOf(answer: RegisterAnswer, billerId: string): string | null {
-  if (answer.kind === 'accepted') return answer.refId;
-  if (answer.kind === 'duplicate' && answer.refId) return answer.refId;
-  if (answer.kind === 'refused') {
-    const failure = { code: answer.code, message: answer.message };
-    const described = `HTTP ${answer.httpStatus}${answer.code ? ` ${answer.code}` : ''}${answer.message ? ` (${answer.message})` : ''}`;
-    if (answer.httpStatus === 400) {
-      const verdict = verdictOfFetchFailure(failure);
-      if (verdict === 'no_bill_due') throw new NoBillDueError(`setu refused the fetch: ${described}`);
-      if (verdict === 'unknown_consumer') return null;
-      if (answer.code === 'invalid-biller-id' || answer.code === 'invalid-biller-type')
-        throw new BillFetchUnsupportedError(`setu cannot fetch bills of its biller ${billerId}: ${described}`);
-    }
-    throw new ProviderUnavailableError(`setu refused the fetch of biller ${billerId}: ${described}`);
-  }
-  throw new ProviderUnavailableError(`setu answered the fetch of biller ${billerId} as a duplicate without a refId`);
 }
 
 function outcomeOf(
@@ -297,22 +212,4 @@ const failed = (reason: string, basis: FailureBasis): ProviderOutcome => ({ stat
 function upstreamIdOf(order: ProviderOrder): string | null {
   const id = order.route?.provider === 'setu' ? order.route.upstreamId : null;
   return id !== null && /^[A-Za-z0-9]{1,40}$/.test(id) ? id : null;
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new ProviderUnavailableError('setu: the fetch was abandoned at its deadline'));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new ProviderUnavailableError('setu: the fetch was abandoned at its deadline'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
