@@ -244,16 +244,18 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
   it('cli provider status prints the live provider and the float, read now', async () => {
     const run = await cli(['provider', 'status'], service.url);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const float = {
+      balance: expect.stringMatching(/^\d+(\.\d+)?$/),
+      currency: 'USD',
+      low_float_threshold: null,
+      low: false,
+      read_at: expect.any(String),
+    };
     expect(JSON.parse(run.stdout)).toEqual({
       live_provider: 'reloadly',
-      float: {
-        balance: expect.stringMatching(/^\d+(\.\d+)?$/),
-        currency: 'USD',
-        low_float_threshold: null,
-        low: false,
-        read_at: expect.any(String),
-      },
+      float,
       error: null,
+      providers: [{ provider: 'reloadly', balance_endpoint: true, float, error: null }],
     });
   });
 
@@ -296,6 +298,7 @@ describe('live orders without a live provider', () => {
       live_provider: null,
       float: null,
       error: null,
+      providers: [],
     });
   });
 });

@@ -1,3 +1,4 @@
+import { runSetuSimulator } from './setu/main';
 import { startSimulator } from './simulator';
 
 /**
@@ -45,4 +46,5 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-void main();
+// `npm run provider-sim -- setu`: Setu's BBPS BillPay protocol instead (tools/provider-sim/setu/main.ts).
+void (process.argv[2] === 'setu' ? runSetuSimulator() : main());

@@ -46,6 +46,12 @@ export interface OutstandingBill {
   billPeriod: string;
   billReference: string;
   overdue: boolean;
+  /**
+   * The provider's own handle of this fetch, which a payment of the bill must name (Setu's fetch
+   * `refId`); absent where the provider pays without one. Kept with the fetch and carried by the
+   * order (`OrderProduct.providerBillRef`), never shown to partners.
+   */
+  providerBillRef?: string;
 }
 
 export interface BillQuery {
@@ -66,7 +72,11 @@ export interface ProviderGateway {
   submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome>;
   /** Asks for the outcome of a pending order. */
   poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome>;
-  /** The outstanding bill of a consumer, or null when the biller knows no such consumer; BillFetchUnsupportedError when the provider cannot fetch bills. */
+  /**
+   * The outstanding bill of a consumer, or null when the biller knows no such consumer;
+   * BillFetchUnsupportedError when the provider cannot fetch bills; NoBillDueError when the
+   * biller says nothing is due.
+   */
   fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null>;
 }
 
@@ -83,6 +93,14 @@ export class BillFetchUnsupportedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'BillFetchUnsupportedError';
+  }
+}
+
+/** The biller answered that nothing is due for this consumer: there is no bill to show or to pay. */
+export class NoBillDueError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoBillDueError';
   }
 }
 

@@ -1,5 +1,6 @@
 import {
   BillQuery,
+  NoBillDueError,
   OutstandingBill,
   ProviderGateway,
   ProviderOrder,
@@ -46,7 +47,15 @@ export class BreakerGuardedGateway implements ProviderGateway {
     try {
       answer = await call();
     } catch (error) {
-      this.breakers.record(this.name, error instanceof ProviderUnavailableError ? 'unknown' : 'inconclusive');
+      // "No bill due" is the biller's answer: the provider is up.
+      this.breakers.record(
+        this.name,
+        error instanceof ProviderUnavailableError
+          ? 'unknown'
+          : error instanceof NoBillDueError
+            ? 'answered'
+            : 'inconclusive',
+      );
       throw error;
     }
     this.breakers.record(this.name, 'answered');

@@ -1,4 +1,4 @@
-import { BILL_FETCHES_SCHEMA } from '../bills/sql-bill-fetch-store';
+import { BILL_FETCHES_SCHEMA, BILL_FETCH_PROVIDER_REF_SCHEMA } from '../bills/sql-bill-fetch-store';
 import { EVENT_STORE_SCHEMA } from '../event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../idempotency/idempotency.schema';
 import { JOBS_SCHEMA } from '../jobs/jobs.schema';
@@ -64,5 +64,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // Wallets folded up to an event of their stream, so that a cold wallet reads only the events after it.
     name: 'wallet-snapshots',
     sql: joined([WALLET_SNAPSHOTS_SCHEMA]),
+  },
+  {
+    version: 6,
+    // The provider's handle of a bill fetch (Setu's fetch refId), which the payment of that bill must name.
+    name: 'bill-fetch-provider-ref',
+    sql: joined([BILL_FETCH_PROVIDER_REF_SCHEMA]),
   },
 ];

@@ -275,7 +275,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'provider status': {
     usage: '',
     summary:
-      'The live provider and our float there (balance, currency, low-float threshold), read from the provider now.',
+      'The live providers and our float at each (balance, currency, low-float threshold; none where the provider has no balance endpoint), read from the providers now.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/providers/status' }),
@@ -433,7 +433,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'provider sync': {
     usage: '<provider> [--apply]',
     summary:
-      "Read the provider's operator and biller catalogs for IN, BD and SG and print the proposed routes by country and name; --apply records them.",
+      "Read the provider's operator and biller catalogs for IN, BD and SG (setu: India's BBPS billers) and print the proposed routes by country and name; --apply records them.",
     positionals: [{ name: 'provider', kind: 'provider' }],
     options: { apply: { type: 'flag' } },
     build: (a) => ({
