@@ -146,12 +146,9 @@ export class SimOrders {
           path,
         );
       if (scenario === 'refused')
-        return error(
-          400,
-          api === 'airtime' ? 'TOPUP_TRANSACTION_FAILED' : 'INVALID_AMOUNT',
-          'The transaction was declined',
-          path,
-        );
+        return api === 'airtime'
+          ? error(400, 'INVALID_RECIPIENT_PHONE', 'Recipient phone number is not valid', path)
+          : error(400, 'INVALID_AMOUNT', 'The transaction was declined', path);
       if (
         (scenario === 'unavailable_once' || scenario === 'cannot_process_once') &&
         !this.state.refusedOnce.has(onceKey)

@@ -4,7 +4,7 @@
  */
 export type SimScenario =
   | 'success' // 0001: SUCCESSFUL in the answer
-  | 'refused' // 0002: refused with a definitive error code, nothing recorded
+  | 'refused' // 0002: refused with a definitive error code (INVALID_RECIPIENT_PHONE; payments: INVALID_AMOUNT), nothing recorded
   | 'processing_then_success' // 0003: PROCESSING, SUCCESSFUL once settle-after has passed
   | 'processing_then_failure' // 0004: PROCESSING, FAILED (money returned) once settle-after has passed
   | 'processing_forever' // 0005: PROCESSING for good
