@@ -51,8 +51,11 @@ export class SimState {
   readonly submissions: SimSubmission[] = [];
   /** References whose first attempt was already refused by a "once" scenario. */
   readonly refusedOnce = new Set<string>();
-  /** Faults set through the control API: the next N calls of the APIs answer 429, the next N report reads 404 ("try again later"). */
-  readonly faults = { rateLimitNext: 0, reportsUnavailableNext: 0 };
+  /**
+   * Faults set through the control API: the next N calls of the APIs answer 429, the next N
+   * report reads 404 ("try again later"), the next N balance reads 503.
+   */
+  readonly faults = { rateLimitNext: 0, reportsUnavailableNext: 0, balanceUnavailableNext: 0 };
   tokensIssued = 0;
   private nextId: number;
 

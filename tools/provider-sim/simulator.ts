@@ -231,6 +231,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
 
   function balance(): Answer {
+    if (state.faults.balanceUnavailableNext > 0) {
+      state.faults.balanceUnavailableNext--;
+      return { status: 503, body: { timestamp: stamp(), status: 503, error: 'Service Unavailable' } };
+    }
     return ok({
       balance: JSON.parse(literal(state.balance, 5)) as number,
       currencyCode: state.currency,
@@ -260,15 +264,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     if (method === 'POST' && path === '/__sim/faults') {
       const body = parse(raw);
-      const count = (name: 'rateLimitNext' | 'reportsUnavailableNext') => {
+      const count = (name: keyof typeof state.faults) => {
         const value = body?.[name];
         if (value === undefined) return true;
         if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return false;
         state.faults[name] = value;
         return true;
       };
-      if (!count('rateLimitNext') || !count('reportsUnavailableNext'))
-        return error(400, 'INVALID_INPUT_PROVIDED', 'rateLimitNext and reportsUnavailableNext are whole numbers', path);
+      if (!count('rateLimitNext') || !count('reportsUnavailableNext') || !count('balanceUnavailableNext'))
+        return error(
+          400,
+          'INVALID_INPUT_PROVIDED',
+          'rateLimitNext, reportsUnavailableNext and balanceUnavailableNext are whole numbers',
+          path,
+        );
       return ok({ ...state.faults });
     }
     if (method === 'POST' && path === '/__sim/balance') {

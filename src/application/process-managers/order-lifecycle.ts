@@ -104,7 +104,13 @@ export class OrderLifecycle {
   ): Promise<TransactionState | null> {
     const at = this.clock.now();
     const result = await this.expectOk(
-      this.apply(order.orderId, outcomeCommand(outcome, call, at), systemActor('settlement'), known),
+      this.apply(
+        order.orderId,
+        // A submission of an order already in doubt is, for an adapter that never repeats one, a look-up.
+        outcomeCommand(outcome, call === 'submit' && known?.state.providerMayHaveIt !== true ? 'submit' : 'poll', at),
+        systemActor('settlement'),
+        known,
+      ),
     );
     await this.followUp(order.orderId, environment, outcome, result, at);
     return result?.state ?? null;
@@ -123,8 +129,10 @@ export class OrderLifecycle {
     known?: KnownState<TransactionState>,
   ): Promise<void> {
     const at = this.clock.now();
+    // A submission of an order already in doubt is, for an adapter that never repeats one, a look-up.
+    const asked = call === 'submit' && known?.state.providerMayHaveIt !== true ? 'submit' : 'poll';
     await this.expectOk(
-      this.apply(orderId, unansweredCommand(error, call, attempt, at), systemActor('settlement'), known),
+      this.apply(orderId, unansweredCommand(error, asked, attempt, at), systemActor('settlement'), known),
     );
   }
 
@@ -230,7 +238,11 @@ export class OrderLifecycle {
   }
 }
 
-/** The command that records a provider's answer to a submission or a look-up. */
+/**
+ * The command that records a provider's answer to a submission (an attempt that may have placed
+ * the order) or a look-up. An unknown answer to the first puts the order in doubt; to the second
+ * it is evidence.
+ */
 function outcomeCommand(outcome: ProviderOutcome, call: ProviderCall, at: Date): TransactionCommand {
   switch (outcome.status) {
     case 'succeeded':
