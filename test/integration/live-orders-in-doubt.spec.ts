@@ -19,6 +19,7 @@ const FIRST_RETRY_MS = 2_000;
 const LOOK_AGAIN_MS = 30_000;
 const LOOKUP_WINDOW_MS = 600_000;
 const DAY_MS = 86_400_000;
+const STUCK_AFTER_MS = 900_000;
 /** Attempts in flight stay invisible until a test reveals them: what a look-up sees never depends on the machine's speed. */
 const UNTIL_REVEALED_MS = 3_600_000;
 
@@ -329,6 +330,41 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
       await service.advance(LOOK_AGAIN_MS);
       expect((await view(service, liveKey, orderId)).status).toBe('FAILED');
       expect(await refunds(service, orderId)).toBe(1);
+      expect(submissionsOf(upstream!, orderId)).toHaveLength(1);
+      await expectVerified(service);
+    },
+    SERVICE_START_TIMEOUT_MS,
+  );
+
+  it(
+    'an order in doubt that no look-up settles is held for an operator at the stuck-order limit, never refunded, with each attempt and look-up in its audit',
+    async () => {
+      let service = await begin();
+      const { liveKey } = await liveWalletPartner(service);
+      const orderId = await place(service, liveKey, phone('0009')); // 503, nothing recorded
+      await service.settle();
+      service = await restart(service);
+
+      upstream!.simulator.state.faults.reportsUnavailableNext = 1_000_000;
+      await service.advance(FIRST_RETRY_MS);
+      await service.advance(STUCK_AFTER_MS);
+      const held = (await service.admin('GET', '/orders?held=true&limit=1000')).body.orders as {
+        order_id: string;
+        status: string;
+      }[];
+      expect(held.find((order) => order.order_id === orderId)?.status).toBe('DISPUTED');
+      expect((await view(service, liveKey, orderId)).status).toBe('PENDING');
+      expect(await refunds(service, orderId)).toBe(0);
+
+      const audit = (await service.admin('GET', `/audit/orders/${orderId}`)).body as {
+        outcome: string;
+        events: { event_type: string; data: Record<string, unknown> }[];
+      };
+      expect(audit.outcome).toBe('DISPUTED');
+      const inDoubt = audit.events.find((event) => event.event_type === 'TransactionAttemptInDoubt');
+      expect(inDoubt?.data.reason).toEqual(expect.stringContaining('HTTP 503'));
+      expect(audit.events.filter((event) => event.event_type === 'TransactionLookedUp').length).toBeGreaterThan(0);
+      expect(audit.events.at(-1)?.event_type).toBe('TransactionDisputed');
       expect(submissionsOf(upstream!, orderId)).toHaveLength(1);
       await expectVerified(service);
     },
