@@ -202,6 +202,22 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
     });
   });
 
+  it('a bill payment that never arrived is failed once the window has passed and the utility transactions confirm it', async () => {
+    const { live } = await start();
+    const placed = new Date(Date.now() - RELOADLY_LOOKUP_WINDOW_MS - 1_000);
+    const order = { ...bill('ord_bill_never_arrived', '1234560001'), placedAt: placed.toISOString() };
+    expect(await live.provider.poll({ ...order, inDoubtSince: new Date().toISOString() }, new Date())).toMatchObject({
+      status: 'unknown',
+    });
+    expect(await live.provider.poll({ ...order, inDoubtSince: placed.toISOString() }, new Date())).toEqual({
+      status: 'failed',
+      reason: expect.stringMatching(
+        /^reloadly has no transaction under ord_bill_never_arrived: its utility transactions from /,
+      ),
+      basis: 'absence_confirmed',
+    });
+  });
+
   it('an order Reloadly acknowledged is never taken as absent, whatever the window: a 404 on its status means "not there yet"', async () => {
     const { live } = await start();
     const placed = new Date(Date.now() - 2 * RELOADLY_LOOKUP_WINDOW_MS);
