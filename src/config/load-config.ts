@@ -223,6 +223,12 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
   const threshold = env.RELOADLY_LOW_FLOAT_THRESHOLD || null;
   if (threshold !== null && !/^\d{1,15}(\.\d{1,8})?$/.test(threshold))
     problems.push(`RELOADLY_LOW_FLOAT_THRESHOLD must be a decimal amount such as 500.00 (got "${threshold}")`);
+  // Reloadly's documented examples date transactions 4 to 5 hours behind the UTC times beside them (docs/decisions.md, "Reloadly's report times").
+  const reportTimeZone = env.RELOADLY_REPORT_TIME_ZONE || 'America/New_York';
+  if (!isTimeZoneName(reportTimeZone))
+    problems.push(
+      `RELOADLY_REPORT_TIME_ZONE must be an IANA time zone such as America/New_York or UTC (got "${reportTimeZone}")`,
+    );
   return {
     clientId: required('RELOADLY_CLIENT_ID'),
     clientSecret: required('RELOADLY_CLIENT_SECRET'),
@@ -230,7 +236,17 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
     topupsUrl: url('RELOADLY_TOPUPS_URL'),
     utilitiesUrl: url('RELOADLY_UTILITIES_URL'),
     lowFloatThreshold: threshold,
+    reportTimeZone,
   };
+}
+
+function isTimeZoneName(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;

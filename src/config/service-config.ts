@@ -10,6 +10,8 @@ export interface ReloadlyConfig {
   utilitiesUrl: string;
   /** A decimal text in the account's currency; null: no low-float warning. */
   lowFloatThreshold: string | null;
+  /** The IANA time zone of the wall-clock times in Reloadly's transaction reports (RELOADLY_REPORT_TIME_ZONE). */
+  reportTimeZone: string;
 }
 
 /** Setu's BBPS BillPay (v2) connection, when `setu` is a live provider. The secret is never logged. */

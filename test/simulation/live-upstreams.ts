@@ -35,6 +35,7 @@ export class LiveUpstreams implements ProviderDirectory {
       topupsUrl: reloadlySim.topupsUrl,
       utilitiesUrl: reloadlySim.utilitiesUrl,
       lowFloatThreshold: null,
+      reportTimeZone: 'America/New_York',
     };
     const reloadlyApi = new ReloadlyApiClient(new ReloadlyHttp(reloadlyConfig, new ReloadlyTokens(reloadlyConfig)));
     const reloadly = new ReloadlyProvider(reloadlyApi, new ReloadlyFloat(reloadlyApi, null, () => undefined));
