@@ -41,6 +41,8 @@ interface Args {
   rssOrders: number | null;
   embeddedRssOrders: number | null;
   rssMinutes: number | null;
+  /** Seconds the cost table waits for PostgreSQL's row counts (the plan's statsWaitSeconds otherwise). */
+  statsWait: number | null;
   /** Re-render latest.md and concurrency.svg from a results file instead of running. */
   render: string | null;
 }
@@ -56,6 +58,7 @@ function parseArgs(argv: string[]): Args {
     rssOrders: null,
     embeddedRssOrders: null,
     rssMinutes: null,
+    statsWait: null,
     render: null,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -71,10 +74,11 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--rss-orders') args.rssOrders = Number(argv[++i]);
     else if (arg === '--embedded-rss-orders') args.embeddedRssOrders = Number(argv[++i]);
     else if (arg === '--rss-minutes') args.rssMinutes = Number(argv[++i]);
+    else if (arg === '--stats-wait') args.statsWait = Number(argv[++i]);
     else if (arg === '--render') args.render = resolve(argv[++i] ?? '');
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(
-        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--embedded-rss-orders N] [--rss-minutes M] [--keep-db] [--update-docs] [--render RESULTS.json]\n',
+        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--embedded-rss-orders N] [--rss-minutes M] [--stats-wait S] [--keep-db] [--update-docs] [--render RESULTS.json]\n',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
@@ -118,6 +122,7 @@ async function main(): Promise<void> {
   if (args.rssOrders !== null) plan.rssOrders = args.rssOrders;
   if (args.embeddedRssOrders !== null) plan.embeddedRssOrders = args.embeddedRssOrders;
   if (args.rssMinutes !== null) plan.rssMinutes = args.rssMinutes;
+  if (args.statsWait !== null) plan.statsWaitSeconds = args.statsWait;
   if (args.embedded !== null) plan.embedded = args.embedded;
   const started = new Date();
   log(

@@ -23,7 +23,11 @@ export interface OpenLoadOptions {
   rate: number;
   seconds: number;
   keys: readonly string[];
-  /** Sockets the generator may hold open; past this a scheduled send is counted as missed, not queued. */
+  /**
+   * Sockets the generator may hold open; past this a scheduled send is counted as missed, not
+   * queued. 256 by default: the service accepts at most MAX_CONNECTIONS_PER_IP (256) connections
+   * from one address, so more would be refused connections rather than a measure of latency.
+   */
   maxInFlight?: number;
   path?: string;
 }
@@ -37,7 +41,7 @@ export interface OpenLoadOptions {
  * make because `maxInFlight` requests were outstanding are counted as missed.
  */
 export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadResult> {
-  const maxInFlight = options.maxInFlight ?? 1024;
+  const maxInFlight = options.maxInFlight ?? 256;
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: maxInFlight });
   const interval = 1000 / options.rate;

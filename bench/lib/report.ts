@@ -229,15 +229,15 @@ function crudTables(crud: CrudComparison): string[] {
     lines.push(
       `Cost per topup, service and peer side by side (one more window per scenario and side, from its first request until its orders were settled; CPU from /proc, statements and round trips counted by each server, rows and index entries from pg_stat_user_tables of each side's tables, WAL from pg_current_wal_lsn of the whole server${wait < 11 ? `; row counts read ${wait} s after the load, before every backend had reported them: incomplete` : ''}):`,
       '',
-      '| scenario | side | topups/s | server CPU µs | PostgreSQL CPU µs | statements | round trips | commits | rows written | of which HOT updates | index entries | WAL bytes | settled after ms |',
-      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| scenario | side | topups/s | server CPU µs | PostgreSQL CPU µs | statements | round trips | commits | rows written | of which HOT updates | index entries | WAL bytes | WAL records (full pages) | settled after ms |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const row of crud.cost) {
       for (const side of ['service', 'peer'] as const) {
         const c = row[side];
         lines.push(
           `| ${row.scenario} | ${side} | ${fmt(c.rps, 0)} | ${fmt(c.server_cpu_us, 0)} | ${fmt(c.postgres_cpu_us, 0)} | ${fmt(c.statements, 2)} | ${fmt(c.round_trips, 2)} | ` +
-            `${fmt(c.transactions, 2)} | ${fmt(c.rows_written, 2)} | ${fmt(c.rows_hot_updated, 2)} | ${fmt(c.index_entries, 2)} | ${fmt(c.wal_bytes, 0)} | ${c.settle_ms} |`,
+            `${fmt(c.transactions, 2)} | ${fmt(c.rows_written, 2)} | ${fmt(c.rows_hot_updated, 2)} | ${fmt(c.index_entries, 2)} | ${fmt(c.wal_bytes, 0)} | ${fmt(c.wal_records, 1)} (${fmt(c.wal_full_page_images, 2)}) | ${c.settle_ms} |`,
         );
       }
     }

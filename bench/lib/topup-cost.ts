@@ -37,8 +37,12 @@ export interface TopupCost {
   rows_written: number;
   /** Each row inserted and each update not HOT adds one entry to every index of its table (partial indexes counted as full). */
   index_entries: number;
-  /** WAL written by the whole server (pg_current_wal_lsn), bytes per topup. */
+  /** WAL written by the whole server (pg_current_wal_lsn), bytes per topup... */
   wal_bytes: number;
+  /** ...in so many records (pg_stat_wal, the whole server)... */
+  wal_records: number;
+  /** ...of which full-page images: the first change to a page after a checkpoint (each cost window starts with one). */
+  wal_full_page_images: number;
   /** From the end of the load until the side's orders were settled and its process idle. */
   settle_ms: number;
   /** How long the bench waited for PostgreSQL's backends to report their row counts. */
@@ -57,6 +61,8 @@ interface TableCounts {
 interface Snapshot {
   tables: Map<string, TableCounts>;
   wal: bigint;
+  walRecords: number;
+  walFullPages: number;
   commits: number;
 }
 
@@ -98,9 +104,11 @@ export class CostMeter {
               t.n_tup_del::text AS del, (SELECT count(*) FROM pg_index i WHERE i.indrelid = t.relid)::int AS indexes
          FROM pg_stat_user_tables t`,
     );
-    const position = await this.client.query<{ lsn: string; commits: string }>(
+    const position = await this.client.query<{ lsn: string; commits: string; records: string; fpi: string }>(
       `SELECT pg_current_wal_lsn()::text AS lsn,
-              (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::text AS commits`,
+              (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::text AS commits,
+              w.wal_records::text AS records, w.wal_fpi::text AS fpi
+         FROM pg_stat_wal w`,
     );
     return {
       tables: new Map(
@@ -116,6 +124,8 @@ export class CostMeter {
         ]),
       ),
       wal: lsnBytes(position.rows[0].lsn),
+      walRecords: Number(position.rows[0].records),
+      walFullPages: Number(position.rows[0].fpi),
       commits: Number(position.rows[0].commits),
     };
   }
@@ -211,6 +221,8 @@ export async function measureTopupCost<T extends LoadResult>(
     rows_written: per(sum.inserted + sum.updated + sum.deleted),
     index_entries: per(sum.entries),
     wal_bytes: per(Number(walAfter - before.wal), 0),
+    wal_records: per(after.walRecords - before.walRecords),
+    wal_full_page_images: per(after.walFullPages - before.walFullPages, 3),
     settle_ms: settleMs,
     stats_wait_s: statsWaitSeconds,
     by_table: byTable,
