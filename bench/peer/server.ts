@@ -19,6 +19,7 @@ import {
   Corridor,
   IDEMPOTENCY_KEY,
   Refusal,
+  TopupBody,
   checkedBody,
   centsOf,
   checkedTopup,
@@ -262,13 +263,13 @@ async function main(): Promise<void> {
       throw refuse('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
     const { validate_only: validateOnly, ...body } = checkedBody(request.body);
     const hash = requestHash(body);
+    if (validateOnly === true) return dryRun(caller, header, hash, body);
     let topup: CheckedTopup;
     try {
       topup = checkedTopup(body, caller.corridor);
     } catch (refusal) {
       return replayOr(caller, header, hash, reply, refusal);
     }
-    if (validateOnly === true) return dryRun(caller, header, hash, topup);
     for (let attempt = 1; ; attempt++) {
       try {
         const answer = await place(caller, header, hash, topup);
@@ -297,9 +298,10 @@ async function main(): Promise<void> {
   });
 
   /** validate_only: every check, the balance read as it is, nothing written, the key left free. */
-  const dryRun = async (caller: Caller, key: string, hash: string, topup: CheckedTopup) => {
+  const dryRun = async (caller: Caller, key: string, hash: string, body: TopupBody) => {
     const bound = await boundKey(caller, key);
     if (bound && !bound.expired && bound.request_hash !== hash) throw conflict();
+    const topup = checkedTopup(body, caller.corridor);
     const rows = await money.query<{ balance: string }>({
       name: 'crud_balance_of',
       text: `SELECT balance::text AS balance FROM crud_wallets WHERE partner_id = $1 AND environment = $2`,
