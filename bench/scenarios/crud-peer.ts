@@ -76,7 +76,8 @@ export async function runCrudComparison(context: CrudContext): Promise<CrudCompa
     const open = (url: string, keys: readonly string[], rate: number) => (seconds: number) =>
       openTopupLoad({ url, rate, seconds, keys });
 
-    // Each window starts with the other side's settlement done; measured() then drains the service's jobs too.
+    // Each window starts with the other side's settlement done and its process idle; measured() then
+    // drains the service's jobs, checkpoints and warms up.
     const windowPlan = { ...plan, durationSeconds: plan.pairSeconds, warmupSeconds: Math.min(1, plan.warmupSeconds) };
     const serviceWindow = async <R extends LoadResult>(
       name: string,
@@ -87,6 +88,8 @@ export async function runCrudComparison(context: CrudContext): Promise<CrudCompa
       return measured(name, planned, (s) => countService(load(s)), service.pid, serviceStatements);
     };
     const peerWindow = async <R extends LoadResult>(name: string, planned: Plan, load: (s: number) => Promise<R>) => {
+      // The service's projections and settlement of its last window run on after its jobs are done.
+      await settled(serviceSide);
       await settled(peerSide);
       return measured(name, planned, (s) => countPeer(load(s)), peer.pid, peerStatements);
     };
