@@ -7,6 +7,8 @@ const ROOT = join(__dirname, '..', '..');
 const REGISTER = join(__dirname, 'swc-register.cjs');
 /** Stops the service when its stdin pipe from this process closes (this process ended, even by a signal). */
 const EXIT_WITH_PARENT = join(__dirname, 'exit-with-parent.cjs');
+/** What is kept of a process's output: its start (where the start-up messages are) and its latest lines. */
+const OUTPUT_HEAD_CHARS = 32_000;
 const OUTPUT_TAIL_CHARS = 16_000;
 
 export interface ProcessExit {
@@ -30,7 +32,9 @@ export class ServiceProcess {
   /** Resolves when the process has exited, with its exit code or signal. */
   readonly exited: Promise<ProcessExit>;
   private exit: ProcessExit | null = null;
+  private outputHead = '';
   private outputTail = '';
+  private outputDropped = false;
   private readonly killOnParentExit = (): void => {
     if (!this.exit) this.child.kill('SIGKILL');
   };
@@ -49,7 +53,16 @@ export class ServiceProcess {
     });
     process.once('exit', this.killOnParentExit);
     const keep = (chunk: Buffer): void => {
-      this.outputTail = (this.outputTail + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+      let text = chunk.toString('utf8');
+      if (this.outputHead.length < OUTPUT_HEAD_CHARS) {
+        const room = OUTPUT_HEAD_CHARS - this.outputHead.length;
+        this.outputHead += text.slice(0, room);
+        text = text.slice(room);
+      }
+      if (!text) return;
+      const tail = this.outputTail + text;
+      this.outputDropped ||= tail.length > OUTPUT_TAIL_CHARS;
+      this.outputTail = tail.slice(-OUTPUT_TAIL_CHARS);
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
@@ -93,9 +106,9 @@ export class ServiceProcess {
     return this.child.pid ?? -1;
   }
 
-  /** The last lines the process wrote (stdout and stderr, interleaved), for failure messages. */
+  /** What the process wrote (stdout and stderr, interleaved): its start and its latest lines, for assertions and failure messages. */
   get output(): string {
-    return this.outputTail;
+    return this.outputHead + (this.outputDropped ? '\n[…]\n' : '') + this.outputTail;
   }
 
   get running(): boolean {
