@@ -5,6 +5,7 @@ import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 import { JOBS_SCHEMA } from './jobs.schema';
 import { insertJob, insertJobs } from './sql-job-queue';
+import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans';
 
 /**
  * The process managers' trigger: schedules the jobs that events call for, in the
@@ -14,7 +15,10 @@ import { insertJob, insertJobs } from './sql-job-queue';
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
   const handles = new Set(reactions.flatMap((reaction) => [...reaction.handles]));
   const jobsFor = (event: RecordedEvent): Job[] =>
-    reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event));
+    withTraceLinks(
+      event,
+      reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event)),
+    );
   return {
     name: 'reactions',
     // Never rebuilt: its table is part of the numbered migrations.
@@ -29,6 +33,13 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
       await insertJobs(tx, await jobsStillWanted(tx, events.flatMap(jobsFor)));
     },
   };
+}
+
+/** A job keeps the trace context of the event that called for it, so its span links back to the order's request. */
+function withTraceLinks(event: RecordedEvent, jobs: Job[]): Job[] {
+  const links = traceLinksForEvent(event);
+  if (links.length === 0) return jobs;
+  return jobs.map((job) => ({ ...job, payload: { ...job.payload, [TRACE_LINKS_KEY]: links } }));
 }
 
 /**
