@@ -60,6 +60,7 @@ import { AuthorizePartnerRequest } from './access/authorize-partner-request';
 import { ConfigurePartnerHandler } from './settings/configure-partner';
 import { GetPartnerSettingsHandler } from './settings/get-partner-settings';
 import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
+import { NotifyLowBalanceJob } from './wallets/low-balance-notice';
 import {
   GetWebhookDeliveryHandler,
   ListWebhookDeliveriesHandler,
@@ -118,6 +119,7 @@ const JOBS = [
   HoldStuckOrderJob,
   GrantSandboxCreditJob,
   DeliverWebhookJob,
+  NotifyLowBalanceJob,
 ];
 
 /** Use cases, process managers and the services they share. Adapters come from the infrastructure module. */

@@ -40,7 +40,7 @@ export class SettingsController {
   @Patch('settings')
   @ApiOperation({
     summary:
-      'Change your webhook URL, IP allowlist or rate limit; the first webhook URL comes with a secret, shown once',
+      'Change your webhook URL, IP allowlist, rate limit or low-balance threshold; the first webhook URL comes with a secret, shown once',
     operationId: 'updateSettings',
   })
   @ApiOkResponse({
@@ -62,6 +62,7 @@ export class SettingsController {
           webhookUrl: body.webhook_url,
           ipAllowlist: body.ip_allowlist,
           rateLimitPerMinute: body.rate_limit_per_minute,
+          lowBalanceThreshold: body.low_balance_threshold,
         },
         { type: 'partner_key', id: caller.keyId },
       ),

@@ -29,6 +29,14 @@ export class PartnerSettingsDto {
   @ApiProperty({ type: 'integer', minimum: 1 })
   rate_limit_per_minute!: number;
 
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      "Below this available balance (in the wallet's currency) a wallet.low_balance event is sent; null: off",
+  })
+  low_balance_threshold!: string | null;
+
   @ApiPropertyOptional({
     type: 'string',
     pattern: '^whsec_',
@@ -78,7 +86,7 @@ export class WebhookDeliveryDto {
   })
   event_id!: string;
 
-  @ApiProperty({ type: 'string', enum: ['transaction.succeeded', 'transaction.failed'] })
+  @ApiProperty({ type: 'string', enum: ['transaction.succeeded', 'transaction.failed', 'wallet.low_balance'] })
   event!: string;
 
   @ApiProperty({ type: 'string', minLength: 1 })
