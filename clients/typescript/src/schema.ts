@@ -184,7 +184,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change your webhook URL, IP allowlist or rate limit; the first webhook URL comes with a secret, shown once */
+        /** Change your webhook URL, IP allowlist, rate limit or low-balance threshold; the first webhook URL comes with a secret, shown once */
         patch: operations["updateSettings"];
         trace?: never;
     };
@@ -592,22 +592,32 @@ export interface components {
              */
             phone?: string;
         };
-        /** @description An event exactly as its webhook body: transaction.succeeded carries operator_ref, reference and settled_at; transaction.failed carries refunded_at. */
+        /** @description An event exactly as its webhook body: transaction.succeeded carries operator_ref, reference and settled_at; transaction.failed carries refunded_at; wallet.low_balance carries available_balance, low_balance_threshold and occurred_at (order_id and amount_local are those of the debit that crossed the threshold). */
         PartnerEvent: {
             /** @example 100.0000 */
             amount_local: string;
+            /** @description wallet.low_balance only: the available balance after the debit of order_id */
+            available_balance?: string | null;
             /**
              * @example INR
              * @enum {string}
              */
             currency: "INR" | "BDT" | "SGD";
             /** @enum {string} */
-            event: "transaction.succeeded" | "transaction.failed";
+            event: "transaction.succeeded" | "transaction.failed" | "wallet.low_balance";
             /**
              * Format: uuid
              * @description The same id as the webhook delivery (X-Partner-Event-Id): de-duplicate by it
              */
             event_id: string;
+            /** @description wallet.low_balance only: your threshold, which that debit crossed */
+            low_balance_threshold?: string | null;
+            /**
+             * Format: date-time
+             * @description wallet.low_balance only: when the debit was placed
+             * @example 2026-01-15T09:30:00.000Z
+             */
+            occurred_at?: string | null;
             /** @description transaction.succeeded only */
             operator_ref?: string | null;
             order_id: string;
@@ -644,6 +654,8 @@ export interface components {
             environment: "live" | "sandbox";
             /** @description IPv4/IPv6 CIDR ranges; empty allows every address */
             ip_allowlist: string[];
+            /** @description Below this available balance (in the wallet's currency) a wallet.low_balance event is sent; null: off */
+            low_balance_threshold: string | null;
             partner_id: string;
             /**
              * Format: date-time
@@ -771,6 +783,11 @@ export interface components {
              *     ]
              */
             ip_allowlist?: string[];
+            /**
+             * @description A decimal amount in the wallet's currency: when a debit takes the key's environment's available balance below it, a wallet.low_balance event is sent (webhook and events feed), once per crossing; null turns it off
+             * @example 500.00
+             */
+            low_balance_threshold?: string | null;
             /**
              * @description Requests per minute for this key (1 to 600 through this API)
              * @example 60
@@ -967,7 +984,7 @@ export interface components {
              */
             environment: "live" | "sandbox";
             /** @enum {string} */
-            event: "transaction.succeeded" | "transaction.failed";
+            event: "transaction.succeeded" | "transaction.failed" | "wallet.low_balance";
             /** @description The event_id your endpoint receives; equal to delivery_id */
             event_id: string;
             order_id: string;
