@@ -14,6 +14,7 @@ import { BackOfficeController } from './interface/http/admin/back-office.control
 import { ProjectionsController } from './interface/http/admin/projections.controller';
 import { ProviderStatusController } from './interface/http/admin/provider-status.controller';
 import { ProvidersController } from './interface/http/admin/providers.controller';
+import { OverviewController } from './interface/http/admin/overview.controller';
 import { RoutesController } from './interface/http/admin/routes.controller';
 import { ApiExceptionFilter } from './interface/http/errors/api-exception.filter';
 import { BalanceController } from './interface/http/partner/balance.controller';
@@ -69,6 +70,7 @@ export class AppModule {
         AuditController,
         RoutesController,
         ProvidersController,
+        OverviewController,
         HealthController,
         MetricsController,
       ],

@@ -61,6 +61,7 @@ import { ConfigurePartnerHandler } from './settings/configure-partner';
 import { GetPartnerSettingsHandler } from './settings/get-partner-settings';
 import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
 import { NotifyLowBalanceJob } from './wallets/low-balance-notice';
+import { ShowOverviewHandler } from './operations/show-overview';
 import {
   GetWebhookDeliveryHandler,
   ListWebhookDeliveriesHandler,
@@ -111,6 +112,7 @@ const QUERY_HANDLERS = [
   RouteHistoryHandler,
   ShowProviderBreakersHandler,
   ReadPartnerEventsHandler,
+  ShowOverviewHandler,
 ];
 const JOBS = [
   SubmitOrderJob,

@@ -5,6 +5,7 @@ import { partnersProjection } from './partners.projection';
 import { keyScopesProjection } from './key-scopes.projection';
 import { partnerSettingsProjection } from './partner-settings.projection';
 import { partnerEventsProjection } from './partner-events.projection';
+import { orderDailyStatsProjection } from './order-daily-stats.projection';
 
 /**
  * The read models the API answers from; the API's read-your-writes barrier waits for these.
@@ -17,4 +18,5 @@ export const READ_MODEL_PROJECTIONS: readonly SqlProjection[] = [
   ordersProjection,
   partnerEventsProjection,
   keyScopesProjection,
+  orderDailyStatsProjection,
 ];

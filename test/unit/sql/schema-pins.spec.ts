@@ -37,6 +37,7 @@ describe('the schema pins', () => {
       'orders v1 1442a0e6aadba6ba',
       'partner-events v1 a2d7621f9a2c9365',
       'key-scopes v1 2799bfbff18ffa3a',
+      'order-daily-stats v1 cf2563546613d883',
     ]);
   });
 });

@@ -1,0 +1,25 @@
+/** One row of the daily order counters (rm_order_daily_stats). */
+export interface DailyOrderStat {
+  day: string;
+  environment: string;
+  currency: string;
+  operator: string;
+  provider: string;
+  /** placed, succeeded, failed, refunded or held */
+  outcome: string;
+  orders: number;
+  amount: string;
+  /** Successes by time from placing to settling (see `settlementBucketsMs`). */
+  settleMsBuckets: number[];
+}
+
+/** The overview's reads: bounded by days and dimensions, never by the number of orders. */
+export interface OverviewStats {
+  /** Upper bounds of the settlement-time buckets, in ms; the last bucket takes everything above. */
+  readonly settlementBucketsMs: readonly number[];
+  dailyStats(fromDay: string): Promise<DailyOrderStat[]>;
+  /** Orders held for an operator now (the held-orders index). */
+  heldNow(): Promise<number>;
+}
+
+export const OVERVIEW_STATS = Symbol('OverviewStats');

@@ -1,0 +1,33 @@
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Overview, ShowOverview } from '../../../application/operations/show-overview';
+import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
+import { AdminTokenGuard } from './admin-token.guard';
+import { ordersByDaySvg } from './overview-chart';
+
+/** The operator's landing page data: how the service is doing today and this week, and its chart. */
+@ApiExcludeController()
+@Controller('v1/admin/overview')
+@UseGuards(AdminTokenGuard)
+export class OverviewController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  async overview() {
+    const [overview, breakers] = await Promise.all([
+      this.queries.execute(new ShowOverview()),
+      this.queries.execute(new ShowProviderBreakers()),
+    ]);
+    return { ...overview, provider_breakers: breakers };
+  }
+
+  /** Orders per day as an SVG image drawn here (no script, no external resource). */
+  @Get('orders-by-day.svg')
+  @Header('content-type', 'image/svg+xml; charset=utf-8')
+  @Header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+  async ordersByDay(): Promise<string> {
+    const overview: Overview = await this.queries.execute(new ShowOverview());
+    return ordersByDaySvg(overview);
+  }
+}
