@@ -62,6 +62,7 @@ import { GetPartnerSettingsHandler } from './settings/get-partner-settings';
 import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
 import { NotifyLowBalanceJob } from './wallets/low-balance-notice';
 import { ShowOverviewHandler } from './operations/show-overview';
+import { ShowServiceHealthHandler } from './operations/show-service-health';
 import {
   GetWebhookDeliveryHandler,
   ListWebhookDeliveriesHandler,
@@ -113,6 +114,7 @@ const QUERY_HANDLERS = [
   ShowProviderBreakersHandler,
   ReadPartnerEventsHandler,
   ShowOverviewHandler,
+  ShowServiceHealthHandler,
 ];
 const JOBS = [
   SubmitOrderJob,

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { DailyOrderStat, OVERVIEW_STATS, OverviewStats } from '../ports/overview-stats.port';
+import { lastSevenDays } from './overview-days';
 
 export interface OutcomeTotals {
   orders: number;
@@ -33,7 +34,6 @@ export interface RateRow {
 
 export class ShowOverview extends Query<Overview> {}
 
-const DAY_MS = 86_400_000;
 const SCALE = 4;
 
 /**
@@ -48,8 +48,7 @@ export class ShowOverviewHandler implements IQueryHandler<ShowOverview, Overview
   ) {}
 
   async execute(): Promise<Overview> {
-    const now = this.clock.now().getTime();
-    const days = Array.from({ length: 7 }, (_, i) => new Date(now - (6 - i) * DAY_MS).toISOString().slice(0, 10));
+    const days = lastSevenDays(this.clock.now());
     const today = days[days.length - 1];
     const [rows, held] = await Promise.all([this.stats.dailyStats(days[0]), this.stats.heldNow()]);
     const scope = (row: DailyOrderStat) => `${row.currency} ${row.environment}`;

@@ -13,6 +13,15 @@ export interface DailyOrderStat {
   settleMsBuckets: number[];
 }
 
+/** One row of the webhook attempt counters (webhook_daily_stats), shards added up. */
+export interface DailyWebhookStat {
+  day: string;
+  environment: string;
+  /** delivered, retrying (another attempt follows) or failed (the delivery is FAILED) */
+  result: string;
+  attempts: number;
+}
+
 /** The overview's reads: bounded by days and dimensions, never by the number of orders. */
 export interface OverviewStats {
   /** Upper bounds of the settlement-time buckets, in ms; the last bucket takes everything above. */
@@ -20,6 +29,8 @@ export interface OverviewStats {
   dailyStats(fromDay: string): Promise<DailyOrderStat[]>;
   /** Orders held for an operator now (the held-orders index). */
   heldNow(): Promise<number>;
+  /** Webhook attempts by day, environment and result since that day, and how many counter rows that read. */
+  webhookStats(fromDay: string): Promise<{ stats: DailyWebhookStat[]; rowsRead: number }>;
 }
 
 export const OVERVIEW_STATS = Symbol('OverviewStats');

@@ -10,11 +10,18 @@ export interface LiveProviderStatus {
   readAt: string | null;
   /** Why the provider could not be asked just now, if it could not. */
   error: string | null;
+  /**
+   * False where the provider publishes no balance endpoint (Setu): there is no float to read,
+   * `balance` stays null and the account is watched where it is held; absent or true otherwise.
+   */
+  balanceEndpoint?: boolean;
 }
 
 export interface ProviderStatusReader {
-  /** The live provider's status, null when none is configured. `fresh`: ask the provider now rather than report the last reading. */
+  /** The (first) live provider's status, null when none is configured. `fresh`: ask the provider now rather than report the last reading. */
   live(fresh: boolean): Promise<LiveProviderStatus | null>;
+  /** Every configured live provider's status, in the configured order. */
+  all?(fresh: boolean): Promise<LiveProviderStatus[]>;
 }
 
 export const PROVIDER_STATUS = Symbol('ProviderStatusReader');

@@ -1,4 +1,4 @@
-import { DailyOrderStat, OverviewStats } from '../../application/ports/overview-stats.port';
+import { DailyOrderStat, DailyWebhookStat, OverviewStats } from '../../application/ports/overview-stats.port';
 import { SqlExecutor } from '../sql/sql-database';
 import { SETTLEMENT_BUCKETS_MS } from './order-daily-stats.projection';
 
@@ -42,5 +42,28 @@ export class SqlOverviewStats implements OverviewStats {
       `SELECT count(*)::text AS held FROM rm_orders WHERE held_at IS NOT NULL AND status = 'DISPUTED'`,
     );
     return Number(rows[0]?.held ?? 0);
+  }
+
+  async webhookStats(fromDay: string): Promise<{ stats: DailyWebhookStat[]; rowsRead: number }> {
+    const rows = await this.db.query<{
+      day: string;
+      environment: string;
+      result: string;
+      attempts: string;
+      rows: string;
+    }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, environment, result, sum(attempts)::text AS attempts, count(*)::text AS rows
+         FROM webhook_daily_stats WHERE day >= $1::date GROUP BY day, environment, result ORDER BY day`,
+      [fromDay],
+    );
+    return {
+      stats: rows.map((row) => ({
+        day: row.day,
+        environment: row.environment,
+        result: row.result,
+        attempts: Number(row.attempts),
+      })),
+      rowsRead: rows.reduce((sum, row) => sum + Number(row.rows), 0),
+    };
   }
 }

@@ -21,6 +21,7 @@ describe('the schema pins', () => {
       '3 access-fences-and-retention dd69675e0c520725',
       '4 key-refusals a725d3b28f942fb8',
       '5 wallet-snapshots 5fd45af253df2d73',
+      '6 webhook-daily-stats a63232d9d3fac9a2',
     ]);
   });
 

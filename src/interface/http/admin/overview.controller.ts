@@ -2,7 +2,7 @@ import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Overview, ShowOverview } from '../../../application/operations/show-overview';
-import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
+import { ShowServiceHealth } from '../../../application/operations/show-service-health';
 import { AdminTokenGuard } from './admin-token.guard';
 import { ordersByDaySvg } from './overview-chart';
 
@@ -15,11 +15,12 @@ export class OverviewController {
 
   @Get()
   async overview() {
-    const [overview, breakers] = await Promise.all([
+    const [overview, health] = await Promise.all([
       this.queries.execute(new ShowOverview()),
-      this.queries.execute(new ShowProviderBreakers()),
+      this.queries.execute(new ShowServiceHealth()),
     ]);
-    return { ...overview, provider_breakers: breakers };
+    const { rows_read: healthRows, ...panels } = health;
+    return { ...overview, ...panels, rows_read: overview.rows_read + healthRows };
   }
 
   /** Orders per day as an SVG image drawn here (no script, no external resource). */
