@@ -63,6 +63,7 @@ import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
 import { NotifyLowBalanceJob } from './wallets/low-balance-notice';
 import { ShowOverviewHandler } from './operations/show-overview';
 import { ShowServiceHealthHandler } from './operations/show-service-health';
+import { ShowWebhookOverviewHandler } from './operations/show-webhook-overview';
 import {
   GetWebhookDeliveryHandler,
   ListWebhookDeliveriesHandler,
@@ -115,6 +116,7 @@ const QUERY_HANDLERS = [
   ReadPartnerEventsHandler,
   ShowOverviewHandler,
   ShowServiceHealthHandler,
+  ShowWebhookOverviewHandler,
 ];
 const JOBS = [
   SubmitOrderJob,

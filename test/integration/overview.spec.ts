@@ -118,6 +118,12 @@ describe('operations overview', () => {
       expect(overview.webhooks.last_7_days.attempts).toBe(attempts);
       // A week of counters: at most 7 days x 2 environments x 3 results x 8 rows, plus the order counters and one event per projector.
       expect(overview.rows_read).toBeLessThan(400);
+
+      const chart = await service.request('GET', '/v1/admin/overview/webhooks-by-day.svg', { token: TEST_ADMIN_TOKEN });
+      expect(chart.status).toBe(200);
+      expect(chart.headers.get('content-type')).toContain('image/svg+xml');
+      expect(chart.text).toContain(`${overview.today} refused, failed: ${failed}`);
+      expect(chart.text).not.toMatch(/<script|href=/i);
     } finally {
       await receiver.stop();
     }

@@ -1,12 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { DailyWebhookStat, OVERVIEW_STATS, OverviewStats } from '../ports/overview-stats.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
 import { LiveProviderStatus, PROVIDER_STATUS, ProviderStatusReader } from '../ports/provider-status.port';
 import { SERVICE_MONITOR, ServiceMonitor } from '../ports/service-monitor.port';
 import { BREAKER_POLICY, BreakerView, ProviderBreakers } from '../routing/provider-breakers';
-import { lastSevenDays } from './overview-days';
 
 /** One live provider: our float there against its threshold, and its circuit breaker in this process. */
 export interface ProviderHealth {
@@ -27,29 +25,13 @@ export interface ProviderHealth {
   breaker: Omit<BreakerView, 'provider'> | null;
 }
 
-export interface WebhookTotals {
-  attempts: number;
-  delivered: number;
-  /** Refused or unreachable, another attempt scheduled. */
-  retrying: number;
-  /** Refused or unreachable, and the delivery is FAILED. */
-  failed: number;
-  /** (retrying + failed) / attempts, null before any attempt. */
-  failure_rate: number | null;
-}
-
 export interface ServiceHealth {
   providers: ProviderHealth[];
   breaker_policy: { threshold: number; cool_down_seconds: number };
-  webhooks: {
-    today: WebhookTotals;
-    last_7_days: WebhookTotals;
-    by_day: ({ day: string } & WebhookTotals)[];
-  };
   /** Each projector's lag in seconds (the age of the oldest event it has not applied; 0 when caught up). */
   projections: { name: string; lag_seconds: number }[];
   projection_lag_seconds: number;
-  /** Rows this answer read: webhook counter rows and one event per projector. */
+  /** Rows this answer read: one event per projector. */
   rows_read: number;
 }
 
@@ -57,14 +39,13 @@ export class ShowServiceHealth extends Query<ServiceHealth> {}
 
 /**
  * The overview's health panels: every live provider's float (the last reading, read again when
- * older than a minute) and breaker, webhook attempts of today and the week by result (a few
- * dozen counter rows), and the projectors' lag in seconds (one event read per projector).
+ * older than a minute) and breaker, and the projectors' lag in seconds (one event read per
+ * projector).
  */
 @QueryHandler(ShowServiceHealth)
 export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth, ServiceHealth> {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(OVERVIEW_STATS) private readonly stats: OverviewStats,
     @Inject(PROVIDER_STATUS) private readonly providerStatus: ProviderStatusReader,
     @Inject(PROVIDER_DIRECTORY) private readonly directory: ProviderDirectory,
     @Inject(SERVICE_MONITOR) private readonly monitor: ServiceMonitor,
@@ -72,26 +53,16 @@ export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth
   ) {}
 
   async execute(): Promise<ServiceHealth> {
-    const now = this.clock.now();
-    const days = lastSevenDays(now);
-    const today = days[days.length - 1];
-    const [statuses, webhooks, lags] = await Promise.all([
+    const [statuses, lags] = await Promise.all([
       this.providerStatuses(),
-      this.stats.webhookStats(days[0]),
-      this.monitor.projectionLagSeconds(now),
+      this.monitor.projectionLagSeconds(this.clock.now()),
     ]);
-    const ofDays = (wanted: readonly string[]) => totals(webhooks.stats.filter((row) => wanted.includes(row.day)));
     return {
       providers: this.providers(statuses),
       breaker_policy: { threshold: BREAKER_POLICY.threshold, cool_down_seconds: BREAKER_POLICY.coolDownMs / 1000 },
-      webhooks: {
-        today: ofDays([today]),
-        last_7_days: ofDays(days),
-        by_day: days.map((day) => ({ day, ...ofDays([day]) })),
-      },
       projections: lags.map((lag) => ({ name: lag.name, lag_seconds: Math.round(lag.seconds * 10) / 10 })),
       projection_lag_seconds: Math.round(Math.max(0, ...lags.map((lag) => lag.seconds)) * 10) / 10,
-      rows_read: webhooks.rowsRead + lags.length,
+      rows_read: lags.length,
     };
   }
 
@@ -128,20 +99,4 @@ export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth
       };
     });
   }
-}
-
-function totals(rows: readonly DailyWebhookStat[]): WebhookTotals {
-  const of = (result: string) =>
-    rows.filter((row) => row.result === result).reduce((sum, row) => sum + row.attempts, 0);
-  const delivered = of('delivered');
-  const retrying = of('retrying');
-  const failed = of('failed');
-  const attempts = delivered + retrying + failed;
-  return {
-    attempts,
-    delivered,
-    retrying,
-    failed,
-    failure_rate: attempts > 0 ? Math.round(((retrying + failed) / attempts) * 10_000) / 10_000 : null,
-  };
 }
