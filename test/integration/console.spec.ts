@@ -30,7 +30,7 @@ describe('the operator console page', () => {
     await expectServedWithPageHeaders(service.url, [
       ['/console', 'text/html; charset=utf-8'],
       ['/console/', 'text/html; charset=utf-8'],
-      ...['console', 'api', 'page', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map(
+      ...['console', 'api', 'page', 'overview', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map(
         (module): [string, string] => [`/console/${module}.js`, 'application/javascript; charset=utf-8'],
       ),
       ['/console/console.css', 'text/css; charset=utf-8'],
@@ -109,6 +109,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   };
   /** Creates a partner through the console and returns its id (from the detail panel) and the sandbox key it showed once. */
   const createPartner = async (name: string, corridor = 'IN') => {
+    await tab('partners'); // the console opens on the overview
     await page.fill('#new-partner-name', name);
     await page.selectOption('#new-partner-corridor', corridor);
     await page.click('#create-partner button[type=submit]');

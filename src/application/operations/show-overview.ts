@@ -11,6 +11,8 @@ export interface OutcomeTotals {
 }
 
 export interface Overview {
+  /** When the answer was made (service clock). */
+  as_of: string;
   today: string;
   days: string[];
   /** today and last_7_days, by corridor currency and environment, then by outcome. */
@@ -48,11 +50,13 @@ export class ShowOverviewHandler implements IQueryHandler<ShowOverview, Overview
   ) {}
 
   async execute(): Promise<Overview> {
-    const days = lastSevenDays(this.clock.now());
+    const now = this.clock.now();
+    const days = lastSevenDays(now);
     const today = days[days.length - 1];
     const [rows, held] = await Promise.all([this.stats.dailyStats(days[0]), this.stats.heldNow()]);
     const scope = (row: DailyOrderStat) => `${row.currency} ${row.environment}`;
     return {
+      as_of: now.toISOString(),
       today,
       days,
       periods: {
