@@ -5,7 +5,7 @@ import { JOB_HANDLERS } from './ports/job-queue.port';
 import { WALLET_SNAPSHOTS, WalletSnapshots } from './ports/wallet-snapshots.port';
 import { SERVICE_SETTINGS, ServiceSettings } from './shared/service-settings';
 import { AuthenticateApiKey } from './auth/authenticate-api-key';
-import { ReadPartnerEventsHandler } from './events-feed/read-partner-events';
+import { ReadLatestPartnerEventsHandler, ReadPartnerEventsHandler } from './events-feed/read-partner-events';
 import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
 import { AuditOrderHandler } from './audit/audit-order';
 import { AuditWalletHandler } from './audit/audit-wallet';
@@ -114,6 +114,7 @@ const QUERY_HANDLERS = [
   RouteHistoryHandler,
   ShowProviderBreakersHandler,
   ReadPartnerEventsHandler,
+  ReadLatestPartnerEventsHandler,
   ShowOverviewHandler,
   ShowServiceHealthHandler,
   ShowWebhookOverviewHandler,

@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * Your events as a Server-Sent Events stream
-         * @description Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. Reconnect with `Last-Event-ID` (or `after`) to resume. Comment lines are heartbeats. The stream ends after a few minutes; reconnect.
+         * @description Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. Reconnect with `Last-Event-ID` (or `after`) to resume. With `last`, it starts with your latest events (a `Last-Event-ID` on reconnection wins over it). Comment lines are heartbeats. The stream ends after a few minutes; reconnect.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -290,6 +290,26 @@ export interface paths {
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/webhook-deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again, now: the same body and event_id, to your current URL, signed with your current secret
+         * @description One more attempt, scheduled at once; it shows in the delivery's attempts when made. It starts no new retries. Asking again before it is made schedules nothing more. Main key only.
+         */
+        post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1003,6 +1023,12 @@ export interface components {
             count: number;
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
+        /** @description A re-send scheduled: one more attempt, now. */
+        WebhookResend: {
+            delivery_id: string;
+            /** @description The attempt's number; it shows in the delivery's attempts once made */
+            scheduled_attempt: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1039,7 +1065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1117,7 +1143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1229,7 +1255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1272,6 +1298,8 @@ export interface operations {
             query?: {
                 /** @description 1 to 500, default 100 */
                 limit?: number;
+                /** @description 1 to 500: only your latest events, this many (oldest first), instead of reading from the first one; next_cursor is where to follow from. Not with `after` or `limit`. */
+                last?: number;
                 /** @description A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event. */
                 after?: string;
             };
@@ -1290,7 +1318,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerEventList"];
                 };
             };
-            /** @description validation_failed: `after` is not a cursor of this feed, or `limit` is out of range */
+            /** @description validation_failed: `after` is not a cursor of this feed, `limit` or `last` is out of range, or `last` comes with `after` or `limit` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1308,7 +1336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1349,6 +1377,8 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
+                /** @description 1 to 500: start with your latest events, this many, instead of the first one; ignored when Last-Event-ID is sent. Not with `after`. */
+                last?: number;
                 /** @description A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event. */
                 after?: string;
             };
@@ -1370,7 +1400,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description validation_failed: `after` or Last-Event-ID is not a cursor of this feed */
+            /** @description validation_failed: `after` or Last-Event-ID is not a cursor of this feed, `last` is out of range, or `last` comes with `after` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1388,7 +1418,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1452,7 +1482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1530,7 +1560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1624,7 +1654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1710,7 +1740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1911,7 +1941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1989,7 +2019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2072,7 +2102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2295,7 +2325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2372,7 +2402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2458,7 +2488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2525,7 +2555,83 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such delivery of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: a server fault; safe to retry with the same Idempotency-Key */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description delivery_id (the event_id your endpoint received) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResend"];
+                };
+            };
+            /** @description invalid_api_key: the key is missing, malformed, wrong or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -119,3 +119,16 @@ export class WebhookDeliveryListDto {
   @ApiProperty({ type: () => WebhookDeliveryDto, isArray: true })
   deliveries!: WebhookDeliveryDto[];
 }
+
+@ApiSchema({ name: 'WebhookResend', description: 'A re-send scheduled: one more attempt, now.' })
+export class WebhookResendDto {
+  @ApiProperty({ type: 'string', minLength: 1 })
+  delivery_id!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: "The attempt's number; it shows in the delivery's attempts once made",
+  })
+  scheduled_attempt!: number;
+}
