@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LiveUpstream, startLiveUpstream } from '../support/live-provider';
 import { RecordingReceiver } from '../support/recording-receiver';
+import { runCli } from '../support/run-cli';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
@@ -61,6 +62,11 @@ describe('operations overview', () => {
     expect(overview.breaker_policy).toEqual({ threshold: 5, cool_down_seconds: 30 });
     expect(overview.projection_lag_seconds).toBe(0);
     expect(overview.projections.map((projection: { name: string }) => projection.name)).toContain('read-models');
+
+    // The same answer from the operator CLI.
+    const cli = await runCli(['service', 'overview'], { SERVICE_URL: service.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    expect({ code: cli.code, stderr: cli.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(cli.stdout)).toMatchObject({ today: overview.today, periods: overview.periods });
 
     const chart = await service.request('GET', '/v1/admin/overview/orders-by-day.svg', { token: TEST_ADMIN_TOKEN });
     expect(chart.status).toBe(200);
