@@ -8,6 +8,8 @@
  *   - topups spread over many wallets, on one hot wallet, and on a wallet holding a long history;
  *   - GET /balance, and the same authenticated read on a bare Fastify server (the framework baseline);
  *   - a concurrency sweep (throughput and p99 against connections) for the chart;
+ *   - a plain CRUD peer of the topup (bench/peer/) beside the service: topup_vs_crud in alternating
+ *     windows, the latency of both at fixed offered rates (open model), and the cost per topup of each;
  *   - `verify` (the six money invariants) and a count of debits against accepted topups;
  * then the same scenarios in embedded mode (the service's own PostgreSQL server) beside them.
  * Writes bench/results/latest.json, latest.md and concurrency.svg (or --out DIR).
@@ -39,6 +41,8 @@ interface Args {
   rssOrders: number | null;
   embeddedRssOrders: number | null;
   rssMinutes: number | null;
+  /** Seconds the cost table waits for PostgreSQL's row counts (the plan's statsWaitSeconds otherwise). */
+  statsWait: number | null;
   /** Re-render latest.md and concurrency.svg from a results file instead of running. */
   render: string | null;
 }
@@ -54,6 +58,7 @@ function parseArgs(argv: string[]): Args {
     rssOrders: null,
     embeddedRssOrders: null,
     rssMinutes: null,
+    statsWait: null,
     render: null,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -69,10 +74,11 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--rss-orders') args.rssOrders = Number(argv[++i]);
     else if (arg === '--embedded-rss-orders') args.embeddedRssOrders = Number(argv[++i]);
     else if (arg === '--rss-minutes') args.rssMinutes = Number(argv[++i]);
+    else if (arg === '--stats-wait') args.statsWait = Number(argv[++i]);
     else if (arg === '--render') args.render = resolve(argv[++i] ?? '');
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(
-        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--embedded-rss-orders N] [--rss-minutes M] [--keep-db] [--update-docs] [--render RESULTS.json]\n',
+        'npm run bench -- [--quick | --tiny] [--json] [--out DIR] [--no-embedded] [--rss-orders N] [--embedded-rss-orders N] [--rss-minutes M] [--stats-wait S] [--keep-db] [--update-docs] [--render RESULTS.json]\n',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
@@ -89,7 +95,15 @@ function parseArgs(argv: string[]): Args {
  */
 function plannedScenarios(plan: Plan): number {
   const levels = plan.sweep.filter((level) => level !== plan.connections).length;
-  return 7 + 2 * levels + 6 * plan.pairs + (plan.embedded ? 5 + 2 * plan.pairs + (plan.embeddedSweep ? levels : 0) : 0);
+  // The CRUD peer: four windows per pair (two connection counts), two per offered rate, and the cost windows.
+  const crud = 4 * plan.pairs + 2 * plan.openRates.length + 2 * (2 + plan.openRates.length);
+  return (
+    7 +
+    2 * levels +
+    6 * plan.pairs +
+    crud +
+    (plan.embedded ? 5 + 2 * plan.pairs + (plan.embeddedSweep ? levels : 0) : 0)
+  );
 }
 
 async function main(): Promise<void> {
@@ -108,6 +122,7 @@ async function main(): Promise<void> {
   if (args.rssOrders !== null) plan.rssOrders = args.rssOrders;
   if (args.embeddedRssOrders !== null) plan.embeddedRssOrders = args.embeddedRssOrders;
   if (args.rssMinutes !== null) plan.rssMinutes = args.rssMinutes;
+  if (args.statsWait !== null) plan.statsWaitSeconds = args.statsWait;
   if (args.embedded !== null) plan.embedded = args.embedded;
   const started = new Date();
   log(
@@ -171,15 +186,19 @@ async function main(): Promise<void> {
 /** The share of the machine other processes took in each measured window of a mode: scenarios, sweep levels, pairs. */
 function othersBusyOf(mode: ModeResults): (number | null | undefined)[] {
   const named = Object.values(mode.scenarios).filter((scenario): scenario is Scenario => scenario !== null);
-  const windows = [...named, ...mode.sweep.topup, ...mode.sweep.limit].map((scenario) => scenario.cpu?.others_busy);
+  const open = (mode.crud?.open_model.points ?? []).flatMap((point) => [point.service, point.peer]);
+  const windows = [...named, ...mode.sweep.topup, ...mode.sweep.limit, ...open].map(
+    (scenario) => scenario.cpu?.others_busy,
+  );
   return [...windows, ...othersBusyInPairsOf(mode)];
 }
 
-/** The same in the pairs' windows, which decide topup_vs_limit and history_vs_fresh. */
+/** The same in the pairs' windows, which decide topup_vs_limit, history_vs_fresh and topup_vs_crud. */
 function othersBusyInPairsOf(mode: ModeResults): (number | null | undefined)[] {
   const pairs = [
     ...(mode.pairs ? [...mode.pairs.at_connections.pairs, ...mode.pairs.at_one.pairs] : []),
     ...(mode.history_pairs?.pairs ?? []),
+    ...(mode.crud?.pairs ? [...mode.crud.pairs.at_connections.pairs, ...mode.crud.pairs.at_one.pairs] : []),
   ];
   return pairs.map((pair) => pair.others_busy);
 }

@@ -1,5 +1,5 @@
 // Screenshots of every page of the operator console, taken from a running service, for docs/console.md.
-//   npm run console-screenshots            (SERVICE_URL, ADMIN_TOKEN or DATA_DIR as for the CLI; CHROMIUM_PATH)
+//   npm run console-screenshots            (SERVICE_URL, and an owner's token as for the CLI: OPERATOR_TOKEN, ADMIN_TOKEN or DATA_DIR; CHROMIUM_PATH)
 // It adds demo partners and sandbox orders to that service, so point it at a scratch one. The held
 // order needs the stuck limit to pass: start that service with STUCK_ORDER_AFTER_SECONDS=31.
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const demo = await seedDemoData(client, pollUntil);
   const browser = await launchBrowser();
   try {
-    const taken = await takeScreenshots(browser, url.url, token.token, demo, folder);
+    const taken = await takeScreenshots(browser, url.url, demo, folder);
     for (const shot of taken) process.stdout.write(`${join(folder, shot.file)}  ${shot.caption}\n`);
   } finally {
     await browser.close();

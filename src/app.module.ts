@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ApplicationModule } from './application/application.module';
+import { BackOfficeOperatorsModule } from './application/back-office/back-office-operators.module';
 import { OrderAnswersModule } from './composition/order-answers.module';
 import { ProcessingModule } from './composition/processing.module';
 import { ServiceConfig } from './config/service-config';
@@ -16,6 +17,7 @@ import { ProviderStatusController } from './interface/http/admin/provider-status
 import { ProvidersController } from './interface/http/admin/providers.controller';
 import { OverviewController } from './interface/http/admin/overview.controller';
 import { RoutesController } from './interface/http/admin/routes.controller';
+import { OperatorsController } from './interface/http/admin/operators.controller';
 import { ApiExceptionFilter } from './interface/http/errors/api-exception.filter';
 import { BalanceController } from './interface/http/partner/balance.controller';
 import { CatalogController } from './interface/http/partner/catalog.controller';
@@ -53,6 +55,7 @@ export class AppModule {
         ProcessingModule.forRoot(config, { background: options.background ?? { kind: 'here' } }),
         OrderAnswersModule,
         ApplicationModule,
+        BackOfficeOperatorsModule,
         McpModule,
       ],
       controllers: [
@@ -70,6 +73,7 @@ export class AppModule {
         AuditController,
         RoutesController,
         ProvidersController,
+        OperatorsController,
         OverviewController,
         HealthController,
         MetricsController,

@@ -149,3 +149,12 @@ export async function waitForProcessIdle(pid: number, maxMs = 120_000, busyShare
   }
   return Date.now() - started;
 }
+
+/** CPU time so far, in ms, of one server process and of every PostgreSQL process (for costs over a span of several steps). */
+export function cpuMsSoFar(serverPid: number): { server: number | null; postgres: number } {
+  const server = processTicks(serverPid);
+  return {
+    server: server ? (server.own * 1000) / TICKS_PER_SECOND : null,
+    postgres: (postgresTicks() * 1000) / TICKS_PER_SECOND,
+  };
+}

@@ -43,7 +43,7 @@ export const nextIdempotencyKey = (): string => `bench-${runTag}-${(sequence++).
  * up one number would measure that memory instead of the reading.
  */
 let recipient = Math.floor(Math.random() * 100_000);
-const nextTopupBody = (): string =>
+export const nextTopupBody = (): string =>
   JSON.stringify({ ...TOPUP_BODY, phone: `+919${String(recipient++ % 100_000).padStart(5, '0')}0001` });
 
 /** POST /v1/partner/topup (or the same request to `path`), one distinct Idempotency-Key per request, keys taken round-robin. */

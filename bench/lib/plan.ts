@@ -28,6 +28,17 @@ export interface Plan {
   /** Interleaved LIMIT/topup pairs at the plan's connections and at one (topup_vs_limit is their median). */
   pairs: number;
   pairSeconds: number;
+  /**
+   * Offered rates (requests/s) of the open-model latency windows, the service and the CRUD peer
+   * each; the peer's pairs (topup_vs_crud) take `pairs` and `pairSeconds` as the LIMIT pairs do.
+   */
+  openRates: number[];
+  openSeconds: number;
+  /**
+   * How long the cost table waits before reading PostgreSQL's row counts: a backend going idle
+   * reports its last second of counts up to 10 s later, so less than 11 s leaves some out.
+   */
+  statsWaitSeconds: number;
 }
 
 export function planFor(name: PlanName): Plan {
@@ -51,6 +62,9 @@ export function planFor(name: PlanName): Plan {
         embeddedSweep: true,
         pairs: 5,
         pairSeconds: 6,
+        openRates: [200, 400, 800],
+        openSeconds: 10,
+        statsWaitSeconds: 11,
       };
     case 'quick':
       return {
@@ -71,6 +85,9 @@ export function planFor(name: PlanName): Plan {
         embeddedSweep: false,
         pairs: 5,
         pairSeconds: 4,
+        openRates: [200, 400, 800],
+        openSeconds: 4,
+        statsWaitSeconds: 11,
       };
     case 'tiny':
       return {
@@ -91,6 +108,9 @@ export function planFor(name: PlanName): Plan {
         embeddedSweep: true,
         pairs: 2,
         pairSeconds: 1,
+        openRates: [200, 400, 800],
+        openSeconds: 1,
+        statsWaitSeconds: 1,
       };
   }
 }

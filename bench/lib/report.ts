@@ -1,3 +1,4 @@
+import { CostRow, CrudComparison } from './crud-pairs';
 import { HistoryPairs } from './history-pairs';
 import { BenchResults, ModeResults, Scenario } from './types';
 
@@ -41,7 +42,9 @@ export function markdownReport(results: BenchResults): string {
   lines.push(`| ratio | target | ${modes.map((m) => m.mode).join(' | ')} |`);
   lines.push(`|---|---|${modes.map(() => '---:').join('|')}|`);
   const ratioRows: [keyof ModeResults['ratios'], string][] = [
-    ['topup_vs_limit', '>= 1.0'],
+    ['topup_vs_limit', '>= 0.8'],
+    ['topup_vs_crud', '>= 1.5'],
+    ['topup_vs_crud_at_one', '>= 1.0'],
     ['hot_vs_spread', '>= 0.8'],
     ['history_vs_fresh', '>= 0.9'],
     ['balance_vs_bare', '>= 0.6'],
@@ -68,6 +71,7 @@ export function markdownReport(results: BenchResults): string {
     lines.push('');
   }
   lines.push(...historyPairsTable(modes));
+  if (results.postgres.crud) lines.push(...crudTables(results.postgres.crud));
   const quiet = results.quietness;
   if (quiet) {
     lines.push(
@@ -180,6 +184,90 @@ function historyPairsTable(modes: readonly ModeResults[]): string[] {
       `| ${mode} | ${at.connections} | ${at.pairs.length} | ${fmt(at.ratio_median, 2)} | ${fmt(at.ratio_min, 2)} | ${fmt(at.ratio_max, 2)} | ${fmt(at.spread_pct, 1)} % | ` +
         `${fmt(at.fresh_rps_median, 0)} | ${fmt(at.history_rps_median, 0)} | ${fmt(at.history_p99_ms_median, 2)} |`,
     );
+  }
+  lines.push('');
+  return lines;
+}
+
+/** The service beside the plain CRUD peer: the pairs, the open-model latency, the cost per topup, the peer's money check. */
+function crudTables(crud: CrudComparison): string[] {
+  const lines: string[] = [];
+  if (crud.pairs) {
+    lines.push(
+      `CRUD peer pairs (postgres mode; the plain CRUD topup of bench/peer/ and the service alternating in ${crud.pairs.at_connections.seconds_per_window} s windows on the same database; topup_vs_crud is the median of service ÷ peer):`,
+      '',
+      '| connections | pairs | service/peer median | min | max | spread | service req/s | peer req/s | service p50 / p99 ms | peer p50 / p99 ms |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const at of [crud.pairs.at_connections, crud.pairs.at_one]) {
+      lines.push(
+        `| ${at.connections} | ${at.pairs.length} | ${fmt(at.ratio_median, 2)} | ${fmt(at.ratio_min, 2)} | ${fmt(at.ratio_max, 2)} | ${fmt(at.spread_pct, 1)} % | ` +
+          `${fmt(at.service_rps_median, 0)} | ${fmt(at.peer_rps_median, 0)} | ${fmt(at.service_p50_ms_median, 2)} / ${fmt(at.service_p99_ms_median, 2)} | ` +
+          `${fmt(at.peer_p50_ms_median, 2)} / ${fmt(at.peer_p99_ms_median, 2)} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (crud.open_model.points.length > 0) {
+    lines.push(
+      `Open model (requests sent at a fixed rate whatever the answers' latency, ${crud.open_model.seconds_per_window} s per window; latency from when each request was due; "missed": sends not made because too many requests were unanswered):`,
+      '',
+      '| offered req/s | service answered/s | p50 ms | p99 ms | missed | peer answered/s | p50 ms | p99 ms | missed | generator lag p99 ms (service, peer) |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const point of crud.open_model.points) {
+      const { service, peer } = point;
+      lines.push(
+        `| ${point.offered_rps} | ${fmt(service.rps, 0)} | ${fmt(service.p50_ms, 2)} | ${fmt(service.p99_ms, 2)} | ${service.missed} | ` +
+          `${fmt(peer.rps, 0)} | ${fmt(peer.p50_ms, 2)} | ${fmt(peer.p99_ms, 2)} | ${peer.missed} | ${fmt(service.send_lag_p99_ms, 2)}, ${fmt(peer.send_lag_p99_ms, 2)} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (crud.cost.length > 0) {
+    const wait = crud.cost[0].service.stats_wait_s;
+    lines.push(
+      `Cost per topup, service and peer side by side (one more window per scenario and side, from its first request until its orders were settled; CPU from /proc, statements and round trips counted by each server, rows and index entries from pg_stat_user_tables of each side's tables, WAL from pg_current_wal_lsn of the whole server${wait < 11 ? `; row counts read ${wait} s after the load, before every backend had reported them: incomplete` : ''}):`,
+      '',
+      '| scenario | side | topups/s | server CPU µs | PostgreSQL CPU µs | statements | round trips | commits | rows written | of which HOT updates | index entries | WAL bytes | WAL records (full pages) | settled after ms |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const row of crud.cost) {
+      for (const side of ['service', 'peer'] as const) {
+        const c = row[side];
+        lines.push(
+          `| ${row.scenario} | ${side} | ${fmt(c.rps, 0)} | ${fmt(c.server_cpu_us, 0)} | ${fmt(c.postgres_cpu_us, 0)} | ${fmt(c.statements, 2)} | ${fmt(c.round_trips, 2)} | ` +
+            `${fmt(c.transactions, 2)} | ${fmt(c.rows_written, 2)} | ${fmt(c.rows_hot_updated, 2)} | ${fmt(c.index_entries, 2)} | ${fmt(c.wal_bytes, 0)} | ${fmt(c.wal_records, 1)} (${fmt(c.wal_full_page_images, 2)}) | ${c.settle_ms} |`,
+        );
+      }
+    }
+    lines.push('');
+    lines.push(...costByTable(crud.cost[0]));
+  }
+  const m = crud.money;
+  lines.push(
+    `CRUD peer money check: ${m.wallets} wallets, ${m.balance_mismatches} off credits − debits + refunds; topups answered 200: ${m.accepted_topups}, ` +
+      `debits: ${m.debits} for ${m.distinct_keys_debited} keys (${m.keys_bound} bound to their order), sent at most ${m.sent_topups}; ${m.settled} settled: ` +
+      `${m.ok ? 'consistent' : '**inconsistent**'}.`,
+    '',
+  );
+  return lines;
+}
+
+/** Where one scenario's rows went, table by table, per topup. */
+function costByTable(row: CostRow): string[] {
+  const lines = [
+    `Rows per topup by table (${row.scenario}; updates in parentheses are HOT):`,
+    '',
+    '| side | table | inserted | updated (HOT) | deleted | index entries |',
+    '|---|---|---:|---:|---:|---:|',
+  ];
+  for (const side of ['service', 'peer'] as const) {
+    const tables = Object.entries(row[side].by_table).sort(([, a], [, b]) => b.index_entries - a.index_entries);
+    for (const [table, w] of tables)
+      lines.push(
+        `| ${side} | ${table} | ${fmt(w.inserted, 2)} | ${fmt(w.updated, 2)} (${fmt(w.hot_updated, 2)}) | ${fmt(w.deleted, 2)} | ${fmt(w.index_entries, 2)} |`,
+      );
   }
   lines.push('');
   return lines;

@@ -17,11 +17,12 @@ export function targetsOf(plan: Plan, pg: ModeResults): Target[] {
   return [
     t(
       'topup_vs_limit',
-      '>= 1.0',
+      '>= 0.8',
       pg.ratios.topup_vs_limit,
-      (v) => v >= 1.0,
+      (v) => v >= 0.8,
       pg.pairs ? `median of ${pg.pairs.at_connections.pairs.length} interleaved pairs` : undefined,
     ),
+    ...crudTargetsOf(plan, pg),
     t('hot_vs_spread', '>= 0.8', pg.ratios.hot_vs_spread, (v) => v >= 0.8),
     t(
       'history_vs_fresh',
@@ -44,6 +45,41 @@ export function targetsOf(plan: Plan, pg: ModeResults): Target[] {
     },
     t('verify ok (postgres)', 'true', pg.verify.ok ? 1 : 0, (v) => v === 1),
     t('accepted <= debits <= sent, one debit per key (postgres)', 'true', pg.money.consistent ? 1 : 0, (v) => v === 1),
+  ];
+}
+
+/** The service against the plain CRUD peer, and its latency at a fixed offered rate (open model). */
+function crudTargetsOf(plan: Plan, pg: ModeResults): Target[] {
+  const crud = pg.crud ?? null;
+  const pairs = crud?.pairs ?? null;
+  const at400 = crud?.open_model.points.find((point) => point.offered_rps === 400) ?? null;
+  const pairsNote = (count: number | undefined) => (count ? `median of ${count} interleaved pairs` : undefined);
+  const openNote = at400
+    ? `open model, ${at400.service.ok} answered in ${crud?.open_model.seconds_per_window} s, ${at400.service.missed} sends missed`
+    : undefined;
+  return [
+    t(
+      `topup_vs_crud at ${plan.connections} connections`,
+      '>= 1.5',
+      pg.ratios.topup_vs_crud ?? null,
+      (v) => v >= 1.5,
+      pairsNote(pairs?.at_connections.pairs.length),
+    ),
+    t(
+      'topup_vs_crud at one connection',
+      '>= 1.0',
+      pg.ratios.topup_vs_crud_at_one ?? null,
+      (v) => v >= 1.0,
+      pairsNote(pairs?.at_one.pairs.length),
+    ),
+    t('topup p50_ms at 400 requests/s offered', '<= 5', at400?.service.p50_ms ?? null, (v) => v <= 5, openNote),
+    t('topup p99_ms at 400 requests/s offered', '<= 20', at400?.service.p99_ms ?? null, (v) => v <= 20, openNote),
+    t(
+      'CRUD peer: balance = credits − debits + refunds, one debit per key, accepted <= debits <= sent',
+      'true',
+      crud ? (crud.money.ok ? 1 : 0) : null,
+      (v) => v === 1,
+    ),
   ];
 }
 

@@ -1,3 +1,4 @@
+import { CrudComparison } from './crud-pairs';
 import { HistoryPairs } from './history-pairs';
 import { InterleavedPairs } from './interleaved-pairs';
 import { Quietness } from './reference-run';
@@ -38,6 +39,10 @@ export interface ModeResults {
     hot_vs_spread: number;
     history_vs_fresh: number;
     balance_vs_bare: number | null;
+    /** PostgreSQL mode: service ÷ CRUD peer topups/s, the median of alternating pairs at the plan's connections... */
+    topup_vs_crud?: number | null;
+    /** ...and at one connection. */
+    topup_vs_crud_at_one?: number | null;
   };
   sweep: { topup: Scenario[]; limit: Scenario[] };
   /** PostgreSQL mode: LIMIT and topups in alternating windows, at the plan's connections and at one. */
@@ -47,6 +52,8 @@ export interface ModeResults {
    * plan's connections; history_vs_fresh is their median (null when the plan has no pairs).
    */
   history_pairs?: HistoryPairs | null;
+  /** PostgreSQL mode: the service beside the plain CRUD peer (bench/peer/) on the same database. */
+  crud?: CrudComparison | null;
   history: { events: number; seed_ms: number; projection_catch_up_ms: number; wallet_events: number };
   memory: {
     orders: number;

@@ -26,6 +26,7 @@ import {
 import { ROOT, createDatabase } from '../lib/environment';
 import { measureInterleavedPairs } from '../lib/interleaved-pairs';
 import { sqlStatementsSoFar } from '../lib/statement-count';
+import { runCrudComparison } from './crud-peer';
 
 /** PostgreSQL mode: the service on a fresh database of the machine's server, measured beside the LIMIT baseline. */
 export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promise<ModeResults> {
@@ -214,6 +215,15 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
     };
     const pairs = plan.pairs > 0 ? { at_connections: await pairsAt(c), at_one: await pairsAt(1) } : null;
 
+    // The plain CRUD peer beside the service: topup_vs_crud, the open-model latency, the cost per topup.
+    const crud = await runCrudComparison({
+      plan,
+      databaseUrl: database.url,
+      service: { url: running.url, pid: running.pid },
+      serviceKeys: spread.map((p) => p.key),
+      countService: count,
+    });
+
     let longRun: ModeResults['memory']['long_run'] = null;
     if (plan.rssOrders > 0) {
       longRun = await runLongRun({
@@ -263,10 +273,13 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
         hot_vs_spread: ratio(topupHot.rps, topupSpread.rps),
         history_vs_fresh: historyPairs ? historyPairs.ratio_median : ratio(topupHistory.rps, topupHot.rps),
         balance_vs_bare: ratio(balance.rps, balanceBare.rps),
+        topup_vs_crud: crud.pairs?.at_connections.ratio_median ?? null,
+        topup_vs_crud_at_one: crud.pairs?.at_one.ratio_median ?? null,
       },
       sweep: { topup: sweepTopup, limit: sweepLimit },
       pairs,
       history_pairs: historyPairs,
+      crud,
       history: {
         events: seed.events,
         seed_ms: seed.ms,

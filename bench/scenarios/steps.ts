@@ -58,13 +58,13 @@ export async function drainBacklog(): Promise<void> {
 let checkpoint: (() => Promise<void>) | null = null;
 
 /** Settlement of earlier orders done, then a warm-up (not counted in the figures), then the measured run. */
-export async function measured(
+export async function measured<R extends LoadResult = LoadResult>(
   name: string,
   plan: Plan,
-  load: (seconds: number) => Promise<LoadResult>,
+  load: (seconds: number) => Promise<R>,
   serverPid: number | null,
   statementsSoFar?: () => Promise<number | null>,
-): Promise<Scenario> {
+): Promise<R & Scenario> {
   await drainBacklog();
   if (plan.warmupSeconds > 0) await load(plan.warmupSeconds);
   const backlog = pendingJobs ? await pendingJobs().catch(() => null) : null;
@@ -79,7 +79,7 @@ export async function measured(
     statementsBefore !== null && statementsAfter !== null && run.ok > 0
       ? round((statementsAfter - statementsBefore) / run.ok, 2)
       : null;
-  const result: Scenario = {
+  const result: R & Scenario = {
     ...run,
     cpu,
     ...(backlog === null ? {} : { jobs_pending_at_start: backlog }),

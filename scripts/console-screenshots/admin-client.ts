@@ -1,4 +1,4 @@
-/** The few HTTP calls the screenshot script makes to seed a service: the back office as an operator, the partner API with a key. */
+/** The few HTTP calls the screenshot script makes to seed a service: the back office with an owner's token, the partner API with a key. */
 export class DemoClient {
   constructor(
     readonly url: string,
@@ -6,7 +6,7 @@ export class DemoClient {
   ) {}
 
   async admin(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
-    return this.send(method, `/v1/admin${path}`, this.adminToken, body, { 'x-operator-id': 'ops.demo', ...headers });
+    return this.send(method, `/v1/admin${path}`, this.adminToken, body, headers);
   }
 
   async partner(

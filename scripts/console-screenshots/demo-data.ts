@@ -7,6 +7,8 @@ import { DemoClient } from './admin-client';
 export type WaitUntil = (what: string, ready: () => Promise<boolean>) => Promise<void>;
 
 export interface DemoData {
+  /** The token of the owner the console is photographed as (`ops.demo`, for one day). */
+  operatorToken: string;
   partnerId: string;
   partnerName: string;
   heldOrderId: string;
@@ -18,8 +20,17 @@ export interface DemoData {
  * partner awaiting KYC, sandbox orders that succeed, fail and get held, and a webhook receiver
  * that refuses connections (deliveries being retried).
  */
-export async function seedDemoData(client: DemoClient, waitUntil: WaitUntil): Promise<DemoData> {
+export async function seedDemoData(ownerClient: DemoClient, waitUntil: WaitUntil): Promise<DemoData> {
   const run = Date.now().toString(36).slice(-5);
+  // Needs an owner's token (the break-glass ADMIN_TOKEN will do): the console is shown as an owner, every action offered.
+  const operator = await ownerClient.admin('POST', '/operators', {
+    name: 'ops.demo',
+    role: 'owner',
+    expires_in_days: 1,
+  });
+  const operatorToken: string = operator.token;
+  // Seeded as ops.demo too, so the timelines and exports in the pictures name a person.
+  const client = new DemoClient(ownerClient.url, operatorToken);
   const partnerName = `Asha Mobile Pvt Ltd ${run}`;
   const created = await client.admin('POST', '/partners', { name: partnerName, corridor: 'IN' });
   const partnerId: string = created.partner_id;
@@ -65,5 +76,5 @@ export async function seedDemoData(client: DemoClient, waitUntil: WaitUntil): Pr
     async () => (await client.admin('GET', `/orders?partner_id=${partnerId}&status=PENDING`)).count === 0,
   );
   const day = new Date((await client.admin('GET', `/orders/${heldOrderId}`)).created_at).toISOString().slice(0, 10);
-  return { partnerId, partnerName, heldOrderId, day };
+  return { operatorToken, partnerId, partnerName, heldOrderId, day };
 }

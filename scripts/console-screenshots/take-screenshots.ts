@@ -12,7 +12,6 @@ export interface Screenshot {
 export async function takeScreenshots(
   browser: Browser,
   serviceUrl: string,
-  adminToken: string,
   demo: DemoData,
   folder: string,
 ): Promise<Screenshot[]> {
@@ -32,9 +31,8 @@ export async function takeScreenshots(
 
   try {
     await page.goto(`${serviceUrl}/console`);
-    await page.fill('#operator-id', 'ops.demo');
-    await shoot('sign-in.png', 'Sign-in: the operator token (held in memory only) and the name recorded as the actor.');
-    await page.fill('#operator-token', adminToken);
+    await shoot('sign-in.png', "Sign-in: the operator's own token, held in memory only.");
+    await page.fill('#operator-token', demo.operatorToken);
     await page.click('#sign-in-form button[type=submit]');
     await shown('#operator-name', 'ops.demo');
 

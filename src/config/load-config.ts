@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DEFAULT_WALLET_SNAPSHOT_EVERY } from '../application/ports/wallet-snapshots.port';
-import { EventStoreMode, ReloadlyConfig, ServiceConfig } from './service-config';
+import { EventStoreMode, LIVE_PROVIDER_NAMES, LiveProviderName, ReloadlyConfig, ServiceConfig } from './service-config';
+import { setuConfig } from './setu-config';
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {
@@ -114,7 +115,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     redisUrl: null,
     trustedProxies: [],
     liveProvider: null,
+    liveProviders: [],
     reloadly: null,
+    setu: null,
   };
   if (config.webhookAttemptRetentionDays > config.webhookDeliveryRetentionDays) {
     problems.push(
@@ -156,15 +159,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       `TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range, or one of ${PROXY_NAMES.join(', ')} (list the proxies' addresses, not a hop count)`,
     );
   }
-  const liveProvider = env.LIVE_PROVIDER || null;
-  if (liveProvider !== null && liveProvider !== 'reloadly')
-    problems.push(`LIVE_PROVIDER must be reloadly or unset (got "${liveProvider}")`);
-  else if (liveProvider === 'reloadly') {
-    config.liveProvider = liveProvider;
-    config.reloadly = reloadlyConfig(env, problems);
-  }
+  const liveProviders = liveProvidersOf(env, problems);
+  config.liveProviders = liveProviders;
+  config.liveProvider = liveProviders[0] ?? null;
+  if (liveProviders.includes('reloadly')) config.reloadly = reloadlyConfig(env, problems);
+  if (liveProviders.includes('setu')) config.setu = setuConfig(env, problems);
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** LIVE_PROVIDERS (a comma-separated list) or its one-provider form LIVE_PROVIDER; not both. */
+function liveProvidersOf(env: NodeJS.ProcessEnv, problems: string[]): LiveProviderName[] {
+  const one = env.LIVE_PROVIDER || null;
+  const many = env.LIVE_PROVIDERS || null;
+  const known = LIVE_PROVIDER_NAMES.join(', ');
+  if (one !== null && many !== null) {
+    problems.push(
+      'LIVE_PROVIDER and LIVE_PROVIDERS are both set: use LIVE_PROVIDERS alone (LIVE_PROVIDER is its one-provider form)',
+    );
+    return [];
+  }
+  if (one !== null) {
+    if ((LIVE_PROVIDER_NAMES as readonly string[]).includes(one)) return [one as LiveProviderName];
+    problems.push(`LIVE_PROVIDER must be one of ${known} or unset (got "${one}")`);
+    return [];
+  }
+  if (many === null) return [];
+  const names = many.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(LIVE_PROVIDER_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    problems.push(`LIVE_PROVIDERS must list providers among ${known}, separated by commas (got "${many}")`);
+    return [];
+  }
+  if (new Set(names).size !== names.length) problems.push(`LIVE_PROVIDERS names a provider twice (got "${many}")`);
+  return [...new Set(names)] as LiveProviderName[];
 }
 
 /** Reloadly's production hosts; its sandbox hosts (topups-sandbox, utilities-sandbox) serve a provider-side test account. */
@@ -195,6 +223,12 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
   const threshold = env.RELOADLY_LOW_FLOAT_THRESHOLD || null;
   if (threshold !== null && !/^\d{1,15}(\.\d{1,8})?$/.test(threshold))
     problems.push(`RELOADLY_LOW_FLOAT_THRESHOLD must be a decimal amount such as 500.00 (got "${threshold}")`);
+  // Reloadly's documented examples date transactions 4 to 5 hours behind the UTC times beside them (docs/decisions.md, "Reloadly's report times").
+  const reportTimeZone = env.RELOADLY_REPORT_TIME_ZONE || 'America/New_York';
+  if (!isTimeZoneName(reportTimeZone))
+    problems.push(
+      `RELOADLY_REPORT_TIME_ZONE must be an IANA time zone such as America/New_York or UTC (got "${reportTimeZone}")`,
+    );
   return {
     clientId: required('RELOADLY_CLIENT_ID'),
     clientSecret: required('RELOADLY_CLIENT_SECRET'),
@@ -202,7 +236,17 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
     topupsUrl: url('RELOADLY_TOPUPS_URL'),
     utilitiesUrl: url('RELOADLY_UTILITIES_URL'),
     lowFloatThreshold: threshold,
+    reportTimeZone,
   };
+}
+
+function isTimeZoneName(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;

@@ -10,7 +10,31 @@ export interface ReloadlyConfig {
   utilitiesUrl: string;
   /** A decimal text in the account's currency; null: no low-float warning. */
   lowFloatThreshold: string | null;
+  /** The IANA time zone of the wall-clock times in Reloadly's transaction reports (RELOADLY_REPORT_TIME_ZONE). */
+  reportTimeZone: string;
 }
+
+/** Setu's BBPS BillPay (v2) connection, when `setu` is a live provider. The secret is never logged. */
+export interface SetuConfig {
+  /** Base URL (production https://coudc.setu.co, sandbox https://sandbox-coudc.setu.co); tokens from `<url>/api/v2/auth/token`. */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** Sent as X-PARTNER-ID on every call. */
+  partnerId: string;
+  /** The BBPS agent id and what NPCI has on record for it (channel INT: the server's IPv4 and MAC address). */
+  agentId: string;
+  agentIp: string;
+  agentMac: string;
+  /** The agent's registered mobile: the customer mobile of a fetch whose consumer number is not one, and the wallet's in accountInfo. */
+  agentMobile: string;
+  /** The remitter's name on payments (NPCI requires one). */
+  remitterName: string;
+}
+
+/** The live providers this service can run, by the name routes use. */
+export const LIVE_PROVIDER_NAMES = ['reloadly', 'setu'] as const;
+export type LiveProviderName = (typeof LIVE_PROVIDER_NAMES)[number];
 
 export interface ServiceConfig {
   port: number;
@@ -77,7 +101,10 @@ export interface ServiceConfig {
   redisUrl: string | null;
   /** Proxies whose X-Forwarded-For is believed (CIDRs or addresses); empty: the socket address is the caller. */
   trustedProxies: string[];
-  /** The provider of live orders; null: live orders are refused with 503 provider_unavailable before any debit. */
-  liveProvider: 'reloadly' | null;
+  /** The first live provider (LIVE_PROVIDER, or the first of LIVE_PROVIDERS); null: none. */
+  liveProvider: LiveProviderName | null;
+  /** Every live provider configured (LIVE_PROVIDERS=reloadly,setu; LIVE_PROVIDER is the one-provider form); empty: live orders are refused with 503 provider_unavailable before any debit. */
+  liveProviders: LiveProviderName[];
   reloadly: ReloadlyConfig | null;
+  setu: SetuConfig | null;
 }

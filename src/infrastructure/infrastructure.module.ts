@@ -29,7 +29,7 @@ import { openDatabase } from './open-database';
 import { StaticProviderDirectory } from './providers/provider-directory';
 import { ProviderWithDeadline } from './providers/provider-deadline';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider';
-import { NO_LIVE_PROVIDER, ReloadlyLiveProvider } from './providers/reloadly/reloadly-live-provider';
+import { LiveProviders } from './providers/live-providers';
 import { PROVIDER_STATUS } from '../application/ports/provider-status.port';
 import { SqlReadModels } from './read-models/sql-read-models';
 import { SqlPartnerEventFeed } from './read-models/sql-partner-event-feed';
@@ -38,6 +38,8 @@ import { BACK_OFFICE_SEARCH } from '../application/ports/back-office-search.port
 import { OVERVIEW_STATS } from '../application/ports/overview-stats.port';
 import { SqlOverviewStats } from './read-models/sql-overview-stats';
 import { SqlBackOfficeSearch } from './back-office/sql-back-office-search';
+import { OPERATOR_ACTIONS } from '../application/ports/operator-actions.port';
+import { SqlOperatorActions } from './back-office/sql-operator-actions';
 import { CryptoSecretGenerator } from './security/crypto-secret-generator';
 import { HmacKeyHasher } from './security/hmac-key-hasher';
 import { SqlDatabase } from './sql/sql-database';
@@ -74,7 +76,7 @@ export class InfrastructureModule {
     const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
     const addressPolicy = new OutboundAddressPolicy(config.webhookAllowPrivateAddresses);
     const redisUrl = config.rateLimitStore === 'redis' ? config.redisUrl : null;
-    const reloadly = config.liveProvider === 'reloadly' ? config.reloadly : null;
+    const catalog = new JsonCatalog();
     const providers: Provider[] = [
       { provide: SERVICE_CONFIG, useValue: config },
       {
@@ -93,6 +95,7 @@ export class InfrastructureModule {
       { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
       { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db)) },
       { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
+      { provide: OPERATOR_ACTIONS, ...sql((db) => new SqlOperatorActions(db)) },
       { provide: OVERVIEW_STATS, ...sql((db) => new SqlOverviewStats(db)) },
       {
         provide: IDEMPOTENCY_STORE,
@@ -114,7 +117,7 @@ export class InfrastructureModule {
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },
       { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
       { provide: SECRET_GENERATOR, useValue: overrides.secrets ?? new CryptoSecretGenerator() },
-      { provide: CATALOG, useValue: new JsonCatalog() },
+      { provide: CATALOG, useValue: catalog },
       { provide: OUTBOUND_ADDRESS_POLICY, useValue: addressPolicy },
       {
         provide: WEBHOOK_SENDER,
@@ -136,29 +139,30 @@ export class InfrastructureModule {
           redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()),
         ),
       },
-      // Built by the container, so that what it logs goes through the service's logger.
-      { provide: LIVE_PROVIDER, useFactory: () => (reloadly ? new ReloadlyLiveProvider(reloadly) : null) },
+      // Built by the container, so that what they log goes through the service's logger.
+      { provide: LIVE_PROVIDER, useFactory: () => LiveProviders.fromConfig(config, catalog) },
       {
         provide: PROVIDER_DIRECTORY,
-        useFactory: (live: ReloadlyLiveProvider | null) =>
+        useFactory: (live: LiveProviders) =>
           overrides.providers ??
           new StaticProviderDirectory(
             new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs),
-            new Map(live ? [['reloadly', new ProviderWithDeadline(live.provider, config.providerTimeoutMs)]] : []),
+            new Map(
+              live.adapters.map((adapter) => [
+                adapter.name,
+                new ProviderWithDeadline(adapter.gateway, config.providerTimeoutMs, adapter.name),
+              ]),
+            ),
           ),
         inject: [LIVE_PROVIDER],
       },
-      {
-        provide: PROVIDER_STATUS,
-        useFactory: (live: ReloadlyLiveProvider | null) => live ?? NO_LIVE_PROVIDER,
-        inject: [LIVE_PROVIDER],
-      },
+      { provide: PROVIDER_STATUS, useFactory: (live: LiveProviders) => live, inject: [LIVE_PROVIDER] },
       {
         provide: PROVIDER_BACK_OFFICES,
-        useFactory: (live: ReloadlyLiveProvider | null) =>
+        useFactory: (live: LiveProviders) =>
           new StaticProviderBackOffices(
-            new Map(live ? [['reloadly', live.backOffice]] : []),
-            new Map(live ? [['reloadly', live.backOffice]] : []),
+            new Map(live.adapters.flatMap((adapter) => (adapter.catalog ? [[adapter.name, adapter.catalog]] : []))),
+            new Map(live.adapters.flatMap((adapter) => (adapter.reports ? [[adapter.name, adapter.reports]] : []))),
           ),
         inject: [LIVE_PROVIDER],
       },

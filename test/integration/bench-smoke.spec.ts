@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 
 /**
  * The benchmark is a script, not a timed test: this only proves that `npm run bench` still
- * starts the service, drives every scenario and prints the results JSON, on a tiny load
- * (PostgreSQL mode; the embedded run is left out for time). It builds dist/ first if src/ changed.
+ * starts the service and the CRUD peer, drives every scenario and prints the results JSON, on a
+ * tiny load (PostgreSQL mode; the embedded run is left out for time). It builds dist/ first if src/ changed.
  */
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..');
@@ -35,7 +35,7 @@ describe('npm run bench -- --quick --tiny', () => {
         cwd: ROOT,
         env: { ...process.env, NODE_OPTIONS: '' },
         maxBuffer: 64 * 1024 * 1024,
-        timeout: 170_000,
+        timeout: 420_000,
       },
     );
     const lines = stdout.trim().split('\n');
@@ -98,11 +98,71 @@ describe('npm run bench -- --quick --tiny', () => {
     expect(pg.verify.ok).toBe(true);
     expect(pg.money.consistent).toBe(true);
     expect(results.targets.map((target: { name: string }) => target.name)).toEqual(
-      expect.arrayContaining(['topup_vs_limit', 'hot_vs_spread', 'history_vs_fresh', 'balance_vs_bare']),
+      expect.arrayContaining([
+        'topup_vs_limit',
+        'hot_vs_spread',
+        'history_vs_fresh',
+        'balance_vs_bare',
+        `topup_vs_crud at ${results.plan.connections} connections`,
+        'topup_vs_crud at one connection',
+        'topup p50_ms at 400 requests/s offered',
+        'topup p99_ms at 400 requests/s offered',
+      ]),
     );
+
+    // The plain CRUD peer beside the service: pairs at the plan's connections and at one, service ÷ peer.
+    const crud = pg.crud;
+    for (const at of [crud.pairs.at_connections, crud.pairs.at_one]) {
+      expect(at.pairs).toHaveLength(results.plan.pairs);
+      for (const pair of at.pairs) {
+        expect(pair.peer_rps).toBeGreaterThan(0);
+        expect(pair.ratio).toBeCloseTo(pair.service_rps / pair.peer_rps, 2);
+      }
+    }
+    expect(crud.pairs.at_connections.connections).toBe(results.plan.connections);
+    expect(crud.pairs.at_one.connections).toBe(1);
+    expect(pg.ratios.topup_vs_crud).toBe(crud.pairs.at_connections.ratio_median);
+    expect(pg.ratios.topup_vs_crud_at_one).toBe(crud.pairs.at_one.ratio_median);
+    // Open model: each offered rate on both sides, with the sends the generator could not make.
+    expect(crud.open_model.points.map((point: { offered_rps: number }) => point.offered_rps)).toEqual(
+      results.plan.openRates,
+    );
+    for (const point of crud.open_model.points)
+      for (const side of [point.service, point.peer]) {
+        figures(side);
+        expect(side).toEqual(
+          expect.objectContaining({
+            offered_rps: point.offered_rps,
+            scheduled: expect.any(Number),
+            missed: expect.any(Number),
+            send_lag_p99_ms: expect.any(Number),
+          }),
+        );
+        expect(side.sent + side.missed).toBe(side.scheduled);
+      }
+    // The cost per topup of each scenario, service and peer side by side, each counted on its own tables.
+    expect(crud.cost.map((row: { scenario: string }) => row.scenario)).toEqual([
+      `topup_vs_crud @${results.plan.connections}`,
+      'topup_vs_crud @1',
+      ...results.plan.openRates.map((rate: number) => `open model @${rate}/s`),
+    ]);
+    for (const row of crud.cost)
+      for (const side of ['service', 'peer']) {
+        const cost = row[side];
+        expect(cost.topups).toBeGreaterThan(0);
+        for (const field of ['postgres_cpu_us', 'transactions', 'rows_written', 'index_entries', 'wal_bytes'])
+          expect(cost[field]).toEqual(expect.any(Number));
+        expect(cost.statements).toBeGreaterThan(0);
+        expect(cost.round_trips).toBeGreaterThan(0);
+        const tables = Object.keys(cost.by_table);
+        expect(tables.every((table) => table.startsWith('crud_'))).toBe(side === 'peer');
+      }
+    // The peer's own money check at the end of its windows.
+    expect(crud.money).toEqual(expect.objectContaining({ ok: true, balance_mismatches: 0 }));
+    expect(crud.money.debits).toBe(crud.money.distinct_keys_debited);
 
     expect(JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')).schema).toBe('partner-service-bench/1');
     expect(readFileSync(join(out, 'concurrency.svg'), 'utf8')).toMatch(/^<svg /);
     expect(existsSync(join(out, 'latest.md'))).toBe(true);
-  }, 180_000);
+  }, 430_000);
 });

@@ -124,6 +124,35 @@ describe('operator CLI', () => {
     },
     { args: ['verify'], method: 'GET', path: '/v1/admin/verify', reply: { ok: true, checked: 3 } },
     {
+      args: ['operator', 'create', '--name', 'ops.asha', '--role', 'finance', '--expires-in-days', '30'],
+      method: 'POST',
+      path: '/v1/admin/operators',
+      body: { name: 'ops.asha', role: 'finance', expires_in_days: 30 },
+      reply: { operator_id: 'opr_1', token: 'op_x' },
+    },
+    {
+      args: ['operator', 'create', '--name', 'ops.asha', '--role', 'operator'],
+      method: 'POST',
+      path: '/v1/admin/operators',
+      body: { name: 'ops.asha', role: 'operator' },
+      reply: { operator_id: 'opr_2', token: 'op_y' },
+    },
+    { args: ['operator', 'list'], method: 'GET', path: '/v1/admin/operators', reply: { operators: [] } },
+    {
+      args: ['operator', 'revoke', 'ops.asha', '--reason', 'left the team'],
+      method: 'POST',
+      path: '/v1/admin/operators/ops.asha/revoke',
+      body: { reason: 'left the team' },
+      reply: { revoked: [] },
+    },
+    { args: ['operator', 'whoami'], method: 'GET', path: '/v1/admin/operators/me', reply: { name: 'ops.asha' } },
+    {
+      args: ['audit', 'operator', 'ops.asha', '--limit', '5'],
+      method: 'GET',
+      path: '/v1/admin/audit/operators/ops.asha?limit=5',
+      reply: { operator: 'ops.asha', actions: [] },
+    },
+    {
       args: ['route', 'list'],
       method: 'GET',
       path: '/v1/admin/routes',
@@ -289,6 +318,26 @@ describe('operator CLI', () => {
     expect(service.requestsFor('file-token-3')).toHaveLength(0);
   });
 
+  test.concurrent("prefers the operator's own OPERATOR_TOKEN over ADMIN_TOKEN and the token file", async () => {
+    const dataDir = join(scratch, 'operator-token-data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'admin-token'), 'file-token-4\n');
+    const operatorToken = service.token();
+    const breakGlass = service.token();
+
+    const run = await runCli(['verify'], {
+      SERVICE_URL: service.url,
+      OPERATOR_TOKEN: operatorToken,
+      ADMIN_TOKEN: breakGlass,
+      DATA_DIR: dataDir,
+    });
+
+    expect(run.code).toBe(0);
+    expect(service.requestsFor(operatorToken)).toHaveLength(1);
+    expect(service.requestsFor(breakGlass)).toHaveLength(0);
+    expect(service.requestsFor('file-token-4')).toHaveLength(0);
+  });
+
   test.concurrent('exits 2 explaining ADMIN_TOKEN when there is no token anywhere', async () => {
     const run = await runCli(['verify'], envFor(undefined));
 
@@ -327,6 +376,9 @@ describe('operator CLI', () => {
     [['route', 'set', 'shop', '101', '--provider', 'reloadly', '--upstream-id', '1201']],
     [['route', 'set', 'operator', '101', '--provider', 'Reloadly', '--upstream-id', '1201']],
     [['provider', 'reconcile', '--date', '24-11-2026']],
+    [['operator', 'create', '--name', 'ops.asha', '--role', 'admin']],
+    [['operator', 'create', '--name', 'Ops Asha', '--role', 'finance']],
+    [['operator', 'revoke', 'ops.asha']],
   ])('exits 2 with usage on stderr and sends nothing for %j', async (args) => {
     const token = service.token();
 

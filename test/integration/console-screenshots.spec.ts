@@ -48,7 +48,7 @@ describeInBrowser('the console screenshot script (npm run console-screenshots)',
       ),
     ).toContain(demo.heldOrderId);
 
-    const taken = await takeScreenshots(browser, service.url, TEST_ADMIN_TOKEN, demo, folder);
+    const taken = await takeScreenshots(browser, service.url, demo, folder);
     expect(taken.map((shot) => shot.file)).toEqual([
       'sign-in.png',
       'overview.png',

@@ -6,6 +6,7 @@ import { forgeEvent, lastRecordedBalance, sandboxWallet } from '../support/ledge
 import { Money } from '../../src/domain/money/money';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
+import { OperatorRole } from '../../src/domain/back-office/operator-role';
 
 interface Storage {
   length: number;
@@ -94,14 +95,16 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   const text = (selector: string) => page.locator(selector).first().innerText();
   const waitForText = (selector: string, expected: string) =>
     page.locator(selector).filter({ hasText: expected }).first().waitFor();
-  const signIn = async (operator = OPERATOR, token = TEST_ADMIN_TOKEN) => {
+  const signIn = async (token: string) => {
     await page.fill('#operator-token', token);
-    await page.fill('#operator-id', operator);
     await page.click('#sign-in-form button[type=submit]');
   };
-  const signedIn = async (operator = OPERATOR) => {
-    await signIn(operator);
+  /** Signs in with the token of the operator named (created with the break-glass token at its first use); returns the token. */
+  const signedIn = async (operator = OPERATOR, role: OperatorRole = 'operator') => {
+    const token = await service.operatorToken(operator, role);
+    await signIn(token);
     await waitForText('#operator-name', operator);
+    return token;
   };
   const tab = async (name: string) => {
     await page.click(`[data-tab=${name}]`);
@@ -132,12 +135,78 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
       .filter((entry) => entry.event_type === 'WalletCredited');
   };
 
-  it("refuses a wrong token with the service's answer, and a name that cannot be recorded before sending anything", async () => {
-    await signIn('ops asha');
-    await waitForText('#sign-in-error', 'Your name');
-    await signIn(OPERATOR, 'not-the-operator-token-at-all');
+  it("refuses a wrong, an expired or a revoked token with the service's answer", async () => {
+    await signIn('not-the-operator-token-at-all');
     await waitForText('#sign-in-error', 'invalid_admin_token');
+    const revoked = await service.createOperator('ops.gone', 'operator');
+    expect((await service.admin('POST', `/operators/${revoked.operatorId}/revoke`, { reason: 'left' })).status).toBe(
+      200,
+    );
+    await signIn(revoked.token);
+    await waitForText('#sign-in-error', 'the operator token has been revoked');
     expect(await page.locator('#console').isHidden()).toBe(true);
+    expect(await page.locator('#sign-in input').count()).toBe(1); // the token only: no name to type
+  });
+
+  it("shows the operator's name and role, and offers a finance role no action it may not take; the service refuses them anyway", async () => {
+    const { partnerId, sandboxKey } = await service.createPartner('IN', 'Finance View Partner');
+    const placed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 15 },
+      'console-finance-held-1',
+    );
+    await service.settle();
+    await service.advance(STUCK_AFTER_MS);
+    await signedIn('fin.console', 'finance');
+    expect(await text('#operator-role')).toBe('finance');
+
+    await tab('partners');
+    expect(await page.locator('#create-partner').isVisible()).toBe(false);
+    await page.locator(`#partners tr[data-partner-id="${partnerId}"]`).click();
+    await waitForText('#partner-name', 'Finance View Partner');
+    await waitForText('#settings-state', 'No webhook secret yet');
+    for (const hidden of ['#kyc-approve', '#kyc-suspend', '#credit-form', '#key-form', '#rotate-webhook-secret'])
+      expect({ hidden, visible: await page.locator(hidden).isVisible() }).toEqual({ hidden, visible: false });
+    expect(await page.locator('#settings-webhook').isDisabled()).toBe(true); // shown, read-only
+    expect(await page.locator('#partner-statement').isVisible()).toBe(true);
+
+    await tab('orders');
+    await page.click(`#held-orders tr[data-order-id="${placed.body.order_id}"]`);
+    await waitForText('#order-timeline', 'TransactionDisputed');
+    expect(await page.locator('#resolve-form').isVisible()).toBe(false);
+    await tab('engineering');
+    await page.locator('#projections tr[data-projection=orders]').waitFor();
+    expect(await page.locator('#projections button').count()).toBeGreaterThan(0);
+    expect(await page.locator('#projections button').first().isVisible()).toBe(false);
+    await tab('finance');
+    await page.click('#verify');
+    await waitForText('#verify-result', 'Every money invariant holds');
+
+    // The page only reflects the role: the same call sent anyway is refused by the service, and nothing moves.
+    // (A string, so that the test's compiler leaves the page's dynamic import alone.)
+    const refusal = await page.evaluate(`(async () => {
+      const { api } = await import('/console/api.js');
+      try {
+        await api('POST', '/partners/${partnerId}/wallet-credits', {
+          body: { environment: 'sandbox', amount: '10.00', reference: 'sent anyway' },
+        });
+        return 'sent';
+      } catch (error) {
+        return error.message;
+      }
+    })()`);
+    expect(refusal).toBe(
+      'role_forbidden: fin.console has the role finance, which may not credit wallets or resolve held orders',
+    );
+    expect(await balanceOf(partnerId, 'sandbox')).toBe('985.00');
+  });
+
+  it('signs in with the break-glass token as its owner, recorded as break-glass', async () => {
+    await signIn(TEST_ADMIN_TOKEN);
+    await waitForText('#operator-name', 'break-glass');
+    expect(await text('#operator-role')).toBe('owner (break-glass token)');
+    await tab('partners');
+    expect(await page.locator('#create-partner').isVisible()).toBe(true);
   });
 
   it('creates a partner, shows each key once, approves KYC with the live key, regenerates a key and saves settings: every key works and the actor is the operator', async () => {
@@ -356,11 +425,16 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   it('shows the period report with its chart inside the console, exports CSV and JSONL with the actor, and runs verify', async () => {
     await signedIn();
     const { partnerId } = await createPartner('Report Partner');
-    await service.request('POST', `/v1/admin/partners/${partnerId}/wallet-credits`, {
-      token: TEST_ADMIN_TOKEN,
-      body: { environment: 'sandbox', amount: '75.25', reference: 'report credit' },
-      headers: { 'x-operator-id': 'finance.ravi' },
-    });
+    await service.adminAs(
+      await service.operatorToken('ops.ravi', 'operator'),
+      'POST',
+      `/partners/${partnerId}/wallet-credits`,
+      {
+        environment: 'sandbox',
+        amount: '75.25',
+        reference: 'report credit',
+      },
+    );
     const today = service.clock.now().toISOString().slice(0, 10);
     await page.click('#partner-statement');
     await page.fill('#report-form input[name=from]', today);
@@ -376,7 +450,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     const csv = readFileSync(await (await csvDownload).path(), 'utf8');
     expect((await csvDownload).suggestedFilename()).toBe(`wallet-${partnerId}-sandbox-${today}-${today}.csv`);
     expect(csv.split('\r\n')[0]).toContain('actor_type,actor_id');
-    expect(csv).toContain('finance.ravi');
+    expect(csv).toContain('ops.ravi');
     const jsonlDownload = page.waitForEvent('download');
     await page.click('#export-jsonl');
     const lines = readFileSync(await (await jsonlDownload).path(), 'utf8')
@@ -386,7 +460,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     expect(lines.find((line) => line.reference === 'report credit')).toMatchObject({
       amount: '75.25',
       actor_type: 'operator',
-      actor_id: 'finance.ravi',
+      actor_id: 'ops.ravi',
     });
 
     await page.click('#verify');
@@ -395,8 +469,8 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   });
 
   it('shows projections with version, checkpoint and lag, follows a rebuild to its end, and shows the job backlog', async () => {
-    await signedIn();
-    const { sandboxKey } = await createPartner('Engineering Partner');
+    await signedIn('eng.console', 'engineer');
+    const { sandboxKey } = await service.createPartner('IN', 'Engineering Partner');
     await service.topup(
       sandboxKey,
       { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 10 },
@@ -455,7 +529,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   });
 
   it('keeps the token out of storage and cookies, and signs out when the token is refused', async () => {
-    await signedIn();
+    const token = await signedIn();
     const kept = await page.evaluate(() => {
       const browserGlobals = globalThis as unknown as {
         localStorage: Storage;
@@ -470,7 +544,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     });
     expect(kept).toEqual({ local: 0, session: 0, cookies: '' });
     expect(await page.inputValue('#operator-token')).toBe('');
-    expect(await page.content()).not.toContain(TEST_ADMIN_TOKEN);
+    expect(await page.content()).not.toContain(token);
 
     await page.route('**/v1/admin/**', (route) =>
       route.fulfill({

@@ -37,11 +37,10 @@ describe('provider answers after an order was resolved', () => {
     const line = text.split('\n').find((candidate) => candidate.startsWith(`partner_service_${name}${labels} `));
     return Number(line?.split(' ')[1]);
   };
-  const resolve = (orderId: string, outcome: 'success' | 'failed') =>
-    service.request('POST', `/v1/admin/orders/${orderId}/resolve`, {
-      token: TEST_ADMIN_TOKEN,
-      body: { outcome, reason: `checked: ${outcome}` },
-      headers: { 'x-operator-id': 'ops.asha' },
+  const resolve = async (orderId: string, outcome: 'success' | 'failed') =>
+    service.adminAs(await service.operatorToken('ops.asha', 'operator'), 'POST', `/orders/${orderId}/resolve`, {
+      outcome,
+      reason: `checked: ${outcome}`,
     });
   /** A 0005 order (never answered), held once it is older than the stuck limit. */
   const heldOrder = async (idempotencyKey: string): Promise<string> => {

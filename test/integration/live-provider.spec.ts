@@ -17,6 +17,7 @@ const PROVIDER_TIMEOUT_MS = 1_000;
 const FIRST_RETRY_MS = 2_000;
 const POLL_AFTER_MS = 30_000;
 const STUCK_AFTER_MS = 900_000;
+const LOOKUP_WINDOW_MS = 600_000;
 const phone = (suffix: string) => `+91987654${suffix}`;
 const REPO_ROOT = resolve(__dirname, '../..');
 
@@ -161,7 +162,7 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
     expect(await balance()).toBe('5000.00');
   });
 
-  it('a 5xx, a 500 after recording and "cannot be processed at the moment" are unknown: looked up, then tried again under the same id, paid once', async () => {
+  it('a 5xx and "cannot be processed at the moment" leave the outcome unknown: never sent again, never refunded on a guess, failed with one refund once the look-up window has passed and the report confirms nothing arrived; a 500 after recording is found at once', async () => {
     const unavailable = await place('0009');
     const erred = await place('0010');
     const busy = await place('0011');
@@ -172,16 +173,29 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
     expect((await view(busy)).status).toBe('PENDING');
 
     await service.advance(FIRST_RETRY_MS);
-    for (const orderId of [unavailable, erred, busy]) {
-      expect((await view(orderId)).status).toBe('SUCCESS');
-      expect(transactionsOf(upstream, orderId)).toHaveLength(1);
+    await service.advance(POLL_AFTER_MS);
+    for (const orderId of [unavailable, busy]) {
+      expect((await view(orderId)).status).toBe('PENDING');
       expect(await refunds(orderId)).toBe(0);
+      expect(await orderEvents(service, orderId, 'TransactionAttemptInDoubt')).not.toHaveLength(0);
+      expect((await orderEvents(service, orderId, 'TransactionLookedUp')).length).toBeGreaterThan(0);
     }
-    expect(submissionsOf(upstream, unavailable).map((submission) => submission.answer)).toEqual([503, 200]);
+
+    await service.advance(LOOKUP_WINDOW_MS);
+    for (const orderId of [unavailable, busy]) {
+      expect(await view(orderId)).toMatchObject({ status: 'FAILED', refunded_at: expect.any(String) });
+      expect(await refunds(orderId)).toBe(1);
+      expect(transactionsOf(upstream, orderId)).toHaveLength(0);
+      expect(submissionsOf(upstream, orderId)).toHaveLength(1);
+      const [failed] = await orderEvents(service, orderId, 'TransactionFailed');
+      expect(failed.data).toMatchObject({ basis: 'absence_confirmed' });
+    }
+    expect(submissionsOf(upstream, unavailable).map((submission) => submission.answer)).toEqual([503]);
     expect(submissionsOf(upstream, busy).map((submission) => submission.errorCode)).toEqual([
       'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT',
-      null,
     ]);
+    expect(transactionsOf(upstream, erred)).toHaveLength(1);
+    expect(await refunds(erred)).toBe(0);
   });
 
   it('a slow answer within the deadline settles at once', async () => {
@@ -244,16 +258,18 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
   it('cli provider status prints the live provider and the float, read now', async () => {
     const run = await cli(['provider', 'status'], service.url);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const float = {
+      balance: expect.stringMatching(/^\d+(\.\d+)?$/),
+      currency: 'USD',
+      low_float_threshold: null,
+      low: false,
+      read_at: expect.any(String),
+    };
     expect(JSON.parse(run.stdout)).toEqual({
       live_provider: 'reloadly',
-      float: {
-        balance: expect.stringMatching(/^\d+(\.\d+)?$/),
-        currency: 'USD',
-        low_float_threshold: null,
-        low: false,
-        read_at: expect.any(String),
-      },
+      float,
       error: null,
+      providers: [{ provider: 'reloadly', balance_endpoint: true, float, error: null }],
     });
   });
 
@@ -296,6 +312,7 @@ describe('live orders without a live provider', () => {
       live_provider: null,
       float: null,
       error: null,
+      providers: [],
     });
   });
 });

@@ -1,7 +1,7 @@
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
 import { LiveUpstream, liveWalletPartner, setRoute, startLiveUpstream, transactionsOf } from '../support/live-provider';
-import { TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
+import { TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const POLL_AFTER_MS = 30_000;
@@ -264,9 +264,10 @@ describe('live routes: which provider and upstream id serve each operator and bi
     expect(dryRun.body.routed_elsewhere).toContainEqual({ kind: 'operator', id: 102, name: 'Jio', provider: 'dtone' });
     const before = (await service.admin('GET', '/routes/history')).body.events.length;
 
+    // The actor is the token's operator; a typed X-Operator-Id is ignored.
     const applied = await service.request('POST', '/v1/admin/providers/reloadly/sync', {
-      token: TEST_ADMIN_TOKEN,
-      headers: { 'x-operator-id': 'ops-carol' },
+      token: await service.operatorToken('ops-carol', 'engineer'),
+      headers: { 'x-operator-id': 'ops-mallory' },
       body: { apply: true },
     });
     expect(applied.body.applied).toBe(true);

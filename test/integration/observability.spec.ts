@@ -126,7 +126,10 @@ describe('health probes, request ids and metrics', () => {
       sample(text, 'partner_service_order_debit_to_outcome_seconds_bucket{le="60",kind="topup",outcome="success"}'),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      sample(text, 'partner_service_provider_call_duration_seconds_count{operation="submit",outcome="answered"}'),
+      sample(
+        text,
+        'partner_service_provider_call_duration_seconds_count{provider="sandbox",operation="submit",outcome="answered"}',
+      ),
     ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'partner_service_projection_lag_seconds{projector="read-models"}')).toBe(0);
     expect(sample(text, 'partner_service_job_backlog{state="due"}')).toBe(0);

@@ -157,6 +157,7 @@ describe.each(STORES)('rebuilding read models from the event log without downtim
     expect(Object.keys(byName).sort()).toEqual([
       'balances',
       'key-scopes',
+      'operator-actions',
       'orders',
       'partner-events',
       'partner-settings',
@@ -458,7 +459,16 @@ describe('the projections commands of the operator CLI', () => {
     expect(lines(run)).toHaveLength(1);
     expect(
       (printed.projections as { name: string; version: number }[]).map((projection) => projection.name).sort(),
-    ).toEqual(['balances', 'key-scopes', 'orders', 'partner-events', 'partner-settings', 'partners', 'reactions']);
+    ).toEqual([
+      'balances',
+      'key-scopes',
+      'operator-actions',
+      'orders',
+      'partner-events',
+      'partner-settings',
+      'partners',
+      'reactions',
+    ]);
   });
 
   it('projections rebuild prints JSON progress lines when not on a terminal, and the completed rebuild last', async () => {

@@ -32,12 +32,12 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
       next_probe_at: null,
     });
 
-    // Suffix 0009: the simulator answers 503 to the first attempt and records nothing; the outcome is unknown.
+    // Suffix 0007: the simulator records the topup but never answers; the outcome is unknown and each order is in doubt.
     const placed: string[] = [];
     for (let i = 0; i < 5; i++) {
       const answer = await service.topup(
         liveKey,
-        { operator_id: 101, phone: `+9198765${i}0009`, amount: 100 },
+        { operator_id: 101, phone: `+9198765${i}0007`, amount: 100 },
         `breaker-${i}`,
       );
       expect(answer.status).toBe(200);
@@ -72,7 +72,8 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
     expect(upstream.simulator.state.submissions.length).toBe(attemptsBefore);
     expect((await breaker()).state).toBe('open');
 
-    // After the cool-down one retry goes as the probe; the simulator answers it, the breaker closes, and the rest follow.
+    // After the cool-down one retry goes as the probe (a look-up: an order in doubt is never sent again); the simulator
+    // answers it, the breaker closes, and the rest follow.
     await service.advance(COOL_DOWN_MS);
     await service.advance(COOL_DOWN_MS);
     expect(await breaker()).toEqual({
@@ -87,6 +88,7 @@ describe('the circuit breaker of a live provider (simulator over HTTP, postgres 
     for (const orderId of placed) {
       expect(await view(orderId)).toMatchObject({ status: 'SUCCESS', refunded_at: null });
       expect(transactionsOf(upstream, orderId)).toHaveLength(1);
+      expect(upstream.simulator.state.submissions.filter((sent) => sent.reference === orderId)).toHaveLength(1);
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
     }
     const accepted = await service.topup(

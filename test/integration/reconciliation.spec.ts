@@ -93,7 +93,7 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
     expect(audit.events.at(-1)).toMatchObject({
       event_type: 'ReconciliationMismatchFound',
       stream_id: `reconciliation-reloadly-${day}`,
-      actor: { type: 'operator', id: 'admin-token' },
+      actor: { type: 'operator', id: 'break-glass' },
       data: { provider: 'reloadly', date: day, kind: 'amount_mismatch', orderId: orders.amount },
     });
     const unknown = (await service.admin('GET', '/audit/orders/ord_not_ours_1')).body;

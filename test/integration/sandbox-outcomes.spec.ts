@@ -150,7 +150,7 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
       expect(stored[1].position.commit).toBe(stored[0].position.commit);
     });
 
-    it('a run that stops after the provider answered, before storing it, is retried: the provider is asked again with the same order id and the order settles once', async () => {
+    it('a run that stops after the provider answered, before storing it, is retried: the order is in doubt, the provider is asked again with the same order id and the order settles once', async () => {
       const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox();
       const submit = jest.spyOn(provider, 'submit');
       loseTheNextAnswer();
@@ -161,8 +161,10 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
 
       await service.advance(RETRY_AFTER_MS);
       expect(submit.mock.calls.map(([order]) => order.orderId)).toEqual([orderId, orderId]);
+      expect(submit.mock.calls[1][0]).toMatchObject({ resubmission: true, inDoubtSince: expect.any(String) });
       expect((await orderStream(orderId)).map((event) => event.type)).toEqual([
         'TransactionInitiated',
+        'TransactionAttemptInDoubt',
         'TransactionSettled',
       ]);
       expect(await status(orderId)).toMatchObject({ status: 'SUCCESS', refunded_at: null });

@@ -8,7 +8,7 @@ import { SubmitOrderJob } from '../../src/application/process-managers/submit-or
 import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents, sqlOf } from '../support/ledger';
-import { SANDBOX_PHONES, STORES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
+import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
 
 const STUCK_AFTER_MS = 60_000;
 
@@ -42,11 +42,11 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
     expect(listed.status).toBe(200);
     return (listed.body.orders as { order_id: string; status: string }[]).find((order) => order.order_id === orderId);
   };
-  const resolve = (orderId: string, outcome: 'success' | 'failed', operator = 'ops.asha') =>
-    service.request('POST', `/v1/admin/orders/${orderId}/resolve`, {
-      token: TEST_ADMIN_TOKEN,
-      body: { outcome, reason: `checked with the operator: ${outcome}` },
-      headers: { 'x-operator-id': operator },
+  /** A resolution with the token of the operator named: the actor recorded is the token's operator. */
+  const resolve = async (orderId: string, outcome: 'success' | 'failed', operator = 'ops.asha') =>
+    service.adminAs(await service.operatorToken(operator, 'operator'), 'POST', `/orders/${orderId}/resolve`, {
+      outcome,
+      reason: `checked with the operator: ${outcome}`,
     });
   /** Places a 0005 order and lets it age until it is held. */
   const heldOrderId = async (idempotencyKey: string): Promise<string> => {

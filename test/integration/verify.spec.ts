@@ -220,6 +220,39 @@ describe.each(STORES)('verifying the money invariants (%s store)', (store) => {
     );
   });
 
+  it('a refund of an order the provider had acknowledged, failed on a refusal of a later attempt, is reported as a breach of invariant 4', async () => {
+    const { partnerId, sandboxKey } = await service.createPartner('IN', 'Refused Retry Partner');
+    const orderId = await topup(sandboxKey, '0003', 'refused-retry-1');
+    await service.settle();
+    expect(await orderEvents(service, orderId, 'TransactionSubmitted')).toHaveLength(1);
+
+    await forgeEvent(
+      service,
+      `order-${orderId}`,
+      'TransactionFailed',
+      {
+        orderId,
+        reason: 'reloadly refused the order: HTTP 400 PHONE_RECENTLY_RECHARGED',
+        failedAt: service.clock.now().toISOString(),
+        resolvedBy: null,
+        basis: 'refused',
+      },
+      forgedMetadata(partnerId, orderId),
+    );
+
+    // The refund follows the forged failure as it follows any failure.
+    const breaches = await breachesOf();
+    expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(1);
+    expect(breaches).toContainEqual(
+      expect.objectContaining({
+        invariant: 4,
+        detail: expect.stringContaining(
+          `order ${orderId} was failed on one attempt (refused: reloadly refused the order: HTTP 400 PHONE_RECENTLY_RECHARGED)`,
+        ),
+      }),
+    );
+  });
+
   cliIt('the operator CLI `verify` exits 1 on a tampered ledger and names the breaches', async () => {
     const run = await runCliVerify(service.url);
     expect(run.code).toBe(1);

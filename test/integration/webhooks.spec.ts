@@ -94,11 +94,11 @@ describe('webhooks', () => {
     return receiver;
   };
 
-  const configure = (partnerId: string, body: Record<string, unknown>, operator?: string): Promise<HttpAnswer> =>
+  /** With the break-glass token, or the token of the operator named (who is then the actor recorded). */
+  const configure = async (partnerId: string, body: Record<string, unknown>, operator?: string): Promise<HttpAnswer> =>
     service.request('PATCH', `/v1/admin/partners/${partnerId}/settings`, {
-      token: TEST_ADMIN_TOKEN,
+      token: operator ? await service.operatorToken(operator, 'operator') : TEST_ADMIN_TOKEN,
       body,
-      headers: operator ? { 'x-operator-id': operator } : {},
     });
 
   /** A sandbox partner whose webhooks go to a fresh receiver; returns the secret shown once. */

@@ -1,5 +1,6 @@
 import { SecretGenerator } from '../../src/application/ports/secrets.port';
 import { API_KEY_PREFIX } from '../../src/domain/partner/api-key-format';
+import { OPERATOR_TOKEN_PREFIX } from '../../src/domain/back-office/operator-token';
 import { Environment } from '../../src/domain/shared/environment';
 import { SeededRandom } from './seeded-random';
 
@@ -19,6 +20,10 @@ export class SeededSecrets implements SecretGenerator {
 
   newWebhookSecret(): string {
     return `whsec_${this.random.bytes(24).toString('base64url')}`;
+  }
+
+  newOperatorToken(): string {
+    return `${OPERATOR_TOKEN_PREFIX}${this.random.bytes(32).toString('base64url')}`;
   }
 
   newId(prefix: string): string {

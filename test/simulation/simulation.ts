@@ -5,6 +5,7 @@ import { Environment } from '../../src/domain/shared/environment';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { createTestDatabase } from '../support/postgres-test-database';
 import { catchUpReadModels, compareOrdersReadModel, foldLog, LogFold, verifyMoneyInvariants } from './invariant-checks';
+import { LiveUpstreams } from './live-upstreams';
 import { ScriptedProvider } from './scripted-provider';
 import { ScriptedWebhookReceiver } from './scripted-webhook-receiver';
 import { SeededRandom } from './seeded-random';
@@ -69,6 +70,8 @@ const WEIGHTS = {
   crash: 2,
   crash_during_provider_call: 1,
   provider_outage: 1,
+  live_topup: 4,
+  live_pay_bill: 3,
 } as const;
 type Action = keyof typeof WEIGHTS;
 
@@ -81,6 +84,11 @@ const SEQUENTIAL_WEIGHTS: Record<Action, number> = {
 
 const OPERATORS = [101, 102, 103];
 const BILLER = 1001;
+/** Live: operator 101 through Reloadly, biller 1005 (BESCOM) through Setu; the simulators' scenarios by suffix. */
+const LIVE_OPERATOR = 101;
+const LIVE_BILLER = 1005;
+const LIVE_PHONE_SUFFIXES = ['0001', '0002', '0003', '0004', '0005'];
+const LIVE_CONSUMER_SUFFIXES = ['0001', '0002', '0003', '0004', '0012'];
 
 interface Wallet {
   name: string;
@@ -123,6 +131,9 @@ class SimulationRun {
   private databaseUrl = '';
   private dropDatabase: () => Promise<void> = async () => undefined;
   private readonly wallets: Wallet[] = [];
+  /** A KYC-approved partner's live wallet, whose orders go to the two protocol simulators. */
+  private liveWallet: Wallet | null = null;
+  private upstreams: LiveUpstreams | null = null;
   private readonly keys = new Map<string, KeyUse>();
   private readonly creditKeys: {
     wallet: Wallet;
@@ -132,6 +143,8 @@ class SimulationRun {
   }[] = [];
   /** Every order the service answered 200 for: each must stay in the log. */
   private readonly accepted = new Set<string>();
+  /** The live orders among them: each is sent upstream at most once. */
+  private readonly liveOrders = new Set<string>();
   private readonly trace: string[] = [];
   private readonly stats: Record<string, number> = {};
   private keyCounter = 0;
@@ -152,6 +165,8 @@ class SimulationRun {
     const database = await createTestDatabase(`sim_${this.options.seed}`);
     this.databaseUrl = database.connectionString;
     this.dropDatabase = () => database.drop();
+    this.upstreams = await LiveUpstreams.start(this.provider, this.options.seed);
+    this.doubles.providers = this.upstreams;
     this.service = await SimulatedService.start(this.databaseUrl, this.doubles, this.options.jobConcurrency);
     await this.setUp();
     let step = 0;
@@ -179,6 +194,7 @@ class SimulationRun {
 
   async dispose(): Promise<void> {
     await this.service?.close().catch(() => undefined);
+    await this.upstreams?.close();
     await this.dropDatabase();
   }
 
@@ -207,8 +223,8 @@ class SimulationRun {
   // ---------------------------------------------------------------- set-up
 
   /**
-   * Three partners in India, on their sandbox wallets (granted at onboarding). Live orders need a
-   * route to a named live provider, which the scripted upstream does not stand for.
+   * Three partners in India, on their sandbox wallets (granted at onboarding), and one
+   * KYC-approved partner whose live orders go to the Reloadly and Setu simulators by route.
    */
   private async setUp(): Promise<void> {
     for (let i = 0; i < 3; i++) {
@@ -234,8 +250,49 @@ class SimulationRun {
         'configure',
       );
     }
+    await this.setUpLive();
     await this.live.settle();
     await this.checkInvariants(Number.POSITIVE_INFINITY);
+  }
+
+  /** A KYC-approved partner with a funded live wallet, and the live routes of its products. */
+  private async setUpLive(): Promise<void> {
+    const created = await this.expectStatus(
+      this.live.admin('POST', '/partners', { name: 'Simulated Live Partner', corridor: 'IN' }),
+      [201],
+      'create live partner',
+    );
+    const partnerId = created.body.partner_id as string;
+    const approved = await this.expectStatus(
+      this.live.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' }),
+      [200],
+      'kyc',
+    );
+    this.liveWallet = { name: 'live/live', partnerId, environment: 'live', token: approved.body.live_api_key };
+    await this.expectStatus(
+      this.live.admin('PATCH', `/partners/${partnerId}/settings`, { environment: 'live', rate_limit: 100_000 }),
+      [200],
+      'configure live',
+    );
+    await this.expectStatus(
+      this.live.admin(
+        'POST',
+        `/partners/${partnerId}/wallet-credits`,
+        { environment: 'live', amount: '20000.00', reference: 'live funding' },
+        { 'idempotency-key': `live-funding-${this.options.seed}` },
+      ),
+      [200],
+      'fund live wallet',
+    );
+    for (const route of [
+      { kind: 'operator', id: LIVE_OPERATOR, provider: 'reloadly', upstream_id: '1201' },
+      { kind: 'biller', id: LIVE_BILLER, provider: 'setu', upstream_id: 'BESCOM000KAR01' },
+    ])
+      await this.expectStatus(
+        this.live.admin('POST', '/routes', route, { 'x-operator-id': 'sim-ops' }),
+        [200],
+        `route ${route.kind} ${route.id}`,
+      );
   }
 
   // ---------------------------------------------------------------- steps
@@ -283,7 +340,47 @@ class SimulationRun {
       case 'provider_outage':
         this.provider.outage = !this.provider.outage;
         return this.provider.outage ? 'upstream goes down' : 'upstream comes back';
+      case 'live_topup':
+        return this.liveTopup();
+      case 'live_pay_bill':
+        return this.livePayBill();
     }
+  }
+
+  /** A live topup through Reloadly's protocol (the simulator's outcome by the phone's suffix). */
+  private async liveTopup(): Promise<string> {
+    const wallet = this.liveWallet!;
+    const key = this.newKey();
+    const body = {
+      operator_id: LIVE_OPERATOR,
+      phone: `+91987654${this.scheduler.pick(LIVE_PHONE_SUFFIXES)}`,
+      amount: this.scheduler.int(10, 300),
+    };
+    const use: KeyUse = { wallet, path: '/topup', body, orderId: null };
+    const answer = await this.send(use, key);
+    return `live topup ${body.phone} ${body.amount} key ${key}: ${this.record(key, use, answer, 'live topup')}`;
+  }
+
+  /** A live bill fetched and paid through Setu's protocol (the simulator's outcome by the consumer number's suffix). */
+  private async livePayBill(): Promise<string> {
+    const wallet = this.liveWallet!;
+    const consumerNumber = `123456${this.scheduler.pick(LIVE_CONSUMER_SUFFIXES)}`;
+    const bill = await this.live.request('POST', '/v1/partner/bill-info', {
+      token: wallet.token,
+      body: { biller_id: LIVE_BILLER, consumer_number: consumerNumber },
+    });
+    // 422: nothing due; 503: Setu's breaker, or a fetch that did not answer in time.
+    this.expectAnswer(bill, [200, 422, 503], 'live bill-info');
+    if (bill.status !== 200) return `live bill-info ${consumerNumber}: ${bill.status} ${bill.body?.error ?? ''}`;
+    const key = this.newKey();
+    const use: KeyUse = {
+      wallet,
+      path: '/pay-bill',
+      body: { biller_id: LIVE_BILLER, consumer_number: consumerNumber, amount: Number(bill.body.amount) },
+      orderId: null,
+    };
+    const answer = await this.send(use, key);
+    return `live pay bill ${consumerNumber} ${bill.body.amount} key ${key}: ${this.record(key, use, answer, 'live pay-bill')}`;
   }
 
   private newKey(): string {
@@ -319,13 +416,15 @@ class SimulationRun {
 
   /** Records a placement's answer; a 200 binds the key to its order, for good. */
   private record(key: string, use: KeyUse, answer: Answer, what: string): string {
-    this.expectAnswer(answer, [200, 402, 409, 422, 400], what);
+    // A live order may also meet 503 before any debit (its provider's breaker open, a fetch unanswered).
+    this.expectAnswer(answer, [200, 402, 409, 422, 400, ...(use.wallet.environment === 'live' ? [503] : [])], what);
     if (answer.status === 200) {
       const orderId = answer.body.order_id as string;
       if (use.orderId && use.orderId !== orderId)
         throw new ProblemFound(`${what}: key ${key} answered order ${orderId}, it was bound to ${use.orderId}`);
       use.orderId = orderId;
       this.accepted.add(orderId);
+      if (use.wallet.environment === 'live') this.liveOrders.add(orderId);
     }
     this.keys.set(key, use);
     return `${answer.status}${answer.status === 200 ? ` ${answer.body.order_id}` : ` ${answer.body?.error ?? ''}`}`;
@@ -613,6 +712,10 @@ class SimulationRun {
     problems.push(...(await compareOrdersReadModel(this.live, fold)));
     for (const orderId of this.accepted)
       if (!fold.orders.has(orderId)) problems.push(`order ${orderId} was answered 200 but has no debit in the log`);
+    for (const orderId of this.liveOrders) {
+      const upstream = this.upstreams?.upstreamCountOf(orderId) ?? 0;
+      if (upstream > 1) problems.push(`live order ${orderId} was paid ${upstream} times upstream`);
+    }
     if (problems.length > 0) throw new ProblemFound(problems.join('\n'));
   }
 

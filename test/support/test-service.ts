@@ -11,6 +11,7 @@ import { createTestDatabase } from './postgres-test-database';
 import { EmbeddedPostgresServer } from '../../src/infrastructure/sql/embedded/embedded-postgres-server';
 import { PartnerClient } from '../../clients/typescript/src';
 import { partnerClient } from './partner-client';
+import { OperatorRole } from '../../src/domain/back-office/operator-role';
 
 export type StoreKind = 'embedded' | 'postgres';
 
@@ -28,6 +29,8 @@ export interface TestServiceOptions {
   embeddedRestartDelaysMs?: readonly number[];
   /** Address to listen on; default 127.0.0.1. '::' listens on IPv6 (and IPv4-mapped) as well, and `url` then uses [::1]. */
   host?: string;
+  /** Told of every route the application registers from then on (Fastify's onRoute hook): the controllers' routes. */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 export interface HttpAnswer {
@@ -104,6 +107,12 @@ export class TestService {
       await server?.stop();
       throw error;
     });
+    const onRoute = options.onRoute;
+    if (onRoute)
+      app
+        .getHttpAdapter()
+        .getInstance()
+        .addHook('onRoute', (route) => onRoute(route));
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: 0, host });
     const address = app.getHttpServer().address();
@@ -154,6 +163,43 @@ export class TestService {
 
   admin(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
     return this.request(method, `/v1/admin${path}`, { token: TEST_ADMIN_TOKEN, body });
+  }
+
+  /** A back-office call with an operator's own token (see `operatorToken`). */
+  adminAs(
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<HttpAnswer> {
+    return this.request(method, `/v1/admin${path}`, { token, body, headers });
+  }
+
+  /** Creates a back-office operator with the break-glass token; its token is shown once, here. */
+  async createOperator(
+    name: string,
+    role: OperatorRole,
+    expiresInDays?: number,
+  ): Promise<{ operatorId: string; token: string; expiresAt: string }> {
+    const answer = await this.admin('POST', '/operators', {
+      name,
+      role,
+      ...(expiresInDays === undefined ? {} : { expires_in_days: expiresInDays }),
+    });
+    if (answer.status !== 201) throw new Error(`operator create failed: ${answer.status} ${answer.text}`);
+    return { operatorId: answer.body.operator_id, token: answer.body.token, expiresAt: answer.body.expires_at };
+  }
+
+  private readonly operatorTokens = new Map<string, string>();
+
+  /** The token of the operator of this name and role, created at the first call and reused after. */
+  async operatorToken(name: string, role: OperatorRole): Promise<string> {
+    const known = this.operatorTokens.get(`${name} ${role}`);
+    if (known) return known;
+    const { token } = await this.createOperator(name, role);
+    this.operatorTokens.set(`${name} ${role}`, token);
+    return token;
   }
 
   partner(

@@ -1,10 +1,13 @@
+import { runSetuSimulator } from './setu/main';
 import { startSimulator } from './simulator';
 
 /**
  * npm run provider-sim -- [--port 4010] [--host 127.0.0.1] [--seed 1] [--balance 1000.00] [--currency USD]
  *   [--token-ttl-seconds 3600] [--settle-after-ms 30000] [--slow-ms 3000] [--hang-ms 120000]
+ *   [--invisible-ms 60000] [--recent-recharge-ms 120000] [--report-time-zone America/New_York] [--max-page-size 50]
  * Each flag can also be given as an environment variable: PORT, HOST, SEED, BALANCE, CURRENCY,
- * TOKEN_TTL_SECONDS, SETTLE_AFTER_MS, SLOW_MS, HANG_MS (flags win).
+ * TOKEN_TTL_SECONDS, SETTLE_AFTER_MS, SLOW_MS, HANG_MS, INVISIBLE_MS, RECENT_RECHARGE_MS,
+ * REPORT_TIME_ZONE, MAX_PAGE_SIZE (flags win).
  */
 function option(name: string): string | undefined {
   const flag = `--${name}`;
@@ -34,6 +37,10 @@ async function main(): Promise<void> {
     settleAfterMs: integer('settle-after-ms'),
     slowMs: integer('slow-ms'),
     hangMs: integer('hang-ms'),
+    invisibleMs: integer('invisible-ms'),
+    recentRechargeMs: integer('recent-recharge-ms'),
+    reportTimeZone: option('report-time-zone'),
+    maxPageSize: integer('max-page-size'),
   });
   console.log(`provider simulator (Reloadly protocol) listening on ${simulator.url}`);
   console.log(`  LIVE_PROVIDER=reloadly RELOADLY_CLIENT_ID=any RELOADLY_CLIENT_SECRET=any`);
@@ -45,4 +52,5 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-void main();
+// `npm run provider-sim -- setu`: Setu's BBPS BillPay protocol instead (tools/provider-sim/setu/main.ts).
+void (process.argv[2] === 'setu' ? runSetuSimulator() : main());

@@ -9,13 +9,15 @@ export interface Answer {
   /** Hold the connection this long and then drop it without an answer. */
   hangMs?: number;
   delayMs?: number;
+  headers?: Record<string, string>;
 }
 
 /** A JSON number from a decimal literal (JSON.parse of the literal is exactly the number a client reads). */
 export const num = (text: string): number => JSON.parse(text) as number;
 
-export function page(items: unknown[], query: URLSearchParams): Json {
-  const size = Math.max(Number(query.get('size') ?? 200) || 200, 1);
+/** A page as Reloadly's reports give it; a size above `maxSize` is cut to it (the client must follow totalPages). */
+export function page(items: unknown[], query: URLSearchParams, maxSize = 200): Json {
+  const size = Math.min(Math.max(Number(query.get('size') ?? 200) || 200, 1), maxSize);
   const number = Math.max(Number(query.get('page') ?? 1) || 1, 1);
   const content = items.slice((number - 1) * size, number * size);
   return {
@@ -28,15 +30,9 @@ export function page(items: unknown[], query: URLSearchParams): Json {
   };
 }
 
-/** "yyyy-MM-dd HH:mm:ss" in UTC. */
+/** "yyyy-MM-dd HH:mm:ss" in UTC (error time stamps, balance updates; transaction dates are in the report's zone). */
 export function stamp(at: number = Date.now()): string {
   return new Date(at).toISOString().slice(0, 19).replace('T', ' ');
-}
-
-export function dateOf(text: string | null): number | null {
-  if (!text) return null;
-  const at = Date.parse(`${text.replace(' ', 'T')}Z`);
-  return Number.isNaN(at) ? null : at;
 }
 
 export const ok = (body: Json): Answer => ({ status: 200, body });
@@ -70,6 +66,10 @@ export function readBody(request: IncomingMessage): Promise<string> {
 export function reply(response: ServerResponse, answer: Answer): void {
   if (response.destroyed) return;
   const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-  response.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(answer.status, {
+    ...answer.headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }

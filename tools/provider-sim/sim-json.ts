@@ -1,5 +1,6 @@
 import { SIM_BILLERS, SIM_OPERATORS, SimBiller, SimOperator } from './sim-catalog';
 import { num, stamp } from './sim-http';
+import { zonedStamp } from './sim-time';
 import { divide, literal, micros } from './sim-money';
 import { SimState, SimStatus, SimTransaction } from './sim-state';
 
@@ -24,7 +25,7 @@ export function topupJson(state: SimState, transaction: SimTransaction): Record<
     requestedAmountCurrencyCode: transaction.localCurrency,
     deliveredAmount: num(literal(transaction.localAmount)),
     deliveredAmountCurrencyCode: transaction.localCurrency,
-    transactionDate: stamp(transaction.createdAt),
+    transactionDate: zonedStamp(transaction.createdAt, state.reportTimeZone),
     pinDetail: null,
     balanceInfo: {
       oldBalance: num(literal(transaction.balanceAfter + transaction.cost, 5)),
@@ -36,7 +37,11 @@ export function topupJson(state: SimState, transaction: SimTransaction): Record<
   };
 }
 
-export function paymentJson(transaction: SimTransaction, settleAfterMs: number): Record<string, unknown> {
+export function paymentJson(
+  state: SimState,
+  transaction: SimTransaction,
+  settleAfterMs: number,
+): Record<string, unknown> {
   const [code, message] = paymentMessage(transaction.status);
   return {
     id: transaction.id,
@@ -44,9 +49,26 @@ export function paymentJson(transaction: SimTransaction, settleAfterMs: number):
     referenceId: transaction.reference,
     code,
     message,
-    submittedAt: stamp(transaction.createdAt),
-    finalStatusAvailabilityAt: stamp(transaction.createdAt + settleAfterMs),
+    submittedAt: zonedStamp(transaction.createdAt, state.reportTimeZone),
+    finalStatusAvailabilityAt: zonedStamp(transaction.createdAt + settleAfterMs, state.reportTimeZone),
   };
+}
+
+/**
+ * The topup status answer, in the wrapper Reloadly's SDKs read (`{code, message, status,
+ * transaction}`); a refunded topup's carries no transaction. `flat`: the transaction itself, as
+ * the API reference shows it.
+ */
+export function topupStatusJson(state: SimState, transaction: SimTransaction, flat: boolean): Record<string, unknown> {
+  if (flat) return topupJson(state, transaction);
+  if (transaction.status === 'REFUNDED')
+    return {
+      code: 'TOPUP_REFUNDED',
+      message: 'The topup was not processed by the operator; the amount was returned to your balance',
+      status: 'REFUNDED',
+      transaction: null,
+    };
+  return { code: null, message: null, status: transaction.status, transaction: topupJson(state, transaction) };
 }
 
 /** A payment as the look-ups list it: `{code, message, transaction}`. */
@@ -69,7 +91,7 @@ export function paymentItem(state: SimState, transaction: SimTransaction): Recor
       feeCurrencyCode: state.currency,
       discount: 0,
       discountCurrencyCode: state.currency,
-      submittedAt: stamp(transaction.createdAt),
+      submittedAt: zonedStamp(transaction.createdAt, state.reportTimeZone),
       balanceInfo: {
         oldBalance: num(literal(transaction.balanceAfter + transaction.cost, 5)),
         newBalance: num(literal(transaction.balanceAfter, 5)),
@@ -84,7 +106,8 @@ export function paymentItem(state: SimState, transaction: SimTransaction): Recor
         billerName: biller.name,
         billerCountryCode: biller.country,
         serviceType: biller.serviceType,
-        completedAt: transaction.status === 'PROCESSING' ? null : stamp(transaction.createdAt),
+        completedAt:
+          transaction.status === 'PROCESSING' ? null : zonedStamp(transaction.createdAt, state.reportTimeZone),
         subscriberDetails: { accountNumber: transaction.target },
       },
     },
@@ -132,6 +155,7 @@ export function billerJson(biller: SimBiller): Record<string, unknown> {
 
 function paymentMessage(status: SimStatus): [string, string] {
   if (status === 'SUCCESSFUL') return ['PAYMENT_PROCESSED_SUCCESSFULLY', 'The payment was processed successfully'];
+  if (status === 'REFUNDED') return ['PAYMENT_REFUNDED', 'The payment was refunded'];
   if (status === 'PROCESSING')
     return [
       'PAYMENT_PROCESSING_IN_PROGRESS',

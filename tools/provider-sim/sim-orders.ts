@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SIM_BILLERS, SIM_OPERATORS, SimBiller, SimOperator } from './sim-catalog';
-import { Answer, Json, dateOf, error, parse, stamp } from './sim-http';
+import { Answer, Json, error, parse, stamp } from './sim-http';
+import { zonedInstant } from './sim-time';
 import { amountOf, divide, micros } from './sim-money';
 import { SimScenario, scenarioOf } from './sim-scenarios';
 import { SimApi, SimState, SimStatus, SimTransaction } from './sim-state';
@@ -10,9 +11,21 @@ export interface SimTimings {
   settleAfterMs: number;
   slowMs: number;
   hangMs: number;
+  /** How long an attempt in flight (0012, 0015) stays out of every look-up. */
+  invisibleMs: number;
+  /** Reloadly's two-minute rule: a number recharged this recently is refused (0: no rule). */
+  recentRechargeMs: number;
+  /** The Retry-After of a 429, in seconds. */
+  retryAfterSeconds: number;
 }
 
-/** Taking topups and payments: checks, repeated identifiers, scenarios, the balance and the record. */
+/**
+ * Taking topups and payments: checks, repeated identifiers, the two-minute rule, scenarios, the
+ * balance and the record. A repeated topup `customIdentifier` is refused, as Reloadly's docs say
+ * it cannot be reused — but only when the first transaction is visible (one still in flight is
+ * not checked against). A repeated payment `referenceId` is not refused at all: Reloadly documents
+ * no such refusal, so the simulator pays it again.
+ */
 export class SimOrders {
   constructor(
     private readonly state: SimState,
@@ -97,7 +110,7 @@ export class SimOrders {
           cost: local ? divide(amount, micros(rate)) : amount,
         };
       },
-      (transaction) => paymentJson(transaction, this.settings.settleAfterMs),
+      (transaction) => paymentJson(this.state, transaction, this.settings.settleAfterMs),
     );
   }
 
@@ -110,8 +123,9 @@ export class SimOrders {
     json: (transaction: SimTransaction) => Json,
   ): Answer {
     const path = api === 'airtime' ? '/airtime/topups' : '/utilities/pay';
+    const now = Date.now();
     const answer = ((): Answer & { transactionId?: number } => {
-      if (reference !== null && this.state.byReference(api, reference)) {
+      if (api === 'airtime' && reference !== null && this.state.visibleByReference(api, reference, now)) {
         return error(
           409,
           'DUPLICATE_CUSTOM_IDENTIFIER',
@@ -123,13 +137,18 @@ export class SimOrders {
       if ('status' in checked) return checked;
       const scenario = scenarioOf(target);
       const onceKey = `${api}:${reference ?? target}`;
-      if (scenario === 'refused')
+      if (scenario === 'rate_limited') return rateLimited(path, this.settings.retryAfterSeconds);
+      if (api === 'airtime' && this.recentlyRecharged(target, now))
         return error(
           400,
-          api === 'airtime' ? 'TOPUP_TRANSACTION_FAILED' : 'INVALID_AMOUNT',
-          'The transaction was declined',
+          'PHONE_RECENTLY_RECHARGED',
+          'After a given phone number has been topped-up, a delay of 2 minutes has to take place before it can be topped-up again',
           path,
         );
+      if (scenario === 'refused')
+        return api === 'airtime'
+          ? error(400, 'INVALID_RECIPIENT_PHONE', 'Recipient phone number is not valid', path)
+          : error(400, 'INVALID_AMOUNT', 'The transaction was declined', path);
       if (
         (scenario === 'unavailable_once' || scenario === 'cannot_process_once') &&
         !this.state.refusedOnce.has(onceKey)
@@ -157,8 +176,24 @@ export class SimOrders {
       );
       const answered: Answer = { status: 200, body: json(transaction) };
       if (scenario === 'slow_success') answered.delayMs = this.settings.slowMs;
-      if (scenario === 'timeout_then_success' || scenario === 'timeout_then_failure')
+      if (
+        scenario === 'timeout_then_success' ||
+        scenario === 'timeout_then_failure' ||
+        scenario === 'in_flight_then_success'
+      )
         answered.hangMs = this.settings.hangMs;
+      if (scenario === 'failed_but_recorded')
+        return {
+          ...(api === 'airtime'
+            ? error(
+                400,
+                'TOPUP_TRANSACTION_FAILED',
+                'Topup transactions may fail for various reasons, contact support for more details',
+                path,
+              )
+            : { status: 500, body: { timestamp: stamp(), status: 500, error: 'Internal Server Error', path } }),
+          transactionId: transaction.id,
+        };
       if (scenario === 'error_after_recording')
         return {
           status: 500,
@@ -192,6 +227,8 @@ export class SimOrders {
     const id = this.state.newTransactionId();
     const [status, finalStatus] = statusesOf(scenario);
     this.state.balance -= cost;
+    const createdAt = Date.now();
+    const inFlight = scenario === 'in_flight_then_success' || scenario === 'failed_but_recorded';
     const transaction: SimTransaction = {
       api,
       id,
@@ -199,7 +236,8 @@ export class SimOrders {
       status,
       finalStatus,
       scenario,
-      createdAt: Date.now(),
+      createdAt,
+      visibleAt: createdAt + (inFlight ? this.settings.invisibleMs : 0),
       productId: product.id,
       productName: product.name,
       country: product.country,
@@ -215,6 +253,24 @@ export class SimOrders {
     return transaction;
   }
 
+  /** Reloadly's two-minute rule: the number was recharged (or is being) within the last two minutes. */
+  private recentlyRecharged(target: string, now: number): boolean {
+    if (this.settings.recentRechargeMs <= 0) return false;
+    return this.state.transactions.some(
+      (transaction) =>
+        transaction.api === 'airtime' &&
+        transaction.target === target &&
+        transaction.status !== 'FAILED' &&
+        transaction.status !== 'REFUNDED' &&
+        now - transaction.createdAt < this.settings.recentRechargeMs,
+    );
+  }
+
+  /** A transaction a look-up shows now (not one still in flight). */
+  visible(transaction: SimTransaction): boolean {
+    return transaction.visibleAt <= Date.now();
+  }
+
   /** A PROCESSING transaction shows its final status once settle-after has passed. */
   settle(transaction: SimTransaction): void {
     if (
@@ -227,17 +283,30 @@ export class SimOrders {
     if (transaction.status === 'FAILED' || transaction.status === 'REFUNDED') this.state.balance += transaction.cost;
   }
 
-  report(api: SimApi, query: URLSearchParams, referenceName: string): SimTransaction[] {
+  /** The report: visible transactions, filtered by reference and by a date range read in the report's zone. */
+  report(api: SimApi, query: URLSearchParams, referenceName: string, zone: string): SimTransaction[] {
     const reference = query.get(referenceName);
-    const from = dateOf(query.get('startDate'));
-    const to = dateOf(query.get('endDate'));
+    const from = zonedInstant(query.get('startDate'), zone);
+    const to = zonedInstant(query.get('endDate'), zone);
     return this.state.transactions.filter((transaction) => {
-      if (transaction.api !== api || (reference !== null && transaction.reference !== reference)) return false;
+      if (transaction.api !== api || !this.visible(transaction)) return false;
+      if (reference !== null && transaction.reference !== reference) return false;
       if ((from !== null && transaction.createdAt < from) || (to !== null && transaction.createdAt > to)) return false;
       this.settle(transaction);
       return true;
     });
   }
+}
+
+/** Reloadly's 429: its error body, with the reset in Retry-After and X-RateLimit-Reset. */
+export function rateLimited(path: string, retryAfterSeconds: number): Answer {
+  return {
+    ...error(429, 'RATE_LIMIT_REACHED', 'Too many requests. Blocked due to rate limiting.', path),
+    headers: {
+      'retry-after': String(retryAfterSeconds),
+      'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + retryAfterSeconds),
+    },
+  };
 }
 
 function statusesOf(scenario: SimScenario): [SimStatus, SimStatus | null] {
@@ -246,6 +315,8 @@ function statusesOf(scenario: SimScenario): [SimStatus, SimStatus | null] {
       return ['PROCESSING', 'SUCCESSFUL'];
     case 'processing_then_failure':
       return ['PROCESSING', 'FAILED'];
+    case 'processing_then_refunded':
+      return ['PROCESSING', 'REFUNDED'];
     case 'processing_forever':
       return ['PROCESSING', null];
     case 'timeout_then_failure':

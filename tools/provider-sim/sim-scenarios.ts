@@ -4,7 +4,7 @@
  */
 export type SimScenario =
   | 'success' // 0001: SUCCESSFUL in the answer
-  | 'refused' // 0002: refused with a definitive error code, nothing recorded
+  | 'refused' // 0002: refused with a definitive error code (INVALID_RECIPIENT_PHONE; payments: INVALID_AMOUNT), nothing recorded
   | 'processing_then_success' // 0003: PROCESSING, SUCCESSFUL once settle-after has passed
   | 'processing_then_failure' // 0004: PROCESSING, FAILED (money returned) once settle-after has passed
   | 'processing_forever' // 0005: PROCESSING for good
@@ -13,7 +13,11 @@ export type SimScenario =
   | 'timeout_then_failure' // 0008: recorded FAILED, the answer never comes
   | 'unavailable_once' // 0009: the first attempt gets 503 with nothing recorded; later attempts succeed
   | 'error_after_recording' // 0010: recorded SUCCESSFUL, answered 500
-  | 'cannot_process_once'; // 0011: the first attempt gets TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT, nothing recorded; later attempts succeed
+  | 'cannot_process_once' // 0011: the first attempt gets TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT, nothing recorded; later attempts succeed
+  | 'in_flight_then_success' // 0012: recorded SUCCESSFUL (the balance drawn, the number recharged), invisible to look-ups for invisible-ms; the answer never comes
+  | 'processing_then_refunded' // 0013: PROCESSING, then REFUNDED (money returned) once settle-after has passed; the topup status answer then wraps no transaction
+  | 'rate_limited' // 0014: 429 RATE_LIMIT_REACHED, nothing recorded
+  | 'failed_but_recorded'; // 0015: 400 TOPUP_TRANSACTION_FAILED (payments: 500), yet recorded SUCCESSFUL, invisible to look-ups for invisible-ms
 
 const SCENARIOS: Record<string, SimScenario> = {
   '0001': 'success',
@@ -27,6 +31,10 @@ const SCENARIOS: Record<string, SimScenario> = {
   '0009': 'unavailable_once',
   '0010': 'error_after_recording',
   '0011': 'cannot_process_once',
+  '0012': 'in_flight_then_success',
+  '0013': 'processing_then_refunded',
+  '0014': 'rate_limited',
+  '0015': 'failed_but_recorded',
 };
 
 export const scenarioOf = (number: string): SimScenario => SCENARIOS[number.replace(/\D/g, '').slice(-4)] ?? 'success';

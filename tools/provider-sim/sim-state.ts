@@ -25,6 +25,8 @@ export interface SimTransaction {
   cost: bigint;
   operatorTransactionId: string | null;
   balanceAfter: bigint;
+  /** Before this time the transaction is in flight: recorded, but no look-up (status, report, repeated identifier) shows it. */
+  visibleAt: number;
 }
 
 export interface SimSubmission {
@@ -49,6 +51,11 @@ export class SimState {
   readonly submissions: SimSubmission[] = [];
   /** References whose first attempt was already refused by a "once" scenario. */
   readonly refusedOnce = new Set<string>();
+  /**
+   * Faults set through the control API: the next N calls of the APIs answer 429, the next N
+   * report reads 404 ("try again later"), the next N balance reads 503.
+   */
+  readonly faults = { rateLimitNext: 0, reportsUnavailableNext: 0, balanceUnavailableNext: 0 };
   tokensIssued = 0;
   private nextId: number;
 
@@ -56,6 +63,8 @@ export class SimState {
     readonly seed: number,
     public balance: bigint,
     readonly currency: string,
+    /** The zone of the reports' wall-clock times (transaction dates, range parameters). */
+    readonly reportTimeZone = 'America/New_York',
   ) {
     this.nextId = 10_000 + (seed % 1000) * 1000;
   }
@@ -77,7 +86,10 @@ export class SimState {
     return count;
   }
 
-  byReference(api: SimApi, reference: string): SimTransaction | undefined {
-    return this.transactions.find((transaction) => transaction.api === api && transaction.reference === reference);
+  /** A transaction a look-up would show under the reference (one still in flight is not shown). */
+  visibleByReference(api: SimApi, reference: string, now: number): SimTransaction | undefined {
+    return this.transactions.find(
+      (transaction) => transaction.api === api && transaction.reference === reference && transaction.visibleAt <= now,
+    );
   }
 }

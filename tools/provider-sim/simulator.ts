@@ -3,9 +3,10 @@ import { AddressInfo, Socket } from 'node:net';
 import { authorize, issueToken } from './sim-auth';
 import { SIM_BILLERS, SIM_OPERATORS } from './sim-catalog';
 import { Answer, error, notFound, ok, page, parse, readBody, reply, stamp } from './sim-http';
-import { billerJson, operatorJson, paymentItem, topupJson } from './sim-json';
+import { billerJson, operatorJson, paymentItem, topupJson, topupStatusJson } from './sim-json';
 import { literal, micros } from './sim-money';
-import { SimOrders } from './sim-orders';
+import { SimOrders, rateLimited } from './sim-orders';
+import { assertTimeZone } from './sim-time';
 import { SimApi, SimState } from './sim-state';
 
 /**
@@ -26,8 +27,20 @@ export interface SimulatorOptions {
   settleAfterMs?: number;
   /** How late a slow answer (suffix 0006) comes. */
   slowMs?: number;
-  /** How long the connection of an order that "times out" (0007, 0008) is held before it is dropped. */
+  /** How long the connection of an order that "times out" (0007, 0008, 0012) is held before it is dropped. */
   hangMs?: number;
+  /** How long an attempt in flight (0012, 0015) stays out of every look-up (default 60 s). */
+  invisibleMs?: number;
+  /** Reloadly's two-minute rule for a number recharged recently; 0 turns it off (default 120 s). */
+  recentRechargeMs?: number;
+  /** The zone of the reports' wall-clock times (default America/New_York, as Reloadly's documented examples). */
+  reportTimeZone?: string;
+  /** The largest page a report gives, whatever size is asked (default 50). */
+  maxPageSize?: number;
+  /** The topup status answer as the bare transaction (the API reference's example) instead of the wrapper (default false). */
+  flatStatus?: boolean;
+  /** The Retry-After of a 429, in seconds (default 1). */
+  retryAfterSeconds?: number;
   /** When both are set, only these credentials get tokens. */
   clientId?: string;
   clientSecret?: string;
@@ -47,9 +60,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     settleAfterMs: options.settleAfterMs ?? 30_000,
     slowMs: options.slowMs ?? 3_000,
     hangMs: options.hangMs ?? 120_000,
+    invisibleMs: options.invisibleMs ?? 60_000,
+    recentRechargeMs: options.recentRechargeMs ?? 120_000,
+    retryAfterSeconds: options.retryAfterSeconds ?? 1,
   };
+  const maxPageSize = options.maxPageSize ?? 50;
+  const reportTimeZone = options.reportTimeZone ?? 'America/New_York';
+  assertTimeZone(reportTimeZone);
   const host = options.host ?? '127.0.0.1';
-  const state = new SimState(options.seed ?? 1, micros(options.balance ?? '1000.00'), options.currency ?? 'USD');
+  const state = new SimState(
+    options.seed ?? 1,
+    micros(options.balance ?? '1000.00'),
+    options.currency ?? 'USD',
+    reportTimeZone,
+  );
   const credentials = {
     clientId: options.clientId,
     clientSecret: options.clientSecret,
@@ -113,6 +137,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const path = pathname.slice(api.length + 1);
     const refusal = authorize(request, api, pathname, state);
     if (refusal) return refusal;
+    if (state.faults.rateLimitNext > 0) {
+      state.faults.rateLimitNext--;
+      return rateLimited(pathname, timings.retryAfterSeconds);
+    }
     return api === 'airtime'
       ? airtime(method, path, searchParams, raw, pathname)
       : utilities(method, path, searchParams, raw, pathname);
@@ -137,17 +165,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     match = /^\/topups\/(\d+)\/status$/.exec(path);
     if (method === 'GET' && match) {
       const transaction = state.transactions.find(
-        (candidate) => candidate.api === 'airtime' && candidate.id === Number(match[1]),
+        (candidate) => candidate.api === 'airtime' && candidate.id === Number(match[1]) && orders.visible(candidate),
       );
       if (!transaction) return error(404, 'TRANSACTION_NOT_FOUND', 'Transaction not found', fullPath);
       orders.settle(transaction);
-      return ok({ code: null, message: null, status: transaction.status, transaction: topupJson(state, transaction) });
+      return ok(topupStatusJson(state, transaction, options.flatStatus === true));
     }
     if (method === 'GET' && path === '/topups/reports/transactions') {
+      const unavailable = reportUnavailable(fullPath);
+      if (unavailable) return unavailable;
       return ok(
         page(
-          orders.report('airtime', query, 'customIdentifier').map((transaction) => topupJson(state, transaction)),
+          orders
+            .report('airtime', query, 'customIdentifier', reportTimeZone)
+            .map((transaction) => topupJson(state, transaction)),
           query,
+          maxPageSize,
         ),
       );
     }
@@ -168,23 +201,40 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const match = /^\/transactions\/(\d+)$/.exec(path);
     if (method === 'GET' && match) {
       const transaction = state.transactions.find(
-        (candidate) => candidate.api === 'utilities' && candidate.id === Number(match[1]),
+        (candidate) => candidate.api === 'utilities' && candidate.id === Number(match[1]) && orders.visible(candidate),
       );
       if (!transaction) return error(404, null, 'No message available', fullPath);
       orders.settle(transaction);
       return ok(paymentItem(state, transaction));
     }
-    if (method === 'GET' && path === '/transactions')
+    if (method === 'GET' && path === '/transactions') {
+      const unavailable = reportUnavailable(fullPath);
+      if (unavailable) return unavailable;
       return ok(
         page(
-          orders.report('utilities', query, 'referenceId').map((transaction) => paymentItem(state, transaction)),
+          orders
+            .report('utilities', query, 'referenceId', reportTimeZone)
+            .map((transaction) => paymentItem(state, transaction)),
           query,
+          maxPageSize,
         ),
       );
+    }
     return notFound(fullPath);
   }
 
+  /** Reloadly's documented 404 of a report it cannot read just now: "try again later", not "nothing there". */
+  function reportUnavailable(fullPath: string): Answer | null {
+    if (state.faults.reportsUnavailableNext <= 0) return null;
+    state.faults.reportsUnavailableNext--;
+    return error(404, null, 'Could not retrieve/update resources at the moment, please try again later', fullPath);
+  }
+
   function balance(): Answer {
+    if (state.faults.balanceUnavailableNext > 0) {
+      state.faults.balanceUnavailableNext--;
+      return { status: 503, body: { timestamp: stamp(), status: 503, error: 'Service Unavailable' } };
+    }
     return ok({
       balance: JSON.parse(literal(state.balance, 5)) as number,
       currencyCode: state.currency,
@@ -207,8 +257,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
           reference: transaction.reference,
           status: transaction.status,
           target: transaction.target,
+          visible: orders.visible(transaction),
         })),
+        faults: state.faults,
       });
+    }
+    if (method === 'POST' && path === '/__sim/faults') {
+      const body = parse(raw);
+      const count = (name: keyof typeof state.faults) => {
+        const value = body?.[name];
+        if (value === undefined) return true;
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return false;
+        state.faults[name] = value;
+        return true;
+      };
+      if (!count('rateLimitNext') || !count('reportsUnavailableNext') || !count('balanceUnavailableNext'))
+        return error(
+          400,
+          'INVALID_INPUT_PROVIDED',
+          'rateLimitNext, reportsUnavailableNext and balanceUnavailableNext are whole numbers',
+          path,
+        );
+      return ok({ ...state.faults });
     }
     if (method === 'POST' && path === '/__sim/balance') {
       const body = parse(raw);

@@ -1188,6 +1188,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description amount_out_of_range (live keys): the biller reports no bill due for the consumer number, so there is nothing to pay; no bill is remembered */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
             429: {
                 headers: {

@@ -1,7 +1,7 @@
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Environment } from '../../domain/shared/environment';
-import { TransactionEvent } from '../../domain/transaction/transaction.events';
+import { TransactionEvent, isAttemptFailure } from '../../domain/transaction/transaction.events';
 import { WalletEvent } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { EventStore, GlobalPosition, RecordedEvent } from '../ports/event-store.port';
@@ -34,6 +34,10 @@ export interface OrderFacts {
   failed: number;
   failedAt: string | null;
   disputed: boolean;
+  /** The provider may have had the order (it acknowledged it, or an attempt was in doubt) before any failure. */
+  providerMayHaveIt: boolean;
+  /** A failure that rested on one attempt (not sent, refused) although the provider may have had the order. */
+  failedOnAnAttempt: string | null;
 }
 
 /** One pass over the whole log, folding what the money invariants need. */
@@ -56,7 +60,16 @@ export async function walkLedger(
   const orderFacts = (orderId: string): OrderFacts => {
     let facts = orders.get(orderId);
     if (!facts) {
-      facts = { debits: [], refunds: [], settled: 0, failed: 0, failedAt: null, disputed: false };
+      facts = {
+        debits: [],
+        refunds: [],
+        settled: 0,
+        failed: 0,
+        failedAt: null,
+        disputed: false,
+        providerMayHaveIt: false,
+        failedOnAnAttempt: null,
+      };
       orders.set(orderId, facts);
     }
     return facts;
@@ -121,6 +134,11 @@ function foldOrder(orderFacts: (orderId: string) => OrderFacts, recorded: Record
   if (event.type === 'TransactionFailed') {
     facts.failed += 1;
     facts.failedAt = event.data.failedAt;
+    const basis = event.data.basis;
+    if (facts.providerMayHaveIt && event.data.resolvedBy === null && basis && isAttemptFailure(basis))
+      facts.failedOnAnAttempt = `${basis}: ${event.data.reason}`;
   }
   if (event.type === 'TransactionDisputed') facts.disputed = true;
+  if (event.type === 'TransactionSubmitted' || event.type === 'TransactionAttemptInDoubt')
+    facts.providerMayHaveIt = true;
 }

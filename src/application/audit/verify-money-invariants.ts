@@ -129,6 +129,11 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
     if (order.refunds.length > 1) breach(4, `order ${orderId} was refunded ${order.refunds.length} times`);
     if (order.refunds.length > 0 && order.failed === 0)
       breach(4, `order ${orderId} was refunded without an upstream failure or an operator decision`);
+    if (order.failedOnAnAttempt !== null)
+      breach(
+        4,
+        `order ${orderId} was failed on one attempt (${order.failedOnAnAttempt}) after an earlier one may have reached the provider`,
+      );
     if (order.settled > 0 && order.refunds.length > 0) breach(4, `order ${orderId} succeeded and was refunded`);
     const debit = order.debits[0];
     for (const refund of order.refunds) {

@@ -10,8 +10,17 @@ export class ShowLiveProviderHandler implements IQueryHandler<ShowLiveProvider> 
   constructor(@Inject(PROVIDER_STATUS) private readonly providers: ProviderStatusReader) {}
 
   async execute(): Promise<Record<string, unknown>> {
-    return liveProviderResource(await this.providers.live(true));
+    const all = this.providers.all ? await this.providers.all(true) : [await this.providers.live(true)];
+    const statuses = all.filter((status): status is LiveProviderStatus => status !== null);
+    // The first provider's fields as before, and every configured provider in `providers`.
+    return { ...liveProviderResource(statuses[0] ?? null), providers: statuses.map(providerResource) };
   }
+}
+
+/** One provider's entry of `providers`: its float (null where it has no balance endpoint) and whether it has one. */
+function providerResource(status: LiveProviderStatus): Record<string, unknown> {
+  const { live_provider: provider, ...rest } = liveProviderResource(status);
+  return { provider, balance_endpoint: status.balanceEndpoint ?? true, ...rest };
 }
 
 export function liveProviderResource(status: LiveProviderStatus | null): Record<string, unknown> {

@@ -5,7 +5,12 @@ import { Caller } from '../auth/caller';
 import { BILL_FETCH_STORE, BillFetchStore } from '../ports/bill-fetch-store.port';
 import { CATALOG, Catalog } from '../ports/catalog.port';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { BillFetchUnsupportedError, OutstandingBill, ProviderUnavailableError } from '../ports/provider-gateway.port';
+import {
+  BillFetchUnsupportedError,
+  NoBillDueError,
+  OutstandingBill,
+  ProviderUnavailableError,
+} from '../ports/provider-gateway.port';
 import { OrderRouting } from '../routing/order-routing';
 import { ServiceError } from '../shared/service-error';
 import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
@@ -54,6 +59,12 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
           'provider_unavailable',
           `${biller.name} could not be asked for the bill: ${error.message}`,
         );
+      // The spec's code for "nothing to pay": the same answer pay-bill gives a 0.00 bill (docs/decisions.md).
+      if (error instanceof NoBillDueError)
+        throw new ServiceError(
+          'amount_out_of_range',
+          `nothing is due on this bill: ${biller.name} reports no bill due for consumer_number ${consumerNumber} (${error.message}); there is nothing to pay`,
+        );
       if (error instanceof BillFetchUnsupportedError) {
         throw new ServiceError(
           'invalid_state',
@@ -76,6 +87,7 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
       currency: caller.currency,
       billReference: bill.billReference,
       fetchedAt,
+      providerBillRef: bill.providerBillRef ?? null,
     });
     return {
       biller_id: biller.id,

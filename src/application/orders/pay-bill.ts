@@ -83,6 +83,8 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
         consumerNumber,
         billReference: fetched.billReference,
         params,
+        // What the provider needs to pay this very fetch (Setu's fetch refId); only where it gave one.
+        ...(fetched.providerBillRef ? { providerBillRef: fetched.providerBillRef } : {}),
       },
     };
   }

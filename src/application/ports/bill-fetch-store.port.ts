@@ -11,6 +11,8 @@ export interface FetchedBill {
   currency: Currency;
   billReference: string;
   fetchedAt: string;
+  /** The provider's handle of the fetch, which the payment must name (Setu's fetch refId); null or absent where none. */
+  providerBillRef?: string | null;
 }
 
 export interface BillFetchStore {

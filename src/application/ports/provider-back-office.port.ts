@@ -1,8 +1,20 @@
 import { UpstreamProduct } from '../../domain/routing/propose-routes';
+import { ProductKind } from '../../domain/routing/route';
 import { UpstreamTransaction } from '../../domain/reconciliation/reconciliation';
+
+/** Which of our products a provider can serve at all: a sync proposes and reports on those only. */
+export interface CatalogCoverage {
+  kinds: readonly ProductKind[];
+  /** ISO 3166 alpha-2 countries. */
+  countries: readonly string[];
+  /** Only our billers on BBPS (India's bill payment network). */
+  bbpsOnly?: boolean;
+}
 
 /** A provider's catalog of operators and billers (for `provider sync`). */
 export interface ProviderCatalogSource {
+  /** Absent: every kind in every country (Reloadly). */
+  readonly coverage?: CatalogCoverage;
   /** Every operator and biller the provider serves in these countries (ISO 3166 alpha-2). */
   products(countries: readonly string[]): Promise<UpstreamProduct[]>;
 }

@@ -1,4 +1,5 @@
 import { Currency } from '../../domain/money/currency';
+import { FailureBasis } from '../../domain/transaction/transaction.events';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { RouteTarget } from '../../domain/routing/route';
 
@@ -9,10 +10,18 @@ export interface ProviderOrder {
   product: OrderProduct;
   placedAt: string;
   /**
-   * True when an earlier submission of this order may have reached the provider (a retried run):
-   * an adapter that can look the order up by its id should do so before sending it again.
+   * True when an earlier submission of this order may have reached the provider (the order is in
+   * doubt, see `inDoubtSince`): an adapter looks the order up by its id, and sends it again only if
+   * its provider guarantees that a repeated identifier is never performed twice (docs/decisions.md,
+   * "After an unknown outcome, only the provider's word about the order refunds it").
    */
   resubmission?: boolean;
+  /**
+   * When an attempt of this order first may have reached the provider without anything telling how
+   * it ended; null or absent: no attempt is in doubt. An adapter confirms an order's absence only
+   * once its look-up window, counted from this time, has passed.
+   */
+  inDoubtSince?: string | null;
   /** The provider's id of the order, when an earlier answer gave one (a poll can ask by it). */
   providerReference?: string | null;
   /** Live: the provider and its id for the product, as fixed when the order was placed; null in the sandbox. */
@@ -20,9 +29,9 @@ export interface ProviderOrder {
 }
 
 /**
- * What a failure rests on. Only some of these may refund an order an earlier attempt of which
- * may have reached the provider (docs/decisions.md, "After an unknown outcome, only the
- * provider's word about the order refunds it"):
+ * What a failure rests on (defined with the order's events, `domain/transaction`). Only some of
+ * these may refund an order an earlier attempt of which may have reached the provider
+ * (docs/decisions.md, "After an unknown outcome, only the provider's word about the order refunds it"):
  * - `not_sent`: this attempt was not sent (our own pre-check: no route, the float, the currency);
  * - `refused`: the provider refused this attempt before taking any money; it says nothing of an
  *   earlier attempt of the same order;
@@ -31,13 +40,20 @@ export interface ProviderOrder {
  * - `absence_confirmed`: the provider's look-up window has passed and its report shows no
  *   transaction under the order's identifier.
  */
-export type FailureBasis = 'not_sent' | 'refused' | 'provider_record' | 'absence_confirmed';
+export type { FailureBasis };
 
-/** What an upstream provider says about an order. `pending` with a poll delay asks to be asked again later. */
+/**
+ * What an upstream provider says about an order. `pending` with a poll delay asks to be asked
+ * again later. `unknown`: the provider answered, but nothing it said decides the order or shows
+ * that it holds it (a look-up found no transaction under the order's identifier yet, its look-up
+ * window still open); asked again after `retryAfterMs` (null: the caller's default). A submission
+ * that ends `unknown` puts the order in doubt, as one that throws does.
+ */
 export type ProviderOutcome =
   | { status: 'succeeded'; operatorRef: string }
   | { status: 'failed'; reason: string; basis: FailureBasis }
-  | { status: 'pending'; providerReference: string | null; pollAfterMs: number | null };
+  | { status: 'pending'; providerReference: string | null; pollAfterMs: number | null }
+  | { status: 'unknown'; reason: string; retryAfterMs: number | null };
 
 export interface OutstandingBill {
   customerName: string;
@@ -46,6 +62,12 @@ export interface OutstandingBill {
   billPeriod: string;
   billReference: string;
   overdue: boolean;
+  /**
+   * The provider's own handle of this fetch, which a payment of the bill must name (Setu's fetch
+   * `refId`); absent where the provider pays without one. Kept with the fetch and carried by the
+   * order (`OrderProduct.providerBillRef`), never shown to partners.
+   */
+  providerBillRef?: string;
 }
 
 export interface BillQuery {
@@ -66,15 +88,34 @@ export interface ProviderGateway {
   submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome>;
   /** Asks for the outcome of a pending order. */
   poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome>;
-  /** The outstanding bill of a consumer, or null when the biller knows no such consumer; BillFetchUnsupportedError when the provider cannot fetch bills. */
+  /**
+   * The outstanding bill of a consumer, or null when the biller knows no such consumer;
+   * BillFetchUnsupportedError when the provider cannot fetch bills; NoBillDueError when the
+   * biller says nothing is due.
+   */
   fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null>;
 }
 
-/** The provider did not answer in time or could not be reached: nothing is known about the call's effect. */
+/**
+ * The provider did not answer in time, could not be reached, or answered nothing usable: nothing
+ * is known about the call's effect. A submission that fails so puts the order in doubt.
+ */
 export class ProviderUnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ProviderUnavailableError';
+  }
+}
+
+/**
+ * The call was not sent at all (the provider's breaker is open, no token could be had, the
+ * connection was refused, the provider's rate limit is still running): the provider cannot have
+ * received it, so a submission that fails so does not put the order in doubt.
+ */
+export class ProviderNotSentError extends ProviderUnavailableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderNotSentError';
   }
 }
 
@@ -83,6 +124,14 @@ export class BillFetchUnsupportedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'BillFetchUnsupportedError';
+  }
+}
+
+/** The biller answered that nothing is due for this consumer: there is no bill to show or to pay. */
+export class NoBillDueError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoBillDueError';
   }
 }
 

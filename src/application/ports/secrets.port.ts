@@ -12,6 +12,8 @@ export interface SecretGenerator {
   newId(prefix: string): string;
   /** `whsec_` followed by 32 base64url characters. */
   newWebhookSecret(): string;
+  /** `op_` followed by 43 base64url characters (32 random bytes): a back-office operator's token. */
+  newOperatorToken(): string;
 }
 
 export const KEY_HASHER = Symbol('KeyHasher');

@@ -1,8 +1,10 @@
 import {
   BillQuery,
+  NoBillDueError,
   OutstandingBill,
   ProviderGateway,
   ProviderOrder,
+  ProviderNotSentError,
   ProviderOutcome,
   ProviderUnavailableError,
 } from '../ports/provider-gateway.port';
@@ -10,8 +12,8 @@ import { ProviderBreakers } from './provider-breakers';
 
 /**
  * A live provider behind its circuit breaker. A call the breaker refuses is not sent and fails
- * as ProviderUnavailableError, which the jobs treat like any unanswered call: the order stays
- * as it is and the job tries again later. Any answer counts as the provider being up; a
+ * as ProviderNotSentError: the order stays as it is (not in doubt because of it) and the job
+ * tries again later. Any answer counts as the provider being up; a
  * ProviderUnavailableError (timeout, 5xx, network error: the adapter's unknown outcomes) counts
  * against it; any other error (a bill fetch the provider does not offer, a bug) proves nothing
  * either way.
@@ -38,7 +40,7 @@ export class BreakerGuardedGateway implements ProviderGateway {
   private async guarded<T>(call: () => Promise<T>): Promise<T> {
     if (!this.breakers.admit(this.name)) {
       const { next_probe_at: next } = this.breakers.view(this.name);
-      throw new ProviderUnavailableError(
+      throw new ProviderNotSentError(
         `the circuit breaker of provider ${this.name} is open (no answer to repeated calls); nothing was sent; next probe at ${next ?? 'once a call is in'}`,
       );
     }
@@ -46,7 +48,15 @@ export class BreakerGuardedGateway implements ProviderGateway {
     try {
       answer = await call();
     } catch (error) {
-      this.breakers.record(this.name, error instanceof ProviderUnavailableError ? 'unknown' : 'inconclusive');
+      // "No bill due" is the biller's answer: the provider is up.
+      this.breakers.record(
+        this.name,
+        error instanceof ProviderUnavailableError
+          ? 'unknown'
+          : error instanceof NoBillDueError
+            ? 'answered'
+            : 'inconclusive',
+      );
       throw error;
     }
     this.breakers.record(this.name, 'answered');

@@ -5,7 +5,7 @@ import { OwnProduct, RouteProposal, UpstreamProduct, proposeRoutes } from '../..
 import { PROVIDER_NAME, productKey } from '../../domain/routing/route';
 import { Actor } from '../../domain/shared/actor';
 import { CATALOG, Catalog } from '../ports/catalog.port';
-import { PROVIDER_BACK_OFFICES, ProviderBackOffices } from '../ports/provider-back-office.port';
+import { CatalogCoverage, PROVIDER_BACK_OFFICES, ProviderBackOffices } from '../ports/provider-back-office.port';
 import { ProviderUnavailableError } from '../ports/provider-gateway.port';
 import { ServiceError } from '../shared/service-error';
 import { RouteBook } from './route-book';
@@ -56,7 +56,7 @@ export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRo
         );
       throw error;
     }
-    const proposal = proposeRoutes(provider, await this.ownProducts(), upstream);
+    const proposal = proposeRoutes(provider, await this.ownProducts(source.coverage), upstream);
     if (!apply || proposal.proposed.length === 0) return { ...proposal, applied: apply, changed: [] };
     const { changed } = await this.commands.execute(
       new SetRoutes(
@@ -71,12 +71,15 @@ export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRo
     return { ...proposal, applied: true, changed };
   }
 
-  private async ownProducts(): Promise<OwnProduct[]> {
+  /** Our active products the provider may serve (its coverage; all of them without one). */
+  private async ownProducts(coverage: CatalogCoverage | undefined): Promise<OwnProduct[]> {
     const { state } = await this.routes.current();
     const products: OwnProduct[] = [];
+    const covers = (kind: 'operator' | 'biller', country: string) =>
+      !coverage || (coverage.kinds.includes(kind) && coverage.countries.includes(country));
     for (const corridor of Object.values(CORRIDORS)) {
       for (const entry of this.catalog.operators(corridor.code)) {
-        if (entry.active)
+        if (entry.active && covers('operator', corridor.country))
           products.push({
             kind: 'operator',
             id: entry.id,
@@ -86,7 +89,7 @@ export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRo
           });
       }
       for (const entry of this.catalog.billers(corridor.code)) {
-        if (entry.active)
+        if (entry.active && covers('biller', corridor.country) && (!coverage?.bbpsOnly || entry.bbps))
           products.push({
             kind: 'biller',
             id: entry.id,

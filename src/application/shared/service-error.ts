@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'access_change_pending'
   | 'scope_forbidden'
   | 'invalid_admin_token'
+  | 'role_forbidden'
   | 'invariant_breach';
 
 export class ServiceError extends Error {

@@ -2,10 +2,12 @@ import { Actor } from '../shared/actor';
 import { Decider, Decision, accept, refuse } from '../shared/decider';
 import { domainError } from '../shared/domain-error';
 import {
+  FailureBasis,
   ProviderAnsweredAfterHold,
   ProviderAnsweredAfterOutcome,
   TransactionEvent,
   TransactionInitiated,
+  isAttemptFailure,
 } from './transaction.events';
 
 /** Internal lifecycle. Partners see INITIATED, PENDING and DISPUTED as PENDING. */
@@ -24,13 +26,22 @@ export interface TransactionState {
   resolvedManually: boolean;
   /** The provider's first final answer after the outcome, when recorded (see ProviderAnsweredAfterOutcome). */
   answerAfterOutcome: ProviderAnsweredAfterOutcome['data'] | null;
+  /** When an attempt first may have reached the provider without anything telling how it ended; null: none in doubt. */
+  inDoubtSince: string | null;
+  /** The provider may hold the order: it acknowledged it (submitted) or an attempt is in doubt. */
+  providerMayHaveIt: boolean;
+  /** The number of the last submission run that sent nothing (see TransactionAttemptNotSent). */
+  notSentAttempt: number | null;
 }
 
 export type TransactionCommand =
   | { type: 'InitiateTransaction'; order: TransactionInitiated['data'] }
   | { type: 'RecordSubmission'; providerReference: string | null; at: string }
   | { type: 'SettleTransaction'; operatorRef: string; at: string }
-  | { type: 'FailTransaction'; reason: string; at: string }
+  | { type: 'FailTransaction'; reason: string; basis: FailureBasis; at: string }
+  | { type: 'RecordAttemptInDoubt'; reason: string; at: string }
+  | { type: 'RecordAttemptNotSent'; attempt: number; reason: string; at: string }
+  | { type: 'RecordLookUp'; result: string; at: string }
   | { type: 'DisputeTransaction'; reason: string; at: string }
   | { type: 'ResolveTransaction'; outcome: 'success' | 'failed'; reason: string; operator: Actor; at: string };
 
@@ -77,14 +88,23 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
         type: 'TransactionSettled',
         data: { orderId, operatorRef: command.operatorRef, settledAt: command.at, resolvedBy: null, reason: null },
       });
-    case 'FailTransaction':
-      if (state.status === 'SUCCESS' || state.status === 'FAILED')
+    case 'FailTransaction': {
+      // A failure of one attempt says nothing of an earlier one that may have reached the provider.
+      const attemptBasis = isAttemptFailure(command.basis) ? command.basis : null;
+      if (state.status === 'SUCCESS' || state.status === 'FAILED') {
+        if (attemptBasis) return accept();
         return answerAfterOutcome(state, {
           orderId,
           outcome: 'failed',
           operatorRef: null,
           reason: command.reason,
           answeredAt: command.at,
+        });
+      }
+      if (attemptBasis && state.providerMayHaveIt && (OPEN.has(state.status) || state.status === 'DISPUTED'))
+        return accept({
+          type: 'TransactionFailureWithheld',
+          data: { orderId, reason: command.reason, basis: attemptBasis, at: command.at },
         });
       if (state.status === 'DISPUTED')
         return lateAnswer(state, {
@@ -97,8 +117,22 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
       if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot fail`);
       return accept({
         type: 'TransactionFailed',
-        data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: null },
+        data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: null, basis: command.basis },
       });
+    }
+    case 'RecordAttemptInDoubt':
+      if (!OPEN.has(state.status)) return accept();
+      return accept({ type: 'TransactionAttemptInDoubt', data: { orderId, reason: command.reason, at: command.at } });
+    case 'RecordAttemptNotSent':
+      if (!OPEN.has(state.status)) return accept();
+      return accept({
+        type: 'TransactionAttemptNotSent',
+        data: { orderId, attempt: command.attempt, reason: command.reason, at: command.at },
+      });
+    case 'RecordLookUp':
+      // Routine look-ups are not recorded; those of an order the provider may have are evidence for a hold.
+      if (!OPEN.has(state.status) || !state.providerMayHaveIt) return accept();
+      return accept({ type: 'TransactionLookedUp', data: { orderId, result: command.result, at: command.at } });
     case 'DisputeTransaction':
       if (state.status !== 'INITIATED' && state.status !== 'PENDING') return accept();
       return accept({ type: 'TransactionDisputed', data: { orderId, reason: command.reason, disputedAt: command.at } });
@@ -160,9 +194,17 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
         providerReference: null,
         resolvedManually: false,
         answerAfterOutcome: null,
+        inDoubtSince: null,
+        providerMayHaveIt: false,
+        notSentAttempt: null,
       };
     case 'TransactionSubmitted':
-      return { ...state, status: 'PENDING', providerReference: event.data.providerReference };
+      return {
+        ...state,
+        status: 'PENDING',
+        providerReference: event.data.providerReference,
+        providerMayHaveIt: true,
+      };
     case 'TransactionSettled':
       return { ...state, status: 'SUCCESS', resolvedManually: Boolean(event.data.resolvedBy) };
     case 'TransactionFailed':
@@ -178,6 +220,13 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       return { ...state, lateAnswer: event.data };
     case 'ProviderAnsweredAfterOutcome':
       return { ...state, answerAfterOutcome: event.data };
+    case 'TransactionAttemptInDoubt':
+      return { ...state, inDoubtSince: state.inDoubtSince ?? event.data.at, providerMayHaveIt: true };
+    case 'TransactionAttemptNotSent':
+      return { ...state, notSentAttempt: event.data.attempt };
+    case 'TransactionLookedUp':
+    case 'TransactionFailureWithheld':
+      return state;
   }
 }
 
@@ -190,6 +239,9 @@ export const transactionDecider: Decider<TransactionState, TransactionCommand, T
     providerReference: null,
     resolvedManually: false,
     answerAfterOutcome: null,
+    inDoubtSince: null,
+    providerMayHaveIt: false,
+    notSentAttempt: null,
   },
   decide,
   evolve,

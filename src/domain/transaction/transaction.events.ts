@@ -31,9 +31,35 @@ export type TransactionSettled = {
   data: { orderId: string; operatorRef: string; settledAt: string; resolvedBy: Actor | null; reason: string | null };
 };
 
+/**
+ * What a provider's failure of an order rests on:
+ * - `not_sent`: the attempt was not sent (our own pre-check: no route, the float, the currency);
+ * - `refused`: the provider refused this attempt before taking any money; it says nothing of an
+ *   earlier attempt of the same order;
+ * - `provider_record`: the provider's own record of the order's identifier says it failed or was
+ *   refunded;
+ * - `absence_confirmed`: the provider's look-up window has passed and its report shows no
+ *   transaction under the order's identifier.
+ * Once an attempt may have reached the provider, only the last two fail the order.
+ */
+export type FailureBasis = 'not_sent' | 'refused' | 'provider_record' | 'absence_confirmed';
+
+/** The failures that speak of one attempt only, not of the order at the provider. */
+export type AttemptFailureBasis = Extract<FailureBasis, 'not_sent' | 'refused'>;
+
+export const isAttemptFailure = (basis: FailureBasis): basis is AttemptFailureBasis =>
+  basis === 'not_sent' || basis === 'refused';
+
 export type TransactionFailed = {
   type: 'TransactionFailed';
-  data: { orderId: string; reason: string; failedAt: string; resolvedBy: Actor | null };
+  data: {
+    orderId: string;
+    reason: string;
+    failedAt: string;
+    resolvedBy: Actor | null;
+    /** A provider's failure: what it rests on. Absent for an operator's resolution (and for failures recorded before it existed). */
+    basis?: FailureBasis;
+  };
 };
 
 export type TransactionDisputed = {
@@ -77,6 +103,45 @@ export type ProviderAnsweredAfterOutcome = {
   };
 };
 
+/**
+ * An attempt to submit the order may have reached the provider, and nothing tells how it ended:
+ * no answer in time, a 5xx, an answer that does not decide (an unlisted code, a rate limit), or a
+ * submission run that stopped midway. From then on the order is in doubt: only the provider's own
+ * record of the order, or its confirmed absence, may fail it (docs/decisions.md, "After an
+ * unknown outcome, only the provider's word about the order refunds it"). Every such attempt is
+ * recorded; the first one starts the provider's look-up window.
+ */
+export type TransactionAttemptInDoubt = {
+  type: 'TransactionAttemptInDoubt';
+  data: { orderId: string; reason: string; at: string };
+};
+
+/**
+ * A submission run that sent nothing: the provider was not reached (its breaker was open, no
+ * token, the connection refused, its rate limit still running). Its run number tells the next run
+ * that the run before it cannot have placed the order.
+ */
+export type TransactionAttemptNotSent = {
+  type: 'TransactionAttemptNotSent';
+  data: { orderId: string; attempt: number; reason: string; at: string };
+};
+
+/** A look-up of an order in doubt that found nothing decisive yet: evidence for an operator if it is held. */
+export type TransactionLookedUp = {
+  type: 'TransactionLookedUp';
+  data: { orderId: string; result: string; at: string };
+};
+
+/**
+ * A failure that rests on one attempt (not sent, or refused) arriving once an earlier attempt may
+ * have reached the provider: it does not fail the order, which is still followed by its identifier
+ * (and held for an operator at the stuck-order limit). Kept as evidence.
+ */
+export type TransactionFailureWithheld = {
+  type: 'TransactionFailureWithheld';
+  data: { orderId: string; reason: string; basis: AttemptFailureBasis; at: string };
+};
+
 export type TransactionEvent =
   | TransactionInitiated
   | TransactionSubmitted
@@ -84,7 +149,11 @@ export type TransactionEvent =
   | TransactionFailed
   | TransactionDisputed
   | ProviderAnsweredAfterHold
-  | ProviderAnsweredAfterOutcome;
+  | ProviderAnsweredAfterOutcome
+  | TransactionAttemptInDoubt
+  | TransactionAttemptNotSent
+  | TransactionLookedUp
+  | TransactionFailureWithheld;
 
 export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = new Set([
   'TransactionInitiated',
@@ -94,6 +163,10 @@ export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = new Set([
   'TransactionDisputed',
   'ProviderAnsweredAfterHold',
   'ProviderAnsweredAfterOutcome',
+  'TransactionAttemptInDoubt',
+  'TransactionAttemptNotSent',
+  'TransactionLookedUp',
+  'TransactionFailureWithheld',
 ]);
 
 export const transactionStreamId = (orderId: string): string => `order-${orderId}`;

@@ -7,6 +7,8 @@ export type OrderProduct =
       consumerNumber: string;
       billReference: string | null;
       params: Record<string, string>;
+      /** The provider's handle of the fetch this payment pays (Setu's fetch refId); absent where none was given. */
+      providerBillRef?: string;
     };
 
 export type OrderKind = OrderProduct['kind'];

@@ -21,16 +21,25 @@ CREATE TABLE IF NOT EXISTS bill_fetches (
 `,
 };
 
+/** Migration 6: the provider's handle of a fetch, which its payment must name (Setu's fetch refId). */
+export const BILL_FETCH_PROVIDER_REF_SCHEMA: SchemaScript = {
+  name: 'bill-fetch-provider-ref',
+  sql: `
+ALTER TABLE bill_fetches ADD COLUMN IF NOT EXISTS provider_bill_ref text;
+`,
+};
+
 /** The latest fetch per consumer wins: pay-bill is checked against the newest amount the partner saw. */
 export class SqlBillFetchStore implements BillFetchStore {
   constructor(private readonly db: SqlExecutor) {}
 
   async save(bill: FetchedBill): Promise<void> {
     await this.db.query(
-      `INSERT INTO bill_fetches (partner_id, environment, biller_id, consumer_number, amount, currency, bill_reference, fetched_at)
-       VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8)
+      `INSERT INTO bill_fetches (partner_id, environment, biller_id, consumer_number, amount, currency, bill_reference, fetched_at, provider_bill_ref)
+       VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9)
        ON CONFLICT (partner_id, environment, biller_id, consumer_number) DO UPDATE
-         SET amount = EXCLUDED.amount, currency = EXCLUDED.currency, bill_reference = EXCLUDED.bill_reference, fetched_at = EXCLUDED.fetched_at`,
+         SET amount = EXCLUDED.amount, currency = EXCLUDED.currency, bill_reference = EXCLUDED.bill_reference,
+             fetched_at = EXCLUDED.fetched_at, provider_bill_ref = EXCLUDED.provider_bill_ref`,
       [
         bill.partnerId,
         bill.environment,
@@ -40,6 +49,7 @@ export class SqlBillFetchStore implements BillFetchStore {
         bill.currency,
         bill.billReference,
         bill.fetchedAt,
+        bill.providerBillRef ?? null,
       ],
     );
   }
@@ -55,8 +65,9 @@ export class SqlBillFetchStore implements BillFetchStore {
       currency: Currency;
       bill_reference: string;
       fetched_at: Date | string;
+      provider_bill_ref: string | null;
     }>(
-      `SELECT amount::text AS amount, currency, bill_reference, fetched_at FROM bill_fetches
+      `SELECT amount::text AS amount, currency, bill_reference, fetched_at, provider_bill_ref FROM bill_fetches
         WHERE partner_id = $1 AND environment = $2 AND biller_id = $3 AND consumer_number = $4`,
       [partnerId, environment, billerId, consumerNumber],
     );
@@ -71,6 +82,7 @@ export class SqlBillFetchStore implements BillFetchStore {
       currency: row.currency,
       billReference: row.bill_reference,
       fetchedAt: new Date(row.fetched_at).toISOString(),
+      providerBillRef: row.provider_bill_ref,
     };
   }
 }

@@ -66,8 +66,8 @@ export class ServiceMetrics {
 
   readonly providerCalls = new Histogram({
     name: 'partner_service_provider_call_duration_seconds',
-    help: 'Provider calls by operation (submit, poll, fetch_bill) and outcome (answered, error, timeout)',
-    labelNames: ['operation', 'outcome'] as const,
+    help: 'Provider calls by provider (sandbox, reloadly, setu), operation (submit, poll, fetch_bill) and outcome (answered, error, timeout)',
+    labelNames: ['provider', 'operation', 'outcome'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });

@@ -23,6 +23,8 @@ export class ProviderWithDeadline implements ProviderGateway {
   constructor(
     private readonly provider: ProviderGateway,
     private readonly timeoutMs: number,
+    /** The metrics' `provider` label: `sandbox`, or the live provider's name. */
+    private readonly name = 'sandbox',
   ) {}
 
   submit(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
@@ -46,7 +48,7 @@ export class ProviderWithDeadline implements ProviderGateway {
     what: string,
     call: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    const stop = serviceMetrics.providerCalls.startTimer({ operation });
+    const stop = serviceMetrics.providerCalls.startTimer({ provider: this.name, operation });
     try {
       const answer = await this.bounded(what, call);
       stop({ outcome: 'answered' });

@@ -5,6 +5,7 @@ import { partnersProjection } from './partners.projection';
 import { keyScopesProjection } from './key-scopes.projection';
 import { partnerSettingsProjection } from './partner-settings.projection';
 import { partnerEventsProjection } from './partner-events.projection';
+import { operatorActionsProjection } from './operator-actions.projection';
 import { orderDailyStatsProjection } from './order-daily-stats.projection';
 
 /**
@@ -18,5 +19,6 @@ export const READ_MODEL_PROJECTIONS: readonly SqlProjection[] = [
   ordersProjection,
   partnerEventsProjection,
   keyScopesProjection,
+  operatorActionsProjection,
   orderDailyStatsProjection,
 ];

@@ -1,4 +1,4 @@
-import { BILL_FETCHES_SCHEMA } from '../bills/sql-bill-fetch-store';
+import { BILL_FETCHES_SCHEMA, BILL_FETCH_PROVIDER_REF_SCHEMA } from '../bills/sql-bill-fetch-store';
 import { EVENT_STORE_SCHEMA } from '../event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../idempotency/idempotency.schema';
 import { JOBS_SCHEMA } from '../jobs/jobs.schema';
@@ -68,6 +68,12 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
   },
   {
     version: 6,
+    // The provider's handle of a bill fetch (Setu's fetch refId), which the payment of that bill must name.
+    name: 'bill-fetch-provider-ref',
+    sql: joined([BILL_FETCH_PROVIDER_REF_SCHEMA]),
+  },
+  {
+    version: 7,
     // Webhook attempts per day, environment and result, for the overview's failure rate.
     name: 'webhook-daily-stats',
     sql: joined([WEBHOOK_DAILY_STATS_SCHEMA]),

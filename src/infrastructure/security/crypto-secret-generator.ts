@@ -2,6 +2,7 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 import { SecretGenerator } from '../../application/ports/secrets.port';
 import { Environment } from '../../domain/shared/environment';
 import { API_KEY_PREFIX } from '../../domain/partner/api-key-format';
+import { OPERATOR_TOKEN_PREFIX } from '../../domain/back-office/operator-token';
 
 const ID_BYTES = 12;
 
@@ -21,6 +22,10 @@ export class CryptoSecretGenerator implements SecretGenerator {
 
   newWebhookSecret(): string {
     return `whsec_${randomBytes(24).toString('base64url')}`;
+  }
+
+  newOperatorToken(): string {
+    return `${OPERATOR_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   }
 
   newId(prefix: string): string {

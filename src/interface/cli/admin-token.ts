@@ -6,8 +6,13 @@ export type TokenLookup = { kind: 'found'; token: string } | { kind: 'missing'; 
 
 const DEFAULT_DATA_DIR = './data';
 
-/** ADMIN_TOKEN wins; otherwise the token file the service writes into its data directory. */
+/**
+ * The operator's own token (OPERATOR_TOKEN) wins; then the break-glass owner token, ADMIN_TOKEN,
+ * or the token file the service writes into its data directory.
+ */
 export const lookupAdminToken = (env: NodeJS.ProcessEnv, cwd: string): TokenLookup => {
+  const operatorToken = env.OPERATOR_TOKEN?.trim();
+  if (operatorToken) return { kind: 'found', token: operatorToken };
   const fromEnv = env.ADMIN_TOKEN?.trim();
   if (fromEnv) return { kind: 'found', token: fromEnv };
 
@@ -24,8 +29,9 @@ export const lookupAdminToken = (env: NodeJS.ProcessEnv, cwd: string): TokenLook
   return {
     kind: 'missing',
     message:
-      `error: no admin token: ADMIN_TOKEN is not set and ${problem}.\n` +
-      'Set it in the environment, e.g. `export ADMIN_TOKEN=<token>`, or point DATA_DIR at the ' +
-      "service's data directory (default ./data) so the CLI can read its admin-token file.\n",
+      `error: no operator token: OPERATOR_TOKEN and ADMIN_TOKEN are not set and ${problem}.\n` +
+      'Set your operator token in the environment, e.g. `export OPERATOR_TOKEN=op_...`, or the ' +
+      "break-glass ADMIN_TOKEN, or point DATA_DIR at the service's data directory (default ./data) so the " +
+      'CLI can read its admin-token file.\n',
   };
 };

@@ -275,7 +275,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'provider status': {
     usage: '',
     summary:
-      'The live provider and our float there (balance, currency, low-float threshold), read from the provider now.',
+      'The live providers and our float at each (balance, currency, low-float threshold; none where the provider has no balance endpoint), read from the providers now.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/providers/status' }),
@@ -441,7 +441,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'provider sync': {
     usage: '<provider> [--apply]',
     summary:
-      "Read the provider's operator and biller catalogs for IN, BD and SG and print the proposed routes by country and name; --apply records them.",
+      "Read the provider's operator and biller catalogs for IN, BD and SG (setu: India's BBPS billers) and print the proposed routes by country and name; --apply records them.",
     positionals: [{ name: 'provider', kind: 'provider' }],
     options: { apply: { type: 'flag' } },
     build: (a) => ({
@@ -476,5 +476,66 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       return { method: 'GET', path: `/providers/reconciliation?${query.toString()}` };
     },
     output: 'stream',
+  },
+  'operator create': {
+    usage: '--name <name> --role <owner|operator|finance|engineer> [--expires-in-days <n>]',
+    summary:
+      'Create a back-office operator token (default 90 days, at most 365); prints operator_id and token, shown once. Owners only.',
+    positionals: [],
+    options: {
+      name: { type: 'string', kind: 'operator-name', required: true },
+      role: { type: 'string', kind: 'operator-role', required: true },
+      'expires-in-days': { type: 'string', kind: 'positive-int', required: false },
+    },
+    build: (a) => {
+      const days = a.optional('expires-in-days');
+      return {
+        method: 'POST',
+        path: '/operators',
+        body: { name: a.value('name'), role: a.value('role'), ...(days ? { expires_in_days: Number(days) } : {}) },
+      };
+    },
+  },
+  'operator list': {
+    usage: '',
+    summary:
+      'Every operator token: name, role, status (active, expired, revoked), who created and revoked it and when. Owners only.',
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/operators' }),
+  },
+  'operator revoke': {
+    usage: '<operator_id|name> --reason <text>',
+    summary:
+      'Revoke one token (by operator_id) or every token of a person (by name); refused from the answer on, on every process. Owners only.',
+    positionals: [{ name: 'operator', kind: 'id' }],
+    options: { reason: { type: 'string', kind: 'text', required: true } },
+    build: (a) => ({
+      method: 'POST',
+      path: `/operators/${seg(a.value('operator'))}/revoke`,
+      body: { reason: a.value('reason') },
+    }),
+  },
+  'operator whoami': {
+    usage: '',
+    summary: 'The operator the token belongs to: name, role, expiry and what the role may do.',
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/operators/me' }),
+  },
+  'audit operator': {
+    usage: '<name> [--limit <n>]',
+    summary:
+      "An operator's back-office actions, newest first (default 100, at most 1000): every event recorded with that name as its actor; " +
+      'break-glass for what was done with ADMIN_TOKEN.',
+    positionals: [{ name: 'name', kind: 'id' }],
+    options: { limit: { type: 'string', kind: 'positive-int', required: false } },
+    build: (a) => {
+      const limit = a.optional('limit');
+      return {
+        method: 'GET',
+        path: `/audit/operators/${seg(a.value('name'))}${limit ? `?limit=${limit}` : ''}`,
+      };
+    },
   },
 };

@@ -19,6 +19,8 @@ export type ValueKind =
   | 'product-kind'
   | 'provider'
   | 'key-scope'
+  | 'operator-role'
+  | 'operator-name'
   | 'date-time';
 
 const oneOf =
@@ -62,6 +64,12 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
   provider: (value) =>
     /^[a-z][a-z0-9-]{1,31}$/.test(value) ? null : 'must be a provider name: lower-case letters, digits and -',
   'key-scope': oneOf('read_only', 'transact'),
+  'operator-role': oneOf('owner', 'operator', 'finance', 'engineer'),
+  // The server checks reserved names; here the shape, which also keeps the value a single path segment.
+  'operator-name': (value) =>
+    /^[a-z0-9][a-z0-9._@-]{0,63}$/.test(value)
+      ? null
+      : 'must be 1 to 64 lower-case letters, digits and . _ @ -, starting with a letter or digit',
   'date-time': (value) =>
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
     !Number.isNaN(Date.parse(value))

@@ -36,7 +36,12 @@ const order: TransactionInitiated['data'] = {
 const initiate: TransactionCommand = { type: 'InitiateTransaction', order };
 const submit: TransactionCommand = { type: 'RecordSubmission', providerReference: 'prov-9', at: PLACED };
 const settle: TransactionCommand = { type: 'SettleTransaction', operatorRef: 'op-ref-1', at: LATER };
-const fail: TransactionCommand = { type: 'FailTransaction', reason: 'operator declined', at: LATER };
+const fail: TransactionCommand = {
+  type: 'FailTransaction',
+  reason: 'operator declined',
+  basis: 'provider_record',
+  at: LATER,
+};
 const dispute: TransactionCommand = { type: 'DisputeTransaction', reason: 'no answer from upstream', at: LATER };
 const resolve = (outcome: 'success' | 'failed'): TransactionCommand => ({
   type: 'ResolveTransaction',
@@ -58,7 +63,7 @@ const settled: TransactionSettled = {
 };
 const failed: TransactionFailed = {
   type: 'TransactionFailed',
-  data: { orderId: ORDER, reason: 'operator declined', failedAt: LATER, resolvedBy: null },
+  data: { orderId: ORDER, reason: 'operator declined', failedAt: LATER, resolvedBy: null, basis: 'provider_record' },
 };
 const disputed: TransactionDisputed = {
   type: 'TransactionDisputed',
@@ -79,6 +84,9 @@ describe('the life of an order', () => {
         providerReference: null,
         resolvedManually: false,
         answerAfterOutcome: null,
+        inDoubtSince: null,
+        providerMayHaveIt: false,
+        notSentAttempt: null,
       });
     });
 
@@ -162,7 +170,10 @@ describe('the life of an order', () => {
       (outcome, answer, contradicts) => {
         const resolution =
           outcome === 'failed'
-            ? ({ ...failed, data: { ...failed.data, resolvedBy: OPERATOR } } satisfies TransactionFailed)
+            ? ({
+                ...failed,
+                data: { orderId: ORDER, reason: 'operator declined', failedAt: LATER, resolvedBy: OPERATOR },
+              } satisfies TransactionFailed)
             : ({ ...settled, data: { ...settled.data, resolvedBy: OPERATOR } } satisfies TransactionSettled);
         const recordedStatus = outcome === 'failed' ? 'FAILED' : 'SUCCESS';
         const state = transaction
@@ -311,7 +322,10 @@ describe('the life of an order', () => {
     });
 
     it('an operator cannot resolve the same order twice', () => {
-      const resolvedAsFailure: TransactionFailed = { ...failed, data: { ...failed.data, resolvedBy: OPERATOR } };
+      const resolvedAsFailure: TransactionFailed = {
+        ...failed,
+        data: { orderId: ORDER, reason: 'operator declined', failedAt: LATER, resolvedBy: OPERATOR },
+      };
       transaction
         .given(initiated, submitted, disputed, resolvedAsFailure)
         .when(resolve('success'))

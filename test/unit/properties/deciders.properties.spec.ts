@@ -147,7 +147,13 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
     { type: 'RecordSubmission', providerReference: 'p-1', at: AT },
     { type: 'SettleTransaction', operatorRef: 'op-1', at: AT },
     { type: 'SettleTransaction', operatorRef: 'op-2', at: AT },
-    { type: 'FailTransaction', reason: 'declined', at: AT },
+    { type: 'FailTransaction', reason: 'declined', basis: 'provider_record', at: AT },
+    { type: 'FailTransaction', reason: 'absent', basis: 'absence_confirmed', at: AT },
+    { type: 'FailTransaction', reason: 'refused', basis: 'refused', at: AT },
+    { type: 'FailTransaction', reason: 'float short', basis: 'not_sent', at: AT },
+    { type: 'RecordAttemptInDoubt', reason: 'no answer', at: AT },
+    { type: 'RecordAttemptNotSent', attempt: 2, reason: 'breaker open', at: AT },
+    { type: 'RecordLookUp', result: 'nothing yet', at: AT },
     { type: 'DisputeTransaction', reason: 'stuck', at: AT },
     { type: 'ResolveTransaction', outcome: 'success', reason: 'checked', operator: OPERATOR, at: AT },
     { type: 'ResolveTransaction', outcome: 'failed', reason: 'checked', operator: OPERATOR, at: AT },
@@ -195,7 +201,7 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
         sequence,
         fc.constantFrom<TransactionCommand>(
           { type: 'SettleTransaction', operatorRef: 'late', at: AT },
-          { type: 'FailTransaction', reason: 'late', at: AT },
+          { type: 'FailTransaction', reason: 'late', basis: 'provider_record', at: AT },
         ),
         (commands, answer) => {
           const { state } = run<TransactionState, TransactionCommand, TransactionEvent>(transactionDecider, commands);
@@ -213,6 +219,56 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
           expect(after.status).toBe(state.status);
         },
       ),
+      RUNS,
+    );
+  });
+
+  it('once an attempt may have reached the provider, no refusal or pre-check of a later attempt fails the order: only the provider’s record of it, its confirmed absence or an operator does', () => {
+    fc.assert(
+      fc.property(sequence, (commands) => {
+        const { log, states } = run<TransactionState, TransactionCommand, TransactionEvent>(
+          transactionDecider,
+          commands,
+        );
+        // states[i + 1] is the state after log[i]; a failure is judged on the state before it.
+        log.forEach((event, index) => {
+          if (event.type !== 'TransactionFailed' || !states[index].providerMayHaveIt) return;
+          expect(
+            event.data.resolvedBy !== null ||
+              event.data.basis === 'provider_record' ||
+              event.data.basis === 'absence_confirmed',
+          ).toBe(true);
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('an order in doubt, whatever later attempts and pre-checks say, is never failed by them: it stays open or is held', () => {
+    const later = fc.constantFrom<TransactionCommand>(
+      { type: 'FailTransaction', reason: 'PHONE_RECENTLY_RECHARGED', basis: 'refused', at: AT },
+      { type: 'FailTransaction', reason: 'INSUFFICIENT_BALANCE', basis: 'refused', at: AT },
+      { type: 'FailTransaction', reason: 'the float cannot cover it', basis: 'not_sent', at: AT },
+      { type: 'RecordAttemptInDoubt', reason: 'no answer again', at: AT },
+      { type: 'RecordAttemptNotSent', attempt: 3, reason: 'rate limited', at: AT },
+      { type: 'RecordLookUp', result: 'nothing yet', at: AT },
+      { type: 'RecordSubmission', providerReference: null, at: AT },
+      { type: 'DisputeTransaction', reason: 'stuck', at: AT },
+    );
+    const doubt = fc.constantFrom<TransactionCommand>(
+      { type: 'RecordAttemptInDoubt', reason: 'no answer within 20000 ms', at: AT },
+      { type: 'RecordSubmission', providerReference: 'p-1', at: AT },
+    );
+    fc.assert(
+      fc.property(doubt, fc.array(later, { maxLength: 30 }), (first, rest) => {
+        const { log, state } = run<TransactionState, TransactionCommand, TransactionEvent>(transactionDecider, [
+          { type: 'InitiateTransaction', order },
+          first,
+          ...rest,
+        ]);
+        expect(log.some((event) => event.type === 'TransactionFailed')).toBe(false);
+        expect(['INITIATED', 'PENDING', 'DISPUTED']).toContain(state.status);
+      }),
       RUNS,
     );
   });

@@ -28,8 +28,11 @@ describe('Reloadly statuses and error codes -> our outcomes', () => {
     expect(verdictOfRefusal(400, 'INSUFFICIENT_BALANCE')).toBe('failed');
   });
 
-  it('leaves everything else unknown: "cannot be processed at the moment", a repeated identifier, token errors, 5xx, codes not documented, no code', () => {
+  it('leaves everything else unknown: "may fail for various reasons", "cannot be processed at the moment", a rate limit, a repeated identifier, token errors, 5xx, codes not documented, no code', () => {
+    expect(DEFINITIVE_REFUSALS.has('TOPUP_TRANSACTION_FAILED')).toBe(false);
+    expect(verdictOfRefusal(400, 'TOPUP_TRANSACTION_FAILED')).toBe('unknown');
     expect(verdictOfRefusal(400, 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT')).toBe('unknown');
+    expect(verdictOfRefusal(429, 'RATE_LIMIT_REACHED')).toBe('unknown');
     expect(verdictOfRefusal(409, 'DUPLICATE_CUSTOM_IDENTIFIER')).toBe('unknown');
     expect(verdictOfRefusal(401, 'TOKEN_EXPIRED')).toBe('unknown');
     expect(verdictOfRefusal(500, 'INVALID_AMOUNT_FOR_OPERATOR')).toBe('unknown');

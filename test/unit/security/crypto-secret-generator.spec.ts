@@ -1,3 +1,4 @@
+import { isOperatorTokenShaped } from '../../../src/domain/back-office/operator-token';
 import { CryptoSecretGenerator } from '../../../src/infrastructure/security/crypto-secret-generator';
 
 describe('CryptoSecretGenerator', () => {
@@ -17,5 +18,13 @@ describe('CryptoSecretGenerator', () => {
     const generator = new CryptoSecretGenerator();
     expect(generator.newApiKey('sandbox')).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
     expect(generator.newApiKey('live')).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('gives operator tokens of op_ and 43 base64url characters (32 random bytes), each one new', () => {
+    const generator = new CryptoSecretGenerator();
+    const tokens = Array.from({ length: 100 }, () => generator.newOperatorToken());
+    for (const token of tokens) expect(isOperatorTokenShaped(token)).toBe(true);
+    expect(tokens[0]).toMatch(/^op_[A-Za-z0-9_-]{43}$/);
+    expect(new Set(tokens).size).toBe(tokens.length);
   });
 });

@@ -15,6 +15,7 @@ import {
   UpstreamPayment,
   UpstreamTopup,
 } from './reloadly-records';
+import { reportTimeOf } from './report-time';
 import { decimalText } from './upstream-decimal';
 
 export type {
@@ -30,7 +31,7 @@ export type SendAnswer<T> =
   | { kind: 'accepted'; transaction: T }
   | { kind: 'refused'; httpStatus: number; errorCode: string | null; message: string | null };
 
-/** A UTC time range, for the transaction reports. */
+/** A range of instants, for the transaction reports (written in the report's time zone when sent). */
 export interface TimeRange {
   from: Date;
   to: Date;
@@ -58,7 +59,11 @@ const MAX_PAGES = 500;
 
 /** Reloadly's airtime and utilities APIs, as typed functions. */
 export class ReloadlyApiClient {
-  constructor(readonly http: ReloadlyHttp) {}
+  constructor(
+    readonly http: ReloadlyHttp,
+    /** The IANA zone of the reports' wall-clock times (RELOADLY_REPORT_TIME_ZONE). */
+    readonly reportTimeZone = 'America/New_York',
+  ) {}
 
   async operatorsByCountry(countryCode: string, signal?: AbortSignal): Promise<UpstreamOperator[]> {
     const answer = await this.read(
@@ -110,23 +115,34 @@ export class ReloadlyApiClient {
     return this.send('topups', '/topups', json, topupOf, signal);
   }
 
+  /**
+   * The status answer: the transaction itself, or the wrapper `{code, message, status,
+   * transaction}` whose status decides (a refunded topup's transaction may be null). A 404 is
+   * "not known there (yet)": null, never a failure.
+   */
   async topupByTransactionId(transactionId: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
     const answer = await this.read('topups', `/topups/${encodeURIComponent(transactionId)}/status`, {}, signal, true);
     if (answer.status === 404) return null;
-    const body = objectOf(answer.body);
-    // The status answer wraps the transaction ({status, transaction}); older answers are the transaction itself.
-    const topup = topupOf(body.transaction ?? body);
-    return topup && typeof body.status === 'string' ? { ...topup, status: body.status } : topup;
+    return topupOf(answer.body, transactionId);
   }
 
-  /** Reads the report filtered by the identifier; every page is checked, in case the filter is not applied. */
-  async topupByCustomIdentifier(customIdentifier: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
+  /**
+   * Reads the report filtered by the identifier (and, when given, a range of instants); every
+   * page is checked, in case the filter is not applied. Null only when the whole report was read
+   * and holds no transaction under the identifier.
+   */
+  async topupByCustomIdentifier(
+    customIdentifier: string,
+    signal?: AbortSignal,
+    range?: TimeRange,
+  ): Promise<UpstreamTopup | null> {
     const matches = (topup: UpstreamTopup) => topup.customIdentifier === customIdentifier;
-    return this.firstInPages('topups', '/topups/reports/transactions', { customIdentifier }, topupOf, matches, signal);
+    const query = { customIdentifier, ...(range ? this.reportRange(range) : {}) };
+    return this.firstInPages('topups', '/topups/reports/transactions', query, itemOf(topupOf), matches, signal);
   }
 
   async topupReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamTopup[]> {
-    return this.allInPages('topups', '/topups/reports/transactions', reportRange(range), topupOf, signal);
+    return this.allInPages('topups', '/topups/reports/transactions', this.reportRange(range), itemOf(topupOf), signal);
   }
 
   async payBill(request: BillPaymentRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamPayment>> {
@@ -143,18 +159,30 @@ export class ReloadlyApiClient {
     return this.send('utilities', '/pay', json, paymentOf, signal);
   }
 
+  /** A payment by its id (the answer is a one-item list or the item itself); a 404 is "not known there (yet)": null. */
   async paymentById(id: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
     const answer = await this.read('utilities', `/transactions/${encodeURIComponent(id)}`, {}, signal, true);
-    return answer.status === 404 ? null : (listOf(answer.body).map(paymentOf).find(Boolean) ?? paymentOf(answer.body));
+    if (answer.status === 404) return null;
+    return (
+      listOf(answer.body)
+        .map((item) => paymentOf(item, id))
+        .find(Boolean) ?? paymentOf(answer.body, id)
+    );
   }
 
-  async paymentByReferenceId(referenceId: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
+  /** As topupByCustomIdentifier, for payments by their referenceId. */
+  async paymentByReferenceId(
+    referenceId: string,
+    signal?: AbortSignal,
+    range?: TimeRange,
+  ): Promise<UpstreamPayment | null> {
     const matches = (payment: UpstreamPayment) => payment.referenceId === referenceId;
-    return this.firstInPages('utilities', '/transactions', { referenceId }, paymentOf, matches, signal);
+    const query = { referenceId, ...(range ? this.reportRange(range) : {}) };
+    return this.firstInPages('utilities', '/transactions', query, itemOf(paymentOf), matches, signal);
   }
 
   async paymentReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamPayment[]> {
-    return this.allInPages('utilities', '/transactions', reportRange(range), paymentOf, signal);
+    return this.allInPages('utilities', '/transactions', this.reportRange(range), itemOf(paymentOf), signal);
   }
 
   /** A POST that places an order: accepted when a 2xx answer reads as the transaction, refused otherwise. */
@@ -202,6 +230,12 @@ export class ReloadlyApiClient {
     return transactions;
   }
 
+  /**
+   * Every item of a paged list. Pages are read until `totalPages` (or `last`) says the list is
+   * over — never on a short page, since Reloadly may give fewer items than asked; without either,
+   * until an empty page. An answer that is not a list or a page proves nothing: the question stays
+   * open (ProviderUnavailableError).
+   */
   private async *pages(
     api: ReloadlyApi,
     path: string,
@@ -210,18 +244,29 @@ export class ReloadlyApiClient {
   ): AsyncGenerator {
     for (let page = 1; page <= MAX_PAGES; page++) {
       const answer = await this.read(api, path, { ...query, page: String(page), size: String(PAGE_SIZE) }, signal);
-      const items = listOf(answer.body);
-      yield* items;
-      const totalPages = objectOf(answer.body).totalPages;
       // A plain array carries no paging: it is the whole answer.
-      if (
-        Array.isArray(answer.body) ||
-        items.length < PAGE_SIZE ||
-        (typeof totalPages === 'number' && page >= totalPages)
-      )
+      if (Array.isArray(answer.body)) {
+        yield* answer.body;
         return;
+      }
+      const body = objectOf(answer.body);
+      if (!Array.isArray(body.content))
+        throw new ProviderUnavailableError(
+          `reloadly: GET ${path} answered something that is not a list of transactions`,
+        );
+      yield* body.content;
+      if (typeof body.totalPages === 'number') {
+        if (page >= body.totalPages) return;
+      } else if (typeof body.last === 'boolean') {
+        if (body.last) return;
+      } else if (body.content.length === 0) return;
     }
     throw new ProviderUnavailableError(`reloadly: ${path} has more than ${MAX_PAGES} pages`);
+  }
+
+  /** A report's range, written in the report's time zone ("yyyy-MM-dd HH:mm:ss"). */
+  private reportRange({ from, to }: TimeRange): Record<string, string> {
+    return { startDate: reportTimeOf(from, this.reportTimeZone), endDate: reportTimeOf(to, this.reportTimeZone) };
   }
 
   /** A read: any answer but 2xx (and 404 where `notFoundIsAnswer`) means the question is still open. */
@@ -248,11 +293,11 @@ function withDecimal(body: Record<string, unknown>, amount: string): string {
   return JSON.stringify(body).replace(JSON.stringify(AMOUNT_MARK), amount);
 }
 
-/** Reports take "yyyy-MM-dd HH:mm:ss" in UTC. */
-function reportRange({ from, to }: TimeRange): Record<string, string> {
-  const format = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
-  return { startDate: format(from), endDate: format(to) };
-}
+/** A reader of one list item (the item's own id, if any, is its id). */
+const itemOf =
+  <T>(read: (value: unknown) => T | null) =>
+  (item: unknown): T | null =>
+    read(item);
 
 function refusalOf(answer: ReloadlyAnswer): SendAnswer<never> {
   return { kind: 'refused', httpStatus: answer.status, errorCode: answer.errorCode, message: answer.message };

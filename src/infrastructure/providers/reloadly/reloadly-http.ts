@@ -1,4 +1,5 @@
-import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ProviderNotSentError, ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ReloadlyRateLimit } from './reloadly-rate-limit';
 import { ACCEPT_HEADER, ReloadlyApi, ReloadlySettings, baseUrlOf } from './reloadly-settings';
 import { ReloadlyTokens } from './reloadly-tokens';
 
@@ -20,25 +21,42 @@ export interface ReloadlyRequest {
   signal?: AbortSignal;
 }
 
+/** Connection errors that mean the request never left: no connection was made. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 /**
  * Calls the airtime and utilities APIs with a bearer token of the right audience. A 401 drops the
  * token and the call is made once more with a new one (a 401 is answered before anything is
- * processed, so repeating it is safe); a second 401 is returned as it is.
- * A request that got no answer (network error, abort) throws ProviderUnavailableError.
+ * processed, so repeating it is safe); a second 401 is returned as it is. A 429 is returned as it
+ * is and pauses the API's calls in this process until Reloadly's reset (ReloadlyRateLimit).
+ * A request that got no answer (network error, abort) throws ProviderUnavailableError; one that
+ * was not sent at all (no token, the connection refused, the API paused) ProviderNotSentError.
  */
 export class ReloadlyHttp {
   constructor(
     private readonly settings: ReloadlySettings,
     readonly tokens: ReloadlyTokens,
+    readonly rateLimit = new ReloadlyRateLimit(),
   ) {}
 
   async call(api: ReloadlyApi, request: ReloadlyRequest): Promise<ReloadlyAnswer> {
     const audience = baseUrlOf(this.settings, api);
-    const token = await this.tokens.token(audience);
+    this.rateLimit.check(api, `${request.method} ${request.path}`);
+    const token = await this.token(audience);
     const first = await this.send(api, request, token);
     if (first.status !== 401) return first;
     this.tokens.invalidate(audience, token);
-    return this.send(api, request, await this.tokens.token(audience));
+    return this.send(api, request, await this.token(audience));
+  }
+
+  /** A token; without one the call is not sent. */
+  private async token(audience: string): Promise<string> {
+    try {
+      return await this.tokens.token(audience);
+    } catch (error) {
+      if (error instanceof ProviderUnavailableError) throw new ProviderNotSentError(`${error.message}; not sent`);
+      throw error;
+    }
   }
 
   private async send(api: ReloadlyApi, request: ReloadlyRequest, token: string): Promise<ReloadlyAnswer> {
@@ -53,9 +71,14 @@ export class ReloadlyHttp {
       response = await fetch(url, { method: request.method, headers, body: request.json, signal: request.signal });
       text = await response.text();
     } catch (error) {
-      const reason = request.signal?.aborted ? 'the call was abandoned at its deadline' : (error as Error).message;
-      throw new ProviderUnavailableError(`reloadly: ${request.method} ${url.pathname} got no answer (${reason})`);
+      const what = `reloadly: ${request.method} ${url.pathname}`;
+      if (request.signal?.aborted)
+        throw new ProviderUnavailableError(`${what} got no answer (the call was abandoned at its deadline)`);
+      const code = connectionErrorCode(error);
+      if (code && NOT_CONNECTED.has(code)) throw new ProviderNotSentError(`${what} was not sent (${code})`);
+      throw new ProviderUnavailableError(`${what} got no answer (${(error as Error).message})`);
     }
+    if (response.status === 429) this.rateLimit.limited(api, response.headers);
     const body = parseJson(text);
     const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     return {
@@ -65,6 +88,12 @@ export class ReloadlyHttp {
       message: typeof fields.message === 'string' ? fields.message : null,
     };
   }
+}
+
+/** The system error code under fetch's "fetch failed" (undici puts it on the cause). */
+function connectionErrorCode(error: unknown): string | null {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  return typeof cause?.code === 'string' ? cause.code : null;
 }
 
 function parseJson(text: string): unknown {

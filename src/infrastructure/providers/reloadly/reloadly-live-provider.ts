@@ -21,7 +21,7 @@ export class ReloadlyLiveProvider implements ProviderStatusReader {
 
   constructor(config: ReloadlyConfig) {
     const logger = new Logger('Reloadly');
-    this.api = new ReloadlyApiClient(new ReloadlyHttp(config, new ReloadlyTokens(config)));
+    this.api = new ReloadlyApiClient(new ReloadlyHttp(config, new ReloadlyTokens(config)), config.reportTimeZone);
     this.float = new ReloadlyFloat(this.api, config.lowFloatThreshold, (message) => logger.warn(message));
     this.provider = new ReloadlyProvider(this.api, this.float);
     this.backOffice = new ReloadlyBackOffice(this.api);

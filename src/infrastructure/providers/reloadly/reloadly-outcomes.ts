@@ -24,9 +24,12 @@ export const PAYMENT_STATUSES: Record<string, UpstreamVerdict> = {
 };
 
 /**
- * Error codes with which Reloadly refuses an order before taking any money. Every other code
- * (TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT, a refused repeated customIdentifier, token
- * errors that outlived a fresh token, codes not documented) leaves the outcome unknown.
+ * Error codes with which Reloadly refuses an attempt before taking any money. Every other code
+ * (TOPUP_TRANSACTION_FAILED and TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT, which its docs
+ * describe only as "may fail for various reasons, contact support"; RATE_LIMIT_REACHED; a
+ * refused repeated customIdentifier; token errors that outlived a fresh token; codes not
+ * documented) leaves the outcome unknown. A refusal speaks of that attempt only: it fails an
+ * order only if no earlier attempt may have reached Reloadly (the order's decider sees to that).
  */
 export const DEFINITIVE_REFUSALS: ReadonlySet<string> = new Set([
   'INVALID_RECIPIENT_PHONE',
@@ -44,7 +47,6 @@ export const DEFINITIVE_REFUSALS: ReadonlySet<string> = new Set([
   'MAX_DAILY_TRANSACTION_COUNT_REACHED',
   'MAX_DAILY_TRANSACTION_AMOUNT_REACHED',
   'INSUFFICIENT_BALANCE',
-  'TOPUP_TRANSACTION_FAILED',
 ]);
 
 export const verdictOfTopup = (topup: UpstreamTopup): UpstreamVerdict => TOPUP_STATUSES[topup.status] ?? 'unknown';

@@ -2,9 +2,9 @@ import { getCountryCallingCode } from 'libphonenumber-js/max';
 import {
   BillFetchUnsupportedError,
   BillQuery,
-  FailureBasis,
   OutstandingBill,
   ProviderGateway,
+  ProviderNotSentError,
   ProviderOrder,
   ProviderOutcome,
   ProviderUnavailableError,
@@ -12,14 +12,41 @@ import {
 import { CORRIDORS, Corridor } from '../../../domain/corridor/corridor';
 import { Currency } from '../../../domain/money/currency';
 import { OrderProduct } from '../../../domain/wallet/order-product';
-import { ReloadlyApiClient, SendAnswer, UpstreamOperator, UpstreamPayment, UpstreamTopup } from './reloadly-api';
+import {
+  ReloadlyApiClient,
+  SendAnswer,
+  TimeRange,
+  UpstreamOperator,
+  UpstreamPayment,
+  UpstreamTopup,
+} from './reloadly-api';
 import { ReloadlyFloat } from './reloadly-float';
 import { UpstreamVerdict, verdictOfPayment, verdictOfRefusal, verdictOfTopup } from './reloadly-outcomes';
 import { dividedBy, scaled, unscaled } from './upstream-decimal';
 
-/** How long after a "still processing" answer the order is looked up again. */
+/** How long after a "still processing" answer, or a look-up that found nothing yet, the order is looked up again. */
 export const RELOADLY_POLL_AFTER_MS = 30_000;
+/**
+ * Reloadly's look-up window: how long after the first attempt in doubt an attempt it received may
+ * still be missing from its records (docs/decisions.md, "The look-up window and confirmed
+ * absence"). Only after it has passed may its report confirm that the order never arrived.
+ */
+export const RELOADLY_LOOKUP_WINDOW_MS = 10 * 60_000;
+/** The report read to confirm absence reaches this far before the order was placed and after now (any time zone, any clock skew). */
+const ABSENCE_MARGIN_MS = 24 * 60 * 60_000;
 const OPERATOR_CACHE_MS = 60 * 60 * 1000;
+
+/**
+ * Whether an order whose earlier attempt may have reached Reloadly is ever sent again, per
+ * product: never. Reloadly documents no idempotent repeat of a `customIdentifier` or a
+ * `referenceId` (docs/decisions.md, "After an unknown outcome, only the provider's word about the
+ * order refunds it"); such an order is only looked up, until Reloadly's record decides it, its
+ * report confirms absence after the look-up window, or it is held for an operator.
+ */
+export const RESEND_AFTER_UNKNOWN: Readonly<Record<OrderProduct['kind'], boolean>> = {
+  topup: false,
+  bill_payment: false,
+};
 
 type TopupProduct = Extract<OrderProduct, { kind: 'topup' }>;
 type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
@@ -27,10 +54,11 @@ type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
 /**
  * The live provider over Reloadly's airtime and utilities APIs. The order id is sent as the
  * topup's `customIdentifier` and the payment's `referenceId`, and is the only identifier an order
- * is ever sent under: a retried submission looks the order up before sending it again, and a
- * repeat that reaches Reloadly all the same is refused there and answered by the look-up.
- * A failure is answered only when Reloadly refused definitively and no transaction exists under
- * the order id; anything else is looked up until Reloadly gives a definitive answer.
+ * is ever sent under. An order is sent once: after an attempt whose outcome is unknown it is only
+ * looked up, by Reloadly's transaction id when an answer gave one and by the order id otherwise.
+ * A failure is answered when Reloadly refused the attempt definitively (an order not in doubt),
+ * when Reloadly's record of the order says FAILED or REFUNDED, or when its report confirms, after
+ * the look-up window, that no transaction exists under the order id.
  */
 export class ReloadlyProvider implements ProviderGateway {
   private readonly operators = new Map<number, { operator: UpstreamOperator | null; until: number }>();
@@ -40,19 +68,17 @@ export class ReloadlyProvider implements ProviderGateway {
     private readonly float: ReloadlyFloat,
   ) {}
 
-  async submit(order: ProviderOrder, _now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
-    // A retried submission may have reached Reloadly already: what it has under the order id decides, without sending again.
-    const earlier = order.resubmission ? await this.lookUp(order, signal) : null;
-    if (earlier) return earlier;
+  async submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+    const inDoubt = order.resubmission === true || (order.inDoubtSince ?? null) !== null;
+    if (inDoubt && !RESEND_AFTER_UNKNOWN[order.product.kind]) return this.follow(order, now, signal);
     return order.product.kind === 'topup'
       ? this.submitTopup(order, order.product, signal)
       : this.submitPayment(order, order.product, signal);
   }
 
-  async poll(order: ProviderOrder, _now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
-    const found = await this.lookUp(order, signal);
-    // Not (yet) in the provider's records: still unknown, asked again later (held at the stuck-order limit).
-    return found ?? { status: 'pending', providerReference: null, pollAfterMs: RELOADLY_POLL_AFTER_MS };
+  /** A look-up: never sends anything. */
+  async poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+    return this.follow(order, now, signal);
   }
 
   async fetchBill(request: BillQuery): Promise<OutstandingBill | null> {
@@ -67,8 +93,7 @@ export class ReloadlyProvider implements ProviderGateway {
     signal?: AbortSignal,
   ): Promise<ProviderOutcome> {
     const upstreamId = upstreamIdOf(order);
-    if (upstreamId === null)
-      return this.failUnsent(order, `no reloadly route for operator ${product.operatorId}`, 'not_sent', signal);
+    if (upstreamId === null) return notSent(`no reloadly route for operator ${product.operatorId}`);
     // The operator's entry, when Reloadly gives it, tells whether it takes local amounts and at what rate;
     // without it the order is sent all the same and Reloadly decides.
     const operator = await this.operator(upstreamId, signal);
@@ -77,15 +102,10 @@ export class ReloadlyProvider implements ProviderGateway {
       (!operator.supportsLocalAmounts ||
         (operator.destinationCurrencyCode !== null && operator.destinationCurrencyCode !== order.currency))
     ) {
-      return this.failUnsent(
-        order,
-        `reloadly operator ${upstreamId} does not take amounts in ${order.currency}`,
-        'not_sent',
-        signal,
-      );
+      return notSent(`reloadly operator ${upstreamId} does not take amounts in ${order.currency}`);
     }
     const short = await this.floatShortOf(operator ? costOf(order, operator) : null, signal);
-    if (short) return this.failUnsent(order, short, 'not_sent', signal);
+    if (short) return notSent(short);
     const corridor = corridorOf(order.currency);
     const country = CORRIDORS[corridor].country;
     const answer = await this.api.sendTopup(
@@ -101,7 +121,7 @@ export class ReloadlyProvider implements ProviderGateway {
       },
       signal,
     );
-    return this.outcomeOfSend(order, answer, (topup) => this.topupOutcome(topup), signal);
+    return sent(() => this.outcomeOfSend(order, answer, (topup) => this.topupOutcome(order, topup), signal));
   }
 
   private async submitPayment(
@@ -110,11 +130,10 @@ export class ReloadlyProvider implements ProviderGateway {
     signal?: AbortSignal,
   ): Promise<ProviderOutcome> {
     const upstreamId = upstreamIdOf(order);
-    if (upstreamId === null)
-      return this.failUnsent(order, `no reloadly route for biller ${product.billerId}`, 'not_sent', signal);
+    if (upstreamId === null) return notSent(`no reloadly route for biller ${product.billerId}`);
     // A bill is paid in the biller's local currency; the float is checked when it is held in that currency.
     const short = await this.floatShortOf({ amount: scaled(order.amount), currency: order.currency }, signal);
-    if (short) return this.failUnsent(order, short, 'not_sent', signal);
+    if (short) return notSent(short);
     const answer = await this.api.payBill(
       {
         billerId: upstreamId,
@@ -125,9 +144,15 @@ export class ReloadlyProvider implements ProviderGateway {
       },
       signal,
     );
-    return this.outcomeOfSend(order, answer, (payment) => this.paymentOutcome(payment), signal);
+    return sent(() => this.outcomeOfSend(order, answer, (payment) => this.paymentOutcome(order, payment), signal));
   }
 
+  /**
+   * The answer to a send. A definitive refusal fails this attempt (`refused`); anything else that
+   * is not the transaction (5xx, 429, "cannot be processed at the moment", TOPUP_TRANSACTION_FAILED,
+   * an unlisted code) leaves the outcome unknown: what Reloadly has under the order id decides, and
+   * if it has nothing yet the call fails as unanswered, which puts the order in doubt.
+   */
   private async outcomeOfSend<T extends UpstreamTopup | UpstreamPayment>(
     order: ProviderOrder,
     answer: SendAnswer<T>,
@@ -140,63 +165,97 @@ export class ReloadlyProvider implements ProviderGateway {
     }
     const refusal = `reloadly refused the order: HTTP ${answer.httpStatus}${answer.errorCode ? ` ${answer.errorCode}` : ''}${answer.message ? ` (${answer.message})` : ''}`;
     if (verdictOfRefusal(answer.httpStatus, answer.errorCode) === 'failed')
-      return this.failUnsent(order, refusal, 'refused', signal);
-    // Unknown (5xx, "cannot be processed at the moment", a repeated order id, anything unlisted): what the provider has decides.
-    const found = await this.lookUp(order, signal);
+      return { status: 'failed', reason: refusal, basis: 'refused' };
+    let found: ProviderOutcome | null;
+    try {
+      found = await this.lookUp(order, null, signal);
+    } catch (error) {
+      throw new ProviderUnavailableError(
+        `${refusal}; the outcome is unknown and the look-up under ${order.orderId} failed too (${(error as Error).message}); the order is looked up again later and never sent again`,
+      );
+    }
     if (found) return found;
     throw new ProviderUnavailableError(
-      `${refusal}; the outcome is unknown and no transaction is recorded under ${order.orderId} yet, so the order is asked about again`,
+      `${refusal}; the outcome is unknown and no transaction is recorded under ${order.orderId} yet, so the order is looked up again and never sent again`,
     );
   }
 
   /**
-   * A failure before or without sending: answered only once no transaction exists under the order
-   * id (an earlier attempt may have been sent, and its outcome is the order's).
+   * Following an order: what Reloadly has under its transaction id or the order id decides. When
+   * it has nothing, the order stays unknown until the look-up window after the first attempt in
+   * doubt has passed; then a report covering the order's whole life confirms the absence, and the
+   * order fails (`absence_confirmed`). An order Reloadly acknowledged (a transaction id is known)
+   * is never taken as absent: its look-ups go on until it is decided or held.
    */
-  private async failUnsent(
-    order: ProviderOrder,
-    reason: string,
-    basis: Extract<FailureBasis, 'not_sent' | 'refused'>,
-    signal?: AbortSignal,
-  ): Promise<ProviderOutcome> {
-    return (await this.lookUp(order, signal)) ?? { status: 'failed', reason, basis };
+  private async follow(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
+    const since = Date.parse(order.inDoubtSince ?? order.placedAt);
+    const windowPassed = !order.providerReference && now.getTime() >= since + RELOADLY_LOOKUP_WINDOW_MS;
+    const range: TimeRange | null = windowPassed
+      ? {
+          from: new Date(Date.parse(order.placedAt) - ABSENCE_MARGIN_MS),
+          to: new Date(now.getTime() + ABSENCE_MARGIN_MS),
+        }
+      : null;
+    const found = await this.lookUp(order, range, signal);
+    if (found) return found;
+    if (range) {
+      const report = order.product.kind === 'topup' ? 'topup report' : 'utility transactions';
+      return {
+        status: 'failed',
+        reason: `reloadly has no transaction under ${order.orderId}: its ${report} from ${range.from.toISOString()} to ${range.to.toISOString()} (read in ${this.api.reportTimeZone}, every page) shows none, ${Math.round((now.getTime() - since) / 60_000)} min after the attempt in doubt`,
+        basis: 'absence_confirmed',
+      };
+    }
+    return {
+      status: 'unknown',
+      reason: order.providerReference
+        ? `reloadly does not show transaction ${order.providerReference} (${order.orderId}) just now`
+        : `reloadly has no transaction under ${order.orderId} yet`,
+      retryAfterMs: RELOADLY_POLL_AFTER_MS,
+    };
   }
 
   /**
    * The order's outcome at the provider, or null when the provider has no transaction under the
-   * order id: by Reloadly's transaction id when an earlier answer gave one (the status
-   * endpoint), otherwise (or when that finds nothing) by the order id.
+   * order id (in the range, when one is given): by Reloadly's transaction id when an earlier answer
+   * gave one (the status endpoint; a 404 there means "not there yet", never a failure), otherwise
+   * (or when that finds nothing) by the order id in the report.
    */
-  private async lookUp(order: ProviderOrder, signal?: AbortSignal): Promise<ProviderOutcome | null> {
+  private async lookUp(
+    order: ProviderOrder,
+    range: TimeRange | null,
+    signal?: AbortSignal,
+  ): Promise<ProviderOutcome | null> {
     const reference = order.providerReference ?? null;
     if (order.product.kind === 'topup') {
       const topup =
         (reference ? await this.api.topupByTransactionId(reference, signal) : null) ??
-        (await this.api.topupByCustomIdentifier(order.orderId, signal));
-      return topup ? this.topupOutcome(topup) : null;
+        (await this.api.topupByCustomIdentifier(order.orderId, signal, range ?? undefined));
+      return topup ? this.topupOutcome(order, topup) : null;
     }
     const payment =
       (reference ? await this.api.paymentById(reference, signal) : null) ??
-      (await this.api.paymentByReferenceId(order.orderId, signal));
-    return payment ? this.paymentOutcome(payment) : null;
+      (await this.api.paymentByReferenceId(order.orderId, signal, range ?? undefined));
+    return payment ? this.paymentOutcome(order, payment) : null;
   }
 
-  private topupOutcome(topup: UpstreamTopup): ProviderOutcome {
+  private topupOutcome(order: ProviderOrder, topup: UpstreamTopup): ProviderOutcome {
+    const detail = topup.code || topup.message ? ` (${[topup.code, topup.message].filter(Boolean).join(' ')})` : '';
     return outcomeOf(
       verdictOfTopup(topup),
       topup.transactionId,
-      topup.operatorTransactionId || topup.transactionId,
-      `reloadly topup ${topup.transactionId} ${topup.status}`,
+      topup.operatorTransactionId || topup.transactionId || `reloadly-${order.orderId}`,
+      `reloadly topup ${topup.transactionId ?? `under ${order.orderId}`} ${topup.status}${detail}`,
     );
   }
 
-  private paymentOutcome(payment: UpstreamPayment): ProviderOutcome {
+  private paymentOutcome(order: ProviderOrder, payment: UpstreamPayment): ProviderOutcome {
     const detail = payment.message ? ` (${payment.code ?? ''} ${payment.message})` : '';
     return outcomeOf(
       verdictOfPayment(payment),
       payment.id,
-      payment.id,
-      `reloadly payment ${payment.id} ${payment.status}${detail}`,
+      payment.id ?? `reloadly-${order.orderId}`,
+      `reloadly payment ${payment.id ?? `under ${order.orderId}`} ${payment.status}${detail}`,
     );
   }
 
@@ -233,9 +292,26 @@ export class ReloadlyProvider implements ProviderGateway {
   }
 }
 
+/** A failure of an order that was not sent: our own check stopped it. */
+const notSent = (reason: string): ProviderOutcome => ({ status: 'failed', reason, basis: 'not_sent' });
+
+/**
+ * What follows a send that went out: nothing after it may say "not sent" (a look-up refused by
+ * the rate limit, say), since the send itself may have reached Reloadly.
+ */
+async function sent(work: () => Promise<ProviderOutcome>): Promise<ProviderOutcome> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ProviderNotSentError)
+      throw new ProviderUnavailableError(`${error.message}; the order itself was sent, its outcome is unknown`);
+    throw error;
+  }
+}
+
 function outcomeOf(
   verdict: UpstreamVerdict,
-  transactionId: string,
+  transactionId: string | null,
   operatorRef: string,
   reason: string,
 ): ProviderOutcome {

@@ -3,8 +3,12 @@ import { decimalText } from './upstream-decimal';
 /** Reloadly's transactions, operators, billers and balance, read from its JSON answers (lenient about shapes, exact about amounts). */
 /** A topup as Reloadly reports it (send, status and report answers). */
 export interface UpstreamTopup {
-  transactionId: string;
+  /** Null only when a wrapped answer carries no transaction (`{status: "REFUNDED", transaction: null}`) and the id was not asked by. */
+  transactionId: string | null;
   status: string;
+  /** The `code` and `message` of a wrapped answer ({code, message, status, transaction}), when given. */
+  code: string | null;
+  message: string | null;
   operatorTransactionId: string | null;
   customIdentifier: string | null;
   operatorId: number | null;
@@ -20,7 +24,8 @@ export interface UpstreamTopup {
 
 /** A utility payment as Reloadly reports it. */
 export interface UpstreamPayment {
-  id: string;
+  /** Null only when a wrapped answer carries no transaction and the id was not asked by. */
+  id: string | null;
   status: string;
   referenceId: string | null;
   code: string | null;
@@ -80,14 +85,31 @@ export function listOf(body: unknown): unknown[] {
   return Array.isArray(content) ? content : [];
 }
 
-export function topupOf(value: unknown): UpstreamTopup | null {
-  const body = objectOf(value);
-  const transactionId = stringOf(body.transactionId);
-  const status = stringOf(body.status);
-  if (transactionId === null || status === null) return null;
+/**
+ * Whether an answer is the wrapper Reloadly's status answers (and its SDKs) use —
+ * `{code, message, status, transaction}`, the transaction possibly null — rather than the
+ * transaction itself.
+ */
+const isWrapper = (body: Record<string, unknown>): boolean =>
+  'transaction' in body && (body.transaction === null || typeof body.transaction === 'object');
+
+/**
+ * A topup from any of Reloadly's answers: the transaction itself (send, report items, older
+ * status answers) or the wrapper, whose `status` decides and whose transaction may be null (a
+ * refunded topup). `askedId`: the transaction id the answer was asked by, when it was.
+ */
+export function topupOf(value: unknown, askedId: string | null = null): UpstreamTopup | null {
+  const outer = objectOf(value);
+  const wrapped = isWrapper(outer);
+  const body = wrapped ? objectOf(outer.transaction) : outer;
+  const transactionId = stringOf(body.transactionId) ?? askedId;
+  const status = stringOf(wrapped ? (outer.status ?? body.status) : body.status);
+  if (status === null || (transactionId === null && !wrapped)) return null;
   return {
     transactionId,
     status,
+    code: wrapped ? stringOf(outer.code) : null,
+    message: wrapped ? stringOf(outer.message) : null,
     operatorTransactionId: stringOf(body.operatorTransactionId),
     customIdentifier: stringOf(body.customIdentifier),
     operatorId: numberOf(body.operatorId),
@@ -101,13 +123,18 @@ export function topupOf(value: unknown): UpstreamTopup | null {
   };
 }
 
-/** A payment: the pay answer itself, or a `{code, message, transaction}` item of a look-up. */
-export function paymentOf(value: unknown): UpstreamPayment | null {
+/**
+ * A payment: the pay answer itself, or a `{code, message, transaction}` item of a look-up (with
+ * the status inside the transaction, or beside it when the transaction is null). `askedId`: the
+ * payment id the answer was asked by, when it was.
+ */
+export function paymentOf(value: unknown, askedId: string | null = null): UpstreamPayment | null {
   const outer = objectOf(value);
-  const body = outer.transaction ? objectOf(outer.transaction) : outer;
-  const id = stringOf(body.id);
-  const status = stringOf(body.status);
-  if (id === null || status === null) return null;
+  const wrapped = isWrapper(outer);
+  const body = wrapped ? objectOf(outer.transaction) : outer;
+  const id = stringOf(body.id) ?? askedId;
+  const status = stringOf(body.status ?? (wrapped ? outer.status : null));
+  if (status === null || (id === null && !wrapped)) return null;
   const details = objectOf(body.billDetails);
   return {
     id,

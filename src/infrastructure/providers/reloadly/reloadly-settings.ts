@@ -10,6 +10,8 @@ export interface ReloadlySettings {
   utilitiesUrl: string;
   /** Below this float (in the account's currency, a decimal text) a warning is logged; null: no warning. */
   lowFloatThreshold: string | null;
+  /** The IANA time zone of the report's wall-clock times (range parameters and transaction dates). */
+  reportTimeZone: string;
 }
 
 export const RELOADLY_PRODUCTION_URLS = {

@@ -1,18 +1,20 @@
 // @ts-check
-// The back office API (/v1/admin) as the console calls it: the operator's token and name on every
-// call, and the session they belong to. The token lives in this module only (no storage, no cookie).
+// The back office API (/v1/admin) as the console calls it: the operator's token on every call, and
+// the session it belongs to. The token lives in this module only (no storage, no cookie).
 
 export const API = '/v1/admin';
 
 /**
- * The signed-in operator, and a generation that changes at every sign-in and sign-out: a reply
- * to a request of an earlier generation is dropped, so nothing of one session reaches the next.
- * @type {{ token: string | null, operator: string | null, generation: number, partner: Record<string, any> | null,
- *          order: Record<string, any> | null, creditKey: string | null, resolution: { outcome: string, reason: string } | null }}
+ * The signed-in operator (`me`: name, role and permissions, as GET /operators/me answers), and a
+ * generation that changes at every sign-in and sign-out: a reply to a request of an earlier
+ * generation is dropped, so nothing of one session reaches the next.
+ * @type {{ token: string | null, me: { name: string, role: string, break_glass: boolean, permissions: string[] } | null,
+ *          generation: number, partner: Record<string, any> | null, order: Record<string, any> | null,
+ *          creditKey: string | null, resolution: { outcome: string, reason: string } | null }}
  */
 export const session = {
   token: null,
-  operator: null,
+  me: null,
   generation: 0,
   partner: null,
   order: null,
@@ -45,7 +47,6 @@ export async function call(method, path, options = {}) {
   /** @type {Record<string, string>} */
   const headers = {
     Authorization: `Bearer ${session.token}`,
-    'X-Operator-Id': session.operator ?? '',
     ...options.headers,
   };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -85,3 +86,6 @@ export async function api(method, path, options) {
 }
 
 export const seg = encodeURIComponent;
+
+/** Whether the signed-in role may do this (what the page offers; the service decides). @param {string} permission */
+export const may = (permission) => session.me?.permissions.includes(permission) ?? false;

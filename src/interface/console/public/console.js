@@ -1,9 +1,10 @@
 // @ts-check
 // The operator and finance console: a thin client of the back office API (/v1/admin), signed in
-// with the operator token and the operator's name (recorded as the actor of every action). This
-// module signs in and out, switches pages and wires each page's module; every value from the API
-// is written as text, never as HTML.
-import { StaleReply, session } from './api.js';
+// with an operator's token (the service records that operator as the actor of every action, and
+// refuses what the role may not do; the page offers only what it may). This module signs in and
+// out, switches pages and wires each page's module; every value from the API is written as text,
+// never as HTML.
+import { StaleReply, api, session } from './api.js';
 import { $, describe, fail, guarded, onClick, whenTokenRefused } from './page.js';
 import { loadPartners, reloadPartner, wirePartners } from './partners.js';
 import { loadHeld, searchOrders, wireOrders } from './orders.js';
@@ -62,6 +63,7 @@ function clearPage() {
     element.replaceChildren();
   for (const id of [
     'operator-name',
+    'operator-role',
     'notice',
     'failure',
     'secret-title',
@@ -116,7 +118,8 @@ function clearPage() {
 /** @param {string} [why] */
 function signOut(why) {
   session.token = null;
-  session.operator = null;
+  session.me = null;
+  showPermissions([]);
   clearPage();
   $('console').hidden = true;
   $('sign-in').hidden = false;
@@ -125,35 +128,40 @@ function signOut(why) {
   $('sign-in-error').hidden = !why;
 }
 
+/** Marks what the role may do, for the style sheet to show only that (`data-needs`). @param {string[]} permissions */
+function showPermissions(permissions) {
+  const signedIn = $('console');
+  for (const name of [...signedIn.classList].filter((name) => name.startsWith('may-'))) signedIn.classList.remove(name);
+  for (const permission of permissions) signedIn.classList.add(`may-${permission}`);
+}
+
 async function signIn() {
   const token = $('operator-token').value.trim();
-  const operator = $('operator-id').value.trim();
-  if (!/^[\w.@-]{1,64}$/.test(operator)) {
-    $('sign-in-error').textContent =
-      'Your name: 1 to 64 letters, digits or . _ @ - (it is recorded as the actor of your actions).';
-    $('sign-in-error').hidden = false;
-    return;
-  }
   clearPage();
   session.token = token;
-  session.operator = operator;
   const landing = linkedTab();
   try {
-    // Any back office read checks the token; this one also fills the first page (Finance loads nothing by itself).
-    await (landing === 'finance' ? loadPartners() : VIEWS[landing]());
+    // Who the token belongs to (a refused token ends here), then the first page: the overview, or the one the address names.
+    session.me = await api('GET', '/operators/me');
+    await VIEWS[landing]();
   } catch (error) {
     if (error instanceof StaleReply) return;
     session.token = null;
-    session.operator = null;
+    session.me = null;
     $('sign-in-error').textContent = describe(error);
     $('sign-in-error').hidden = false;
     return;
   }
+  const me = session.me;
+  if (!me) return;
+  showPermissions(me.permissions);
   $('operator-token').value = '';
   $('sign-in-error').hidden = true;
   $('sign-in').hidden = true;
   $('console').hidden = false;
-  $('operator-name').textContent = operator;
+  $('operator-name').textContent = me.name;
+  $('operator-role').textContent = me.break_glass ? 'owner (break-glass token)' : me.role;
+  $('operator-role').className = me.break_glass ? 'badge break-glass' : 'badge';
   openTab(landing);
 }
 

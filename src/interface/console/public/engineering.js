@@ -23,6 +23,7 @@ export async function loadProjections() {
     if (projection.rebuildable && !projection.rebuilding) {
       const button = cell('button', 'Rebuild');
       button.setAttribute('type', 'button');
+      button.dataset.needs = 'run_projections';
       button.addEventListener(
         'click',
         guarded(() => startRebuild(projection.name)),

@@ -1,7 +1,7 @@
 // @ts-check
 // Partners: search and list, create, KYC, key regeneration, settings, and wallet credits that are
 // reviewed, then confirmed once with an Idempotency-Key.
-import { ApiError, api, seg, session } from './api.js';
+import { ApiError, api, may, seg, session } from './api.js';
 import {
   $,
   cell,
@@ -135,8 +135,9 @@ function showSettings(settings) {
     rotation;
   if (typeof settings.webhook_secret === 'string')
     showSecret(`Webhook secret of ${session.partner?.name ?? ''} (${settings.environment}).`, settings.webhook_secret);
-  // Until the settings are on screen, the form cannot send empty fields over the saved ones.
-  $('settings-fieldset').disabled = false;
+  // Until the settings are on screen, the form cannot send empty fields over the saved ones; a role that
+  // may not change partners sees them read-only.
+  $('settings-fieldset').disabled = !may('manage_partners');
 }
 
 /** @param {Record<string, unknown>} change @param {string} done */

@@ -24,6 +24,7 @@ export async function loadDeliveries() {
     attempts.append(list);
     const resend = cell('button', 'Re-send');
     resend.setAttribute('type', 'button');
+    resend.dataset.needs = 'resend_webhooks';
     resend.addEventListener(
       'click',
       guarded(async () => {

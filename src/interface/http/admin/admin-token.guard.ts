@@ -1,27 +1,90 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { FastifyRequest } from 'fastify';
+import { AuthenticateOperator } from '../../../application/back-office/authenticate-operator';
+import { BREAK_GLASS_IDENTITY, OperatorIdentity } from '../../../application/back-office/operator-identity';
 import { ServiceError } from '../../../application/shared/service-error';
+import { mayDo, Permission } from '../../../domain/back-office/operator-role';
 import { ServiceConfig } from '../../../config/service-config';
 import { SERVICE_CONFIG } from '../../../composition/tokens';
+import { PERMISSION_KEY } from './permission.decorator';
+import { rememberOperator } from './signed-in-operator';
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
-/** The back office is open only to holders of the operator token; compared in constant time. */
+/** What a refused role was asking to do, in the refusal's words. */
+const ASKED: Record<Permission, string> = {
+  read: 'read the back office',
+  manage_partners: "onboard partners or change a partner's KYC, keys or settings",
+  move_money: 'credit wallets or resolve held orders',
+  resend_webhooks: 're-send webhooks',
+  run_projections: 'rebuild read models',
+  manage_routes: 'change live routes',
+  manage_operators: 'manage back-office operators',
+};
+
+const BREAK_GLASS_WARNING_EVERY_MS = 60_000;
+
+/**
+ * The back office (/v1/admin and /metrics) is open to operator tokens and to the break-glass
+ * owner token (ADMIN_TOKEN, compared in constant time), each within its role: the route's
+ * declared permission (RequiresPermission; none declared: the owner's alone) against the role's.
+ * The operator let in is remembered on the request, for the actor of what it causes.
+ */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  private readonly expected: Buffer;
+  private readonly breakGlass: Buffer;
+  private readonly log = new Logger('BackOfficeAccess');
+  private lastWarningAt = 0;
+  private usesSinceWarning = 0;
 
-  constructor(@Inject(SERVICE_CONFIG) config: ServiceConfig) {
-    this.expected = digest(config.adminToken);
+  constructor(
+    @Inject(SERVICE_CONFIG) config: ServiceConfig,
+    private readonly reflector: Reflector,
+    private readonly operators: AuthenticateOperator,
+  ) {
+    this.breakGlass = digest(config.adminToken);
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
-    const token = /^Bearer (\S+)$/i.exec(header)?.[1] ?? '';
-    if (!token || !timingSafeEqual(digest(token), this.expected)) {
-      throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
-    }
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!token) throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
+    const identity: OperatorIdentity = timingSafeEqual(digest(token), this.breakGlass)
+      ? BREAK_GLASS_IDENTITY
+      : await this.operators.identify(token);
+    const permission =
+      this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? 'manage_operators';
+    if (!mayDo(identity.role, permission))
+      throw new ServiceError(
+        'role_forbidden',
+        `${identity.name} has the role ${identity.role}, which may not ${ASKED[permission]}`,
+      );
+    if (identity.breakGlass) this.noteBreakGlass(request);
+    rememberOperator(request, identity);
     return true;
+  }
+
+  /**
+   * The break-glass token is for emergencies and for creating the first operators: its use is
+   * logged as a warning (at most once a minute, with the count since), scrapes of /metrics aside.
+   */
+  private noteBreakGlass(request: FastifyRequest): void {
+    const path = request.url.split('?')[0];
+    if (path === '/metrics') return;
+    this.usesSinceWarning += 1;
+    const now = Date.now();
+    if (now - this.lastWarningAt < BREAK_GLASS_WARNING_EVERY_MS) return;
+    this.log.warn(
+      `the break-glass owner token (ADMIN_TOKEN) was used: ${request.method} ${path}` +
+        (this.usesSinceWarning > 1 ? ` (${this.usesSinceWarning} uses since the last warning)` : '') +
+        '; give people operator tokens (cli operator create)',
+    );
+    this.lastWarningAt = now;
+    this.usesSinceWarning = 0;
   }
 }

@@ -28,6 +28,7 @@ import { Actor } from '../../../domain/shared/actor';
 import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
 import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
@@ -60,23 +61,27 @@ export class AdminController {
 
   @Post('partners')
   @HttpCode(201)
+  @RequiresPermission('manage_partners')
   createPartner(@Body() body: CreatePartnerDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new OnboardPartner(body.name, body.corridor, operator));
   }
 
   @Get('partners/:id')
+  @RequiresPermission('read')
   showPartner(@Param('id') id: string) {
     return this.queries.execute(new ShowPartner(id));
   }
 
   @Post('partners/:id/kyc')
   @HttpCode(200)
+  @RequiresPermission('manage_partners')
   changeKyc(@Param('id') id: string, @Body() body: KycDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new ChangeKycStatus(id, body.status, operator));
   }
 
   @Post('partners/:id/keys/regenerate')
   @HttpCode(200)
+  @RequiresPermission('manage_partners')
   regenerateKey(@Param('id') id: string, @Body() body: EnvironmentDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new RegenerateApiKey(id, body.environment, operator));
   }
@@ -84,12 +89,14 @@ export class AdminController {
   /** Restricted keys: the same as the partner's own POST/GET/DELETE /v1/partner/keys, for any environment. */
   @Post('partners/:id/keys')
   @HttpCode(201)
+  @RequiresPermission('manage_partners')
   createScopedKey(@Param('id') id: string, @Body() body: AdminCreateScopedKeyDto, @CurrentOperator() operator: Actor) {
     const { environment, ...request } = body;
     return this.commands.execute(new CreateScopedKey(id, environment, request, operator));
   }
 
   @Get('partners/:id/keys')
+  @RequiresPermission('read')
   listScopedKeys(@Param('id') id: string, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['environment']);
     const environment = query.environment;
@@ -99,6 +106,7 @@ export class AdminController {
   }
 
   @Delete('partners/:id/keys/:keyId')
+  @RequiresPermission('manage_partners')
   revokeScopedKey(@Param('id') id: string, @Param('keyId') keyId: string, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new RevokeScopedKey(id, null, keyId, operator));
   }
@@ -106,6 +114,7 @@ export class AdminController {
   /** An optional Idempotency-Key makes retries safe: the same key and body credit once and get the first answer. */
   @Post('partners/:id/wallet-credits')
   @HttpCode(200)
+  @RequiresPermission('move_money')
   async creditWallet(
     @Param('id') id: string,
     @Body() body: WalletCreditDto,
@@ -122,6 +131,7 @@ export class AdminController {
   }
 
   @Patch('partners/:id/settings')
+  @RequiresPermission('manage_partners')
   configure(@Param('id') id: string, @Body() body: ConfigurePartnerDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(
       new ConfigurePartner(
@@ -139,6 +149,7 @@ export class AdminController {
   }
 
   @Get('webhook-deliveries')
+  @RequiresPermission('read')
   webhookDeliveries(@Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['partner_id', 'environment', 'state', 'limit']);
     const { partner_id: partnerId, environment, state } = query;
@@ -156,23 +167,27 @@ export class AdminController {
 
   @Post('webhook-deliveries/:id/resend')
   @HttpCode(202)
+  @RequiresPermission('resend_webhooks')
   resendWebhook(@Param('id') id: string) {
     return this.commands.execute(new ResendWebhook(id));
   }
 
   @Get('orders/:id')
+  @RequiresPermission('read')
   showOrder(@Param('id') id: string) {
     return this.queries.execute(new ShowOrder(id));
   }
 
   @Post('orders/:id/resolve')
   @HttpCode(200)
+  @RequiresPermission('move_money')
   resolveOrder(@Param('id') id: string, @Body() body: ResolveOrderDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new ResolveOrder(id, body.outcome, body.reason, operator));
   }
 
   /** With `Accept: application/x-ndjson`, progress lines while the log is walked, then the answer (progress-answer.ts). */
   @Get('verify')
+  @RequiresPermission('read')
   async verify(
     @Headers('accept') accept: string | undefined,
     @Req() request: FastifyRequest,

@@ -2,6 +2,7 @@ import { Controller, Get, Headers, Param, Query, Req, Res, StreamableFile, UseGu
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
+import { AuditOperator } from '../../../application/audit/audit-operator';
 import { AuditOrder } from '../../../application/audit/audit-order';
 import { AuditWallet } from '../../../application/audit/audit-wallet';
 import { DailyStatement } from '../../../application/audit/daily-statement';
@@ -10,8 +11,9 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../application/shared/service-error';
 import { Environment, isEnvironment } from '../../../domain/shared/environment';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
-import { refuseUnknownQuery } from '../validation/query-values';
+import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { auditLines, isAuditFormat } from './audit-output';
 import { REPORT_SECURITY_POLICY, statementReportPage } from './statement-report-page';
 
@@ -26,6 +28,7 @@ export class AuditController {
 
   /** Streamed: a wallet's history can be long. A failure half way cuts the connection, so a truncated file never looks complete. */
   @Get('wallets/:partner_id/:environment')
+  @RequiresPermission('read')
   async wallet(
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,
@@ -42,11 +45,21 @@ export class AuditController {
   }
 
   @Get('orders/:order_id')
+  @RequiresPermission('read')
   order(@Param('order_id') orderId: string) {
     return this.queries.execute(new AuditOrder(orderId));
   }
 
+  /** What one operator did: the events whose actor is that name (`break-glass` for ADMIN_TOKEN), newest first. */
+  @Get('operators/:name')
+  @RequiresPermission('read')
+  operator(@Param('name') name: string, @Query() query: Record<string, unknown>) {
+    refuseUnknownQuery(query, ['limit']);
+    return this.queries.execute(new AuditOperator(name, queryLimit(query.limit, 100, 1000)));
+  }
+
   @Get('statements/:partner_id/:environment')
+  @RequiresPermission('read')
   statement(
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,
@@ -63,6 +76,7 @@ export class AuditController {
    * (progress-answer.ts).
    */
   @Get('reports/:partner_id/:environment')
+  @RequiresPermission('read')
   async report(
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,

@@ -11,6 +11,7 @@ import { ENVIRONMENTS } from '../../../domain/shared/environment';
 import { TransactionStatus } from '../../../domain/transaction/transaction.decider';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 import { BackOfficeQuery } from './back-office-query';
 
 const KYC_STATUSES: readonly KycStatus[] = ['pending', 'approved', 'suspended'];
@@ -24,6 +25,7 @@ export class BackOfficeController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('partners')
+  @RequiresPermission('read')
   partners(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, ['q', 'corridor', 'kyc_status', 'limit']);
     const query = new BackOfficeQuery(raw);
@@ -38,6 +40,7 @@ export class BackOfficeController {
   }
 
   @Get('partners/:id/settings')
+  @RequiresPermission('read')
   async settings(@Param('id') partnerId: string, @Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, ['environment']);
     const environment = new BackOfficeQuery(raw).oneOf('environment', ENVIRONMENTS);
@@ -50,6 +53,7 @@ export class BackOfficeController {
 
   /** `held=true`: the held queue, oldest first. Otherwise a search, newest first, by any of the filters. */
   @Get('orders')
+  @RequiresPermission('read')
   orders(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, [
       'held',
@@ -87,6 +91,7 @@ export class BackOfficeController {
   }
 
   @Get('jobs')
+  @RequiresPermission('read')
   jobs(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, []);
     return this.queries.execute(new ShowJobBacklog());

@@ -1,10 +1,18 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
+import { actorOf, OperatorIdentity } from '../../../application/back-office/operator-identity';
 import { Actor } from '../../../domain/shared/actor';
+import { signedInOperator } from './signed-in-operator';
 
-/** The operator acting, as named by the optional X-Operator-Id header (recorded on every event). */
-export const CurrentOperator = createParamDecorator((_: unknown, context: ExecutionContext): Actor => {
-  const header = context.switchToHttp().getRequest<FastifyRequest>().headers['x-operator-id'];
-  const id = typeof header === 'string' && /^[\w.@-]{1,64}$/.test(header) ? header : 'admin-token';
-  return { type: 'operator', id };
-});
+/**
+ * The operator acting, as their token says: the actor recorded on every event they cause. An
+ * X-Operator-Id header, which earlier releases recorded as typed, is ignored.
+ */
+export const CurrentOperator = createParamDecorator((_: unknown, context: ExecutionContext): Actor =>
+  actorOf(signedInOperator(context.switchToHttp().getRequest<FastifyRequest>())),
+);
+
+/** Who is signed in, with their role and token's expiry (GET /v1/admin/operators/me). */
+export const CurrentIdentity = createParamDecorator((_: unknown, context: ExecutionContext): OperatorIdentity =>
+  signedInOperator(context.switchToHttp().getRequest<FastifyRequest>()),
+);

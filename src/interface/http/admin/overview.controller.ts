@@ -6,6 +6,7 @@ import { ShowServiceHealth } from '../../../application/operations/show-service-
 import { ShowWebhookOverview, WebhookOverview } from '../../../application/operations/show-webhook-overview';
 import { AdminTokenGuard } from './admin-token.guard';
 import { ordersByDaySvg, webhooksByDaySvg } from './overview-chart';
+import { RequiresPermission } from './permission.decorator';
 
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
 
@@ -17,6 +18,7 @@ export class OverviewController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
+  @RequiresPermission('read')
   async overview() {
     const [overview, webhooks, health] = await Promise.all([
       this.queries.execute(new ShowOverview()),
@@ -35,6 +37,7 @@ export class OverviewController {
 
   /** Orders per day as an SVG image drawn here (no script, no external resource). */
   @Get('orders-by-day.svg')
+  @RequiresPermission('read')
   @Header('content-type', 'image/svg+xml; charset=utf-8')
   @Header('content-security-policy', SVG_POLICY)
   async ordersByDay(): Promise<string> {
@@ -44,6 +47,7 @@ export class OverviewController {
 
   /** Webhook attempts per day by result, as an SVG image drawn here. */
   @Get('webhooks-by-day.svg')
+  @RequiresPermission('read')
   @Header('content-type', 'image/svg+xml; charset=utf-8')
   @Header('content-security-policy', SVG_POLICY)
   async webhooksByDay(): Promise<string> {

@@ -7,6 +7,7 @@ import {
   ShowProjections,
 } from '../../../application/operations/projection-rebuilds';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 
 /** Read-model versions, checkpoints and lag, and blue/green rebuilds that run while the service answers. */
 @ApiExcludeController()
@@ -19,17 +20,20 @@ export class ProjectionsController {
   ) {}
 
   @Get()
+  @RequiresPermission('read')
   status() {
     return this.queries.execute(new ShowProjections());
   }
 
   @Get('rebuilds/:id')
+  @RequiresPermission('read')
   rebuild(@Param('id') id: string) {
     return this.queries.execute(new ShowProjectionRebuild(id));
   }
 
   @Post(':name/rebuild')
   @HttpCode(202)
+  @RequiresPermission('run_projections')
   startRebuild(@Param('name') name: string) {
     return this.commands.execute(new RebuildProjection(name));
   }

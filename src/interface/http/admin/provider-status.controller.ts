@@ -3,6 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ShowLiveProvider } from '../../../application/operations/live-provider-status';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 
 /** The live provider and our float there (CLI `provider status`). */
 @ApiExcludeController()
@@ -12,6 +13,7 @@ export class ProviderStatusController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('status')
+  @RequiresPermission('read')
   status() {
     return this.queries.execute(new ShowLiveProvider());
   }

@@ -10,6 +10,7 @@ import { ServiceError } from '../../../application/shared/service-error';
 import { Actor } from '../../../domain/shared/actor';
 import { refuseUnknownQuery } from '../validation/query-values';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 import { SyncProviderDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
 import { reconciliationReportPage } from './reconciliation-report-page';
@@ -26,6 +27,7 @@ export class ProvidersController {
   ) {}
 
   @Get('breakers')
+  @RequiresPermission('read')
   breakers() {
     return this.queries.execute(new ShowProviderBreakers());
   }
@@ -33,12 +35,14 @@ export class ProvidersController {
   /** Proposes routes from the provider's catalogs; `apply: true` records them. */
   @Post(':provider/sync')
   @HttpCode(200)
+  @RequiresPermission('manage_routes')
   sync(@Param('provider') provider: string, @Body() body: SyncProviderDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new SyncProviderRoutes(provider, body.apply === true, operator));
   }
 
   /** One UTC day of the provider's report against our live orders: JSON, or a page for finance (`format=html`). */
   @Get('reconciliation')
+  @RequiresPermission('read')
   async reconciliation(
     @Query() query: Record<string, unknown>,
     @CurrentOperator() operator: Actor,

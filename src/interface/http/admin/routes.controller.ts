@@ -6,6 +6,7 @@ import { SetRoutes } from '../../../application/routing/set-routes';
 import { RouteHistory, ShowRoutes } from '../../../application/routing/show-routes';
 import { Actor } from '../../../domain/shared/actor';
 import { AdminTokenGuard } from './admin-token.guard';
+import { RequiresPermission } from './permission.decorator';
 import { RemoveRouteDto, SetRouteDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
 
@@ -20,17 +21,20 @@ export class RoutesController {
   ) {}
 
   @Get()
+  @RequiresPermission('read')
   list() {
     return this.queries.execute(new ShowRoutes());
   }
 
   @Get('history')
+  @RequiresPermission('read')
   history() {
     return this.queries.execute(new RouteHistory());
   }
 
   @Post()
   @HttpCode(200)
+  @RequiresPermission('manage_routes')
   set(@Body() body: SetRouteDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(
       new SetRoutes(
@@ -48,6 +52,7 @@ export class RoutesController {
 
   @Post('remove')
   @HttpCode(200)
+  @RequiresPermission('manage_routes')
   remove(@Body() body: RemoveRouteDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(new RemoveRoute({ kind: body.kind, id: body.id }, body.reason, operator));
   }

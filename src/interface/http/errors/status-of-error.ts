@@ -10,6 +10,7 @@ export const STATUS_OF_ERROR: Record<ErrorCode, number> = {
   kyc_required: 403,
   ip_not_allowed: 403,
   scope_forbidden: 403,
+  role_forbidden: 403,
   key_cap_exceeded: 403,
   operator_not_found_or_wrong_corridor: 404,
   not_found: 404,

@@ -2,7 +2,12 @@ import { Controller, Get, Header, Inject, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
-import { PROVIDER_STATUS, ProviderStatusReader } from '../../../application/ports/provider-status.port';
+import { RequiresPermission } from '../admin/permission.decorator';
+import {
+  LiveProviderStatus,
+  PROVIDER_STATUS,
+  ProviderStatusReader,
+} from '../../../application/ports/provider-status.port';
 import { QueryBus } from '@nestjs/cqrs';
 import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
 import { SERVICE_MONITOR, ServiceMonitor } from '../../../application/ports/service-monitor.port';
@@ -28,6 +33,7 @@ export class MetricsController {
   ) {}
 
   @Get()
+  @RequiresPermission('read')
   @Header('content-type', 'text/plain; version=0.0.4')
   async metrics(): Promise<string> {
     const counts = await this.monitor.operationalCounts();
@@ -108,37 +114,40 @@ export class MetricsController {
     return render(gauges) + (await this.monitor.metricsText());
   }
 
-  /** Our float at the live provider, from its last reading (read again when older than a minute). */
+  /** Our float at each live provider that has a balance endpoint, from its last reading (read again when older than a minute). */
   private async floatGauges(): Promise<Gauge[]> {
-    const status = await this.providers.live(false);
-    if (!status) return [];
-    const labels = { provider: status.provider, currency: status.currency ?? '' };
-    const gauges: Gauge[] = [
-      {
-        name: 'provider_float_readable',
-        help: 'Whether the float at the live provider could be read (1) or not (0)',
-        value: status.error ? 0 : 1,
-        labels: { provider: status.provider },
-      },
-    ];
-    if (status.balance !== null) {
-      gauges.push(
-        {
-          name: 'provider_float',
-          help: "Our balance at the live provider, in the provider account's currency",
-          value: status.balance,
-          labels,
-        },
-        {
-          name: 'provider_float_low',
-          help: 'Whether the float is below RELOADLY_LOW_FLOAT_THRESHOLD (1) or not (0)',
-          value: status.low ? 1 : 0,
-          labels,
-        },
-      );
-    }
-    return gauges;
+    const all = this.providers.all ? await this.providers.all(false) : [await this.providers.live(false)];
+    return all.flatMap((status) => (status && status.balanceEndpoint !== false ? floatGaugesOf(status) : []));
   }
+}
+
+function floatGaugesOf(status: LiveProviderStatus): Gauge[] {
+  const labels = { provider: status.provider, currency: status.currency ?? '' };
+  const gauges: Gauge[] = [
+    {
+      name: 'provider_float_readable',
+      help: 'Whether the float at the live provider could be read (1) or not (0)',
+      value: status.error ? 0 : 1,
+      labels: { provider: status.provider },
+    },
+  ];
+  if (status.balance !== null) {
+    gauges.push(
+      {
+        name: 'provider_float',
+        help: "Our balance at the live provider, in the provider account's currency",
+        value: status.balance,
+        labels,
+      },
+      {
+        name: 'provider_float_low',
+        help: 'Whether the float is below RELOADLY_LOW_FLOAT_THRESHOLD (1) or not (0)',
+        value: status.low ? 1 : 0,
+        labels,
+      },
+    );
+  }
+  return gauges;
 }
 
 function render(gauges: Gauge[]): string {

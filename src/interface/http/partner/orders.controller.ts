@@ -99,6 +99,7 @@ export class OrdersController {
     409: 'invalid_state (live keys): the provider that serves this biller cannot fetch its bills, so there is no bill to show or pay; no bill is ever invented',
     413: true,
     415: true,
+    422: 'amount_out_of_range (live keys): the biller reports no bill due for the consumer number, so there is nothing to pay; no bill is remembered',
     503: true,
   })
   billInfo(@CurrentCaller() caller: Caller, @Body() body: BillInfoDto): Promise<Record<string, unknown>> {

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isActiveAt } from '../../domain/back-office/operator.decider';
+import { isOperatorTokenShaped } from '../../domain/back-office/operator-token';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { KEY_HASHER, KeyHasher } from '../ports/secrets.port';
+import { ServiceError } from '../shared/service-error';
+import { OperatorDirectory } from './operator-directory';
+import { OperatorIdentity } from './operator-identity';
+
+/**
+ * Resolves an operator token to its operator. The token is looked up by its keyed hash (HMAC
+ * under API_KEY_SECRET, as API keys are), so the lookup says nothing about how much of a guess
+ * was right; the stream is read again whenever it moved, so a revocation answered by any
+ * process refuses the token here at the next request.
+ */
+@Injectable()
+export class AuthenticateOperator {
+  constructor(
+    @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly directory: OperatorDirectory,
+  ) {}
+
+  async identify(token: string): Promise<OperatorIdentity> {
+    if (!isOperatorTokenShaped(token))
+      throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
+    const { state } = await this.directory.current();
+    const operatorId = state.byTokenHash.get(this.hasher.hash(token));
+    const record = operatorId === undefined ? undefined : state.operators.get(operatorId);
+    if (!record) throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
+    const now = this.clock.now().toISOString();
+    if (!isActiveAt(record, now))
+      throw new ServiceError(
+        'invalid_admin_token',
+        record.revokedAt === null ? 'the operator token has expired' : 'the operator token has been revoked',
+      );
+    return {
+      name: record.name,
+      role: record.role,
+      operatorId: record.operatorId,
+      expiresAt: record.expiresAt,
+      breakGlass: false,
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { OPERATORS_STREAM_ID, OperatorEvent } from '../../domain/back-office/operator.events';
+import { OperatorRole } from '../../domain/back-office/operator-role';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { domainEventOf } from '../shared/event-envelope';
+
+export interface OperatorRow {
+  operator_id: string;
+  name: string;
+  role: OperatorRole;
+  /** At the time of the answer. */
+  status: 'active' | 'expired' | 'revoked';
+  created_at: string;
+  created_by: string;
+  expires_at: string;
+  revoked_at: string | null;
+  revoked_by: string | null;
+  revoke_reason: string | null;
+}
+
+export class ListOperators extends Query<{ operators: OperatorRow[] }> {}
+
+/** Every operator token ever created, oldest first, with who created and who revoked it (never the token or its hash). */
+@QueryHandler(ListOperators)
+export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(): Promise<{ operators: OperatorRow[] }> {
+    const rows = new Map<string, OperatorRow>();
+    for (const recorded of await this.store.readStream(OPERATORS_STREAM_ID)) {
+      const event = domainEventOf<OperatorEvent>(recorded);
+      const by = recorded.metadata.actor.id;
+      if (event.type === 'OperatorCreated') {
+        const { operatorId, name, role, createdAt, expiresAt } = event.data;
+        rows.set(operatorId, {
+          operator_id: operatorId,
+          name,
+          role,
+          status: 'active',
+          created_at: createdAt,
+          created_by: by,
+          expires_at: expiresAt,
+          revoked_at: null,
+          revoked_by: null,
+          revoke_reason: null,
+        });
+      } else {
+        const row = rows.get(event.data.operatorId);
+        if (row)
+          Object.assign(row, { revoked_at: event.data.revokedAt, revoked_by: by, revoke_reason: event.data.reason });
+      }
+    }
+    const now = this.clock.now().getTime();
+    const operators = [...rows.values()].map((row) => ({
+      ...row,
+      status:
+        row.revoked_at !== null
+          ? ('revoked' as const)
+          : Date.parse(row.expires_at) <= now
+            ? ('expired' as const)
+            : ('active' as const),
+    }));
+    return { operators };
+  }
+}

@@ -1,0 +1,26 @@
+import { BREAK_GLASS_NAME } from '../../domain/back-office/operator-name';
+import { OperatorRole } from '../../domain/back-office/operator-role';
+import { Actor } from '../../domain/shared/actor';
+
+/** Who is calling the back office, as their token says. */
+export interface OperatorIdentity {
+  name: string;
+  role: OperatorRole;
+  /** Null for the break-glass token. */
+  operatorId: string | null;
+  /** Null for the break-glass token, which does not expire. */
+  expiresAt: string | null;
+  breakGlass: boolean;
+}
+
+/** ADMIN_TOKEN: the owner's break-glass credential, recorded under a name no operator can take. */
+export const BREAK_GLASS_IDENTITY: OperatorIdentity = {
+  name: BREAK_GLASS_NAME,
+  role: 'owner',
+  operatorId: null,
+  expiresAt: null,
+  breakGlass: true,
+};
+
+/** The actor recorded on the events an operator causes: always the token's operator, never a typed name. */
+export const actorOf = (identity: OperatorIdentity): Actor => ({ type: 'operator', id: identity.name });

@@ -1,0 +1,63 @@
+import { ProviderNotSentError } from '../../../application/ports/provider-gateway.port';
+import { ReloadlyApi } from './reloadly-settings';
+
+/** Without a reset time from Reloadly, a first 429 pauses the API this long, doubling while 429s follow. */
+const FIRST_PAUSE_MS = 2_000;
+const LONGEST_PAUSE_MS = 60_000;
+
+/**
+ * Reloadly's rate limit (HTTP 429 `RATE_LIMIT_REACHED`), per API and per process: after a 429 no
+ * call to that API is sent until the reset Reloadly gives (`Retry-After` in seconds or as a date,
+ * or `X-RateLimit-Reset` as a Unix time, the headers its SDKs read), or else for a back-off that
+ * doubles while 429s follow, at most a minute. A call refused meanwhile is not sent
+ * (ProviderNotSentError); the job that made it tries again later.
+ */
+export class ReloadlyRateLimit {
+  private readonly pausedUntil = new Map<ReloadlyApi, number>();
+  private readonly backOff = new Map<ReloadlyApi, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Throws when the API is paused. */
+  check(api: ReloadlyApi, what: string): void {
+    const until = this.pausedUntil.get(api) ?? 0;
+    if (this.now() < until)
+      throw new ProviderNotSentError(
+        `reloadly: ${what} was not sent: the ${api} API's rate limit was reached; calls resume at ${new Date(until).toISOString()}`,
+      );
+    if (until !== 0 && this.now() >= until) this.pausedUntil.delete(api);
+  }
+
+  /** A 429: pause the API until Reloadly's reset, or back off. */
+  limited(api: ReloadlyApi, headers: Headers): void {
+    const now = this.now();
+    const told = resetOf(headers, now);
+    const pause = told ?? Math.min((this.backOff.get(api) ?? FIRST_PAUSE_MS / 2) * 2, LONGEST_PAUSE_MS);
+    if (told === null) this.backOff.set(api, pause);
+    else this.backOff.delete(api);
+    this.pausedUntil.set(api, now + Math.min(Math.max(pause, 0), LONGEST_PAUSE_MS));
+  }
+
+  /** When calls to the API resume (null: not paused). */
+  resumesAt(api: ReloadlyApi): Date | null {
+    const until = this.pausedUntil.get(api);
+    return until !== undefined && until > this.now() ? new Date(until) : null;
+  }
+}
+
+/** Milliseconds until the reset Reloadly announced, or null when it announced none. */
+function resetOf(headers: Headers, now: number): number | null {
+  const retryAfter = headers.get('retry-after');
+  if (retryAfter !== null) {
+    if (/^\d+$/.test(retryAfter.trim())) return Number(retryAfter.trim()) * 1000;
+    const at = Date.parse(retryAfter);
+    if (!Number.isNaN(at)) return at - now;
+  }
+  const reset = headers.get('x-ratelimit-reset');
+  if (reset !== null && /^\d+$/.test(reset.trim())) {
+    const value = Number(reset.trim());
+    // A Unix time (seconds) as the Java SDK reads it; a small number is taken as seconds from now.
+    return value > 1_000_000_000 ? value * 1000 - now : value * 1000;
+  }
+  return null;
+}

@@ -1,0 +1,204 @@
+import { rupeesOf } from './setu-money';
+
+/**
+ * Setu's answers read into typed records: lenient about shapes (a missing field is null), exact
+ * about amounts (integer paise read as rupee texts). Field names are those of Setu's BillPay v2
+ * OpenAPI (and the v1 names its v2 migration guide replaced, where an answer still uses them).
+ */
+
+/** An error as Setu writes it: `{code, message}` (webhooks also use `Code`/`Message`). */
+export interface SetuError {
+  code: string | null;
+  message: string | null;
+}
+
+/** Why a fetch or a payment failed (`failureReason`): `type` is APP, BBPS or FUND_TRANSFER. */
+export interface SetuFailure {
+  code: string | null;
+  message: string | null;
+  type: string | null;
+}
+
+export interface SetuBill {
+  /** Rupees, or null when the bill has no amount (validation billers). */
+  amount: string | null;
+  billDate: string | null;
+  billNumber: string | null;
+  billPeriod: string | null;
+  customerName: string | null;
+  dueDate: string | null;
+}
+
+/** The answer of `/bills/fetch/response`. */
+export interface SetuFetch {
+  refId: string;
+  /** Processing, Success or Failure. */
+  status: string;
+  failure: SetuFailure | null;
+  bills: SetuBill[];
+  billerRefId: string | null;
+  exactness: string | null;
+}
+
+/** A payment as `/bills/payment/response` reports it. */
+export interface SetuPayment {
+  refId: string;
+  /** Processing, Success, Failure (or Credit_Adjustment). */
+  status: string;
+  /** Setu's (BBPS) transaction id. */
+  transactionId: string | null;
+  billerId: string | null;
+  billerRefId: string | null;
+  paymentRefId: string | null;
+  amount: string | null;
+  timestamp: string | null;
+  failure: SetuFailure | null;
+}
+
+/** One entry of the transactions list (`/bbps/transactions`). */
+export interface SetuTransaction {
+  refId: string | null;
+  /** Processing, Success, Error (or Credit_Adjustment): the list says Error where a payment answer says Failure. */
+  status: string;
+  transactionId: string | null;
+  paymentRefId: string | null;
+  billerId: string | null;
+  amount: string | null;
+  /** The timestamp we sent with the payment. */
+  timestamp: string | null;
+}
+
+export interface SetuCustomerParam {
+  paramName: string;
+  optional: boolean;
+}
+
+/** A biller of Setu's catalog (`/bbps/billers`). */
+export interface SetuBiller {
+  id: string;
+  name: string;
+  categoryName: string | null;
+  /** BILL_FETCH, BILL_VALIDATE or BILL_DIRECT. */
+  fetchApiType: string | null;
+  customerParams: SetuCustomerParam[];
+}
+
+export function objectOf(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? (value as unknown[]) : [];
+}
+
+export const stringOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** `data` of an answer, the envelope every Setu answer has (`{data, success, traceId}`). */
+export const dataOf = (body: unknown): Record<string, unknown> => objectOf(objectOf(body).data);
+
+export function errorOf(body: unknown): SetuError {
+  const error = objectOf(objectOf(body).error);
+  return {
+    code: stringOf(error.code) ?? stringOf(error.Code),
+    message: stringOf(error.message) ?? stringOf(error.Message),
+  };
+}
+
+export function failureOf(value: unknown): SetuFailure | null {
+  if (!value || typeof value !== 'object') return null;
+  const failure = objectOf(value);
+  return { code: stringOf(failure.code), message: stringOf(failure.message), type: stringOf(failure.type) };
+}
+
+function billOf(value: unknown): SetuBill {
+  const bill = objectOf(value);
+  return {
+    amount: rupeesOf(bill.amount),
+    billDate: stringOf(bill.billDate),
+    billNumber: stringOf(bill.billNumber),
+    billPeriod: stringOf(bill.billPeriod),
+    customerName: stringOf(bill.customerName),
+    dueDate: stringOf(bill.dueDate),
+  };
+}
+
+export function fetchOf(body: unknown): SetuFetch | null {
+  const data = dataOf(body);
+  const refId = stringOf(data.refId);
+  const status = stringOf(data.status);
+  if (!refId || !status) return null;
+  // v2 answers `bills[]`; a v1-shaped answer has one `bill`.
+  const bills = Array.isArray(data.bills) ? listOf(data.bills).map(billOf) : data.bill ? [billOf(data.bill)] : [];
+  return {
+    refId,
+    status,
+    failure: failureOf(data.failureReason),
+    bills,
+    billerRefId: stringOf(data.billerRefId),
+    exactness: stringOf(data.exactness),
+  };
+}
+
+export function paymentOf(body: unknown): SetuPayment | null {
+  const data = dataOf(body);
+  const refId = stringOf(data.refId);
+  const status = stringOf(data.status);
+  if (!refId || !status) return null;
+  const details = objectOf(data.paymentDetails);
+  return {
+    refId,
+    status,
+    transactionId: stringOf(data.transactionId),
+    billerId: stringOf(data.billerId),
+    billerRefId: stringOf(data.billerRefId),
+    paymentRefId: stringOf(details.paymentRefId),
+    amount: rupeesOf(details.amount),
+    timestamp: stringOf(details.timestamp),
+    failure: failureOf(data.failureReason),
+  };
+}
+
+export function transactionOf(value: unknown): SetuTransaction | null {
+  const item = objectOf(value);
+  const status = stringOf(item.status);
+  if (!status) return null;
+  return {
+    refId: stringOf(item.refId),
+    status,
+    transactionId: stringOf(item.transactionId),
+    // v1 called it partnerRefId.
+    paymentRefId: stringOf(item.paymentRefId) ?? stringOf(item.partnerRefId),
+    billerId: stringOf(item.billerId) ?? stringOf(objectOf(item.biller).id),
+    amount: rupeesOf(item.amount),
+    timestamp: stringOf(item.timestamp),
+  };
+}
+
+export function billerOf(value: unknown): SetuBiller | null {
+  const item = objectOf(value);
+  const id = stringOf(item.id);
+  const name = stringOf(item.name);
+  if (!id || !name) return null;
+  return {
+    id,
+    name,
+    categoryName: stringOf(item.categoryName),
+    fetchApiType: stringOf(item.fetchApiType),
+    customerParams: listOf(item.customerParams).flatMap((entry) => {
+      const param = objectOf(entry);
+      const paramName = stringOf(param.paramName);
+      return paramName ? [{ paramName, optional: param.optional === true }] : [];
+    }),
+  };
+}
+
+/** The `after` cursor of a list's `nextPage` (a path with its query), or null on the last page. */
+export function nextCursorOf(body: unknown): string | null {
+  const nextPage = stringOf(dataOf(body).nextPage);
+  if (!nextPage) return null;
+  try {
+    return new URL(nextPage, 'http://setu.invalid').searchParams.get('after');
+  } catch {
+    return null;
+  }
+}

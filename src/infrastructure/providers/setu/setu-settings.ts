@@ -1,0 +1,26 @@
+import { SetuConfig } from '../../../config/service-config';
+
+/** How the service reaches Setu's BBPS BillPay API (v2). The client secret is only ever sent to the token endpoint. */
+export type SetuSettings = SetuConfig;
+
+/** The paths of Setu's BillPay v2 API (api-references/payments/billpay/api-integration.json in SetuHQ/docs). */
+export const SETU_PATHS = {
+  token: '/api/v2/auth/token',
+  fetchRequest: '/api/v2/bbps/bills/fetch/request',
+  fetchResponse: '/api/v2/bbps/bills/fetch/response',
+  paymentRequest: '/api/v2/bbps/bills/payment/request',
+  paymentResponse: '/api/v2/bbps/bills/payment/response',
+  billers: '/api/v2/bbps/billers',
+  transactions: '/api/v2/bbps/transactions',
+} as const;
+
+/** The header that names our partner account on every call but the token request. */
+export const PARTNER_HEADER = 'X-PARTNER-ID';
+
+/**
+ * Our payments are made from the partner's prepaid wallet with us, over the internet channel:
+ * payment mode `Wallet`, whose NPCI account info is `<wallet name>|<mobile>`.
+ */
+export const PAYMENT_MODE = 'Wallet';
+export const WALLET_NAME = 'PartnerWallet';
+export const AGENT_CHANNEL = 'INT';

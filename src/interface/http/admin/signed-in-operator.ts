@@ -1,0 +1,14 @@
+import { OperatorIdentity } from '../../../application/back-office/operator-identity';
+
+/** The operator AdminTokenGuard let in, by request (the guard runs first, then the handler's parameters are read). */
+const byRequest = new WeakMap<object, OperatorIdentity>();
+
+export const rememberOperator = (request: object, identity: OperatorIdentity): void => {
+  byRequest.set(request, identity);
+};
+
+export function signedInOperator(request: object): OperatorIdentity {
+  const identity = byRequest.get(request);
+  if (!identity) throw new Error('no operator on this request: the route is not guarded by AdminTokenGuard');
+  return identity;
+}

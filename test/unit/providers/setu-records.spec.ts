@@ -1,0 +1,208 @@
+import { outstandingBillOf } from '../../../src/infrastructure/providers/setu/setu-bill';
+import { customerParamsFor } from '../../../src/infrastructure/providers/setu/setu-customer-params';
+import {
+  istDate,
+  istTimestamp,
+  orderIdOfPaymentRef,
+  paymentRefIdOf,
+} from '../../../src/infrastructure/providers/setu/setu-identifiers';
+import { paiseOf, rupeesOf } from '../../../src/infrastructure/providers/setu/setu-money';
+import {
+  billerOf,
+  errorOf,
+  fetchOf,
+  nextCursorOf,
+  paymentOf,
+  transactionOf,
+} from '../../../src/infrastructure/providers/setu/setu-records';
+
+/** Setu's answers read as the adapter reads them; the samples follow Setu's published examples. */
+describe('reading Setu’s answers', () => {
+  it('reads a v2 fetch answer, and a v1-shaped one with a single bill', () => {
+    const v2 = fetchOf({
+      data: {
+        bills: [
+          {
+            amount: 795200,
+            billDate: '2023-07-17',
+            billNumber: '6335383640061391882',
+            billPeriod: 'Monthly',
+            customerName: 'Aiden Anderson',
+            dueDate: '2023-07-30',
+          },
+        ],
+        billerRefId: '6506500547',
+        exactness: 'Any',
+        refId: 'CISB5GK91PA96LI47QR0VNE753032010936',
+        status: 'Success',
+      },
+      success: true,
+      traceId: 'CISB5HC91PA96LI47QTG',
+    });
+    expect(v2).toEqual({
+      refId: 'CISB5GK91PA96LI47QR0VNE753032010936',
+      status: 'Success',
+      failure: null,
+      billerRefId: '6506500547',
+      exactness: 'Any',
+      bills: [
+        {
+          amount: '7952.00',
+          billDate: '2023-07-17',
+          billNumber: '6335383640061391882',
+          billPeriod: 'Monthly',
+          customerName: 'Aiden Anderson',
+          dueDate: '2023-07-30',
+        },
+      ],
+    });
+    const v1 = fetchOf({ data: { refId: 'A', status: 'Success', bill: { amount: 300000, dueDate: '2021-09-26' } } });
+    expect(v1?.bills[0]).toMatchObject({ amount: '3000.00', dueDate: '2021-09-26', billNumber: null });
+    expect(fetchOf({ data: { refId: 'A' } })).toBeNull();
+  });
+
+  it('reads a payment answer with its failure reason, and the error envelope', () => {
+    expect(
+      paymentOf({
+        data: {
+          billerId: 'AX5110005XXZ43',
+          billerRefId: '1707084506905086465',
+          paymentDetails: { amount: 10000, mode: 'Internet Banking', paymentRefId: 'N2001121212344', timestamp: 'x' },
+          failureReason: { code: 'ERR004', message: 'Customer not found', type: 'BBPS' },
+          refId: 'CISB9JS91PA96LI47RIGPYZ227K32010945',
+          status: 'Failure',
+          transactionId: 'AS01320109451110R5LL',
+        },
+        success: true,
+      }),
+    ).toEqual({
+      refId: 'CISB9JS91PA96LI47RIGPYZ227K32010945',
+      status: 'Failure',
+      transactionId: 'AS01320109451110R5LL',
+      billerId: 'AX5110005XXZ43',
+      billerRefId: '1707084506905086465',
+      paymentRefId: 'N2001121212344',
+      amount: '100.00',
+      timestamp: 'x',
+      failure: { code: 'ERR004', message: 'Customer not found', type: 'BBPS' },
+    });
+    expect(errorOf({ error: { code: 'validation-error', message: 'Input is invalid' }, success: false })).toEqual({
+      code: 'validation-error',
+      message: 'Input is invalid',
+    });
+    expect(errorOf({ error: { Code: 'biller-registration-failed', Message: 'm' } }).code).toBe(
+      'biller-registration-failed',
+    );
+  });
+
+  it('reads list entries (v2 paymentRefId, v1 partnerRefId), billers and the next page’s cursor', () => {
+    expect(
+      transactionOf({
+        amount: 10000,
+        billerId: 'AX5110005XXZ43',
+        paymentRefId: 'N2001121212344',
+        refId: 'R',
+        status: 'Success',
+        timestamp: '2020-12-12T13:12:00.000+05:30',
+        transactionId: 'AS01320109451110R5LL',
+      }),
+    ).toMatchObject({ paymentRefId: 'N2001121212344', amount: '100.00', status: 'Success' });
+    expect(transactionOf({ partnerRefId: 'P', status: 'Error' })?.paymentRefId).toBe('P');
+    expect(
+      billerOf({
+        id: 'AADH00000NATPT',
+        name: 'Badhar Housing Finance Limited',
+        fetchApiType: 'BILL_FETCH',
+        customerParams: [{ paramName: 'Application ID', optional: false }],
+      }),
+    ).toEqual({
+      id: 'AADH00000NATPT',
+      name: 'Badhar Housing Finance Limited',
+      categoryName: null,
+      fetchApiType: 'BILL_FETCH',
+      customerParams: [{ paramName: 'Application ID', optional: false }],
+    });
+    expect(nextCursorOf({ data: { nextPage: '/api/bbps/billers?search=A&after=ABCC00000PTNNS' } })).toBe(
+      'ABCC00000PTNNS',
+    );
+    expect(nextCursorOf({ data: {} })).toBeNull();
+  });
+
+  it('converts paise and rupees exactly, refusing fractions of a paisa and floats', () => {
+    expect(paiseOf('850.50')).toBe(85_050n);
+    expect(paiseOf('850.5000')).toBe(85_050n);
+    expect(paiseOf('12')).toBe(1_200n);
+    expect(paiseOf('0.001')).toBeNull();
+    expect(paiseOf('1e3')).toBeNull();
+    expect(rupeesOf(5)).toBe('0.05');
+    expect(rupeesOf(9_007_199_254_740_991)).toBe('90071992547409.91');
+    expect(rupeesOf(10.5)).toBeNull();
+    expect(rupeesOf('100')).toBeNull();
+  });
+
+  it('derives paymentRefId from the order id and back; writes times in India', () => {
+    expect(paymentRefIdOf('ord_5f2c9a0e1b7d4c3a9e8f6a21')).toBe('ord5f2c9a0e1b7d4c3a9e8f6a21');
+    expect(orderIdOfPaymentRef('ord5f2c9a0e1b7d4c3a9e8f6a21')).toBe('ord_5f2c9a0e1b7d4c3a9e8f6a21');
+    expect(orderIdOfPaymentRef('N2001121212344')).toBeNull();
+    expect(paymentRefIdOf('ord_' + 'a'.repeat(40))).toBeNull();
+    expect(istTimestamp(new Date('2026-11-24T20:00:00.000Z'))).toBe('2026-11-25T01:30:00+05:30');
+    expect(istDate(new Date('2026-11-24T18:29:59.000Z'))).toBe('2026-11-24');
+    expect(istDate(new Date('2026-11-24T18:30:00.000Z'))).toBe('2026-11-25');
+  });
+
+  it('shows a fetched bill: period from the bill date, the bill number as reference, overdue by India’s date', () => {
+    const fetched = fetchOf({
+      data: {
+        refId: 'REF',
+        status: 'Success',
+        bills: [
+          {
+            amount: 50000,
+            billDate: '2026-10-28',
+            billNumber: 'B1',
+            billPeriod: 'MONTHLY',
+            customerName: 'A',
+            dueDate: '2026-11-24',
+          },
+        ],
+      },
+    })!;
+    expect(outstandingBillOf(fetched, 'X', new Date('2026-11-24T18:29:00Z'))).toEqual({
+      customerName: 'A',
+      amount: '500.00',
+      dueDate: '2026-11-24',
+      billPeriod: '2026-10',
+      billReference: 'B1',
+      overdue: false,
+      providerBillRef: 'REF',
+    });
+    expect(outstandingBillOf(fetched, 'X', new Date('2026-11-24T18:31:00Z')).overdue).toBe(true);
+    expect(() => outstandingBillOf({ ...fetched, bills: [] }, 'X', new Date())).toThrow(/no amount/);
+    expect(() =>
+      outstandingBillOf({ ...fetched, bills: [...fetched.bills, ...fetched.bills] }, 'X', new Date()),
+    ).toThrow(/2 bills/);
+  });
+
+  it('names customer parameters as the biller declares them, the consumer number under the first required one left', () => {
+    const labels = { consumerNumber: 'Consumer No', params: { billing_unit: 'Billing Unit (BU)' } };
+    const biller = {
+      id: 'B',
+      name: 'n',
+      categoryName: null,
+      fetchApiType: 'BILL_FETCH',
+      customerParams: [
+        { paramName: 'Billing Unit (BU)', optional: false },
+        { paramName: 'Email', optional: true },
+        { paramName: 'Consumer Number', optional: false },
+      ],
+    };
+    expect(customerParamsFor(biller, labels, '123456789012', { billing_unit: '4521' })).toEqual([
+      { name: 'Billing Unit (BU)', value: '4521' },
+      { name: 'Consumer Number', value: '123456789012' },
+    ]);
+    expect(customerParamsFor(null, labels, '123456789012', { billing_unit: '4521' })).toEqual([
+      { name: 'Consumer No', value: '123456789012' },
+      { name: 'Billing Unit (BU)', value: '4521' },
+    ]);
+  });
+});
