@@ -15,6 +15,7 @@ import { BackOfficeController } from './interface/http/admin/back-office.control
 import { ProjectionsController } from './interface/http/admin/projections.controller';
 import { ProviderStatusController } from './interface/http/admin/provider-status.controller';
 import { ProvidersController } from './interface/http/admin/providers.controller';
+import { OverviewController } from './interface/http/admin/overview.controller';
 import { RoutesController } from './interface/http/admin/routes.controller';
 import { OperatorsController } from './interface/http/admin/operators.controller';
 import { ApiExceptionFilter } from './interface/http/errors/api-exception.filter';
@@ -73,6 +74,7 @@ export class AppModule {
         RoutesController,
         ProvidersController,
         OperatorsController,
+        OverviewController,
         HealthController,
         MetricsController,
       ],

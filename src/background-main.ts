@@ -1,3 +1,5 @@
+// First: tracing (when OTEL_* configures it) must load before the modules it instruments.
+import './infrastructure/tracing/start-tracing';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parentPort } from 'node:worker_threads';
@@ -7,6 +9,7 @@ import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
 import { BackgroundProcessing } from './infrastructure/processing/background-processing';
 import { FromBackground, ToBackground } from './infrastructure/processing/background-thread';
 import { serviceMetrics } from './infrastructure/metrics/service-metrics';
+import { shutdownTracing } from './infrastructure/tracing/tracing';
 
 /** Entry of the background thread started by main.ts when BACKGROUND_WORK=thread. */
 async function run(): Promise<void> {
@@ -27,10 +30,13 @@ async function run(): Promise<void> {
         );
     } else if (message === 'appended') background.nudge();
     else if (message === 'stop') {
-      void app.close().finally(() => {
-        port.postMessage('stopped' satisfies FromBackground);
-        port.close();
-      });
+      void app
+        .close()
+        .then(shutdownTracing)
+        .finally(() => {
+          port.postMessage('stopped' satisfies FromBackground);
+          port.close();
+        });
     }
   });
   port.postMessage('ready' satisfies FromBackground);

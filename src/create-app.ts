@@ -19,6 +19,8 @@ import { refuseNonUtf8Json } from './interface/http/validation/json-charset';
 import { limitConnectionsPerAddress, slowClientOptions } from './interface/http/transport/connection-limits';
 import { useExactNumberJsonParser } from './interface/http/validation/exact-json-numbers';
 import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
+import { shutdownTracing, tracingOn } from './infrastructure/tracing/tracing';
+import { continueTraceContextOnlyFromTrustedProxies } from './infrastructure/tracing/trusted-trace-context';
 
 /** SIGTERM or SIGINT: close the application (its hooks drain background work), then `afterClose`, then exit. */
 function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<void>): void {
@@ -29,6 +31,7 @@ function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<voi
     app
       .close()
       .then(afterClose)
+      .then(shutdownTracing)
       .then(
         () => process.exit(0),
         (error: unknown) => {
@@ -62,6 +65,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   adapter.getInstance().removeContentTypeParser('text/plain');
   useExactNumberJsonParser(adapter.getInstance());
   limitConnectionsPerAddress(adapter.getInstance().server, config.maxConnectionsPerIp);
+  if (tracingOn()) continueTraceContextOnlyFromTrustedProxies(adapter.getInstance().server, config.trustedProxies);
   adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
   observeRequests(adapter.getInstance(), config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {

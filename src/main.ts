@@ -1,3 +1,5 @@
+// First: tracing (when OTEL_* configures it) must load before the modules it instruments.
+import './infrastructure/tracing/start-tracing';
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { extname, join } from 'node:path';

@@ -36,6 +36,14 @@ export async function takeScreenshots(
     await page.click('#sign-in-form button[type=submit]');
     await shown('#operator-name', 'ops.demo');
 
+    await page.locator('#overview-orders-chart > svg').waitFor();
+    await page.locator('#overview-webhooks-chart > svg').waitFor();
+    await shoot(
+      'overview.png',
+      "Overview, the landing page: today's figures, the week's charts drawn by the service, orders and amounts by corridor and environment, success rates, the live providers' float and breaker, webhook attempts and projection lag.",
+    );
+
+    await tab('partners');
     await page.click(`#partners tr[data-partner-id="${demo.partnerId}"]`);
     await page.locator('#settings-fieldset:enabled').waitFor();
     await page.fill('#credit-form input[name=amount]', '5000.00');

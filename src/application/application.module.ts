@@ -5,7 +5,7 @@ import { JOB_HANDLERS } from './ports/job-queue.port';
 import { WALLET_SNAPSHOTS, WalletSnapshots } from './ports/wallet-snapshots.port';
 import { SERVICE_SETTINGS, ServiceSettings } from './shared/service-settings';
 import { AuthenticateApiKey } from './auth/authenticate-api-key';
-import { ReadPartnerEventsHandler } from './events-feed/read-partner-events';
+import { ReadLatestPartnerEventsHandler, ReadPartnerEventsHandler } from './events-feed/read-partner-events';
 import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
 import { AuditOrderHandler } from './audit/audit-order';
 import { AuditWalletHandler } from './audit/audit-wallet';
@@ -60,6 +60,10 @@ import { AuthorizePartnerRequest } from './access/authorize-partner-request';
 import { ConfigurePartnerHandler } from './settings/configure-partner';
 import { GetPartnerSettingsHandler } from './settings/get-partner-settings';
 import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
+import { NotifyLowBalanceJob } from './wallets/low-balance-notice';
+import { ShowOverviewHandler } from './operations/show-overview';
+import { ShowServiceHealthHandler } from './operations/show-service-health';
+import { ShowWebhookOverviewHandler } from './operations/show-webhook-overview';
 import {
   GetWebhookDeliveryHandler,
   ListWebhookDeliveriesHandler,
@@ -110,6 +114,10 @@ const QUERY_HANDLERS = [
   RouteHistoryHandler,
   ShowProviderBreakersHandler,
   ReadPartnerEventsHandler,
+  ReadLatestPartnerEventsHandler,
+  ShowOverviewHandler,
+  ShowServiceHealthHandler,
+  ShowWebhookOverviewHandler,
 ];
 const JOBS = [
   SubmitOrderJob,
@@ -118,6 +126,7 @@ const JOBS = [
   HoldStuckOrderJob,
   GrantSandboxCreditJob,
   DeliverWebhookJob,
+  NotifyLowBalanceJob,
 ];
 
 /** Use cases, process managers and the services they share. Adapters come from the infrastructure module. */

@@ -9,6 +9,7 @@ import { JobHandler, JOB_HANDLERS } from '../application/ports/job-queue.port';
 import { PROJECTION_BARRIER } from '../application/ports/read-models.port';
 import { orderReactions } from '../application/process-managers/order-reactions';
 import { webhookReactions } from '../application/webhooks/webhook-reactions';
+import { lowBalanceReactions } from '../application/wallets/low-balance-notice';
 import { ServiceConfig } from '../config/service-config';
 import { JobWorker } from '../infrastructure/jobs/job-worker';
 import { countOrderOutcomes } from '../infrastructure/metrics/order-outcome-metrics';
@@ -43,7 +44,7 @@ const REACTIONS_GROUP = PROJECTION_GROUPS.reactions;
 export class ProcessingModule {
   static forRoot(config: ServiceConfig, options: ProcessingOptions): DynamicModule {
     const logger = new Logger('Processing');
-    const reactions = reactionsProjection([orderReactions(), webhookReactions]);
+    const reactions = reactionsProjection([orderReactions(), webhookReactions, lowBalanceReactions]);
     return {
       module: ProcessingModule,
       imports: [ApplicationModule],

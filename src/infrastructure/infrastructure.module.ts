@@ -35,6 +35,8 @@ import { SqlReadModels } from './read-models/sql-read-models';
 import { SqlPartnerEventFeed } from './read-models/sql-partner-event-feed';
 import { PARTNER_EVENT_FEED } from '../application/ports/partner-event-feed.port';
 import { BACK_OFFICE_SEARCH } from '../application/ports/back-office-search.port';
+import { OVERVIEW_STATS } from '../application/ports/overview-stats.port';
+import { SqlOverviewStats } from './read-models/sql-overview-stats';
 import { SqlBackOfficeSearch } from './back-office/sql-back-office-search';
 import { OPERATOR_ACTIONS } from '../application/ports/operator-actions.port';
 import { SqlOperatorActions } from './back-office/sql-operator-actions';
@@ -94,6 +96,7 @@ export class InfrastructureModule {
       { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db)) },
       { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
       { provide: OPERATOR_ACTIONS, ...sql((db) => new SqlOperatorActions(db)) },
+      { provide: OVERVIEW_STATS, ...sql((db) => new SqlOverviewStats(db)) },
       {
         provide: IDEMPOTENCY_STORE,
         ...sql((db) => {

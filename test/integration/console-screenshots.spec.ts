@@ -51,6 +51,7 @@ describeInBrowser('the console screenshot script (npm run console-screenshots)',
     const taken = await takeScreenshots(browser, service.url, demo, folder);
     expect(taken.map((shot) => shot.file)).toEqual([
       'sign-in.png',
+      'overview.png',
       'partners.png',
       'orders.png',
       'webhooks.png',

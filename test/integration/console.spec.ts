@@ -31,7 +31,7 @@ describe('the operator console page', () => {
     await expectServedWithPageHeaders(service.url, [
       ['/console', 'text/html; charset=utf-8'],
       ['/console/', 'text/html; charset=utf-8'],
-      ...['console', 'api', 'page', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map(
+      ...['console', 'api', 'page', 'overview', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map(
         (module): [string, string] => [`/console/${module}.js`, 'application/javascript; charset=utf-8'],
       ),
       ['/console/console.css', 'text/css; charset=utf-8'],
@@ -112,6 +112,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   };
   /** Creates a partner through the console and returns its id (from the detail panel) and the sandbox key it showed once. */
   const createPartner = async (name: string, corridor = 'IN') => {
+    await tab('partners'); // the console opens on the overview
     await page.fill('#new-partner-name', name);
     await page.selectOption('#new-partner-corridor', corridor);
     await page.click('#create-partner button[type=submit]');
@@ -159,6 +160,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await signedIn('fin.console', 'finance');
     expect(await text('#operator-role')).toBe('finance');
 
+    await tab('partners');
     expect(await page.locator('#create-partner').isVisible()).toBe(false);
     await page.locator(`#partners tr[data-partner-id="${partnerId}"]`).click();
     await waitForText('#partner-name', 'Finance View Partner');
@@ -203,6 +205,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await signIn(TEST_ADMIN_TOKEN);
     await waitForText('#operator-name', 'break-glass');
     expect(await text('#operator-role')).toBe('owner (break-glass token)');
+    await tab('partners');
     expect(await page.locator('#create-partner').isVisible()).toBe(true);
   });
 

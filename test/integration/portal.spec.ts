@@ -24,13 +24,19 @@ describe('the partner portal page', () => {
     await expectServedWithPageHeaders(service.url, [
       ['/portal', 'text/html; charset=utf-8'],
       ['/portal/', 'text/html; charset=utf-8'],
-      ['/portal/portal.js', 'application/javascript; charset=utf-8'],
+      ...['portal', 'api', 'page', 'balance', 'transactions', 'settings', 'deliveries', 'keys', 'events'].map(
+        (module): [string, string] => [`/portal/${module}.js`, 'application/javascript; charset=utf-8'],
+      ),
       ['/portal/portal.css', 'text/css; charset=utf-8'],
       ['/portal/favicon.svg', 'image/svg+xml'],
     ]);
     const page = await fetch(`${service.url}/portal`);
-    expect(await page.text()).toContain('<script src="/portal/portal.js" defer></script>');
-    const script = await fetch(`${service.url}/portal/portal.js`);
+    const html = await page.text();
+    expect(html).toContain('<script type="module" src="/portal/portal.js"></script>');
+    // No inline script and no inline style: the policy above would refuse them anyway.
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).not.toMatch(/<style|style="|\son[a-z]+="/);
+    const script = await fetch(`${service.url}/portal/api.js`);
     expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
     expect(await script.text()).toContain("const API = '/v1/partner'");
   });

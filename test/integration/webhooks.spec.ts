@@ -815,6 +815,7 @@ describe('webhooks', () => {
         previous_webhook_secret_valid_until: null,
         ip_allowlist: [],
         rate_limit_per_minute: 100,
+        low_balance_threshold: null,
       });
     });
 

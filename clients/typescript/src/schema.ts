@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * Your events as a Server-Sent Events stream
-         * @description Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. Reconnect with `Last-Event-ID` (or `after`) to resume. Comment lines are heartbeats. The stream ends after a few minutes; reconnect.
+         * @description Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. Reconnect with `Last-Event-ID` (or `after`) to resume. With `last`, it starts with your latest events (a `Last-Event-ID` on reconnection wins over it). Comment lines are heartbeats. The stream ends after a few minutes; reconnect.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -184,7 +184,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change your webhook URL, IP allowlist or rate limit; the first webhook URL comes with a secret, shown once */
+        /** Change your webhook URL, IP allowlist, rate limit or low-balance threshold; the first webhook URL comes with a secret, shown once */
         patch: operations["updateSettings"];
         trace?: never;
     };
@@ -290,6 +290,26 @@ export interface paths {
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/webhook-deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again, now: the same body and event_id, to your current URL, signed with your current secret
+         * @description One more attempt, scheduled at once; it shows in the delivery's attempts when made. It starts no new retries. Asking again before it is made schedules nothing more. Main key only.
+         */
+        post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -592,22 +612,32 @@ export interface components {
              */
             phone?: string;
         };
-        /** @description An event exactly as its webhook body: transaction.succeeded carries operator_ref, reference and settled_at; transaction.failed carries refunded_at. */
+        /** @description An event exactly as its webhook body: transaction.succeeded carries operator_ref, reference and settled_at; transaction.failed carries refunded_at; wallet.low_balance carries available_balance, low_balance_threshold and occurred_at (order_id and amount_local are those of the debit that crossed the threshold). */
         PartnerEvent: {
             /** @example 100.0000 */
             amount_local: string;
+            /** @description wallet.low_balance only: the available balance after the debit of order_id */
+            available_balance?: string | null;
             /**
              * @example INR
              * @enum {string}
              */
             currency: "INR" | "BDT" | "SGD";
             /** @enum {string} */
-            event: "transaction.succeeded" | "transaction.failed";
+            event: "transaction.succeeded" | "transaction.failed" | "wallet.low_balance";
             /**
              * Format: uuid
              * @description The same id as the webhook delivery (X-Partner-Event-Id): de-duplicate by it
              */
             event_id: string;
+            /** @description wallet.low_balance only: your threshold, which that debit crossed */
+            low_balance_threshold?: string | null;
+            /**
+             * Format: date-time
+             * @description wallet.low_balance only: when the debit was placed
+             * @example 2026-01-15T09:30:00.000Z
+             */
+            occurred_at?: string | null;
             /** @description transaction.succeeded only */
             operator_ref?: string | null;
             order_id: string;
@@ -644,6 +674,8 @@ export interface components {
             environment: "live" | "sandbox";
             /** @description IPv4/IPv6 CIDR ranges; empty allows every address */
             ip_allowlist: string[];
+            /** @description Below this available balance (in the wallet's currency) a wallet.low_balance event is sent; null: off */
+            low_balance_threshold: string | null;
             partner_id: string;
             /**
              * Format: date-time
@@ -771,6 +803,11 @@ export interface components {
              *     ]
              */
             ip_allowlist?: string[];
+            /**
+             * @description A decimal amount in the wallet's currency: when a debit takes the key's environment's available balance below it, a wallet.low_balance event is sent (webhook and events feed), once per crossing; null turns it off
+             * @example 500.00
+             */
+            low_balance_threshold?: string | null;
             /**
              * @description Requests per minute for this key (1 to 600 through this API)
              * @example 60
@@ -967,7 +1004,7 @@ export interface components {
              */
             environment: "live" | "sandbox";
             /** @enum {string} */
-            event: "transaction.succeeded" | "transaction.failed";
+            event: "transaction.succeeded" | "transaction.failed" | "wallet.low_balance";
             /** @description The event_id your endpoint receives; equal to delivery_id */
             event_id: string;
             order_id: string;
@@ -985,6 +1022,12 @@ export interface components {
         WebhookDeliveryList: {
             count: number;
             deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description A re-send scheduled: one more attempt, now. */
+        WebhookResend: {
+            delivery_id: string;
+            /** @description The attempt's number; it shows in the delivery's attempts once made */
+            scheduled_attempt: number;
         };
     };
     responses: never;
@@ -1022,7 +1065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1100,7 +1143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1221,7 +1264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1264,6 +1307,8 @@ export interface operations {
             query?: {
                 /** @description 1 to 500, default 100 */
                 limit?: number;
+                /** @description 1 to 500: only your latest events, this many (oldest first), instead of reading from the first one; next_cursor is where to follow from. Not with `after` or `limit`. */
+                last?: number;
                 /** @description A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event. */
                 after?: string;
             };
@@ -1282,7 +1327,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerEventList"];
                 };
             };
-            /** @description validation_failed: `after` is not a cursor of this feed, or `limit` is out of range */
+            /** @description validation_failed: `after` is not a cursor of this feed, `limit` or `last` is out of range, or `last` comes with `after` or `limit` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1300,7 +1345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1341,6 +1386,8 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
+                /** @description 1 to 500: start with your latest events, this many, instead of the first one; ignored when Last-Event-ID is sent. Not with `after`. */
+                last?: number;
                 /** @description A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event. */
                 after?: string;
             };
@@ -1362,7 +1409,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description validation_failed: `after` or Last-Event-ID is not a cursor of this feed */
+            /** @description validation_failed: `after` or Last-Event-ID is not a cursor of this feed, `last` is out of range, or `last` comes with `after` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1380,7 +1427,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1444,7 +1491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1522,7 +1569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1616,7 +1663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1702,7 +1749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1903,7 +1950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1981,7 +2028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2064,7 +2111,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2287,7 +2334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2364,7 +2411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2450,7 +2497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2517,7 +2564,83 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings) */
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such delivery of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: a server fault; safe to retry with the same Idempotency-Key */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description delivery_id (the event_id your endpoint received) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResend"];
+                };
+            };
+            /** @description invalid_api_key: the key is missing, malformed, wrong or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,7 @@ import { WALLET_EVENT_TYPES } from '../../domain/wallet/wallet.events';
 import { RECONCILIATION_EVENT_TYPES } from '../../domain/reconciliation/reconciliation.events';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
 import { ServiceError } from '../shared/service-error';
+import { traceIdOf } from '../ports/trace-context.port';
 
 export class AuditOrder extends Query<Record<string, unknown>> {
   constructor(readonly orderId: string) {
@@ -65,6 +66,8 @@ function auditedEvent(event: RecordedEvent): Record<string, unknown> {
     recorded_at: event.recordedAt,
     actor: event.metadata.actor,
     causation_id: event.metadata.causationId,
+    // The trace of the request or job that appended the event (null when tracing was off).
+    trace_id: traceIdOf(event.metadata.traceparent),
     data: event.data,
   };
 }

@@ -47,6 +47,35 @@ export class ReadPartnerEventsHandler implements IQueryHandler<ReadPartnerEvents
   }
 }
 
+export class ReadLatestPartnerEvents extends Query<PartnerEventsPage> {
+  constructor(
+    readonly caller: Caller,
+    readonly limit: number,
+  ) {
+    super();
+  }
+}
+
+/**
+ * The caller's latest events of the key's environment, oldest first, and the cursor to follow
+ * from: where a live list starts without reading the feed from its beginning.
+ */
+@QueryHandler(ReadLatestPartnerEvents)
+export class ReadLatestPartnerEventsHandler implements IQueryHandler<ReadLatestPartnerEvents, PartnerEventsPage> {
+  constructor(@Inject(PARTNER_EVENT_FEED) private readonly feed: PartnerEventFeed) {}
+
+  async execute({ caller, limit }: ReadLatestPartnerEvents): Promise<PartnerEventsPage> {
+    const rows = await this.feed.latest({ partnerId: caller.partnerId, environment: caller.environment }, limit);
+    const entries = rows.map(({ position, eventId, event, body }) => ({
+      cursor: encodeFeedCursor(position),
+      eventId,
+      event,
+      body,
+    }));
+    return { entries, nextCursor: entries.length ? entries[entries.length - 1].cursor : null, hasMore: false };
+  }
+}
+
 /** GET /events: the events as the webhooks carry them, and where to go on from. */
 export const partnerEventsResource = (page: PartnerEventsPage): Record<string, unknown> => ({
   count: page.entries.length,

@@ -13,6 +13,13 @@ export interface EventMetadata {
   causationId: string | null;
   actor: Actor;
   occurredAt: string;
+  /**
+   * The W3C `traceparent` of the request or job that appended the event, when tracing was on
+   * (optional, absent from events written without it): jobs and webhooks link back to it.
+   */
+  traceparent?: string;
+  /** Inside a job: the `traceparent` of the request that started the work (the order's placing request). */
+  originTraceparent?: string;
 }
 
 export interface NewEvent {

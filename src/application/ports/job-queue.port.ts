@@ -1,3 +1,5 @@
+import { DebitMovement } from '../../domain/wallet/low-balance';
+
 /** Durable work: survives restarts and runs once when several processes share the database. */
 export interface Job {
   /** Deterministic, so scheduling the same work twice keeps one job. */
@@ -10,6 +12,11 @@ export interface Job {
    * processed: a delivery to no one would be a job that only finds out there is nothing to do.
    */
   onlyIfWebhookUrl?: { partnerId: string; environment: string };
+  /**
+   * Scheduled only if this debit took the wallet's balance below the partner's low-balance
+   * threshold as set when the event is processed; the threshold is then added to the payload.
+   */
+  onlyIfCrossesBelow?: DebitMovement & { partnerId: string; environment: string };
 }
 
 export interface JobQueue {

@@ -27,4 +27,6 @@ export interface PartnerEventFeed {
     after: FeedPosition | null,
     limit: number,
   ): Promise<FeedEntry[]>;
+  /** The latest `limit` entries, oldest first. */
+  latest(owner: { partnerId: string; environment: Environment }, limit: number): Promise<FeedEntry[]>;
 }

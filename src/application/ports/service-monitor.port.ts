@@ -20,6 +20,8 @@ export interface ServiceMonitor {
   pingDatabase(): Promise<void>;
   /** The largest lag in seconds of the read models the API answers from. */
   readModelLagSeconds(now: Date): Promise<number>;
+  /** How long the oldest event each projector has not applied yet has waited, in seconds (0 when caught up): one event read per projector. */
+  projectionLagSeconds(now: Date): Promise<{ name: string; seconds: number }[]>;
   /** Events each projector has still to apply. */
   projectionLag(): Promise<{ name: string; events: number }[]>;
   operationalCounts(): Promise<OperationalCounts>;

@@ -95,6 +95,7 @@ function normalised(request: SettingsRequest): SettingsChange {
   const changes: SettingsChange = {};
   if (request.webhookUrl !== undefined) changes.webhookUrl = request.webhookUrl === '' ? null : request.webhookUrl;
   if (request.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = request.rateLimitPerMinute;
+  if (request.lowBalanceThreshold !== undefined) changes.lowBalanceThreshold = request.lowBalanceThreshold;
   if (request.ipAllowlist !== undefined) {
     if (request.ipAllowlist.length > MAX_ALLOWLIST_ENTRIES)
       throw new ServiceError('validation_failed', `ip_allowlist: at most ${MAX_ALLOWLIST_ENTRIES} entries`);

@@ -15,4 +15,5 @@ export const settingsResource = (
       ?.validUntil ?? null,
   ip_allowlist: settings.ipAllowlist,
   rate_limit_per_minute: settings.rateLimitPerMinute,
+  low_balance_threshold: settings.lowBalanceThreshold ?? null,
 });

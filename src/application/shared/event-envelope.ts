@@ -1,6 +1,7 @@
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { EventMetadata, NewEvent, RecordedEvent } from '../ports/event-store.port';
+import { currentOriginTraceparent, currentTraceparent } from '../ports/trace-context.port';
 
 /** Schema version of each event type; bump it when a type's data changes shape. */
 export const SCHEMA_VERSIONS: Record<string, number> = {};
@@ -28,6 +29,8 @@ export function metadata(fields: {
   actor: Actor;
   at: Date;
 }): EventMetadata {
+  const traceparent = currentTraceparent();
+  const originTraceparent = traceparent ? currentOriginTraceparent() : undefined;
   return {
     partnerId: fields.partnerId,
     environment: fields.environment,
@@ -35,5 +38,7 @@ export function metadata(fields: {
     causationId: fields.causationId ?? null,
     actor: fields.actor,
     occurredAt: fields.at.toISOString(),
+    ...(traceparent ? { traceparent } : {}),
+    ...(originTraceparent && originTraceparent !== traceparent ? { originTraceparent } : {}),
   };
 }

@@ -6,10 +6,15 @@ import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { amountLocal } from '../orders/order-response';
 import { RecordedEvent } from '../ports/event-store.port';
 import { deterministicEventId } from '../shared/event-ids';
-import { WEBHOOK_EVENTS, WebhookEventName } from './webhook-events';
+import { PartnerEventFactsData, WEBHOOK_EVENTS, WebhookEventName } from './webhook-events';
+import { WalletLowBalanceReached } from '../../domain/wallet/low-balance';
 
 /** The log events that announce an outcome to the partner (by webhook and in the events feed). */
-export const PARTNER_EVENT_SOURCES: ReadonlySet<string> = new Set(['TransactionSettled', 'WalletRefunded']);
+export const PARTNER_EVENT_SOURCES: ReadonlySet<string> = new Set([
+  'TransactionSettled',
+  'WalletRefunded',
+  'WalletLowBalanceReached',
+]);
 
 /** One partner-visible event: what the webhook delivery and the feed entry are made of. */
 export interface PartnerEventFacts {
@@ -19,8 +24,8 @@ export interface PartnerEventFacts {
   orderId: string;
   partnerId: string;
   environment: Environment;
-  /** What the triggering event said (operator_ref and settled_at, or refunded_at). */
-  facts: { operatorRef?: string; settledAt?: string; refundedAt?: string };
+  /** What the triggering event said (operator_ref and settled_at, refunded_at, or the balance and threshold). */
+  facts: PartnerEventFactsData;
 }
 
 export const partnerEventId = (orderId: string, event: WebhookEventName): string =>
@@ -53,6 +58,17 @@ export function partnerEventOf(event: RecordedEvent): PartnerEventFacts | null {
       facts: { refundedAt: data.refundedAt },
     };
   }
+  if (event.type === 'WalletLowBalanceReached') {
+    const data = event.data as WalletLowBalanceReached['data'];
+    return {
+      eventId: partnerEventId(data.orderId, WEBHOOK_EVENTS.lowBalance),
+      event: WEBHOOK_EVENTS.lowBalance,
+      orderId: data.orderId,
+      partnerId: data.partnerId,
+      environment: data.environment,
+      facts: { availableBalance: data.balanceAfter, threshold: data.threshold, reachedAt: data.reachedAt },
+    };
+  }
   return null;
 }
 
@@ -69,6 +85,19 @@ export function partnerEventBody(
   order: PartnerEventOrder,
 ): string {
   const amount = amountLocal(order.amount, order.currency);
+  if (event.event === WEBHOOK_EVENTS.lowBalance) {
+    // The wallet's available balance fell below the partner's threshold with this order's debit.
+    return JSON.stringify({
+      event_id: event.eventId,
+      event: event.event,
+      order_id: event.orderId,
+      amount_local: amount,
+      currency: order.currency,
+      available_balance: event.facts.availableBalance ?? null,
+      low_balance_threshold: event.facts.threshold ?? null,
+      occurred_at: event.facts.reachedAt ?? null,
+    });
+  }
   if (event.event === WEBHOOK_EVENTS.succeeded) {
     return JSON.stringify({
       event_id: event.eventId,

@@ -73,12 +73,20 @@ export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelive
 }
 
 export class ResendWebhook extends Command<Record<string, unknown>> {
-  constructor(readonly deliveryId: string) {
+  constructor(
+    readonly deliveryId: string,
+    /** A partner's own re-send: a delivery of another partner or environment does not exist. Null: an operator's. */
+    readonly owner: { partnerId: string; environment: Environment } | null = null,
+  ) {
     super();
   }
 }
 
-/** An operator's re-send: one more attempt, now, to the partner's current URL and secret. */
+/**
+ * A re-send (an operator's, or the partner's own): one more attempt, now, to the partner's current
+ * URL and secret. Asking again before that attempt has run schedules nothing more (the job id is
+ * the delivery's next attempt number).
+ */
 @CommandHandler(ResendWebhook)
 export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
   constructor(
@@ -87,9 +95,10 @@ export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ deliveryId }: ResendWebhook): Promise<Record<string, unknown>> {
+  async execute({ deliveryId, owner }: ResendWebhook): Promise<Record<string, unknown>> {
     const delivery = await this.deliveries.get(deliveryId);
-    if (!delivery) throw new ServiceError('not_found', `no webhook delivery ${deliveryId}`);
+    if (!delivery || (owner && (delivery.partnerId !== owner.partnerId || delivery.environment !== owner.environment)))
+      throw new ServiceError('not_found', `no webhook delivery ${deliveryId}`);
     const attempt = Math.max(0, ...delivery.attempts.map((entry) => entry.attempt)) + 1;
     const payload: DeliverWebhookPayload = {
       deliveryId,

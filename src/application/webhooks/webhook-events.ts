@@ -1,4 +1,8 @@
-export const WEBHOOK_EVENTS = { succeeded: 'transaction.succeeded', failed: 'transaction.failed' } as const;
+export const WEBHOOK_EVENTS = {
+  succeeded: 'transaction.succeeded',
+  failed: 'transaction.failed',
+  lowBalance: 'wallet.low_balance',
+} as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[keyof typeof WEBHOOK_EVENTS];
 
 /** One initial attempt and three retries, five minutes apart. */
@@ -15,7 +19,17 @@ export interface DeliverWebhookPayload {
   /** An operator's re-send: one attempt, no further automatic retries. */
   manual: boolean;
   /** What the triggering event said (operator_ref and settled_at, or refunded_at). */
-  facts: { operatorRef?: string; settledAt?: string; refundedAt?: string };
+  facts: PartnerEventFactsData;
+}
+
+/** What the event that triggered an announcement said: operator_ref and settled_at, refunded_at, or the balance and threshold. */
+export interface PartnerEventFactsData {
+  operatorRef?: string;
+  settledAt?: string;
+  refundedAt?: string;
+  availableBalance?: string;
+  threshold?: string;
+  reachedAt?: string;
 }
 
 export const webhookJobId = (deliveryId: string, attempt: number, manual = false): string =>

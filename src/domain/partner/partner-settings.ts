@@ -1,3 +1,5 @@
+import { Currency } from '../money/currency';
+import { Money } from '../money/money';
 import { Environment } from '../shared/environment';
 
 /** A webhook signing secret, kept sealed (encrypted at rest); during a rotation the old one signs until `validUntil`. */
@@ -13,6 +15,11 @@ export interface PartnerSettings {
   rateLimitPerMinute: number;
   /** Newest first. */
   webhookSecrets: WebhookSecret[];
+  /**
+   * A decimal string in the wallet's currency: the available balance falling below it announces
+   * `wallet.low_balance`; null (or absent, in settings from before it existed) turns that off.
+   */
+  lowBalanceThreshold?: string | null;
 }
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
@@ -29,6 +36,7 @@ export interface SettingsChange {
   webhookUrl?: string | null;
   ipAllowlist?: string[];
   rateLimitPerMinute?: number;
+  lowBalanceThreshold?: string | null;
 }
 
 /** Live deliveries move real outcomes: only https. Sandbox also takes http so partners can test locally. */
@@ -44,4 +52,12 @@ export function webhookUrlProblem(url: string, environment: Environment): string
   if (parsed.protocol === 'https:') return null;
   if (parsed.protocol === 'http:' && environment === 'sandbox') return null;
   return environment === 'live' ? 'webhook_url: live webhooks must use https' : 'webhook_url: must use http or https';
+}
+
+/** A low-balance threshold is a positive decimal string in the wallet's currency, at most its minor digits. */
+export function lowBalanceThresholdProblem(text: string, currency: Currency): string | null {
+  const threshold = Money.parse(text, currency);
+  if (!threshold) return `low_balance_threshold: a decimal string in ${currency}, such as "500.00"`;
+  if (threshold.minor <= 0n) return 'low_balance_threshold: must be more than zero (null turns the notice off)';
+  return null;
 }

@@ -11,6 +11,7 @@ import {
   SECRET_ROTATION_OVERLAP_MS,
   SettingsChange,
   defaultSettings,
+  lowBalanceThresholdProblem,
   webhookUrlProblem,
 } from './partner-settings';
 
@@ -119,7 +120,7 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
       });
     }
     case 'ConfigurePartner':
-      return configure(partnerId, command, state.settings[command.environment]);
+      return configure(partnerId, command, state.settings[command.environment], state.corridor);
   }
 }
 
@@ -183,6 +184,7 @@ function configure(
   partnerId: string,
   command: Extract<PartnerCommand, { type: 'ConfigurePartner' }>,
   current: PartnerSettings,
+  corridor: Corridor | null,
 ): Decision<PartnerEvent> {
   const { environment, changes, at } = command;
   if (changes.webhookUrl) {
@@ -197,6 +199,15 @@ function configure(
   ) {
     return refuse(domainError('validation_failed', 'rate_limit: an integer from 1 to 100000 requests per minute'));
   }
+  let threshold = changes.lowBalanceThreshold;
+  if (threshold !== undefined && threshold !== null) {
+    const currency = corridor ? currencyOf(corridor) : null;
+    if (!currency) return refuse(domainError('invalid_state', 'the partner has no corridor'));
+    const problem = lowBalanceThresholdProblem(threshold, currency);
+    if (problem) return refuse(domainError('validation_failed', problem));
+    // Kept in the currency's own digits ("500" -> "500.00"), as balances are written.
+    threshold = Money.parse(threshold, currency)?.toDecimal() ?? threshold;
+  }
   const effective: SettingsChange = {};
   if (changes.webhookUrl !== undefined && changes.webhookUrl !== current.webhookUrl)
     effective.webhookUrl = changes.webhookUrl;
@@ -204,6 +215,8 @@ function configure(
     effective.ipAllowlist = changes.ipAllowlist;
   if (changes.rateLimitPerMinute !== undefined && changes.rateLimitPerMinute !== current.rateLimitPerMinute)
     effective.rateLimitPerMinute = changes.rateLimitPerMinute;
+  if (threshold !== undefined && threshold !== (current.lowBalanceThreshold ?? null))
+    effective.lowBalanceThreshold = threshold;
   const events: PartnerEvent[] = [];
   if (Object.keys(effective).length > 0) {
     events.push({
@@ -275,6 +288,7 @@ export function applySettingsChange(settings: PartnerSettings, changes: Settings
     ...(changes.webhookUrl !== undefined ? { webhookUrl: changes.webhookUrl } : {}),
     ...(changes.ipAllowlist !== undefined ? { ipAllowlist: changes.ipAllowlist } : {}),
     ...(changes.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: changes.rateLimitPerMinute } : {}),
+    ...(changes.lowBalanceThreshold !== undefined ? { lowBalanceThreshold: changes.lowBalanceThreshold } : {}),
   };
 }
 

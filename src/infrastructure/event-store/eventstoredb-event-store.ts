@@ -30,6 +30,8 @@ import {
   withClientSettings,
 } from './eventstoredb-mapping';
 import { EventStoreDbReads, settleAll } from './eventstoredb-reads';
+import { appendSpan } from '../tracing/event-append-span';
+import { traced } from '../tracing/tracing';
 
 export { DEFAULT_EVENTSTOREDB_OPTIONS, EventStoreDbClient, EventStoreDbOptions } from './eventstoredb-client';
 export { EventStoreDbReadTimeoutError, collect } from './eventstoredb-reads';
@@ -116,11 +118,16 @@ export class EventStoreDbEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     if (options.idempotencyKeys?.length)
       throw new Error('EventStoreDB cannot bind Idempotency-Keys in the commit of its events; nothing was written');
-    return this.appends.append(
-      streamId,
-      events,
-      events.map((event) => toEventData(event)),
-      expected,
+    return traced(
+      'event append',
+      () =>
+        this.appends.append(
+          streamId,
+          events,
+          events.map((event) => toEventData(event)),
+          expected,
+        ),
+      () => appendSpan([{ streamId, events }]),
     );
   }
 

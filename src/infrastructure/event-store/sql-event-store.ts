@@ -23,6 +23,8 @@ import { importHistoricalEvents } from './sql-event-import';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { EVENT_COLUMNS, EventRow } from './sql-event-row';
+import { appendSpan } from '../tracing/event-append-span';
+import { traced } from '../tracing/tracing';
 
 /** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
 interface AppendAtRevision {
@@ -65,11 +67,24 @@ export class SqlEventStore implements EventStore {
    * looked for up front: such an append fails on the expected revision or on the event-id
    * constraint, and only then are the ids looked up, so a first append costs no extra read.
    */
-  async append(
+  append(
     streamId: string,
     events: NewEvent[],
     expected: ExpectedRevision,
     options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    return traced(
+      'event append',
+      () => this.appendToStream(streamId, events, expected, options),
+      () => appendSpan([{ streamId, events }]),
+    );
+  }
+
+  private async appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options: AppendOptions,
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const keys = options.idempotencyKeys ?? [];
@@ -96,8 +111,16 @@ export class SqlEventStore implements EventStore {
   }
 
   /** One statement for all the streams (see appendGroup); a stream refused there is explained on its own. */
-  async appendMany(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
-    if (appends.length === 0) return [];
+  appendMany(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    if (appends.length === 0) return Promise.resolve([]);
+    return traced(
+      'event append',
+      () => this.appendToStreamsChecked(appends),
+      () => appendSpan(appends),
+    );
+  }
+
+  private async appendToStreamsChecked(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
     for (const append of appends) if (append.events.length === 0) throw new Error('append needs at least one event');
     const placed = await this.appendGroup(
       appends.map((append) => ({

@@ -2,6 +2,8 @@ import { Clock } from '../../application/ports/clock.port';
 import { Job, JobHandler } from '../../application/ports/job-queue.port';
 import { SqlDatabase } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
+import { jobSpan } from '../tracing/background-spans';
+import { traced } from '../tracing/tracing';
 
 interface ClaimedRow {
   job_id: string;
@@ -160,7 +162,11 @@ export class JobWorker {
     const handler = this.handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const result = await handler.run(job, row.attempts);
+      const result = await traced(
+        `job ${job.kind}`,
+        () => handler.run(job, row.attempts),
+        () => jobSpan(job, row.attempts),
+      );
       await this.completions.submit({
         jobId: job.id,
         attempts: row.attempts,

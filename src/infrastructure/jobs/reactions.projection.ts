@@ -5,6 +5,8 @@ import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 import { JOBS_SCHEMA } from './jobs.schema';
 import { insertJob, insertJobs } from './sql-job-queue';
+import { debitCrossesBelow } from '../../domain/wallet/low-balance';
+import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans';
 
 /**
  * The process managers' trigger: schedules the jobs that events call for, in the
@@ -14,7 +16,10 @@ import { insertJob, insertJobs } from './sql-job-queue';
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
   const handles = new Set(reactions.flatMap((reaction) => [...reaction.handles]));
   const jobsFor = (event: RecordedEvent): Job[] =>
-    reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event));
+    withTraceLinks(
+      event,
+      reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event)),
+    );
   return {
     name: 'reactions',
     // Never rebuilt: its table is part of the numbered migrations.
@@ -31,13 +36,21 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
   };
 }
 
+/** A job keeps the trace context of the event that called for it, so its span links back to the order's request. */
+function withTraceLinks(event: RecordedEvent, jobs: Job[]): Job[] {
+  const links = traceLinksForEvent(event);
+  if (links.length === 0) return jobs;
+  return jobs.map((job) => ({ ...job, payload: { ...job.payload, [TRACE_LINKS_KEY]: links } }));
+}
+
 /**
  * Drops the jobs whose condition does not hold: webhook deliveries for partners without a
  * webhook URL, by one read of the settings read model. That model is current for every settings
  * change answered so far (settings commands wait for it before they answer), so an order placed
  * after a partner's URL change is announced by that change's rule.
  */
-async function jobsStillWanted(tx: SqlExecutor, jobs: readonly Job[]): Promise<readonly Job[]> {
+async function jobsStillWanted(tx: SqlExecutor, candidates: readonly Job[]): Promise<readonly Job[]> {
+  const jobs = await lowBalanceCrossings(tx, candidates);
   const targets = jobs.flatMap((job) => (job.onlyIfWebhookUrl ? [job.onlyIfWebhookUrl] : []));
   if (targets.length === 0) return jobs;
   const scopeOf = (target: { partnerId: string; environment: string }) => `${target.partnerId} ${target.environment}`;
@@ -51,4 +64,32 @@ async function jobsStillWanted(tx: SqlExecutor, jobs: readonly Job[]): Promise<r
   );
   const withUrl = new Set(rows.map((row) => scopeOf({ partnerId: row.partner_id, environment: row.environment })));
   return jobs.filter((job) => !job.onlyIfWebhookUrl || withUrl.has(scopeOf(job.onlyIfWebhookUrl)));
+}
+
+/**
+ * Keeps a low-balance notice only for a debit that crossed its partner's threshold, read from the
+ * settings read model in this transaction (one read per batch, and only for partners that set one).
+ */
+async function lowBalanceCrossings(tx: SqlExecutor, jobs: readonly Job[]): Promise<readonly Job[]> {
+  const candidates = jobs.flatMap((job) => (job.onlyIfCrossesBelow ? [job.onlyIfCrossesBelow] : []));
+  if (candidates.length === 0) return jobs;
+  const scopeOf = (target: { partnerId: string; environment: string }) => `${target.partnerId} ${target.environment}`;
+  const scopes = [...new Map(candidates.map((target) => [scopeOf(target), target])).values()];
+  const rows = await tx.query<{ partner_id: string; environment: string; threshold: string }>(
+    `SELECT s.partner_id, s.environment, s.settings ->> 'lowBalanceThreshold' AS threshold
+       FROM rm_partner_settings s
+       JOIN unnest($1::text[], $2::text[]) AS w(partner_id, environment) ON s.partner_id = w.partner_id AND s.environment = w.environment
+      WHERE s.settings ->> 'lowBalanceThreshold' IS NOT NULL`,
+    [scopes.map((scope) => scope.partnerId), scopes.map((scope) => scope.environment)],
+  );
+  const thresholds = new Map(
+    rows.map((row) => [scopeOf({ partnerId: row.partner_id, environment: row.environment }), row.threshold]),
+  );
+  return jobs.flatMap((job) => {
+    const debit = job.onlyIfCrossesBelow;
+    if (!debit) return [job];
+    const threshold = thresholds.get(scopeOf(debit));
+    if (threshold === undefined || !debitCrossesBelow(debit, threshold)) return [];
+    return [{ ...job, payload: { ...job.payload, threshold } }];
+  });
 }

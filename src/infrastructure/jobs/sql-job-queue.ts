@@ -1,5 +1,15 @@
 import { Job, JobQueue } from '../../application/ports/job-queue.port';
+import { currentOriginTraceparent, currentTraceparent } from '../../application/ports/trace-context.port';
 import { SqlExecutor } from '../sql/sql-database';
+import { TRACE_LINKS_KEY } from '../tracing/background-spans';
+
+function withCurrentTraceLinks(job: Job): Job {
+  const current = currentTraceparent();
+  if (!current || TRACE_LINKS_KEY in job.payload) return job;
+  const origin = currentOriginTraceparent();
+  const links = origin && origin !== current ? [origin, current] : [current];
+  return { ...job, payload: { ...job.payload, [TRACE_LINKS_KEY]: links } };
+}
 
 /** Scheduling is idempotent: a job id that exists already keeps its first schedule. */
 export async function insertJob(db: SqlExecutor, job: Job): Promise<void> {
@@ -30,7 +40,8 @@ export async function insertJobs(db: SqlExecutor, jobs: readonly Job[]): Promise
 export class SqlJobQueue implements JobQueue {
   constructor(private readonly db: SqlExecutor) {}
 
+  /** A job scheduled by a request or a job keeps that work's trace context (when tracing is on), to link back to it. */
   schedule(job: Job): Promise<void> {
-    return insertJob(this.db, job);
+    return insertJob(this.db, withCurrentTraceLinks(job));
   }
 }

@@ -3,6 +3,7 @@ import { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pino, { DestinationStream, Logger } from 'pino';
 import proxyaddr from 'proxy-addr';
+import { currentTraceId, tracingOn } from '../tracing/tracing';
 import { serviceMetrics } from './service-metrics';
 
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
@@ -28,15 +29,24 @@ interface WithCaller {
   caller?: { partnerId?: string };
 }
 
+const TRACE_ID = Symbol('traceId');
+type WithTraceId = FastifyRequest & { [TRACE_ID]?: string };
+
 /**
  * Every answer carries its request id as `X-Request-Id`, is counted and timed by route template
  * and status, and (below LOG_LEVEL silent) logged as one JSON line: request id, method, route,
- * status, latency, partner id. Never a header, a query string or a body, so never a key.
+ * status, latency, partner id and, when tracing is on, the trace id. Never a header, a query
+ * string or a body, so never a key.
  */
 export function observeRequests(fastify: FastifyInstance, logLevel: string, destination?: DestinationStream): void {
   const options = { level: logLevel, base: { service: 'partner-service', pid: process.pid } };
   const accessLog: Logger | null =
     logLevel === 'silent' ? null : destination ? pino(options, destination) : pino(options);
+  // The request's span is active while its first hook runs; its trace id is kept for the log line.
+  if (tracingOn())
+    fastify.addHook('onRequest', async (request: WithTraceId) => {
+      request[TRACE_ID] = currentTraceId();
+    });
   fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', request.id);
   });
@@ -54,6 +64,7 @@ export function observeRequests(fastify: FastifyInstance, logLevel: string, dest
         status: reply.statusCode,
         latency_ms: Math.round(reply.elapsedTime * 10) / 10,
         partner_id: (request as FastifyRequest & WithCaller).caller?.partnerId ?? null,
+        ...(tracingOn() ? { trace_id: (request as WithTraceId)[TRACE_ID] ?? null } : {}),
       },
       'request',
     );

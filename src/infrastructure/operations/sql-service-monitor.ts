@@ -18,6 +18,10 @@ export class SqlServiceMonitor implements ServiceMonitor {
     return this.daemon.readModelLagSeconds(now);
   }
 
+  projectionLagSeconds(now: Date): Promise<{ name: string; seconds: number }[]> {
+    return this.daemon.lagSeconds(now);
+  }
+
   projectionLag(): Promise<{ name: string; events: number }[]> {
     return this.daemon.lag();
   }

@@ -3,6 +3,8 @@ import { SqlDatabase } from '../sql/sql-database';
 import { checkpoints, samePosition } from './checkpoint-store';
 import { LogReader } from './shared-log-reads';
 import { SqlProjection, applyEvents } from './sql-projection';
+import { projectionRunSpan } from '../tracing/background-spans';
+import { traced } from '../tracing/tracing';
 
 const CONTENDED_MS = 1000;
 
@@ -103,13 +105,18 @@ export class Projector {
     const events = await this.store.readAll(from, { maxCount: this.batchSize });
     if (events.length === 0) return 0;
     const last = events[events.length - 1].position;
-    const outcome = await this.db.transaction(async (tx) => {
-      // Moving the checkpoint first checks and locks it in one statement; the batch is applied under that lock.
-      if (!(await checkpoints.advance(tx, this.name, from, last)))
-        return { applied: false as const, current: await checkpoints.read(tx, this.name) };
-      for (const projection of this.projections) await applyEvents(projection, events, tx);
-      return { applied: true as const };
-    });
+    const outcome = await traced(
+      `projection ${this.name}`,
+      () =>
+        this.db.transaction(async (tx) => {
+          // Moving the checkpoint first checks and locks it in one statement; the batch is applied under that lock.
+          if (!(await checkpoints.advance(tx, this.name, from, last)))
+            return { applied: false as const, current: await checkpoints.read(tx, this.name) };
+          for (const projection of this.projections) await applyEvents(projection, events, tx);
+          return { applied: true as const };
+        }),
+      () => projectionRunSpan(this.name, events),
+    );
     if (!outcome.applied) {
       if (samePosition(outcome.current, from))
         throw new Error(`checkpoint ${this.name} could not be moved (is its row missing?)`);

@@ -1,11 +1,17 @@
 import { ProviderDirectory, ProviderGateway } from '../../application/ports/provider-gateway.port';
+import { tracedProvider } from '../tracing/traced-provider';
+import { tracingOn } from '../tracing/tracing';
 
-/** The sandbox adapter, and the live adapters configured at start by name. */
+/** The sandbox adapter, and the live adapters configured at start by name (each call in a span when tracing is on). */
 export class StaticProviderDirectory implements ProviderDirectory {
-  constructor(
-    private readonly sandboxProvider: ProviderGateway,
-    private readonly liveProviders: ReadonlyMap<string, ProviderGateway>,
-  ) {}
+  private readonly sandboxProvider: ProviderGateway;
+  private readonly liveProviders: ReadonlyMap<string, ProviderGateway>;
+
+  constructor(sandboxProvider: ProviderGateway, liveProviders: ReadonlyMap<string, ProviderGateway>) {
+    const wrap = (name: string, gateway: ProviderGateway) => (tracingOn() ? tracedProvider(name, gateway) : gateway);
+    this.sandboxProvider = wrap('sandbox', sandboxProvider);
+    this.liveProviders = new Map([...liveProviders].map(([name, gateway]) => [name, wrap(name, gateway)]));
+  }
 
   sandbox(): ProviderGateway {
     return this.sandboxProvider;

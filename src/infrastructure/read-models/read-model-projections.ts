@@ -6,6 +6,7 @@ import { keyScopesProjection } from './key-scopes.projection';
 import { partnerSettingsProjection } from './partner-settings.projection';
 import { partnerEventsProjection } from './partner-events.projection';
 import { operatorActionsProjection } from './operator-actions.projection';
+import { orderDailyStatsProjection } from './order-daily-stats.projection';
 
 /**
  * The read models the API answers from; the API's read-your-writes barrier waits for these.
@@ -19,4 +20,5 @@ export const READ_MODEL_PROJECTIONS: readonly SqlProjection[] = [
   partnerEventsProjection,
   keyScopesProjection,
   operatorActionsProjection,
+  orderDailyStatsProjection,
 ];

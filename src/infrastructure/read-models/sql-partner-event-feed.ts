@@ -28,11 +28,27 @@ export class SqlPartnerEventFeed implements PartnerEventFeed {
         LIMIT $5`,
       [owner.partnerId, owner.environment, String(after?.commit ?? -1n), String(after?.prepare ?? -1n), limit],
     );
-    return rows.map((row) => ({
-      position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
-      eventId: row.event_id,
-      event: row.event,
-      body: row.body,
-    }));
+    return rows.map(entryOf);
+  }
+
+  /** Read backwards along the primary key (partner, environment, position): `limit` rows at most. */
+  async latest(owner: { partnerId: string; environment: Environment }, limit: number): Promise<FeedEntry[]> {
+    const rows = await this.db.query<EntryRow>(
+      `SELECT commit_position::text AS commit_position, prepare_position::text AS prepare_position,
+              event_id, event, body
+         FROM rm_partner_events
+        WHERE partner_id = $1 AND environment = $2
+        ORDER BY commit_position DESC, prepare_position DESC
+        LIMIT $3`,
+      [owner.partnerId, owner.environment, limit],
+    );
+    return rows.reverse().map(entryOf);
   }
 }
+
+const entryOf = (row: EntryRow): FeedEntry => ({
+  position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
+  eventId: row.event_id,
+  event: row.event,
+  body: row.body,
+});

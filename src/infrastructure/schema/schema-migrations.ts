@@ -12,6 +12,7 @@ import { ACCESS_FENCES_SCHEMA } from '../access/sql-access-fences';
 import { RETENTION_SCHEMA } from '../retention/sql-retention';
 import { KEY_REFUSALS_SCHEMA } from '../access/sql-key-usage';
 import { WALLET_SNAPSHOTS_SCHEMA } from '../wallet-snapshots/sql-wallet-snapshots';
+import { WEBHOOK_DAILY_STATS_SCHEMA } from '../webhooks/webhook-daily-stats.schema';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -70,5 +71,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // The provider's handle of a bill fetch (Setu's fetch refId), which the payment of that bill must name.
     name: 'bill-fetch-provider-ref',
     sql: joined([BILL_FETCH_PROVIDER_REF_SCHEMA]),
+  },
+  {
+    version: 7,
+    // Webhook attempts per day, environment and result, for the overview's failure rate.
+    name: 'webhook-daily-stats',
+    sql: joined([WEBHOOK_DAILY_STATS_SCHEMA]),
   },
 ];

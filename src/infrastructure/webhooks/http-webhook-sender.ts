@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { LookupFunction } from 'node:net';
 import { WebhookRequest, WebhookSendResult, WebhookSender } from '../../application/ports/webhook.port';
 import { serviceMetrics } from '../metrics/service-metrics';
+import { traced } from '../tracing/tracing';
 import { DELIVERY_ERRORS, DeliveryError } from '../../application/webhooks/delivery-error';
 import { OutboundAddressPolicy } from '../../application/webhooks/outbound-address-policy';
 
@@ -24,7 +25,21 @@ export class HttpWebhookSender implements WebhookSender {
     private readonly policy: OutboundAddressPolicy,
   ) {}
 
-  async send(request: WebhookRequest): Promise<WebhookSendResult> {
+  send(request: WebhookRequest): Promise<WebhookSendResult> {
+    return traced(
+      'webhook deliver',
+      () => this.sendNow(request),
+      () => ({
+        attributes: {
+          'webhook.event': request.headers['x-partner-event'] ?? '',
+          'webhook.delivery_id': request.headers['x-partner-event-id'] ?? '',
+          'deployment.environment.name': request.environment,
+        },
+      }),
+    );
+  }
+
+  private async sendNow(request: WebhookRequest): Promise<WebhookSendResult> {
     const result = await this.post(request);
     const delivered = result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300;
     serviceMetrics.webhookAttempts.inc({

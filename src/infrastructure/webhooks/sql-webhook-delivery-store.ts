@@ -6,8 +6,9 @@ import {
 } from '../../application/ports/webhook.port';
 import { Environment } from '../../domain/shared/environment';
 import { SchemaScript } from '../sql/migrations';
-import { SqlExecutor, SQLSTATE, sqlStateOf } from '../sql/sql-database';
+import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
+import { WEBHOOK_STATS_SHARDS } from './webhook-daily-stats.schema';
 
 export const WEBHOOK_SCHEMA: SchemaScript = {
   name: 'webhooks',
@@ -61,6 +62,10 @@ interface AttemptRow {
   url: string | null;
 }
 
+/** How an attempt counts in webhook_daily_stats, from the delivery's state after it. */
+const attemptResult = (state: DeliveryState): 'delivered' | 'retrying' | 'failed' =>
+  state === 'SUCCEEDED' ? 'delivered' : state === 'FAILED' ? 'failed' : 'retrying';
+
 export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
   private readonly lookups = new StatementBatcher<string, WebhookDelivery | null>((deliveryIds) =>
     this.readDeliveries(deliveryIds),
@@ -88,30 +93,41 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     return stored;
   }
 
+  /**
+   * One statement: the attempt (nothing if that attempt number is recorded already), the
+   * delivery's state, and the day's counter of attempts by result (webhook_daily_stats).
+   */
   async recordAttempt(deliveryId: string, attempt: WebhookAttempt, state: DeliveryState): Promise<boolean> {
-    try {
-      await this.db.query(
-        `INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, latency_ms, error, url) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [
-          deliveryId,
-          attempt.attempt,
-          attempt.attemptedAt,
-          attempt.statusCode,
-          attempt.latencyMs,
-          attempt.error,
-          attempt.url,
-        ],
-      );
-    } catch (error) {
-      if (sqlStateOf(error) === SQLSTATE.uniqueViolation) return false;
-      throw error;
-    }
-    await this.db.query('UPDATE webhook_deliveries SET state = $2, updated_at = $3 WHERE delivery_id = $1', [
-      deliveryId,
-      state,
-      attempt.attemptedAt,
-    ]);
-    return true;
+    const rows = await this.db.query<{ recorded: number }>(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, latency_ms, error, url)
+         VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7)
+         ON CONFLICT (delivery_id, attempt) DO NOTHING
+         RETURNING delivery_id
+       ), delivery AS (
+         UPDATE webhook_deliveries SET state = $8, updated_at = $3::timestamptz
+          WHERE delivery_id IN (SELECT delivery_id FROM attempt)
+         RETURNING environment
+       ), counted AS (
+         INSERT INTO webhook_daily_stats AS s (day, environment, result, shard, attempts)
+         SELECT ($3::timestamptz AT TIME ZONE 'UTC')::date, environment, $9, abs(hashtext($1)) % ${WEBHOOK_STATS_SHARDS}, 1
+           FROM delivery
+         ON CONFLICT (day, environment, result, shard) DO UPDATE SET attempts = s.attempts + 1
+       )
+       SELECT count(*)::int AS recorded FROM attempt`,
+      [
+        deliveryId,
+        attempt.attempt,
+        attempt.attemptedAt,
+        attempt.statusCode,
+        attempt.latencyMs,
+        attempt.error,
+        attempt.url,
+        state,
+        attemptResult(state),
+      ],
+    );
+    return (rows[0]?.recorded ?? 0) > 0;
   }
 
   /** Concurrent lookups (deliveries running side by side) share one statement. */

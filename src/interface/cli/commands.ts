@@ -280,6 +280,14 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     options: {},
     build: () => ({ method: 'GET', path: '/providers/status' }),
   },
+  'service overview': {
+    usage: '',
+    summary:
+      "How the service is doing (the console's overview): today and 7 days by corridor, environment and outcome, success rates, settlement time, held orders, refunds, providers' float and breakers, webhook attempts, projection lag.",
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'GET', path: '/overview' }),
+  },
   'job backlog': {
     usage: '',
     summary:

@@ -20,6 +20,7 @@ export function serveConsole(app: NestFastifyApplication): void {
     'webhooks.js',
     'finance.js',
     'engineering.js',
+    'overview.js',
     'console.css',
     'favicon.svg',
   ]);

@@ -13,6 +13,14 @@ export function servePortal(app: NestFastifyApplication): void {
   serveStaticPage(app, PORTAL_PATH, join(__dirname, 'public'), [
     'index.html',
     'portal.js',
+    'api.js',
+    'page.js',
+    'balance.js',
+    'transactions.js',
+    'settings.js',
+    'deliveries.js',
+    'keys.js',
+    'events.js',
     'portal.css',
     'favicon.svg',
   ]);

@@ -22,6 +22,7 @@ describe('the schema pins', () => {
       '4 key-refusals a725d3b28f942fb8',
       '5 wallet-snapshots 5fd45af253df2d73',
       '6 bill-fetch-provider-ref 587249d93a6717bc',
+      '7 webhook-daily-stats a63232d9d3fac9a2',
     ]);
   });
 
@@ -39,6 +40,7 @@ describe('the schema pins', () => {
       'partner-events v1 a2d7621f9a2c9365',
       'key-scopes v1 2799bfbff18ffa3a',
       'operator-actions v1 6098c6389b5e630d',
+      'order-daily-stats v1 cf2563546613d883',
     ]);
   });
 });

@@ -11,9 +11,11 @@ import { loadHeld, searchOrders, wireOrders } from './orders.js';
 import { loadDeliveries, wireWebhooks } from './webhooks.js';
 import { wireFinance } from './finance.js';
 import { loadJobs, loadProjections } from './engineering.js';
+import { loadOverview } from './overview.js';
 
 /** What each tab shows when opened or refreshed. @type {Record<string, () => Promise<unknown>>} */
 const VIEWS = {
+  overview: () => loadOverview(),
   partners: () => Promise.all([loadPartners(), reloadPartner()]),
   orders: () => Promise.all([loadHeld(), searchOrders()]),
   webhooks: () => loadDeliveries(),
@@ -21,11 +23,19 @@ const VIEWS = {
   engineering: () => Promise.all([loadProjections(), loadJobs()]),
 };
 
-let openedTab = 'partners';
+let openedTab = 'overview';
+
+/** The page a link names after `#` (`/console#orders`), else the overview, the landing page. */
+const linkedTab = () => {
+  const name = window.location.hash.slice(1);
+  return Object.hasOwn(VIEWS, name) ? name : 'overview';
+};
 
 /** @param {string} name */
 function openTab(name) {
   openedTab = name;
+  // The address names the page, so it can be linked to and comes back on reload (after signing in again).
+  if (window.location.hash !== `#${name}`) window.history.replaceState(null, '', `#${name}`);
   for (const tab of document.querySelectorAll('[role=tab]')) {
     const chosen = /** @type {HTMLElement} */ (tab).dataset.tab === name;
     tab.setAttribute('aria-selected', String(chosen));
@@ -47,7 +57,9 @@ function clearPage() {
   session.order = null;
   session.creditKey = null;
   session.resolution = null;
-  for (const element of document.querySelectorAll('#console tbody, #console dl, #report, #verify-breaches'))
+  for (const element of document.querySelectorAll(
+    '#console tbody, #console dl, #report, #verify-breaches, #console .chart-box',
+  ))
     element.replaceChildren();
   for (const id of [
     'operator-name',
@@ -70,6 +82,9 @@ function clearPage() {
     'rebuild-id',
     'rebuild-state',
     'jobs-summary',
+    'overview-today',
+    'overview-as-of',
+    'overview-breaker-policy',
   ]) {
     $(id).textContent = '';
   }
@@ -89,6 +104,8 @@ function clearPage() {
     'held-empty',
     'orders-empty',
     'deliveries-empty',
+    'overview-corridors-empty',
+    'overview-providers-empty',
   ]) {
     $(id).hidden = true;
   }
@@ -122,10 +139,11 @@ async function signIn() {
   const token = $('operator-token').value.trim();
   clearPage();
   session.token = token;
+  const landing = linkedTab();
   try {
-    // Who the token belongs to (a refused token ends here), then the first tab.
+    // Who the token belongs to (a refused token ends here), then the first page: the overview, or the one the address names.
     session.me = await api('GET', '/operators/me');
-    await loadPartners();
+    await VIEWS[landing]();
   } catch (error) {
     if (error instanceof StaleReply) return;
     session.token = null;
@@ -144,7 +162,7 @@ async function signIn() {
   $('operator-name').textContent = me.name;
   $('operator-role').textContent = me.break_glass ? 'owner (break-glass token)' : me.role;
   $('operator-role').className = me.break_glass ? 'badge break-glass' : 'badge';
-  openTab('partners');
+  openTab(landing);
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -158,8 +176,12 @@ document.addEventListener('DOMContentLoaded', () => {
     await VIEWS[openedTab]();
   });
   for (const tab of document.querySelectorAll('[role=tab]')) {
-    tab.addEventListener('click', () => showTab(/** @type {HTMLElement} */ (tab).dataset.tab ?? 'partners')());
+    tab.addEventListener('click', () => showTab(/** @type {HTMLElement} */ (tab).dataset.tab ?? 'overview')());
   }
+  // A link to another page of the console followed while signed in.
+  window.addEventListener('hashchange', () => {
+    if (session.token && linkedTab() !== openedTab) showTab(linkedTab())();
+  });
   onClick('secret-done', () => {
     $('secret-value').textContent = '';
     $('secret').hidden = true;

@@ -73,6 +73,7 @@ async function showOrder(orderId) {
       cell('td', when(event.occurred_at)),
       cell('td', event.event_type),
       cell('td', `${event.actor.type} ${event.actor.id}`, `actor ${event.actor.type}`),
+      cell('td', event.trace_id ?? '—', 'trace'),
       cell('td', details(event.data), 'details'),
     );
     timeline.append(row);

@@ -7,7 +7,7 @@ const COMMON: Record<number, string> = {
   400: 'validation_failed: a missing or malformed field, named at the start of `detail`',
   401: 'invalid_api_key: the key is missing, malformed, wrong or revoked',
   402: 'insufficient_balance: the wallet holds less than the amount',
-  403: 'kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings)',
+  403: 'kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook)',
   404: 'not_found',
   409: 'idempotency_conflict: the Idempotency-Key was used with a different body, or that request is still in progress',
   413: 'validation_failed: the request body is too large',

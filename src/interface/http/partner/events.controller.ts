@@ -6,6 +6,7 @@ import { Caller } from '../../../application/auth/caller';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../../../application/events-feed/feed-cursor';
 import {
   PartnerEventsPage,
+  ReadLatestPartnerEvents,
   ReadPartnerEvents,
   partnerEventsResource,
 } from '../../../application/events-feed/read-partner-events';
@@ -20,6 +21,8 @@ import { PartnerAuthGuard } from './partner-auth.guard';
 
 const AFTER_DESCRIPTION =
   'A cursor from next_cursor or a stream event id: only events after it. Absent: from the first event.';
+
+const LAST_DESCRIPTION = `1 to ${FEED_MAX_LIMIT}: only your latest events, this many (oldest first), instead of reading from the first one; next_cursor is where to follow from. Not with \`after\` or \`limit\`.`;
 
 const queryText = (query: Record<string, unknown>, name: string): string | null => {
   const value = query[name];
@@ -49,8 +52,16 @@ export class EventsController {
     operationId: 'listEvents',
   })
   @ApiOkResponse({ type: PartnerEventListDto, description: 'One page, oldest first' })
-  @ApiErrorResponses({ 400: 'validation_failed: `after` is not a cursor of this feed, or `limit` is out of range' })
+  @ApiErrorResponses({
+    400: 'validation_failed: `after` is not a cursor of this feed, `limit` or `last` is out of range, or `last` comes with `after` or `limit`',
+  })
   @ApiQuery({ name: 'after', required: false, description: AFTER_DESCRIPTION, schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'last',
+    required: false,
+    description: LAST_DESCRIPTION,
+    schema: { type: 'integer', minimum: 1, maximum: FEED_MAX_LIMIT },
+  })
   @ApiQuery({
     name: 'limit',
     required: false,
@@ -61,7 +72,13 @@ export class EventsController {
     @CurrentCaller() caller: Caller,
     @Query() query: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
-    refuseUnknownQuery(query, ['after', 'limit']);
+    refuseUnknownQuery(query, ['after', 'limit', 'last']);
+    if (query.last !== undefined) {
+      if (query.after !== undefined || query.limit !== undefined)
+        throw new ServiceError('validation_failed', 'last: give it without after and limit');
+      const last = queryLimit(query.last, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, 'last');
+      return partnerEventsResource(await this.queries.execute(new ReadLatestPartnerEvents(caller, last)));
+    }
     const limit = queryLimit(query.limit, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT);
     const page = await this.queries.execute(new ReadPartnerEvents(caller, queryText(query, 'after'), limit));
     return partnerEventsResource(page);
@@ -73,6 +90,7 @@ export class EventsController {
     description:
       'Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. ' +
       'Reconnect with `Last-Event-ID` (or `after`) to resume. ' +
+      'With `last`, it starts with your latest events (a `Last-Event-ID` on reconnection wins over it). ' +
       'Comment lines are heartbeats. The stream ends after a few minutes; reconnect.',
     operationId: 'streamEvents',
   })
@@ -81,8 +99,16 @@ export class EventsController {
     description: 'A text/event-stream',
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   })
-  @ApiErrorResponses({ 400: 'validation_failed: `after` or Last-Event-ID is not a cursor of this feed' })
+  @ApiErrorResponses({
+    400: 'validation_failed: `after` or Last-Event-ID is not a cursor of this feed, `last` is out of range, or `last` comes with `after`',
+  })
   @ApiQuery({ name: 'after', required: false, description: AFTER_DESCRIPTION, schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'last',
+    required: false,
+    description: `1 to ${FEED_MAX_LIMIT}: start with your latest events, this many, instead of the first one; ignored when Last-Event-ID is sent. Not with \`after\`.`,
+    schema: { type: 'integer', minimum: 1, maximum: FEED_MAX_LIMIT },
+  })
   @ApiHeader({
     name: 'Last-Event-ID',
     required: false,
@@ -94,13 +120,19 @@ export class EventsController {
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    refuseUnknownQuery(query, ['after']);
+    refuseUnknownQuery(query, ['after', 'last']);
+    if (query.last !== undefined && query.after !== undefined)
+      throw new ServiceError('validation_failed', 'last: give it without after');
+    const last = query.last === undefined ? null : queryLimit(query.last, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, 'last');
     if (this.streams.shuttingDown) throw new ServiceError('service_unavailable', 'the service is shutting down');
     const after = lastEventId || queryText(query, 'after');
     const read = (cursor: string | null): Promise<PartnerEventsPage> =>
       this.queries.execute(new ReadPartnerEvents(caller, cursor, FEED_MAX_LIMIT));
     // The first page is read before the answer starts, so a bad cursor still gets its 400.
-    const first = await read(after);
+    const first =
+      last !== null && !lastEventId
+        ? await this.queries.execute(new ReadLatestPartnerEvents(caller, last))
+        : await read(after);
     reply.hijack();
     reply.raw.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),

@@ -1,13 +1,30 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
-import { PartnerSettingsDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/settings-response.dto';
+import {
+  PartnerSettingsDto,
+  WebhookDeliveryDto,
+  WebhookDeliveryListDto,
+  WebhookResendDto,
+} from './dto/settings-response.dto';
 import { Caller } from '../../../application/auth/caller';
 import { requireMainKey } from '../../../application/auth/key-scope';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
 import { GetPartnerSettings } from '../../../application/settings/get-partner-settings';
-import { GetWebhookDelivery, ListWebhookDeliveries } from '../../../application/webhooks/webhook-deliveries';
+import {
+  GetWebhookDelivery,
+  ListWebhookDeliveries,
+  ResendWebhook,
+} from '../../../application/webhooks/webhook-deliveries';
 import { ServiceError } from '../../../application/shared/service-error';
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
@@ -40,7 +57,7 @@ export class SettingsController {
   @Patch('settings')
   @ApiOperation({
     summary:
-      'Change your webhook URL, IP allowlist or rate limit; the first webhook URL comes with a secret, shown once',
+      'Change your webhook URL, IP allowlist, rate limit or low-balance threshold; the first webhook URL comes with a secret, shown once',
     operationId: 'updateSettings',
   })
   @ApiOkResponse({
@@ -62,6 +79,7 @@ export class SettingsController {
           webhookUrl: body.webhook_url,
           ipAllowlist: body.ip_allowlist,
           rateLimitPerMinute: body.rate_limit_per_minute,
+          lowBalanceThreshold: body.low_balance_threshold,
         },
         { type: 'partner_key', id: caller.keyId },
       ),
@@ -130,6 +148,30 @@ export class SettingsController {
   delivery(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return this.queries.execute(
       new GetWebhookDelivery(id, { partnerId: caller.partnerId, environment: caller.environment }),
+    );
+  }
+
+  @Post('webhook-deliveries/:id/resend')
+  @HttpCode(202)
+  @ApiOperation({
+    summary:
+      'Send a delivery again, now: the same body and event_id, to your current URL, signed with your current secret',
+    description:
+      "One more attempt, scheduled at once; it shows in the delivery's attempts when made. It starts no new retries. " +
+      'Asking again before it is made schedules nothing more. Main key only.',
+    operationId: 'resendWebhookDelivery',
+  })
+  @ApiParam({
+    name: 'id',
+    description: 'delivery_id (the event_id your endpoint received)',
+    schema: { type: 'string', minLength: 1 },
+  })
+  @ApiAcceptedResponse({ type: WebhookResendDto })
+  @ApiErrorResponses({ 404: 'not_found: no such delivery of yours' })
+  resend(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    requireMainKey(caller, 're-send webhooks');
+    return this.commands.execute(
+      new ResendWebhook(id, { partnerId: caller.partnerId, environment: caller.environment }),
     );
   }
 }

@@ -8,9 +8,9 @@ export function refuseUnknownQuery(query: Record<string, unknown>, known: readon
 }
 
 /** A page size written as plain digits (no `1e1`, `0x10` or `+5`), from 1 to max; the fallback when absent. */
-export function queryLimit(raw: unknown, fallback: number, max: number): number {
+export function queryLimit(raw: unknown, fallback: number, max: number, name = 'limit'): number {
   if (raw === undefined) return fallback;
   const count = typeof raw === 'string' && /^[0-9]{1,4}$/.test(raw) ? Number(raw) : 0;
-  if (count < 1 || count > max) throw new ServiceError('validation_failed', `limit: an integer from 1 to ${max}`);
+  if (count < 1 || count > max) throw new ServiceError('validation_failed', `${name}: an integer from 1 to ${max}`);
   return count;
 }

@@ -5,7 +5,8 @@ import { AMOUNT_LOCAL, CURRENCY, DATE_TIME } from './schema-formats';
   name: 'PartnerEvent',
   description:
     'An event exactly as its webhook body: transaction.succeeded carries operator_ref, reference and settled_at; ' +
-    'transaction.failed carries refunded_at.',
+    'transaction.failed carries refunded_at; wallet.low_balance carries available_balance, low_balance_threshold ' +
+    'and occurred_at (order_id and amount_local are those of the debit that crossed the threshold).',
 })
 export class PartnerEventDto {
   @ApiProperty({
@@ -15,7 +16,7 @@ export class PartnerEventDto {
   })
   event_id!: string;
 
-  @ApiProperty({ type: 'string', enum: ['transaction.succeeded', 'transaction.failed'] })
+  @ApiProperty({ type: 'string', enum: ['transaction.succeeded', 'transaction.failed', 'wallet.low_balance'] })
   event!: string;
 
   @ApiProperty({ type: 'string' })
@@ -42,6 +43,27 @@ export class PartnerEventDto {
 
   @ApiPropertyOptional({ ...DATE_TIME, nullable: true, description: 'transaction.failed only' })
   refunded_at?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    description: 'wallet.low_balance only: the available balance after the debit of order_id',
+  })
+  available_balance?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    description: 'wallet.low_balance only: your threshold, which that debit crossed',
+  })
+  low_balance_threshold?: string | null;
+
+  @ApiPropertyOptional({
+    ...DATE_TIME,
+    nullable: true,
+    description: 'wallet.low_balance only: when the debit was placed',
+  })
+  occurred_at?: string | null;
 }
 
 @ApiSchema({

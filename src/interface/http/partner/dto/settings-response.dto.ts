@@ -29,6 +29,14 @@ export class PartnerSettingsDto {
   @ApiProperty({ type: 'integer', minimum: 1 })
   rate_limit_per_minute!: number;
 
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      "Below this available balance (in the wallet's currency) a wallet.low_balance event is sent; null: off",
+  })
+  low_balance_threshold!: string | null;
+
   @ApiPropertyOptional({
     type: 'string',
     pattern: '^whsec_',
@@ -78,7 +86,7 @@ export class WebhookDeliveryDto {
   })
   event_id!: string;
 
-  @ApiProperty({ type: 'string', enum: ['transaction.succeeded', 'transaction.failed'] })
+  @ApiProperty({ type: 'string', enum: ['transaction.succeeded', 'transaction.failed', 'wallet.low_balance'] })
   event!: string;
 
   @ApiProperty({ type: 'string', minLength: 1 })
@@ -110,4 +118,17 @@ export class WebhookDeliveryListDto {
 
   @ApiProperty({ type: () => WebhookDeliveryDto, isArray: true })
   deliveries!: WebhookDeliveryDto[];
+}
+
+@ApiSchema({ name: 'WebhookResend', description: 'A re-send scheduled: one more attempt, now.' })
+export class WebhookResendDto {
+  @ApiProperty({ type: 'string', minLength: 1 })
+  delivery_id!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: "The attempt's number; it shows in the delivery's attempts once made",
+  })
+  scheduled_attempt!: number;
 }

@@ -40,4 +40,19 @@ export class UpdateSettingsDto {
   @Min(1, { message: 'must be at least 1' })
   @Max(600, { message: 'must be at most 600; ask us for more' })
   rate_limit_per_minute?: number;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    pattern: '^\\d{1,15}(\\.\\d+)?$',
+    description:
+      "A decimal amount in the wallet's currency: when a debit takes the key's environment's available balance " +
+      'below it, a wallet.low_balance event is sent (webhook and events feed), once per crossing; null turns it off',
+    example: '500.00',
+  })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString({ message: 'must be a decimal string or null' })
+  @MaxLength(32, { message: 'must be at most 32 characters' })
+  low_balance_threshold?: string | null;
 }

@@ -1,0 +1,63 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { DailyWebhookStat, OVERVIEW_STATS, OverviewStats } from '../ports/overview-stats.port';
+import { lastSevenDays } from './overview-days';
+
+export interface WebhookTotals {
+  attempts: number;
+  delivered: number;
+  /** Refused or unreachable, another attempt scheduled. */
+  retrying: number;
+  /** Refused or unreachable, and the delivery is FAILED. */
+  failed: number;
+  /** (retrying + failed) / attempts, null before any attempt. */
+  failure_rate: number | null;
+}
+
+export interface WebhookOverview {
+  today: WebhookTotals;
+  last_7_days: WebhookTotals;
+  by_day: ({ day: string } & WebhookTotals)[];
+  /** Counter rows read. */
+  rows_read: number;
+}
+
+export class ShowWebhookOverview extends Query<WebhookOverview> {}
+
+/** Webhook attempts of today and the last 7 days by result, from the daily counters (a few dozen rows at any volume). */
+@QueryHandler(ShowWebhookOverview)
+export class ShowWebhookOverviewHandler implements IQueryHandler<ShowWebhookOverview, WebhookOverview> {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(OVERVIEW_STATS) private readonly stats: OverviewStats,
+  ) {}
+
+  async execute(): Promise<WebhookOverview> {
+    const days = lastSevenDays(this.clock.now());
+    const { stats, rowsRead } = await this.stats.webhookStats(days[0]);
+    const ofDays = (wanted: readonly string[]) => totals(stats.filter((row) => wanted.includes(row.day)));
+    return {
+      today: ofDays([days[days.length - 1]]),
+      last_7_days: ofDays(days),
+      by_day: days.map((day) => ({ day, ...ofDays([day]) })),
+      rows_read: rowsRead,
+    };
+  }
+}
+
+function totals(rows: readonly DailyWebhookStat[]): WebhookTotals {
+  const of = (result: string) =>
+    rows.filter((row) => row.result === result).reduce((sum, row) => sum + row.attempts, 0);
+  const delivered = of('delivered');
+  const retrying = of('retrying');
+  const failed = of('failed');
+  const attempts = delivered + retrying + failed;
+  return {
+    attempts,
+    delivered,
+    retrying,
+    failed,
+    failure_rate: attempts > 0 ? Math.round(((retrying + failed) / attempts) * 10_000) / 10_000 : null,
+  };
+}

@@ -1,0 +1,108 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { WalletDebited } from '../../domain/wallet/wallet.events';
+import { WalletLowBalanceReached, lowBalanceNoticeStreamId } from '../../domain/wallet/low-balance';
+import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
+import { Environment } from '../../domain/shared/environment';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
+import { Job, JobHandler } from '../ports/job-queue.port';
+import { Reaction } from '../process-managers/reaction';
+import { envelope, metadata } from '../shared/event-envelope';
+import { deterministicEventId } from '../shared/event-ids';
+
+export const NOTIFY_LOW_BALANCE = 'notify-low-balance';
+
+export interface NotifyLowBalancePayload {
+  partnerId: string;
+  environment: Environment;
+  orderId: string;
+  currency: WalletDebited['data']['currency'];
+  amount: string;
+  balanceAfter: string;
+  debitedAt: string;
+}
+
+/**
+ * Every debit is a candidate; the reactions projection keeps the job only when the partner's
+ * threshold (read in the projection's transaction) says this debit crossed it (`onlyIfCrossesBelow`).
+ */
+export const lowBalanceReactions: Reaction = {
+  handles: new Set(['WalletDebited']),
+  jobsFor(event: RecordedEvent): Job[] {
+    const wallet = parseWalletStreamId(event.streamId);
+    if (!wallet || event.type !== 'WalletDebited') return [];
+    const data = event.data as WalletDebited['data'];
+    const payload: NotifyLowBalancePayload = {
+      ...wallet,
+      orderId: data.orderId,
+      currency: data.currency,
+      amount: data.amount,
+      balanceAfter: data.balanceAfter,
+      debitedAt: data.placedAt,
+    };
+    return [
+      {
+        id: `${NOTIFY_LOW_BALANCE}:${data.orderId}`,
+        kind: NOTIFY_LOW_BALANCE,
+        dueAt: new Date(data.placedAt),
+        payload: { ...payload },
+        onlyIfCrossesBelow: {
+          ...wallet,
+          amount: data.amount,
+          balanceAfter: data.balanceAfter,
+          currency: data.currency,
+        },
+      },
+    ];
+  },
+};
+
+/**
+ * Records the crossing as `WalletLowBalanceReached` in the wallet's notice stream, with an id
+ * derived from the order that crossed: a job run twice (a lease expired, two processes) appends
+ * it once. The feed and the webhook announce it from there as `wallet.low_balance`.
+ */
+@Injectable()
+export class NotifyLowBalanceJob implements JobHandler {
+  readonly kind = NOTIFY_LOW_BALANCE;
+
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  async run(job: Job): Promise<void> {
+    const payload = job.payload as unknown as NotifyLowBalancePayload & { threshold?: string };
+    const threshold = typeof payload.threshold === 'string' ? payload.threshold : null;
+    if (threshold === null) return;
+    const reached: WalletLowBalanceReached = {
+      type: 'WalletLowBalanceReached',
+      data: {
+        partnerId: payload.partnerId,
+        environment: payload.environment,
+        orderId: payload.orderId,
+        currency: payload.currency,
+        threshold,
+        balanceAfter: payload.balanceAfter,
+        reachedAt: payload.debitedAt,
+      },
+    };
+    const now = this.clock.now();
+    const event = envelope(
+      reached,
+      deterministicEventId(payload.orderId, reached.type),
+      metadata({
+        partnerId: payload.partnerId,
+        environment: payload.environment,
+        correlationId: payload.orderId,
+        actor: { type: 'system', id: NOTIFY_LOW_BALANCE },
+        at: now,
+      }),
+    );
+    // At the stream's known revision (a repeat of the same event id is then a no-op in every store); a
+    // concurrent notice of the same wallet makes this run fail and retry.
+    const streamId = lowBalanceNoticeStreamId(payload.partnerId, payload.environment);
+    const last = await this.store.readLastEvent(streamId);
+    await this.store.append(streamId, [event], last ? last.revision : 'no_stream');
+  }
+}

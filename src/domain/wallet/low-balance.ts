@@ -1,0 +1,43 @@
+import { Currency } from '../money/currency';
+import { Money } from '../money/money';
+import { Environment } from '../shared/environment';
+
+/**
+ * `wallet.low_balance`: the available balance fell below the partner's threshold. Decided from
+ * each debit alone, in the wallet's own order: a debit crosses the threshold when the balance was
+ * at or above it before the debit and is below it after. Debits of one wallet are serialized (one
+ * stream, expected revisions across processes), so each crossing is one debit, and a second
+ * crossing needs the balance to have gone back to the threshold or above in between.
+ */
+export type WalletLowBalanceReached = {
+  type: 'WalletLowBalanceReached';
+  data: {
+    partnerId: string;
+    environment: Environment;
+    /** The order whose debit crossed the threshold. */
+    orderId: string;
+    currency: Currency;
+    threshold: string;
+    balanceAfter: string;
+    reachedAt: string;
+  };
+};
+
+/** Notices live in a stream of their own per wallet (never the wallet's, whose hot appends they would contend with). */
+export const lowBalanceNoticeStreamId = (partnerId: string, environment: Environment): string =>
+  `balance-notices-${partnerId}-${environment}`;
+
+export interface DebitMovement {
+  amount: string;
+  balanceAfter: string;
+  currency: Currency;
+}
+
+/** True when the debit took the balance from at or above `threshold` to below it. */
+export function debitCrossesBelow(debit: DebitMovement, threshold: string): boolean {
+  const after = Money.parse(debit.balanceAfter, debit.currency);
+  const amount = Money.parse(debit.amount, debit.currency);
+  const limit = Money.parse(threshold, debit.currency);
+  if (!after || !amount || !limit) return false;
+  return after.minor < limit.minor && after.minor + amount.minor >= limit.minor;
+}

@@ -1,0 +1,53 @@
+import { RecordedEvent } from '../../application/ports/event-store.port';
+import { Job } from '../../application/ports/job-queue.port';
+import { SpanDescription } from './tracing';
+
+/** The key of a job's payload that keeps the trace context of the work that scheduled it. */
+export const TRACE_LINKS_KEY = 'traceLinks';
+
+/**
+ * A projection run is background work of its own (a new trace), linked to the traces of the
+ * events it applied (up to the SDK's link limit, 32 distinct here).
+ */
+export function projectionRunSpan(name: string, events: readonly RecordedEvent[]): SpanDescription {
+  return {
+    root: true,
+    attributes: { 'projection.name': name, 'projection.events': events.length },
+    links: events.map((event) => event.metadata.traceparent),
+  };
+}
+
+/**
+ * A job is a new trace, linked to the request (and the work) that scheduled it through the trace
+ * context kept in its payload, so the link holds after a restart and on another process.
+ */
+export function jobSpan(job: Job, attempt: number): SpanDescription {
+  const orderId = job.payload.orderId;
+  return {
+    root: true,
+    kind: 'consumer',
+    attributes: {
+      'job.kind': job.kind,
+      'job.id': job.id,
+      'job.attempt': attempt,
+      ...(typeof orderId === 'string' ? { 'order.id': orderId } : {}),
+    },
+    links: traceLinksOf(job.payload),
+  };
+}
+
+export function traceLinksOf(payload: Record<string, unknown>): string[] {
+  const links = payload[TRACE_LINKS_KEY];
+  return Array.isArray(links) ? links.filter((link): link is string => typeof link === 'string') : [];
+}
+
+/**
+ * The trace context a job scheduled for an event keeps: first the order's placing request (the
+ * event's origin, or the event's own trace when a request appended it), then the work that
+ * appended the event. Nothing when the event was written without tracing.
+ */
+export function traceLinksForEvent(event: RecordedEvent): string[] {
+  const { traceparent, originTraceparent } = event.metadata;
+  if (!traceparent) return [];
+  return originTraceparent && originTraceparent !== traceparent ? [originTraceparent, traceparent] : [traceparent];
+}

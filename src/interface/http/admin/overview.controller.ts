@@ -1,0 +1,57 @@
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Overview, ShowOverview } from '../../../application/operations/show-overview';
+import { ShowServiceHealth } from '../../../application/operations/show-service-health';
+import { ShowWebhookOverview, WebhookOverview } from '../../../application/operations/show-webhook-overview';
+import { AdminTokenGuard } from './admin-token.guard';
+import { ordersByDaySvg, webhooksByDaySvg } from './overview-chart';
+import { RequiresPermission } from './permission.decorator';
+
+const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
+
+/** The operator's landing page data: how the service is doing today and this week, and its charts. */
+@ApiExcludeController()
+@Controller('v1/admin/overview')
+@UseGuards(AdminTokenGuard)
+export class OverviewController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @RequiresPermission('read')
+  async overview() {
+    const [overview, webhooks, health] = await Promise.all([
+      this.queries.execute(new ShowOverview()),
+      this.queries.execute(new ShowWebhookOverview()),
+      this.queries.execute(new ShowServiceHealth()),
+    ]);
+    const { rows_read: webhookRows, ...webhookPanel } = webhooks;
+    const { rows_read: healthRows, ...healthPanels } = health;
+    return {
+      ...overview,
+      ...healthPanels,
+      webhooks: webhookPanel,
+      rows_read: overview.rows_read + webhookRows + healthRows,
+    };
+  }
+
+  /** Orders per day as an SVG image drawn here (no script, no external resource). */
+  @Get('orders-by-day.svg')
+  @RequiresPermission('read')
+  @Header('content-type', 'image/svg+xml; charset=utf-8')
+  @Header('content-security-policy', SVG_POLICY)
+  async ordersByDay(): Promise<string> {
+    const overview: Overview = await this.queries.execute(new ShowOverview());
+    return ordersByDaySvg(overview);
+  }
+
+  /** Webhook attempts per day by result, as an SVG image drawn here. */
+  @Get('webhooks-by-day.svg')
+  @RequiresPermission('read')
+  @Header('content-type', 'image/svg+xml; charset=utf-8')
+  @Header('content-security-policy', SVG_POLICY)
+  async webhooksByDay(): Promise<string> {
+    const webhooks: WebhookOverview = await this.queries.execute(new ShowWebhookOverview());
+    return webhooksByDaySvg(webhooks);
+  }
+}
