@@ -138,7 +138,7 @@ describe('compiled request checks', () => {
     expect(instance).toEqual(body);
   });
 
-  it.each([TopupDto, PayBillDto, TOOL_INPUTS.service_topup, TOOL_INPUTS.service_pay_bill])(
+  it.each<Dto>([TopupDto, PayBillDto, TOOL_INPUTS.service_topup, TOOL_INPUTS.service_pay_bill])(
     '%p refuses a validate_only that is not a JSON boolean, null included, on both paths',
     (dto) => {
       const good =
