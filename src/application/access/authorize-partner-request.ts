@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuthenticateApiKey } from '../auth/authenticate-api-key';
 import { Caller } from '../auth/caller';
 import { CLOCK, Clock } from '../ports/clock.port';
+import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../ports/rate-limiter.port';
 import { ServiceError } from '../shared/service-error';
 import { isAllowed } from './ip-allowlist';
@@ -32,6 +33,7 @@ export class AuthorizePartnerRequest {
     private readonly authenticate: AuthenticateApiKey,
     @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(KEY_USAGE) private readonly usage: KeyUsage,
   ) {}
 
   async execute(request: PartnerRequest): Promise<{ caller: Caller; rateLimit: RateLimitDecision }> {
@@ -47,6 +49,7 @@ export class AuthorizePartnerRequest {
     }
     const rateLimit = counted ?? (await this.rateLimiter.hit(`key:${caller.keyId}`, settings.rateLimitPerMinute, now));
     if (!rateLimit.allowed) throw new RateLimitExceeded(rateLimit);
+    this.usage.recordUse(caller.keyId, now);
     return { caller, rateLimit };
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { environmentOfApiKey } from '../../domain/partner/api-key-format';
 import { KEY_HASHER, KeyHasher } from '../ports/secrets.port';
@@ -19,6 +19,8 @@ import { Caller } from './caller';
  */
 @Injectable()
 export class AuthenticateApiKey {
+  private readonly logger = new Logger('AuthenticateApiKey');
+
   constructor(
     @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
     @Inject(KEY_ADMISSION) private readonly admission: KeyAdmission,
@@ -40,6 +42,13 @@ export class AuthenticateApiKey {
     const { access, rateLimit } = await this.admission.lookUp(this.hasher.hash(apiKey), environment, now);
     const key = access?.key;
     if (!access || !key || !key.active || key.environment !== environment) {
+      throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
+    }
+    // Fail closed: a key whose own record is not whole (a restricted key without its terms) is no key.
+    if (access.recordProblem !== null) {
+      this.logger.error(
+        `API key ${key.keyId} of ${key.partnerId} refused: its record in the read models is inconsistent (${access.recordProblem}); rebuild the partners read model`,
+      );
       throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
     }
     const restriction = access.restriction;

@@ -12,6 +12,7 @@ import { ACCESS_FENCES_SCHEMA } from '../access/sql-access-fences';
 import { RETENTION_SCHEMA } from '../retention/sql-retention';
 import { KEY_REFUSALS_SCHEMA } from '../access/sql-key-usage';
 import { WALLET_SNAPSHOTS_SCHEMA } from '../wallet-snapshots/sql-wallet-snapshots';
+import { KEY_RECORDS_SCHEMA } from '../access/key-record-migration';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -64,5 +65,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // Wallets folded up to an event of their stream, so that a cold wallet reads only the events after it.
     name: 'wallet-snapshots',
     sql: joined([WALLET_SNAPSHOTS_SCHEMA]),
+  },
+  {
+    version: 6,
+    // When each API key was last used; a restricted key's terms in its own row of rm_api_keys.
+    name: 'key-records',
+    sql: joined([KEY_RECORDS_SCHEMA]),
   },
 ];

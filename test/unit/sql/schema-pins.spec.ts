@@ -21,6 +21,7 @@ describe('the schema pins', () => {
       '3 access-fences-and-retention dd69675e0c520725',
       '4 key-refusals a725d3b28f942fb8',
       '5 wallet-snapshots 5fd45af253df2d73',
+      '6 key-records 536ff6e1450904de',
     ]);
   });
 
@@ -30,7 +31,8 @@ describe('the schema pins', () => {
         `${projection.name} v${projection.schemaVersion} ${short(createHash('sha256').update(projection.schema.sql).digest('hex'))}`,
     );
     expect(pins).toEqual([
-      'partners v1 d8676149def4cabc',
+      // v2: a restricted key's terms in the key's own row (rm_api_keys), who created it, why it was revoked.
+      'partners v2 b9897a1d13a33817',
       'partner-settings v1 58ddeaf11fc0f55c',
       'balances v1 3bd48bc34b1f02ca',
       // answer_after_outcome came with a new event type (no earlier row needs it), added in place.
