@@ -6,6 +6,7 @@ import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../ports/rate-limiter.port';
 import { ServiceError } from '../shared/service-error';
 import { isAllowed } from './ip-allowlist';
+import { BucketDecision, bindingDecision, bucketsOf } from './rate-limit-buckets';
 
 export interface PartnerRequest {
   authorization: string | undefined;
@@ -18,14 +19,17 @@ export class RateLimitExceeded extends ServiceError {
   constructor(readonly decision: RateLimitDecision) {
     super(
       'rate_limit_exceeded',
-      `at most ${decision.limit} requests per minute for this key; retry in ${decision.resetSeconds} s`,
+      decision.appliesTo === 'key'
+        ? `at most ${decision.limit} requests per minute for this restricted key; retry in ${decision.resetSeconds} s`
+        : `at most ${decision.limit} requests per minute for the keys of this environment together; retry in ${decision.resetSeconds} s`,
     );
   }
 }
 
 /**
  * The gate in front of every partner operation, REST and agent tools alike:
- * a valid key (401/403 kyc), an allowed address (403), then the per-key rate limit (429).
+ * a valid key (401/403 kyc), an allowed address (403), then the rate limit (429): the partner's
+ * for the environment, shared by all its keys, and a restricted key's own lower one.
  */
 @Injectable()
 export class AuthorizePartnerRequest {
@@ -47,9 +51,20 @@ export class AuthorizePartnerRequest {
     if (!isAllowed(settings.ipAllowlist, request.ip)) {
       throw new ServiceError('ip_not_allowed', `requests from ${request.ip} are not in this key's IP allowlist`);
     }
-    const rateLimit = counted ?? (await this.rateLimiter.hit(`key:${caller.keyId}`, settings.rateLimitPerMinute, now));
+    const rateLimit = counted ?? (await this.count(caller, settings.rateLimitPerMinute, now));
     if (!rateLimit.allowed) throw new RateLimitExceeded(rateLimit);
     this.usage.recordUse(caller.keyId, now);
     return { caller, rateLimit };
+  }
+
+  private async count(caller: Caller, environmentLimit: number, now: Date): Promise<RateLimitDecision> {
+    const buckets = bucketsOf(caller, environmentLimit, caller.restriction?.rateLimitPerMinute ?? null);
+    const decisions = await Promise.all(
+      buckets.map(async ({ bucket, limitPerMinute, appliesTo }): Promise<BucketDecision> => ({
+        ...(await this.rateLimiter.hit(bucket, limitPerMinute, now)),
+        appliesTo,
+      })),
+    );
+    return bindingDecision(decisions);
   }
 }
