@@ -6,6 +6,7 @@ import { WALLET_SNAPSHOTS, WalletSnapshots } from './ports/wallet-snapshots.port
 import { SERVICE_SETTINGS, ServiceSettings } from './shared/service-settings';
 import { AuthenticateApiKey } from './auth/authenticate-api-key';
 import { ReadPartnerEventsHandler } from './events-feed/read-partner-events';
+import { EventStreamWatch } from './events-feed/event-stream-watch';
 import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
 import { AuditOrderHandler } from './audit/audit-order';
 import { AuditWalletHandler } from './audit/audit-wallet';
@@ -130,6 +131,7 @@ const JOBS = [
     ...JOBS,
     AuthenticateApiKey,
     AuthorizePartnerRequest,
+    EventStreamWatch,
     OrderPlacement,
     OrderDebit,
     ReservedKeyPlacement,
@@ -147,6 +149,6 @@ const JOBS = [
     },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
   ],
-  exports: [AuthenticateApiKey, AuthorizePartnerRequest, JOB_HANDLERS, WalletCommandProcessor],
+  exports: [AuthenticateApiKey, AuthorizePartnerRequest, EventStreamWatch, JOB_HANDLERS, WalletCommandProcessor],
 })
 export class ApplicationModule {}

@@ -5,7 +5,7 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../ports/rate-limiter.port';
 import { ServiceError } from '../shared/service-error';
-import { isAllowed } from './ip-allowlist';
+import { addressRefusal, refusalError } from './access-refusal';
 import { BucketDecision, bindingDecision, bucketsOf } from './rate-limit-buckets';
 
 export interface PartnerRequest {
@@ -45,13 +45,12 @@ export class AuthorizePartnerRequest {
     // The key, its partner and the settings come in one read (with the SQL rate limit, counted in it too).
     const {
       caller,
-      settings,
+      access,
       rateLimit: counted,
     } = await this.authenticate.admit(request.authorization, request.requestId, now);
-    if (!isAllowed(settings.ipAllowlist, request.ip)) {
-      throw new ServiceError('ip_not_allowed', `requests from ${request.ip} are not in this key's IP allowlist`);
-    }
-    const rateLimit = counted ?? (await this.count(caller, settings.rateLimitPerMinute, now));
+    const refusedAddress = addressRefusal(access, request.ip);
+    if (refusedAddress) throw refusalError(refusedAddress);
+    const rateLimit = counted ?? (await this.count(caller, access.settings.rateLimitPerMinute, now));
     if (!rateLimit.allowed) throw new RateLimitExceeded(rateLimit);
     this.usage.recordUse(caller.keyId, now);
     return { caller, rateLimit };

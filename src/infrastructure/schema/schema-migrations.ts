@@ -13,6 +13,7 @@ import { RETENTION_SCHEMA } from '../retention/sql-retention';
 import { KEY_REFUSALS_SCHEMA } from '../access/sql-key-usage';
 import { WALLET_SNAPSHOTS_SCHEMA } from '../wallet-snapshots/sql-wallet-snapshots';
 import { KEY_RECORDS_SCHEMA } from '../access/key-record-migration';
+import { EVENT_STREAM_LEASES_SCHEMA } from '../events-feed/sql-event-stream-leases';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -71,5 +72,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // When each API key was last used; a restricted key's terms in its own row of rm_api_keys.
     name: 'key-records',
     sql: joined([KEY_RECORDS_SCHEMA]),
+  },
+  {
+    version: 7,
+    // The open event streams of every process, so that the limits per key and per partner hold across processes.
+    name: 'event-stream-leases',
+    sql: joined([EVENT_STREAM_LEASES_SCHEMA]),
   },
 ];

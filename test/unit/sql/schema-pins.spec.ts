@@ -22,6 +22,7 @@ describe('the schema pins', () => {
       '4 key-refusals a725d3b28f942fb8',
       '5 wallet-snapshots 5fd45af253df2d73',
       '6 key-records 536ff6e1450904de',
+      '7 event-stream-leases 579e5fa770ae90e4',
     ]);
   });
 
