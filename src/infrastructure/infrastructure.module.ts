@@ -18,7 +18,8 @@ import { EVENT_STREAM_LEASES } from '../application/ports/event-stream-leases.po
 import { SqlEventStreamLeases } from './events-feed/sql-event-stream-leases';
 import { SqlKeyUsage } from './access/sql-key-usage';
 import { KEY_USAGE } from '../application/ports/key-usage.port';
-import { WALLET_SNAPSHOTS } from '../application/ports/wallet-snapshots.port';
+import { SNAPSHOT_SEAL, WALLET_SNAPSHOTS } from '../application/ports/wallet-snapshots.port';
+import { HmacSnapshotSeal } from './security/hmac-snapshot-seal';
 import { SqlWalletSnapshots } from './wallet-snapshots/sql-wallet-snapshots';
 import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
 import { JsonCatalog } from './catalog/json-catalog';
@@ -111,6 +112,7 @@ export class InfrastructureModule {
       { provide: EVENT_STREAM_LEASES, ...sql((db) => new SqlEventStreamLeases(db)) },
       // Every mode: beside the events in PostgreSQL, beside the read models with EventStoreDB (tied to the log by event id).
       { provide: WALLET_SNAPSHOTS, ...sql((db) => new SqlWalletSnapshots(db.withAsynchronousCommit())) },
+      { provide: SNAPSHOT_SEAL, useValue: new HmacSnapshotSeal(config.apiKeySecret) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },

@@ -11,7 +11,7 @@ import { WEBHOOK_SCHEMA } from '../webhooks/sql-webhook-delivery-store';
 import { ACCESS_FENCES_SCHEMA } from '../access/sql-access-fences';
 import { RETENTION_SCHEMA } from '../retention/sql-retention';
 import { KEY_REFUSALS_SCHEMA } from '../access/sql-key-usage';
-import { WALLET_SNAPSHOTS_SCHEMA } from '../wallet-snapshots/sql-wallet-snapshots';
+import { WALLET_SNAPSHOTS_SCHEMA, WALLET_SNAPSHOT_SEALS_SCHEMA } from '../wallet-snapshots/sql-wallet-snapshots';
 import { KEY_RECORDS_SCHEMA } from '../access/key-record-migration';
 import { EVENT_STREAM_LEASES_SCHEMA } from '../events-feed/sql-event-stream-leases';
 
@@ -78,5 +78,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // The open event streams of every process, so that the limits per key and per partner hold across processes.
     name: 'event-stream-leases',
     sql: joined([EVENT_STREAM_LEASES_SCHEMA]),
+  },
+  {
+    version: 8,
+    // Snapshots sealed under the server secret: a row changed in the database is not trusted.
+    name: 'wallet-snapshot-seals',
+    sql: joined([WALLET_SNAPSHOT_SEALS_SCHEMA]),
   },
 ];

@@ -23,6 +23,7 @@ describe('the schema pins', () => {
       '5 wallet-snapshots 5fd45af253df2d73',
       '6 key-records 536ff6e1450904de',
       '7 event-stream-leases 579e5fa770ae90e4',
+      '8 wallet-snapshot-seals 264209136e6015d5',
     ]);
   });
 
