@@ -85,18 +85,15 @@ describe('API key records', () => {
       expect(await balance(regenerated.api_key)).toBe('1000.00');
 
       const listed = await service.partner('GET', '/keys', regenerated.api_key);
-      expect(listed.body.keys).toEqual([
-        expect.objectContaining({
-          key_id: backdoor.body.key_id,
-          status: 'revoked',
-          revoke_reason: 'main_key_regenerated',
-        }),
-        expect.objectContaining({
-          key_id: reader.body.key_id,
-          status: 'revoked',
-          revoke_reason: 'main_key_regenerated',
-        }),
-      ]);
+      // Both made at the same (manual) time: listed in key id order.
+      const byId = (a: { key_id: string }, b: { key_id: string }) => (a.key_id < b.key_id ? -1 : 1);
+      expect(listed.body.keys).toEqual(
+        [backdoor.body, reader.body]
+          .sort(byId)
+          .map((key: { key_id: string }) =>
+            expect.objectContaining({ key_id: key.key_id, status: 'revoked', revoke_reason: 'main_key_regenerated' }),
+          ),
+      );
     });
 
     it('keeps them only with --keep-restricted-keys, and lists the ones kept', async () => {
@@ -141,6 +138,29 @@ describe('API key records', () => {
       ]);
       expectError(await service.partner('GET', '/balance', sandboxAgent.body.api_key), 401, 'invalid_api_key');
       expect((await service.partner('GET', '/balance', liveAgent.body.api_key)).status).toBe(200);
+    });
+  });
+
+  it('the CLI creates a restricted key with a rate limit of its own, at most the environment’s', async () => {
+    const { partnerId } = await service.createPartner('IN');
+    const args = [
+      'key',
+      'create',
+      partnerId,
+      '--environment',
+      'sandbox',
+      '--label',
+      'slow agent',
+      '--scope',
+      'read_only',
+    ];
+    const created = printedJson(await runCli([...args, '--rate-limit', '5'], env));
+    expect(created).toMatchObject({ label: 'slow agent', rate_limit: 5, created_by: { type: 'operator' } });
+    const refused = await runCli([...args, '--rate-limit', '61'], env);
+    expect(refused.code).not.toBe(0);
+    expect(JSON.parse(refused.stderr)).toEqual({
+      error: 'validation_failed',
+      detail: expect.stringMatching(/^rate_limit:/),
     });
   });
 
