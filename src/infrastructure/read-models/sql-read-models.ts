@@ -244,18 +244,22 @@ export class SqlReadModels implements ReadModels {
   }
 }
 
-/** The columns of a key's own record (`k`), with its last use (`u`, api_key_last_use). */
-const KEY_RECORD_COLUMNS = `k.key_id, k.partner_id, k.environment, k.active, k.issued_at, k.revoked_at, k.kind, k.label, k.scope,
-  k.per_order_max, k.daily_max, k.currency, k.expires_at, k.rate_limit, k.created_by_type, k.created_by_id, k.revoke_reason,
-  u.last_used_at`;
+/** The columns of a key's own record (`k`). */
+const KEY_COLUMNS = `k.key_id, k.partner_id, k.environment, k.active, k.issued_at, k.revoked_at, k.kind, k.label, k.scope,
+  k.per_order_max, k.daily_max, k.currency, k.expires_at, k.rate_limit, k.created_by_type, k.created_by_id, k.revoke_reason`;
 
-/** A key with its partner and settings: one row per key (`WHERE` on `k` to be added). */
-export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, ${KEY_RECORD_COLUMNS},
+/** The same, with its last use (`u`, api_key_last_use), for the key lists. */
+const KEY_RECORD_COLUMNS = `${KEY_COLUMNS}, u.last_used_at`;
+
+/**
+ * A key with its partner and settings: one row per key (`WHERE` on `k` to be added). Admission
+ * does not need the last use, and does not read it.
+ */
+export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, ${KEY_COLUMNS}, NULL::timestamptz AS last_used_at,
               p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings,
               ${ACCESS_CHANGE_PENDING_SQL} AS access_change_pending
          FROM rm_api_keys k
          LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
-         LEFT JOIN api_key_last_use u ON u.key_id = k.key_id
          LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment`;
 
 export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
