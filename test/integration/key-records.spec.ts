@@ -251,6 +251,9 @@ describe('API key records', () => {
         }
         expectError(await service.partner('GET', '/balance', mainWithTerms.mainKey), 401, 'invalid_api_key');
         expect(await balance(withoutTerms.mainKey)).toBe('1000.00');
+        // It can still be revoked, by its partner's main key, whatever its record holds.
+        const revoked = await service.partner('DELETE', `/keys/${withoutTerms.keyId}`, withoutTerms.mainKey);
+        expect(revoked.body).toEqual({ key_id: withoutTerms.keyId, revoked: true });
       } finally {
         await db.query(`DELETE FROM rm_api_keys WHERE NOT (${KEY_TERMS})`);
         await db.query(`ALTER TABLE rm_api_keys ADD CONSTRAINT rm_api_keys_terms CHECK (${KEY_TERMS})`);
