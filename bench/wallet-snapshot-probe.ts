@@ -9,16 +9,15 @@
 import { Logger } from '@nestjs/common';
 import { NO_WALLET_SNAPSHOTS } from '../src/application/ports/wallet-snapshots.port';
 import { WalletCommandProcessor } from '../src/application/wallets/wallet-command-processor';
-import { LoadedWallet, WalletSnapshotting } from '../src/application/wallets/wallet-snapshotting';
+import { LoadedWallet, WalletSnapshotting, sealedSnapshotOf } from '../src/application/wallets/wallet-snapshotting';
 import { metadata } from '../src/application/shared/event-envelope';
 import { Money } from '../src/domain/money/money';
 import { walletStreamId } from '../src/domain/wallet/wallet.stream';
-import { WALLET_FOLD_VERSION } from '../src/domain/wallet/wallet.decider';
-import { encodeWalletState } from '../src/application/wallets/wallet-state-codec';
 import { SqlEventStore } from '../src/infrastructure/event-store/sql-event-store';
 import { migrateServiceDatabase } from '../src/infrastructure/open-database';
 import { PostgresDatabase } from '../src/infrastructure/sql/postgres-database';
 import { SqlWalletSnapshots } from '../src/infrastructure/wallet-snapshots/sql-wallet-snapshots';
+import { HmacSnapshotSeal } from '../src/infrastructure/security/hmac-snapshot-seal';
 import { createDatabase } from './lib/environment';
 import { median } from './lib/interleaved-pairs';
 import { seedWalletHistory } from './lib/seed-history';
@@ -34,6 +33,7 @@ async function main(): Promise<void> {
     await migrateServiceDatabase(db);
     const store = new SqlEventStore(db);
     const snapshots = new SqlWalletSnapshots(db);
+    const seal = new HmacSnapshotSeal('wallet-snapshot-probe-secret-0123456789abcdef');
     const partnerId = 'ptn_snapshot_probe';
     const streamId = walletStreamId(partnerId, 'sandbox');
     const amount = Money.parse('1.00', 'INR');
@@ -61,17 +61,15 @@ async function main(): Promise<void> {
     // A cold load of more than WALLET_SNAPSHOT_EVERY events takes the snapshot; saved directly here to await it.
     const whole = await new WalletSnapshotting(store, NO_WALLET_SNAPSHOTS, Number.MAX_SAFE_INTEGER).load(streamId);
     if (whole.eventId === null) throw new Error('no events');
-    await snapshots.save(streamId, {
-      revision: whole.revision,
-      eventId: whole.eventId,
-      foldVersion: WALLET_FOLD_VERSION,
-      state: encodeWalletState(whole.state),
-    });
+    await snapshots.save(
+      streamId,
+      sealedSnapshotOf(streamId, { state: whole.state, revision: whole.revision, eventId: whole.eventId }, seal),
+    );
     if (behind > 0) await seedWalletHistory(db, partnerId, behind);
 
     const loads = {
       whole: () => new WalletSnapshotting(store, NO_WALLET_SNAPSHOTS, Number.MAX_SAFE_INTEGER).load(streamId),
-      snapshot: () => new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER).load(streamId),
+      snapshot: () => new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(streamId),
     };
     const times: Record<keyof typeof loads, number[]> = { whole: [], snapshot: [] };
     const read: Record<keyof typeof loads, number> = { whole: 0, snapshot: 0 };

@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from './ports/event-store.port';
 import { JOB_HANDLERS } from './ports/job-queue.port';
-import { WALLET_SNAPSHOTS, WalletSnapshots } from './ports/wallet-snapshots.port';
+import { SNAPSHOT_SEAL, SnapshotSeal, WALLET_SNAPSHOTS, WalletSnapshots } from './ports/wallet-snapshots.port';
 import { SERVICE_SETTINGS, ServiceSettings } from './shared/service-settings';
 import { AuthenticateApiKey } from './auth/authenticate-api-key';
 import { ReadLatestPartnerEventsHandler, ReadPartnerEventsHandler } from './events-feed/read-partner-events';
+import { EventStreamWatch } from './events-feed/event-stream-watch';
 import { VerifyMoneyInvariantsHandler } from './audit/verify-money-invariants';
 import { AuditOrderHandler } from './audit/audit-order';
 import { AuditWalletHandler } from './audit/audit-wallet';
@@ -139,6 +140,7 @@ const JOBS = [
     ...JOBS,
     AuthenticateApiKey,
     AuthorizePartnerRequest,
+    EventStreamWatch,
     OrderPlacement,
     OrderDebit,
     ReservedKeyPlacement,
@@ -150,12 +152,12 @@ const JOBS = [
     { provide: DeciderRunner, useFactory: (store: EventStore) => new DeciderRunner(store), inject: [EVENT_STORE] },
     {
       provide: WalletCommandProcessor,
-      useFactory: (store: EventStore, snapshots: WalletSnapshots, settings: ServiceSettings) =>
-        new WalletCommandProcessor(store, snapshots, settings.walletSnapshotEvery),
-      inject: [EVENT_STORE, WALLET_SNAPSHOTS, SERVICE_SETTINGS],
+      useFactory: (store: EventStore, snapshots: WalletSnapshots, settings: ServiceSettings, seal: SnapshotSeal) =>
+        new WalletCommandProcessor(store, snapshots, settings.walletSnapshotEvery, seal),
+      inject: [EVENT_STORE, WALLET_SNAPSHOTS, SERVICE_SETTINGS, SNAPSHOT_SEAL],
     },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
   ],
-  exports: [AuthenticateApiKey, AuthorizePartnerRequest, JOB_HANDLERS, WalletCommandProcessor],
+  exports: [AuthenticateApiKey, AuthorizePartnerRequest, EventStreamWatch, JOB_HANDLERS, WalletCommandProcessor],
 })
 export class ApplicationModule {}

@@ -99,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     httpProcesses: integer('HTTP_PROCESSES', 1, 1, 64),
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
     walletSnapshotEvery: integer('WALLET_SNAPSHOT_EVERY', DEFAULT_WALLET_SNAPSHOT_EVERY, 1, 10_000_000),
+    eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY', 2, 1, 1_000),
+    eventStreamsPerPartner: integer('EVENT_STREAMS_PER_PARTNER', 10, 1, 10_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     jobRetentionDays: integer('JOB_RETENTION_DAYS', 30, 1, 3650),
     webhookAttemptRetentionDays: integer('WEBHOOK_ATTEMPT_RETENTION_DAYS', 30, 1, 3650),

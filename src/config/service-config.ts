@@ -72,6 +72,10 @@ export interface ServiceConfig {
   jobConcurrency: number;
   /** A wallet's snapshot is taken once it has moved this many events past the last one. */
   walletSnapshotEvery: number;
+  /** Open event streams one API key may hold at once, across processes. */
+  eventStreamsPerKey: number;
+  /** Open event streams one partner may hold per environment, all its keys together, across processes. */
+  eventStreamsPerPartner: number;
   bodyLimitBytes: number;
   /** Days a finished job is kept. */
   jobRetentionDays: number;

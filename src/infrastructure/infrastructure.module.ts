@@ -14,9 +14,12 @@ import { ServiceConfig } from '../config/service-config';
 import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
 import { ACCESS_FENCES } from '../application/ports/access-fences.port';
 import { SqlAccessFences } from './access/sql-access-fences';
+import { EVENT_STREAM_LEASES } from '../application/ports/event-stream-leases.port';
+import { SqlEventStreamLeases } from './events-feed/sql-event-stream-leases';
 import { SqlKeyUsage } from './access/sql-key-usage';
 import { KEY_USAGE } from '../application/ports/key-usage.port';
-import { WALLET_SNAPSHOTS } from '../application/ports/wallet-snapshots.port';
+import { SNAPSHOT_SEAL, WALLET_SNAPSHOTS } from '../application/ports/wallet-snapshots.port';
+import { HmacSnapshotSeal } from './security/hmac-snapshot-seal';
 import { SqlWalletSnapshots } from './wallet-snapshots/sql-wallet-snapshots';
 import { SqlBillFetchStore } from './bills/sql-bill-fetch-store';
 import { JsonCatalog } from './catalog/json-catalog';
@@ -86,6 +89,8 @@ export class InfrastructureModule {
           billValidityMs: config.billValidityMs,
           idempotencyWaitMs: config.idempotencyWaitMs,
           walletSnapshotEvery: config.walletSnapshotEvery,
+          eventStreamsPerKey: config.eventStreamsPerKey,
+          eventStreamsPerPartner: config.eventStreamsPerPartner,
         } satisfies ServiceSettings,
       },
       { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
@@ -110,8 +115,10 @@ export class InfrastructureModule {
       },
       { provide: ACCESS_FENCES, ...sql((db) => new SqlAccessFences(db)) },
       { provide: KEY_USAGE, ...sql((db) => new SqlKeyUsage(db)) },
+      { provide: EVENT_STREAM_LEASES, ...sql((db) => new SqlEventStreamLeases(db)) },
       // Every mode: beside the events in PostgreSQL, beside the read models with EventStoreDB (tied to the log by event id).
       { provide: WALLET_SNAPSHOTS, ...sql((db) => new SqlWalletSnapshots(db.withAsynchronousCommit())) },
+      { provide: SNAPSHOT_SEAL, useValue: new HmacSnapshotSeal(config.apiKeySecret) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },

@@ -6,12 +6,14 @@ import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-st
 import { migrateServiceDatabase } from '../../src/infrastructure/open-database';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { SqlWalletSnapshots } from '../../src/infrastructure/wallet-snapshots/sql-wallet-snapshots';
+import { HmacSnapshotSeal } from '../../src/infrastructure/security/hmac-snapshot-seal';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { waitForAsync } from '../support/wait-for';
 import { CountingEventStore, creditOf, debitOf } from '../support/wallet-commands';
 
 /** The wallet lane's snapshots in PostgreSQL (the table of migration 5), with the SQL event store beside them. */
 const EVERY = 5;
+const SEAL = new HmacSnapshotSeal('wallet-snapshots-contract-secret-0123456789abcdef');
 
 // What an ignored snapshot logs is not what these tests look at.
 beforeAll(() => Logger.overrideLogger(false));
@@ -36,7 +38,7 @@ describe('wallet snapshots in PostgreSQL', () => {
   });
 
   const processor = (over: SqlEventStore | CountingEventStore = store) =>
-    new WalletCommandProcessor(over, snapshots, EVERY);
+    new WalletCommandProcessor(over, snapshots, EVERY, SEAL);
   const balanceAfter = (result: WalletCommandResult): string | null =>
     result.ok ? result.event.data.balanceAfter : null;
   const refusal = (result: WalletCommandResult): string | null => (result.ok ? null : result.error.code);
@@ -97,6 +99,12 @@ describe('wallet snapshots in PostgreSQL', () => {
     ['whose balance is not the one its event recorded', `state = jsonb_set(state, '{balanceMinor}', '"9910000"')`],
     ['beyond the end of the stream', `revision = 40`],
     ['at an event that is not the one it was taken at', `event_id = gen_random_uuid()`],
+    ['without a seal (taken by a release before seals)', `seal = NULL`],
+    ['whose seal was made without the server secret', `seal = 'v1.' || repeat('0', 64)`],
+    [
+      'whose state was changed and sealed again without the server secret',
+      `state = jsonb_set(state, '{balanceMinor}', '"9910000"'), seal = 'v1.' || encode(sha256(convert_to(state::text, 'UTF8')), 'hex')`,
+    ],
   ])('%s are ignored, and replaced', async (_case, change) => {
     const { partnerId, stream } = await walletWithSnapshots();
     await db.query(`UPDATE wallet_snapshots SET ${change} WHERE stream_id = $1`, [stream]);

@@ -319,7 +319,7 @@ describe('rate limit', () => {
     expect(nextMinute.headers.get('ratelimit-remaining')).toBe('4');
   });
 
-  it('the limit is per key: another partner’s key is not slowed down', async () => {
+  it('the limit is per partner: another partner’s key is not slowed down', async () => {
     const busy = await service.createPartner('IN', 'Busy');
     const quiet = await service.createPartner('IN', 'Quiet');
     expect((await configure(service, busy.partnerId, { rate_limit: 1 })).status).toBe(200);
@@ -382,7 +382,7 @@ describe('rate limit', () => {
     },
   );
 
-  it('a regenerated key starts with a fresh count', async () => {
+  it('a regenerated key shares its environment’s count: what is left of the minute, then a whole one', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Regenerating');
     expect((await configure(service, partnerId, { rate_limit: 1 })).status).toBe(200);
     expect((await service.partner('GET', '/balance', sandboxKey)).status).toBe(200);
@@ -390,7 +390,85 @@ describe('rate limit', () => {
     const regenerated = await service.admin('POST', `/partners/${partnerId}/keys/regenerate`, {
       environment: 'sandbox',
     });
+    expectError(await service.partner('GET', '/balance', regenerated.body.api_key), 429, 'rate_limit_exceeded');
+    await service.advance(60_000);
     expect((await service.partner('GET', '/balance', regenerated.body.api_key)).status).toBe(200);
+  });
+
+  describe('with restricted keys', () => {
+    const createKey = (mainKey: string, body: Record<string, unknown>) =>
+      service.partner('POST', '/keys', mainKey, { label: 'agent', scope: 'read_only', ...body });
+
+    it.each([
+      ['no IP allowlist', []],
+      ['an IP allowlist that admits the caller', ['127.0.0.0/8', '::1']],
+    ])(
+      'the limit holds across all the partner’s keys, with %s: many restricted keys do not multiply it',
+      async (_, allowlist) => {
+        const { partnerId, sandboxKey } = await service.createPartner('IN', 'Many Keys');
+        const keys: string[] = [];
+        for (let index = 0; index < 10; index++) {
+          const created = await createKey(sandboxKey, { label: `agent ${index}` });
+          expect(created.status).toBe(201);
+          keys.push(created.body.api_key);
+        }
+        await service.advance(60_000);
+        expect((await configure(service, partnerId, { rate_limit: 6, ip_allowlist: allowlist })).status).toBe(200);
+        const answers = await Promise.all(
+          [sandboxKey, ...keys].flatMap((key) => [
+            service.partner('GET', '/balance', key),
+            service.partner('GET', '/balance', key),
+          ]),
+        );
+        expect(answers.filter((answer) => answer.status === 200)).toHaveLength(6);
+        const refused = answers.filter((answer) => answer.status === 429);
+        expect(refused).toHaveLength(16);
+        for (const answer of refused) {
+          expectError(answer, 429, 'rate_limit_exceeded');
+          expect(answer.headers.get('retry-after')).toBe('30');
+          expect(answer.headers.get('ratelimit-limit')).toBe('6');
+        }
+      },
+    );
+
+    it('a restricted key may have a lower limit of its own; the main key keeps the rest of the environment’s', async () => {
+      const { partnerId, sandboxKey } = await service.createPartner('IN', 'Own Limit');
+      expect((await configure(service, partnerId, { rate_limit: 5 })).status).toBe(200);
+      const created = await createKey(sandboxKey, { rate_limit: 2 });
+      expect(created.status).toBe(201);
+      expect(created.body.rate_limit).toBe(2);
+      await service.advance(60_000);
+      const agent = created.body.api_key;
+      const first = await service.partner('GET', '/balance', agent);
+      expect([first.status, first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')]).toEqual([
+        200,
+        '2',
+        '1',
+      ]);
+      expect((await service.partner('GET', '/balance', agent)).status).toBe(200);
+      const refused = await service.partner('GET', '/balance', agent);
+      expectError(refused, 429, 'rate_limit_exceeded');
+      expect(refused.body.detail).toMatch(/restricted key/);
+      // The environment counted the agent's three requests too: two are left for the main key.
+      expect((await service.partner('GET', '/balance', sandboxKey)).headers.get('ratelimit-remaining')).toBe('1');
+      expect((await service.partner('GET', '/balance', sandboxKey)).status).toBe(200);
+      expectError(await service.partner('GET', '/balance', sandboxKey), 429, 'rate_limit_exceeded');
+    });
+
+    it('never a higher one: a limit above the environment’s is refused, and a lowered environment limit binds the key too', async () => {
+      const { partnerId, sandboxKey } = await service.createPartner('IN', 'Higher Limit');
+      expectError(await createKey(sandboxKey, { rate_limit: 61 }), 400, 'validation_failed');
+      expectError(await createKey(sandboxKey, { rate_limit: 0 }), 400, 'validation_failed');
+      expectError(await createKey(sandboxKey, { rate_limit: '10' }), 400, 'validation_failed');
+      const created = await createKey(sandboxKey, { rate_limit: 50 });
+      expect(created.status).toBe(201);
+      expect((await configure(service, partnerId, { rate_limit: 2 })).status).toBe(200);
+      await service.advance(60_000);
+      const first = await service.partner('GET', '/balance', created.body.api_key);
+      expect(first.headers.get('ratelimit-limit')).toBe('2');
+      expect((await service.partner('GET', '/balance', created.body.api_key)).status).toBe(200);
+      expectError(await service.partner('GET', '/balance', created.body.api_key), 429, 'rate_limit_exceeded');
+    });
   });
 
   it('a requests-per-minute limit outside 1..100000 is refused with 400', async () => {
@@ -455,5 +533,35 @@ describe.each([
 
     const counted = await sqlOf(first).query<{ n: number }>('SELECT count(*)::int AS n FROM rate_limit_windows');
     expect(counted[0].n > 0).toBe(storeName === 'PostgreSQL');
+  });
+
+  it('the keys of one partner share its limit across both processes, and a key’s own lower limit holds too', async () => {
+    const { partnerId, sandboxKey } = await first.createPartner('IN', `Shared Keys ${storeName} ${randomUUID()}`);
+    const keys: string[] = [];
+    for (const rate_limit of [null, null, 2]) {
+      const created = await first.partner('POST', '/keys', sandboxKey, {
+        label: 'agent',
+        scope: 'read_only',
+        rate_limit,
+      });
+      expect(created.status).toBe(201);
+      keys.push(created.body.api_key);
+    }
+    expect((await configure(first, partnerId, { rate_limit: 7 })).status).toBe(200);
+    first.clock.advance(60_000);
+    second.clock.advance(60_000);
+    const [capped] = keys.slice(-1);
+    const cappedAnswers = await Promise.all(
+      Array.from({ length: 4 }, (_, index) => (index % 2 === 0 ? first : second).partner('GET', '/balance', capped)),
+    );
+    expect(cappedAnswers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    const burst = await Promise.all(
+      [sandboxKey, ...keys.slice(0, 2)].flatMap((key) =>
+        Array.from({ length: 4 }, (_, index) => (index % 2 === 0 ? first : second).partner('GET', '/balance', key)),
+      ),
+    );
+    // 7 a minute in all: 2 went to the capped key (its 2 refusals count as well: 4 of 7 used).
+    expect(burst.filter((answer) => answer.status === 200)).toHaveLength(3);
+    expect(burst.filter((answer) => answer.status === 429)).toHaveLength(9);
   });
 });

@@ -96,6 +96,8 @@ describe('the operator CLI against a running service', () => {
       partner_id: partnerId,
       environment: 'sandbox',
       api_key: expect.stringMatching(/^svc_test_[A-Za-z0-9_-]{32}$/),
+      revoked_restricted_keys: [],
+      kept_restricted_keys: [],
     });
     expect((await service.partner('GET', '/balance', sandboxKey)).body).toEqual({
       error: 'invalid_api_key',

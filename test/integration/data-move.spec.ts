@@ -60,6 +60,7 @@ async function leaveWalletSnapshot(database: TestDatabase, streamId: string): Pr
       eventId: randomUUID(),
       foldVersion: WALLET_FOLD_VERSION,
       state: { currency: 'INR', balanceMinor: '9999900', keySpends: [] },
+      seal: null,
     });
     expect(await walletSnapshotsIn(database)).toBe(1);
   } finally {

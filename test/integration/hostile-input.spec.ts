@@ -62,6 +62,30 @@ class Partner {
 
 type Case = [description: string, body: string, status: number, code: string, field: string];
 
+/**
+ * `validate_only` is a JSON true or false and nothing else: a null, a string, a number, an object
+ * is refused (a value read as "not true" would otherwise place a real order).
+ */
+const validateOnlyCases = (bodyOf: (field: string, rawValue: string) => string): Case[] =>
+  (
+    [
+      ['null', 'null'],
+      ['the string "true"', '"true"'],
+      ['the string "false"', '"false"'],
+      ['an empty string', '""'],
+      ['the number 1', '1'],
+      ['the number 0', '0'],
+      ['an empty object', '{}'],
+      ['an array', '[true]'],
+    ] as const
+  ).map(([what, raw]): Case => [
+    `validate_only as ${what}`,
+    bodyOf('validate_only', raw),
+    400,
+    'validation_failed',
+    'validate_only',
+  ]);
+
 const TOPUP_BODY_CASES: Case[] = [
   ['malformed JSON', '{"operator_id": 101, "phone": ', 400, 'validation_failed', 'body'],
   ['a JSON array instead of an object', json([VALID_TOPUP]), 400, 'validation_failed', 'body'],
@@ -177,6 +201,7 @@ const TOPUP_BODY_CASES: Case[] = [
     'valueOf',
   ],
   ['a "toString" key', json({ ...VALID_TOPUP, toString: 1 }), 400, 'validation_failed', 'toString'],
+  ...validateOnlyCases(topupWith),
   [
     'a reference nested 5,000 arrays deep',
     `${json(VALID_TOPUP).slice(0, -1)},"reference":${'['.repeat(5000)}${']'.repeat(5000)}}`,
@@ -313,6 +338,7 @@ const PAY_BILL_CASES: Case[] = [
     'reference',
   ],
   ['an unknown field', json({ ...VALID_PAYMENT, operator_id: 101 }), 400, 'validation_failed', 'operator_id'],
+  ...validateOnlyCases(paymentWith),
   [
     'a "__proto__" key',
     `${json(VALID_PAYMENT).slice(0, -1)},"__proto__":{"amount":1}}`,

@@ -130,6 +130,31 @@ describe('partner-cli', () => {
     }
   });
 
+  it('listen stops when its key is revoked: the stream says why, nothing more is forwarded, and the key is refused', async () => {
+    const { sandboxKey } = await service.createPartner('IN', 'Revoked Laptop');
+    const agent = await service.partner('POST', '/keys', sandboxKey, { label: 'laptop', scope: 'read_only' });
+    await topup(sandboxKey, '0001');
+    await service.settle();
+    const endpoint = await LocalEndpoint.start();
+    try {
+      const listening = start(['listen', '--forward-to', endpoint.url], envOf(agent.body.api_key));
+      children.push(listening);
+      await waitFor(() => /whsec_[A-Za-z0-9_-]+/.test(listening.stdout), { what: 'the signing secret' });
+      endpoint.verifyWith(/whsec_[A-Za-z0-9_-]+/.exec(listening.stdout)![0]);
+      await waitFor(() => endpoint.events.length === 1, { what: 'the stream to be open and forwarding' });
+      expect((await service.partner('DELETE', `/keys/${agent.body.key_id}`, sandboxKey)).status).toBe(200);
+      await topup(sandboxKey, '0002');
+      await service.settle();
+      await waitFor(() => listening.code !== undefined, { what: 'listen to stop', timeoutMs: 10_000 });
+      expect(listening.code).toBe(1);
+      expect(listening.stderr).toMatch(/the stream ended: (key_revoked|access_change_pending)/);
+      expect(listening.stderr).toMatch(/refused the stream \(401\)/);
+      expect(endpoint.answered).toEqual([200]);
+    } finally {
+      await endpoint.stop();
+    }
+  });
+
   it('listen refuses a live key and forwards nothing', async () => {
     const { partnerId } = await service.createPartner('IN', 'Live');
     const approved = await service.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });

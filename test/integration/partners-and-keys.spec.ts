@@ -173,6 +173,8 @@ describe.each(STORES)('partners, API keys and wallets (%s store)', (store) => {
         partner_id: partnerId,
         environment: 'sandbox',
         api_key: expect.stringMatching(SANDBOX_KEY),
+        revoked_restricted_keys: [],
+        kept_restricted_keys: [],
       });
       expect(regenerated.body.api_key).not.toBe(sandboxKey);
 

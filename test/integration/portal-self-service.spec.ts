@@ -115,13 +115,13 @@ describeInBrowser(
       const lastUse = async () =>
         (await service.partner('GET', '/keys', sandboxKey)).body.keys.find(
           (key: { key_id: string }) => key.key_id === record.key_id,
-        ).last_used_at as string | null | undefined;
-      if ((await lastUse()) !== undefined) await waitForAsync(async () => (await lastUse()) != null);
-      const used = await lastUse();
+        ).last_used_at as string | null;
+      await waitForAsync(async () => (await lastUse()) !== null);
+      const used = (await lastUse()) as string;
       await page.click('[data-tab=keys]');
       await row
         .locator('td.last-used')
-        .filter({ hasText: used ? shownTime(used) : 'never' })
+        .filter({ hasText: shownTime(used) })
         .waitFor();
 
       // The key itself cannot manage keys: its portal says so.

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { WalletCommandProcessor } from '../../src/application/wallets/wallet-command-processor';
 import {
   VerifyMoneyInvariants,
   VerifyMoneyInvariantsHandler,
@@ -72,6 +73,7 @@ describe('verify when an event becomes readable during the check', () => {
       service.app.get(PROJECTION_BARRIER),
       service.app.get(IDEMPOTENCY_STORE),
       service.app.get(CLOCK),
+      service.app.get(WalletCommandProcessor),
     );
     const report = await handler.execute(new VerifyMoneyInvariants());
     expect(report.breaches).toEqual([]);

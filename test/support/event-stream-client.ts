@@ -1,3 +1,5 @@
+import { ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
+
 export interface StreamedEvent {
   id: string | undefined;
   event: string | undefined;
@@ -6,7 +8,8 @@ export interface StreamedEvent {
 
 /**
  * Reads a Server-Sent Events answer as it arrives and keeps every event and comment line;
- * `close()` aborts the request.
+ * `close()` ends the connection itself (its socket is destroyed, as a client that goes away
+ * does), so the service sees the stream's client leave at once.
  */
 export class EventStreamClient {
   readonly events: StreamedEvent[] = [];
@@ -14,29 +17,39 @@ export class EventStreamClient {
   status = 0;
   contentType: string | null = null;
   ended = false;
-  private readonly abort = new AbortController();
+  private request: ClientRequest | null = null;
   private done: Promise<void> = Promise.resolve();
 
-  static async open(url: string, headers: Record<string, string>): Promise<EventStreamClient> {
+  static open(url: string, headers: Record<string, string>): Promise<EventStreamClient> {
     const client = new EventStreamClient();
-    const response = await fetch(url, { headers, signal: client.abort.signal });
-    client.status = response.status;
-    client.contentType = response.headers.get('content-type');
-    if (response.body) client.done = client.consume(response.body);
-    else client.ended = true;
-    return client;
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest(url, { headers, agent: false });
+      client.request = outgoing;
+      outgoing.on('error', (error) => {
+        client.ended = true;
+        if (client.status === 0) reject(error);
+      });
+      outgoing.on('response', (response) => {
+        client.status = response.statusCode ?? 0;
+        const type = response.headers['content-type'];
+        client.contentType = typeof type === 'string' ? type : null;
+        client.done = client.consume(response);
+        resolve(client);
+      });
+      outgoing.end();
+    });
   }
 
   async close(): Promise<void> {
-    this.abort.abort();
+    this.request?.destroy();
     await this.done.catch(() => undefined);
   }
 
-  private async consume(body: ReadableStream<Uint8Array>): Promise<void> {
+  private async consume(body: IncomingMessage): Promise<void> {
     const decoder = new TextDecoder();
     let buffered = '';
     try {
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
         buffered += decoder.decode(chunk, { stream: true });
         let end: number;
         while ((end = buffered.indexOf('\n\n')) >= 0) {
@@ -44,6 +57,8 @@ export class EventStreamClient {
           buffered = buffered.slice(end + 2);
         }
       }
+    } catch {
+      // The connection was cut (by close(), or by the service): the stream simply ended.
     } finally {
       this.ended = true;
     }

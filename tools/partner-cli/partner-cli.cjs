@@ -130,6 +130,16 @@ async function* serverSentEvents(body) {
   }
 }
 
+/** "key_revoked (the API key is not valid or has been revoked)" from a stream.closed event's data. */
+function describeClose(data) {
+  try {
+    const parsed = JSON.parse(data);
+    return `${parsed.reason} (${parsed.detail})`;
+  } catch {
+    return data;
+  }
+}
+
 async function forward(target, secret, event, out) {
   const body = event.data;
   let eventId = '';
@@ -198,6 +208,11 @@ async function listen(api, options, io) {
         await response.arrayBuffer().catch(() => undefined);
       } else {
         for await (const event of serverSentEvents(response.body)) {
+          // The stream's last event says why it ended (the key revoked or expired, ...): not a webhook.
+          if (event.event === 'stream.closed') {
+            io.err.write(`the stream ended: ${describeClose(event.data)}; reconnecting\n`);
+            break;
+          }
           await forward(target, secret, event, io.out);
           if (event.id) lastId = event.id;
         }

@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * Your events as a Server-Sent Events stream
-         * @description Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. Reconnect with `Last-Event-ID` (or `after`) to resume. With `last`, it starts with your latest events (a `Last-Event-ID` on reconnection wins over it). Comment lines are heartbeats. The stream ends after a few minutes; reconnect.
+         * @description Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. Reconnect with `Last-Event-ID` (or `after`) to resume. With `last`, it starts with your latest events (a `Last-Event-ID` on reconnection wins over it). Comment lines are heartbeats. The key, its expiry, your KYC (live keys) and your IP allowlist are checked again at least once a second: within a second of a change the stream ends with a last event `event: stream.closed`, `data: {"reason": ..., "detail": ...}` (reason: key_revoked, key_expired, kyc_suspended, ip_not_allowed, access_change_pending, lifetime_reached after 5 minutes, service_shutting_down, service_unavailable). At most a few streams may be open per key and per partner and environment (429 rate_limit_exceeded with Retry-After beyond them).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -560,6 +560,24 @@ export interface components {
              */
             error: "validation_failed" | "idempotency_key_required" | "invalid_api_key" | "insufficient_balance" | "kyc_required" | "ip_not_allowed" | "scope_forbidden" | "key_cap_exceeded" | "operator_not_found_or_wrong_corridor" | "not_found" | "idempotency_conflict" | "invalid_state" | "amount_out_of_range" | "rate_limit_exceeded" | "internal_error" | "provider_unavailable" | "service_unavailable" | "access_change_pending";
         };
+        /** @description Who created a key: the actor recorded on its creation event. */
+        KeyCreator: {
+            id: string;
+            /**
+             * @description partner_key: your main key (its key_id in `id`); operator: the back office
+             * @enum {string}
+             */
+            type: "partner_key" | "operator" | "system";
+        };
+        /** @description The environment's main key: never the key, only who issued it and its use. */
+        MainKey: {
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["KeyCreator"] | null;
+            key_id: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+        };
         /** @description A mobile prepaid operator of the corridor. */
         Operator: {
             /**
@@ -735,6 +753,8 @@ export interface components {
             api_key?: string;
             /** Format: date-time */
             created_at: string;
+            /** @description who created the key */
+            created_by: components["schemas"]["KeyCreator"] | null;
             /** @description the wallet currency the caps and spend are in */
             currency: string;
             /** @description decimal, wallet currency */
@@ -745,10 +765,19 @@ export interface components {
             expires_at: string | null;
             key_id: string;
             label: string;
+            /**
+             * Format: date-time
+             * @description when a request with the key was last admitted (to within a few seconds); null: never used
+             */
+            last_used_at: string | null;
             /** @description decimal, wallet currency */
             per_order_max: string | null;
+            /** @description requests per minute of the key's own; null: the environment's limit only */
+            rate_limit: number | null;
             /** @description requests of this key refused in the last 24 hours for its scope or caps */
             refusals_last_24h: number;
+            /** @description why it was revoked: `revoked` (by you or the back office) or `main_key_regenerated` (with the main key of its environment) */
+            revoke_reason: string | null;
             /** Format: date-time */
             revoked_at: string | null;
             /** @enum {string} */
@@ -763,6 +792,7 @@ export interface components {
             /** @enum {string} */
             environment: "live" | "sandbox";
             keys: components["schemas"]["ScopedKey"][];
+            main_key: components["schemas"]["MainKey"] | null;
         };
         /** @description A restricted API key for an agent or a member of your staff. */
         ScopedKeyRequest: {
@@ -787,6 +817,11 @@ export interface components {
              * @example 500.00
              */
             per_order_max?: string | null;
+            /**
+             * @description Requests per minute of the key's own, at most your environment's limit: every key of the environment shares that limit, and this one also stops at its own. Absent or null: the environment's limit only
+             * @example 10
+             */
+            rate_limit?: number | null;
             /**
              * @description read_only: reads only (balance, catalog, bill-info, transactions); transact: may also place orders, within its caps
              * @enum {string}
@@ -1074,7 +1109,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1197,7 +1232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1273,7 +1308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1354,7 +1389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1436,7 +1471,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the rate limit, or the most open event streams per key or per partner and environment; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1500,7 +1535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1605,7 +1640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1681,7 +1716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1758,7 +1793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1895,7 +1930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1959,7 +1994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2055,7 +2090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2120,7 +2155,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2257,7 +2292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2343,7 +2378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2429,7 +2464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2506,7 +2541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2582,7 +2617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2658,7 +2693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: the per-key request limit was reached; see Retry-After */
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

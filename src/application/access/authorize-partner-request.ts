@@ -2,9 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuthenticateApiKey } from '../auth/authenticate-api-key';
 import { Caller } from '../auth/caller';
 import { CLOCK, Clock } from '../ports/clock.port';
+import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../ports/rate-limiter.port';
 import { ServiceError } from '../shared/service-error';
-import { isAllowed } from './ip-allowlist';
+import { addressRefusal, refusalError } from './access-refusal';
+import { BucketDecision, bindingDecision, bucketsOf } from './rate-limit-buckets';
 
 export interface PartnerRequest {
   authorization: string | undefined;
@@ -17,14 +19,17 @@ export class RateLimitExceeded extends ServiceError {
   constructor(readonly decision: RateLimitDecision) {
     super(
       'rate_limit_exceeded',
-      `at most ${decision.limit} requests per minute for this key; retry in ${decision.resetSeconds} s`,
+      decision.appliesTo === 'key'
+        ? `at most ${decision.limit} requests per minute for this restricted key; retry in ${decision.resetSeconds} s`
+        : `at most ${decision.limit} requests per minute for the keys of this environment together; retry in ${decision.resetSeconds} s`,
     );
   }
 }
 
 /**
  * The gate in front of every partner operation, REST and agent tools alike:
- * a valid key (401/403 kyc), an allowed address (403), then the per-key rate limit (429).
+ * a valid key (401/403 kyc), an allowed address (403), then the rate limit (429): the partner's
+ * for the environment, shared by all its keys, and a restricted key's own lower one.
  */
 @Injectable()
 export class AuthorizePartnerRequest {
@@ -32,6 +37,7 @@ export class AuthorizePartnerRequest {
     private readonly authenticate: AuthenticateApiKey,
     @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(KEY_USAGE) private readonly usage: KeyUsage,
   ) {}
 
   async execute(request: PartnerRequest): Promise<{ caller: Caller; rateLimit: RateLimitDecision }> {
@@ -39,14 +45,25 @@ export class AuthorizePartnerRequest {
     // The key, its partner and the settings come in one read (with the SQL rate limit, counted in it too).
     const {
       caller,
-      settings,
+      access,
       rateLimit: counted,
     } = await this.authenticate.admit(request.authorization, request.requestId, now);
-    if (!isAllowed(settings.ipAllowlist, request.ip)) {
-      throw new ServiceError('ip_not_allowed', `requests from ${request.ip} are not in this key's IP allowlist`);
-    }
-    const rateLimit = counted ?? (await this.rateLimiter.hit(`key:${caller.keyId}`, settings.rateLimitPerMinute, now));
+    const refusedAddress = addressRefusal(access, request.ip);
+    if (refusedAddress) throw refusalError(refusedAddress);
+    const rateLimit = counted ?? (await this.count(caller, access.settings.rateLimitPerMinute, now));
     if (!rateLimit.allowed) throw new RateLimitExceeded(rateLimit);
+    this.usage.recordUse(caller.keyId, now);
     return { caller, rateLimit };
+  }
+
+  private async count(caller: Caller, environmentLimit: number, now: Date): Promise<RateLimitDecision> {
+    const buckets = bucketsOf(caller, environmentLimit, caller.restriction?.rateLimitPerMinute ?? null);
+    const decisions = await Promise.all(
+      buckets.map(async ({ bucket, limitPerMinute, appliesTo }): Promise<BucketDecision> => ({
+        ...(await this.rateLimiter.hit(bucket, limitPerMinute, now)),
+        appliesTo,
+      })),
+    );
+    return bindingDecision(decisions);
   }
 }

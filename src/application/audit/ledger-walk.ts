@@ -1,6 +1,8 @@
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Environment } from '../../domain/shared/environment';
+import { PartnerEvent } from '../../domain/partner/partner.events';
+import { WalletState, keySpentWithin, walletDecider } from '../../domain/wallet/wallet.decider';
 import { TransactionEvent, isAttemptFailure } from '../../domain/transaction/transaction.events';
 import { WalletEvent } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
@@ -16,6 +18,30 @@ export interface WalletFacts {
   wentNegativeAt: string | null;
   /** Events whose recorded balanceAfter disagrees with the fold. */
   balanceAfterMismatches: string[];
+  /** The wallet folded by its decider (the restricted keys' spends of the last 24 hours included), and its last revision. */
+  state: WalletState;
+  revision: number;
+  /** Each debit placed with a restricted key, with what the key had spent in the 24 hours before it. */
+  scopedDebits: ScopedDebitFacts[];
+}
+
+export interface ScopedDebitFacts {
+  eventId: string;
+  orderId: string;
+  keyId: string;
+  amount: Money;
+  placedAt: string;
+  /** The key's spend in the 24 hours before this debit, refunds given back, as the decider counts it. */
+  spentBefore: Money;
+}
+
+/** A restricted key's caps as its creation recorded them. */
+export interface KeyTermsFacts {
+  partnerId: string;
+  environment: Environment;
+  perOrderMax: string | null;
+  dailyMax: string | null;
+  currency: Currency;
 }
 
 export interface DebitFacts {
@@ -44,6 +70,8 @@ export interface OrderFacts {
 export interface LedgerWalk {
   wallets: Map<string, WalletFacts>;
   orders: Map<string, OrderFacts>;
+  /** Restricted keys by id, as created. */
+  keys: Map<string, KeyTermsFacts>;
   events: number;
   /** The position of the last event walked; null for an empty log. */
   lastPosition: GlobalPosition | null;
@@ -74,6 +102,7 @@ export async function walkLedger(
     }
     return facts;
   };
+  const keys = new Map<string, KeyTermsFacts>();
   let events = 0;
   let after: GlobalPosition | null = null;
   for (;;) {
@@ -84,11 +113,12 @@ export async function walkLedger(
       const wallet = parseWalletStreamId(recorded.streamId);
       if (wallet) foldWallet(wallets, orderFacts, wallet, recorded);
       else if (recorded.streamId.startsWith('order-')) foldOrder(orderFacts, recorded);
+      else if (recorded.type === 'ScopedKeyCreated') noteKey(keys, recorded);
     }
     after = page[page.length - 1].position;
     onPage?.(events);
   }
-  return { wallets, orders, events, lastPosition: after };
+  return { wallets, orders, keys, events, lastPosition: after };
 }
 
 function foldWallet(
@@ -108,9 +138,25 @@ function foldWallet(
       balance: Money.zero(event.data.currency),
       wentNegativeAt: null,
       balanceAfterMismatches: [],
+      state: walletDecider.initialState,
+      revision: -1,
+      scopedDebits: [],
     };
     wallets.set(recorded.streamId, facts);
   }
+  if (event.type === 'WalletDebited' && event.data.scopedKeyId) {
+    const { scopedKeyId: keyId, orderId, placedAt } = event.data;
+    facts.scopedDebits.push({
+      eventId: recorded.eventId,
+      orderId,
+      keyId,
+      amount,
+      placedAt,
+      spentBefore: keySpentWithin(facts.state, keyId, placedAt, amount.currency),
+    });
+  }
+  facts.state = walletDecider.evolve(facts.state, event);
+  facts.revision = recorded.revision;
   facts.balance = event.type === 'WalletDebited' ? facts.balance.minus(amount) : facts.balance.plus(amount);
   if (facts.balance.isNegative() && !facts.wentNegativeAt) facts.wentNegativeAt = recorded.eventId;
   if (event.data.balanceAfter !== facts.balance.toDecimal()) facts.balanceAfterMismatches.push(recorded.eventId);
@@ -125,6 +171,13 @@ function foldWallet(
   } else if (event.type === 'WalletRefunded') {
     orderFacts(event.data.orderId).refunds.push(amount);
   }
+}
+
+function noteKey(keys: Map<string, KeyTermsFacts>, recorded: RecordedEvent): void {
+  const event = domainEventOf<PartnerEvent>(recorded);
+  if (event.type !== 'ScopedKeyCreated') return;
+  const { keyId, partnerId, environment, perOrderMax, dailyMax, currency } = event.data;
+  keys.set(keyId, { partnerId, environment, perOrderMax, dailyMax, currency });
 }
 
 function foldOrder(orderFacts: (orderId: string) => OrderFacts, recorded: RecordedEvent): void {

@@ -4,7 +4,11 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS, IdempotencyStore } from '../ports/idempotency-store.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
-import { OrderFacts, WalletFacts, walkLedger } from './ledger-walk';
+import { KEY_CAP_WINDOW_MS } from '../../domain/partner/scoped-key';
+import { Money } from '../../domain/money/money';
+import { keySpentWithin } from '../../domain/wallet/wallet.decider';
+import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
+import { KeyTermsFacts, LedgerWalk, OrderFacts, WalletFacts, walkLedger } from './ledger-walk';
 
 export interface Breach {
   invariant: number;
@@ -12,10 +16,22 @@ export interface Breach {
   detail: string;
 }
 
+/** A restricted key's spend of the last 24 hours (refunds given back), folded from the log. */
+export interface KeySpendReport {
+  partner_id: string;
+  environment: string;
+  key_id: string;
+  spent_last_24h: string;
+  daily_max: string | null;
+  currency: string;
+}
+
 export interface VerificationReport {
   ok: boolean;
   checked: { events: number; wallets: number; orders: number };
   breaches: Breach[];
+  /** Every restricted key that placed orders in the last 24 hours, with its spend as the log gives it. */
+  key_spends: KeySpendReport[];
   /** Transitional states that are fine now but would be breaches if they lasted (a refund not yet made). */
   in_progress: string[];
 }
@@ -40,6 +56,7 @@ const NAMES: Record<number, string> = {
   4: 'refunds only after a failure, never twice',
   5: 'one idempotency key moves money at most once',
   6: 'no refused request moved money',
+  7: 'restricted keys stay within their caps',
 };
 
 /** Checks the six money invariants of docs/architecture.md over the whole event log and the read models. */
@@ -51,6 +68,7 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly wallets: WalletCommandProcessor,
   ) {}
 
   async execute({ refundGraceMs, progress }: VerifyMoneyInvariants): Promise<VerificationReport> {
@@ -72,13 +90,91 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
       this.checkOrder(orderId, order, now, refundGraceMs, breach, inProgress);
     this.checkIdempotencyKeys(ledger.orders, breach);
     await this.checkAcceptedRequests(ledger.orders, now, breach);
+    for (const wallet of ledger.wallets.values()) this.checkKeyCaps(wallet, ledger.keys, breach);
+    const keySpends = await this.keySpends(ledger, new Date(now), breach);
 
     return {
       ok: breaches.length === 0,
       checked: { events: ledger.events, wallets: ledger.wallets.size, orders: ledger.orders.size },
       breaches,
+      key_spends: keySpends,
       in_progress: inProgress,
     };
+  }
+
+  /** Every order of a restricted key within its per-order maximum, and its rolling 24 hours within the daily one. */
+  private checkKeyCaps(
+    wallet: WalletFacts,
+    keys: Map<string, KeyTermsFacts>,
+    breach: (invariant: number, detail: string) => void,
+  ): void {
+    for (const debit of wallet.scopedDebits) {
+      const terms = keys.get(debit.keyId);
+      if (!terms || terms.partnerId !== wallet.partnerId || terms.environment !== wallet.environment) {
+        breach(
+          7,
+          `order ${debit.orderId} was placed with key ${debit.keyId}, which this wallet's partner never created`,
+        );
+        continue;
+      }
+      const cap = (text: string | null): Money | null => (text === null ? null : Money.parse(text, terms.currency));
+      const perOrderMax = cap(terms.perOrderMax);
+      const dailyMax = cap(terms.dailyMax);
+      if (perOrderMax && perOrderMax.isLessThan(debit.amount))
+        breach(
+          7,
+          `order ${debit.orderId} of ${debit.amount.toDecimal()} is above key ${debit.keyId}'s per-order maximum of ${perOrderMax.toDecimal()}`,
+        );
+      if (dailyMax && dailyMax.isLessThan(debit.spentBefore.plus(debit.amount)))
+        breach(
+          7,
+          `key ${debit.keyId} had spent ${debit.spentBefore.toDecimal()} in the 24 hours before order ${debit.orderId}; its ${debit.amount.toDecimal()} is above the daily maximum of ${dailyMax.toDecimal()}`,
+        );
+    }
+  }
+
+  /**
+   * Each restricted key's spend of the last 24 hours, folded from the log (never from a snapshot),
+   * and compared with the figure the service decides caps against (and lists as `spent_last_24h`):
+   * when the wallet has not moved since the walk, the two must be equal.
+   */
+  private async keySpends(
+    ledger: LedgerWalk,
+    now: Date,
+    breach: (invariant: number, detail: string) => void,
+  ): Promise<KeySpendReport[]> {
+    const since = now.getTime() - KEY_CAP_WINDOW_MS;
+    const reports: KeySpendReport[] = [];
+    for (const wallet of ledger.wallets.values()) {
+      const recent = new Set(
+        wallet.state.keySpends
+          .filter((spend) => new Date(spend.placedAt).getTime() > since)
+          .map((spend) => spend.keyId),
+      );
+      if (recent.size === 0) continue;
+      const served = await this.wallets.currentWithRevision(wallet.partnerId, wallet.environment);
+      const comparable = served.revision === wallet.revision;
+      for (const keyId of [...recent].sort()) {
+        const fromLog = keySpentWithin(wallet.state, keyId, now.toISOString(), wallet.currency);
+        if (comparable) {
+          const decidedOn = keySpentWithin(served.state, keyId, now.toISOString(), wallet.currency);
+          if (!decidedOn.equals(fromLog))
+            breach(
+              7,
+              `key ${keyId}: the service counts ${decidedOn.toDecimal()} spent in the last 24 hours, the log ${fromLog.toDecimal()}`,
+            );
+        }
+        reports.push({
+          partner_id: wallet.partnerId,
+          environment: wallet.environment,
+          key_id: keyId,
+          spent_last_24h: fromLog.toDecimal(),
+          daily_max: ledger.keys.get(keyId)?.dailyMax ?? null,
+          currency: wallet.currency,
+        });
+      }
+    }
+    return reports;
   }
 
   private checkWallet(wallet: WalletFacts, breach: (invariant: number, detail: string) => void): void {

@@ -1,11 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { environmentOfApiKey } from '../../domain/partner/api-key-format';
 import { KEY_HASHER, KeyHasher } from '../ports/secrets.port';
 import { KEY_ADMISSION, KeyAdmission } from '../ports/key-admission.port';
 import { RateLimitDecision } from '../ports/rate-limiter.port';
+import { ApiKeyAccess } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { PartnerSettings } from '../../domain/partner/partner-settings';
+import { keyRefusal, refusalError } from '../access/access-refusal';
 import { Caller } from './caller';
 
 /**
@@ -14,50 +15,42 @@ import { Caller } from './caller';
  * a revocation whose event the read models have not applied yet fences the partner's keys in
  * that environment (AccessFences): a revoked key is refused by every process from the moment the
  * revocation was answered, whatever the projection lag.
- * Where the store can, the same lookup counts the request against the key's rate limit
+ * Where the store can, the same lookup counts the request against the rate limit
  * (see KeyAdmission for when it does).
  */
 @Injectable()
 export class AuthenticateApiKey {
+  private readonly logger = new Logger('AuthenticateApiKey');
+
   constructor(
     @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
     @Inject(KEY_ADMISSION) private readonly admission: KeyAdmission,
   ) {}
 
   /**
-   * The caller, with the settings that govern its requests (IP allowlist, rate limit), read in
+   * The caller, with the key's access (its partner's settings: IP allowlist, rate limit), read in
    * one query; `rateLimit` is set when that query also counted the request, null otherwise.
    */
   async admit(
     authorization: string | undefined,
     requestId: string,
     now: Date,
-  ): Promise<{ caller: Caller; settings: PartnerSettings; rateLimit: RateLimitDecision | null }> {
+  ): Promise<{ caller: Caller; access: ApiKeyAccess; rateLimit: RateLimitDecision | null }> {
     const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
     const apiKey = match?.[1];
     const environment = apiKey ? environmentOfApiKey(apiKey) : null;
     if (!apiKey || !environment) throw new ServiceError('invalid_api_key', 'missing or malformed API key');
     const { access, rateLimit } = await this.admission.lookUp(this.hasher.hash(apiKey), environment, now);
-    const key = access?.key;
-    if (!access || !key || !key.active || key.environment !== environment) {
-      throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
-    }
-    const restriction = access.restriction;
-    if (restriction?.expiresAt && new Date(restriction.expiresAt).getTime() <= now.getTime()) {
-      throw new ServiceError('invalid_api_key', 'the API key has expired');
-    }
-    // Fail closed: a suspension, regeneration or allowlist change is in the log but not yet in the read models.
-    if (access.accessChangePending) {
-      throw new ServiceError(
-        'access_change_pending',
-        "a change to this partner's access is being applied; retry in a moment",
+    // Fail closed: a key whose own record is not whole (a restricted key without its terms) is no key.
+    if (access?.recordProblem) {
+      this.logger.error(
+        `API key ${access.key.keyId} of ${access.key.partnerId} refused: its record in the read models is inconsistent (${access.recordProblem}); rebuild the partners read model`,
       );
     }
-    const partner = access.partner;
-    if (!partner) throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
-    if (environment === 'live' && partner.kycStatus !== 'approved') {
-      throw new ServiceError('kyc_required', 'live keys work only while the partner KYC is approved');
-    }
+    const refused = keyRefusal(access, environment, now);
+    if (refused) throw refusalError(refused);
+    if (!access?.partner) throw new ServiceError('invalid_api_key', 'the API key is not valid or has been revoked');
+    const { partner, key, restriction } = access;
     const caller: Caller = {
       partnerId: partner.partnerId,
       environment,
@@ -67,6 +60,6 @@ export class AuthenticateApiKey {
       currency: currencyOf(partner.corridor),
       requestId,
     };
-    return { caller, settings: access.settings, rateLimit };
+    return { caller, access, rateLimit };
   }
 }

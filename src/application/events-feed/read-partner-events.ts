@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Caller } from '../auth/caller';
-import { PARTNER_EVENT_FEED, PartnerEventFeed } from '../ports/partner-event-feed.port';
+import { FeedPosition, PARTNER_EVENT_FEED, PartnerEventFeed } from '../ports/partner-event-feed.port';
 import { ServiceError } from '../shared/service-error';
 import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor';
 
@@ -19,6 +19,8 @@ export class ReadPartnerEvents extends Query<PartnerEventsPage> {
     /** A cursor from an earlier page or stream; null reads from the first event. */
     readonly after: string | null,
     readonly limit: number,
+    /** No entry after this position (an event stream reads only what was in the feed when its key was last checked). */
+    readonly upTo?: FeedPosition,
   ) {
     super();
   }
@@ -29,13 +31,13 @@ export class ReadPartnerEvents extends Query<PartnerEventsPage> {
 export class ReadPartnerEventsHandler implements IQueryHandler<ReadPartnerEvents, PartnerEventsPage> {
   constructor(@Inject(PARTNER_EVENT_FEED) private readonly feed: PartnerEventFeed) {}
 
-  async execute({ caller, after, limit }: ReadPartnerEvents): Promise<PartnerEventsPage> {
+  async execute({ caller, after, limit, upTo }: ReadPartnerEvents): Promise<PartnerEventsPage> {
     const position = after === null ? null : decodeFeedCursor(after);
     if (after !== null && position === null) {
       throw new ServiceError('validation_failed', 'after: not a cursor of this feed');
     }
     const owner = { partnerId: caller.partnerId, environment: caller.environment };
-    const rows = await this.feed.entries(owner, position, limit + 1);
+    const rows = await this.feed.entries(owner, position, limit + 1, upTo);
     const entries = rows.slice(0, limit).map(({ position, eventId, event, body }) => ({
       cursor: encodeFeedCursor(position),
       eventId,

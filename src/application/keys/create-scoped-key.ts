@@ -23,6 +23,8 @@ export interface ScopedKeyRequest {
   per_order_max?: string | null;
   daily_max?: string | null;
   expires_at?: string | null;
+  /** Requests per minute of the key's own, at most the environment's; absent or null: the environment's only. */
+  rate_limit?: number | null;
 }
 
 export class CreateScopedKey extends Command<Record<string, unknown>> {
@@ -75,6 +77,7 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
         scope: request.scope,
         perOrderMax,
         dailyMax,
+        rateLimitPerMinute: request.rate_limit ?? null,
         expiresAt: request.expires_at ? new Date(request.expires_at).toISOString() : null,
         at: now.toISOString(),
       },

@@ -9,7 +9,7 @@ import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
-import { scopedKeyResource } from './scoped-key-resource';
+import { mainKeyResource, scopedKeyResource } from './scoped-key-resource';
 
 export class ListScopedKeys extends Query<Record<string, unknown>> {
   constructor(
@@ -23,6 +23,7 @@ export class ListScopedKeys extends Query<Record<string, unknown>> {
 /**
  * The partner's restricted keys with their usage: the spend of the last 24 hours comes from the
  * wallet itself (what the cap is decided against, refunds given back), the refusals from KeyUsage.
+ * Every key, the environment's main key too, shows who created it and when it was last used.
  */
 @QueryHandler(ListScopedKeys)
 export class ListScopedKeysHandler implements IQueryHandler<ListScopedKeys> {
@@ -39,6 +40,7 @@ export class ListScopedKeysHandler implements IQueryHandler<ListScopedKeys> {
     const currency = currencyOf(partner.corridor);
     const now = this.clock.now();
     const keys = await this.readModels.scopedKeys(partnerId, environment);
+    const mainKey = await this.readModels.mainKey(partnerId, environment);
     const wallet = await this.wallets.current(partnerId, environment);
     const refusals = await this.usage.refusalsSince(
       keys.map((key) => key.keyId),
@@ -47,6 +49,7 @@ export class ListScopedKeysHandler implements IQueryHandler<ListScopedKeys> {
     return {
       environment,
       currency,
+      main_key: mainKey ? mainKeyResource(mainKey) : null,
       keys: keys.map((key) =>
         scopedKeyResource(
           key,

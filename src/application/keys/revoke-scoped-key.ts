@@ -36,10 +36,10 @@ export class RevokeScopedKeyHandler implements ICommandHandler<RevokeScopedKey> 
   ) {}
 
   async execute({ partnerId, environment, keyId, actor }: RevokeScopedKey): Promise<{ key_id: string; revoked: true }> {
-    const environments: Environment[] = environment ? [environment] : ['sandbox', 'live'];
-    const keys = (await Promise.all(environments.map((env) => this.readModels.scopedKeys(partnerId, env)))).flat();
-    const key = keys.find((candidate) => candidate.keyId === keyId);
-    if (!key) throw new ServiceError('not_found', `no restricted key ${keyId}`);
+    // Found by its record whatever the record holds: a key whose terms are unreadable can still be revoked.
+    const key = (await this.readModels.apiKeyAccessByIds([keyId])).get(keyId)?.key;
+    if (!key || key.partnerId !== partnerId || (environment !== null && key.environment !== environment))
+      throw new ServiceError('not_found', `no restricted key ${keyId}`);
     const now = this.clock.now();
     const result = await this.runner.handle(
       partnerDecider,

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { partnerDecider } from '../../domain/partner/partner.decider';
+import { activeScopedKeys, partnerDecider } from '../../domain/partner/partner.decider';
 import { partnerStreamId } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
@@ -13,17 +13,40 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
 
-export class RegenerateApiKey extends Command<{ partner_id: string; environment: Environment; api_key: string }> {
+/** A restricted key as a regeneration answer names it. */
+export interface RestrictedKeyNamed {
+  key_id: string;
+  label: string;
+}
+
+export interface RegeneratedKey {
+  partner_id: string;
+  environment: Environment;
+  api_key: string;
+  /** The environment's restricted keys revoked with the old main key (none when they were kept). */
+  revoked_restricted_keys: RestrictedKeyNamed[];
+  /** The environment's active restricted keys left working (only when the caller asked to keep them). */
+  kept_restricted_keys: RestrictedKeyNamed[];
+}
+
+export class RegenerateApiKey extends Command<RegeneratedKey> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
     readonly operator: Actor,
+    /** Keep the environment's restricted keys working; by default they are revoked with the main key. */
+    readonly keepRestrictedKeys = false,
   ) {
     super();
   }
 }
 
-/** Issues a new key and revokes the old one in the same append: the old key stops working at once. */
+/**
+ * Issues a new key and revokes the old one in the same append: the old key stops working at once.
+ * The environment's restricted keys are revoked in that append too (`main_key_regenerated`), unless
+ * the caller asks to keep them: a regeneration answers a leaked main key, and whoever held it could
+ * have made restricted keys of their own.
+ */
 @CommandHandler(RegenerateApiKey)
 export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey> {
   constructor(
@@ -35,11 +58,7 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({
-    partnerId,
-    environment,
-    operator,
-  }: RegenerateApiKey): Promise<{ partner_id: string; environment: Environment; api_key: string }> {
+  async execute({ partnerId, environment, operator, keepRestrictedKeys }: RegenerateApiKey): Promise<RegeneratedKey> {
     const now = this.clock.now();
     const apiKey = this.secrets.newApiKey(environment);
     const result = await this.runner.handle(
@@ -49,6 +68,7 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
         type: 'RegenerateKey',
         environment,
         key: { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(apiKey) },
+        keepRestrictedKeys,
         at: now.toISOString(),
       },
       {
@@ -60,6 +80,17 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     // The old key is refused from this answer on, whatever the projection lag: the environment's keys are fenced until it is projected.
     if (result.position) await this.fences.raise({ partnerId, environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
-    return { partner_id: partnerId, environment, api_key: apiKey };
+    const named = (keyId: string): RestrictedKeyNamed => ({
+      key_id: keyId,
+      label: result.state.scopedKeys[keyId]?.label ?? '',
+    });
+    const revoked = result.events.flatMap((event) => (event.type === 'ScopedKeyRevoked' ? [event.data.keyId] : []));
+    return {
+      partner_id: partnerId,
+      environment,
+      api_key: apiKey,
+      revoked_restricted_keys: revoked.map(named),
+      kept_restricted_keys: keepRestrictedKeys ? activeScopedKeys(result.state, environment).map(named) : [],
+    };
   }
 }

@@ -2,9 +2,14 @@ import { ErrorCode } from '../shared/service-error';
 
 /**
  * What restricted keys were refused (a cap or their scope), for the key listings: refusals move
- * no money and write no event, so they are counted here.
+ * no money and write no event, so they are counted here. And when each key was last used.
  */
 export interface KeyUsage {
+  /**
+   * A request with the key was admitted at `at`. Recorded off the request path (never awaited, a
+   * failure is logged), at most once per key every few seconds per process.
+   */
+  recordUse(keyId: string, at: Date): void;
   recordRefusal(refusal: { keyId: string; code: ErrorCode; at: Date }): Promise<void>;
   /** Refusals per key id since the given time (keys without any are absent). */
   refusalsSince(keyIds: readonly string[], since: Date): Promise<Map<string, number>>;

@@ -19,14 +19,26 @@ export interface FeedEntry {
   body: string;
 }
 
+export interface FeedOwner {
+  partnerId: string;
+  environment: Environment;
+}
+
 /** The partner-visible events of one partner and environment, in the order they happened. */
 export interface PartnerEventFeed {
-  /** Entries after `after` (from the start when null), oldest first, at most `limit`. */
-  entries(
-    owner: { partnerId: string; environment: Environment },
-    after: FeedPosition | null,
-    limit: number,
-  ): Promise<FeedEntry[]>;
+  /**
+   * Entries after `after` (from the start when null), oldest first, at most `limit`; with `upTo`,
+   * none after that position.
+   */
+  entries(owner: FeedOwner, after: FeedPosition | null, limit: number, upTo?: FeedPosition): Promise<FeedEntry[]>;
+  /** The position of each owner's latest entry (absent: no entry yet), in one read for them all. */
+  heads(owners: readonly FeedOwner[]): Promise<Map<string, FeedPosition>>;
   /** The latest `limit` entries, oldest first. */
-  latest(owner: { partnerId: string; environment: Environment }, limit: number): Promise<FeedEntry[]>;
+  latest(owner: FeedOwner, limit: number): Promise<FeedEntry[]>;
 }
+
+/** The key of an owner in the map `heads` answers. */
+export const feedOwnerKey = (owner: FeedOwner): string => `${owner.partnerId} ${owner.environment}`;
+
+export const comparePositions = (a: FeedPosition, b: FeedPosition): number =>
+  a.commit !== b.commit ? (a.commit < b.commit ? -1 : 1) : a.prepare === b.prepare ? 0 : a.prepare < b.prepare ? -1 : 1;

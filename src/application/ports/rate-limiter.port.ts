@@ -4,9 +4,11 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until the current window ends. */
   resetSeconds: number;
+  /** Whose limit this is: the partner's for the environment (all its keys), or a restricted key's own. */
+  appliesTo?: 'partner' | 'key';
 }
 
-/** Counts requests per key in one-minute windows, shared by every process of the service. */
+/** Counts requests per bucket (a partner's environment, a key) in one-minute windows, shared by every process. */
 export interface RateLimiter {
   hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision>;
   /** Forgets windows that ended before this time. */

@@ -8,6 +8,7 @@ import { OrderProduct } from '../../domain/wallet/order-product';
 import { GlobalPosition } from './event-store.port';
 import { PartnerSettings } from '../../domain/partner/partner-settings';
 import { KeyScope } from '../../domain/partner/scoped-key';
+import { Actor } from '../../domain/shared/actor';
 
 export interface BalanceView {
   partnerId: string;
@@ -82,8 +83,12 @@ export interface ReadModels {
    * settings for the key's environment (defaults when never changed). Null for an unknown key.
    */
   apiKeyAccess(keyHash: string): Promise<ApiKeyAccess | null>;
+  /** The same, by key id (an open event stream checking its key again); keys not found are absent. */
+  apiKeyAccessByIds(keyIds: readonly string[]): Promise<Map<string, ApiKeyAccess>>;
   /** The partner's restricted keys in the environment, revoked ones included, oldest first. */
   scopedKeys(partnerId: string, environment: Environment): Promise<ScopedKeyView[]>;
+  /** The environment's active main key (null before one was issued). */
+  mainKey(partnerId: string, environment: Environment): Promise<MainKeyView | null>;
   /** Defaults when the partner never changed them. */
   partnerSettings(partnerId: string, environment: Environment): Promise<PartnerSettings>;
 }
@@ -94,6 +99,11 @@ export interface ApiKeyAccess {
   settings: PartnerSettings;
   /** The terms of a restricted key; null for the environment's main key. */
   restriction: KeyRestriction | null;
+  /**
+   * Why the key's record cannot be trusted (a restricted key without its terms, a main key with
+   * some, an unknown kind); null when it is whole. Such a key is refused, never taken for the main key.
+   */
+  recordProblem: string | null;
   /** A revocation of this partner's access in this environment is in the log but not yet in these read models. */
   accessChangePending: boolean;
 }
@@ -105,16 +115,30 @@ export interface KeyRestriction {
   perOrderMax: string | null;
   dailyMax: string | null;
   expiresAt: string | null;
+  /** Requests per minute of the key's own (below its environment's); null: the environment's limit only. */
+  rateLimitPerMinute: number | null;
 }
 
-export interface ScopedKeyView extends KeyRestriction {
+/** Who made a key and when it was last used: what the key lists show of every key. */
+export interface KeyProvenance {
   keyId: string;
+  createdAt: string;
+  /** The actor of the key's creation event (a partner's main key, an operator); null if not recorded. */
+  createdBy: Actor | null;
+  /** When a request with the key was last admitted (to within a few seconds); null: never. */
+  lastUsedAt: string | null;
+}
+
+export interface ScopedKeyView extends KeyRestriction, KeyProvenance {
   partnerId: string;
   environment: Environment;
   currency: Currency;
-  createdAt: string;
   revokedAt: string | null;
+  /** Why it was revoked: 'revoked' (by the partner or an operator), 'main_key_regenerated'. */
+  revokeReason: string | null;
 }
+
+export type MainKeyView = KeyProvenance;
 
 /** Read-your-writes: resolves once every projection has processed the given position. */
 export interface ProjectionBarrier {

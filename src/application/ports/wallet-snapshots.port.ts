@@ -12,7 +12,25 @@ export interface WalletSnapshot {
   foldVersion: number;
   /** The state as `encodeWalletState` writes it; anything, as read back. */
   state: unknown;
+  /** The SnapshotSeal of all of the above and the stream's id; null when the row has none (anything, as read back). */
+  seal: string | null;
 }
+
+/**
+ * A keyed MAC (under a key derived from the server secret) over a snapshot's whole text. What a
+ * snapshot holds and the log cannot vouch for — the restricted keys' spends of the last 24 hours —
+ * is trusted only with the seal this service put on it: a row changed in the database does not
+ * verify, and the wallet is folded from its log.
+ */
+export interface SnapshotSeal {
+  seal(text: string): string;
+  verifies(text: string, seal: string): boolean;
+}
+
+export const SNAPSHOT_SEAL = Symbol('SnapshotSeal');
+
+/** Seals nothing and trusts no snapshot: every cold wallet is folded whole (fail closed). */
+export const NO_SNAPSHOT_SEAL: SnapshotSeal = { seal: () => '', verifies: () => false };
 
 export interface WalletSnapshots {
   /** The stored snapshot of a wallet stream, or null. */

@@ -8,6 +8,10 @@ export interface ServiceSettings {
   idempotencyWaitMs: number;
   /** A wallet's snapshot is taken once it has moved this many events past the last one. */
   walletSnapshotEvery: number;
+  /** Open event streams one API key may hold at once, across processes. */
+  eventStreamsPerKey: number;
+  /** Open event streams one partner may hold per environment, all its keys together, across processes. */
+  eventStreamsPerPartner: number;
 }
 
 export const SERVICE_SETTINGS = Symbol('ServiceSettings');

@@ -13,7 +13,13 @@ import {
   WrongExpectedRevisionError,
   keyBindingId,
 } from '../ports/event-store.port';
-import { DEFAULT_WALLET_SNAPSHOT_EVERY, NO_WALLET_SNAPSHOTS, WalletSnapshots } from '../ports/wallet-snapshots.port';
+import {
+  DEFAULT_WALLET_SNAPSHOT_EVERY,
+  NO_SNAPSHOT_SEAL,
+  NO_WALLET_SNAPSHOTS,
+  SnapshotSeal,
+  WalletSnapshots,
+} from '../ports/wallet-snapshots.port';
 import { domainEventOf, envelope } from '../shared/event-envelope';
 import { WalletSnapshotting } from './wallet-snapshotting';
 
@@ -58,8 +64,10 @@ export class WalletCommandProcessor {
     private readonly store: EventStore,
     snapshots: WalletSnapshots = NO_WALLET_SNAPSHOTS,
     snapshotEvery = DEFAULT_WALLET_SNAPSHOT_EVERY,
+    /** Seals the snapshots taken and verifies those loaded; without one, no snapshot is trusted. */
+    seal: SnapshotSeal = NO_SNAPSHOT_SEAL,
   ) {
-    this.snapshotting = new WalletSnapshotting(store, snapshots, snapshotEvery);
+    this.snapshotting = new WalletSnapshotting(store, snapshots, snapshotEvery, seal);
   }
 
   execute(partnerId: string, environment: Environment, envelope: WalletCommandEnvelope): Promise<WalletCommandResult> {
@@ -80,6 +88,13 @@ export class WalletCommandProcessor {
     const streamId = walletStreamId(partnerId, environment);
     const lane = this.lanes.get(streamId);
     return lane ? lane.current() : this.state(partnerId, environment);
+  }
+
+  /** `current`, with the revision of the last event folded into it (-1: the wallet has none). */
+  currentWithRevision(partnerId: string, environment: Environment): Promise<{ state: WalletState; revision: number }> {
+    const streamId = walletStreamId(partnerId, environment);
+    const lane = this.lanes.get(streamId);
+    return lane ? lane.currentWithRevision() : this.snapshotting.load(streamId);
   }
 
   /** The wallet as it is now, loaded from its snapshot and log without caching it (for tests and audits). */
@@ -114,12 +129,20 @@ class WalletLane {
 
   /** The cached state plus whatever was appended since (by this process or another), without touching the cache. */
   async current(): Promise<WalletState> {
-    if (this.revision < 0) return (await this.snapshotting.load(this.streamId)).state;
+    return (await this.currentWithRevision()).state;
+  }
+
+  async currentWithRevision(): Promise<{ state: WalletState; revision: number }> {
+    if (this.revision < 0) return this.snapshotting.load(this.streamId);
     // Taken together before any await: the cache moves state and revision in step.
     let state = this.state;
+    let revision = this.revision;
     const events = await this.store.readStream(this.streamId, this.revision + 1);
-    for (const event of events) state = walletDecider.evolve(state, domainEventOf<WalletEvent>(event));
-    return state;
+    for (const event of events) {
+      state = walletDecider.evolve(state, domainEventOf<WalletEvent>(event));
+      revision = event.revision;
+    }
+    return { state, revision };
   }
 
   private async drain(): Promise<void> {

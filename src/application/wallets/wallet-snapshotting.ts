@@ -4,7 +4,7 @@ import { Money } from '../../domain/money/money';
 import { WALLET_FOLD_VERSION, WalletState, walletDecider } from '../../domain/wallet/wallet.decider';
 import { WalletEvent } from '../../domain/wallet/wallet.events';
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
-import { WalletSnapshot, WalletSnapshots } from '../ports/wallet-snapshots.port';
+import { NO_SNAPSHOT_SEAL, SnapshotSeal, WalletSnapshot, WalletSnapshots } from '../ports/wallet-snapshots.port';
 import { domainEventOf } from '../shared/event-envelope';
 import { decodeWalletState, encodeWalletState } from './wallet-state-codec';
 
@@ -27,6 +27,10 @@ export interface LoadedWallet extends FoldedWallet {
  * and takes snapshots as they grow. The snapshot is a cache of the log: one that does not fit it
  * exactly (another fold version, an unreadable state, no event at its revision, another event there,
  * or a balance that is not the one that event recorded) is ignored and the whole stream is folded.
+ * What the log cannot vouch for at the snapshot's revision — the restricted keys' spends of the last
+ * 24 hours, which decide their daily caps — is trusted only under the seal this service put on the
+ * whole row (stream, revision, event id, fold version, state): a row changed in the database is
+ * ignored the same way. So a snapshot can make a load shorter; it cannot change a decision.
  * Snapshots are written off the request path; a failure to read or write one is logged, never
  * passed on to the command.
  */
@@ -40,6 +44,8 @@ export class WalletSnapshotting {
     private readonly snapshots: WalletSnapshots,
     /** A snapshot is taken once a wallet has moved this many events past the last one known. */
     private readonly every: number,
+    /** Without one, no snapshot is trusted (every cold wallet is folded whole). */
+    private readonly sealing: SnapshotSeal = NO_SNAPSHOT_SEAL,
   ) {}
 
   async load(streamId: string): Promise<LoadedWallet> {
@@ -104,6 +110,12 @@ export class WalletSnapshotting {
       );
       return null;
     }
+    const text = sealedText(streamId, snapshot, state);
+    if (typeof snapshot.seal !== 'string' || !this.sealing.verifies(text, snapshot.seal)) {
+      // Rows of a release before seals are expected once each; any other is a row changed outside the service.
+      this.ignore(streamId, snapshot, snapshot.seal === null ? 'it has no seal' : 'its seal does not verify', 'warn');
+      return null;
+    }
     return { snapshot, state };
   }
 
@@ -119,12 +131,7 @@ export class WalletSnapshotting {
     if (eventId === null) return;
     // Encoded in the background too: states are never changed in place, so this one stays as it was.
     this.inBackground(streamId, revision, () =>
-      this.snapshots.save(streamId, {
-        revision,
-        eventId,
-        foldVersion: WALLET_FOLD_VERSION,
-        state: encodeWalletState(state),
-      }),
+      this.snapshots.save(streamId, sealedSnapshotOf(streamId, { state, revision, eventId }, this.sealing)),
     );
   }
 
@@ -156,6 +163,37 @@ function whyItDoesNotFit(
   if (!recorded || currency !== state.currency || recorded.minor !== state.balanceMinor)
     return `its balance is not the ${data.balanceAfter} ${String(currency)} recorded by the event at its revision`;
   return null;
+}
+
+/** The snapshot of a wallet folded up to an event, sealed. */
+export function sealedSnapshotOf(
+  streamId: string,
+  wallet: { state: WalletState; revision: number; eventId: string },
+  sealing: SnapshotSeal,
+): WalletSnapshot {
+  const { state, revision, eventId } = wallet;
+  const unsealed = { revision, eventId, foldVersion: WALLET_FOLD_VERSION, state: encodeWalletState(state) };
+  return { ...unsealed, seal: sealing.seal(sealedText(streamId, unsealed, state)) };
+}
+
+/**
+ * What a seal covers: the stream, the revision and event the state was folded up to, the fold
+ * version and the state, in one canonical text (the state as `encodeWalletState` writes it, so the
+ * text does not depend on how the database returns the JSON).
+ */
+function sealedText(
+  streamId: string,
+  snapshot: Pick<WalletSnapshot, 'revision' | 'eventId' | 'foldVersion'>,
+  state: WalletState,
+): string {
+  return JSON.stringify([
+    'wallet-snapshot',
+    streamId,
+    snapshot.revision,
+    snapshot.eventId.toLowerCase(),
+    snapshot.foldVersion,
+    encodeWalletState(state),
+  ]);
 }
 
 function foldOnto(wallet: FoldedWallet, events: readonly RecordedEvent[]): FoldedWallet {

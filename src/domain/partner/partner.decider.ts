@@ -26,15 +26,25 @@ export interface PartnerState {
   corridor: Corridor | null;
   kycStatus: KycStatus;
   activeKeys: Partial<Record<Environment, string>>;
-  /** Restricted keys by key id, with their environment and whether they still work (expiry aside). */
-  scopedKeys: Record<string, { environment: Environment; active: boolean }>;
+  /** Restricted keys by key id, with their environment, label and whether they still work (expiry aside). */
+  scopedKeys: Record<string, { environment: Environment; label: string; active: boolean }>;
   settings: Record<Environment, PartnerSettings>;
 }
 
 export type PartnerCommand =
   | { type: 'OnboardPartner'; partnerId: string; name: string; corridor: Corridor; sandboxKey: IssuedKey; at: string }
   | { type: 'ChangeKycStatus'; status: 'approved' | 'suspended'; candidateLiveKey: IssuedKey; at: string }
-  | { type: 'RegenerateKey'; environment: Environment; key: IssuedKey; at: string }
+  | {
+      type: 'RegenerateKey';
+      environment: Environment;
+      key: IssuedKey;
+      /**
+       * False (the default of every caller): the environment's restricted keys are revoked with the
+       * main key, since whoever held the old main key may have made some. True keeps them.
+       */
+      keepRestrictedKeys: boolean;
+      at: string;
+    }
   | {
       type: 'CreateScopedKey';
       environment: Environment;
@@ -44,6 +54,8 @@ export type PartnerCommand =
       /** In the wallet currency of the partner's corridor; null: no such cap (always null for read_only). */
       perOrderMax: Money | null;
       dailyMax: Money | null;
+      /** Requests per minute of its own, at most the environment's; null: only the environment's limit. */
+      rateLimitPerMinute: number | null;
       expiresAt: string | null;
       at: string;
     }
@@ -94,11 +106,18 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
           domainError('invalid_state', `no ${environment} key has been issued; live keys are issued on KYC approval`),
         );
       }
-      return accept(
+      const restricted: PartnerEvent[] = command.keepRestrictedKeys
+        ? []
+        : activeScopedKeys(state, environment).map((keyId) => ({
+            type: 'ScopedKeyRevoked',
+            data: { partnerId, keyId, environment, reason: MAIN_KEY_REGENERATED, revokedAt: command.at },
+          }));
+      return accept<PartnerEvent>(
         {
           type: 'ApiKeyRevoked',
           data: { partnerId, keyId: current, environment, reason: 'regenerated', revokedAt: command.at },
         },
+        ...restricted,
         { type: 'ApiKeyIssued', data: { partnerId, environment, ...command.key, issuedAt: command.at } },
       );
     }
@@ -124,18 +143,27 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
   }
 }
 
+/** Why restricted keys are revoked with a regenerated main key (ScopedKeyRevoked.reason). */
+export const MAIN_KEY_REGENERATED = 'main_key_regenerated';
+
+/** The restricted keys of an environment that still work (expiry aside), oldest first. */
+export function activeScopedKeys(state: PartnerState, environment: Environment): string[] {
+  return Object.entries(state.scopedKeys)
+    .filter(([, key]) => key.active && key.environment === environment)
+    .map(([keyId]) => keyId);
+}
+
 function createScopedKey(
   partnerId: string,
   command: Extract<PartnerCommand, { type: 'CreateScopedKey' }>,
   state: PartnerState,
 ): Decision<PartnerEvent> {
-  const { environment, label, scope, perOrderMax, dailyMax, expiresAt, at } = command;
+  const { environment, label, scope, perOrderMax, dailyMax, rateLimitPerMinute, expiresAt, at } = command;
   if (!state.activeKeys[environment]) {
     const detail = `no ${environment} key has been issued; live keys are issued on KYC approval`;
     return refuse(domainError('invalid_state', detail));
   }
-  const active = Object.values(state.scopedKeys).filter((key) => key.active && key.environment === environment).length;
-  if (active >= MAX_ACTIVE_SCOPED_KEYS) {
+  if (activeScopedKeys(state, environment).length >= MAX_ACTIVE_SCOPED_KEYS) {
     const detail = `at most ${MAX_ACTIVE_SCOPED_KEYS} active restricted keys per environment; revoke one first`;
     return refuse(domainError('invalid_state', detail));
   }
@@ -162,6 +190,14 @@ function createScopedKey(
   if (expiresAt !== null && new Date(expiresAt).getTime() <= new Date(at).getTime()) {
     return refuse(domainError('validation_failed', 'expires_at: must be in the future'));
   }
+  const environmentLimit = state.settings[environment].rateLimitPerMinute;
+  if (
+    rateLimitPerMinute !== null &&
+    (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute < 1 || rateLimitPerMinute > environmentLimit)
+  ) {
+    const detail = `rate_limit: an integer from 1 to ${environmentLimit}, this environment's limit per minute; a restricted key may have a lower limit, never a higher one`;
+    return refuse(domainError('validation_failed', detail));
+  }
   return accept({
     type: 'ScopedKeyCreated',
     data: {
@@ -174,6 +210,7 @@ function createScopedKey(
       perOrderMax: perOrderMax ? perOrderMax.toDecimal() : null,
       dailyMax: dailyMax ? dailyMax.toDecimal() : null,
       currency,
+      ...(rateLimitPerMinute !== null ? { rateLimitPerMinute } : {}),
       expiresAt,
       createdAt: at,
     },
@@ -255,7 +292,7 @@ function evolve(state: PartnerState, event: PartnerEvent): PartnerState {
       return { ...state, activeKeys };
     }
     case 'ScopedKeyCreated': {
-      const created = { environment: event.data.environment, active: true };
+      const created = { environment: event.data.environment, label: event.data.label, active: true };
       return { ...state, scopedKeys: { ...state.scopedKeys, [event.data.keyId]: created } };
     }
     case 'ScopedKeyRevoked': {

@@ -38,11 +38,14 @@ export type ScopedKeyCreated = {
     perOrderMax: string | null;
     dailyMax: string | null;
     currency: Currency;
+    /** Requests per minute of the key's own, below the environment's; absent (keys made before it existed): none. */
+    rateLimitPerMinute?: number;
     expiresAt: string | null;
     createdAt: string;
   };
 };
 
+/** `reason`: 'revoked' (by the partner or an operator) or 'main_key_regenerated' (with the environment's main key). */
 export type ScopedKeyRevoked = {
   type: 'ScopedKeyRevoked';
   data: { partnerId: string; keyId: string; environment: Environment; reason: string; revokedAt: string };

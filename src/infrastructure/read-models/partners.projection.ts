@@ -3,10 +3,17 @@ import { PartnerEvent } from '../../domain/partner/partner.events';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** Partners and the keyed hashes of their API keys (never the keys), restricted keys included (their terms: key-scopes). */
+/**
+ * Partners and the keyed hashes of their API keys (never the keys). A key's row is its whole
+ * record: whether it is the environment's main key or a restricted one, and a restricted key's
+ * terms (label, scope, caps, expiry, rate limit) in the same row, so a key cannot exist without
+ * its terms — the table's constraint refuses a restricted row without them, and a main row with
+ * any — and an environment has one active main key at most (a unique index). Who created the key (the creation event's actor) and why it was revoked are kept for the
+ * key lists.
+ */
 export const partnersProjection: SqlProjection = {
   name: 'partners',
-  schemaVersion: 1,
+  schemaVersion: 2,
   schema: {
     name: 'partners',
     sql: `
@@ -25,8 +32,28 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
   environment text NOT NULL,
   active boolean NOT NULL,
   issued_at timestamptz NOT NULL,
-  revoked_at timestamptz
+  revoked_at timestamptz,
+  kind text NOT NULL,
+  label text,
+  scope text,
+  per_order_max text,
+  daily_max text,
+  currency text,
+  expires_at timestamptz,
+  rate_limit integer,
+  created_by_type text,
+  created_by_id text,
+  revoke_reason text,
+  CONSTRAINT rm_api_keys_terms CHECK (
+    (kind = 'main' AND label IS NULL AND scope IS NULL AND per_order_max IS NULL AND daily_max IS NULL
+      AND currency IS NULL AND expires_at IS NULL AND rate_limit IS NULL)
+    OR (kind = 'restricted' AND label IS NOT NULL AND currency IS NOT NULL
+      AND (scope = 'transact' OR (scope = 'read_only' AND per_order_max IS NULL AND daily_max IS NULL))
+      AND (rate_limit IS NULL OR rate_limit > 0))
+  )
 );
+CREATE INDEX IF NOT EXISTS rm_api_keys_partner ON rm_api_keys (partner_id, environment, issued_at);
+CREATE UNIQUE INDEX IF NOT EXISTS rm_api_keys_one_main ON rm_api_keys (partner_id, environment) WHERE kind = 'main' AND active;
 `,
   },
   handles: new Set([
@@ -40,6 +67,7 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
 
   async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
     const partnerEvent = { type: event.type, data: event.data } as PartnerEvent;
+    const { actor } = event.metadata;
     switch (partnerEvent.type) {
       case 'PartnerOnboarded': {
         const { partnerId, name, corridor, onboardedAt } = partnerEvent.data;
@@ -57,37 +85,48 @@ CREATE TABLE IF NOT EXISTS rm_api_keys (
           partnerEvent.data.changedAt,
         ]);
         return;
-      case 'ApiKeyIssued':
-        await insertActiveKey(tx, partnerEvent.data, partnerEvent.data.issuedAt);
+      case 'ApiKeyIssued': {
+        const { keyHash, keyId, partnerId, environment, issuedAt } = partnerEvent.data;
+        await tx.query(
+          `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at, kind, created_by_type, created_by_id)
+           VALUES ($1, $2, $3, $4, true, $5, 'main', $6, $7) ON CONFLICT (key_hash) DO NOTHING`,
+          [keyHash, keyId, partnerId, environment, issuedAt, actor.type, actor.id],
+        );
         return;
-      case 'ScopedKeyCreated':
-        await insertActiveKey(tx, partnerEvent.data, partnerEvent.data.createdAt);
+      }
+      case 'ScopedKeyCreated': {
+        const { data } = partnerEvent;
+        await tx.query(
+          `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at, kind,
+             label, scope, per_order_max, daily_max, currency, expires_at, rate_limit, created_by_type, created_by_id)
+           VALUES ($1, $2, $3, $4, true, $5, 'restricted', $6, $7, $8, $9, $10, $11, $12, $13, $14)
+           ON CONFLICT (key_hash) DO NOTHING`,
+          [
+            data.keyHash,
+            data.keyId,
+            data.partnerId,
+            data.environment,
+            data.createdAt,
+            data.label,
+            data.scope,
+            data.perOrderMax,
+            data.dailyMax,
+            data.currency,
+            data.expiresAt,
+            data.rateLimitPerMinute ?? null,
+            actor.type,
+            actor.id,
+          ],
+        );
         return;
+      }
       case 'ScopedKeyRevoked':
-        await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [
-          partnerEvent.data.keyId,
-          partnerEvent.data.revokedAt,
-        ]);
-        return;
       case 'ApiKeyRevoked':
-        await tx.query('UPDATE rm_api_keys SET active = false, revoked_at = $2 WHERE key_id = $1', [
-          partnerEvent.data.keyId,
-          partnerEvent.data.revokedAt,
-        ]);
+        await tx.query(
+          'UPDATE rm_api_keys SET active = false, revoked_at = $2, revoke_reason = $3 WHERE key_id = $1 AND active',
+          [partnerEvent.data.keyId, partnerEvent.data.revokedAt, partnerEvent.data.reason],
+        );
         return;
     }
   },
 };
-
-/** A key issued or created: active from `issuedAt` (the same row for full and scoped keys). */
-async function insertActiveKey(
-  tx: SqlExecutor,
-  key: { keyHash: string; keyId: string; partnerId: string; environment: string },
-  issuedAt: string,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at)
-     VALUES ($1, $2, $3, $4, true, $5) ON CONFLICT (key_hash) DO NOTHING`,
-    [key.keyHash, key.keyId, key.partnerId, key.environment, issuedAt],
-  );
-}

@@ -6,10 +6,15 @@ import {
   OrderView,
   PartnerView,
   ApiKeyView,
+  KeyRestriction,
+  MainKeyView,
   ReadModels,
   ScopedKeyView,
 } from '../../application/ports/read-models.port';
-import { KeyScope } from '../../domain/partner/scoped-key';
+import { KEY_SCOPES, KeyScope } from '../../domain/partner/scoped-key';
+import { Actor } from '../../domain/shared/actor';
+import { currencyOf } from '../../domain/corridor/corridor';
+import { isCurrency } from '../../domain/money/currency';
 import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
 import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
@@ -183,25 +188,48 @@ export class SqlReadModels implements ReadModels {
     return keyHashes.map((hash) => byHash.get(hash) ?? null);
   }
 
+  async apiKeyAccessByIds(keyIds: readonly string[]): Promise<Map<string, ApiKeyAccess>> {
+    if (keyIds.length === 0) return new Map();
+    const rows = await this.db.query<ApiKeyAccessRow>(
+      `${API_KEY_ACCESS_SELECT}
+        WHERE k.key_id = ANY($1::text[])`,
+      [[...new Set(keyIds)]],
+    );
+    return new Map(rows.map((row) => [row.key_id, toApiKeyAccess(row)]));
+  }
+
   async scopedKeys(partnerId: string, environment: Environment): Promise<ScopedKeyView[]> {
-    const rows = await this.db.query<ScopedKeyRow>(
-      `SELECT key_id, partner_id, environment, label, scope, per_order_max, daily_max, currency, expires_at, created_at, revoked_at
-         FROM rm_key_scopes WHERE partner_id = $1 AND environment = $2 ORDER BY created_at, key_id`,
+    const rows = await this.db.query<KeyRecordRow>(
+      `SELECT ${KEY_RECORD_COLUMNS} FROM rm_api_keys k LEFT JOIN api_key_last_use u ON u.key_id = k.key_id
+        WHERE k.partner_id = $1 AND k.environment = $2 AND k.kind = 'restricted'
+        ORDER BY k.issued_at, k.key_id`,
       [partnerId, environment],
     );
-    return rows.map((row) => ({
-      keyId: row.key_id,
-      partnerId: row.partner_id,
-      environment: row.environment,
-      label: row.label,
-      scope: row.scope,
-      perOrderMax: row.per_order_max,
-      dailyMax: row.daily_max,
-      currency: row.currency,
-      expiresAt: row.expires_at === null ? null : iso(row.expires_at),
-      createdAt: iso(row.created_at),
-      revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
-    }));
+    return rows.flatMap((row) => {
+      const terms = restrictionOf(row);
+      if (!terms.restriction || row.currency === null || !isCurrency(row.currency)) return [];
+      return [
+        {
+          ...terms.restriction,
+          ...provenanceOf(row),
+          partnerId: row.partner_id,
+          environment: row.environment,
+          currency: row.currency,
+          revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
+          revokeReason: row.revoke_reason,
+        },
+      ];
+    });
+  }
+
+  async mainKey(partnerId: string, environment: Environment): Promise<MainKeyView | null> {
+    const rows = await this.db.query<KeyRecordRow>(
+      `SELECT ${KEY_RECORD_COLUMNS} FROM rm_api_keys k LEFT JOIN api_key_last_use u ON u.key_id = k.key_id
+        WHERE k.partner_id = $1 AND k.environment = $2 AND k.kind = 'main' AND k.active
+        ORDER BY k.issued_at DESC, k.key_id LIMIT 1`,
+      [partnerId, environment],
+    );
+    return rows[0] ? provenanceOf(rows[0]) : null;
   }
 
   async apiKeyByHash(keyHash: string): Promise<ApiKeyView | null> {
@@ -216,14 +244,22 @@ export class SqlReadModels implements ReadModels {
   }
 }
 
-/** A key with its partner and settings: one row per key (`WHERE` on `k` to be added). */
-export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, k.key_id, k.partner_id, k.environment, k.active,
+/** The columns of a key's own record (`k`). */
+const KEY_COLUMNS = `k.key_id, k.partner_id, k.environment, k.active, k.issued_at, k.revoked_at, k.kind, k.label, k.scope,
+  k.per_order_max, k.daily_max, k.currency, k.expires_at, k.rate_limit, k.created_by_type, k.created_by_id, k.revoke_reason`;
+
+/** The same, with its last use (`u`, api_key_last_use), for the key lists. */
+const KEY_RECORD_COLUMNS = `${KEY_COLUMNS}, u.last_used_at`;
+
+/**
+ * A key with its partner and settings: one row per key (`WHERE` on `k` to be added). Admission
+ * does not need the last use, and does not read it.
+ */
+export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, ${KEY_COLUMNS}, NULL::timestamptz AS last_used_at,
               p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings,
-              ks.label, ks.scope, ks.per_order_max, ks.daily_max, ks.expires_at,
               ${ACCESS_CHANGE_PENDING_SQL} AS access_change_pending
          FROM rm_api_keys k
          LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
-         LEFT JOIN rm_key_scopes ks ON ks.key_id = k.key_id
          LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment`;
 
 export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
@@ -241,56 +277,105 @@ export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
           createdAt: iso(row.created_at),
         }
       : null;
+  const { restriction, problem } = restrictionOf(row);
+  const currencyProblem =
+    restriction && partner && row.currency !== currencyOf(partner.corridor)
+      ? `its caps are in ${String(row.currency)}, not the partner's ${currencyOf(partner.corridor)}`
+      : null;
   return {
     key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },
     partner,
     settings: row.settings ?? defaultSettings(),
-    restriction:
-      row.scope === null || row.label === null
-        ? null
-        : {
-            label: row.label,
-            scope: row.scope,
-            perOrderMax: row.per_order_max,
-            dailyMax: row.daily_max,
-            expiresAt: row.expires_at === null ? null : iso(row.expires_at),
-          },
+    restriction,
+    recordProblem: problem ?? currencyProblem,
     accessChangePending: row.access_change_pending,
   };
 }
 
-export interface ApiKeyAccessRow {
-  key_hash: string;
+/**
+ * A key's terms as its own row records them, and what is wrong with the row if anything: the
+ * record decides whether the key is restricted (`kind`), never the presence of terms, so a
+ * restricted key whose terms are missing or unreadable is refused rather than taken for a main key.
+ */
+function restrictionOf(row: KeyRecordRow): { restriction: KeyRestriction | null; problem: string | null } {
+  const terms = [row.label, row.scope, row.per_order_max, row.daily_max, row.currency, row.expires_at, row.rate_limit];
+  if (row.kind === 'main') {
+    return terms.every((term) => term === null)
+      ? { restriction: null, problem: null }
+      : { restriction: null, problem: 'a main key with the terms of a restricted key' };
+  }
+  if (row.kind !== 'restricted') return { restriction: null, problem: `a key of unknown kind (${String(row.kind)})` };
+  const { label, scope, currency } = row;
+  if (label === null || scope === null || !KEY_SCOPES.includes(scope) || currency === null || !isCurrency(currency)) {
+    return { restriction: null, problem: 'a restricted key without its terms' };
+  }
+  const capsReadable = [row.per_order_max, row.daily_max].every(
+    (cap) => cap === null || Money.parse(cap, currency) !== null,
+  );
+  const capsAllowed = scope === 'transact' || (row.per_order_max === null && row.daily_max === null);
+  const rateLimitReadable = row.rate_limit === null || (Number.isInteger(row.rate_limit) && row.rate_limit > 0);
+  if (!capsReadable || !capsAllowed || !rateLimitReadable) {
+    return { restriction: null, problem: 'a restricted key whose terms are unreadable' };
+  }
+  return {
+    restriction: {
+      label,
+      scope,
+      perOrderMax: row.per_order_max,
+      dailyMax: row.daily_max,
+      expiresAt: row.expires_at === null ? null : iso(row.expires_at),
+      rateLimitPerMinute: row.rate_limit,
+    },
+    problem: null,
+  };
+}
+
+const ACTOR_TYPES: readonly string[] = ['partner_key', 'operator', 'system'];
+
+function provenanceOf(row: KeyRecordRow): MainKeyView {
+  const createdBy =
+    row.created_by_type !== null && row.created_by_id !== null && ACTOR_TYPES.includes(row.created_by_type)
+      ? ({ type: row.created_by_type, id: row.created_by_id } as Actor)
+      : null;
+  return {
+    keyId: row.key_id,
+    createdAt: iso(row.issued_at),
+    createdBy,
+    lastUsedAt: row.last_used_at === null ? null : iso(row.last_used_at),
+  };
+}
+
+/** A row of rm_api_keys with its last use; terms and kind as stored, whatever they hold. */
+interface KeyRecordRow {
   key_id: string;
   partner_id: string;
   environment: Environment;
   active: boolean;
+  issued_at: Date | string;
+  revoked_at: Date | string | null;
+  kind: string | null;
+  label: string | null;
+  scope: KeyScope | null;
+  per_order_max: string | null;
+  daily_max: string | null;
+  currency: string | null;
+  expires_at: Date | string | null;
+  rate_limit: number | null;
+  created_by_type: string | null;
+  created_by_id: string | null;
+  revoke_reason: string | null;
+  last_used_at: Date | string | null;
+}
+
+export interface ApiKeyAccessRow extends KeyRecordRow {
+  key_hash: string;
   partner_found: string | null;
   name: string | null;
   corridor: Corridor | null;
   kyc_status: KycStatus | null;
   created_at: Date | string | null;
   settings: PartnerSettings | null;
-  label: string | null;
-  scope: KeyScope | null;
-  per_order_max: string | null;
-  daily_max: string | null;
-  expires_at: Date | string | null;
   access_change_pending: boolean;
-}
-
-interface ScopedKeyRow {
-  key_id: string;
-  partner_id: string;
-  environment: Environment;
-  label: string;
-  scope: KeyScope;
-  per_order_max: string | null;
-  daily_max: string | null;
-  currency: Currency;
-  expires_at: Date | string | null;
-  created_at: Date | string;
-  revoked_at: Date | string | null;
 }
 
 export interface PartnerRow {

@@ -11,8 +11,10 @@ import { WEBHOOK_SCHEMA } from '../webhooks/sql-webhook-delivery-store';
 import { ACCESS_FENCES_SCHEMA } from '../access/sql-access-fences';
 import { RETENTION_SCHEMA } from '../retention/sql-retention';
 import { KEY_REFUSALS_SCHEMA } from '../access/sql-key-usage';
-import { WALLET_SNAPSHOTS_SCHEMA } from '../wallet-snapshots/sql-wallet-snapshots';
+import { WALLET_SNAPSHOTS_SCHEMA, WALLET_SNAPSHOT_SEALS_SCHEMA } from '../wallet-snapshots/sql-wallet-snapshots';
 import { WEBHOOK_DAILY_STATS_SCHEMA } from '../webhooks/webhook-daily-stats.schema';
+import { KEY_RECORDS_SCHEMA } from '../access/key-record-migration';
+import { EVENT_STREAM_LEASES_SCHEMA } from '../events-feed/sql-event-stream-leases';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -77,5 +79,23 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // Webhook attempts per day, environment and result, for the overview's failure rate.
     name: 'webhook-daily-stats',
     sql: joined([WEBHOOK_DAILY_STATS_SCHEMA]),
+  },
+  {
+    version: 8,
+    // When each API key was last used; a restricted key's terms in its own row of rm_api_keys.
+    name: 'key-records',
+    sql: joined([KEY_RECORDS_SCHEMA]),
+  },
+  {
+    version: 9,
+    // The open event streams of every process, so that the limits per key and per partner hold across processes.
+    name: 'event-stream-leases',
+    sql: joined([EVENT_STREAM_LEASES_SCHEMA]),
+  },
+  {
+    version: 10,
+    // Snapshots sealed under the server secret: a row changed in the database is not trusted.
+    name: 'wallet-snapshot-seals',
+    sql: joined([WALLET_SNAPSHOT_SEALS_SCHEMA]),
   },
 ];

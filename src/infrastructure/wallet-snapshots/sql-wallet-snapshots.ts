@@ -2,6 +2,14 @@ import { WalletSnapshot, WalletSnapshots } from '../../application/ports/wallet-
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
+/** The seal of each snapshot (see SnapshotSeal); rows taken before it have none and are not trusted. */
+export const WALLET_SNAPSHOT_SEALS_SCHEMA: SchemaScript = {
+  name: 'wallet-snapshot-seals',
+  sql: `
+ALTER TABLE wallet_snapshots ADD COLUMN IF NOT EXISTS seal text;
+`,
+};
+
 export const WALLET_SNAPSHOTS_SCHEMA: SchemaScript = {
   name: 'wallet-snapshots',
   sql: `
@@ -21,6 +29,7 @@ interface SnapshotRow {
   event_id: string;
   fold_version: number;
   state: unknown;
+  seal: string | null;
 }
 
 /**
@@ -33,23 +42,36 @@ export class SqlWalletSnapshots implements WalletSnapshots {
 
   async latest(streamId: string): Promise<WalletSnapshot | null> {
     const [row] = await this.db.query<SnapshotRow>(
-      `SELECT revision::text AS revision, event_id::text AS event_id, fold_version, state
+      `SELECT revision::text AS revision, event_id::text AS event_id, fold_version, state, seal
          FROM wallet_snapshots WHERE stream_id = $1`,
       [streamId],
     );
     if (!row) return null;
-    return { revision: Number(row.revision), eventId: row.event_id, foldVersion: row.fold_version, state: row.state };
+    return {
+      revision: Number(row.revision),
+      eventId: row.event_id,
+      foldVersion: row.fold_version,
+      state: row.state,
+      seal: row.seal,
+    };
   }
 
   async save(streamId: string, snapshot: WalletSnapshot): Promise<void> {
     await this.db.query(
-      `INSERT INTO wallet_snapshots (stream_id, revision, event_id, fold_version, state, taken_at)
-       VALUES ($1, $2, $3, $4, $5, now())
+      `INSERT INTO wallet_snapshots (stream_id, revision, event_id, fold_version, state, seal, taken_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (stream_id) DO UPDATE
          SET revision = EXCLUDED.revision, event_id = EXCLUDED.event_id, fold_version = EXCLUDED.fold_version,
-             state = EXCLUDED.state, taken_at = EXCLUDED.taken_at
+             state = EXCLUDED.state, seal = EXCLUDED.seal, taken_at = EXCLUDED.taken_at
        WHERE wallet_snapshots.revision < EXCLUDED.revision`,
-      [streamId, snapshot.revision, snapshot.eventId, snapshot.foldVersion, JSON.stringify(snapshot.state)],
+      [
+        streamId,
+        snapshot.revision,
+        snapshot.eventId,
+        snapshot.foldVersion,
+        JSON.stringify(snapshot.state),
+        snapshot.seal,
+      ],
     );
   }
 

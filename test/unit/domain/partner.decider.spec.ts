@@ -31,10 +31,11 @@ const kyc = (status: 'approved' | 'suspended', candidate = 'key_live_1'): Partne
   candidateLiveKey: key(candidate),
   at: AT,
 });
-const regenerate = (environment: Environment, newKey: string): PartnerCommand => ({
+const regenerate = (environment: Environment, newKey: string, keepRestrictedKeys = false): PartnerCommand => ({
   type: 'RegenerateKey',
   environment,
   key: key(newKey),
+  keepRestrictedKeys,
   at: AT,
 });
 
@@ -198,6 +199,7 @@ describe('a partner and its API keys', () => {
       scope: 'transact',
       perOrderMax: bdt('100.00'),
       dailyMax: bdt('500.00'),
+      rateLimitPerMinute: null,
       expiresAt: null,
       at: AT,
       ...overrides,
@@ -251,6 +253,67 @@ describe('a partner and its API keys', () => {
         .given(...onboardedPartner)
         .when(createKey({ environment: 'live' }))
         .thenRefused('invalid_state');
+    });
+
+    it("refuses a rate limit of its own above the environment's, and records one below it", () => {
+      partner
+        .given(...onboardedPartner)
+        .when(createKey({ rateLimitPerMinute: 61 }))
+        .thenRefused('validation_failed', /rate_limit: an integer from 1 to 60/);
+      partner
+        .given(...onboardedPartner)
+        .when(createKey({ rateLimitPerMinute: 0 }))
+        .thenRefused('validation_failed', /rate_limit/);
+      partner
+        .given(...onboardedPartner)
+        .when(createKey({ rateLimitPerMinute: 10 }))
+        .then({ ...created, data: { ...created.data, rateLimitPerMinute: 10 } });
+    });
+
+    describe('regenerating the main key', () => {
+      const other: ScopedKeyCreated = {
+        ...created,
+        data: { ...created.data, keyId: 'key_staff', keyHash: 'hash-of-key_staff', label: 'staff' },
+      };
+      const live: ScopedKeyCreated = {
+        ...created,
+        data: { ...created.data, keyId: 'key_live_agent', keyHash: 'hash-of-key_live_agent', environment: 'live' },
+      };
+      const revokedWithMain = (keyId: string): ScopedKeyRevoked => ({
+        type: 'ScopedKeyRevoked',
+        data: { partnerId: PARTNER, keyId, environment: 'sandbox', reason: 'main_key_regenerated', revokedAt: AT },
+      });
+      const alreadyRevoked: ScopedKeyRevoked = {
+        type: 'ScopedKeyRevoked',
+        data: { partnerId: PARTNER, keyId: 'key_staff', environment: 'sandbox', reason: 'revoked', revokedAt: AT },
+      };
+
+      it("revokes the environment's active restricted keys in the same append, with the reason", () => {
+        partner
+          .given(...approvedPartner, created, other, live)
+          .when(regenerate('sandbox', 'key_sbx_2'))
+          .then(
+            revoked('sandbox', 'key_sbx_1'),
+            revokedWithMain('key_agent'),
+            revokedWithMain('key_staff'),
+            issued('sandbox', 'key_sbx_2'),
+          );
+      });
+
+      it('leaves keys already revoked, and the other environment, alone', () => {
+        const state = partner
+          .given(...approvedPartner, created, other, alreadyRevoked, live)
+          .when(regenerate('sandbox', 'key_sbx_2'))
+          .then(revoked('sandbox', 'key_sbx_1'), revokedWithMain('key_agent'), issued('sandbox', 'key_sbx_2'));
+        expect(state.scopedKeys.key_live_agent.active).toBe(true);
+      });
+
+      it('keeps them only when asked to', () => {
+        partner
+          .given(...onboardedPartner, created, other)
+          .when(regenerate('sandbox', 'key_sbx_2', true))
+          .then(revoked('sandbox', 'key_sbx_1'), issued('sandbox', 'key_sbx_2'));
+      });
     });
 
     it('revokes a key once; a second revocation changes nothing; an unknown key is not found', () => {

@@ -138,6 +138,32 @@ describe('compiled request checks', () => {
     expect(instance).toEqual(body);
   });
 
+  it.each<Dto>([TopupDto, PayBillDto, TOOL_INPUTS.service_topup, TOOL_INPUTS.service_pay_bill])(
+    '%p refuses a validate_only that is not a JSON boolean, null included, on both paths',
+    (dto) => {
+      const good =
+        dto === TopupDto || dto === TOOL_INPUTS.service_topup
+          ? { operator_id: 101, phone: '+919876540001', amount: 100 }
+          : { biller_id: 1005, consumer_number: '1234560001', amount: 500 };
+      const extra =
+        dto === TOOL_INPUTS.service_topup || dto === TOOL_INPUTS.service_pay_bill
+          ? { idempotency_key: 'agent-key-1' }
+          : {};
+      for (const value of [null, 'true', 'false', '', 0, 1, {}, [true]]) {
+        const body = { ...good, ...extra, validate_only: value };
+        expect(compiledValidatorOf(dto)?.(body)).toBeNull();
+        expect(outcome(() => validatedRequest(dto, body, BODY))).toEqual({
+          refused: 'validation_failed: validate_only: must be true or false',
+        });
+      }
+      for (const value of [true, false, undefined]) {
+        expect(outcome(() => validatedRequest(dto, { ...good, ...extra, validate_only: value }, BODY))).toHaveProperty(
+          'accepted',
+        );
+      }
+    },
+  );
+
   describe.each(DTOS.map((dto) => [dto.name, dto] as const))('%s', (_name, dto) => {
     it('accepts exactly the bodies class-validator accepts, as equal instances', () => {
       fc.assert(fc.property(requestValues(dto), judgedAlike(dto)), RUNS);
@@ -167,13 +193,16 @@ describe('the differential property finds a limit stated on one side only', () =
 
   it('not with the limit stated once', () => {
     class SameLimit extends TopupDto {}
-    withFieldCheck({ optional: false, accepts: phoneCheck(PHONE_MAX) }, phoneDecorators)(SameLimit.prototype, 'phone');
+    withFieldCheck({ optional: false, nullAllowed: true, accepts: phoneCheck(PHONE_MAX) }, phoneDecorators)(
+      SameLimit.prototype,
+      'phone',
+    );
     expect(differenceFound(SameLimit)).toBe(false);
   });
 
   it('a stricter compiled check', () => {
     class StricterCheck extends TopupDto {}
-    withFieldCheck({ optional: false, accepts: phoneCheck(PHONE_MAX - 1) }, phoneDecorators)(
+    withFieldCheck({ optional: false, nullAllowed: true, accepts: phoneCheck(PHONE_MAX - 1) }, phoneDecorators)(
       StricterCheck.prototype,
       'phone',
     );
@@ -182,7 +211,7 @@ describe('the differential property finds a limit stated on one side only', () =
 
   it('a more lenient compiled check', () => {
     class LenientCheck extends TopupDto {}
-    withFieldCheck({ optional: false, accepts: phoneCheck(PHONE_MAX + 1) }, phoneDecorators)(
+    withFieldCheck({ optional: false, nullAllowed: true, accepts: phoneCheck(PHONE_MAX + 1) }, phoneDecorators)(
       LenientCheck.prototype,
       'phone',
     );
@@ -191,7 +220,7 @@ describe('the differential property finds a limit stated on one side only', () =
 
   it('none with a class-validator decorator the field check does not know of: that class is left to class-validator', () => {
     class ExtraDecorator extends TopupDto {}
-    withFieldCheck({ optional: false, accepts: phoneCheck(PHONE_MAX) }, phoneDecorators)(
+    withFieldCheck({ optional: false, nullAllowed: true, accepts: phoneCheck(PHONE_MAX) }, phoneDecorators)(
       ExtraDecorator.prototype,
       'phone',
     );

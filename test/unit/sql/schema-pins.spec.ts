@@ -23,6 +23,9 @@ describe('the schema pins', () => {
       '5 wallet-snapshots 5fd45af253df2d73',
       '6 bill-fetch-provider-ref 587249d93a6717bc',
       '7 webhook-daily-stats a63232d9d3fac9a2',
+      '8 key-records 536ff6e1450904de',
+      '9 event-stream-leases 579e5fa770ae90e4',
+      '10 wallet-snapshot-seals 264209136e6015d5',
     ]);
   });
 
@@ -32,7 +35,8 @@ describe('the schema pins', () => {
         `${projection.name} v${projection.schemaVersion} ${short(createHash('sha256').update(projection.schema.sql).digest('hex'))}`,
     );
     expect(pins).toEqual([
-      'partners v1 d8676149def4cabc',
+      // v2: a restricted key's terms in the key's own row (rm_api_keys), who created it, why it was revoked.
+      'partners v2 b9897a1d13a33817',
       'partner-settings v1 58ddeaf11fc0f55c',
       'balances v1 3bd48bc34b1f02ca',
       // answer_after_outcome came with a new event type (no earlier row needs it), added in place.

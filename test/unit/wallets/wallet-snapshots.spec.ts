@@ -12,6 +12,7 @@ import { EventStoreDbEventStore } from '../../../src/infrastructure/event-store/
 import { CountingEventStore, InMemoryWalletSnapshots, creditOf, debitOf } from '../../support/wallet-commands';
 import { waitFor } from '../../support/wait-for';
 import { FakeEventStoreDbClient } from '../eventstoredb/fake-eventstoredb-client';
+import { HmacSnapshotSeal } from '../../../src/infrastructure/security/hmac-snapshot-seal';
 
 /**
  * The wallet lane's snapshots over the EventStoreDB adapter (an in-memory stand-in of its client), where
@@ -33,8 +34,9 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
 
+const SEAL = new HmacSnapshotSeal('wallet-snapshots-unit-secret-0123456789abcdef');
 const processor = (store: EventStore, snapshots: WalletSnapshots) =>
-  new WalletCommandProcessor(store, snapshots, EVERY);
+  new WalletCommandProcessor(store, snapshots, EVERY, SEAL);
 
 async function run(lane: WalletCommandProcessor, partnerId: string, command: WalletCommandEnvelope) {
   return lane.execute(partnerId, 'sandbox', command);

@@ -103,13 +103,18 @@ async function regenerateKey() {
   const environment = /** @type {HTMLSelectElement} */ ($('key-form').elements.namedItem('environment')).value;
   if (
     !confirmed(
-      `Regenerate the ${environment} API key of ${partner.name}? Their current ${environment} key stops working at once.`,
+      `Regenerate the ${environment} API key of ${partner.name}? Their current ${environment} key stops working at once, and so do their ${environment} restricted keys.`,
     )
   )
     return;
   const answer = await api('POST', `/partners/${seg(partner.partner_id)}/keys/regenerate`, { body: { environment } });
   showSecret(`New ${environment} API key of ${partner.name}.`, answer.api_key);
-  notify(`The ${environment} key of ${partner.name} was replaced.`);
+  /** @type {{ key_id: string, label: string }[]} */
+  const revoked = Array.isArray(answer.revoked_restricted_keys) ? answer.revoked_restricted_keys : [];
+  const restricted = revoked.length
+    ? ` ${revoked.length} restricted key(s) revoked with it: ${revoked.map((key) => `${key.label} (${key.key_id})`).join(', ')}.`
+    : '';
+  notify(`The ${environment} key of ${partner.name} was replaced.${restricted}`);
 }
 
 // ---- partner settings ----

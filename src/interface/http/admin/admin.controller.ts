@@ -34,8 +34,8 @@ import {
   AdminCreateScopedKeyDto,
   ConfigurePartnerDto,
   CreatePartnerDto,
-  EnvironmentDto,
   KycDto,
+  RegenerateKeyDto,
   ResolveOrderDto,
   WalletCreditDto,
 } from './dto/admin.dto';
@@ -82,8 +82,10 @@ export class AdminController {
   @Post('partners/:id/keys/regenerate')
   @HttpCode(200)
   @RequiresPermission('manage_partners')
-  regenerateKey(@Param('id') id: string, @Body() body: EnvironmentDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new RegenerateApiKey(id, body.environment, operator));
+  regenerateKey(@Param('id') id: string, @Body() body: RegenerateKeyDto, @CurrentOperator() operator: Actor) {
+    return this.commands.execute(
+      new RegenerateApiKey(id, body.environment, operator, body.keep_restricted_keys === true),
+    );
   }
 
   /** Restricted keys: the same as the partner's own POST/GET/DELETE /v1/partner/keys, for any environment. */

@@ -54,12 +54,38 @@ function record(entry: WalletLedgerEntry): AuditRecord {
   };
 }
 
-/** RFC 4180: quoted when it holds a comma, quote or line break; a leading = + - @ is defused for spreadsheets. */
-function csvField(value: string | number | boolean | null): string {
+/** The columns whose values are numbers: written as they are when they read as a plain decimal. */
+const NUMERIC_COLUMNS: ReadonlySet<string> = new Set([
+  'revision',
+  'position',
+  'amount',
+  'signed_amount',
+  'running_balance',
+  'balance_after',
+]);
+
+const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * What a spreadsheet may take for the start of a formula (OWASP, CSV injection): `=`, `+`, `-`, `@`,
+ * a tab, a carriage return, and NUL (OWASP ASVS 1.2.10).
+ */
+const FORMULA_START = /^[=+\-@\t\r\0]/;
+
+/**
+ * One CSV cell: RFC 4180 quoting (a comma, quote or line break quotes the cell, quotes doubled),
+ * and OWASP's guard against formulas: a cell that starts with a formula character gets a single
+ * quote in front and is quoted, so a spreadsheet shows it as text. The one exception is a number
+ * column holding a plain decimal (`-120.00`): it cannot be a formula, and finance sums it.
+ * Anything else in a number column (a value the log should never hold) is guarded like text.
+ */
+export function csvCell(value: string | number | boolean | null, numeric = false): string {
   if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !/^-\d/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = String(value);
+  if (numeric && PLAIN_DECIMAL.test(text)) return text;
+  const quoted = (cell: string): string => `"${cell.replace(/"/g, '""')}"`;
+  if (FORMULA_START.test(text)) return quoted(`'${text}`);
+  return /[",\r\n]/.test(text) ? quoted(text) : text;
 }
 
 /** The audit as text lines: one JSON object per event, or a CSV header and one row per event. */
@@ -71,7 +97,7 @@ export async function* auditLines(
   for await (const entry of entries) {
     const row = record(entry);
     yield format === 'csv'
-      ? `${COLUMNS.map((column) => csvField(row[column])).join(',')}\r\n`
+      ? `${COLUMNS.map((column) => csvCell(row[column], NUMERIC_COLUMNS.has(column))).join(',')}\r\n`
       : `${JSON.stringify(row)}\n`;
   }
 }

@@ -13,7 +13,7 @@ const COMMON: Record<number, string> = {
   413: 'validation_failed: the request body is too large',
   415: 'validation_failed: the body must be sent as application/json',
   422: 'amount_out_of_range',
-  429: 'rate_limit_exceeded: the per-key request limit was reached; see Retry-After',
+  429: "rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After",
   500: 'internal_error: a server fault; safe to retry with the same Idempotency-Key',
   503: "access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved",
 };

@@ -1,7 +1,8 @@
-import { Controller, Get, Headers, Logger, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Headers, Logger, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { FastifyReply } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../../../application/events-feed/feed-cursor';
 import {
@@ -11,6 +12,13 @@ import {
   partnerEventsResource,
 } from '../../../application/events-feed/read-partner-events';
 import { ServiceError } from '../../../application/shared/service-error';
+import {
+  EventStreamWatch,
+  STREAM_RETRY_AFTER_SECONDS,
+  TooManyStreams,
+} from '../../../application/events-feed/event-stream-watch';
+import { FeedPosition } from '../../../application/ports/partner-event-feed.port';
+import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { PartnerEventListDto } from './dto/partner-event-response.dto';
@@ -41,6 +49,7 @@ export class EventsController {
   constructor(
     private readonly queries: QueryBus,
     private readonly streams: EventStreams,
+    private readonly watch: EventStreamWatch,
   ) {}
 
   @Get()
@@ -91,7 +100,12 @@ export class EventsController {
       'Each event: `id:` its cursor, `event:` its name, `data:` the webhook body. ' +
       'Reconnect with `Last-Event-ID` (or `after`) to resume. ' +
       'With `last`, it starts with your latest events (a `Last-Event-ID` on reconnection wins over it). ' +
-      'Comment lines are heartbeats. The stream ends after a few minutes; reconnect.',
+      'Comment lines are heartbeats. ' +
+      'The key, its expiry, your KYC (live keys) and your IP allowlist are checked again at least once a second: ' +
+      'within a second of a change the stream ends with a last event `event: stream.closed`, ' +
+      '`data: {"reason": ..., "detail": ...}` (reason: key_revoked, key_expired, kyc_suspended, ip_not_allowed, ' +
+      'access_change_pending, lifetime_reached after 5 minutes, service_shutting_down, service_unavailable). ' +
+      'At most a few streams may be open per key and per partner and environment (429 rate_limit_exceeded with Retry-After beyond them).',
     operationId: 'streamEvents',
   })
   @ApiProduces('text/event-stream')
@@ -101,6 +115,7 @@ export class EventsController {
   })
   @ApiErrorResponses({
     400: 'validation_failed: `after` or Last-Event-ID is not a cursor of this feed, `last` is out of range, or `last` comes with `after`',
+    429: 'rate_limit_exceeded: the rate limit, or the most open event streams per key or per partner and environment; see Retry-After',
   })
   @ApiQuery({ name: 'after', required: false, description: AFTER_DESCRIPTION, schema: { type: 'string' } })
   @ApiQuery({
@@ -118,6 +133,7 @@ export class EventsController {
     @CurrentCaller() caller: Caller,
     @Query() query: Record<string, unknown>,
     @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     refuseUnknownQuery(query, ['after', 'last']);
@@ -126,13 +142,25 @@ export class EventsController {
     const last = query.last === undefined ? null : queryLimit(query.last, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, 'last');
     if (this.streams.shuttingDown) throw new ServiceError('service_unavailable', 'the service is shutting down');
     const after = lastEventId || queryText(query, 'after');
-    const read = (cursor: string | null): Promise<PartnerEventsPage> =>
-      this.queries.execute(new ReadPartnerEvents(caller, cursor, FEED_MAX_LIMIT));
     // The first page is read before the answer starts, so a bad cursor still gets its 400.
     const first =
       last !== null && !lastEventId
         ? await this.queries.execute(new ReadLatestPartnerEvents(caller, last))
-        : await read(after);
+        : await this.queries.execute(new ReadPartnerEvents(caller, after, FEED_MAX_LIMIT));
+    // A HEAD request gets the headers only; there is no stream to hold open (or count) for it.
+    const head = reply.request.method === 'HEAD';
+    const session = new EventStreamSession(
+      randomUUID(),
+      caller.partnerId,
+      caller.environment,
+      caller.keyId,
+      request.ip,
+      reply.raw,
+      (cursor: string | null, upTo: FeedPosition): Promise<PartnerEventsPage> =>
+        this.queries.execute(new ReadPartnerEvents(caller, cursor, FEED_MAX_LIMIT, upTo)),
+      first,
+    );
+    const unwatch = head ? async () => undefined : await this.watchOrRefuse(session);
     reply.hijack();
     reply.raw.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),
@@ -140,19 +168,34 @@ export class EventsController {
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     });
-    // A HEAD request gets the headers only; there is no stream to hold open for it.
-    if (reply.request.method === 'HEAD') {
+    if (head) {
       reply.raw.end();
       return;
     }
-    const session = new EventStreamSession(reply.raw, read);
-    const forget = this.streams.add(() => session.close());
+    const forget = this.streams.add(() => {
+      session.end('service_shutting_down', 'the service is shutting down; reconnect with Last-Event-ID');
+    });
     session
-      .run(first)
+      .run()
       .catch((error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
         this.log.warn(`event stream of ${caller.partnerId} ended: ${reason}`);
       })
-      .finally(forget);
+      .finally(() => {
+        forget();
+        void unwatch();
+      });
+  }
+
+  /** Watches the stream from now on, or refuses it with 429 and Retry-After when too many are open. */
+  private async watchOrRefuse(session: EventStreamSession): Promise<() => Promise<void>> {
+    try {
+      return await this.watch.watch(session);
+    } catch (error) {
+      if (!(error instanceof TooManyStreams)) throw error;
+      throw new ServiceErrorWithHeaders('rate_limit_exceeded', error.detail ?? 'too many open event streams', {
+        'retry-after': String(STREAM_RETRY_AFTER_SECONDS),
+      });
+    }
   }
 }

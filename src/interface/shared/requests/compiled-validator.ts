@@ -10,6 +10,7 @@ export type CompiledValidator<T> = (value: object) => T | null;
 interface CompiledField {
   name: string;
   optional: boolean;
+  nullAllowed: boolean;
   checks: FieldCheck[];
 }
 
@@ -33,6 +34,7 @@ function compile<T extends object>(dto: new () => T): CompiledValidator<T> | nul
   const fields: CompiledField[] = [...checks].map(([name, declared]) => ({
     name,
     optional: declared.every((check) => check.optional),
+    nullAllowed: declared.every((check) => check.nullAllowed),
     checks: declared,
   }));
   const known = new Set(fields.map((field) => field.name));
@@ -56,10 +58,8 @@ function compile<T extends object>(dto: new () => T): CompiledValidator<T> | nul
     }
     for (const field of fields) {
       const fieldValue = instance[field.name];
-      const passes =
-        fieldValue === undefined || fieldValue === null
-          ? field.optional
-          : field.checks.every((check) => check.accepts(fieldValue));
+      const absent = fieldValue === undefined || (fieldValue === null && field.nullAllowed);
+      const passes = absent ? field.optional : field.checks.every((check) => check.accepts(fieldValue));
       if (!passes) return null;
     }
     return instance as T;

@@ -7,8 +7,10 @@ type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadat
  * class-validator: what the compiled validator runs instead of class-validator on good input.
  */
 export interface FieldCheck {
-  /** Absent (undefined or null, as class-validator's IsOptional) is allowed. */
+  /** Absent (undefined, and null when `nullAllowed`, as class-validator's IsOptional) is allowed. */
   optional: boolean;
+  /** Whether null counts as absent for an optional field (false: null must pass `accepts`, like any value). */
+  nullAllowed: boolean;
   /** Whether a present value passes every limit of the field. */
   accepts(value: unknown): boolean;
 }

@@ -12,6 +12,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
   isBoolean,
   isIn,
   isInt,
@@ -52,14 +53,32 @@ function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
 }
 
 /** The field's check, recorded with its decorators: `accepts` judges a present value. */
-function checked(doc: FieldDoc, accepts: (value: unknown) => boolean, decorator: PropertyDecorator): PropertyDecorator {
-  return withFieldCheck({ optional: doc.optional === true, accepts }, decorator);
+function checked(
+  doc: FieldDoc,
+  accepts: (value: unknown) => boolean,
+  decorator: PropertyDecorator,
+  absence: Absence = 'undefined_or_null',
+): PropertyDecorator {
+  return withFieldCheck(
+    { optional: doc.optional === true, nullAllowed: absence === 'undefined_or_null', accepts },
+    decorator,
+  );
 }
 
-function documented(schema: Record<string, unknown>, doc: FieldDoc): PropertyDecorator[] {
+/** What an optional field may be when it is absent: IsOptional skips undefined and null alike. */
+type Absence = 'undefined_or_null' | 'undefined_only';
+
+function documented(
+  schema: Record<string, unknown>,
+  doc: FieldDoc,
+  absence: Absence = 'undefined_or_null',
+): PropertyDecorator[] {
   const example = doc.example !== undefined ? { example: doc.example } : {};
   const property = { ...schema, description: doc.description, ...example };
-  return doc.optional ? [ApiPropertyOptional(property), IsOptional()] : [ApiProperty(property)];
+  if (!doc.optional) return [ApiProperty(property)];
+  const skipWhenAbsent =
+    absence === 'undefined_or_null' ? IsOptional() : ValidateIf((_: object, value: unknown) => value !== undefined);
+  return [ApiPropertyOptional(property), skipWhenAbsent];
 }
 
 /** An operator or biller id: a positive integer. */
@@ -124,12 +143,17 @@ export function AmountField(doc: FieldDoc): PropertyDecorator {
   );
 }
 
-/** A JSON true or false (no "true" string, no 1). */
+/**
+ * A JSON true or false (no "true" string, no 1). Optional means absent: unlike other optional
+ * fields, `null` is refused, since a flag read as "not true" would act on a value the caller did
+ * not send (`"validate_only": null` must not place a real order).
+ */
 export function FlagField(doc: FieldDoc): PropertyDecorator {
   return checked(
     doc,
     isBoolean,
-    stacked(...documented({ type: 'boolean' }, doc), IsBoolean({ message: 'must be true or false' })),
+    stacked(...documented({ type: 'boolean' }, doc, 'undefined_only'), IsBoolean({ message: 'must be true or false' })),
+    'undefined_only',
   );
 }
 

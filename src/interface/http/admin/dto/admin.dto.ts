@@ -37,6 +37,13 @@ export class EnvironmentDto {
   environment!: Environment;
 }
 
+export class RegenerateKeyDto extends EnvironmentDto {
+  /** Absent: false. The environment's restricted keys are revoked with the main key unless this is true. */
+  @ValidateIf((_, value) => value !== undefined)
+  @IsBoolean({ message: 'must be true or false' })
+  keep_restricted_keys?: boolean;
+}
+
 export class WalletCreditDto extends EnvironmentDto {
   @IsString({ message: 'must be a decimal string such as "2500.00"' })
   @Matches(/^\d{1,15}(\.\d{1,4})?$/, { message: 'must be a decimal string such as "2500.00"' })

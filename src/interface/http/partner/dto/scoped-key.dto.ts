@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import { KEY_SCOPES, KeyScope, MAX_KEY_LABEL_LENGTH } from '../../../../domain/partner/scoped-key';
 
 const CAP_TEXT = /^\d{1,15}(\.\d{1,4})?$/;
@@ -66,6 +78,33 @@ export class CreateScopedKeyDto {
   @ValidateIf((_, value) => value !== null)
   @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date-time' })
   expires_at?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: 100_000,
+    description:
+      "Requests per minute of the key's own, at most your environment's limit: every key of the environment shares that limit, and this one also stops at its own. Absent or null: the environment's limit only",
+    example: 10,
+  })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsInt({ message: 'must be an integer number of requests per minute' })
+  @Min(1, { message: 'must be at least 1' })
+  @Max(100_000, { message: 'must be at most 100000' })
+  rate_limit?: number | null;
+}
+
+@ApiSchema({ name: 'KeyCreator', description: 'Who created a key: the actor recorded on its creation event.' })
+export class KeyCreatorDto {
+  @ApiProperty({
+    type: 'string',
+    enum: ['partner_key', 'operator', 'system'],
+    description: 'partner_key: your main key (its key_id in `id`); operator: the back office',
+  })
+  type!: string;
+  @ApiProperty({ type: 'string' }) id!: string;
 }
 
 @ApiSchema({
@@ -81,10 +120,32 @@ export class ScopedKeyResponseDto {
     string | null;
   @ApiProperty({ type: 'string', nullable: true, description: 'decimal, wallet currency' }) daily_max!: string | null;
   @ApiProperty({ type: 'string', description: 'the wallet currency the caps and spend are in' }) currency!: string;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "requests per minute of the key's own; null: the environment's limit only",
+  })
+  rate_limit!: number | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) expires_at!: string | null;
   @ApiProperty({ type: 'string', enum: ['active', 'expired', 'revoked'] }) status!: string;
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: KeyCreatorDto, nullable: true, description: 'who created the key' })
+  created_by!: KeyCreatorDto | null;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'when a request with the key was last admitted (to within a few seconds); null: never used',
+  })
+  last_used_at!: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) revoked_at!: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'why it was revoked: `revoked` (by you or the back office) or `main_key_regenerated` (with the main key of its environment)',
+  })
+  revoke_reason!: string | null;
   @ApiProperty({ type: 'string', description: 'placed with this key in the last 24 hours, refunded orders excluded' })
   spent_last_24h!: string;
   @ApiProperty({
@@ -99,10 +160,22 @@ export class ScopedKeyResponseDto {
   api_key?: string;
 }
 
+@ApiSchema({
+  name: 'MainKey',
+  description: "The environment's main key: never the key, only who issued it and its use.",
+})
+export class MainKeyDto {
+  @ApiProperty({ type: 'string' }) key_id!: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: KeyCreatorDto, nullable: true }) created_by!: KeyCreatorDto | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_used_at!: string | null;
+}
+
 @ApiSchema({ name: 'ScopedKeyList' })
 export class ScopedKeyListDto {
   @ApiProperty({ type: 'string', enum: ['live', 'sandbox'] }) environment!: string;
   @ApiProperty({ type: 'string' }) currency!: string;
+  @ApiProperty({ type: MainKeyDto, nullable: true }) main_key!: MainKeyDto | null;
   @ApiProperty({ type: [ScopedKeyResponseDto] }) keys!: ScopedKeyResponseDto[];
 }
 
