@@ -1,4 +1,5 @@
 import { ProviderNotSentError, ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { fetchReadingAgain } from '../fetch-reading-again';
 import { ReloadlyRateLimit } from './reloadly-rate-limit';
 import { ACCEPT_HEADER, ReloadlyApi, ReloadlySettings, baseUrlOf } from './reloadly-settings';
 import { ReloadlyTokens } from './reloadly-tokens';
@@ -68,8 +69,12 @@ export class ReloadlyHttp {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: request.method, headers, body: request.json, signal: request.signal });
-      text = await response.text();
+      ({ response, text } = await fetchReadingAgain(url, {
+        method: request.method,
+        headers,
+        body: request.json,
+        signal: request.signal,
+      }));
     } catch (error) {
       const what = `reloadly: ${request.method} ${url.pathname}`;
       if (request.signal?.aborted)

@@ -1,3 +1,4 @@
+import { fetchReadingAgain } from '../fetch-reading-again';
 import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
 import { errorOf } from './setu-records';
 import { PARTNER_HEADER, SetuSettings } from './setu-settings';
@@ -53,13 +54,12 @@ export class SetuHttp {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, {
+      ({ response, text } = await fetchReadingAgain(url, {
         method: request.method,
         headers,
         body: request.json === undefined ? undefined : JSON.stringify(request.json),
         signal: request.signal,
-      });
-      text = await response.text();
+      }));
     } catch (error) {
       const reason = request.signal?.aborted ? 'the call was abandoned at its deadline' : (error as Error).message;
       throw new ProviderUnavailableError(`setu: ${request.method} ${url.pathname} got no answer (${reason})`);
