@@ -1,17 +1,48 @@
 import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { serveStaticPage } from '../shared/serve-static-pages';
+import { WebPage, serveWebPage } from '../shared/web/serve-web-page';
 
 export const CONSOLE_PATH = '/console';
 
 /**
- * The operator and finance console at GET /console: a static page whose script calls the back
- * office API (/v1/admin) with the operator token typed in at sign-in. It needs no token to load
- * and holds no data of its own. (The build copies the files next to this module into dist.)
+ * The operator and finance console: the shared page skeleton with the console's parts, its tab
+ * panels (`public/panels.html`) and its script modules. (The build copies `public/` into dist.)
  */
-export function serveConsole(app: NestFastifyApplication): void {
-  serveStaticPage(app, CONSOLE_PATH, join(__dirname, 'public'), [
-    'index.html',
+const CONSOLE_PAGE: WebPage = {
+  path: CONSOLE_PATH,
+  title: 'Operator console',
+  script: 'console.js',
+  stylesheet: 'console.css',
+  icon: 'favicon.svg',
+  noscript:
+    'The console needs JavaScript. Everything it does is also in the operator CLI (<code>npm run cli</code>) and the back office API under <code>/v1/admin</code>.',
+  signIn: {
+    intro: `Sign in with your operator token (<code>op_…</code>, given to you once by an owner with <code>operator create</code>). Everything you do here is recorded under
+the token's operator, and the page offers what your role may do. The token stays in this tab's memory only and is sent to this service alone; closing or
+reloading the tab forgets it. The break-glass owner token (<code>ADMIN_TOKEN</code>) also works, and is recorded as <code>break-glass</code>.`,
+    field: { id: 'operator-token', label: 'Operator token', maxLength: 500 },
+    credential: 'token',
+  },
+  signedIn: 'console',
+  header: `<div>
+  <strong>Operator console</strong>
+  <span class="muted">signed in as</span> <span id="operator-name" class="badge operator"></span> <span id="operator-role" class="badge"></span>
+</div>`,
+  belowNotices: `<div id="secret" class="secret" hidden>
+  <p><strong id="secret-title"></strong> Shown once: store it now, the service keeps only its hash (or sealed copy) and will not show it again.</p>
+  <code id="secret-value"></code>
+  <button id="secret-done" type="button">I have stored it</button>
+</div>`,
+  tabs: [
+    { name: 'overview', label: 'Overview' },
+    { name: 'partners', label: 'Partners' },
+    { name: 'orders', label: 'Orders' },
+    { name: 'webhooks', label: 'Webhooks' },
+    { name: 'finance', label: 'Finance' },
+    { name: 'engineering', label: 'Engineering' },
+  ],
+  folder: join(__dirname, 'public'),
+  files: [
     'console.js',
     'api.js',
     'page.js',
@@ -23,5 +54,14 @@ export function serveConsole(app: NestFastifyApplication): void {
     'overview.js',
     'console.css',
     'favicon.svg',
-  ]);
+  ],
+};
+
+/**
+ * The console at GET /console: a static page whose script calls the back office API (/v1/admin)
+ * with the operator token typed in at sign-in. It needs no token to load and holds no data of its
+ * own.
+ */
+export function serveConsole(app: NestFastifyApplication): void {
+  serveWebPage(app, CONSOLE_PAGE);
 }

@@ -1,17 +1,46 @@
 import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { serveStaticPage } from '../shared/serve-static-pages';
+import { WebPage, serveWebPage } from '../shared/web/serve-web-page';
 
 export const PORTAL_PATH = '/portal';
 
 /**
- * The partner portal at GET /portal: a static page whose script calls the partner API with the
- * key the partner signs in with. It needs no key to load and holds no data of its own.
- * (The build copies the files next to this module into dist.)
+ * The partner portal: the shared page skeleton with the portal's parts, its tab panels
+ * (`public/panels.html`) and its script modules. (The build copies `public/` into dist.)
  */
-export function servePortal(app: NestFastifyApplication): void {
-  serveStaticPage(app, PORTAL_PATH, join(__dirname, 'public'), [
-    'index.html',
+const PORTAL_PAGE: WebPage = {
+  path: PORTAL_PATH,
+  title: 'Partner portal',
+  script: 'portal.js',
+  stylesheet: 'portal.css',
+  icon: 'favicon.svg',
+  noscript: 'The portal needs JavaScript. Everything it shows is also in the API: see <a href="/docs">/docs</a>.',
+  signIn: {
+    intro: `Sign in with an API key. A sandbox key (<code>svc_test_…</code>) shows the sandbox wallet and settings, a live key (<code>svc_live_…</code>) the live ones.
+The key stays in this tab's memory only and is sent to this service alone; closing or reloading the tab forgets it.`,
+    field: { id: 'api-key', label: 'API key', maxLength: 200 },
+    credential: 'key',
+  },
+  signedIn: 'portal',
+  header: `<div>
+  <span id="environment" class="badge"></span>
+  <span id="partner-id" class="muted"></span>
+</div>
+<div class="balance">
+  <span class="muted">Available</span>
+  <strong id="balance"></strong>
+  <span id="balance-updated" class="muted"></span>
+</div>`,
+  aboveNotices: '<p id="low-balance" class="warning" role="alert" hidden></p>',
+  tabs: [
+    { name: 'transactions', label: 'Transactions' },
+    { name: 'events', label: 'Events' },
+    { name: 'webhooks', label: 'Webhooks' },
+    { name: 'keys', label: 'Keys' },
+    { name: 'access', label: 'Settings' },
+  ],
+  folder: join(__dirname, 'public'),
+  files: [
     'portal.js',
     'api.js',
     'page.js',
@@ -23,5 +52,13 @@ export function servePortal(app: NestFastifyApplication): void {
     'events.js',
     'portal.css',
     'favicon.svg',
-  ]);
+  ],
+};
+
+/**
+ * The portal at GET /portal: a static page whose script calls the partner API with the key the
+ * partner signs in with. It needs no key to load and holds no data of its own.
+ */
+export function servePortal(app: NestFastifyApplication): void {
+  serveWebPage(app, PORTAL_PAGE);
 }

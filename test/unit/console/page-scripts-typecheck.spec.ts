@@ -15,6 +15,8 @@ describe('the browser scripts type-check', () => {
     '%s',
     (page, entry) => {
       const folder = join(__dirname, '..', '..', '..', 'src', 'interface', page, 'public');
+      // The shared modules are served under each page's path, beside its own: `./shared-api.js` is theirs.
+      const shared = join(__dirname, '..', '..', '..', 'src', 'interface', 'shared', 'web', 'public');
       const scripts = readdirSync(folder).filter((file) => file.endsWith('.js'));
       expect(scripts).toContain(entry);
       const program = ts.createProgram(
@@ -30,6 +32,7 @@ describe('the browser scripts type-check', () => {
           moduleResolution: ts.ModuleResolutionKind.Bundler,
           lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
           types: [],
+          rootDirs: [folder, shared],
         },
       );
       const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {

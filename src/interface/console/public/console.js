@@ -5,7 +5,7 @@
 // out, switches pages and wires each page's module; every value from the API is written as text,
 // never as HTML.
 import { StaleReply, api, session } from './api.js';
-import { $, describe, fail, guarded, onClick, whenTokenRefused } from './page.js';
+import { $, describe, fail, guarded, onClick, selectTab, whenTokenRefused } from './page.js';
 import { loadPartners, reloadPartner, wirePartners } from './partners.js';
 import { loadHeld, searchOrders, wireOrders } from './orders.js';
 import { loadDeliveries, wireWebhooks } from './webhooks.js';
@@ -36,11 +36,7 @@ function openTab(name) {
   openedTab = name;
   // The address names the page, so it can be linked to and comes back on reload (after signing in again).
   if (window.location.hash !== `#${name}`) window.history.replaceState(null, '', `#${name}`);
-  for (const tab of document.querySelectorAll('[role=tab]')) {
-    const chosen = /** @type {HTMLElement} */ (tab).dataset.tab === name;
-    tab.setAttribute('aria-selected', String(chosen));
-    $(`tab-${/** @type {HTMLElement} */ (tab).dataset.tab}`).hidden = !chosen;
-  }
+  selectTab(name);
 }
 
 /** @param {string} name */

@@ -15,7 +15,8 @@ import { RequiresPermission } from './permission.decorator';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { auditLines, isAuditFormat } from './audit-output';
-import { REPORT_SECURITY_POLICY, statementReportPage } from './statement-report-page';
+import { REPORT_SECURITY_POLICY } from './report-page-layout';
+import { statementReportPage } from './statement-report-page';
 
 const CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 

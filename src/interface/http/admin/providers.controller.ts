@@ -14,7 +14,7 @@ import { RequiresPermission } from './permission.decorator';
 import { SyncProviderDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
 import { reconciliationReportPage } from './reconciliation-report-page';
-import { REPORT_SECURITY_POLICY } from './statement-report-page';
+import { REPORT_SECURITY_POLICY } from './report-page-layout';
 
 /** Live providers: route sync from their catalogs, circuit breakers, and daily reconciliation. */
 @ApiExcludeController()

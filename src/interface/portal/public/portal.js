@@ -8,7 +8,7 @@ import { loadBalance, stopBalanceReloads } from './balance.js';
 import { loadDeliveries, wireDeliveries } from './deliveries.js';
 import { startEvents, stopEvents } from './events.js';
 import { loadKeys, wireKeys } from './keys.js';
-import { $, describe, fail, guarded, onClick, whenKeyRefused } from './page.js';
+import { $, describe, fail, guarded, onClick, selectTab, whenKeyRefused } from './page.js';
 import { loadSettings, wireSettings } from './settings.js';
 import { loadTransactions, wireTransactions } from './transactions.js';
 
@@ -17,11 +17,7 @@ let openedTab = 'transactions';
 /** @param {string} name */
 function openTab(name) {
   openedTab = name;
-  for (const tab of document.querySelectorAll('[role=tab]')) {
-    const chosen = /** @type {HTMLElement} */ (tab).dataset.tab === name;
-    tab.setAttribute('aria-selected', String(chosen));
-    $(`tab-${/** @type {HTMLElement} */ (tab).dataset.tab}`).hidden = !chosen;
-  }
+  selectTab(name);
 }
 
 /** The key list is read when its tab is opened (a restricted key may not read it). */

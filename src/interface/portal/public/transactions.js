@@ -1,20 +1,7 @@
 // @ts-check
 // Transactions: filters, pages (newer and older by cursor), a bar per status, an order's status.
 import { api, seg, session } from './api.js';
-import { $, cell, guarded, onClick, onSubmit, when } from './page.js';
-
-/** The filters as the partner applied them; "To" is the last day shown, so the API gets the day after. */
-function filtersOfForm() {
-  const form = /** @type {HTMLFormElement} */ ($('transaction-filters'));
-  const params = new URLSearchParams();
-  for (const [name, value] of new FormData(form)) {
-    if (typeof value !== 'string' || value.trim() === '') continue;
-    const dayAfter =
-      name === 'created_to' ? new Date(Date.parse(`${value}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : null;
-    params.set(name, dayAfter ?? value.trim());
-  }
-  return params;
-}
+import { $, cell, formQuery, onClick, onSubmit, pickable, when } from './page.js';
 
 /** @param {(string | null)[]} cursors the page to show: the last cursor of this stack */
 export async function loadTransactions(cursors = session.cursors) {
@@ -41,6 +28,7 @@ export async function loadTransactions(cursors = session.cursors) {
     const row = document.createElement('tr');
     row.dataset.orderId = order.order_id;
     row.tabIndex = 0;
+    row.className = 'pick';
     row.append(
       cell('td', when(order.created_at)),
       cell('td', order.order_id, 'mono'),
@@ -49,13 +37,7 @@ export async function loadTransactions(cursors = session.cursors) {
       cell('td', order.status, `status ${order.status.toLowerCase()}`),
       cell('td', order.reference ?? ''),
     );
-    row.addEventListener(
-      'click',
-      guarded(() => showTransaction(order.order_id)),
-    );
-    row.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') guarded(() => showTransaction(order.order_id))();
-    });
+    pickable(row, () => showTransaction(order.order_id));
     body.append(row);
   }
   drawSummary(byStatus);
@@ -107,7 +89,8 @@ async function showTransaction(orderId) {
 
 export function wireTransactions() {
   onSubmit('transaction-filters', async () => {
-    session.filters = filtersOfForm();
+    // "To" is the last day shown, so the API gets the day after.
+    session.filters = formQuery('transaction-filters', ['created_to']);
     session.cursors = [null];
     session.nextCursor = null;
     await loadTransactions([null]);
