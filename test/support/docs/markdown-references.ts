@@ -24,7 +24,7 @@ const ROOT_FOLDERS = ['src', 'test', 'docs', 'bench', 'tools', 'scripts', 'docke
 const SOURCE_FOLDERS = ['domain', 'application', 'infrastructure', 'interface', 'config', 'composition'];
 
 const FILE_NAME = /^[\w.-]+\.(ts|cjs|mjs|js|json|md|css|html|sql|ya?ml|conf|svg|png)$/;
-const CODE_SPAN = /(`+)(.+?)\1/g;
+const CODE_SPAN = /(`+)([^`][\s\S]*?)\1/g;
 const LINK = /!?\[(?:[^\]\\]|\\.)*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
 const PROSE_PATH = new RegExp(`(?<![\\w./@-])((?:${ROOT_FOLDERS.map(escape).join('|')})/[\\w.*/-]*)`, 'g');
 const FENCE = /^\s*(```|~~~)(.*)$/;
@@ -33,32 +33,59 @@ export function referencesIn(markdown: string): Reference[] {
   const references: Reference[] = [];
   const lines = markdown.split('\n');
   let fence: { readonly tree: TreeReader | undefined } | undefined;
+  let paragraph: { readonly line: number; text: string } | undefined;
+  const endParagraph = (): void => {
+    if (paragraph) references.push(...inParagraph(paragraph.text, paragraph.line));
+    paragraph = undefined;
+  };
   lines.forEach((text, index) => {
     const line = index + 1;
     const fenceMark = FENCE.exec(text);
     if (fenceMark) {
+      endParagraph();
       const next = lines[index + 1] ?? '';
       fence = fence
         ? undefined
         : { tree: fenceMark[2].trim() === '' && /^[\w.-]+\/\s*$/.test(next) ? new TreeReader() : undefined };
-      return;
-    }
-    if (fence) {
+    } else if (fence) {
       for (const target of fence.tree?.read(text) ?? []) references.push({ kind: 'path', line, target, where: 'tree' });
-      return;
-    }
-    for (const [, target] of text.matchAll(LINK)) references.push({ kind: 'link', line, target, where: 'link' });
-    for (const [, , code] of text.matchAll(CODE_SPAN)) {
-      const named = namedIn(code);
-      if (named) references.push({ ...named, line, where: 'code' });
-    }
-    const prose = text.replace(CODE_SPAN, ' ').replace(LINK, ' ');
-    for (const [, written] of prose.matchAll(PROSE_PATH)) {
-      const target = pathFrom(written);
-      if (target) references.push({ kind: 'path', line, target, where: 'prose' });
+    } else if (text.trim() === '') {
+      endParagraph();
+    } else if (paragraph) {
+      paragraph.text += `\n${text}`;
+    } else {
+      paragraph = { line, text };
     }
   });
+  endParagraph();
   return references;
+}
+
+/** The references of one paragraph (code spans and links may run over a line break), in the order written. */
+function inParagraph(text: string, firstLine: number): Reference[] {
+  const lineAt = (offset: number): number => firstLine + (text.slice(0, offset).match(/\n/g)?.length ?? 0);
+  const found: { readonly offset: number; readonly reference: Reference }[] = [];
+  for (const match of text.matchAll(LINK)) {
+    found.push({
+      offset: match.index,
+      reference: { kind: 'link', target: match[1], line: lineAt(match.index), where: 'link' },
+    });
+  }
+  for (const match of text.matchAll(CODE_SPAN)) {
+    const named = namedIn(match[2]);
+    if (named) found.push({ offset: match.index, reference: { ...named, line: lineAt(match.index), where: 'code' } });
+  }
+  const blank = (written: string): string => written.replace(/[^\n]/g, ' ');
+  const prose = text.replace(CODE_SPAN, blank).replace(LINK, blank);
+  for (const match of prose.matchAll(PROSE_PATH)) {
+    const target = pathFrom(match[1]);
+    if (target)
+      found.push({
+        offset: match.index,
+        reference: { kind: 'path', target, line: lineAt(match.index), where: 'prose' },
+      });
+  }
+  return found.sort((a, b) => a.offset - b.offset).map(({ reference }) => reference);
 }
 
 function namedIn(code: string): Pick<Reference, 'kind' | 'target'> | undefined {
