@@ -225,7 +225,7 @@ function reloadlyConfig(env: NodeJS.ProcessEnv, problems: string[]): ReloadlyCon
   const threshold = env.RELOADLY_LOW_FLOAT_THRESHOLD || null;
   if (threshold !== null && !/^\d{1,15}(\.\d{1,8})?$/.test(threshold))
     problems.push(`RELOADLY_LOW_FLOAT_THRESHOLD must be a decimal amount such as 500.00 (got "${threshold}")`);
-  // Reloadly's documented examples date transactions 4 to 5 hours behind the UTC times beside them (docs/decisions.md, "Reloadly's report times").
+  // Reloadly's documented examples date transactions 4 to 5 hours behind the UTC times beside them (docs/decisions/0043-reloadly-report-times.md).
   const reportTimeZone = env.RELOADLY_REPORT_TIME_ZONE || 'America/New_York';
   if (!isTimeZoneName(reportTimeZone))
     problems.push(

@@ -24,8 +24,8 @@ const STUCK_AFTER_MS = 900_000;
 const UNTIL_REVEALED_MS = 3_600_000;
 
 /**
- * Live orders whose first attempt may have reached Reloadly (the money rule of docs/decisions.md,
- * "After an unknown outcome, only the provider's word about the order refunds it"), against the
+ * Live orders whose first attempt may have reached Reloadly (the money rule of
+ * docs/decisions/0039-unknown-outcome-provider-word.md), against the
  * protocol simulator over HTTP, each with the service stopped and started again on the same
  * database in the middle: nothing is refunded while the first attempt may still succeed, nothing
  * is sent twice, and the ledger verifies.

@@ -59,7 +59,8 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
           'provider_unavailable',
           `${biller.name} could not be asked for the bill: ${error.message}`,
         );
-      // The spec's code for "nothing to pay": the same answer pay-bill gives a 0.00 bill (docs/decisions.md).
+      // The spec's code for "nothing to pay": the same answer pay-bill gives a 0.00 bill
+      // (docs/decisions/0013-nothing-due-422.md).
       if (error instanceof NoBillDueError)
         throw new ServiceError(
           'amount_out_of_range',

@@ -12,8 +12,8 @@ export interface ProviderOrder {
   /**
    * True when an earlier submission of this order may have reached the provider (the order is in
    * doubt, see `inDoubtSince`): an adapter looks the order up by its id, and sends it again only if
-   * its provider guarantees that a repeated identifier is never performed twice (docs/decisions.md,
-   * "After an unknown outcome, only the provider's word about the order refunds it").
+   * its provider guarantees that a repeated identifier is never performed twice
+   * (docs/decisions/0040-resend-or-look-up.md).
    */
   resubmission?: boolean;
   /**
@@ -31,7 +31,7 @@ export interface ProviderOrder {
 /**
  * What a failure rests on (defined with the order's events, `domain/transaction`). Only some of
  * these may refund an order an earlier attempt of which may have reached the provider
- * (docs/decisions.md, "After an unknown outcome, only the provider's word about the order refunds it"):
+ * (docs/decisions/0039-unknown-outcome-provider-word.md):
  * - `not_sent`: this attempt was not sent (our own pre-check: no route, the float, the currency);
  * - `refused`: the provider refused this attempt before taking any money; it says nothing of an
  *   earlier attempt of the same order;

@@ -32,15 +32,15 @@ const isOpen = (state: TransactionState | null): boolean =>
 
 /**
  * Settlement, step 1: submits the order from its debit upstream and opens the order's stream
- * with the answer (docs/decisions.md, "Submission: the provider first, then one append").
+ * with the answer (docs/decisions/0036-submission-provider-first.md).
  * The stuck-order check is armed only for an order that may need it: one the provider left
  * open (pending, or nothing known yet), one whose submission failed, or one whose submission is
  * tried again (a provider that stays down or never answers must still get the order held). An
  * order with a final answer at once never gets one.
  *
  * An attempt that may have reached the provider without anything telling how it ended puts the
- * order in doubt (docs/decisions.md, "After an unknown outcome, only the provider's word about the
- * order refunds it"): a submission that failed without saying that nothing was sent, or a retried
+ * order in doubt (docs/decisions/0039-unknown-outcome-provider-word.md): a submission that failed
+ * without saying that nothing was sent, or a retried
  * run whose predecessor did not record that it sent nothing.
  */
 @Injectable()

@@ -107,8 +107,8 @@ export type ProviderAnsweredAfterOutcome = {
  * An attempt to submit the order may have reached the provider, and nothing tells how it ended:
  * no answer in time, a 5xx, an answer that does not decide (an unlisted code, a rate limit), or a
  * submission run that stopped midway. From then on the order is in doubt: only the provider's own
- * record of the order, or its confirmed absence, may fail it (docs/decisions.md, "After an
- * unknown outcome, only the provider's word about the order refunds it"). Every such attempt is
+ * record of the order, or its confirmed absence, may fail it
+ * (docs/decisions/0039-unknown-outcome-provider-word.md). Every such attempt is
  * recorded; the first one starts the provider's look-up window.
  */
 export type TransactionAttemptInDoubt = {

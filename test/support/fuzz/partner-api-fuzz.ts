@@ -441,7 +441,7 @@ export async function runPartnerApiFuzz(
 
   // No money moved by a refused request: every order is one a 200 answered, and the balance is what they explain.
   // The list is read from the orders read model, which shows a new order once its projector has passed it
-  // (docs/decisions.md, "Reads right after a topup"), while the balance is read from the log: the two are
+  // (docs/decisions/0021-reads-right-after-a-topup.md), while the balance is read from the log: the two are
   // compared once the list shows every accepted order and an order's outcome is not changing in between.
   const deadline = Date.now() + 15_000;
   let snapshot = await moneySnapshot(target, key, startBalance);

@@ -5,7 +5,7 @@ import {
   verdictOfRefusal,
 } from '../../../src/infrastructure/providers/reloadly/reloadly-outcomes';
 
-/** The table in docs/decisions.md ("Reloadly: statuses and error codes"), as the code has it. */
+/** The table in docs/decisions/0042-reloadly-outcomes.md, as the code has it. */
 describe('Reloadly statuses and error codes -> our outcomes', () => {
   it('maps every documented transaction status', () => {
     expect(TOPUP_STATUSES).toEqual({

@@ -4,7 +4,7 @@ import {
   reportTimeOf,
 } from '../../../src/infrastructure/providers/reloadly/report-time';
 
-/** Reloadly's report times are wall-clock times in RELOADLY_REPORT_TIME_ZONE (docs/decisions.md, "Reloadly's report times"). */
+/** Reloadly's report times are wall-clock times in RELOADLY_REPORT_TIME_ZONE (docs/decisions/0043-reloadly-report-times.md). */
 describe('Reloadly report times in a time zone', () => {
   const NEW_YORK = 'America/New_York';
 

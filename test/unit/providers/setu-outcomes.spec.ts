@@ -6,7 +6,7 @@ import {
   verdictOfRefusal,
 } from '../../../src/infrastructure/providers/setu/setu-outcomes';
 
-/** The table in docs/decisions.md ("Setu: statuses and error codes → our outcomes"), as the code has it. */
+/** The table in docs/decisions/0049-setu-outcomes.md, as the code has it. */
 describe('Setu statuses and error codes -> our outcomes', () => {
   it('maps the documented payment statuses, the transactions list writing Error for Failure', () => {
     expect(PAYMENT_STATUSES).toEqual({

@@ -1,8 +1,8 @@
 import { UpstreamPayment, UpstreamTopup } from './reloadly-api';
 
 /**
- * What an upstream status or error code means for an order (docs/decisions.md, "Reloadly: the
- * status and error-code table"): `succeeded`, `failed` (a definitive refusal: the money was not
+ * What an upstream status or error code means for an order (the table of
+ * docs/decisions/0042-reloadly-outcomes.md): `succeeded`, `failed` (a definitive refusal: the money was not
  * taken upstream), `processing` (accepted, not decided yet) or `unknown` (anything else: never
  * taken as a failure; the order is looked up until a definitive answer).
  */

@@ -28,8 +28,8 @@ import { dividedBy, scaled, unscaled } from './upstream-decimal';
 export const RELOADLY_POLL_AFTER_MS = 30_000;
 /**
  * Reloadly's look-up window: how long after the first attempt in doubt an attempt it received may
- * still be missing from its records (docs/decisions.md, "The look-up window and confirmed
- * absence"). Only after it has passed may its report confirm that the order never arrived.
+ * still be missing from its records (docs/decisions/0041-reloadly-lookup-window.md). Only after it
+ * has passed may its report confirm that the order never arrived.
  */
 export const RELOADLY_LOOKUP_WINDOW_MS = 10 * 60_000;
 /** The report read to confirm absence reaches this far before the order was placed and after now (any time zone, any clock skew). */
@@ -39,8 +39,8 @@ const OPERATOR_CACHE_MS = 60 * 60 * 1000;
 /**
  * Whether an order whose earlier attempt may have reached Reloadly is ever sent again, per
  * product: never. Reloadly documents no idempotent repeat of a `customIdentifier` or a
- * `referenceId` (docs/decisions.md, "After an unknown outcome, only the provider's word about the
- * order refunds it"); such an order is only looked up, until Reloadly's record decides it, its
+ * `referenceId` (docs/decisions/0040-resend-or-look-up.md); such an order is only looked up,
+ * until Reloadly's record decides it, its
  * report confirms absence after the look-up window, or it is held for an operator.
  */
 export const RESEND_AFTER_UNKNOWN: Readonly<Record<OrderProduct['kind'], boolean>> = {

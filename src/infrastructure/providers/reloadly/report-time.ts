@@ -1,7 +1,7 @@
 /**
  * Reloadly's report times: "yyyy-MM-dd HH:mm:ss" wall-clock times without a zone. The zone they
- * are in is RELOADLY_REPORT_TIME_ZONE (an IANA name; docs/decisions.md, "Reloadly's report
- * times"): the report's range parameters are written in it, and its dates are read in it.
+ * are in is RELOADLY_REPORT_TIME_ZONE (an IANA name; docs/decisions/0043-reloadly-report-times.md):
+ * the report's range parameters are written in it, and its dates are read in it.
  */
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?$/;
 

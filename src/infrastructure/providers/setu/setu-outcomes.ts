@@ -1,8 +1,8 @@
 import { SetuFailure } from './setu-records';
 
 /**
- * What Setu's statuses and error codes mean for an order (docs/decisions.md, "Setu: statuses and
- * error codes → our outcomes"): `succeeded`, `failed` (Setu's own word that the payment did not
+ * What Setu's statuses and error codes mean for an order (the table of
+ * docs/decisions/0049-setu-outcomes.md): `succeeded`, `failed` (Setu's own word that the payment did not
  * go through, or a refusal before anything was taken), `processing`, or `unknown` (anything
  * else: never taken as a failure; the order is looked up until Setu gives a definitive answer).
  */
