@@ -2,7 +2,7 @@ import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BillerResource } from '../../application/catalog/list-billers';
 import { CorridorListFields, OperatorResource } from '../../application/catalog/list-operators';
 import { BillInfoResource } from '../../application/orders/fetch-bill';
-import { OrderResource, TransactionStatusResource } from '../../application/orders/order-response';
+import { OrderDryRunResource, OrderResource, TransactionStatusResource } from '../../application/orders/order-response';
 import { ErrorCode } from '../../application/shared/service-error';
 import { BalanceResource } from '../../application/wallets/get-balance';
 
@@ -17,8 +17,17 @@ export interface CatalogToolResource extends CorridorListFields {
 /** What service_topup and service_pay_bill answer: the Order exactly as REST sends it, and whether it is a replay. */
 export type PlacedOrderToolResource = OrderResource & { replayed: boolean };
 
+/** What a tool answers: the resource of the use case it runs, as REST answers it (the catalog: both lists). */
+export type ToolResource =
+  | BalanceResource
+  | CatalogToolResource
+  | BillInfoResource
+  | PlacedOrderToolResource
+  | OrderDryRunResource
+  | TransactionStatusResource;
+
 /** A successful tool result: the resource as structuredContent, and a short summary for the model to read. */
-export function toolSuccess(resource: object, summary: string): CallToolResult {
+export function toolSuccess(resource: ToolResource, summary: string): CallToolResult {
   return { content: [{ type: 'text', text: summary }], structuredContent: { ...resource } };
 }
 
