@@ -1,8 +1,29 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { OPERATOR_ACTIONS, OperatorActions } from '../ports/operator-actions.port';
+import { Environment } from '../../domain/shared/environment';
+import { OPERATOR_ACTIONS, OperatorAction, OperatorActions } from '../ports/operator-actions.port';
 
-export class AuditOperator extends Query<{ operator: string; actions: Record<string, unknown>[] }> {
+/** One event an operator caused, as the audit shows it. */
+export interface OperatorActionResource {
+  position: string;
+  occurred_at: string;
+  event_type: string;
+  stream_id: string;
+  revision: number;
+  event_id: string;
+  partner_id: string | null;
+  environment: Environment | null;
+  correlation_id: string;
+  data: OperatorAction['data'];
+}
+
+/** What one operator did in the back office, newest first. */
+export interface OperatorAuditResource {
+  operator: string;
+  actions: OperatorActionResource[];
+}
+
+export class AuditOperator extends Query<OperatorAuditResource> {
   constructor(
     readonly name: string,
     readonly limit: number,
@@ -20,7 +41,7 @@ export class AuditOperator extends Query<{ operator: string; actions: Record<str
 export class AuditOperatorHandler implements IQueryHandler<AuditOperator> {
   constructor(@Inject(OPERATOR_ACTIONS) private readonly actions: OperatorActions) {}
 
-  async execute({ name, limit }: AuditOperator): Promise<{ operator: string; actions: Record<string, unknown>[] }> {
+  async execute({ name, limit }: AuditOperator): Promise<OperatorAuditResource> {
     const actions = await this.actions.actionsOf(name, limit);
     return {
       operator: name,

@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Actor } from '../../domain/shared/actor';
+import { Environment } from '../../domain/shared/environment';
 import { TRANSACTION_EVENT_TYPES } from '../../domain/transaction/transaction.events';
 import { WALLET_EVENT_TYPES } from '../../domain/wallet/wallet.events';
 import { RECONCILIATION_EVENT_TYPES } from '../../domain/reconciliation/reconciliation.events';
@@ -7,7 +9,34 @@ import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.por
 import { ServiceError } from '../shared/service-error';
 import { traceIdOf } from '../ports/trace-context.port';
 
-export class AuditOrder extends Query<Record<string, unknown>> {
+/** One event of an order's history, as the audit shows it. */
+export interface AuditedEventResource {
+  /** `commit/prepare` of the event's global position. */
+  position: string;
+  stream_id: string;
+  revision: number;
+  event_type: string;
+  schema_version: number;
+  event_id: string;
+  occurred_at: string;
+  recorded_at: string;
+  actor: Actor;
+  causation_id: string | null;
+  trace_id: string | null;
+  data: RecordedEvent['data'];
+}
+
+/** An order's whole history across streams, and the state its events leave it in. */
+export interface OrderAuditResource {
+  order_id: string;
+  partner_id: string | null;
+  environment: Environment | null;
+  /** Internal names: INITIATED, PENDING, DISPUTED, SUCCESS, FAILED; null when the order was never placed here. */
+  outcome: string | null;
+  events: AuditedEventResource[];
+}
+
+export class AuditOrder extends Query<OrderAuditResource> {
   constructor(readonly orderId: string) {
     super();
   }
@@ -22,7 +51,7 @@ export class AuditOrder extends Query<Record<string, unknown>> {
 export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
-  async execute({ orderId }: AuditOrder): Promise<Record<string, unknown>> {
+  async execute({ orderId }: AuditOrder): Promise<OrderAuditResource> {
     const events = (await this.store.readByCorrelationId(orderId)).filter(
       (event) =>
         WALLET_EVENT_TYPES.has(event.type) ||
@@ -54,7 +83,7 @@ function outcomeOf(events: readonly RecordedEvent[]): string | null {
   return outcome;
 }
 
-function auditedEvent(event: RecordedEvent): Record<string, unknown> {
+function auditedEvent(event: RecordedEvent): AuditedEventResource {
   return {
     position: `${event.position.commit}/${event.position.prepare}`,
     stream_id: event.streamId,

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
@@ -8,7 +9,17 @@ import { ServiceError } from '../shared/service-error';
 import { StatementDay, statementHorizon, walletStatementDays } from './statement-days';
 import { startOfDay } from './wallet-ledger';
 
-export class DailyStatement extends Query<Record<string, unknown>> {
+/** A wallet's day, and whether it adds up. */
+export interface DailyStatementResource extends StatementDayFields {
+  partner_id: string;
+  environment: Environment;
+  currency: Currency;
+  date: string;
+  as_of: string;
+  complete: boolean;
+}
+
+export class DailyStatement extends Query<DailyStatementResource> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -32,7 +43,7 @@ export class DailyStatementHandler implements IQueryHandler<DailyStatement> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ partnerId, environment, date }: DailyStatement): Promise<Record<string, unknown>> {
+  async execute({ partnerId, environment, date }: DailyStatement): Promise<DailyStatementResource> {
     const dayStart = startOfDay(date);
     if (dayStart === null) throw new ServiceError('validation_failed', 'date: a date as YYYY-MM-DD');
     const { asOf, complete } = statementHorizon(dayStart, this.clock.now(), 'date');

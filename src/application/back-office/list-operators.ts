@@ -20,7 +20,11 @@ export interface OperatorRow {
   revoke_reason: string | null;
 }
 
-export class ListOperators extends Query<{ operators: OperatorRow[] }> {}
+export interface BackOfficeOperatorsResource {
+  operators: OperatorRow[];
+}
+
+export class ListOperators extends Query<BackOfficeOperatorsResource> {}
 
 /** Every operator token ever created, oldest first, with who created and who revoked it (never the token or its hash). */
 @QueryHandler(ListOperators)
@@ -30,7 +34,7 @@ export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(): Promise<{ operators: OperatorRow[] }> {
+  async execute(): Promise<BackOfficeOperatorsResource> {
     const rows = new Map<string, OperatorRow>();
     for (const recorded of await this.store.readStream(OPERATORS_STREAM_ID)) {
       const event = domainEventOf<OperatorEvent>(recorded);

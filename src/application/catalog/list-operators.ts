@@ -1,11 +1,38 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Corridor } from '../../domain/corridor/corridor';
+import { Currency } from '../../domain/money/currency';
 import { parseCorridorPhone } from '../../domain/phone/corridor-phone';
 import { Caller } from '../auth/caller';
 import { CATALOG, Catalog, OperatorEntry } from '../ports/catalog.port';
 import { ServiceError } from '../shared/service-error';
 
-export class ListOperators extends Query<Record<string, unknown>> {
+/** The Operator resource: a mobile prepaid operator of the corridor. */
+export interface OperatorResource {
+  id: number;
+  api_operator_id: string;
+  name: string;
+  category: 'MOBILE_PREPAID';
+  min_amount: string;
+  max_amount: string;
+  local_currency: Currency;
+}
+
+/** What every catalog list carries before its entries. */
+export interface CorridorListFields {
+  corridor: Corridor;
+  currency: Currency;
+  count: number;
+}
+
+/** The OperatorList resource: the corridor's operators, or only the detected one when a phone was given. */
+export interface OperatorListResource extends CorridorListFields {
+  /** The queried phone in E.164, present when a phone was given. */
+  phone?: string;
+  operators: OperatorResource[];
+}
+
+export class ListOperators extends Query<OperatorListResource> {
   constructor(
     readonly caller: Caller,
     /** When given, only the operator whose number range holds this phone. */
@@ -15,7 +42,7 @@ export class ListOperators extends Query<Record<string, unknown>> {
   }
 }
 
-export const operatorResource = (operator: OperatorEntry): Record<string, unknown> => ({
+export const operatorResource = (operator: OperatorEntry): OperatorResource => ({
   id: operator.id,
   api_operator_id: operator.apiOperatorId,
   name: operator.name,
@@ -26,12 +53,12 @@ export const operatorResource = (operator: OperatorEntry): Record<string, unknow
 });
 
 @QueryHandler(ListOperators)
-export class ListOperatorsHandler implements IQueryHandler<ListOperators, Record<string, unknown>> {
+export class ListOperatorsHandler implements IQueryHandler<ListOperators, OperatorListResource> {
   constructor(@Inject(CATALOG) private readonly catalog: Catalog) {}
 
-  async execute({ caller, phone }: ListOperators): Promise<Record<string, unknown>> {
+  async execute({ caller, phone }: ListOperators): Promise<OperatorListResource> {
     let operators = this.catalog.operators(caller.corridor);
-    let detected: Record<string, unknown> = {};
+    let detected: Pick<OperatorListResource, 'phone'> = {};
     if (phone !== undefined) {
       const parsed = parseCorridorPhone(phone, caller.corridor);
       if (!parsed.ok) throw new ServiceError('validation_failed', parsed.detail);

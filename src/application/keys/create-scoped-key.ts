@@ -14,7 +14,7 @@ import { KEY_HASHER, KeyHasher, SECRET_GENERATOR, SecretGenerator } from '../por
 import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
-import { scopedKeyResource } from './scoped-key-resource';
+import { CreatedScopedKeyResource, scopedKeyResource } from './scoped-key-resource';
 
 export interface ScopedKeyRequest {
   label: string;
@@ -27,7 +27,7 @@ export interface ScopedKeyRequest {
   rate_limit?: number | null;
 }
 
-export class CreateScopedKey extends Command<Record<string, unknown>> {
+export class CreateScopedKey extends Command<CreatedScopedKeyResource> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -50,7 +50,7 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, environment, request, actor }: CreateScopedKey): Promise<Record<string, unknown>> {
+  async execute({ partnerId, environment, request, actor }: CreateScopedKey): Promise<CreatedScopedKeyResource> {
     const partner = await this.readModels.partner(partnerId);
     if (!partner) throw new ServiceError('not_found', 'partner not found');
     const currency = currencyOf(partner.corridor);

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { KEY_CAP_WINDOW_MS } from '../../domain/partner/scoped-key';
+import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { keySpentWithin } from '../../domain/wallet/wallet.decider';
 import { CLOCK, Clock } from '../ports/clock.port';
@@ -9,9 +10,17 @@ import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
-import { mainKeyResource, scopedKeyResource } from './scoped-key-resource';
+import { MainKeyResource, ScopedKeyResource, mainKeyResource, scopedKeyResource } from './scoped-key-resource';
 
-export class ListScopedKeys extends Query<Record<string, unknown>> {
+/** The ScopedKeyList resource: the environment's main key and its restricted keys. */
+export interface ScopedKeyListResource {
+  environment: Environment;
+  currency: Currency;
+  main_key: MainKeyResource | null;
+  keys: ScopedKeyResource[];
+}
+
+export class ListScopedKeys extends Query<ScopedKeyListResource> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -34,7 +43,7 @@ export class ListScopedKeysHandler implements IQueryHandler<ListScopedKeys> {
     private readonly wallets: WalletCommandProcessor,
   ) {}
 
-  async execute({ partnerId, environment }: ListScopedKeys): Promise<Record<string, unknown>> {
+  async execute({ partnerId, environment }: ListScopedKeys): Promise<ScopedKeyListResource> {
     const partner = await this.readModels.partner(partnerId);
     if (!partner) throw new ServiceError('not_found', 'partner not found');
     const currency = currencyOf(partner.corridor);

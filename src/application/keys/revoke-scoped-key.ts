@@ -12,7 +12,13 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
 
-export class RevokeScopedKey extends Command<{ key_id: string; revoked: true }> {
+/** The RevokedKey resource: the key is refused from this answer on. */
+export interface RevokedKeyResource {
+  key_id: string;
+  revoked: true;
+}
+
+export class RevokeScopedKey extends Command<RevokedKeyResource> {
   constructor(
     readonly partnerId: string,
     /** The environment the request acts in (the partner's key); null: every environment (an operator). */
@@ -35,7 +41,7 @@ export class RevokeScopedKeyHandler implements ICommandHandler<RevokeScopedKey> 
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, environment, keyId, actor }: RevokeScopedKey): Promise<{ key_id: string; revoked: true }> {
+  async execute({ partnerId, environment, keyId, actor }: RevokeScopedKey): Promise<RevokedKeyResource> {
     // Found by its record whatever the record holds: a key whose terms are unreadable can still be revoked.
     const key = (await this.readModels.apiKeyAccessByIds([keyId])).get(keyId)?.key;
     if (!key || key.partnerId !== partnerId || (environment !== null && key.environment !== environment))

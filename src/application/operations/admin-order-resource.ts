@@ -1,8 +1,62 @@
+import { Currency } from '../../domain/money/currency';
+import { Environment } from '../../domain/shared/environment';
+import { PublicStatus, TransactionStatus, publicStatusOf } from '../../domain/transaction/transaction.decider';
+import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
+import { OrderKind, OrderProduct } from '../../domain/wallet/order-product';
 import { OrderView } from '../ports/read-models.port';
-import { publicStatusOf } from '../../domain/transaction/transaction.decider';
+
+type AfterHold = ProviderAnsweredAfterHold['data'];
+type AfterOutcome = ProviderAnsweredAfterOutcome['data'];
+
+/** The provider's final answer when it came after the order was held. */
+export interface ProviderAnswerAfterHoldResource {
+  outcome: AfterHold['outcome'];
+  operator_ref: string | null;
+  reason: string | null;
+  answered_at: string;
+}
+
+/** The provider's answer after the order's outcome, when recorded. */
+export interface ProviderAnswerAfterOutcomeResource {
+  outcome: AfterOutcome['outcome'];
+  operator_ref: string | null;
+  reason: string | null;
+  answered_at: string;
+  recorded_status: AfterOutcome['recordedStatus'];
+  contradicts_outcome: boolean;
+}
+
+/** An order as operators see it: the internal status too. */
+export interface AdminOrderResource {
+  order_id: string;
+  partner_id: string;
+  environment: Environment;
+  status: TransactionStatus;
+  public_status: PublicStatus;
+  kind: OrderKind;
+  product: OrderProduct;
+  amount: string;
+  currency: Currency;
+  reference: string | null;
+  balance_after: string;
+  operator_ref: string | null;
+  failure_reason: string | null;
+  provider_answer_after_hold: ProviderAnswerAfterHoldResource | null;
+  provider_answer_after_outcome: ProviderAnswerAfterOutcomeResource | null;
+  settled_at: string | null;
+  refunded_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A list of orders as operators see them. */
+export interface AdminOrderListResource {
+  count: number;
+  orders: AdminOrderResource[];
+}
 
 /** What operators see of an order: the internal status too. */
-export const adminOrderResource = (order: OrderView): Record<string, unknown> => ({
+export const adminOrderResource = (order: OrderView): AdminOrderResource => ({
   order_id: order.orderId,
   partner_id: order.partnerId,
   environment: order.environment,

@@ -1,11 +1,31 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { ENVIRONMENTS } from '../../domain/shared/environment';
+import { Corridor } from '../../domain/corridor/corridor';
+import { Currency } from '../../domain/money/currency';
+import { KycStatus } from '../../domain/partner/partner.events';
+import { Environment } from '../../domain/shared/environment';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { adminOrderResource } from './admin-order-resource';
+import { AdminOrderListResource, AdminOrderResource, adminOrderResource } from './admin-order-resource';
 
-export class ShowPartner extends Query<Record<string, unknown>> {
+/** A wallet's balance as the back office shows it. */
+export interface WalletBalanceResource {
+  available: string;
+  currency: Currency;
+  updated_at: string;
+}
+
+/** A partner as operators see it: identity, KYC status and both balances (null: no wallet yet). */
+export interface PartnerResource {
+  partner_id: string;
+  name: string;
+  corridor: Corridor;
+  kyc_status: KycStatus;
+  created_at: string;
+  balances: Record<Environment, WalletBalanceResource | null>;
+}
+
+export class ShowPartner extends Query<PartnerResource> {
   constructor(readonly partnerId: string) {
     super();
   }
@@ -16,16 +36,20 @@ export class ShowPartner extends Query<Record<string, unknown>> {
 export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
-  async execute({ partnerId }: ShowPartner): Promise<Record<string, unknown>> {
+  async execute({ partnerId }: ShowPartner): Promise<PartnerResource> {
     const partner = await this.readModels.partner(partnerId);
     if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
-    const balances: Record<string, unknown> = {};
-    for (const environment of ENVIRONMENTS) {
+    const balanceIn = async (environment: Environment): Promise<WalletBalanceResource | null> => {
       const balance = await this.readModels.balance(partnerId, environment);
-      balances[environment] = balance
+      return balance
         ? { available: balance.available, currency: balance.currency, updated_at: balance.updatedAt }
         : null;
-    }
+    };
+    // Every environment, in the order of ENVIRONMENTS.
+    const balances: PartnerResource['balances'] = {
+      live: await balanceIn('live'),
+      sandbox: await balanceIn('sandbox'),
+    };
     return {
       partner_id: partner.partnerId,
       name: partner.name,
@@ -37,7 +61,7 @@ export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
   }
 }
 
-export class ListOrdersForOperators extends Query<Record<string, unknown>> {
+export class ListOrdersForOperators extends Query<AdminOrderListResource> {
   constructor(
     readonly heldOnly: boolean,
     readonly limit: number,
@@ -50,7 +74,7 @@ export class ListOrdersForOperators extends Query<Record<string, unknown>> {
 export class ListOrdersForOperatorsHandler implements IQueryHandler<ListOrdersForOperators> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
-  async execute({ heldOnly, limit }: ListOrdersForOperators): Promise<Record<string, unknown>> {
+  async execute({ heldOnly, limit }: ListOrdersForOperators): Promise<AdminOrderListResource> {
     if (!heldOnly)
       throw new ServiceError('validation_failed', 'held: only the held orders can be listed here (held=true)');
     const orders = await this.readModels.heldOrders(limit);
@@ -58,7 +82,7 @@ export class ListOrdersForOperatorsHandler implements IQueryHandler<ListOrdersFo
   }
 }
 
-export class ShowOrder extends Query<Record<string, unknown>> {
+export class ShowOrder extends Query<AdminOrderResource> {
   constructor(readonly orderId: string) {
     super();
   }
@@ -68,7 +92,7 @@ export class ShowOrder extends Query<Record<string, unknown>> {
 export class ShowOrderHandler implements IQueryHandler<ShowOrder> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
-  async execute({ orderId }: ShowOrder): Promise<Record<string, unknown>> {
+  async execute({ orderId }: ShowOrder): Promise<AdminOrderResource> {
     const order = await this.readModels.order(orderId);
     if (!order) throw new ServiceError('not_found', `no order ${orderId}`);
     return adminOrderResource(order);

@@ -2,9 +2,44 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { BACK_OFFICE_SEARCH, BackOfficeSearch, OrderSearch, PartnerSearch } from '../ports/back-office-search.port';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { adminOrderResource } from './admin-order-resource';
+import { Corridor } from '../../domain/corridor/corridor';
+import { KycStatus } from '../../domain/partner/partner.events';
+import { AdminOrderListResource, adminOrderResource } from './admin-order-resource';
 
-export class SearchPartners extends Query<Record<string, unknown>> {
+/** A partner in the back office's list: identity and KYC status, never keys. */
+export interface PartnerEntryResource {
+  partner_id: string;
+  name: string;
+  corridor: Corridor;
+  kyc_status: KycStatus;
+  created_at: string;
+}
+
+export interface PartnerListResource {
+  count: number;
+  partners: PartnerEntryResource[];
+}
+
+/** The open jobs of one kind. */
+export interface JobKindBacklogResource {
+  kind: string;
+  open: number;
+  due: number;
+  retrying: number;
+  running: number;
+  oldest_due_at: string | null;
+  last_error: string | null;
+}
+
+/** The durable job queue's open work by kind, as of the service's clock. */
+export interface JobBacklogResource {
+  as_of: string;
+  open: number;
+  due: number;
+  kinds: JobKindBacklogResource[];
+}
+
+export class SearchPartners extends Query<PartnerListResource> {
   constructor(readonly search: PartnerSearch) {
     super();
   }
@@ -15,7 +50,7 @@ export class SearchPartners extends Query<Record<string, unknown>> {
 export class SearchPartnersHandler implements IQueryHandler<SearchPartners> {
   constructor(@Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch) {}
 
-  async execute({ search }: SearchPartners): Promise<Record<string, unknown>> {
+  async execute({ search }: SearchPartners): Promise<PartnerListResource> {
     const partners = await this.search.partners(search);
     return {
       count: partners.length,
@@ -30,7 +65,7 @@ export class SearchPartnersHandler implements IQueryHandler<SearchPartners> {
   }
 }
 
-export class SearchOrders extends Query<Record<string, unknown>> {
+export class SearchOrders extends Query<AdminOrderListResource> {
   constructor(readonly search: OrderSearch) {
     super();
   }
@@ -41,13 +76,13 @@ export class SearchOrders extends Query<Record<string, unknown>> {
 export class SearchOrdersHandler implements IQueryHandler<SearchOrders> {
   constructor(@Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch) {}
 
-  async execute({ search }: SearchOrders): Promise<Record<string, unknown>> {
+  async execute({ search }: SearchOrders): Promise<AdminOrderListResource> {
     const orders = await this.search.orders(search);
     return { count: orders.length, orders: orders.map(adminOrderResource) };
   }
 }
 
-export class ShowJobBacklog extends Query<Record<string, unknown>> {}
+export class ShowJobBacklog extends Query<JobBacklogResource> {}
 
 /** The durable job queue's open work by kind, as of the service's clock. */
 @QueryHandler(ShowJobBacklog)
@@ -57,7 +92,7 @@ export class ShowJobBacklogHandler implements IQueryHandler<ShowJobBacklog> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(): Promise<Record<string, unknown>> {
+  async execute(): Promise<JobBacklogResource> {
     const now = this.clock.now();
     const lines = await this.search.jobBacklog(now);
     return {

@@ -1,21 +1,63 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler, IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { PROJECTION_ADMIN, ProjectionAdmin, ProjectionStatus, RebuildProgress } from '../ports/projections.port';
+import {
+  PROJECTION_ADMIN,
+  PositionView,
+  ProjectionAdmin,
+  ProjectionStatus,
+  RebuildPhase,
+  RebuildProgress,
+  RebuildState,
+} from '../ports/projections.port';
 import { ServiceError } from '../shared/service-error';
 
-export class ShowProjections extends Query<Record<string, unknown>> {}
+/** A blue/green rebuild of one read model, and how far it is. */
+export interface RebuildResource {
+  rebuild_id: string;
+  projection: string;
+  state: RebuildState;
+  phase: RebuildPhase;
+  events_applied: number;
+  events_total: number;
+  events_per_second: number;
+  eta_seconds: number | null;
+  version_before: number;
+  version_after: number | null;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  error: string | null;
+}
+
+/** One projection: its version, checkpoint and lag, and the rebuild in progress if any. */
+export interface ProjectionResource {
+  name: string;
+  group: string;
+  rebuildable: boolean;
+  version: number;
+  checkpoint: PositionView | null;
+  lag_events: number;
+  rebuilt_at: string | null;
+  rebuilding: RebuildResource | null;
+}
+
+export interface ProjectionsResource {
+  projections: ProjectionResource[];
+}
+
+export class ShowProjections extends Query<ProjectionsResource> {}
 
 /** Each projection's version, checkpoint and lag, and the rebuild in progress if any. */
 @QueryHandler(ShowProjections)
 export class ShowProjectionsHandler implements IQueryHandler<ShowProjections> {
   constructor(@Inject(PROJECTION_ADMIN) private readonly projections: ProjectionAdmin) {}
 
-  async execute(): Promise<Record<string, unknown>> {
+  async execute(): Promise<ProjectionsResource> {
     return { projections: (await this.projections.status()).map(projectionResource) };
   }
 }
 
-export class RebuildProjection extends Command<Record<string, unknown>> {
+export class RebuildProjection extends Command<RebuildResource> {
   constructor(readonly projection: string) {
     super();
   }
@@ -26,14 +68,14 @@ export class RebuildProjection extends Command<Record<string, unknown>> {
 export class RebuildProjectionHandler implements ICommandHandler<RebuildProjection> {
   constructor(@Inject(PROJECTION_ADMIN) private readonly projections: ProjectionAdmin) {}
 
-  async execute({ projection }: RebuildProjection): Promise<Record<string, unknown>> {
+  async execute({ projection }: RebuildProjection): Promise<RebuildResource> {
     const started = await this.projections.startRebuild(projection);
     if (started.ok) return rebuildResource(started.rebuild);
     throw new ServiceError(started.reason === 'unknown_projection' ? 'not_found' : 'invalid_state', started.detail);
   }
 }
 
-export class ShowProjectionRebuild extends Query<Record<string, unknown>> {
+export class ShowProjectionRebuild extends Query<RebuildResource> {
   constructor(readonly rebuildId: string) {
     super();
   }
@@ -43,14 +85,14 @@ export class ShowProjectionRebuild extends Query<Record<string, unknown>> {
 export class ShowProjectionRebuildHandler implements IQueryHandler<ShowProjectionRebuild> {
   constructor(@Inject(PROJECTION_ADMIN) private readonly projections: ProjectionAdmin) {}
 
-  async execute({ rebuildId }: ShowProjectionRebuild): Promise<Record<string, unknown>> {
+  async execute({ rebuildId }: ShowProjectionRebuild): Promise<RebuildResource> {
     const rebuild = await this.projections.rebuild(rebuildId);
     if (!rebuild) throw new ServiceError('not_found', `no rebuild ${rebuildId}`);
     return rebuildResource(rebuild);
   }
 }
 
-export function rebuildResource(rebuild: RebuildProgress): Record<string, unknown> {
+export function rebuildResource(rebuild: RebuildProgress): RebuildResource {
   return {
     rebuild_id: rebuild.rebuildId,
     projection: rebuild.projection,
@@ -69,7 +111,7 @@ export function rebuildResource(rebuild: RebuildProgress): Record<string, unknow
   };
 }
 
-function projectionResource(status: ProjectionStatus): Record<string, unknown> {
+function projectionResource(status: ProjectionStatus): ProjectionResource {
   return {
     name: status.name,
     group: status.group,

@@ -7,9 +7,9 @@ import { debitOfOrder } from '../orders/debit-of-order';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { OrderLifecycle } from '../process-managers/order-lifecycle';
 import { ServiceError } from '../shared/service-error';
-import { adminOrderResource } from './admin-order-resource';
+import { AdminOrderResource, adminOrderResource } from './admin-order-resource';
 
-export class ResolveOrder extends Command<Record<string, unknown>> {
+export class ResolveOrder extends Command<AdminOrderResource> {
   constructor(
     readonly orderId: string,
     readonly outcome: 'success' | 'failed',
@@ -31,7 +31,7 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async execute({ orderId, outcome, reason, operator }: ResolveOrder): Promise<Record<string, unknown>> {
+  async execute({ orderId, outcome, reason, operator }: ResolveOrder): Promise<AdminOrderResource> {
     const result = await this.lifecycle.apply(
       orderId,
       { type: 'ResolveTransaction', outcome, reason, operator, at: this.clock.now().toISOString() },

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Caller } from '../auth/caller';
 import { BILL_FETCH_STORE, BillFetchStore } from '../ports/bill-fetch-store.port';
@@ -21,7 +22,23 @@ export interface BillInfoRequest {
   params?: Record<string, string>;
 }
 
-export class FetchBill extends Command<Record<string, unknown>> {
+/** The BillInfo resource: the outstanding bill, step 1 of a bill payment. */
+export interface BillInfoResource {
+  biller_id: number;
+  biller_name: string;
+  consumer_number: string;
+  customer_name: string;
+  amount: string;
+  currency: Currency;
+  due_date: string;
+  bill_period: string;
+  bill_reference: string;
+  fetched_at: string;
+  /** A hint to submit the amount through pay-bill. */
+  instructions: string;
+}
+
+export class FetchBill extends Command<BillInfoResource> {
   constructor(
     readonly caller: Caller,
     readonly request: BillInfoRequest,
@@ -32,7 +49,7 @@ export class FetchBill extends Command<Record<string, unknown>> {
 
 /** Step 1 of a bill payment: asks the biller for the outstanding amount and remembers it for pay-bill. */
 @CommandHandler(FetchBill)
-export class FetchBillHandler implements ICommandHandler<FetchBill, Record<string, unknown>> {
+export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfoResource> {
   constructor(
     @Inject(CATALOG) private readonly catalog: Catalog,
     private readonly routing: OrderRouting,
@@ -40,7 +57,7 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, Record<strin
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ caller, request }: FetchBill): Promise<Record<string, unknown>> {
+  async execute({ caller, request }: FetchBill): Promise<BillInfoResource> {
     const biller = billerOf(this.catalog, request.biller_id, caller.corridor);
     const consumerNumber = checkConsumerNumber(request.consumer_number, biller);
     const params = checkBillerParams(biller, request.params ?? {});

@@ -7,9 +7,9 @@ import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { OrderView, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { debitOfOrder } from './debit-of-order';
-import { transactionStatusResource } from './order-response';
+import { TransactionStatusResource, transactionStatusResource } from './order-response';
 
-export class GetTransaction extends Query<Record<string, unknown>> {
+export class GetTransaction extends Query<TransactionStatusResource> {
   constructor(
     readonly caller: Caller,
     readonly orderId: string,
@@ -25,13 +25,13 @@ export class GetTransaction extends Query<Record<string, unknown>> {
  * not exist for the caller.
  */
 @QueryHandler(GetTransaction)
-export class GetTransactionHandler implements IQueryHandler<GetTransaction, Record<string, unknown>> {
+export class GetTransactionHandler implements IQueryHandler<GetTransaction, TransactionStatusResource> {
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  async execute({ caller, orderId }: GetTransaction): Promise<Record<string, unknown>> {
+  async execute({ caller, orderId }: GetTransaction): Promise<TransactionStatusResource> {
     const order = (await this.readModels.order(orderId)) ?? (await this.placedJustNow(orderId));
     if (!order || order.partnerId !== caller.partnerId || order.environment !== caller.environment) {
       throw new ServiceError('not_found', `no order ${orderId}`);

@@ -3,7 +3,7 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Caller } from '../auth/caller';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { transactionStatusResource } from './order-response';
+import { TransactionStatusResource, transactionStatusResource } from './order-response';
 
 export interface TransactionListRequest {
   status?: 'PENDING' | 'SUCCESS' | 'FAILED';
@@ -14,7 +14,14 @@ export interface TransactionListRequest {
   limit: number;
 }
 
-export class ListTransactions extends Query<Record<string, unknown>> {
+/** The TransactionList resource: one page of the caller's transactions, newest first. */
+export interface TransactionListResource {
+  count: number;
+  transactions: TransactionStatusResource[];
+  next_cursor: string | null;
+}
+
+export class ListTransactions extends Query<TransactionListResource> {
   constructor(
     readonly caller: Caller,
     readonly request: TransactionListRequest,
@@ -25,10 +32,10 @@ export class ListTransactions extends Query<Record<string, unknown>> {
 
 /** The caller's orders, newest first, one page at a time (keyset pagination, stable under inserts). */
 @QueryHandler(ListTransactions)
-export class ListTransactionsHandler implements IQueryHandler<ListTransactions, Record<string, unknown>> {
+export class ListTransactionsHandler implements IQueryHandler<ListTransactions, TransactionListResource> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
-  async execute({ caller, request }: ListTransactions): Promise<Record<string, unknown>> {
+  async execute({ caller, request }: ListTransactions): Promise<TransactionListResource> {
     const rows = await this.readModels.orders({
       partnerId: caller.partnerId,
       environment: caller.environment,

@@ -1,7 +1,7 @@
 import { Money } from '../../domain/money/money';
 import { Currency } from '../../domain/money/currency';
-import { publicStatusOf } from '../../domain/transaction/transaction.decider';
-import { OrderProduct } from '../../domain/wallet/order-product';
+import { PublicStatus, publicStatusOf } from '../../domain/transaction/transaction.decider';
+import { OrderKind, OrderProduct } from '../../domain/wallet/order-product';
 import { OrderView } from '../ports/read-models.port';
 
 /** amount_local is returned with four decimal places, as the interface shows it. */
@@ -21,32 +21,107 @@ export interface OrderFacts {
   createdAt: string;
 }
 
+/** What a topup is for, as every order resource shows it. */
+export interface TopupTarget {
+  operator_id: number;
+  phone: string;
+}
+
+/** What a bill payment is for, as every order resource shows it. */
+export interface BillPaymentTarget {
+  biller_id: number;
+  consumer_number: string;
+}
+
+/** The money of an order as a placement shows it (its Order, or what a dry run would place). */
+export interface OrderMoney {
+  amount_local: string;
+  currency: Currency;
+  balance_after: string;
+  reference: string | null;
+}
+
+/** The TopupPreview resource: the topup a dry run would place. */
+export type TopupPreviewResource = TopupTarget & OrderMoney;
+/** The BillPaymentPreview resource: the bill payment a dry run would place. */
+export type BillPaymentPreviewResource = BillPaymentTarget & OrderMoney;
+
+/** The fields of the Order resource that only a placed order has. */
+export interface PlacedOrderFields {
+  order_id: string;
+  status: 'PENDING';
+  created_at: string;
+}
+
+/** The TopupOrder resource: the answer of POST /topup. */
+export type TopupOrderResource = PlacedOrderFields & TopupPreviewResource;
+/** The BillPaymentOrder resource: the answer of POST /pay-bill. */
+export type BillPaymentOrderResource = PlacedOrderFields & BillPaymentPreviewResource;
+
+/** The answer of a dry run (`validate_only`): every check passed, and what would be placed. */
+export interface DryRunResource<Preview> {
+  validate_only: true;
+  would: Preview;
+}
+/** The TopupDryRun resource. */
+export type TopupDryRunResource = DryRunResource<TopupPreviewResource>;
+/** The BillPaymentDryRun resource. */
+export type BillPaymentDryRunResource = DryRunResource<BillPaymentPreviewResource>;
+
+/** The Order resource of each kind of order. */
+export interface OrderResources {
+  topup: TopupOrderResource;
+  bill_payment: BillPaymentOrderResource;
+}
+/** The dry-run answer of each kind of order. */
+export interface DryRunResources {
+  topup: TopupDryRunResource;
+  bill_payment: BillPaymentDryRunResource;
+}
+export type OrderResource = OrderResources[OrderKind];
+export type OrderDryRunResource = DryRunResources[OrderKind];
+
 /** The Order resource of POST /topup and POST /pay-bill; the status is always PENDING there. */
-export function orderResource(order: OrderFacts): Record<string, unknown> {
+export function orderResource(order: OrderFacts): OrderResource {
   return { order_id: order.orderId, status: 'PENDING', ...orderPreview(order), created_at: order.createdAt };
 }
 
 /** What a dry run (`validate_only`) answers under `would`: the Order without what only a placed order has. */
-export function orderPreview(order: Omit<OrderFacts, 'orderId' | 'createdAt'>): Record<string, unknown> {
-  const target =
-    order.product.kind === 'topup'
-      ? { operator_id: order.product.operatorId, phone: order.product.phone }
-      : { biller_id: order.product.billerId, consumer_number: order.product.consumerNumber };
-  return {
-    ...target,
+export function orderPreview(
+  order: Omit<OrderFacts, 'orderId' | 'createdAt'>,
+): TopupPreviewResource | BillPaymentPreviewResource {
+  const money: OrderMoney = {
     amount_local: amountLocal(order.amount, order.currency),
     currency: order.currency,
     balance_after: order.balanceAfter,
     reference: order.reference,
   };
+  return { ...targetOf(order.product), ...money };
+}
+
+/** The answer of a dry run whose order would be `order`. */
+export function dryRunResource(order: Omit<OrderFacts, 'orderId' | 'createdAt'>): OrderDryRunResource {
+  const would = orderPreview(order);
+  // One object either way: the test only tells the compiler which kind of preview it holds.
+  return 'operator_id' in would ? { validate_only: true, would } : { validate_only: true, would };
 }
 
 /** The TransactionStatus resource: only PENDING, SUCCESS and FAILED are ever shown. */
-export function transactionStatusResource(order: OrderView): Record<string, unknown> {
-  const target =
-    order.product.kind === 'topup'
-      ? { operator_id: order.product.operatorId, phone: order.product.phone }
-      : { biller_id: order.product.billerId, consumer_number: order.product.consumerNumber };
+export type TransactionStatusResource = TransactionStatusFields & (TopupTarget | BillPaymentTarget);
+
+export interface TransactionStatusFields {
+  order_id: string;
+  status: PublicStatus;
+  amount_local: string;
+  currency: Currency;
+  operator_ref: string | null;
+  settled_at: string | null;
+  refunded_at: string | null;
+  reference: string | null;
+  created_at: string;
+}
+
+export function transactionStatusResource(order: OrderView): TransactionStatusResource {
   return {
     order_id: order.orderId,
     status: publicStatusOf(order.status, order.refundedAt),
@@ -56,7 +131,13 @@ export function transactionStatusResource(order: OrderView): Record<string, unkn
     settled_at: order.settledAt,
     refunded_at: order.refundedAt,
     reference: order.reference,
-    ...target,
+    ...targetOf(order.product),
     created_at: order.createdAt,
   };
+}
+
+function targetOf(product: OrderProduct): TopupTarget | BillPaymentTarget {
+  return product.kind === 'topup'
+    ? { operator_id: product.operatorId, phone: product.phone }
+    : { biller_id: product.billerId, consumer_number: product.consumerNumber };
 }

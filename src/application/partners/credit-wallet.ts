@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { currencyOf } from '../../domain/corridor/corridor';
+import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
@@ -30,9 +31,20 @@ export class CreditWallet extends Command<CreditAnswer> {
   }
 }
 
+/** A credit as the back office sees it: what was credited, and the balance after it. */
+export interface WalletCreditResource {
+  partner_id: string;
+  environment: Environment;
+  credit_id: string;
+  amount: string;
+  available: string;
+  currency: Currency;
+  reference: string;
+}
+
 /** The answer to a credit, and whether it is the answer of an earlier try with the same Idempotency-Key. */
 export interface CreditAnswer {
-  resource: Record<string, unknown>;
+  resource: WalletCreditResource;
   replayed: boolean;
 }
 
@@ -119,7 +131,7 @@ const keyedCreditId = (partnerId: string, environment: Environment, key: string)
     .digest('hex')
     .slice(0, 24)}`;
 
-const creditResource = (command: CreditWallet, credited: WalletCredited): Record<string, unknown> => ({
+const creditResource = (command: CreditWallet, credited: WalletCredited): WalletCreditResource => ({
   partner_id: command.partnerId,
   environment: command.environment,
   credit_id: credited.data.creditId,

@@ -13,7 +13,13 @@ import { deterministicEventId } from '../shared/event-ids';
 import { ServiceError } from '../shared/service-error';
 import { SandboxGrant } from './sandbox-grant';
 
-export class OnboardPartner extends Command<{ partner_id: string; sandbox_api_key: string }> {
+/** A new partner, with its sandbox key shown this once. */
+export interface OnboardedPartnerResource {
+  partner_id: string;
+  sandbox_api_key: string;
+}
+
+export class OnboardPartner extends Command<OnboardedPartnerResource> {
   constructor(
     readonly name: string,
     readonly corridor: Corridor,
@@ -35,11 +41,7 @@ export class OnboardPartnerHandler implements ICommandHandler<OnboardPartner> {
     private readonly grant: SandboxGrant,
   ) {}
 
-  async execute({
-    name,
-    corridor,
-    operator,
-  }: OnboardPartner): Promise<{ partner_id: string; sandbox_api_key: string }> {
+  async execute({ name, corridor, operator }: OnboardPartner): Promise<OnboardedPartnerResource> {
     const now = this.clock.now();
     const partnerId = this.secrets.newId('ptr');
     const apiKey = this.secrets.newApiKey('sandbox');

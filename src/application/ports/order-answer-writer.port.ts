@@ -1,4 +1,5 @@
 import { OrderKind } from '../../domain/wallet/order-product';
+import { DryRunResources, OrderResources } from '../orders/order-response';
 
 /**
  * Writes the 200 answers of POST /topup and POST /pay-bill as the bytes that are sent and kept
@@ -7,9 +8,9 @@ import { OrderKind } from '../../domain/wallet/order-product';
  */
 export interface OrderAnswerWriter {
   /** The Order resource of a placed order. */
-  placed(order: Record<string, unknown>, kind: OrderKind): string;
+  placed<Kind extends OrderKind>(order: OrderResources[Kind], kind: Kind): string;
   /** The answer of a dry run (`validate_only`). */
-  dryRun(answer: Record<string, unknown>, kind: OrderKind): string;
+  dryRun<Kind extends OrderKind>(answer: DryRunResources[Kind], kind: Kind): string;
 }
 
 export const ORDER_ANSWER_WRITER = Symbol('ORDER_ANSWER_WRITER');

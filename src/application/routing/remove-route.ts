@@ -10,7 +10,14 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { ServiceError } from '../shared/service-error';
 import { routesMetadata } from './set-routes';
 
-export class RemoveRoute extends Command<{ kind: string; id: number; removed: true }> {
+/** A product taken off live. */
+export interface RemovedRouteResource {
+  kind: ProductRef['kind'];
+  id: number;
+  removed: true;
+}
+
+export class RemoveRoute extends Command<RemovedRouteResource> {
   constructor(
     readonly product: ProductRef,
     readonly reason: string,
@@ -28,7 +35,7 @@ export class RemoveRouteHandler implements ICommandHandler<RemoveRoute> {
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ product, reason, operator }: RemoveRoute): Promise<{ kind: string; id: number; removed: true }> {
+  async execute({ product, reason, operator }: RemoveRoute): Promise<RemovedRouteResource> {
     const now = this.clock.now();
     const result = await this.runner.handle(
       routingDecider,

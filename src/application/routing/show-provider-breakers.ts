@@ -3,11 +3,14 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
 import { BREAKER_POLICY, BreakerView, ProviderBreakers } from './provider-breakers';
 
-export class ShowProviderBreakers extends Query<{
+/** The breaker policy, and the breaker of each configured live provider. */
+export interface ProviderBreakersResource {
   threshold: number;
   cool_down_seconds: number;
   providers: BreakerView[];
-}> {}
+}
+
+export class ShowProviderBreakers extends Query<ProviderBreakersResource> {}
 
 /** The circuit breaker of each configured live provider, as this process sees it. */
 @QueryHandler(ShowProviderBreakers)
@@ -17,7 +20,7 @@ export class ShowProviderBreakersHandler implements IQueryHandler<ShowProviderBr
     private readonly breakers: ProviderBreakers,
   ) {}
 
-  async execute(): Promise<{ threshold: number; cool_down_seconds: number; providers: BreakerView[] }> {
+  async execute(): Promise<ProviderBreakersResource> {
     return {
       threshold: BREAKER_POLICY.threshold,
       cool_down_seconds: BREAKER_POLICY.coolDownMs / 1000,

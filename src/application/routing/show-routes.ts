@@ -21,7 +21,14 @@ export interface RouteRow {
   changed_by: RecordedEvent['metadata']['actor'] | null;
 }
 
-export class ShowRoutes extends Query<{ routed: number; unrouted: number; routes: RouteRow[] }> {}
+/** Every operator and biller with its live route, and how many are routed. */
+export interface RoutesResource {
+  routed: number;
+  unrouted: number;
+  routes: RouteRow[];
+}
+
+export class ShowRoutes extends Query<RoutesResource> {}
 
 /** Every operator and biller of the catalog with its live route (or none), and who last changed it. */
 @QueryHandler(ShowRoutes)
@@ -32,7 +39,7 @@ export class ShowRoutesHandler implements IQueryHandler<ShowRoutes> {
     @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
   ) {}
 
-  async execute(): Promise<{ routed: number; unrouted: number; routes: RouteRow[] }> {
+  async execute(): Promise<RoutesResource> {
     const latest = new Map<string, RecordedEvent>();
     for (const event of await this.store.readStream(ROUTES_STREAM_ID)) {
       const { data } = domainEventOf<RoutingEvent>(event);
@@ -68,14 +75,27 @@ export class ShowRoutesHandler implements IQueryHandler<ShowRoutes> {
   }
 }
 
-export class RouteHistory extends Query<{ events: Record<string, unknown>[] }> {}
+/** One route change: when, who, and the event's data (what it was before). */
+export interface RouteChangeResource {
+  revision: number;
+  event_type: string;
+  occurred_at: string;
+  actor: RecordedEvent['metadata']['actor'];
+  data: RecordedEvent['data'];
+}
+
+export interface RouteHistoryResource {
+  events: RouteChangeResource[];
+}
+
+export class RouteHistory extends Query<RouteHistoryResource> {}
 
 /** Every route change in order: when, who, what it was before. */
 @QueryHandler(RouteHistory)
 export class RouteHistoryHandler implements IQueryHandler<RouteHistory> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
-  async execute(): Promise<{ events: Record<string, unknown>[] }> {
+  async execute(): Promise<RouteHistoryResource> {
     const events = await this.store.readStream(ROUTES_STREAM_ID);
     return {
       events: events.map((event) => ({

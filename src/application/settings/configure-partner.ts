@@ -16,13 +16,13 @@ import { SECRET_BOX, SecretBox } from '../ports/webhook.port';
 import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
-import { settingsResource } from './settings-resource';
+import { PartnerSettingsResource, settingsResource } from './settings-resource';
 
 export interface SettingsRequest extends SettingsChange {
   rotateWebhookSecret?: boolean;
 }
 
-export class ConfigurePartner extends Command<Record<string, unknown>> {
+export class ConfigurePartner extends Command<PartnerSettingsResource> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -51,7 +51,7 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, environment, request, actor }: ConfigurePartner): Promise<Record<string, unknown>> {
+  async execute({ partnerId, environment, request, actor }: ConfigurePartner): Promise<PartnerSettingsResource> {
     const changes = normalised(request);
     const hostProblem = changes.webhookUrl ? this.addressPolicy.hostProblem(changes.webhookUrl) : null;
     if (hostProblem) throw new ServiceError('validation_failed', hostProblem);

@@ -3,9 +3,9 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
-import { settingsResource } from './settings-resource';
+import { PartnerSettingsResource, settingsResource } from './settings-resource';
 
-export class GetPartnerSettings extends Query<Record<string, unknown>> {
+export class GetPartnerSettings extends Query<PartnerSettingsResource> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -21,7 +21,7 @@ export class GetPartnerSettingsHandler implements IQueryHandler<GetPartnerSettin
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ partnerId, environment }: GetPartnerSettings): Promise<Record<string, unknown>> {
+  async execute({ partnerId, environment }: GetPartnerSettings): Promise<PartnerSettingsResource> {
     return {
       partner_id: partnerId,
       ...settingsResource(environment, await this.readModels.partnerSettings(partnerId, environment), this.clock.now()),

@@ -1,12 +1,29 @@
 import { PartnerSettings } from '../../domain/partner/partner-settings';
 import { Environment } from '../../domain/shared/environment';
 
-/** Settings as partners and operators see them: secrets never, only whether one is set and rotating. */
+/** The settings of one environment as partners and operators see them: secrets never, only whether one is set and rotating. */
+export interface EnvironmentSettingsResource {
+  environment: Environment;
+  webhook_url: string | null;
+  webhook_secret_set: boolean;
+  previous_webhook_secret_valid_until: string | null;
+  ip_allowlist: string[];
+  rate_limit_per_minute: number;
+  low_balance_threshold: string | null;
+}
+
+/** The PartnerSettings resource: a partner's settings of one environment. */
+export interface PartnerSettingsResource extends EnvironmentSettingsResource {
+  partner_id: string;
+  /** Only in the answer that created or rotated the secret: shown once. */
+  webhook_secret?: string;
+}
+
 export const settingsResource = (
   environment: Environment,
   settings: PartnerSettings,
   now: Date,
-): Record<string, unknown> => ({
+): EnvironmentSettingsResource => ({
   environment,
   webhook_url: settings.webhookUrl,
   webhook_secret_set: settings.webhookSecrets.length > 0,

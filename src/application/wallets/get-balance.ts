@@ -1,13 +1,25 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Corridor } from '../../domain/corridor/corridor';
+import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
+import { Environment } from '../../domain/shared/environment';
 import { WalletEvent } from '../../domain/wallet/wallet.events';
 import { walletStreamId } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 
-export class GetBalance extends Query<Record<string, unknown>> {
+/** The Balance resource: the wallet of the key's environment, in the corridor currency. */
+export interface BalanceResource {
+  available: string;
+  currency: Currency;
+  corridor: Corridor;
+  updated_at: string;
+  environment: Environment;
+}
+
+export class GetBalance extends Query<BalanceResource> {
   constructor(readonly caller: Caller) {
     super();
   }
@@ -19,13 +31,13 @@ export class GetBalance extends Query<Record<string, unknown>> {
  * no events yet reads as zero, unchanged since the partner was onboarded.
  */
 @QueryHandler(GetBalance)
-export class GetBalanceHandler implements IQueryHandler<GetBalance, Record<string, unknown>> {
+export class GetBalanceHandler implements IQueryHandler<GetBalance, BalanceResource> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
   ) {}
 
-  async execute({ caller }: GetBalance): Promise<Record<string, unknown>> {
+  async execute({ caller }: GetBalance): Promise<BalanceResource> {
     const newest = await this.store.readLastEvent(walletStreamId(caller.partnerId, caller.environment));
     const balanceAfter = newest
       ? Money.parse((newest.data as WalletEvent['data']).balanceAfter, caller.currency)

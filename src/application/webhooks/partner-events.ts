@@ -1,11 +1,12 @@
 import { Environment } from '../../domain/shared/environment';
-import { Currency } from '../../domain/money/currency';
+import { Currency, isCurrency } from '../../domain/money/currency';
 import { TransactionSettled } from '../../domain/transaction/transaction.events';
 import { WalletRefunded } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { amountLocal } from '../orders/order-response';
 import { RecordedEvent } from '../ports/event-store.port';
 import { deterministicEventId } from '../shared/event-ids';
+import { FieldChecks, holdsFields, isExactly, isText, isTextOrNull } from '../shared/resource-checks';
 import { PartnerEventFactsData, WEBHOOK_EVENTS, WebhookEventName } from './webhook-events';
 import { WalletLowBalanceReached } from '../../domain/wallet/low-balance';
 
@@ -79,15 +80,59 @@ export interface PartnerEventOrder {
   reference: string | null;
 }
 
+/** The transaction.succeeded event, as its webhook body and feed entry show it. */
+export interface TransactionSucceededResource {
+  event_id: string;
+  event: typeof WEBHOOK_EVENTS.succeeded;
+  order_id: string;
+  operator_ref: string | null;
+  amount_local: string;
+  currency: Currency;
+  reference: string | null;
+  settled_at: string | null;
+}
+
+/** The transaction.failed event (the wallet was refunded). */
+export interface TransactionFailedResource {
+  event_id: string;
+  event: typeof WEBHOOK_EVENTS.failed;
+  order_id: string;
+  amount_local: string;
+  currency: Currency;
+  refunded_at: string | null;
+}
+
+/** The wallet.low_balance event: the debit of order_id took the available balance below the threshold. */
+export interface LowBalanceResource {
+  event_id: string;
+  event: typeof WEBHOOK_EVENTS.lowBalance;
+  order_id: string;
+  amount_local: string;
+  currency: Currency;
+  available_balance: string | null;
+  low_balance_threshold: string | null;
+  occurred_at: string | null;
+}
+
+/** The PartnerEvent resource: an event exactly as its webhook body. */
+export type PartnerEventResource = TransactionSucceededResource | TransactionFailedResource | LowBalanceResource;
+
 /** The JSON body of a webhook and of a feed entry, byte for byte the same for both. */
 export function partnerEventBody(
   event: Pick<PartnerEventFacts, 'eventId' | 'event' | 'orderId' | 'facts'>,
   order: PartnerEventOrder,
 ): string {
+  return JSON.stringify(partnerEventResource(event, order));
+}
+
+function partnerEventResource(
+  event: Pick<PartnerEventFacts, 'eventId' | 'event' | 'orderId' | 'facts'>,
+  order: PartnerEventOrder,
+): PartnerEventResource {
   const amount = amountLocal(order.amount, order.currency);
   if (event.event === WEBHOOK_EVENTS.lowBalance) {
     // The wallet's available balance fell below the partner's threshold with this order's debit.
-    return JSON.stringify({
+    return {
       event_id: event.eventId,
       event: event.event,
       order_id: event.orderId,
@@ -96,10 +141,10 @@ export function partnerEventBody(
       available_balance: event.facts.availableBalance ?? null,
       low_balance_threshold: event.facts.threshold ?? null,
       occurred_at: event.facts.reachedAt ?? null,
-    });
+    };
   }
   if (event.event === WEBHOOK_EVENTS.succeeded) {
-    return JSON.stringify({
+    return {
       event_id: event.eventId,
       event: event.event,
       order_id: event.orderId,
@@ -108,14 +153,55 @@ export function partnerEventBody(
       currency: order.currency,
       reference: order.reference,
       settled_at: event.facts.settledAt ?? null,
-    });
+    };
   }
-  return JSON.stringify({
+  return {
     event_id: event.eventId,
     event: event.event,
     order_id: event.orderId,
     amount_local: amount,
     currency: order.currency,
     refunded_at: event.facts.refundedAt ?? null,
-  });
+  };
 }
+
+/**
+ * A webhook body read back from where it was kept (the events feed): checked field by field to be
+ * a body partnerEventBody writes, so it is answered as the resource it is.
+ */
+export function readPartnerEventBody(body: string): PartnerEventResource {
+  const value: unknown = JSON.parse(body);
+  if (holdsFields(value, SUCCEEDED) || holdsFields(value, FAILED) || holdsFields(value, LOW_BALANCE)) return value;
+  throw new Error('a kept partner event body is not the body of a partner event');
+}
+
+const SUCCEEDED: FieldChecks<TransactionSucceededResource> = {
+  event_id: isText,
+  event: isExactly(WEBHOOK_EVENTS.succeeded),
+  order_id: isText,
+  operator_ref: isTextOrNull,
+  amount_local: isText,
+  currency: isCurrency,
+  reference: isTextOrNull,
+  settled_at: isTextOrNull,
+};
+
+const FAILED: FieldChecks<TransactionFailedResource> = {
+  event_id: isText,
+  event: isExactly(WEBHOOK_EVENTS.failed),
+  order_id: isText,
+  amount_local: isText,
+  currency: isCurrency,
+  refunded_at: isTextOrNull,
+};
+
+const LOW_BALANCE: FieldChecks<LowBalanceResource> = {
+  event_id: isText,
+  event: isExactly(WEBHOOK_EVENTS.lowBalance),
+  order_id: isText,
+  amount_local: isText,
+  currency: isCurrency,
+  available_balance: isTextOrNull,
+  low_balance_threshold: isTextOrNull,
+  occurred_at: isTextOrNull,
+};

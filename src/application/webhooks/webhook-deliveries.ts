@@ -8,7 +8,43 @@ import { JOB_KINDS } from '../process-managers/job-kinds';
 import { ServiceError } from '../shared/service-error';
 import { DeliverWebhookPayload, WebhookEventName, webhookJobId } from './webhook-events';
 
-export const deliveryResource = (delivery: WebhookDelivery): Record<string, unknown> => ({
+/** The WebhookAttempt resource: one attempt of a delivery. */
+export interface WebhookAttemptResource {
+  attempt: number;
+  attempted_at: string;
+  url: string | null;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+/** The WebhookDelivery resource: one event on its way to a partner's webhook, with every attempt. */
+export interface WebhookDeliveryResource {
+  delivery_id: string;
+  event_id: string;
+  event: string;
+  order_id: string;
+  environment: Environment;
+  url: string;
+  state: DeliveryState;
+  created_at: string;
+  updated_at: string;
+  attempts: WebhookAttemptResource[];
+}
+
+/** The WebhookDeliveryList resource: deliveries, newest first. */
+export interface WebhookDeliveryListResource {
+  count: number;
+  deliveries: WebhookDeliveryResource[];
+}
+
+/** The WebhookResend resource: a re-send scheduled, one more attempt, now. */
+export interface WebhookResendResource {
+  delivery_id: string;
+  scheduled_attempt: number;
+}
+
+export const deliveryResource = (delivery: WebhookDelivery): WebhookDeliveryResource => ({
   delivery_id: delivery.deliveryId,
   event_id: delivery.deliveryId,
   event: delivery.event,
@@ -28,7 +64,7 @@ export const deliveryResource = (delivery: WebhookDelivery): Record<string, unkn
   })),
 });
 
-export class ListWebhookDeliveries extends Query<Record<string, unknown>> {
+export class ListWebhookDeliveries extends Query<WebhookDeliveryListResource> {
   constructor(
     readonly filter: { partnerId?: string; environment?: Environment; state?: DeliveryState; limit: number },
   ) {
@@ -40,13 +76,13 @@ export class ListWebhookDeliveries extends Query<Record<string, unknown>> {
 export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveries> {
   constructor(@Inject(WEBHOOK_DELIVERY_STORE) private readonly deliveries: WebhookDeliveryStore) {}
 
-  async execute({ filter }: ListWebhookDeliveries): Promise<Record<string, unknown>> {
+  async execute({ filter }: ListWebhookDeliveries): Promise<WebhookDeliveryListResource> {
     const deliveries = await this.deliveries.list(filter);
     return { count: deliveries.length, deliveries: deliveries.map(deliveryResource) };
   }
 }
 
-export class GetWebhookDelivery extends Query<Record<string, unknown>> {
+export class GetWebhookDelivery extends Query<WebhookDeliveryResource> {
   constructor(
     readonly deliveryId: string,
     /** When set, a delivery of another partner or environment does not exist. */
@@ -60,7 +96,7 @@ export class GetWebhookDelivery extends Query<Record<string, unknown>> {
 export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelivery> {
   constructor(@Inject(WEBHOOK_DELIVERY_STORE) private readonly deliveries: WebhookDeliveryStore) {}
 
-  async execute({ deliveryId, owner }: GetWebhookDelivery): Promise<Record<string, unknown>> {
+  async execute({ deliveryId, owner }: GetWebhookDelivery): Promise<WebhookDeliveryResource> {
     const delivery = await this.deliveries.get(deliveryId);
     if (
       !delivery ||
@@ -72,7 +108,7 @@ export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelive
   }
 }
 
-export class ResendWebhook extends Command<Record<string, unknown>> {
+export class ResendWebhook extends Command<WebhookResendResource> {
   constructor(
     readonly deliveryId: string,
     /** A partner's own re-send: a delivery of another partner or environment does not exist. Null: an operator's. */
@@ -95,7 +131,7 @@ export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ deliveryId, owner }: ResendWebhook): Promise<Record<string, unknown>> {
+  async execute({ deliveryId, owner }: ResendWebhook): Promise<WebhookResendResource> {
     const delivery = await this.deliveries.get(deliveryId);
     if (!delivery || (owner && (delivery.partnerId !== owner.partnerId || delivery.environment !== owner.environment)))
       throw new ServiceError('not_found', `no webhook delivery ${deliveryId}`);

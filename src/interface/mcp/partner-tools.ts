@@ -8,10 +8,11 @@ import {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Caller } from '../../application/auth/caller';
-import { ListBillers } from '../../application/catalog/list-billers';
-import { ListOperators } from '../../application/catalog/list-operators';
-import { FetchBill } from '../../application/orders/fetch-bill';
+import { BillerResource, ListBillers } from '../../application/catalog/list-billers';
+import { ListOperators, OperatorResource } from '../../application/catalog/list-operators';
+import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
 import { GetTransaction } from '../../application/orders/get-transaction';
+import { readOrderAnswer } from '../../application/orders/order-answer-reader';
 import { PlacedOrder } from '../../application/orders/order-placement';
 import { PayBill } from '../../application/orders/pay-bill';
 import { PlaceTopup } from '../../application/orders/place-topup';
@@ -20,12 +21,10 @@ import { GetBalance } from '../../application/wallets/get-balance';
 import {
   balanceSummary,
   billSummary,
+  CatalogToolResource,
   catalogSummary,
-  field,
-  list,
   orderSummary,
-  parseJsonObject,
-  Structured,
+  PlacedOrderToolResource,
   toolError,
   toolSuccess,
   transactionSummary,
@@ -225,20 +224,22 @@ export class PartnerToolServerFactory {
       args.kind !== 'operator' &&
       args.phone === undefined &&
       (args.category === undefined || billerCategory !== undefined);
-    const named =
-      (code: string) =>
-      (entry: Structured): boolean => {
-        if (args.name === undefined) return true;
-        const needle = args.name.toLowerCase();
-        return field(entry, 'name').toLowerCase().includes(needle) || field(entry, code).toLowerCase().includes(needle);
-      };
+    const named = (name: string, code: string): boolean => {
+      if (args.name === undefined) return true;
+      const needle = args.name.toLowerCase();
+      return name.toLowerCase().includes(needle) || code.toLowerCase().includes(needle);
+    };
 
     // The REST queries, so the lists are the same entries REST shows.
     const operatorList = wantsOperators ? await this.queries.execute(new ListOperators(caller, args.phone)) : null;
     const billerList = wantsBillers ? await this.queries.execute(new ListBillers(caller, billerCategory)) : null;
-    const operators = operatorList ? list(operatorList, 'operators').filter(named('api_operator_id')) : [];
-    const billers = billerList ? list(billerList, 'billers').filter(named('api_biller_id')) : [];
-    const catalog: Structured = {
+    const operators: OperatorResource[] = operatorList
+      ? operatorList.operators.filter((operator) => named(operator.name, operator.api_operator_id))
+      : [];
+    const billers: BillerResource[] = billerList
+      ? billerList.billers.filter((biller) => named(biller.name, biller.api_biller_id))
+      : [];
+    const catalog: CatalogToolResource = {
       corridor: caller.corridor,
       currency: caller.currency,
       count: operators.length + billers.length,
@@ -257,12 +258,11 @@ export class PartnerToolServerFactory {
   private async billInfo(caller: Caller, args: BillInfoToolInput): Promise<CallToolResult> {
     const bill = await this.commands.execute(new FetchBill(caller, args));
     // REST's instructions name POST /pay-bill; an agent pays through the tool.
-    const amount = field(bill, 'amount');
-    const forAgent: Structured = {
+    const forAgent: BillInfoResource = {
       ...bill,
       instructions:
-        Number(amount) > 0
-          ? `Submit ${amount} ${field(bill, 'currency')} with service_pay_bill for biller_id ${field(bill, 'biller_id')} and this consumer_number.`
+        Number(bill.amount) > 0
+          ? `Submit ${bill.amount} ${bill.currency} with service_pay_bill for biller_id ${bill.biller_id} and this consumer_number.`
           : 'Nothing is due on this bill; there is nothing to pay.',
     };
     return toolSuccess(forAgent, billSummary(forAgent));
@@ -291,13 +291,13 @@ export class PartnerToolServerFactory {
 
   /** The Order exactly as REST sends it (a replay is the stored first answer), plus whether it is a replay. */
   private placed(placed: PlacedOrder): CallToolResult {
-    const answer = parseJsonObject(placed.body);
-    if (answer.validate_only === true)
+    const answer = readOrderAnswer(placed.body);
+    if ('validate_only' in answer)
       return toolSuccess(
         answer,
         'Dry run passed every check: nothing was debited and the idempotency_key is still unused.',
       );
-    const order = { ...parseJsonObject(placed.body), replayed: placed.replayed };
+    const order: PlacedOrderToolResource = { ...answer, replayed: placed.replayed };
     return toolSuccess(order, orderSummary(order, placed.replayed));
   }
 

@@ -1,11 +1,34 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BillerResource } from '../../application/catalog/list-billers';
+import { CorridorListFields, OperatorResource } from '../../application/catalog/list-operators';
+import { BillInfoResource } from '../../application/orders/fetch-bill';
+import { OrderDryRunResource, OrderResource, TransactionStatusResource } from '../../application/orders/order-response';
 import { ErrorCode } from '../../application/shared/service-error';
+import { BalanceResource } from '../../application/wallets/get-balance';
 
-export type Structured = Record<string, unknown>;
+/** What service_list_operators answers: the entries of the REST lists, operators and billers together. */
+export interface CatalogToolResource extends CorridorListFields {
+  /** The queried phone in E.164, present when a phone was given. */
+  phone?: string;
+  operators: OperatorResource[];
+  billers: BillerResource[];
+}
+
+/** What service_topup and service_pay_bill answer: the Order exactly as REST sends it, and whether it is a replay. */
+export type PlacedOrderToolResource = OrderResource & { replayed: boolean };
+
+/** What a tool answers: the resource of the use case it runs, as REST answers it (the catalog: both lists). */
+export type ToolResource =
+  | BalanceResource
+  | CatalogToolResource
+  | BillInfoResource
+  | PlacedOrderToolResource
+  | OrderDryRunResource
+  | TransactionStatusResource;
 
 /** A successful tool result: the resource as structuredContent, and a short summary for the model to read. */
-export function toolSuccess(structured: Structured, summary: string): CallToolResult {
-  return { content: [{ type: 'text', text: summary }], structuredContent: structured };
+export function toolSuccess(resource: ToolResource, summary: string): CallToolResult {
+  return { content: [{ type: 'text', text: summary }], structuredContent: { ...resource } };
 }
 
 /**
@@ -21,89 +44,63 @@ export function toolError(code: ErrorCode, detail: string | null, hint?: string)
   };
 }
 
-/** Reads the stored Order body of a placement (kept as first sent, so replays are identical). */
-export function parseJsonObject(body: string): Structured {
-  const parsed: unknown = JSON.parse(body);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new Error('a stored order body is not a JSON object');
-  return parsed as Structured;
+export function balanceSummary(balance: BalanceResource): string {
+  return `Wallet balance: ${balance.available} ${balance.currency} available (${balance.environment}, corridor ${balance.corridor}, as of ${balance.updated_at}).`;
 }
 
-export const field = (object: Structured, name: string): string => {
-  const value = object[name];
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- structured fields hold scalars
-  return value === null || value === undefined ? '' : String(value);
-};
-
-export const list = (object: Structured, name: string): Structured[] => {
-  const value = object[name];
-  return Array.isArray(value)
-    ? value.filter((entry): entry is Structured => entry !== null && typeof entry === 'object')
-    : [];
-};
-
-export function balanceSummary(balance: Structured): string {
-  return `Wallet balance: ${field(balance, 'available')} ${field(balance, 'currency')} available (${field(balance, 'environment')}, corridor ${field(balance, 'corridor')}, as of ${field(balance, 'updated_at')}).`;
-}
-
-export function catalogSummary(catalog: Structured): string {
-  const currency = field(catalog, 'currency');
-  const operators = list(catalog, 'operators');
-  const billers = list(catalog, 'billers');
+export function catalogSummary(catalog: CatalogToolResource): string {
+  const { currency, operators, billers } = catalog;
   const lines = [
     ...operators.map(
       (op) =>
-        `- operator ${field(op, 'id')} ${field(op, 'name')} (${field(op, 'category')}), amount ${field(op, 'min_amount')} to ${field(op, 'max_amount')} ${currency}`,
+        `- operator ${op.id} ${op.name} (${op.category}), amount ${op.min_amount} to ${op.max_amount} ${currency}`,
     ),
     ...billers.map((biller) => {
-      const params = list(biller, 'params').map(
-        (param) => `${field(param, 'name')}${param.required === true ? ' (required)' : ''}`,
-      );
-      return `- biller ${field(biller, 'id')} ${field(biller, 'name')} (${field(biller, 'category')}${biller.bbps === true ? ', BBPS' : ''})${params.length ? `, params: ${params.join(', ')}` : ''}`;
+      const params = biller.params.map((param) => `${param.name}${param.required ? ' (required)' : ''}`);
+      return `- biller ${biller.id} ${biller.name} (${biller.category}${biller.bbps ? ', BBPS' : ''})${params.length ? `, params: ${params.join(', ')}` : ''}`;
     }),
   ];
-  const phone = field(catalog, 'phone');
+  const phone = catalog.phone ?? '';
   const head = phone
     ? operators.length
-      ? `Operator detected for ${phone} in ${field(catalog, 'corridor')}:`
-      : `No operator of the ${field(catalog, 'corridor')} corridor owns the number range of ${phone}; pick one from the full operator list.`
-    : `${operators.length} operator(s) and ${billers.length} biller(s) in corridor ${field(catalog, 'corridor')} (${currency}):`;
+      ? `Operator detected for ${phone} in ${catalog.corridor}:`
+      : `No operator of the ${catalog.corridor} corridor owns the number range of ${phone}; pick one from the full operator list.`
+    : `${operators.length} operator(s) and ${billers.length} biller(s) in corridor ${catalog.corridor} (${currency}):`;
   return [head, ...lines].join('\n');
 }
 
-export function orderSummary(order: Structured, replayed: boolean): string {
+export function orderSummary(order: OrderResource, replayed: boolean): string {
   const target =
-    order.phone !== undefined
-      ? `topup of ${field(order, 'phone')} (operator ${field(order, 'operator_id')})`
-      : `bill payment for consumer ${field(order, 'consumer_number')} (biller ${field(order, 'biller_id')})`;
+    'phone' in order
+      ? `topup of ${order.phone} (operator ${order.operator_id})`
+      : `bill payment for consumer ${order.consumer_number} (biller ${order.biller_id})`;
   const replay = replayed ? 'Replay of the earlier call with this idempotency_key: no new debit was made. ' : '';
   return (
-    `${replay}Order ${field(order, 'order_id')} ${field(order, 'status')}: ${target}, ${field(order, 'amount_local')} ${field(order, 'currency')} debited; ` +
-    `wallet balance after the debit ${field(order, 'balance_after')} ${field(order, 'currency')}. ` +
-    `The outcome is not final yet: check it with service_get_transaction (order_id ${field(order, 'order_id')}).`
+    `${replay}Order ${order.order_id} ${order.status}: ${target}, ${order.amount_local} ${order.currency} debited; ` +
+    `wallet balance after the debit ${order.balance_after} ${order.currency}. ` +
+    `The outcome is not final yet: check it with service_get_transaction (order_id ${order.order_id}).`
   );
 }
 
-export function billSummary(bill: Structured): string {
-  const amount = field(bill, 'amount');
-  const due = Number(amount) > 0;
+export function billSummary(bill: BillInfoResource): string {
+  const due = Number(bill.amount) > 0;
   return (
-    `${field(bill, 'biller_name')} bill for ${field(bill, 'customer_name')} (consumer ${field(bill, 'consumer_number')}): ` +
-    `${amount} ${field(bill, 'currency')} outstanding, due ${field(bill, 'due_date')}, period ${field(bill, 'bill_period')}. ` +
+    `${bill.biller_name} bill for ${bill.customer_name} (consumer ${bill.consumer_number}): ` +
+    `${bill.amount} ${bill.currency} outstanding, due ${bill.due_date}, period ${bill.bill_period}. ` +
     (due
-      ? `To pay it, call service_pay_bill with biller_id ${field(bill, 'biller_id')}, consumer_number "${field(bill, 'consumer_number')}" and amount ${amount}.`
+      ? `To pay it, call service_pay_bill with biller_id ${bill.biller_id}, consumer_number "${bill.consumer_number}" and amount ${bill.amount}.`
       : 'Nothing is due; there is nothing to pay.')
   );
 }
 
-export function transactionSummary(status: Structured): string {
-  const head = `Order ${field(status, 'order_id')}: ${field(status, 'status')}, ${field(status, 'amount_local')} ${field(status, 'currency')}`;
+export function transactionSummary(status: TransactionStatusResource): string {
+  const head = `Order ${status.order_id}: ${status.status}, ${status.amount_local} ${status.currency}`;
   switch (status.status) {
     case 'SUCCESS':
-      return `${head}; settled at ${field(status, 'settled_at')}, operator reference ${field(status, 'operator_ref')}.`;
+      return `${head}; settled at ${status.settled_at ?? ''}, operator reference ${status.operator_ref ?? ''}.`;
     case 'FAILED':
       return status.refunded_at
-        ? `${head}; the provider failed it and the wallet was refunded at ${field(status, 'refunded_at')}.`
+        ? `${head}; the provider failed it and the wallet was refunded at ${status.refunded_at}.`
         : `${head}; the provider failed it.`;
     default:
       return `${head}; not settled yet. The wallet stays debited while it is PENDING; check again later (it is never refunded automatically unless it FAILS).`;

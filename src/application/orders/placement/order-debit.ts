@@ -15,7 +15,7 @@ import { debitOfOrder } from '../debit-of-order';
 import { metadata } from '../../shared/event-envelope';
 import { WalletCommandProcessor, WalletCommandResult } from '../../wallets/wallet-command-processor';
 import { JSON_ORDER_ANSWERS, ORDER_ANSWER_WRITER, OrderAnswerWriter } from '../../ports/order-answer-writer.port';
-import { OrderFacts, orderPreview, orderResource } from '../order-response';
+import { OrderFacts, dryRunResource, orderResource } from '../order-response';
 
 /** What a valid request asks to debit. */
 export interface OrderDraft {
@@ -68,8 +68,7 @@ export class OrderDebit {
 
   /** The 200 answer of a dry run whose debit would be `debited`. */
   dryRunAnswerOf(debited: WalletDebited): string {
-    const would = orderPreview(factsOf(debited));
-    return this.answers.dryRun({ validate_only: true, would }, debited.data.product.kind);
+    return this.answers.dryRun(dryRunResource(factsOf(debited)), debited.data.product.kind);
   }
 
   /** Debits the wallet for the order; with `bind`, the key and its answer are written in the same commit. */

@@ -2,13 +2,14 @@ import { Type } from '@nestjs/common';
 import fastJsonStringify from 'fast-json-stringify';
 import { responseSchemaOf } from './response-schema';
 
-export type Serializer = (value: object) => string;
+/** Writes what fits its DTO: a resource the DTO is held to (see ResponseOf), never any object. */
+export type Serializer<Dto> = (value: Dto) => string;
 
 /**
  * The serializer fast-json-stringify compiles from a response DTO's published schema: the one
  * Fastify compiles for a route given that schema (see SerializedAs), for answers written before
  * they reach Fastify.
  */
-export function compiledSerializerOf(dto: Type): Serializer {
+export function compiledSerializerOf<Dto extends object>(dto: Type<Dto>): Serializer<Dto> {
   return fastJsonStringify(responseSchemaOf(dto));
 }

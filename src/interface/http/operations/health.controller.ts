@@ -14,6 +14,14 @@ const CHECK_TIMEOUT_MS = 2_000;
 type CheckResult = { status: 'up' } | { status: 'down'; message: string };
 type Checks = Record<string, () => Promise<void>>;
 
+/** @nestjs/terminus's answer shape: the checks that are up, those that are down, and all of them. */
+interface ProbeAnswer<Result> {
+  status: 'ok' | 'error';
+  info: Record<string, Result>;
+  error: Record<string, Result>;
+  details: Record<string, Result>;
+}
+
 /**
  * Probes for load balancers and orchestrators, in @nestjs/terminus's answer shape
  * (`status`, `info`, `error`, `details`):
@@ -45,7 +53,7 @@ export class HealthController implements BeforeApplicationShutdown {
   }
 
   @Get('live')
-  live(): Record<string, unknown> {
+  live(): ProbeAnswer<{ status: 'up'; pid: number }> {
     return {
       status: 'ok',
       info: { process: { status: 'up', pid: process.pid } },
@@ -55,7 +63,7 @@ export class HealthController implements BeforeApplicationShutdown {
   }
 
   @Get('ready')
-  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ProbeAnswer<CheckResult>> {
     const checks: Checks = {
       shutdown: async () => {
         if (this.draining) throw new Error('draining: the service is shutting down');

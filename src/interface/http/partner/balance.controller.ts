@@ -2,7 +2,7 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../../../application/auth/caller';
-import { GetBalance } from '../../../application/wallets/get-balance';
+import { BalanceResource, GetBalance } from '../../../application/wallets/get-balance';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { SerializedAs } from '../openapi/serialized-as';
 import { BalanceResponseDto } from './dto/balance-response.dto';
@@ -21,7 +21,7 @@ export class BalanceController {
   @ApiOkResponse({ type: BalanceResponseDto, description: "The wallet of the key's environment" })
   @ApiErrorResponses({})
   @SerializedAs(BalanceResponseDto)
-  balance(@CurrentCaller() caller: Caller): Promise<Record<string, unknown>> {
+  balance(@CurrentCaller() caller: Caller): Promise<BalanceResource> {
     return this.queries.execute(new GetBalance(caller));
   }
 }

@@ -2,8 +2,8 @@ import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../../../application/auth/caller';
-import { ListBillers } from '../../../application/catalog/list-billers';
-import { ListOperators } from '../../../application/catalog/list-operators';
+import { BillerListResource, ListBillers } from '../../../application/catalog/list-billers';
+import { ListOperators, OperatorListResource } from '../../../application/catalog/list-operators';
 import { BILLER_CATEGORIES, isBillerCategory } from '../../../application/ports/catalog.port';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
@@ -36,10 +36,7 @@ export class CatalogController {
     schema: { type: 'string', maxLength: 20 },
     example: '+919876540001',
   })
-  operators(
-    @CurrentCaller() caller: Caller,
-    @Query() query: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> {
+  operators(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<OperatorListResource> {
     refuseUnknownQuery(query, ['phone']);
     const { phone } = query;
     if (phone !== undefined && typeof phone !== 'string')
@@ -52,7 +49,7 @@ export class CatalogController {
   @ApiOkResponse({ type: BillerListDto, description: 'The billers, of one category when category is given' })
   @ApiErrorResponses({ 400: 'validation_failed: `category` is not one of the listed categories' })
   @ApiQuery({ name: 'category', required: false, enum: BILLER_CATEGORIES })
-  billers(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+  billers(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<BillerListResource> {
     refuseUnknownQuery(query, ['category']);
     const { category } = query;
     if (category !== undefined && !isBillerCategory(category)) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DryRunResources, OrderResources } from '../../../application/orders/order-response';
 import { OrderAnswerWriter } from '../../../application/ports/order-answer-writer.port';
 import { OrderKind } from '../../../domain/wallet/order-product';
 import { Serializer, compiledSerializerOf } from '../openapi/compiled-serializer';
@@ -7,20 +8,20 @@ import { BillPaymentDryRunDto, BillPaymentOrderDto, TopupDryRunDto, TopupOrderDt
 /** The answers of POST /topup and POST /pay-bill, written by serializers compiled from their published schemas. */
 @Injectable()
 export class CompiledOrderAnswers implements OrderAnswerWriter {
-  private readonly orders: Record<OrderKind, Serializer> = {
+  private readonly orders: { [Kind in OrderKind]: Serializer<OrderResources[Kind]> } = {
     topup: compiledSerializerOf(TopupOrderDto),
     bill_payment: compiledSerializerOf(BillPaymentOrderDto),
   };
-  private readonly dryRuns: Record<OrderKind, Serializer> = {
+  private readonly dryRuns: { [Kind in OrderKind]: Serializer<DryRunResources[Kind]> } = {
     topup: compiledSerializerOf(TopupDryRunDto),
     bill_payment: compiledSerializerOf(BillPaymentDryRunDto),
   };
 
-  placed(order: Record<string, unknown>, kind: OrderKind): string {
+  placed<Kind extends OrderKind>(order: OrderResources[Kind], kind: Kind): string {
     return this.orders[kind](order);
   }
 
-  dryRun(answer: Record<string, unknown>, kind: OrderKind): string {
+  dryRun<Kind extends OrderKind>(answer: DryRunResources[Kind], kind: Kind): string {
     return this.dryRuns[kind](answer);
   }
 }

@@ -6,6 +6,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../../../application/events-feed/feed-cursor';
 import {
+  PartnerEventListResource,
   PartnerEventsPage,
   ReadLatestPartnerEvents,
   ReadPartnerEvents,
@@ -80,7 +81,7 @@ export class EventsController {
   async list(
     @CurrentCaller() caller: Caller,
     @Query() query: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<PartnerEventListResource> {
     refuseUnknownQuery(query, ['after', 'limit', 'last']);
     if (query.last !== undefined) {
       if (query.after !== undefined || query.limit !== undefined)

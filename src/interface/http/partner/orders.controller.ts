@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
-import { FetchBill } from '../../../application/orders/fetch-bill';
+import { BillInfoResource, FetchBill } from '../../../application/orders/fetch-bill';
 import { PlacedOrder } from '../../../application/orders/order-placement';
 import { PayBill } from '../../../application/orders/pay-bill';
 import { PlaceTopup } from '../../../application/orders/place-topup';
@@ -102,7 +102,7 @@ export class OrdersController {
     422: 'amount_out_of_range (live keys): the biller reports no bill due for the consumer number, so there is nothing to pay; no bill is remembered',
     503: true,
   })
-  billInfo(@CurrentCaller() caller: Caller, @Body() body: BillInfoDto): Promise<Record<string, unknown>> {
+  billInfo(@CurrentCaller() caller: Caller, @Body() body: BillInfoDto): Promise<BillInfoResource> {
     return this.commands.execute(new FetchBill(caller, { ...body }));
   }
 

@@ -4,7 +4,8 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags
 import { startOfDay } from '../../../application/audit/wallet-ledger';
 import { Caller } from '../../../application/auth/caller';
 import { GetTransaction } from '../../../application/orders/get-transaction';
-import { ListTransactions } from '../../../application/orders/list-transactions';
+import { ListTransactions, TransactionListResource } from '../../../application/orders/list-transactions';
+import { TransactionStatusResource } from '../../../application/orders/order-response';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { SerializedAs } from '../openapi/serialized-as';
@@ -36,7 +37,7 @@ export class TransactionsController {
   @ApiOkResponse({ type: TransactionStatusDto, description: 'The transaction; status is PENDING, SUCCESS or FAILED' })
   @ApiErrorResponses({ 400: true, 404: 'not_found: the order does not exist or belongs to another partner' })
   @SerializedAs(TransactionStatusDto)
-  transaction(@CurrentCaller() caller: Caller, @Param('order_id') orderId: string): Promise<Record<string, unknown>> {
+  transaction(@CurrentCaller() caller: Caller, @Param('order_id') orderId: string): Promise<TransactionStatusResource> {
     if (orderId.length > 100) throw new ServiceError('not_found', 'no such order');
     return this.queries.execute(new GetTransaction(caller, orderId));
   }
@@ -78,7 +79,7 @@ export class TransactionsController {
     description: '1 to 100, default 50',
     schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
   })
-  list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+  list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<TransactionListResource> {
     const text = (name: string): string | undefined => {
       const value = query[name];
       if (value === undefined) return undefined;

@@ -1,8 +1,10 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { BalanceResource } from '../../../../application/wallets/get-balance';
+import { ResponseOf } from '../../openapi/response-of';
 import { CORRIDOR, CURRENCY, DATE_TIME, DECIMAL_AMOUNT, ENVIRONMENT } from './schema-formats';
 
 @ApiSchema({ name: 'Balance', description: "The wallet of the key's environment, in the corridor currency." })
-export class BalanceResponseDto {
+export class BalanceResponseDto implements ResponseOf<BalanceResource, BalanceResponseDto> {
   @ApiProperty({ ...DECIMAL_AMOUNT, description: 'Wallet balance' })
   available!: string;
 

@@ -1,11 +1,13 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { BillInfoResource } from '../../../../application/orders/fetch-bill';
+import { ResponseOf } from '../../openapi/response-of';
 import { CURRENCY, DATE_TIME, DECIMAL_AMOUNT, ID } from './schema-formats';
 
 @ApiSchema({
   name: 'BillInfo',
   description: 'The outstanding bill, step 1 of a bill payment. Pay it with POST /pay-bill.',
 })
-export class BillInfoResponseDto {
+export class BillInfoResponseDto implements ResponseOf<BillInfoResource, BillInfoResponseDto> {
   @ApiProperty({ ...ID, example: 1005 })
   biller_id!: number;
 

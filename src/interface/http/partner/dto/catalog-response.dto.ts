@@ -1,9 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import {
+  BillerConsumerNumberResource,
+  BillerListResource,
+  BillerParamResource,
+  BillerResource,
+} from '../../../../application/catalog/list-billers';
+import { OperatorListResource, OperatorResource } from '../../../../application/catalog/list-operators';
 import { BILLER_CATEGORIES } from '../../../../application/ports/catalog.port';
+import { ResponseOf } from '../../openapi/response-of';
 import { CORRIDOR, CURRENCY, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
 
 @ApiSchema({ name: 'Operator', description: 'A mobile prepaid operator of the corridor.' })
-export class OperatorDto {
+export class OperatorDto implements ResponseOf<OperatorResource, OperatorDto> {
   @ApiProperty({ ...ID, description: 'Used as operator_id in POST /topup', example: 101 })
   id!: number;
 
@@ -42,7 +50,7 @@ abstract class CorridorListDto {
   name: 'OperatorList',
   description: 'The active operators of the corridor, or only the detected one when `phone` was given.',
 })
-export class OperatorListDto extends CorridorListDto {
+export class OperatorListDto extends CorridorListDto implements ResponseOf<OperatorListResource, OperatorListDto> {
   @ApiPropertyOptional({ ...E164_PHONE, description: 'The queried phone in E.164, present when `phone` was given' })
   phone?: string;
 
@@ -54,7 +62,7 @@ export class OperatorListDto extends CorridorListDto {
   name: 'BillerParam',
   description: 'An extra parameter a biller needs in `params` of bill-info and pay-bill.',
 })
-export class BillerParamDto {
+export class BillerParamDto implements ResponseOf<BillerParamResource, BillerParamDto> {
   @ApiProperty({ type: 'string', example: 'billing_unit' })
   name!: string;
 
@@ -74,7 +82,7 @@ export class BillerParamDto {
 }
 
 @ApiSchema({ name: 'BillerConsumerNumber', description: 'What the biller calls the consumer number, and its shape.' })
-export class BillerConsumerNumberDto {
+export class BillerConsumerNumberDto implements ResponseOf<BillerConsumerNumberResource, BillerConsumerNumberDto> {
   @ApiProperty({ type: 'string', example: 'CA Number' })
   label!: string;
 
@@ -91,7 +99,7 @@ export class BillerConsumerNumberDto {
   name: 'Biller',
   description: 'A biller of the corridor (postpaid mobile, utility, and in IN the BBPS billers).',
 })
-export class BillerDto {
+export class BillerDto implements ResponseOf<BillerResource, BillerDto> {
   @ApiProperty({ ...ID, description: 'Used as biller_id in bill-info and pay-bill', example: 1005 })
   id!: number;
 
@@ -122,7 +130,7 @@ export class BillerDto {
 }
 
 @ApiSchema({ name: 'BillerList', description: 'The active billers of the corridor, optionally of one category.' })
-export class BillerListDto extends CorridorListDto {
+export class BillerListDto extends CorridorListDto implements ResponseOf<BillerListResource, BillerListDto> {
   @ApiProperty({ type: () => BillerDto, isArray: true })
   billers!: BillerDto[];
 }

@@ -1,4 +1,13 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import {
+  BillPaymentDryRunResource,
+  BillPaymentOrderResource,
+  BillPaymentPreviewResource,
+  TopupDryRunResource,
+  TopupOrderResource,
+  TopupPreviewResource,
+} from '../../../../application/orders/order-response';
+import { ResponseOf } from '../../openapi/response-of';
 import { AMOUNT_LOCAL, CURRENCY, DATE_TIME, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
 
 /** The Order resource: the answer of a value-moving call, always PENDING; settlement follows asynchronously. */
@@ -31,7 +40,7 @@ abstract class OrderDto {
 }
 
 @ApiSchema({ name: 'TopupOrder', description: 'The Order of a mobile prepaid topup (status PENDING).' })
-export class TopupOrderDto extends OrderDto {
+export class TopupOrderDto extends OrderDto implements ResponseOf<TopupOrderResource, TopupOrderDto> {
   @ApiProperty({ ...ID, example: 101 })
   operator_id!: number;
 
@@ -40,7 +49,7 @@ export class TopupOrderDto extends OrderDto {
 }
 
 @ApiSchema({ name: 'BillPaymentOrder', description: 'The Order of a bill payment (status PENDING).' })
-export class BillPaymentOrderDto extends OrderDto {
+export class BillPaymentOrderDto extends OrderDto implements ResponseOf<BillPaymentOrderResource, BillPaymentOrderDto> {
   @ApiProperty({ ...ID, example: 1005 })
   biller_id!: number;
 
@@ -64,7 +73,7 @@ abstract class OrderPreviewDto {
 }
 
 @ApiSchema({ name: 'TopupPreview', description: 'The topup a dry run would place.' })
-export class TopupPreviewDto extends OrderPreviewDto {
+export class TopupPreviewDto extends OrderPreviewDto implements ResponseOf<TopupPreviewResource, TopupPreviewDto> {
   @ApiProperty({ ...ID, example: 101 })
   operator_id!: number;
 
@@ -73,7 +82,10 @@ export class TopupPreviewDto extends OrderPreviewDto {
 }
 
 @ApiSchema({ name: 'BillPaymentPreview', description: 'The bill payment a dry run would place.' })
-export class BillPaymentPreviewDto extends OrderPreviewDto {
+export class BillPaymentPreviewDto
+  extends OrderPreviewDto
+  implements ResponseOf<BillPaymentPreviewResource, BillPaymentPreviewDto>
+{
   @ApiProperty({ ...ID, example: 1005 })
   biller_id!: number;
 
@@ -85,7 +97,7 @@ export class BillPaymentPreviewDto extends OrderPreviewDto {
   name: 'TopupDryRun',
   description: 'The answer of POST /topup with validate_only: every check passed; nothing was debited or placed.',
 })
-export class TopupDryRunDto {
+export class TopupDryRunDto implements ResponseOf<TopupDryRunResource, TopupDryRunDto> {
   @ApiProperty({ type: 'boolean', enum: [true] })
   validate_only!: true;
 
@@ -97,7 +109,7 @@ export class TopupDryRunDto {
   name: 'BillPaymentDryRun',
   description: 'The answer of POST /pay-bill with validate_only: every check passed; nothing was debited or placed.',
 })
-export class BillPaymentDryRunDto {
+export class BillPaymentDryRunDto implements ResponseOf<BillPaymentDryRunResource, BillPaymentDryRunDto> {
   @ApiProperty({ type: 'boolean', enum: [true] })
   validate_only!: true;
 

@@ -1,4 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { PartnerEventListResource } from '../../../../application/events-feed/read-partner-events';
+import { PartnerEventResource } from '../../../../application/webhooks/partner-events';
+import { ResponseOf } from '../../openapi/response-of';
 import { AMOUNT_LOCAL, CURRENCY, DATE_TIME } from './schema-formats';
 
 @ApiSchema({
@@ -8,7 +11,7 @@ import { AMOUNT_LOCAL, CURRENCY, DATE_TIME } from './schema-formats';
     'transaction.failed carries refunded_at; wallet.low_balance carries available_balance, low_balance_threshold ' +
     'and occurred_at (order_id and amount_local are those of the debit that crossed the threshold).',
 })
-export class PartnerEventDto {
+export class PartnerEventDto implements ResponseOf<PartnerEventResource, PartnerEventDto> {
   @ApiProperty({
     type: 'string',
     format: 'uuid',
@@ -70,7 +73,7 @@ export class PartnerEventDto {
   name: 'PartnerEventList',
   description: "One page of the caller's events of the key's environment, oldest first.",
 })
-export class PartnerEventListDto {
+export class PartnerEventListDto implements ResponseOf<PartnerEventListResource, PartnerEventListDto> {
   @ApiProperty({ type: 'integer', minimum: 0 })
   count!: number;
 

@@ -12,7 +12,16 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { ScopedKeyListResource } from '../../../../application/keys/list-scoped-keys';
+import { RevokedKeyResource } from '../../../../application/keys/revoke-scoped-key';
+import {
+  CreatedScopedKeyResource,
+  KeyCreatorResource,
+  MainKeyResource,
+  ScopedKeyResource,
+} from '../../../../application/keys/scoped-key-resource';
 import { KEY_SCOPES, KeyScope, MAX_KEY_LABEL_LENGTH } from '../../../../domain/partner/scoped-key';
+import { ResponseOf } from '../../openapi/response-of';
 
 const CAP_TEXT = /^\d{1,15}(\.\d{1,4})?$/;
 
@@ -97,7 +106,7 @@ export class CreateScopedKeyDto {
 }
 
 @ApiSchema({ name: 'KeyCreator', description: 'Who created a key: the actor recorded on its creation event.' })
-export class KeyCreatorDto {
+export class KeyCreatorDto implements ResponseOf<KeyCreatorResource, KeyCreatorDto> {
   @ApiProperty({
     type: 'string',
     enum: ['partner_key', 'operator', 'system'],
@@ -111,7 +120,11 @@ export class KeyCreatorDto {
   name: 'ScopedKey',
   description: 'A restricted key and its usage; never the key itself, except `api_key` once, on creation.',
 })
-export class ScopedKeyResponseDto {
+/** One DTO for both: a key in the lists, and the key just created, with `api_key`. */
+export class ScopedKeyResponseDto implements ResponseOf<
+  ScopedKeyResource | CreatedScopedKeyResource,
+  ScopedKeyResponseDto
+> {
   @ApiProperty({ type: 'string' }) key_id!: string;
   @ApiProperty({ type: 'string' }) label!: string;
   @ApiProperty({ type: 'string', enum: ['live', 'sandbox'] }) environment!: string;
@@ -164,7 +177,7 @@ export class ScopedKeyResponseDto {
   name: 'MainKey',
   description: "The environment's main key: never the key, only who issued it and its use.",
 })
-export class MainKeyDto {
+export class MainKeyDto implements ResponseOf<MainKeyResource, MainKeyDto> {
   @ApiProperty({ type: 'string' }) key_id!: string;
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: KeyCreatorDto, nullable: true }) created_by!: KeyCreatorDto | null;
@@ -172,7 +185,7 @@ export class MainKeyDto {
 }
 
 @ApiSchema({ name: 'ScopedKeyList' })
-export class ScopedKeyListDto {
+export class ScopedKeyListDto implements ResponseOf<ScopedKeyListResource, ScopedKeyListDto> {
   @ApiProperty({ type: 'string', enum: ['live', 'sandbox'] }) environment!: string;
   @ApiProperty({ type: 'string' }) currency!: string;
   @ApiProperty({ type: MainKeyDto, nullable: true }) main_key!: MainKeyDto | null;
@@ -180,7 +193,7 @@ export class ScopedKeyListDto {
 }
 
 @ApiSchema({ name: 'RevokedKey' })
-export class RevokedKeyDto {
+export class RevokedKeyDto implements ResponseOf<RevokedKeyResource, RevokedKeyDto> {
   @ApiProperty({ type: 'string' }) key_id!: string;
   @ApiProperty({ type: 'boolean', enum: [true] }) revoked!: true;
 }

@@ -1,9 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { DELIVERY_STATES } from '../../../../application/ports/webhook.port';
+import { PartnerSettingsResource } from '../../../../application/settings/settings-resource';
+import {
+  WebhookAttemptResource,
+  WebhookDeliveryListResource,
+  WebhookDeliveryResource,
+  WebhookResendResource,
+} from '../../../../application/webhooks/webhook-deliveries';
+import { ResponseOf } from '../../openapi/response-of';
 import { DATE_TIME, ENVIRONMENT } from './schema-formats';
 
 @ApiSchema({ name: 'PartnerSettings', description: "The key's environment's webhook, IP allowlist and rate limit." })
-export class PartnerSettingsDto {
+export class PartnerSettingsDto implements ResponseOf<PartnerSettingsResource, PartnerSettingsDto> {
   @ApiProperty({ type: 'string', minLength: 1 })
   partner_id!: string;
 
@@ -46,7 +54,7 @@ export class PartnerSettingsDto {
 }
 
 @ApiSchema({ name: 'WebhookAttempt' })
-export class WebhookAttemptDto {
+export class WebhookAttemptDto implements ResponseOf<WebhookAttemptResource, WebhookAttemptDto> {
   @ApiProperty({ type: 'integer', minimum: 1 })
   attempt!: number;
 
@@ -75,7 +83,7 @@ export class WebhookAttemptDto {
 }
 
 @ApiSchema({ name: 'WebhookDelivery', description: 'One event on its way to your webhook, with every attempt.' })
-export class WebhookDeliveryDto {
+export class WebhookDeliveryDto implements ResponseOf<WebhookDeliveryResource, WebhookDeliveryDto> {
   @ApiProperty({ type: 'string', minLength: 1 })
   delivery_id!: string;
 
@@ -112,7 +120,7 @@ export class WebhookDeliveryDto {
 }
 
 @ApiSchema({ name: 'WebhookDeliveryList', description: 'Your deliveries, newest first.' })
-export class WebhookDeliveryListDto {
+export class WebhookDeliveryListDto implements ResponseOf<WebhookDeliveryListResource, WebhookDeliveryListDto> {
   @ApiProperty({ type: 'integer', minimum: 0 })
   count!: number;
 
@@ -121,7 +129,7 @@ export class WebhookDeliveryListDto {
 }
 
 @ApiSchema({ name: 'WebhookResend', description: 'A re-send scheduled: one more attempt, now.' })
-export class WebhookResendDto {
+export class WebhookResendDto implements ResponseOf<WebhookResendResource, WebhookResendDto> {
   @ApiProperty({ type: 'string', minLength: 1 })
   delivery_id!: string;
 

@@ -1,11 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { TransactionListResource } from '../../../../application/orders/list-transactions';
+import { TransactionStatusResource } from '../../../../application/orders/order-response';
+import { ResponseOf } from '../../openapi/response-of';
 import { AMOUNT_LOCAL, CURRENCY, DATE_TIME, E164_PHONE, ID, PUBLIC_STATUSES } from './schema-formats';
 
 @ApiSchema({
   name: 'TransactionStatus',
   description: 'The authoritative state of a transaction. Only PENDING, SUCCESS and FAILED are ever shown.',
 })
-export class TransactionStatusDto {
+export class TransactionStatusDto implements ResponseOf<TransactionStatusResource, TransactionStatusDto> {
   @ApiProperty({ type: 'string', minLength: 1 })
   order_id!: string;
 
@@ -47,7 +50,7 @@ export class TransactionStatusDto {
 }
 
 @ApiSchema({ name: 'TransactionList', description: "One page of the caller's transactions, newest first." })
-export class TransactionListDto {
+export class TransactionListDto implements ResponseOf<TransactionListResource, TransactionListDto> {
   @ApiProperty({ type: 'integer', minimum: 0 })
   count!: number;
 
