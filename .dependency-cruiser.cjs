@@ -1,12 +1,15 @@
 /**
- * The layer rules of docs/architecture.md, checked by `npm run lint` (depcruise).
- * Paths are relative to the repository root; only src/ is cruised.
+ * The layer rules of docs/architecture.md and dependency-cruiser's recommended hygiene rules, checked by
+ * `npm run lint` over src, bench, tools, scripts and test (`depcruise src bench tools scripts test`).
+ * Paths are relative to the repository root.
  */
 const adapters = '(http|mcp|cli|portal|console)';
+const specs = '\\.spec\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    // ---- The layers of src/ ----
     {
       name: 'domain-is-pure',
       comment: 'The domain imports no other layer of the service.',
@@ -49,6 +52,8 @@ module.exports = {
       from: { path: `^src/interface/${adapters}/` },
       to: { path: `^src/interface/${adapters}/`, pathNot: `^src/interface/$1/` },
     },
+
+    // ---- Hygiene (dependency-cruiser's recommended set), over every folder cruised ----
     {
       name: 'no-circular',
       comment: 'No module depends on itself through others.',
@@ -56,11 +61,81 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'no-orphans',
+      comment:
+        'A module nothing imports and that imports nothing is dead code. Specs, declaration files and dot-files ' +
+        'are run or read by their tools, not imported.',
+      severity: 'error',
+      from: { orphan: true, pathNot: ['(^|/)[.][^/]+[.](js|cjs|mjs|ts|json)$', '[.]d[.]ts$', specs] },
+      to: {},
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'Every import resolves to a file or to a package that is installed.',
+      severity: 'error',
+      from: {},
+      to: {
+        couldNotResolve: true,
+        // Type queries (`typeof import(...)`) of @nestjs/swagger's internal services, outside its `exports`;
+        // interface/http/openapi/response-schema.ts loads them at run time by file path.
+        pathNot: '^@nestjs/swagger/dist/services/',
+      },
+    },
+    {
+      name: 'no-non-package-json',
+      comment: 'Every package imported is declared in package.json (not merely installed as something else needs it).',
+      severity: 'error',
+      from: {},
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'not-to-dev-dep',
+      comment:
+        'What the service runs uses only `dependencies`: a devDependency is not installed in the image. Types ' +
+        '(imports erased by the compiler) may come from devDependencies; tests, the bench, tools and scripts may use them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: specs },
+      to: {
+        dependencyTypes: ['npm-dev'],
+        dependencyTypesNot: ['type-only', 'pre-compilation-only'],
+        pathNot: 'node_modules/@types/',
+      },
+    },
+    {
+      name: 'no-duplicate-dep-types',
+      comment: 'A package is declared once in package.json, as a dependency or as a devDependency.',
+      severity: 'error',
+      from: {},
+      to: { moreThanOneDependencyType: true, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-deprecated',
+      comment: 'No package whose installed version is marked deprecated by its publisher.',
+      severity: 'error',
+      from: {},
+      to: { dependencyTypes: ['deprecated'] },
+    },
+    {
+      name: 'no-deprecated-core',
+      comment: 'No Node built-in module that Node has deprecated.',
+      severity: 'error',
+      from: {},
+      to: { dependencyTypes: ['core'], path: '^(punycode|domain|constants|sys|_linklist|_stream_wrap)$' },
+    },
+    {
+      name: 'not-to-spec',
+      comment: 'A spec is run, never imported: what two specs share lives in test/support.',
+      severity: 'error',
+      from: {},
+      to: { path: specs },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)public/' },
-    tsPreCompilationDeps: true,
+    exclude: { path: ['(^|/)public/', '^test/fixtures/', '^bench/results/'] },
+    // 'specify': imports the compiler erases (types only) are still cruised, marked pre-compilation-only.
+    tsPreCompilationDeps: 'specify',
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
