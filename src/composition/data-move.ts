@@ -11,7 +11,7 @@ import { embeddedSocketConnectionString } from '../infrastructure/sql/embedded/s
 import { historyLine, checkHistoryFile, readHistoryFile } from '../infrastructure/data-move/history-lines';
 import { assertNothingDerived, rebuildAfterImport } from '../infrastructure/data-move/rebuild-after-import';
 import { forgetWalletSnapshots } from '../infrastructure/wallet-snapshots/sql-wallet-snapshots';
-import { PgliteEventReader } from '../infrastructure/legacy/pglite-event-reader';
+import { PgliteEventReader } from '../infrastructure/data-move/pglite-event-reader';
 
 /** Where a step of a move stands: started with a total, then told the count done so far. */
 export interface StepProgress {

@@ -6,7 +6,7 @@ import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
 import { Job, JobHandler } from '../ports/job-queue.port';
-import { Reaction } from '../process-managers/reaction';
+import { Reaction } from '../ports/reaction.port';
 import { envelope, metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 

@@ -1,7 +1,7 @@
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
-import { Reaction } from '../process-managers/reaction';
-import { JOB_KINDS } from '../process-managers/job-kinds';
+import { Reaction } from '../ports/reaction.port';
+import { JOB_KINDS } from '../shared/job-kinds';
 import { DeliverWebhookPayload, webhookJobId } from './webhook-events';
 import { PARTNER_EVENT_SOURCES, partnerEventOf } from './partner-events';
 

@@ -1,5 +1,5 @@
 import { EventStore, RecordedEvent } from '../../application/ports/event-store.port';
-import { UnfinishedWork } from '../../application/process-managers/unfinished-work';
+import { UnfinishedWork } from '../../application/data-move/unfinished-work';
 import { KeyBindingsFromLog } from '../../application/data-move/key-bindings-from-log';
 import { bindAnsweredKeys } from '../idempotency/bind-keys';
 import { StoreNotEmptyError, readHistory } from '../../application/data-move/event-history';

@@ -1,6 +1,6 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
 import { Job } from '../../application/ports/job-queue.port';
-import { Reaction } from '../../application/process-managers/reaction';
+import { Reaction } from '../../application/ports/reaction.port';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 import { JOBS_SCHEMA } from './jobs.schema';

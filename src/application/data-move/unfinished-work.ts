@@ -4,9 +4,10 @@ import { PartnerOnboarded } from '../../domain/partner/partner.events';
 import { TransactionInitiated } from '../../domain/transaction/transaction.events';
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
-import { JOB_KINDS, holdStuckOrderJob } from './job-kinds';
-import { orderReactions } from './order-reactions';
-import { Reaction } from './reaction';
+import { JOB_KINDS } from '../shared/job-kinds';
+import { holdStuckOrderJob } from '../settlement/hold-stuck-order.job';
+import { orderReactions } from '../settlement/order-reactions';
+import { Reaction } from '../ports/reaction.port';
 
 const FINAL_OR_HELD = new Set(['TransactionSettled', 'TransactionFailed', 'TransactionDisputed']);
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { isCorridor } from '../../domain/corridor/corridor';
 import { Job, JobHandler } from '../ports/job-queue.port';
-import { SandboxGrant } from '../partners/sandbox-grant';
-import { JOB_KINDS } from './job-kinds';
+import { SandboxGrant } from './sandbox-grant';
+import { JOB_KINDS } from '../shared/job-kinds';
 
 /** Makes sure every onboarded partner got the sandbox starting credit, even if onboarding was interrupted. */
 @Injectable()

@@ -8,7 +8,8 @@ import { ProviderGateway, ProviderNotSentError, ProviderOrder, ProviderOutcome }
 import { RouteTarget } from '../../domain/routing/route';
 import { OrderRouting } from '../routing/order-routing';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
-import { JOB_KINDS, holdStuckOrderJob } from './job-kinds';
+import { JOB_KINDS } from '../shared/job-kinds';
+import { holdStuckOrderJob } from './hold-stuck-order.job';
 import { TransactionState } from '../../domain/transaction/transaction.decider';
 import { TransactionInitiated } from '../../domain/transaction/transaction.events';
 import { OrderLifecycle } from './order-lifecycle';

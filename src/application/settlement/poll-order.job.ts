@@ -3,7 +3,8 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { Job, JobHandler, JobRunResult } from '../ports/job-queue.port';
 import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
 import { OrderRouting } from '../routing/order-routing';
-import { JOB_KINDS, holdStuckOrderJobId } from './job-kinds';
+import { JOB_KINDS } from '../shared/job-kinds';
+import { holdStuckOrderJobId } from './hold-stuck-order.job';
 import { OrderLifecycle } from './order-lifecycle';
 
 /**

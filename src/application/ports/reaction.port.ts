@@ -1,5 +1,5 @@
-import { RecordedEvent } from '../ports/event-store.port';
-import { Job } from '../ports/job-queue.port';
+import { RecordedEvent } from './event-store.port';
+import { Job } from './job-queue.port';
 
 /** The trigger side of a process manager: the durable jobs an event calls for. Pure. */
 export interface Reaction {

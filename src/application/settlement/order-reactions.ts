@@ -4,8 +4,8 @@ import { PartnerOnboarded } from '../../domain/partner/partner.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
-import { Reaction } from './reaction';
-import { JOB_KINDS } from './job-kinds';
+import { Reaction } from '../ports/reaction.port';
+import { JOB_KINDS } from '../shared/job-kinds';
 import { SubmitOrderPayload } from './submit-order.job';
 
 /**

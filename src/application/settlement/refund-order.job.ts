@@ -6,7 +6,7 @@ import { Job, JobHandler } from '../ports/job-queue.port';
 import { metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
-import { JOB_KINDS } from './job-kinds';
+import { JOB_KINDS } from '../shared/job-kinds';
 import { OrderLifecycle } from './order-lifecycle';
 
 /**

@@ -14,7 +14,7 @@ import { JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
 import { DeciderRunner, KnownState } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
-import { JOB_KINDS } from './job-kinds';
+import { JOB_KINDS } from '../shared/job-kinds';
 
 /** When an order that may have reached its provider is looked up again after an answer that decided nothing. */
 export const LOOK_AGAIN_AFTER_MS = 30_000;
