@@ -3,7 +3,7 @@ import './infrastructure/tracing/start-tracing';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parentPort } from 'node:worker_threads';
-import { BackgroundModule } from './background.module';
+import { BackgroundModule } from './composition/background/background.module';
 import { loadConfig } from './config/load-config';
 import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
 import { BackgroundProcessing } from './infrastructure/processing/background-processing';

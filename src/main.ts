@@ -4,14 +4,14 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { extname, join } from 'node:path';
 import { ConfigError, loadConfig } from './config/load-config';
-import { createApp } from './create-app';
-import { startEmbeddedServerIfOwner } from './embedded-server-lifecycle';
+import { createApp } from './composition/service/create-app';
+import { startEmbeddedServerIfOwner } from './infrastructure/sql/embedded/embedded-server-lifecycle';
 import { readBackgroundMetricsFrom } from './infrastructure/metrics/metrics-text';
 import { BackgroundThread } from './infrastructure/processing/background-thread';
 import { BackgroundMode } from './infrastructure/processing/background-processing';
 import { consoleServerLog } from './infrastructure/sql/embedded/console-server-log';
 import { EmbeddedPostgresServer } from './infrastructure/sql/embedded/embedded-postgres-server';
-import { ProcessGroup } from './process-group';
+import { ProcessGroup } from './composition/service/process-group';
 
 let embeddedServer: EmbeddedPostgresServer | null = null;
 

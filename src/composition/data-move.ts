@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { HistoricalEvent } from '../application/ports/event-store.port';
 import { assertEmpty, historicalEventOf, importHistory, readHistory } from '../application/data-move/event-history';
 import { ServiceConfig } from '../config/service-config';
-import { startEmbeddedServerIfOwner } from '../embedded-server-lifecycle';
+import { startEmbeddedServerIfOwner } from '../infrastructure/sql/embedded/embedded-server-lifecycle';
 import { ConfiguredStore, openConfiguredStore } from '../infrastructure/data-move/configured-store';
 import { EmbeddedPostgresServer, EmbeddedServerLog } from '../infrastructure/sql/embedded/embedded-postgres-server';
 import { isNodeProcessAlive } from '../infrastructure/sql/embedded/process-alive';

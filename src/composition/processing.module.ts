@@ -26,7 +26,7 @@ import { SqlDatabase } from '../infrastructure/sql/sql-database';
 import { SqlServiceMonitor } from '../infrastructure/operations/sql-service-monitor';
 import { SERVICE_MONITOR } from '../application/ports/service-monitor.port';
 import { SQL_DATABASE } from './tokens';
-import { ApplicationModule } from '../application/application.module';
+import { ApplicationModule } from './application.module';
 
 export interface ProcessingOptions {
   /** Where projections and jobs run: in this thread, in the process's background thread, or by hand (tests). */

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
-import { EMBEDDED_DATABASE_URL } from './config/load-config';
-import { ServiceConfig } from './config/service-config';
-import { EmbeddedPostgresServer, EmbeddedServerLog } from './infrastructure/sql/embedded/embedded-postgres-server';
+import { EMBEDDED_DATABASE_URL } from '../../../config/load-config';
+import { ServiceConfig } from '../../../config/service-config';
+import { EmbeddedPostgresServer, EmbeddedServerLog } from './embedded-postgres-server';
 
 /** Each thread that uses the database opens a pool of this size (PostgresDatabase, both commit modes). */
 const CONNECTIONS_PER_THREAD = 20;

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ApplicationModule } from './application/application.module';
-import { ProcessingModule } from './composition/processing.module';
-import { ServiceConfig } from './config/service-config';
-import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { ApplicationModule } from '../application.module';
+import { ProcessingModule } from '../processing.module';
+import { ServiceConfig } from '../../config/service-config';
+import { InfrastructureModule } from '../infrastructure.module';
 
 /** The background thread's composition: adapters, use cases and background processing, no HTTP. */
 @Module({})

@@ -1,26 +1,26 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, AppOptions } from './app.module';
-import { ServiceConfig } from './config/service-config';
-import { PinoNestLogger } from './infrastructure/logging/pino-nest-logger';
-import { observeRequests, requestIdGenerator } from './infrastructure/metrics/http-request-observer';
-import { answerClusterMetricsRequests } from './infrastructure/metrics/metrics-text';
-import { registerServiceGauges } from './infrastructure/metrics/service-gauges';
-import { serviceMetrics } from './infrastructure/metrics/service-metrics';
-import { ProjectionDaemon } from './infrastructure/projections/projection-daemon';
-import { SqlDatabase } from './infrastructure/sql/sql-database';
-import { SQL_DATABASE } from './composition/tokens';
-import { answerFrameworkError } from './interface/http/errors/api-exception.filter';
-import { answerClientError } from './interface/http/errors/client-error-answer';
-import { setupOpenApi } from './interface/http/openapi/openapi-document';
-import { servePortal } from './interface/portal/portal-page';
-import { serveConsole } from './interface/console/console-page';
-import { refuseNonUtf8Json } from './interface/http/validation/json-charset';
-import { limitConnectionsPerAddress, slowClientOptions } from './interface/http/transport/connection-limits';
-import { useExactNumberJsonParser } from './interface/http/validation/exact-json-numbers';
-import { RequestBodyPipe } from './interface/http/validation/request-body.pipe';
-import { shutdownTracing, tracingOn } from './infrastructure/tracing/tracing';
-import { continueTraceContextOnlyFromTrustedProxies } from './infrastructure/tracing/trusted-trace-context';
+import { ServiceConfig } from '../../config/service-config';
+import { PinoNestLogger } from '../../infrastructure/logging/pino-nest-logger';
+import { observeRequests, requestIdGenerator } from '../../infrastructure/metrics/http-request-observer';
+import { answerClusterMetricsRequests } from '../../infrastructure/metrics/metrics-text';
+import { registerServiceGauges } from '../../infrastructure/metrics/service-gauges';
+import { serviceMetrics } from '../../infrastructure/metrics/service-metrics';
+import { ProjectionDaemon } from '../../infrastructure/projections/projection-daemon';
+import { SqlDatabase } from '../../infrastructure/sql/sql-database';
+import { SQL_DATABASE } from '../tokens';
+import { answerFrameworkError } from '../../interface/http/errors/api-exception.filter';
+import { answerClientError } from '../../interface/http/errors/client-error-answer';
+import { setupOpenApi } from '../../interface/http/openapi/openapi-document';
+import { servePortal } from '../../interface/portal/portal-page';
+import { serveConsole } from '../../interface/console/console-page';
+import { refuseNonUtf8Json } from '../../interface/http/validation/json-charset';
+import { limitConnectionsPerAddress, slowClientOptions } from '../../interface/http/transport/connection-limits';
+import { useExactNumberJsonParser } from '../../interface/http/validation/exact-json-numbers';
+import { RequestBodyPipe } from '../../interface/http/validation/request-body.pipe';
+import { shutdownTracing, tracingOn } from '../../infrastructure/tracing/tracing';
+import { continueTraceContextOnlyFromTrustedProxies } from '../../infrastructure/tracing/trusted-trace-context';
 
 /** SIGTERM or SIGINT: close the application (its hooks drain background work), then `afterClose`, then exit. */
 function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<void>): void {

@@ -1,5 +1,5 @@
 import cluster, { Worker } from 'node:cluster';
-import { serveClusterMetrics } from './infrastructure/metrics/metrics-text';
+import { serveClusterMetrics } from '../../infrastructure/metrics/metrics-text';
 
 /**
  * HTTP_PROCESSES > 1: this process forks that many service processes sharing its port and
