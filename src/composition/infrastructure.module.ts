@@ -54,7 +54,8 @@ import { SqlKeyAdmission } from '../infrastructure/rate-limit/sql-key-admission'
 import { UncountedKeyAdmission } from '../infrastructure/rate-limit/uncounted-key-admission';
 import { KEY_ADMISSION } from '../application/ports/key-admission.port';
 import { AesSecretBox } from '../infrastructure/security/aes-secret-box';
-import { OUTBOUND_ADDRESS_POLICY, OutboundAddressPolicy } from '../application/webhooks/outbound-address-policy';
+import { OUTBOUND_ADDRESS_POLICY } from '../application/ports/outbound-address-policy.port';
+import { OutboundAddressPolicy } from '../infrastructure/webhooks/outbound-address-policy';
 import { HttpWebhookSender } from '../infrastructure/webhooks/http-webhook-sender';
 import { SqlWebhookDeliveryStore } from '../infrastructure/webhooks/sql-webhook-delivery-store';
 import { LIVE_PROVIDER, SQL_DATABASE } from './tokens';

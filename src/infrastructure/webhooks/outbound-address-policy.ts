@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { WebhookUrlPolicy } from '../../application/ports/outbound-address-policy.port';
 
 /** Addresses no webhook may reach by default: private, loopback, link-local, unique-local, CGNAT, multicast, unspecified. */
 const NON_PUBLIC = new BlockList();
@@ -74,7 +75,7 @@ const hostOf = (url: string): string | null => {
  * private networks. Metadata endpoints stay refused either way. A sandbox key is issued before
  * KYC, so a looser sandbox rule would give anyone a blind POST channel into the network.
  */
-export class OutboundAddressPolicy {
+export class OutboundAddressPolicy implements WebhookUrlPolicy {
   constructor(readonly allowPrivate: boolean) {}
 
   /** Whether a resolved address may be connected to. */
@@ -106,5 +107,3 @@ export class OutboundAddressPolicy {
     return this.permits(host) ? null : host;
   }
 }
-
-export const OUTBOUND_ADDRESS_POLICY = Symbol('OutboundAddressPolicy');

@@ -1,5 +1,5 @@
 import { Environment } from '../../domain/shared/environment';
-import { RateLimitDecision } from '../ports/rate-limiter.port';
+import { RateLimitDecision } from './rate-limiter.port';
 
 /**
  * The counters a request of a key is counted in: its partner's, for the environment, shared by the
