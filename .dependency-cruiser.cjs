@@ -5,6 +5,11 @@
  */
 const adapters = '(http|mcp|cli|portal|console)';
 const specs = '\\.spec\\.ts$';
+/**
+ * The entry points: the service process (dist/main.js), its background thread, and the operator CLI
+ * (dist/interface/cli/main.js). Each loads tracing first and starts what src/composition builds.
+ */
+const entryPoints = ['^src/main\\.ts$', '^src/background-main\\.ts$', '^src/interface/cli/main\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -44,6 +49,45 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/interface/' },
       to: { path: '^src/infrastructure/' },
+    },
+    {
+      name: 'infrastructure-through-ports',
+      comment:
+        'Adapters know the application only by its ports (and the domain), never its use cases or wiring. One ' +
+        "exception: the events feed's read model keeps each partner event's body as the webhooks send it, so it " +
+        "applies the application's own translation (application/webhooks/partner-events.ts).",
+      severity: 'error',
+      from: { path: '^src/infrastructure/' },
+      to: {
+        path: '^src/(application|interface|composition)/',
+        pathNot: ['^src/application/ports/', '^src/application/webhooks/partner-events\\.ts$'],
+      },
+    },
+    {
+      name: 'config-stands-alone',
+      comment: 'The configuration reads the environment into ServiceConfig; it imports nothing else of src but the domain.',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/(config|domain)/' },
+    },
+    {
+      name: 'composition-only-from-entry-points',
+      comment: 'src/composition wires the layers together; only the entry points start it (tests may, from test/).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/composition/', ...entryPoints] },
+      to: { path: '^src/composition/' },
+    },
+    {
+      name: 'entry-points-start-composition',
+      comment:
+        'An entry point loads tracing first (before the modules it instruments) and starts what composition builds, ' +
+        'reading the configuration if it must; the wiring itself lives in src/composition.',
+      severity: 'error',
+      from: { path: entryPoints },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/composition/', '^src/config/', '^src/infrastructure/tracing/start-tracing\\.ts$'],
+      },
     },
     {
       name: 'interface-adapters-apart',
