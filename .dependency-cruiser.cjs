@@ -65,7 +65,8 @@ module.exports = {
     },
     {
       name: 'config-stands-alone',
-      comment: 'The configuration reads the environment into ServiceConfig; it imports nothing else of src but the domain.',
+      comment:
+        'The configuration reads the environment into ServiceConfig; it imports nothing else of src but the domain.',
       severity: 'error',
       from: { path: '^src/config/' },
       to: { path: '^src/', pathNot: '^src/(config|domain)/' },
