@@ -37,13 +37,13 @@ export interface AppOptions extends InfrastructureOverrides {
   /** Where projections and jobs run (default: in the thread that serves HTTP); tests drive them by hand. */
   background?: BackgroundMode;
   /**
-   * Runs after the application has closed on SIGTERM or SIGINT, before the process exits (main.ts
-   * stops the embedded PostgreSQL server there). Without it, Nest's own shutdown hooks are used.
+   * Runs after the application has closed on SIGTERM or SIGINT, before the process exits (the service
+   * process stops the embedded PostgreSQL server there). Without it, Nest's own shutdown hooks are used.
    */
   afterClose?: () => Promise<void>;
 }
 
-/** The composition root: adapters, use cases, background processing and the HTTP interface. */
+/** The HTTP service: adapters, use cases, background processing and the HTTP interface. */
 @Module({})
 export class AppModule {
   static forRoot(config: ServiceConfig, options: AppOptions = {}): DynamicModule {

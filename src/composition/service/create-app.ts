@@ -44,7 +44,7 @@ function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<voi
   process.on('SIGINT', close);
 }
 
-/** Builds the HTTP application (not yet listening). Used by main.ts and by the tests. */
+/** Builds the HTTP application (not yet listening). Used by the service process and by the tests. */
 export async function createApp(config: ServiceConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,

@@ -17,7 +17,7 @@ export class ProcessGroup {
 
   /**
    * Resolves once every worker listens; a worker that exits before it listens stops the group.
-   * `afterLastExit` runs once every worker has exited on a stop (main.ts stops the embedded server there).
+   * `afterLastExit` runs once every worker has exited on a stop (the service process stops the embedded server there).
    */
   static start(size: number, afterLastExit: () => Promise<void> = async () => undefined): Promise<ProcessGroup> {
     const group = new ProcessGroup(size, afterLastExit);
