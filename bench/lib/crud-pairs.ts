@@ -2,7 +2,7 @@ import { alternateWindows, median, RatioSpread, ratioSpread } from './interleave
 import { OpenLoadResult } from './open-load';
 import { PeerMoneyCheck } from './peer';
 import { TopupCost } from './topup-cost';
-import { Scenario } from './types';
+import { Scenario } from './scenario';
 import { round } from './util';
 
 /** One window of the CRUD peer and one of the service, back to back, at the same connections. */

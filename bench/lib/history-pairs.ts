@@ -1,5 +1,5 @@
 import { alternateWindows, median, RatioSpread, ratioSpread } from './interleaved-pairs';
-import { Scenario } from './types';
+import { Scenario } from './scenario';
 import { round } from './util';
 
 /** One window on the fresh hot wallet and one on the wallet with the long history, back to back. */

@@ -1,4 +1,4 @@
-import { Scenario } from './types';
+import { Scenario } from './scenario';
 import { round } from './util';
 
 /** One LIMIT window and one topup window, back to back. */

@@ -1,6 +1,7 @@
 import { CostRow, CrudComparison } from './crud-pairs';
 import { HistoryPairs } from './history-pairs';
-import { BenchResults, ModeResults, Scenario } from './types';
+import { BenchResults, ModeResults } from './types';
+import { Scenario } from './scenario';
 
 const fmt = (value: number | null | undefined, digits = 1): string =>
   value === null || value === undefined ? '–' : value.toFixed(digits);

@@ -7,7 +7,7 @@ import { PeerServer, peerMoneyCheck, seedPeerPartners } from '../lib/peer';
 import { Plan } from '../lib/plan';
 import { sqlStatementsSoFar } from '../lib/statement-count';
 import { CostMeter, CostSide, TopupCost, measureTopupCost, settled } from '../lib/topup-cost';
-import { Scenario } from '../lib/types';
+import { Scenario } from '../lib/scenario';
 import { log, sleep } from '../lib/util';
 import { logScenario, measured } from './steps';
 

@@ -9,7 +9,8 @@ import { longRun as runLongRun } from '../lib/long-run';
 import { seedWalletHistory } from '../lib/seed-history';
 import { ServiceProcess } from '../lib/service';
 import { log, ratio } from '../lib/util';
-import { ModeResults, Scenario } from '../lib/types';
+import { ModeResults } from '../lib/types';
+import { Scenario } from '../lib/scenario';
 import {
   coldStart,
   measured,

@@ -9,7 +9,8 @@ import { runLimit } from '../lib/pgbench';
 import { Plan } from '../lib/plan';
 import { ProgressReporter } from '../../src/interface/cli/progress-reporter';
 import { log, round, setLogFooter, sleep } from '../lib/util';
-import { ModeResults, Scenario } from '../lib/types';
+import { ModeResults } from '../lib/types';
+import { Scenario } from '../lib/scenario';
 
 /* The steps every scenario is made of: onboarding, the measured runs, and the checks after them. */
 

@@ -7,7 +7,7 @@ import { IDEMPOTENCY_STORE, IdempotencyStore } from '../application/ports/idempo
 import { RATE_LIMITER, RateLimiter } from '../application/ports/rate-limiter.port';
 import { JobHandler, JOB_HANDLERS } from '../application/ports/job-queue.port';
 import { PROJECTION_BARRIER } from '../application/ports/read-models.port';
-import { orderReactions } from '../application/process-managers/order-reactions';
+import { orderReactions } from '../application/settlement/order-reactions';
 import { webhookReactions } from '../application/webhooks/webhook-reactions';
 import { lowBalanceReactions } from '../application/wallets/low-balance-notice';
 import { ServiceConfig } from '../config/service-config';
@@ -26,7 +26,7 @@ import { SqlDatabase } from '../infrastructure/sql/sql-database';
 import { SqlServiceMonitor } from '../infrastructure/operations/sql-service-monitor';
 import { SERVICE_MONITOR } from '../application/ports/service-monitor.port';
 import { SQL_DATABASE } from './tokens';
-import { ApplicationModule } from '../application/application.module';
+import { ApplicationModule } from './application.module';
 
 export interface ProcessingOptions {
   /** Where projections and jobs run: in this thread, in the process's background thread, or by hand (tests). */

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { DEFAULT_WALLET_SNAPSHOT_EVERY } from '../application/ports/wallet-snapshots.port';
 import { EventStoreMode, LIVE_PROVIDER_NAMES, LiveProviderName, ReloadlyConfig, ServiceConfig } from './service-config';
 import { setuConfig } from './setu-config';
 
@@ -98,7 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     backgroundWork: 'inline',
     httpProcesses: integer('HTTP_PROCESSES', 1, 1, 64),
     jobConcurrency: integer('JOB_CONCURRENCY', 32, 1, 64),
-    walletSnapshotEvery: integer('WALLET_SNAPSHOT_EVERY', DEFAULT_WALLET_SNAPSHOT_EVERY, 1, 10_000_000),
+    walletSnapshotEvery: integer('WALLET_SNAPSHOT_EVERY', 1_000, 1, 10_000_000),
     eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY', 2, 1, 1_000),
     eventStreamsPerPartner: integer('EVENT_STREAMS_PER_PARTNER', 10, 1, 10_000),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

@@ -36,6 +36,9 @@ export interface SetuConfig {
 export const LIVE_PROVIDER_NAMES = ['reloadly', 'setu'] as const;
 export type LiveProviderName = (typeof LIVE_PROVIDER_NAMES)[number];
 
+/** The token under which the composition provides the ServiceConfig (for what reads a setting at request time). */
+export const SERVICE_CONFIG = Symbol('ServiceConfig');
+
 export interface ServiceConfig {
   port: number;
   host: string;

@@ -1,12 +1,9 @@
 import { RecordedEvent } from '../../src/application/ports/event-store.port';
-import {
-  historicalEventOf,
-  importHistory,
-  readHistory,
-  StoreNotEmptyError,
-} from '../../src/application/data-move/event-history';
+import { historicalEventOf, importHistory, readHistory } from '../../src/application/data-move/event-history';
+import { rebuildAfterImport } from '../../src/application/data-move/rebuild-after-import';
+import { StoreNotEmptyError } from '../../src/application/ports/history-move.port';
 import { loadConfig } from '../../src/config/load-config';
-import { rebuildAfterImport } from '../../src/infrastructure/data-move/rebuild-after-import';
+import { openedHistoryStore } from '../../src/infrastructure/data-move/opened-history-store';
 import { EventStoreDbEventStore } from '../../src/infrastructure/event-store/eventstoredb-event-store';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { openDatabase } from '../../src/infrastructure/open-database';
@@ -113,7 +110,8 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
         .map((event) => event.eventId),
     );
 
-    const rebuilt = await rebuildAfterImport(targetDb, esdb, { now: new Date(), stuckOrderAfterMs: 900_000 });
+    const target = openedHistoryStore(targetDb, esdb, async () => undefined);
+    const rebuilt = await rebuildAfterImport(target, { now: new Date(), stuckOrderAfterMs: 900_000 });
     expect(rebuilt).toMatchObject({ events: history.length, keysBound: 4 });
     // The order held pending (0003 settles later, 0005 never): a poll and a stuck-order check each.
     expect(rebuilt.jobsScheduled).toBe(4);

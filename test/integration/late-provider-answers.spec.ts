@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { OrderLifecycle } from '../../src/application/process-managers/order-lifecycle';
+import { OrderLifecycle } from '../../src/application/settlement/order-lifecycle';
 import { ProviderOutcome } from '../../src/application/ports/provider-gateway.port';
 import { orderEvents } from '../support/ledger';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';

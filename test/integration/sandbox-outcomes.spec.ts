@@ -1,7 +1,7 @@
 import { EVENT_STORE, EventStore } from '../../src/application/ports/event-store.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../../src/application/ports/provider-gateway.port';
-import { OrderLifecycle } from '../../src/application/process-managers/order-lifecycle';
-import { RefundOrderJob } from '../../src/application/process-managers/refund-order.job';
+import { OrderLifecycle } from '../../src/application/settlement/order-lifecycle';
+import { RefundOrderJob } from '../../src/application/settlement/refund-order.job';
 import { transactionStreamId } from '../../src/domain/transaction/transaction.events';
 import { orderEvents } from '../support/ledger';
 import { dataOf, placedOrderOf } from '../support/partner-client';

@@ -3,8 +3,8 @@ import {
   ProviderDirectory,
   ProviderOutcome,
 } from '../../src/application/ports/provider-gateway.port';
-import { OrderLifecycle } from '../../src/application/process-managers/order-lifecycle';
-import { SubmitOrderJob } from '../../src/application/process-managers/submit-order.job';
+import { OrderLifecycle } from '../../src/application/settlement/order-lifecycle';
+import { SubmitOrderJob } from '../../src/application/settlement/submit-order.job';
 import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents, sqlOf } from '../support/ledger';

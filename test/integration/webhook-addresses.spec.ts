@@ -2,8 +2,8 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/load-config';
 import { HttpWebhookSender } from '../../src/infrastructure/webhooks/http-webhook-sender';
-import { isPublicAddress, OutboundAddressPolicy } from '../../src/application/webhooks/outbound-address-policy';
-import { DELIVERY_ERRORS } from '../../src/application/webhooks/delivery-error';
+import { isPublicAddress, OutboundAddressPolicy } from '../../src/infrastructure/webhooks/outbound-address-policy';
+import { DELIVERY_ERRORS } from '../../src/application/ports/delivery-error';
 import { HttpAnswer, TestService } from '../support/test-service';
 
 describe('webhook URLs follow one address policy in sandbox and live', () => {

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { DELIVERY_ERRORS } from '../../src/application/webhooks/delivery-error';
+import { DELIVERY_ERRORS } from '../../src/application/ports/delivery-error';
 import { sqlOf } from '../support/ledger';
 import { RecordingReceiver, ReceivedWebhook } from '../support/recording-receiver';
 import { runCli } from '../support/run-cli';

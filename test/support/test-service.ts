@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
 import { ServiceConfig } from '../../src/config/service-config';
-import { createApp } from '../../src/create-app';
+import { createApp } from '../../src/composition/service/create-app';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
 import { createTestDatabase } from './postgres-test-database';

@@ -6,7 +6,7 @@ import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../ports/rate-limiter.port';
 import { ServiceError } from '../shared/service-error';
 import { addressRefusal, refusalError } from './access-refusal';
-import { BucketDecision, bindingDecision, bucketsOf } from './rate-limit-buckets';
+import { BucketDecision, bindingDecision, bucketsOf } from '../ports/rate-limit-buckets';
 
 export interface PartnerRequest {
   authorization: string | undefined;

@@ -1,12 +1,5 @@
 import { EventStore, HistoricalEvent, RecordedEvent } from '../ports/event-store.port';
-
-/** The target of an import holds events already: an import never mixes two histories. */
-export class StoreNotEmptyError extends Error {
-  constructor(detail: string) {
-    super(`the configured store is not empty (${detail}); import only into an empty one`);
-    this.name = 'StoreNotEmptyError';
-  }
-}
+import { StoreNotEmptyError } from '../ports/history-move.port';
 
 /** Every event of the store, in global order, read page by page. */
 export async function* readHistory(store: EventStore, pageSize = 1_000): AsyncGenerator<RecordedEvent> {

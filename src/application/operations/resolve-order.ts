@@ -5,7 +5,7 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { debitOfOrder } from '../orders/debit-of-order';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
-import { OrderLifecycle } from '../process-managers/order-lifecycle';
+import { OrderLifecycle } from '../settlement/order-lifecycle';
 import { ServiceError } from '../shared/service-error';
 import { AdminOrderResource, adminOrderResource } from './admin-order-resource';
 

@@ -1,5 +1,3 @@
-import { DebitMovement } from '../../domain/wallet/low-balance';
-
 /** Durable work: survives restarts and runs once when several processes share the database. */
 export interface Job {
   /** Deterministic, so scheduling the same work twice keeps one job. */
@@ -7,16 +5,6 @@ export interface Job {
   kind: string;
   dueAt: Date;
   payload: Record<string, unknown>;
-  /**
-   * Scheduled only if this partner has a webhook URL in the environment when the event is
-   * processed: a delivery to no one would be a job that only finds out there is nothing to do.
-   */
-  onlyIfWebhookUrl?: { partnerId: string; environment: string };
-  /**
-   * Scheduled only if this debit took the wallet's balance below the partner's low-balance
-   * threshold as set when the event is processed; the threshold is then added to the payload.
-   */
-  onlyIfCrossesBelow?: DebitMovement & { partnerId: string; environment: string };
 }
 
 export interface JobQueue {

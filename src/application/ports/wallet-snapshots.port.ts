@@ -43,7 +43,7 @@ export interface WalletSnapshots {
 
 export const WALLET_SNAPSHOTS = Symbol('WalletSnapshots');
 
-/** Snapshots every this many events of a wallet by default (WALLET_SNAPSHOT_EVERY). */
+/** Snapshots every this many events of a wallet, where no setting says otherwise (the service's is WALLET_SNAPSHOT_EVERY). */
 export const DEFAULT_WALLET_SNAPSHOT_EVERY = 1_000;
 
 /** No snapshots: every cold wallet is folded from its first event. */

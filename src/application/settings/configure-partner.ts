@@ -7,7 +7,7 @@ import { SettingsChange } from '../../domain/partner/partner-settings';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { parseCidr } from '../access/ip-allowlist';
-import { OUTBOUND_ADDRESS_POLICY, OutboundAddressPolicy } from '../webhooks/outbound-address-policy';
+import { OUTBOUND_ADDRESS_POLICY, WebhookUrlPolicy } from '../ports/outbound-address-policy.port';
 import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
@@ -47,7 +47,7 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     @Inject(ACCESS_FENCES) private readonly fences: AccessFences,
-    @Inject(OUTBOUND_ADDRESS_POLICY) private readonly addressPolicy: OutboundAddressPolicy,
+    @Inject(OUTBOUND_ADDRESS_POLICY) private readonly addressPolicy: WebhookUrlPolicy,
     private readonly runner: DeciderRunner,
   ) {}
 

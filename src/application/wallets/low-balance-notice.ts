@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WalletDebited } from '../../domain/wallet/wallet.events';
-import { WalletLowBalanceReached, lowBalanceNoticeStreamId } from '../../domain/wallet/low-balance';
+import { WalletLowBalanceReached, debitCrossesBelow, lowBalanceNoticeStreamId } from '../../domain/wallet/low-balance';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
 import { Job, JobHandler } from '../ports/job-queue.port';
-import { Reaction } from '../process-managers/reaction';
+import { Reaction, SettingsAtScheduling } from '../ports/reaction.port';
 import { envelope, metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 
@@ -22,9 +22,11 @@ export interface NotifyLowBalancePayload {
   debitedAt: string;
 }
 
+const noticeOf = (job: Job): NotifyLowBalancePayload => job.payload as unknown as NotifyLowBalancePayload;
+
 /**
- * Every debit is a candidate; the reactions projection keeps the job only when the partner's
- * threshold (read in the projection's transaction) says this debit crossed it (`onlyIfCrossesBelow`).
+ * Every debit is a candidate; the job is kept only when the partner's threshold, read in the
+ * transaction that schedules it, says this debit crossed it.
  */
 export const lowBalanceReactions: Reaction = {
   handles: new Set(['WalletDebited']),
@@ -46,14 +48,18 @@ export const lowBalanceReactions: Reaction = {
         kind: NOTIFY_LOW_BALANCE,
         dueAt: new Date(data.placedAt),
         payload: { ...payload },
-        onlyIfCrossesBelow: {
-          ...wallet,
-          amount: data.amount,
-          balanceAfter: data.balanceAfter,
-          currency: data.currency,
-        },
       },
     ];
+  },
+  /** Keeps the notice only for a debit that crossed its partner's threshold; the threshold joins the payload. */
+  async stillWanted(jobs: readonly Job[], settings: SettingsAtScheduling): Promise<Job[]> {
+    const thresholdOf = await settings.lowBalanceThresholds(jobs.map(noticeOf));
+    return jobs.flatMap((job) => {
+      const notice = noticeOf(job);
+      const threshold = thresholdOf(notice);
+      if (threshold === undefined || !debitCrossesBelow(notice, threshold)) return [];
+      return [{ ...job, payload: { ...job.payload, threshold } }];
+    });
   },
 };
 

@@ -11,8 +11,8 @@ import {
   WebhookDeliveryStore,
   WebhookSender,
 } from '../ports/webhook.port';
-import { JOB_KINDS } from '../process-managers/job-kinds';
-import { OrderLifecycle } from '../process-managers/order-lifecycle';
+import { JOB_KINDS } from '../shared/job-kinds';
+import { OrderLifecycle } from '../settlement/order-lifecycle';
 import { partnerEventBody } from './partner-events';
 import { DeliverWebhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_GAP_MS, webhookJobId } from './webhook-events';
 import { signatureHeader } from './webhook-signature';

@@ -4,7 +4,7 @@ import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
 import { DeliveryState, WEBHOOK_DELIVERY_STORE, WebhookDelivery, WebhookDeliveryStore } from '../ports/webhook.port';
-import { JOB_KINDS } from '../process-managers/job-kinds';
+import { JOB_KINDS } from '../shared/job-kinds';
 import { ServiceError } from '../shared/service-error';
 import { DeliverWebhookPayload, WebhookEventName, webhookJobId } from './webhook-events';
 

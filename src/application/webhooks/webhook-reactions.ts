@@ -1,9 +1,11 @@
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
-import { Reaction } from '../process-managers/reaction';
-import { JOB_KINDS } from '../process-managers/job-kinds';
+import { Reaction, SettingsAtScheduling } from '../ports/reaction.port';
+import { JOB_KINDS } from '../shared/job-kinds';
 import { DeliverWebhookPayload, webhookJobId } from './webhook-events';
 import { PARTNER_EVENT_SOURCES, partnerEventOf } from './partner-events';
+
+const deliveryOf = (job: Job): DeliverWebhookPayload => job.payload as unknown as DeliverWebhookPayload;
 
 /**
  * A settlement announces transaction.succeeded; a refund after a failure announces
@@ -30,8 +32,15 @@ export const webhookReactions: Reaction = {
         kind: JOB_KINDS.deliverWebhook,
         dueAt: new Date(event.metadata.occurredAt),
         payload: { ...payload },
-        onlyIfWebhookUrl: { partnerId: payload.partnerId, environment: payload.environment },
       },
     ];
+  },
+  /**
+   * A delivery is scheduled only for a partner with a webhook URL when the outcome is processed: a partner who
+   * polls costs settlement no job per order. (The delivery reads the URL again when it runs.)
+   */
+  async stillWanted(jobs: readonly Job[], settings: SettingsAtScheduling): Promise<Job[]> {
+    const hasUrl = await settings.withWebhookUrl(jobs.map(deliveryOf));
+    return jobs.filter((job) => hasUrl(deliveryOf(job)));
   },
 };

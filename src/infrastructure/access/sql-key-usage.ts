@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { KeyUsage } from '../../application/ports/key-usage.port';
-import { ErrorCode } from '../../application/shared/service-error';
+import { KeyRefusal, KeyUsage } from '../../application/ports/key-usage.port';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
@@ -63,7 +62,7 @@ export class SqlKeyUsage implements KeyUsage {
     return uses.map(() => undefined);
   }
 
-  async recordRefusal(refusal: { keyId: string; code: ErrorCode; at: Date }): Promise<void> {
+  async recordRefusal(refusal: KeyRefusal): Promise<void> {
     await this.db.query('INSERT INTO key_refusals (key_id, code, refused_at) VALUES ($1, $2, $3)', [
       refusal.keyId,
       refusal.code,

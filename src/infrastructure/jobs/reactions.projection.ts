@@ -1,24 +1,25 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
 import { Job } from '../../application/ports/job-queue.port';
-import { Reaction } from '../../application/process-managers/reaction';
+import { Reaction } from '../../application/ports/reaction.port';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 import { JOBS_SCHEMA } from './jobs.schema';
 import { insertJob, insertJobs } from './sql-job-queue';
-import { debitCrossesBelow } from '../../domain/wallet/low-balance';
+import { settingsAtScheduling } from './settings-at-scheduling';
 import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans';
 
 /**
- * The process managers' trigger: schedules the jobs that events call for, in the
- * same transaction that moves the checkpoint (a transactional outbox). Job ids are
- * deterministic, so a replay schedules nothing new.
+ * The reactions' outbox: schedules the jobs that events call for, in the same transaction that
+ * moves the checkpoint. Job ids are deterministic, so a replay schedules nothing new.
  */
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
   const handles = new Set(reactions.flatMap((reaction) => [...reaction.handles]));
-  const jobsFor = (event: RecordedEvent): Job[] =>
-    withTraceLinks(
-      event,
-      reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event)),
+  /** Each event's jobs, reaction by reaction, with the reaction that asked for each. */
+  const candidatesOf = (events: readonly RecordedEvent[]): Candidate[] =>
+    events.flatMap((event) =>
+      reactions
+        .filter((reaction) => reaction.handles.has(event.type))
+        .flatMap((reaction) => withTraceLinks(event, reaction.jobsFor(event)).map((job) => ({ reaction, job }))),
     );
   return {
     name: 'reactions',
@@ -27,13 +28,18 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
     schema: JOBS_SCHEMA,
     handles,
     async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-      for (const job of await jobsStillWanted(tx, jobsFor(event))) await insertJob(tx, job);
+      for (const job of await stillWanted(candidatesOf([event]), tx)) await insertJob(tx, job);
     },
     /** Every job the batch calls for, in one insert (the first schedule of a job id wins either way). */
     async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-      await insertJobs(tx, await jobsStillWanted(tx, events.flatMap(jobsFor)));
+      await insertJobs(tx, await stillWanted(candidatesOf(events), tx));
     },
   };
+}
+
+interface Candidate {
+  reaction: Reaction;
+  job: Job;
 }
 
 /** A job keeps the trace context of the event that called for it, so its span links back to the order's request. */
@@ -44,52 +50,22 @@ function withTraceLinks(event: RecordedEvent, jobs: Job[]): Job[] {
 }
 
 /**
- * Drops the jobs whose condition does not hold: webhook deliveries for partners without a
- * webhook URL, by one read of the settings read model. That model is current for every settings
- * change answered so far (settings commands wait for it before they answer), so an order placed
- * after a partner's URL change is announced by that change's rule.
+ * The candidates each reaction still wants given the partners' settings in this transaction (one read per
+ * reaction that asks, per batch), as each reaction completed them, in the order they were asked for.
  */
-async function jobsStillWanted(tx: SqlExecutor, candidates: readonly Job[]): Promise<readonly Job[]> {
-  const jobs = await lowBalanceCrossings(tx, candidates);
-  const targets = jobs.flatMap((job) => (job.onlyIfWebhookUrl ? [job.onlyIfWebhookUrl] : []));
-  if (targets.length === 0) return jobs;
-  const scopeOf = (target: { partnerId: string; environment: string }) => `${target.partnerId} ${target.environment}`;
-  const scopes = [...new Map(targets.map((target) => [scopeOf(target), target])).values()];
-  const rows = await tx.query<{ partner_id: string; environment: string }>(
-    `SELECT s.partner_id, s.environment
-       FROM rm_partner_settings s
-       JOIN unnest($1::text[], $2::text[]) AS w(partner_id, environment) ON s.partner_id = w.partner_id AND s.environment = w.environment
-      WHERE s.settings ->> 'webhookUrl' IS NOT NULL`,
-    [scopes.map((scope) => scope.partnerId), scopes.map((scope) => scope.environment)],
-  );
-  const withUrl = new Set(rows.map((row) => scopeOf({ partnerId: row.partner_id, environment: row.environment })));
-  return jobs.filter((job) => !job.onlyIfWebhookUrl || withUrl.has(scopeOf(job.onlyIfWebhookUrl)));
-}
-
-/**
- * Keeps a low-balance notice only for a debit that crossed its partner's threshold, read from the
- * settings read model in this transaction (one read per batch, and only for partners that set one).
- */
-async function lowBalanceCrossings(tx: SqlExecutor, jobs: readonly Job[]): Promise<readonly Job[]> {
-  const candidates = jobs.flatMap((job) => (job.onlyIfCrossesBelow ? [job.onlyIfCrossesBelow] : []));
-  if (candidates.length === 0) return jobs;
-  const scopeOf = (target: { partnerId: string; environment: string }) => `${target.partnerId} ${target.environment}`;
-  const scopes = [...new Map(candidates.map((target) => [scopeOf(target), target])).values()];
-  const rows = await tx.query<{ partner_id: string; environment: string; threshold: string }>(
-    `SELECT s.partner_id, s.environment, s.settings ->> 'lowBalanceThreshold' AS threshold
-       FROM rm_partner_settings s
-       JOIN unnest($1::text[], $2::text[]) AS w(partner_id, environment) ON s.partner_id = w.partner_id AND s.environment = w.environment
-      WHERE s.settings ->> 'lowBalanceThreshold' IS NOT NULL`,
-    [scopes.map((scope) => scope.partnerId), scopes.map((scope) => scope.environment)],
-  );
-  const thresholds = new Map(
-    rows.map((row) => [scopeOf({ partnerId: row.partner_id, environment: row.environment }), row.threshold]),
-  );
-  return jobs.flatMap((job) => {
-    const debit = job.onlyIfCrossesBelow;
-    if (!debit) return [job];
-    const threshold = thresholds.get(scopeOf(debit));
-    if (threshold === undefined || !debitCrossesBelow(debit, threshold)) return [];
-    return [{ ...job, payload: { ...job.payload, threshold } }];
+async function stillWanted(candidates: readonly Candidate[], tx: SqlExecutor): Promise<Job[]> {
+  const settings = settingsAtScheduling(tx);
+  const kept = new Map<Reaction, Map<string, Job>>();
+  for (const reaction of new Set(candidates.map((candidate) => candidate.reaction))) {
+    if (!reaction.stillWanted) continue;
+    const asked = candidates.filter((candidate) => candidate.reaction === reaction).map((candidate) => candidate.job);
+    const wanted = await reaction.stillWanted(asked, settings);
+    kept.set(reaction, new Map(wanted.map((job) => [job.id, job])));
+  }
+  return candidates.flatMap(({ reaction, job }) => {
+    const wanted = kept.get(reaction);
+    if (!wanted) return [job];
+    const completed = wanted.get(job.id);
+    return completed ? [completed] : [];
   });
 }

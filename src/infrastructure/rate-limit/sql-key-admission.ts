@@ -1,4 +1,4 @@
-import { bindingDecision, BucketDecision, bucketsOf } from '../../application/access/rate-limit-buckets';
+import { bindingDecision, BucketDecision, bucketsOf } from '../../application/ports/rate-limit-buckets';
 import { KeyAdmission, KeyAdmitted } from '../../application/ports/key-admission.port';
 import { ApiKeyAccess } from '../../application/ports/read-models.port';
 import { Environment } from '../../domain/shared/environment';

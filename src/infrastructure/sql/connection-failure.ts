@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '../../application/shared/store-unavailable';
+import { StoreUnavailableError } from '../../application/ports/store-unavailable';
 
 /** Socket errors of a server that is down or went away. */
 const SOCKET_CODES = new Set([

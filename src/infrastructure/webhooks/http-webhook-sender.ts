@@ -5,8 +5,8 @@ import { LookupFunction } from 'node:net';
 import { WebhookRequest, WebhookSendResult, WebhookSender } from '../../application/ports/webhook.port';
 import { serviceMetrics } from '../metrics/service-metrics';
 import { traced } from '../tracing/tracing';
-import { DELIVERY_ERRORS, DeliveryError } from '../../application/webhooks/delivery-error';
-import { OutboundAddressPolicy } from '../../application/webhooks/outbound-address-policy';
+import { DELIVERY_ERRORS, DeliveryError } from '../../application/ports/delivery-error';
+import { OutboundAddressPolicy } from './outbound-address-policy';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PartnerRequestAuthorizer } from '../shared/partner-request-authorizer';
 import { earlyAnswer } from './mcp-message-check';
 import { PartnerToolServerFactory } from './partner-tools';

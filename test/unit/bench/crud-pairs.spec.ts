@@ -1,5 +1,5 @@
 import { measureCrudPairs } from '../../../bench/lib/crud-pairs';
-import { Scenario } from '../../../bench/lib/types';
+import { Scenario } from '../../../bench/lib/scenario';
 
 const window = (rps: number, p50: number): Scenario => ({
   connections: 64,

@@ -1,7 +1,7 @@
 import { measureHistoryPairs } from '../../../bench/lib/history-pairs';
 import { measureInterleavedPairs, median, ratioSpread } from '../../../bench/lib/interleaved-pairs';
 import { judgeQuietness } from '../../../bench/lib/reference-run';
-import { Scenario } from '../../../bench/lib/types';
+import { Scenario } from '../../../bench/lib/scenario';
 
 const window = (rps: number, p50: number, othersBusy = 0): Scenario => ({
   connections: 64,

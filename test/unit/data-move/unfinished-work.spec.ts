@@ -1,6 +1,6 @@
 import { RecordedEvent } from '../../../src/application/ports/event-store.port';
 import { KeyBindingsFromLog, REQUEST_HASH_NOT_IN_LOG } from '../../../src/application/data-move/key-bindings-from-log';
-import { UnfinishedWork } from '../../../src/application/process-managers/unfinished-work';
+import { UnfinishedWork } from '../../../src/application/data-move/unfinished-work';
 
 let sequence = 0;
 const recorded = (

@@ -1,18 +1,24 @@
 import { once } from 'node:events';
-import { StoreNotEmptyError } from '../../../application/data-move/event-history';
-import { MoveOptions, StoreUnavailableError, exportConfiguredStore, importIntoConfiguredStore } from '../../../composition/data-move';
+import { StepProgress } from '../../../application/data-move/history-move';
+import { ConfiguredStoreUnavailableError, StoreNotEmptyError } from '../../../application/ports/history-move.port';
 import { ConfigError } from '../../../config/load-config';
 import { errorCode, errorMessage } from '../error-fields';
 import { EXIT, ExitCode } from '../exit-codes';
 import { Terminal } from '../stream-output';
 import { DataCommand } from './data-commands';
+import { OpenDataMove } from './data-move';
 import { ProgressReporter } from '../progress-reporter';
 import { storeConfig } from './store-config';
 
 type DataTerminal = Terminal & { stderr: Terminal['stderr'] & { isTTY?: boolean } };
 
 /** Runs `data export` or `data import` against the configured store; failures are one line on stderr. */
-export async function runDataCommand(command: DataCommand, terminal: DataTerminal, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+export async function runDataCommand(
+  command: DataCommand,
+  terminal: DataTerminal,
+  env: NodeJS.ProcessEnv,
+  openDataMove: OpenDataMove,
+): Promise<ExitCode> {
   const fail = (code: ExitCode, message: string): ExitCode => {
     terminal.stderr.write(`error: ${message}\n`);
     return code;
@@ -25,21 +31,19 @@ export async function runDataCommand(command: DataCommand, terminal: DataTermina
     throw error;
   }
   const say = (message: string): void => void terminal.stderr.write(`embedded PostgreSQL: ${message}\n`);
-  const options: MoveOptions = {
-    progress: {
-      start: (step, total) => {
-        const meter = new ProgressReporter(terminal.stderr, step, total);
-        return { update: (done) => meter.update(done), finish: (done) => meter.finish(done) };
-      },
+  const progress: StepProgress = {
+    start: (step, total) => {
+      const meter = new ProgressReporter(terminal.stderr, step, total);
+      return { update: (done) => meter.update(done), finish: (done) => meter.finish(done) };
     },
-    serverLog: { info: say, warn: say, error: say },
   };
+  const move = openDataMove(config, { info: say, warn: say, error: say });
   try {
     if (command.kind === 'export') {
-      await exportConfiguredStore(config, (line) => writeLine(terminal.stdout, line), options);
+      await move.exportHistory((line) => writeLine(terminal.stdout, line), progress);
       return EXIT.ok;
     }
-    const outcome = await importIntoConfiguredStore(config, command.source, options);
+    const outcome = await move.importHistory(command.source, progress);
     terminal.stdout.write(
       `${JSON.stringify({
         imported_events: outcome.events,
@@ -52,7 +56,7 @@ export async function runDataCommand(command: DataCommand, terminal: DataTermina
     );
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof StoreUnavailableError) return fail(EXIT.unreachable, error.message);
+    if (error instanceof ConfiguredStoreUnavailableError) return fail(EXIT.unreachable, error.message);
     if (error instanceof StoreNotEmptyError) return fail(EXIT.errorResponse, error.message);
     // The reader of the export went away (`data export | head`): nothing to report.
     if (command.kind === 'export' && errorCode(error) === 'EPIPE') return EXIT.ok;

@@ -6,8 +6,7 @@ import { AuthenticateOperator } from '../../../application/back-office/authentic
 import { BREAK_GLASS_IDENTITY, OperatorIdentity } from '../../../application/back-office/operator-identity';
 import { ServiceError } from '../../../application/shared/service-error';
 import { mayDo, Permission } from '../../../domain/back-office/operator-role';
-import { ServiceConfig } from '../../../config/service-config';
-import { SERVICE_CONFIG } from '../../../composition/tokens';
+import { SERVICE_CONFIG, ServiceConfig } from '../../../config/service-config';
 import { PERMISSION_KEY } from './permission.decorator';
 import { rememberOperator } from './signed-in-operator';
 

@@ -15,7 +15,7 @@ import {
 } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VerifyMoneyInvariants } from '../../../application/audit/verify-money-invariants';
 import { ShowOrder, ShowPartner } from '../../../application/operations/admin-queries';
 import { ResolveOrder } from '../../../application/operations/resolve-order';

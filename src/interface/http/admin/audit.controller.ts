@@ -7,7 +7,7 @@ import { AuditOrder } from '../../../application/audit/audit-order';
 import { AuditWallet } from '../../../application/audit/audit-wallet';
 import { DailyStatement } from '../../../application/audit/daily-statement';
 import { PeriodStatement } from '../../../application/audit/period-statement';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../application/shared/service-error';
 import { Environment, isEnvironment } from '../../../domain/shared/environment';
 import { AdminTokenGuard } from './admin-token.guard';

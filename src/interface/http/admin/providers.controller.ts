@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { ReconcileProvider } from '../../../application/reconciliation/reconcile-provider';
 import { ReconciliationReport } from '../../../application/reconciliation/reconciliation-report';
 import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';

@@ -4,7 +4,7 @@ import { ErrorCode, ServiceError } from '../../../application/shared/service-err
 import { STATUS_OF_ERROR } from './status-of-error';
 import { RateLimitExceeded } from '../../../application/access/authorize-partner-request';
 import { rateLimitHeaders } from '../../shared/rate-limit-headers';
-import { StoreUnavailableError } from '../../../application/shared/store-unavailable';
+import { StoreUnavailableError } from '../../../application/ports/store-unavailable';
 
 export interface ErrorBody {
   error: ErrorCode;

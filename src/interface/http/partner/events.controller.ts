@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Logger, Query, Req, Res, UseGuards } from '@n
 import { randomUUID } from 'node:crypto';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../../../application/events-feed/feed-cursor';
 import {

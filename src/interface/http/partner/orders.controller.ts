@@ -9,7 +9,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { BillInfoResource, FetchBill } from '../../../application/orders/fetch-bill';
 import { PlacedOrder } from '../../../application/orders/order-placement';

@@ -1,0 +1,41 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { Job, JobHandler } from '../ports/job-queue.port';
+import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
+import { JOB_KINDS } from '../shared/job-kinds';
+import { OrderLifecycle } from './order-lifecycle';
+
+/** The stuck-order check of an order: one per order, whoever arms it. */
+export const holdStuckOrderJobId = (orderId: string): string => `${JOB_KINDS.holdStuckOrder}:${orderId}`;
+
+/** The stuck-order check, due when the order reaches the age at which it is held if still without a final answer. */
+export const holdStuckOrderJob = (orderId: string, dueAt: Date): Job => ({
+  id: holdStuckOrderJobId(orderId),
+  kind: JOB_KINDS.holdStuckOrder,
+  dueAt,
+  payload: { orderId },
+});
+
+/** An order with no final outcome after the configured age is held (DISPUTED) for an operator; no refund. */
+@Injectable()
+export class HoldStuckOrderJob implements JobHandler {
+  readonly kind = JOB_KINDS.holdStuckOrder;
+
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    private readonly lifecycle: OrderLifecycle,
+  ) {}
+
+  async run(job: Job): Promise<void> {
+    const { orderId } = job.payload as { orderId: string };
+    const seconds = Math.round(this.settings.stuckOrderAfterMs / 1000);
+    const result = await this.lifecycle.apply(orderId, {
+      type: 'DisputeTransaction',
+      reason: `no final outcome from the provider after ${seconds} s`,
+      at: this.clock.now().toISOString(),
+    });
+    // The order stream may not exist yet if submission keeps failing; hold it once it does.
+    if (!result.ok) throw new Error(result.error.detail);
+  }
+}

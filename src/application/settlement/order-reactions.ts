@@ -1,0 +1,73 @@
+import { WalletDebited } from '../../domain/wallet/wallet.events';
+import { TransactionFailed } from '../../domain/transaction/transaction.events';
+import { PartnerOnboarded } from '../../domain/partner/partner.events';
+import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
+import { RecordedEvent } from '../ports/event-store.port';
+import { Job } from '../ports/job-queue.port';
+import { Reaction } from '../ports/reaction.port';
+import { JOB_KINDS } from '../shared/job-kinds';
+import { SubmitOrderPayload } from './submit-order.job';
+
+/**
+ * What the log asks to be done next:
+ * - a debit submits the order upstream (submission arms the stuck-order check if the order may need it);
+ * - an explicit failure refunds the wallet;
+ * - a new partner gets the sandbox starting credit (if the onboarding request did not finish it).
+ */
+export function orderReactions(): Reaction {
+  return {
+    handles: new Set(['WalletDebited', 'TransactionFailed', 'PartnerOnboarded']),
+    jobsFor(event: RecordedEvent): Job[] {
+      switch (event.type) {
+        case 'WalletDebited': {
+          const wallet = parseWalletStreamId(event.streamId);
+          if (!wallet) return [];
+          const data = event.data as WalletDebited['data'];
+          const payload: SubmitOrderPayload = {
+            orderId: data.orderId,
+            partnerId: wallet.partnerId,
+            environment: wallet.environment,
+            amount: data.amount,
+            currency: data.currency,
+            product: data.product,
+            reference: data.reference,
+            placedAt: data.placedAt,
+            ...(data.route ? { route: data.route } : {}),
+          };
+          return [
+            {
+              id: `${JOB_KINDS.submitOrder}:${data.orderId}`,
+              kind: JOB_KINDS.submitOrder,
+              dueAt: new Date(data.placedAt),
+              payload: { ...payload },
+            },
+          ];
+        }
+        case 'TransactionFailed': {
+          const data = event.data as TransactionFailed['data'];
+          return [
+            {
+              id: `${JOB_KINDS.refundOrder}:${data.orderId}`,
+              kind: JOB_KINDS.refundOrder,
+              dueAt: new Date(data.failedAt),
+              payload: { orderId: data.orderId },
+            },
+          ];
+        }
+        case 'PartnerOnboarded': {
+          const data = event.data as PartnerOnboarded['data'];
+          return [
+            {
+              id: `${JOB_KINDS.grantSandboxCredit}:${data.partnerId}`,
+              kind: JOB_KINDS.grantSandboxCredit,
+              dueAt: new Date(data.onboardedAt),
+              payload: { partnerId: data.partnerId, corridor: data.corridor },
+            },
+          ];
+        }
+        default:
+          return [];
+      }
+    },
+  };
+}

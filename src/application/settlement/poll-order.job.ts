@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { Job, JobHandler, JobRunResult } from '../ports/job-queue.port';
+import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { OrderRouting } from '../routing/order-routing';
+import { JOB_KINDS } from '../shared/job-kinds';
+import { holdStuckOrderJobId } from './hold-stuck-order.job';
+import { OrderLifecycle } from './order-lifecycle';
+
+/**
+ * Settlement, step 2: asks the provider again about an order it left open (pending, or nothing
+ * known yet). A look-up never sends the order; one of an order the provider may have that finds
+ * nothing, or gets no answer, is kept as evidence.
+ */
+@Injectable()
+export class PollOrderJob implements JobHandler {
+  readonly kind = JOB_KINDS.pollOrder;
+
+  constructor(
+    private readonly routing: OrderRouting,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly lifecycle: OrderLifecycle,
+  ) {}
+
+  async run(job: Job): Promise<JobRunResult> {
+    const { orderId } = job.payload as { orderId: string };
+    const { state, revision } = await this.lifecycle.load(orderId);
+    const order = state.order;
+    if (!order || !['INITIATED', 'PENDING'].includes(state.status)) return {};
+    const providerOrder: ProviderOrder = {
+      orderId,
+      amount: order.amount,
+      currency: order.currency,
+      product: order.product,
+      placedAt: order.placedAt,
+      route: order.route ?? null,
+      providerReference: state.providerReference,
+      resubmission: state.inDoubtSince !== null,
+      inDoubtSince: state.inDoubtSince,
+    };
+    let outcome: ProviderOutcome;
+    try {
+      const provider = this.routing.gatewayOf(order.environment, order.route, `order ${orderId}`);
+      outcome = await provider.poll(providerOrder, this.clock.now());
+    } catch (error) {
+      await this.lifecycle.recordUnanswered(orderId, error, 'poll', 0, { state, revision });
+      throw error;
+    }
+    const after = await this.lifecycle.recordOutcome(providerOrder, order.environment, outcome, { state, revision });
+    const open = after?.status === 'INITIATED' || after?.status === 'PENDING';
+    return open ? {} : { supersedes: [holdStuckOrderJobId(orderId)] };
+  }
+}

@@ -1,0 +1,195 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Currency } from '../../domain/money/currency';
+import { Environment } from '../../domain/shared/environment';
+import { OrderProduct } from '../../domain/wallet/order-product';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { JOB_QUEUE, Job, JobHandler, JobQueue, JobRunResult } from '../ports/job-queue.port';
+import { ProviderGateway, ProviderNotSentError, ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { RouteTarget } from '../../domain/routing/route';
+import { OrderRouting } from '../routing/order-routing';
+import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
+import { JOB_KINDS } from '../shared/job-kinds';
+import { holdStuckOrderJob } from './hold-stuck-order.job';
+import { TransactionState } from '../../domain/transaction/transaction.decider';
+import { TransactionInitiated } from '../../domain/transaction/transaction.events';
+import { OrderLifecycle } from './order-lifecycle';
+
+/** The order as the debit event carried it. */
+export interface SubmitOrderPayload {
+  orderId: string;
+  partnerId: string;
+  environment: Environment;
+  amount: string;
+  currency: Currency;
+  product: OrderProduct;
+  reference: string | null;
+  placedAt: string;
+  /** Live orders: the route fixed at placement (absent from jobs scheduled before routes existed). */
+  route?: RouteTarget | null;
+}
+
+const isOpen = (state: TransactionState | null): boolean =>
+  state?.status === 'INITIATED' || state?.status === 'PENDING';
+
+/**
+ * Settlement, step 1: submits the order from its debit upstream and opens the order's stream
+ * with the answer (docs/decisions/0036-submission-provider-first.md).
+ * The stuck-order check is armed only for an order that may need it: one the provider left
+ * open (pending, or nothing known yet), one whose submission failed, or one whose submission is
+ * tried again (a provider that stays down or never answers must still get the order held). An
+ * order with a final answer at once never gets one.
+ *
+ * An attempt that may have reached the provider without anything telling how it ended puts the
+ * order in doubt (docs/decisions/0039-unknown-outcome-provider-word.md): a submission that failed
+ * without saying that nothing was sent, or a retried
+ * run whose predecessor did not record that it sent nothing.
+ */
+@Injectable()
+export class SubmitOrderJob implements JobHandler {
+  readonly kind = JOB_KINDS.submitOrder;
+
+  constructor(
+    private readonly routing: OrderRouting,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    private readonly lifecycle: OrderLifecycle,
+  ) {}
+
+  async run(job: Job, attempt = 1): Promise<JobRunResult> {
+    const payload = job.payload as unknown as SubmitOrderPayload;
+    const stuckCheck = holdStuckOrderJob(
+      payload.orderId,
+      new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs),
+    );
+    if (attempt > 1) {
+      // A run before this one failed, or never finished (a crash, or a provider call that hung past
+      // the lease): the check is armed before anything else, so the order is held even if this run hangs too.
+      await this.jobs.schedule(stuckCheck);
+      const state = await this.submitAgain(payload, attempt);
+      // A final answer (or one another path already gave) leaves the check nothing to hold.
+      return isOpen(state) ? {} : { supersedes: [stuckCheck.id] };
+    }
+    let state: TransactionState;
+    try {
+      state = await this.submitNew(payload);
+    } catch (error) {
+      await this.jobs.schedule(stuckCheck);
+      throw error;
+    }
+    if (isOpen(state)) await this.jobs.schedule(stuckCheck);
+    // A first run arms the check only for an order left open, so a final one has none to close.
+    return {};
+  }
+
+  /**
+   * The first run: the order is new, so it goes to the provider first and its initiation and the
+   * answer are stored in one append. A crash before that append leaves nothing stored, and the
+   * retried run treats the order as in doubt. If the provider call fails, the initiation is stored
+   * with what the failure means (in doubt, or not sent), so that the order can be held.
+   */
+  private async submitNew(payload: SubmitOrderPayload): Promise<TransactionState> {
+    const order = providerOrderOf(payload);
+    let outcome: ProviderOutcome;
+    try {
+      outcome = await this.gatewayOf(payload).submit(order, this.clock.now());
+    } catch (error) {
+      await this.lifecycle.initiateUnanswered(initiationOf(payload), error);
+      throw error;
+    }
+    return this.lifecycle.initiateWithAnswer(initiationOf(payload), outcome);
+  }
+
+  /**
+   * A retried run: the order's stream tells whether it is settled, was acknowledged by the
+   * provider (then it is looked up), or is still to be submitted. Unless the run before this one
+   * recorded that it sent nothing, it may have reached the provider: the order is put in doubt
+   * before the provider is asked again, and the adapter then looks it up rather than sending it
+   * again (unless its provider makes a repeat harmless).
+   */
+  private async submitAgain(payload: SubmitOrderPayload, attempt: number): Promise<TransactionState | null> {
+    const { orderId, environment } = payload;
+    const order = providerOrderOf(payload);
+    let known = await this.lifecycle.apply(orderId, { type: 'InitiateTransaction', order: initiationOf(payload) });
+    if (!known.ok) throw new Error(known.error.detail);
+    if (!isOpen(known.state)) return known.state;
+    if (
+      known.state.status === 'INITIATED' &&
+      known.state.inDoubtSince === null &&
+      known.state.notSentAttempt !== attempt - 1
+    ) {
+      known = await this.lifecycle.apply(
+        orderId,
+        {
+          type: 'RecordAttemptInDoubt',
+          reason: `submission run ${attempt - 1} did not finish; it may have reached the provider`,
+          at: this.clock.now().toISOString(),
+        },
+        undefined,
+        { state: known.state, revision: known.revision },
+      );
+      if (!known.ok) throw new Error(known.error.detail);
+      if (!isOpen(known.state)) return known.state;
+    }
+    const { state, revision } = known;
+    const call = state.status === 'INITIATED' ? 'submit' : 'poll';
+    const asked: ProviderOrder = {
+      ...order,
+      resubmission: state.inDoubtSince !== null,
+      inDoubtSince: state.inDoubtSince,
+      providerReference: state.providerReference,
+    };
+    let outcome: ProviderOutcome;
+    try {
+      const provider = this.gatewayOf(payload);
+      outcome =
+        call === 'submit'
+          ? await provider.submit(asked, this.clock.now())
+          : await provider.poll(asked, this.clock.now());
+    } catch (error) {
+      await this.lifecycle.recordUnanswered(orderId, error, call, attempt, { state, revision });
+      throw error;
+    }
+    return this.lifecycle.recordOutcome(order, environment, outcome, { state, revision }, call);
+  }
+
+  /** The order's provider; an order that cannot be routed (a configuration error) is not sent, and says so. */
+  private gatewayOf({ environment, route, orderId }: SubmitOrderPayload): ProviderGateway {
+    try {
+      return this.routing.gatewayOf(environment, route, `order ${orderId}`);
+    } catch (error) {
+      throw new ProviderNotSentError(`order ${orderId} was not sent: ${(error as Error).message}`);
+    }
+  }
+}
+
+const providerOrderOf = ({
+  orderId,
+  amount,
+  currency,
+  product,
+  placedAt,
+  route,
+}: SubmitOrderPayload): ProviderOrder => ({ orderId, amount, currency, product, placedAt, route: route ?? null });
+
+const initiationOf = ({
+  orderId,
+  partnerId,
+  environment,
+  amount,
+  currency,
+  product,
+  reference,
+  placedAt,
+  route,
+}: SubmitOrderPayload): TransactionInitiated['data'] => ({
+  orderId,
+  partnerId,
+  environment,
+  amount,
+  currency,
+  product,
+  reference,
+  placedAt,
+  ...(route ? { route } : {}),
+});

@@ -1,0 +1,22 @@
+import { HistoryMove } from '../../application/data-move/history-move';
+import { FileHistorySources } from '../../infrastructure/data-move/history-sources';
+import { ConfiguredHistoryStores } from '../../infrastructure/data-move/configured-history-stores';
+import { historyLine } from '../../infrastructure/data-move/history-lines';
+import { SystemClock } from '../../infrastructure/clock/system-clock';
+import { OpenDataMove } from '../../interface/cli/data/data-move';
+
+/** The data commands' history move over the configured store, its files and PGlite folders; export lines in the history format. */
+export const openDataMove: OpenDataMove = (config, serverLog) => {
+  const move = new HistoryMove(
+    new ConfiguredHistoryStores(config, serverLog),
+    new FileHistorySources(),
+    new SystemClock(),
+    {
+      stuckOrderAfterMs: config.stuckOrderAfterMs,
+    },
+  );
+  return {
+    exportHistory: (writeLine, progress) => move.exportHistory((event) => writeLine(historyLine(event)), progress),
+    importHistory: (source, progress) => move.importHistory(source, progress),
+  };
+};

@@ -1,0 +1,7 @@
+import { runCli } from '../../interface/cli/run-cli';
+import { openDataMove } from './data-move';
+
+/** The operator CLI process: its commands over HTTP, and the data commands over the configured store. */
+export function runOperatorCli(argv: readonly string[]): void {
+  runCli(argv, openDataMove);
+}

@@ -1,0 +1,190 @@
+import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common';
+import { BILL_FETCH_STORE } from '../application/ports/bill-fetch-store.port';
+import { CATALOG } from '../application/ports/catalog.port';
+import { CLOCK, Clock } from '../application/ports/clock.port';
+import { EVENT_STORE } from '../application/ports/event-store.port';
+import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS } from '../application/ports/idempotency-store.port';
+import { JOB_QUEUE } from '../application/ports/job-queue.port';
+import { PROVIDER_DIRECTORY, ProviderDirectory } from '../application/ports/provider-gateway.port';
+import { PROVIDER_BACK_OFFICES } from '../application/ports/provider-back-office.port';
+import { StaticProviderBackOffices } from '../infrastructure/providers/provider-back-offices';
+import { READ_MODELS, ReadModels } from '../application/ports/read-models.port';
+import { KEY_HASHER, SECRET_GENERATOR, SecretGenerator } from '../application/ports/secrets.port';
+import { SERVICE_CONFIG, ServiceConfig } from '../config/service-config';
+import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
+import { ACCESS_FENCES } from '../application/ports/access-fences.port';
+import { SqlAccessFences } from '../infrastructure/access/sql-access-fences';
+import { EVENT_STREAM_LEASES } from '../application/ports/event-stream-leases.port';
+import { SqlEventStreamLeases } from '../infrastructure/events-feed/sql-event-stream-leases';
+import { SqlKeyUsage } from '../infrastructure/access/sql-key-usage';
+import { KEY_USAGE } from '../application/ports/key-usage.port';
+import { SNAPSHOT_SEAL, WALLET_SNAPSHOTS } from '../application/ports/wallet-snapshots.port';
+import { HmacSnapshotSeal } from '../infrastructure/security/hmac-snapshot-seal';
+import { SqlWalletSnapshots } from '../infrastructure/wallet-snapshots/sql-wallet-snapshots';
+import { SqlBillFetchStore } from '../infrastructure/bills/sql-bill-fetch-store';
+import { JsonCatalog } from '../infrastructure/catalog/json-catalog';
+import { SystemClock } from '../infrastructure/clock/system-clock';
+import { EventStoreDbEventStore } from '../infrastructure/event-store/eventstoredb-event-store';
+import { SqlEventStore } from '../infrastructure/event-store/sql-event-store';
+import { SqlIdempotencyStore } from '../infrastructure/idempotency/sql-idempotency-store';
+import { SqlJobQueue } from '../infrastructure/jobs/sql-job-queue';
+import { openDatabase } from '../infrastructure/open-database';
+import { StaticProviderDirectory } from '../infrastructure/providers/provider-directory';
+import { ProviderWithDeadline } from '../infrastructure/providers/provider-deadline';
+import { SandboxProvider } from '../infrastructure/providers/sandbox/sandbox-provider';
+import { LiveProviders } from '../infrastructure/providers/live-providers';
+import { PROVIDER_STATUS } from '../application/ports/provider-status.port';
+import { SqlReadModels } from '../infrastructure/read-models/sql-read-models';
+import { SqlPartnerEventFeed } from '../infrastructure/read-models/sql-partner-event-feed';
+import { PARTNER_EVENT_FEED } from '../application/ports/partner-event-feed.port';
+import { BACK_OFFICE_SEARCH } from '../application/ports/back-office-search.port';
+import { OVERVIEW_STATS } from '../application/ports/overview-stats.port';
+import { SqlOverviewStats } from '../infrastructure/read-models/sql-overview-stats';
+import { SqlBackOfficeSearch } from '../infrastructure/back-office/sql-back-office-search';
+import { OPERATOR_ACTIONS } from '../application/ports/operator-actions.port';
+import { SqlOperatorActions } from '../infrastructure/back-office/sql-operator-actions';
+import { CryptoSecretGenerator } from '../infrastructure/security/crypto-secret-generator';
+import { HmacKeyHasher } from '../infrastructure/security/hmac-key-hasher';
+import { SqlDatabase } from '../infrastructure/sql/sql-database';
+import { RATE_LIMITER } from '../application/ports/rate-limiter.port';
+import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER, WebhookSender } from '../application/ports/webhook.port';
+import { SqlRateLimiter } from '../infrastructure/rate-limit/sql-rate-limiter';
+import { RedisRateLimiter } from '../infrastructure/rate-limit/redis-rate-limiter';
+import { SqlKeyAdmission } from '../infrastructure/rate-limit/sql-key-admission';
+import { UncountedKeyAdmission } from '../infrastructure/rate-limit/uncounted-key-admission';
+import { KEY_ADMISSION } from '../application/ports/key-admission.port';
+import { AesSecretBox } from '../infrastructure/security/aes-secret-box';
+import { OUTBOUND_ADDRESS_POLICY } from '../application/ports/outbound-address-policy.port';
+import { OutboundAddressPolicy } from '../infrastructure/webhooks/outbound-address-policy';
+import { HttpWebhookSender } from '../infrastructure/webhooks/http-webhook-sender';
+import { SqlWebhookDeliveryStore } from '../infrastructure/webhooks/sql-webhook-delivery-store';
+import { LIVE_PROVIDER, SQL_DATABASE } from './tokens';
+
+/** Adapters a caller may put in place of the configured ones (the tests and the simulation). */
+export interface InfrastructureOverrides {
+  clock?: Clock;
+  /** Upstream providers for both environments (a scripted provider whose answers a test controls). */
+  providers?: ProviderDirectory;
+  webhookSender?: WebhookSender;
+  /** Ids and keys (a seeded generator makes order ids, and so job order, repeat from run to run). */
+  secrets?: SecretGenerator;
+}
+
+const IDEMPOTENCY_LEASE_MS = 10_000;
+
+/** Binds every application port to its adapter for the configured mode. */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(config: ServiceConfig, overrides: InfrastructureOverrides = {}): DynamicModule {
+    const sql = (factory: (db: SqlDatabase) => unknown) => ({ useFactory: factory, inject: [SQL_DATABASE] });
+    const addressPolicy = new OutboundAddressPolicy(config.webhookAllowPrivateAddresses);
+    const redisUrl = config.rateLimitStore === 'redis' ? config.redisUrl : null;
+    const catalog = new JsonCatalog();
+    const providers: Provider[] = [
+      { provide: SERVICE_CONFIG, useValue: config },
+      {
+        provide: SERVICE_SETTINGS,
+        useValue: {
+          stuckOrderAfterMs: config.stuckOrderAfterMs,
+          billValidityMs: config.billValidityMs,
+          idempotencyWaitMs: config.idempotencyWaitMs,
+          walletSnapshotEvery: config.walletSnapshotEvery,
+          eventStreamsPerKey: config.eventStreamsPerKey,
+          eventStreamsPerPartner: config.eventStreamsPerPartner,
+        } satisfies ServiceSettings,
+      },
+      { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
+      config.eventStore === 'eventstoredb'
+        ? { provide: EVENT_STORE, useFactory: () => connectEventStoreDb(config) }
+        : { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },
+      { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
+      { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db)) },
+      { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
+      { provide: OPERATOR_ACTIONS, ...sql((db) => new SqlOperatorActions(db)) },
+      { provide: OVERVIEW_STATS, ...sql((db) => new SqlOverviewStats(db)) },
+      {
+        provide: IDEMPOTENCY_STORE,
+        ...sql((db) => {
+          const relaxed = db.withAsynchronousCommit();
+          const eventsShareTheLog = config.eventStore !== 'eventstoredb';
+          return new SqlIdempotencyStore(
+            { reservations: eventsShareTheLog ? relaxed : db, answers: relaxed },
+            { windowMs: IDEMPOTENCY_WINDOW_MS, leaseMs: IDEMPOTENCY_LEASE_MS },
+          );
+        }),
+      },
+      { provide: ACCESS_FENCES, ...sql((db) => new SqlAccessFences(db)) },
+      { provide: KEY_USAGE, ...sql((db) => new SqlKeyUsage(db)) },
+      { provide: EVENT_STREAM_LEASES, ...sql((db) => new SqlEventStreamLeases(db)) },
+      // Every mode: beside the events in PostgreSQL, beside the read models with EventStoreDB (tied to the log by event id).
+      { provide: WALLET_SNAPSHOTS, ...sql((db) => new SqlWalletSnapshots(db.withAsynchronousCommit())) },
+      { provide: SNAPSHOT_SEAL, useValue: new HmacSnapshotSeal(config.apiKeySecret) },
+      { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
+      { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
+      { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },
+      { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
+      { provide: SECRET_GENERATOR, useValue: overrides.secrets ?? new CryptoSecretGenerator() },
+      { provide: CATALOG, useValue: catalog },
+      { provide: OUTBOUND_ADDRESS_POLICY, useValue: addressPolicy },
+      {
+        provide: WEBHOOK_SENDER,
+        useValue: overrides.webhookSender ?? new HttpWebhookSender(config.webhookTimeoutMs, addressPolicy),
+      },
+      { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
+      { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
+      {
+        provide: KEY_ADMISSION,
+        useFactory: (db: SqlDatabase, readModels: ReadModels) =>
+          redisUrl
+            ? new UncountedKeyAdmission((keyHash) => readModels.apiKeyAccess(keyHash))
+            : new SqlKeyAdmission(db.withAsynchronousCommit()),
+        inject: [SQL_DATABASE, READ_MODELS],
+      },
+      {
+        provide: RATE_LIMITER,
+        ...sql((db) =>
+          redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()),
+        ),
+      },
+      // Built by the container, so that what they log goes through the service's logger.
+      { provide: LIVE_PROVIDER, useFactory: () => LiveProviders.fromConfig(config, catalog) },
+      {
+        provide: PROVIDER_DIRECTORY,
+        useFactory: (live: LiveProviders) =>
+          overrides.providers ??
+          new StaticProviderDirectory(
+            new ProviderWithDeadline(new SandboxProvider(), config.providerTimeoutMs),
+            new Map(
+              live.adapters.map((adapter) => [
+                adapter.name,
+                new ProviderWithDeadline(adapter.gateway, config.providerTimeoutMs, adapter.name),
+              ]),
+            ),
+          ),
+        inject: [LIVE_PROVIDER],
+      },
+      { provide: PROVIDER_STATUS, useFactory: (live: LiveProviders) => live, inject: [LIVE_PROVIDER] },
+      {
+        provide: PROVIDER_BACK_OFFICES,
+        useFactory: (live: LiveProviders) =>
+          new StaticProviderBackOffices(
+            new Map(live.adapters.flatMap((adapter) => (adapter.catalog ? [[adapter.name, adapter.catalog]] : []))),
+            new Map(live.adapters.flatMap((adapter) => (adapter.reports ? [[adapter.name, adapter.reports]] : []))),
+          ),
+        inject: [LIVE_PROVIDER],
+      },
+    ];
+    return { module: InfrastructureModule, providers, exports: providers };
+  }
+}
+
+/** EVENT_STORE=eventstoredb: events in EventStoreDB at EVENTSTORE_CONNECTION_STRING; the start fails if it does not answer. */
+function connectEventStoreDb(config: ServiceConfig): Promise<EventStoreDbEventStore> {
+  if (!config.eventStoreConnectionString)
+    throw new Error('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
+  const logger = new Logger('EventStoreDB');
+  return EventStoreDbEventStore.connect(config.eventStoreConnectionString, {
+    onWarning: (message, error) => logger.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+  });
+}

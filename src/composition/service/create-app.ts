@@ -1,0 +1,91 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule, AppOptions } from './app.module';
+import { ServiceConfig } from '../../config/service-config';
+import { PinoNestLogger } from '../../infrastructure/logging/pino-nest-logger';
+import { observeRequests, requestIdGenerator } from '../../infrastructure/metrics/http-request-observer';
+import { answerClusterMetricsRequests } from '../../infrastructure/metrics/metrics-text';
+import { registerServiceGauges } from '../../infrastructure/metrics/service-gauges';
+import { serviceMetrics } from '../../infrastructure/metrics/service-metrics';
+import { ProjectionDaemon } from '../../infrastructure/projections/projection-daemon';
+import { SqlDatabase } from '../../infrastructure/sql/sql-database';
+import { SQL_DATABASE } from '../tokens';
+import { answerFrameworkError } from '../../interface/http/errors/api-exception.filter';
+import { answerClientError } from '../../interface/http/errors/client-error-answer';
+import { setupOpenApi } from '../../interface/http/openapi/openapi-document';
+import { servePortal } from '../../interface/portal/portal-page';
+import { serveConsole } from '../../interface/console/console-page';
+import { refuseNonUtf8Json } from '../../interface/http/validation/json-charset';
+import { limitConnectionsPerAddress, slowClientOptions } from '../../interface/http/transport/connection-limits';
+import { useExactNumberJsonParser } from '../../interface/http/validation/exact-json-numbers';
+import { RequestBodyPipe } from '../../interface/http/validation/request-body.pipe';
+import { shutdownTracing, tracingOn } from '../../infrastructure/tracing/tracing';
+import { continueTraceContextOnlyFromTrustedProxies } from '../../infrastructure/tracing/trusted-trace-context';
+
+/** SIGTERM or SIGINT: close the application (its hooks drain background work), then `afterClose`, then exit. */
+function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<void>): void {
+  let closing = false;
+  const close = (): void => {
+    if (closing) return;
+    closing = true;
+    app
+      .close()
+      .then(afterClose)
+      .then(shutdownTracing)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('shutdown failed:', error);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+}
+
+/** Builds the HTTP application (not yet listening). Used by the service process and by the tests. */
+export async function createApp(config: ServiceConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    // Slow clients are cut off: a whole request within REQUEST_TIMEOUT_MS, headers within HEADERS_TIMEOUT_MS.
+    ...slowClientOptions(config),
+    // X-Forwarded-For is believed only from the configured proxies; otherwise the socket address is the caller.
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
+    genReqId: requestIdGenerator(config.trustedProxies),
+    // Treat "__proto__" and "constructor.prototype" in JSON as malformed input instead of a risk.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    // Router refusals (overlong path segment, bad percent-encoding) answer with the Error body too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+  });
+  // Request bodies are JSON only. Fastify's own JSON parser stays (with the poisoning checks above);
+  // its text/plain parser and Nest's form parser are left out, so other content types get 415.
+  adapter.getInstance().removeContentTypeParser('text/plain');
+  useExactNumberJsonParser(adapter.getInstance());
+  limitConnectionsPerAddress(adapter.getInstance().server, config.maxConnectionsPerIp);
+  if (tracingOn()) continueTraceContextOnlyFromTrustedProxies(adapter.getInstance().server, config.trustedProxies);
+  adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
+  observeRequests(adapter.getInstance(), config.logLevel);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
+    logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel),
+    bufferLogs: false,
+    bodyParser: false,
+  });
+  app.useGlobalPipes(new RequestBodyPipe());
+  // prom-client: Node's own metrics for this process, the database gauges, and (HTTP_PROCESSES > 1) the primary's requests.
+  serviceMetrics.collectProcessMetrics();
+  registerServiceGauges(app.get(ProjectionDaemon), app.get<SqlDatabase>(SQL_DATABASE));
+  answerClusterMetricsRequests();
+  // The partner API's OpenAPI 3.1 document at /v1/partner/openapi.json and Swagger UI at /docs.
+  setupOpenApi(app);
+  // The partner portal at /portal: a page over the partner API, signed in with an API key.
+  servePortal(app);
+  // The operator and finance console at /console: a page over the back office API, signed in with the operator token.
+  serveConsole(app);
+  if (options.afterClose) exitOnSignal(app, options.afterClose);
+  // process.exit after the hooks (not a re-sent signal): the exit code is 0 and the log is flushed.
+  else app.enableShutdownHooks(undefined, { useProcessExit: true });
+  return app;
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApplicationModule } from '../application.module';
+import { McpController } from '../../interface/mcp/mcp.controller';
+import { PartnerRequestAuthorizer } from '../../interface/shared/partner-request-authorizer';
+import { PartnerToolServerFactory } from '../../interface/mcp/partner-tools';
+
+/** The agent-tool endpoint ({mcp_url} = /v1/mcp): the partner operations as MCP tools over the same application commands. */
+@Module({
+  imports: [CqrsModule, ApplicationModule],
+  controllers: [McpController],
+  providers: [PartnerRequestAuthorizer, PartnerToolServerFactory],
+  exports: [PartnerRequestAuthorizer],
+})
+export class McpModule {}

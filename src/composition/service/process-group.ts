@@ -1,0 +1,80 @@
+import cluster, { Worker } from 'node:cluster';
+import { serveClusterMetrics } from '../../infrastructure/metrics/metrics-text';
+
+/**
+ * HTTP_PROCESSES > 1: this process forks that many service processes sharing its port and
+ * only looks after them. Each worker is a whole service instance (pool, projectors, jobs), as
+ * replicas behind a balancer are; they coordinate through the database only.
+ */
+export class ProcessGroup {
+  private readonly ready = new Set<number>();
+  private stopping = false;
+
+  private constructor(
+    private readonly size: number,
+    private readonly afterLastExit: () => Promise<void>,
+  ) {}
+
+  /**
+   * Resolves once every worker listens; a worker that exits before it listens stops the group.
+   * `afterLastExit` runs once every worker has exited on a stop (the service process stops the embedded server there).
+   */
+  static start(size: number, afterLastExit: () => Promise<void> = async () => undefined): Promise<ProcessGroup> {
+    const group = new ProcessGroup(size, afterLastExit);
+    return group.run();
+  }
+
+  private run(): Promise<ProcessGroup> {
+    return new Promise((resolve, reject) => {
+      cluster.on('listening', (worker) => {
+        this.ready.add(worker.id);
+        if (this.ready.size === this.size) resolve(this);
+      });
+      cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal, reject));
+      // A worker's channel failing (it is dying) must not end the primary: 'exit' follows and replaces it.
+      cluster.on('fork', (worker) =>
+        worker.on('error', (error: Error) =>
+          console.error(`service process ${worker.process.pid}: ${error.message}; waiting for it to exit`),
+        ),
+      );
+      // A scrape of any worker shows the sum over all of them.
+      serveClusterMetrics();
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => this.stop(signal));
+      for (let i = 0; i < this.size; i++) cluster.fork();
+    });
+  }
+
+  private onExit(worker: Worker, code: number | null, signal: string | null, failStart: (error: Error) => void): void {
+    const listened = this.ready.delete(worker.id);
+    if (this.stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) this.exit();
+      return;
+    }
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (!listened) {
+      // A worker that cannot start (configuration, database down) would fail again at once.
+      process.exitCode = 1;
+      failStart(new Error(`a service process exited with ${how} before it listened`));
+      this.stop('SIGTERM');
+      return;
+    }
+    console.error(`service process ${worker.process.pid} exited with ${how}; starting another`);
+    cluster.fork();
+  }
+
+  /** Workers drain their background work on SIGTERM; the group exits when the last one has. */
+  private stop(signal: NodeJS.Signals): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+    if (workers.length === 0) this.exit();
+    for (const worker of workers) worker.process.kill(signal);
+  }
+
+  private exit(): void {
+    this.afterLastExit().then(
+      () => process.exit(process.exitCode ?? 0),
+      () => process.exit(1),
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ConfiguredStoreUnavailableError,
+  HistoryStores,
+  OpenedHistoryStore,
+} from '../../application/ports/history-move.port';
+import { ServiceConfig } from '../../config/service-config';
+import { EmbeddedPostgresServer, EmbeddedServerLog } from '../sql/embedded/embedded-postgres-server';
+import { startEmbeddedServerIfOwner } from '../sql/embedded/embedded-server-lifecycle';
+import { isNodeProcessAlive } from '../sql/embedded/process-alive';
+import { embeddedSocketConnectionString } from '../sql/embedded/server-endpoint';
+import { openConfiguredStore } from './configured-store';
+import { openedHistoryStore } from './opened-history-store';
+
+/**
+ * The configured store, opened as the service opens it. In embedded mode that starts the PostgreSQL server in
+ * DATA_DIR/postgres (creating the cluster on a first import), which is refused while the service runs on that
+ * folder; it is stopped again on close. An export (`read`) from the embedded mode of a running service reads
+ * through that service's own server instead (its Unix socket).
+ */
+export class ConfiguredHistoryStores implements HistoryStores {
+  constructor(
+    private readonly config: ServiceConfig,
+    /** Embedded mode: the messages of the PostgreSQL server started in DATA_DIR (never on stdout, which holds the export). */
+    private readonly serverLog: EmbeddedServerLog,
+  ) {}
+
+  refuseWhileServiceRuns(): void {
+    const running = this.config.eventStore === 'embedded' ? runningService(this.config.dataDir) : null;
+    if (running !== null)
+      throw this.unavailable(
+        new Error(`the service (pid ${running}) is running on ${this.config.dataDir}; stop it before importing`),
+      );
+  }
+
+  async open(access: 'read' | 'write'): Promise<OpenedHistoryStore> {
+    const config = this.config;
+    let server;
+    try {
+      const running = config.eventStore === 'embedded' ? runningService(config.dataDir) : null;
+      if (running !== null) config.databaseUrl = runningServerAddress(config.dataDir, running, access);
+      // An export creates nothing: without a cluster there is no history to read.
+      if (
+        config.eventStore === 'embedded' &&
+        access === 'read' &&
+        !EmbeddedPostgresServer.clusterExists(config.dataDir)
+      ) {
+        throw new Error(`there is no embedded database in ${join(config.dataDir, 'postgres')}`);
+      }
+      server = await startEmbeddedServerIfOwner(config, this.serverLog);
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+    try {
+      const { db, store, close } = await openConfiguredStore(config);
+      return openedHistoryStore(db, store, async () => {
+        try {
+          await close();
+        } finally {
+          await server?.stop();
+        }
+      });
+    } catch (error) {
+      await server?.stop();
+      throw this.unavailable(error);
+    }
+  }
+
+  private unavailable(cause: unknown): ConfiguredStoreUnavailableError {
+    return new ConfiguredStoreUnavailableError(this.config.eventStore, cause);
+  }
+}
+
+/** The process id of a live service that owns DATA_DIR (DATA_DIR/service.pid), if any. */
+function runningService(dataDir: string): number | null {
+  const file = join(dataDir, 'service.pid');
+  if (!existsSync(file)) return null;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isNodeProcessAlive(pid) ? pid : null;
+}
+
+function runningServerAddress(dataDir: string, pid: number, access: 'read' | 'write'): string {
+  if (access === 'write')
+    throw new Error(`the service (pid ${pid}) is running on ${dataDir}; stop it before importing`);
+  const address = embeddedSocketConnectionString(dataDir);
+  if (!address)
+    throw new Error(
+      `the service (pid ${pid}) is running on ${dataDir} and its server listens on loopback only; stop it to export`,
+    );
+  return address;
+}

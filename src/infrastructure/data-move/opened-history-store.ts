@@ -1,0 +1,60 @@
+import { EventStore, RecordedEvent } from '../../application/ports/event-store.port';
+import { ImportedWork, OpenedHistoryStore, StoreNotEmptyError } from '../../application/ports/history-move.port';
+import { forgetWalletSnapshots } from '../wallet-snapshots/sql-wallet-snapshots';
+import { bindAnsweredKeys } from '../idempotency/bind-keys';
+import { insertJobs } from '../jobs/sql-job-queue';
+import { checkpoints } from '../projections/checkpoint-store';
+import { PROJECTION_GROUPS } from '../projections/projection-groups';
+import { applyEvents } from '../projections/sql-projection';
+import { READ_MODEL_PROJECTIONS } from '../read-models/read-model-projections';
+import { SqlDatabase } from '../sql/sql-database';
+
+/** A store and the service database beside it (read models, checkpoints, jobs, keys), as a history move uses them. */
+export const openedHistoryStore = (
+  db: SqlDatabase,
+  store: EventStore,
+  close: () => Promise<void>,
+): OpenedHistoryStore => ({
+  store,
+  assertNothingDerived: () => assertNothingDerived(db),
+  forgetWalletSnapshots: () => forgetWalletSnapshots(db),
+  adoptImportedWork: (work) => adoptImportedWork(db, work),
+  applyToReadModels: (events) => applyToReadModels(db, events),
+  close,
+});
+
+/**
+ * In one commit, what must never happen twice: the reactions' checkpoint set to the head without running them
+ * (a service started after this point runs no reaction of the imported history), the jobs for the work the
+ * history leaves undone, and the Idempotency-Keys it still binds.
+ */
+async function adoptImportedWork(db: SqlDatabase, work: ImportedWork): Promise<void> {
+  await checkpoints.ensure(db, PROJECTION_GROUPS.readModels);
+  await checkpoints.ensure(db, PROJECTION_GROUPS.reactions);
+  await db.transaction(async (tx) => {
+    if (work.head) await checkpoints.write(tx, PROJECTION_GROUPS.reactions, work.head);
+    await insertJobs(tx, work.jobs);
+    await bindAnsweredKeys(tx, work.bindings);
+  });
+}
+
+/** The next events of the log into the serving read-model tables, their group's checkpoint moved with them. */
+async function applyToReadModels(db: SqlDatabase, events: readonly RecordedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.transaction(async (tx) => {
+    for (const projection of READ_MODEL_PROJECTIONS) await applyEvents(projection, events, tx);
+    await checkpoints.write(tx, PROJECTION_GROUPS.readModels, events[events.length - 1].position);
+  });
+}
+
+/** The service database must not hold read models of another history (in eventstoredb mode it is a separate database). */
+async function assertNothingDerived(db: SqlDatabase): Promise<void> {
+  const rows = await db.query<{ name: string }>(
+    'SELECT name FROM projection_checkpoints WHERE commit_position IS NOT NULL AND name = ANY($1::text[])',
+    [[PROJECTION_GROUPS.readModels, PROJECTION_GROUPS.reactions]],
+  );
+  if (rows.length)
+    throw new StoreNotEmptyError(
+      `the database at DATABASE_URL has read models built from another history (checkpoint ${rows[0].name})`,
+    );
+}
