@@ -5,7 +5,7 @@ import { TransactionInitiated } from '../../domain/transaction/transaction.event
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { JOB_KINDS } from '../shared/job-kinds';
-import { holdStuckOrderJob } from '../settlement/hold-stuck-order.job';
+import { holdStuckOrderJob } from '../settlement/stuck-order-check';
 import { orderReactions } from '../settlement/order-reactions';
 import { Reaction } from '../ports/reaction.port';
 

@@ -5,17 +5,6 @@ import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { OrderLifecycle } from './order-lifecycle';
 
-/** The stuck-order check of an order: one per order, whoever arms it. */
-export const holdStuckOrderJobId = (orderId: string): string => `${JOB_KINDS.holdStuckOrder}:${orderId}`;
-
-/** The stuck-order check, due when the order reaches the age at which it is held if still without a final answer. */
-export const holdStuckOrderJob = (orderId: string, dueAt: Date): Job => ({
-  id: holdStuckOrderJobId(orderId),
-  kind: JOB_KINDS.holdStuckOrder,
-  dueAt,
-  payload: { orderId },
-});
-
 /** An order with no final outcome after the configured age is held (DISPUTED) for an operator; no refund. */
 @Injectable()
 export class HoldStuckOrderJob implements JobHandler {

@@ -4,7 +4,7 @@ import { Job, JobHandler, JobRunResult } from '../ports/job-queue.port';
 import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
 import { OrderRouting } from '../routing/order-routing';
 import { JOB_KINDS } from '../shared/job-kinds';
-import { holdStuckOrderJobId } from './hold-stuck-order.job';
+import { holdStuckOrderJobId } from './stuck-order-check';
 import { OrderLifecycle } from './order-lifecycle';
 
 /**

@@ -9,7 +9,7 @@ import { RouteTarget } from '../../domain/routing/route';
 import { OrderRouting } from '../routing/order-routing';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { JOB_KINDS } from '../shared/job-kinds';
-import { holdStuckOrderJob } from './hold-stuck-order.job';
+import { holdStuckOrderJob } from './stuck-order-check';
 import { TransactionState } from '../../domain/transaction/transaction.decider';
 import { TransactionInitiated } from '../../domain/transaction/transaction.events';
 import { OrderLifecycle } from './order-lifecycle';
