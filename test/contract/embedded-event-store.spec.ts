@@ -9,6 +9,7 @@ import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 import { eventStoreContract } from './event-store.contract';
+import { UNTYPED_EVENTS } from '../support/untyped-events';
 
 jest.setTimeout(SERVICE_START_TIMEOUT_MS);
 
@@ -20,7 +21,7 @@ eventStoreContract('embedded PostgreSQL server', async () => {
   const server = await EmbeddedPostgresServer.start({ dataDir, maxConnections: 20, log: silent });
   const db = new PostgresDatabase({ connectionString: server.connectionString, maxConnections: 4 });
   await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
-  const store = new SqlEventStore(db);
+  const store = new SqlEventStore(db, UNTYPED_EVENTS);
   return {
     store,
     async close() {

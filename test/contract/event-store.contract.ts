@@ -9,6 +9,7 @@ import {
   KeyBinding,
   NewEvent,
   RecordedEvent,
+  UntypedEvent,
   WrongExpectedRevisionError,
   comparePositions,
 } from '../../src/application/ports/event-store.port';
@@ -16,11 +17,11 @@ import { subscribeToAll } from '../../src/infrastructure/event-store/catch-up-su
 import { waitFor } from '../support/wait-for';
 
 interface OpenedStore {
-  store: EventStore;
+  store: EventStore<UntypedEvent>;
   close(): Promise<void>;
 }
 
-const newEvent = (type: string, data: Record<string, unknown> = {}): NewEvent => ({
+const newEvent = (type: string, data: Record<string, unknown> = {}): NewEvent<UntypedEvent> => ({
   eventId: uuid(),
   type,
   schemaVersion: 1,
@@ -39,9 +40,9 @@ const newEvent = (type: string, data: Record<string, unknown> = {}): NewEvent =>
 const uniqueType = (label: string): string => `Contract${label}.${uuid()}`;
 
 async function appendError(
-  store: EventStore,
+  store: EventStore<UntypedEvent>,
   streamId: string,
-  events: NewEvent[],
+  events: NewEvent<UntypedEvent>[],
   expected: ExpectedRevision,
 ): Promise<unknown> {
   try {
@@ -66,7 +67,7 @@ const keyBinding = (key: string, orderId = uuid()): KeyBinding => ({
   expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
 });
 
-function expectAscending(events: readonly RecordedEvent[]): void {
+function expectAscending(events: readonly RecordedEvent<UntypedEvent>[]): void {
   for (let i = 1; i < events.length; i++) {
     expect(comparePositions(events[i - 1].position, events[i].position)).toBe(-1);
   }
@@ -76,7 +77,7 @@ function expectAscending(events: readonly RecordedEvent[]): void {
 export function eventStoreContract(name: string, open: () => Promise<OpenedStore>): void {
   describe(`${name} event store contract`, () => {
     let opened: OpenedStore;
-    let store: EventStore;
+    let store: EventStore<UntypedEvent>;
 
     beforeAll(async () => {
       opened = await open();
@@ -369,7 +370,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
     });
 
     describe('binding Idempotency-Keys in the commit of the events (stores that can)', () => {
-      const bindingStore = (): EventStore | null => (store.bindsIdempotencyKeys ? store : null);
+      const bindingStore = (): EventStore<UntypedEvent> | null => (store.bindsIdempotencyKeys ? store : null);
 
       it('is refused, writing nothing, by a store that cannot bind keys (the reservation path serves it)', async () => {
         if (store.bindsIdempotencyKeys) return;
@@ -639,7 +640,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
     describe('reading by correlation id', () => {
       it('returns the events of one correlation id from every stream, in global order', async () => {
         const correlationId = uuid();
-        const correlated = (type: string): NewEvent => {
+        const correlated = (type: string): NewEvent<UntypedEvent> => {
           const event = newEvent(type);
           return { ...event, metadata: { ...event.metadata, correlationId } };
         };
@@ -723,10 +724,10 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           await store.append(uuid(), events, 'no_stream');
           appended.push(...ids(events));
         }
-        const seen: RecordedEvent[] = [];
+        const seen: RecordedEvent<UntypedEvent>[] = [];
         let after: GlobalPosition | null = before;
         for (let page = 0; page < 100; page++) {
-          const batch: RecordedEvent[] = await store.readAll(after, { maxCount: 3 });
+          const batch: RecordedEvent<UntypedEvent>[] = await store.readAll(after, { maxCount: 3 });
           if (batch.length === 0) break;
           seen.push(...batch);
           after = batch[batch.length - 1].position;
@@ -761,7 +762,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const events = Array.from({ length: 7 }, (_, i) => newEvent(type, { i }));
         await store.append(streamId, events.slice(0, 5), 'no_stream');
         const checkpoint = (await store.readStream(streamId, 1))[0].position;
-        const delivered: RecordedEvent[] = [];
+        const delivered: RecordedEvent<UntypedEvent>[] = [];
         let inFlight = 0;
         let overlapped = false;
         const subscription = subscribeToAll(
@@ -790,22 +791,12 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
 
       it('reads at once after a local append instead of waiting for the poll', async () => {
         const reads: number[] = [];
-        const counting: EventStore = {
-          append: (streamId, events, expected) => store.append(streamId, events, expected),
-          appendMany: (appends) => store.appendMany(appends),
-          readStream: (streamId, fromRevision, maxCount) => store.readStream(streamId, fromRevision, maxCount),
-          readLastEvent: (streamId) => store.readLastEvent(streamId),
+        const counting: Pick<EventStore<UntypedEvent>, 'readAll' | 'onAppended'> = {
           readAll: (after, options) => {
             reads.push(Date.now());
             return store.readAll(after, options);
           },
-          headPosition: () => store.headPosition(),
-          countEvents: (after, upTo) => store.countEvents(after, upTo),
-          readByCorrelationId: (correlationId) => store.readByCorrelationId(correlationId),
-          countCommittedNotYetReadable: () => store.countCommittedNotYetReadable(),
-          importEvents: (events) => store.importEvents(events),
           onAppended: (listener) => store.onAppended(listener),
-          close: () => store.close(),
         };
         const subscription = subscribeToAll(
           counting,
@@ -827,7 +818,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const before = await store.headPosition();
         await store.append(uuid(), [newEvent(type), newEvent(type)], 'no_stream');
         let release: () => void = () => undefined;
-        const handled: RecordedEvent[] = [];
+        const handled: RecordedEvent<UntypedEvent>[] = [];
         let started = 0;
         const subscription = subscribeToAll(
           store,
@@ -854,7 +845,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const before = await store.headPosition();
         const streamId = uuid();
         await store.append(streamId, [newEvent(type), newEvent(type), newEvent(type)], 'no_stream');
-        const handled: RecordedEvent[] = [];
+        const handled: RecordedEvent<UntypedEvent>[] = [];
         const errors: unknown[] = [];
         const subscription = subscribeToAll(
           store,

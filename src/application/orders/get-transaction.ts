@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { WalletDebited } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
@@ -43,7 +42,7 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction, Reco
     const debit = await debitOfOrder(this.store, orderId);
     const wallet = debit ? parseWalletStreamId(debit.streamId) : null;
     if (!debit || !wallet) return null;
-    const data = debit.data as WalletDebited['data'];
+    const data = debit.data;
     return {
       orderId,
       partnerId: wallet.partnerId,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WalletDebited } from '../../domain/wallet/wallet.events';
+import { eventOfType } from '../../domain/shared/event-types';
 import { Caller } from '../auth/caller';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore, IdempotencyKeyTakenError } from '../ports/event-store.port';
@@ -92,7 +92,7 @@ export class OrderPlacement {
     const draft = await this.checked(caller, draftOf);
     const decision = await this.debit.preview(caller, idempotencyKey, draft);
     if (!decision.ok) throw ServiceError.from(decision.error);
-    return { body: this.debit.dryRunAnswerOf(decision.events[0] as WalletDebited), replayed: false };
+    return { body: this.debit.dryRunAnswerOf(eventOfType(decision.events[0], 'WalletDebited')), replayed: false };
   }
 
   private placeChecked(
@@ -153,7 +153,7 @@ export class OrderPlacement {
       throw ServiceError.from(result.error);
     }
     // The body bound with the key: the first answer and every replay are the same bytes.
-    return { body: boundAnswer ?? this.debit.answerOf(result.event as WalletDebited), replayed: false };
+    return { body: boundAnswer ?? this.debit.answerOf(eventOfType(result.event, 'WalletDebited')), replayed: false };
   }
 
   /** The request's own checks, then where it goes upstream (its live route); nothing is debited before both pass. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { eventOfType } from '../../domain/shared/event-types';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { currencyOf } from '../../domain/corridor/corridor';
@@ -7,7 +8,7 @@ import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { WalletCredited } from '../../domain/wallet/wallet.events';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { EVENT_STORE, EventStore, oneOf } from '../ports/event-store.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { metadata } from '../shared/event-envelope';
@@ -93,12 +94,12 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
       return this.replay(command, amount, earlier);
     }
     await this.barrier.waitFor(result.position);
-    return { resource: creditResource(command, result.event as WalletCredited), replayed: false };
+    return { resource: creditResource(command, eventOfType(result.event, 'WalletCredited')), replayed: false };
   }
 
   private async earlierCredit(creditId: string): Promise<WalletCredited | null> {
     const stored = await storedEvent(this.store, creditId, deterministicEventId(creditId));
-    return stored ? ({ type: 'WalletCredited', data: stored.data } as WalletCredited) : null;
+    return stored ? oneOf({ WalletCredited: true }, stored) : null;
   }
 
   private async replay(command: CreditWallet, amount: Money, earlier: WalletCredited): Promise<CreditAnswer> {

@@ -1,5 +1,7 @@
+import { LogEvent } from '../../domain/log-events';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
+import { EventStream, tableHolds } from '../../domain/shared/event-types';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -22,14 +24,29 @@ export interface EventMetadata {
   originTraceparent?: string;
 }
 
-export interface NewEvent {
+/** What each member of a stream's (or the log's) union of events looks like: a `type` that tells it apart, and its data. */
+export interface DomainEvent {
+  readonly type: string;
+  /** JSON, as the stores keep it. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** An event as a store holds it before its log's decoder has said which one it is: any type, JSON data. */
+export interface UntypedEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** What a store keeps around every event's type and data. */
+export interface EventEnvelope {
   /** A UUID. Deterministic for events a process may append twice, so a repeat is a no-op. */
   eventId: string;
-  type: string;
   schemaVersion: number;
-  data: Record<string, unknown>;
   metadata: EventMetadata;
 }
+
+/** An event to append, one of the union `Event` (for a union, a union of envelopes: `type` narrows `data`). */
+export type NewEvent<Event extends DomainEvent = LogEvent> = EventEnvelope & Event;
 
 /**
  * A place in the global order of all events. For the SQL stores `commit` is the writing
@@ -40,7 +57,8 @@ export interface GlobalPosition {
   prepare: bigint;
 }
 
-export interface RecordedEvent extends NewEvent {
+/** Where and when a store recorded an event. */
+export interface RecordedPlace {
   streamId: string;
   /** 0 for the first event of a stream, in every adapter. */
   revision: number;
@@ -48,14 +66,59 @@ export interface RecordedEvent extends NewEvent {
   recordedAt: string;
 }
 
+/** An event as read back, decoded into its union `Event`: switching on `type` narrows `data`. */
+export type RecordedEvent<Event extends DomainEvent = LogEvent> = NewEvent<Event> & RecordedPlace;
+
 /**
  * An event exactly as a store recorded it, to be stored again elsewhere (moving a history between stores):
  * its stream, revision, id and recorded time are kept; its global position is the new store's to give.
+ * Stored as it is, so not decoded: reading it back from the new store decodes it.
  */
-export interface HistoricalEvent extends NewEvent {
-  streamId: string;
-  revision: number;
-  recordedAt: string;
+export type HistoricalEvent = NewEvent<UntypedEvent> & Omit<RecordedPlace, 'position'>;
+
+/** A stream named by its id alone, or with the union of events it holds (then every event read is checked against it). */
+export type StreamRef = string | EventStream<DomainEvent>;
+
+export const streamIdOf = (stream: StreamRef): string => (typeof stream === 'string' ? stream : stream.id);
+
+/** An event read from a stream that does not hold its type: the log is not what this release wrote. */
+export class UnexpectedEventError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly eventId: string,
+    readonly type: string,
+  ) {
+    super(`stream ${streamId} holds event ${eventId} of type ${type}, which is not one of its events`);
+    this.name = 'UnexpectedEventError';
+  }
+}
+
+/**
+ * True when the event is of one of the table's types: narrows an event of the log to that part of its union
+ * (the types are inferred from the table, e.g. WALLET_EVENTS: a wallet event).
+ */
+export const isOneOf = <Event extends DomainEvent, Type extends Event['type']>(
+  types: Readonly<Record<Type, true>>,
+  event: RecordedEvent<Event>,
+): event is Extract<RecordedEvent<Event>, { type: Type }> => tableHolds(types, event.type);
+
+/** The event as one of the table's types (the union its stream holds), or UnexpectedEventError. */
+export function oneOf<Event extends DomainEvent, Type extends Event['type']>(
+  types: Readonly<Record<Type, true>>,
+  event: RecordedEvent<Event>,
+): Extract<RecordedEvent<Event>, { type: Type }> {
+  if (isOneOf(types, event)) return event;
+  throw new UnexpectedEventError(event.streamId, event.eventId, event.type);
+}
+
+/** The event, once checked to be one the stream holds (when the stream says which). */
+export function inStream<Event extends DomainEvent>(
+  stream: StreamRef,
+  event: RecordedEvent<Event>,
+): RecordedEvent<Event> {
+  if (typeof stream !== 'string' && !tableHolds(stream.holds, event.type))
+    throw new UnexpectedEventError(stream.id, event.eventId, event.type);
+  return event;
 }
 
 /** A revision number, or a condition on the stream. */
@@ -130,9 +193,9 @@ export class IdempotencyKeyTakenError extends Error {
 }
 
 /** One stream's part of `appendMany`: at a known revision, or as a new stream. */
-export interface StreamAppend {
+export interface StreamAppend<Event extends DomainEvent = LogEvent> {
   streamId: string;
-  events: NewEvent[];
+  events: readonly NewEvent<Event>[];
   expected: number | 'no_stream';
   /** As in AppendOptions: only for stores whose `bindsIdempotencyKeys` is true. */
   idempotencyKeys?: readonly KeyBinding[];
@@ -154,15 +217,19 @@ export interface ReadAllOptions {
   eventTypes?: ReadonlySet<string>;
 }
 
-export interface EventStore {
+/**
+ * The log. Generic over the union of the events it holds (`LogEvent` for the service's log): each adapter
+ * decodes what it reads at one point (an `EventDecoder`), so readers switch on `type` and never cast.
+ */
+export interface EventStore<Event extends DomainEvent = LogEvent> {
   /**
    * True when `append` can bind Idempotency-Keys in the same commit as the events (the SQL stores,
    * whose keys live in the same database). Otherwise keys are reserved and answered around the append.
    */
   readonly bindsIdempotencyKeys?: boolean;
-  append(
+  append<Appended extends Event>(
     streamId: string,
-    events: NewEvent[],
+    events: readonly NewEvent<Appended>[],
     expected: ExpectedRevision,
     options?: AppendOptions,
   ): Promise<AppendResult>;
@@ -173,16 +240,23 @@ export interface EventStore {
    * alone, in its outcome, and the others are written. A rejected promise (the database went away)
    * leaves every outcome unknown, as a failed `append` does. Outcomes come in the order of `appends`.
    */
-  appendMany(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]>;
+  appendMany(appends: readonly StreamAppend<Event>[]): Promise<StreamAppendOutcome[]>;
   /**
    * Events of one stream from `fromRevision` (inclusive), oldest first, at most `maxCount` of them
    * when given (readers page through long streams with it). Empty for a stream that does not exist.
+   * Given the stream with the union it holds, each event is checked to be one of it (UnexpectedEventError).
    */
-  readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]>;
+  readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent<Event>[]>;
+  readStream<Held extends Event>(
+    stream: EventStream<Held>,
+    fromRevision?: number,
+    maxCount?: number,
+  ): Promise<RecordedEvent<Held>[]>;
   /** The newest event of a stream, as soon as its append has returned; null for a stream that does not exist. */
-  readLastEvent(streamId: string): Promise<RecordedEvent | null>;
+  readLastEvent(streamId: string): Promise<RecordedEvent<Event> | null>;
+  readLastEvent<Held extends Event>(stream: EventStream<Held>): Promise<RecordedEvent<Held> | null>;
   /** Committed events strictly after `after` (null: from the start), in global order, never skipping one. */
-  readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]>;
+  readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent<Event>[]>;
   /** Position of the newest readable event, for lag figures. */
   headPosition(): Promise<GlobalPosition | null>;
   /**
@@ -194,7 +268,7 @@ export interface EventStore {
    * Every event whose metadata carries this correlation id, from any stream, in global order:
    * an order's whole history (its debit and refund, its transaction stream).
    */
-  readByCorrelationId(correlationId: string): Promise<RecordedEvent[]>;
+  readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]>;
   /**
    * Committed events a reader cannot see yet because an older transaction is still open
    * (SQL stores); 0 when every committed event is readable.

@@ -1,8 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Money } from '../../domain/money/money';
-import { WalletEvent } from '../../domain/wallet/wallet.events';
-import { walletStreamId } from '../../domain/wallet/wallet.stream';
+import { walletStream } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
@@ -26,10 +25,8 @@ export class GetBalanceHandler implements IQueryHandler<GetBalance, Record<strin
   ) {}
 
   async execute({ caller }: GetBalance): Promise<Record<string, unknown>> {
-    const newest = await this.store.readLastEvent(walletStreamId(caller.partnerId, caller.environment));
-    const balanceAfter = newest
-      ? Money.parse((newest.data as WalletEvent['data']).balanceAfter, caller.currency)
-      : Money.zero(caller.currency);
+    const newest = await this.store.readLastEvent(walletStream(caller.partnerId, caller.environment));
+    const balanceAfter = newest ? Money.parse(newest.data.balanceAfter, caller.currency) : Money.zero(caller.currency);
     if (!balanceAfter)
       throw new Error(
         `the newest event of the ${caller.environment} wallet of ${caller.partnerId} carries no readable balance`,

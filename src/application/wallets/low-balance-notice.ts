@@ -1,37 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WalletDebited } from '../../domain/wallet/wallet.events';
-import { WalletLowBalanceReached, lowBalanceNoticeStreamId } from '../../domain/wallet/low-balance';
+import { WalletLowBalanceReached, lowBalanceNoticeStream } from '../../domain/wallet/low-balance';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
-import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
-import { Job, JobHandler } from '../ports/job-queue.port';
+import { Job, JobHandler, JobKind } from '../ports/job-queue.port';
+import { NotifyLowBalancePayload } from '../ports/job-payloads';
 import { Reaction } from '../process-managers/reaction';
 import { envelope, metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 
-export const NOTIFY_LOW_BALANCE = 'notify-low-balance';
-
-export interface NotifyLowBalancePayload {
-  partnerId: string;
-  environment: Environment;
-  orderId: string;
-  currency: WalletDebited['data']['currency'];
-  amount: string;
-  balanceAfter: string;
-  debitedAt: string;
-}
+export const NOTIFY_LOW_BALANCE = 'notify-low-balance' satisfies JobKind;
 
 /**
  * Every debit is a candidate; the reactions projection keeps the job only when the partner's
  * threshold (read in the projection's transaction) says this debit crossed it (`onlyIfCrossesBelow`).
  */
-export const lowBalanceReactions: Reaction = {
+export const lowBalanceReactions: Reaction<WalletDebited> = {
   handles: new Set(['WalletDebited']),
-  jobsFor(event: RecordedEvent): Job[] {
+  jobsFor(event: RecordedEvent<WalletDebited>): Job[] {
     const wallet = parseWalletStreamId(event.streamId);
-    if (!wallet || event.type !== 'WalletDebited') return [];
-    const data = event.data as WalletDebited['data'];
+    if (!wallet) return [];
+    const data = event.data;
     const payload: NotifyLowBalancePayload = {
       ...wallet,
       orderId: data.orderId,
@@ -45,7 +35,7 @@ export const lowBalanceReactions: Reaction = {
         id: `${NOTIFY_LOW_BALANCE}:${data.orderId}`,
         kind: NOTIFY_LOW_BALANCE,
         dueAt: new Date(data.placedAt),
-        payload: { ...payload },
+        payload,
         onlyIfCrossesBelow: {
           ...wallet,
           amount: data.amount,
@@ -63,7 +53,7 @@ export const lowBalanceReactions: Reaction = {
  * it once. The feed and the webhook announce it from there as `wallet.low_balance`.
  */
 @Injectable()
-export class NotifyLowBalanceJob implements JobHandler {
+export class NotifyLowBalanceJob implements JobHandler<typeof NOTIFY_LOW_BALANCE> {
   readonly kind = NOTIFY_LOW_BALANCE;
 
   constructor(
@@ -71,8 +61,8 @@ export class NotifyLowBalanceJob implements JobHandler {
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  async run(job: Job): Promise<void> {
-    const payload = job.payload as unknown as NotifyLowBalancePayload & { threshold?: string };
+  async run(job: Job<typeof NOTIFY_LOW_BALANCE>): Promise<void> {
+    const payload = job.payload;
     const threshold = typeof payload.threshold === 'string' ? payload.threshold : null;
     if (threshold === null) return;
     const reached: WalletLowBalanceReached = {
@@ -101,8 +91,8 @@ export class NotifyLowBalanceJob implements JobHandler {
     );
     // At the stream's known revision (a repeat of the same event id is then a no-op in every store); a
     // concurrent notice of the same wallet makes this run fail and retry.
-    const streamId = lowBalanceNoticeStreamId(payload.partnerId, payload.environment);
-    const last = await this.store.readLastEvent(streamId);
-    await this.store.append(streamId, [event], last ? last.revision : 'no_stream');
+    const stream = lowBalanceNoticeStream(payload.partnerId, payload.environment);
+    const last = await this.store.readLastEvent(stream);
+    await this.store.append(stream.id, [event], last ? last.revision : 'no_stream');
   }
 }

@@ -2,16 +2,17 @@ import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { Reaction } from '../process-managers/reaction';
 import { JOB_KINDS } from '../process-managers/job-kinds';
-import { DeliverWebhookPayload, webhookJobId } from './webhook-events';
-import { PARTNER_EVENT_SOURCES, partnerEventOf } from './partner-events';
+import { DeliverWebhookPayload } from '../ports/job-payloads';
+import { webhookJobId } from './webhook-events';
+import { PARTNER_EVENT_SOURCES, PartnerEventSource, partnerEventOf } from './partner-events';
 
 /**
  * A settlement announces transaction.succeeded; a refund after a failure announces
  * transaction.failed (to partners with a webhook URL).
  */
-export const webhookReactions: Reaction = {
-  handles: new Set(PARTNER_EVENT_SOURCES),
-  jobsFor(event: RecordedEvent): Job[] {
+export const webhookReactions: Reaction<PartnerEventSource> = {
+  handles: PARTNER_EVENT_SOURCES,
+  jobsFor(event: RecordedEvent<PartnerEventSource>): Job[] {
     const announced = partnerEventOf(event);
     if (!announced) return [];
     const payload: DeliverWebhookPayload = {
@@ -29,7 +30,7 @@ export const webhookReactions: Reaction = {
         id: webhookJobId(payload.deliveryId, 1),
         kind: JOB_KINDS.deliverWebhook,
         dueAt: new Date(event.metadata.occurredAt),
-        payload: { ...payload },
+        payload,
         onlyIfWebhookUrl: { partnerId: payload.partnerId, environment: payload.environment },
       },
     ];

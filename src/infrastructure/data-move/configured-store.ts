@@ -1,3 +1,4 @@
+import { LOG_EVENT_DECODER } from '../../application/ports/event-decoder.port';
 import { EventStore } from '../../application/ports/event-store.port';
 import { ServiceConfig } from '../../config/service-config';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
@@ -23,8 +24,10 @@ export async function openConfiguredStore(config: ServiceConfig): Promise<Config
   try {
     store =
       config.eventStore === 'eventstoredb'
-        ? await EventStoreDbEventStore.connect(config.eventStoreConnectionString ?? '', { watchRemoteAppends: false })
-        : new SqlEventStore(db);
+        ? await EventStoreDbEventStore.connect(config.eventStoreConnectionString ?? '', LOG_EVENT_DECODER, {
+            watchRemoteAppends: false,
+          })
+        : new SqlEventStore(db, LOG_EVENT_DECODER);
   } catch (error) {
     await db.close();
     throw error;

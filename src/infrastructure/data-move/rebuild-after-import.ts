@@ -1,4 +1,5 @@
 import { EventStore, RecordedEvent } from '../../application/ports/event-store.port';
+import { storedJobOf } from '../../application/ports/job-queue.port';
 import { UnfinishedWork } from '../../application/process-managers/unfinished-work';
 import { KeyBindingsFromLog } from '../../application/data-move/key-bindings-from-log';
 import { bindAnsweredKeys } from '../idempotency/bind-keys';
@@ -47,7 +48,7 @@ export async function rebuildAfterImport(
   const bindings = keys.bindings(options.now);
   await db.transaction(async (tx) => {
     if (head) await checkpoints.write(tx, PROJECTION_GROUPS.reactions, head);
-    await insertJobs(tx, jobs);
+    await insertJobs(tx, jobs.map(storedJobOf));
     await bindAnsweredKeys(tx, bindings);
   });
   const events = await buildReadModels(db, store, options.onProgress);

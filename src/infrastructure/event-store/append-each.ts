@@ -1,4 +1,5 @@
 import {
+  DomainEvent,
   EventStore,
   StreamAppend,
   StreamAppendOutcome,
@@ -9,9 +10,9 @@ import {
  * `appendMany` for a store without multi-stream commits (EventStoreDB): every stream's append runs
  * on its own, all at once, and a refusal stays in its own outcome.
  */
-export function appendEach(
-  store: Pick<EventStore, 'append'>,
-  appends: readonly StreamAppend[],
+export function appendEach<Event extends DomainEvent>(
+  store: Pick<EventStore<Event>, 'append'>,
+  appends: readonly StreamAppend<Event>[],
 ): Promise<StreamAppendOutcome[]> {
   return Promise.all(
     appends.map((append) =>

@@ -1,7 +1,11 @@
 import { EventEmitter } from 'node:events';
+import { LogEvent } from '../../domain/log-events';
+import { EventStream } from '../../domain/shared/event-types';
+import { EventDecoder } from '../../application/ports/event-decoder.port';
 import {
   AppendOptions,
   AppendResult,
+  DomainEvent,
   DuplicateEventIdError,
   IdempotencyKeyTakenError,
   KeyBinding,
@@ -15,8 +19,12 @@ import {
   RecordedEvent,
   StreamAppend,
   StreamAppendOutcome,
+  StreamRef,
+  UntypedEvent,
   WrongExpectedRevisionError,
+  inStream,
   isStreamAppendRefusal,
+  streamIdOf,
 } from '../../application/ports/event-store.port';
 import { READABLE_HORIZON } from './readable-horizon';
 import { importHistoricalEvents } from './sql-event-import';
@@ -29,7 +37,7 @@ import { traced } from '../tracing/tracing';
 /** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
 interface AppendAtRevision {
   streamId: string;
-  events: NewEvent[];
+  events: readonly NewEvent<DomainEvent>[];
   expected: number;
   keys: readonly KeyBinding[];
 }
@@ -39,8 +47,8 @@ const expectedOf = (revision: number): ExpectedRevision => (revision === NO_STRE
 
 type AppendOutcome = { result: AppendResult } | { error: unknown };
 
-/** The event store on PostgreSQL (the embedded server or an external one). */
-export class SqlEventStore implements EventStore {
+/** The event store on PostgreSQL (the embedded server or an external one), holding the events `decoder` reads. */
+export class SqlEventStore<Event extends DomainEvent = LogEvent> implements EventStore<Event> {
   /** Idempotency keys live in the same database: `idempotency_keys`, written in the append's own statement. */
   readonly bindsIdempotencyKeys = true;
   private readonly appended = new EventEmitter();
@@ -58,7 +66,10 @@ export class SqlEventStore implements EventStore {
     { concurrency: 2, maxBatch: 128, gatherTurn: true },
   );
 
-  constructor(private readonly db: SqlDatabase) {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly decoder: EventDecoder<Event>,
+  ) {
     this.appended.setMaxListeners(0);
   }
 
@@ -67,9 +78,9 @@ export class SqlEventStore implements EventStore {
    * looked for up front: such an append fails on the expected revision or on the event-id
    * constraint, and only then are the ids looked up, so a first append costs no extra read.
    */
-  append(
+  append<Appended extends Event>(
     streamId: string,
-    events: NewEvent[],
+    events: readonly NewEvent<Appended>[],
     expected: ExpectedRevision,
     options: AppendOptions = {},
   ): Promise<AppendResult> {
@@ -82,7 +93,7 @@ export class SqlEventStore implements EventStore {
 
   private async appendToStream(
     streamId: string,
-    events: NewEvent[],
+    events: readonly NewEvent<Event>[],
     expected: ExpectedRevision,
     options: AppendOptions,
   ): Promise<AppendResult> {
@@ -111,7 +122,7 @@ export class SqlEventStore implements EventStore {
   }
 
   /** One statement for all the streams (see appendGroup); a stream refused there is explained on its own. */
-  appendMany(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
+  appendMany(appends: readonly StreamAppend<Event>[]): Promise<StreamAppendOutcome[]> {
     if (appends.length === 0) return Promise.resolve([]);
     return traced(
       'event append',
@@ -120,7 +131,7 @@ export class SqlEventStore implements EventStore {
     );
   }
 
-  private async appendToStreamsChecked(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
+  private async appendToStreamsChecked(appends: readonly StreamAppend<Event>[]): Promise<StreamAppendOutcome[]> {
     for (const append of appends) if (append.events.length === 0) throw new Error('append needs at least one event');
     const placed = await this.appendGroup(
       appends.map((append) => ({
@@ -160,7 +171,7 @@ export class SqlEventStore implements EventStore {
   private async afterFailedAppend(
     error: unknown,
     streamId: string,
-    events: NewEvent[],
+    events: readonly NewEvent<DomainEvent>[],
     expected: ExpectedRevision,
     keys: readonly KeyBinding[],
   ): Promise<AppendResult> {
@@ -179,7 +190,11 @@ export class SqlEventStore implements EventStore {
   }
 
   /** A retry racing its own first attempt sees the revision move; if the first attempt stored these events, it is a no-op. */
-  private async retryOrRethrow(error: unknown, streamId: string, events: NewEvent[]): Promise<AppendResult> {
+  private async retryOrRethrow(
+    error: unknown,
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+  ): Promise<AppendResult> {
     if (error instanceof WrongExpectedRevisionError) {
       const repeated = await this.alreadyStored(this.db, streamId, events);
       if (repeated) return repeated;
@@ -187,24 +202,33 @@ export class SqlEventStore implements EventStore {
     throw error;
   }
 
-  async readStream(streamId: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {
+  readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent<Event>[]>;
+  readStream<Held extends Event>(
+    stream: EventStream<Held>,
+    fromRevision?: number,
+    maxCount?: number,
+  ): Promise<RecordedEvent<Held>[]>;
+  async readStream(stream: StreamRef, fromRevision = 0, maxCount?: number): Promise<RecordedEvent<Event>[]> {
+    const streamId = streamIdOf(stream);
     const rows = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY es_events.stream_revision
         ${maxCount === undefined ? '' : 'LIMIT $3'}`,
       maxCount === undefined ? [streamId, fromRevision] : [streamId, fromRevision, maxCount],
     );
-    return rows.map(toRecorded);
+    return rows.map((row) => this.decoded(row, stream));
   }
 
-  async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
+  readLastEvent(streamId: string): Promise<RecordedEvent<Event> | null>;
+  readLastEvent<Held extends Event>(stream: EventStream<Held>): Promise<RecordedEvent<Held> | null>;
+  async readLastEvent(stream: StreamRef): Promise<RecordedEvent<Event> | null> {
     const rows = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 ORDER BY es_events.stream_revision DESC LIMIT 1`,
-      [streamId],
+      [streamIdOf(stream)],
     );
-    return rows.length ? toRecorded(rows[0]) : null;
+    return rows.length ? this.decoded(rows[0], stream) : null;
   }
 
-  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]> {
+  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent<Event>[]> {
     const from = after ?? { commit: 0n, prepare: 0n };
     const params: unknown[] = [from.commit.toString(), from.prepare.toString(), options.maxCount];
     let typeFilter = '';
@@ -221,7 +245,7 @@ export class SqlEventStore implements EventStore {
         LIMIT $3`,
       params,
     );
-    return rows.map(toRecorded);
+    return rows.map((row) => this.decoded(row));
   }
 
   async headPosition(): Promise<GlobalPosition | null> {
@@ -251,13 +275,13 @@ export class SqlEventStore implements EventStore {
     return Number(rows[0].count);
   }
 
-  async readByCorrelationId(correlationId: string): Promise<RecordedEvent[]> {
+  async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     const rows = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM es_events WHERE metadata->>'correlationId' = $1
         ORDER BY es_events.transaction_id, es_events.global_position`,
       [correlationId],
     );
-    return rows.map(toRecorded);
+    return rows.map((row) => this.decoded(row));
   }
 
   async countCommittedNotYetReadable(): Promise<number> {
@@ -279,6 +303,11 @@ export class SqlEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.appended.removeAllListeners();
+  }
+
+  /** Every event this store reads becomes an event of its log here, and only here. */
+  private decoded(row: EventRow, stream: StreamRef = row.stream_id): RecordedEvent<Event> {
+    return inStream(stream, this.decoder.decode(recordedOf(row)));
   }
 
   private async appendInGroup(append: AppendAtRevision, gatherTurn: boolean): Promise<AppendResult> {
@@ -413,7 +442,7 @@ export class SqlEventStore implements EventStore {
   private async appendInTransaction(
     tx: SqlExecutor,
     streamId: string,
-    events: NewEvent[],
+    events: readonly NewEvent<Event>[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
     const current = await this.currentRevision(tx, streamId, true);
@@ -488,7 +517,11 @@ export class SqlEventStore implements EventStore {
   }
 
   /** A repeated append of events that are all stored already in this stream is a no-op. */
-  private async alreadyStored(db: SqlExecutor, streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+  private async alreadyStored(
+    db: SqlExecutor,
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+  ): Promise<AppendResult | null> {
     const ids = events.map((event) => event.eventId);
     const rows = await db.query<{ event_id: string; stream_id: string; event_type: string }>(
       'SELECT event_id::text AS event_id, stream_id, event_type FROM es_events WHERE event_id = ANY($1::uuid[])',
@@ -541,7 +574,7 @@ function assertExpected(streamId: string, expected: ExpectedRevision, current: n
   if (!ok) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
 }
 
-function toRecorded(row: EventRow): RecordedEvent {
+function recordedOf(row: EventRow): RecordedEvent<UntypedEvent> {
   return {
     eventId: row.event_id,
     streamId: row.stream_id,

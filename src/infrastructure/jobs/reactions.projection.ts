@@ -1,5 +1,6 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { Job } from '../../application/ports/job-queue.port';
+import { StoredJob, storedJobOf } from '../../application/ports/job-queue.port';
+import { LogEvent } from '../../domain/log-events';
 import { Reaction } from '../../application/process-managers/reaction';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
@@ -14,11 +15,13 @@ import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans
  * deterministic, so a replay schedules nothing new.
  */
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
-  const handles = new Set(reactions.flatMap((reaction) => [...reaction.handles]));
-  const jobsFor = (event: RecordedEvent): Job[] =>
+  const handles = new Set<LogEvent['type']>(reactions.flatMap((reaction) => [...reaction.handles]));
+  const jobsFor = (event: RecordedEvent): StoredJob[] =>
     withTraceLinks(
       event,
-      reactions.filter((reaction) => reaction.handles.has(event.type)).flatMap((reaction) => reaction.jobsFor(event)),
+      reactions
+        .filter((reaction) => reaction.handles.has(event.type))
+        .flatMap((reaction) => reaction.jobsFor(event).map(storedJobOf)),
     );
   return {
     name: 'reactions',
@@ -37,7 +40,7 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
 }
 
 /** A job keeps the trace context of the event that called for it, so its span links back to the order's request. */
-function withTraceLinks(event: RecordedEvent, jobs: Job[]): Job[] {
+function withTraceLinks(event: RecordedEvent, jobs: StoredJob[]): StoredJob[] {
   const links = traceLinksForEvent(event);
   if (links.length === 0) return jobs;
   return jobs.map((job) => ({ ...job, payload: { ...job.payload, [TRACE_LINKS_KEY]: links } }));
@@ -49,7 +52,7 @@ function withTraceLinks(event: RecordedEvent, jobs: Job[]): Job[] {
  * change answered so far (settings commands wait for it before they answer), so an order placed
  * after a partner's URL change is announced by that change's rule.
  */
-async function jobsStillWanted(tx: SqlExecutor, candidates: readonly Job[]): Promise<readonly Job[]> {
+async function jobsStillWanted(tx: SqlExecutor, candidates: readonly StoredJob[]): Promise<readonly StoredJob[]> {
   const jobs = await lowBalanceCrossings(tx, candidates);
   const targets = jobs.flatMap((job) => (job.onlyIfWebhookUrl ? [job.onlyIfWebhookUrl] : []));
   if (targets.length === 0) return jobs;
@@ -70,7 +73,7 @@ async function jobsStillWanted(tx: SqlExecutor, candidates: readonly Job[]): Pro
  * Keeps a low-balance notice only for a debit that crossed its partner's threshold, read from the
  * settings read model in this transaction (one read per batch, and only for partners that set one).
  */
-async function lowBalanceCrossings(tx: SqlExecutor, jobs: readonly Job[]): Promise<readonly Job[]> {
+async function lowBalanceCrossings(tx: SqlExecutor, jobs: readonly StoredJob[]): Promise<readonly StoredJob[]> {
   const candidates = jobs.flatMap((job) => (job.onlyIfCrossesBelow ? [job.onlyIfCrossesBelow] : []));
   if (candidates.length === 0) return jobs;
   const scopeOf = (target: { partnerId: string; environment: string }) => `${target.partnerId} ${target.environment}`;

@@ -1,6 +1,7 @@
 import { EventStoreDbEventStore } from '../../../src/infrastructure/event-store/eventstoredb-event-store';
 import { eventStoreContract } from '../../contract/event-store.contract';
 import { FakeEventStoreDbClient } from './fake-eventstoredb-client';
+import { UNTYPED_EVENTS } from '../../support/untyped-events';
 
 /*
  * The one contract suite, run against the adapter over an in-memory stand-in for the client that follows
@@ -12,6 +13,6 @@ eventStoreContract('EventStoreDB adapter over an in-memory client', async () => 
   const client = new FakeEventStoreDbClient({ systemEventEvery: 2 });
   client.appendSystemEvent();
   client.appendForeignEvent();
-  const store = new EventStoreDbEventStore(client);
+  const store = new EventStoreDbEventStore(client, UNTYPED_EVENTS);
   return { store, close: () => store.close() };
 });

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { eventOfType } from '../../../domain/shared/event-types';
 import { Money } from '../../../domain/money/money';
 import { WalletDebited, WalletEvent } from '../../../domain/wallet/wallet.events';
 import { WalletCommand, walletDecider } from '../../../domain/wallet/wallet.decider';
@@ -94,7 +95,8 @@ export class OrderDebit {
         at: now,
       }),
       keyFor: bind
-        ? (event: WalletEvent) => keyBinding(bind, orderId, (boundAnswer = this.answerOf(event as WalletDebited)), now)
+        ? (event: WalletEvent) =>
+            keyBinding(bind, orderId, (boundAnswer = this.answerOf(eventOfType(event, 'WalletDebited'))), now)
         : undefined,
     });
     return { result, boundAnswer };
@@ -109,7 +111,7 @@ export class OrderDebit {
   /** The order as its debit event recorded it, if the order was debited. */
   async earlier(orderId: string): Promise<WalletDebited | null> {
     const debit = await debitOfOrder(this.store, orderId);
-    return debit ? { type: 'WalletDebited', data: debit.data as WalletDebited['data'] } : null;
+    return debit ? { type: 'WalletDebited', data: debit.data } : null;
   }
 }
 
