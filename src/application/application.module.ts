@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from './ports/event-store.port';
+import { KEY_BINDING_APPEND, KeyBindingAppend } from './ports/key-binding-append.port';
 import { JOB_HANDLERS } from './ports/job-queue.port';
 import { SNAPSHOT_SEAL, SnapshotSeal, WALLET_SNAPSHOTS, WalletSnapshots } from './ports/wallet-snapshots.port';
 import { SERVICE_SETTINGS, ServiceSettings } from './shared/service-settings';
@@ -29,6 +30,9 @@ import { ListTransactionsHandler } from './orders/list-transactions';
 import { OrderPlacement } from './orders/order-placement';
 import { OrderDebit } from './orders/placement/order-debit';
 import { ReservedKeyPlacement } from './orders/placement/reserved-key-placement';
+import { KEY_PLACEMENT, KeyPlacement } from './orders/placement/key-placement';
+import { KeyBoundWithTheDebit } from './orders/placement/key-bound-with-the-debit';
+import { KeyReservedAroundTheDebit } from './orders/placement/key-reserved-around-the-debit';
 import { PayBillHandler } from './orders/pay-bill';
 import { PlaceTopupHandler } from './orders/place-topup';
 import { ChangeKycStatusHandler } from './partners/change-kyc-status';
@@ -144,6 +148,19 @@ const JOBS = [
     OrderPlacement,
     OrderDebit,
     ReservedKeyPlacement,
+    KeyBoundWithTheDebit,
+    KeyReservedAroundTheDebit,
+    {
+      // One key placement per event store, fixed when the store is wired: a store bound as KEY_BINDING_APPEND
+      // (the SQL stores) binds the key in the debit's commit; any other (EventStoreDB) has it reserved around it.
+      provide: KEY_PLACEMENT,
+      useFactory: (
+        binding: KeyBindingAppend | undefined,
+        bound: KeyBoundWithTheDebit,
+        reserved: KeyReservedAroundTheDebit,
+      ): KeyPlacement => (binding ? bound : reserved),
+      inject: [{ token: KEY_BINDING_APPEND, optional: true }, KeyBoundWithTheDebit, KeyReservedAroundTheDebit],
+    },
     OrderLifecycle,
     SandboxGrant,
     RouteBook,
@@ -152,9 +169,20 @@ const JOBS = [
     { provide: DeciderRunner, useFactory: (store: EventStore) => new DeciderRunner(store), inject: [EVENT_STORE] },
     {
       provide: WalletCommandProcessor,
-      useFactory: (store: EventStore, snapshots: WalletSnapshots, settings: ServiceSettings, seal: SnapshotSeal) =>
-        new WalletCommandProcessor(store, snapshots, settings.walletSnapshotEvery, seal),
-      inject: [EVENT_STORE, WALLET_SNAPSHOTS, SERVICE_SETTINGS, SNAPSHOT_SEAL],
+      useFactory: (
+        store: EventStore,
+        snapshots: WalletSnapshots,
+        settings: ServiceSettings,
+        seal: SnapshotSeal,
+        keyBinding: KeyBindingAppend | undefined,
+      ) => new WalletCommandProcessor(store, snapshots, settings.walletSnapshotEvery, seal, keyBinding ?? null),
+      inject: [
+        EVENT_STORE,
+        WALLET_SNAPSHOTS,
+        SERVICE_SETTINGS,
+        SNAPSHOT_SEAL,
+        { token: KEY_BINDING_APPEND, optional: true },
+      ],
     },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
   ],

@@ -38,10 +38,21 @@ const newEvent = (data: Record<string, unknown> = {}): NewEvent<UntypedEvent> =>
 
 if (connectionString) {
   // Streams and event types are random, so the suite can share a server with other data.
-  eventStoreContract('EventStoreDB', async () => {
-    const store = await EventStoreDbEventStore.connect(connectionString, UNTYPED_EVENTS);
-    return { store, close: () => store.close() };
-  });
+  eventStoreContract(
+    'EventStoreDB',
+    async () => {
+      const store = await EventStoreDbEventStore.connect(connectionString, UNTYPED_EVENTS);
+      return {
+        store,
+        diagnostics: store,
+        byCorrelation: store,
+        importer: store,
+        keyBinding: null,
+        close: () => store.close(),
+      };
+    },
+    { keyBinding: false },
+  );
 
   describe('EventStoreDB adapter on a real server (default MaxAppendSize of 1 MiB)', () => {
     let store: EventStoreDbEventStore<UntypedEvent>;

@@ -4,11 +4,9 @@ import {
   EventStore,
   ExpectedRevision,
   GlobalPosition,
-  HistoricalEvent,
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
-  StreamAppend,
 } from '../../src/application/ports/event-store.port';
 import { WalletSnapshot, WalletSnapshots } from '../../src/application/ports/wallet-snapshots.port';
 import { metadata } from '../../src/application/shared/event-envelope';
@@ -69,10 +67,6 @@ export class CountingEventStore implements EventStore {
 
   constructor(private readonly store: EventStore) {}
 
-  get bindsIdempotencyKeys(): boolean | undefined {
-    return this.store.bindsIdempotencyKeys;
-  }
-
   get eventsRead(): number {
     return this.streamReads.reduce((sum, count) => sum + count, 0);
   }
@@ -99,9 +93,6 @@ export class CountingEventStore implements EventStore {
   ) {
     return this.store.append(streamId, events, expected, options);
   }
-  appendMany(appends: readonly StreamAppend[]) {
-    return this.store.appendMany(appends);
-  }
   readLastEvent(streamId: string): Promise<RecordedEvent | null>;
   readLastEvent<Held extends LogEvent>(stream: EventStream<Held>): Promise<RecordedEvent<Held> | null>;
   readLastEvent(stream: string | EventStream<LogEvent>) {
@@ -110,23 +101,8 @@ export class CountingEventStore implements EventStore {
   readAll(after: GlobalPosition | null, options: ReadAllOptions) {
     return this.store.readAll(after, options);
   }
-  headPosition() {
-    return this.store.headPosition();
-  }
-  countEvents(after: GlobalPosition | null, upTo?: GlobalPosition | null) {
-    return this.store.countEvents(after, upTo);
-  }
-  readByCorrelationId(correlationId: string) {
-    return this.store.readByCorrelationId(correlationId);
-  }
-  countCommittedNotYetReadable() {
-    return this.store.countCommittedNotYetReadable();
-  }
-  importEvents(events: readonly HistoricalEvent[]) {
-    return this.store.importEvents(events);
-  }
-  onAppended(listener: () => void) {
-    return this.store.onAppended(listener);
+  subscribe(listener: () => void) {
+    return this.store.subscribe(listener);
   }
   close() {
     return this.store.close();

@@ -1,3 +1,5 @@
+import { EventImport } from '../ports/event-import.port';
+import { EventLogDiagnostics } from '../ports/event-log-diagnostics.port';
 import { EventStore, HistoricalEvent, RecordedEvent } from '../ports/event-store.port';
 
 /** The target of an import holds events already: an import never mixes two histories. */
@@ -9,7 +11,10 @@ export class StoreNotEmptyError extends Error {
 }
 
 /** Every event of the store, in global order, read page by page. */
-export async function* readHistory(store: EventStore, pageSize = 1_000): AsyncGenerator<RecordedEvent> {
+export async function* readHistory(
+  store: Pick<EventStore, 'readAll'>,
+  pageSize = 1_000,
+): AsyncGenerator<RecordedEvent> {
   let after = null;
   for (;;) {
     const page = await store.readAll(after, { maxCount: pageSize });
@@ -19,7 +24,7 @@ export async function* readHistory(store: EventStore, pageSize = 1_000): AsyncGe
   }
 }
 
-export async function assertEmpty(store: EventStore): Promise<void> {
+export async function assertEmpty(store: EventLogDiagnostics): Promise<void> {
   const head = await store.headPosition();
   if (head !== null) throw new StoreNotEmptyError(`${await store.countEvents(null)} events`);
   const unreadable = await store.countCommittedNotYetReadable();
@@ -38,7 +43,7 @@ export interface ImportOptions {
  * times kept). Returns the number of events imported.
  */
 export async function importHistory(
-  store: EventStore,
+  store: EventImport & EventLogDiagnostics,
   events: AsyncIterable<HistoricalEvent>,
   options: ImportOptions,
 ): Promise<number> {

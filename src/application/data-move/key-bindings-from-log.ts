@@ -1,7 +1,8 @@
 import { WalletDebited } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { IDEMPOTENCY_WINDOW_MS } from '../ports/idempotency-store.port';
-import { KeyBinding, RecordedEvent } from '../ports/event-store.port';
+import { RecordedEvent } from '../ports/event-store.port';
+import { KeyBinding } from '../ports/key-binding-append.port';
 import { orderResource } from '../orders/order-response';
 
 /**

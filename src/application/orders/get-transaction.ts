@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
-import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
 import { OrderView, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { debitOfOrder } from './debit-of-order';
@@ -27,7 +27,7 @@ export class GetTransaction extends Query<Record<string, unknown>> {
 export class GetTransactionHandler implements IQueryHandler<GetTransaction, Record<string, unknown>> {
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
   ) {}
 
   async execute({ caller, orderId }: GetTransaction): Promise<Record<string, unknown>> {
@@ -39,7 +39,7 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction, Reco
   }
 
   private async placedJustNow(orderId: string): Promise<OrderView | null> {
-    const debit = await debitOfOrder(this.store, orderId);
+    const debit = await debitOfOrder(this.events, orderId);
     const wallet = debit ? parseWalletStreamId(debit.streamId) : null;
     if (!debit || !wallet) return null;
     const data = debit.data;

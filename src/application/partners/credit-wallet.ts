@@ -8,7 +8,8 @@ import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { WalletCredited } from '../../domain/wallet/wallet.events';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { EVENT_STORE, EventStore, oneOf } from '../ports/event-store.port';
+import { oneOf } from '../ports/event-store.port';
+import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { metadata } from '../shared/event-envelope';
@@ -46,7 +47,7 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     private readonly wallets: WalletCommandProcessor,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
   ) {}
 
   async execute(command: CreditWallet): Promise<CreditAnswer> {
@@ -98,7 +99,7 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
   }
 
   private async earlierCredit(creditId: string): Promise<WalletCredited | null> {
-    const stored = await storedEvent(this.store, creditId, deterministicEventId(creditId));
+    const stored = await storedEvent(this.events, creditId, deterministicEventId(creditId));
     return stored ? oneOf({ WalletCredited: true }, stored) : null;
   }
 

@@ -9,11 +9,9 @@ import {
   EventMetadata,
   EventStore,
   GlobalPosition,
-  IdempotencyKeyTakenError,
-  KeyBinding,
   WrongExpectedRevisionError,
-  keyBindingId,
 } from '../ports/event-store.port';
+import { IdempotencyKeyTakenError, KeyBinding, KeyBindingAppend, keyBindingId } from '../ports/key-binding-append.port';
 import {
   DEFAULT_WALLET_SNAPSHOT_EVERY,
   NO_SNAPSHOT_SEAL,
@@ -29,8 +27,8 @@ export interface WalletCommandEnvelope {
   eventId: string;
   metadata: EventMetadata;
   /**
-   * The Idempotency-Key the command's event binds in the same commit (stores that bind keys),
-   * made from the event as decided. If the key is bound already, the command is rejected with
+   * The Idempotency-Key the command's event binds in the same commit (stores that bind keys: the
+   * processor is then given their KeyBindingAppend), made from the event as decided. If the key is bound already, the command is rejected with
    * IdempotencyKeyTakenError and nothing of it is written.
    */
   keyFor?: (event: WalletEvent) => KeyBinding;
@@ -67,6 +65,8 @@ export class WalletCommandProcessor {
     snapshotEvery = DEFAULT_WALLET_SNAPSHOT_EVERY,
     /** Seals the snapshots taken and verifies those loaded; without one, no snapshot is trusted. */
     seal: SnapshotSeal = NO_SNAPSHOT_SEAL,
+    /** Where the store binds Idempotency-Keys in the commit of its events (the SQL stores): commands with `keyFor` append through it. */
+    private readonly keyBinding: KeyBindingAppend | null = null,
   ) {
     this.snapshotting = new WalletSnapshotting(store, snapshots, snapshotEvery, seal);
   }
@@ -75,7 +75,7 @@ export class WalletCommandProcessor {
     const stream = walletStream(partnerId, environment);
     let lane = this.lanes.get(stream.id);
     if (!lane) {
-      lane = new WalletLane(stream, this.store, this.snapshotting);
+      lane = new WalletLane(stream, this.store, this.snapshotting, this.keyBinding);
       this.lanes.set(stream.id, lane);
     }
     return lane.enqueue(envelope);
@@ -118,6 +118,7 @@ class WalletLane {
     private readonly stream: EventStream<WalletEvent>,
     private readonly store: EventStore,
     private readonly snapshotting: WalletSnapshotting,
+    private readonly keyBinding: KeyBindingAppend | null,
   ) {}
 
   enqueue(envelope: WalletCommandEnvelope): Promise<WalletCommandResult> {
@@ -205,13 +206,14 @@ class WalletLane {
         pending.envelope.keyFor ? [{ binding: pending.envelope.keyFor(event), pending }] : [],
       );
       const idempotencyKeys = keyed.map(({ binding }) => binding);
+      const events = accepted.map(({ event, pending }) =>
+        envelope(event, pending.envelope.eventId, pending.envelope.metadata),
+      );
+      const expected = this.revision < 0 ? 'no_stream' : this.revision;
       try {
-        const appended = await this.store.append(
-          this.stream.id,
-          accepted.map(({ event, pending }) => envelope(event, pending.envelope.eventId, pending.envelope.metadata)),
-          this.revision < 0 ? 'no_stream' : this.revision,
-          idempotencyKeys.length ? { idempotencyKeys } : undefined,
-        );
+        const appended = idempotencyKeys.length
+          ? await this.bindingKeys().appendBindingKeys(this.stream.id, events, expected, idempotencyKeys)
+          : await this.store.append(this.stream.id, events, expected);
         if (appended.deduplicated) {
           // Every event was stored already (a retried command): our cache is behind.
           this.stale = true;
@@ -245,6 +247,12 @@ class WalletLane {
         this.stale = true;
       }
     }
+  }
+
+  private bindingKeys(): KeyBindingAppend {
+    if (!this.keyBinding)
+      throw new Error('this event store binds no Idempotency-Key in the commit of its events: nothing was written');
+    return this.keyBinding;
   }
 
   private async catchUp(): Promise<void> {

@@ -1,3 +1,4 @@
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
 import { EventStore, RecordedEvent } from '../../application/ports/event-store.port';
 import { storedJobOf } from '../../application/ports/job-queue.port';
 import { UnfinishedWork } from '../../application/process-managers/unfinished-work';
@@ -29,7 +30,7 @@ const BATCH = 500;
  */
 export async function rebuildAfterImport(
   db: SqlDatabase,
-  store: EventStore,
+  store: Pick<EventStore, 'readAll'> & Pick<EventLogDiagnostics, 'headPosition'>,
   options: { now: Date; stuckOrderAfterMs: number; onProgress?: (applied: number) => void },
 ): Promise<RebuildOutcome> {
   await assertNothingDerived(db);
@@ -61,7 +62,7 @@ export async function rebuildAfterImport(
  */
 async function buildReadModels(
   db: SqlDatabase,
-  store: EventStore,
+  store: Pick<EventStore, 'readAll'>,
   onProgress?: (applied: number) => void,
 ): Promise<number> {
   let batch: RecordedEvent[] = [];

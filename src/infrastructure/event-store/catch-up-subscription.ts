@@ -28,7 +28,7 @@ export interface CatchUpSubscription {
  * Events reach the handler one at a time, in order, each handler awaited before the next.
  */
 export function subscribeToAll<Event extends DomainEvent>(
-  store: Pick<EventStore<Event>, 'readAll' | 'onAppended'>,
+  store: Pick<EventStore<Event>, 'readAll' | 'subscribe'>,
   options: CatchUpOptions,
   handler: (event: RecordedEvent<Event>) => Promise<void>,
 ): CatchUpSubscription {
@@ -41,7 +41,7 @@ export function subscribeToAll<Event extends DomainEvent>(
   let stopping = false;
   let failure: { error: unknown } | null = null;
   const alarm = new Alarm();
-  const unsubscribe = store.onAppended(() => alarm.ring());
+  const unsubscribe = store.subscribe(() => alarm.ring());
 
   const readOnce = async (): Promise<number> => {
     const batch = await store.readAll(position, { maxCount: batchSize, eventTypes: options.eventTypes });

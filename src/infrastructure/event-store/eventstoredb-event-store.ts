@@ -2,6 +2,9 @@ import { AllStreamResolvedEvent, BACKWARDS, END, EventStoreDBClient, FORWARDS, S
 import { LogEvent } from '../../domain/log-events';
 import { EventStream } from '../../domain/shared/event-types';
 import { EventDecoder } from '../../application/ports/event-decoder.port';
+import { EventImport } from '../../application/ports/event-import.port';
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
+import { EventsByCorrelation } from '../../application/ports/events-by-correlation.port';
 import {
   AppendOptions,
   AppendResult,
@@ -13,15 +16,12 @@ import {
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
-  StreamAppend,
-  StreamAppendOutcome,
   StreamRef,
   UntypedEvent,
   comparePositions,
   inStream,
   streamIdOf,
 } from '../../application/ports/event-store.port';
-import { appendEach } from './append-each';
 import { EventStoreDbAppendWatcher } from './eventstoredb-append-watcher';
 import { EventStoreDbAppends, assertServiceStream } from './eventstoredb-append';
 import { DEFAULT_EVENTSTOREDB_OPTIONS, EventStoreDbClient, EventStoreDbOptions } from './eventstoredb-client';
@@ -64,7 +64,9 @@ const HEAD_PAGE = 64;
  *   (or lost its connection) fails with EventStoreDbAppendOutcomeUnknownError; a hard-deleted stream is an error,
  *   never an empty stream; access denied to $all says which right the service's user lacks.
  */
-export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent> implements EventStore<Event> {
+export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
+  implements EventStore<Event>, EventsByCorrelation<Event>, EventLogDiagnostics, EventImport
+{
   private readonly reads: EventStoreDbReads;
   private readonly appends: EventStoreDbAppends;
   private readonly watcher: EventStoreDbAppendWatcher;
@@ -118,18 +120,14 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent> implem
     this.appends = new EventStoreDbAppends(client, this.reads, settings, () => this.watcher.appendedHere());
   }
 
-  /** Idempotency-Keys live in PostgreSQL, which cannot share a commit with EventStoreDB: they are reserved around the append instead. */
-  readonly bindsIdempotencyKeys = false;
-
+  /** One stream per append: `gatherTurn` has nothing to gather here. */
   async append<Appended extends Event>(
     streamId: string,
     events: readonly NewEvent<Appended>[],
     expected: ExpectedRevision,
-    options: AppendOptions = {},
+    _options: AppendOptions = {},
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    if (options.idempotencyKeys?.length)
-      throw new Error('EventStoreDB cannot bind Idempotency-Keys in the commit of its events; nothing was written');
     return traced(
       'event append',
       () =>
@@ -141,11 +139,6 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent> implem
         ),
       () => appendSpan([{ streamId, events }]),
     );
-  }
-
-  /** EventStoreDB commits one stream per append: the streams are appended side by side, each on its own. */
-  appendMany(appends: readonly StreamAppend<Event>[]): Promise<StreamAppendOutcome[]> {
-    return appendEach(this, appends);
   }
 
   /**
@@ -287,8 +280,8 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent> implem
     return 0;
   }
 
-  onAppended(listener: () => void): () => void {
-    return this.watcher.onAppended(listener);
+  subscribe(listener: () => void): () => void {
+    return this.watcher.subscribe(listener);
   }
 
   async close(): Promise<void> {

@@ -279,11 +279,11 @@ describe('EventStoreDB adapter: reading', () => {
 });
 
 describe('EventStoreDB adapter: notifications and closing', () => {
-  it('wakes onAppended listeners for appends made by another process, and after a reconnection', async () => {
+  it('wakes subscribers for appends made by another process, and after a reconnection', async () => {
     const { client, store } = open();
     const other = new EventStoreDbEventStore(client, UNTYPED_EVENTS, { watchRemoteAppends: false });
     let wakes = 0;
-    const unsubscribe = store.onAppended(() => wakes++);
+    const unsubscribe = store.subscribe(() => wakes++);
     await waitFor(() => client.openSubscriptions === 1);
     await new Promise((resolve) => setTimeout(resolve, 10));
     await other.append('order-1', [newEvent()], 'no_stream');
@@ -300,7 +300,7 @@ describe('EventStoreDB adapter: notifications and closing', () => {
   it('wakes listeners at once on a local append, without a subscription when remote watching is off', async () => {
     const { client, store } = open({ watchRemoteAppends: false });
     let wakes = 0;
-    store.onAppended(() => wakes++);
+    store.subscribe(() => wakes++);
     await store.append('order-1', [newEvent()], 'no_stream');
     expect(wakes).toBe(1);
     expect(client.openSubscriptions).toBe(0);
@@ -309,7 +309,7 @@ describe('EventStoreDB adapter: notifications and closing', () => {
   it('close stops the subscription and disposes the client, once', async () => {
     const { client, store } = open();
     const dispose = jest.spyOn(client, 'dispose');
-    store.onAppended(() => undefined);
+    store.subscribe(() => undefined);
     await waitFor(() => client.openSubscriptions === 1);
     await store.close();
     await store.close();
@@ -345,7 +345,7 @@ describe('EventStoreDB adapter: access rights', () => {
       { allReadDenied: true },
     );
     let wakes = 0;
-    store.onAppended(() => wakes++);
+    store.subscribe(() => wakes++);
     try {
       await waitFor(() => warnings.length >= 3);
       const missingRight =
