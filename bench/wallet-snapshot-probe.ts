@@ -12,7 +12,7 @@ import { WalletCommandProcessor } from '../src/application/wallets/wallet-comman
 import { LoadedWallet, WalletSnapshotting, sealedSnapshotOf } from '../src/application/wallets/wallet-snapshotting';
 import { metadata } from '../src/application/shared/event-envelope';
 import { Money } from '../src/domain/money/money';
-import { walletStreamId } from '../src/domain/wallet/wallet.stream';
+import { walletStream, walletStreamId } from '../src/domain/wallet/wallet.stream';
 import { SqlEventStore } from '../src/infrastructure/event-store/sql-event-store';
 import { migrateServiceDatabase } from '../src/infrastructure/open-database';
 import { PostgresDatabase } from '../src/infrastructure/sql/postgres-database';
@@ -21,6 +21,7 @@ import { HmacSnapshotSeal } from '../src/infrastructure/security/hmac-snapshot-s
 import { createDatabase } from './lib/environment';
 import { median } from './lib/interleaved-pairs';
 import { seedWalletHistory } from './lib/seed-history';
+import { LOG_EVENT_DECODER } from '../src/application/ports/event-decoder.port';
 
 async function main(): Promise<void> {
   const events = Number(process.argv[2] ?? 100_000);
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   const db = new PostgresDatabase({ connectionString: database.url, maxConnections: 4 });
   try {
     await migrateServiceDatabase(db);
-    const store = new SqlEventStore(db);
+    const store = new SqlEventStore(db, LOG_EVENT_DECODER);
     const snapshots = new SqlWalletSnapshots(db);
     const seal = new HmacSnapshotSeal('wallet-snapshot-probe-secret-0123456789abcdef');
     const partnerId = 'ptn_snapshot_probe';
@@ -59,7 +60,9 @@ async function main(): Promise<void> {
     });
     await seedWalletHistory(db, partnerId, events - 1 - behind);
     // A cold load of more than WALLET_SNAPSHOT_EVERY events takes the snapshot; saved directly here to await it.
-    const whole = await new WalletSnapshotting(store, NO_WALLET_SNAPSHOTS, Number.MAX_SAFE_INTEGER).load(streamId);
+    const whole = await new WalletSnapshotting(store, NO_WALLET_SNAPSHOTS, Number.MAX_SAFE_INTEGER).load(
+      walletStream(partnerId, 'sandbox'),
+    );
     if (whole.eventId === null) throw new Error('no events');
     await snapshots.save(
       streamId,
@@ -68,8 +71,14 @@ async function main(): Promise<void> {
     if (behind > 0) await seedWalletHistory(db, partnerId, behind);
 
     const loads = {
-      whole: () => new WalletSnapshotting(store, NO_WALLET_SNAPSHOTS, Number.MAX_SAFE_INTEGER).load(streamId),
-      snapshot: () => new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(streamId),
+      whole: () =>
+        new WalletSnapshotting(store, NO_WALLET_SNAPSHOTS, Number.MAX_SAFE_INTEGER).load(
+          walletStream(partnerId, 'sandbox'),
+        ),
+      snapshot: () =>
+        new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(
+          walletStream(partnerId, 'sandbox'),
+        ),
     };
     const times: Record<keyof typeof loads, number[]> = { whole: [], snapshot: [] };
     const read: Record<keyof typeof loads, number> = { whole: 0, snapshot: 0 };

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '../application/ports/event-store.port';
+import { KEY_BINDING_APPEND, KeyBindingAppend } from '../application/ports/key-binding-append.port';
 import { JOB_HANDLERS } from '../application/ports/job-queue.port';
 import {
   SNAPSHOT_SEAL,
@@ -41,6 +42,9 @@ import { ListTransactionsHandler } from '../application/orders/list-transactions
 import { OrderPlacement } from '../application/orders/order-placement';
 import { OrderDebit } from '../application/orders/placement/order-debit';
 import { ReservedKeyPlacement } from '../application/orders/placement/reserved-key-placement';
+import { KEY_PLACEMENT, KeyPlacement } from '../application/orders/placement/key-placement';
+import { KeyBoundWithTheDebit } from '../application/orders/placement/key-bound-with-the-debit';
+import { KeyReservedAroundTheDebit } from '../application/orders/placement/key-reserved-around-the-debit';
 import { PayBillHandler } from '../application/orders/pay-bill';
 import { PlaceTopupHandler } from '../application/orders/place-topup';
 import { ChangeKycStatusHandler } from '../application/partners/change-kyc-status';
@@ -156,6 +160,19 @@ const JOBS = [
     OrderPlacement,
     OrderDebit,
     ReservedKeyPlacement,
+    KeyBoundWithTheDebit,
+    KeyReservedAroundTheDebit,
+    {
+      // One key placement per event store, fixed when the store is wired: a store bound as KEY_BINDING_APPEND
+      // (the SQL stores) binds the key in the debit's commit; any other (EventStoreDB) has it reserved around it.
+      provide: KEY_PLACEMENT,
+      useFactory: (
+        binding: KeyBindingAppend | undefined,
+        bound: KeyBoundWithTheDebit,
+        reserved: KeyReservedAroundTheDebit,
+      ): KeyPlacement => (binding ? bound : reserved),
+      inject: [{ token: KEY_BINDING_APPEND, optional: true }, KeyBoundWithTheDebit, KeyReservedAroundTheDebit],
+    },
     OrderLifecycle,
     SandboxGrant,
     RouteBook,
@@ -164,9 +181,20 @@ const JOBS = [
     { provide: DeciderRunner, useFactory: (store: EventStore) => new DeciderRunner(store), inject: [EVENT_STORE] },
     {
       provide: WalletCommandProcessor,
-      useFactory: (store: EventStore, snapshots: WalletSnapshots, settings: ServiceSettings, seal: SnapshotSeal) =>
-        new WalletCommandProcessor(store, snapshots, settings.walletSnapshotEvery, seal),
-      inject: [EVENT_STORE, WALLET_SNAPSHOTS, SERVICE_SETTINGS, SNAPSHOT_SEAL],
+      useFactory: (
+        store: EventStore,
+        snapshots: WalletSnapshots,
+        settings: ServiceSettings,
+        seal: SnapshotSeal,
+        keyBinding: KeyBindingAppend | undefined,
+      ) => new WalletCommandProcessor(store, snapshots, settings.walletSnapshotEvery, seal, keyBinding ?? null),
+      inject: [
+        EVENT_STORE,
+        WALLET_SNAPSHOTS,
+        SERVICE_SETTINGS,
+        SNAPSHOT_SEAL,
+        { token: KEY_BINDING_APPEND, optional: true },
+      ],
     },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
   ],

@@ -2,7 +2,11 @@ import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common'
 import { BILL_FETCH_STORE } from '../application/ports/bill-fetch-store.port';
 import { CATALOG } from '../application/ports/catalog.port';
 import { CLOCK, Clock } from '../application/ports/clock.port';
+import { LOG_EVENT_DECODER } from '../application/ports/event-decoder.port';
 import { EVENT_STORE } from '../application/ports/event-store.port';
+import { EVENT_LOG_DIAGNOSTICS } from '../application/ports/event-log-diagnostics.port';
+import { EVENTS_BY_CORRELATION } from '../application/ports/events-by-correlation.port';
+import { KEY_BINDING_APPEND } from '../application/ports/key-binding-append.port';
 import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS } from '../application/ports/idempotency-store.port';
 import { JOB_QUEUE } from '../application/ports/job-queue.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../application/ports/provider-gateway.port';
@@ -97,7 +101,12 @@ export class InfrastructureModule {
       { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
       config.eventStore === 'eventstoredb'
         ? { provide: EVENT_STORE, useFactory: () => connectEventStoreDb(config) }
-        : { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db)) },
+        : { provide: EVENT_STORE, ...sql((db) => new SqlEventStore(db, LOG_EVENT_DECODER)) },
+      // The ports the same store adapter serves beside the EventStore.
+      { provide: EVENTS_BY_CORRELATION, useExisting: EVENT_STORE },
+      { provide: EVENT_LOG_DIAGNOSTICS, useExisting: EVENT_STORE },
+      // Only the SQL stores bind Idempotency-Keys in the commit of their events (the key placement follows from it).
+      ...(config.eventStore === 'eventstoredb' ? [] : [{ provide: KEY_BINDING_APPEND, useExisting: EVENT_STORE }]),
       { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
       { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db)) },
       { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
@@ -184,7 +193,7 @@ function connectEventStoreDb(config: ServiceConfig): Promise<EventStoreDbEventSt
   if (!config.eventStoreConnectionString)
     throw new Error('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
   const logger = new Logger('EventStoreDB');
-  return EventStoreDbEventStore.connect(config.eventStoreConnectionString, {
+  return EventStoreDbEventStore.connect(config.eventStoreConnectionString, LOG_EVENT_DECODER, {
     onWarning: (message, error) => logger.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`),
   });
 }

@@ -3,6 +3,7 @@ import { SqlRetention } from '../infrastructure/retention/sql-retention';
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { CLOCK, Clock } from '../application/ports/clock.port';
 import { EVENT_STORE, EventStore } from '../application/ports/event-store.port';
+import { EVENT_LOG_DIAGNOSTICS, EventLogDiagnostics } from '../application/ports/event-log-diagnostics.port';
 import { IDEMPOTENCY_STORE, IdempotencyStore } from '../application/ports/idempotency-store.port';
 import { RATE_LIMITER, RateLimiter } from '../application/ports/rate-limiter.port';
 import { JobHandler, JOB_HANDLERS } from '../application/ports/job-queue.port';
@@ -51,8 +52,8 @@ export class ProcessingModule {
       providers: [
         {
           provide: ProjectionDaemon,
-          inject: [EVENT_STORE, SQL_DATABASE],
-          useFactory: (store: EventStore, db: SqlDatabase) => {
+          inject: [EVENT_STORE, EVENT_LOG_DIAGNOSTICS, SQL_DATABASE],
+          useFactory: (store: EventStore, diagnostics: EventLogDiagnostics, db: SqlDatabase) => {
             // The two groups usually read the same new events, one after the other: read once.
             const reads = new SharedLogReads(store);
             return new ProjectionDaemon(
@@ -69,6 +70,7 @@ export class ProcessingModule {
               ],
               [new Projector(REACTIONS_GROUP, [reactions], reads, db.withAsynchronousCommit())],
               store,
+              diagnostics,
               options.background.kind === 'here' ? config.projectionPollMs : 0,
               (error) => logger.error(`projection failed: ${String(error)}`),
               realTimeSpacing(config.projectionGatherMs),
@@ -83,11 +85,12 @@ export class ProcessingModule {
         },
         {
           provide: PROJECTION_ADMIN,
-          inject: [EVENT_STORE, SQL_DATABASE],
-          useFactory: (store: EventStore, db: SqlDatabase) =>
+          inject: [EVENT_STORE, EVENT_LOG_DIAGNOSTICS, SQL_DATABASE],
+          useFactory: (store: EventStore, diagnostics: EventLogDiagnostics, db: SqlDatabase) =>
             new SqlProjectionAdmin(
               db,
               store,
+              diagnostics,
               [
                 { name: READ_MODELS_GROUP, projections: READ_MODEL_PROJECTIONS, rebuildable: true },
                 { name: REACTIONS_GROUP, projections: [reactions], rebuildable: false },
@@ -110,13 +113,23 @@ export class ProcessingModule {
         },
         {
           provide: BackgroundProcessing,
-          inject: [ProjectionDaemon, JobWorker, IDEMPOTENCY_STORE, CLOCK, EVENT_STORE, SQL_DATABASE, RATE_LIMITER],
+          inject: [
+            ProjectionDaemon,
+            JobWorker,
+            IDEMPOTENCY_STORE,
+            CLOCK,
+            EVENT_STORE,
+            EVENT_LOG_DIAGNOSTICS,
+            SQL_DATABASE,
+            RATE_LIMITER,
+          ],
           useFactory: (
             daemon: ProjectionDaemon,
             worker: JobWorker,
             idempotency: IdempotencyStore,
             clock: Clock,
             store: EventStore,
+            diagnostics: EventLogDiagnostics,
             db: SqlDatabase,
             rateLimiter: RateLimiter,
           ) =>
@@ -126,6 +139,7 @@ export class ProcessingModule {
               idempotency,
               clock,
               store,
+              diagnostics,
               db,
               options.background,
               rateLimiter,

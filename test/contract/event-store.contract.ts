@@ -1,86 +1,45 @@
 import { v4 as uuid } from 'uuid';
+import { EventLogDiagnostics } from '../../src/application/ports/event-log-diagnostics.port';
 import {
+  AppendResult,
   DuplicateEventIdError,
   EventStore,
   ExpectedRevision,
   GlobalPosition,
-  HistoricalEvent,
-  IdempotencyKeyTakenError,
-  KeyBinding,
   NewEvent,
   RecordedEvent,
+  UntypedEvent,
   WrongExpectedRevisionError,
   comparePositions,
 } from '../../src/application/ports/event-store.port';
 import { subscribeToAll } from '../../src/infrastructure/event-store/catch-up-subscription';
 import { waitFor } from '../support/wait-for';
+import { eventImportContract } from './event-import.contract';
+import { eventLogDiagnosticsContract } from './event-log-diagnostics.contract';
+import { OpenedStore, appendError, expectAscending, ids, newEvent, uniqueType } from './event-store-contract-support';
+import { eventsByCorrelationContract } from './events-by-correlation.contract';
+import { keyBindingAppendContract } from './key-binding-append.contract';
 
-interface OpenedStore {
-  store: EventStore;
-  close(): Promise<void>;
-}
+export { OpenedStore } from './event-store-contract-support';
 
-const newEvent = (type: string, data: Record<string, unknown> = {}): NewEvent => ({
-  eventId: uuid(),
-  type,
-  schemaVersion: 1,
-  data,
-  metadata: {
-    partnerId: uuid(),
-    environment: 'sandbox',
-    correlationId: uuid(),
-    causationId: null,
-    actor: { type: 'system', id: 'event-store-contract' },
-    occurredAt: new Date().toISOString(),
-  },
-});
-
-/** A type no other test or data in the store uses, so reads can filter on it. */
-const uniqueType = (label: string): string => `Contract${label}.${uuid()}`;
-
-async function appendError(
-  store: EventStore,
-  streamId: string,
-  events: NewEvent[],
-  expected: ExpectedRevision,
-): Promise<unknown> {
-  try {
-    await store.append(streamId, events, expected);
-  } catch (error) {
-    return error;
-  }
-  throw new Error(`append to ${streamId} with expected ${String(expected)} succeeded`);
-}
-
-const ids = (events: readonly { eventId: string }[]): string[] => events.map((event) => event.eventId);
-
-const keyBinding = (key: string, orderId = uuid()): KeyBinding => ({
-  partnerId: 'ptr_contract',
-  environment: 'sandbox',
-  key,
-  requestHash: 'hash-of-the-request',
-  orderId,
-  statusCode: 200,
-  body: JSON.stringify({ order_id: orderId }),
-  createdAt: new Date().toISOString(),
-  expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-});
-
-function expectAscending(events: readonly RecordedEvent[]): void {
-  for (let i = 1; i < events.length; i++) {
-    expect(comparePositions(events[i - 1].position, events[i].position)).toBe(-1);
-  }
-}
-
-/** The behaviour every EventStore adapter must show. Streams and event types are random, so the store may hold other data. */
-export function eventStoreContract(name: string, open: () => Promise<OpenedStore>): void {
+/**
+ * The behaviour every store adapter must show, port by port: the EventStore (append, read, readAll, subscribe)
+ * here, and the ports the adapter serves beside it (the log's diagnostics, the correlation index, imports, and,
+ * where it has it, key binding). Streams and event types are random, so the store may hold other data.
+ */
+export function eventStoreContract(
+  name: string,
+  open: () => Promise<OpenedStore>,
+  offers: { keyBinding: boolean },
+): void {
   describe(`${name} event store contract`, () => {
     let opened: OpenedStore;
-    let store: EventStore;
+    let store: EventStore<UntypedEvent>;
+    let diagnostics: EventLogDiagnostics;
 
     beforeAll(async () => {
       opened = await open();
-      store = opened.store;
+      ({ store, diagnostics } = opened);
     });
 
     afterAll(async () => {
@@ -121,7 +80,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       ])('rejects %s with WrongExpectedRevisionError and writes nothing', async (_case, expected, actual) => {
         const streamId = uuid();
         await store.append(streamId, [newEvent('A'), newEvent('B')], 'no_stream');
-        const head = await store.headPosition();
+        const head = await diagnostics.headPosition();
         const error = await appendError(store, streamId, [newEvent('C')], expected);
         expect(error).toBeInstanceOf(WrongExpectedRevisionError);
         expect(error).toMatchObject({ streamId, expected, actual });
@@ -266,23 +225,32 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
-    describe('appending to many streams in one call (appendMany)', () => {
-      it('writes every stream at its expected revision, new ones included, and answers in the order asked', async () => {
+    describe('appends to many streams made in one turn (one statement and one commit in the SQL stores)', () => {
+      const inOneTurn = (
+        appends: { streamId: string; events: NewEvent<UntypedEvent>[]; expected: number | 'no_stream' }[],
+      ): Promise<PromiseSettledResult<AppendResult>[]> =>
+        Promise.allSettled(
+          appends.map(({ streamId, events, expected }) =>
+            store.append(streamId, events, expected, { gatherTurn: true }),
+          ),
+        );
+
+      it('writes every stream at its expected revision, new ones included, each with its own result', async () => {
         const existing = Array.from({ length: 5 }, () => uuid());
         for (const streamId of existing) await store.append(streamId, [newEvent('Opened')], 'no_stream');
         const fresh = Array.from({ length: 5 }, () => uuid());
-        const outcomes = await store.appendMany([
+        const outcomes = await inOneTurn([
           ...existing.map((streamId) => ({ streamId, events: [newEvent('X'), newEvent('Y')], expected: 0 })),
           ...fresh.map((streamId) => ({ streamId, events: [newEvent('Opened')], expected: 'no_stream' as const })),
         ]);
         expect(outcomes).toHaveLength(10);
         for (const [index, streamId] of [...existing, ...fresh].entries()) {
           const outcome = outcomes[index];
-          if (!outcome.ok) throw outcome.error;
+          if (outcome.status === 'rejected') throw outcome.reason;
           const events = await store.readStream(streamId);
-          expect(outcome.result.nextRevision).toBe(index < 5 ? 2 : 0);
+          expect(outcome.value.nextRevision).toBe(index < 5 ? 2 : 0);
           expect(events).toHaveLength(index < 5 ? 3 : 1);
-          expect(comparePositions(events[events.length - 1].position, outcome.result.position as GlobalPosition)).toBe(
+          expect(comparePositions(events[events.length - 1].position, outcome.value.position as GlobalPosition)).toBe(
             0,
           );
         }
@@ -291,7 +259,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       it('refuses only the streams whose revision moved or that exist already, and writes the others', async () => {
         const streams = Array.from({ length: 9 }, () => uuid());
         for (const streamId of streams) await store.append(streamId, [newEvent('A'), newEvent('B')], 'no_stream');
-        const outcomes = await store.appendMany(
+        const outcomes = await inOneTurn(
           streams.map((streamId, index) => ({
             streamId,
             events: [newEvent('C')],
@@ -302,15 +270,15 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           const outcome = outcomes[index];
           if (index % 3 === 2) {
             expect(outcome).toEqual({
-              ok: true,
-              result: expect.objectContaining({ nextRevision: 2, deduplicated: false }),
+              status: 'fulfilled',
+              value: expect.objectContaining({ nextRevision: 2, deduplicated: false }),
             });
             expect(await store.readStream(streamId)).toHaveLength(3);
           } else {
-            expect(outcome.ok).toBe(false);
-            if (outcome.ok) continue;
-            expect(outcome.error).toBeInstanceOf(WrongExpectedRevisionError);
-            expect((outcome.error as WrongExpectedRevisionError).actual).toBe(1);
+            expect(outcome.status).toBe('rejected');
+            if (outcome.status === 'fulfilled') continue;
+            expect(outcome.reason).toBeInstanceOf(WrongExpectedRevisionError);
+            expect((outcome.reason as WrongExpectedRevisionError).actual).toBe(1);
             expect(await store.readStream(streamId)).toHaveLength(2);
           }
         }
@@ -320,120 +288,23 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const [repeatedStream, clashing, plain] = [uuid(), uuid(), uuid()];
         const stored = newEvent('Stored');
         await store.append(repeatedStream, [stored], 'no_stream');
-        const outcomes = await store.appendMany([
+        const outcomes = await inOneTurn([
           { streamId: repeatedStream, events: [stored], expected: 'no_stream' },
           { streamId: clashing, events: [{ ...newEvent('Clash'), eventId: stored.eventId }], expected: 'no_stream' },
           { streamId: plain, events: [newEvent('Plain')], expected: 'no_stream' },
         ]);
         expect(outcomes[0]).toEqual({
-          ok: true,
-          result: expect.objectContaining({ deduplicated: true, nextRevision: 0 }),
+          status: 'fulfilled',
+          value: expect.objectContaining({ deduplicated: true, nextRevision: 0 }),
         });
-        expect(outcomes[1].ok).toBe(false);
-        if (!outcomes[1].ok) expect(outcomes[1].error).toBeInstanceOf(DuplicateEventIdError);
+        expect(outcomes[1].status).toBe('rejected');
+        if (outcomes[1].status === 'rejected') expect(outcomes[1].reason).toBeInstanceOf(DuplicateEventIdError);
         expect(await store.readStream(clashing)).toHaveLength(0);
         expect(outcomes[2]).toEqual({
-          ok: true,
-          result: expect.objectContaining({ deduplicated: false, nextRevision: 0 }),
+          status: 'fulfilled',
+          value: expect.objectContaining({ deduplicated: false, nextRevision: 0 }),
         });
         expect(ids(await store.readStream(plain))).toHaveLength(1);
-      });
-
-      it("binds each stream's keys with its events, and refuses the second of two appends that bind one key (stores that can)", async () => {
-        if (!store.bindsIdempotencyKeys) return;
-        const key = `many-${uuid()}`;
-        const [first, second, third] = [uuid(), uuid(), uuid()];
-        const outcomes = await store.appendMany([
-          { streamId: first, events: [newEvent('Debited')], expected: 'no_stream', idempotencyKeys: [keyBinding(key)] },
-          {
-            streamId: second,
-            events: [newEvent('Debited')],
-            expected: 'no_stream',
-            idempotencyKeys: [keyBinding(key)],
-          },
-          {
-            streamId: third,
-            events: [newEvent('Debited')],
-            expected: 'no_stream',
-            idempotencyKeys: [keyBinding(`other-${key}`)],
-          },
-        ]);
-        expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(2);
-        const refused = outcomes.findIndex((outcome) => !outcome.ok);
-        expect(refused === 0 || refused === 1).toBe(true);
-        const refusal = outcomes[refused];
-        if (!refusal.ok) expect(refusal.error).toBeInstanceOf(IdempotencyKeyTakenError);
-        expect(await store.readStream([first, second][refused])).toHaveLength(0);
-        expect(outcomes[2].ok).toBe(true);
-      });
-    });
-
-    describe('binding Idempotency-Keys in the commit of the events (stores that can)', () => {
-      const bindingStore = (): EventStore | null => (store.bindsIdempotencyKeys ? store : null);
-
-      it('is refused, writing nothing, by a store that cannot bind keys (the reservation path serves it)', async () => {
-        if (store.bindsIdempotencyKeys) return;
-        const streamId = uuid();
-        const refused = await store
-          .append(streamId, [newEvent('Debited')], 'no_stream', { idempotencyKeys: [keyBinding(`contract-${uuid()}`)] })
-          .catch((error: unknown) => error);
-        expect(refused).toBeInstanceOf(Error);
-        expect(await store.readStream(streamId)).toEqual([]);
-      });
-
-      it('writes the events with a fresh key, and refuses another append with the same key, writing none of it', async () => {
-        const keyed = bindingStore();
-        if (!keyed) return;
-        const key = `contract-${uuid()}`;
-        const first = uuid();
-        await keyed.append(first, [newEvent('Debited')], 'no_stream', { idempotencyKeys: [keyBinding(key)] });
-        expect(await keyed.readStream(first)).toHaveLength(1);
-        const second = uuid();
-        await keyed.append(second, [newEvent('Opened')], 'no_stream');
-        const error = await keyed
-          .append(second, [newEvent('Debited')], 0, { idempotencyKeys: [keyBinding(key)] })
-          .catch((caught: unknown) => caught);
-        expect(error).toBeInstanceOf(IdempotencyKeyTakenError);
-        expect((error as IdempotencyKeyTakenError).keys.map((binding) => binding.key)).toEqual([key]);
-        expect(await keyed.readStream(second)).toHaveLength(1);
-        expect(await keyed.append(second, [newEvent('Next')], 0)).toEqual(expect.objectContaining({ nextRevision: 1 }));
-      });
-
-      it('binds no key when the append is refused on its revision, so the key stays free', async () => {
-        const keyed = bindingStore();
-        if (!keyed) return;
-        const streamId = uuid();
-        await keyed.append(streamId, [newEvent('Opened'), newEvent('Credited')], 'no_stream');
-        const key = `contract-${uuid()}`;
-        expect(
-          await keyed
-            .append(streamId, [newEvent('Debited')], 0, { idempotencyKeys: [keyBinding(key)] })
-            .catch((caught: unknown) => caught),
-        ).toBeInstanceOf(WrongExpectedRevisionError);
-        await keyed.append(streamId, [newEvent('Debited')], 1, { idempotencyKeys: [keyBinding(key)] });
-        expect(await keyed.readStream(streamId)).toHaveLength(3);
-      });
-
-      it('lets exactly one of twenty concurrent appends to different streams bind the same key, and writes every other append', async () => {
-        const keyed = bindingStore();
-        if (!keyed) return;
-        const shared = `contract-${uuid()}`;
-        const streams = Array.from({ length: 20 }, () => uuid());
-        const outcomes = await Promise.allSettled(
-          streams.map((streamId, index) =>
-            keyed.append(streamId, [newEvent('Debited')], 'no_stream', {
-              idempotencyKeys: [keyBinding(index % 2 === 0 ? shared : `contract-${uuid()}`)],
-            }),
-          ),
-        );
-        const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
-        expect(refused).toHaveLength(9);
-        for (const outcome of refused) expect(outcome.reason).toBeInstanceOf(IdempotencyKeyTakenError);
-        const written = await Promise.all(streams.map((streamId) => keyed.readStream(streamId)));
-        expect(written.filter((events) => events.length === 1)).toHaveLength(11);
-        streams.forEach((_, index) => {
-          if (index % 2 === 1) expect(written[index]).toHaveLength(1);
-        });
       });
     });
 
@@ -444,11 +315,11 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           const streamId = uuid();
           const events = [newEvent('A'), newEvent('B')];
           await store.append(streamId, events, 'no_stream');
-          const head = await store.headPosition();
+          const head = await diagnostics.headPosition();
           const repeat = await store.append(streamId, events, expected);
           expect(repeat).toEqual({ nextRevision: 1, position: null, deduplicated: true });
           expect(ids(await store.readStream(streamId))).toEqual(ids(events));
-          expect(await store.headPosition()).toEqual(head);
+          expect(await diagnostics.headPosition()).toEqual(head);
         },
       );
 
@@ -469,89 +340,6 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         const error = await appendError(store, streamId, [stored, newEvent('B')], 'any');
         expect(error).toBeInstanceOf(DuplicateEventIdError);
         expect(await store.readStream(streamId)).toHaveLength(1);
-      });
-    });
-
-    describe('importing events recorded by another store', () => {
-      const historical = (
-        streamId: string,
-        revision: number,
-        recordedAt: string,
-        type = 'Imported',
-      ): HistoricalEvent => ({
-        ...newEvent(type, { revision }),
-        streamId,
-        revision,
-        recordedAt,
-      });
-
-      it('stores them in the order given, with their ids, revisions and recorded times, readable like any event', async () => {
-        const [a, b] = [uuid(), uuid()];
-        const type = uniqueType('Import');
-        const history = [
-          historical(a, 0, '2025-01-02T03:04:05.678Z', type),
-          historical(b, 0, '2025-01-02T03:04:06.000Z', type),
-          historical(a, 1, '2025-01-02T03:04:07.001Z', type),
-          historical(a, 2, '2025-01-03T00:00:00.000Z', type),
-        ];
-        const before = await store.headPosition();
-        await store.importEvents(history.slice(0, 2));
-        await store.importEvents(history.slice(2));
-        const all = await store.readAll(before, { maxCount: 10, eventTypes: new Set([type]) });
-        // What an import keeps of each event (the store gives the positions).
-        const kept = ({
-          eventId,
-          streamId,
-          revision,
-          type: t,
-          schemaVersion,
-          data,
-          metadata,
-          recordedAt,
-        }: HistoricalEvent) => ({
-          eventId,
-          streamId,
-          revision,
-          type: t,
-          schemaVersion,
-          data,
-          metadata,
-          recordedAt,
-        });
-        expect(all.map(kept)).toEqual(history.map(kept));
-        expectAscending(all);
-        expect((await store.readStream(a)).map((event) => event.recordedAt)).toEqual([
-          '2025-01-02T03:04:05.678Z',
-          '2025-01-02T03:04:07.001Z',
-          '2025-01-03T00:00:00.000Z',
-        ]);
-        expect(ids(await store.readByCorrelationId(history[2].metadata.correlationId))).toEqual([history[2].eventId]);
-        expect((await store.readLastEvent(a))?.revision).toBe(2);
-        // The service appends after them as after its own events.
-        expect((await store.append(a, [newEvent('After')], 2)).nextRevision).toBe(3);
-      });
-
-      it('refuses a revision out of turn with WrongExpectedRevisionError', async () => {
-        const streamId = uuid();
-        await store.importEvents([historical(streamId, 0, '2025-01-01T00:00:00.000Z')]);
-        await expect(store.importEvents([historical(streamId, 2, '2025-01-01T00:00:01.000Z')])).rejects.toBeInstanceOf(
-          WrongExpectedRevisionError,
-        );
-        await expect(store.importEvents([historical(uuid(), 1, '2025-01-01T00:00:01.000Z')])).rejects.toBeInstanceOf(
-          WrongExpectedRevisionError,
-        );
-        expect(await store.readStream(streamId)).toHaveLength(1);
-      });
-
-      it('refuses an event id stored already in another stream with DuplicateEventIdError', async () => {
-        const stored = newEvent('A');
-        await store.append(uuid(), [stored], 'no_stream');
-        const other = uuid();
-        const error = await store
-          .importEvents([{ ...stored, streamId: other, revision: 0, recordedAt: '2025-01-01T00:00:00.000Z' }])
-          .catch((caught: unknown) => caught);
-        expect(error).toBeInstanceOf(DuplicateEventIdError);
-        expect(await store.readStream(other)).toEqual([]);
       });
     });
 
@@ -636,33 +424,10 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
-    describe('reading by correlation id', () => {
-      it('returns the events of one correlation id from every stream, in global order', async () => {
-        const correlationId = uuid();
-        const correlated = (type: string): NewEvent => {
-          const event = newEvent(type);
-          return { ...event, metadata: { ...event.metadata, correlationId } };
-        };
-        const wallet = uuid();
-        const order = uuid();
-        await store.append(wallet, [correlated('Debited')], 'no_stream');
-        await store.append(order, [correlated('Initiated'), newEvent('Unrelated')], 'no_stream');
-        await store.append(wallet, [newEvent('OtherDebit'), correlated('Refunded')], 0);
-        const read = await store.readByCorrelationId(correlationId);
-        expectAscending(read);
-        expect(read.map((event) => [event.type, event.streamId])).toEqual([
-          ['Debited', wallet],
-          ['Initiated', order],
-          ['Refunded', wallet],
-        ]);
-        expect(await store.readByCorrelationId(uuid())).toEqual([]);
-      });
-    });
-
     describe('reading all events', () => {
       it('returns the events after a position in global order', async () => {
         const type = uniqueType('Order');
-        const before = await store.headPosition();
+        const before = await diagnostics.headPosition();
         const first = [newEvent(type), newEvent(type)];
         const second = [newEvent(type)];
         const a = uuid();
@@ -689,7 +454,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
 
       it('returns at most maxCount events', async () => {
         const type = uniqueType('Count');
-        const before = await store.headPosition();
+        const before = await diagnostics.headPosition();
         await store.append(uuid(), [newEvent(type), newEvent(type), newEvent(type)], 'no_stream');
         const page = await store.readAll(before, { maxCount: 2 });
         expect(page).toHaveLength(2);
@@ -700,7 +465,7 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       it('returns only events of the requested types', async () => {
         const wanted = uniqueType('Wanted');
         const other = uniqueType('Other');
-        const before = await store.headPosition();
+        const before = await diagnostics.headPosition();
         const streamId = uuid();
         await store.append(
           streamId,
@@ -716,17 +481,17 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
 
       it('sees every event exactly once when paging with the last position', async () => {
         const type = uniqueType('Paging');
-        const before = await store.headPosition();
+        const before = await diagnostics.headPosition();
         const appended: string[] = [];
         for (let i = 0; i < 5; i++) {
           const events = Array.from({ length: i === 2 ? 12 : 2 }, () => newEvent(type));
           await store.append(uuid(), events, 'no_stream');
           appended.push(...ids(events));
         }
-        const seen: RecordedEvent[] = [];
+        const seen: RecordedEvent<UntypedEvent>[] = [];
         let after: GlobalPosition | null = before;
         for (let page = 0; page < 100; page++) {
-          const batch: RecordedEvent[] = await store.readAll(after, { maxCount: 3 });
+          const batch: RecordedEvent<UntypedEvent>[] = await store.readAll(after, { maxCount: 3 });
           if (batch.length === 0) break;
           seen.push(...batch);
           after = batch[batch.length - 1].position;
@@ -735,33 +500,16 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         expect(new Set(ids(seen)).size).toBe(seen.length);
         expect(ids(seen.filter((event) => event.type === type))).toEqual(appended);
       });
-
-      it('reports the position of the last appended event as the head', async () => {
-        const result = await store.append(uuid(), [newEvent('A'), newEvent('B')], 'no_stream');
-        expect(await store.headPosition()).toEqual(result.position);
-      });
-
-      it('counts the events between two positions, and from the start', async () => {
-        const before = await store.headPosition();
-        const first = await store.append(uuid(), [newEvent('A'), newEvent('B')], 'no_stream');
-        const second = await store.append(uuid(), [newEvent('C')], 'no_stream');
-        expect(await store.countEvents(before, first.position)).toBe(2);
-        expect(await store.countEvents(first.position, second.position)).toBe(1);
-        expect(await store.countEvents(before, second.position)).toBe(3);
-        expect(await store.countEvents(second.position, second.position)).toBe(0);
-        expect(await store.countEvents(null, second.position)).toBeGreaterThanOrEqual(3);
-        expect(await store.countEvents(before)).toBeGreaterThanOrEqual(3);
-      });
     });
 
-    describe('catch-up subscription', () => {
+    describe('subscribing: catching up from a checkpoint and following new appends', () => {
       it('delivers exactly the events after a stored checkpoint, then new ones as they are appended, in order', async () => {
         const type = uniqueType('Subscribed');
         const streamId = uuid();
         const events = Array.from({ length: 7 }, (_, i) => newEvent(type, { i }));
         await store.append(streamId, events.slice(0, 5), 'no_stream');
         const checkpoint = (await store.readStream(streamId, 1))[0].position;
-        const delivered: RecordedEvent[] = [];
+        const delivered: RecordedEvent<UntypedEvent>[] = [];
         let inFlight = 0;
         let overlapped = false;
         const subscription = subscribeToAll(
@@ -790,26 +538,16 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
 
       it('reads at once after a local append instead of waiting for the poll', async () => {
         const reads: number[] = [];
-        const counting: EventStore = {
-          append: (streamId, events, expected) => store.append(streamId, events, expected),
-          appendMany: (appends) => store.appendMany(appends),
-          readStream: (streamId, fromRevision, maxCount) => store.readStream(streamId, fromRevision, maxCount),
-          readLastEvent: (streamId) => store.readLastEvent(streamId),
+        const counting: Pick<EventStore<UntypedEvent>, 'readAll' | 'subscribe'> = {
           readAll: (after, options) => {
             reads.push(Date.now());
             return store.readAll(after, options);
           },
-          headPosition: () => store.headPosition(),
-          countEvents: (after, upTo) => store.countEvents(after, upTo),
-          readByCorrelationId: (correlationId) => store.readByCorrelationId(correlationId),
-          countCommittedNotYetReadable: () => store.countCommittedNotYetReadable(),
-          importEvents: (events) => store.importEvents(events),
-          onAppended: (listener) => store.onAppended(listener),
-          close: () => store.close(),
+          subscribe: (listener) => store.subscribe(listener),
         };
         const subscription = subscribeToAll(
           counting,
-          { from: await store.headPosition(), pollIntervalMs: 60_000 },
+          { from: await diagnostics.headPosition(), pollIntervalMs: 60_000 },
           async () => undefined,
         );
         try {
@@ -824,10 +562,10 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
 
       it('resolves stop only after the handler in progress has finished', async () => {
         const type = uniqueType('Stop');
-        const before = await store.headPosition();
+        const before = await diagnostics.headPosition();
         await store.append(uuid(), [newEvent(type), newEvent(type)], 'no_stream');
         let release: () => void = () => undefined;
-        const handled: RecordedEvent[] = [];
+        const handled: RecordedEvent<UntypedEvent>[] = [];
         let started = 0;
         const subscription = subscribeToAll(
           store,
@@ -851,10 +589,10 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
 
       it('ends at the last handled event when the handler fails, and stop reports the failure', async () => {
         const type = uniqueType('Failing');
-        const before = await store.headPosition();
+        const before = await diagnostics.headPosition();
         const streamId = uuid();
         await store.append(streamId, [newEvent(type), newEvent(type), newEvent(type)], 'no_stream');
-        const handled: RecordedEvent[] = [];
+        const handled: RecordedEvent<UntypedEvent>[] = [];
         const errors: unknown[] = [];
         const subscription = subscribeToAll(
           store,
@@ -870,5 +608,10 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         expect(subscription.position).toEqual(handled[0].position);
       });
     });
+
+    eventLogDiagnosticsContract(() => opened);
+    eventsByCorrelationContract(() => opened);
+    eventImportContract(() => opened);
+    if (offers.keyBinding) keyBindingAppendContract(() => opened);
   });
 }

@@ -1,6 +1,6 @@
 import { EventStoreDBClient, StreamNotFoundError } from '@eventstore/db-client';
 import { v4 as uuid } from 'uuid';
-import { NewEvent } from '../../src/application/ports/event-store.port';
+import { NewEvent, UntypedEvent } from '../../src/application/ports/event-store.port';
 import { claimStreamName } from '../../src/infrastructure/event-store/eventstoredb-event-ids';
 import { EventStoreDbEventStore, collect } from '../../src/infrastructure/event-store/eventstoredb-event-store';
 import {
@@ -9,6 +9,7 @@ import {
   withClientSettings,
 } from '../../src/infrastructure/event-store/eventstoredb-mapping';
 import { eventStoreContract } from './event-store.contract';
+import { UNTYPED_EVENTS } from '../support/untyped-events';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
 
@@ -20,7 +21,7 @@ const BANNER = [
   '',
 ].join('\n');
 
-const newEvent = (data: Record<string, unknown> = {}): NewEvent => ({
+const newEvent = (data: Record<string, unknown> = {}): NewEvent<UntypedEvent> => ({
   eventId: uuid(),
   type: `ContractEsdb.${uuid()}`,
   schemaVersion: 1,
@@ -37,17 +38,28 @@ const newEvent = (data: Record<string, unknown> = {}): NewEvent => ({
 
 if (connectionString) {
   // Streams and event types are random, so the suite can share a server with other data.
-  eventStoreContract('EventStoreDB', async () => {
-    const store = await EventStoreDbEventStore.connect(connectionString);
-    return { store, close: () => store.close() };
-  });
+  eventStoreContract(
+    'EventStoreDB',
+    async () => {
+      const store = await EventStoreDbEventStore.connect(connectionString, UNTYPED_EVENTS);
+      return {
+        store,
+        diagnostics: store,
+        byCorrelation: store,
+        importer: store,
+        keyBinding: null,
+        close: () => store.close(),
+      };
+    },
+    { keyBinding: false },
+  );
 
   describe('EventStoreDB adapter on a real server (default MaxAppendSize of 1 MiB)', () => {
-    let store: EventStoreDbEventStore;
+    let store: EventStoreDbEventStore<UntypedEvent>;
     let client: EventStoreDBClient;
 
     beforeAll(async () => {
-      store = await EventStoreDbEventStore.connect(connectionString, { watchRemoteAppends: false });
+      store = await EventStoreDbEventStore.connect(connectionString, UNTYPED_EVENTS, { watchRemoteAppends: false });
       client = EventStoreDBClient.connectionString(withClientSettings(connectionString));
     });
 
@@ -75,7 +87,7 @@ if (connectionString) {
           collect(client.readStream(claimStreamName(event.eventId)), 10_000, 'claim read'),
         ).rejects.toBeInstanceOf(StreamNotFoundError);
       }
-      const unaware = await EventStoreDbEventStore.connect(connectionString, {
+      const unaware = await EventStoreDbEventStore.connect(connectionString, UNTYPED_EVENTS, {
         watchRemoteAppends: false,
         maxAppendSizeBytes: 8 * 1_048_576,
       });

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { v4 as uuid } from 'uuid';
-import { NewEvent, RecordedEvent, comparePositions } from '../../src/application/ports/event-store.port';
+import { NewEvent, RecordedEvent, UntypedEvent, comparePositions } from '../../src/application/ports/event-store.port';
 import { subscribeToAll } from '../../src/infrastructure/event-store/catch-up-subscription';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
@@ -9,6 +9,7 @@ import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { TestDatabase, createTestDatabase } from '../support/postgres-test-database';
 import { waitFor } from '../support/wait-for';
+import { UNTYPED_EVENTS } from '../support/untyped-events';
 
 const WRITERS = 16;
 const MIN_APPENDS_PER_WRITER = 62;
@@ -16,7 +17,7 @@ const MAX_APPENDS_PER_WRITER = 150;
 const LATE_TRANSACTIONS = 4;
 const BUDGET_MS = 15_000;
 
-const newEvent = (type: string): NewEvent => ({
+const newEvent = (type: string): NewEvent<UntypedEvent> => ({
   eventId: uuid(),
   type,
   schemaVersion: 1,
@@ -97,9 +98,9 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
   it('delivers every committed event exactly once in commit order, where paging by sequence number alone skips late commits', async () => {
     const deadline = Date.now() + BUDGET_MS;
 
-    const delivered: RecordedEvent[] = [];
+    const delivered: RecordedEvent<UntypedEvent>[] = [];
     const subscription = subscribeToAll(
-      new SqlEventStore(admin),
+      new SqlEventStore(admin, UNTYPED_EVENTS),
       { from: null, batchSize: 50, pollIntervalMs: 5 },
       async (event) => {
         delivered.push(event);
@@ -160,7 +161,7 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
     })();
 
     const writing = writers.map(async (db, w) => {
-      const store = new SqlEventStore(db);
+      const store = new SqlEventStore(db, UNTYPED_EVENTS);
       const revisions = new Map<string, number>();
       const streams = Array.from({ length: 4 }, (_, s) => `writer-${w}-${s}-${uuid()}`);
       for (let n = 0; n < MAX_APPENDS_PER_WRITER && Date.now() < deadline; n++) {

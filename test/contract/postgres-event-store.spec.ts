@@ -5,18 +5,27 @@ import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { createTestDatabase } from '../support/postgres-test-database';
 import { eventStoreContract } from './event-store.contract';
+import { UNTYPED_EVENTS } from '../support/untyped-events';
 
-eventStoreContract('PostgreSQL', async () => {
-  const database = await createTestDatabase('es_contract');
-  const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 4 });
-  await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
-  const store = new SqlEventStore(db);
-  return {
-    store,
-    async close() {
-      await store.close();
-      await db.close();
-      await database.drop();
-    },
-  };
-});
+eventStoreContract(
+  'PostgreSQL',
+  async () => {
+    const database = await createTestDatabase('es_contract');
+    const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 4 });
+    await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
+    const store = new SqlEventStore(db, UNTYPED_EVENTS);
+    return {
+      store,
+      diagnostics: store,
+      byCorrelation: store,
+      importer: store,
+      keyBinding: store,
+      async close() {
+        await store.close();
+        await db.close();
+        await database.drop();
+      },
+    };
+  },
+  { keyBinding: true },
+);

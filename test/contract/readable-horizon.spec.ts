@@ -1,14 +1,15 @@
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
-import { NewEvent } from '../../src/application/ports/event-store.port';
+import { NewEvent, UntypedEvent } from '../../src/application/ports/event-store.port';
 import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { createTestDatabase } from '../support/postgres-test-database';
+import { UNTYPED_EVENTS } from '../support/untyped-events';
 
-const event = (): NewEvent => ({
+const event = (): NewEvent<UntypedEvent> => ({
   eventId: randomUUID(),
   type: 'HorizonProbe',
   schemaVersion: 1,
@@ -27,14 +28,14 @@ describe('what a catch-up reader may read on a shared PostgreSQL server', () => 
   let mine: { connectionString: string; drop(): Promise<void> };
   let other: { connectionString: string; drop(): Promise<void> };
   let db: PostgresDatabase;
-  let store: SqlEventStore;
+  let store: SqlEventStore<UntypedEvent>;
 
   beforeAll(async () => {
     mine = await createTestDatabase('horizon');
     other = await createTestDatabase('horizon_other');
     db = new PostgresDatabase({ connectionString: mine.connectionString });
     await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
-    store = new SqlEventStore(db);
+    store = new SqlEventStore(db, UNTYPED_EVENTS);
   });
   afterAll(async () => {
     await db.close();

@@ -8,7 +8,7 @@ import { WalletSnapshotting } from '../../src/application/wallets/wallet-snapsho
 import { Money } from '../../src/domain/money/money';
 import { keyCapsOf } from '../../src/domain/partner/scoped-key';
 import { WalletCommand, WalletState, walletDecider } from '../../src/domain/wallet/wallet.decider';
-import { walletStreamId } from '../../src/domain/wallet/wallet.stream';
+import { walletStream, walletStreamId } from '../../src/domain/wallet/wallet.stream';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { migrateServiceDatabase } from '../../src/infrastructure/open-database';
 import { HmacSnapshotSeal } from '../../src/infrastructure/security/hmac-snapshot-seal';
@@ -16,6 +16,7 @@ import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database
 import { SqlWalletSnapshots } from '../../src/infrastructure/wallet-snapshots/sql-wallet-snapshots';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { waitForAsync } from '../support/wait-for';
+import { LOG_EVENT_DECODER } from '../../src/application/ports/event-decoder.port';
 
 /**
  * Whatever someone with write access to the database writes into a wallet's snapshot row, every
@@ -122,7 +123,7 @@ describe('a tampered wallet snapshot decides nothing', () => {
     database = await createTestDatabase('snapshot_tampering');
     db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 4 });
     await migrateServiceDatabase(db);
-    store = new SqlEventStore(db);
+    store = new SqlEventStore(db, LOG_EVENT_DECODER);
     snapshots = new SqlWalletSnapshots(db);
   });
   afterAll(async () => {
@@ -247,8 +248,12 @@ describe('a tampered wallet snapshot decides nothing', () => {
               .catch(() => undefined);
           }
           // A process that has not loaded the wallet (a restart), and the whole fold of the log.
-          const loaded = await new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(stream);
-          const whole = await new WalletSnapshotting(store, NO_WALLET_SNAPSHOTS, Number.MAX_SAFE_INTEGER).load(stream);
+          const loaded = await new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(
+            walletStream(partnerId, 'sandbox'),
+          );
+          const whole = await new WalletSnapshotting(store, NO_WALLET_SNAPSHOTS, Number.MAX_SAFE_INTEGER).load(
+            walletStream(partnerId, 'sandbox'),
+          );
           // Untouched, the snapshot is used: what is compared below is a snapshot's decisions, not two whole folds.
           if (changes.length === 0 && snapshot >= 0) {
             expect(loaded.snapshotRevision).toBe(snapshot);
@@ -306,14 +311,18 @@ describe('a tampered wallet snapshot decides nothing', () => {
       { kind: 'debit', key: 'key_alpha', minor: 5_000, hoursLater: 1 },
     ]);
     const stream = walletStreamId(partnerId, 'sandbox');
-    const loaded = await new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(stream);
+    const loaded = await new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(
+      walletStream(partnerId, 'sandbox'),
+    );
     expect(loaded.snapshotRevision).toBe(5);
     expect(loaded.state.keySpends.filter((spend) => spend.keyId === 'key_alpha')).toHaveLength(3);
     // Emptied spends: ignored, and the daily cap of key_alpha (300.00, 250.00 spent) still refuses 50.01.
     await db.query(`UPDATE wallet_snapshots SET state = jsonb_set(state, '{keySpends}', '[]') WHERE stream_id = $1`, [
       stream,
     ]);
-    const tampered = await new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(stream);
+    const tampered = await new WalletSnapshotting(store, snapshots, Number.MAX_SAFE_INTEGER, seal).load(
+      walletStream(partnerId, 'sandbox'),
+    );
     expect(tampered.snapshotRevision).toBe(-1);
     const overCap: WalletCommand = {
       type: 'DebitWallet',

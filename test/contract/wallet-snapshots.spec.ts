@@ -10,6 +10,7 @@ import { HmacSnapshotSeal } from '../../src/infrastructure/security/hmac-snapsho
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { waitForAsync } from '../support/wait-for';
 import { CountingEventStore, creditOf, debitOf } from '../support/wallet-commands';
+import { LOG_EVENT_DECODER } from '../../src/application/ports/event-decoder.port';
 
 /** The wallet lane's snapshots in PostgreSQL (the table of migration 5), with the SQL event store beside them. */
 const EVERY = 5;
@@ -28,7 +29,7 @@ describe('wallet snapshots in PostgreSQL', () => {
     database = await createTestDatabase('wallet_snapshots');
     db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 4 });
     await migrateServiceDatabase(db);
-    store = new SqlEventStore(db);
+    store = new SqlEventStore(db, LOG_EVENT_DECODER);
     snapshots = new SqlWalletSnapshots(db.withAsynchronousCommit());
   });
   afterAll(async () => {

@@ -12,6 +12,7 @@ import { createTestDatabase, TestDatabase } from '../support/postgres-test-datab
 import { SANDBOX_PHONES, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 import { FakeEventStoreDbClient } from '../unit/eventstoredb/fake-eventstoredb-client';
+import { LOG_EVENT_DECODER } from '../../src/application/ports/event-decoder.port';
 
 /*
  * The eventstoredb leg of a move, without a server: the history of a PostgreSQL service is imported through the
@@ -80,7 +81,7 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
     targetDb = await openFor(target);
     const client = new FakeEventStoreDbClient({ systemEventEvery: 3 });
     client.appendForeignEvent();
-    esdb = new EventStoreDbEventStore(client, { watchRemoteAppends: false });
+    esdb = new EventStoreDbEventStore(client, LOG_EVENT_DECODER, { watchRemoteAppends: false });
   }, SERVICE_START_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -91,7 +92,7 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
   });
 
   it('stores every event with its id, revision and recorded time, in order, and builds the same read models', async () => {
-    const sourceStore = new SqlEventStore(sourceDb);
+    const sourceStore = new SqlEventStore(sourceDb, LOG_EVENT_DECODER);
     const history = await all(sourceStore);
     const imported = await importHistory(
       esdb,
@@ -119,7 +120,7 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
   });
 
   it('refuses a second import into the same store', async () => {
-    const one = (await all(new SqlEventStore(sourceDb)))[0];
+    const one = (await all(new SqlEventStore(sourceDb, LOG_EVENT_DECODER)))[0];
     await expect(
       importHistory(
         esdb,

@@ -16,6 +16,7 @@ import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-s
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 import { CliRun, runCli } from '../support/run-cli';
 import { isProgressLine } from '../../src/interface/cli/progress-reporter';
+import { LOG_EVENT_DECODER } from '../../src/application/ports/event-decoder.port';
 
 const MOVE_TIMEOUT_MS = 120_000;
 
@@ -43,7 +44,8 @@ async function eventsIn(database: TestDatabase): Promise<Omit<RecordedEvent, 'po
   const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 2 });
   try {
     const events: Omit<RecordedEvent, 'position'>[] = [];
-    for await (const { position: _position, ...event } of readHistory(new SqlEventStore(db))) events.push(event);
+    for await (const { position: _position, ...event } of readHistory(new SqlEventStore(db, LOG_EVENT_DECODER)))
+      events.push(event);
     return events;
   } finally {
     await db.close();

@@ -35,14 +35,14 @@ describe('job worker: a hung job and work scheduled meanwhile', () => {
     const quickDone = new Promise<'ran'>((resolve) => (quickRan = () => resolve('ran')));
     const handlers: JobHandler[] = [
       {
-        kind: 'hang',
+        kind: 'refund-order',
         run: () =>
           new Promise<void>((resolve) => {
             releaseHung = resolve;
             hungStarted();
           }),
       },
-      { kind: 'quick', run: async () => quickRan() },
+      { kind: 'hold-stuck-order', run: async () => quickRan() },
     ];
     const worker = new JobWorker(db, handlers, clock, {
       leaseMs: 60_000,
@@ -52,12 +52,17 @@ describe('job worker: a hung job and work scheduled meanwhile', () => {
       onError: () => undefined,
     });
     const queue = new SqlJobQueue(db);
-    const job = (id: string, kind: string): Job => ({ id, kind, dueAt: clock.now(), payload: {} });
+    const job = (id: string, kind: 'refund-order' | 'hold-stuck-order'): Job => ({
+      id,
+      kind,
+      dueAt: clock.now(),
+      payload: { orderId: id },
+    });
 
-    await queue.schedule(job('hung-1', 'hang'));
+    await queue.schedule(job('hung-1', 'refund-order'));
     const drained = worker.runDue();
     await hungRunning;
-    await queue.schedule(job('quick-1', 'quick'));
+    await queue.schedule(job('quick-1', 'hold-stuck-order'));
     worker.kick();
 
     const blocked = new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 5_000).unref());

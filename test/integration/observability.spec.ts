@@ -45,10 +45,13 @@ describe('health probes, request ids and metrics', () => {
       },
     });
 
-    // An event written an hour ago by another process that no projector here has applied yet.
+    // An event written an hour ago by another process that no projector here has applied yet (a look-up of an
+    // order, which no read model shows: of a type the log's decoder knows, as every event the service writes).
     await sqlOf(service).query(
       `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata, recorded_at)
-       VALUES (gen_random_uuid(), 'probe-1', 0, 'ProbeNoted', 1, '{}', $1::jsonb, now() - interval '1 hour')`,
+       VALUES (gen_random_uuid(), 'order-ord_probe', 0, 'TransactionLookedUp', 1,
+               '{"orderId": "ord_probe", "result": "probe", "at": "2026-01-01T00:00:00.000Z"}', $1::jsonb,
+               now() - interval '1 hour')`,
       [
         JSON.stringify({
           partnerId: null,

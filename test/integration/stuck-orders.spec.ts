@@ -9,6 +9,7 @@ import { ProjectionDaemon } from '../../src/infrastructure/projections/projectio
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents, sqlOf } from '../support/ledger';
 import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
+import { SubmitOrderPayload } from '../../src/application/ports/job-payloads';
 
 const STUCK_AFTER_MS = 60_000;
 
@@ -144,8 +145,8 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       await service.app.get(ProjectionDaemon).catchUpAll();
       const [row] = await sqlOf(service).query<{
         job_id: string;
-        kind: string;
-        payload: Record<string, unknown>;
+        kind: 'submit-order';
+        payload: SubmitOrderPayload;
         due_at: Date;
       }>(`SELECT job_id, kind, payload, due_at FROM jobs WHERE job_id = $1`, [`submit-order:${orderId}`]);
       await sqlOf(service).query(`UPDATE jobs SET locked_until = $2, attempts = 1 WHERE job_id = $1`, [

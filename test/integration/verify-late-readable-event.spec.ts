@@ -6,6 +6,7 @@ import {
 } from '../../src/application/audit/verify-money-invariants';
 import { CLOCK } from '../../src/application/ports/clock.port';
 import { EVENT_STORE, EventStore } from '../../src/application/ports/event-store.port';
+import { EVENT_LOG_DIAGNOSTICS, EventLogDiagnostics } from '../../src/application/ports/event-log-diagnostics.port';
 import { IDEMPOTENCY_STORE } from '../../src/application/ports/idempotency-store.port';
 import { PROJECTION_BARRIER, READ_MODELS } from '../../src/application/ports/read-models.port';
 import { SANDBOX_PHONES, TestService } from '../support/test-service';
@@ -49,6 +50,7 @@ describe('verify when an event becomes readable during the check', () => {
     ).toBe(200);
 
     const real = service.app.get<EventStore>(EVENT_STORE);
+    const realDiagnostics = service.app.get<EventLogDiagnostics>(EVENT_LOG_DIAGNOSTICS);
     let open = true;
     const endBlocker = async (): Promise<void> => {
       if (!open) return;
@@ -57,18 +59,21 @@ describe('verify when an event becomes readable during the check', () => {
     };
     // The blocking transaction ends right after the first look at the log, whichever it is.
     const store: EventStore = Object.assign(Object.create(real) as EventStore, {
-      headPosition: async () => {
-        const head = await real.headPosition();
-        await endBlocker();
-        return head;
-      },
       readAll: async (...args: Parameters<EventStore['readAll']>) => {
         await endBlocker();
         return real.readAll(...args);
       },
     });
+    const diagnostics: EventLogDiagnostics = Object.assign(Object.create(realDiagnostics) as EventLogDiagnostics, {
+      headPosition: async () => {
+        const head = await realDiagnostics.headPosition();
+        await endBlocker();
+        return head;
+      },
+    });
     const handler = new VerifyMoneyInvariantsHandler(
       store,
+      diagnostics,
       service.app.get(READ_MODELS),
       service.app.get(PROJECTION_BARRIER),
       service.app.get(IDEMPOTENCY_STORE),

@@ -1,12 +1,11 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { VerificationReport, VerifyMoneyInvariants } from '../../src/application/audit/verify-money-invariants';
-import { EventStore, GlobalPosition, RecordedEvent } from '../../src/application/ports/event-store.port';
+import { EventStore, GlobalPosition, RecordedEvent, oneOf } from '../../src/application/ports/event-store.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../../src/application/ports/read-models.port';
 import { Currency } from '../../src/domain/money/currency';
 import { Money } from '../../src/domain/money/money';
 import { TransactionState, transactionDecider } from '../../src/domain/transaction/transaction.decider';
-import { TransactionEvent } from '../../src/domain/transaction/transaction.events';
-import { WalletDebited, WalletRefunded } from '../../src/domain/wallet/wallet.events';
+import { TRANSACTION_EVENTS, TransactionEvent } from '../../src/domain/transaction/transaction.events';
 import { parseWalletStreamId } from '../../src/domain/wallet/wallet.stream';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';
 import { SQL_DATABASE } from '../../src/composition/tokens';
@@ -45,7 +44,7 @@ export async function foldLog(store: EventStore): Promise<LogFold> {
       after = recorded.position;
       const wallet = parseWalletStreamId(recorded.streamId);
       if (wallet && recorded.type === 'WalletDebited') {
-        const data = recorded.data as WalletDebited['data'];
+        const data = recorded.data;
         orders.set(data.orderId, {
           orderId: data.orderId,
           partnerId: wallet.partnerId,
@@ -58,11 +57,11 @@ export async function foldLog(store: EventStore): Promise<LogFold> {
           refunds: 0,
         });
       } else if (wallet && recorded.type === 'WalletRefunded') {
-        const order = orders.get((recorded.data as WalletRefunded['data']).orderId);
+        const order = orders.get(recorded.data.orderId);
         if (order) order.refunds += 1;
       } else if (recorded.streamId.startsWith('order-')) {
         const list = streams.get(recorded.streamId) ?? [];
-        list.push({ type: recorded.type, data: recorded.data } as TransactionEvent);
+        list.push(oneOf(TRANSACTION_EVENTS, recorded));
         streams.set(recorded.streamId, list);
       }
     }

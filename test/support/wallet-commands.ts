@@ -4,16 +4,16 @@ import {
   EventStore,
   ExpectedRevision,
   GlobalPosition,
-  HistoricalEvent,
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
-  StreamAppend,
 } from '../../src/application/ports/event-store.port';
 import { WalletSnapshot, WalletSnapshots } from '../../src/application/ports/wallet-snapshots.port';
 import { metadata } from '../../src/application/shared/event-envelope';
 import { WalletCommandEnvelope } from '../../src/application/wallets/wallet-command-processor';
 import { Money } from '../../src/domain/money/money';
+import { LogEvent } from '../../src/domain/log-events';
+import { EventStream } from '../../src/domain/shared/event-types';
 
 const AT = new Date('2026-03-01T00:00:00.000Z');
 
@@ -67,49 +67,42 @@ export class CountingEventStore implements EventStore {
 
   constructor(private readonly store: EventStore) {}
 
-  get bindsIdempotencyKeys(): boolean | undefined {
-    return this.store.bindsIdempotencyKeys;
-  }
-
   get eventsRead(): number {
     return this.streamReads.reduce((sum, count) => sum + count, 0);
   }
 
-  async readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]> {
-    const events = await this.store.readStream(streamId, fromRevision, maxCount);
+  readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]>;
+  readStream<Held extends LogEvent>(
+    stream: EventStream<Held>,
+    fromRevision?: number,
+    maxCount?: number,
+  ): Promise<RecordedEvent<Held>[]>;
+  async readStream(stream: string | EventStream<LogEvent>, fromRevision?: number, maxCount?: number) {
+    const events = await (typeof stream === 'string'
+      ? this.store.readStream(stream, fromRevision, maxCount)
+      : this.store.readStream(stream, fromRevision, maxCount));
     this.streamReads.push(events.length);
     return events;
   }
 
-  append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions) {
+  append<Appended extends LogEvent>(
+    streamId: string,
+    events: readonly NewEvent<Appended>[],
+    expected: ExpectedRevision,
+    options?: AppendOptions,
+  ) {
     return this.store.append(streamId, events, expected, options);
   }
-  appendMany(appends: readonly StreamAppend[]) {
-    return this.store.appendMany(appends);
-  }
-  readLastEvent(streamId: string) {
-    return this.store.readLastEvent(streamId);
+  readLastEvent(streamId: string): Promise<RecordedEvent | null>;
+  readLastEvent<Held extends LogEvent>(stream: EventStream<Held>): Promise<RecordedEvent<Held> | null>;
+  readLastEvent(stream: string | EventStream<LogEvent>) {
+    return typeof stream === 'string' ? this.store.readLastEvent(stream) : this.store.readLastEvent(stream);
   }
   readAll(after: GlobalPosition | null, options: ReadAllOptions) {
     return this.store.readAll(after, options);
   }
-  headPosition() {
-    return this.store.headPosition();
-  }
-  countEvents(after: GlobalPosition | null, upTo?: GlobalPosition | null) {
-    return this.store.countEvents(after, upTo);
-  }
-  readByCorrelationId(correlationId: string) {
-    return this.store.readByCorrelationId(correlationId);
-  }
-  countCommittedNotYetReadable() {
-    return this.store.countCommittedNotYetReadable();
-  }
-  importEvents(events: readonly HistoricalEvent[]) {
-    return this.store.importEvents(events);
-  }
-  onAppended(listener: () => void) {
-    return this.store.onAppended(listener);
+  subscribe(listener: () => void) {
+    return this.store.subscribe(listener);
   }
   close() {
     return this.store.close();

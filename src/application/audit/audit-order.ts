@@ -5,7 +5,8 @@ import { Environment } from '../../domain/shared/environment';
 import { TRANSACTION_EVENT_TYPES } from '../../domain/transaction/transaction.events';
 import { WALLET_EVENT_TYPES } from '../../domain/wallet/wallet.events';
 import { RECONCILIATION_EVENT_TYPES } from '../../domain/reconciliation/reconciliation.events';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
+import { RecordedEvent } from '../ports/event-store.port';
+import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
 import { ServiceError } from '../shared/service-error';
 import { traceIdOf } from '../ports/trace-context.port';
 
@@ -49,10 +50,10 @@ export class AuditOrder extends Query<OrderAuditResource> {
  */
 @QueryHandler(AuditOrder)
 export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(@Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation) {}
 
   async execute({ orderId }: AuditOrder): Promise<OrderAuditResource> {
-    const events = (await this.store.readByCorrelationId(orderId)).filter(
+    const events = (await this.events.readByCorrelationId(orderId)).filter(
       (event) =>
         WALLET_EVENT_TYPES.has(event.type) ||
         TRANSACTION_EVENT_TYPES.has(event.type) ||

@@ -1,13 +1,12 @@
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Environment } from '../../domain/shared/environment';
-import { PartnerEvent } from '../../domain/partner/partner.events';
+import { ScopedKeyCreated } from '../../domain/partner/partner.events';
 import { WalletState, keySpentWithin, walletDecider } from '../../domain/wallet/wallet.decider';
-import { TransactionEvent, isAttemptFailure } from '../../domain/transaction/transaction.events';
-import { WalletEvent } from '../../domain/wallet/wallet.events';
+import { TRANSACTION_EVENTS, TransactionEvent, isAttemptFailure } from '../../domain/transaction/transaction.events';
+import { WALLET_EVENTS, WalletEvent } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
-import { EventStore, GlobalPosition, RecordedEvent } from '../ports/event-store.port';
-import { domainEventOf } from '../shared/event-envelope';
+import { EventStore, GlobalPosition, RecordedEvent, oneOf } from '../ports/event-store.port';
 
 export interface WalletFacts {
   partnerId: string;
@@ -111,8 +110,8 @@ export async function walkLedger(
     for (const recorded of page) {
       events += 1;
       const wallet = parseWalletStreamId(recorded.streamId);
-      if (wallet) foldWallet(wallets, orderFacts, wallet, recorded);
-      else if (recorded.streamId.startsWith('order-')) foldOrder(orderFacts, recorded);
+      if (wallet) foldWallet(wallets, orderFacts, wallet, oneOf(WALLET_EVENTS, recorded));
+      else if (recorded.streamId.startsWith('order-')) foldOrder(orderFacts, oneOf(TRANSACTION_EVENTS, recorded));
       else if (recorded.type === 'ScopedKeyCreated') noteKey(keys, recorded);
     }
     after = page[page.length - 1].position;
@@ -125,12 +124,11 @@ function foldWallet(
   wallets: Map<string, WalletFacts>,
   orderFacts: (orderId: string) => OrderFacts,
   wallet: { partnerId: string; environment: Environment },
-  recorded: RecordedEvent,
+  event: RecordedEvent<WalletEvent>,
 ): void {
-  const event = domainEventOf<WalletEvent>(recorded);
   const amount = Money.parse(event.data.amount, event.data.currency);
-  if (!amount) throw new Error(`event ${recorded.eventId} has an unreadable amount`);
-  let facts = wallets.get(recorded.streamId);
+  if (!amount) throw new Error(`event ${event.eventId} has an unreadable amount`);
+  let facts = wallets.get(event.streamId);
   if (!facts) {
     facts = {
       ...wallet,
@@ -142,12 +140,12 @@ function foldWallet(
       revision: -1,
       scopedDebits: [],
     };
-    wallets.set(recorded.streamId, facts);
+    wallets.set(event.streamId, facts);
   }
   if (event.type === 'WalletDebited' && event.data.scopedKeyId) {
     const { scopedKeyId: keyId, orderId, placedAt } = event.data;
     facts.scopedDebits.push({
-      eventId: recorded.eventId,
+      eventId: event.eventId,
       orderId,
       keyId,
       amount,
@@ -156,10 +154,10 @@ function foldWallet(
     });
   }
   facts.state = walletDecider.evolve(facts.state, event);
-  facts.revision = recorded.revision;
+  facts.revision = event.revision;
   facts.balance = event.type === 'WalletDebited' ? facts.balance.minus(amount) : facts.balance.plus(amount);
-  if (facts.balance.isNegative() && !facts.wentNegativeAt) facts.wentNegativeAt = recorded.eventId;
-  if (event.data.balanceAfter !== facts.balance.toDecimal()) facts.balanceAfterMismatches.push(recorded.eventId);
+  if (facts.balance.isNegative() && !facts.wentNegativeAt) facts.wentNegativeAt = event.eventId;
+  if (event.data.balanceAfter !== facts.balance.toDecimal()) facts.balanceAfterMismatches.push(event.eventId);
   if (event.type === 'WalletDebited') {
     orderFacts(event.data.orderId).debits.push({
       orderId: event.data.orderId,
@@ -173,15 +171,12 @@ function foldWallet(
   }
 }
 
-function noteKey(keys: Map<string, KeyTermsFacts>, recorded: RecordedEvent): void {
-  const event = domainEventOf<PartnerEvent>(recorded);
-  if (event.type !== 'ScopedKeyCreated') return;
+function noteKey(keys: Map<string, KeyTermsFacts>, event: RecordedEvent<ScopedKeyCreated>): void {
   const { keyId, partnerId, environment, perOrderMax, dailyMax, currency } = event.data;
   keys.set(keyId, { partnerId, environment, perOrderMax, dailyMax, currency });
 }
 
-function foldOrder(orderFacts: (orderId: string) => OrderFacts, recorded: RecordedEvent): void {
-  const event = domainEventOf<TransactionEvent>(recorded);
+function foldOrder(orderFacts: (orderId: string) => OrderFacts, event: RecordedEvent<TransactionEvent>): void {
   const facts = orderFacts(event.data.orderId);
   if (event.type === 'TransactionSettled') facts.settled += 1;
   if (event.type === 'TransactionFailed') {

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { EVENT_LOG_DIAGNOSTICS, EventLogDiagnostics } from '../ports/event-log-diagnostics.port';
 import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS, IdempotencyStore } from '../ports/idempotency-store.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { KEY_CAP_WINDOW_MS } from '../../domain/partner/scoped-key';
@@ -64,6 +65,7 @@ const NAMES: Record<number, string> = {
 export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyInvariants, VerificationReport> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_LOG_DIAGNOSTICS) private readonly diagnostics: EventLogDiagnostics,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
@@ -76,7 +78,7 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
     // event. Waiting for the head first and walking after would let an event that became readable
     // in between (behind a transaction that was still open) into the walk but not into the read
     // models: a breach that is none.
-    const eventsInLog = progress ? await this.store.countEvents(null) : 0;
+    const eventsInLog = progress ? await this.diagnostics.countEvents(null) : 0;
     const ledger = await walkLedger(this.store, 1000, progress && ((walked) => progress(walked, eventsInLog)));
     await this.barrier.waitFor(ledger.lastPosition);
     const breaches: Breach[] = [];

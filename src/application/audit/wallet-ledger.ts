@@ -2,10 +2,9 @@ import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
-import { WALLET_EVENT_TYPES, WalletEvent } from '../../domain/wallet/wallet.events';
+import { WALLET_EVENTS, WalletEvent } from '../../domain/wallet/wallet.events';
 import { walletStreamId } from '../../domain/wallet/wallet.stream';
-import { EventStore, RecordedEvent } from '../ports/event-store.port';
-import { domainEventOf } from '../shared/event-envelope';
+import { EventStore, RecordedEvent, isOneOf } from '../ports/event-store.port';
 
 /** One wallet event as finance reads it, with the balance folded up to and including it. */
 export interface WalletLedgerEntry {
@@ -52,7 +51,7 @@ export async function* walletLedger(
     for (const recorded of page) {
       if (recorded.revision < next) continue;
       next = recorded.revision + 1;
-      if (!WALLET_EVENT_TYPES.has(recorded.type)) continue;
+      if (!isOneOf(WALLET_EVENTS, recorded)) continue;
       const entry = ledgerEntry(recorded, balance, currency);
       balance = entry.runningBalance;
       yield entry;
@@ -61,27 +60,26 @@ export async function* walletLedger(
   }
 }
 
-function ledgerEntry(recorded: RecordedEvent, before: Money, currency: Currency): WalletLedgerEntry {
-  const event = domainEventOf<WalletEvent>(recorded);
+function ledgerEntry(event: RecordedEvent<WalletEvent>, before: Money, currency: Currency): WalletLedgerEntry {
   const amount = Money.parse(event.data.amount, currency);
   if (!amount)
     throw new Error(
-      `wallet event ${recorded.eventId} has an amount that is not ${currency}: ${event.data.amount} ${event.data.currency}`,
+      `wallet event ${event.eventId} has an amount that is not ${currency}: ${event.data.amount} ${event.data.currency}`,
     );
   const signedAmount = event.type === 'WalletDebited' ? Money.zero(currency).minus(amount) : amount;
   const common = {
-    revision: recorded.revision,
-    position: `${recorded.position.commit}/${recorded.position.prepare}`,
-    recordedAt: recorded.recordedAt,
-    occurredAt: recorded.metadata.occurredAt,
+    revision: event.revision,
+    position: `${event.position.commit}/${event.position.prepare}`,
+    recordedAt: event.recordedAt,
+    occurredAt: event.metadata.occurredAt,
     eventType: event.type,
-    eventId: recorded.eventId,
+    eventId: event.eventId,
     amount,
     signedAmount,
     runningBalance: before.plus(signedAmount),
     balanceAfter: event.data.balanceAfter,
-    actor: recorded.metadata.actor,
-    correlationId: recorded.metadata.correlationId,
+    actor: event.metadata.actor,
+    correlationId: event.metadata.correlationId,
   };
   switch (event.type) {
     case 'WalletCredited':

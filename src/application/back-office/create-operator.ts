@@ -1,8 +1,9 @@
 import { Inject } from '@nestjs/common';
+import { eventOfType } from '../../domain/shared/event-types';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { operatorsDecider } from '../../domain/back-office/operator.decider';
-import { OPERATORS_STREAM_ID, OperatorCreated } from '../../domain/back-office/operator.events';
+import { OPERATORS_STREAM } from '../../domain/back-office/operator.events';
 import { OperatorRole } from '../../domain/back-office/operator-role';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
@@ -48,7 +49,7 @@ export class CreateOperatorHandler implements ICommandHandler<CreateOperator, Cr
     const token = this.secrets.newOperatorToken();
     const result = await this.runner.handle(
       operatorsDecider,
-      OPERATORS_STREAM_ID,
+      OPERATORS_STREAM,
       {
         type: 'CreateOperator',
         operatorId,
@@ -70,7 +71,7 @@ export class CreateOperatorHandler implements ICommandHandler<CreateOperator, Cr
       },
     );
     if (!result.ok) throw ServiceError.from(result.error);
-    const created = result.events[0] as OperatorCreated;
+    const created = eventOfType(result.events[0], 'OperatorCreated');
     return {
       operator_id: operatorId,
       name,

@@ -1,10 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { OPERATORS_STREAM_ID, OperatorEvent } from '../../domain/back-office/operator.events';
+import { OPERATORS_STREAM } from '../../domain/back-office/operator.events';
 import { OperatorRole } from '../../domain/back-office/operator-role';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
-import { domainEventOf } from '../shared/event-envelope';
 
 export interface OperatorRow {
   operator_id: string;
@@ -36,9 +35,8 @@ export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
 
   async execute(): Promise<BackOfficeOperatorsResource> {
     const rows = new Map<string, OperatorRow>();
-    for (const recorded of await this.store.readStream(OPERATORS_STREAM_ID)) {
-      const event = domainEventOf<OperatorEvent>(recorded);
-      const by = recorded.metadata.actor.id;
+    for (const event of await this.store.readStream(OPERATORS_STREAM)) {
+      const by = event.metadata.actor.id;
       if (event.type === 'OperatorCreated') {
         const { operatorId, name, role, createdAt, expiresAt } = event.data;
         rows.set(operatorId, {

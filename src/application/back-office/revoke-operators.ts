@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { operatorsDecider } from '../../domain/back-office/operator.decider';
-import { OPERATORS_STREAM_ID, OperatorRevoked } from '../../domain/back-office/operator.events';
+import { OPERATORS_STREAM, OperatorRevoked } from '../../domain/back-office/operator.events';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { DeciderRunner } from '../shared/decider-runner';
@@ -39,7 +39,7 @@ export class RevokeOperatorsHandler implements ICommandHandler<RevokeOperators, 
     const now = this.clock.now();
     const result = await this.runner.handle(
       operatorsDecider,
-      OPERATORS_STREAM_ID,
+      OPERATORS_STREAM,
       { type: 'RevokeOperators', ref, reason, at: now.toISOString() },
       {
         metadata: metadata({ partnerId: null, environment: null, correlationId: ref, actor: revokedBy, at: now }),

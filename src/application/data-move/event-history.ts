@@ -1,8 +1,13 @@
+import { EventImport } from '../ports/event-import.port';
+import { EventLogDiagnostics } from '../ports/event-log-diagnostics.port';
 import { EventStore, HistoricalEvent, RecordedEvent } from '../ports/event-store.port';
 import { StoreNotEmptyError } from '../ports/history-move.port';
 
 /** Every event of the store, in global order, read page by page. */
-export async function* readHistory(store: EventStore, pageSize = 1_000): AsyncGenerator<RecordedEvent> {
+export async function* readHistory(
+  store: Pick<EventStore, 'readAll'>,
+  pageSize = 1_000,
+): AsyncGenerator<RecordedEvent> {
   let after = null;
   for (;;) {
     const page = await store.readAll(after, { maxCount: pageSize });
@@ -12,7 +17,7 @@ export async function* readHistory(store: EventStore, pageSize = 1_000): AsyncGe
   }
 }
 
-export async function assertEmpty(store: EventStore): Promise<void> {
+export async function assertEmpty(store: EventLogDiagnostics): Promise<void> {
   const head = await store.headPosition();
   if (head !== null) throw new StoreNotEmptyError(`${await store.countEvents(null)} events`);
   const unreadable = await store.countCommittedNotYetReadable();
@@ -31,7 +36,7 @@ export interface ImportOptions {
  * times kept). Returns the number of events imported.
  */
 export async function importHistory(
-  store: EventStore,
+  store: EventImport & EventLogDiagnostics,
   events: AsyncIterable<HistoricalEvent>,
   options: ImportOptions,
 ): Promise<number> {

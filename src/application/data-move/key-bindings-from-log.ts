@@ -1,7 +1,8 @@
 import { WalletDebited } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { IDEMPOTENCY_WINDOW_MS } from '../ports/idempotency-store.port';
-import { KeyBinding, RecordedEvent } from '../ports/event-store.port';
+import { RecordedEvent } from '../ports/event-store.port';
+import { KeyBinding } from '../ports/key-binding-append.port';
 import { orderResource } from '../orders/order-response';
 
 /**
@@ -16,7 +17,7 @@ export const REQUEST_HASH_NOT_IN_LOG = 'not in the log: bound again by data impo
  * a second time. The answer is rebuilt from the debit as the placement built it.
  */
 export class KeyBindingsFromLog {
-  private readonly debits: RecordedEvent[] = [];
+  private readonly debits: RecordedEvent<WalletDebited>[] = [];
 
   observe(event: RecordedEvent): void {
     if (event.type === 'WalletDebited') this.debits.push(event);
@@ -25,7 +26,7 @@ export class KeyBindingsFromLog {
   bindings(now: Date): KeyBinding[] {
     return this.debits.flatMap((event): KeyBinding[] => {
       const wallet = parseWalletStreamId(event.streamId);
-      const data = event.data as WalletDebited['data'];
+      const data = event.data;
       const placedAt = Date.parse(data.placedAt);
       if (!wallet || now.getTime() - placedAt >= IDEMPOTENCY_WINDOW_MS) return [];
       const answer = orderResource({

@@ -1,15 +1,14 @@
-import { WalletCredited, WalletDebited, WalletRefunded } from '../../domain/wallet/wallet.events';
+import { WalletDebited } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { PartnerOnboarded } from '../../domain/partner/partner.events';
-import { TransactionInitiated } from '../../domain/transaction/transaction.events';
+import { TransactionFailed } from '../../domain/transaction/transaction.events';
+import { Environment } from '../../domain/shared/environment';
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { holdStuckOrderJob } from '../settlement/stuck-order-check';
 import { orderReactions } from '../settlement/order-reactions';
 import { Reaction } from '../ports/reaction.port';
-
-const FINAL_OR_HELD = new Set(['TransactionSettled', 'TransactionFailed', 'TransactionDisputed']);
 
 /**
  * The work a history leaves undone, for a store that receives the history without the job queue that went
@@ -22,39 +21,45 @@ const FINAL_OR_HELD = new Set(['TransactionSettled', 'TransactionFailed', 'Trans
  * Webhook deliveries are not in the log, so none is scheduled again (an operator can resend one).
  */
 export class UnfinishedWork {
-  private readonly unsubmitted = new Map<string, RecordedEvent>();
-  private readonly unrefunded = new Map<string, RecordedEvent>();
-  private readonly ungranted = new Map<string, RecordedEvent>();
-  private readonly open = new Map<string, { environment: string }>();
+  private readonly unsubmitted = new Map<string, RecordedEvent<WalletDebited>>();
+  private readonly unrefunded = new Map<string, RecordedEvent<TransactionFailed>>();
+  private readonly ungranted = new Map<string, RecordedEvent<PartnerOnboarded>>();
+  private readonly open = new Map<string, { environment: Environment }>();
 
-  constructor(private readonly reactions: Reaction = orderReactions()) {}
+  constructor(
+    private readonly reactions: Reaction<WalletDebited | TransactionFailed | PartnerOnboarded> = orderReactions(),
+  ) {}
 
   observe(event: RecordedEvent): void {
     switch (event.type) {
       case 'WalletDebited':
-        this.unsubmitted.set((event.data as WalletDebited['data']).orderId, event);
+        this.unsubmitted.set(event.data.orderId, event);
         return;
       case 'WalletRefunded':
-        this.unrefunded.delete((event.data as WalletRefunded['data']).orderId);
+        this.unrefunded.delete(event.data.orderId);
         return;
       case 'WalletCredited':
-        if ((event.data as WalletCredited['data']).kind === 'sandbox_grant')
+        if (event.data.kind === 'sandbox_grant')
           this.ungranted.delete(parseWalletStreamId(event.streamId)?.partnerId ?? '');
         return;
       case 'PartnerOnboarded':
-        this.ungranted.set((event.data as PartnerOnboarded['data']).partnerId, event);
+        this.ungranted.set(event.data.partnerId, event);
         return;
       case 'TransactionInitiated': {
-        const data = event.data as TransactionInitiated['data'];
+        const data = event.data;
         this.unsubmitted.delete(data.orderId);
         this.open.set(data.orderId, { environment: data.environment });
         return;
       }
+      case 'TransactionSettled':
+      case 'TransactionDisputed':
+        this.open.delete(event.data.orderId);
+        return;
+      case 'TransactionFailed':
+        this.open.delete(event.data.orderId);
+        this.unrefunded.set(event.data.orderId, event);
+        return;
     }
-    if (!FINAL_OR_HELD.has(event.type)) return;
-    const orderId = (event.data as { orderId: string }).orderId;
-    this.open.delete(orderId);
-    if (event.type === 'TransactionFailed') this.unrefunded.set(orderId, event);
   }
 
   jobs(now: Date, stuckOrderAfterMs: number): Job[] {

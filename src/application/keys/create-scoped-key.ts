@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { Money } from '../../domain/money/money';
 import { partnerDecider } from '../../domain/partner/partner.decider';
-import { partnerStreamId } from '../../domain/partner/partner.events';
+import { partnerStream } from '../../domain/partner/partner.events';
 import { KeyScope } from '../../domain/partner/scoped-key';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
@@ -68,7 +68,7 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
     const keyId = this.secrets.newId('key');
     const result = await this.runner.handle(
       partnerDecider,
-      partnerStreamId(partnerId),
+      partnerStream(partnerId),
       {
         type: 'CreateScopedKey',
         environment,

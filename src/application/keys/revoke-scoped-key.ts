@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { partnerDecider } from '../../domain/partner/partner.decider';
-import { partnerStreamId } from '../../domain/partner/partner.events';
+import { partnerStream } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
@@ -49,7 +49,7 @@ export class RevokeScopedKeyHandler implements ICommandHandler<RevokeScopedKey> 
     const now = this.clock.now();
     const result = await this.runner.handle(
       partnerDecider,
-      partnerStreamId(partnerId),
+      partnerStream(partnerId),
       { type: 'RevokeScopedKey', keyId, reason: 'revoked', at: now.toISOString() },
       {
         metadata: metadata({ partnerId, environment: key.environment, correlationId: partnerId, actor, at: now }),

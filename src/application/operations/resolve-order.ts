@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
 import { debitOfOrder } from '../orders/debit-of-order';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
@@ -26,7 +26,7 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     private readonly lifecycle: OrderLifecycle,
   ) {}
@@ -39,7 +39,7 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     );
     if (!result.ok) {
       // A debited order not yet submitted has no order stream yet: it exists, but it is not held.
-      if (result.error.code === 'not_found' && (await debitOfOrder(this.store, orderId))) {
+      if (result.error.code === 'not_found' && (await debitOfOrder(this.events, orderId))) {
         throw new ServiceError('invalid_state', `order ${orderId} is not held for manual resolution`);
       }
       throw ServiceError.from(result.error);

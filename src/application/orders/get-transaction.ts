@@ -1,9 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { WalletDebited } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
-import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
 import { OrderView, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { debitOfOrder } from './debit-of-order';
@@ -28,7 +27,7 @@ export class GetTransaction extends Query<TransactionStatusResource> {
 export class GetTransactionHandler implements IQueryHandler<GetTransaction, TransactionStatusResource> {
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
   ) {}
 
   async execute({ caller, orderId }: GetTransaction): Promise<TransactionStatusResource> {
@@ -40,10 +39,10 @@ export class GetTransactionHandler implements IQueryHandler<GetTransaction, Tran
   }
 
   private async placedJustNow(orderId: string): Promise<OrderView | null> {
-    const debit = await debitOfOrder(this.store, orderId);
+    const debit = await debitOfOrder(this.events, orderId);
     const wallet = debit ? parseWalletStreamId(debit.streamId) : null;
     if (!debit || !wallet) return null;
-    const data = debit.data as WalletDebited['data'];
+    const data = debit.data;
     return {
       orderId,
       partnerId: wallet.partnerId,

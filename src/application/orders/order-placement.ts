@@ -1,14 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WalletDebited } from '../../domain/wallet/wallet.events';
+import { eventOfType } from '../../domain/shared/event-types';
 import { Caller } from '../auth/caller';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { EVENT_STORE, EventStore, IdempotencyKeyTakenError } from '../ports/event-store.port';
 import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore } from '../ports/idempotency-store.port';
-import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
-import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder } from './placement/order-debit';
-import { ReservedKeyPlacement } from './placement/reserved-key-placement';
+import { KEY_PLACEMENT, KeyPlacement } from './placement/key-placement';
+import { OrderDebit, OrderDraft, PlacedOrder } from './placement/order-debit';
 import { OrderRouting, routedProductOf } from '../routing/order-routing';
 import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { requireTransact } from '../auth/key-scope';
@@ -21,12 +19,10 @@ interface Running {
 }
 
 /**
- * The one money-moving path shared by topups and bill payments. Where the event store binds
- * Idempotency-Keys (the SQL stores), the key, its answer and the debit are written in one commit:
- * the key moves money once, with its answer, or not at all, and a first request costs no
- * reservation. A key found bound already, and every key on other stores, goes through
- * ReservedKeyPlacement. A repeat of an earlier request gets its first answer before anything is
- * checked again (catalog, bill, balance).
+ * The one money-moving path shared by topups and bill payments. How the Idempotency-Key is held
+ * while the debit is written is the key placement bound for the event store (KEY_PLACEMENT: in the
+ * debit's own commit on the SQL stores, reserved around it on EventStoreDB); here, identical
+ * requests of this process wait for the first one's answer, and a restricted key's refusals count.
  */
 @Injectable()
 export class OrderPlacement {
@@ -35,13 +31,11 @@ export class OrderPlacement {
 
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
     private readonly routing: OrderRouting,
-    @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
     private readonly debit: OrderDebit,
-    private readonly reserved: ReservedKeyPlacement,
+    @Inject(KEY_PLACEMENT) private readonly keys: KeyPlacement,
     @Inject(KEY_USAGE) private readonly usage: KeyUsage,
   ) {}
 
@@ -92,7 +86,7 @@ export class OrderPlacement {
     const draft = await this.checked(caller, draftOf);
     const decision = await this.debit.preview(caller, idempotencyKey, draft);
     if (!decision.ok) throw ServiceError.from(decision.error);
-    return { body: this.debit.dryRunAnswerOf(decision.events[0] as WalletDebited), replayed: false };
+    return { body: this.debit.dryRunAnswerOf(eventOfType(decision.events[0], 'WalletDebited')), replayed: false };
   }
 
   private placeChecked(
@@ -119,41 +113,13 @@ export class OrderPlacement {
     });
   }
 
-  private async placeOnce(
+  private placeOnce(
     caller: Caller,
     scope: IdempotencyScope,
     requestHash: string,
     draftOf: () => Promise<OrderDraft>,
   ): Promise<PlacedOrder> {
-    if (!this.store.bindsIdempotencyKeys) {
-      const replay = await this.replayOf(scope, requestHash);
-      return replay ?? this.reserved.place(caller, scope, requestHash, await this.checked(caller, draftOf));
-    }
-    let draft: OrderDraft;
-    try {
-      draft = await this.checked(caller, draftOf);
-    } catch (refusal) {
-      const replay = await this.replayOf(scope, requestHash);
-      if (replay) return replay;
-      throw refusal;
-    }
-    const orderId = this.secrets.newId('ord');
-    let outcome: DebitOutcome;
-    try {
-      outcome = await this.debit.run(caller, orderId, scope.key, draft, { scope, requestHash });
-    } catch (error) {
-      if (!(error instanceof IdempotencyKeyTakenError)) throw error;
-      // Used before: a repeat, another body, a request still at work elsewhere, or a key past its window.
-      return this.reserved.place(caller, scope, requestHash, draft);
-    }
-    const { result, boundAnswer } = outcome;
-    if (!result.ok) {
-      const replay = await this.replayOf(scope, requestHash);
-      if (replay) return replay;
-      throw ServiceError.from(result.error);
-    }
-    // The body bound with the key: the first answer and every replay are the same bytes.
-    return { body: boundAnswer ?? this.debit.answerOf(result.event as WalletDebited), replayed: false };
+    return this.keys.place(caller, scope, requestHash, () => this.checked(caller, draftOf));
   }
 
   /** The request's own checks, then where it goes upstream (its live route); nothing is debited before both pass. */
@@ -161,19 +127,6 @@ export class OrderPlacement {
     const draft = await draftOf();
     const route = await this.routing.routeForNewOrder(caller.environment, routedProductOf(draft.product));
     return { ...draft, route };
-  }
-
-  /** The stored first answer of a repeated request; a key bound to a different request is refused at once. */
-  private async replayOf(scope: IdempotencyScope, requestHash: string): Promise<PlacedOrder | null> {
-    const found = await this.idempotency.find(scope, this.clock.now());
-    if (!found) return null;
-    if (found.requestHash !== requestHash) {
-      throw new ServiceError(
-        'idempotency_conflict',
-        'this Idempotency-Key was already used with a different request body',
-      );
-    }
-    return found.response ? { body: found.response.body, replayed: true } : null;
   }
 
   /** An identical request of this process is at work: its answer is this one's, or, if it was refused, this one is tried anew. */

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { partnerDecider } from '../../domain/partner/partner.decider';
-import { PartnerEvent, partnerStreamId } from '../../domain/partner/partner.events';
+import { PartnerEvent, partnerStream } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
 import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
 import { CLOCK, Clock } from '../ports/clock.port';
@@ -41,7 +41,7 @@ export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, 
     const candidate = this.secrets.newApiKey('live');
     const result = await this.runner.handle(
       partnerDecider,
-      partnerStreamId(partnerId),
+      partnerStream(partnerId),
       {
         type: 'ChangeKycStatus',
         status,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { eventOfType } from '../../domain/shared/event-types';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { currencyOf } from '../../domain/corridor/corridor';
@@ -8,7 +9,8 @@ import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { WalletCredited } from '../../domain/wallet/wallet.events';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { oneOf } from '../ports/event-store.port';
+import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { metadata } from '../shared/event-envelope';
@@ -57,7 +59,7 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     @Inject(SECRET_GENERATOR) private readonly secrets: SecretGenerator,
     private readonly wallets: WalletCommandProcessor,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
   ) {}
 
   async execute(command: CreditWallet): Promise<CreditAnswer> {
@@ -105,12 +107,12 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
       return this.replay(command, amount, earlier);
     }
     await this.barrier.waitFor(result.position);
-    return { resource: creditResource(command, result.event as WalletCredited), replayed: false };
+    return { resource: creditResource(command, eventOfType(result.event, 'WalletCredited')), replayed: false };
   }
 
   private async earlierCredit(creditId: string): Promise<WalletCredited | null> {
-    const stored = await storedEvent(this.store, creditId, deterministicEventId(creditId));
-    return stored ? ({ type: 'WalletCredited', data: stored.data } as WalletCredited) : null;
+    const stored = await storedEvent(this.events, creditId, deterministicEventId(creditId));
+    return stored ? oneOf({ WalletCredited: true }, stored) : null;
   }
 
   private async replay(command: CreditWallet, amount: Money, earlier: WalletCredited): Promise<CreditAnswer> {

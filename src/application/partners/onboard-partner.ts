@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Corridor } from '../../domain/corridor/corridor';
 import { partnerDecider } from '../../domain/partner/partner.decider';
-import { PartnerEvent, partnerStreamId } from '../../domain/partner/partner.events';
+import { PartnerEvent, partnerStream } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
@@ -47,7 +47,7 @@ export class OnboardPartnerHandler implements ICommandHandler<OnboardPartner> {
     const apiKey = this.secrets.newApiKey('sandbox');
     const result = await this.runner.handle(
       partnerDecider,
-      partnerStreamId(partnerId),
+      partnerStream(partnerId),
       {
         type: 'OnboardPartner',
         partnerId,

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { activeScopedKeys, partnerDecider } from '../../domain/partner/partner.decider';
-import { partnerStreamId } from '../../domain/partner/partner.events';
+import { partnerStream } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
@@ -63,7 +63,7 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     const apiKey = this.secrets.newApiKey(environment);
     const result = await this.runner.handle(
       partnerDecider,
-      partnerStreamId(partnerId),
+      partnerStream(partnerId),
       {
         type: 'RegenerateKey',
         environment,

@@ -1,4 +1,7 @@
-import { EventStore, GlobalPosition, HistoricalEvent, KeyBinding, RecordedEvent } from './event-store.port';
+import { EventImport } from './event-import.port';
+import { EventLogDiagnostics } from './event-log-diagnostics.port';
+import { EventStore, GlobalPosition, HistoricalEvent, RecordedEvent } from './event-store.port';
+import { KeyBinding } from './key-binding-append.port';
 import { Job } from './job-queue.port';
 
 /** Where an import reads its events: an export file, or the PGlite data folder of an earlier release. */
@@ -28,7 +31,8 @@ export interface ImportedWork {
 
 /** The configured store and its service database, opened without the service to move a history in or out. */
 export interface OpenedHistoryStore {
-  readonly store: EventStore;
+  /** The store, with its diagnostics (counts, head) and its import. */
+  readonly store: EventStore & EventLogDiagnostics & EventImport;
   /** Refuses (StoreNotEmptyError) a service database that holds read models built from another history. */
   assertNothingDerived(): Promise<void>;
   /** Drops the wallet snapshots: beside an empty store they describe another history. */

@@ -1,3 +1,4 @@
+import { LogEvent } from '../../domain/log-events';
 import { RecordedEvent } from './event-store.port';
 import { Job } from './job-queue.port';
 
@@ -23,10 +24,10 @@ export interface SettingsAtScheduling {
  * over the log and schedules their jobs in the transaction that moves its checkpoint (a transactional outbox);
  * job ids are deterministic, so a replay schedules nothing new.
  */
-export interface Reaction {
-  readonly handles: ReadonlySet<string>;
-  /** Pure: the jobs one event calls for. */
-  jobsFor(event: RecordedEvent): Job[];
+export interface Reaction<Handled extends LogEvent = LogEvent> {
+  readonly handles: ReadonlySet<Handled['type']>;
+  /** Pure: the jobs one event calls for. Given only the events it `handles`. */
+  jobsFor(event: RecordedEvent<Handled>): Job[];
   /**
    * The jobs of one batch (this reaction's) that are still wanted given the partners' settings at scheduling, with
    * their payload completed by what was read if need be. Without it, every job is scheduled.

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { ProductRef } from '../../domain/routing/route';
-import { ROUTES_STREAM_ID } from '../../domain/routing/routing.events';
+import { ROUTES_STREAM } from '../../domain/routing/routing.events';
 import { routingDecider } from '../../domain/routing/routing.decider';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
@@ -39,7 +39,7 @@ export class RemoveRouteHandler implements ICommandHandler<RemoveRoute> {
     const now = this.clock.now();
     const result = await this.runner.handle(
       routingDecider,
-      ROUTES_STREAM_ID,
+      ROUTES_STREAM,
       { type: 'RemoveRoute', product, reason, at: now.toISOString() },
       { metadata: routesMetadata(operator, now), eventId: () => randomUUID() },
     );

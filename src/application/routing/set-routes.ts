@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { PROVIDER_NAME, ProductRef, RouteTarget, UPSTREAM_ID } from '../../domain/routing/route';
-import { ROUTES_STREAM_ID, RouteSet, RouteSource } from '../../domain/routing/routing.events';
+import { ROUTES_STREAM, ROUTES_STREAM_ID, RouteSet, RouteSource } from '../../domain/routing/routing.events';
 import { routingDecider } from '../../domain/routing/routing.decider';
 import { Actor } from '../../domain/shared/actor';
 import { CATALOG, Catalog } from '../ports/catalog.port';
@@ -51,7 +51,7 @@ export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChange
     const now = this.clock.now();
     const result = await this.runner.handle(
       routingDecider,
-      ROUTES_STREAM_ID,
+      ROUTES_STREAM,
       { type: 'SetRoutes', routes, source, at: now.toISOString() },
       { metadata: routesMetadata(operator, now), eventId: () => randomUUID() },
     );

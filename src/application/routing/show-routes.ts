@@ -2,11 +2,10 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { CORRIDORS, Corridor } from '../../domain/corridor/corridor';
 import { productKey } from '../../domain/routing/route';
-import { ROUTES_STREAM_ID, RoutingEvent } from '../../domain/routing/routing.events';
+import { ROUTES_STREAM, RoutingEvent } from '../../domain/routing/routing.events';
 import { CATALOG, Catalog } from '../ports/catalog.port';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
-import { domainEventOf } from '../shared/event-envelope';
 
 export interface RouteRow {
   kind: 'operator' | 'biller';
@@ -40,11 +39,9 @@ export class ShowRoutesHandler implements IQueryHandler<ShowRoutes> {
   ) {}
 
   async execute(): Promise<RoutesResource> {
-    const latest = new Map<string, RecordedEvent>();
-    for (const event of await this.store.readStream(ROUTES_STREAM_ID)) {
-      const { data } = domainEventOf<RoutingEvent>(event);
-      latest.set(productKey({ kind: data.kind, id: data.productId }), event);
-    }
+    const latest = new Map<string, RecordedEvent<RoutingEvent>>();
+    for (const event of await this.store.readStream(ROUTES_STREAM))
+      latest.set(productKey({ kind: event.data.kind, id: event.data.productId }), event);
     const corridors = Object.keys(CORRIDORS) as Corridor[];
     const products = [
       ...corridors.flatMap((corridor) =>
@@ -56,15 +53,15 @@ export class ShowRoutesHandler implements IQueryHandler<ShowRoutes> {
     ];
     const routes = products.map(({ kind, entry }): RouteRow => {
       const event = latest.get(productKey({ kind, id: entry.id }));
-      const set = event && event.type === 'RouteSet' ? domainEventOf<RoutingEvent>(event) : null;
-      const provider = set?.type === 'RouteSet' ? set.data.provider : null;
+      const set = event?.type === 'RouteSet' ? event : null;
+      const provider = set ? set.data.provider : null;
       return {
         kind,
         id: entry.id,
         name: entry.name,
         corridor: entry.corridor,
         provider,
-        upstream_id: set?.type === 'RouteSet' ? set.data.upstreamId : null,
+        upstream_id: set ? set.data.upstreamId : null,
         provider_configured: provider === null ? null : this.providers.live(provider) !== null,
         changed_at: event?.metadata.occurredAt ?? null,
         changed_by: event?.metadata.actor ?? null,
@@ -96,7 +93,7 @@ export class RouteHistoryHandler implements IQueryHandler<RouteHistory> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute(): Promise<RouteHistoryResource> {
-    const events = await this.store.readStream(ROUTES_STREAM_ID);
+    const events = await this.store.readStream(ROUTES_STREAM);
     return {
       events: events.map((event) => ({
         revision: event.revision,

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { partnerDecider } from '../../domain/partner/partner.decider';
-import { partnerStreamId } from '../../domain/partner/partner.events';
+import { partnerStream } from '../../domain/partner/partner.events';
 import { SettingsChange } from '../../domain/partner/partner-settings';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
@@ -56,8 +56,8 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     const hostProblem = changes.webhookUrl ? this.addressPolicy.hostProblem(changes.webhookUrl) : null;
     if (hostProblem) throw new ServiceError('validation_failed', hostProblem);
     const now = this.clock.now();
-    const streamId = partnerStreamId(partnerId);
-    const { state } = await this.runner.load(partnerDecider, streamId);
+    const stream = partnerStream(partnerId);
+    const { state } = await this.runner.load(partnerDecider, stream);
     if (!state.partnerId) throw new ServiceError('not_found', `no partner ${partnerId}`);
     // A webhook URL without a secret could not be signed: the first URL comes with a secret.
     const needsSecret =
@@ -66,7 +66,7 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     const plainSecret = needsSecret ? this.secrets.newWebhookSecret() : null;
     const result = await this.runner.handle(
       partnerDecider,
-      streamId,
+      stream,
       {
         type: 'ConfigurePartner',
         environment,

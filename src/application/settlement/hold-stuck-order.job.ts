@@ -7,7 +7,7 @@ import { OrderLifecycle } from './order-lifecycle';
 
 /** An order with no final outcome after the configured age is held (DISPUTED) for an operator; no refund. */
 @Injectable()
-export class HoldStuckOrderJob implements JobHandler {
+export class HoldStuckOrderJob implements JobHandler<'hold-stuck-order'> {
   readonly kind = JOB_KINDS.holdStuckOrder;
 
   constructor(
@@ -16,8 +16,8 @@ export class HoldStuckOrderJob implements JobHandler {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async run(job: Job): Promise<void> {
-    const { orderId } = job.payload as { orderId: string };
+  async run(job: Job<'hold-stuck-order'>): Promise<void> {
+    const { orderId } = job.payload;
     const seconds = Math.round(this.settings.stuckOrderAfterMs / 1000);
     const result = await this.lifecycle.apply(orderId, {
       type: 'DisputeTransaction',

@@ -1,12 +1,9 @@
+import { Environment } from '../../domain/shared/environment';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Actor, systemActor } from '../../domain/shared/actor';
 import { DomainError } from '../../domain/shared/domain-error';
 import { transactionDecider, TransactionCommand, TransactionState } from '../../domain/transaction/transaction.decider';
-import {
-  TransactionEvent,
-  TransactionInitiated,
-  transactionStreamId,
-} from '../../domain/transaction/transaction.events';
+import { TransactionEvent, TransactionInitiated, transactionStream } from '../../domain/transaction/transaction.events';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { GlobalPosition } from '../ports/event-store.port';
 import { ProviderNotSentError, ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
@@ -47,7 +44,7 @@ export class OrderLifecycle {
   ) {}
 
   load(orderId: string): Promise<{ state: TransactionState; revision: number }> {
-    return this.runner.load(transactionDecider, transactionStreamId(orderId));
+    return this.runner.load(transactionDecider, transactionStream(orderId));
   }
 
   /** `known`: the order's state and revision as the caller has just seen them, to skip reading its stream. */
@@ -97,7 +94,7 @@ export class OrderLifecycle {
   /** Records what the provider said; an answer that leaves the order open schedules the next look-up. */
   async recordOutcome(
     order: ProviderOrder,
-    environment: string,
+    environment: Environment,
     outcome: ProviderOutcome,
     known?: KnownState<TransactionState>,
     call: ProviderCall = 'poll',
@@ -147,7 +144,7 @@ export class OrderLifecycle {
       (command): command is Extract<TransactionCommand, { type: 'InitiateTransaction' }> =>
         command.type === 'InitiateTransaction',
     );
-    const result = await this.runner.handleInTurn(transactionDecider, transactionStreamId(orderId), commands, {
+    const result = await this.runner.handleInTurn(transactionDecider, transactionStream(orderId), commands, {
       known,
       // Outcomes of the jobs of one claim arrive together: one write for all of them.
       gatherTurn: true,
@@ -203,7 +200,7 @@ export class OrderLifecycle {
    */
   private async followUp(
     orderId: string,
-    environment: string,
+    environment: Environment,
     outcome: ProviderOutcome,
     result: LifecycleApplied | null,
     at: Date,

@@ -6,7 +6,9 @@ import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { Reaction } from '../ports/reaction.port';
 import { JOB_KINDS } from '../shared/job-kinds';
-import { SubmitOrderPayload } from './submit-order.job';
+import { SubmitOrderPayload } from '../ports/job-payloads';
+
+type OrderReactionEvent = WalletDebited | TransactionFailed | PartnerOnboarded;
 
 /**
  * What the log asks to be done next:
@@ -14,15 +16,15 @@ import { SubmitOrderPayload } from './submit-order.job';
  * - an explicit failure refunds the wallet;
  * - a new partner gets the sandbox starting credit (if the onboarding request did not finish it).
  */
-export function orderReactions(): Reaction {
+export function orderReactions(): Reaction<OrderReactionEvent> {
   return {
     handles: new Set(['WalletDebited', 'TransactionFailed', 'PartnerOnboarded']),
-    jobsFor(event: RecordedEvent): Job[] {
+    jobsFor(event: RecordedEvent<OrderReactionEvent>): Job[] {
       switch (event.type) {
         case 'WalletDebited': {
           const wallet = parseWalletStreamId(event.streamId);
           if (!wallet) return [];
-          const data = event.data as WalletDebited['data'];
+          const data = event.data;
           const payload: SubmitOrderPayload = {
             orderId: data.orderId,
             partnerId: wallet.partnerId,
@@ -39,12 +41,12 @@ export function orderReactions(): Reaction {
               id: `${JOB_KINDS.submitOrder}:${data.orderId}`,
               kind: JOB_KINDS.submitOrder,
               dueAt: new Date(data.placedAt),
-              payload: { ...payload },
+              payload,
             },
           ];
         }
         case 'TransactionFailed': {
-          const data = event.data as TransactionFailed['data'];
+          const data = event.data;
           return [
             {
               id: `${JOB_KINDS.refundOrder}:${data.orderId}`,
@@ -55,7 +57,7 @@ export function orderReactions(): Reaction {
           ];
         }
         case 'PartnerOnboarded': {
-          const data = event.data as PartnerOnboarded['data'];
+          const data = event.data;
           return [
             {
               id: `${JOB_KINDS.grantSandboxCredit}:${data.partnerId}`,
@@ -65,8 +67,6 @@ export function orderReactions(): Reaction {
             },
           ];
         }
-        default:
-          return [];
       }
     },
   };

@@ -13,7 +13,7 @@ import { OrderLifecycle } from './order-lifecycle';
  * nothing, or gets no answer, is kept as evidence.
  */
 @Injectable()
-export class PollOrderJob implements JobHandler {
+export class PollOrderJob implements JobHandler<'poll-order'> {
   readonly kind = JOB_KINDS.pollOrder;
 
   constructor(
@@ -22,8 +22,8 @@ export class PollOrderJob implements JobHandler {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async run(job: Job): Promise<JobRunResult> {
-    const { orderId } = job.payload as { orderId: string };
+  async run(job: Job<'poll-order'>): Promise<JobRunResult> {
+    const { orderId } = job.payload;
     const { state, revision } = await this.lifecycle.load(orderId);
     const order = state.order;
     if (!order || !['INITIATED', 'PENDING'].includes(state.status)) return {};

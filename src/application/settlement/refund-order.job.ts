@@ -14,7 +14,7 @@ import { OrderLifecycle } from './order-lifecycle';
  * event id fixed by the order, so it happens once however often the job runs.
  */
 @Injectable()
-export class RefundOrderJob implements JobHandler {
+export class RefundOrderJob implements JobHandler<'refund-order'> {
   readonly kind = JOB_KINDS.refundOrder;
 
   constructor(
@@ -23,8 +23,8 @@ export class RefundOrderJob implements JobHandler {
     private readonly wallets: WalletCommandProcessor,
   ) {}
 
-  async run(job: Job): Promise<void> {
-    const { orderId } = job.payload as { orderId: string };
+  async run(job: Job<'refund-order'>): Promise<void> {
+    const { orderId } = job.payload;
     const { state } = await this.lifecycle.load(orderId);
     const order = state.order;
     if (!order) throw new Error(`refund of unknown order ${orderId}`);

@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Currency } from '../../domain/money/currency';
-import { Environment } from '../../domain/shared/environment';
-import { OrderProduct } from '../../domain/wallet/order-product';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { JOB_QUEUE, Job, JobHandler, JobQueue, JobRunResult } from '../ports/job-queue.port';
+import { SubmitOrderPayload } from '../ports/job-payloads';
 import { ProviderGateway, ProviderNotSentError, ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
-import { RouteTarget } from '../../domain/routing/route';
 import { OrderRouting } from '../routing/order-routing';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { JOB_KINDS } from '../shared/job-kinds';
@@ -15,19 +12,6 @@ import { TransactionInitiated } from '../../domain/transaction/transaction.event
 import { OrderLifecycle } from './order-lifecycle';
 
 /** The order as the debit event carried it. */
-export interface SubmitOrderPayload {
-  orderId: string;
-  partnerId: string;
-  environment: Environment;
-  amount: string;
-  currency: Currency;
-  product: OrderProduct;
-  reference: string | null;
-  placedAt: string;
-  /** Live orders: the route fixed at placement (absent from jobs scheduled before routes existed). */
-  route?: RouteTarget | null;
-}
-
 const isOpen = (state: TransactionState | null): boolean =>
   state?.status === 'INITIATED' || state?.status === 'PENDING';
 
@@ -45,7 +29,7 @@ const isOpen = (state: TransactionState | null): boolean =>
  * run whose predecessor did not record that it sent nothing.
  */
 @Injectable()
-export class SubmitOrderJob implements JobHandler {
+export class SubmitOrderJob implements JobHandler<'submit-order'> {
   readonly kind = JOB_KINDS.submitOrder;
 
   constructor(
@@ -56,8 +40,8 @@ export class SubmitOrderJob implements JobHandler {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async run(job: Job, attempt = 1): Promise<JobRunResult> {
-    const payload = job.payload as unknown as SubmitOrderPayload;
+  async run(job: Job<'submit-order'>, attempt = 1): Promise<JobRunResult> {
+    const payload = job.payload;
     const stuckCheck = holdStuckOrderJob(
       payload.orderId,
       new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs),

@@ -1,5 +1,7 @@
+import { LogEvent } from '../../domain/log-events';
 import { Decider, Decision } from '../../domain/shared/decider';
 import { DomainError } from '../../domain/shared/domain-error';
+import { EventStream } from '../../domain/shared/event-types';
 import {
   DuplicateEventIdError,
   EventMetadata,
@@ -7,7 +9,7 @@ import {
   GlobalPosition,
   WrongExpectedRevisionError,
 } from '../ports/event-store.port';
-import { DomainEventShape, domainEventOf, envelope } from './event-envelope';
+import { envelope } from './event-envelope';
 
 export type HandleResult<State, Event> =
   | { ok: true; events: Event[]; state: State; revision: number; position: GlobalPosition | null }
@@ -42,23 +44,23 @@ export interface HandleOptions<State, Event> {
 export class DeciderRunner {
   constructor(private readonly store: EventStore) {}
 
-  async load<State, Command, Event extends DomainEventShape>(
+  async load<State, Command, Event extends LogEvent>(
     decider: Decider<State, Command, Event>,
-    streamId: string,
+    stream: EventStream<Event>,
   ): Promise<{ state: State; revision: number }> {
-    const recorded = await this.store.readStream(streamId);
+    const recorded = await this.store.readStream(stream);
     let state = decider.initialState;
-    for (const event of recorded) state = decider.evolve(state, domainEventOf<Event>(event));
+    for (const event of recorded) state = decider.evolve(state, event);
     return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : -1 };
   }
 
-  handle<State, Command, Event extends DomainEventShape>(
+  handle<State, Command, Event extends LogEvent>(
     decider: Decider<State, Command, Event>,
-    streamId: string,
+    stream: EventStream<Event>,
     command: Command,
     options: HandleOptions<State, Event>,
   ): Promise<HandleResult<State, Event>> {
-    return this.handleInTurn(decider, streamId, [command], options);
+    return this.handleInTurn(decider, stream, [command], options);
   }
 
   /**
@@ -66,16 +68,16 @@ export class DeciderRunner {
    * left, and appends all their events at once: either all are stored or none. A refusal of
    * any command refuses the whole.
    */
-  async handleInTurn<State, Command, Event extends DomainEventShape>(
+  async handleInTurn<State, Command, Event extends LogEvent>(
     decider: Decider<State, Command, Event>,
-    streamId: string,
+    stream: EventStream<Event>,
     commands: readonly Command[],
     options: HandleOptions<State, Event>,
   ): Promise<HandleResult<State, Event>> {
     const attempts = options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       const fromKnown = attempt === 1 && options.known !== undefined;
-      const { state, revision } = fromKnown && options.known ? options.known : await this.load(decider, streamId);
+      const { state, revision } = fromKnown && options.known ? options.known : await this.load(decider, stream);
       const decision = decideInTurn(decider, commands, state);
       // Only a write proves the known state current: a refusal or a no-op is checked against the stream.
       if (fromKnown && (!decision.ok || decision.events.length === 0)) continue;
@@ -83,7 +85,7 @@ export class DeciderRunner {
       if (decision.events.length === 0) return { ok: true, events: [], state, revision, position: null };
       try {
         const result = await this.store.append(
-          streamId,
+          stream.id,
           decision.events.map((event, index) =>
             envelope(
               event,
@@ -96,7 +98,7 @@ export class DeciderRunner {
         );
         if (result.deduplicated) {
           // Someone stored these very events first: report what the stream holds, not what we decided.
-          const stored = await this.load(decider, streamId);
+          const stored = await this.load(decider, stream);
           return { ok: true, events: [], state: stored.state, revision: stored.revision, position: null };
         }
         return {

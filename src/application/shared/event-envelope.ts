@@ -1,25 +1,23 @@
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
-import { EventMetadata, NewEvent, RecordedEvent } from '../ports/event-store.port';
+import { LogEvent } from '../../domain/log-events';
+import { LOG_EVENT_SCHEMA, schemaVersionIn } from '../ports/event-decoder.port';
+import { EventMetadata, NewEvent } from '../ports/event-store.port';
 import { currentOriginTraceparent, currentTraceparent } from '../ports/trace-context.port';
 
-/** Schema version of each event type; bump it when a type's data changes shape. */
-export const SCHEMA_VERSIONS: Record<string, number> = {};
-const schemaVersionOf = (type: string): number => SCHEMA_VERSIONS[type] ?? 1;
-
-export interface DomainEventShape {
-  type: string;
-  data: object;
+/** A domain event ready to append: its id, metadata and the schema version its type is written at (LOG_EVENT_SCHEMA). */
+export function envelope<Event extends LogEvent>(
+  event: Event,
+  eventId: string,
+  metadata: EventMetadata,
+): NewEvent<Event> {
+  return {
+    ...event,
+    eventId,
+    schemaVersion: schemaVersionIn(LOG_EVENT_SCHEMA, event.type),
+    metadata,
+  };
 }
-
-export function envelope(event: DomainEventShape, eventId: string, metadata: EventMetadata): NewEvent {
-  return { eventId, type: event.type, schemaVersion: schemaVersionOf(event.type), data: { ...event.data }, metadata };
-}
-
-/** The typed domain event inside a recorded one; the stream it was read from fixes its union. */
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the stream's event union
-export const domainEventOf = <Event extends DomainEventShape>(recorded: RecordedEvent): Event =>
-  ({ type: recorded.type, data: recorded.data }) as unknown as Event;
 
 export function metadata(fields: {
   partnerId: string | null;

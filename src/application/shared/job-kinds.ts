@@ -1,3 +1,5 @@
+import { JobKind } from '../ports/job-queue.port';
+
 /** The kinds of durable job, one handler each (besides notify-low-balance, named in wallets/low-balance-notice.ts). */
 export const JOB_KINDS = {
   submitOrder: 'submit-order',
@@ -6,4 +8,4 @@ export const JOB_KINDS = {
   holdStuckOrder: 'hold-stuck-order',
   grantSandboxCredit: 'grant-sandbox-credit',
   deliverWebhook: 'deliver-webhook',
-} as const;
+} as const satisfies Record<string, JobKind>;

@@ -4,8 +4,7 @@ import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Environment } from '../../domain/shared/environment';
-import { WalletEvent } from '../../domain/wallet/wallet.events';
-import { walletStreamId } from '../../domain/wallet/wallet.stream';
+import { walletStream } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
@@ -38,10 +37,8 @@ export class GetBalanceHandler implements IQueryHandler<GetBalance, BalanceResou
   ) {}
 
   async execute({ caller }: GetBalance): Promise<BalanceResource> {
-    const newest = await this.store.readLastEvent(walletStreamId(caller.partnerId, caller.environment));
-    const balanceAfter = newest
-      ? Money.parse((newest.data as WalletEvent['data']).balanceAfter, caller.currency)
-      : Money.zero(caller.currency);
+    const newest = await this.store.readLastEvent(walletStream(caller.partnerId, caller.environment));
+    const balanceAfter = newest ? Money.parse(newest.data.balanceAfter, caller.currency) : Money.zero(caller.currency);
     if (!balanceAfter)
       throw new Error(
         `the newest event of the ${caller.environment} wallet of ${caller.partnerId} carries no readable balance`,

@@ -1,39 +1,31 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WalletDebited } from '../../domain/wallet/wallet.events';
-import { WalletLowBalanceReached, debitCrossesBelow, lowBalanceNoticeStreamId } from '../../domain/wallet/low-balance';
+import { WalletLowBalanceReached, debitCrossesBelow, lowBalanceNoticeStream } from '../../domain/wallet/low-balance';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
-import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
-import { Job, JobHandler } from '../ports/job-queue.port';
+import { Job, JobHandler, JobKind } from '../ports/job-queue.port';
+import { NotifyLowBalancePayload } from '../ports/job-payloads';
 import { Reaction, SettingsAtScheduling } from '../ports/reaction.port';
 import { envelope, metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 
-export const NOTIFY_LOW_BALANCE = 'notify-low-balance';
+export const NOTIFY_LOW_BALANCE = 'notify-low-balance' satisfies JobKind;
 
-export interface NotifyLowBalancePayload {
-  partnerId: string;
-  environment: Environment;
-  orderId: string;
-  currency: WalletDebited['data']['currency'];
-  amount: string;
-  balanceAfter: string;
-  debitedAt: string;
-}
-
-const noticeOf = (job: Job): NotifyLowBalancePayload => job.payload as unknown as NotifyLowBalancePayload;
+/** The notices among a batch's jobs (a reaction's batch holds only its own kind). */
+const noticesOf = (jobs: readonly Job[]): Job<typeof NOTIFY_LOW_BALANCE>[] =>
+  jobs.filter((job): job is Job<typeof NOTIFY_LOW_BALANCE> => job.kind === NOTIFY_LOW_BALANCE);
 
 /**
  * Every debit is a candidate; the job is kept only when the partner's threshold, read in the
  * transaction that schedules it, says this debit crossed it.
  */
-export const lowBalanceReactions: Reaction = {
+export const lowBalanceReactions: Reaction<WalletDebited> = {
   handles: new Set(['WalletDebited']),
-  jobsFor(event: RecordedEvent): Job[] {
+  jobsFor(event: RecordedEvent<WalletDebited>): Job[] {
     const wallet = parseWalletStreamId(event.streamId);
-    if (!wallet || event.type !== 'WalletDebited') return [];
-    const data = event.data as WalletDebited['data'];
+    if (!wallet) return [];
+    const data = event.data;
     const payload: NotifyLowBalancePayload = {
       ...wallet,
       orderId: data.orderId,
@@ -47,17 +39,17 @@ export const lowBalanceReactions: Reaction = {
         id: `${NOTIFY_LOW_BALANCE}:${data.orderId}`,
         kind: NOTIFY_LOW_BALANCE,
         dueAt: new Date(data.placedAt),
-        payload: { ...payload },
+        payload,
       },
     ];
   },
   /** Keeps the notice only for a debit that crossed its partner's threshold; the threshold joins the payload. */
   async stillWanted(jobs: readonly Job[], settings: SettingsAtScheduling): Promise<Job[]> {
-    const thresholdOf = await settings.lowBalanceThresholds(jobs.map(noticeOf));
-    return jobs.flatMap((job) => {
-      const notice = noticeOf(job);
-      const threshold = thresholdOf(notice);
-      if (threshold === undefined || !debitCrossesBelow(notice, threshold)) return [];
+    const notices = noticesOf(jobs);
+    const thresholdOf = await settings.lowBalanceThresholds(notices.map((job) => job.payload));
+    return notices.flatMap((job) => {
+      const threshold = thresholdOf(job.payload);
+      if (threshold === undefined || !debitCrossesBelow(job.payload, threshold)) return [];
       return [{ ...job, payload: { ...job.payload, threshold } }];
     });
   },
@@ -69,7 +61,7 @@ export const lowBalanceReactions: Reaction = {
  * it once. The feed and the webhook announce it from there as `wallet.low_balance`.
  */
 @Injectable()
-export class NotifyLowBalanceJob implements JobHandler {
+export class NotifyLowBalanceJob implements JobHandler<typeof NOTIFY_LOW_BALANCE> {
   readonly kind = NOTIFY_LOW_BALANCE;
 
   constructor(
@@ -77,8 +69,8 @@ export class NotifyLowBalanceJob implements JobHandler {
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  async run(job: Job): Promise<void> {
-    const payload = job.payload as unknown as NotifyLowBalancePayload & { threshold?: string };
+  async run(job: Job<typeof NOTIFY_LOW_BALANCE>): Promise<void> {
+    const payload = job.payload;
     const threshold = typeof payload.threshold === 'string' ? payload.threshold : null;
     if (threshold === null) return;
     const reached: WalletLowBalanceReached = {
@@ -107,8 +99,8 @@ export class NotifyLowBalanceJob implements JobHandler {
     );
     // At the stream's known revision (a repeat of the same event id is then a no-op in every store); a
     // concurrent notice of the same wallet makes this run fail and retry.
-    const streamId = lowBalanceNoticeStreamId(payload.partnerId, payload.environment);
-    const last = await this.store.readLastEvent(streamId);
-    await this.store.append(streamId, [event], last ? last.revision : 'no_stream');
+    const stream = lowBalanceNoticeStream(payload.partnerId, payload.environment);
+    const last = await this.store.readLastEvent(stream);
+    await this.store.append(stream.id, [event], last ? last.revision : 'no_stream');
   }
 }

@@ -1,18 +1,17 @@
 import { DomainError } from '../../domain/shared/domain-error';
 import { Environment } from '../../domain/shared/environment';
 import { WalletCommand, WalletState, walletDecider } from '../../domain/wallet/wallet.decider';
+import { EventStream } from '../../domain/shared/event-types';
 import { WalletEvent } from '../../domain/wallet/wallet.events';
-import { walletStreamId } from '../../domain/wallet/wallet.stream';
+import { walletStream } from '../../domain/wallet/wallet.stream';
 import {
   DuplicateEventIdError,
   EventMetadata,
   EventStore,
   GlobalPosition,
-  IdempotencyKeyTakenError,
-  KeyBinding,
   WrongExpectedRevisionError,
-  keyBindingId,
 } from '../ports/event-store.port';
+import { IdempotencyKeyTakenError, KeyBinding, KeyBindingAppend, keyBindingId } from '../ports/key-binding-append.port';
 import {
   DEFAULT_WALLET_SNAPSHOT_EVERY,
   NO_SNAPSHOT_SEAL,
@@ -20,7 +19,7 @@ import {
   SnapshotSeal,
   WalletSnapshots,
 } from '../ports/wallet-snapshots.port';
-import { domainEventOf, envelope } from '../shared/event-envelope';
+import { envelope } from '../shared/event-envelope';
 import { WalletSnapshotting } from './wallet-snapshotting';
 
 export interface WalletCommandEnvelope {
@@ -28,8 +27,8 @@ export interface WalletCommandEnvelope {
   eventId: string;
   metadata: EventMetadata;
   /**
-   * The Idempotency-Key the command's event binds in the same commit (stores that bind keys),
-   * made from the event as decided. If the key is bound already, the command is rejected with
+   * The Idempotency-Key the command's event binds in the same commit (stores that bind keys: the
+   * processor is then given their KeyBindingAppend), made from the event as decided. If the key is bound already, the command is rejected with
    * IdempotencyKeyTakenError and nothing of it is written.
    */
   keyFor?: (event: WalletEvent) => KeyBinding;
@@ -66,16 +65,18 @@ export class WalletCommandProcessor {
     snapshotEvery = DEFAULT_WALLET_SNAPSHOT_EVERY,
     /** Seals the snapshots taken and verifies those loaded; without one, no snapshot is trusted. */
     seal: SnapshotSeal = NO_SNAPSHOT_SEAL,
+    /** Where the store binds Idempotency-Keys in the commit of its events (the SQL stores): commands with `keyFor` append through it. */
+    private readonly keyBinding: KeyBindingAppend | null = null,
   ) {
     this.snapshotting = new WalletSnapshotting(store, snapshots, snapshotEvery, seal);
   }
 
   execute(partnerId: string, environment: Environment, envelope: WalletCommandEnvelope): Promise<WalletCommandResult> {
-    const streamId = walletStreamId(partnerId, environment);
-    let lane = this.lanes.get(streamId);
+    const stream = walletStream(partnerId, environment);
+    let lane = this.lanes.get(stream.id);
     if (!lane) {
-      lane = new WalletLane(streamId, this.store, this.snapshotting);
-      this.lanes.set(streamId, lane);
+      lane = new WalletLane(stream, this.store, this.snapshotting, this.keyBinding);
+      this.lanes.set(stream.id, lane);
     }
     return lane.enqueue(envelope);
   }
@@ -85,21 +86,20 @@ export class WalletCommandProcessor {
    * decides against, and what a key's spend is read from.
    */
   current(partnerId: string, environment: Environment): Promise<WalletState> {
-    const streamId = walletStreamId(partnerId, environment);
-    const lane = this.lanes.get(streamId);
+    const lane = this.lanes.get(walletStream(partnerId, environment).id);
     return lane ? lane.current() : this.state(partnerId, environment);
   }
 
   /** `current`, with the revision of the last event folded into it (-1: the wallet has none). */
   currentWithRevision(partnerId: string, environment: Environment): Promise<{ state: WalletState; revision: number }> {
-    const streamId = walletStreamId(partnerId, environment);
-    const lane = this.lanes.get(streamId);
-    return lane ? lane.currentWithRevision() : this.snapshotting.load(streamId);
+    const stream = walletStream(partnerId, environment);
+    const lane = this.lanes.get(stream.id);
+    return lane ? lane.currentWithRevision() : this.snapshotting.load(stream);
   }
 
   /** The wallet as it is now, loaded from its snapshot and log without caching it (for tests and audits). */
   async state(partnerId: string, environment: Environment): Promise<WalletState> {
-    return (await this.snapshotting.load(walletStreamId(partnerId, environment))).state;
+    return (await this.snapshotting.load(walletStream(partnerId, environment))).state;
   }
 }
 
@@ -115,9 +115,10 @@ class WalletLane {
   private draining = false;
 
   constructor(
-    private readonly streamId: string,
+    private readonly stream: EventStream<WalletEvent>,
     private readonly store: EventStore,
     private readonly snapshotting: WalletSnapshotting,
+    private readonly keyBinding: KeyBindingAppend | null,
   ) {}
 
   enqueue(envelope: WalletCommandEnvelope): Promise<WalletCommandResult> {
@@ -133,13 +134,13 @@ class WalletLane {
   }
 
   async currentWithRevision(): Promise<{ state: WalletState; revision: number }> {
-    if (this.revision < 0) return this.snapshotting.load(this.streamId);
+    if (this.revision < 0) return this.snapshotting.load(this.stream);
     // Taken together before any await: the cache moves state and revision in step.
     let state = this.state;
     let revision = this.revision;
-    const events = await this.store.readStream(this.streamId, this.revision + 1);
+    const events = await this.store.readStream(this.stream, this.revision + 1);
     for (const event of events) {
-      state = walletDecider.evolve(state, domainEventOf<WalletEvent>(event));
+      state = walletDecider.evolve(state, event);
       revision = event.revision;
     }
     return { state, revision };
@@ -205,13 +206,14 @@ class WalletLane {
         pending.envelope.keyFor ? [{ binding: pending.envelope.keyFor(event), pending }] : [],
       );
       const idempotencyKeys = keyed.map(({ binding }) => binding);
+      const events = accepted.map(({ event, pending }) =>
+        envelope(event, pending.envelope.eventId, pending.envelope.metadata),
+      );
+      const expected = this.revision < 0 ? 'no_stream' : this.revision;
       try {
-        const appended = await this.store.append(
-          this.streamId,
-          accepted.map(({ event, pending }) => envelope(event, pending.envelope.eventId, pending.envelope.metadata)),
-          this.revision < 0 ? 'no_stream' : this.revision,
-          idempotencyKeys.length ? { idempotencyKeys } : undefined,
-        );
+        const appended = idempotencyKeys.length
+          ? await this.bindingKeys().appendBindingKeys(this.stream.id, events, expected, idempotencyKeys)
+          : await this.store.append(this.stream.id, events, expected);
         if (appended.deduplicated) {
           // Every event was stored already (a retried command): our cache is behind.
           this.stale = true;
@@ -220,7 +222,7 @@ class WalletLane {
           this.revision = appended.nextRevision;
           this.eventId = accepted[accepted.length - 1].pending.envelope.eventId;
           this.snapshotRevision = this.snapshotting.afterAppend(
-            this.streamId,
+            this.stream.id,
             { state: this.state, revision: this.revision, eventId: this.eventId },
             this.snapshotRevision,
           );
@@ -247,17 +249,23 @@ class WalletLane {
     }
   }
 
+  private bindingKeys(): KeyBindingAppend {
+    if (!this.keyBinding)
+      throw new Error('this event store binds no Idempotency-Key in the commit of its events: nothing was written');
+    return this.keyBinding;
+  }
+
   private async catchUp(): Promise<void> {
     if (this.revision < 0) {
-      const loaded = await this.snapshotting.load(this.streamId);
+      const loaded = await this.snapshotting.load(this.stream);
       this.state = loaded.state;
       this.revision = loaded.revision;
       this.eventId = loaded.eventId;
       this.snapshotRevision = loaded.snapshotRevision;
     } else {
-      const events = await this.store.readStream(this.streamId, this.revision + 1);
+      const events = await this.store.readStream(this.stream, this.revision + 1);
       for (const event of events) {
-        this.state = walletDecider.evolve(this.state, domainEventOf<WalletEvent>(event));
+        this.state = walletDecider.evolve(this.state, event);
         this.revision = event.revision;
         this.eventId = event.eventId;
       }

@@ -2,10 +2,10 @@ import { Logger } from '@nestjs/common';
 import { isCurrency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { WALLET_FOLD_VERSION, WalletState, walletDecider } from '../../domain/wallet/wallet.decider';
+import { EventStream } from '../../domain/shared/event-types';
 import { WalletEvent } from '../../domain/wallet/wallet.events';
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
 import { NO_SNAPSHOT_SEAL, SnapshotSeal, WalletSnapshot, WalletSnapshots } from '../ports/wallet-snapshots.port';
-import { domainEventOf } from '../shared/event-envelope';
 import { decodeWalletState, encodeWalletState } from './wallet-state-codec';
 
 /** A wallet folded up to an event of its stream. */
@@ -48,11 +48,12 @@ export class WalletSnapshotting {
     private readonly sealing: SnapshotSeal = NO_SNAPSHOT_SEAL,
   ) {}
 
-  async load(streamId: string): Promise<LoadedWallet> {
+  async load(stream: EventStream<WalletEvent>): Promise<LoadedWallet> {
+    const streamId = stream.id;
     const stored = await this.stored(streamId);
     if (stored) {
       // Read from the snapshot's own event, to check that the log still holds it there.
-      const events = await this.store.readStream(streamId, stored.snapshot.revision);
+      const events = await this.store.readStream(stream, stored.snapshot.revision);
       const misfit = whyItDoesNotFit(stored.snapshot, stored.state, events[0]);
       if (misfit === null) {
         const from: FoldedWallet = {
@@ -64,7 +65,7 @@ export class WalletSnapshotting {
       }
       this.ignore(streamId, stored.snapshot, misfit, 'warn');
     }
-    const events = await this.store.readStream(streamId);
+    const events = await this.store.readStream(stream);
     const empty: FoldedWallet = { state: walletDecider.initialState, revision: -1, eventId: null };
     return this.loaded(streamId, foldOnto(empty, events), events.length, -1);
   }
@@ -152,12 +153,12 @@ export class WalletSnapshotting {
 function whyItDoesNotFit(
   snapshot: WalletSnapshot,
   state: WalletState,
-  atRevision: RecordedEvent | undefined,
+  atRevision: RecordedEvent<WalletEvent> | undefined,
 ): string | null {
   if (!atRevision || atRevision.revision !== snapshot.revision) return 'the stream has no event at its revision';
   if (atRevision.eventId.toLowerCase() !== snapshot.eventId.toLowerCase())
     return `the event at its revision is ${atRevision.eventId}, not ${snapshot.eventId}`;
-  const { data } = domainEventOf<WalletEvent>(atRevision);
+  const { data } = atRevision;
   const currency: unknown = data.currency;
   const recorded = isCurrency(currency) ? Money.parse(data.balanceAfter, currency) : null;
   if (!recorded || currency !== state.currency || recorded.minor !== state.balanceMinor)
@@ -196,10 +197,10 @@ function sealedText(
   ]);
 }
 
-function foldOnto(wallet: FoldedWallet, events: readonly RecordedEvent[]): FoldedWallet {
+function foldOnto(wallet: FoldedWallet, events: readonly RecordedEvent<WalletEvent>[]): FoldedWallet {
   let { state, revision, eventId } = wallet;
   for (const event of events) {
-    state = walletDecider.evolve(state, domainEventOf<WalletEvent>(event));
+    state = walletDecider.evolve(state, event);
     revision = event.revision;
     eventId = event.eventId;
   }

@@ -14,7 +14,8 @@ import {
 import { JOB_KINDS } from '../shared/job-kinds';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
 import { partnerEventBody } from './partner-events';
-import { DeliverWebhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_GAP_MS, webhookJobId } from './webhook-events';
+import { DeliverWebhookPayload } from '../ports/job-payloads';
+import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_GAP_MS, webhookJobId } from './webhook-events';
 import { signatureHeader } from './webhook-signature';
 
 /**
@@ -23,7 +24,7 @@ import { signatureHeader } from './webhook-signature';
  * The body is fixed at the first attempt; each attempt is signed afresh with its own timestamp.
  */
 @Injectable()
-export class DeliverWebhookJob implements JobHandler {
+export class DeliverWebhookJob implements JobHandler<'deliver-webhook'> {
   readonly kind = JOB_KINDS.deliverWebhook;
 
   constructor(
@@ -36,8 +37,8 @@ export class DeliverWebhookJob implements JobHandler {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async run(job: Job): Promise<void> {
-    const payload = job.payload as unknown as DeliverWebhookPayload;
+  async run(job: Job<'deliver-webhook'>): Promise<void> {
+    const payload = job.payload;
     const settings = await this.readModels.partnerSettings(payload.partnerId, payload.environment);
     let delivery = await this.deliveries.get(payload.deliveryId);
     if (!delivery) {

@@ -2,6 +2,7 @@ import { Environment } from '../../domain/shared/environment';
 import { Currency, isCurrency } from '../../domain/money/currency';
 import { TransactionSettled } from '../../domain/transaction/transaction.events';
 import { WalletRefunded } from '../../domain/wallet/wallet.events';
+import { typesOf } from '../../domain/shared/event-types';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { amountLocal } from '../orders/order-response';
 import { RecordedEvent } from '../ports/event-store.port';
@@ -11,11 +12,13 @@ import { PartnerEventFactsData, WEBHOOK_EVENTS, WebhookEventName } from './webho
 import { WalletLowBalanceReached } from '../../domain/wallet/low-balance';
 
 /** The log events that announce an outcome to the partner (by webhook and in the events feed). */
-export const PARTNER_EVENT_SOURCES: ReadonlySet<string> = new Set([
-  'TransactionSettled',
-  'WalletRefunded',
-  'WalletLowBalanceReached',
-]);
+export type PartnerEventSource = TransactionSettled | WalletRefunded | WalletLowBalanceReached;
+
+export const PARTNER_EVENT_SOURCES = typesOf<PartnerEventSource['type']>({
+  TransactionSettled: true,
+  WalletRefunded: true,
+  WalletLowBalanceReached: true,
+});
 
 /** One partner-visible event: what the webhook delivery and the feed entry are made of. */
 export interface PartnerEventFacts {
@@ -35,7 +38,7 @@ export const partnerEventId = (orderId: string, event: WebhookEventName): string
 /** A settlement announces transaction.succeeded; a refund after a failure announces transaction.failed. */
 export function partnerEventOf(event: RecordedEvent): PartnerEventFacts | null {
   if (event.type === 'TransactionSettled') {
-    const data = event.data as TransactionSettled['data'];
+    const data = event.data;
     const { partnerId, environment } = event.metadata;
     if (!partnerId || !environment) return null;
     return {
@@ -50,7 +53,7 @@ export function partnerEventOf(event: RecordedEvent): PartnerEventFacts | null {
   if (event.type === 'WalletRefunded') {
     const wallet = parseWalletStreamId(event.streamId);
     if (!wallet) return null;
-    const data = event.data as WalletRefunded['data'];
+    const data = event.data;
     return {
       eventId: partnerEventId(data.orderId, WEBHOOK_EVENTS.failed),
       event: WEBHOOK_EVENTS.failed,
@@ -60,7 +63,7 @@ export function partnerEventOf(event: RecordedEvent): PartnerEventFacts | null {
     };
   }
   if (event.type === 'WalletLowBalanceReached') {
-    const data = event.data as WalletLowBalanceReached['data'];
+    const data = event.data;
     return {
       eventId: partnerEventId(data.orderId, WEBHOOK_EVENTS.lowBalance),
       event: WEBHOOK_EVENTS.lowBalance,

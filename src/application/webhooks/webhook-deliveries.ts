@@ -6,7 +6,8 @@ import { JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
 import { DeliveryState, WEBHOOK_DELIVERY_STORE, WebhookDelivery, WebhookDeliveryStore } from '../ports/webhook.port';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { ServiceError } from '../shared/service-error';
-import { DeliverWebhookPayload, WebhookEventName, webhookJobId } from './webhook-events';
+import { DeliverWebhookPayload } from '../ports/job-payloads';
+import { WebhookEventName, webhookJobId } from './webhook-events';
 
 /** The WebhookAttempt resource: one attempt of a delivery. */
 export interface WebhookAttemptResource {
@@ -150,7 +151,7 @@ export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
       id: webhookJobId(deliveryId, attempt, true),
       kind: JOB_KINDS.deliverWebhook,
       dueAt: this.clock.now(),
-      payload: { ...payload },
+      payload,
     });
     return { delivery_id: deliveryId, scheduled_attempt: attempt };
   }

@@ -9,19 +9,6 @@ export type WebhookEventName = (typeof WEBHOOK_EVENTS)[keyof typeof WEBHOOK_EVEN
 export const WEBHOOK_RETRY_GAP_MS = 5 * 60_000;
 export const WEBHOOK_MAX_ATTEMPTS = 4;
 
-export interface DeliverWebhookPayload {
-  deliveryId: string;
-  event: WebhookEventName;
-  orderId: string;
-  partnerId: string;
-  environment: 'live' | 'sandbox';
-  attempt: number;
-  /** An operator's re-send: one attempt, no further automatic retries. */
-  manual: boolean;
-  /** What the triggering event said (operator_ref and settled_at, or refunded_at). */
-  facts: PartnerEventFactsData;
-}
-
 /** What the event that triggered an announcement said: operator_ref and settled_at, refunded_at, or the balance and threshold. */
 export interface PartnerEventFactsData {
   operatorRef?: string;

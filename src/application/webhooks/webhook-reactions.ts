@@ -2,18 +2,21 @@ import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { Reaction, SettingsAtScheduling } from '../ports/reaction.port';
 import { JOB_KINDS } from '../shared/job-kinds';
-import { DeliverWebhookPayload, webhookJobId } from './webhook-events';
-import { PARTNER_EVENT_SOURCES, partnerEventOf } from './partner-events';
+import { DeliverWebhookPayload } from '../ports/job-payloads';
+import { webhookJobId } from './webhook-events';
+import { PARTNER_EVENT_SOURCES, PartnerEventSource, partnerEventOf } from './partner-events';
 
-const deliveryOf = (job: Job): DeliverWebhookPayload => job.payload as unknown as DeliverWebhookPayload;
+/** The deliveries among a batch's jobs (a reaction's batch holds only its own kind). */
+const deliveriesOf = (jobs: readonly Job[]): Job<typeof JOB_KINDS.deliverWebhook>[] =>
+  jobs.filter((job): job is Job<typeof JOB_KINDS.deliverWebhook> => job.kind === JOB_KINDS.deliverWebhook);
 
 /**
  * A settlement announces transaction.succeeded; a refund after a failure announces
  * transaction.failed (to partners with a webhook URL).
  */
-export const webhookReactions: Reaction = {
-  handles: new Set(PARTNER_EVENT_SOURCES),
-  jobsFor(event: RecordedEvent): Job[] {
+export const webhookReactions: Reaction<PartnerEventSource> = {
+  handles: PARTNER_EVENT_SOURCES,
+  jobsFor(event: RecordedEvent<PartnerEventSource>): Job[] {
     const announced = partnerEventOf(event);
     if (!announced) return [];
     const payload: DeliverWebhookPayload = {
@@ -31,7 +34,7 @@ export const webhookReactions: Reaction = {
         id: webhookJobId(payload.deliveryId, 1),
         kind: JOB_KINDS.deliverWebhook,
         dueAt: new Date(event.metadata.occurredAt),
-        payload: { ...payload },
+        payload,
       },
     ];
   },
@@ -40,7 +43,8 @@ export const webhookReactions: Reaction = {
    * polls costs settlement no job per order. (The delivery reads the URL again when it runs.)
    */
   async stillWanted(jobs: readonly Job[], settings: SettingsAtScheduling): Promise<Job[]> {
-    const hasUrl = await settings.withWebhookUrl(jobs.map(deliveryOf));
-    return jobs.filter((job) => hasUrl(deliveryOf(job)));
+    const deliveries = deliveriesOf(jobs);
+    const hasUrl = await settings.withWebhookUrl(deliveries.map((job) => job.payload));
+    return deliveries.filter((job) => hasUrl(job.payload));
   },
 };

@@ -1,4 +1,5 @@
 import { OperatorRole } from './operator-role';
+import { EventStream, EventTypeTable, typesOf } from '../shared/event-types';
 
 /** Only the keyed hash of the token is recorded; the token itself is shown once and forgotten. */
 export type OperatorCreated = {
@@ -20,7 +21,9 @@ export type OperatorRevoked = {
 
 export type OperatorEvent = OperatorCreated | OperatorRevoked;
 
-export const OPERATOR_EVENT_TYPES: ReadonlySet<string> = new Set(['OperatorCreated', 'OperatorRevoked']);
+export const OPERATOR_EVENTS: EventTypeTable<OperatorEvent> = { OperatorCreated: true, OperatorRevoked: true };
+export const OPERATOR_EVENT_TYPES: ReadonlySet<string> = typesOf(OPERATOR_EVENTS);
 
 /** Every back-office operator in one stream: a few dozen people, read whole and kept folded. */
 export const OPERATORS_STREAM_ID = 'back-office-operators';
+export const OPERATORS_STREAM: EventStream<OperatorEvent> = { id: OPERATORS_STREAM_ID, holds: OPERATOR_EVENTS };

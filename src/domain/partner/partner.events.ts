@@ -3,6 +3,7 @@ import { Currency } from '../money/currency';
 import { Environment } from '../shared/environment';
 import { SettingsChange } from './partner-settings';
 import { KeyScope } from './scoped-key';
+import { EventStream, EventTypeTable } from '../shared/event-types';
 
 export type KycStatus = 'pending' | 'approved' | 'suspended';
 
@@ -85,4 +86,20 @@ export type PartnerEvent =
   | PartnerSettingsChanged
   | WebhookSecretRotated;
 
+export const PARTNER_EVENTS: EventTypeTable<PartnerEvent> = {
+  PartnerOnboarded: true,
+  ApiKeyIssued: true,
+  ApiKeyRevoked: true,
+  ScopedKeyCreated: true,
+  ScopedKeyRevoked: true,
+  KycStatusChanged: true,
+  PartnerSettingsChanged: true,
+  WebhookSecretRotated: true,
+};
+
 export const partnerStreamId = (partnerId: string): string => `partner-${partnerId}`;
+
+export const partnerStream = (partnerId: string): EventStream<PartnerEvent> => ({
+  id: partnerStreamId(partnerId),
+  holds: PARTNER_EVENTS,
+});

@@ -1,4 +1,5 @@
 import { FindingKind, OwnOrder, UpstreamTransaction } from './reconciliation';
+import { EventStream, EventTypeTable, typesOf } from '../shared/event-types';
 
 /** A difference between a provider's report and our orders, found by a reconciliation of one UTC day. */
 export type ReconciliationMismatchFound = {
@@ -15,7 +16,15 @@ export type ReconciliationMismatchFound = {
   };
 };
 
-export const RECONCILIATION_EVENT_TYPES: ReadonlySet<string> = new Set(['ReconciliationMismatchFound']);
+export type ReconciliationEvent = ReconciliationMismatchFound;
+
+export const RECONCILIATION_EVENTS: EventTypeTable<ReconciliationEvent> = { ReconciliationMismatchFound: true };
+export const RECONCILIATION_EVENT_TYPES: ReadonlySet<string> = typesOf(RECONCILIATION_EVENTS);
 
 /** One stream per provider and day: running the day again records only what it had not found before. */
 export const reconciliationStreamId = (provider: string, date: string): string => `reconciliation-${provider}-${date}`;
+
+export const reconciliationStream = (provider: string, date: string): EventStream<ReconciliationEvent> => ({
+  id: reconciliationStreamId(provider, date),
+  holds: RECONCILIATION_EVENTS,
+});

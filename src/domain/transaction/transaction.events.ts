@@ -3,6 +3,7 @@ import { Environment } from '../shared/environment';
 import { Currency } from '../money/currency';
 import { OrderProduct } from '../wallet/order-product';
 import { RouteTarget } from '../routing/route';
+import { EventStream, EventTypeTable, typesOf } from '../shared/event-types';
 
 /** Facts about one order, in its own stream. INITIATED and DISPUTED are internal and never shown to partners. */
 export type TransactionInitiated = {
@@ -155,18 +156,25 @@ export type TransactionEvent =
   | TransactionLookedUp
   | TransactionFailureWithheld;
 
-export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'TransactionInitiated',
-  'TransactionSubmitted',
-  'TransactionSettled',
-  'TransactionFailed',
-  'TransactionDisputed',
-  'ProviderAnsweredAfterHold',
-  'ProviderAnsweredAfterOutcome',
-  'TransactionAttemptInDoubt',
-  'TransactionAttemptNotSent',
-  'TransactionLookedUp',
-  'TransactionFailureWithheld',
-]);
+export const TRANSACTION_EVENTS: EventTypeTable<TransactionEvent> = {
+  TransactionInitiated: true,
+  TransactionSubmitted: true,
+  TransactionSettled: true,
+  TransactionFailed: true,
+  TransactionDisputed: true,
+  ProviderAnsweredAfterHold: true,
+  ProviderAnsweredAfterOutcome: true,
+  TransactionAttemptInDoubt: true,
+  TransactionAttemptNotSent: true,
+  TransactionLookedUp: true,
+  TransactionFailureWithheld: true,
+};
+export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = typesOf(TRANSACTION_EVENTS);
 
 export const transactionStreamId = (orderId: string): string => `order-${orderId}`;
+
+/** An order's own stream. */
+export const transactionStream = (orderId: string): EventStream<TransactionEvent> => ({
+  id: transactionStreamId(orderId),
+  holds: TRANSACTION_EVENTS,
+});

@@ -1,6 +1,7 @@
 import { Currency } from '../money/currency';
 import { Money } from '../money/money';
 import { Environment } from '../shared/environment';
+import { EventStream, EventTypeTable } from '../shared/event-types';
 
 /**
  * `wallet.low_balance`: the available balance fell below the partner's threshold. Decided from
@@ -23,9 +24,22 @@ export type WalletLowBalanceReached = {
   };
 };
 
+/** What a wallet's notice stream holds. */
+export type LowBalanceNoticeEvent = WalletLowBalanceReached;
+
+export const LOW_BALANCE_NOTICE_EVENTS: EventTypeTable<LowBalanceNoticeEvent> = { WalletLowBalanceReached: true };
+
 /** Notices live in a stream of their own per wallet (never the wallet's, whose hot appends they would contend with). */
 export const lowBalanceNoticeStreamId = (partnerId: string, environment: Environment): string =>
   `balance-notices-${partnerId}-${environment}`;
+
+export const lowBalanceNoticeStream = (
+  partnerId: string,
+  environment: Environment,
+): EventStream<LowBalanceNoticeEvent> => ({
+  id: lowBalanceNoticeStreamId(partnerId, environment),
+  holds: LOW_BALANCE_NOTICE_EVENTS,
+});
 
 export interface DebitMovement {
   amount: string;

@@ -1,4 +1,5 @@
 import { Currency } from '../money/currency';
+import { EventTypeTable, typesOf } from '../shared/event-types';
 import { RouteTarget } from '../routing/route';
 import { OrderProduct } from './order-product';
 
@@ -50,4 +51,9 @@ export type WalletRefunded = {
 };
 
 export type WalletEvent = WalletCredited | WalletDebited | WalletRefunded;
-export const WALLET_EVENT_TYPES: ReadonlySet<string> = new Set(['WalletCredited', 'WalletDebited', 'WalletRefunded']);
+export const WALLET_EVENTS: EventTypeTable<WalletEvent> = {
+  WalletCredited: true,
+  WalletDebited: true,
+  WalletRefunded: true,
+};
+export const WALLET_EVENT_TYPES: ReadonlySet<string> = typesOf(WALLET_EVENTS);

@@ -1,3 +1,6 @@
+import { LOG_EVENT_DECODER } from '../../application/ports/event-decoder.port';
+import { EventImport } from '../../application/ports/event-import.port';
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
 import { EventStore } from '../../application/ports/event-store.port';
 import { ServiceConfig } from '../../config/service-config';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
@@ -5,10 +8,13 @@ import { SqlEventStore } from '../event-store/sql-event-store';
 import { openDatabase } from '../open-database';
 import { SqlDatabase } from '../sql/sql-database';
 
+/** The configured store with the ports a move of its history uses besides the EventStore. */
+export type MovableEventStore = EventStore & EventImport & EventLogDiagnostics;
+
 export interface ConfiguredStore {
   /** The service database (read models, jobs); in eventstoredb mode the PostgreSQL beside EventStoreDB. */
   db: SqlDatabase;
-  store: EventStore;
+  store: MovableEventStore;
   /** Closes both; a plain function, so it may be taken off the object. */
   close: () => Promise<void>;
 }
@@ -19,12 +25,14 @@ export interface ConfiguredStore {
  */
 export async function openConfiguredStore(config: ServiceConfig): Promise<ConfiguredStore> {
   const db = await openDatabase(config);
-  let store: EventStore;
+  let store: MovableEventStore;
   try {
     store =
       config.eventStore === 'eventstoredb'
-        ? await EventStoreDbEventStore.connect(config.eventStoreConnectionString ?? '', { watchRemoteAppends: false })
-        : new SqlEventStore(db);
+        ? await EventStoreDbEventStore.connect(config.eventStoreConnectionString ?? '', LOG_EVENT_DECODER, {
+            watchRemoteAppends: false,
+          })
+        : new SqlEventStore(db, LOG_EVENT_DECODER);
   } catch (error) {
     await db.close();
     throw error;

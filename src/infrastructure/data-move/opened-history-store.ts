@@ -1,5 +1,8 @@
+import { EventImport } from '../../application/ports/event-import.port';
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
 import { EventStore, RecordedEvent } from '../../application/ports/event-store.port';
 import { ImportedWork, OpenedHistoryStore, StoreNotEmptyError } from '../../application/ports/history-move.port';
+import { storedJobOf } from '../../application/ports/job-queue.port';
 import { forgetWalletSnapshots } from '../wallet-snapshots/sql-wallet-snapshots';
 import { bindAnsweredKeys } from '../idempotency/bind-keys';
 import { insertJobs } from '../jobs/sql-job-queue';
@@ -12,7 +15,7 @@ import { SqlDatabase } from '../sql/sql-database';
 /** A store and the service database beside it (read models, checkpoints, jobs, keys), as a history move uses them. */
 export const openedHistoryStore = (
   db: SqlDatabase,
-  store: EventStore,
+  store: EventStore & EventLogDiagnostics & EventImport,
   close: () => Promise<void>,
 ): OpenedHistoryStore => ({
   store,
@@ -33,7 +36,7 @@ async function adoptImportedWork(db: SqlDatabase, work: ImportedWork): Promise<v
   await checkpoints.ensure(db, PROJECTION_GROUPS.reactions);
   await db.transaction(async (tx) => {
     if (work.head) await checkpoints.write(tx, PROJECTION_GROUPS.reactions, work.head);
-    await insertJobs(tx, work.jobs);
+    await insertJobs(tx, work.jobs.map(storedJobOf));
     await bindAnsweredKeys(tx, work.bindings);
   });
 }

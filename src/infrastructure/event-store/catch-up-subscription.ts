@@ -1,4 +1,4 @@
-import { EventStore, GlobalPosition, RecordedEvent } from '../../application/ports/event-store.port';
+import { DomainEvent, EventStore, GlobalPosition, RecordedEvent } from '../../application/ports/event-store.port';
 
 export interface CatchUpOptions {
   /** The position already handled (a stored checkpoint); null reads from the first event. */
@@ -27,10 +27,10 @@ export interface CatchUpSubscription {
  * Reads the whole log in global order from a checkpoint, then keeps following it.
  * Events reach the handler one at a time, in order, each handler awaited before the next.
  */
-export function subscribeToAll(
-  store: EventStore,
+export function subscribeToAll<Event extends DomainEvent>(
+  store: Pick<EventStore<Event>, 'readAll' | 'subscribe'>,
   options: CatchUpOptions,
-  handler: (event: RecordedEvent) => Promise<void>,
+  handler: (event: RecordedEvent<Event>) => Promise<void>,
 ): CatchUpSubscription {
   const batchSize = options.batchSize ?? 100;
   const pollIntervalMs = options.pollIntervalMs ?? 100;
@@ -41,7 +41,7 @@ export function subscribeToAll(
   let stopping = false;
   let failure: { error: unknown } | null = null;
   const alarm = new Alarm();
-  const unsubscribe = store.onAppended(() => alarm.ring());
+  const unsubscribe = store.subscribe(() => alarm.ring());
 
   const readOnce = async (): Promise<number> => {
     const batch = await store.readAll(position, { maxCount: batchSize, eventTypes: options.eventTypes });

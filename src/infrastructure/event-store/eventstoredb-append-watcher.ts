@@ -5,7 +5,7 @@ import { EventStoreDbSubscription, SubscribingClient, subscribeToAllEvents } fro
 type WatcherOptions = Pick<EventStoreDbOptions, 'watchRemoteAppends' | 'subscriptionBackoff' | 'onWarning'>;
 
 /**
- * Wakes the store's onAppended listeners: at once for appends of this process, and, while anyone listens,
+ * Wakes the store's subscribers: at once for appends of this process, and, while anyone listens,
  * through a native subscription to $all for appends of other processes (once per burst).
  */
 export class EventStoreDbAppendWatcher {
@@ -22,7 +22,7 @@ export class EventStoreDbAppendWatcher {
     this.appended.setMaxListeners(0);
   }
 
-  onAppended(listener: () => void): () => void {
+  subscribe(listener: () => void): () => void {
     this.appended.on('appended', listener);
     this.startWatcher();
     return () => {

@@ -12,6 +12,7 @@ import {
   AppendResult,
   DuplicateEventIdError,
   ExpectedRevision,
+  DomainEvent,
   NewEvent,
   WrongExpectedRevisionError,
 } from '../../application/ports/event-store.port';
@@ -66,7 +67,7 @@ export class EventStoreDbAppends {
 
   async append(
     streamId: string,
-    events: NewEvent[],
+    events: readonly NewEvent<DomainEvent>[],
     data: EventData[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
@@ -88,7 +89,7 @@ export class EventStoreDbAppends {
 
   private async tryAppend(
     streamId: string,
-    events: NewEvent[],
+    events: readonly NewEvent<DomainEvent>[],
     ids: string[],
     data: EventData[],
     expected: ExpectedRevision,
@@ -178,7 +179,11 @@ export class EventStoreDbAppends {
     }
   }
 
-  private async writeCorrelationIntents(streamId: string, events: NewEvent[], first: number): Promise<void> {
+  private async writeCorrelationIntents(
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+    first: number,
+  ): Promise<void> {
     const intents = correlationIntents(
       streamId,
       events.map((event) => ({ eventId: event.eventId, correlationId: event.metadata.correlationId })),

@@ -37,7 +37,7 @@ export interface EventStoreDbOptions {
   claimLeaseMs: number;
   /** Attempts of one append when `any`/`stream_exists` lose a race or two writers contend for a claim. */
   maxAppendAttempts: number;
-  /** Follow $all with a native subscription while onAppended has listeners, so appends by other processes wake them too. */
+  /** Follow $all with a native subscription while the store has subscribers, so appends by other processes wake them too. */
   watchRemoteAppends: boolean;
   subscriptionBackoff: BackoffPolicy;
   /** Told of subscription drops and other recoverable trouble. */

@@ -1,7 +1,14 @@
 import { AllStreamResolvedEvent, BACKWARDS, END, EventStoreDBClient, FORWARDS, START } from '@eventstore/db-client';
+import { LogEvent } from '../../domain/log-events';
+import { EventStream } from '../../domain/shared/event-types';
+import { EventDecoder } from '../../application/ports/event-decoder.port';
+import { EventImport } from '../../application/ports/event-import.port';
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
+import { EventsByCorrelation } from '../../application/ports/events-by-correlation.port';
 import {
   AppendOptions,
   AppendResult,
+  DomainEvent,
   EventStore,
   ExpectedRevision,
   GlobalPosition,
@@ -9,11 +16,12 @@ import {
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
-  StreamAppend,
-  StreamAppendOutcome,
+  StreamRef,
+  UntypedEvent,
   comparePositions,
+  inStream,
+  streamIdOf,
 } from '../../application/ports/event-store.port';
-import { appendEach } from './append-each';
 import { EventStoreDbAppendWatcher } from './eventstoredb-append-watcher';
 import { EventStoreDbAppends, assertServiceStream } from './eventstoredb-append';
 import { DEFAULT_EVENTSTOREDB_OPTIONS, EventStoreDbClient, EventStoreDbOptions } from './eventstoredb-client';
@@ -56,7 +64,9 @@ const HEAD_PAGE = 64;
  *   (or lost its connection) fails with EventStoreDbAppendOutcomeUnknownError; a hard-deleted stream is an error,
  *   never an empty stream; access denied to $all says which right the service's user lacks.
  */
-export class EventStoreDbEventStore implements EventStore {
+export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
+  implements EventStore<Event>, EventsByCorrelation<Event>, EventLogDiagnostics, EventImport
+{
   private readonly reads: EventStoreDbReads;
   private readonly appends: EventStoreDbAppends;
   private readonly watcher: EventStoreDbAppendWatcher;
@@ -68,22 +78,25 @@ export class EventStoreDbEventStore implements EventStore {
    * Connects with our keep-alive and deadline settings added to the connection string where it sets none
    * (esdb://host:2113?tls=false...), and checks the server answers before returning.
    */
-  static connect(
+  static connect<Event extends DomainEvent>(
     connectionString: string,
+    decoder: EventDecoder<Event>,
     options: Partial<EventStoreDbOptions> = {},
-  ): Promise<EventStoreDbEventStore> {
+  ): Promise<EventStoreDbEventStore<Event>> {
     return EventStoreDbEventStore.openChecked(
       EventStoreDBClient.connectionString(withClientSettings(connectionString)),
+      decoder,
       options,
     );
   }
 
   /** The store over `client`, once the server has answered a read of $all (which also proves the user may read it). */
-  static async openChecked(
+  static async openChecked<Event extends DomainEvent>(
     client: EventStoreDbClient,
+    decoder: EventDecoder<Event>,
     options: Partial<EventStoreDbOptions> = {},
-  ): Promise<EventStoreDbEventStore> {
-    const store = new EventStoreDbEventStore(client, options);
+  ): Promise<EventStoreDbEventStore<Event>> {
+    const store = new EventStoreDbEventStore(client, decoder, options);
     try {
       await store.headPosition();
     } catch (error) {
@@ -98,6 +111,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   constructor(
     private readonly client: EventStoreDbClient,
+    private readonly decoder: EventDecoder<Event>,
     options: Partial<EventStoreDbOptions> = {},
   ) {
     const settings = { ...DEFAULT_EVENTSTOREDB_OPTIONS, ...options };
@@ -106,18 +120,14 @@ export class EventStoreDbEventStore implements EventStore {
     this.appends = new EventStoreDbAppends(client, this.reads, settings, () => this.watcher.appendedHere());
   }
 
-  /** Idempotency-Keys live in PostgreSQL, which cannot share a commit with EventStoreDB: they are reserved around the append instead. */
-  readonly bindsIdempotencyKeys = false;
-
-  async append(
+  /** One stream per append: `gatherTurn` has nothing to gather here. */
+  async append<Appended extends Event>(
     streamId: string,
-    events: NewEvent[],
+    events: readonly NewEvent<Appended>[],
     expected: ExpectedRevision,
-    options: AppendOptions = {},
+    _options: AppendOptions = {},
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    if (options.idempotencyKeys?.length)
-      throw new Error('EventStoreDB cannot bind Idempotency-Keys in the commit of its events; nothing was written');
     return traced(
       'event append',
       () =>
@@ -129,11 +139,6 @@ export class EventStoreDbEventStore implements EventStore {
         ),
       () => appendSpan([{ streamId, events }]),
     );
-  }
-
-  /** EventStoreDB commits one stream per append: the streams are appended side by side, each on its own. */
-  appendMany(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
-    return appendEach(this, appends);
   }
 
   /**
@@ -151,7 +156,14 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {
+  readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent<Event>[]>;
+  readStream<Held extends Event>(
+    stream: EventStream<Held>,
+    fromRevision?: number,
+    maxCount?: number,
+  ): Promise<RecordedEvent<Held>[]>;
+  async readStream(stream: StreamRef, fromRevision = 0, maxCount?: number): Promise<RecordedEvent<Event>[]> {
+    const streamId = streamIdOf(stream);
     if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
       throw new RangeError(`fromRevision ${fromRevision} is not a revision`);
     if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 0))
@@ -163,21 +175,24 @@ export class EventStoreDbEventStore implements EventStore {
       direction: FORWARDS,
       maxCount,
     });
-    return events.map(toRecordedEvent);
+    return events.map((event) => this.decoded(toRecordedEvent(event), stream));
   }
 
   /** Read on the leader, so an append that has returned is seen even when followers lag. */
-  async readLastEvent(streamId: string): Promise<RecordedEvent | null> {
+  readLastEvent(streamId: string): Promise<RecordedEvent<Event> | null>;
+  readLastEvent<Held extends Event>(stream: EventStream<Held>): Promise<RecordedEvent<Held> | null>;
+  async readLastEvent(stream: StreamRef): Promise<RecordedEvent<Event> | null> {
+    const streamId = streamIdOf(stream);
     assertServiceStream(streamId);
     const [last] = await this.reads.streamRecords(
       streamId,
       { fromRevision: END, direction: BACKWARDS, maxCount: 1 },
       true,
     );
-    return last ? toRecordedEvent(last) : null;
+    return last ? this.decoded(toRecordedEvent(last), stream) : null;
   }
 
-  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]> {
+  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent<Event>[]> {
     if (!Number.isSafeInteger(options.maxCount) || options.maxCount < 1)
       throw new RangeError('maxCount must be a positive integer');
     const types = options.eventTypes;
@@ -189,7 +204,7 @@ export class EventStoreDbEventStore implements EventStore {
       positionOf: positionOfResolved,
       select: (resolved) =>
         resolved.event && isServiceEvent(resolved.event) && (!types || types.has(resolved.event.type))
-          ? toRecordedEvent(resolved.event)
+          ? this.decoded(toRecordedEvent(resolved.event))
           : null,
     });
     if (scan.reachedEnd && scan.scannedTo) {
@@ -224,7 +239,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** Reads the correlation id's index stream and keeps the intents whose events really are where they said. */
-  async readByCorrelationId(correlationId: string): Promise<RecordedEvent[]> {
+  async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     const records = await this.reads.streamRecords(correlationStreamName(correlationId), {
       fromRevision: START,
       direction: FORWARDS,
@@ -237,7 +252,7 @@ export class EventStoreDbEventStore implements EventStore {
         wanted.set(key, (wanted.get(key) ?? new Set()).add(eventId.toLowerCase()));
       }
     }
-    const found = new Map<string, RecordedEvent>();
+    const found = new Map<string, RecordedEvent<Event>>();
     const slots = [...wanted.keys()].map((key) => {
       const [streamId, revision] = key.split('\u0000');
       return { streamId, revision: Number(revision) };
@@ -254,7 +269,7 @@ export class EventStoreDbEventStore implements EventStore {
           )
             continue;
           const event = toRecordedEvent(record);
-          if (event.metadata.correlationId === correlationId) found.set(event.eventId, event);
+          if (event.metadata.correlationId === correlationId) found.set(event.eventId, this.decoded(event));
         }
       }),
     );
@@ -265,8 +280,8 @@ export class EventStoreDbEventStore implements EventStore {
     return 0;
   }
 
-  onAppended(listener: () => void): () => void {
-    return this.watcher.onAppended(listener);
+  subscribe(listener: () => void): () => void {
+    return this.watcher.subscribe(listener);
   }
 
   async close(): Promise<void> {
@@ -274,6 +289,11 @@ export class EventStoreDbEventStore implements EventStore {
     this.closed = true;
     await this.watcher.close();
     await this.client.dispose();
+  }
+
+  /** Every event this store reads becomes an event of its log here, and only here. */
+  private decoded(recorded: RecordedEvent<UntypedEvent>, stream: StreamRef = recorded.streamId): RecordedEvent<Event> {
+    return inStream(stream, this.decoder.decode(recorded));
   }
 }
 

@@ -19,12 +19,14 @@ import {
   jsonEvent,
 } from '@eventstore/db-client';
 import {
+  DomainEvent,
   EventMetadata,
   ExpectedRevision,
   GlobalPosition,
   HistoricalEvent,
   NewEvent,
   RecordedEvent,
+  UntypedEvent,
   WrongExpectedRevisionError,
 } from '../../application/ports/event-store.port';
 
@@ -138,7 +140,7 @@ export const isPlainObject = (value: unknown): value is PlainObject =>
 /** EventStoreDB's system events (`$metadata`, `$>` links, `$statsCollection`, our id claims...) have `$`-prefixed types. */
 export const isSystemEventType = (type: string): boolean => type.startsWith('$');
 
-export function toEventData(event: NewEvent): EventData {
+export function toEventData(event: NewEvent<DomainEvent>): EventData {
   if (!UUID.test(event.eventId)) throw new EventStoreDbMappingError(`event id ${event.eventId} is not a UUID`);
   if (isSystemEventType(event.type))
     throw new EventStoreDbMappingError(`event type ${event.type}: types starting with $ are reserved for EventStoreDB`);
@@ -192,8 +194,11 @@ export function logPosition(position: Position | undefined): GlobalPosition | nu
   return toGlobalPosition(position);
 }
 
-/** Maps a stored event back; a log position is required (stream reads carry it from EventStoreDB 22.6 on). */
-export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
+/**
+ * Maps a stored event back, still undecoded (the store's decoder says which of its events it is); a log position
+ * is required (stream reads carry it from EventStoreDB 22.6 on).
+ */
+export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent<UntypedEvent> {
   const where = `${event.streamId}@${event.revision}`;
   const position = logPosition(event.position);
   if (!position)

@@ -8,7 +8,12 @@ import {
   SubscribeToAllOptions,
   excludeSystemEvents,
 } from '@eventstore/db-client';
-import { GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
+import {
+  GlobalPosition,
+  RecordedEvent,
+  UntypedEvent,
+  comparePositions,
+} from '../../application/ports/event-store.port';
 import {
   explainAllStreamError,
   isServiceEvent,
@@ -84,7 +89,7 @@ export interface EventStoreDbSubscription {
 export function subscribeToAllEvents(
   client: SubscribingClient,
   options: EventStoreDbSubscriptionOptions,
-  handler: (event: RecordedEvent) => Promise<void>,
+  handler: (event: RecordedEvent<UntypedEvent>) => Promise<void>,
 ): EventStoreDbSubscription {
   const policy = options.backoff ?? DEFAULT_BACKOFF;
   const filter = options.filter ?? excludeSystemEvents();

@@ -1,4 +1,4 @@
-import { EventMetadata } from '../../application/ports/event-store.port';
+import { EventMetadata, RecordedEvent, UntypedEvent } from '../../application/ports/event-store.port';
 
 /** A row of es_events as the SQL event store (and the reader of older PGlite folders) selects it. */
 export interface EventRow {
@@ -16,3 +16,18 @@ export interface EventRow {
 
 export const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id,
   stream_id, stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at`;
+
+/** A row as the event it stores, not yet decoded (the store's decoder says which event of its log it is). */
+export function recordedOf(row: EventRow): RecordedEvent<UntypedEvent> {
+  return {
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    revision: Number(row.stream_revision),
+    type: row.event_type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    recordedAt: new Date(row.recorded_at).toISOString(),
+  };
+}

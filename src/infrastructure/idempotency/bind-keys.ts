@@ -1,4 +1,4 @@
-import { KeyBinding } from '../../application/ports/event-store.port';
+import { KeyBinding } from '../../application/ports/key-binding-append.port';
 import { SqlExecutor } from '../sql/sql-database';
 
 /** Binds keys as answered (state completed), as an append binds them; a key bound already keeps its binding. */

@@ -1,5 +1,5 @@
 import { Clock } from '../../application/ports/clock.port';
-import { Job, JobHandler } from '../../application/ports/job-queue.port';
+import { JobHandler, StoredJob, isKnownJob } from '../../application/ports/job-queue.port';
 import { SqlDatabase } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { jobSpan } from '../tracing/background-spans';
@@ -29,7 +29,7 @@ export interface JobWorkerOptions {
   concurrency?: number;
   /** Delay before retrying a job whose handler threw, by attempt number. */
   retryDelayMs(attempt: number): number;
-  onError(error: unknown, job: Job): void;
+  onError(error: unknown, job: StoredJob): void;
 }
 
 /**
@@ -161,10 +161,12 @@ export class JobWorker {
     const job = jobOf(row);
     const handler = this.handlers.get(job.kind);
     try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      // Where a stored job becomes a job of its kind: a kind with a handler is one this release knows.
+      if (!handler || !isKnownJob(job)) throw new Error(`no handler for job kind ${job.kind}`);
+      const known = job;
       const result = await traced(
         `job ${job.kind}`,
-        () => handler.run(job, row.attempts),
+        () => handler.run(known, row.attempts),
         () => jobSpan(job, row.attempts),
       );
       await this.completions.submit({
@@ -213,7 +215,7 @@ export class JobWorker {
   }
 }
 
-const jobOf = (row: ClaimedRow): Job => ({
+const jobOf = (row: ClaimedRow): StoredJob => ({
   id: row.job_id,
   kind: row.kind,
   payload: row.payload,

@@ -1,6 +1,7 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { Job } from '../../application/ports/job-queue.port';
+import { Job, StoredJob, storedJobOf } from '../../application/ports/job-queue.port';
 import { Reaction } from '../../application/ports/reaction.port';
+import { LogEvent } from '../../domain/log-events';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 import { JOBS_SCHEMA } from './jobs.schema';
@@ -13,13 +14,13 @@ import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans
  * moves the checkpoint. Job ids are deterministic, so a replay schedules nothing new.
  */
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
-  const handles = new Set(reactions.flatMap((reaction) => [...reaction.handles]));
-  /** Each event's jobs, reaction by reaction, with the reaction that asked for each. */
+  const handles = new Set<LogEvent['type']>(reactions.flatMap((reaction) => [...reaction.handles]));
+  /** Each event's jobs, reaction by reaction, with the reaction that asked for each and the event that called for it. */
   const candidatesOf = (events: readonly RecordedEvent[]): Candidate[] =>
     events.flatMap((event) =>
       reactions
         .filter((reaction) => reaction.handles.has(event.type))
-        .flatMap((reaction) => withTraceLinks(event, reaction.jobsFor(event)).map((job) => ({ reaction, job }))),
+        .flatMap((reaction) => reaction.jobsFor(event).map((job) => ({ reaction, event, job }))),
     );
   return {
     name: 'reactions',
@@ -39,21 +40,23 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
 
 interface Candidate {
   reaction: Reaction;
+  event: RecordedEvent;
   job: Job;
 }
 
 /** A job keeps the trace context of the event that called for it, so its span links back to the order's request. */
-function withTraceLinks(event: RecordedEvent, jobs: Job[]): Job[] {
+function withTraceLinks(event: RecordedEvent, job: Job): StoredJob {
+  const stored = storedJobOf(job);
   const links = traceLinksForEvent(event);
-  if (links.length === 0) return jobs;
-  return jobs.map((job) => ({ ...job, payload: { ...job.payload, [TRACE_LINKS_KEY]: links } }));
+  if (links.length === 0) return stored;
+  return { ...stored, payload: { ...stored.payload, [TRACE_LINKS_KEY]: links } };
 }
 
 /**
  * The candidates each reaction still wants given the partners' settings in this transaction (one read per
  * reaction that asks, per batch), as each reaction completed them, in the order they were asked for.
  */
-async function stillWanted(candidates: readonly Candidate[], tx: SqlExecutor): Promise<Job[]> {
+async function stillWanted(candidates: readonly Candidate[], tx: SqlExecutor): Promise<StoredJob[]> {
   const settings = settingsAtScheduling(tx);
   const kept = new Map<Reaction, Map<string, Job>>();
   for (const reaction of new Set(candidates.map((candidate) => candidate.reaction))) {
@@ -62,10 +65,9 @@ async function stillWanted(candidates: readonly Candidate[], tx: SqlExecutor): P
     const wanted = await reaction.stillWanted(asked, settings);
     kept.set(reaction, new Map(wanted.map((job) => [job.id, job])));
   }
-  return candidates.flatMap(({ reaction, job }) => {
+  return candidates.flatMap(({ reaction, event, job }) => {
     const wanted = kept.get(reaction);
-    if (!wanted) return [job];
-    const completed = wanted.get(job.id);
-    return completed ? [completed] : [];
+    const completed = wanted ? wanted.get(job.id) : job;
+    return completed ? [withTraceLinks(event, completed)] : [];
   });
 }

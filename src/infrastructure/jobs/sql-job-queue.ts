@@ -1,9 +1,9 @@
-import { Job, JobQueue } from '../../application/ports/job-queue.port';
+import { Job, JobKind, JobQueue, StoredJob, storedJobOf } from '../../application/ports/job-queue.port';
 import { currentOriginTraceparent, currentTraceparent } from '../../application/ports/trace-context.port';
 import { SqlExecutor } from '../sql/sql-database';
 import { TRACE_LINKS_KEY } from '../tracing/background-spans';
 
-function withCurrentTraceLinks(job: Job): Job {
+function withCurrentTraceLinks(job: StoredJob): StoredJob {
   const current = currentTraceparent();
   if (!current || TRACE_LINKS_KEY in job.payload) return job;
   const origin = currentOriginTraceparent();
@@ -12,7 +12,7 @@ function withCurrentTraceLinks(job: Job): Job {
 }
 
 /** Scheduling is idempotent: a job id that exists already keeps its first schedule. */
-export async function insertJob(db: SqlExecutor, job: Job): Promise<void> {
+export async function insertJob(db: SqlExecutor, job: StoredJob): Promise<void> {
   await db.query(
     `INSERT INTO jobs (job_id, kind, payload, due_at) VALUES ($1, $2, $3::jsonb, $4) ON CONFLICT (job_id) DO NOTHING`,
     [job.id, job.kind, JSON.stringify(job.payload), job.dueAt.toISOString()],
@@ -20,7 +20,7 @@ export async function insertJob(db: SqlExecutor, job: Job): Promise<void> {
 }
 
 /** Schedules many jobs in one statement; as with one at a time, the first schedule of a job id wins. */
-export async function insertJobs(db: SqlExecutor, jobs: readonly Job[]): Promise<void> {
+export async function insertJobs(db: SqlExecutor, jobs: readonly StoredJob[]): Promise<void> {
   if (jobs.length === 0) return;
   if (jobs.length === 1) return insertJob(db, jobs[0]);
   // One JSON document rather than an array literal per column (which the driver builds element by element).
@@ -41,7 +41,7 @@ export class SqlJobQueue implements JobQueue {
   constructor(private readonly db: SqlExecutor) {}
 
   /** A job scheduled by a request or a job keeps that work's trace context (when tracing is on), to link back to it. */
-  schedule(job: Job): Promise<void> {
-    return insertJob(this.db, withCurrentTraceLinks(job));
+  schedule<Kind extends JobKind>(job: Job<Kind>): Promise<void> {
+    return insertJob(this.db, withCurrentTraceLinks(storedJobOf(job)));
   }
 }

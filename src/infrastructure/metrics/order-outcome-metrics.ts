@@ -1,5 +1,4 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { TransactionFailed, TransactionSettled } from '../../domain/transaction/transaction.events';
 import { SqlExecutor } from '../sql/sql-database';
 import { serviceMetrics } from './service-metrics';
 
@@ -20,10 +19,10 @@ export function countOrderOutcomes(
       if (event.type === 'WalletRefunded') serviceMetrics.refunds.inc();
       else if (event.type === 'TransactionDisputed') serviceMetrics.ordersHeld.inc();
       else if (event.type === 'TransactionSettled') {
-        const data = event.data as TransactionSettled['data'];
+        const data = event.data;
         outcomes.push({ orderId: data.orderId, outcome: 'success', at: data.settledAt });
       } else if (event.type === 'TransactionFailed') {
-        const data = event.data as TransactionFailed['data'];
+        const data = event.data;
         outcomes.push({ orderId: data.orderId, outcome: 'failed', at: data.failedAt });
       }
     }

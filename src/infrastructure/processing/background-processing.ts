@@ -1,5 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../application/ports/clock.port';
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
 import { EventStore } from '../../application/ports/event-store.port';
 import { IdempotencyStore } from '../../application/ports/idempotency-store.port';
 import { RateLimiter } from '../../application/ports/rate-limiter.port';
@@ -41,6 +42,8 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     private readonly idempotency: IdempotencyStore,
     private readonly clock: Clock,
     private readonly store: EventStore,
+    /** For a drain to know that no committed event waits behind an open transaction. */
+    private readonly diagnostics: Pick<EventLogDiagnostics, 'countCommittedNotYetReadable'>,
     private readonly db: SqlDatabase,
     private readonly mode: BackgroundMode,
     private readonly rateLimiter: RateLimiter,
@@ -52,7 +55,7 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     if (this.mode.kind === 'elsewhere') {
       const thread = this.mode.thread;
       await this.projections.start({ follow: false });
-      this.unsubscribe = this.store.onAppended(() => thread.nudge());
+      this.unsubscribe = this.store.subscribe(() => thread.nudge());
       return;
     }
     // Tests drive jobs by hand, but local appends still move the projections, as in the service.
@@ -97,7 +100,7 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
       const ran = await this.jobs.runDue();
       if (projected === 0 && ran === 0) {
         // Committed events behind a transaction that is still open elsewhere become readable when it ends.
-        if ((await this.store.countCommittedNotYetReadable()) === 0) return;
+        if ((await this.diagnostics.countCommittedNotYetReadable()) === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     }

@@ -1,3 +1,4 @@
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
 import { EventStore, GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
 import { RebuildPhase } from '../../application/ports/projections.port';
 import { splitStatements } from '../sql/migrations';
@@ -52,7 +53,9 @@ export class BlueGreenRebuild {
 
   constructor(
     private readonly db: SqlDatabase,
-    private readonly store: EventStore,
+    private readonly store: Pick<EventStore, 'readAll'>,
+    /** For the rebuild's total of events. */
+    private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly projection: SqlProjection,
     /** The checkpoint of the group that keeps the serving tables. */
     private readonly liveGroup: string,
@@ -92,14 +95,14 @@ export class BlueGreenRebuild {
   private async catchUpAndSwitch(tables: string[], liveSchema: string): Promise<number> {
     let position: GlobalPosition | null = null;
     let target = await checkpoints.read(this.db, this.liveGroup);
-    this.eventsTotal = target ? await this.store.countEvents(null, target) : 0;
+    this.eventsTotal = target ? await this.diagnostics.countEvents(null, target) : 0;
     await this.report('building');
     let failedSwitches = 0;
     for (;;) {
       if (this.options.stopping()) throw new RebuildStopped();
       const latest = await checkpoints.read(this.db, this.liveGroup);
       if (latest && (!target || comparePositions(latest, target) > 0)) {
-        this.eventsTotal += await this.store.countEvents(target, latest);
+        this.eventsTotal += await this.diagnostics.countEvents(target, latest);
         target = latest;
       }
       const batch = target

@@ -1,3 +1,4 @@
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
 import { EventStore, GlobalPosition } from '../../application/ports/event-store.port';
 import { ProjectionBarrier } from '../../application/ports/read-models.port';
 import { Projector } from './projector';
@@ -60,7 +61,9 @@ export class ProjectionDaemon implements ProjectionBarrier {
     private readonly readModels: readonly Projector[],
     /** Consumers that only schedule work (process managers): kept running, not waited for. */
     private readonly reactions: readonly Projector[],
-    private readonly store: EventStore,
+    private readonly store: Pick<EventStore, 'readAll' | 'subscribe'>,
+    /** For the lag of each projector. */
+    private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly pollIntervalMs: number,
     private readonly onError: (error: unknown) => void,
     private readonly spacing: RunSpacing = realTimeSpacing(0),
@@ -74,7 +77,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
     for (const projector of this.all()) await projector.start();
     if (!options.follow) return;
     // A local append needs only the new events; the poll also looks at the stored checkpoints (another process, a reset).
-    this.unsubscribe = this.store.onAppended(() => this.kick(false));
+    this.unsubscribe = this.store.subscribe(() => this.kick(false));
     if (this.pollIntervalMs > 0) this.timer = setInterval(() => this.kick(true), this.pollIntervalMs);
     this.kick(true);
   }
@@ -165,7 +168,10 @@ export class ProjectionDaemon implements ProjectionBarrier {
   async lag(): Promise<{ name: string; events: number }[]> {
     const result: { name: string; events: number }[] = [];
     for (const projector of this.all()) {
-      result.push({ name: projector.name, events: await this.store.countEvents(await projector.storedPosition()) });
+      result.push({
+        name: projector.name,
+        events: await this.diagnostics.countEvents(await projector.storedPosition()),
+      });
     }
     return result;
   }

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
 import { EventStore, GlobalPosition } from '../../application/ports/event-store.port';
 import {
   ProjectionAdmin,
@@ -35,7 +36,9 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
 
   constructor(
     private readonly db: SqlDatabase,
-    private readonly store: EventStore,
+    private readonly store: Pick<EventStore, 'readAll'>,
+    /** For the lag of each group and the rebuilds' totals. */
+    private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly groups: readonly ProjectionGroup[],
     private readonly onError: (error: unknown) => void,
     private readonly options: Omit<RebuildOptions, 'stopping'> = DEFAULT_OPTIONS,
@@ -47,7 +50,7 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
     const result: ProjectionStatus[] = [];
     for (const group of this.groups) {
       const checkpoint = await checkpoints.read(this.db, group.name);
-      const lagEvents = await this.store.countEvents(checkpoint);
+      const lagEvents = await this.diagnostics.countEvents(checkpoint);
       for (const projection of group.projections) {
         const version = versions.get(projection.name);
         result.push({
@@ -97,10 +100,18 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
         detail: `a rebuild of ${name} is already running${current ? ` (${current.rebuildId})` : ''}`,
       };
     }
-    const rebuild = new BlueGreenRebuild(this.db, this.store, found.projection, found.group.name, rebuildId, {
-      ...this.options,
-      stopping: () => this.stopping,
-    });
+    const rebuild = new BlueGreenRebuild(
+      this.db,
+      this.store,
+      this.diagnostics,
+      found.projection,
+      found.group.name,
+      rebuildId,
+      {
+        ...this.options,
+        stopping: () => this.stopping,
+      },
+    );
     const run = this.execute(rebuildId, rebuild).finally(() => this.running.delete(rebuildId));
     this.running.set(rebuildId, run);
     const started = await rebuildRecords.find(this.db, rebuildId);

@@ -1,12 +1,14 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
+import { LogEvent } from '../../domain/log-events';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
 /**
  * A read model kept in SQL. `apply` runs inside the transaction that also moves the
  * projection's checkpoint, and must give the same rows when an event is applied twice.
+ * It is given only the events of the types it `handles`, so it is typed by them (`Handled`).
  */
-export interface SqlProjection {
+export interface SqlProjection<Handled extends LogEvent = LogEvent> {
   readonly name: string;
   /**
    * The version of the tables `schema` creates. Raise it with every change of `schema` or of what
@@ -14,13 +16,13 @@ export interface SqlProjection {
    */
   readonly schemaVersion: number;
   readonly schema: SchemaScript;
-  readonly handles: ReadonlySet<string>;
-  apply(event: RecordedEvent, tx: SqlExecutor): Promise<void>;
+  readonly handles: ReadonlySet<Handled['type']>;
+  apply(event: RecordedEvent<Handled>, tx: SqlExecutor): Promise<void>;
   /**
    * Optional: applies a batch of events (all of handled types, in log order) in fewer
    * statements. It must leave exactly the rows that applying them one by one would.
    */
-  applyBatch?(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void>;
+  applyBatch?(events: readonly RecordedEvent<Handled>[], tx: SqlExecutor): Promise<void>;
 }
 
 /** Applies the events a projection handles, in log order, batched where the projection can. */
@@ -39,8 +41,8 @@ export async function applyEvents(
 }
 
 /** Splits events into runs of consecutive events of one type, keeping log order. */
-export function runsByType(events: readonly RecordedEvent[]): RecordedEvent[][] {
-  const runs: RecordedEvent[][] = [];
+export function runsByType<Event extends LogEvent>(events: readonly RecordedEvent<Event>[]): RecordedEvent<Event>[][] {
+  const runs: RecordedEvent<Event>[][] = [];
   for (const event of events) {
     const last = runs[runs.length - 1];
     if (last && last[0].type === event.type) last.push(event);

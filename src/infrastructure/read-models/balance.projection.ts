@@ -1,11 +1,12 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { WalletEvent } from '../../domain/wallet/wallet.events';
+import { typesOf } from '../../domain/shared/event-types';
+import { WALLET_EVENTS, WalletEvent } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
 /** Wallet balances: the wallet's own balance after each event, kept with the revision it belongs to. */
-export const balanceProjection: SqlProjection = {
+export const balanceProjection: SqlProjection<WalletEvent> = {
   name: 'balances',
   schemaVersion: 1,
   schema: {
@@ -22,12 +23,12 @@ CREATE TABLE IF NOT EXISTS rm_balances (
 );
 `,
   },
-  handles: new Set(['WalletCredited', 'WalletDebited', 'WalletRefunded']),
+  handles: typesOf(WALLET_EVENTS),
 
-  async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
+  async apply(event: RecordedEvent<WalletEvent>, tx: SqlExecutor): Promise<void> {
     const wallet = parseWalletStreamId(event.streamId);
     if (!wallet) return;
-    const data = event.data as WalletEvent['data'];
+    const data = event.data;
     await tx.query(
       `INSERT INTO rm_balances (partner_id, environment, currency, available, revision, updated_at)
        VALUES ($1, $2, $3, $4::numeric, $5, $6)
@@ -46,8 +47,8 @@ CREATE TABLE IF NOT EXISTS rm_balances (
   },
 
   /** Only the latest event of each wallet in the batch decides its row: one upsert for all of them. */
-  async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-    const latest = new Map<string, RecordedEvent>();
+  async applyBatch(events: readonly RecordedEvent<WalletEvent>[], tx: SqlExecutor): Promise<void> {
+    const latest = new Map<string, RecordedEvent<WalletEvent>>();
     for (const event of events) {
       const seen = latest.get(event.streamId);
       if (!seen || seen.revision < event.revision) latest.set(event.streamId, event);
@@ -56,7 +57,7 @@ CREATE TABLE IF NOT EXISTS rm_balances (
     for (const event of latest.values()) {
       const wallet = parseWalletStreamId(event.streamId);
       if (!wallet) continue;
-      const data = event.data as WalletEvent['data'];
+      const data = event.data;
       columns[0].push(wallet.partnerId);
       columns[1].push(wallet.environment);
       columns[2].push(data.currency);

@@ -8,7 +8,7 @@ import { SqlExecutor } from '../sql/sql-database';
  * A read model of its own, so a database of an earlier release gets the table at start, in the
  * migration transaction, and key lookups (which join it) work without waiting for a rebuild.
  */
-export const keyScopesProjection: SqlProjection = {
+export const keyScopesProjection: SqlProjection<PartnerEvent> = {
   name: 'key-scopes',
   schemaVersion: 1,
   schema: {
@@ -32,12 +32,11 @@ CREATE INDEX IF NOT EXISTS rm_key_scopes_partner ON rm_key_scopes (partner_id, e
   },
   handles: new Set(['ScopedKeyCreated', 'ScopedKeyRevoked']),
 
-  async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-    const partnerEvent = { type: event.type, data: event.data } as PartnerEvent;
-    switch (partnerEvent.type) {
+  async apply(event: RecordedEvent<PartnerEvent>, tx: SqlExecutor): Promise<void> {
+    switch (event.type) {
       case 'ScopedKeyCreated': {
         const { keyId, partnerId, environment, label, scope, perOrderMax, dailyMax, currency, expiresAt, createdAt } =
-          partnerEvent.data;
+          event.data;
         await tx.query(
           `INSERT INTO rm_key_scopes (key_id, partner_id, environment, label, scope, per_order_max, daily_max, currency, expires_at, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (key_id) DO NOTHING`,
@@ -47,8 +46,8 @@ CREATE INDEX IF NOT EXISTS rm_key_scopes_partner ON rm_key_scopes (partner_id, e
       }
       case 'ScopedKeyRevoked':
         await tx.query('UPDATE rm_key_scopes SET revoked_at = $2 WHERE key_id = $1', [
-          partnerEvent.data.keyId,
-          partnerEvent.data.revokedAt,
+          event.data.keyId,
+          event.data.revokedAt,
         ]);
         return;
       default:

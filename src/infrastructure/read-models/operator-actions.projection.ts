@@ -1,55 +1,8 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { OperatorEvent } from '../../domain/back-office/operator.events';
-import { PartnerEvent } from '../../domain/partner/partner.events';
-import { ReconciliationMismatchFound } from '../../domain/reconciliation/reconciliation.events';
-import { RoutingEvent } from '../../domain/routing/routing.events';
-import { TransactionEvent } from '../../domain/transaction/transaction.events';
-import { WalletEvent } from '../../domain/wallet/wallet.events';
+import { LOG_EVENTS } from '../../domain/log-events';
+import { typesOf } from '../../domain/shared/event-types';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
-
-type AnyEventType =
-  | PartnerEvent['type']
-  | WalletEvent['type']
-  | TransactionEvent['type']
-  | RoutingEvent['type']
-  | ReconciliationMismatchFound['type']
-  | OperatorEvent['type'];
-
-/**
- * Every event type of the log: the compiler refuses this table when a union gains a type that is
- * not here, so an action of a new kind cannot be left out of the operators' audit. Only the
- * events whose actor is an operator are kept; the others cost a look at their metadata.
- */
-const EVERY_EVENT_TYPE: Record<AnyEventType, true> = {
-  PartnerOnboarded: true,
-  ApiKeyIssued: true,
-  ApiKeyRevoked: true,
-  ScopedKeyCreated: true,
-  ScopedKeyRevoked: true,
-  KycStatusChanged: true,
-  PartnerSettingsChanged: true,
-  WebhookSecretRotated: true,
-  WalletCredited: true,
-  WalletDebited: true,
-  WalletRefunded: true,
-  TransactionInitiated: true,
-  TransactionSubmitted: true,
-  TransactionSettled: true,
-  TransactionFailed: true,
-  TransactionDisputed: true,
-  ProviderAnsweredAfterHold: true,
-  ProviderAnsweredAfterOutcome: true,
-  TransactionAttemptInDoubt: true,
-  TransactionAttemptNotSent: true,
-  TransactionLookedUp: true,
-  TransactionFailureWithheld: true,
-  RouteSet: true,
-  RouteRemoved: true,
-  ReconciliationMismatchFound: true,
-  OperatorCreated: true,
-  OperatorRevoked: true,
-};
 
 /** Fields that hold a keyed hash or a sealed secret: never shown in the audit of an operator. */
 const SECRET_FIELD = /hash|secret|sealed|token/i;
@@ -106,7 +59,9 @@ CREATE TABLE IF NOT EXISTS rm_operator_actions (
 CREATE INDEX IF NOT EXISTS rm_operator_actions_actor ON rm_operator_actions (actor_id, position_commit DESC, position_prepare DESC);
 `,
   },
-  handles: new Set(Object.keys(EVERY_EVENT_TYPE)),
+  // Every event type of the log (LOG_EVENTS names them all), so an action of a new kind cannot be left out of the
+  // operators' audit. Only the events whose actor is an operator are kept; the others cost a look at their metadata.
+  handles: typesOf(LOG_EVENTS),
 
   apply: (event: RecordedEvent, tx: SqlExecutor) => insertActions([event], tx),
   applyBatch: insertActions,

@@ -1,10 +1,4 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import {
-  TransactionDisputed,
-  TransactionFailed,
-  TransactionSettled,
-} from '../../domain/transaction/transaction.events';
-import { WalletDebited, WalletRefunded } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
@@ -96,7 +90,7 @@ async function count(events: readonly RecordedEvent[], tx: SqlExecutor): Promise
     if (event.type === 'WalletDebited') {
       const wallet = parseWalletStreamId(event.streamId);
       if (!wallet) continue;
-      const data = event.data as WalletDebited['data'];
+      const data = event.data;
       increments.push({
         day: dayOf(data.placedAt),
         environment: wallet.environment,
@@ -186,19 +180,19 @@ const decimal = (value: bigint): string => {
 function laterOutcome(event: RecordedEvent): { orderId: string; outcome: string; at: string } | null {
   switch (event.type) {
     case 'TransactionSettled': {
-      const data = event.data as TransactionSettled['data'];
+      const data = event.data;
       return { orderId: data.orderId, outcome: 'succeeded', at: data.settledAt };
     }
     case 'TransactionFailed': {
-      const data = event.data as TransactionFailed['data'];
+      const data = event.data;
       return { orderId: data.orderId, outcome: 'failed', at: data.failedAt };
     }
     case 'TransactionDisputed': {
-      const data = event.data as TransactionDisputed['data'];
+      const data = event.data;
       return { orderId: data.orderId, outcome: 'held', at: data.disputedAt };
     }
     case 'WalletRefunded': {
-      const data = event.data as WalletRefunded['data'];
+      const data = event.data;
       return { orderId: data.orderId, outcome: 'refunded', at: data.refundedAt };
     }
     default:

@@ -1,5 +1,12 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { TransactionEvent, TransactionSettled } from '../../domain/transaction/transaction.events';
+import {
+  ProviderAnsweredAfterHold,
+  ProviderAnsweredAfterOutcome,
+  TransactionDisputed,
+  TransactionFailed,
+  TransactionSettled,
+  TransactionSubmitted,
+} from '../../domain/transaction/transaction.events';
 import { WalletDebited, WalletRefunded } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { SqlProjection, runsByType } from '../projections/sql-projection';
@@ -12,7 +19,18 @@ import { SqlExecutor } from '../sql/sql-database';
  * no new index entries, room for which the fill factor leaves); held orders are found through
  * `held_at`, set while an order is DISPUTED.
  */
-export const ordersProjection: SqlProjection = {
+/** What moves an order's row. */
+type OrderRowEvent =
+  | WalletDebited
+  | WalletRefunded
+  | TransactionSubmitted
+  | TransactionSettled
+  | TransactionFailed
+  | TransactionDisputed
+  | ProviderAnsweredAfterHold
+  | ProviderAnsweredAfterOutcome;
+
+export const ordersProjection: SqlProjection<OrderRowEvent> = {
   name: 'orders',
   schemaVersion: 1,
   schema: {
@@ -61,13 +79,13 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
     'ProviderAnsweredAfterOutcome',
   ]),
 
-  async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
+  async apply(event: RecordedEvent<OrderRowEvent>, tx: SqlExecutor): Promise<void> {
     const at = event.metadata.occurredAt;
     switch (event.type) {
       case 'WalletDebited': {
         const wallet = parseWalletStreamId(event.streamId);
         if (!wallet) return;
-        const data = event.data as WalletDebited['data'];
+        const data = event.data;
         await tx.query(
           `INSERT INTO rm_orders (order_id, partner_id, environment, kind, status, amount, currency, product, reference,
                                  balance_after, created_at, updated_at, provider)
@@ -78,7 +96,7 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
         return;
       }
       case 'WalletRefunded': {
-        const data = event.data as WalletRefunded['data'];
+        const data = event.data;
         await tx.query('UPDATE rm_orders SET refunded_at = $2, updated_at = $3 WHERE order_id = $1', [
           data.orderId,
           data.refundedAt,
@@ -87,43 +105,42 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
         return;
       }
     }
-    const transaction = { type: event.type, data: event.data } as TransactionEvent;
-    switch (transaction.type) {
+    switch (event.type) {
       case 'TransactionSubmitted':
         await tx.query(
           `UPDATE rm_orders SET status = 'PENDING', updated_at = $2 WHERE order_id = $1 AND status = 'INITIATED'`,
-          [transaction.data.orderId, at],
+          [event.data.orderId, at],
         );
         return;
       case 'TransactionSettled':
         await tx.query(
           `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = $2, settled_at = $3, updated_at = $4, held_at = NULL WHERE order_id = $1`,
-          [transaction.data.orderId, transaction.data.operatorRef, transaction.data.settledAt, at],
+          [event.data.orderId, event.data.operatorRef, event.data.settledAt, at],
         );
         return;
       case 'TransactionFailed':
         await tx.query(
           `UPDATE rm_orders SET status = 'FAILED', failure_reason = $2, updated_at = $3, held_at = NULL WHERE order_id = $1`,
-          [transaction.data.orderId, transaction.data.reason, at],
+          [event.data.orderId, event.data.reason, at],
         );
         return;
       case 'TransactionDisputed':
         await tx.query(
           `UPDATE rm_orders SET status = 'DISPUTED', updated_at = $2, held_at = $2 WHERE order_id = $1 AND status IN ('INITIATED', 'PENDING')`,
-          [transaction.data.orderId, at],
+          [event.data.orderId, at],
         );
         return;
       case 'ProviderAnsweredAfterHold':
         await tx.query(`UPDATE rm_orders SET late_answer = $2::jsonb, updated_at = $3 WHERE order_id = $1`, [
-          transaction.data.orderId,
-          JSON.stringify(transaction.data),
+          event.data.orderId,
+          JSON.stringify(event.data),
           at,
         ]);
         return;
       case 'ProviderAnsweredAfterOutcome':
         await tx.query(`UPDATE rm_orders SET answer_after_outcome = $2::jsonb, updated_at = $3 WHERE order_id = $1`, [
-          transaction.data.orderId,
-          JSON.stringify(transaction.data),
+          event.data.orderId,
+          JSON.stringify(event.data),
           at,
         ]);
         return;
@@ -137,30 +154,34 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
    * at most one of each, so a run names every order once); anything else is applied event by
    * event, in log order.
    */
-  async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+  async applyBatch(events: readonly RecordedEvent<OrderRowEvent>[], tx: SqlExecutor): Promise<void> {
     const debits = events.filter((event) => event.type === 'WalletDebited');
     if (debits.length > 0) await insertDebits(debits, tx);
     for (const run of runsByType(events.filter((event) => event.type !== 'WalletDebited'))) {
       if (run.length > 1 && run[0].type === 'TransactionSubmitted' && distinctOrders(run)) await markSubmitted(run, tx);
       else if (run.length > 1 && run[0].type === 'TransactionSettled' && distinctOrders(run))
-        await markSettled(run, tx);
+        // A run is of one type: every event of it is a settlement.
+        await markSettled(
+          run.filter((event) => event.type === 'TransactionSettled'),
+          tx,
+        );
       else for (const event of run) await ordersProjection.apply(event, tx);
     }
   },
 };
 
-const orderIdOf = (event: RecordedEvent): string => (event.data as { orderId: string }).orderId;
+const orderIdOf = (event: RecordedEvent<OrderRowEvent>): string => event.data.orderId;
 
-function distinctOrders(run: readonly RecordedEvent[]): boolean {
+function distinctOrders(run: readonly RecordedEvent<OrderRowEvent>[]): boolean {
   return new Set(run.map(orderIdOf)).size === run.length;
 }
 
-async function insertDebits(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+async function insertDebits(run: readonly RecordedEvent<WalletDebited>[], tx: SqlExecutor): Promise<void> {
   const rows: Record<string, string | null>[] = [];
   for (const event of run) {
     const wallet = parseWalletStreamId(event.streamId);
     if (!wallet) continue;
-    const values = orderRowOf(wallet, event.data as WalletDebited['data']);
+    const values = orderRowOf(wallet, event.data);
     rows.push(Object.fromEntries(ORDER_ROW_FIELDS.map((field, index) => [field, values[index]])));
   }
   if (rows.length === 0) return;
@@ -180,7 +201,7 @@ async function insertDebits(run: readonly RecordedEvent[], tx: SqlExecutor): Pro
   );
 }
 
-async function markSubmitted(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+async function markSubmitted(run: readonly RecordedEvent<OrderRowEvent>[], tx: SqlExecutor): Promise<void> {
   await tx.query(
     `UPDATE rm_orders SET status = 'PENDING', updated_at = s.at
        FROM unnest($1::text[], $2::timestamptz[]) AS s(order_id, at)
@@ -189,8 +210,8 @@ async function markSubmitted(run: readonly RecordedEvent[], tx: SqlExecutor): Pr
   );
 }
 
-async function markSettled(run: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-  const settled = run.map((event) => event.data as TransactionSettled['data']);
+async function markSettled(run: readonly RecordedEvent<TransactionSettled>[], tx: SqlExecutor): Promise<void> {
+  const settled = run.map((event) => event.data);
   await tx.query(
     `UPDATE rm_orders SET status = 'SUCCESS', operator_ref = s.operator_ref, settled_at = s.settled_at, updated_at = s.at, held_at = NULL
        FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS s(order_id, operator_ref, settled_at, at)

@@ -6,7 +6,7 @@ import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
 /** Webhook URL, sealed secrets, IP allowlist and rate limit per partner and environment. */
-export const partnerSettingsProjection: SqlProjection = {
+export const partnerSettingsProjection: SqlProjection<PartnerEvent> = {
   name: 'partner-settings',
   schemaVersion: 1,
   schema: {
@@ -24,10 +24,9 @@ CREATE TABLE IF NOT EXISTS rm_partner_settings (
   },
   handles: new Set(['PartnerSettingsChanged', 'WebhookSecretRotated']),
 
-  async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-    const partnerEvent = { type: event.type, data: event.data } as PartnerEvent;
-    if (partnerEvent.type !== 'PartnerSettingsChanged' && partnerEvent.type !== 'WebhookSecretRotated') return;
-    const { partnerId, environment } = partnerEvent.data;
+  async apply(event: RecordedEvent<PartnerEvent>, tx: SqlExecutor): Promise<void> {
+    if (event.type !== 'PartnerSettingsChanged' && event.type !== 'WebhookSecretRotated') return;
+    const { partnerId, environment } = event.data;
     const rows = await tx.query<{ settings: PartnerSettings; revision: string }>(
       'SELECT settings, revision::text AS revision FROM rm_partner_settings WHERE partner_id = $1 AND environment = $2 FOR UPDATE',
       [partnerId, environment],
@@ -35,9 +34,9 @@ CREATE TABLE IF NOT EXISTS rm_partner_settings (
     if (rows[0] && Number(rows[0].revision) >= event.revision) return;
     const current = rows[0]?.settings ?? defaultSettings();
     const next =
-      partnerEvent.type === 'PartnerSettingsChanged'
-        ? applySettingsChange(current, partnerEvent.data.changes)
-        : rotateSecret(current, partnerEvent.data);
+      event.type === 'PartnerSettingsChanged'
+        ? applySettingsChange(current, event.data.changes)
+        : rotateSecret(current, event.data);
     await tx.query(
       `INSERT INTO rm_partner_settings (partner_id, environment, settings, revision, updated_at) VALUES ($1, $2, $3::jsonb, $4, $5)
        ON CONFLICT (partner_id, environment) DO UPDATE SET settings = EXCLUDED.settings, revision = EXCLUDED.revision, updated_at = EXCLUDED.updated_at`,

@@ -11,7 +11,7 @@ import { SqlExecutor } from '../sql/sql-database';
  * any — and an environment has one active main key at most (a unique index). Who created the key (the creation event's actor) and why it was revoked are kept for the
  * key lists.
  */
-export const partnersProjection: SqlProjection = {
+export const partnersProjection: SqlProjection<PartnerEvent> = {
   name: 'partners',
   schemaVersion: 2,
   schema: {
@@ -65,12 +65,11 @@ CREATE UNIQUE INDEX IF NOT EXISTS rm_api_keys_one_main ON rm_api_keys (partner_i
     'KycStatusChanged',
   ]),
 
-  async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-    const partnerEvent = { type: event.type, data: event.data } as PartnerEvent;
+  async apply(event: RecordedEvent<PartnerEvent>, tx: SqlExecutor): Promise<void> {
     const { actor } = event.metadata;
-    switch (partnerEvent.type) {
+    switch (event.type) {
       case 'PartnerOnboarded': {
-        const { partnerId, name, corridor, onboardedAt } = partnerEvent.data;
+        const { partnerId, name, corridor, onboardedAt } = event.data;
         await tx.query(
           `INSERT INTO rm_partners (partner_id, name, corridor, kyc_status, created_at, updated_at)
            VALUES ($1, $2, $3, 'pending', $4, $4) ON CONFLICT (partner_id) DO NOTHING`,
@@ -80,13 +79,13 @@ CREATE UNIQUE INDEX IF NOT EXISTS rm_api_keys_one_main ON rm_api_keys (partner_i
       }
       case 'KycStatusChanged':
         await tx.query('UPDATE rm_partners SET kyc_status = $2, updated_at = $3 WHERE partner_id = $1', [
-          partnerEvent.data.partnerId,
-          partnerEvent.data.status,
-          partnerEvent.data.changedAt,
+          event.data.partnerId,
+          event.data.status,
+          event.data.changedAt,
         ]);
         return;
       case 'ApiKeyIssued': {
-        const { keyHash, keyId, partnerId, environment, issuedAt } = partnerEvent.data;
+        const { keyHash, keyId, partnerId, environment, issuedAt } = event.data;
         await tx.query(
           `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at, kind, created_by_type, created_by_id)
            VALUES ($1, $2, $3, $4, true, $5, 'main', $6, $7) ON CONFLICT (key_hash) DO NOTHING`,
@@ -95,7 +94,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS rm_api_keys_one_main ON rm_api_keys (partner_i
         return;
       }
       case 'ScopedKeyCreated': {
-        const { data } = partnerEvent;
+        const { data } = event;
         await tx.query(
           `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at, kind,
              label, scope, per_order_max, daily_max, currency, expires_at, rate_limit, created_by_type, created_by_id)
@@ -124,7 +123,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS rm_api_keys_one_main ON rm_api_keys (partner_i
       case 'ApiKeyRevoked':
         await tx.query(
           'UPDATE rm_api_keys SET active = false, revoked_at = $2, revoke_reason = $3 WHERE key_id = $1 AND active',
-          [partnerEvent.data.keyId, partnerEvent.data.revokedAt, partnerEvent.data.reason],
+          [event.data.keyId, event.data.revokedAt, event.data.reason],
         );
         return;
     }

@@ -1,5 +1,5 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { Job } from '../../application/ports/job-queue.port';
+import { StoredJob } from '../../application/ports/job-queue.port';
 import { SpanDescription } from './tracing';
 
 /** The key of a job's payload that keeps the trace context of the work that scheduled it. */
@@ -21,7 +21,7 @@ export function projectionRunSpan(name: string, events: readonly RecordedEvent[]
  * A job is a new trace, linked to the request (and the work) that scheduled it through the trace
  * context kept in its payload, so the link holds after a restart and on another process.
  */
-export function jobSpan(job: Job, attempt: number): SpanDescription {
+export function jobSpan(job: StoredJob, attempt: number): SpanDescription {
   const orderId = job.payload.orderId;
   return {
     root: true,
@@ -36,7 +36,7 @@ export function jobSpan(job: Job, attempt: number): SpanDescription {
   };
 }
 
-export function traceLinksOf(payload: Record<string, unknown>): string[] {
+export function traceLinksOf(payload: Readonly<Record<string, unknown>>): string[] {
   const links = payload[TRACE_LINKS_KEY];
   return Array.isArray(links) ? links.filter((link): link is string => typeof link === 'string') : [];
 }

@@ -1,4 +1,4 @@
-import { NewEvent } from '../../application/ports/event-store.port';
+import { DomainEvent, NewEvent } from '../../application/ports/event-store.port';
 import { SpanDescription } from './tracing';
 
 /**
@@ -6,7 +6,9 @@ import { SpanDescription } from './tracing';
  * one statement with other requests' appends (the hot wallet's batching) link to each event's own
  * trace, so a request's debit can be found from the statement that wrote it and back.
  */
-export function appendSpan(appends: readonly { streamId: string; events: readonly NewEvent[] }[]): SpanDescription {
+export function appendSpan(
+  appends: readonly { streamId: string; events: readonly NewEvent<DomainEvent>[] }[],
+): SpanDescription {
   const events = appends.flatMap((append) => append.events);
   return {
     kind: 'client',

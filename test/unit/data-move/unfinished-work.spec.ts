@@ -1,3 +1,4 @@
+import { LOG_EVENT_DECODER } from '../../../src/application/ports/event-decoder.port';
 import { RecordedEvent } from '../../../src/application/ports/event-store.port';
 import { KeyBindingsFromLog, REQUEST_HASH_NOT_IN_LOG } from '../../../src/application/data-move/key-bindings-from-log';
 import { UnfinishedWork } from '../../../src/application/data-move/unfinished-work';
@@ -8,24 +9,25 @@ const recorded = (
   type: string,
   data: Record<string, unknown>,
   at = '2026-11-25T08:00:00.000Z',
-): RecordedEvent => ({
-  eventId: `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`,
-  streamId,
-  revision: 0,
-  type,
-  schemaVersion: 1,
-  data,
-  metadata: {
-    partnerId: 'ptr_1',
-    environment: 'sandbox',
-    correlationId: String(data.orderId ?? data.partnerId),
-    causationId: null,
-    actor: { type: 'system', id: 'test' },
-    occurredAt: at,
-  },
-  position: { commit: BigInt(sequence), prepare: BigInt(sequence) },
-  recordedAt: at,
-});
+): RecordedEvent =>
+  LOG_EVENT_DECODER.decode({
+    eventId: `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`,
+    streamId,
+    revision: 0,
+    type,
+    schemaVersion: 1,
+    data,
+    metadata: {
+      partnerId: 'ptr_1',
+      environment: 'sandbox',
+      correlationId: String(data.orderId ?? data.partnerId),
+      causationId: null,
+      actor: { type: 'system', id: 'test' },
+      occurredAt: at,
+    },
+    position: { commit: BigInt(sequence), prepare: BigInt(sequence) },
+    recordedAt: at,
+  });
 
 const wallet = 'wallet-ptr_1-sandbox';
 const debit = (orderId: string, placedAt = '2026-11-25T08:00:00.000Z') =>

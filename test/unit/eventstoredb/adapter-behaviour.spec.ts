@@ -11,6 +11,7 @@ import { v4 as uuid } from 'uuid';
 import {
   DuplicateEventIdError,
   NewEvent,
+  UntypedEvent,
   WrongExpectedRevisionError,
 } from '../../../src/application/ports/event-store.port';
 import { claimEventData, claimStreamName } from '../../../src/infrastructure/event-store/eventstoredb-event-ids';
@@ -27,8 +28,13 @@ import {
 } from '../../../src/infrastructure/event-store/eventstoredb-mapping';
 import { FakeEventStoreDbClient, FakeEventStoreDbOptions } from './fake-eventstoredb-client';
 import { waitFor } from '../../support/wait-for';
+import { UNTYPED_EVENTS } from '../../support/untyped-events';
 
-const newEvent = (type = 'Thing', correlationId = uuid(), data: Record<string, unknown> = { n: 1 }): NewEvent => ({
+const newEvent = (
+  type = 'Thing',
+  correlationId = uuid(),
+  data: Record<string, unknown> = { n: 1 },
+): NewEvent<UntypedEvent> => ({
   eventId: uuid(),
   type,
   schemaVersion: 1,
@@ -44,11 +50,11 @@ const newEvent = (type = 'Thing', correlationId = uuid(), data: Record<string, u
 });
 
 function open(
-  options: ConstructorParameters<typeof EventStoreDbEventStore>[1] = {},
+  options: ConstructorParameters<typeof EventStoreDbEventStore>[2] = {},
   server: FakeEventStoreDbOptions = {},
 ) {
   const client = new FakeEventStoreDbClient(server);
-  const store = new EventStoreDbEventStore(client, {
+  const store = new EventStoreDbEventStore(client, UNTYPED_EVENTS, {
     subscriptionBackoff: { initialMs: 5, maxMs: 20, factor: 2, jitter: 0 },
     ...options,
   });
@@ -266,18 +272,18 @@ describe('EventStoreDB adapter: reading', () => {
     jest
       .spyOn(client, 'readStream')
       .mockImplementation(() => Object.assign(new Readable({ objectMode: true, read: () => undefined }), { cancel }));
-    const store = new EventStoreDbEventStore(client, { readIdleTimeoutMs: 30 });
+    const store = new EventStoreDbEventStore(client, UNTYPED_EVENTS, { readIdleTimeoutMs: 30 });
     await expect(store.readStream('order-1')).rejects.toBeInstanceOf(EventStoreDbReadTimeoutError);
     expect(cancel).toHaveBeenCalled();
   });
 });
 
 describe('EventStoreDB adapter: notifications and closing', () => {
-  it('wakes onAppended listeners for appends made by another process, and after a reconnection', async () => {
+  it('wakes subscribers for appends made by another process, and after a reconnection', async () => {
     const { client, store } = open();
-    const other = new EventStoreDbEventStore(client, { watchRemoteAppends: false });
+    const other = new EventStoreDbEventStore(client, UNTYPED_EVENTS, { watchRemoteAppends: false });
     let wakes = 0;
-    const unsubscribe = store.onAppended(() => wakes++);
+    const unsubscribe = store.subscribe(() => wakes++);
     await waitFor(() => client.openSubscriptions === 1);
     await new Promise((resolve) => setTimeout(resolve, 10));
     await other.append('order-1', [newEvent()], 'no_stream');
@@ -294,7 +300,7 @@ describe('EventStoreDB adapter: notifications and closing', () => {
   it('wakes listeners at once on a local append, without a subscription when remote watching is off', async () => {
     const { client, store } = open({ watchRemoteAppends: false });
     let wakes = 0;
-    store.onAppended(() => wakes++);
+    store.subscribe(() => wakes++);
     await store.append('order-1', [newEvent()], 'no_stream');
     expect(wakes).toBe(1);
     expect(client.openSubscriptions).toBe(0);
@@ -303,7 +309,7 @@ describe('EventStoreDB adapter: notifications and closing', () => {
   it('close stops the subscription and disposes the client, once', async () => {
     const { client, store } = open();
     const dispose = jest.spyOn(client, 'dispose');
-    store.onAppended(() => undefined);
+    store.subscribe(() => undefined);
     await waitFor(() => client.openSubscriptions === 1);
     await store.close();
     await store.close();
@@ -316,7 +322,7 @@ describe('EventStoreDB adapter: access rights', () => {
   it('refuses to start when the user may not read $all, saying which right is missing', async () => {
     const client = new FakeEventStoreDbClient({ allReadDenied: true });
     const dispose = jest.spyOn(client, 'dispose');
-    const refused = await EventStoreDbEventStore.openChecked(client).catch((error: unknown) => error);
+    const refused = await EventStoreDbEventStore.openChecked(client, UNTYPED_EVENTS).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(EventStoreDbAccessDeniedError);
     expect((refused as Error).message).toBe(
       "EventStoreDB denied access to $all; the service's EventStoreDB user must be able to read $all: put it in $admins or grant read on $$$all",
@@ -324,7 +330,7 @@ describe('EventStoreDB adapter: access rights', () => {
     expect(dispose).toHaveBeenCalledTimes(1);
 
     client.allReadDenied = false;
-    const store = await EventStoreDbEventStore.openChecked(client);
+    const store = await EventStoreDbEventStore.openChecked(client, UNTYPED_EVENTS);
     expect(await store.headPosition()).toBeNull();
     await store.close();
   });
@@ -339,7 +345,7 @@ describe('EventStoreDB adapter: access rights', () => {
       { allReadDenied: true },
     );
     let wakes = 0;
-    store.onAppended(() => wakes++);
+    store.subscribe(() => wakes++);
     try {
       await waitFor(() => warnings.length >= 3);
       const missingRight =
@@ -361,7 +367,7 @@ describe('EventStoreDB adapter: access rights', () => {
       client.allReadDenied = false;
       await waitFor(() => confirmed);
       const reported = warnings.length;
-      await new EventStoreDbEventStore(client, { watchRemoteAppends: false }).append(
+      await new EventStoreDbEventStore(client, UNTYPED_EVENTS, { watchRemoteAppends: false }).append(
         'order-1',
         [newEvent()],
         'no_stream',
@@ -438,7 +444,7 @@ describe('EventStoreDB adapter: append deadline', () => {
 
 describe('EventStoreDB adapter: append size', () => {
   /** Events of about `bytes` each (data, metadata and type as the server counts them). */
-  const eventsOf = (count: number, bytes: number): NewEvent[] =>
+  const eventsOf = (count: number, bytes: number): NewEvent<UntypedEvent>[] =>
     Array.from({ length: count }, () => newEvent('Big', uuid(), { blob: 'x'.repeat(bytes - 400) }));
 
   it('refuses a batch over 1 MiB before writing any claim or index intent', async () => {

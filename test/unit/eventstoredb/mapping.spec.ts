@@ -15,7 +15,7 @@ import {
 } from '@eventstore/db-client';
 import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString';
 import { v4 as uuid } from 'uuid';
-import { NewEvent, WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
+import { NewEvent, UntypedEvent, WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
 import {
   EventStoreDbAccessDeniedError,
   EventStoreDbAppendOutcomeUnknownError,
@@ -47,7 +47,7 @@ import {
   withClientSettings,
 } from '../../../src/infrastructure/event-store/eventstoredb-mapping';
 
-const newEvent = (overrides: Partial<NewEvent> = {}): NewEvent => ({
+const newEvent = (overrides: Partial<NewEvent<UntypedEvent>> = {}): NewEvent<UntypedEvent> => ({
   eventId: uuid(),
   type: 'WalletDebited',
   schemaVersion: 2,

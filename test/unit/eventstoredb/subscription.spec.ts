@@ -1,6 +1,6 @@
 import { AccessDeniedError, jsonEvent } from '@eventstore/db-client';
 import { v4 as uuid } from 'uuid';
-import { RecordedEvent, comparePositions } from '../../../src/application/ports/event-store.port';
+import { RecordedEvent, UntypedEvent, comparePositions } from '../../../src/application/ports/event-store.port';
 import {
   EventStoreDbAccessDeniedError,
   toEventData,
@@ -61,7 +61,7 @@ describe('native $all subscription', () => {
     client.appendSystemEvent();
     client.appendForeignEvent();
     await client.appendToStream('s-1', [ours('B'), ours('C')], { expectedRevision: 'any' });
-    const seen: RecordedEvent[] = [];
+    const seen: RecordedEvent<UntypedEvent>[] = [];
     const subscription = subscribeToAllEvents(client, { from: first.position, backoff: FAST }, async (event) => {
       seen.push(event);
     });

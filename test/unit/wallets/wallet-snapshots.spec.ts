@@ -13,6 +13,7 @@ import { CountingEventStore, InMemoryWalletSnapshots, creditOf, debitOf } from '
 import { waitFor } from '../../support/wait-for';
 import { FakeEventStoreDbClient } from '../eventstoredb/fake-eventstoredb-client';
 import { HmacSnapshotSeal } from '../../../src/infrastructure/security/hmac-snapshot-seal';
+import { LOG_EVENT_DECODER } from '../../../src/application/ports/event-decoder.port';
 
 /**
  * The wallet lane's snapshots over the EventStoreDB adapter (an in-memory stand-in of its client), where
@@ -26,7 +27,7 @@ beforeAll(() => Logger.overrideLogger(false));
 
 const stores: EventStore[] = [];
 function eventStoreDb(): EventStoreDbEventStore {
-  const store = new EventStoreDbEventStore(new FakeEventStoreDbClient());
+  const store = new EventStoreDbEventStore(new FakeEventStoreDbClient(), LOG_EVENT_DECODER);
   stores.push(store);
   return store;
 }

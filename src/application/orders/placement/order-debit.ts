@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { eventOfType } from '../../../domain/shared/event-types';
 import { Money } from '../../../domain/money/money';
 import { WalletDebited, WalletEvent } from '../../../domain/wallet/wallet.events';
 import { WalletCommand, walletDecider } from '../../../domain/wallet/wallet.decider';
@@ -8,7 +9,8 @@ import { OrderProduct } from '../../../domain/wallet/order-product';
 import { RouteTarget } from '../../../domain/routing/route';
 import { Caller } from '../../auth/caller';
 import { CLOCK, Clock } from '../../ports/clock.port';
-import { EVENT_STORE, EventStore, KeyBinding } from '../../ports/event-store.port';
+import { KeyBinding } from '../../ports/key-binding-append.port';
+import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../../ports/events-by-correlation.port';
 import { IDEMPOTENCY_WINDOW_MS, IdempotencyScope } from '../../ports/idempotency-store.port';
 import { deterministicEventId } from '../../shared/event-ids';
 import { debitOfOrder } from '../debit-of-order';
@@ -54,7 +56,7 @@ export class OrderDebit {
 
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
     private readonly wallets: WalletCommandProcessor,
     @Optional() @Inject(ORDER_ANSWER_WRITER) answers: OrderAnswerWriter | null,
   ) {
@@ -93,7 +95,8 @@ export class OrderDebit {
         at: now,
       }),
       keyFor: bind
-        ? (event: WalletEvent) => keyBinding(bind, orderId, (boundAnswer = this.answerOf(event as WalletDebited)), now)
+        ? (event: WalletEvent) =>
+            keyBinding(bind, orderId, (boundAnswer = this.answerOf(eventOfType(event, 'WalletDebited'))), now)
         : undefined,
     });
     return { result, boundAnswer };
@@ -107,8 +110,8 @@ export class OrderDebit {
 
   /** The order as its debit event recorded it, if the order was debited. */
   async earlier(orderId: string): Promise<WalletDebited | null> {
-    const debit = await debitOfOrder(this.store, orderId);
-    return debit ? { type: 'WalletDebited', data: debit.data as WalletDebited['data'] } : null;
+    const debit = await debitOfOrder(this.events, orderId);
+    return debit ? { type: 'WalletDebited', data: debit.data } : null;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { eventOfType } from '../../../domain/shared/event-types';
 import { WalletDebited } from '../../../domain/wallet/wallet.events';
 import { Caller } from '../../auth/caller';
 import { CLOCK, Clock } from '../../ports/clock.port';
@@ -65,7 +66,7 @@ export class ReservedKeyPlacement {
       await this.idempotency.release(scope, orderId, lease);
       throw ServiceError.from(result.error);
     }
-    const body = this.debit.answerOf(result.event as WalletDebited);
+    const body = this.debit.answerOf(eventOfType(result.event, 'WalletDebited'));
     await this.remember(scope, orderId, body);
     return { body, replayed: false };
   }

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
+import { EVENT_LOG_DIAGNOSTICS, EventLogDiagnostics } from '../../../application/ports/event-log-diagnostics.port';
 import { RATE_LIMITER, RateLimiter } from '../../../application/ports/rate-limiter.port';
 import { SERVICE_MONITOR, ServiceMonitor } from '../../../application/ports/service-monitor.port';
 import { ServiceError } from '../../../application/shared/service-error';
@@ -38,7 +38,7 @@ export class HealthController implements BeforeApplicationShutdown {
 
   constructor(
     @Inject(SERVICE_MONITOR) private readonly monitor: ServiceMonitor,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_LOG_DIAGNOSTICS) private readonly eventLog: EventLogDiagnostics,
     @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
   ) {}
 
@@ -69,7 +69,7 @@ export class HealthController implements BeforeApplicationShutdown {
         if (this.draining) throw new Error('draining: the service is shutting down');
       },
       event_store: async () => {
-        await this.store.headPosition();
+        await this.eventLog.headPosition();
       },
       database: async () => {
         await this.monitor.pingDatabase();

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { EVENT_STORE, EventStore } from '../../../application/ports/event-store.port';
+import { EVENT_LOG_DIAGNOSTICS, EventLogDiagnostics } from '../../../application/ports/event-log-diagnostics.port';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { RequiresPermission } from '../admin/permission.decorator';
 import {
@@ -27,7 +27,7 @@ interface Gauge {
 export class MetricsController {
   constructor(
     @Inject(SERVICE_MONITOR) private readonly monitor: ServiceMonitor,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(EVENT_LOG_DIAGNOSTICS) private readonly eventLog: EventLogDiagnostics,
     @Inject(PROVIDER_STATUS) private readonly providers: ProviderStatusReader,
     private readonly queries: QueryBus,
   ) {}
@@ -70,7 +70,7 @@ export class MetricsController {
       {
         name: 'events_not_yet_readable',
         help: 'Committed events behind an open transaction',
-        value: await this.store.countCommittedNotYetReadable(),
+        value: await this.eventLog.countCommittedNotYetReadable(),
       },
     ];
     const memory = process.memoryUsage();

@@ -1,0 +1,54 @@
+import { LogEvent } from '../../domain/log-events';
+import { Environment } from '../../domain/shared/environment';
+import { AppendResult, DomainEvent, NewEvent } from './event-store.port';
+
+/**
+ * An Idempotency-Key bound, in the same commit as the events, to the order they debit and to the
+ * answer a repeat of the request gets. The key moves money once, with its answer, or not at all.
+ */
+export interface KeyBinding {
+  partnerId: string;
+  environment: Environment;
+  key: string;
+  requestHash: string;
+  orderId: string;
+  statusCode: number;
+  /** The answer exactly as it is sent. */
+  body: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** One string per key scope (partner, environment, key), to match bindings with each other. */
+export const keyBindingId = (binding: { partnerId: string; environment: string; key: string }): string =>
+  JSON.stringify([binding.partnerId, binding.environment, binding.key]);
+
+/** One of the keys an append was to bind is bound already (or expired, not yet purged): nothing was written. */
+export class IdempotencyKeyTakenError extends Error {
+  constructor(readonly keys: readonly KeyBinding[]) {
+    super(`an Idempotency-Key of this append is bound already: ${keys.map((binding) => binding.key).join(', ')}`);
+    this.name = 'IdempotencyKeyTakenError';
+  }
+}
+
+/**
+ * Appends that bind Idempotency-Keys in the commit of their events: offered by the stores whose key table shares
+ * their database (the SQL stores), bound to the same adapter as the EventStore. Where it is bound, orders are
+ * placed with their key bound in the debit's own commit; where it is not (EventStoreDB), the key is reserved and
+ * answered around the append (application/orders/placement/).
+ */
+export interface KeyBindingAppend<Event extends DomainEvent = LogEvent> {
+  /**
+   * `append` at a known revision (or to a new stream) that also binds `keys`, as one write: the events and the
+   * keys, or nothing. A key bound already fails it with IdempotencyKeyTakenError (naming the keys taken); a stale
+   * revision with WrongExpectedRevisionError, and the keys stay free. Concurrent calls share statements as appends do.
+   */
+  appendBindingKeys<Appended extends Event>(
+    streamId: string,
+    events: readonly NewEvent<Appended>[],
+    expected: number | 'no_stream',
+    keys: readonly KeyBinding[],
+  ): Promise<AppendResult>;
+}
+
+export const KEY_BINDING_APPEND = Symbol('KeyBindingAppend');

@@ -1,0 +1,216 @@
+import {
+  AppendResult,
+  DomainEvent,
+  DuplicateEventIdError,
+  ExpectedRevision,
+  NewEvent,
+  WrongExpectedRevisionError,
+} from '../../application/ports/event-store.port';
+import { IdempotencyKeyTakenError, KeyBinding, keyBindingId } from '../../application/ports/key-binding-append.port';
+import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
+import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
+
+/**
+ * The SQL store's appends to one stream: at a known revision (or to a new stream) through the group commit, with
+ * the Idempotency-Keys they bind; `any` and `stream_exists` in a transaction of their own under the stream's row
+ * lock. A failed append is explained here as the port's errors, or found to be a repeat (a no-op).
+ */
+export class SqlAppends {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly group: SqlGroupCommit,
+    /** Called when events of this process are stored, to wake the store's subscribers. */
+    private readonly onStored: () => void,
+  ) {}
+
+  /**
+   * A repeated append (every event id stored already in this stream) is a no-op. It is not
+   * looked for up front: such an append fails on the expected revision or on the event-id
+   * constraint, and only then are the ids looked up, so a first append costs no extra read.
+   */
+  async append(
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+    expected: ExpectedRevision,
+    keys: readonly KeyBinding[],
+    gatherTurn: boolean,
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const atKnownPlace = typeof expected === 'number' || expected === 'no_stream';
+    if (keys.length > 0 && !atKnownPlace)
+      throw new Error('Idempotency-Keys are bound only by appends at a known revision or to a new stream');
+    try {
+      const result = atKnownPlace
+        ? await this.group.append(
+            {
+              streamId,
+              events,
+              expected: expected === 'no_stream' ? NO_STREAM : expected,
+              keys,
+            },
+            gatherTurn,
+          )
+        : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
+      this.onStored();
+      return result;
+    } catch (error) {
+      return this.afterFailedAppend(error, streamId, events, expected, keys);
+    }
+  }
+
+  /**
+   * Why an append failed, as the port's errors; or its result, when the events it carried are stored
+   * already (a repeated append is a no-op).
+   */
+  private async afterFailedAppend(
+    error: unknown,
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+    expected: ExpectedRevision,
+    keys: readonly KeyBinding[],
+  ): Promise<AppendResult> {
+    if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) return this.retryOrRethrow(error, streamId, events);
+    if (constraintOf(error) === 'idempotency_keys_pkey')
+      throw new IdempotencyKeyTakenError(await this.boundAlready(keys));
+    // A concurrent writer won a race: on the event ids (a repeated append) or on the stream.
+    if (constraintOf(error) === 'es_events_event_id_unique') {
+      const repeated = await this.alreadyStored(this.db, streamId, events);
+      if (repeated) return repeated;
+      // Nothing was stored: the batch itself carries one id twice.
+      throw new DuplicateEventIdError(events.map((event) => event.eventId));
+    }
+    const actual = await this.currentRevision(this.db, streamId);
+    throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
+  }
+
+  /** A retry racing its own first attempt sees the revision move; if the first attempt stored these events, it is a no-op. */
+  private async retryOrRethrow(
+    error: unknown,
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+  ): Promise<AppendResult> {
+    if (error instanceof WrongExpectedRevisionError) {
+      const repeated = await this.alreadyStored(this.db, streamId, events);
+      if (repeated) return repeated;
+    }
+    throw error;
+  }
+
+  private async appendInTransaction(
+    tx: SqlExecutor,
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    const current = await this.currentRevision(tx, streamId, true);
+    assertExpected(streamId, expected, current);
+    const first = (current ?? -1) + 1;
+    const last = first + events.length - 1;
+    if (current === null) {
+      const created = await tx.query(
+        'INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING stream_id',
+        [streamId, last],
+      );
+      if (created.length === 0) {
+        // Another writer created the stream between our read and our insert; its row is committed and locked now.
+        if (expected !== 'any')
+          throw new WrongExpectedRevisionError(
+            streamId,
+            expected,
+            (await this.currentRevision(tx, streamId)) ?? 'no_stream',
+          );
+        return this.appendInTransaction(tx, streamId, events, expected);
+      }
+    } else {
+      await tx.query('UPDATE es_streams SET revision = $2 WHERE stream_id = $1', [streamId, last]);
+    }
+    const params: unknown[] = [];
+    const values = events.map((event, index) => {
+      params.push(
+        event.eventId,
+        streamId,
+        first + index,
+        event.type,
+        event.schemaVersion,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      );
+      const n = params.length;
+      return `($${n - 6}::uuid, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::jsonb)`;
+    });
+    const inserted = await tx.query<{ global_position: string; transaction_id: string }>(
+      `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+       VALUES ${values.join(', ')}
+       RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id`,
+      params,
+    );
+    const lastRow = inserted[inserted.length - 1];
+    return {
+      nextRevision: last,
+      position: { commit: BigInt(lastRow.transaction_id), prepare: BigInt(lastRow.global_position) },
+      deduplicated: false,
+    };
+  }
+
+  /** Which of an append's keys are bound already (all of them, if the conflicting row has gone meanwhile). */
+  private async boundAlready(keys: readonly KeyBinding[]): Promise<readonly KeyBinding[]> {
+    const rows = await this.db.query<{ partner_id: string; environment: string; idempotency_key: string }>(
+      `SELECT k.partner_id, k.environment, k.idempotency_key FROM idempotency_keys k
+         JOIN unnest($1::text[], $2::text[], $3::text[]) AS v(partner_id, environment, idempotency_key)
+           ON k.partner_id = v.partner_id AND k.environment = v.environment AND k.idempotency_key = v.idempotency_key`,
+      [
+        keys.map((binding) => binding.partnerId),
+        keys.map((binding) => binding.environment),
+        keys.map((binding) => binding.key),
+      ],
+    );
+    const bound = new Set(
+      rows.map((row) =>
+        keyBindingId({ partnerId: row.partner_id, environment: row.environment, key: row.idempotency_key }),
+      ),
+    );
+    const taken = keys.filter((binding) => bound.has(keyBindingId(binding)));
+    return taken.length ? taken : keys;
+  }
+
+  /** A repeated append of events that are all stored already in this stream is a no-op. */
+  private async alreadyStored(
+    db: SqlExecutor,
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+  ): Promise<AppendResult | null> {
+    const ids = events.map((event) => event.eventId);
+    const rows = await db.query<{ event_id: string; stream_id: string; event_type: string }>(
+      'SELECT event_id::text AS event_id, stream_id, event_type FROM es_events WHERE event_id = ANY($1::uuid[])',
+      [ids],
+    );
+    if (rows.length === 0) return null;
+    const typeOf = new Map(events.map((event) => [event.eventId, event.type]));
+    // A repeat is the same event again: same id, same stream, same type. Anything else is a conflict.
+    if (
+      rows.length !== new Set(ids).size ||
+      rows.some((row) => row.stream_id !== streamId || typeOf.get(row.event_id) !== row.event_type)
+    ) {
+      throw new DuplicateEventIdError(rows.map((row) => row.event_id));
+    }
+    const revision = await this.currentRevision(db, streamId);
+    return { nextRevision: revision ?? -1, position: null, deduplicated: true };
+  }
+
+  private async currentRevision(db: SqlExecutor, streamId: string, lock = false): Promise<number | null> {
+    const rows = await db.query<{ revision: string }>(
+      `SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [streamId],
+    );
+    return rows.length ? Number(rows[0].revision) : null;
+  }
+}
+
+function assertExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'number' && current === expected);
+  if (!ok) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
+}

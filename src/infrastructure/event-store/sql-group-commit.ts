@@ -1,0 +1,186 @@
+import { AppendResult, DomainEvent, GlobalPosition, NewEvent } from '../../application/ports/event-store.port';
+import { KeyBinding } from '../../application/ports/key-binding-append.port';
+import { WrongExpectedRevisionError } from '../../application/ports/event-store.port';
+import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
+import { StatementBatcher } from '../sql/statement-batcher';
+
+/** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
+export interface AppendAtRevision {
+  streamId: string;
+  events: readonly NewEvent<DomainEvent>[];
+  expected: number;
+  keys: readonly KeyBinding[];
+}
+
+export const NO_STREAM = -1;
+const expectedOf = (revision: number): number | 'no_stream' => (revision === NO_STREAM ? 'no_stream' : revision);
+
+/** What one append of a group came to: its result, or why it failed (explained by SqlAppends). */
+export type AppendOutcome = { result: AppendResult } | { error: unknown };
+
+/**
+ * The SQL store's group commit: appends at known revisions (or to new streams) of different streams, made at the
+ * same time, share one statement and one commit, each with its own outcome.
+ */
+export class SqlGroupCommit {
+  private readonly atRevision = new StatementBatcher<AppendAtRevision, AppendOutcome>(
+    (appends) => this.appendGroup(appends),
+    {
+      concurrency: 2,
+      maxBatch: 128,
+    },
+  );
+  /** The same for background appends that may wait for the end of the turn (AppendOptions.gatherTurn). */
+  private readonly atRevisionGathered = new StatementBatcher<AppendAtRevision, AppendOutcome>(
+    (appends) => this.appendGroup(appends),
+    { concurrency: 2, maxBatch: 128, gatherTurn: true },
+  );
+
+  constructor(private readonly db: SqlDatabase) {}
+
+  /** The append's result, once its group is committed; its error when its stream was refused or the group failed. */
+  async append(append: AppendAtRevision, gatherTurn: boolean): Promise<AppendResult> {
+    const outcome = await (gatherTurn ? this.atRevisionGathered : this.atRevision).submit(append);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.result;
+  }
+
+  /**
+   * Appends to several streams in one statement, each only if its stream is still at the
+   * expected revision. If the statement fails as a whole (an event id stored already, a
+   * deadlock with another process's group), each append runs alone, so each gets its own
+   * outcome; a stream named twice in a group also runs alone, after the group.
+   */
+  private async appendGroup(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
+    const alone = (append: AppendAtRevision): Promise<AppendOutcome> =>
+      this.appendToStreams([append]).then(
+        ([outcome]) => outcome,
+        (error: unknown) => ({ error }),
+      );
+    if (appends.length === 1) return [await alone(appends[0])];
+    const seen = new Set<string>();
+    const grouped: number[] = [];
+    const later: number[] = [];
+    appends.forEach((append, index) => {
+      (seen.has(append.streamId) ? later : grouped).push(index);
+      seen.add(append.streamId);
+    });
+    const outcomes: AppendOutcome[] = new Array<AppendOutcome>(appends.length);
+    try {
+      const results = await this.appendToStreams(grouped.map((index) => appends[index]));
+      grouped.forEach((index, position) => (outcomes[index] = results[position]));
+    } catch (error) {
+      const state = sqlStateOf(error);
+      if (state !== SQLSTATE.uniqueViolation && state !== SQLSTATE.deadlockDetected) throw error;
+      for (const index of grouped) outcomes[index] = await alone(appends[index]);
+    }
+    for (const index of later) outcomes[index] = await alone(appends[index]);
+    return outcomes;
+  }
+
+  /**
+   * The statement behind `appendGroup`: existing streams are moved only if still at their expected
+   * revision, new ones created only if absent, in name order (concurrent groups lock them alike);
+   * a stream's events, and the Idempotency-Keys its append binds, are inserted only if its row
+   * moved or was created. A key bound already fails the statement as a whole (unique violation).
+   */
+  private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
+    const streams = [...appends]
+      .sort((a, b) => (a.streamId < b.streamId ? -1 : 1))
+      .map((append) => ({
+        stream_id: append.streamId,
+        expected: append.expected,
+        last: append.expected + append.events.length,
+      }));
+    let ord = 0;
+    const events = appends.flatMap((append) =>
+      append.events.map((event, index) => ({
+        ord: ord++,
+        event_id: event.eventId,
+        stream_id: append.streamId,
+        stream_revision: append.expected + 1 + index,
+        event_type: event.type,
+        schema_version: event.schemaVersion,
+        data: event.data,
+        metadata: event.metadata,
+      })),
+    );
+    const rows = await this.db.query<{ stream_id: string; global_position: string; transaction_id: string }>(
+      `WITH wanted AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(stream_id text, expected bigint, last bigint)
+       ), moved AS (
+         UPDATE es_streams SET revision = wanted.last FROM wanted
+          WHERE wanted.expected >= 0 AND es_streams.stream_id = wanted.stream_id AND es_streams.revision = wanted.expected
+         RETURNING es_streams.stream_id
+       ), created AS (
+         INSERT INTO es_streams (stream_id, revision)
+         SELECT wanted.stream_id, wanted.last FROM wanted WHERE wanted.expected < 0 ORDER BY wanted.stream_id
+         ON CONFLICT DO NOTHING
+         RETURNING es_streams.stream_id
+       ), placed AS (
+         SELECT stream_id FROM moved UNION ALL SELECT stream_id FROM created
+       ), bound AS (
+         INSERT INTO idempotency_keys (partner_id, environment, idempotency_key, request_hash, order_id, state, response_status, response_body,
+                                       locked_until, created_at, expires_at)
+         SELECT k.partner_id, k.environment, k.idempotency_key, k.request_hash, k.order_id, 'completed', k.status, k.body,
+                k.created_at, k.created_at, k.expires_at
+           FROM jsonb_to_recordset($3::jsonb)
+             AS k(stream_id text, partner_id text, environment text, idempotency_key text, request_hash text, order_id text, status integer, body text,
+                  created_at timestamptz, expires_at timestamptz)
+          WHERE k.stream_id IN (SELECT stream_id FROM placed)
+       )
+       INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+       SELECT v.event_id, v.stream_id, v.stream_revision, v.event_type, v.schema_version, v.data, v.metadata
+         FROM jsonb_to_recordset($2::jsonb)
+           AS v(ord integer, event_id uuid, stream_id text, stream_revision bigint, event_type text, schema_version integer, data jsonb, metadata jsonb)
+        WHERE v.stream_id IN (SELECT stream_id FROM placed)
+        ORDER BY v.ord
+       RETURNING stream_id, global_position::text AS global_position, transaction_id::text AS transaction_id`,
+      [JSON.stringify(streams), JSON.stringify(events), JSON.stringify(appends.flatMap(keyRows))],
+    );
+    const positions = new Map<string, GlobalPosition>();
+    for (const row of rows) {
+      const position = { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+      const known = positions.get(row.stream_id);
+      if (!known || known.prepare < position.prepare) positions.set(row.stream_id, position);
+    }
+    const unmoved = appends.filter((append) => !positions.has(append.streamId)).map((append) => append.streamId);
+    const revisions = unmoved.length ? await this.currentRevisions(unmoved) : new Map<string, number>();
+    return appends.map((append) => {
+      const position = positions.get(append.streamId);
+      if (!position)
+        return {
+          error: new WrongExpectedRevisionError(
+            append.streamId,
+            expectedOf(append.expected),
+            revisions.get(append.streamId) ?? 'no_stream',
+          ),
+        };
+      return { result: { nextRevision: append.expected + append.events.length, position, deduplicated: false } };
+    });
+  }
+
+  private async currentRevisions(streamIds: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ stream_id: string; revision: string }>(
+      'SELECT stream_id, revision::text AS revision FROM es_streams WHERE stream_id = ANY($1::text[])',
+      [[...streamIds]],
+    );
+    return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
+  }
+}
+
+/** The rows binding an append's Idempotency-Keys, tagged with its stream. */
+function keyRows(append: AppendAtRevision): object[] {
+  return append.keys.map((binding) => ({
+    stream_id: append.streamId,
+    partner_id: binding.partnerId,
+    environment: binding.environment,
+    idempotency_key: binding.key,
+    request_hash: binding.requestHash,
+    order_id: binding.orderId,
+    status: binding.statusCode,
+    body: binding.body,
+    created_at: binding.createdAt,
+    expires_at: binding.expiresAt,
+  }));
+}

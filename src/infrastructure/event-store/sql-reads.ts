@@ -1,0 +1,76 @@
+import { EventDecoder } from '../../application/ports/event-decoder.port';
+import {
+  DomainEvent,
+  GlobalPosition,
+  ReadAllOptions,
+  RecordedEvent,
+  StreamRef,
+  inStream,
+  streamIdOf,
+} from '../../application/ports/event-store.port';
+import { SqlDatabase } from '../sql/sql-database';
+import { READABLE_HORIZON } from './readable-horizon';
+import { EVENT_COLUMNS, EventRow, recordedOf } from './sql-event-row';
+
+/**
+ * The SQL store's reads: a stream, its newest event, the log in global order below the readable horizon, and an
+ * order's events by correlation id. Every row read becomes an event of the store's log at one point (`decoded`).
+ */
+export class SqlEventReads<Event extends DomainEvent> {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly decoder: EventDecoder<Event>,
+  ) {}
+
+  async readStream(stream: StreamRef, fromRevision = 0, maxCount?: number): Promise<RecordedEvent<Event>[]> {
+    const streamId = streamIdOf(stream);
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY es_events.stream_revision
+        ${maxCount === undefined ? '' : 'LIMIT $3'}`,
+      maxCount === undefined ? [streamId, fromRevision] : [streamId, fromRevision, maxCount],
+    );
+    return rows.map((row) => this.decoded(row, stream));
+  }
+
+  async readLastEvent(stream: StreamRef): Promise<RecordedEvent<Event> | null> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 ORDER BY es_events.stream_revision DESC LIMIT 1`,
+      [streamIdOf(stream)],
+    );
+    return rows.length ? this.decoded(rows[0], stream) : null;
+  }
+
+  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent<Event>[]> {
+    const from = after ?? { commit: 0n, prepare: 0n };
+    const params: unknown[] = [from.commit.toString(), from.prepare.toString(), options.maxCount];
+    let typeFilter = '';
+    if (options.eventTypes) {
+      params.push([...options.eventTypes]);
+      typeFilter = 'AND event_type = ANY($4::text[])';
+    }
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+          AND transaction_id < ${READABLE_HORIZON}
+          ${typeFilter}
+        ORDER BY es_events.transaction_id, es_events.global_position
+        LIMIT $3`,
+      params,
+    );
+    return rows.map((row) => this.decoded(row));
+  }
+
+  async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE metadata->>'correlationId' = $1
+        ORDER BY es_events.transaction_id, es_events.global_position`,
+      [correlationId],
+    );
+    return rows.map((row) => this.decoded(row));
+  }
+
+  /** Every event this store reads becomes an event of its log here, and only here. */
+  private decoded(row: EventRow, stream: StreamRef = row.stream_id): RecordedEvent<Event> {
+    return inStream(stream, this.decoder.decode(recordedOf(row)));
+  }
+}
