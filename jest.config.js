@@ -5,7 +5,9 @@
  *   server, EventStoreDB when configured);
  * - integration: whole services over HTTP on the machine's PostgreSQL (test/integration), and a few
  *   seeds of the seeded simulation (test/simulation).
- * `npm test` runs all three after a type check.
+ * `npm test` runs all three after a type check: unit on two workers, then contract and integration
+ * in band (they share one PostgreSQL server; a read right after a write can miss it when another file's
+ * transactions run beside it, see CONTRIBUTING.md).
  */
 const transform = {
   '^.+\\.ts$': [

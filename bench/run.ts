@@ -1,5 +1,5 @@
 /**
- * The service benchmark: `npm run bench` (`-- --quick` for about two minutes, `-- --json`
+ * The service benchmark: `npm run bench` (`-- --quick` for about eleven minutes in PostgreSQL mode, `-- --json`
  * to print the results as one JSON object on the last line of stdout).
  *
  * Starts the compiled service (dist/main.js) as a second process on a fresh PostgreSQL

@@ -75,6 +75,14 @@ export async function seedDemoData(ownerClient: DemoClient, waitUntil: WaitUntil
     'the other orders to settle',
     async () => (await client.admin('GET', `/orders?partner_id=${partnerId}&status=PENDING`)).count === 0,
   );
+  // One re-send, so that the operator's audit shows an action outside the log beside the events.
+  let deliveryId = '';
+  await waitUntil('a webhook delivery to re-send', async () => {
+    const listed = await client.admin('GET', `/webhook-deliveries?partner_id=${partnerId}&limit=1`);
+    deliveryId = listed.deliveries[0]?.delivery_id ?? '';
+    return deliveryId !== '';
+  });
+  await client.admin('POST', `/webhook-deliveries/${deliveryId}/resend`);
   const day = new Date((await client.admin('GET', `/orders/${heldOrderId}`)).created_at).toISOString().slice(0, 10);
   return { operatorToken, partnerId, partnerName, heldOrderId, day };
 }

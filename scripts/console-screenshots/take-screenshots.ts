@@ -96,6 +96,17 @@ export async function takeScreenshots(
       'engineering.png',
       'Engineering: projections with version, checkpoint and lag (rebuild from here), and the job backlog.',
     );
+
+    await tab('operators');
+    await page
+      .locator('#operators button.link', { hasText: /^ops\.demo$/ })
+      .first()
+      .click(); // the newest token of ops.demo
+    await shown('#operator-audit', 'webhook_delivery_resent');
+    await shoot(
+      'operators.png',
+      'Operators: each token with its role, status, expiry and last use (create and revoke from here), and what one operator did: the events recorded under their name and the re-sends and rebuilds they started.',
+    );
   } finally {
     await page.close();
   }

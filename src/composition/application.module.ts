@@ -40,6 +40,7 @@ import { FetchBillHandler } from '../application/orders/fetch-bill';
 import { GetTransactionHandler } from '../application/orders/get-transaction';
 import { ListTransactionsHandler } from '../application/orders/list-transactions';
 import { OrderPlacement } from '../application/orders/order-placement';
+import { MainKeyRequirement } from '../application/auth/main-key-requirement';
 import { OrderDebit } from '../application/orders/placement/order-debit';
 import { ReservedKeyPlacement } from '../application/orders/placement/reserved-key-placement';
 import { KEY_PLACEMENT, KeyPlacement } from '../application/orders/placement/key-placement';
@@ -158,6 +159,7 @@ const JOBS = [
     AuthorizePartnerRequest,
     EventStreamWatch,
     OrderPlacement,
+    MainKeyRequirement,
     OrderDebit,
     ReservedKeyPlacement,
     KeyBoundWithTheDebit,
@@ -198,6 +200,13 @@ const JOBS = [
     },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
   ],
-  exports: [AuthenticateApiKey, AuthorizePartnerRequest, EventStreamWatch, JOB_HANDLERS, WalletCommandProcessor],
+  exports: [
+    AuthenticateApiKey,
+    AuthorizePartnerRequest,
+    EventStreamWatch,
+    JOB_HANDLERS,
+    MainKeyRequirement,
+    WalletCommandProcessor,
+  ],
 })
 export class ApplicationModule {}

@@ -47,6 +47,10 @@ import { SqlOverviewStats } from '../infrastructure/read-models/sql-overview-sta
 import { SqlBackOfficeSearch } from '../infrastructure/back-office/sql-back-office-search';
 import { OPERATOR_ACTIONS } from '../application/ports/operator-actions.port';
 import { SqlOperatorActions } from '../infrastructure/back-office/sql-operator-actions';
+import { BACK_OFFICE_ACTION_LOG } from '../application/ports/back-office-action-log.port';
+import { SqlBackOfficeActionLog } from '../infrastructure/back-office/sql-back-office-action-log';
+import { OPERATOR_TOKEN_USAGE } from '../application/ports/operator-token-usage.port';
+import { SqlOperatorTokenUsage } from '../infrastructure/back-office/sql-operator-token-usage';
 import { CryptoSecretGenerator } from '../infrastructure/security/crypto-secret-generator';
 import { HmacKeyHasher } from '../infrastructure/security/hmac-key-hasher';
 import { SqlDatabase } from '../infrastructure/sql/sql-database';
@@ -111,6 +115,8 @@ export class InfrastructureModule {
       { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db)) },
       { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
       { provide: OPERATOR_ACTIONS, ...sql((db) => new SqlOperatorActions(db)) },
+      { provide: BACK_OFFICE_ACTION_LOG, ...sql((db) => new SqlBackOfficeActionLog(db)) },
+      { provide: OPERATOR_TOKEN_USAGE, ...sql((db) => new SqlOperatorTokenUsage(db)) },
       { provide: OVERVIEW_STATS, ...sql((db) => new SqlOverviewStats(db)) },
       {
         provide: IDEMPOTENCY_STORE,

@@ -18,6 +18,11 @@ export function eventLogDiagnosticsContract(opened: Opened): void {
       expect(await diagnostics.headPosition()).toEqual(result.position);
     });
 
+    it('reports the last appended event as the committed head once nothing is held back', async () => {
+      const result = await store.append(uuid(), [newEvent('A')], 'no_stream');
+      expect(await diagnostics.committedHeadPosition()).toEqual(result.position);
+    });
+
     it('counts the events between two positions, and from the start', async () => {
       const before = await diagnostics.headPosition();
       const first = await store.append(uuid(), [newEvent('A'), newEvent('B')], 'no_stream');

@@ -66,6 +66,73 @@ export function keyBindingAppendContract(opened: Opened): void {
       });
     });
 
+    it('opens the streams an append carries in its commit, and none of them when the append is refused', async () => {
+      const wallet = uuid();
+      const [order, refusedOrder, keyTakenOrder] = [uuid(), uuid(), uuid()];
+      const key = `opened-${uuid()}`;
+      const written = await keyed.appendBindingKeys(
+        wallet,
+        [newEvent('Debited')],
+        'no_stream',
+        [keyBinding(key)],
+        [{ streamId: order, events: [newEvent('Initiated'), newEvent('Settled')] }],
+      );
+      expect((await store.readStream(order)).map((event) => [event.type, event.revision])).toEqual([
+        ['Initiated', 0],
+        ['Settled', 1],
+      ]);
+      const last = await store.readLastEvent(order);
+      expect(written.position).toEqual(last?.position);
+      // Refused on its revision: neither its events nor the stream it carries are written.
+      const stale = await keyed
+        .appendBindingKeys(
+          wallet,
+          [newEvent('Debited')],
+          'no_stream',
+          [keyBinding(`opened-${uuid()}`)],
+          [{ streamId: refusedOrder, events: [newEvent('Initiated')] }],
+        )
+        .catch((caught: unknown) => caught);
+      expect(stale).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(refusedOrder)).toHaveLength(0);
+      // Refused on its key: the same.
+      const taken = await keyed
+        .appendBindingKeys(
+          wallet,
+          [newEvent('Debited')],
+          0,
+          [keyBinding(key)],
+          [{ streamId: keyTakenOrder, events: [newEvent('Initiated')] }],
+        )
+        .catch((caught: unknown) => caught);
+      expect(taken).toBeInstanceOf(IdempotencyKeyTakenError);
+      expect(await store.readStream(keyTakenOrder)).toHaveLength(0);
+      expect(await store.readStream(wallet)).toHaveLength(1);
+    });
+
+    it('opens the streams of each append among appends made at once, and only those of the appends written', async () => {
+      const wallets = Array.from({ length: 6 }, () => uuid());
+      const orders = wallets.map(() => uuid());
+      await store.append(wallets[5], [newEvent('Credited')], 'no_stream');
+      const outcomes = await Promise.allSettled(
+        wallets.map((wallet, index) =>
+          keyed.appendBindingKeys(
+            wallet,
+            [newEvent('Debited')],
+            'no_stream',
+            [keyBinding(`opened-${uuid()}`)],
+            [{ streamId: orders[index], events: [newEvent('Initiated'), newEvent('Settled')] }],
+          ),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        ...Array.from({ length: 5 }, () => 'fulfilled'),
+        'rejected',
+      ]);
+      const lengths = await Promise.all(orders.map(async (order) => (await store.readStream(order)).length));
+      expect(lengths).toEqual([2, 2, 2, 2, 2, 0]);
+    });
+
     it('binds each stream its own keys among appends made at once, and refuses only the second of two that bind one key', async () => {
       const key = `many-${uuid()}`;
       const [first, second, third] = [uuid(), uuid(), uuid()];

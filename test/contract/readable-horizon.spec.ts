@@ -66,9 +66,11 @@ describe('what a catch-up reader may read on a shared PostgreSQL server', () => 
     try {
       await local.query('BEGIN');
       await local.query('SELECT pg_current_xact_id()');
-      await store.append(`horizon-${randomUUID()}`, [event()], 'no_stream');
+      const held = await store.append(`horizon-${randomUUID()}`, [event()], 'no_stream');
       expect(await store.readAll(head, { maxCount: 10 })).toHaveLength(0);
       expect(await store.countCommittedNotYetReadable()).toBe(1);
+      expect(await store.headPosition()).toEqual(head);
+      expect(await store.committedHeadPosition()).toEqual(held.position);
     } finally {
       await local.query('ROLLBACK');
       await local.end();

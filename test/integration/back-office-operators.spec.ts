@@ -8,7 +8,10 @@ import { startTwoServices, stopTwoServices, TwoServices } from '../support/two-s
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { ServiceProcess } from '../support/service-process';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
-import { waitFor } from '../support/wait-for';
+import { waitFor, waitForAsync } from '../support/wait-for';
+import { RecordingReceiver } from '../support/recording-receiver';
+import { PROJECTION_ADMIN } from '../../src/application/ports/projections.port';
+import { SqlProjectionAdmin } from '../../src/infrastructure/projections/sql-projection-admin';
 
 const DAY_MS = 86_400_000;
 const STUCK_AFTER_MS = 60_000;
@@ -27,7 +30,8 @@ describe('back-office operators: their own tokens, roles and audit', () => {
   beforeAll(async () => {
     service = await TestService.start({
       store: 'postgres',
-      env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) },
+      // The webhook receiver of the re-send test listens on 127.0.0.1: a private deployment's opt-in.
+      env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
     });
     cliEnv = { SERVICE_URL: service.url, DATA_DIR: '/nonexistent-data-dir' };
   });
@@ -91,6 +95,7 @@ describe('back-office operators: their own tokens, roles and audit', () => {
       revoked_at: null,
       revoked_by: null,
       revoke_reason: null,
+      last_used_at: null,
     });
     expect(JSON.stringify(listed)).not.toContain(secretPart);
     expect(JSON.stringify(listed)).not.toContain(rows[0].data.tokenHash as string);
@@ -278,7 +283,106 @@ describe('back-office operators: their own tokens, roles and audit', () => {
     });
     expect(audit.actions[2].data.keyHash).toBe('[redacted]');
     const nobody = printedJson(await cli(['audit', 'operator', 'ops.someone-else'], { admin: TEST_ADMIN_TOKEN }));
-    expect(nobody).toEqual({ operator: 'ops.someone-else', actions: [] });
+    expect(nobody).toEqual({ operator: 'ops.someone-else', actions: [], actions_outside_log: [] });
+  });
+
+  it("lists an operator's webhook re-sends and an engineer's rebuilds in audit operator, though they are not events, and each token's last use", async () => {
+    const ravi = await service.createOperator('ops.ravi', 'operator');
+    const lena = await service.createOperator('eng.lena', 'engineer');
+    const receiver = await RecordingReceiver.start();
+    try {
+      const { partnerId, sandboxKey } = await service.createPartner('IN', 'Resend Partner');
+      const configured = await service.adminAs(ravi.token, 'PATCH', `/partners/${partnerId}/settings`, {
+        environment: 'sandbox',
+        webhook_url: receiver.url,
+      });
+      expect(configured.status).toBe(200);
+      const placed = await service.topup(
+        sandboxKey,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+        'audit-resend-1',
+      );
+      expect(placed.status).toBe(200);
+      await service.settle();
+      const [delivery] = (await service.partner('GET', '/webhook-deliveries', sandboxKey)).body.deliveries;
+      expect(delivery).toMatchObject({ order_id: placed.body.order_id, state: 'SUCCEEDED' });
+      const resentAt = service.clock.now().toISOString();
+
+      const resent = await service.adminAs(ravi.token, 'POST', `/webhook-deliveries/${delivery.delivery_id}/resend`);
+      expect(resent.body).toEqual({ delivery_id: delivery.delivery_id, scheduled_attempt: 2 });
+      // The partner's own re-send is not an operator's; a refused one is not an action.
+      const own = await service.partner('POST', `/webhook-deliveries/${delivery.delivery_id}/resend`, sandboxKey);
+      expect(own.status).toBe(202);
+      expectRefusal(
+        await service.adminAs(ravi.token, 'POST', '/webhook-deliveries/whd-nothing/resend'),
+        404,
+        'not_found',
+      );
+      await service.settle();
+
+      service.clock.advance(60_000);
+      const rebuiltAt = service.clock.now().toISOString();
+      const started = await service.adminAs(lena.token, 'POST', '/projections/operator-actions/rebuild');
+      expect(started.status).toBe(202);
+      await service.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN).whenFinished(started.body.rebuild_id);
+      expect((await service.admin('GET', `/projections/rebuilds/${started.body.rebuild_id}`)).body.state).toBe(
+        'completed',
+      );
+      expectRefusal(await service.adminAs(lena.token, 'POST', '/projections/no-such/rebuild'), 404, 'not_found');
+
+      // Read over the CLI with the finance role, after the operators' audit read model was rebuilt from the
+      // log: the re-send and the rebuild are still listed (they are kept apart from the read models).
+      const finance = await service.operatorToken('fin.audit', 'finance');
+      const ravisAudit = printedJson(await cli(['audit', 'operator', 'ops.ravi'], { operator: finance }));
+      expect(ravisAudit.actions.map((action: { event_type: string }) => action.event_type)).toEqual([
+        'WebhookSecretRotated',
+        'PartnerSettingsChanged',
+      ]);
+      expect(ravisAudit.actions_outside_log).toEqual([
+        {
+          action_id: expect.stringMatching(/^\d+$/),
+          occurred_at: resentAt,
+          action: 'webhook_delivery_resent',
+          subject: delivery.delivery_id,
+          partner_id: partnerId,
+          environment: 'sandbox',
+          operator_id: ravi.operatorId,
+          role: 'operator',
+          detail: { event: 'transaction.succeeded', order_id: placed.body.order_id, attempt: 2 },
+        },
+      ]);
+      const lenasAudit = printedJson(await cli(['audit', 'operator', 'eng.lena'], { operator: finance }));
+      expect(lenasAudit).toEqual({
+        operator: 'eng.lena',
+        actions: [],
+        actions_outside_log: [
+          {
+            action_id: expect.stringMatching(/^\d+$/),
+            occurred_at: rebuiltAt,
+            action: 'projection_rebuild_started',
+            subject: 'operator-actions',
+            partner_id: null,
+            environment: null,
+            operator_id: lena.operatorId,
+            role: 'engineer',
+            detail: { rebuild_id: started.body.rebuild_id, version_before: started.body.version_before },
+          },
+        ],
+      });
+      expect(Number(lenasAudit.actions_outside_log[0].action_id)).toBeGreaterThan(
+        Number(ravisAudit.actions_outside_log[0].action_id),
+      );
+
+      // Each token's last use, as its requests were let in (written off the request path, so awaited here).
+      const lastUse = async (operatorId: string) =>
+        (
+          (await service.admin('GET', '/operators')).body.operators as { operator_id: string; last_used_at: string }[]
+        ).find((row) => row.operator_id === operatorId)?.last_used_at ?? null;
+      await waitForAsync(async () => (await lastUse(lena.operatorId)) === rebuiltAt, { what: "eng.lena's last use" });
+      expect(await lastUse(ravi.operatorId)).toBe(resentAt);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('a token stops working when it expires (manual clock), and says so', async () => {

@@ -235,14 +235,16 @@ describeInBrowser('the Trace column of the console order timeline, with tracing 
     return { status: response.status, body: (await response.json()) as any };
   };
 
-  it("shows each event's trace id, the one the collector received for the request that placed the order", async () => {
+  it("shows each event's trace id: the placing request's for what it wrote, the refund job's own for the refund", async () => {
     const created = await call('POST', '/v1/admin/partners', TEST_ADMIN_TOKEN, { name: 'Traced', corridor: 'IN' });
     expect(created.status).toBe(201);
+    // A sandbox 0002 order: its failure is known at placement and written in the request's commit
+    // (decision 0112); its refund is a job of its own, traced on its own and linked to the request.
     const placed = await call(
       'POST',
       '/v1/partner/topup',
       created.body.sandbox_api_key,
-      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0002'), amount: 100 },
       { 'idempotency-key': 'console-traced-1' },
     );
     expect(placed.status).toBe(200);
@@ -253,13 +255,13 @@ describeInBrowser('the Trace column of the console order timeline, with tracing 
           span.kind === SERVER_SPAN &&
           String(span.attributes['http.target'] ?? span.attributes['url.path']).startsWith('/v1/partner/topup'),
       );
-    const isSettled = async () =>
+    const isRefunded = async () =>
       (await call('GET', `/v1/admin/audit/orders/${orderId}`, TEST_ADMIN_TOKEN)).body.events.some(
-        (event: { event_type: string }) => event.event_type === 'TransactionSettled',
+        (event: { event_type: string }) => event.event_type === 'WalletRefunded',
       );
     const deadline = Date.now() + 30_000;
-    while (!requestSpan() || !(await isSettled())) {
-      if (Date.now() > deadline) throw new Error('the request span or the settlement did not come within 30 s');
+    while (!requestSpan() || !(await isRefunded())) {
+      if (Date.now() > deadline) throw new Error('the request span or the refund did not come within 30 s');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const request = requestSpan()!;
@@ -271,13 +273,17 @@ describeInBrowser('the Trace column of the console order timeline, with tracing 
       await signInAs(page, TEST_ADMIN_TOKEN, 'break-glass');
       await page.click(`#orders tr[data-order-id="${orderId}"]`);
       const row = (event: string) => page.locator('#order-timeline tr').filter({ hasText: event });
-      await row('TransactionSettled').waitFor();
+      await row('WalletRefunded').waitFor();
       expect(await page.locator('#order-detail th').allInnerTexts()).toContain('Trace');
       expect(await row('WalletDebited').locator('td.trace').innerText()).toBe(request.traceId);
-      const settlement = await row('TransactionSettled').locator('td.trace').innerText();
-      expect(settlement).toMatch(/^[\da-f]{32}$/);
-      expect(settlement).not.toBe(request.traceId); // the submit job's own trace, linked to the request
-      expect(collector.spans.some((span) => span.traceId === settlement)).toBe(true);
+      expect(await row('TransactionFailed').locator('td.trace').innerText()).toBe(request.traceId);
+      const refund = await row('WalletRefunded').locator('td.trace').innerText();
+      expect(refund).toMatch(/^[\da-f]{32}$/);
+      expect(refund).not.toBe(request.traceId);
+      const collected = () => collector.spans.some((span) => span.traceId === refund);
+      const spanDeadline = Date.now() + 10_000;
+      while (!collected() && Date.now() < spanDeadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(collected()).toBe(true);
     } finally {
       await page.close();
     }

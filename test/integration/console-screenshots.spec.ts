@@ -57,6 +57,7 @@ describeInBrowser('the console screenshot script (npm run console-screenshots)',
       'webhooks.png',
       'finance.png',
       'engineering.png',
+      'operators.png',
     ]);
     for (const shot of taken) {
       const image = readFileSync(join(folder, shot.file));

@@ -31,9 +31,18 @@ describe('the operator console page', () => {
     await expectServedWithPageHeaders(service.url, [
       ['/console', 'text/html; charset=utf-8'],
       ['/console/', 'text/html; charset=utf-8'],
-      ...['console', 'api', 'page', 'overview', 'partners', 'orders', 'webhooks', 'finance', 'engineering'].map(
-        (module): [string, string] => [`/console/${module}.js`, 'application/javascript; charset=utf-8'],
-      ),
+      ...[
+        'console',
+        'api',
+        'page',
+        'overview',
+        'partners',
+        'orders',
+        'webhooks',
+        'finance',
+        'engineering',
+        'operators',
+      ].map((module): [string, string] => [`/console/${module}.js`, 'application/javascript; charset=utf-8']),
       ['/console/console.css', 'text/css; charset=utf-8'],
       ['/console/favicon.svg', 'image/svg+xml'],
     ]);
@@ -351,6 +360,8 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await page.fill('#order-filters input[name=phone]', '+91 98765 40005');
     await page.fill('#order-filters input[name=partner_id]', partnerId);
     await page.click('#order-filters button[type=submit]');
+    // The list before the search may show this order too: wait for the search's own answer.
+    await page.waitForFunction("document.querySelectorAll('#orders tr').length === 1");
     await page.locator(`#orders tr[data-order-id="${orderId}"]`).waitFor();
     expect(await page.locator('#orders tr').count()).toBe(1);
 
@@ -498,6 +509,82 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
       .filter({ hasText: String(after.version) })
       .waitFor();
     expect(dialogs.at(-1)).toContain('Rebuild orders?');
+  });
+
+  it('lets an owner create and revoke operator tokens with their last use, and shows any role what an operator did, re-sends and rebuilds included', async () => {
+    await signedIn('owner.console', 'owner');
+    await tab('operators');
+    await page.fill('#operator-create input[name=name]', 'ops.newcomer');
+    await page.selectOption('#operator-create select[name=role]', 'finance');
+    await page.fill('#operator-create input[name=expires_in_days]', '30');
+    await page.click('#operator-create button[type=submit]');
+    await waitForText('#secret-title', 'Operator token of ops.newcomer (finance');
+    const token = await text('#secret-value');
+    expect(token).toMatch(/^op_[A-Za-z0-9_-]{43}$/);
+    await page.click('#secret-done');
+    const row = page.locator('#operators tr').filter({ hasText: 'ops.newcomer' });
+    await row.waitFor();
+    expect(await row.locator('td').allInnerTexts()).toEqual([
+      'ops.newcomer',
+      'finance',
+      'active',
+      expect.any(String),
+      'owner.console',
+      expect.any(String),
+      'never',
+      'Revoke',
+    ]);
+
+    // The new token works, and its use shows once written (off the request path).
+    expect((await service.adminAs(token, 'GET', '/partners')).status).toBe(200);
+    const usedAt = service.clock
+      .now()
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, '');
+    const lastUseShown = async () => {
+      await page.click('#refresh');
+      return (await row.locator('td.last-used').innerText()) === usedAt;
+    };
+    const deadline = Date.now() + 10_000;
+    while (!(await lastUseShown())) {
+      if (Date.now() > deadline) throw new Error('the last use never showed');
+    }
+
+    // What the engineer did: a rebuild, which is not an event, next to the events of the log.
+    const engineer = await service.operatorToken('eng.audited', 'engineer');
+    const rebuild = await service.adminAs(engineer, 'POST', '/projections/order-daily-stats/rebuild');
+    expect(rebuild.status).toBe(202);
+    await page.fill('#operator-audit-form input[name=name]', 'eng.audited');
+    await page.click('#operator-audit-form button[type=submit]');
+    await waitForText('#operator-audit', 'projection_rebuild_started');
+    const entry = page.locator('#operator-audit tr[data-kind="outside the log"]');
+    expect(await entry.locator('td').nth(5).innerText()).toBe('order-daily-stats');
+    expect(await entry.locator('td').nth(6).innerText()).toContain(rebuild.body.rebuild_id);
+    expect(await text('#operator-audit-summary')).toBe(
+      'eng.audited: 0 events and 1 action outside the log (the latest 100 of each).',
+    );
+
+    // Revoked from the page with a reason: refused from then on.
+    await page.evaluate('window.prompt = () => "left the team"');
+    await row.locator('button', { hasText: 'Revoke' }).click();
+    await waitForText('#notice', 'The token of ops.newcomer is revoked');
+    await row.filter({ hasText: 'revoked' }).waitFor();
+    expect((await service.adminAs(token, 'GET', '/partners')).status).toBe(401);
+    // Clicking a name shows that operator's actions: the owner's own creation and revocation are events.
+    await page.locator('#operators button.link', { hasText: /^owner\.console$/ }).click();
+    await waitForText('#operator-audit', 'OperatorRevoked');
+    expect(await page.locator('#operator-audit tr[data-kind=event]').count()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows a finance role what an operator did, but neither the tokens nor a way to create one', async () => {
+    await signedIn('fin.operators', 'finance');
+    await tab('operators');
+    expect(await page.locator('#operator-create').isVisible()).toBe(false);
+    expect(await page.locator('#operators tr').count()).toBe(0);
+    await page.fill('#operator-audit-form input[name=name]', 'break-glass');
+    await page.click('#operator-audit-form button[type=submit]');
+    await waitForText('#operator-audit', 'OperatorCreated');
   });
 
   it("drops a reply that arrives after sign-out: the next operator never sees the last one's live key or partner", async () => {

@@ -1,18 +1,11 @@
 import { EVENT_STORE, EventStore } from '../../src/application/ports/event-store.port';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
-import { ReloadlyLiveProvider } from '../../src/infrastructure/providers/reloadly/reloadly-live-provider';
-import { StaticProviderDirectory } from '../../src/infrastructure/providers/provider-directory';
-import { ProviderWithDeadline } from '../../src/infrastructure/providers/provider-deadline';
-import { SandboxProvider } from '../../src/infrastructure/providers/sandbox/sandbox-provider';
 import { RunningSimulator, startSimulator } from '../../tools/provider-sim/simulator';
 import { foldLog } from '../simulation/invariant-checks';
-import { ScriptedWebhookReceiver } from '../simulation/scripted-webhook-receiver';
-import { SeededRandom } from '../simulation/seeded-random';
-import { SeededSecrets } from '../simulation/seeded-secrets';
 import { ServiceDoubles, SimulatedService } from '../simulation/simulated-service';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
-import { waitFor } from '../support/wait-for';
+import { crashWithLiveTopupInFlight, liveDrillDoubles } from '../support/live-topup-in-flight';
 
 /*
  * Failure drill: the service dies while a live topup's first POST /topups is in flight at a
@@ -41,25 +34,7 @@ describe('failure drill: a live topup in flight when the service dies', () => {
     database = await createTestDatabase('drill_in_flight');
     // The in-flight topup holds its connection a minute and stays out of look-ups until the test reveals it.
     simulator = await startSimulator({ seed: 5, settleAfterMs: 0, hangMs: MINUTE, invisibleMs: 60 * MINUTE });
-    const reloadly = new ReloadlyLiveProvider({
-      clientId: 'drill',
-      clientSecret: 'drill-secret',
-      authUrl: simulator.authUrl,
-      topupsUrl: simulator.topupsUrl,
-      utilitiesUrl: simulator.utilitiesUrl,
-      lowFloatThreshold: null,
-      reportTimeZone: 'America/New_York',
-    });
-    const random = new SeededRandom(27);
-    doubles = {
-      clock: new ManualClock(),
-      providers: new StaticProviderDirectory(
-        new SandboxProvider(),
-        new Map([['reloadly', new ProviderWithDeadline(reloadly.provider, 20_000)]]),
-      ),
-      webhookSender: new ScriptedWebhookReceiver(random.fork('hooks')),
-      secrets: new SeededSecrets(random.fork('ids')),
-    };
+    doubles = liveDrillDoubles(simulator, new ManualClock());
   });
   afterEach(async () => {
     for (const service of services.splice(0)) await service.crash().catch(() => undefined);
@@ -69,44 +44,7 @@ describe('failure drill: a live topup in flight when the service dies', () => {
 
   it('the restarted service puts the order in doubt, looks it up without sending it again, and settles it once when the upstream shows it', async () => {
     const first = await start();
-    const created = await first.admin('POST', '/partners', { name: 'In Flight', corridor: 'IN' });
-    const partnerId = created.body.partner_id as string;
-    const approved = await first.admin('POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
-    const token = approved.body.live_api_key as string;
-    expect(
-      (
-        await first.admin('POST', `/partners/${partnerId}/wallet-credits`, {
-          environment: 'live',
-          amount: '1000.00',
-          reference: 'wire',
-        })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await first.admin(
-          'POST',
-          '/routes',
-          { kind: 'operator', id: 101, provider: 'reloadly', upstream_id: '1201' },
-          { 'x-operator-id': 'ops-drill' },
-        )
-      ).status,
-    ).toBe(200);
-    await first.settle();
-    const placed = await first.request('POST', '/v1/partner/topup', {
-      token,
-      body: { operator_id: 101, phone: '+919876540012', amount: 199 },
-      headers: { 'idempotency-key': 'in-flight-across-a-crash' },
-    });
-    expect(placed.status).toBe(200);
-    const orderId = placed.body.order_id as string;
-
-    const settling = first.settle().catch(() => undefined);
-    await waitFor(() => simulator.state.submissions.some((sent) => sent.reference === orderId), {
-      what: 'the topup to reach the upstream',
-    });
-    await first.crash();
-    void settling;
+    const { token, orderId } = await crashWithLiveTopupInFlight(first, simulator);
 
     const restarted = await start();
     doubles.clock.advance(5 * MINUTE + 1_000);

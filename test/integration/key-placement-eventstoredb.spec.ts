@@ -8,6 +8,11 @@ import { ReservedKeyPlacement } from '../../src/application/orders/placement/res
 import { ServiceError } from '../../src/application/shared/service-error';
 import { metadata } from '../../src/application/shared/event-envelope';
 import { WalletCommandProcessor } from '../../src/application/wallets/wallet-command-processor';
+import { OrderRouting } from '../../src/application/routing/order-routing';
+import { ProviderBreakers } from '../../src/application/routing/provider-breakers';
+import { RouteBook } from '../../src/application/routing/route-book';
+import { StaticProviderDirectory } from '../../src/infrastructure/providers/provider-directory';
+import { SandboxProvider } from '../../src/infrastructure/providers/sandbox/sandbox-provider';
 import { Money } from '../../src/domain/money/money';
 import { walletStreamId } from '../../src/domain/wallet/wallet.stream';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
@@ -31,6 +36,7 @@ describe('orders on EventStoreDB: the Idempotency-Key reserved around the debit'
   let store: EventStoreDbEventStore;
   let wallets: WalletCommandProcessor;
   let placement: KeyReservedAroundTheDebit;
+  let routing: OrderRouting;
   const clock = new ManualClock(new Date('2026-03-01T00:00:00.000Z'));
 
   beforeAll(async () => {
@@ -49,7 +55,12 @@ describe('orders on EventStoreDB: the Idempotency-Key reserved around the debit'
       eventStreamsPerKey: 2,
       eventStreamsPerPartner: 10,
     };
-    const debit = new OrderDebit(clock, store, wallets, null);
+    routing = new OrderRouting(
+      new StaticProviderDirectory(new SandboxProvider(), new Map()),
+      new RouteBook(store),
+      new ProviderBreakers(clock),
+    );
+    const debit = new OrderDebit(clock, store, wallets, routing, null);
     const reserved = new ReservedKeyPlacement(clock, idempotency, new CryptoSecretGenerator(), settings, debit);
     placement = new KeyReservedAroundTheDebit(clock, idempotency, reserved);
   });
@@ -156,7 +167,7 @@ describe('orders on EventStoreDB: the Idempotency-Key reserved around the debit'
 
   it('writes nothing when a command asks the wallet to bind its key in the commit (this store has no key binding)', async () => {
     const caller = await fundedCaller('100.00');
-    const debit = new OrderDebit(clock, store, wallets, null);
+    const debit = new OrderDebit(clock, store, wallets, routing, null);
     const outcome = await debit
       .run(caller, `ord_${randomUUID()}`, 'key-bound', topup('10.00'), {
         scope: scopeOf(caller, 'key-bound'),

@@ -92,7 +92,8 @@ describe('health probes, request ids and metrics', () => {
       ) ?? Number.NaN;
     const topup = await service.topup(
       sandboxKey,
-      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+      // 0003: submitted, PENDING, then SUCCESS 30 s after the debit (0001 is answered in the debit's commit).
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0003'), amount: 10 },
       'metrics-1',
     );
     expect(topup.status).toBe(200);

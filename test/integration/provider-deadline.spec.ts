@@ -32,6 +32,8 @@ describe.each(STORES)('a provider that does not answer in time (%s store)', (sto
   });
   beforeEach(async () => {
     ({ sandboxKey: key } = await service.createPartner('IN'));
+    // Every order here is submitted, as one a provider must be asked about would be (not answered at placement).
+    jest.spyOn(SandboxProvider.prototype, 'answerWithoutCall').mockReturnValue(null);
   });
   afterEach(() => {
     jest.restoreAllMocks();

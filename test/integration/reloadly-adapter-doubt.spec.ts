@@ -20,7 +20,7 @@ const MAX_PAGE_SIZE = 3;
  * The Reloadly adapter and an order whose attempt may have reached Reloadly, against the protocol
  * simulator over HTTP: attempts in flight and invisible, the two-minute rule, refunds without a
  * transaction, answers flat and wrapped, 429 with its reset, reports in New York time paged by
- * totalPages, and the report's "try again later" 404.
+ * totalPages (or given as plain arrays), and the report's "try again later" 404.
  */
 describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () => {
   const simulators: RunningSimulator[] = [];
@@ -80,6 +80,8 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
   it('an attempt in flight, invisible to look-ups: the order stays unknown (never sent again, never failed) until it shows, and then its status decides', async () => {
     const { simulator, live } = await start();
     const order = topup('ord_in_flight', '0012');
+    // A token first, so that the 300 ms below cover the send alone, even on a busy machine.
+    await live.api.balance();
     const first = await failure(live.provider.submit(order, new Date(), AbortSignal.timeout(300)));
     expect(first).toBeInstanceOf(ProviderUnavailableError);
     expect(first).not.toBeInstanceOf(ProviderNotSentError);
@@ -245,6 +247,28 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
     expect(simulator.state.transactions.length).toBe(report.length);
   });
 
+  it('reads utility transactions given as plain arrays page by page, whatever the filter, and takes an unreadable item of the order as no proof of absence', async () => {
+    const { simulator, live } = await start({ plainUtilityReports: true, ignoreReferenceFilter: true });
+    const pay = (referenceId: string) =>
+      live.api.payBill({
+        billerId: 301,
+        subscriberAccountNumber: '1234560001',
+        amount: '850.50',
+        useLocalAmount: true,
+        referenceId,
+      });
+    for (let i = 1; i <= 2 * MAX_PAGE_SIZE + 1; i++)
+      expect(await pay(`ord_plain_${i}`)).toMatchObject({ kind: 'accepted' });
+    // The list ignores the referenceId and gives three items a page: the last payment is on the third page.
+    const last = `ord_plain_${2 * MAX_PAGE_SIZE + 1}`;
+    expect(await live.api.paymentByReferenceId(last)).toMatchObject({ referenceId: last });
+    expect(await live.api.paymentByReferenceId('ord_plain_never_sent')).toBeNull();
+    // Listed without a status, the order's item reads as no payment: that is no proof that it is absent.
+    const listed = simulator.state.transactions.find((transaction) => transaction.reference === last);
+    Object.assign(listed!, { status: null });
+    expect(await failure(live.api.paymentByReferenceId(last))).toBeInstanceOf(ProviderUnavailableError);
+  });
+
   it('writes report ranges and reads report dates in the report’s time zone (New York), not as UTC', async () => {
     const { simulator, live } = await start();
     const sent = new Date();
@@ -285,6 +309,7 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
     expect(simulator.state.transactions.filter((item) => item.reference === 'ord_bill_twice')).toHaveLength(2);
 
     const order = bill('ord_bill_once', '1234560012');
+    await live.api.balance('utilities');
     expect(await failure(live.provider.submit(order, new Date(), AbortSignal.timeout(300)))).toBeInstanceOf(
       ProviderUnavailableError,
     );

@@ -3,7 +3,8 @@ import { PROVIDER_DIRECTORY, ProviderDirectory } from '../../src/application/por
 import { OrderLifecycle } from '../../src/application/settlement/order-lifecycle';
 import { RefundOrderJob } from '../../src/application/settlement/refund-order.job';
 import { transactionStreamId } from '../../src/domain/transaction/transaction.events';
-import { orderEvents } from '../support/ledger';
+import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../../src/application/ports/events-by-correlation.port';
+import { orderEvents, sqlOf } from '../support/ledger';
 import { dataOf, placedOrderOf } from '../support/partner-client';
 import { SANDBOX_PHONES, STORES, TestService } from '../support/test-service';
 
@@ -130,15 +131,82 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
     expect(await balance()).toBe('900.00');
   });
 
+  const orderStream = async (orderId: string) =>
+    service.app.get<EventStore>(EVENT_STORE).readStream(transactionStreamId(orderId));
+
+  describe('an instant outcome (0001, 0002) is written with the debit', () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    it('in the commit of the debit, without asking the provider or scheduling a job; the answer says PENDING, the next read SUCCESS', async () => {
+      const submit = jest.spyOn(service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox(), 'submit');
+      const placed = await topup('0001', 'at-placement-0001');
+      expect(placed.status).toBe('PENDING');
+      // The next read shows the outcome, from the read model or, before it has the order, from the log.
+      expect(await status(placed.order_id)).toMatchObject({
+        status: 'SUCCESS',
+        operator_ref: `SBX-${placed.order_id}`,
+      });
+      const history = await service.app
+        .get<EventsByCorrelation>(EVENTS_BY_CORRELATION)
+        .readByCorrelationId(placed.order_id);
+      expect(history.map((event) => event.type)).toEqual([
+        'WalletDebited',
+        'TransactionInitiated',
+        'TransactionSettled',
+      ]);
+      // One commit: every event carries the position of the transaction that stored them.
+      for (const event of history) expect(event.position.commit).toBe(history[0].position.commit);
+      expect(history[0].data).toMatchObject({ answeredWithDebit: true });
+      await service.settle();
+      expect(submit.mock.calls.map(([order]) => order.orderId)).not.toContain(placed.order_id);
+      expect(await status(placed.order_id)).toMatchObject({
+        status: 'SUCCESS',
+        operator_ref: `SBX-${placed.order_id}`,
+      });
+      const jobs = await sqlOf(service).query("SELECT job_id FROM jobs WHERE payload->>'orderId' = $1", [
+        placed.order_id,
+      ]);
+      expect(jobs).toEqual([]);
+    });
+
+    it('a failure the same way, refunded once by its refund job', async () => {
+      const placed = await topup('0002', 'at-placement-0002');
+      // Failed in the log, not refunded yet: PENDING for the partner until the refund is booked.
+      expect(await status(placed.order_id)).toMatchObject({ status: 'PENDING', refunded_at: null });
+      expect((await orderStream(placed.order_id)).map((event) => event.type)).toEqual([
+        'TransactionInitiated',
+        'TransactionFailed',
+      ]);
+      await service.settle();
+      expect(await status(placed.order_id)).toMatchObject({ status: 'FAILED', refunded_at: expect.any(String) });
+      expect(await orderEvents(service, placed.order_id, 'WalletRefunded')).toHaveLength(1);
+      expect(await balance()).toBe('1000.00');
+    });
+
+    it('a delayed outcome (0003) is submitted as before', async () => {
+      const placed = await topup('0003', 'submitted-0003');
+      expect(await orderStream(placed.order_id)).toEqual([]);
+      await service.settle();
+      expect((await orderStream(placed.order_id)).map((event) => event.type)).toEqual([
+        'TransactionInitiated',
+        'TransactionSubmitted',
+      ]);
+    });
+  });
+
   describe('when a settlement run stops half-way', () => {
     /** Longer than the job worker's first retry delay (1 s, doubling). */
     const RETRY_AFTER_MS = 5_000;
-    const orderStream = async (orderId: string) =>
-      service.app.get<EventStore>(EVENT_STORE).readStream(transactionStreamId(orderId));
     const loseTheNextAnswer = () =>
       jest
         .spyOn(service.app.get(OrderLifecycle), 'initiateWithAnswer')
         .mockRejectedValueOnce(new Error('connection to the event store lost'));
+    // Instant outcomes submitted as a provider that must be asked would be (and as on EventStoreDB).
+    beforeEach(() => {
+      jest
+        .spyOn(service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox(), 'answerWithoutCall')
+        .mockReturnValue(null);
+    });
     afterEach(() => jest.restoreAllMocks());
 
     it('an order answered at once is initiated and settled in one append', async () => {
@@ -148,6 +216,8 @@ describe.each(STORES)('sandbox outcomes of a topup (%s store)', (store) => {
       expect(stored.map((event) => event.type)).toEqual(['TransactionInitiated', 'TransactionSettled']);
       // One append: both events carry the commit position of the transaction that stored them.
       expect(stored[1].position.commit).toBe(stored[0].position.commit);
+      const [debit] = await orderEvents(service, placed.order_id, 'WalletDebited');
+      expect(debit.data).not.toHaveProperty('answeredWithDebit');
     });
 
     it('a run that stops after the provider answered, before storing it, is retried: the order is in doubt, the provider is asked again with the same order id and the order settles once', async () => {

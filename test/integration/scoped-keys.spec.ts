@@ -79,8 +79,8 @@ describe('restricted API keys and dry runs', () => {
       expect((await service.partner('GET', '/balance', created.body.api_key)).status).toBe(200);
     });
 
-    it('a restricted key can neither create, list nor revoke keys, nor change settings', async () => {
-      const { key, keyId } = await partnerWith({ scope: 'transact', daily_max: '500.00' });
+    it('a restricted key can neither create, list nor revoke keys, nor change settings, and each refusal shows in its usage', async () => {
+      const { mainKey, key, keyId } = await partnerWith({ scope: 'transact', daily_max: '500.00' });
       expectError(await createKey(key, { label: 'another', scope: 'read_only' }), 403, 'scope_forbidden');
       expectError(await service.partner('GET', '/keys', key), 403, 'scope_forbidden');
       expectError(await service.partner('DELETE', `/keys/${keyId}`, key), 403, 'scope_forbidden');
@@ -89,6 +89,8 @@ describe('restricted API keys and dry runs', () => {
         403,
         'scope_forbidden',
       );
+      expectError(await service.partner('POST', '/settings/webhook-secret/rotate', key), 403, 'scope_forbidden');
+      expect((await listKeys(mainKey))[0]).toMatchObject({ key_id: keyId, refusals_last_24h: 5 });
     });
 
     it('refuses caps on a read-only key, a cap in the wrong form, and an expiry in the past', async () => {

@@ -189,6 +189,45 @@ describe('the Setu adapter against the Setu protocol simulator', () => {
     expect(paymentsOf(lost)).toHaveLength(1);
   });
 
+  it('a lost answer listed as Error is read by its refId: a failure BBPS could not confirm leaves the order open', async () => {
+    const { order: lost } = await fetchedOrder('1234560008');
+    await expect(live.provider.submit(lost, now, AbortSignal.timeout(500))).rejects.toBeInstanceOf(
+      ProviderUnavailableError,
+    );
+    const [payment] = paymentsOf(lost);
+    payment.failureCode = 'npci-connectivity-timeout';
+    expect(await live.provider.submit({ ...lost, resubmission: true }, now)).toMatchObject({
+      status: 'pending',
+      providerReference: payment.refId,
+    });
+    expect(paymentsOf(lost)).toHaveLength(1);
+  });
+
+  it('several payments under one paymentRefId (a new one taken after a failure at BBPS): the one that succeeded is the order’s', async () => {
+    const { order: lost } = await fetchedOrder('1234560008');
+    await expect(live.provider.submit(lost, now, AbortSignal.timeout(500))).rejects.toBeInstanceOf(
+      ProviderUnavailableError,
+    );
+    const [first] = paymentsOf(lost);
+    // Setu took a second payment of the same paymentRefId after the first failed, and its answer was lost too.
+    simulator.state.payments.push({
+      ...first,
+      refId: `${first.refId.slice(0, -4)}9999`,
+      status: 'Success',
+      finalStatus: 'Success',
+      transactionId: 'SETU-SECOND-PAYMENT',
+      listedFrom: 0,
+    });
+    expect(await live.provider.submit({ ...lost, resubmission: true }, now)).toEqual({
+      status: 'succeeded',
+      operatorRef: 'SETU-SECOND-PAYMENT',
+    });
+    expect(await live.provider.poll({ ...lost, resubmission: true, inDoubtSince: now.toISOString() }, now)).toEqual({
+      status: 'succeeded',
+      operatorRef: 'SETU-SECOND-PAYMENT',
+    });
+  });
+
   it('a 503 with nothing recorded is unknown; the retry finds nothing and sends once more', async () => {
     const { order: once } = await fetchedOrder('1234560009');
     await expect(live.provider.submit(once, now)).rejects.toBeInstanceOf(ProviderUnavailableError);
@@ -218,6 +257,22 @@ describe('the Setu adapter against the Setu protocol simulator', () => {
     expect(await live.provider.poll(older, now)).toEqual({
       status: 'failed',
       reason: expect.stringContaining('never recorded'),
+      basis: 'absence_confirmed',
+    });
+  });
+
+  it('a payment Setu acknowledged is never taken as absent, whatever the window: it stays unknown', async () => {
+    const longAgo = new Date(now.getTime() - 3 * 3_600_000);
+    const acknowledged = {
+      ...order('500.00', 'FETCH-REF-UNKNOWN', '1234560001', longAgo),
+      providerReference: 'NOSUCHREF',
+    };
+    await expect(
+      live.provider.poll({ ...acknowledged, resubmission: true, inDoubtSince: longAgo.toISOString() }, now),
+    ).rejects.toBeInstanceOf(ProviderUnavailableError);
+    const unacknowledged = { ...acknowledged, providerReference: null };
+    expect(await live.provider.poll({ ...unacknowledged, inDoubtSince: longAgo.toISOString() }, now)).toMatchObject({
+      status: 'failed',
       basis: 'absence_confirmed',
     });
   });

@@ -105,6 +105,8 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
 
   it('an order whose provider stays down is still held once it is older than the stuck limit, and the provider coming back changes nothing', async () => {
     const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox();
+    // Submitted, as an order a provider must be asked about is (not answered at placement).
+    const asked = jest.spyOn(provider, 'answerWithoutCall').mockReturnValue(null);
     const down = jest.spyOn(provider, 'submit').mockRejectedValue(new Error('provider unreachable'));
     try {
       const orderId = await topup('0001', 'provider-down-0001');
@@ -124,11 +126,13 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
     } finally {
       down.mockRestore();
+      asked.mockRestore();
     }
   });
 
   it('an order whose submission is tried again while the provider never answers is still held at the stuck limit, and a late answer changes nothing', async () => {
     const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox();
+    jest.spyOn(provider, 'answerWithoutCall').mockReturnValue(null);
     let answer: (outcome: ProviderOutcome) => void = () => undefined;
     let called: () => void = () => undefined;
     const providerCalled = new Promise<void>((resolve) => (called = resolve));

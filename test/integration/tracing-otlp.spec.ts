@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { OtlpReceiver, ReceivedSpan } from '../support/otlp-receiver';
 import { RecordingReceiver } from '../support/recording-receiver';
@@ -8,9 +9,11 @@ import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 /*
  * One topup followed through the service's traces, exported with the standard OTEL_* variables
  * (OTLP over HTTP, JSON) to a collector this test runs on 127.0.0.1: the partner's request, the
- * debit's append, the projection run, the submit job (linked to the request), the provider call,
- * and the webhook delivery (its job linked to the request too), whose `traceparent` reaches the
- * partner's endpoint. A `traceparent` sent by a caller that is not a trusted proxy is not continued.
+ * debit's append (with the outcome of a sandbox 0001 order, answered in the debit's commit), the
+ * projection run, and the webhook delivery (its job linked to the request), whose `traceparent`
+ * reaches the partner's endpoint; for an order that is submitted (0005), the submit job linked to
+ * its request and the provider call in it. A `traceparent` sent by a caller that is not a trusted
+ * proxy is not continued.
  */
 
 const WAIT_MS = 30_000;
@@ -137,28 +140,10 @@ describe('tracing: one topup from the partner request to the provider call and t
         String(s.attributes['event.types']).includes('WalletDebited'),
     );
     expect(append.kind).toBe(CLIENT);
+    // A sandbox 0001 order is answered in its debit's commit: its outcome is in the request's own append.
+    expect(String(append.attributes['event.types'])).toContain('TransactionSettled');
     const linkedTo = (s: ReceivedSpan, traceId: string) => s.links.some((link) => link.traceId === traceId);
     await span('a projection run linked to the request', (s) => s.name.startsWith('projection ') && linkedTo(s, trace));
-
-    const submitJob = await span(
-      'the submit job',
-      (s) => s.name === 'job submit-order' && s.attributes['order.id'] === orderId,
-    );
-    expect(submitJob.traceId).not.toBe(trace);
-    expect(linkedTo(submitJob, trace)).toBe(true);
-    const providerCall = await span(
-      'the provider call',
-      (s) => s.name === 'provider submit' && s.attributes['order.id'] === orderId,
-    );
-    expect(providerCall).toMatchObject({ traceId: submitJob.traceId, parentSpanId: submitJob.spanId, kind: CLIENT });
-    expect(providerCall.attributes['provider.name']).toBe('sandbox');
-    await span(
-      'the settlement append in the submit job',
-      (s) =>
-        s.traceId === submitJob.traceId &&
-        s.name === 'event append' &&
-        String(s.attributes['event.types']).includes('TransactionSettled'),
-    );
 
     // The delivery: its job links to the placing request (and to the work that settled the order).
     const deliveryJob = await span(
@@ -167,7 +152,6 @@ describe('tracing: one topup from the partner request to the provider call and t
     );
     expect(deliveryJob.traceId).toBe(webhookTrace);
     expect(linkedTo(deliveryJob, trace)).toBe(true);
-    expect(linkedTo(deliveryJob, submitJob.traceId)).toBe(true);
     const deliver = await span(
       'the webhook delivery',
       (s) => s.name === 'webhook deliver' && s.traceId === webhookTrace,
@@ -183,11 +167,49 @@ describe('tracing: one topup from the partner request to the provider call and t
     const debit = audit.body.events.find((event: any) => event.event_type === 'WalletDebited');
     expect(debit.trace_id).toBe(trace);
     const settled = audit.body.events.find((event: any) => event.event_type === 'TransactionSettled');
-    expect(settled.trace_id).toBe(submitJob.traceId);
+    expect(settled.trace_id).toBe(trace);
     const accessLine = await waitFor('the access log line with the trace id', () =>
       service.output.split('\n').find((line) => line.includes('"route":"/v1/partner/topup"') && line.includes(trace)),
     );
     expect(JSON.parse(accessLine)).toMatchObject({ trace_id: trace, status: 200 });
+
+    // An order the provider must be asked about (0005 stays pending): its submit job links to its request, and
+    // the provider call is the job's child.
+    const submitted = await call(
+      'POST',
+      '/v1/partner/topup',
+      apiKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0005'), amount: 100 },
+      { 'idempotency-key': 'traced-topup-2' },
+    );
+    expect(submitted.status).toBe(200);
+    const submittedId: string = submitted.body.order_id;
+    const submittedRequest = await span(
+      'the second topup request span',
+      (s) =>
+        s.kind === SERVER &&
+        s.traceId !== trace &&
+        String(s.attributes['http.target'] ?? s.attributes['url.path']).startsWith('/v1/partner/topup'),
+    );
+    const submitJob = await span(
+      'the submit job',
+      (s) => s.name === 'job submit-order' && s.attributes['order.id'] === submittedId,
+    );
+    expect(submitJob.traceId).not.toBe(submittedRequest.traceId);
+    expect(linkedTo(submitJob, submittedRequest.traceId)).toBe(true);
+    const providerCall = await span(
+      'the provider call',
+      (s) => s.name === 'provider submit' && s.attributes['order.id'] === submittedId,
+    );
+    expect(providerCall).toMatchObject({ traceId: submitJob.traceId, parentSpanId: submitJob.spanId, kind: CLIENT });
+    expect(providerCall.attributes['provider.name']).toBe('sandbox');
+    await span(
+      'the submission append in the submit job',
+      (s) =>
+        s.traceId === submitJob.traceId &&
+        s.name === 'event append' &&
+        String(s.attributes['event.types']).includes('TransactionSubmitted'),
+    );
 
     // No key, webhook secret or Authorization header in anything exported.
     const exported = Buffer.concat(collector.exports.map((exportRequest) => exportRequest.body)).toString('utf8');
@@ -197,4 +219,51 @@ describe('tracing: one topup from the partner request to the provider call and t
     expect(exported.toLowerCase()).not.toContain('authorization');
     expect(exported).not.toContain('Bearer');
   }, 90_000);
+
+  it("keeps each request's own trace on the order events written in its debit's commit, however many share the commit", async () => {
+    const created = await call('POST', '/v1/admin/partners', TEST_ADMIN_TOKEN, { name: 'Many Traces', corridor: 'IN' });
+    expect(created.status).toBe(201);
+    const apiKey: string = created.body.sandbox_api_key;
+    // Concurrent instant-outcome topups of one wallet: their debits are appended in shared commits.
+    const placed = await Promise.all(
+      Array.from({ length: 16 }, (_, index) =>
+        call(
+          'POST',
+          '/v1/partner/topup',
+          apiKey,
+          { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 10 },
+          { 'idempotency-key': `traced-many-${index}` },
+        ),
+      ),
+    );
+    expect(placed.map((answer) => answer.status)).toEqual(placed.map(() => 200));
+    const orderIds = placed.map((answer) => answer.body.order_id as string);
+
+    const db = new Client({ connectionString: database.connectionString });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ correlation_id: string; event_type: string; trace: string | null }>(
+        `SELECT metadata->>'correlationId' AS correlation_id, event_type, split_part(metadata->>'traceparent', '-', 2) AS trace
+           FROM es_events WHERE metadata->>'correlationId' = ANY($1::text[])
+            AND event_type IN ('WalletDebited', 'TransactionInitiated', 'TransactionSettled')`,
+        [orderIds],
+      );
+      for (const orderId of orderIds) {
+        const traces = Object.fromEntries(
+          rows.filter((row) => row.correlation_id === orderId).map((row) => [row.event_type, row.trace]),
+        );
+        expect(traces.WalletDebited).toMatch(/^[\da-f]{32}$/);
+        expect({ orderId, ...traces }).toEqual({
+          orderId,
+          WalletDebited: traces.WalletDebited,
+          TransactionInitiated: traces.WalletDebited,
+          TransactionSettled: traces.WalletDebited,
+        });
+      }
+      // Sixteen requests, sixteen traces.
+      expect(new Set(rows.map((row) => row.trace)).size).toBe(orderIds.length);
+    } finally {
+      await db.end();
+    }
+  }, 60_000);
 });

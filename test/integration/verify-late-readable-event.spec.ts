@@ -33,6 +33,17 @@ describe('verify when an event becomes readable during the check', () => {
     await service.close();
   });
 
+  const handlerOver = (store: EventStore, diagnostics: EventLogDiagnostics): VerifyMoneyInvariantsHandler =>
+    new VerifyMoneyInvariantsHandler(
+      store,
+      diagnostics,
+      service.app.get(READ_MODELS),
+      service.app.get(PROJECTION_BARRIER),
+      service.app.get(IDEMPOTENCY_STORE),
+      service.app.get(CLOCK),
+      service.app.get(WalletCommandProcessor),
+    );
+
   it('reports no breach', async () => {
     const { sandboxKey } = await service.createPartner('IN');
     await service.settle();
@@ -71,17 +82,47 @@ describe('verify when an event becomes readable during the check', () => {
         return head;
       },
     });
-    const handler = new VerifyMoneyInvariantsHandler(
-      store,
-      diagnostics,
-      service.app.get(READ_MODELS),
-      service.app.get(PROJECTION_BARRIER),
-      service.app.get(IDEMPOTENCY_STORE),
-      service.app.get(CLOCK),
-      service.app.get(WalletCommandProcessor),
-    );
-    const report = await handler.execute(new VerifyMoneyInvariants());
+    const report = await handlerOver(store, diagnostics).execute(new VerifyMoneyInvariants());
     expect(report.breaches).toEqual([]);
     expect(report.checked.orders).toBe(1);
+  });
+
+  it('walks an order committed before the check although a transaction still holds it back when the walk reaches it', async () => {
+    const { sandboxKey } = await service.createPartner('IN');
+    await service.settle();
+    const ordersBefore = (
+      await handlerOver(service.app.get(EVENT_STORE), service.app.get(EVENT_LOG_DIAGNOSTICS)).execute(
+        new VerifyMoneyInvariants(),
+      )
+    ).checked.orders;
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT pg_current_xact_id()');
+    const placed = await service.topup(
+      sandboxKey,
+      { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+      'held-back-0001',
+    );
+    expect(placed.status).toBe(200);
+
+    const real = service.app.get<EventStore>(EVENT_STORE);
+    let open = true;
+    // The blocking transaction ends only once the walk has found nothing more to read: a walk that
+    // stopped there would miss the order.
+    const store: EventStore = Object.assign(Object.create(real) as EventStore, {
+      readAll: async (...args: Parameters<EventStore['readAll']>) => {
+        const page = await real.readAll(...args);
+        if (page.length === 0 && open) {
+          open = false;
+          await blocker.query('COMMIT');
+        }
+        return page;
+      },
+    });
+    const report = await handlerOver(store, service.app.get(EVENT_LOG_DIAGNOSTICS)).execute(
+      new VerifyMoneyInvariants(),
+    );
+    expect(open).toBe(false);
+    expect(report.breaches).toEqual([]);
+    expect(report.checked.orders).toBe(ordersBefore + 1);
   });
 });

@@ -16,7 +16,18 @@ export interface Answer {
 export const num = (text: string): number => JSON.parse(text) as number;
 
 /** A page as Reloadly's reports give it; a size above `maxSize` is cut to it (the client must follow totalPages). */
-export function page(items: unknown[], query: URLSearchParams, maxSize = 200): Json {
+export function page(
+  items: Json[],
+  query: URLSearchParams,
+  maxSize = 200,
+): {
+  content: Json[];
+  totalElements: number;
+  totalPages: number;
+  size: number;
+  number: number;
+  numberOfElements: number;
+} {
   const size = Math.min(Math.max(Number(query.get('size') ?? 200) || 200, 1), maxSize);
   const number = Math.max(Number(query.get('page') ?? 1) || 1, 1);
   const content = items.slice((number - 1) * size, number * size);

@@ -284,8 +284,9 @@ export class SimOrders {
   }
 
   /** The report: visible transactions, filtered by reference and by a date range read in the report's zone. */
-  report(api: SimApi, query: URLSearchParams, referenceName: string, zone: string): SimTransaction[] {
-    const reference = query.get(referenceName);
+  /** The visible transactions of the range; filtered by our reference when `referenceName` is the query's filter. */
+  report(api: SimApi, query: URLSearchParams, referenceName: string | null, zone: string): SimTransaction[] {
+    const reference = referenceName === null ? null : query.get(referenceName);
     const from = zonedInstant(query.get('startDate'), zone);
     const to = zonedInstant(query.get('endDate'), zone);
     return this.state.transactions.filter((transaction) => {

@@ -39,6 +39,13 @@ export interface SimulatorOptions {
   maxPageSize?: number;
   /** The topup status answer as the bare transaction (the API reference's example) instead of the wrapper (default false). */
   flatStatus?: boolean;
+  /**
+   * The utility transactions as the API reference's example shows them: a plain array of the asked page,
+   * without paging fields (default false: a page object with totalPages).
+   */
+  plainUtilityReports?: boolean;
+  /** The utility transactions ignore the `referenceId` filter (the reference does not promise it; default false). */
+  ignoreReferenceFilter?: boolean;
   /** The Retry-After of a 429, in seconds (default 1). */
   retryAfterSeconds?: number;
   /** When both are set, only these credentials get tokens. */
@@ -210,15 +217,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (method === 'GET' && path === '/transactions') {
       const unavailable = reportUnavailable(fullPath);
       if (unavailable) return unavailable;
-      return ok(
-        page(
-          orders
-            .report('utilities', query, 'referenceId', reportTimeZone)
-            .map((transaction) => paymentItem(state, transaction)),
-          query,
-          maxPageSize,
-        ),
+      const reported = page(
+        orders
+          .report('utilities', query, options.ignoreReferenceFilter ? null : 'referenceId', reportTimeZone)
+          .map((transaction) => paymentItem(state, transaction)),
+        query,
+        maxPageSize,
       );
+      return ok(options.plainUtilityReports ? reported.content : reported);
     }
     return notFound(fullPath);
   }

@@ -1,7 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Environment } from '../../domain/shared/environment';
+import {
+  BACK_OFFICE_ACTION_LOG,
+  BackOfficeActionDetail,
+  BackOfficeActionKind,
+  BackOfficeActionLog,
+} from '../ports/back-office-action-log.port';
 import { OPERATOR_ACTIONS, OperatorAction, OperatorActions } from '../ports/operator-actions.port';
+import { OperatorRole } from '../../domain/back-office/operator-role';
 
 /** One event an operator caused, as the audit shows it. */
 export interface OperatorActionResource {
@@ -17,10 +24,25 @@ export interface OperatorActionResource {
   data: OperatorAction['data'];
 }
 
-/** What one operator did in the back office, newest first. */
+/** One thing an operator did that is not an event (a webhook re-send, a rebuild), as the audit shows it. */
+export interface OperatorActionOutsideLogResource {
+  action_id: string;
+  occurred_at: string;
+  action: BackOfficeActionKind;
+  subject: string;
+  partner_id: string | null;
+  environment: Environment | null;
+  /** The token it was done with (null: the break-glass token), and its role. */
+  operator_id: string | null;
+  role: OperatorRole;
+  detail: BackOfficeActionDetail;
+}
+
+/** What one operator did in the back office, newest first: the events they caused, and the rest. */
 export interface OperatorAuditResource {
   operator: string;
   actions: OperatorActionResource[];
+  actions_outside_log: OperatorActionOutsideLogResource[];
 }
 
 export class AuditOperator extends Query<OperatorAuditResource> {
@@ -34,15 +56,23 @@ export class AuditOperator extends Query<OperatorAuditResource> {
 
 /**
  * What one operator did in the back office: every event whose recorded actor is that operator
- * (the break-glass owner is `break-glass`), newest first. An unknown name has no actions: an
- * empty list, not a 404 (names of earlier releases' typed X-Operator-Id headers are listed too).
+ * (the break-glass owner is `break-glass`), and every re-send and rebuild they started, which are
+ * not events (docs/decisions/0115-back-office-actions-outside-the-log.md); each list newest first, at
+ * most `limit`. An unknown name has no actions: empty lists, not a 404 (names of earlier releases'
+ * typed X-Operator-Id headers are listed too).
  */
 @QueryHandler(AuditOperator)
 export class AuditOperatorHandler implements IQueryHandler<AuditOperator> {
-  constructor(@Inject(OPERATOR_ACTIONS) private readonly actions: OperatorActions) {}
+  constructor(
+    @Inject(OPERATOR_ACTIONS) private readonly actions: OperatorActions,
+    @Inject(BACK_OFFICE_ACTION_LOG) private readonly outsideLog: BackOfficeActionLog,
+  ) {}
 
   async execute({ name, limit }: AuditOperator): Promise<OperatorAuditResource> {
-    const actions = await this.actions.actionsOf(name, limit);
+    const [actions, outsideLog] = await Promise.all([
+      this.actions.actionsOf(name, limit),
+      this.outsideLog.actionsOf(name, limit),
+    ]);
     return {
       operator: name,
       actions: actions.map((action) => ({
@@ -56,6 +86,17 @@ export class AuditOperatorHandler implements IQueryHandler<AuditOperator> {
         environment: action.environment,
         correlation_id: action.correlationId,
         data: action.data,
+      })),
+      actions_outside_log: outsideLog.map((action) => ({
+        action_id: action.actionId,
+        occurred_at: action.at.toISOString(),
+        action: action.action,
+        subject: action.subject,
+        partner_id: action.partnerId,
+        environment: action.environment,
+        operator_id: action.operatorId,
+        role: action.role,
+        detail: action.detail,
       })),
     };
   }

@@ -6,7 +6,8 @@ import { WalletState, keySpentWithin, walletDecider } from '../../domain/wallet/
 import { TRANSACTION_EVENTS, TransactionEvent, isAttemptFailure } from '../../domain/transaction/transaction.events';
 import { WALLET_EVENTS, WalletEvent } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
-import { EventStore, GlobalPosition, RecordedEvent, oneOf } from '../ports/event-store.port';
+import { EventStore, GlobalPosition, RecordedEvent, comparePositions, oneOf } from '../ports/event-store.port';
+import { ServiceError } from '../shared/service-error';
 
 export interface WalletFacts {
   partnerId: string;
@@ -76,12 +77,22 @@ export interface LedgerWalk {
   lastPosition: GlobalPosition | null;
 }
 
-/** `onPage` hears the events walked so far after each page (for progress of long walks). */
-export async function walkLedger(
-  store: EventStore,
-  pageSize = 1000,
-  onPage?: (eventsWalked: number) => void,
-): Promise<LedgerWalk> {
+export interface LedgerWalkOptions {
+  pageSize?: number;
+  /** Hears the events walked so far after each page (for progress of long walks). */
+  onPage?: (eventsWalked: number) => void;
+  /**
+   * The walk does not end before this position (the log's committed head when the walk was asked
+   * for): events committed behind a transaction still open elsewhere are waited for, not missed.
+   */
+  through?: GlobalPosition | null;
+}
+
+/** How long a walk waits for committed events to become readable before it gives up. */
+export const READABLE_WAIT_LIMIT_MS = 60_000;
+
+export async function walkLedger(store: EventStore, options: LedgerWalkOptions = {}): Promise<LedgerWalk> {
+  const { pageSize = 1000, onPage, through = null } = options;
   const wallets = new Map<string, WalletFacts>();
   const orders = new Map<string, OrderFacts>();
   const orderFacts = (orderId: string): OrderFacts => {
@@ -104,9 +115,13 @@ export async function walkLedger(
   const keys = new Map<string, KeyTermsFacts>();
   let events = 0;
   let after: GlobalPosition | null = null;
+  const waitForReadable = readableWaiter(through);
   for (;;) {
     const page: RecordedEvent[] = await store.readAll(after, { maxCount: pageSize });
-    if (page.length === 0) break;
+    if (page.length === 0) {
+      if (await waitForReadable(after)) continue;
+      break;
+    }
     for (const recorded of page) {
       events += 1;
       const wallet = parseWalletStreamId(recorded.streamId);
@@ -118,6 +133,28 @@ export async function walkLedger(
     onPage?.(events);
   }
   return { wallets, orders, keys, events, lastPosition: after };
+}
+
+/**
+ * Before `through`, an empty page means events committed behind a transaction still open: waits a little and
+ * says to read again (true), up to READABLE_WAIT_LIMIT_MS in all; at or past it, says the walk is done (false).
+ */
+function readableWaiter(through: GlobalPosition | null): (walkedTo: GlobalPosition | null) => Promise<boolean> {
+  let waitedMs = 0;
+  let pauseMs = 2;
+  return async (walkedTo) => {
+    if (!through || (walkedTo && comparePositions(walkedTo, through) >= 0)) return false;
+    if (waitedMs >= READABLE_WAIT_LIMIT_MS)
+      throw new ServiceError(
+        'service_unavailable',
+        `events committed before the check are still not readable after ${READABLE_WAIT_LIMIT_MS / 1000} s: ` +
+          'a transaction on the event database has been open that long; try again when it ends',
+      );
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    waitedMs += pauseMs;
+    pauseMs = Math.min(pauseMs * 2, 100);
+    return true;
+  };
 }
 
 function foldWallet(

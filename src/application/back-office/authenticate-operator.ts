@@ -3,6 +3,7 @@ import { isActiveAt } from '../../domain/back-office/operator.decider';
 import { isOperatorTokenShaped } from '../../domain/back-office/operator-token';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { KEY_HASHER, KeyHasher } from '../ports/secrets.port';
+import { OPERATOR_TOKEN_USAGE, OperatorTokenUsage } from '../ports/operator-token-usage.port';
 import { ServiceError } from '../shared/service-error';
 import { OperatorDirectory } from './operator-directory';
 import { OperatorIdentity } from './operator-identity';
@@ -11,7 +12,7 @@ import { OperatorIdentity } from './operator-identity';
  * Resolves an operator token to its operator. The token is looked up by its keyed hash (HMAC
  * under API_KEY_SECRET, as API keys are), so the lookup says nothing about how much of a guess
  * was right; the stream is read again whenever it moved, so a revocation answered by any
- * process refuses the token here at the next request.
+ * process refuses the token here at the next request. Each token let in has its last use recorded.
  */
 @Injectable()
 export class AuthenticateOperator {
@@ -19,6 +20,7 @@ export class AuthenticateOperator {
     @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly directory: OperatorDirectory,
+    @Inject(OPERATOR_TOKEN_USAGE) private readonly usage: OperatorTokenUsage,
   ) {}
 
   async identify(token: string): Promise<OperatorIdentity> {
@@ -28,12 +30,14 @@ export class AuthenticateOperator {
     const operatorId = state.byTokenHash.get(this.hasher.hash(token));
     const record = operatorId === undefined ? undefined : state.operators.get(operatorId);
     if (!record) throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
-    const now = this.clock.now().toISOString();
+    const at = this.clock.now();
+    const now = at.toISOString();
     if (!isActiveAt(record, now))
       throw new ServiceError(
         'invalid_admin_token',
         record.revokedAt === null ? 'the operator token has expired' : 'the operator token has been revoked',
       );
+    this.usage.recordUse(record.operatorId, at);
     return {
       name: record.name,
       role: record.role,

@@ -4,6 +4,7 @@ import { OPERATORS_STREAM } from '../../domain/back-office/operator.events';
 import { OperatorRole } from '../../domain/back-office/operator-role';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { OPERATOR_TOKEN_USAGE, OperatorTokenUsage } from '../ports/operator-token-usage.port';
 
 export interface OperatorRow {
   operator_id: string;
@@ -17,6 +18,8 @@ export interface OperatorRow {
   revoked_at: string | null;
   revoked_by: string | null;
   revoke_reason: string | null;
+  /** The latest request the token was let in on (to within a few seconds); null if never used. */
+  last_used_at: string | null;
 }
 
 export interface BackOfficeOperatorsResource {
@@ -25,12 +28,16 @@ export interface BackOfficeOperatorsResource {
 
 export class ListOperators extends Query<BackOfficeOperatorsResource> {}
 
-/** Every operator token ever created, oldest first, with who created and who revoked it (never the token or its hash). */
+/**
+ * Every operator token ever created, oldest first, with who created and who revoked it and when it was last used
+ * (never the token or its hash).
+ */
 @QueryHandler(ListOperators)
 export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(OPERATOR_TOKEN_USAGE) private readonly usage: OperatorTokenUsage,
   ) {}
 
   async execute(): Promise<BackOfficeOperatorsResource> {
@@ -50,6 +57,7 @@ export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
           revoked_at: null,
           revoked_by: null,
           revoke_reason: null,
+          last_used_at: null,
         });
       } else {
         const row = rows.get(event.data.operatorId);
@@ -58,8 +66,10 @@ export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
       }
     }
     const now = this.clock.now().getTime();
+    const lastUses = await this.usage.lastUses([...rows.keys()]);
     const operators = [...rows.values()].map((row) => ({
       ...row,
+      last_used_at: lastUses.get(row.operator_id)?.toISOString() ?? null,
       status:
         row.revoked_at !== null
           ? ('revoked' as const)

@@ -24,3 +24,12 @@ export const BREAK_GLASS_IDENTITY: OperatorIdentity = {
 
 /** The actor recorded on the events an operator causes: always the token's operator, never a typed name. */
 export const actorOf = (identity: OperatorIdentity): Actor => ({ type: 'operator', id: identity.name });
+
+/** Who did an action that is not an event, as the back-office action log records it. */
+export const actingOperator = (
+  identity: OperatorIdentity,
+): { operator: string; operatorId: string | null; role: OperatorRole } => ({
+  operator: identity.name,
+  operatorId: identity.operatorId,
+  role: identity.role,
+});

@@ -10,6 +10,15 @@ import { holdStuckOrderJob } from '../settlement/stuck-order-check';
 import { orderReactions } from '../settlement/order-reactions';
 import { Reaction } from '../ports/reaction.port';
 
+interface OpenOrder {
+  environment: Environment;
+  /** The provider acknowledged it, or an attempt was recorded in doubt: the log already says it may be there. */
+  answeredOrInDoubt: boolean;
+}
+
+const SUBMISSION_MAY_HAVE_RUN =
+  'the history was moved in with data import: a submission run may have been under way when it was exported';
+
 /**
  * The work a history leaves undone, for a store that receives the history without the job queue that went
  * with it (`data import`). Fed every event in global order, it gives the jobs the service would have pending:
@@ -19,12 +28,17 @@ import { Reaction } from '../ports/reaction.port';
  *   STUCK_ORDER_AFTER_SECONDS from now (the downtime of the move does not count against the provider, and the
  *   poll answers first).
  * Webhook deliveries are not in the log, so none is scheduled again (an operator can resend one).
+ *
+ * The job rows did not move, so the log cannot tell whether a run of a live order's submission was under way
+ * (or had sent it and crashed before its append) when the history was exported: a live order with no provider
+ * answer and not yet in doubt is put in doubt by its first job after the import (`inDoubtReason`), so it is
+ * looked up and never sent as new. A sandbox order is submitted or polled as usual (no money leaves).
  */
 export class UnfinishedWork {
   private readonly unsubmitted = new Map<string, RecordedEvent<WalletDebited>>();
   private readonly unrefunded = new Map<string, RecordedEvent<TransactionFailed>>();
   private readonly ungranted = new Map<string, RecordedEvent<PartnerOnboarded>>();
-  private readonly open = new Map<string, { environment: Environment }>();
+  private readonly open = new Map<string, OpenOrder>();
 
   constructor(
     private readonly reactions: Reaction<WalletDebited | TransactionFailed | PartnerOnboarded> = orderReactions(),
@@ -48,7 +62,13 @@ export class UnfinishedWork {
       case 'TransactionInitiated': {
         const data = event.data;
         this.unsubmitted.delete(data.orderId);
-        this.open.set(data.orderId, { environment: data.environment });
+        this.open.set(data.orderId, { environment: data.environment, answeredOrInDoubt: false });
+        return;
+      }
+      case 'TransactionSubmitted':
+      case 'TransactionAttemptInDoubt': {
+        const order = this.open.get(event.data.orderId);
+        if (order) order.answeredOrInDoubt = true;
         return;
       }
       case 'TransactionSettled':
@@ -63,18 +83,30 @@ export class UnfinishedWork {
   }
 
   jobs(now: Date, stuckOrderAfterMs: number): Job[] {
-    const reacted = [...this.unsubmitted.values(), ...this.unrefunded.values(), ...this.ungranted.values()].flatMap(
-      (event) => this.reactions.jobsFor(event),
+    const submissions = [...this.unsubmitted.values()].flatMap((event) =>
+      this.reactions
+        .jobsFor(event)
+        .map((job) =>
+          job.kind === JOB_KINDS.submitOrder && job.payload.environment === 'live'
+            ? { ...job, payload: { ...job.payload, inDoubtReason: SUBMISSION_MAY_HAVE_RUN } }
+            : job,
+        ),
+    );
+    const reacted = [...this.unrefunded.values(), ...this.ungranted.values()].flatMap((event) =>
+      this.reactions.jobsFor(event),
     );
     const followed = [...this.open].flatMap(([orderId, order]): Job[] => [
       {
         id: `${JOB_KINDS.pollOrder}:${orderId}:${now.getTime()}`,
         kind: JOB_KINDS.pollOrder,
         dueAt: now,
-        payload: { orderId, environment: order.environment },
+        payload:
+          order.environment === 'live' && !order.answeredOrInDoubt
+            ? { orderId, environment: order.environment, inDoubtReason: SUBMISSION_MAY_HAVE_RUN }
+            : { orderId, environment: order.environment },
       },
       holdStuckOrderJob(orderId, new Date(now.getTime() + stuckOrderAfterMs)),
     ]);
-    return [...reacted, ...followed];
+    return [...submissions, ...reacted, ...followed];
   }
 }

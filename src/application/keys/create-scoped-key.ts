@@ -79,6 +79,7 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
         dailyMax,
         rateLimitPerMinute: request.rate_limit ?? null,
         expiresAt: request.expires_at ? new Date(request.expires_at).toISOString() : null,
+        mainKeyUsed: actor.type === 'partner_key' ? actor.id : null,
         at: now.toISOString(),
       },
       {

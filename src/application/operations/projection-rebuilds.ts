@@ -10,6 +10,9 @@ import {
   RebuildState,
 } from '../ports/projections.port';
 import { ServiceError } from '../shared/service-error';
+import { BACK_OFFICE_ACTION_LOG, BackOfficeActionLog } from '../ports/back-office-action-log.port';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { OperatorIdentity, actingOperator } from '../back-office/operator-identity';
 
 /** A blue/green rebuild of one read model, and how far it is. */
 export interface RebuildResource {
@@ -58,19 +61,40 @@ export class ShowProjectionsHandler implements IQueryHandler<ShowProjections> {
 }
 
 export class RebuildProjection extends Command<RebuildResource> {
-  constructor(readonly projection: string) {
+  constructor(
+    readonly projection: string,
+    readonly operator: OperatorIdentity,
+  ) {
     super();
   }
 }
 
-/** Starts a blue/green rebuild of one read model; answers at once with the rebuild to follow. */
+/**
+ * Starts a blue/green rebuild of one read model; answers at once with the rebuild to follow. A
+ * rebuild started is recorded in the back-office action log under its operator (`audit operator`).
+ */
 @CommandHandler(RebuildProjection)
 export class RebuildProjectionHandler implements ICommandHandler<RebuildProjection> {
-  constructor(@Inject(PROJECTION_ADMIN) private readonly projections: ProjectionAdmin) {}
+  constructor(
+    @Inject(PROJECTION_ADMIN) private readonly projections: ProjectionAdmin,
+    @Inject(BACK_OFFICE_ACTION_LOG) private readonly actions: BackOfficeActionLog,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
-  async execute({ projection }: RebuildProjection): Promise<RebuildResource> {
+  async execute({ projection, operator }: RebuildProjection): Promise<RebuildResource> {
     const started = await this.projections.startRebuild(projection);
-    if (started.ok) return rebuildResource(started.rebuild);
+    if (started.ok) {
+      await this.actions.record({
+        ...actingOperator(operator),
+        action: 'projection_rebuild_started',
+        subject: started.rebuild.projection,
+        partnerId: null,
+        environment: null,
+        detail: { rebuild_id: started.rebuild.rebuildId, version_before: started.rebuild.versionBefore },
+        at: this.clock.now(),
+      });
+      return rebuildResource(started.rebuild);
+    }
     throw new ServiceError(started.reason === 'unknown_projection' ? 'not_found' : 'invalid_state', started.detail);
   }
 }

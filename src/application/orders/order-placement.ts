@@ -10,6 +10,7 @@ import { OrderDebit, OrderDraft, PlacedOrder } from './placement/order-debit';
 import { OrderRouting, routedProductOf } from '../routing/order-routing';
 import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { requireTransact } from '../auth/key-scope';
+import { countKeyRefusal } from '../auth/count-key-refusal';
 
 export { OrderDraft, PlacedOrder } from './placement/order-debit';
 
@@ -53,11 +54,8 @@ export class OrderPlacement {
       // A restricted key's refusals for its scope or caps are part of its usage.
       const refusedForKey =
         error instanceof ServiceError && (error.code === 'scope_forbidden' || error.code === 'key_cap_exceeded');
-      if (caller.restriction && refusedForKey) {
-        // The refusal is the answer; a count that could not be written must not turn it into a 500.
-        const refusal = { keyId: caller.keyId, code: error.code, at: this.clock.now() };
-        await this.usage.recordRefusal(refusal).catch(() => undefined);
-      }
+      if (caller.restriction && refusedForKey)
+        await countKeyRefusal(this.usage, { keyId: caller.keyId, code: error.code, at: this.clock.now() });
       throw error;
     }
   }

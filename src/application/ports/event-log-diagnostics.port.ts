@@ -9,6 +9,12 @@ export interface EventLogDiagnostics {
   /** Position of the newest readable event (null: none). */
   headPosition(): Promise<GlobalPosition | null>;
   /**
+   * Position of the newest committed event, readable or not yet (null: none): what a reader that must
+   * miss nothing committed so far (an audit) reads up to. Equal to headPosition where every committed
+   * event is readable at once (EventStoreDB).
+   */
+  committedHeadPosition(): Promise<GlobalPosition | null>;
+  /**
    * How many readable events lie strictly after `after` (null: from the start) and, when `upTo`
    * is given, at or before it: a projection's lag, or the work left for a rebuild.
    */

@@ -31,7 +31,7 @@ export interface DomainEvent {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-/** An event as a store holds it before its log's decoder has said which one it is: any type, JSON data. */
+/** An event as a store holds it before its log's decoder has said which one it is: a type name and JSON data. */
 export interface UntypedEvent {
   type: string;
   data: Record<string, unknown>;

@@ -22,6 +22,19 @@ export interface SubmitOrderPayload {
   placedAt: string;
   /** Live orders: the route fixed at placement (absent from jobs scheduled before routes existed). */
   route?: RouteTarget | null;
+  /**
+   * Set when a run of this order's submission may have reached the provider without the log saying so
+   * (a history moved in with `data import`): the order is put in doubt with this reason before anything
+   * else, so it is looked up, never sent as new.
+   */
+  inDoubtReason?: string;
+}
+
+/** A look-up of an order the provider left open; `inDoubtReason` as for a submission. */
+export interface PollOrderPayload {
+  orderId: string;
+  environment: Environment;
+  inDoubtReason?: string;
 }
 
 /** One delivery attempt of a webhook. */
@@ -54,7 +67,7 @@ export interface NotifyLowBalancePayload {
 /** The payload of each kind of job, by kind. */
 export interface JobPayloads {
   'submit-order': SubmitOrderPayload;
-  'poll-order': { orderId: string; environment: Environment };
+  'poll-order': PollOrderPayload;
   'refund-order': { orderId: string };
   'hold-stuck-order': { orderId: string };
   'grant-sandbox-credit': { partnerId: string; corridor: Corridor };

@@ -32,6 +32,15 @@ export class IdempotencyKeyTakenError extends Error {
 }
 
 /**
+ * A stream opened in the commit of the append that carries it, or not at all: an order's own stream, when its
+ * provider's answer is known at placement (ProviderGateway.answerWithoutCall), written with its debit.
+ */
+export interface OpenedStream<Event extends DomainEvent = LogEvent> {
+  streamId: string;
+  events: readonly NewEvent<Event>[];
+}
+
+/**
  * Appends that bind Idempotency-Keys in the commit of their events: offered by the stores whose key table shares
  * their database (the SQL stores), bound to the same adapter as the EventStore. Where it is bound, orders are
  * placed with their key bound in the debit's own commit; where it is not (EventStoreDB), the key is reserved and
@@ -42,12 +51,15 @@ export interface KeyBindingAppend<Event extends DomainEvent = LogEvent> {
    * `append` at a known revision (or to a new stream) that also binds `keys`, as one write: the events and the
    * keys, or nothing. A key bound already fails it with IdempotencyKeyTakenError (naming the keys taken); a stale
    * revision with WrongExpectedRevisionError, and the keys stay free. Concurrent calls share statements as appends do.
+   * `opened`: new streams written in the same commit (none of them may exist yet); the result's position is the
+   * last event written, theirs included.
    */
   appendBindingKeys<Appended extends Event>(
     streamId: string,
     events: readonly NewEvent<Appended>[],
     expected: number | 'no_stream',
     keys: readonly KeyBinding[],
+    opened?: readonly OpenedStream<Event>[],
   ): Promise<AppendResult>;
 }
 

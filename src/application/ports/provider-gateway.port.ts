@@ -49,6 +49,9 @@ export type { FailureBasis };
  * window still open); asked again after `retryAfterMs` (null: the caller's default). A submission
  * that ends `unknown` puts the order in doubt, as one that throws does.
  */
+/** A final answer: the order succeeded, or failed on the ground given. */
+export type FinalProviderOutcome = Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>;
+
 export type ProviderOutcome =
   | { status: 'succeeded'; operatorRef: string }
   | { status: 'failed'; reason: string; basis: FailureBasis }
@@ -94,6 +97,13 @@ export interface ProviderGateway {
    * biller says nothing is due.
    */
   fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null>;
+  /**
+   * The final answer this provider gives the order without being asked, when it is fixed in advance (the
+   * sandbox's instant outcomes); null, or no such method, when the order has to be submitted. Where the store
+   * writes an order's own stream in its debit's commit, such an order is placed with its answer recorded and is
+   * never submitted (docs/decisions/0112-sandbox-answered-at-placement.md).
+   */
+  answerWithoutCall?(order: ProviderOrder): FinalProviderOutcome | null;
 }
 
 /**

@@ -72,6 +72,7 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
         environment,
         changes,
         newSecret: plainSecret ? { secretId: this.secrets.newId('whs'), sealed: this.box.seal(plainSecret) } : null,
+        mainKeyUsed: actor.type === 'partner_key' ? actor.id : null,
         at: now.toISOString(),
       },
       {

@@ -47,6 +47,21 @@ export class OrderLifecycle {
     return this.runner.load(transactionDecider, transactionStream(orderId));
   }
 
+  /**
+   * Puts the order in doubt (an attempt may have reached the provider unrecorded): from then on only the provider's
+   * word about it, or its confirmed absence, can fail it. Returns the order as it then is.
+   */
+  async recordInDoubt(
+    orderId: string,
+    reason: string,
+    known: KnownState<TransactionState>,
+  ): Promise<{ state: TransactionState; revision: number }> {
+    const command: TransactionCommand = { type: 'RecordAttemptInDoubt', reason, at: this.clock.now().toISOString() };
+    const result = await this.apply(orderId, command, systemActor('settlement'), known);
+    if (!result.ok) throw new Error(result.error.detail);
+    return { state: result.state, revision: result.revision };
+  }
+
   /** `known`: the order's state and revision as the caller has just seen them, to skip reading its stream. */
   apply(
     orderId: string,
@@ -240,7 +255,7 @@ export class OrderLifecycle {
  * the order) or a look-up. An unknown answer to the first puts the order in doubt; to the second
  * it is evidence.
  */
-function outcomeCommand(outcome: ProviderOutcome, call: ProviderCall, at: Date): TransactionCommand {
+export function outcomeCommand(outcome: ProviderOutcome, call: ProviderCall, at: Date): TransactionCommand {
   switch (outcome.status) {
     case 'succeeded':
       return { type: 'SettleTransaction', operatorRef: outcome.operatorRef, at: at.toISOString() };
@@ -268,7 +283,7 @@ function unansweredCommand(error: unknown, call: ProviderCall, attempt: number, 
  * What an event's id is derived from: an order has one outcome and one of each step, and the
  * evidence of its attempts and look-ups is one event per attempt (by run number) or moment.
  */
-function eventIdParts(event: TransactionEvent): string[] {
+export function eventIdParts(event: TransactionEvent): string[] {
   switch (event.type) {
     case 'TransactionSettled':
     case 'TransactionFailed':

@@ -7,12 +7,14 @@ import { Job } from '../ports/job-queue.port';
 import { Reaction } from '../ports/reaction.port';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { SubmitOrderPayload } from '../ports/job-payloads';
+import { initiationOfDebit } from './initiation-of-debit';
 
 type OrderReactionEvent = WalletDebited | TransactionFailed | PartnerOnboarded;
 
 /**
  * What the log asks to be done next:
- * - a debit submits the order upstream (submission arms the stuck-order check if the order may need it);
+ * - a debit submits the order upstream (submission arms the stuck-order check if the order may need it),
+ *   unless the order's answer was written with it (the sandbox's instant outcomes);
  * - an explicit failure refunds the wallet;
  * - a new partner gets the sandbox starting credit (if the onboarding request did not finish it).
  */
@@ -25,17 +27,9 @@ export function orderReactions(): Reaction<OrderReactionEvent> {
           const wallet = parseWalletStreamId(event.streamId);
           if (!wallet) return [];
           const data = event.data;
-          const payload: SubmitOrderPayload = {
-            orderId: data.orderId,
-            partnerId: wallet.partnerId,
-            environment: wallet.environment,
-            amount: data.amount,
-            currency: data.currency,
-            product: data.product,
-            reference: data.reference,
-            placedAt: data.placedAt,
-            ...(data.route ? { route: data.route } : {}),
-          };
+          // Its answer was written with the debit, in the order's own stream: nothing to submit.
+          if (data.answeredWithDebit) return [];
+          const payload: SubmitOrderPayload = initiationOfDebit(data, wallet);
           return [
             {
               id: `${JOB_KINDS.submitOrder}:${data.orderId}`,

@@ -23,8 +23,13 @@ export class PollOrderJob implements JobHandler<'poll-order'> {
   ) {}
 
   async run(job: Job<'poll-order'>): Promise<JobRunResult> {
-    const { orderId } = job.payload;
-    const { state, revision } = await this.lifecycle.load(orderId);
+    const { orderId, inDoubtReason } = job.payload;
+    let { state, revision } = await this.lifecycle.load(orderId);
+    if (inDoubtReason && state.status === 'INITIATED' && state.inDoubtSince === null) {
+      // A run of its submission may have reached the provider unrecorded (a moved history): from now on
+      // only the provider's word about this order, or its confirmed absence, can fail it.
+      ({ state, revision } = await this.lifecycle.recordInDoubt(orderId, inDoubtReason, { state, revision }));
+    }
     const order = state.order;
     if (!order || !['INITIATED', 'PENDING'].includes(state.status)) return {};
     const providerOrder: ProviderOrder = {

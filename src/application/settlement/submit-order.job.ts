@@ -46,9 +46,10 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
       payload.orderId,
       new Date(Date.parse(payload.placedAt) + this.settings.stuckOrderAfterMs),
     );
-    if (attempt > 1) {
+    if (attempt > 1 || payload.inDoubtReason) {
       // A run before this one failed, or never finished (a crash, or a provider call that hung past
-      // the lease): the check is armed before anything else, so the order is held even if this run hangs too.
+      // the lease), or may have (a moved history): the check is armed before anything else, so the
+      // order is held even if this run hangs too.
       await this.jobs.schedule(stuckCheck);
       const state = await this.submitAgain(payload, attempt);
       // A final answer (or one another path already gave) leaves the check nothing to hold.
@@ -94,28 +95,21 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
   private async submitAgain(payload: SubmitOrderPayload, attempt: number): Promise<TransactionState | null> {
     const { orderId, environment } = payload;
     const order = providerOrderOf(payload);
-    let known = await this.lifecycle.apply(orderId, { type: 'InitiateTransaction', order: initiationOf(payload) });
-    if (!known.ok) throw new Error(known.error.detail);
-    if (!isOpen(known.state)) return known.state;
-    if (
-      known.state.status === 'INITIATED' &&
-      known.state.inDoubtSince === null &&
-      known.state.notSentAttempt !== attempt - 1
-    ) {
-      known = await this.lifecycle.apply(
+    const initiated = await this.lifecycle.apply(orderId, {
+      type: 'InitiateTransaction',
+      order: initiationOf(payload),
+    });
+    if (!initiated.ok) throw new Error(initiated.error.detail);
+    let { state, revision } = initiated;
+    if (!isOpen(state)) return state;
+    if (state.status === 'INITIATED' && state.inDoubtSince === null && state.notSentAttempt !== attempt - 1) {
+      ({ state, revision } = await this.lifecycle.recordInDoubt(
         orderId,
-        {
-          type: 'RecordAttemptInDoubt',
-          reason: `submission run ${attempt - 1} did not finish; it may have reached the provider`,
-          at: this.clock.now().toISOString(),
-        },
-        undefined,
-        { state: known.state, revision: known.revision },
-      );
-      if (!known.ok) throw new Error(known.error.detail);
-      if (!isOpen(known.state)) return known.state;
+        payload.inDoubtReason ?? `submission run ${attempt - 1} did not finish; it may have reached the provider`,
+        { state, revision },
+      ));
+      if (!isOpen(state)) return state;
     }
-    const { state, revision } = known;
     const call = state.status === 'INITIATED' ? 'submit' : 'poll';
     const asked: ProviderOrder = {
       ...order,

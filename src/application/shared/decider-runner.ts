@@ -117,7 +117,8 @@ export class DeciderRunner {
   }
 }
 
-function decideInTurn<State, Command, Event>(
+/** The commands decided one after the other, each on the state the previous one's events left; a refusal refuses all. */
+export function decideInTurn<State, Command, Event>(
   decider: Decider<State, Command, Event>,
   commands: readonly Command[],
   initial: State,

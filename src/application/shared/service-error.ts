@@ -7,7 +7,6 @@ import { DomainError } from '../../domain/shared/domain-error';
 export type ErrorCode =
   | DomainError['code']
   | 'idempotency_key_required'
-  | 'invalid_api_key'
   | 'kyc_required'
   | 'ip_not_allowed'
   | 'idempotency_conflict'

@@ -11,7 +11,13 @@ import {
   GlobalPosition,
   WrongExpectedRevisionError,
 } from '../ports/event-store.port';
-import { IdempotencyKeyTakenError, KeyBinding, KeyBindingAppend, keyBindingId } from '../ports/key-binding-append.port';
+import {
+  IdempotencyKeyTakenError,
+  KeyBinding,
+  KeyBindingAppend,
+  OpenedStream,
+  keyBindingId,
+} from '../ports/key-binding-append.port';
 import {
   DEFAULT_WALLET_SNAPSHOT_EVERY,
   NO_SNAPSHOT_SEAL,
@@ -32,6 +38,11 @@ export interface WalletCommandEnvelope {
    * IdempotencyKeyTakenError and nothing of it is written.
    */
   keyFor?: (event: WalletEvent) => KeyBinding;
+  /**
+   * Streams the command's event opens in the same commit (an order answered at placement), made from the event as
+   * decided; only with `keyFor`, through the store's KeyBindingAppend.
+   */
+  opens?: (event: WalletEvent) => readonly OpenedStream[];
 }
 
 export type WalletCommandResult =
@@ -206,13 +217,16 @@ class WalletLane {
         pending.envelope.keyFor ? [{ binding: pending.envelope.keyFor(event), pending }] : [],
       );
       const idempotencyKeys = keyed.map(({ binding }) => binding);
+      const opened = accepted.flatMap(({ event, pending }) => pending.envelope.opens?.(event) ?? []);
+      if (opened.length > 0 && idempotencyKeys.length === 0)
+        throw new Error('streams are opened with a wallet command only by an append that binds its key');
       const events = accepted.map(({ event, pending }) =>
         envelope(event, pending.envelope.eventId, pending.envelope.metadata),
       );
       const expected = this.revision < 0 ? 'no_stream' : this.revision;
       try {
         const appended = idempotencyKeys.length
-          ? await this.bindingKeys().appendBindingKeys(this.stream.id, events, expected, idempotencyKeys)
+          ? await this.bindingKeys().appendBindingKeys(this.stream.id, events, expected, idempotencyKeys, opened)
           : await this.store.append(this.stream.id, events, expected);
         if (appended.deduplicated) {
           // Every event was stored already (a retried command): our cache is behind.

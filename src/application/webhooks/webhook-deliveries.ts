@@ -3,6 +3,8 @@ import { Command, CommandHandler, ICommandHandler, IQueryHandler, Query, QueryHa
 import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
+import { BACK_OFFICE_ACTION_LOG, BackOfficeActionLog } from '../ports/back-office-action-log.port';
+import { OperatorIdentity, actingOperator } from '../back-office/operator-identity';
 import { DeliveryState, WEBHOOK_DELIVERY_STORE, WebhookDelivery, WebhookDeliveryStore } from '../ports/webhook.port';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { ServiceError } from '../shared/service-error';
@@ -109,11 +111,15 @@ export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelive
   }
 }
 
+/** Who asks for a re-send: the partner (of its own deliveries only) or a back-office operator. */
+export type ResendRequester =
+  { kind: 'partner'; partnerId: string; environment: Environment } | { kind: 'operator'; operator: OperatorIdentity };
+
 export class ResendWebhook extends Command<WebhookResendResource> {
   constructor(
     readonly deliveryId: string,
-    /** A partner's own re-send: a delivery of another partner or environment does not exist. Null: an operator's. */
-    readonly owner: { partnerId: string; environment: Environment } | null = null,
+    /** A partner's own re-send: a delivery of another partner or environment does not exist. */
+    readonly requester: ResendRequester,
   ) {
     super();
   }
@@ -122,7 +128,8 @@ export class ResendWebhook extends Command<WebhookResendResource> {
 /**
  * A re-send (an operator's, or the partner's own): one more attempt, now, to the partner's current
  * URL and secret. Asking again before that attempt has run schedules nothing more (the job id is
- * the delivery's next attempt number).
+ * the delivery's next attempt number). An operator's re-send is recorded in the back-office action
+ * log once scheduled (`audit operator`).
  */
 @CommandHandler(ResendWebhook)
 export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
@@ -130,11 +137,16 @@ export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
     @Inject(WEBHOOK_DELIVERY_STORE) private readonly deliveries: WebhookDeliveryStore,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(BACK_OFFICE_ACTION_LOG) private readonly actions: BackOfficeActionLog,
   ) {}
 
-  async execute({ deliveryId, owner }: ResendWebhook): Promise<WebhookResendResource> {
+  async execute({ deliveryId, requester }: ResendWebhook): Promise<WebhookResendResource> {
     const delivery = await this.deliveries.get(deliveryId);
-    if (!delivery || (owner && (delivery.partnerId !== owner.partnerId || delivery.environment !== owner.environment)))
+    if (
+      !delivery ||
+      (requester.kind === 'partner' &&
+        (delivery.partnerId !== requester.partnerId || delivery.environment !== requester.environment))
+    )
       throw new ServiceError('not_found', `no webhook delivery ${deliveryId}`);
     const attempt = Math.max(0, ...delivery.attempts.map((entry) => entry.attempt)) + 1;
     const payload: DeliverWebhookPayload = {
@@ -153,6 +165,17 @@ export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
       dueAt: this.clock.now(),
       payload,
     });
+    if (requester.kind === 'operator') {
+      await this.actions.record({
+        ...actingOperator(requester.operator),
+        action: 'webhook_delivery_resent',
+        subject: deliveryId,
+        partnerId: delivery.partnerId,
+        environment: delivery.environment,
+        detail: { event: delivery.event, order_id: delivery.orderId, attempt },
+        at: this.clock.now(),
+      });
+    }
     return { delivery_id: deliveryId, scheduled_attempt: attempt };
   }
 }

@@ -1,6 +1,6 @@
 import { Corridor } from '../corridor/corridor';
 import { Decider, Decision, accept, refuse } from '../shared/decider';
-import { domainError } from '../shared/domain-error';
+import { DomainError, domainError } from '../shared/domain-error';
 import { Environment } from '../shared/environment';
 import { KycStatus, PartnerEvent } from './partner.events';
 import { Money } from '../money/money';
@@ -57,6 +57,8 @@ export type PartnerCommand =
       /** Requests per minute of its own, at most the environment's; null: only the environment's limit. */
       rateLimitPerMinute: number | null;
       expiresAt: string | null;
+      /** The partner's main key that made the request; null: an operator. */
+      mainKeyUsed: string | null;
       at: string;
     }
   | { type: 'RevokeScopedKey'; keyId: string; reason: string; at: string }
@@ -66,6 +68,8 @@ export type PartnerCommand =
       changes: SettingsChange;
       /** Rotate (or create) the webhook secret with this sealed candidate. */
       newSecret: { secretId: string; sealed: string } | null;
+      /** The partner's main key that made the request; null: an operator. */
+      mainKeyUsed: string | null;
       at: string;
     };
 
@@ -121,8 +125,10 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
         { type: 'ApiKeyIssued', data: { partnerId, environment, ...command.key, issuedAt: command.at } },
       );
     }
-    case 'CreateScopedKey':
-      return createScopedKey(partnerId, command, state);
+    case 'CreateScopedKey': {
+      const revoked = mainKeyRevoked(state, command.environment, command.mainKeyUsed);
+      return revoked ? refuse(revoked) : createScopedKey(partnerId, command, state);
+    }
     case 'RevokeScopedKey': {
       const key = state.scopedKeys[command.keyId];
       if (!key) return refuse(domainError('not_found', `no restricted key ${command.keyId}`));
@@ -138,9 +144,25 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
         },
       });
     }
-    case 'ConfigurePartner':
+    case 'ConfigurePartner': {
+      const revoked = mainKeyRevoked(state, command.environment, command.mainKeyUsed);
+      if (revoked) return refuse(revoked);
       return configure(partnerId, command, state.settings[command.environment], state.corridor);
+    }
   }
+}
+
+/**
+ * A partner's change is decided only while the main key that asked for it is still the environment's main key:
+ * a request admitted just before a regeneration, and decided after it, must not create a key the regeneration
+ * never revoked, nor change the webhook or allowlist, nor take a new webhook secret.
+ */
+function mainKeyRevoked(state: PartnerState, environment: Environment, mainKeyUsed: string | null): DomainError | null {
+  if (mainKeyUsed === null || state.activeKeys[environment] === mainKeyUsed) return null;
+  return domainError(
+    'invalid_api_key',
+    `the ${environment} API key that made this request was revoked while it was handled; nothing was changed`,
+  );
 }
 
 /** Why restricted keys are revoked with a regenerated main key (ScopedKeyRevoked.reason). */

@@ -10,7 +10,9 @@ export type DomainErrorCode =
   | 'not_found'
   | 'invalid_state'
   | 'currency_mismatch'
-  | 'key_cap_exceeded';
+  | 'key_cap_exceeded'
+  /** The main key that made a request was revoked before the request's change was decided. */
+  | 'invalid_api_key';
 
 export interface DomainError {
   readonly code: DomainErrorCode;

@@ -37,6 +37,8 @@ export type WalletCommand =
       route?: RouteTarget | null;
       /** Placed with a restricted transact key: its caps. */
       keyCaps?: KeyCaps | null;
+      /** The provider's answer is recorded in the debit's own commit: the order is never submitted. */
+      answeredWithDebit?: boolean;
       at: string;
     }
   | { type: 'RefundWallet'; orderId: string; amount: Money; reason: string; at: string };
@@ -132,6 +134,7 @@ function decide(command: WalletCommand, state: WalletState): Decision<WalletEven
           placedAt: command.at,
           ...(command.route ? { route: command.route } : {}),
           ...(command.keyCaps ? { scopedKeyId: command.keyCaps.keyId } : {}),
+          ...(command.answeredWithDebit ? { answeredWithDebit: true } : {}),
         },
       });
     }

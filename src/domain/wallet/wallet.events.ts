@@ -35,6 +35,11 @@ export type WalletDebited = {
     route?: RouteTarget;
     /** Placed with a restricted key: its id, so the key's rolling daily cap counts the order. */
     scopedKeyId?: string;
+    /**
+     * The order's own stream was written in this event's commit with the provider's final answer, known without
+     * a call (the sandbox's instant outcomes): the order is not submitted.
+     */
+    answeredWithDebit?: true;
   };
 };
 

@@ -1,16 +1,7 @@
-import { Logger } from '@nestjs/common';
 import { KeyRefusal, KeyUsage } from '../../application/ports/key-usage.port';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
-import { StatementBatcher } from '../sql/statement-batcher';
-
-/** A key's last use is written at most this often per process: the lists show it to within a few seconds. */
-export const LAST_USE_RESOLUTION_MS = 5_000;
-
-interface Use {
-  keyId: string;
-  at: number;
-}
+import { LastUseWriter } from './last-use-writer';
 
 export const KEY_REFUSALS_SCHEMA: SchemaScript = {
   name: 'key-refusals',
@@ -25,41 +16,14 @@ CREATE INDEX IF NOT EXISTS key_refusals_by_key ON key_refusals (key_id, refused_
 };
 
 export class SqlKeyUsage implements KeyUsage {
-  private readonly logger = new Logger('KeyUsage');
-  /** The last use this process wrote of each key (ms). */
-  private readonly written = new Map<string, number>();
-  private readonly uses = new StatementBatcher<Use, undefined>((uses) => this.writeUses(uses), {
-    concurrency: 1,
-    maxBatch: 500,
-  });
+  private readonly lastUses: LastUseWriter;
 
-  constructor(private readonly db: SqlExecutor) {}
-
-  recordUse(keyId: string, at: Date): void {
-    const time = at.getTime();
-    const last = this.written.get(keyId);
-    if (last !== undefined && time >= last && time - last < LAST_USE_RESOLUTION_MS) return;
-    this.written.set(keyId, time);
-    this.uses.submit({ keyId, at: time }).catch((error: unknown) => {
-      this.written.delete(keyId);
-      this.logger.warn(
-        `last use of key ${keyId} not recorded: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
+  constructor(private readonly db: SqlExecutor) {
+    this.lastUses = new LastUseWriter(db, { table: 'api_key_last_use', id: 'key_id' });
   }
 
-  /** One row per key, the latest use; a later one already stored is kept. */
-  private async writeUses(uses: readonly Use[]): Promise<undefined[]> {
-    const latest = new Map<string, number>();
-    for (const use of uses) latest.set(use.keyId, Math.max(latest.get(use.keyId) ?? use.at, use.at));
-    const rows = [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    await this.db.query(
-      `INSERT INTO api_key_last_use (key_id, last_used_at)
-       SELECT * FROM unnest($1::text[], $2::timestamptz[])
-       ON CONFLICT (key_id) DO UPDATE SET last_used_at = GREATEST(api_key_last_use.last_used_at, EXCLUDED.last_used_at)`,
-      [rows.map(([keyId]) => keyId), rows.map(([, at]) => new Date(at).toISOString())],
-    );
-    return uses.map(() => undefined);
+  recordUse(keyId: string, at: Date): void {
+    this.lastUses.record(keyId, at);
   }
 
   async recordRefusal(refusal: KeyRefusal): Promise<void> {

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HistoricalEvent } from '../../application/ports/event-store.port';
-import { EVENT_COLUMNS, EventRow } from '../event-store/sql-event-row';
+import { EVENT_COLUMNS, EventRow, historicalOf } from '../event-store/sql-event-row';
 
 /*
  * The one use of @electric-sql/pglite left: reading the events of a data folder written by the releases whose
@@ -63,7 +63,7 @@ export class PgliteEventReader {
         )
       ).rows;
       if (page.length === 0) return;
-      for (const row of page) yield historicalEventOf(row);
+      for (const row of page) yield historicalOf(row);
       const last = page[page.length - 1];
       after = { transactionId: last.transaction_id, position: last.global_position };
     }
@@ -77,14 +77,3 @@ export class PgliteEventReader {
     }
   }
 }
-
-const historicalEventOf = (row: EventRow): HistoricalEvent => ({
-  eventId: row.event_id,
-  streamId: row.stream_id,
-  revision: Number(row.stream_revision),
-  type: row.event_type,
-  schemaVersion: row.schema_version,
-  data: row.data,
-  metadata: row.metadata,
-  recordedAt: new Date(row.recorded_at).toISOString(),
-});

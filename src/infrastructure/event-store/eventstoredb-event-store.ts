@@ -280,6 +280,11 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     return 0;
   }
 
+  /** $all is totally ordered at commit: the newest committed event is readable. */
+  committedHeadPosition(): Promise<GlobalPosition | null> {
+    return this.headPosition();
+  }
+
   subscribe(listener: () => void): () => void {
     return this.watcher.subscribe(listener);
   }

@@ -6,7 +6,12 @@ import {
   NewEvent,
   WrongExpectedRevisionError,
 } from '../../application/ports/event-store.port';
-import { IdempotencyKeyTakenError, KeyBinding, keyBindingId } from '../../application/ports/key-binding-append.port';
+import {
+  IdempotencyKeyTakenError,
+  KeyBinding,
+  OpenedStream,
+  keyBindingId,
+} from '../../application/ports/key-binding-append.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
 
@@ -34,11 +39,14 @@ export class SqlAppends {
     expected: ExpectedRevision,
     keys: readonly KeyBinding[],
     gatherTurn: boolean,
+    opened: readonly OpenedStream<DomainEvent>[] = [],
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const atKnownPlace = typeof expected === 'number' || expected === 'no_stream';
-    if (keys.length > 0 && !atKnownPlace)
-      throw new Error('Idempotency-Keys are bound only by appends at a known revision or to a new stream');
+    if ((keys.length > 0 || opened.length > 0) && !atKnownPlace)
+      throw new Error(
+        'Idempotency-Keys are bound, and streams opened, only by appends at a known revision or to a new stream',
+      );
     try {
       const result = atKnownPlace
         ? await this.group.append(
@@ -47,6 +55,7 @@ export class SqlAppends {
               events,
               expected: expected === 'no_stream' ? NO_STREAM : expected,
               keys,
+              opened,
             },
             gatherTurn,
           )

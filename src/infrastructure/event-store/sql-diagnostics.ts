@@ -16,6 +16,15 @@ export class SqlEventLogDiagnostics implements EventLogDiagnostics {
     return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
   }
 
+  /** Without the horizon: a row this statement sees belongs to a committed transaction. */
+  async committedHeadPosition(): Promise<GlobalPosition | null> {
+    const rows = await this.db.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM es_events
+        ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
+    );
+    return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
+  }
+
   async countEvents(after: GlobalPosition | null, upTo?: GlobalPosition | null): Promise<number> {
     const from = after ?? { commit: 0n, prepare: 0n };
     const params: unknown[] = [from.commit.toString(), from.prepare.toString()];

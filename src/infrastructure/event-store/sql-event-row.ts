@@ -1,4 +1,4 @@
-import { EventMetadata, RecordedEvent, UntypedEvent } from '../../application/ports/event-store.port';
+import { EventMetadata, HistoricalEvent, RecordedEvent, UntypedEvent } from '../../application/ports/event-store.port';
 
 /** A row of es_events as the SQL event store (and the reader of older PGlite folders) selects it. */
 export interface EventRow {
@@ -20,6 +20,14 @@ export const EVENT_COLUMNS = `global_position::text AS global_position, transact
 /** A row as the event it stores, not yet decoded (the store's decoder says which event of its log it is). */
 export function recordedOf(row: EventRow): RecordedEvent<UntypedEvent> {
   return {
+    ...historicalOf(row),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+  };
+}
+
+/** A row as the event it stores, without its place in this log's global order (to be stored elsewhere). */
+export function historicalOf(row: EventRow): HistoricalEvent {
+  return {
     eventId: row.event_id,
     streamId: row.stream_id,
     revision: Number(row.stream_revision),
@@ -27,7 +35,6 @@ export function recordedOf(row: EventRow): RecordedEvent<UntypedEvent> {
     schemaVersion: row.schema_version,
     data: row.data,
     metadata: row.metadata,
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
     recordedAt: new Date(row.recorded_at).toISOString(),
   };
 }

@@ -18,7 +18,7 @@ import {
   StreamRef,
 } from '../../application/ports/event-store.port';
 import { EventsByCorrelation } from '../../application/ports/events-by-correlation.port';
-import { KeyBinding, KeyBindingAppend } from '../../application/ports/key-binding-append.port';
+import { KeyBinding, KeyBindingAppend, OpenedStream } from '../../application/ports/key-binding-append.port';
 import { SqlDatabase } from '../sql/sql-database';
 import { appendSpan } from '../tracing/event-append-span';
 import { traced } from '../tracing/tracing';
@@ -70,8 +70,13 @@ export class SqlEventStore<Event extends DomainEvent = LogEvent>
     events: readonly NewEvent<Appended>[],
     expected: number | 'no_stream',
     keys: readonly KeyBinding[],
+    opened: readonly OpenedStream<Event>[] = [],
   ): Promise<AppendResult> {
-    return this.traced(streamId, events, () => this.appends.append(streamId, events, expected, keys, false));
+    return traced(
+      'event append',
+      () => this.appends.append(streamId, events, expected, keys, false, opened),
+      () => appendSpan([{ streamId, events }, ...opened]),
+    );
   }
 
   readStream(streamId: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent<Event>[]>;
@@ -100,6 +105,10 @@ export class SqlEventStore<Event extends DomainEvent = LogEvent>
 
   headPosition(): Promise<GlobalPosition | null> {
     return this.diagnostics.headPosition();
+  }
+
+  committedHeadPosition(): Promise<GlobalPosition | null> {
+    return this.diagnostics.committedHeadPosition();
   }
 
   countEvents(after: GlobalPosition | null, upTo?: GlobalPosition | null): Promise<number> {

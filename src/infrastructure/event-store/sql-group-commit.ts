@@ -1,5 +1,5 @@
 import { AppendResult, DomainEvent, GlobalPosition, NewEvent } from '../../application/ports/event-store.port';
-import { KeyBinding } from '../../application/ports/key-binding-append.port';
+import { KeyBinding, OpenedStream } from '../../application/ports/key-binding-append.port';
 import { WrongExpectedRevisionError } from '../../application/ports/event-store.port';
 import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
@@ -10,6 +10,8 @@ export interface AppendAtRevision {
   events: readonly NewEvent<DomainEvent>[];
   expected: number;
   keys: readonly KeyBinding[];
+  /** New streams written with this append, or not at all (KeyBindingAppend.appendBindingKeys). */
+  opened?: readonly OpenedStream<DomainEvent>[];
 }
 
 export const NO_STREAM = -1;
@@ -82,7 +84,9 @@ export class SqlGroupCommit {
    * The statement behind `appendGroup`: existing streams are moved only if still at their expected
    * revision, new ones created only if absent, in name order (concurrent groups lock them alike);
    * a stream's events, and the Idempotency-Keys its append binds, are inserted only if its row
-   * moved or was created. A key bound already fails the statement as a whole (unique violation).
+   * moved or was created. A key bound already fails the statement as a whole (unique violation), as does a
+   * stream to be opened that exists already. The streams an append opens are created, and their events
+   * inserted, only if the append's own stream moved or was created.
    */
   private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const streams = [...appends]
@@ -93,18 +97,30 @@ export class SqlGroupCommit {
         last: append.expected + append.events.length,
       }));
     let ord = 0;
-    const events = appends.flatMap((append) =>
-      append.events.map((event, index) => ({
+    const rowsOf = (parent: string, streamId: string, events: readonly NewEvent<DomainEvent>[], expected: number) =>
+      events.map((event, index) => ({
         ord: ord++,
+        parent_id: parent,
         event_id: event.eventId,
-        stream_id: append.streamId,
-        stream_revision: append.expected + 1 + index,
+        stream_id: streamId,
+        stream_revision: expected + 1 + index,
         event_type: event.type,
         schema_version: event.schemaVersion,
         data: event.data,
         metadata: event.metadata,
+      }));
+    const events = appends.flatMap((append) => [
+      ...rowsOf(append.streamId, append.streamId, append.events, append.expected),
+      ...(append.opened ?? []).flatMap((stream) => rowsOf(append.streamId, stream.streamId, stream.events, NO_STREAM)),
+    ]);
+    const opened = appends.flatMap((append) =>
+      (append.opened ?? []).map((stream) => ({
+        stream_id: stream.streamId,
+        parent_id: append.streamId,
+        last: stream.events.length - 1,
       })),
     );
+    const parentOf = new Map(opened.map((stream) => [stream.stream_id, stream.parent_id]));
     const rows = await this.db.query<{ stream_id: string; global_position: string; transaction_id: string }>(
       `WITH wanted AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(stream_id text, expected bigint, last bigint)
@@ -119,6 +135,11 @@ export class SqlGroupCommit {
          RETURNING es_streams.stream_id
        ), placed AS (
          SELECT stream_id FROM moved UNION ALL SELECT stream_id FROM created
+       ), opened AS (
+         INSERT INTO es_streams (stream_id, revision)
+         SELECT o.stream_id, o.last FROM jsonb_to_recordset($4::jsonb) AS o(stream_id text, parent_id text, last bigint)
+          WHERE o.parent_id IN (SELECT stream_id FROM placed) ORDER BY o.stream_id
+         RETURNING es_streams.stream_id
        ), bound AS (
          INSERT INTO idempotency_keys (partner_id, environment, idempotency_key, request_hash, order_id, state, response_status, response_body,
                                        locked_until, created_at, expires_at)
@@ -132,17 +153,24 @@ export class SqlGroupCommit {
        INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
        SELECT v.event_id, v.stream_id, v.stream_revision, v.event_type, v.schema_version, v.data, v.metadata
          FROM jsonb_to_recordset($2::jsonb)
-           AS v(ord integer, event_id uuid, stream_id text, stream_revision bigint, event_type text, schema_version integer, data jsonb, metadata jsonb)
-        WHERE v.stream_id IN (SELECT stream_id FROM placed)
+           AS v(ord integer, parent_id text, event_id uuid, stream_id text, stream_revision bigint, event_type text, schema_version integer, data jsonb, metadata jsonb)
+        WHERE v.parent_id IN (SELECT stream_id FROM placed)
         ORDER BY v.ord
        RETURNING stream_id, global_position::text AS global_position, transaction_id::text AS transaction_id`,
-      [JSON.stringify(streams), JSON.stringify(events), JSON.stringify(appends.flatMap(keyRows))],
+      [
+        JSON.stringify(streams),
+        JSON.stringify(events),
+        JSON.stringify(appends.flatMap(keyRows)),
+        JSON.stringify(opened),
+      ],
     );
+    // Each append's position is its last event's, the events of the streams it opened included.
     const positions = new Map<string, GlobalPosition>();
     for (const row of rows) {
       const position = { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
-      const known = positions.get(row.stream_id);
-      if (!known || known.prepare < position.prepare) positions.set(row.stream_id, position);
+      const appendedTo = parentOf.get(row.stream_id) ?? row.stream_id;
+      const known = positions.get(appendedTo);
+      if (!known || known.prepare < position.prepare) positions.set(appendedTo, position);
     }
     const unmoved = appends.filter((append) => !positions.has(append.streamId)).map((append) => append.streamId);
     const revisions = unmoved.length ? await this.currentRevisions(unmoved) : new Map<string, number>();

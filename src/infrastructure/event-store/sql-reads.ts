@@ -8,6 +8,7 @@ import {
   inStream,
   streamIdOf,
 } from '../../application/ports/event-store.port';
+import { transactionStreamId } from '../../domain/transaction/transaction.events';
 import { SqlDatabase } from '../sql/sql-database';
 import { READABLE_HORIZON } from './readable-horizon';
 import { EVENT_COLUMNS, EventRow, recordedOf } from './sql-event-row';
@@ -60,11 +61,19 @@ export class SqlEventReads<Event extends DomainEvent> {
     return rows.map((row) => this.decoded(row));
   }
 
+  /**
+   * The correlation index covers the events outside orders' own streams (migration 11): an order's stream holds
+   * only events correlated by its own id, so those are read from the stream.
+   */
   async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     const rows = await this.db.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE metadata->>'correlationId' = $1
-        ORDER BY es_events.transaction_id, es_events.global_position`,
-      [correlationId],
+      `SELECT ${EVENT_COLUMNS}, es_events.transaction_id AS in_commit, es_events.global_position AS in_order
+         FROM es_events WHERE metadata->>'correlationId' = $1 AND stream_id NOT LIKE 'order-%'
+       UNION ALL
+       SELECT ${EVENT_COLUMNS}, es_events.transaction_id AS in_commit, es_events.global_position AS in_order
+         FROM es_events WHERE stream_id = $2 AND metadata->>'correlationId' = $1
+        ORDER BY in_commit, in_order`,
+      [correlationId, transactionStreamId(correlationId)],
     );
     return rows.map((row) => this.decoded(row));
   }

@@ -1,6 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import { hostname } from 'node:os';
 import pino, { Logger } from 'pino';
+import { withoutSecrets } from '../security/without-secrets';
 
 /**
  * Nest's logger interface over pino: one JSON line per entry, at the level LOG_LEVEL sets.
@@ -34,7 +35,7 @@ export class PinoNestLogger implements LoggerService {
   }
 
   error(message: unknown, trace?: string, context?: string): void {
-    this.logger.error({ context, trace }, text(message));
+    this.logger.error({ context, trace: trace === undefined ? undefined : withoutSecrets(trace) }, text(message));
   }
 
   warn(message: unknown, context?: string): void {
@@ -58,7 +59,5 @@ export class PinoNestLogger implements LoggerService {
 function text(message: unknown): string {
   const raw =
     message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
-  return raw
-    .replace(/svc_(live|test)_[A-Za-z0-9_-]{32}/g, 'svc_$1_[redacted]')
-    .replace(/whsec_[A-Za-z0-9_-]{32}/g, 'whsec_[redacted]');
+  return withoutSecrets(raw);
 }

@@ -1,6 +1,7 @@
 import { serviceMetrics } from '../metrics/service-metrics';
 import {
   BillQuery,
+  FinalProviderOutcome,
   OutstandingBill,
   ProviderGateway,
   ProviderOrder,
@@ -35,6 +36,11 @@ export class ProviderWithDeadline implements ProviderGateway {
 
   poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
     return this.measured('poll', `polling order ${order.orderId}`, (signal) => this.provider.poll(order, now, signal));
+  }
+
+  /** No call is made, so no deadline applies: the provider's own answer without a call, if it gives one. */
+  answerWithoutCall(order: ProviderOrder): FinalProviderOutcome | null {
+    return this.provider.answerWithoutCall?.(order) ?? null;
   }
 
   fetchBill(request: BillQuery, now: Date): Promise<OutstandingBill | null> {

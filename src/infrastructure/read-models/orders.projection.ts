@@ -20,7 +20,7 @@ import { SqlExecutor } from '../sql/sql-database';
  * `held_at`, set while an order is DISPUTED.
  */
 /** What moves an order's row. */
-type OrderRowEvent =
+export type OrderRowEvent =
   | WalletDebited
   | WalletRefunded
   | TransactionSubmitted
@@ -150,14 +150,17 @@ CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created
   /**
    * The batch's debits become one multi-row insert, made first: an order's debit precedes its
    * other events and rows of different orders do not interact, so this leaves the rows that log
-   * order would. Then runs of submissions and settlements become one update each (an order has
-   * at most one of each, so a run names every order once); anything else is applied event by
-   * event, in log order.
+   * order would. An order whose outcome follows its debit in the same batch (its submission and
+   * the provider's answer, or an answer written with the debit) is inserted with that outcome, so
+   * its row is written once. Then runs of submissions and settlements become one update each (an
+   * order has at most one of each, so a run names every order once); anything else is applied
+   * event by event, in log order.
    */
   async applyBatch(events: readonly RecordedEvent<OrderRowEvent>[], tx: SqlExecutor): Promise<void> {
-    const debits = events.filter((event) => event.type === 'WalletDebited');
+    const { debits, absorbed } = outcomesWithTheirDebits(events);
     if (debits.length > 0) await insertDebits(debits, tx);
-    for (const run of runsByType(events.filter((event) => event.type !== 'WalletDebited'))) {
+    const rest = events.filter((event) => event.type !== 'WalletDebited' && !absorbed.has(event));
+    for (const run of runsByType(rest)) {
       if (run.length > 1 && run[0].type === 'TransactionSubmitted' && distinctOrders(run)) await markSubmitted(run, tx);
       else if (run.length > 1 && run[0].type === 'TransactionSettled' && distinctOrders(run))
         // A run is of one type: every event of it is a settlement.
@@ -176,29 +179,92 @@ function distinctOrders(run: readonly RecordedEvent<OrderRowEvent>[]): boolean {
   return new Set(run.map(orderIdOf)).size === run.length;
 }
 
-async function insertDebits(run: readonly RecordedEvent<WalletDebited>[], tx: SqlExecutor): Promise<void> {
+/** A debit of the batch, with the outcome that follows it in the same batch, if one does. */
+interface DebitWithOutcome {
+  debit: RecordedEvent<WalletDebited>;
+  outcome: RecordedEvent<TransactionSettled> | RecordedEvent<TransactionFailed> | null;
+}
+
+/**
+ * The batch's debits, each with its order's outcome when nothing but a submission comes between them in the batch,
+ * and the events so taken into the debits' rows (the submissions and outcomes), which are then not applied again.
+ */
+function outcomesWithTheirDebits(events: readonly RecordedEvent<OrderRowEvent>[]): {
+  debits: DebitWithOutcome[];
+  absorbed: Set<RecordedEvent<OrderRowEvent>>;
+} {
+  const debits: DebitWithOutcome[] = [];
+  const absorbed = new Set<RecordedEvent<OrderRowEvent>>();
+  /** Orders debited in this batch whose row may still take their outcome, with the submissions seen since. */
+  const open = new Map<string, { entry: DebitWithOutcome; submissions: RecordedEvent<OrderRowEvent>[] }>();
+  for (const event of events) {
+    if (event.type === 'WalletDebited') {
+      const entry: DebitWithOutcome = { debit: event, outcome: null };
+      debits.push(entry);
+      if (!open.has(event.data.orderId)) open.set(event.data.orderId, { entry, submissions: [] });
+      continue;
+    }
+    const waiting = open.get(event.data.orderId);
+    if (!waiting) continue;
+    if (event.type === 'TransactionSubmitted') {
+      waiting.submissions.push(event);
+      continue;
+    }
+    open.delete(event.data.orderId);
+    if (event.type !== 'TransactionSettled' && event.type !== 'TransactionFailed') continue;
+    waiting.entry.outcome = event;
+    for (const taken of [...waiting.submissions, event]) absorbed.add(taken);
+  }
+  return { debits, absorbed };
+}
+
+async function insertDebits(run: readonly DebitWithOutcome[], tx: SqlExecutor): Promise<void> {
   const rows: Record<string, string | null>[] = [];
-  for (const event of run) {
-    const wallet = parseWalletStreamId(event.streamId);
+  for (const { debit, outcome } of run) {
+    const wallet = parseWalletStreamId(debit.streamId);
     if (!wallet) continue;
-    const values = orderRowOf(wallet, event.data);
-    rows.push(Object.fromEntries(ORDER_ROW_FIELDS.map((field, index) => [field, values[index]])));
+    const values = orderRowOf(wallet, debit.data);
+    rows.push({
+      ...Object.fromEntries(ORDER_ROW_FIELDS.map((field, index) => [field, values[index]])),
+      ...outcomeColumnsOf(outcome),
+    });
   }
   if (rows.length === 0) return;
   // One JSON document rather than one array per column: the driver writes array literals in
   // JavaScript, a string per element, which made these parameters one of the service's larger allocations.
-  // ON CONFLICT DO NOTHING keeps the first row of an order, as applying the debits one by one would.
+  // On a conflict, a row without an outcome keeps the first row of its order, as applying the debits one by
+  // one would, and a row with one sets it as the outcome's own update would.
   await tx.query(
     `INSERT INTO rm_orders (order_id, partner_id, environment, kind, status, amount, currency, product, reference,
-                           balance_after, created_at, updated_at, provider)
-     SELECT o.order_id, o.partner_id, o.environment, o.kind, 'INITIATED', o.amount, o.currency, o.product::jsonb, o.reference,
-            o.balance_after, o.placed_at, o.placed_at, o.provider
+                           balance_after, created_at, updated_at, provider, operator_ref, settled_at, failure_reason)
+     SELECT o.order_id, o.partner_id, o.environment, o.kind, o.status, o.amount, o.currency, o.product::jsonb, o.reference,
+            o.balance_after, o.placed_at, COALESCE(o.updated_at, o.placed_at), o.provider, o.operator_ref, o.settled_at,
+            o.failure_reason
        FROM jsonb_to_recordset($1::jsonb)
-         AS o(order_id text, partner_id text, environment text, kind text, amount numeric, currency text, product text,
-              reference text, balance_after numeric, placed_at timestamptz, provider text)
-     ON CONFLICT (order_id) DO NOTHING`,
+         AS o(order_id text, partner_id text, environment text, kind text, status text, amount numeric, currency text,
+              product text, reference text, balance_after numeric, placed_at timestamptz, provider text,
+              operator_ref text, settled_at timestamptz, failure_reason text, updated_at timestamptz)
+     ON CONFLICT (order_id) DO UPDATE SET
+       status = EXCLUDED.status,
+       operator_ref = CASE WHEN EXCLUDED.status = 'SUCCESS' THEN EXCLUDED.operator_ref ELSE rm_orders.operator_ref END,
+       settled_at = CASE WHEN EXCLUDED.status = 'SUCCESS' THEN EXCLUDED.settled_at ELSE rm_orders.settled_at END,
+       failure_reason = CASE WHEN EXCLUDED.status = 'FAILED' THEN EXCLUDED.failure_reason ELSE rm_orders.failure_reason END,
+       updated_at = EXCLUDED.updated_at,
+       held_at = NULL
+     WHERE EXCLUDED.status <> 'INITIATED'`,
     [JSON.stringify(rows)],
   );
+}
+
+/** The columns an outcome sets (as its own update would), or a new order's. */
+function outcomeColumnsOf(outcome: DebitWithOutcome['outcome']): Record<string, string | null> {
+  if (!outcome) return { status: 'INITIATED' };
+  const at = outcome.metadata.occurredAt;
+  if (outcome.type === 'TransactionSettled') {
+    const { operatorRef, settledAt } = outcome.data;
+    return { status: 'SUCCESS', operator_ref: operatorRef, settled_at: settledAt, updated_at: at };
+  }
+  return { status: 'FAILED', failure_reason: outcome.data.reason, updated_at: at };
 }
 
 async function markSubmitted(run: readonly RecordedEvent<OrderRowEvent>[], tx: SqlExecutor): Promise<void> {

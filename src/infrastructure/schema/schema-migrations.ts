@@ -1,5 +1,5 @@
 import { BILL_FETCHES_SCHEMA, BILL_FETCH_PROVIDER_REF_SCHEMA } from '../bills/sql-bill-fetch-store';
-import { EVENT_STORE_SCHEMA } from '../event-store/sql-event-store.schema';
+import { CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA, EVENT_STORE_SCHEMA } from '../event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../idempotency/idempotency.schema';
 import { JOBS_SCHEMA } from '../jobs/jobs.schema';
 import { CHECKPOINT_SCHEMA } from '../projections/checkpoint-store';
@@ -15,6 +15,8 @@ import { WALLET_SNAPSHOTS_SCHEMA, WALLET_SNAPSHOT_SEALS_SCHEMA } from '../wallet
 import { WEBHOOK_DAILY_STATS_SCHEMA } from '../webhooks/webhook-daily-stats.schema';
 import { KEY_RECORDS_SCHEMA } from '../access/key-record-migration';
 import { EVENT_STREAM_LEASES_SCHEMA } from '../events-feed/sql-event-stream-leases';
+import { BACK_OFFICE_ACTIONS_SCHEMA } from '../back-office/sql-back-office-action-log';
+import { OPERATOR_LAST_USE_SCHEMA } from '../back-office/sql-operator-token-usage';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -97,5 +99,17 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // Snapshots sealed under the server secret: a row changed in the database is not trusted.
     name: 'wallet-snapshot-seals',
     sql: joined([WALLET_SNAPSHOT_SEALS_SCHEMA]),
+  },
+  {
+    version: 11,
+    // The correlation index no longer holds the events of orders' own streams (they are read from the stream).
+    name: 'correlation-index-outside-orders',
+    sql: joined([CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA]),
+  },
+  {
+    version: 12,
+    // Operators' actions that are not events (webhook re-sends, rebuilds), and when each operator token was last used.
+    name: 'back-office-actions',
+    sql: joined([BACK_OFFICE_ACTIONS_SCHEMA, OPERATOR_LAST_USE_SCHEMA]),
   },
 ];

@@ -17,6 +17,7 @@ import FastifyOtelInstrumentation from '@fastify/otel';
 import { ClientRequest } from 'node:http';
 import { useTraceContextSource } from '../../application/ports/trace-context.port';
 import { SpanDescription, installSpanRunner } from './tracing';
+import { withoutSecrets } from '../security/without-secrets';
 
 /** Requests that only probe the service are not traced. */
 const UNTRACED_PATHS = /^\/(health|ready|metrics)(\/|\?|$)/;
@@ -79,7 +80,7 @@ export function startTracingSdk(): void {
         try {
           return await work();
         } catch (error) {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: withoutSecrets(error) });
+          span.setStatus({ code: SpanStatusCode.ERROR, message: statusMessageOf(error) });
           throw error;
         } finally {
           span.end();
@@ -112,11 +113,7 @@ function linksOf(traceparents: readonly (string | undefined)[]): Link[] {
   return links;
 }
 
-/** An error's message for a span's status, with anything shaped like a key or a webhook secret masked. */
-function withoutSecrets(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message
-    .replace(/svc_(live|test)_[A-Za-z0-9_-]{32}/g, 'svc_$1_[redacted]')
-    .replace(/whsec_[A-Za-z0-9_-]{32}/g, 'whsec_[redacted]')
-    .slice(0, 500);
+/** An error's message for a span's status, with anything shaped like a credential masked. */
+function statusMessageOf(error: unknown): string {
+  return withoutSecrets(error instanceof Error ? error.message : String(error)).slice(0, 500);
 }

@@ -509,7 +509,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'operator list': {
     usage: '',
     summary:
-      'Every operator token: name, role, status (active, expired, revoked), who created and revoked it and when. Owners only.',
+      'Every operator token: name, role, status (active, expired, revoked), who created and revoked it and when, and its last use. Owners only.',
     positionals: [],
     options: {},
     build: () => ({ method: 'GET', path: '/operators' }),
@@ -536,8 +536,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'audit operator': {
     usage: '<name> [--limit <n>]',
     summary:
-      "An operator's back-office actions, newest first (default 100, at most 1000): every event recorded with that name as its actor; " +
-      'break-glass for what was done with ADMIN_TOKEN.',
+      "An operator's back-office actions, newest first (default 100, at most 1000): every event recorded with that name as its actor " +
+      '(actions), and the webhook re-sends and rebuilds they started (actions_outside_log); break-glass for what was done with ADMIN_TOKEN.',
     positionals: [{ name: 'name', kind: 'id' }],
     options: { limit: { type: 'string', kind: 'positive-int', required: false } },
     build: (a) => {

@@ -19,14 +19,7 @@ const run = async (argv: readonly string[], openDataMove: OpenDataMove): Promise
   // `data` commands open the configured store themselves; every other command calls the running service.
   if (argv[0] === 'data') return runData(argv.slice(1), openDataMove);
   const parsed = parseCommand(argv, COMMANDS);
-  if (parsed.kind === 'help') {
-    process.stdout.write(usageText(COMMANDS));
-    return EXIT.ok;
-  }
-  if (parsed.kind === 'usage-error') {
-    process.stderr.write(`error: ${parsed.message}\n\n${usageText(COMMANDS)}`);
-    return EXIT.usage;
-  }
+  if (parsed.kind === 'help' || parsed.kind === 'usage-error') return helpOrUsageError(parsed);
 
   const service = resolveServiceUrl(process.env);
   if (service.kind === 'invalid') {
@@ -66,16 +59,19 @@ const run = async (argv: readonly string[], openDataMove: OpenDataMove): Promise
   return outcome.exitCode;
 };
 
-const runData = async (argv: readonly string[], openDataMove: OpenDataMove): Promise<ExitCode> => {
-  const parsed = parseDataCommand(argv);
+/** `--help` prints the usage; a usage error prints what was wrong, then the usage. */
+const helpOrUsageError = (parsed: { kind: 'help' } | { kind: 'usage-error'; message: string }): ExitCode => {
   if (parsed.kind === 'help') {
     process.stdout.write(usageText(COMMANDS));
     return EXIT.ok;
   }
-  if (parsed.kind === 'usage-error') {
-    process.stderr.write(`error: ${parsed.message}\n\n${usageText(COMMANDS)}`);
-    return EXIT.usage;
-  }
+  process.stderr.write(`error: ${parsed.message}\n\n${usageText(COMMANDS)}`);
+  return EXIT.usage;
+};
+
+const runData = async (argv: readonly string[], openDataMove: OpenDataMove): Promise<ExitCode> => {
+  const parsed = parseDataCommand(argv);
+  if (parsed.kind === 'help' || parsed.kind === 'usage-error') return helpOrUsageError(parsed);
   return runDataCommand(parsed, { stdout: process.stdout, stderr: process.stderr }, process.env, openDataMove);
 };
 

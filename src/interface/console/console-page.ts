@@ -40,6 +40,7 @@ reloading the tab forgets it. The break-glass owner token (<code>ADMIN_TOKEN</co
     { name: 'webhooks', label: 'Webhooks' },
     { name: 'finance', label: 'Finance' },
     { name: 'engineering', label: 'Engineering' },
+    { name: 'operators', label: 'Operators' },
   ],
   folder: join(__dirname, 'public'),
   files: [
@@ -51,6 +52,7 @@ reloading the tab forgets it. The break-glass owner token (<code>ADMIN_TOKEN</co
     'webhooks.js',
     'finance.js',
     'engineering.js',
+    'operators.js',
     'overview.js',
     'console.css',
     'favicon.svg',

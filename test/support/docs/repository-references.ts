@@ -41,7 +41,7 @@ export class RepositoryReferences {
   private whyBroken(page: string, reference: Reference): string | undefined {
     switch (reference.kind) {
       case 'path':
-        return this.allowed.has(reference.target) || this.exists(reference.target) ? undefined : 'no such path';
+        return this.isAllowed(reference.target) || this.exists(reference.target) ? undefined : 'no such path';
       case 'file':
         return this.allowed.has(reference.target) || this.fileNames.has(reference.target)
           ? undefined
@@ -49,6 +49,11 @@ export class RepositoryReferences {
       case 'link':
         return this.whyLinkBroken(page, reference.target);
     }
+  }
+
+  /** Allowed as named, or inside an allowed folder (`dist/main.js` when `dist/` is allowed, built or not). */
+  private isAllowed(target: string): boolean {
+    return this.allowed.has(target) || [...this.allowed].some((path) => path.endsWith('/') && target.startsWith(path));
   }
 
   private whyLinkBroken(page: string, target: string): string | undefined {

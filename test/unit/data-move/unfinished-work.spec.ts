@@ -116,6 +116,52 @@ describe('the work a moved history leaves undone', () => {
       ['hold-stuck-order:ord_pending', '2026-11-25T09:15:00.000Z'],
     ]);
   });
+
+  it('puts a live order with no provider answer in doubt before anything else: its submission may have been under way at the export', () => {
+    const work = new UnfinishedWork();
+    const liveWallet = 'wallet-ptr_1-live';
+    const liveDebit = (orderId: string) => ({ ...debit(orderId), streamId: liveWallet });
+    const liveInitiated = (orderId: string) =>
+      recorded(`order-${orderId}`, 'TransactionInitiated', {
+        orderId,
+        partnerId: 'ptr_1',
+        environment: 'live',
+        placedAt: '2026-11-25T08:00:00.000Z',
+      });
+    for (const event of [
+      liveDebit('ord_live_unsubmitted'),
+      liveDebit('ord_live_not_sent'),
+      liveInitiated('ord_live_not_sent'),
+      recorded('order-ord_live_not_sent', 'TransactionAttemptNotSent', {
+        orderId: 'ord_live_not_sent',
+        attempt: 1,
+        reason: 'connection refused',
+        at: '2026-11-25T08:00:01.000Z',
+      }),
+      liveDebit('ord_live_acknowledged'),
+      liveInitiated('ord_live_acknowledged'),
+      recorded('order-ord_live_acknowledged', 'TransactionSubmitted', {
+        orderId: 'ord_live_acknowledged',
+        providerReference: 'rl-1',
+        submittedAt: '2026-11-25T08:00:00.000Z',
+      }),
+      debit('ord_sandbox_unsubmitted'),
+    ]) {
+      work.observe(event);
+    }
+    const reasons = Object.fromEntries(
+      work
+        .jobs(now, 900_000)
+        .filter((job) => job.kind === 'submit-order' || job.kind === 'poll-order')
+        .map((job) => [job.id.replace(`:${now.getTime()}`, ''), job.payload.inDoubtReason ?? null]),
+    );
+    expect(reasons).toEqual({
+      'submit-order:ord_live_unsubmitted': expect.stringContaining('data import'),
+      'poll-order:ord_live_not_sent': expect.stringContaining('data import'),
+      'poll-order:ord_live_acknowledged': null,
+      'submit-order:ord_sandbox_unsubmitted': null,
+    });
+  });
 });
 
 describe('the Idempotency-Keys a moved history still binds', () => {

@@ -201,6 +201,7 @@ describe('a partner and its API keys', () => {
       dailyMax: bdt('500.00'),
       rateLimitPerMinute: null,
       expiresAt: null,
+      mainKeyUsed: 'key_sbx_1',
       at: AT,
       ...overrides,
     });
@@ -251,7 +252,7 @@ describe('a partner and its API keys', () => {
     it('refuses a live key before KYC approval', () => {
       partner
         .given(...onboardedPartner)
-        .when(createKey({ environment: 'live' }))
+        .when(createKey({ environment: 'live', mainKeyUsed: null }))
         .thenRefused('invalid_state');
     });
 
@@ -268,6 +269,42 @@ describe('a partner and its API keys', () => {
         .given(...onboardedPartner)
         .when(createKey({ rateLimitPerMinute: 10 }))
         .then({ ...created, data: { ...created.data, rateLimitPerMinute: 10 } });
+    });
+
+    describe('a request of the main key decided after the key was regenerated', () => {
+      const regenerated = [...onboardedPartner, revoked('sandbox', 'key_sbx_1'), issued('sandbox', 'key_sbx_2')];
+      const configure = (mainKeyUsed: string | null): PartnerCommand => ({
+        type: 'ConfigurePartner',
+        environment: 'sandbox',
+        changes: { webhookUrl: 'https://hooks.example.com/in' },
+        newSecret: { secretId: 'whs_1', sealed: 'sealed-secret' },
+        mainKeyUsed,
+        at: AT,
+      });
+
+      it('creates no restricted key, changes no setting and takes no webhook secret', () => {
+        partner
+          .given(...regenerated)
+          .when(createKey())
+          .thenRefused('invalid_api_key', /revoked while it was handled/);
+        partner
+          .given(...regenerated)
+          .when(configure('key_sbx_1'))
+          .thenRefused('invalid_api_key');
+      });
+
+      it('is decided as usual for the new main key and for an operator', () => {
+        partner
+          .given(...regenerated)
+          .when(createKey({ mainKeyUsed: 'key_sbx_2' }))
+          .then(created);
+        partner
+          .given(...regenerated)
+          .when(createKey({ mainKeyUsed: null }))
+          .then(created);
+        const state = regenerated.reduce(partnerDecider.evolve, partnerDecider.initialState);
+        expect(partnerDecider.decide(configure('key_sbx_2'), state)).toMatchObject({ ok: true });
+      });
     });
 
     describe('regenerating the main key', () => {

@@ -9,6 +9,20 @@ describe('CryptoSecretGenerator', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('begins each id with its creation second, so ids made later sort after earlier ones', () => {
+    let now = Date.parse('2026-11-26T23:59:59.900Z');
+    const generator = new CryptoSecretGenerator(() => now);
+    const first = generator.newId('ord');
+    now += 200; // the next second
+    const second = generator.newId('ord');
+    expect(first.slice(4, 12)).toBe(Math.floor(Date.parse('2026-11-26T23:59:59Z') / 1000).toString(16));
+    expect(second.slice(4, 12)).toBe(Math.floor(Date.parse('2026-11-27T00:00:00Z') / 1000).toString(16));
+    expect([second, first].sort()).toEqual([first, second]);
+    // Within one second the rest is random: 64 bits.
+    const sameSecond = Array.from({ length: 1000 }, () => generator.newId('ord'));
+    expect(new Set(sameSecond.map((id) => id.slice(12))).size).toBe(1000);
+  });
+
   it('gives two generators different ids', () => {
     const [a, b] = [new CryptoSecretGenerator(), new CryptoSecretGenerator()];
     expect(a.newId('ord')).not.toBe(b.newId('ord'));

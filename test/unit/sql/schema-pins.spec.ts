@@ -26,6 +26,8 @@ describe('the schema pins', () => {
       '8 key-records 536ff6e1450904de',
       '9 event-stream-leases 579e5fa770ae90e4',
       '10 wallet-snapshot-seals 264209136e6015d5',
+      '11 correlation-index-outside-orders c59e5590e849e630',
+      '12 back-office-actions cdd23b88b4aca810',
     ]);
   });
 

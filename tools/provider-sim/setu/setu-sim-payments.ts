@@ -175,9 +175,7 @@ export class SetuSimPayments {
         paymentRefId: payment.paymentRefId,
         timestamp: payment.timestamp,
       },
-      ...(payment.status === 'Failure'
-        ? { failureReason: { code: 'BRR005', message: 'Biller not accepting payments at the moment', type: 'BBPS' } }
-        : {}),
+      ...(payment.status === 'Failure' ? { failureReason: failureReasonOf(payment.failureCode ?? 'BRR005') } : {}),
     });
   }
 
@@ -224,4 +222,11 @@ export class SetuSimPayments {
 
 function objectOf(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The failure reasons the simulator gives: a biller's refusal, or BBPS's timeout ("could not be confirmed"). */
+function failureReasonOf(code: string): { code: string; message: string; type: string } {
+  return code === 'npci-connectivity-timeout'
+    ? { code, message: 'The transaction could not be confirmed', type: 'BBPS' }
+    : { code, message: 'Biller not accepting payments at the moment', type: 'BBPS' };
 }

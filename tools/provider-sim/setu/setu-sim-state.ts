@@ -39,6 +39,8 @@ export interface SetuSimPayment {
   createdAt: number;
   /** Not shown by the transactions list before this time. */
   listedFrom: number;
+  /** The failure reason's code once it fails (absent: BRR005, a biller refusal); `npci-connectivity-timeout` leaves it unconfirmed. */
+  failureCode?: string;
 }
 
 export interface SetuSimSubmission {

@@ -9,7 +9,7 @@ import { OrderProduct } from '../../../domain/wallet/order-product';
 import { RouteTarget } from '../../../domain/routing/route';
 import { Caller } from '../../auth/caller';
 import { CLOCK, Clock } from '../../ports/clock.port';
-import { KeyBinding } from '../../ports/key-binding-append.port';
+import { KeyBinding, OpenedStream } from '../../ports/key-binding-append.port';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../../ports/events-by-correlation.port';
 import { IDEMPOTENCY_WINDOW_MS, IdempotencyScope } from '../../ports/idempotency-store.port';
 import { deterministicEventId } from '../../shared/event-ids';
@@ -18,6 +18,9 @@ import { metadata } from '../../shared/event-envelope';
 import { WalletCommandProcessor, WalletCommandResult } from '../../wallets/wallet-command-processor';
 import { JSON_ORDER_ANSWERS, ORDER_ANSWER_WRITER, OrderAnswerWriter } from '../../ports/order-answer-writer.port';
 import { OrderFacts, dryRunResource, orderResource } from '../order-response';
+import { OrderRouting } from '../../routing/order-routing';
+import { FinalProviderOutcome, ProviderGateway } from '../../ports/provider-gateway.port';
+import { answeredAtPlacementMetadata, orderStreamAnsweredAtPlacement } from '../../settlement/answered-at-placement';
 
 /** What a valid request asks to debit. */
 export interface OrderDraft {
@@ -58,6 +61,7 @@ export class OrderDebit {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
     private readonly wallets: WalletCommandProcessor,
+    private readonly routing: OrderRouting,
     @Optional() @Inject(ORDER_ANSWER_WRITER) answers: OrderAnswerWriter | null,
   ) {
     this.answers = answers ?? JSON_ORDER_ANSWERS;
@@ -73,7 +77,11 @@ export class OrderDebit {
     return this.answers.dryRun(dryRunResource(factsOf(debited)), debited.data.product.kind);
   }
 
-  /** Debits the wallet for the order; with `bind`, the key and its answer are written in the same commit. */
+  /**
+   * Debits the wallet for the order; with `bind`, the key and its answer are written in the same commit, and so is
+   * the order's own stream with its provider's answer when that answer is known without a call (the partner's
+   * answer still says PENDING: the order is settled after the answer, as if in no time).
+   */
   async run(
     caller: Caller,
     orderId: string,
@@ -83,8 +91,9 @@ export class OrderDebit {
   ): Promise<DebitOutcome> {
     const now = this.clock.now();
     let boundAnswer: string | null = null;
+    const answer = bind ? this.answerWithoutCall(caller, orderId, draft, now) : null;
     const result = await this.wallets.execute(caller.partnerId, caller.environment, {
-      command: debitCommand(caller, orderId, idempotencyKey, draft, now),
+      command: debitCommand(caller, orderId, idempotencyKey, draft, now, answer !== null),
       eventId: deterministicEventId(orderId, 'WalletDebited'),
       metadata: metadata({
         partnerId: caller.partnerId,
@@ -98,8 +107,35 @@ export class OrderDebit {
         ? (event: WalletEvent) =>
             keyBinding(bind, orderId, (boundAnswer = this.answerOf(eventOfType(event, 'WalletDebited'))), now)
         : undefined,
+      opens: answer ? opensAnsweredOrder(caller, orderId, answer, now) : undefined,
     });
     return { result, boundAnswer };
+  }
+
+  /** The order's final answer if its provider gives it without a call (the sandbox's instant outcomes). */
+  private answerWithoutCall(
+    caller: Caller,
+    orderId: string,
+    draft: OrderDraft,
+    now: Date,
+  ): FinalProviderOutcome | null {
+    const route = draft.route ?? null;
+    let gateway: ProviderGateway;
+    try {
+      gateway = this.routing.gatewayOf(caller.environment, route, `order ${orderId}`);
+    } catch {
+      // Not routable now: left to its submission, which records why it was not sent.
+      return null;
+    }
+    if (!gateway.answerWithoutCall) return null;
+    return gateway.answerWithoutCall({
+      orderId,
+      amount: draft.amount.toDecimal(),
+      currency: draft.amount.currency,
+      product: draft.product,
+      placedAt: now.toISOString(),
+      route,
+    });
   }
 
   /** What the debit would decide now, against the wallet as it is, writing nothing (a dry run). */
@@ -121,8 +157,9 @@ function debitCommand(
   idempotencyKey: string,
   draft: OrderDraft,
   now: Date,
+  answeredWithDebit = false,
 ): WalletCommand {
-  return {
+  const command: WalletCommand = {
     type: 'DebitWallet',
     orderId,
     amount: draft.amount,
@@ -133,6 +170,7 @@ function debitCommand(
     keyCaps: capsOf(caller),
     at: now.toISOString(),
   };
+  return answeredWithDebit ? { ...command, answeredWithDebit } : command;
 }
 
 export function factsOf(debited: WalletDebited): OrderFacts {
@@ -146,6 +184,20 @@ export function factsOf(debited: WalletDebited): OrderFacts {
     reference: data.reference,
     createdAt: data.placedAt,
   };
+}
+
+/**
+ * The order's own stream, opened in the debit's commit for an answer known at placement. Its metadata is taken
+ * now, in the placing request's context (its trace): the group commit that calls back may run in another's.
+ */
+function opensAnsweredOrder(
+  caller: Caller,
+  orderId: string,
+  answer: FinalProviderOutcome,
+  now: Date,
+): (event: WalletEvent) => OpenedStream[] {
+  const recorded = answeredAtPlacementMetadata(orderId, caller, now);
+  return (event) => [orderStreamAnsweredAtPlacement(eventOfType(event, 'WalletDebited'), caller, answer, recorded)];
 }
 
 function keyBinding(bind: KeyToBind, orderId: string, body: string, now: Date): KeyBinding {

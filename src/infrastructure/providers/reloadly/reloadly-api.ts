@@ -138,7 +138,13 @@ export class ReloadlyApiClient {
   ): Promise<UpstreamTopup | null> {
     const matches = (topup: UpstreamTopup) => topup.customIdentifier === customIdentifier;
     const query = { customIdentifier, ...(range ? this.reportRange(range) : {}) };
-    return this.firstInPages('topups', '/topups/reports/transactions', query, itemOf(topupOf), matches, signal);
+    return this.firstInPages(
+      'topups',
+      '/topups/reports/transactions',
+      query,
+      { read: itemOf(topupOf), matches, identifier: customIdentifier },
+      signal,
+    );
   }
 
   async topupReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamTopup[]> {
@@ -178,7 +184,13 @@ export class ReloadlyApiClient {
   ): Promise<UpstreamPayment | null> {
     const matches = (payment: UpstreamPayment) => payment.referenceId === referenceId;
     const query = { referenceId, ...(range ? this.reportRange(range) : {}) };
-    return this.firstInPages('utilities', '/transactions', query, itemOf(paymentOf), matches, signal);
+    return this.firstInPages(
+      'utilities',
+      '/transactions',
+      query,
+      { read: itemOf(paymentOf), matches, identifier: referenceId },
+      signal,
+    );
   }
 
   async paymentReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamPayment[]> {
@@ -198,18 +210,29 @@ export class ReloadlyApiClient {
     return transaction ? { kind: 'accepted', transaction } : refusalOf(answer);
   }
 
-  /** The first item of a paged list that reads as a transaction and matches (every page is checked). */
+  /**
+   * The first item of a paged list that reads as a transaction and matches (every page is checked). An item
+   * that does not read as a transaction but carries our identifier proves nothing either way: the look-up
+   * stays open (ProviderUnavailableError) rather than counting towards a confirmed absence.
+   */
   private async firstInPages<Transaction>(
     api: ReloadlyApi,
     path: string,
     query: Record<string, string>,
-    read: (item: unknown) => Transaction | null,
-    matches: (transaction: Transaction) => boolean,
+    wanted: {
+      read: (item: unknown) => Transaction | null;
+      matches: (transaction: Transaction) => boolean;
+      identifier: string;
+    },
     signal?: AbortSignal,
   ): Promise<Transaction | null> {
     for await (const item of this.pages(api, path, query, signal)) {
-      const transaction = read(item);
-      if (transaction !== null && matches(transaction)) return transaction;
+      const transaction = wanted.read(item);
+      if (transaction !== null && wanted.matches(transaction)) return transaction;
+      if (transaction === null && JSON.stringify(item).includes(JSON.stringify(wanted.identifier)))
+        throw new ProviderUnavailableError(
+          `reloadly: GET ${path} lists an item with ${wanted.identifier} that does not read as a transaction`,
+        );
     }
     return null;
   }
@@ -232,9 +255,10 @@ export class ReloadlyApiClient {
 
   /**
    * Every item of a paged list. Pages are read until `totalPages` (or `last`) says the list is
-   * over — never on a short page, since Reloadly may give fewer items than asked; without either,
-   * until an empty page. An answer that is not a list or a page proves nothing: the question stays
-   * open (ProviderUnavailableError).
+   * over — never on a short page, since Reloadly may give fewer items than asked; without either
+   * (a paged object without them, or a plain array as Reloadly's utility reference shows), until an
+   * empty page or one that repeats the page before it. An answer that is not a list or a page
+   * proves nothing: the question stays open (ProviderUnavailableError).
    */
   private async *pages(
     api: ReloadlyApi,
@@ -242,12 +266,18 @@ export class ReloadlyApiClient {
     query: Record<string, string>,
     signal?: AbortSignal,
   ): AsyncGenerator {
+    let previousPlainPage: string | null = null;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const answer = await this.read(api, path, { ...query, page: String(page), size: String(PAGE_SIZE) }, signal);
-      // A plain array carries no paging: it is the whole answer.
+      // A plain array carries no paging fields: pages are read until one is empty, or repeats the
+      // one before it (a server that ignores `page` answers the whole list every time).
       if (Array.isArray(answer.body)) {
-        yield* answer.body;
-        return;
+        const items: unknown[] = answer.body;
+        const seen = JSON.stringify(items);
+        if (items.length === 0 || seen === previousPlainPage) return;
+        previousPlainPage = seen;
+        yield* items;
+        continue;
       }
       const body = objectOf(answer.body);
       if (!Array.isArray(body.content))

@@ -52,6 +52,3 @@ export class ReloadlyLiveProvider implements ProviderStatusReader {
     };
   }
 }
-
-/** No live provider: nothing to report. */
-export const NO_LIVE_PROVIDER: ProviderStatusReader = { live: async () => null };

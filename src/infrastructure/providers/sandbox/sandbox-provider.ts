@@ -1,5 +1,6 @@
 import {
   BillQuery,
+  FinalProviderOutcome,
   OutstandingBill,
   ProviderGateway,
   ProviderOrder,
@@ -17,6 +18,19 @@ export class SandboxProvider implements ProviderGateway {
 
   async poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
     return this.outcome(order, now);
+  }
+
+  /** The instant outcomes (0001 and 0002, and suffixes not listed) need no call: the answer is fixed by the number. */
+  answerWithoutCall(order: ProviderOrder): FinalProviderOutcome | null {
+    const target = targetOf(order);
+    switch (scenarioFor(target)) {
+      case 'instant_success':
+        return { status: 'succeeded', operatorRef: referenceOf(order) };
+      case 'instant_failure':
+        return declined(target);
+      default:
+        return null;
+    }
   }
 
   async fetchBill(request: BillQuery, now: Date): Promise<OutstandingBill | null> {
@@ -37,26 +51,34 @@ export class SandboxProvider implements ProviderGateway {
   }
 
   private outcome(order: ProviderOrder, now: Date): ProviderOutcome {
-    const target = order.product.kind === 'topup' ? order.product.phone : order.product.consumerNumber;
-    const providerReference = `SBX-${order.orderId}`;
+    const target = targetOf(order);
+    const providerReference = referenceOf(order);
     const settleAt = new Date(order.placedAt).getTime() + SANDBOX_SETTLEMENT_DELAY_MS;
     const remaining = Math.max(settleAt - now.getTime(), 0);
-    const declined = `sandbox: the provider declined the order (suffix ${lastFourDigits(target)})`;
     switch (scenarioFor(target)) {
       case 'instant_success':
         return { status: 'succeeded', operatorRef: providerReference };
       case 'instant_failure':
-        return { status: 'failed', reason: declined, basis: 'provider_record' };
+        return declined(target);
       case 'delayed_success':
         return remaining > 0
           ? { status: 'pending', providerReference, pollAfterMs: remaining }
           : { status: 'succeeded', operatorRef: providerReference };
       case 'delayed_failure':
-        return remaining > 0
-          ? { status: 'pending', providerReference, pollAfterMs: remaining }
-          : { status: 'failed', reason: declined, basis: 'provider_record' };
+        return remaining > 0 ? { status: 'pending', providerReference, pollAfterMs: remaining } : declined(target);
       case 'stuck':
         return { status: 'pending', providerReference, pollAfterMs: null };
     }
   }
 }
+
+const targetOf = (order: ProviderOrder): string =>
+  order.product.kind === 'topup' ? order.product.phone : order.product.consumerNumber;
+
+const referenceOf = (order: ProviderOrder): string => `SBX-${order.orderId}`;
+
+const declined = (target: string): Extract<ProviderOutcome, { status: 'failed' }> => ({
+  status: 'failed',
+  reason: `sandbox: the provider declined the order (suffix ${lastFourDigits(target)})`,
+  basis: 'provider_record',
+});

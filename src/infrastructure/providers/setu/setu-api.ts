@@ -106,17 +106,21 @@ export class SetuApiClient {
     throw unanswered('POST', SETU_PATHS.paymentResponse, answer);
   }
 
-  /** The list entry of the payment we sent under this paymentRefId, or null (every page of the range is read). */
-  async transactionByPaymentRef(
+  /**
+   * Every list entry of a payment we sent under this paymentRefId (every page of the range is read): after a
+   * failure at BBPS, Setu takes a new payment under the same paymentRefId and fetch, with a refId of its own.
+   */
+  async transactionsByPaymentRef(
     paymentRefId: string,
     range: DateRange,
     signal?: AbortSignal,
-  ): Promise<SetuTransaction | null> {
+  ): Promise<SetuTransaction[]> {
+    const found: SetuTransaction[] = [];
     for await (const item of this.pages(SETU_PATHS.transactions, { ...range }, signal)) {
       const transaction = transactionOf(item);
-      if (transaction?.paymentRefId === paymentRefId) return transaction;
+      if (transaction?.paymentRefId === paymentRefId) found.push(transaction);
     }
-    return null;
+    return found;
   }
 
   async transactions(range: DateRange, signal?: AbortSignal): Promise<SetuTransaction[]> {

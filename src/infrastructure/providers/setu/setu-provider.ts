@@ -11,6 +11,7 @@ import { OrderProduct } from '../../../domain/wallet/order-product';
 import { RegisterAnswer, SetuApiClient } from './setu-api';
 import { SetuBillFetcher } from './setu-bill-fetch';
 import { BillerLabels } from './setu-customer-params';
+import { SetuTransaction } from './setu-records';
 import { istDate, istTimestamp, paymentRefIdOf } from './setu-identifiers';
 import { paiseOf } from './setu-money';
 import { SetuVerdict, verdictOfPayment, verdictOfRefusal } from './setu-outcomes';
@@ -148,17 +149,40 @@ export class SetuProvider implements ProviderGateway {
     const byRef = order.providerReference ? await this.byRefId(order.providerReference, signal) : null;
     if (byRef) return byRef;
     const placedAt = Date.parse(order.placedAt);
-    const listed = await this.api.transactionByPaymentRef(
+    const listed = await this.api.transactionsByPaymentRef(
       paymentRefId,
       { startDate: istDate(new Date(placedAt - DAY_MS)), endDate: istDate(new Date(placedAt + DAY_MS)) },
       signal,
     );
-    if (!listed) return null;
+    if (listed.length === 0) return null;
+    const outcomes: ProviderOutcome[] = [];
+    for (const entry of listed) outcomes.push(await this.outcomeOfListed(entry, paymentRefId, signal));
+    // One paymentRefId may hold several payments (a new one is taken after a failure at BBPS): any success is
+    // the order's; any payment still open keeps it open; it fails only when every one of them failed.
+    return (
+      outcomes.find((outcome) => outcome.status === 'succeeded') ??
+      outcomes.find((outcome) => outcome.status === 'pending') ??
+      outcomes[outcomes.length - 1]
+    );
+  }
+
+  /**
+   * A list entry as its payment answer tells it: the list has no failure reason, and the reason decides
+   * whether a failure is confirmed. An entry whose payment cannot be read is a failure only as unknown.
+   */
+  private async outcomeOfListed(
+    entry: SetuTransaction,
+    paymentRefId: string,
+    signal?: AbortSignal,
+  ): Promise<ProviderOutcome> {
+    const read = entry.refId ? await this.byRefId(entry.refId, signal) : null;
+    if (read) return read;
+    const verdict = verdictOfPayment(entry.status, null);
     return outcomeOf(
-      verdictOfPayment(listed.status, null),
-      listed.refId,
-      listed.transactionId,
-      `setu payment ${listed.refId ?? paymentRefId} ${listed.status} (transactions list)`,
+      verdict === 'failed' ? 'unknown' : verdict,
+      entry.refId,
+      entry.transactionId,
+      `setu payment ${entry.refId ?? paymentRefId} ${entry.status} (transactions list)`,
     );
   }
 
@@ -176,8 +200,16 @@ export class SetuProvider implements ProviderGateway {
     );
   }
 
-  /** Nothing under the paymentRefId: confirmed absent once the look-up window has passed, unknown before. */
+  /**
+   * Nothing under the paymentRefId: confirmed absent once the look-up window has passed, unknown before. A
+   * payment Setu acknowledged (its refId is the order's provider reference) is never absent, whatever Setu
+   * answers for it later: it stays unknown and is held for an operator.
+   */
   private absent(order: ProviderOrder, now: Date): ProviderOutcome {
+    if (order.providerReference)
+      throw new ProviderUnavailableError(
+        `setu does not show payment ${order.providerReference} (${order.orderId}) just now, although it acknowledged it; it is never taken as absent`,
+      );
     if (now.getTime() - Date.parse(order.placedAt) >= SETU_ABSENCE_AFTER_MS)
       return failed(
         `setu has no payment under paymentRefId ${paymentRefIdOf(order.orderId) ?? order.orderId} ${Math.round(SETU_ABSENCE_AFTER_MS / 60_000)} minutes after the order was placed; it was never recorded there`,

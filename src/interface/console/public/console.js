@@ -12,6 +12,7 @@ import { loadDeliveries, wireWebhooks } from './webhooks.js';
 import { wireFinance } from './finance.js';
 import { loadJobs, loadProjections } from './engineering.js';
 import { loadOverview } from './overview.js';
+import { loadOperators, wireOperators } from './operators.js';
 
 /** What each tab shows when opened or refreshed. @type {Record<string, () => Promise<unknown>>} */
 const VIEWS = {
@@ -21,6 +22,7 @@ const VIEWS = {
   webhooks: () => loadDeliveries(),
   finance: async () => undefined,
   engineering: () => Promise.all([loadProjections(), loadJobs()]),
+  operators: () => loadOperators(),
 };
 
 let openedTab = 'overview';
@@ -81,6 +83,7 @@ function clearPage() {
     'overview-today',
     'overview-as-of',
     'overview-breaker-policy',
+    'operator-audit-summary',
   ]) {
     $(id).textContent = '';
   }
@@ -102,6 +105,7 @@ function clearPage() {
     'deliveries-empty',
     'overview-corridors-empty',
     'overview-providers-empty',
+    'operator-audit-empty',
   ]) {
     $(id).hidden = true;
   }
@@ -203,4 +207,5 @@ document.addEventListener('DOMContentLoaded', () => {
   wireOrders();
   wireWebhooks();
   wireFinance();
+  wireOperators();
 });

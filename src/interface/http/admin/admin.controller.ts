@@ -44,7 +44,8 @@ import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webho
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { isEnvironment } from '../../../domain/shared/environment';
-import { CurrentOperator } from './operator.decorator';
+import { CurrentIdentity, CurrentOperator } from './operator.decorator';
+import { OperatorIdentity } from '../../../application/back-office/operator-identity';
 import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
 import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
 import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
@@ -170,8 +171,8 @@ export class AdminController {
   @Post('webhook-deliveries/:id/resend')
   @HttpCode(202)
   @RequiresPermission('resend_webhooks')
-  resendWebhook(@Param('id') id: string) {
-    return this.commands.execute(new ResendWebhook(id));
+  resendWebhook(@Param('id') id: string, @CurrentIdentity() operator: OperatorIdentity) {
+    return this.commands.execute(new ResendWebhook(id, { kind: 'operator', operator }));
   }
 
   @Get('orders/:id')

@@ -7,6 +7,8 @@ import {
   ShowProjections,
 } from '../../../application/operations/projection-rebuilds';
 import { AdminTokenGuard } from './admin-token.guard';
+import { CurrentIdentity } from './operator.decorator';
+import { OperatorIdentity } from '../../../application/back-office/operator-identity';
 import { RequiresPermission } from './permission.decorator';
 
 /** Read-model versions, checkpoints and lag, and blue/green rebuilds that run while the service answers. */
@@ -34,7 +36,7 @@ export class ProjectionsController {
   @Post(':name/rebuild')
   @HttpCode(202)
   @RequiresPermission('run_projections')
-  startRebuild(@Param('name') name: string) {
-    return this.commands.execute(new RebuildProjection(name));
+  startRebuild(@Param('name') name: string, @CurrentIdentity() operator: OperatorIdentity) {
+    return this.commands.execute(new RebuildProjection(name, operator));
   }
 }

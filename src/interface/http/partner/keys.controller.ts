@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from 
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../../../application/auth/caller';
-import { requireMainKey } from '../../../application/auth/key-scope';
+import { MainKeyRequirement } from '../../../application/auth/main-key-requirement';
 import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
 import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
 import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
@@ -20,6 +20,7 @@ export class KeysController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly mainKey: MainKeyRequirement,
   ) {}
 
   @Post('keys')
@@ -35,8 +36,8 @@ export class KeysController {
     413: true,
     415: true,
   })
-  create(@CurrentCaller() caller: Caller, @Body() body: CreateScopedKeyDto) {
-    requireMainKey(caller, 'create keys');
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateScopedKeyDto) {
+    await this.mainKey.check(caller, 'create keys');
     return this.commands.execute(
       new CreateScopedKey(caller.partnerId, caller.environment, body, { type: 'partner_key', id: caller.keyId }),
     );
@@ -49,8 +50,8 @@ export class KeysController {
   })
   @ApiOkResponse({ type: ScopedKeyListDto })
   @ApiErrorResponses({})
-  list(@CurrentCaller() caller: Caller) {
-    requireMainKey(caller, 'list keys');
+  async list(@CurrentCaller() caller: Caller) {
+    await this.mainKey.check(caller, 'list keys');
     return this.queries.execute(new ListScopedKeys(caller.partnerId, caller.environment));
   }
 
@@ -61,8 +62,8 @@ export class KeysController {
   })
   @ApiOkResponse({ type: RevokedKeyDto, description: 'The key is refused from this answer on' })
   @ApiErrorResponses({ 404: 'not_found: no restricted key with this id in this environment' })
-  revoke(@CurrentCaller() caller: Caller, @Param('key_id') keyId: string) {
-    requireMainKey(caller, 'revoke keys');
+  async revoke(@CurrentCaller() caller: Caller, @Param('key_id') keyId: string) {
+    await this.mainKey.check(caller, 'revoke keys');
     return this.commands.execute(
       new RevokeScopedKey(caller.partnerId, caller.environment, keyId, { type: 'partner_key', id: caller.keyId }),
     );

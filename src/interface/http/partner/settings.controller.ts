@@ -17,7 +17,7 @@ import {
   WebhookResendDto,
 } from './dto/settings-response.dto';
 import { Caller } from '../../../application/auth/caller';
-import { requireMainKey } from '../../../application/auth/key-scope';
+import { MainKeyRequirement } from '../../../application/auth/main-key-requirement';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
 import { GetPartnerSettings } from '../../../application/settings/get-partner-settings';
 import {
@@ -41,6 +41,7 @@ export class SettingsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly mainKey: MainKeyRequirement,
   ) {}
 
   @Get('settings')
@@ -69,8 +70,8 @@ export class SettingsController {
     413: true,
     415: true,
   })
-  update(@CurrentCaller() caller: Caller, @Body() body: UpdateSettingsDto) {
-    requireMainKey(caller, 'change settings');
+  async update(@CurrentCaller() caller: Caller, @Body() body: UpdateSettingsDto) {
+    await this.mainKey.check(caller, 'change settings');
     return this.commands.execute(
       new ConfigurePartner(
         caller.partnerId,
@@ -94,8 +95,8 @@ export class SettingsController {
   })
   @ApiOkResponse({ type: PartnerSettingsDto, description: 'The settings now, with the new webhook_secret' })
   @ApiErrorResponses({})
-  rotate(@CurrentCaller() caller: Caller) {
-    requireMainKey(caller, 'rotate the webhook secret');
+  async rotate(@CurrentCaller() caller: Caller) {
+    await this.mainKey.check(caller, 'rotate the webhook secret');
     return this.commands.execute(
       new ConfigurePartner(
         caller.partnerId,
@@ -168,10 +169,10 @@ export class SettingsController {
   })
   @ApiAcceptedResponse({ type: WebhookResendDto })
   @ApiErrorResponses({ 404: 'not_found: no such delivery of yours' })
-  resend(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    requireMainKey(caller, 're-send webhooks');
+  async resend(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    await this.mainKey.check(caller, 're-send webhooks');
     return this.commands.execute(
-      new ResendWebhook(id, { partnerId: caller.partnerId, environment: caller.environment }),
+      new ResendWebhook(id, { kind: 'partner', partnerId: caller.partnerId, environment: caller.environment }),
     );
   }
 }
