@@ -165,6 +165,39 @@ describe('the Setu adapter against the Setu protocol simulator', () => {
     ]);
   });
 
+  it('a 409 duplicate that names another order’s payment is not taken as this order’s outcome', async () => {
+    const { order: other } = await fetchedOrder('1234560001');
+    await live.provider.submit(other, now);
+    expect(await live.provider.poll(other, now)).toMatchObject({ status: 'succeeded' });
+    const { order: lost } = await fetchedOrder('1234560011');
+    await expect(live.provider.submit(lost, now, AbortSignal.timeout(500))).rejects.toBeInstanceOf(
+      ProviderUnavailableError,
+    );
+    simulator.state.duplicatesName = paymentsOf(other)[0].refId;
+    try {
+      // The lost payment is not listed yet: nothing of Setu's own record of it can be read, so it stays unknown.
+      await expect(live.provider.submit({ ...lost, resubmission: true }, now)).rejects.toBeInstanceOf(
+        ProviderUnavailableError,
+      );
+    } finally {
+      simulator.state.duplicatesName = null;
+    }
+    expect(paymentsOf(lost)).toHaveLength(1);
+  });
+
+  it('a payment Setu reports for another amount than the order’s is neither settled nor failed: it stays unknown', async () => {
+    const { order: paying } = await fetchedOrder('1234560001');
+    const sent = await live.provider.submit(paying, now);
+    const [payment] = paymentsOf(paying);
+    payment.amountPaise += 100;
+    expect(await live.provider.poll({ ...paying, providerReference: payment.refId }, now)).toEqual({
+      status: 'unknown',
+      reason: expect.stringMatching(/not the order's/),
+      retryAfterMs: null,
+    });
+    expect(sent).toMatchObject({ status: 'pending', providerReference: payment.refId });
+  });
+
   it('an attempt whose answer is lost is unknown; the retried submission finds it in the transactions list and sends nothing', async () => {
     const { order: lost } = await fetchedOrder('1234560007');
     await expect(live.provider.submit(lost, now, AbortSignal.timeout(500))).rejects.toBeInstanceOf(

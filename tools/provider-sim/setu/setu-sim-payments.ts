@@ -90,15 +90,16 @@ export class SetuSimPayments {
     if (earlier) {
       this.settle(earlier);
       if (earlier.status !== 'Failure') {
+        const named = this.state.duplicatesName ?? earlier.refId;
         return {
           status: 409,
           body: {
             data: {
-              refId: earlier.refId,
+              refId: named,
               duplicate: {
                 code: 'duplicate-request',
                 message: `a payment with paymentRefId ${paymentRefId} exists`,
-                refId: earlier.refId,
+                refId: named,
               },
             },
             success: false,

@@ -60,6 +60,8 @@ export class SetuSimState {
   readonly submissions: SetuSimSubmission[] = [];
   /** paymentRefIds whose first attempt was already refused by a "once" scenario. */
   readonly refusedOnce = new Set<string>();
+  /** A misbehaving Setu, for tests: when set, every 409 duplicate names this refId instead of the first payment's. */
+  duplicatesName: string | null = null;
   tokensIssued = 0;
   private sequence: number;
 

@@ -114,8 +114,9 @@ export class SetuProvider implements ProviderGateway {
     if (answer.kind === 'accepted')
       return { status: 'pending', providerReference: answer.refId, pollAfterMs: SETU_POLL_AFTER_MS };
     if (answer.kind === 'duplicate') {
-      // Setu has a payment under this paymentRefId already: that payment is the order's, whatever it says.
-      const first = answer.refId ? await this.byRefId(answer.refId, signal) : null;
+      // Setu has a payment under this paymentRefId already: that payment is the order's, whatever it says, once
+      // its own record names our paymentRefId (a duplicate naming another payment is not taken on its word).
+      const first = answer.refId ? await this.byRefId(answer.refId, order, signal) : null;
       const found = first ?? (await this.lookUp(order, paymentRefId, signal));
       if (found) return found;
       throw new ProviderUnavailableError(
@@ -146,7 +147,7 @@ export class SetuProvider implements ProviderGateway {
     paymentRefId: string,
     signal?: AbortSignal,
   ): Promise<ProviderOutcome | null> {
-    const byRef = order.providerReference ? await this.byRefId(order.providerReference, signal) : null;
+    const byRef = order.providerReference ? await this.byRefId(order.providerReference, order, signal) : null;
     if (byRef) return byRef;
     const placedAt = Date.parse(order.placedAt);
     const listed = await this.api.transactionsByPaymentRef(
@@ -156,12 +157,12 @@ export class SetuProvider implements ProviderGateway {
     );
     if (listed.length === 0) return null;
     const outcomes: ProviderOutcome[] = [];
-    for (const entry of listed) outcomes.push(await this.outcomeOfListed(entry, paymentRefId, signal));
+    for (const entry of listed) outcomes.push(await this.outcomeOfListed(entry, order, paymentRefId, signal));
     // One paymentRefId may hold several payments (a new one is taken after a failure at BBPS): any success is
-    // the order's; any payment still open keeps it open; it fails only when every one of them failed.
+    // the order's; any payment still open or unknown keeps it open; it fails only when every one of them failed.
     return (
       outcomes.find((outcome) => outcome.status === 'succeeded') ??
-      outcomes.find((outcome) => outcome.status === 'pending') ??
+      outcomes.find((outcome) => outcome.status === 'pending' || outcome.status === 'unknown') ??
       outcomes[outcomes.length - 1]
     );
   }
@@ -172,10 +173,11 @@ export class SetuProvider implements ProviderGateway {
    */
   private async outcomeOfListed(
     entry: SetuTransaction,
+    order: ProviderOrder,
     paymentRefId: string,
     signal?: AbortSignal,
   ): Promise<ProviderOutcome> {
-    const read = entry.refId ? await this.byRefId(entry.refId, signal) : null;
+    const read = entry.refId ? await this.byRefId(entry.refId, order, signal) : null;
     if (read) return read;
     const verdict = verdictOfPayment(entry.status, null);
     return outcomeOf(
@@ -186,17 +188,31 @@ export class SetuProvider implements ProviderGateway {
     );
   }
 
-  private async byRefId(refId: string, signal?: AbortSignal): Promise<ProviderOutcome | null> {
+  /**
+   * The payment Setu holds under a refId, as the order's outcome; null when Setu does not know the refId, or
+   * when its record names another paymentRefId (it is not this order's payment). A payment of another amount
+   * than the order's is not settled or failed on: it stays unknown, and is held for an operator.
+   */
+  private async byRefId(refId: string, order: ProviderOrder, signal?: AbortSignal): Promise<ProviderOutcome | null> {
     const payment = await this.api.payment(refId, signal);
     if (!payment) return null;
+    const ours = paymentRefIdOf(order.orderId);
+    if (payment.paymentRefId !== null && payment.paymentRefId !== ours) return null;
     const failure = payment.failure
       ? ` (${[payment.failure.type, payment.failure.code, payment.failure.message].filter(Boolean).join(' ')})`
       : '';
+    const described = `setu payment ${payment.refId} ${payment.status}${failure}`;
+    if (payment.amount !== null && paiseOf(payment.amount) !== paiseOf(order.amount))
+      return {
+        status: 'unknown',
+        reason: `${described} is of ${payment.amount} INR, not the order's ${order.amount} INR: it is held for an operator`,
+        retryAfterMs: null,
+      };
     return outcomeOf(
       verdictOfPayment(payment.status, payment.failure),
       payment.refId,
       payment.transactionId,
-      `setu payment ${payment.refId} ${payment.status}${failure}`,
+      described,
     );
   }
 
