@@ -1,37 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { CliRun, runCli } from '../support/run-cli';
 import { TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 
-const REPO_ROOT = resolve(__dirname, '../..');
-const CLI_MAIN = resolve(REPO_ROOT, 'src/interface/cli/main.ts');
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs the operator CLI in its own process through tsx, as `npm run cli` does, with only
- * SERVICE_URL, ADMIN_TOKEN and an empty DATA_DIR in its environment.
- */
-function cli(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), CLI_MAIN, ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+/** The operator CLI in its own process, with only SERVICE_URL, ADMIN_TOKEN and an empty DATA_DIR in its environment. */
+const cli = (args: readonly string[], env: Record<string, string>): Promise<CliRun> => runCli(args, env);
 
 /** Exactly one JSON line on stdout, exit 0, nothing on stderr. */
 function printedJson(run: CliRun): Record<string, unknown> {

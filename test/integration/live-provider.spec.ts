@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
+import { runCli } from '../support/run-cli';
 import {
   LiveUpstream,
   liveWalletPartner,
@@ -19,28 +18,10 @@ const POLL_AFTER_MS = 30_000;
 const STUCK_AFTER_MS = 900_000;
 const LOOKUP_WINDOW_MS = 600_000;
 const phone = (suffix: string) => `+91987654${suffix}`;
-const REPO_ROOT = resolve(__dirname, '../..');
 
-/** The operator CLI in its own process, as `npm run cli` runs it. */
-function cli(args: string[], serviceUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ['--require', require.resolve('tsx/cjs'), resolve(REPO_ROOT, 'src/interface/cli/main.ts'), ...args],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', SERVICE_URL: serviceUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+/** The operator CLI in its own process. */
+const cli = (args: string[], serviceUrl: string) =>
+  runCli(args, { SERVICE_URL: serviceUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN });
 
 describe('live orders through a Reloadly-protocol provider (simulator over HTTP, postgres store)', () => {
   let upstream: LiveUpstream;
