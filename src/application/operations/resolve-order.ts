@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { contradictsProvider, providerWordOf } from '../../domain/reconciliation/provider-word';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
@@ -15,12 +16,19 @@ export class ResolveOrder extends Command<AdminOrderResource> {
     readonly outcome: 'success' | 'failed',
     readonly reason: string,
     readonly operator: Actor,
+    /** Resolve even against what the provider's reports said of the order (see `resolutionAgainstProvider`). */
+    readonly againstReconciliation = false,
   ) {
     super();
   }
 }
 
-/** An operator settles or fails a held order; a failure is refunded once by the refund process. */
+/**
+ * An operator settles or fails a held order; a failure is refunded once by the refund process. A
+ * resolution that says the opposite of what reconciliation found in the provider's reports (failing
+ * an order the provider reports paid, which would refund delivered money) is refused unless the
+ * operator says it is meant (`againstReconciliation`), having checked with the provider.
+ */
 @CommandHandler(ResolveOrder)
 export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
   constructor(
@@ -31,7 +39,14 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async execute({ orderId, outcome, reason, operator }: ResolveOrder): Promise<AdminOrderResource> {
+  async execute({
+    orderId,
+    outcome,
+    reason,
+    operator,
+    againstReconciliation,
+  }: ResolveOrder): Promise<AdminOrderResource> {
+    if (!againstReconciliation) await this.refuseAgainstProvider(orderId, outcome);
     const result = await this.lifecycle.apply(
       orderId,
       { type: 'ResolveTransaction', outcome, reason, operator, at: this.clock.now().toISOString() },
@@ -48,5 +63,19 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     const view = await this.readModels.order(orderId);
     if (!view) throw new ServiceError('not_found', `no order ${orderId}`);
     return adminOrderResource(view);
+  }
+
+  private async refuseAgainstProvider(orderId: string, outcome: 'success' | 'failed'): Promise<void> {
+    const findings = (await this.events.readByCorrelationId(orderId)).flatMap((event) =>
+      event.type === 'ReconciliationMismatchFound' ? [event.data] : [],
+    );
+    const word = providerWordOf(findings);
+    if (!word || !contradictsProvider(outcome, word)) return;
+    throw new ServiceError(
+      'invalid_state',
+      `reconciliation found that the provider reports order ${orderId} ${word.status} (transaction ${word.transactionId}, ` +
+        `${word.amount} ${word.currency}); resolving it as ${outcome} says the opposite. Check with the provider, then ` +
+        `resolve it again with against_reconciliation: true (CLI: --against-reconciliation) if it is meant`,
+    );
   }
 }

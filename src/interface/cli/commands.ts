@@ -204,17 +204,23 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     build: (a) => ({ method: 'GET', path: `/orders/${seg(a.value('order_id'))}` }),
   },
   'order resolve': {
-    usage: '<order_id> --outcome <success|failed> --reason <text>',
-    summary: 'Settle an order held for manual resolution.',
+    usage: '<order_id> --outcome <success|failed> --reason <text> [--against-reconciliation]',
+    summary:
+      'Settle an order held for manual resolution; --against-reconciliation when it contradicts what reconciliation found in the provider’s reports.',
     positionals: [{ name: 'order_id', kind: 'id' }],
     options: {
       outcome: { type: 'string', kind: 'outcome', required: true },
       reason: { type: 'string', kind: 'text', required: true },
+      'against-reconciliation': { type: 'flag' },
     },
     build: (a) => ({
       method: 'POST',
       path: `/orders/${seg(a.value('order_id'))}/resolve`,
-      body: { outcome: a.value('outcome'), reason: a.value('reason') },
+      body: {
+        outcome: a.value('outcome'),
+        reason: a.value('reason'),
+        ...(a.flag('against-reconciliation') ? { against_reconciliation: true } : {}),
+      },
     }),
   },
   'partner configure': {

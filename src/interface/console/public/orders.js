@@ -103,11 +103,13 @@ function reviewResolution() {
     fail(new ApiError(400, 'validation_failed', 'choose success or failed, and give the reason', null));
     return;
   }
-  session.resolution = { outcome, reason };
+  const against = /** @type {HTMLInputElement} */ ($('resolve-against-reconciliation')).checked;
+  session.resolution = { outcome, reason, ...(against ? { against_reconciliation: true } : {}) };
   $('resolve-summary').textContent =
-    outcome === 'success'
+    (outcome === 'success'
       ? `Resolve ${order.order_id} as SUCCESS: the debit of ${order.amount} ${order.currency} stands. Reason: “${reason}”?`
-      : `Resolve ${order.order_id} as FAILED: ${order.amount} ${order.currency} is refunded to ${order.partner_id}. Reason: “${reason}”?`;
+      : `Resolve ${order.order_id} as FAILED: ${order.amount} ${order.currency} is refunded to ${order.partner_id}. Reason: “${reason}”?`) +
+    (against ? ' Even against what reconciliation found in the provider’s report.' : '');
   $('resolve-fieldset').disabled = true;
   $('resolve-go').disabled = false;
   $('resolve-confirm').hidden = false;

@@ -185,7 +185,9 @@ export class AdminController {
   @HttpCode(200)
   @RequiresPermission('move_money')
   resolveOrder(@Param('id') id: string, @Body() body: ResolveOrderDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new ResolveOrder(id, body.outcome, body.reason, operator));
+    return this.commands.execute(
+      new ResolveOrder(id, body.outcome, body.reason, operator, body.against_reconciliation === true),
+    );
   }
 
   /** With `Accept: application/x-ndjson`, progress lines while the log is walked, then the answer (progress-answer.ts). */

@@ -87,6 +87,11 @@ export class ResolveOrderDto {
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(500, { message: 'must be at most 500 characters' })
   reason!: string;
+
+  /** Absent: false. Resolve even though reconciliation found the provider reporting the opposite outcome. */
+  @ValidateIf((_, value) => value !== undefined)
+  @IsBoolean({ message: 'must be true or false' })
+  against_reconciliation?: boolean;
 }
 
 export class AdminCreateScopedKeyDto extends CreateScopedKeyDto {
