@@ -5,10 +5,31 @@
  *   server, EventStoreDB when configured);
  * - integration: whole services over HTTP on the machine's PostgreSQL (test/integration), and a few
  *   seeds of the seeded simulation (test/simulation).
- * `npm test` runs all three after a type check: unit on two workers, then contract and integration
- * in band (they share one PostgreSQL server; a read right after a write can miss it when another file's
- * transactions run beside it, see CONTRIBUTING.md).
+ * `npm test` runs all three after a type check: unit on two workers; then, with TEST_LANE=shared, the
+ * integration files that tolerate another file beside them, on two workers; then, with TEST_LANE=alone,
+ * the contract tests and the integration files listed in ALONE, one file at a time (see CONTRIBUTING.md).
+ * Without TEST_LANE every file of a project is run.
  */
+
+/**
+ * Integration files run one at a time, after the others: they time real waits against work that
+ * another file's load would slow (webhook and stream timeouts, a bench, trace export), or read the
+ * log right behind an open transaction, which another database's transactions on the same server
+ * hold back (the readable horizon).
+ */
+const ALONE_FILES = [
+  'bench-smoke',
+  'drill-webhook-receiver-hangs',
+  'event-stream-access',
+  'revocation-under-lag',
+  'scale-out-processes',
+  'slow-clients',
+  'snapshot-tampering',
+  'tracing-otlp',
+  'verify-late-readable-event',
+];
+const ALONE = ALONE_FILES.map((name) => `<rootDir>/test/integration/${name}.spec.ts`);
+const ALONE_PATTERNS = ALONE_FILES.map((name) => `/test/integration/${name}\\.spec\\.ts$`);
 const transform = {
   '^.+\\.ts$': [
     '@swc/jest',
@@ -23,13 +44,24 @@ const transform = {
   ],
 };
 
-const project = (displayName, testMatch) => ({ displayName, testEnvironment: 'node', testMatch, transform });
+const project = (displayName, testMatch, more = {}) => ({
+  displayName,
+  testEnvironment: 'node',
+  testMatch,
+  transform,
+  ...more,
+});
+
+const lane = process.env.TEST_LANE;
+const INTEGRATION = ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/simulation/**/*.spec.ts'];
 
 module.exports = {
   testTimeout: 30000,
   projects: [
     project('unit', ['<rootDir>/test/unit/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts']),
     project('contract', ['<rootDir>/test/contract/**/*.spec.ts']),
-    project('integration', ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/simulation/**/*.spec.ts']),
+    lane === 'alone'
+      ? project('integration', ALONE)
+      : project('integration', INTEGRATION, lane === 'shared' ? { testPathIgnorePatterns: ALONE_PATTERNS } : {}),
   ],
 };
