@@ -5,13 +5,10 @@ import { EVENT_LOG_DIAGNOSTICS, EventLogDiagnostics } from '../../../application
 import { RATE_LIMITER, RateLimiter } from '../../../application/ports/rate-limiter.port';
 import { SERVICE_MONITOR, ServiceMonitor } from '../../../application/ports/service-monitor.port';
 import { ServiceError } from '../../../application/shared/service-error';
+import { CheckResult, NotReady, outcomeOf } from './readiness-check';
 
 /** Past this, the read models answer too far behind the log for this instance to take traffic. */
 export const READY_MAX_READ_MODEL_LAG_SECONDS = 30;
-/** A check that has not answered by then counts as down (a hung connection must not hang the probe). */
-const CHECK_TIMEOUT_MS = 2_000;
-
-type CheckResult = { status: 'up' } | { status: 'down'; message: string };
 type Checks = Record<string, () => Promise<void>>;
 
 /** @nestjs/terminus's answer shape: the checks that are up, those that are down, and all of them. */
@@ -66,7 +63,7 @@ export class HealthController implements BeforeApplicationShutdown {
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ProbeAnswer<CheckResult>> {
     const checks: Checks = {
       shutdown: async () => {
-        if (this.draining) throw new Error('draining: the service is shutting down');
+        if (this.draining) throw new NotReady('draining: the service is shutting down');
       },
       event_store: async () => {
         await this.eventLog.headPosition();
@@ -77,7 +74,7 @@ export class HealthController implements BeforeApplicationShutdown {
       read_models: async () => {
         const lag = await this.monitor.readModelLagSeconds(new Date());
         if (lag > READY_MAX_READ_MODEL_LAG_SECONDS)
-          throw new Error(
+          throw new NotReady(
             `the read models are ${Math.round(lag)} s behind the event log (limit ${READY_MAX_READ_MODEL_LAG_SECONDS} s)`,
           );
       },
@@ -85,7 +82,7 @@ export class HealthController implements BeforeApplicationShutdown {
     const check = this.rateLimiter.check?.bind(this.rateLimiter);
     if (check) checks.redis = check;
     const details = Object.fromEntries(
-      await Promise.all(Object.entries(checks).map(async ([name, run]) => [name, await outcomeOf(run)] as const)),
+      await Promise.all(Object.entries(checks).map(async ([name, run]) => [name, await outcomeOf(name, run)] as const)),
     );
     const up = Object.fromEntries(Object.entries(details).filter(([, result]) => result.status === 'up'));
     const down = Object.fromEntries(Object.entries(details).filter(([, result]) => result.status === 'down'));
@@ -97,20 +94,5 @@ export class HealthController implements BeforeApplicationShutdown {
   /** From the first shutdown hook on, the instance reports not ready while it finishes its work. */
   beforeApplicationShutdown(): void {
     this.draining = true;
-  }
-}
-
-async function outcomeOf(check: () => Promise<void>): Promise<CheckResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([check(), timeout]);
-    return { status: 'up' };
-  } catch (error) {
-    return { status: 'down', message: error instanceof Error ? error.message : String(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }
