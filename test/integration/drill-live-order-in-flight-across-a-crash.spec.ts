@@ -1,11 +1,14 @@
-import { EVENT_STORE, EventStore } from '../../src/application/ports/event-store.port';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { RunningSimulator, startSimulator } from '../../tools/provider-sim/simulator';
-import { foldLog } from '../simulation/invariant-checks';
 import { ServiceDoubles, SimulatedService } from '../simulation/simulated-service';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
-import { crashWithLiveTopupInFlight, liveDrillDoubles } from '../support/live-topup-in-flight';
+import {
+  crashWithLiveTopupInFlight,
+  expectInDoubtNotSentAgain,
+  expectSettledOnceWhenShown,
+  liveDrillDoubles,
+} from '../support/live-topup-in-flight';
 
 /*
  * Failure drill: the service dies while a live topup's first POST /topups is in flight at a
@@ -49,21 +52,7 @@ describe('failure drill: a live topup in flight when the service dies', () => {
     const restarted = await start();
     doubles.clock.advance(5 * MINUTE + 1_000);
     await restarted.settle();
-    const fold = async () => (await foldLog(restarted.get<EventStore>(EVENT_STORE))).orders.get(orderId);
-    expect(await fold()).toMatchObject({ state: { status: 'INITIATED' }, refunds: 0 });
-    const events = (await restarted.get<EventStore>(EVENT_STORE).readStream(`order-${orderId}`)).map(
-      (event) => event.type,
-    );
-    expect(events).toEqual(['TransactionInitiated', 'TransactionAttemptInDoubt', 'TransactionLookedUp']);
-    expect(simulator.state.submissions.filter((sent) => sent.reference === orderId)).toHaveLength(1);
-
-    for (const transaction of simulator.state.transactions) transaction.visibleAt = Date.now();
-    doubles.clock.advance(30_000);
-    await restarted.settle();
-    expect(await fold()).toMatchObject({ state: { status: 'SUCCESS' }, refunds: 0 });
-    expect(simulator.state.submissions.filter((sent) => sent.reference === orderId)).toHaveLength(1);
-    expect(simulator.state.transactions.filter((item) => item.reference === orderId)).toHaveLength(1);
-    expect((await restarted.request('GET', '/v1/partner/balance', { token })).body.available).toBe('801.00');
-    expect((await restarted.admin('GET', '/verify')).body).toMatchObject({ ok: true, breaches: [] });
+    await expectInDoubtNotSentAgain(restarted, simulator, orderId);
+    await expectSettledOnceWhenShown(restarted, simulator, doubles.clock, { token, orderId });
   });
 });

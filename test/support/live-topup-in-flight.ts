@@ -1,9 +1,11 @@
+import { EVENT_STORE, EventStore, RecordedEvent } from '../../src/application/ports/event-store.port';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { ReloadlyLiveProvider } from '../../src/infrastructure/providers/reloadly/reloadly-live-provider';
 import { StaticProviderDirectory } from '../../src/infrastructure/providers/provider-directory';
 import { ProviderWithDeadline } from '../../src/infrastructure/providers/provider-deadline';
 import { SandboxProvider } from '../../src/infrastructure/providers/sandbox/sandbox-provider';
 import { RunningSimulator } from '../../tools/provider-sim/simulator';
+import { foldLog } from '../simulation/invariant-checks';
 import { ScriptedWebhookReceiver } from '../simulation/scripted-webhook-receiver';
 import { SeededRandom } from '../simulation/seeded-random';
 import { SeededSecrets } from '../simulation/seeded-secrets';
@@ -75,4 +77,49 @@ export async function crashWithLiveTopupInFlight(
   await service.crash();
   void settling;
   return { token, orderId };
+}
+
+const orderOf = async (service: SimulatedService, orderId: string) =>
+  (await foldLog(service.get<EventStore>(EVENT_STORE))).orders.get(orderId);
+const sentOf = (simulator: RunningSimulator, orderId: string) =>
+  simulator.state.submissions.filter((sent) => sent.reference === orderId);
+
+/**
+ * After the crash: the order is put in doubt and looked up, never sent again and never refunded. Its own
+ * stream is returned.
+ */
+export async function expectInDoubtNotSentAgain(
+  service: SimulatedService,
+  simulator: RunningSimulator,
+  orderId: string,
+): Promise<RecordedEvent[]> {
+  expect(await orderOf(service, orderId)).toMatchObject({ state: { status: 'INITIATED' }, refunds: 0 });
+  const stream = await service.get<EventStore>(EVENT_STORE).readStream(`order-${orderId}`);
+  expect(stream.map((event) => event.type)).toEqual([
+    'TransactionInitiated',
+    'TransactionAttemptInDoubt',
+    'TransactionLookedUp',
+  ]);
+  expect(sentOf(simulator, orderId)).toHaveLength(1);
+  return stream;
+}
+
+/**
+ * Once the upstream shows the topup, the next look-up settles the order once: sent once, one upstream
+ * transaction, the 1,000.00 debited 199 once, and verify clean.
+ */
+export async function expectSettledOnceWhenShown(
+  service: SimulatedService,
+  simulator: RunningSimulator,
+  clock: ManualClock,
+  { token, orderId }: { token: string; orderId: string },
+): Promise<void> {
+  for (const transaction of simulator.state.transactions) transaction.visibleAt = Date.now();
+  clock.advance(30_000);
+  await service.settle();
+  expect(await orderOf(service, orderId)).toMatchObject({ state: { status: 'SUCCESS' }, refunds: 0 });
+  expect(sentOf(simulator, orderId)).toHaveLength(1);
+  expect(simulator.state.transactions.filter((item) => item.reference === orderId)).toHaveLength(1);
+  expect((await service.request('GET', '/v1/partner/balance', { token })).body.available).toBe('801.00');
+  expect((await service.admin('GET', '/verify')).body).toMatchObject({ ok: true, breaches: [] });
 }
