@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   await reportBlockingTransactions();
   const machine = await describeMachine();
   // Read before anything of the bench runs: how busy the machine is on its own.
-  const idleBusyBefore = await idleMachineBusy(plan.name === 'tiny' ? 500 : 3_000);
+  const idleBusyBefore = await idleMachineBusy(plan.idleSampleSeconds * 1000);
   log(
     `machine ${idleBusyBefore === null ? 'busy share unknown' : `${Math.round(idleBusyBefore * 100)} % busy`} before the run, load average ${machine.load_average_start}`,
   );

@@ -39,6 +39,8 @@ export interface Plan {
    * reports its last second of counts up to 10 s later, so less than 11 s leaves some out.
    */
   statsWaitSeconds: number;
+  /** How long the machine's own busy share is sampled before the run (the quietness check). */
+  idleSampleSeconds: number;
 }
 
 export function planFor(name: PlanName): Plan {
@@ -65,6 +67,7 @@ export function planFor(name: PlanName): Plan {
         openRates: [200, 400, 800],
         openSeconds: 10,
         statsWaitSeconds: 11,
+        idleSampleSeconds: 3,
       };
     case 'quick':
       return {
@@ -88,6 +91,7 @@ export function planFor(name: PlanName): Plan {
         openRates: [200, 400, 800],
         openSeconds: 4,
         statsWaitSeconds: 11,
+        idleSampleSeconds: 3,
       };
     case 'tiny':
       return {
@@ -111,6 +115,7 @@ export function planFor(name: PlanName): Plan {
         openRates: [400],
         openSeconds: 0.5,
         statsWaitSeconds: 1,
+        idleSampleSeconds: 0.5,
       };
   }
 }

@@ -4,7 +4,8 @@ import { contradictsProvider, providerWordOf } from '../../domain/reconciliation
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
-import { debitOfOrder } from '../orders/debit-of-order';
+import { debitAmong } from '../orders/debit-of-order';
+import { RecordedEvent } from '../ports/event-store.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
 import { ServiceError } from '../shared/service-error';
@@ -46,7 +47,9 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     operator,
     againstReconciliation,
   }: ResolveOrder): Promise<AdminOrderResource> {
-    if (!againstReconciliation) await this.refuseAgainstProvider(orderId, outcome);
+    // The order's history across its streams: its debit, and what reconciliation found of it.
+    const history = await this.events.readByCorrelationId(orderId);
+    if (!againstReconciliation) refuseAgainstProvider(orderId, outcome, history);
     const result = await this.lifecycle.apply(
       orderId,
       { type: 'ResolveTransaction', outcome, reason, operator, at: this.clock.now().toISOString() },
@@ -54,7 +57,7 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     );
     if (!result.ok) {
       // A debited order not yet submitted has no order stream yet: it exists, but it is not held.
-      if (result.error.code === 'not_found' && (await debitOfOrder(this.events, orderId))) {
+      if (result.error.code === 'not_found' && debitAmong(history, orderId)) {
         throw new ServiceError('invalid_state', `order ${orderId} is not held for manual resolution`);
       }
       throw ServiceError.from(result.error);
@@ -64,18 +67,21 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     if (!view) throw new ServiceError('not_found', `no order ${orderId}`);
     return adminOrderResource(view);
   }
+}
 
-  private async refuseAgainstProvider(orderId: string, outcome: 'success' | 'failed'): Promise<void> {
-    const findings = (await this.events.readByCorrelationId(orderId)).flatMap((event) =>
-      event.type === 'ReconciliationMismatchFound' ? [event.data] : [],
-    );
-    const word = providerWordOf(findings);
-    if (!word || !contradictsProvider(outcome, word)) return;
-    throw new ServiceError(
-      'invalid_state',
-      `reconciliation found that the provider reports order ${orderId} ${word.status} (transaction ${word.transactionId}, ` +
-        `${word.amount} ${word.currency}); resolving it as ${outcome} says the opposite. Check with the provider, then ` +
-        `resolve it again with against_reconciliation: true (CLI: --against-reconciliation) if it is meant`,
-    );
-  }
+/** Refuses a resolution that says the opposite of the provider's last recorded word on the order. */
+function refuseAgainstProvider(
+  orderId: string,
+  outcome: 'success' | 'failed',
+  history: readonly RecordedEvent[],
+): void {
+  const findings = history.flatMap((event) => (event.type === 'ReconciliationMismatchFound' ? [event.data] : []));
+  const word = providerWordOf(findings);
+  if (!word || !contradictsProvider(outcome, word)) return;
+  throw new ServiceError(
+    'invalid_state',
+    `reconciliation found that the provider reports order ${orderId} ${word.status} (transaction ${word.transactionId}, ` +
+      `${word.amount} ${word.currency}); resolving it as ${outcome} says the opposite. Check with the provider, then ` +
+      `resolve it again with against_reconciliation: true (CLI: --against-reconciliation) if it is meant`,
+  );
 }
