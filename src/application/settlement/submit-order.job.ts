@@ -8,7 +8,7 @@ import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { holdStuckOrderJob } from './stuck-order-check';
 import { TransactionState } from '../../domain/transaction/transaction.decider';
-import { TransactionInitiated } from '../../domain/transaction/transaction.events';
+import { initiationOfDebit } from './initiation-of-debit';
 import { OrderLifecycle } from './order-lifecycle';
 
 /** The order as the debit event carried it. */
@@ -79,10 +79,10 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
     try {
       outcome = await this.gatewayOf(payload).submit(order, this.clock.now());
     } catch (error) {
-      await this.lifecycle.initiateUnanswered(initiationOf(payload), error);
+      await this.lifecycle.initiateUnanswered(initiationOfDebit(payload, payload), error);
       throw error;
     }
-    return this.lifecycle.initiateWithAnswer(initiationOf(payload), outcome);
+    return this.lifecycle.initiateWithAnswer(initiationOfDebit(payload, payload), outcome);
   }
 
   /**
@@ -97,7 +97,7 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
     const order = providerOrderOf(payload);
     const initiated = await this.lifecycle.apply(orderId, {
       type: 'InitiateTransaction',
-      order: initiationOf(payload),
+      order: initiationOfDebit(payload, payload),
     });
     if (!initiated.ok) throw new Error(initiated.error.detail);
     let { state, revision } = initiated;
@@ -149,25 +149,3 @@ const providerOrderOf = ({
   placedAt,
   route,
 }: SubmitOrderPayload): ProviderOrder => ({ orderId, amount, currency, product, placedAt, route: route ?? null });
-
-const initiationOf = ({
-  orderId,
-  partnerId,
-  environment,
-  amount,
-  currency,
-  product,
-  reference,
-  placedAt,
-  route,
-}: SubmitOrderPayload): TransactionInitiated['data'] => ({
-  orderId,
-  partnerId,
-  environment,
-  amount,
-  currency,
-  product,
-  reference,
-  placedAt,
-  ...(route ? { route } : {}),
-});

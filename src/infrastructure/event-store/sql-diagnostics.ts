@@ -7,19 +7,19 @@ import { READABLE_HORIZON } from './readable-horizon';
 export class SqlEventLogDiagnostics implements EventLogDiagnostics {
   constructor(private readonly db: SqlDatabase) {}
 
-  async headPosition(): Promise<GlobalPosition | null> {
-    const rows = await this.db.query<{ transaction_id: string; global_position: string }>(
-      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM es_events
-        WHERE transaction_id < ${READABLE_HORIZON}
-        ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
-    );
-    return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
+  headPosition(): Promise<GlobalPosition | null> {
+    return this.lastPosition(`WHERE transaction_id < ${READABLE_HORIZON}`);
   }
 
   /** Without the horizon: a row this statement sees belongs to a committed transaction. */
-  async committedHeadPosition(): Promise<GlobalPosition | null> {
+  committedHeadPosition(): Promise<GlobalPosition | null> {
+    return this.lastPosition('');
+  }
+
+  private async lastPosition(where: string): Promise<GlobalPosition | null> {
     const rows = await this.db.query<{ transaction_id: string; global_position: string }>(
       `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM es_events
+        ${where}
         ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
     );
     return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
