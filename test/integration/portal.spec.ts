@@ -117,8 +117,9 @@ describeInBrowser('the partner portal in Chromium', () => {
 
     await signIn();
     await waitForText('#balance', '990.00 INR');
-    expect(await text('#environment')).toBe('SANDBOX');
+    // The portal is shown only once the settings call has filled the partner id: no wait of its own is needed.
     expect(await text('#partner-id')).toBe(partnerId);
+    expect(await text('#environment')).toBe('SANDBOX');
     await page.locator(`#transactions tr[data-order-id="${placed.body.order_id}"]`).waitFor();
     const row = (orderId: string) => page.locator(`#transactions tr[data-order-id="${orderId}"]`).innerText();
     expect(await page.locator('#transactions tr').count()).toBe(2);
@@ -257,12 +258,14 @@ describeInBrowser('the partner portal in Chromium', () => {
     expect(await page.locator('#transactions tr').count()).toBe(0);
   });
 
-  it('keeps the settings forms closed while the settings are not on screen, so a refused read cannot save empty fields over them', async () => {
+  it('shows nothing of a partner until its settings are in: a refused settings read keeps the portal and its forms closed', async () => {
     const limited = await service.createPartner('IN', 'Limited Partner');
     await configure(limited.partnerId, { webhook_url: 'http://127.0.0.1:9/kept', rate_limit: 1 });
     await signIn(limited.sandboxKey);
-    await waitForText('#failure', 'Rate limit reached for this key');
-    await page.click('[data-tab=webhooks]');
+    // One request a minute: the balance is read, the settings read is refused, and the sign-in says so.
+    await waitForText('#sign-in-error', 'Rate limit reached for this key');
+    expect(await page.locator('#portal').isHidden()).toBe(true);
+    expect(await text('#partner-id')).toBe('');
     expect(await page.locator('#webhook-url').isDisabled()).toBe(true);
     expect(await page.locator('#webhook-form button[type=submit]').isDisabled()).toBe(true);
     expect(await page.locator('#access-form button[type=submit]').isDisabled()).toBe(true);

@@ -23,12 +23,17 @@ function openTab(name) {
 /** The key list is read when its tab is opened (a restricted key may not read it). */
 const tabViews = /** @type {Record<string, () => Promise<unknown>>} */ ({ keys: () => loadKeys() });
 
-/** Everything below the header; the balance is loaded first, by sign-in or Refresh. */
-const loadViews = () =>
-  Promise.all([loadSettings(), loadTransactions(), loadDeliveries(), tabViews[openedTab]?.() ?? null]);
+/**
+ * The header: the balance and environment, and the partner id from the settings. The portal is shown only
+ * once both are in, so a signed-in page never shows an empty partner id.
+ */
+const loadHeader = () => Promise.all([loadBalance(), loadSettings()]);
+
+/** Everything below the header, once the header is in. */
+const loadViews = () => Promise.all([loadTransactions(), loadDeliveries(), tabViews[openedTab]?.() ?? null]);
 
 async function loadAll() {
-  await loadBalance();
+  await loadHeader();
   await loadViews();
 }
 
@@ -119,7 +124,7 @@ async function signIn() {
   clearPage();
   session.key = key;
   try {
-    await loadBalance();
+    await loadHeader();
   } catch (error) {
     if (error instanceof StaleReply) return;
     session.key = null;
