@@ -65,6 +65,7 @@ import { SubmitOrderJob } from '../application/settlement/submit-order.job';
 import { DeciderRunner } from '../application/shared/decider-runner';
 import { OrderRouting } from '../application/routing/order-routing';
 import { ReconcileProviderHandler } from '../application/reconciliation/reconcile-provider';
+import { FindingRecorder } from '../application/reconciliation/finding-recorder';
 import { RemoveRouteHandler } from '../application/routing/remove-route';
 import { SetRoutesHandler } from '../application/routing/set-routes';
 import { RouteHistoryHandler, ShowRoutesHandler } from '../application/routing/show-routes';
@@ -176,6 +177,7 @@ const JOBS = [
       inject: [{ token: KEY_BINDING_APPEND, optional: true }, KeyBoundWithTheDebit, KeyReservedAroundTheDebit],
     },
     OrderLifecycle,
+    FindingRecorder,
     SandboxGrant,
     RouteBook,
     ProviderBreakers,

@@ -6,6 +6,7 @@ import { forgeEvent, lastRecordedBalance, sandboxWallet } from '../support/ledge
 import { Money } from '../../src/domain/money/money';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
+import { waitForAsync } from '../support/wait-for';
 import { OperatorRole } from '../../src/domain/back-office/operator-role';
 
 interface Storage {
@@ -122,6 +123,8 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   /** Creates a partner through the console and returns its id (from the detail panel) and the sandbox key it showed once. */
   const createPartner = async (name: string, corridor = 'IN') => {
     await tab('partners'); // the console opens on the overview
+    // The list the tab opened with, drawn before the creation redraws it: a late answer would draw it without the new partner.
+    await page.locator('#partners tr').or(page.locator('#partners-empty')).first().waitFor();
     await page.fill('#new-partner-name', name);
     await page.selectOption('#new-partner-corridor', corridor);
     await page.click('#create-partner button[type=submit]');
@@ -356,6 +359,8 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await tab('orders');
     await page.locator(`#held-orders tr[data-order-id="${orderId}"]`).waitFor();
     expect(await page.locator(`#held-orders tr[data-order-id="${orderId}"]`).innerText()).toContain('DISPUTED');
+    // The list the tab opened with (every order) is drawn before the search is sent: a late answer would redraw it.
+    await page.locator(`#orders tr[data-order-id="${orderId}"]`).waitFor();
     // Search by phone, as typed by a person, finds it too.
     await page.fill('#order-filters input[name=phone]', '+91 98765 40005');
     await page.fill('#order-filters input[name=partner_id]', partnerId);
@@ -514,6 +519,8 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   it('lets an owner create and revoke operator tokens with their last use, and shows any role what an operator did, re-sends and rebuilds included', async () => {
     await signedIn('owner.console', 'owner');
     await tab('operators');
+    // The list the tab opened with, drawn before the creation redraws it: a late answer would draw it without the newcomer.
+    await page.locator('#operators tr').filter({ hasText: 'owner.console' }).waitFor();
     await page.fill('#operator-create input[name=name]', 'ops.newcomer');
     await page.selectOption('#operator-create select[name=role]', 'finance');
     await page.fill('#operator-create input[name=expires_in_days]', '30');
@@ -542,14 +549,16 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
       .toISOString()
       .replace('T', ' ')
       .replace(/\.\d+Z$/, '');
-    const lastUseShown = async () => {
-      await page.click('#refresh');
-      return (await row.locator('td.last-used').innerText()) === usedAt;
-    };
-    const deadline = Date.now() + 10_000;
-    while (!(await lastUseShown())) {
-      if (Date.now() > deadline) throw new Error('the last use never showed');
-    }
+    // Refreshed until the list shows it, one answer at a time.
+    await waitForAsync(
+      async () => {
+        const listed = page.waitForResponse((response) => response.url().endsWith('/v1/admin/operators'));
+        await page.click('#refresh');
+        await (await listed).finished();
+        return (await row.locator('td.last-used').innerText()) === usedAt;
+      },
+      { timeoutMs: 10_000, what: 'the last use of the new token shown' },
+    );
 
     // What the engineer did: a rebuild, which is not an event, next to the events of the log.
     const engineer = await service.operatorToken('eng.audited', 'engineer');
@@ -581,10 +590,11 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await signedIn('fin.operators', 'finance');
     await tab('operators');
     expect(await page.locator('#operator-create').isVisible()).toBe(false);
-    expect(await page.locator('#operators tr').count()).toBe(0);
     await page.fill('#operator-audit-form input[name=name]', 'break-glass');
     await page.click('#operator-audit-form button[type=submit]');
     await waitForText('#operator-audit', 'OperatorCreated');
+    // Read after the audit's answer, so that a list the tab would have asked for has had its answer too.
+    expect(await page.locator('#operators tr').count()).toBe(0);
   });
 
   it("drops a reply that arrives after sign-out: the next operator never sees the last one's live key or partner", async () => {

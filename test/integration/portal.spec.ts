@@ -258,12 +258,19 @@ describeInBrowser('the partner portal in Chromium', () => {
     expect(await page.locator('#transactions tr').count()).toBe(0);
   });
 
-  it('shows nothing of a partner until its settings are in: a refused settings read keeps the portal and its forms closed', async () => {
+  it('shows nothing of a partner until both header reads are in: a refused one keeps the portal and its forms closed, and empty', async () => {
     const limited = await service.createPartner('IN', 'Limited Partner');
     await configure(limited.partnerId, { webhook_url: 'http://127.0.0.1:9/kept', rate_limit: 1 });
+    // One request a minute, and the harder order of the two header reads: the balance read leaves only once the
+    // settings have answered (and filled the page), so it is the one refused; the sign-in says so, and keeps nothing.
+    const settingsAnswered = page.waitForResponse('**/v1/partner/settings');
+    await page.route('**/v1/partner/balance', async (route) => {
+      await settingsAnswered;
+      await route.continue();
+    });
     await signIn(limited.sandboxKey);
-    // One request a minute: the balance is read, the settings read is refused, and the sign-in says so.
     await waitForText('#sign-in-error', 'Rate limit reached for this key');
+    expect((await settingsAnswered).status()).toBe(200);
     expect(await page.locator('#portal').isHidden()).toBe(true);
     expect(await text('#partner-id')).toBe('');
     expect(await page.locator('#webhook-url').isDisabled()).toBe(true);
@@ -283,7 +290,9 @@ describeInBrowser('the partner portal in Chromium', () => {
     expect(saved).not.toBe('');
     acceptDialogs = false;
     await page.fill('#webhook-url', '');
+    const asked = page.waitForEvent('dialog');
     await page.click('#webhook-form button[type=submit]');
+    expect((await asked).message()).toContain('Remove the webhook?');
     expect((await service.partner('GET', '/settings', key)).body.webhook_url).toBe(saved);
     expect(await page.locator('#notice').isHidden()).toBe(true);
   });
@@ -316,8 +325,9 @@ describeInBrowser('the partner portal in Chromium', () => {
     release();
     await rotated;
     // One more round trip for the next partner: by its end the late reply has been handled.
+    const refreshed = page.waitForResponse('**/v1/partner/webhook-deliveries');
     await page.click('#refresh');
-    await page.waitForResponse('**/v1/partner/webhook-deliveries');
+    await refreshed;
     await page.click('[data-tab=webhooks]');
     expect(await page.locator('#new-secret').isHidden()).toBe(true);
     expect(await page.locator('#new-secret-value').textContent()).toBe('');

@@ -1,4 +1,5 @@
 import { Currency } from '../../domain/money/currency';
+import { UpstreamTransaction } from '../../domain/reconciliation/reconciliation';
 import { FailureBasis } from '../../domain/transaction/transaction.events';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { RouteTarget } from '../../domain/routing/route';
@@ -42,21 +43,24 @@ export interface ProviderOrder {
  */
 export type { FailureBasis };
 
-/**
- * What an upstream provider says about an order. `pending` with a poll delay asks to be asked
- * again later. `unknown`: the provider answered, but nothing it said decides the order or shows
- * that it holds it (a look-up found no transaction under the order's identifier yet, its look-up
- * window still open); asked again after `retryAfterMs` (null: the caller's default). A submission
- * that ends `unknown` puts the order in doubt, as one that throws does.
- */
 /** A final answer: the order succeeded, or failed on the ground given. */
 export type FinalProviderOutcome = Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>;
 
+/**
+ * What an upstream provider says about an order. `pending` with a poll delay asks to be asked
+ * again later. `unknown`: the provider answered, but nothing it said decides the order or shows
+ * that it holds it (a look-up found no transaction under the order's identifier yet, its horizon
+ * not passed); asked again after `retryAfterMs` (null: the caller's default). A submission
+ * that ends `unknown` puts the order in doubt, as one that throws does. `mismatch`: the provider
+ * reports a success that is not the order as placed (another identifier, amount or currency): the
+ * order is held at once and finance gets a finding (docs/decisions/0119-successes-checked-against-the-order.md).
+ */
 export type ProviderOutcome =
   | { status: 'succeeded'; operatorRef: string }
   | { status: 'failed'; reason: string; basis: FailureBasis }
   | { status: 'pending'; providerReference: string | null; pollAfterMs: number | null }
-  | { status: 'unknown'; reason: string; retryAfterMs: number | null };
+  | { status: 'unknown'; reason: string; retryAfterMs: number | null }
+  | { status: 'mismatch'; reason: string; operatorRef: string; upstream: UpstreamTransaction };
 
 export interface OutstandingBill {
   customerName: string;
@@ -104,6 +108,12 @@ export interface ProviderGateway {
    * never submitted (docs/decisions/0112-sandbox-answered-at-placement.md).
    */
   answerWithoutCall?(order: ProviderOrder): FinalProviderOutcome | null;
+  /**
+   * The provider's documented horizon for a product: how long after an order's placement it may still give
+   * its final word. A held order is asked about until then, and no absence is confirmed before it
+   * (docs/decisions/0117-held-orders-followed.md). Absent: 0 (a held order is not asked about again).
+   */
+  deliveryHorizonMs?(kind: OrderProduct['kind']): number;
 }
 
 /**
@@ -111,9 +121,13 @@ export interface ProviderGateway {
  * is known about the call's effect. A submission that fails so puts the order in doubt.
  */
 export class ProviderUnavailableError extends Error {
-  constructor(message: string) {
+  /** How long the provider asked to be left alone (a 429's `Retry-After`); the job runs again no earlier. */
+  readonly retryAfterMs: number | null;
+
+  constructor(message: string, options: { retryAfterMs?: number | null } = {}) {
     super(message);
     this.name = 'ProviderUnavailableError';
+    this.retryAfterMs = options.retryAfterMs ?? null;
   }
 }
 
@@ -123,8 +137,8 @@ export class ProviderUnavailableError extends Error {
  * received it, so a submission that fails so does not put the order in doubt.
  */
 export class ProviderNotSentError extends ProviderUnavailableError {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options: { retryAfterMs?: number | null } = {}) {
+    super(message, options);
     this.name = 'ProviderNotSentError';
   }
 }

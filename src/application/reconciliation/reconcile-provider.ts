@@ -1,24 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import {
-  Finding,
-  FindingKind,
-  MISMATCH_KINDS,
-  OwnOrder,
-  UpstreamTransaction,
-  reconcile,
-} from '../../domain/reconciliation/reconciliation';
-import { ReconciliationMismatchFound, reconciliationStreamId } from '../../domain/reconciliation/reconciliation.events';
+import { OwnOrder, UpstreamTransaction, reconcile } from '../../domain/reconciliation/reconciliation';
 import { PROVIDER_NAME } from '../../domain/routing/route';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { EVENT_STORE, EventStore, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { PROVIDER_BACK_OFFICES, ProviderBackOffices } from '../ports/provider-back-office.port';
 import { ProviderUnavailableError } from '../ports/provider-gateway.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
-import { envelope, metadata } from '../shared/event-envelope';
-import { deterministicEventId } from '../shared/event-ids';
 import { ServiceError } from '../shared/service-error';
+import { FindingRecorder } from './finding-recorder';
 import { ReconciliationReport, reportOf } from './reconciliation-report';
 
 const DAY_MS = 86_400_000;
@@ -45,8 +35,8 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
   constructor(
     @Inject(PROVIDER_BACK_OFFICES) private readonly backOffices: ProviderBackOffices,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly findings: FindingRecorder,
   ) {}
 
   async execute({ provider: asked, date, operator }: ReconcileProvider): Promise<ReconciliationReport> {
@@ -86,7 +76,7 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
     );
     const findings = reconcile({ start, end }, upstream, ours);
     const complete = end.getTime() <= now.getTime();
-    const recorded = complete ? await this.record(provider, date, findings, operator, now) : 0;
+    const recorded = complete ? await this.findings.record(provider, date, findings, operator, now) : 0;
     return reportOf({ provider, date, complete, generatedAt: now.toISOString(), findings, recorded });
   }
 
@@ -102,72 +92,6 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
       throw new ServiceError('provider_unavailable', 'no live provider with a transaction report is configured');
     throw new ServiceError('validation_failed', `provider: required, one of ${names.join(', ')}`);
   }
-
-  /** Appends the mismatches not recorded before; returns how many were new. */
-  private async record(
-    provider: string,
-    date: string,
-    findings: readonly Finding[],
-    operator: Actor,
-    now: Date,
-  ): Promise<number> {
-    const streamId = reconciliationStreamId(provider, date);
-    const mismatches = findings.filter((finding) => MISMATCH_KINDS.includes(finding.kind));
-    for (let attempt = 1; ; attempt++) {
-      const stored = await this.store.readStream(streamId);
-      const known = new Set(stored.map((event) => event.eventId));
-      const fresh = mismatches
-        .map((finding) => ({ finding, eventId: mismatchEventId(provider, date, finding) }))
-        .filter(({ eventId }) => !known.has(eventId));
-      if (fresh.length === 0) return 0;
-      const events = fresh.map(({ finding, eventId }) =>
-        envelope(
-          mismatchEvent(provider, date, finding, now),
-          eventId,
-          metadata({
-            partnerId: finding.partnerId,
-            environment: 'live',
-            correlationId: finding.orderId,
-            actor: operator,
-            at: now,
-          }),
-        ),
-      );
-      try {
-        await this.store.append(streamId, events, stored.length ? stored[stored.length - 1].revision : 'no_stream');
-        return events.length;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= 5) throw error;
-      }
-    }
-  }
-}
-
-/** The same difference found again (same kind, order and upstream transaction) is the same event. */
-const mismatchEventId = (provider: string, date: string, finding: Finding): string =>
-  deterministicEventId(
-    'reconciliation',
-    provider,
-    date,
-    finding.kind,
-    finding.orderId,
-    finding.upstream?.transactionId ?? '-',
-  );
-
-function mismatchEvent(provider: string, date: string, finding: Finding, now: Date): ReconciliationMismatchFound {
-  return {
-    type: 'ReconciliationMismatchFound',
-    data: {
-      provider,
-      date,
-      kind: finding.kind as Exclude<FindingKind, 'matched'>,
-      orderId: finding.orderId,
-      upstream: finding.upstream,
-      ours: finding.ours,
-      detail: finding.detail,
-      foundAt: now.toISOString(),
-    },
-  };
 }
 
 function dayStart(date: string): Date {

@@ -8,6 +8,7 @@ import {
   ProviderOutcome,
   ProviderUnavailableError,
 } from '../ports/provider-gateway.port';
+import { OrderProduct } from '../../domain/wallet/order-product';
 import { ProviderBreakers } from './provider-breakers';
 
 /**
@@ -35,6 +36,10 @@ export class BreakerGuardedGateway implements ProviderGateway {
 
   fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null> {
     return this.guarded(() => this.provider.fetchBill(request, now, signal));
+  }
+
+  deliveryHorizonMs(kind: OrderProduct['kind']): number {
+    return this.provider.deliveryHorizonMs?.(kind) ?? 0;
   }
 
   private async guarded<T>(call: () => Promise<T>): Promise<T> {

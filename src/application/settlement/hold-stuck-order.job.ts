@@ -5,7 +5,11 @@ import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { OrderLifecycle } from './order-lifecycle';
 
-/** An order with no final outcome after the configured age is held (DISPUTED) for an operator; no refund. */
+/**
+ * An order with no final outcome after the configured age is held (DISPUTED) for an operator; no refund. A hold
+ * means "a person should look", not "stop asking": the order's provider is asked about it until its horizon
+ * (docs/decisions/0117-held-orders-followed.md).
+ */
 @Injectable()
 export class HoldStuckOrderJob implements JobHandler<'hold-stuck-order'> {
   readonly kind = JOB_KINDS.holdStuckOrder;
@@ -26,5 +30,6 @@ export class HoldStuckOrderJob implements JobHandler<'hold-stuck-order'> {
     });
     // The order stream may not exist yet if submission keeps failing; hold it once it does.
     if (!result.ok) throw new Error(result.error.detail);
+    await this.lifecycle.followHeld(orderId, result.state);
   }
 }

@@ -12,6 +12,10 @@ import { DeciderRunner, KnownState } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 import { JOB_KINDS } from '../shared/job-kinds';
+import { nextHeldLookUp } from '../../domain/transaction/held-follow-up';
+import { Finding } from '../../domain/reconciliation/reconciliation';
+import { OrderRouting } from '../routing/order-routing';
+import { FindingRecorder } from '../reconciliation/finding-recorder';
 
 /** When an order that may have reached its provider is looked up again after an answer that decided nothing. */
 export const LOOK_AGAIN_AFTER_MS = 30_000;
@@ -41,6 +45,8 @@ export class OrderLifecycle {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly runner: DeciderRunner,
+    private readonly routing: OrderRouting,
+    private readonly findings: FindingRecorder,
   ) {}
 
   load(orderId: string): Promise<{ state: TransactionState; revision: number }> {
@@ -175,15 +181,27 @@ export class OrderLifecycle {
       },
       eventId: (event: TransactionEvent) => deterministicEventId(orderId, ...eventIdParts(event)),
     });
-    if (result.ok) this.warnOfLateAnswers(result.events);
+    if (result.ok) {
+      this.warnOfLateAnswers(result.events, result.state);
+      await this.recordMismatchFindings(result.events, result.state);
+    }
     return result.ok
       ? { ok: true, state: result.state, revision: result.revision, position: result.position, events: result.events }
       : result;
   }
 
-  /** A provider answer after a hold or an outcome changes no status: an operator (or finance) has to act on it. */
-  private warnOfLateAnswers(events: readonly TransactionEvent[]): void {
+  /** A provider answer after an outcome changes no status: finance has to act on it. A held order it ends is told. */
+  private warnOfLateAnswers(events: readonly TransactionEvent[], state: TransactionState): void {
     for (const event of events) {
+      if ((event.type === 'TransactionSettled' || event.type === 'TransactionFailed') && !event.data.resolvedBy && state.heldAt) {
+        this.logger.warn(
+          `order ${event.data.orderId}: held since ${state.heldAt}, ended by the provider's word: ${event.type === 'TransactionSettled' ? 'succeeded' : `failed (${event.data.reason}), refunded`}`,
+        );
+      }
+      if (event.type === 'TransactionSuccessMismatched') {
+        const { orderId, reason } = event.data;
+        this.logger.warn(`order ${orderId}: held, the provider's success does not match it: ${reason}; finance has a finding`);
+      }
       if (event.type === 'TransactionFailureWithheld') {
         const { orderId, reason } = event.data;
         this.logger.warn(
@@ -211,7 +229,7 @@ export class OrderLifecycle {
   /**
    * The next look-up of an order the answer left open: when a pending answer asks for one, and
    * after any answer that decided nothing (unknown, or a failure withheld because an earlier
-   * attempt may have reached the provider).
+   * attempt may have reached the provider). A held order is asked about on its own schedule.
    */
   private async followUp(
     orderId: string,
@@ -221,6 +239,10 @@ export class OrderLifecycle {
     at: Date,
   ): Promise<void> {
     const status = result?.state.status;
+    if (status === 'DISPUTED') {
+      await this.followHeld(orderId, result?.state ?? null, at);
+      return;
+    }
     if (status !== 'INITIATED' && status !== 'PENDING') return;
     const withheld = result?.events.some((event) => event.type === 'TransactionFailureWithheld') ?? false;
     const delayMs =
@@ -232,13 +254,71 @@ export class OrderLifecycle {
             ? LOOK_AGAIN_AFTER_MS
             : null;
     if (delayMs === null) return;
-    const dueAt = new Date(at.getTime() + delayMs);
+    await this.scheduleLookUp(orderId, environment, new Date(at.getTime() + delayMs));
+  }
+
+  /**
+   * Schedules a held order's next look-up, until its provider's horizon for the product
+   * (docs/decisions/0117-held-orders-followed.md). The time is fixed by the hold, so every path that
+   * schedules it schedules the same job.
+   */
+  async followHeld(orderId: string, state: TransactionState | null, at: Date = this.clock.now()): Promise<Date | null> {
+    const order = state?.order;
+    if (!order || state.status !== 'DISPUTED' || !state.heldAt) return null;
+    const next = nextHeldLookUp(new Date(state.heldAt), at, this.horizonOf(state));
+    if (next) await this.scheduleLookUp(orderId, order.environment, next);
+    return next;
+  }
+
+  /** Until when the order's provider may still give its final word. */
+  horizonOf(state: TransactionState): Date {
+    const order = state.order;
+    if (!order) return new Date(0);
+    let horizonMs = 0;
+    try {
+      const gateway = this.routing.gatewayOf(order.environment, order.route, `order ${order.orderId}`);
+      horizonMs = gateway.deliveryHorizonMs?.(order.product.kind) ?? 0;
+    } catch {
+      // A provider no longer configured cannot be asked: the order waits for a person.
+    }
+    return new Date(Date.parse(order.placedAt) + horizonMs);
+  }
+
+  private async scheduleLookUp(orderId: string, environment: Environment, dueAt: Date): Promise<void> {
     await this.jobs.schedule({
       id: `${JOB_KINDS.pollOrder}:${orderId}:${dueAt.getTime()}`,
       kind: JOB_KINDS.pollOrder,
       dueAt,
       payload: { orderId, environment },
     });
+  }
+
+  /** A success that does not match its order is a finding for finance at once, beside the hold. */
+  private async recordMismatchFindings(events: readonly TransactionEvent[], state: TransactionState): Promise<void> {
+    const order = state.order;
+    const provider = order?.route?.provider;
+    if (!order || !provider) return;
+    for (const event of events) {
+      if (event.type !== 'TransactionSuccessMismatched') continue;
+      const { transactionId, amount, currency, at, reason } = event.data;
+      const finding: Finding = {
+        kind: 'amount_mismatch',
+        orderId: order.orderId,
+        partnerId: order.partnerId,
+        upstream: { customIdentifier: order.orderId, transactionId, status: 'succeeded', amount, currency, at },
+        ours: {
+          orderId: order.orderId,
+          partnerId: order.partnerId,
+          status: 'DISPUTED',
+          amount: order.amount,
+          currency: order.currency,
+          placedAt: order.placedAt,
+          operatorRef: null,
+        },
+        detail: `the provider's success does not match the order: ${reason}`,
+      };
+      await this.findings.record(provider, at.slice(0, 10), [finding], systemActor('settlement'), this.clock.now());
+    }
   }
 
   /** The result, or null when another path already gave the order its final outcome (nothing more to do). */
@@ -267,6 +347,13 @@ export function outcomeCommand(outcome: ProviderOutcome, call: ProviderCall, at:
       return call === 'submit'
         ? { type: 'RecordAttemptInDoubt', reason: outcome.reason, at: at.toISOString() }
         : { type: 'RecordLookUp', result: outcome.reason, at: at.toISOString() };
+    case 'mismatch': {
+      const { transactionId, amount, currency } = outcome.upstream;
+      return {
+        type: 'HoldOnMismatch',
+        mismatch: { reason: outcome.reason, operatorRef: outcome.operatorRef, transactionId, amount, currency, at: at.toISOString() },
+      };
+    }
   }
 }
 
@@ -294,6 +381,8 @@ export function eventIdParts(event: TransactionEvent): string[] {
     case 'TransactionLookedUp':
     case 'TransactionFailureWithheld':
       return [event.type, event.data.at];
+    case 'TransactionSuccessMismatched':
+      return [event.type];
     default:
       return [event.type];
   }

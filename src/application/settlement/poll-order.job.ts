@@ -6,10 +6,12 @@ import { OrderRouting } from '../routing/order-routing';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { holdStuckOrderJobId } from './stuck-order-check';
 import { OrderLifecycle } from './order-lifecycle';
+import { isUndecided } from '../../domain/transaction/transaction.decider';
 
 /**
  * Settlement, step 2: asks the provider again about an order it left open (pending, or nothing
- * known yet). A look-up never sends the order; one of an order the provider may have that finds
+ * known yet), or about a held one until its provider's horizon (docs/decisions/0117-held-orders-followed.md).
+ * A look-up never sends the order; one of a held order, or of an order the provider may have, that finds
  * nothing, or gets no answer, is kept as evidence.
  */
 @Injectable()
@@ -31,7 +33,7 @@ export class PollOrderJob implements JobHandler<'poll-order'> {
       ({ state, revision } = await this.lifecycle.recordInDoubt(orderId, inDoubtReason, { state, revision }));
     }
     const order = state.order;
-    if (!order || !['INITIATED', 'PENDING'].includes(state.status)) return {};
+    if (!order || !isUndecided(state.status)) return {};
     const providerOrder: ProviderOrder = {
       orderId,
       amount: order.amount,
@@ -49,6 +51,11 @@ export class PollOrderJob implements JobHandler<'poll-order'> {
       outcome = await provider.poll(providerOrder, this.clock.now());
     } catch (error) {
       await this.lifecycle.recordUnanswered(orderId, error, 'poll', 0, { state, revision });
+      // A held order's next look-up is on its own schedule, not the queue's retries.
+      if (state.status === 'DISPUTED') {
+        await this.lifecycle.followHeld(orderId, state);
+        return {};
+      }
       throw error;
     }
     const after = await this.lifecycle.recordOutcome(providerOrder, order.environment, outcome, { state, revision });

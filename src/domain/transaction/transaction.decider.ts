@@ -3,10 +3,12 @@ import { Decider, Decision, accept, refuse } from '../shared/decider';
 import { domainError } from '../shared/domain-error';
 import {
   FailureBasis,
+  ProviderAnswerAtResolution,
   ProviderAnsweredAfterHold,
   ProviderAnsweredAfterOutcome,
   TransactionEvent,
   TransactionInitiated,
+  TransactionSuccessMismatched,
   isAttemptFailure,
 } from './transaction.events';
 
@@ -18,7 +20,7 @@ export interface TransactionState {
   order: TransactionInitiated['data'] | null;
   /** Why it failed, and the operator who decided it when it was a manual resolution. */
   failure: { reason: string; resolvedBy: Actor | null } | null;
-  /** The provider's final answer if it came after the order was held (the first one only). */
+  /** The provider's final answer if it came after the order was held (logs written before held orders were followed). */
   lateAnswer: ProviderAnsweredAfterHold['data'] | null;
   /** The provider's own id of the order, once it said it took the order and has not decided yet. */
   providerReference: string | null;
@@ -32,6 +34,10 @@ export interface TransactionState {
   providerMayHaveIt: boolean;
   /** The number of the last submission run that sent nothing (see TransactionAttemptNotSent). */
   notSentAttempt: number | null;
+  /** When the order was held (DISPUTED); its follow-up look-ups are timed from then. */
+  heldAt: string | null;
+  /** The provider's first success that did not match the order (see TransactionSuccessMismatched). */
+  mismatch: TransactionSuccessMismatched['data'] | null;
 }
 
 export type TransactionCommand =
@@ -42,11 +48,31 @@ export type TransactionCommand =
   | { type: 'RecordAttemptInDoubt'; reason: string; at: string }
   | { type: 'RecordAttemptNotSent'; attempt: number; reason: string; at: string }
   | { type: 'RecordLookUp'; result: string; at: string }
+  | { type: 'HoldOnMismatch'; mismatch: Omit<TransactionSuccessMismatched['data'], 'orderId'> }
   | { type: 'DisputeTransaction'; reason: string; at: string }
-  | { type: 'ResolveTransaction'; outcome: 'success' | 'failed'; reason: string; operator: Actor; at: string };
+  | {
+      type: 'ResolveTransaction';
+      outcome: 'success' | 'failed';
+      reason: string;
+      operator: Actor;
+      at: string;
+      /** What the provider answered when asked at the moment of resolving (live orders). */
+      providerAnswer?: ProviderAnswerAtResolution;
+      /** Resolved against that answer, by an owner (docs/decisions/0118-resolution-asks-the-provider.md). */
+      againstProvider?: boolean;
+    };
 
-/** States in which the provider's word still decides. A held (DISPUTED) order waits for an operator. */
+/** States in which the order is still being followed at its provider without a person's attention. */
 const OPEN: ReadonlySet<TransactionStatus> = new Set(['INITIATED', 'PENDING']);
+
+/**
+ * States in which the provider's definitive word still decides the order: open, or held for a person (a hold
+ * means "a person should look", not "stop asking": docs/decisions/0117-held-orders-followed.md).
+ */
+const UNDECIDED: ReadonlySet<TransactionStatus> = new Set(['INITIATED', 'PENDING', 'DISPUTED']);
+
+/** Whether the order has no outcome yet (open, or held). */
+export const isUndecided = (status: TransactionStatus): boolean => UNDECIDED.has(status);
 
 const invalid = (detail: string): Decision<TransactionEvent> => refuse(domainError('invalid_state', detail));
 
@@ -61,6 +87,12 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
 
   switch (command.type) {
     case 'RecordSubmission':
+      // A held order the provider still processes: the answer is the evidence of this look-up.
+      if (state.status === 'DISPUTED')
+        return accept({
+          type: 'TransactionLookedUp',
+          data: { orderId, result: stillProcessing(command.providerReference), at: command.at },
+        });
       if (state.status !== 'INITIATED') return accept();
       return accept({
         type: 'TransactionSubmitted',
@@ -75,15 +107,7 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
           reason: null,
           answeredAt: command.at,
         });
-      if (state.status === 'DISPUTED')
-        return lateAnswer(state, {
-          orderId,
-          outcome: 'succeeded',
-          operatorRef: command.operatorRef,
-          reason: null,
-          answeredAt: command.at,
-        });
-      if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot succeed`);
+      if (!UNDECIDED.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot succeed`);
       return accept({
         type: 'TransactionSettled',
         data: { orderId, operatorRef: command.operatorRef, settledAt: command.at, resolvedBy: null, reason: null },
@@ -101,20 +125,12 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
           answeredAt: command.at,
         });
       }
-      if (attemptBasis && state.providerMayHaveIt && (OPEN.has(state.status) || state.status === 'DISPUTED'))
+      if (attemptBasis && state.providerMayHaveIt && UNDECIDED.has(state.status))
         return accept({
           type: 'TransactionFailureWithheld',
           data: { orderId, reason: command.reason, basis: attemptBasis, at: command.at },
         });
-      if (state.status === 'DISPUTED')
-        return lateAnswer(state, {
-          orderId,
-          outcome: 'failed',
-          operatorRef: null,
-          reason: command.reason,
-          answeredAt: command.at,
-        });
-      if (!OPEN.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot fail`);
+      if (!UNDECIDED.has(state.status)) return invalid(`order ${orderId} is ${state.status} and cannot fail`);
       return accept({
         type: 'TransactionFailed',
         data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: null, basis: command.basis },
@@ -130,12 +146,33 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
         data: { orderId, attempt: command.attempt, reason: command.reason, at: command.at },
       });
     case 'RecordLookUp':
-      // Routine look-ups are not recorded; those of an order the provider may have are evidence for a hold.
-      if (!OPEN.has(state.status) || !state.providerMayHaveIt) return accept();
+      // Routine look-ups are not recorded; those of a held order, or of one the provider may have, are evidence.
+      if (state.status !== 'DISPUTED' && (!OPEN.has(state.status) || !state.providerMayHaveIt)) return accept();
       return accept({ type: 'TransactionLookedUp', data: { orderId, result: command.result, at: command.at } });
     case 'DisputeTransaction':
-      if (state.status !== 'INITIATED' && state.status !== 'PENDING') return accept();
+      if (!OPEN.has(state.status)) return accept();
       return accept({ type: 'TransactionDisputed', data: { orderId, reason: command.reason, disputedAt: command.at } });
+    case 'HoldOnMismatch': {
+      const mismatch: TransactionEvent = {
+        type: 'TransactionSuccessMismatched',
+        data: { orderId, ...command.mismatch },
+      };
+      if (!UNDECIDED.has(state.status))
+        return answerAfterOutcome(state, {
+          orderId,
+          outcome: 'succeeded',
+          operatorRef: command.mismatch.operatorRef,
+          reason: command.mismatch.reason,
+          answeredAt: command.mismatch.at,
+        });
+      if (state.mismatch) return accept();
+      if (state.status === 'DISPUTED') return accept(mismatch);
+      const hold: TransactionEvent = {
+        type: 'TransactionDisputed',
+        data: { orderId, reason: `the provider's success does not match the order: ${command.mismatch.reason}`, disputedAt: command.mismatch.at },
+      };
+      return accept<TransactionEvent>(mismatch, hold);
+    }
     case 'ResolveTransaction':
       if (state.status !== 'DISPUTED') return invalid(`order ${orderId} is not held for manual resolution`);
       if (command.outcome === 'failed' && state.lateAnswer?.outcome === 'succeeded') {
@@ -144,29 +181,33 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
           `order ${orderId} cannot be failed and refunded: the provider answered that it succeeded (operator_ref ${operatorRef}) at ${answeredAt}, after it was held; resolve it as success`,
         );
       }
-      return command.outcome === 'success'
-        ? accept({
-            type: 'TransactionSettled',
-            data: {
-              orderId,
-              operatorRef: `manual-${orderId}`,
-              settledAt: command.at,
-              resolvedBy: command.operator,
-              reason: command.reason,
-            },
-          })
-        : accept({
-            type: 'TransactionFailed',
-            data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: command.operator },
-          });
+      {
+        const asked = {
+          ...(command.providerAnswer ? { providerAnswer: command.providerAnswer } : {}),
+          ...(command.againstProvider ? { againstProvider: true } : {}),
+        };
+        return command.outcome === 'success'
+          ? accept({
+              type: 'TransactionSettled',
+              data: {
+                orderId,
+                operatorRef: `manual-${orderId}`,
+                settledAt: command.at,
+                resolvedBy: command.operator,
+                reason: command.reason,
+                ...asked,
+              },
+            })
+          : accept({
+              type: 'TransactionFailed',
+              data: { orderId, reason: command.reason, failedAt: command.at, resolvedBy: command.operator, ...asked },
+            });
+      }
   }
 }
 
-/** A held order's first late answer is recorded; it changes no status. Later ones add nothing. */
-function lateAnswer(state: TransactionState, answer: ProviderAnsweredAfterHold['data']): Decision<TransactionEvent> {
-  if (state.lateAnswer) return accept();
-  return accept({ type: 'ProviderAnsweredAfterHold', data: answer });
-}
+const stillProcessing = (reference: string | null): string =>
+  `the provider is still processing it${reference ? ` (its reference ${reference})` : ''}`;
 
 /**
  * A final answer once the order has its outcome. A repeat of the provider's own answer is a
@@ -197,6 +238,8 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
         inDoubtSince: null,
         providerMayHaveIt: false,
         notSentAttempt: null,
+        heldAt: null,
+        mismatch: null,
       };
     case 'TransactionSubmitted':
       return {
@@ -215,7 +258,9 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
         resolvedManually: Boolean(event.data.resolvedBy),
       };
     case 'TransactionDisputed':
-      return { ...state, status: 'DISPUTED' };
+      return { ...state, status: 'DISPUTED', heldAt: event.data.disputedAt };
+    case 'TransactionSuccessMismatched':
+      return { ...state, mismatch: state.mismatch ?? event.data };
     case 'ProviderAnsweredAfterHold':
       return { ...state, lateAnswer: event.data };
     case 'ProviderAnsweredAfterOutcome':
@@ -242,6 +287,8 @@ export const transactionDecider: Decider<TransactionState, TransactionCommand, T
     inDoubtSince: null,
     providerMayHaveIt: false,
     notSentAttempt: null,
+    heldAt: null,
+    mismatch: null,
   },
   decide,
   evolve,

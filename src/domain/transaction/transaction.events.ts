@@ -27,9 +27,30 @@ export type TransactionSubmitted = {
   data: { orderId: string; providerReference: string | null; submittedAt: string };
 };
 
+/** What the provider answered when asked at the moment an operator resolved the order (live orders). */
+export type ProviderAnswerAtResolution = {
+  /** `no_answer`: the provider could not be asked or did not answer in time. */
+  word: 'succeeded' | 'failed' | 'pending' | 'unknown' | 'mismatch' | 'no_answer';
+  detail: string;
+  askedAt: string;
+};
+
+/** What a manual resolution records beside the operator: the provider's answer then, and whether it was overridden. */
+type ResolutionEvidence = {
+  providerAnswer?: ProviderAnswerAtResolution;
+  /** An owner resolved against the provider's answer (docs/decisions/0118-resolution-asks-the-provider.md). */
+  againstProvider?: boolean;
+};
+
 export type TransactionSettled = {
   type: 'TransactionSettled';
-  data: { orderId: string; operatorRef: string; settledAt: string; resolvedBy: Actor | null; reason: string | null };
+  data: {
+    orderId: string;
+    operatorRef: string;
+    settledAt: string;
+    resolvedBy: Actor | null;
+    reason: string | null;
+  } & ResolutionEvidence;
 };
 
 /**
@@ -60,7 +81,7 @@ export type TransactionFailed = {
     resolvedBy: Actor | null;
     /** A provider's failure: what it rests on. Absent for an operator's resolution (and for failures recorded before it existed). */
     basis?: FailureBasis;
-  };
+  } & ResolutionEvidence;
 };
 
 export type TransactionDisputed = {
@@ -69,8 +90,8 @@ export type TransactionDisputed = {
 };
 
 /**
- * The provider's final answer, arriving after the order was held: it changes no status (the
- * operator decides a held order), but it is kept as evidence for that decision.
+ * The provider's final answer, arriving after the order was held, as logs recorded it before a held order's
+ * provider word decided it (docs/decisions/0117-held-orders-followed.md): no longer written, still read.
  */
 export type ProviderAnsweredAfterHold = {
   type: 'ProviderAnsweredAfterHold';
@@ -127,7 +148,7 @@ export type TransactionAttemptNotSent = {
   data: { orderId: string; attempt: number; reason: string; at: string };
 };
 
-/** A look-up of an order in doubt that found nothing decisive yet: evidence for an operator if it is held. */
+/** A look-up of an order in doubt, or of a held one, that found nothing decisive yet: evidence for an operator. */
 export type TransactionLookedUp = {
   type: 'TransactionLookedUp';
   data: { orderId: string; result: string; at: string };
@@ -143,6 +164,24 @@ export type TransactionFailureWithheld = {
   data: { orderId: string; reason: string; basis: AttemptFailureBasis; at: string };
 };
 
+/**
+ * The provider reports the order succeeded, but not as it was placed (another identifier, amount or currency):
+ * the order is held at once and finance gets a finding (docs/decisions/0119-successes-checked-against-the-order.md).
+ */
+export type TransactionSuccessMismatched = {
+  type: 'TransactionSuccessMismatched';
+  data: {
+    orderId: string;
+    reason: string;
+    operatorRef: string;
+    /** The provider's transaction as it reported it. */
+    transactionId: string;
+    amount: string;
+    currency: string;
+    at: string;
+  };
+};
+
 export type TransactionEvent =
   | TransactionInitiated
   | TransactionSubmitted
@@ -154,7 +193,8 @@ export type TransactionEvent =
   | TransactionAttemptInDoubt
   | TransactionAttemptNotSent
   | TransactionLookedUp
-  | TransactionFailureWithheld;
+  | TransactionFailureWithheld
+  | TransactionSuccessMismatched;
 
 export const TRANSACTION_EVENTS: EventTypeTable<TransactionEvent> = {
   TransactionInitiated: true,
@@ -168,6 +208,7 @@ export const TRANSACTION_EVENTS: EventTypeTable<TransactionEvent> = {
   TransactionAttemptNotSent: true,
   TransactionLookedUp: true,
   TransactionFailureWithheld: true,
+  TransactionSuccessMismatched: true,
 };
 export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = typesOf(TRANSACTION_EVENTS);
 

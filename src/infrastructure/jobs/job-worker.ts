@@ -4,6 +4,7 @@ import { SqlDatabase } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { jobSpan } from '../tracing/background-spans';
 import { traced } from '../tracing/tracing';
+import { ProviderUnavailableError } from '../../application/ports/provider-gateway.port';
 
 interface ClaimedRow {
   job_id: string;
@@ -177,7 +178,11 @@ export class JobWorker {
       });
     } catch (error) {
       this.options.onError(error, job);
-      const retryAt = new Date(this.clock.now().getTime() + this.options.retryDelayMs(row.attempts));
+      // A provider that asked to be left alone for a while (a 429's Retry-After) is not asked again before then.
+      const askedToWaitMs = error instanceof ProviderUnavailableError ? (error.retryAfterMs ?? 0) : 0;
+      const retryAt = new Date(
+        this.clock.now().getTime() + Math.max(this.options.retryDelayMs(row.attempts), askedToWaitMs),
+      );
       await this.db.query(
         'UPDATE jobs SET due_at = $2, locked_until = NULL, last_error = $3 WHERE job_id = $1 AND attempts = $4',
         [job.id, retryAt.toISOString(), error instanceof Error ? error.message : String(error), row.attempts],

@@ -1,4 +1,5 @@
 import { serviceMetrics } from '../metrics/service-metrics';
+import { OrderProduct } from '../../domain/wallet/order-product';
 import {
   BillQuery,
   FinalProviderOutcome,
@@ -41,6 +42,10 @@ export class ProviderWithDeadline implements ProviderGateway {
   /** No call is made, so no deadline applies: the provider's own answer without a call, if it gives one. */
   answerWithoutCall(order: ProviderOrder): FinalProviderOutcome | null {
     return this.provider.answerWithoutCall?.(order) ?? null;
+  }
+
+  deliveryHorizonMs(kind: OrderProduct['kind']): number {
+    return this.provider.deliveryHorizonMs?.(kind) ?? 0;
   }
 
   fetchBill(request: BillQuery, now: Date): Promise<OutstandingBill | null> {

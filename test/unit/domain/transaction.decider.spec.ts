@@ -87,6 +87,8 @@ describe('the life of an order', () => {
         inDoubtSince: null,
         providerMayHaveIt: false,
         notSentAttempt: null,
+        heldAt: null,
+        mismatch: null,
       });
     });
 
@@ -213,6 +215,99 @@ describe('the life of an order', () => {
       transaction.given(initiated, submitted, disputed).when(dispute).thenNothingHappens();
     });
 
+    it("a held order is decided by the provider's word whenever it comes: a success settles it, its record of a failure fails it", () => {
+      const afterSuccess = transaction.given(initiated, submitted, disputed).when(settle).then(settled);
+      expect(afterSuccess).toMatchObject({ status: 'SUCCESS', heldAt: LATER, resolvedManually: false });
+      const afterFailure = transaction.given(initiated, submitted, disputed).when(fail).then(failed);
+      expect(afterFailure).toMatchObject({ status: 'FAILED', heldAt: LATER });
+    });
+
+    it('a held order the provider may have is not failed on a refusal of one attempt: the refusal is kept as evidence', () => {
+      transaction
+        .given(initiated, submitted, disputed)
+        .when({ type: 'FailTransaction', reason: 'recently recharged', basis: 'refused', at: LATER })
+        .then({
+          type: 'TransactionFailureWithheld',
+          data: { orderId: ORDER, reason: 'recently recharged', basis: 'refused', at: LATER },
+        });
+    });
+
+    it("every look-up of a held order is evidence, a 'still processing' answer included, and none changes its status", () => {
+      const lookedUp = transaction
+        .given(initiated, disputed)
+        .when({ type: 'RecordLookUp', result: 'no transaction under ord_1 yet', at: LATER })
+        .then({ type: 'TransactionLookedUp', data: { orderId: ORDER, result: 'no transaction under ord_1 yet', at: LATER } });
+      expect(lookedUp.status).toBe('DISPUTED');
+      const processing = transaction
+        .given(initiated, submitted, disputed)
+        .when({ type: 'RecordSubmission', providerReference: 'prov-9', at: LATER })
+        .then({
+          type: 'TransactionLookedUp',
+          data: { orderId: ORDER, result: 'the provider is still processing it (its reference prov-9)', at: LATER },
+        });
+      expect(processing.status).toBe('DISPUTED');
+    });
+
+    it('a success that does not match the order holds an open order at once, with the mismatch kept once', () => {
+      const mismatch = {
+        reason: 'delivered 99.00 INR, not 100.00 INR',
+        operatorRef: 'op-ref-2',
+        transactionId: 'tx-2',
+        amount: '99.00',
+        currency: 'INR',
+        at: LATER,
+      };
+      const state = transaction
+        .given(initiated, submitted)
+        .when({ type: 'HoldOnMismatch', mismatch })
+        .then(
+          { type: 'TransactionSuccessMismatched', data: { orderId: ORDER, ...mismatch } },
+          {
+            type: 'TransactionDisputed',
+            data: {
+              orderId: ORDER,
+              reason: "the provider's success does not match the order: delivered 99.00 INR, not 100.00 INR",
+              disputedAt: LATER,
+            },
+          },
+        );
+      expect(state).toMatchObject({ status: 'DISPUTED', mismatch: { transactionId: 'tx-2' } });
+      transaction
+        .given(initiated, disputed)
+        .when({ type: 'HoldOnMismatch', mismatch })
+        .then({ type: 'TransactionSuccessMismatched', data: { orderId: ORDER, ...mismatch } });
+      transaction
+        .given(initiated, disputed, { type: 'TransactionSuccessMismatched', data: { orderId: ORDER, ...mismatch } })
+        .when({ type: 'HoldOnMismatch', mismatch })
+        .thenNothingHappens();
+    });
+
+    it('a held order from a log written before held orders were followed settles on the provider success it had kept', () => {
+      const lateSuccess: ProviderAnsweredAfterHold = {
+        type: 'ProviderAnsweredAfterHold',
+        data: { orderId: ORDER, outcome: 'succeeded', operatorRef: 'op-ref-1', reason: null, answeredAt: LATER },
+      };
+      transaction.given(initiated, submitted, disputed, lateSuccess).when(settle).then(settled);
+    });
+
+    it("a resolution records the provider's answer when it was asked, and an owner's override of it", () => {
+      const providerAnswer = { word: 'pending' as const, detail: 'still processing', askedAt: LATER };
+      transaction
+        .given(initiated, submitted, disputed)
+        .when({ ...resolve('failed'), providerAnswer, againstProvider: true } as TransactionCommand)
+        .then({
+          type: 'TransactionFailed',
+          data: {
+            orderId: ORDER,
+            reason: 'confirmed with the operator by phone',
+            failedAt: LATER,
+            resolvedBy: OPERATOR,
+            providerAnswer,
+            againstProvider: true,
+          },
+        });
+    });
+
     const lateSuccess: ProviderAnsweredAfterHold = {
       type: 'ProviderAnsweredAfterHold',
       data: { orderId: ORDER, outcome: 'succeeded', operatorRef: 'op-ref-1', reason: null, answeredAt: LATER },
@@ -221,18 +316,6 @@ describe('the life of an order', () => {
       type: 'ProviderAnsweredAfterHold',
       data: { orderId: ORDER, outcome: 'failed', operatorRef: null, reason: 'operator declined', answeredAt: LATER },
     };
-
-    it('a held order keeps a late word from the provider as evidence, but only an operator decides it now', () => {
-      const afterSuccess = transaction.given(initiated, submitted, disputed).when(settle).then(lateSuccess);
-      expect(afterSuccess).toMatchObject({ status: 'DISPUTED', lateAnswer: lateSuccess.data });
-      const afterFailure = transaction.given(initiated, submitted, disputed).when(fail).then(lateFailure);
-      expect(afterFailure).toMatchObject({ status: 'DISPUTED', lateAnswer: lateFailure.data });
-    });
-
-    it('only the first late word is kept', () => {
-      transaction.given(initiated, submitted, disputed, lateFailure).when(settle).thenNothingHappens();
-      transaction.given(initiated, submitted, disputed, lateSuccess).when(settle).thenNothingHappens();
-    });
 
     it('an order the provider said succeeded after it was held cannot be failed and refunded; it can be resolved as a success', () => {
       transaction

@@ -127,6 +127,9 @@ async function signIn() {
     await loadHeader();
   } catch (error) {
     if (error instanceof StaleReply) return;
+    // Nothing of a half-read header stays (the settings may have answered before the balance was refused), the
+    // forms stay locked, and the other read's reply, if it is still on its way, is dropped.
+    clearPage();
     session.key = null;
     $('sign-in-error').textContent = describe(error);
     $('sign-in-error').hidden = false;

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// `npm run test:flakes -- [--runs N] [filter...]`: runs every integration, simulation and contract spec N times
+// (FLAKE_RUNS or --runs, default 5), each run of each file in its own jest process (--runInBand), one line per run,
+// then reports every file that failed at least once: its failed runs and their first failing tests. A filter keeps
+// the files whose path contains it (`npm run test:flakes -- --runs 20 portal console`). Exits 1 if any run failed.
+const { spawn } = require('node:child_process');
+const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join, relative } = require('node:path');
+
+const root = join(__dirname, '..');
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const runs = Number(runsAt >= 0 ? args.splice(runsAt, 2)[1] : process.env.FLAKE_RUNS || 5);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error('usage: npm run test:flakes -- [--runs N] [filter...]   (or FLAKE_RUNS=N; N a whole number >= 1)');
+  process.exit(2);
+}
+const filters = args;
+
+const specs = (folder) =>
+  readdirSync(join(root, folder), { recursive: true })
+    .filter((name) => name.endsWith('.spec.ts'))
+    .map((name) => relative(root, join(root, folder, name)))
+    .sort();
+const files = ['test/integration', 'test/simulation', 'test/contract']
+  .flatMap(specs)
+  .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)));
+if (files.length === 0) {
+  console.error(`no spec file matches ${filters.join(', ')}`);
+  process.exit(2);
+}
+
+const logs = mkdtempSync(join(tmpdir(), 'flake-hunt-'));
+const failures = new Map(); // file -> [{ run, tests, log }]
+let interrupted = false;
+process.on('SIGINT', () => (interrupted = true)); // jest gets the Ctrl-C too; the runs so far are reported
+
+/** One jest process for one file: whether it passed, its failing tests (or why there are none), its output. */
+function runOnce(file, run) {
+  const results = join(logs, 'results.json');
+  rmSync(results, { force: true });
+  const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+  const child = spawn(
+    process.execPath,
+    [jest, '--runInBand', '--runTestsByPath', file, '--json', `--outputFile=${results}`],
+    {
+      cwd: root,
+      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      let tests;
+      try {
+        const [suite] = JSON.parse(readFileSync(results, 'utf8')).testResults;
+        tests = suite.assertionResults
+          .filter((test) => test.status === 'failed')
+          .map((test) => ({ name: test.fullName, why: test.failureMessages.join('\n') }));
+        // A failure outside any test (a hook, an import, an open handle's error) is the file's own.
+        if (tests.length === 0 && suite.message) tests = [{ name: '(the file itself)', why: suite.message }];
+      } catch {
+        tests = [{ name: '(no jest results)', why: `exit code ${code}, signal ${signal}` }];
+      }
+      const passed = code === 0;
+      let log = null;
+      if (!passed) {
+        log = join(logs, `${file.replace(/[/\\]/g, '_')}.run${run}.log`);
+        writeFileSync(log, output);
+      }
+      resolve({ passed, tests, log, signal });
+    });
+  });
+}
+
+/** The first line of a failure message that says something (jest's messages start with colour codes and blank lines). */
+const firstLine = (why) =>
+  why
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '' && !line.startsWith('●')) ?? '';
+
+function report() {
+  console.log(`\n${failures.size === 0 ? 'No file failed.' : `${failures.size} file(s) failed at least once:`}`);
+  for (const [file, failed] of failures) {
+    console.log(`\n${file}: failed ${failed.length} time(s), run(s) ${failed.map((one) => one.run).join(', ')}`);
+    for (const { run, tests, log } of failed) {
+      console.log(`  run ${run} (output: ${log})`);
+      for (const test of tests.slice(0, 3)) console.log(`    ✕ ${test.name}\n      ${firstLine(test.why)}`);
+      if (tests.length > 3) console.log(`    … and ${tests.length - 3} more`);
+    }
+  }
+}
+
+async function main() {
+  console.log(`${files.length} file(s), ${runs} run(s) each; output of failed runs in ${logs}`);
+  for (let run = 1; run <= runs && !interrupted; run += 1) {
+    for (const file of files) {
+      if (interrupted) break;
+      const started = Date.now();
+      const result = await runOnce(file, run);
+      if (result.signal === 'SIGINT') interrupted = true;
+      if (interrupted) break;
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`run ${run}/${runs}  ${result.passed ? 'PASS' : 'FAIL'}  ${seconds.padStart(6)} s  ${file}`);
+      if (!result.passed) failures.set(file, [...(failures.get(file) ?? []), { run, ...result }]);
+    }
+  }
+  if (interrupted) console.log('\nInterrupted: the report covers the runs that finished.');
+  report();
+  process.exit(failures.size > 0 || interrupted ? 1 : 0);
+}
+
+void main();
