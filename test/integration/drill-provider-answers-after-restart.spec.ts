@@ -102,7 +102,7 @@ describe('failure drill: the provider answering after the service restarted', ()
     };
   }
 
-  it('a failure answered after the order was held is recorded once, and the operator failure refunds once', async () => {
+  it("a failure answered after the order was held ends it: the provider's record refunds it once, and nothing is left to resolve", async () => {
     const { restarted, orderId, token } = await orderInFlightAcrossACrash();
     const retry = await retryInFlight(restarted, orderId);
 
@@ -116,19 +116,19 @@ describe('failure drill: the provider answering after the service restarted', ()
 
     retry.answer({ status: 'failed', reason: 'declined upstream', basis: 'provider_record' });
     await retry.settled;
-    expect(await refundsAndStatus(other, orderId)).toEqual({ status: 'DISPUTED', refunds: 0, lateAnswer: 'failed' });
+    await other.settle();
+    expect(await refundsAndStatus(other, orderId)).toEqual({ status: 'FAILED', refunds: 1, lateAnswer: null });
 
     const resolved = await other.admin('POST', `/orders/${orderId}/resolve`, {
       outcome: 'failed',
       reason: 'the provider declined it',
     });
-    expect(resolved.status).toBe(200);
-    await other.settle();
+    expect(resolved.status).toBe(409);
     await other.crash();
     const last = await start();
     doubles.clock.advance(60 * MINUTE);
     await last.settle();
-    expect(await refundsAndStatus(last, orderId)).toEqual({ status: 'FAILED', refunds: 1, lateAnswer: 'failed' });
+    expect(await refundsAndStatus(last, orderId)).toEqual({ status: 'FAILED', refunds: 1, lateAnswer: null });
     expect((await last.request('GET', '/v1/partner/balance', { token })).body.available).toBe('1000.00');
     expect((await last.admin('GET', '/verify')).body).toMatchObject({ ok: true, breaches: [], in_progress: [] });
   });

@@ -17,17 +17,24 @@ const MINUTE = 60 * SECOND;
 /** Poll delays the upstream asks for: some past the sandbox's 30 s, some past the stuck-order timer (15 min). */
 const POLL_DELAYS_MS = [5 * SECOND, 30 * SECOND, 2 * MINUTE, 16 * MINUTE];
 
+/** Some orders are decided only after they are held (15 min): this long after placement. */
+const DECIDES_LATE_AFTER_MS = 18 * MINUTE;
+/** How long after placement a held order is still asked about. */
+export const SCRIPTED_HORIZON_MS = 2 * 60 * MINUTE;
+
 interface OrderScript {
   answers: ScriptedAnswer[];
   calls: number;
   pollAfterMs: number;
+  /** Until this long after placement the upstream says only "still processing" (no poll asked); null: from the start. */
+  decidesAfterMs: number | null;
 }
 
 /**
  * The upstream of the simulation, for both environments. Each order gets a script drawn from its
  * own stream of the seed: some pending answers or failed calls, then a final outcome (or none: the
- * order stays pending until it is held), then duplicate answers that repeat the outcome or, now
- * and then, contradict it (an upstream that changes its mind, or answers late). The scheduler can
+ * order stays pending until it is held, or is decided only after it was held), then duplicate answers that
+ * repeat the outcome or, now and then, contradict it (an upstream that changes its mind, or answers late). The scheduler can
  * take the whole upstream down, and can make the next call hang so that the service "crashes"
  * while a provider call is in flight.
  */
@@ -62,12 +69,16 @@ export class ScriptedProvider implements ProviderGateway, ProviderDirectory {
     this.hang = null;
   }
 
-  submit(order: ProviderOrder): Promise<ProviderOutcome> {
-    return this.answer('submit', order);
+  submit(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
+    return this.answer('submit', order, now);
   }
 
-  poll(order: ProviderOrder): Promise<ProviderOutcome> {
-    return this.answer('poll', order);
+  poll(order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
+    return this.answer('poll', order, now);
+  }
+
+  deliveryHorizonMs(): number {
+    return SCRIPTED_HORIZON_MS;
   }
 
   async fetchBill(request: BillQuery): Promise<OutstandingBill | null> {
@@ -87,14 +98,16 @@ export class ScriptedProvider implements ProviderGateway, ProviderDirectory {
     return this.scripts.get(orderId)?.calls ?? 0;
   }
 
-  private answer(call: 'submit' | 'poll', order: ProviderOrder): Promise<ProviderOutcome> {
+  private answer(call: 'submit' | 'poll', order: ProviderOrder, now: Date): Promise<ProviderOutcome> {
     if (this.outage) {
       this.log.push(`${call} ${order.orderId}: upstream down`);
       return Promise.reject(new ProviderUnavailableError('simulated upstream outage'));
     }
     const script = this.scriptOf(order.orderId);
-    const answer = script.answers[Math.min(script.calls, script.answers.length - 1)];
-    script.calls += 1;
+    const undecided =
+      script.decidesAfterMs !== null && now.getTime() < Date.parse(order.placedAt) + script.decidesAfterMs;
+    const answer = undecided ? 'pending_no_poll' : script.answers[Math.min(script.calls, script.answers.length - 1)];
+    if (!undecided) script.calls += 1;
     this.log.push(`${call} ${order.orderId}: ${answer}`);
     const hang = this.hang;
     if (hang) {
@@ -139,14 +152,19 @@ function drawScript(random: SeededRandom): OrderScript {
   const pollAfterMs = random.pick(POLL_DELAYS_MS);
   for (let i = random.int(0, 3); i > 0; i--)
     answers.push(random.chance(0.25) ? 'unavailable' : random.chance(0.15) ? 'pending_no_poll' : 'pending');
-  const final = random.weighted({ succeeded: 55, failed: 30, never: 15 });
+  const final = random.weighted({ succeeded: 50, failed: 25, never: 15, late_success: 5, late_failure: 5 });
   if (final === 'never') {
     answers.push('pending');
-    return { answers, calls: 0, pollAfterMs };
+    return { answers, calls: 0, pollAfterMs, decidesAfterMs: null };
+  }
+  if (final === 'late_success' || final === 'late_failure') {
+    // Decided only once held: the hold's look-ups must find it.
+    const late: ScriptedAnswer = final === 'late_success' ? 'succeeded' : 'failed';
+    return { answers: [late], calls: 0, pollAfterMs, decidesAfterMs: DECIDES_LATE_AFTER_MS };
   }
   answers.push(final);
   // Later calls (a retried submission, a poll scheduled before the outcome) get a duplicate, sometimes a contradiction.
   const contradiction: ScriptedAnswer = final === 'succeeded' ? 'failed' : 'succeeded';
   for (let i = 0; i < 3; i++) answers.push(random.chance(0.3) ? contradiction : final);
-  return { answers, calls: 0, pollAfterMs };
+  return { answers, calls: 0, pollAfterMs, decidesAfterMs: null };
 }

@@ -9,15 +9,22 @@ const SEEDS = [1, 2, 3];
 const STEPS = 50;
 
 describe('seeded simulation of the money core', () => {
+  let decidedAfterHold = 0;
+
   it.each(SEEDS)(
     'seed %i keeps every money invariant and read model, through crashes and late answers',
     async (seed) => {
       const result = await runSimulation({ seed, steps: STEPS });
       if (result.failure) throw new Error(describeFailure(result));
       expect(result.trace).toHaveLength(STEPS + 1);
+      decidedAfterHold += result.stats.held_then_decided_by_provider ?? 0;
     },
     60_000,
   );
+
+  it("the seeds above held orders that their upstream later decided, and the upstream's word ended them", () => {
+    expect(decidedAfterHold).toBeGreaterThan(0);
+  });
 
   // Concurrent steps are left out: which of several concurrent requests commits first is the database's call.
   it('replays a sequential seed exactly: the same steps get the same answers and the same order ids', async () => {

@@ -47,6 +47,8 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 /** STUCK_ORDER_AFTER_SECONDS' default: a pending order is held after 15 minutes. */
 const STUCK_AFTER_MS = 15 * MINUTE;
+/** Past the time the scripted upstream decides its late orders (18 min after placement) and their next look-ups. */
+const LATE_DECISIONS_MS = 30 * MINUTE;
 const START = new Date('2026-01-15T10:00:00.000Z');
 
 /** How often each kind of step is drawn. */
@@ -663,6 +665,8 @@ class SimulationRun {
   /** The upstream comes back, time goes by, operators resolve what is held: every order must end final. */
   private async windDown(): Promise<string> {
     this.provider.outage = false;
+    // Time enough for held orders the upstream decides late to be found by their look-ups, before anyone resolves them.
+    this.clock.advance(LATE_DECISIONS_MS);
     for (let round = 1; round <= 20; round++) {
       await this.live.settle();
       const held = await this.expectStatus(
@@ -679,6 +683,9 @@ class SimulationRun {
       const fold = await foldLog(this.live.get<EventStore>(EVENT_STORE));
       const open = [...fold.orders.values()].filter((order) => !isFinal(order));
       if (open.length === 0) {
+        this.stats.held_then_decided_by_provider = [...fold.orders.values()].filter(
+          (order) => order.state.heldAt !== null && isFinal(order) && !order.state.resolvedManually,
+        ).length;
         await this.checkInvariants(0);
         return `wind-down: every order final after ${round} round(s), verify clean`;
       }
