@@ -35,6 +35,9 @@ import {
   ShowPartnerHandler,
 } from '../application/operations/admin-queries';
 import { ResolveOrderHandler } from '../application/operations/resolve-order';
+import { ProviderAtResolution } from '../application/operations/provider-at-resolution';
+import { HeldOrderFollowUp } from '../application/operations/held-order-follow-up';
+import { HeldOrdersAfterUpgrade } from '../application/settlement/held-orders-after-upgrade';
 import { BACK_OFFICE_QUERY_HANDLERS } from '../application/operations/back-office-queries';
 import { FetchBillHandler } from '../application/orders/fetch-bill';
 import { GetTransactionHandler } from '../application/orders/get-transaction';
@@ -178,6 +181,9 @@ const JOBS = [
     },
     OrderLifecycle,
     FindingRecorder,
+    ProviderAtResolution,
+    HeldOrderFollowUp,
+    HeldOrdersAfterUpgrade,
     SandboxGrant,
     RouteBook,
     ProviderBreakers,

@@ -46,7 +46,7 @@ describe('manual resolution against a reconciliation finding (simulator over HTT
   const balance = async () => (await service.partner('GET', '/balance', liveKey)).body.available;
   const resolve = (body: Record<string, unknown>) => service.admin('POST', `/orders/${orderId}/resolve`, body);
 
-  it('refuses to fail and refund an order the provider reports paid, unless the operator says it is meant', async () => {
+  it('refuses to fail and refund an order the provider reports paid, even when said to be meant while the provider still says paid', async () => {
     // The provider's report shows the held order paid after all; reconciliation of the day records it.
     const day = service.clock.now().toISOString().slice(0, 10);
     transactionsOf(upstream, orderId)[0].status = 'SUCCESSFUL';
@@ -68,19 +68,22 @@ describe('manual resolution against a reconciliation finding (simulator over HTT
       400,
       'validation_failed',
     );
-    await service.settle();
     expect(await balance()).toBe(before);
     expect((await service.admin('GET', `/orders/${orderId}`)).body.status).toBe('DISPUTED');
 
+    // Said to be meant against reconciliation, it is still refused: asked now, the provider answers that it succeeded.
     const meant = await resolve({
       outcome: 'failed',
       reason: 'the provider confirmed in writing that it reversed the recharge',
       against_reconciliation: true,
     });
-    expect(meant.status).toBe(200);
-    expect(meant.body.status).toBe('FAILED');
+    expectRefusal(meant, 409, 'invalid_state');
+    expect(meant.body.detail).toContain('the provider answers succeeded');
+
+    // Its next look-up ends the held order as the provider says: settled, the debit stands, nothing is refunded.
     await service.settle();
-    expect(cents(await balance())).toBe(cents(before) + 19_900n);
+    expect((await service.admin('GET', `/orders/${orderId}`)).body.status).toBe('SUCCESS');
+    expect(await balance()).toBe(before);
     expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
   });
 });

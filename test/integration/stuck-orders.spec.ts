@@ -187,7 +187,7 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
     }
   });
 
-  it("a held order whose provider later records a failure is failed and refunded once by that word; later answers add nothing", async () => {
+  it('a held order whose provider later records a failure is failed and refunded once by that word; later answers add nothing', async () => {
     const orderId = await heldOrderId('late-failure-01');
     const lifecycle = service.app.get(OrderLifecycle);
     const order = {
@@ -203,7 +203,11 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       reason: 'operator declined',
       basis: 'provider_record',
     });
-    await lifecycle.recordOutcome(order, 'sandbox', { status: 'failed', reason: 'operator declined', basis: 'provider_record' });
+    await lifecycle.recordOutcome(order, 'sandbox', {
+      status: 'failed',
+      reason: 'operator declined',
+      basis: 'provider_record',
+    });
     await service.settle();
 
     expect(await heldOrder(orderId)).toBeUndefined();

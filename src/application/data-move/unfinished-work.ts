@@ -26,7 +26,7 @@ const SUBMISSION_MAY_HAVE_RUN =
  * - a failure not yet refunded: the refund; a partner not yet granted its sandbox credit: the grant;
  * - an order submitted without a final answer and not held: a poll now, and its stuck-order check one
  *   STUCK_ORDER_AFTER_SECONDS from now (the downtime of the move does not count against the provider, and the
- *   poll answers first).
+ *   poll answers first); a held order: a poll now, which goes on on the hold's own schedule.
  * Webhook deliveries are not in the log, so none is scheduled again (an operator can resend one).
  *
  * The job rows did not move, so the log cannot tell whether a run of a live order's submission was under way
@@ -39,6 +39,8 @@ export class UnfinishedWork {
   private readonly unrefunded = new Map<string, RecordedEvent<TransactionFailed>>();
   private readonly ungranted = new Map<string, RecordedEvent<PartnerOnboarded>>();
   private readonly open = new Map<string, OpenOrder>();
+  /** Held orders, each still followed at its provider until its horizon (docs/decisions/0117-held-orders-followed.md). */
+  private readonly held = new Map<string, Environment>();
 
   constructor(
     private readonly reactions: Reaction<WalletDebited | TransactionFailed | PartnerOnboarded> = orderReactions(),
@@ -71,12 +73,19 @@ export class UnfinishedWork {
         if (order) order.answeredOrInDoubt = true;
         return;
       }
-      case 'TransactionSettled':
-      case 'TransactionDisputed':
+      case 'TransactionDisputed': {
+        const order = this.open.get(event.data.orderId);
+        if (order) this.held.set(event.data.orderId, order.environment);
         this.open.delete(event.data.orderId);
+        return;
+      }
+      case 'TransactionSettled':
+        this.open.delete(event.data.orderId);
+        this.held.delete(event.data.orderId);
         return;
       case 'TransactionFailed':
         this.open.delete(event.data.orderId);
+        this.held.delete(event.data.orderId);
         this.unrefunded.set(event.data.orderId, event);
         return;
     }
@@ -107,6 +116,13 @@ export class UnfinishedWork {
       },
       holdStuckOrderJob(orderId, new Date(now.getTime() + stuckOrderAfterMs)),
     ]);
-    return [...submissions, ...reacted, ...followed];
+    // A held order is looked up now; that look-up schedules its next one on the hold's own times.
+    const stillHeld = [...this.held].map(([orderId, environment]): Job => ({
+      id: `${JOB_KINDS.pollOrder}:${orderId}:${now.getTime()}`,
+      kind: JOB_KINDS.pollOrder,
+      dueAt: now,
+      payload: { orderId, environment },
+    }));
+    return [...submissions, ...reacted, ...followed, ...stillHeld];
   }
 }

@@ -4,6 +4,7 @@ import { PublicStatus, TransactionStatus, publicStatusOf } from '../../domain/tr
 import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
 import { OrderKind, OrderProduct } from '../../domain/wallet/order-product';
 import { OrderView } from '../ports/read-models.port';
+import type { HeldOrderFollowUpResource } from './held-order-follow-up';
 
 type AfterHold = ProviderAnsweredAfterHold['data'];
 type AfterOutcome = ProviderAnsweredAfterOutcome['data'];
@@ -49,10 +50,10 @@ export interface AdminOrderResource {
   updated_at: string;
 }
 
-/** A list of orders as operators see them. */
+/** A list of orders as operators see them; a held order also says how it is followed at its provider. */
 export interface AdminOrderListResource {
   count: number;
-  orders: AdminOrderResource[];
+  orders: (AdminOrderResource & { follow_up?: HeldOrderFollowUpResource | null })[];
 }
 
 /** What operators see of an order: the internal status too. */

@@ -7,6 +7,7 @@ import { Environment } from '../../domain/shared/environment';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { AdminOrderListResource, AdminOrderResource, adminOrderResource } from './admin-order-resource';
+import { HeldOrderFollowUp } from './held-order-follow-up';
 
 /** A wallet's balance as the back office shows it. */
 export interface WalletBalanceResource {
@@ -70,15 +71,22 @@ export class ListOrdersForOperators extends Query<AdminOrderListResource> {
   }
 }
 
+/** Held orders, each with how it is followed at its provider. */
 @QueryHandler(ListOrdersForOperators)
 export class ListOrdersForOperatorsHandler implements IQueryHandler<ListOrdersForOperators> {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    private readonly followUp: HeldOrderFollowUp,
+  ) {}
 
   async execute({ heldOnly, limit }: ListOrdersForOperators): Promise<AdminOrderListResource> {
     if (!heldOnly)
       throw new ServiceError('validation_failed', 'held: only the held orders can be listed here (held=true)');
     const orders = await this.readModels.heldOrders(limit);
-    return { count: orders.length, orders: orders.map(adminOrderResource) };
+    const listed = await Promise.all(
+      orders.map(async (order) => ({ ...adminOrderResource(order), follow_up: await this.followUp.of(order.orderId) })),
+    );
+    return { count: listed.length, orders: listed };
   }
 }
 

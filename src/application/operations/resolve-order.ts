@@ -1,6 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { contradictsProvider, providerWordOf } from '../../domain/reconciliation/provider-word';
+import { OperatorRole } from '../../domain/back-office/operator-role';
+import { ProviderAnswerAtResolution } from '../../domain/transaction/transaction.events';
+import { resolutionContradicts } from '../../domain/transaction/resolution-rule';
+import { ProviderAtResolution } from './provider-at-resolution';
 import { Actor } from '../../domain/shared/actor';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
@@ -11,14 +15,25 @@ import { OrderLifecycle } from '../settlement/order-lifecycle';
 import { ServiceError } from '../shared/service-error';
 import { AdminOrderResource, adminOrderResource } from './admin-order-resource';
 
-export class ResolveOrder extends Command<AdminOrderResource> {
+/** A resolved order as operators see it, with what its provider answered when asked at the moment of resolving. */
+export interface ResolvedOrderResource extends AdminOrderResource {
+  provider_answer: { word: ProviderAnswerAtResolution['word']; detail: string; asked_at: string } | null;
+  against_provider: boolean;
+}
+
+export class ResolveOrder extends Command<ResolvedOrderResource> {
   constructor(
     readonly orderId: string,
     readonly outcome: 'success' | 'failed',
     readonly reason: string,
     readonly operator: Actor,
-    /** Resolve even against what the provider's reports said of the order (see `resolutionAgainstProvider`). */
-    readonly againstReconciliation = false,
+    readonly role: OperatorRole,
+    readonly overrides: {
+      /** Resolve even against what the provider's reports said of the order (docs/decisions/0116-resolution-against-reconciliation.md). */
+      againstReconciliation?: boolean;
+      /** An owner resolves against the provider's answer (docs/decisions/0118-resolution-asks-the-provider.md). */
+      againstProvider?: boolean;
+    } = {},
   ) {
     super();
   }
@@ -28,7 +43,9 @@ export class ResolveOrder extends Command<AdminOrderResource> {
  * An operator settles or fails a held order; a failure is refunded once by the refund process. A
  * resolution that says the opposite of what reconciliation found in the provider's reports (failing
  * an order the provider reports paid, which would refund delivered money) is refused unless the
- * operator says it is meant (`againstReconciliation`), having checked with the provider.
+ * operator says it is meant (`againstReconciliation`), having checked with the provider. A live
+ * order's provider is asked first, and a resolution its answer does not allow is refused unless an
+ * owner overrides it (docs/decisions/0118-resolution-asks-the-provider.md).
  */
 @CommandHandler(ResolveOrder)
 export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
@@ -38,21 +55,29 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     private readonly lifecycle: OrderLifecycle,
+    private readonly providerAtResolution: ProviderAtResolution,
   ) {}
 
-  async execute({
-    orderId,
-    outcome,
-    reason,
-    operator,
-    againstReconciliation,
-  }: ResolveOrder): Promise<AdminOrderResource> {
+  async execute({ orderId, outcome, reason, operator, role, overrides }: ResolveOrder): Promise<ResolvedOrderResource> {
+    const againstProvider = overrides.againstProvider === true;
+    if (againstProvider && role !== 'owner')
+      throw new ServiceError('role_forbidden', "only an owner may resolve an order against its provider's answer");
     // The order's history across its streams: its debit, and what reconciliation found of it.
     const history = await this.events.readByCorrelationId(orderId);
-    if (!againstReconciliation) refuseAgainstProvider(orderId, outcome, history);
+    if (overrides.againstReconciliation !== true) refuseAgainstProvider(orderId, outcome, history);
+    const providerAnswer = await this.providerAtResolution.ask(orderId);
+    if (providerAnswer && !againstProvider) refuseAgainstAnswer(orderId, outcome, providerAnswer);
     const result = await this.lifecycle.apply(
       orderId,
-      { type: 'ResolveTransaction', outcome, reason, operator, at: this.clock.now().toISOString() },
+      {
+        type: 'ResolveTransaction',
+        outcome,
+        reason,
+        operator,
+        at: this.clock.now().toISOString(),
+        ...(providerAnswer ? { providerAnswer } : {}),
+        ...(againstProvider ? { againstProvider } : {}),
+      },
       operator,
     );
     if (!result.ok) {
@@ -65,8 +90,27 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     await this.barrier.waitFor(result.position);
     const view = await this.readModels.order(orderId);
     if (!view) throw new ServiceError('not_found', `no order ${orderId}`);
-    return adminOrderResource(view);
+    return {
+      ...adminOrderResource(view),
+      provider_answer: providerAnswer && {
+        word: providerAnswer.word,
+        detail: providerAnswer.detail,
+        asked_at: providerAnswer.askedAt,
+      },
+      against_provider: againstProvider,
+    };
   }
+}
+
+/** Refuses a resolution the provider's answer at this moment does not allow: failing unless it answered failed, settling when it did. */
+function refuseAgainstAnswer(orderId: string, outcome: 'success' | 'failed', answer: ProviderAnswerAtResolution): void {
+  if (!resolutionContradicts(outcome, answer.word)) return;
+  throw new ServiceError(
+    'invalid_state',
+    `asked just now, the provider answers ${answer.word} for order ${orderId} (${answer.detail}); resolving it as ${outcome} ` +
+      `could ${outcome === 'failed' ? 'refund an order it may still deliver' : 'charge for an order it failed'}. It is asked ` +
+      `again on its own schedule; an owner who has checked with the provider may resolve it with against_provider: true (CLI: --against-provider)`,
+  );
 }
 
 /** Refuses a resolution that says the opposite of the provider's last recorded word on the order. */

@@ -204,14 +204,15 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     build: (a) => ({ method: 'GET', path: `/orders/${seg(a.value('order_id'))}` }),
   },
   'order resolve': {
-    usage: '<order_id> --outcome <success|failed> --reason <text> [--against-reconciliation]',
+    usage: '<order_id> --outcome <success|failed> --reason <text> [--against-reconciliation] [--against-provider]',
     summary:
-      'Settle an order held for manual resolution; --against-reconciliation when it contradicts what reconciliation found in the provider’s reports.',
+      'Settle an order held for manual resolution, after asking its provider (the answer is printed as provider_answer); --against-reconciliation when it contradicts what reconciliation found in the provider’s reports; --against-provider (owners) when it contradicts what the provider answers now.',
     positionals: [{ name: 'order_id', kind: 'id' }],
     options: {
       outcome: { type: 'string', kind: 'outcome', required: true },
       reason: { type: 'string', kind: 'text', required: true },
       'against-reconciliation': { type: 'flag' },
+      'against-provider': { type: 'flag' },
     },
     build: (a) => ({
       method: 'POST',
@@ -220,6 +221,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         outcome: a.value('outcome'),
         reason: a.value('reason'),
         ...(a.flag('against-reconciliation') ? { against_reconciliation: true } : {}),
+        ...(a.flag('against-provider') ? { against_provider: true } : {}),
       },
     }),
   },

@@ -52,7 +52,7 @@ const initiated = (orderId: string) =>
 describe('the work a moved history leaves undone', () => {
   const now = new Date('2026-11-25T09:00:00.000Z');
 
-  it('is nothing once every order has its outcome and every failure its refund', () => {
+  it('is nothing once every order has its outcome and every failure its refund, but a look-up of a held order', () => {
     const work = new UnfinishedWork();
     for (const event of [
       recorded('partner-ptr_1', 'PartnerOnboarded', {
@@ -79,7 +79,15 @@ describe('the work a moved history leaves undone', () => {
     ]) {
       work.observe(event);
     }
-    expect(work.jobs(now, 900_000)).toEqual([]);
+    // A held order is still followed at its provider (decision 0117): one look-up now, the next on its own times.
+    expect(work.jobs(now, 900_000)).toEqual([
+      {
+        id: `poll-order:ord_b:${now.getTime()}`,
+        kind: 'poll-order',
+        dueAt: now,
+        payload: { orderId: 'ord_b', environment: 'sandbox' },
+      },
+    ]);
   });
 
   it('submits an order never submitted, refunds a failure, grants a credit, and polls an order without an answer now and holds it a stuck-order period later', () => {

@@ -35,6 +35,11 @@ export const RELOADLY_LOOKUP_WINDOW_MS = 10 * 60_000;
 /** The report read to confirm absence reaches this far before the order was placed and after now (any time zone, any clock skew). */
 const ABSENCE_MARGIN_MS = 24 * 60 * 60_000;
 const OPERATOR_CACHE_MS = 60 * 60 * 1000;
+/** How long after placement Reloadly may still give an order's final word (docs/decisions/0117-held-orders-followed.md). */
+export const RELOADLY_HORIZON_MS: Readonly<Record<OrderProduct['kind'], number>> = {
+  topup: 24 * 60 * 60_000,
+  bill_payment: 48 * 60 * 60_000,
+};
 
 /**
  * Whether an order whose earlier attempt may have reached Reloadly is ever sent again, per
@@ -79,6 +84,10 @@ export class ReloadlyProvider implements ProviderGateway {
   /** A look-up: never sends anything. */
   async poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
     return this.follow(order, now, signal);
+  }
+
+  deliveryHorizonMs(kind: OrderProduct['kind']): number {
+    return RELOADLY_HORIZON_MS[kind];
   }
 
   async fetchBill(request: BillQuery): Promise<OutstandingBill | null> {

@@ -28,6 +28,8 @@ export const SETU_RESEND_WINDOW_MS = 60 * 60_000;
 /** Past this, a payment the transactions list does not show was never recorded: its absence is confirmed. */
 export const SETU_ABSENCE_AFTER_MS = SETU_RESEND_WINDOW_MS + 15 * 60_000;
 const DAY_MS = 86_400_000;
+/** How long after placement Setu may still give a payment's final word (docs/decisions/0117-held-orders-followed.md). */
+export const SETU_HORIZON_MS = 2 * DAY_MS;
 
 type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
 
@@ -102,6 +104,10 @@ export class SetuProvider implements ProviderGateway {
 
   fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null> {
     return this.bills.fetchBill(request, now, signal);
+  }
+
+  deliveryHorizonMs(kind: OrderProduct['kind']): number {
+    return kind === 'bill_payment' ? SETU_HORIZON_MS : 0;
   }
 
   private async outcomeOfSend(

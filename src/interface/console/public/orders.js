@@ -28,6 +28,19 @@ function drawOrders(body, orders, wide) {
       cell('td', order.status, `status ${order.status.toLowerCase()}`),
     );
     if (wide) row.append(cell('td', order.reference ?? ''));
+    if (order.follow_up !== undefined) {
+      const followUp = order.follow_up;
+      row.append(
+        cell('td', followUp?.last_word ?? '—', 'details'),
+        cell('td', followUp?.asked_at ? when(followUp.asked_at) : '—'),
+        cell(
+          'td',
+          followUp?.next_ask_at
+            ? when(followUp.next_ask_at)
+            : `no more (until ${followUp ? when(followUp.asked_until) : '—'})`,
+        ),
+      );
+    }
     pickable(row, () => showOrder(order.order_id));
     body.append(row);
   }
@@ -104,12 +117,20 @@ function reviewResolution() {
     return;
   }
   const against = /** @type {HTMLInputElement} */ ($('resolve-against-reconciliation')).checked;
-  session.resolution = { outcome, reason, ...(against ? { against_reconciliation: true } : {}) };
+  const overProvider = /** @type {HTMLInputElement} */ ($('resolve-against-provider')).checked;
+  session.resolution = {
+    outcome,
+    reason,
+    ...(against ? { against_reconciliation: true } : {}),
+    ...(overProvider ? { against_provider: true } : {}),
+  };
   $('resolve-summary').textContent =
     (outcome === 'success'
       ? `Resolve ${order.order_id} as SUCCESS: the debit of ${order.amount} ${order.currency} stands. Reason: “${reason}”?`
       : `Resolve ${order.order_id} as FAILED: ${order.amount} ${order.currency} is refunded to ${order.partner_id}. Reason: “${reason}”?`) +
-    (against ? ' Even against what reconciliation found in the provider’s report.' : '');
+    (against ? ' Even against what reconciliation found in the provider’s report.' : '') +
+    (overProvider ? ' Even against what the provider answers now.' : '') +
+    (order.environment === 'live' ? ' The provider is asked first.' : '');
   $('resolve-fieldset').disabled = true;
   $('resolve-go').disabled = false;
   $('resolve-confirm').hidden = false;
@@ -126,15 +147,20 @@ async function confirmResolution() {
   const resolution = session.resolution;
   if (!order || !resolution) return;
   $('resolve-go').disabled = true;
+  let resolved;
   try {
-    await api('POST', `/orders/${seg(order.order_id)}/resolve`, { body: resolution });
+    resolved = await api('POST', `/orders/${seg(order.order_id)}/resolve`, { body: resolution });
   } catch (error) {
     $('resolve-go').disabled = false;
     throw error;
   }
   cancelResolution();
   /** @type {HTMLFormElement} */ ($('resolve-form')).reset();
-  notify(`Order ${order.order_id} resolved as ${resolution.outcome === 'success' ? 'SUCCESS' : 'FAILED'}.`);
+  const answer = resolved.provider_answer;
+  notify(
+    `Order ${order.order_id} resolved as ${resolution.outcome === 'success' ? 'SUCCESS' : 'FAILED'}.` +
+      (answer ? ` The provider answered ${answer.word} (${answer.detail}) at ${when(answer.asked_at)} UTC.` : ''),
+  );
   await Promise.all([showOrder(order.order_id), loadHeld()]);
 }
 

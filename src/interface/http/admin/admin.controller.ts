@@ -45,7 +45,7 @@ import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webho
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { isEnvironment } from '../../../domain/shared/environment';
 import { CurrentIdentity, CurrentOperator } from './operator.decorator';
-import { OperatorIdentity } from '../../../application/back-office/operator-identity';
+import { OperatorIdentity, actorOf } from '../../../application/back-office/operator-identity';
 import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
 import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
 import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
@@ -184,9 +184,12 @@ export class AdminController {
   @Post('orders/:id/resolve')
   @HttpCode(200)
   @RequiresPermission('move_money')
-  resolveOrder(@Param('id') id: string, @Body() body: ResolveOrderDto, @CurrentOperator() operator: Actor) {
+  resolveOrder(@Param('id') id: string, @Body() body: ResolveOrderDto, @CurrentIdentity() identity: OperatorIdentity) {
     return this.commands.execute(
-      new ResolveOrder(id, body.outcome, body.reason, operator, body.against_reconciliation === true),
+      new ResolveOrder(id, body.outcome, body.reason, actorOf(identity), identity.role, {
+        againstReconciliation: body.against_reconciliation === true,
+        againstProvider: body.against_provider === true,
+      }),
     );
   }
 

@@ -92,6 +92,11 @@ export class ResolveOrderDto {
   @ValidateIf((_, value) => value !== undefined)
   @IsBoolean({ message: 'must be true or false' })
   against_reconciliation?: boolean;
+
+  /** Absent: false. An owner resolves against what the provider answers when asked at this moment. */
+  @ValidateIf((_, value) => value !== undefined)
+  @IsBoolean({ message: 'must be true or false' })
+  against_provider?: boolean;
 }
 
 export class AdminCreateScopedKeyDto extends CreateScopedKeyDto {

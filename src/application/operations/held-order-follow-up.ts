@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { nextHeldLookUp } from '../../domain/transaction/held-follow-up';
+import { lastProviderWordOf } from '../../domain/transaction/last-provider-word';
+import { transactionDecider } from '../../domain/transaction/transaction.decider';
+import { TransactionEvent, transactionStream } from '../../domain/transaction/transaction.events';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { EVENT_STORE, EventStore } from '../ports/event-store.port';
+import { OrderLifecycle } from '../settlement/order-lifecycle';
+
+/** How a held order is being followed at its provider (docs/decisions/0117-held-orders-followed.md). */
+export interface HeldOrderFollowUpResource {
+  /** The provider's last recorded word on the order, and when it was given; null: it never answered. */
+  last_word: string | null;
+  asked_at: string | null;
+  /** When it is asked next; null once its horizon has passed (it then waits for a person). */
+  next_ask_at: string | null;
+  /** Its provider's horizon: it is asked until then. */
+  asked_until: string;
+}
+
+@Injectable()
+export class HeldOrderFollowUp {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly lifecycle: OrderLifecycle,
+  ) {}
+
+  async of(orderId: string): Promise<HeldOrderFollowUpResource | null> {
+    const events: readonly TransactionEvent[] = await this.store.readStream(transactionStream(orderId));
+    const state = events.reduce(transactionDecider.evolve, transactionDecider.initialState);
+    if (state.status !== 'DISPUTED' || !state.heldAt) return null;
+    const word = lastProviderWordOf(events);
+    const horizon = this.lifecycle.horizonOf(state);
+    const next = nextHeldLookUp(new Date(state.heldAt), this.clock.now(), horizon);
+    return {
+      last_word: word?.word ?? null,
+      asked_at: word?.at ?? null,
+      next_ask_at: next?.toISOString() ?? null,
+      asked_until: horizon.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isAttemptFailure, ProviderAnswerAtResolution } from '../../domain/transaction/transaction.events';
+import { CLOCK, Clock } from '../ports/clock.port';
+import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { OrderRouting } from '../routing/order-routing';
+import { OrderLifecycle } from '../settlement/order-lifecycle';
+
+/**
+ * Asks a held live order's provider about it at the moment an operator resolves it: a look-up, never a send
+ * (docs/decisions/0118-resolution-asks-the-provider.md). Null when there is nothing to ask: a sandbox order,
+ * or one that is not held (the resolution is then refused for that).
+ */
+@Injectable()
+export class ProviderAtResolution {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly routing: OrderRouting,
+    private readonly lifecycle: OrderLifecycle,
+  ) {}
+
+  async ask(orderId: string): Promise<ProviderAnswerAtResolution | null> {
+    const { state } = await this.lifecycle.load(orderId);
+    const order = state.order;
+    if (!order || state.status !== 'DISPUTED' || order.environment !== 'live') return null;
+    const asked: ProviderOrder = {
+      orderId,
+      amount: order.amount,
+      currency: order.currency,
+      product: order.product,
+      placedAt: order.placedAt,
+      route: order.route ?? null,
+      providerReference: state.providerReference,
+      resubmission: state.inDoubtSince !== null,
+      inDoubtSince: state.inDoubtSince,
+    };
+    const askedAt = this.clock.now();
+    try {
+      const gateway = this.routing.gatewayOf(order.environment, order.route, `order ${orderId}`);
+      return answerOf(await gateway.poll(asked, askedAt), askedAt.toISOString());
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return { word: 'no_answer', detail, askedAt: askedAt.toISOString() };
+    }
+  }
+}
+
+function answerOf(outcome: ProviderOutcome, askedAt: string): ProviderAnswerAtResolution {
+  switch (outcome.status) {
+    case 'succeeded':
+      return { word: 'succeeded', detail: `operator_ref ${outcome.operatorRef}`, askedAt };
+    case 'failed':
+      // A refusal of one attempt says nothing of the order at the provider.
+      return { word: isAttemptFailure(outcome.basis) ? 'unknown' : 'failed', detail: outcome.reason, askedAt };
+    case 'pending':
+      return {
+        word: 'pending',
+        detail: `still processing${outcome.providerReference ? ` (its reference ${outcome.providerReference})` : ''}`,
+        askedAt,
+      };
+    case 'unknown':
+      return { word: 'unknown', detail: outcome.reason, askedAt };
+    case 'mismatch':
+      return { word: 'mismatch', detail: outcome.reason, askedAt };
+  }
+}
