@@ -5,7 +5,6 @@ import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const DAY_MS = 86_400_000;
 const STUCK_AFTER_MS = 60_000;
-const cents = (amount: string): bigint => BigInt(amount.replace('.', ''));
 
 /**
  * An operator resolving a held order by hand against what reconciliation found in the provider's

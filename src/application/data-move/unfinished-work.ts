@@ -75,7 +75,8 @@ export class UnfinishedWork {
       }
       case 'TransactionDisputed': {
         const order = this.open.get(event.data.orderId);
-        if (order) this.held.set(event.data.orderId, order.environment);
+        // A sandbox provider has no horizon: its held orders are not asked about again.
+        if (order?.environment === 'live') this.held.set(event.data.orderId, order.environment);
         this.open.delete(event.data.orderId);
         return;
       }

@@ -26,7 +26,8 @@ export class HeldOrdersAfterUpgrade implements OnApplicationBootstrap {
     try {
       const held = await this.readModels.heldOrders(AT_MOST);
       const now = this.clock.now();
-      for (const order of held)
+      // A sandbox provider has no horizon: its held orders are not asked about again.
+      for (const order of held.filter((order) => order.environment === 'live'))
         await this.jobs.schedule({
           id: `${JOB_KINDS.pollOrder}:${order.orderId}:held-followed`,
           kind: JOB_KINDS.pollOrder,

@@ -52,7 +52,7 @@ const initiated = (orderId: string) =>
 describe('the work a moved history leaves undone', () => {
   const now = new Date('2026-11-25T09:00:00.000Z');
 
-  it('is nothing once every order has its outcome and every failure its refund, but a look-up of a held order', () => {
+  it('is nothing once every order has its outcome and every failure its refund, a sandbox order held included', () => {
     const work = new UnfinishedWork();
     for (const event of [
       recorded('partner-ptr_1', 'PartnerOnboarded', {
@@ -79,13 +79,34 @@ describe('the work a moved history leaves undone', () => {
     ]) {
       work.observe(event);
     }
-    // A held order is still followed at its provider (decision 0117): one look-up now, the next on its own times.
+    expect(work.jobs(now, 900_000)).toEqual([]);
+  });
+
+  it('looks a held live order up now: it is followed at its provider until its horizon (decision 0117)', () => {
+    const work = new UnfinishedWork();
+    const liveWallet = 'wallet-ptr_1-live';
+    for (const event of [
+      { ...debit('ord_held'), streamId: liveWallet },
+      recorded('order-ord_held', 'TransactionInitiated', {
+        orderId: 'ord_held',
+        partnerId: 'ptr_1',
+        environment: 'live',
+        placedAt: '2026-11-25T08:00:00.000Z',
+      }),
+      recorded('order-ord_held', 'TransactionSubmitted', { orderId: 'ord_held', providerReference: 'p-1' }),
+      recorded('order-ord_held', 'TransactionDisputed', {
+        orderId: 'ord_held',
+        reason: 'stuck',
+        disputedAt: '2026-11-25T08:15:00.000Z',
+      }),
+    ])
+      work.observe(event);
     expect(work.jobs(now, 900_000)).toEqual([
       {
-        id: `poll-order:ord_b:${now.getTime()}`,
+        id: `poll-order:ord_held:${now.getTime()}`,
         kind: 'poll-order',
         dueAt: now,
-        payload: { orderId: 'ord_b', environment: 'sandbox' },
+        payload: { orderId: 'ord_held', environment: 'live' },
       },
     ]);
   });
