@@ -66,6 +66,10 @@ import { DeciderRunner } from '../application/shared/decider-runner';
 import { OrderRouting } from '../application/routing/order-routing';
 import { ReconcileProviderHandler } from '../application/reconciliation/reconcile-provider';
 import { FindingRecorder } from '../application/reconciliation/finding-recorder';
+import { ListReconciliationRunsHandler } from '../application/reconciliation/list-reconciliation-runs';
+import { ProviderDays } from '../application/reconciliation/provider-day';
+import { RunLog } from '../application/reconciliation/run-log';
+import { ShowReconciliationHandler } from '../application/reconciliation/show-reconciliation';
 import { RemoveRouteHandler } from '../application/routing/remove-route';
 import { SetRoutesHandler } from '../application/routing/set-routes';
 import { RouteHistoryHandler, ShowRoutesHandler } from '../application/routing/show-routes';
@@ -137,6 +141,8 @@ const QUERY_HANDLERS = [
   ShowOverviewHandler,
   ShowServiceHealthHandler,
   ShowWebhookOverviewHandler,
+  ShowReconciliationHandler,
+  ListReconciliationRunsHandler,
 ];
 const JOBS = [
   SubmitOrderJob,
@@ -178,6 +184,8 @@ const JOBS = [
     },
     OrderLifecycle,
     FindingRecorder,
+    ProviderDays,
+    RunLog,
     SandboxGrant,
     RouteBook,
     ProviderBreakers,
