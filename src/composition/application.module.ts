@@ -68,6 +68,8 @@ import { ReconcileProviderHandler } from '../application/reconciliation/reconcil
 import { FindingRecorder } from '../application/reconciliation/finding-recorder';
 import { ListReconciliationRunsHandler } from '../application/reconciliation/list-reconciliation-runs';
 import { ProviderDays } from '../application/reconciliation/provider-day';
+import { ReconcileProviderJob } from '../application/reconciliation/reconcile-provider.job';
+import { ReconciliationSchedule } from '../application/reconciliation/reconciliation-schedule';
 import { RunLog } from '../application/reconciliation/run-log';
 import { ShowReconciliationHandler } from '../application/reconciliation/show-reconciliation';
 import { RemoveRouteHandler } from '../application/routing/remove-route';
@@ -152,6 +154,7 @@ const JOBS = [
   GrantSandboxCreditJob,
   DeliverWebhookJob,
   NotifyLowBalanceJob,
+  ReconcileProviderJob,
 ];
 
 /** Use cases, process managers and the services they share. Adapters come from the infrastructure module. */
@@ -186,6 +189,7 @@ const JOBS = [
     FindingRecorder,
     ProviderDays,
     RunLog,
+    ReconciliationSchedule,
     SandboxGrant,
     RouteBook,
     ProviderBreakers,
@@ -216,6 +220,7 @@ const JOBS = [
     EventStreamWatch,
     JOB_HANDLERS,
     MainKeyRequirement,
+    ReconciliationSchedule,
     WalletCommandProcessor,
   ],
 })

@@ -103,6 +103,7 @@ export class InfrastructureModule {
           walletSnapshotEvery: config.walletSnapshotEvery,
           eventStreamsPerKey: config.eventStreamsPerKey,
           eventStreamsPerPartner: config.eventStreamsPerPartner,
+          reconciliationAt: config.reconciliationAt,
         } satisfies ServiceSettings,
       },
       { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
