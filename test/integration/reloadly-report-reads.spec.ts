@@ -52,11 +52,11 @@ describe('reading Reloadly’s transaction report page by page (simulator over H
   });
 
   it('gives each page its own timeout: a report whose pages each come in time is read whole, however long it takes', async () => {
-    simulator.state.reportPageDelayMs = 300;
+    simulator.state.reportPageDelayMs = 400;
     const started = Date.now();
-    const read = await new ReloadlyBackOffice(live.api, 1_000).transactions(window().from, window().to);
-    // Five pages of 300 ms: longer than one page's timeout, which a single budget for the read would have cut.
-    expect(Date.now() - started).toBeGreaterThan(1_000);
+    const read = await new ReloadlyBackOffice(live.api, 1_500).transactions(window().from, window().to);
+    // Five pages of 400 ms: longer than one page's timeout, which a single budget for the read would have cut.
+    expect(Date.now() - started).toBeGreaterThan(1_500);
     expect(read.map((transaction) => transaction.customIdentifier).sort()).toEqual(
       Array.from({ length: TOPUPS }, (_, i) => `ord_page_${i + 1}`).sort(),
     );
