@@ -69,6 +69,12 @@ import { DeciderRunner } from '../application/shared/decider-runner';
 import { OrderRouting } from '../application/routing/order-routing';
 import { ReconcileProviderHandler } from '../application/reconciliation/reconcile-provider';
 import { FindingRecorder } from '../application/reconciliation/finding-recorder';
+import { ListReconciliationRunsHandler } from '../application/reconciliation/list-reconciliation-runs';
+import { ProviderDays } from '../application/reconciliation/provider-day';
+import { ReconcileProviderJob } from '../application/reconciliation/reconcile-provider.job';
+import { ReconciliationSchedule } from '../application/reconciliation/reconciliation-schedule';
+import { RunLog } from '../application/reconciliation/run-log';
+import { ShowReconciliationHandler } from '../application/reconciliation/show-reconciliation';
 import { RemoveRouteHandler } from '../application/routing/remove-route';
 import { SetRoutesHandler } from '../application/routing/set-routes';
 import { RouteHistoryHandler, ShowRoutesHandler } from '../application/routing/show-routes';
@@ -140,6 +146,8 @@ const QUERY_HANDLERS = [
   ShowOverviewHandler,
   ShowServiceHealthHandler,
   ShowWebhookOverviewHandler,
+  ShowReconciliationHandler,
+  ListReconciliationRunsHandler,
 ];
 const JOBS = [
   SubmitOrderJob,
@@ -149,6 +157,7 @@ const JOBS = [
   GrantSandboxCreditJob,
   DeliverWebhookJob,
   NotifyLowBalanceJob,
+  ReconcileProviderJob,
 ];
 
 /** Use cases, process managers and the services they share. Adapters come from the infrastructure module. */
@@ -184,6 +193,9 @@ const JOBS = [
     ProviderAtResolution,
     HeldOrderFollowUp,
     HeldOrdersAfterUpgrade,
+    ProviderDays,
+    RunLog,
+    ReconciliationSchedule,
     SandboxGrant,
     RouteBook,
     ProviderBreakers,
@@ -214,6 +226,7 @@ const JOBS = [
     EventStreamWatch,
     JOB_HANDLERS,
     MainKeyRequirement,
+    ReconciliationSchedule,
     WalletCommandProcessor,
   ],
 })

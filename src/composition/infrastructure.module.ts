@@ -16,6 +16,9 @@ import { READ_MODELS, ReadModels } from '../application/ports/read-models.port';
 import { KEY_HASHER, SECRET_GENERATOR, SecretGenerator } from '../application/ports/secrets.port';
 import { SERVICE_CONFIG, ServiceConfig } from '../config/service-config';
 import { SERVICE_SETTINGS, ServiceSettings } from '../application/shared/service-settings';
+import { RECONCILIATION_METRICS, RECONCILIATION_RUNS } from '../application/ports/reconciliation-runs.port';
+import { SqlReconciliationRuns } from '../infrastructure/reconciliation/sql-reconciliation-runs';
+import { prometheusReconciliationMetrics } from '../infrastructure/metrics/reconciliation-metrics';
 import { ACCESS_FENCES } from '../application/ports/access-fences.port';
 import { SqlAccessFences } from '../infrastructure/access/sql-access-fences';
 import { EVENT_STREAM_LEASES } from '../application/ports/event-stream-leases.port';
@@ -100,6 +103,7 @@ export class InfrastructureModule {
           walletSnapshotEvery: config.walletSnapshotEvery,
           eventStreamsPerKey: config.eventStreamsPerKey,
           eventStreamsPerPartner: config.eventStreamsPerPartner,
+          reconciliationAt: config.reconciliationAt,
         } satisfies ServiceSettings,
       },
       { provide: SQL_DATABASE, useFactory: () => openDatabase(config) },
@@ -116,6 +120,8 @@ export class InfrastructureModule {
       { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
       { provide: OPERATOR_ACTIONS, ...sql((db) => new SqlOperatorActions(db)) },
       { provide: BACK_OFFICE_ACTION_LOG, ...sql((db) => new SqlBackOfficeActionLog(db)) },
+      { provide: RECONCILIATION_RUNS, ...sql((db) => new SqlReconciliationRuns(db)) },
+      { provide: RECONCILIATION_METRICS, useValue: prometheusReconciliationMetrics },
       { provide: OPERATOR_TOKEN_USAGE, ...sql((db) => new SqlOperatorTokenUsage(db)) },
       { provide: OVERVIEW_STATS, ...sql((db) => new SqlOverviewStats(db)) },
       {

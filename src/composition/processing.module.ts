@@ -27,6 +27,7 @@ import { SqlDatabase } from '../infrastructure/sql/sql-database';
 import { SqlServiceMonitor } from '../infrastructure/operations/sql-service-monitor';
 import { SERVICE_MONITOR } from '../application/ports/service-monitor.port';
 import { SQL_DATABASE } from './tokens';
+import { ReconciliationSchedule } from '../application/reconciliation/reconciliation-schedule';
 import { ApplicationModule } from './application.module';
 
 export interface ProcessingOptions {
@@ -122,6 +123,7 @@ export class ProcessingModule {
             EVENT_LOG_DIAGNOSTICS,
             SQL_DATABASE,
             RATE_LIMITER,
+            ReconciliationSchedule,
           ],
           useFactory: (
             daemon: ProjectionDaemon,
@@ -132,6 +134,7 @@ export class ProcessingModule {
             diagnostics: EventLogDiagnostics,
             db: SqlDatabase,
             rateLimiter: RateLimiter,
+            reconciliation: ReconciliationSchedule,
           ) =>
             new BackgroundProcessing(
               daemon,
@@ -149,6 +152,7 @@ export class ProcessingModule {
                 webhookDeliveryDays: config.webhookDeliveryRetentionDays,
               }),
               new SqlAccessFences(db),
+              [reconciliation],
             ),
         },
       ],

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { EventStoreMode, LIVE_PROVIDER_NAMES, LiveProviderName, ReloadlyConfig, ServiceConfig } from './service-config';
 import { setuConfig } from './setu-config';
+import { TimeOfDay, parseTimeOfDay } from '../domain/reconciliation/reconciliation-schedule';
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {
@@ -119,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     liveProviders: [],
     reloadly: null,
     setu: null,
+    reconciliationAt: reconciliationAtOf(env.RECONCILIATION_AT, problems),
   };
   if (config.webhookAttemptRetentionDays > config.webhookDeliveryRetentionDays) {
     problems.push(
@@ -167,6 +169,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (liveProviders.includes('setu')) config.setu = setuConfig(env, problems);
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Daily reconciliation runs at this time of day in each provider's report zone by default (decision 0123). */
+export const RECONCILIATION_AT_DEFAULT = '02:30';
+
+/** RECONCILIATION_AT: HH:MM (02:30 unless set), or `off` for no run by itself. */
+function reconciliationAtOf(raw: string | undefined, problems: string[]): TimeOfDay | null {
+  const text = raw || RECONCILIATION_AT_DEFAULT;
+  if (text === 'off') return null;
+  const at = parseTimeOfDay(text);
+  if (!at)
+    problems.push(
+      `RECONCILIATION_AT must be a time of day HH:MM (00:00 to 23:59) in each provider's report time zone, or off (got "${text}")`,
+    );
+  return at;
 }
 
 /** LIVE_PROVIDERS (a comma-separated list) or its one-provider form LIVE_PROVIDER; not both. */

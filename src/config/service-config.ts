@@ -1,3 +1,5 @@
+import { TimeOfDay } from '../domain/reconciliation/reconciliation-schedule';
+
 /** Everything the service reads from its environment, validated once at start. */
 export type EventStoreMode = 'embedded' | 'postgres' | 'eventstoredb';
 
@@ -114,4 +116,9 @@ export interface ServiceConfig {
   liveProviders: LiveProviderName[];
   reloadly: ReloadlyConfig | null;
   setu: SetuConfig | null;
+  /**
+   * When each live provider's UTC day is reconciled by itself: a time of day in the provider's report zone
+   * (RECONCILIATION_AT, 02:30 by default; Reloadly: RELOADLY_REPORT_TIME_ZONE, Setu: Asia/Kolkata); null: never.
+   */
+  reconciliationAt: TimeOfDay | null;
 }

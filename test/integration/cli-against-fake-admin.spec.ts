@@ -223,7 +223,7 @@ describe('operator CLI', () => {
   });
 
   test.concurrent(
-    'provider reconcile asks for one day and writes the report as the service sends it (a page with --format html)',
+    'provider reconcile runs one day (a POST: it records) and writes the report as the service sends it (a page with --format html)',
     async () => {
       const page = '<!DOCTYPE html><title>Reconciliation</title>';
       const token = service.token({ status: 200, body: page });
@@ -236,8 +236,9 @@ describe('operator CLI', () => {
       expect(run).toMatchObject({ code: 0, stderr: '', stdout: page });
       expect(service.requestsFor(token)).toEqual([
         expect.objectContaining({
-          method: 'GET',
-          url: '/v1/admin/providers/reconciliation?date=2026-11-24&format=html&provider=reloadly',
+          method: 'POST',
+          url: '/v1/admin/providers/reconciliation?format=html',
+          rawBody: '{"date":"2026-11-24","provider":"reloadly"}',
         }),
       ]);
     },

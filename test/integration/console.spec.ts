@@ -41,6 +41,7 @@ describe('the operator console page', () => {
         'orders',
         'webhooks',
         'finance',
+        'reconciliation',
         'engineering',
         'operators',
       ].map((module): [string, string] => [`/console/${module}.js`, 'application/javascript; charset=utf-8']),

@@ -54,6 +54,7 @@ describe('orders on EventStoreDB: the Idempotency-Key reserved around the debit'
       walletSnapshotEvery: 1_000,
       eventStreamsPerKey: 2,
       eventStreamsPerPartner: 10,
+      reconciliationAt: null,
     };
     routing = new OrderRouting(
       new StaticProviderDirectory(new SandboxProvider(), new Map()),

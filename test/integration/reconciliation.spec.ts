@@ -47,22 +47,41 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
     await upstream?.close();
   });
 
+  /** The read (GET): the report, nothing recorded. */
   const reconcile = (query: string) => service.admin('GET', `/providers/reconciliation?${query}`);
+  /** The run (POST): the report, and what it finds recorded. */
+  const run = (body: Record<string, unknown>, query = '') =>
+    service.admin('POST', `/providers/reconciliation${query}`, body);
+  const eventTypesOf = async (orderId: string): Promise<string[]> =>
+    (await service.admin('GET', `/audit/orders/${orderId}`)).body.events.map(
+      (event: { event_type: string }) => event.event_type,
+    );
 
   it('while the day is not over it reports what it finds, marked incomplete, and records nothing', async () => {
-    const report = await reconcile(`date=${day}`);
+    const report = await run({ date: day });
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({ provider: 'reloadly', date: day, complete: false, recorded: 0 });
-    expect(
-      (await service.admin('GET', `/audit/orders/${orders.amount}`)).body.events.map(
-        (event: { event_type: string }) => event.event_type,
-      ),
-    ).not.toContain('ReconciliationMismatchFound');
+    expect(await eventTypesOf(orders.amount)).not.toContain('ReconciliationMismatchFound');
+    expect((await reconcile(`date=${day}`)).body).toMatchObject({ complete: false, counts: report.body.counts });
+  });
+
+  it('reads a day that is over without recording anything: the GET is a read', async () => {
+    service.clock.advance(DAY_MS);
+    const read = await reconcile(`date=${day}&provider=reloadly`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      complete: true,
+      counts: { matched: 1, amount_mismatch: 1, provider_only: 1, ours_only: 1, status_mismatch: 1 },
+      recorded: 0,
+    });
+    expect(await eventTypesOf(orders.amount)).not.toContain('ReconciliationMismatchFound');
+    expect((await service.admin('GET', '/audit/orders/ord_not_ours_1')).status).toBe(404);
+    // The operator's run of today above is the only run listed.
+    expect((await service.admin('GET', '/providers/reconciliation/runs')).body.runs).toHaveLength(1);
   });
 
   it('finds each kind of difference once the day is over, and records each mismatch on its order', async () => {
-    service.clock.advance(DAY_MS);
-    const report = await reconcile(`date=${day}&provider=reloadly`);
+    const report = await run({ date: day, provider: 'reloadly' });
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({
       provider: 'reloadly',
@@ -115,7 +134,7 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
   });
 
   it('running the day again records nothing new', async () => {
-    const again = await reconcile(`date=${day}`);
+    const again = await run({ date: day });
     expect(again.body).toMatchObject({
       complete: true,
       recorded: 0,
@@ -129,7 +148,62 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
     expect((await service.verify()).status).toBe(200);
   });
 
-  it('gives finance a self-contained page with the counts and every mismatch', async () => {
+  it('lists each run, newest first, with the operator, its counts, its mismatches and what it recorded', async () => {
+    const runs = (await service.admin('GET', '/providers/reconciliation/runs?provider=reloadly&limit=2')).body.runs;
+    expect(runs).toHaveLength(2);
+    expect(runs[0]).toMatchObject({
+      provider: 'reloadly',
+      date: day,
+      trigger: 'operator',
+      actor: 'break-glass',
+      job_id: null,
+      outcome: 'succeeded',
+      error: null,
+      complete: true,
+      counts: { matched: 1, amount_mismatch: 1, provider_only: 1, ours_only: 1, status_mismatch: 1 },
+      recorded: 0,
+      open_orders: 0,
+    });
+    expect(runs[1]).toMatchObject({ trigger: 'operator', complete: true, recorded: 4 });
+    expect(runs[1].mismatches).toEqual(
+      expect.arrayContaining([
+        { kind: 'amount_mismatch', order_id: orders.amount, detail: expect.any(String), recorded: true },
+        { kind: 'provider_only', order_id: 'ord_not_ours_1', detail: expect.any(String), recorded: true },
+      ]),
+    );
+    expect(runs[0].mismatches.every((mismatch: { recorded: boolean }) => !mismatch.recorded)).toBe(true);
+    expectRefusal(
+      await service.admin('GET', '/providers/reconciliation/runs?limit=0'),
+      400,
+      'validation_failed',
+      'limit',
+    );
+    expectRefusal(
+      await service.admin('GET', '/providers/reconciliation/runs?date=x'),
+      400,
+      'validation_failed',
+      'date',
+    );
+  });
+
+  it('lets finance and engineers run a day, not the support role (a run records findings)', async () => {
+    const finance = await service.operatorToken('fin.reconciler', 'finance');
+    const support = await service.operatorToken('ops.support', 'operator');
+    expect((await service.adminAs(finance, 'POST', '/providers/reconciliation', { date: day })).body).toMatchObject({
+      recorded: 0,
+    });
+    expectRefusal(
+      await service.adminAs(support, 'POST', '/providers/reconciliation', { date: day }),
+      403,
+      'role_forbidden',
+    );
+    expect((await service.adminAs(support, 'GET', `/providers/reconciliation?date=${day}`)).status).toBe(200);
+    const latest = (await service.admin('GET', '/providers/reconciliation/runs?limit=1')).body.runs[0];
+    expect(latest).toMatchObject({ trigger: 'operator', actor: 'fin.reconciler' });
+  });
+
+  it('gives finance a self-contained page with the counts and every mismatch, from the read and from a run', async () => {
+    expect((await run({ date: day }, '?format=html')).text).toContain('4 mismatch(es)');
     const page = await reconcile(`date=${day}&format=html`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -149,5 +223,24 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
     expectRefusal(await reconcile(`date=${day}&since=1`), 400, 'validation_failed', 'since');
     expectRefusal(await reconcile(`date=${day}&format=pdf`), 400, 'validation_failed', 'format');
     expectRefusal(await reconcile(`date=${day}&provider=dtone`), 404, 'not_found');
+    const runsBefore = (await service.admin('GET', '/providers/reconciliation/runs')).body.runs.length;
+    expectRefusal(await run({ date: tomorrow }), 400, 'validation_failed', 'date');
+    expectRefusal(await run({ date: '24-11-2026' }), 400, 'validation_failed', 'date');
+    expectRefusal(await run({}), 400, 'validation_failed', 'date');
+    expectRefusal(await run({ date: day, since: 1 }), 400, 'validation_failed', 'since');
+    expectRefusal(await run({ date: day }, '?format=pdf'), 400, 'validation_failed', 'format');
+    expectRefusal(await run({ date: day, provider: 'dtone' }), 404, 'not_found');
+    // A refused request is no run.
+    expect((await service.admin('GET', '/providers/reconciliation/runs')).body.runs).toHaveLength(runsBefore);
+  });
+
+  it('records a run that could not read the report as failed, with the reason, and answers 503', async () => {
+    upstream.simulator.state.faults.reportsUnavailableNext = 1;
+    const failed = await run({ date: day });
+    expectRefusal(failed, 503, 'provider_unavailable');
+    expect(failed.body.detail).toContain('the transaction report of reloadly could not be read');
+    const latest = (await service.admin('GET', '/providers/reconciliation/runs?limit=1')).body.runs[0];
+    expect(latest).toMatchObject({ outcome: 'failed', recorded: 0, open_orders: null, mismatches: [] });
+    expect(latest.error).toContain('reloadly: GET /topups/reports/transactions answered HTTP 404');
   });
 });

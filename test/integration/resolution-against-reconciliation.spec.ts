@@ -46,11 +46,11 @@ describe('manual resolution against a reconciliation finding (simulator over HTT
   const resolve = (body: Record<string, unknown>) => service.admin('POST', `/orders/${orderId}/resolve`, body);
 
   it('refuses to fail and refund an order the provider reports paid, even when said to be meant while the provider still says paid', async () => {
-    // The provider's report shows the held order paid after all; reconciliation of the day records it.
+    // The provider's report shows the held order paid after all; a run of the day (the POST) records it.
     const day = service.clock.now().toISOString().slice(0, 10);
     transactionsOf(upstream, orderId)[0].status = 'SUCCESSFUL';
     service.clock.advance(DAY_MS);
-    const report = await service.admin('GET', `/providers/reconciliation?date=${day}`);
+    const report = await service.admin('POST', '/providers/reconciliation', { date: day });
     expect(report.body).toMatchObject({ complete: true, counts: { status_mismatch: 1 }, recorded: 1 });
     const before = await balance();
 

@@ -86,6 +86,8 @@ export class ServiceProcess {
   private static spawn(name: string, env: Record<string, string>, port: number): ServiceProcess {
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env,
+      // Off unless a test asks for it: a run due at the machine's real time would reconcile a test's simulator.
+      RECONCILIATION_AT: 'off',
       ...env,
       HOST: '127.0.0.1',
       PORT: String(port),

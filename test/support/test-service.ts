@@ -95,6 +95,8 @@ export class TestService {
         API_KEY_SECRET: TEST_KEY_SECRET,
         ADMIN_TOKEN: TEST_ADMIN_TOKEN,
         LOG_LEVEL: 'silent',
+        // Off unless a test asks for it: tests that move the clock over days would reconcile their simulators too.
+        RECONCILIATION_AT: 'off',
         ...options.env,
       }),
       host: options.host ?? '127.0.0.1',

@@ -25,7 +25,7 @@ export function topupJson(state: SimState, transaction: SimTransaction): Record<
     requestedAmountCurrencyCode: transaction.localCurrency,
     deliveredAmount: num(literal(transaction.localAmount)),
     deliveredAmountCurrencyCode: transaction.localCurrency,
-    transactionDate: zonedStamp(transaction.createdAt, state.reportTimeZone),
+    transactionDate: transaction.writtenDate ?? zonedStamp(transaction.createdAt, state.reportTimeZone),
     pinDetail: null,
     balanceInfo: {
       oldBalance: num(literal(transaction.balanceAfter + transaction.cost, 5)),
@@ -49,7 +49,7 @@ export function paymentJson(
     referenceId: transaction.reference,
     code,
     message,
-    submittedAt: zonedStamp(transaction.createdAt, state.reportTimeZone),
+    submittedAt: transaction.writtenDate ?? zonedStamp(transaction.createdAt, state.reportTimeZone),
     finalStatusAvailabilityAt: zonedStamp(transaction.createdAt + settleAfterMs, state.reportTimeZone),
   };
 }
@@ -91,7 +91,7 @@ export function paymentItem(state: SimState, transaction: SimTransaction): Recor
       feeCurrencyCode: state.currency,
       discount: 0,
       discountCurrencyCode: state.currency,
-      submittedAt: zonedStamp(transaction.createdAt, state.reportTimeZone),
+      submittedAt: transaction.writtenDate ?? zonedStamp(transaction.createdAt, state.reportTimeZone),
       balanceInfo: {
         oldBalance: num(literal(transaction.balanceAfter + transaction.cost, 5)),
         newBalance: num(literal(transaction.balanceAfter, 5)),

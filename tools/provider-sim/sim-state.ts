@@ -27,6 +27,8 @@ export interface SimTransaction {
   balanceAfter: bigint;
   /** Before this time the transaction is in flight: recorded, but no look-up (status, report, repeated identifier) shows it. */
   visibleAt: number;
+  /** Set by a test: the text the answers give as its date (transactionDate, submittedAt), instead of its own. */
+  writtenDate?: string;
 }
 
 export interface SimSubmission {
@@ -56,6 +58,8 @@ export class SimState {
    * report reads 404 ("try again later"), the next N balance reads 503.
    */
   readonly faults = { rateLimitNext: 0, reportsUnavailableNext: 0, balanceUnavailableNext: 0 };
+  /** How long each page of a transaction report takes to come (set by a test; 0: at once). */
+  reportPageDelayMs = 0;
   tokensIssued = 0;
   private nextId: number;
 

@@ -181,13 +181,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (method === 'GET' && path === '/topups/reports/transactions') {
       const unavailable = reportUnavailable(fullPath);
       if (unavailable) return unavailable;
-      return ok(
-        page(
-          orders
-            .report('airtime', query, 'customIdentifier', reportTimeZone)
-            .map((transaction) => topupJson(state, transaction)),
-          query,
-          maxPageSize,
+      return reportPage(
+        ok(
+          page(
+            orders
+              .report('airtime', query, 'customIdentifier', reportTimeZone)
+              .map((transaction) => topupJson(state, transaction)),
+            query,
+            maxPageSize,
+          ),
         ),
       );
     }
@@ -224,9 +226,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         query,
         maxPageSize,
       );
-      return ok(options.plainUtilityReports ? reported.content : reported);
+      return reportPage(ok(options.plainUtilityReports ? reported.content : reported));
     }
     return notFound(fullPath);
+  }
+
+  /** A page of a report, as late as the test asked (`state.reportPageDelayMs`). */
+  function reportPage(answer: Answer): Answer {
+    return state.reportPageDelayMs > 0 ? { ...answer, delayMs: state.reportPageDelayMs } : answer;
   }
 
   /** Reloadly's documented 404 of a report it cannot read just now: "try again later", not "nothing there". */

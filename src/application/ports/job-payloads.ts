@@ -64,6 +64,18 @@ export interface NotifyLowBalancePayload {
   threshold?: string;
 }
 
+/** One provider's reconciliation of one UTC day (docs/decisions/0123-scheduled-reconciliation.md). */
+export interface ReconcileProviderPayload {
+  provider: string;
+  /** The UTC day judged (YYYY-MM-DD). */
+  date: string;
+  /**
+   * `scheduled`: the day that just ended, due at RECONCILIATION_AT; its run schedules the next day's and the
+   * earlier days still in doubt. `in_doubt`: an earlier day judged again because it had orders in doubt.
+   */
+  trigger: 'scheduled' | 'in_doubt';
+}
+
 /** The payload of each kind of job, by kind. */
 export interface JobPayloads {
   'submit-order': SubmitOrderPayload;
@@ -73,6 +85,7 @@ export interface JobPayloads {
   'grant-sandbox-credit': { partnerId: string; corridor: Corridor };
   'deliver-webhook': DeliverWebhookPayload;
   'notify-low-balance': NotifyLowBalancePayload;
+  'reconcile-provider': ReconcileProviderPayload;
 }
 
 export type JobKind = keyof JobPayloads;
@@ -86,4 +99,5 @@ export const JOB_KIND_NAMES: Readonly<Record<JobKind, true>> = {
   'grant-sandbox-credit': true,
   'deliver-webhook': true,
   'notify-low-balance': true,
+  'reconcile-provider': true,
 };

@@ -1,6 +1,7 @@
 import { UpstreamProduct } from '../../domain/routing/propose-routes';
 import { ProductKind } from '../../domain/routing/route';
 import { UpstreamTransaction } from '../../domain/reconciliation/reconciliation';
+import { ProviderUnavailableError } from './provider-gateway.port';
 
 /** Which of our products a provider can serve at all: a sync proposes and reports on those only. */
 export interface CatalogCoverage {
@@ -21,8 +22,22 @@ export interface ProviderCatalogSource {
 
 /** A provider's transaction report (for reconciliation). */
 export interface ProviderReportSource {
-  /** Every topup and bill payment the provider dates in [from, to), with the identifier we sent. */
+  /** The IANA zone the provider's report keeps its days in: RECONCILIATION_AT is a time of day there. */
+  readonly timeZone: string;
+  /**
+   * Every topup and bill payment the provider dates in [from, to), with the identifier we sent. Each page
+   * of the report has its own timeout; a transaction whose date does not read fails the read
+   * (UnreadableReportError), since the day it belongs to is unknown.
+   */
   transactions(from: Date, to: Date): Promise<UpstreamTransaction[]>;
+}
+
+/** The report was read but one of its transactions was not (a date that is no time): the message names it and the text. */
+export class UnreadableReportError extends ProviderUnavailableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableReportError';
+  }
 }
 
 /** What the configured live providers offer besides orders, by the name routes use; null when a provider does not offer it. */

@@ -76,6 +76,11 @@ export interface ReadModels {
   heldOrders(limit: number): Promise<OrderView[]>;
   /** Live orders routed to the provider and placed in [from, to), oldest first (reconciliation). */
   ordersRoutedTo(provider: string, from: string, to: string): Promise<OrderView[]>;
+  /**
+   * The UTC days (YYYY-MM-DD, oldest first) in [from, to) on which live orders routed to the provider were placed
+   * that are still in doubt: initiated, pending or held (reconciliation judges those days again).
+   */
+  daysWithOrdersInDoubt(provider: string, from: string, to: string): Promise<string[]>;
   partner(partnerId: string): Promise<PartnerView | null>;
   apiKeyByHash(keyHash: string): Promise<ApiKeyView | null>;
   /**

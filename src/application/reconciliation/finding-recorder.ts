@@ -1,21 +1,53 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Finding, FindingKind, MISMATCH_KINDS } from '../../domain/reconciliation/reconciliation';
 import { ReconciliationMismatchFound, reconciliationStreamId } from '../../domain/reconciliation/reconciliation.events';
 import { Actor } from '../../domain/shared/actor';
 import { EVENT_STORE, EventStore, WrongExpectedRevisionError } from '../ports/event-store.port';
+import { MismatchKind, RECONCILIATION_METRICS, ReconciliationMetrics } from '../ports/reconciliation-runs.port';
 import { envelope, metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 
 /**
  * Records the mismatches of a provider's day as findings for finance (`reconciliation-<provider>-<date>`), each
- * once: the same difference found again (same kind, order and upstream transaction) is the same event.
+ * once: the same difference found again (same kind, order and upstream transaction) is the same event. Each
+ * finding recorded is counted and logged once as an alert, by the process that recorded it.
  */
 @Injectable()
 export class FindingRecorder {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  private readonly logger = new Logger('Reconciliation');
 
-  /** Appends the mismatches not recorded before; returns how many were new. */
-  async record(provider: string, date: string, findings: readonly Finding[], actor: Actor, now: Date): Promise<number> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(RECONCILIATION_METRICS) private readonly metrics: ReconciliationMetrics,
+  ) {}
+
+  /** Appends the mismatches not recorded before; returns those it recorded. */
+  async record(
+    provider: string,
+    date: string,
+    findings: readonly Finding[],
+    actor: Actor,
+    now: Date,
+  ): Promise<Finding[]> {
+    const recorded = await this.append(provider, date, findings, actor, now);
+    for (const finding of recorded) {
+      const kind = finding.kind as MismatchKind;
+      this.metrics.mismatchRecorded(provider, kind);
+      // Upstream texts (identifiers, amounts) are quoted: a line break from a provider cannot forge a log line.
+      this.logger.warn(
+        `ALERT reconciliation mismatch: provider=${provider} date=${date} kind=${kind} order_id=${JSON.stringify(finding.orderId)} detail=${JSON.stringify(finding.detail)}`,
+      );
+    }
+    return recorded;
+  }
+
+  private async append(
+    provider: string,
+    date: string,
+    findings: readonly Finding[],
+    actor: Actor,
+    now: Date,
+  ): Promise<Finding[]> {
     const streamId = reconciliationStreamId(provider, date);
     const mismatches = findings.filter((finding) => MISMATCH_KINDS.includes(finding.kind));
     for (let attempt = 1; ; attempt++) {
@@ -24,7 +56,7 @@ export class FindingRecorder {
       const fresh = mismatches
         .map((finding) => ({ finding, eventId: mismatchEventId(provider, date, finding) }))
         .filter(({ eventId }) => !known.has(eventId));
-      if (fresh.length === 0) return 0;
+      if (fresh.length === 0) return [];
       const events = fresh.map(({ finding, eventId }) =>
         envelope(
           mismatchEvent(provider, date, finding, now),
@@ -40,7 +72,7 @@ export class FindingRecorder {
       );
       try {
         await this.store.append(streamId, events, stored.length ? stored[stored.length - 1].revision : 'no_stream');
-        return events.length;
+        return fresh.map(({ finding }) => finding);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= 5) throw error;
       }

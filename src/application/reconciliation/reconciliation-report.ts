@@ -7,7 +7,7 @@ export interface ReconciliationReport {
   complete: boolean;
   generated_at: string;
   counts: Record<FindingKind, number>;
-  /** Mismatch events recorded by this run (those found by an earlier run are not recorded again). */
+  /** Mismatch events recorded by this run (those found by an earlier run are not recorded again); 0 for a read (GET). */
   recorded: number;
   findings: {
     kind: FindingKind;
@@ -19,6 +19,19 @@ export interface ReconciliationReport {
   }[];
 }
 
+/** The findings counted by kind, every kind present. */
+export function countsOf(findings: readonly Finding[]): Record<FindingKind, number> {
+  const counts: Record<FindingKind, number> = {
+    matched: 0,
+    amount_mismatch: 0,
+    provider_only: 0,
+    ours_only: 0,
+    status_mismatch: 0,
+  };
+  for (const finding of findings) counts[finding.kind]++;
+  return counts;
+}
+
 export function reportOf(input: {
   provider: string;
   date: string;
@@ -27,14 +40,7 @@ export function reportOf(input: {
   findings: readonly Finding[];
   recorded: number;
 }): ReconciliationReport {
-  const counts: Record<FindingKind, number> = {
-    matched: 0,
-    amount_mismatch: 0,
-    provider_only: 0,
-    ours_only: 0,
-    status_mismatch: 0,
-  };
-  for (const finding of input.findings) counts[finding.kind]++;
+  const counts = countsOf(input.findings);
   return {
     provider: input.provider,
     date: input.date,

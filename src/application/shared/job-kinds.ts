@@ -8,4 +8,5 @@ export const JOB_KINDS = {
   holdStuckOrder: 'hold-stuck-order',
   grantSandboxCredit: 'grant-sandbox-credit',
   deliverWebhook: 'deliver-webhook',
+  reconcileProvider: 'reconcile-provider',
 } as const satisfies Record<string, JobKind>;

@@ -1,3 +1,5 @@
+import { TimeOfDay } from '../../domain/reconciliation/reconciliation-schedule';
+
 /** Business timings the application needs; read from the environment at start. */
 export interface ServiceSettings {
   /** Age after which an order with no final outcome is held for manual resolution. */
@@ -12,6 +14,8 @@ export interface ServiceSettings {
   eventStreamsPerKey: number;
   /** Open event streams one partner may hold per environment, all its keys together, across processes. */
   eventStreamsPerPartner: number;
+  /** When each provider's day is reconciled, in the provider's report zone (RECONCILIATION_AT); null: never by itself. */
+  reconciliationAt: TimeOfDay | null;
 }
 
 export const SERVICE_SETTINGS = Symbol('ServiceSettings');

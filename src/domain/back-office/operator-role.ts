@@ -21,6 +21,8 @@ export const PERMISSIONS = [
   'run_projections',
   /** Live routes: set, remove, and provider sync. */
   'manage_routes',
+  /** Running a day's reconciliation by hand, which records its findings (evidence; it moves no money). */
+  'run_reconciliation',
   /** Back-office operators: create, list, revoke. */
   'manage_operators',
 ] as const;
@@ -29,8 +31,8 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly Permission[]>> = {
   owner: PERMISSIONS,
   operator: ['read', 'manage_partners', 'move_money', 'resend_webhooks'],
-  finance: ['read'],
-  engineer: ['read', 'resend_webhooks', 'run_projections', 'manage_routes'],
+  finance: ['read', 'run_reconciliation'],
+  engineer: ['read', 'resend_webhooks', 'run_projections', 'manage_routes', 'run_reconciliation'],
 };
 
 export const mayDo = (role: OperatorRole, permission: Permission): boolean =>

@@ -1,4 +1,5 @@
 import { ProjectionDaemon } from '../projections/projection-daemon';
+import { SqlReconciliationRuns } from '../reconciliation/sql-reconciliation-runs';
 import { SqlExecutor } from '../sql/sql-database';
 import { serviceMetrics } from './service-metrics';
 
@@ -23,6 +24,16 @@ export function registerServiceGauges(daemon: ProjectionDaemon, db: SqlExecutor)
       );
       gauge.set({ state: 'due' }, row.due);
       gauge.set({ state: 'scheduled' }, row.scheduled);
+    },
+  });
+  const runs = new SqlReconciliationRuns(db);
+  serviceMetrics.gauge({
+    name: 'partner_service_reconciliation_last_success_timestamp_seconds',
+    help: "When each provider's daily reconciliation run (RECONCILIATION_AT) last succeeded, as Unix time",
+    labelNames: ['provider'],
+    collect: async (gauge) => {
+      gauge.reset();
+      for (const { provider, at } of await runs.lastScheduledSuccess()) gauge.set({ provider }, at.getTime() / 1000);
     },
   });
 }

@@ -72,6 +72,20 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly reconciliationMismatches = new Counter({
+    name: 'partner_service_reconciliation_mismatches_total',
+    help: "Mismatches between a provider's report and our orders, each counted once when it is recorded as a finding, by provider and kind",
+    labelNames: ['provider', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly reconciliationRuns = new Counter({
+    name: 'partner_service_reconciliation_runs_total',
+    help: 'Reconciliation runs that ended, by provider, trigger (scheduled, in_doubt, operator) and outcome (succeeded, failed)',
+    labelNames: ['provider', 'trigger', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   /**
    * Statements sent to PostgreSQL, BEGIN and COMMIT included: each is one round trip. The bench divides
    * them by the orders of a scenario; an operator sees a change of release or load in them.

@@ -4,6 +4,7 @@ import { EventLogDiagnostics } from '../../application/ports/event-log-diagnosti
 import { EventStore } from '../../application/ports/event-store.port';
 import { IdempotencyStore } from '../../application/ports/idempotency-store.port';
 import { RateLimiter } from '../../application/ports/rate-limiter.port';
+import { RecurringWork } from '../../application/ports/recurring-work.port';
 import { SqlAccessFences } from '../access/sql-access-fences';
 import { JobWorker } from '../jobs/job-worker';
 import { Purged, SqlRetention } from '../retention/sql-retention';
@@ -49,6 +50,8 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     private readonly rateLimiter: RateLimiter,
     private readonly retention: SqlRetention,
     private readonly fences: SqlAccessFences,
+    /** Scheduled by every process that runs jobs (or, by hand, tests) when it starts: daily reconciliation. */
+    private readonly recurring: readonly RecurringWork[] = [],
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -60,6 +63,8 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     }
     // Tests drive jobs by hand, but local appends still move the projections, as in the service.
     await this.projections.start({ follow: true });
+    for (const work of this.recurring)
+      await work.arm().catch((error: unknown) => this.logger.error(`scheduling at start failed: ${String(error)}`));
     if (this.mode.kind !== 'here') return;
     this.projections.onReactionsApplied(() => this.jobs.kick());
     this.jobs.start();

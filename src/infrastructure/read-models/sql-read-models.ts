@@ -150,6 +150,17 @@ export class SqlReadModels implements ReadModels {
     return rows.map(toOrderView);
   }
 
+  async daysWithOrdersInDoubt(provider: string, from: string, to: string): Promise<string[]> {
+    const rows = await this.db.query<{ day: string }>(
+      `SELECT DISTINCT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM rm_orders
+        WHERE provider = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz
+          AND status IN ('NONE', 'INITIATED', 'PENDING', 'DISPUTED')
+        ORDER BY day`,
+      [provider, from, to],
+    );
+    return rows.map((row) => row.day);
+  }
+
   async partner(partnerId: string): Promise<PartnerView | null> {
     const rows = await this.db.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM rm_partners WHERE partner_id = $1`, [
       partnerId,

@@ -36,9 +36,10 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries (up
  * not finished and deliveries still being retried are never touched. The log of events is
  * never purged: every money fact stays in it.
  *
- * A finished job's id may be scheduled again once its row is gone; nothing does that: jobs
- * are scheduled by the reactions projection, which is never replayed, and every job handler
- * writes under deterministic event ids, so even a second run would change nothing.
+ * A finished job's id may be scheduled again once its row is gone. The reactions projection is
+ * never replayed; each start schedules the reconciliation run of the day that ended last, whose
+ * row is younger than a day (retention keeps at least one). Every job handler writes under
+ * deterministic ids, so even a second run would record nothing new.
  */
 export class SqlRetention {
   constructor(

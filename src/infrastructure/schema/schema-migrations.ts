@@ -17,6 +17,7 @@ import { KEY_RECORDS_SCHEMA } from '../access/key-record-migration';
 import { EVENT_STREAM_LEASES_SCHEMA } from '../events-feed/sql-event-stream-leases';
 import { BACK_OFFICE_ACTIONS_SCHEMA } from '../back-office/sql-back-office-action-log';
 import { OPERATOR_LAST_USE_SCHEMA } from '../back-office/sql-operator-token-usage';
+import { RECONCILIATION_RUNS_SCHEMA } from '../reconciliation/sql-reconciliation-runs';
 
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
@@ -111,5 +112,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // Operators' actions that are not events (webhook re-sends, rebuilds), and when each operator token was last used.
     name: 'back-office-actions',
     sql: joined([BACK_OFFICE_ACTIONS_SCHEMA, OPERATOR_LAST_USE_SCHEMA]),
+  },
+  {
+    version: 13,
+    // The summary of each reconciliation run (scheduled, a day judged again, an operator's), beside the log.
+    name: 'reconciliation-runs',
+    sql: joined([RECONCILIATION_RUNS_SCHEMA]),
   },
 ];

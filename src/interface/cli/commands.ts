@@ -480,7 +480,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     usage: '--date <YYYY-MM-DD> [--provider <name>] [--format <json|html>]',
     summary:
       "Match one UTC day of the provider's transaction report with our live orders: matched, amount mismatch, provider-only, ours-only, status disagreement. " +
-      'Each mismatch is recorded on its order (audit order). --format html writes a page (redirect it to a file).',
+      'Each mismatch of a day that is over is recorded on its order (audit order), and the run is listed (provider runs). --format html writes a page (redirect it to a file).',
     positionals: [],
     options: {
       date: { type: 'string', kind: 'date', required: true },
@@ -488,12 +488,33 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       format: { type: 'string', kind: 'report-format', required: false },
     },
     build: (a) => {
-      const query = new URLSearchParams({ date: a.value('date'), format: a.optional('format') ?? 'json' });
       const provider = a.optional('provider');
-      if (provider !== undefined) query.set('provider', provider);
-      return { method: 'GET', path: `/providers/reconciliation?${query.toString()}` };
+      return {
+        method: 'POST',
+        path: `/providers/reconciliation?${new URLSearchParams({ format: a.optional('format') ?? 'json' }).toString()}`,
+        body: { date: a.value('date'), ...(provider === undefined ? {} : { provider }) },
+      };
     },
     output: 'stream',
+  },
+  'provider runs': {
+    usage: '[--provider <name>] [--limit <n>]',
+    summary:
+      "The latest reconciliation runs, newest first: the daily runs at RECONCILIATION_AT, days judged again while they had orders in doubt, and operators' runs; each with its counts, what it recorded, and why it failed if it did.",
+    positionals: [],
+    options: {
+      provider: { type: 'string', kind: 'provider', required: false },
+      limit: { type: 'string', kind: 'positive-int', required: false },
+    },
+    build: (a) => {
+      const query = new URLSearchParams();
+      const provider = a.optional('provider');
+      const limit = a.optional('limit');
+      if (provider !== undefined) query.set('provider', provider);
+      if (limit !== undefined) query.set('limit', limit);
+      const suffix = query.size > 0 ? `?${query.toString()}` : '';
+      return { method: 'GET', path: `/providers/reconciliation/runs${suffix}` };
+    },
   },
   'operator create': {
     usage: '--name <name> --role <owner|operator|finance|engineer> [--expires-in-days <n>]',

@@ -51,6 +51,7 @@ reloading the tab forgets it. The break-glass owner token (<code>ADMIN_TOKEN</co
     'orders.js',
     'webhooks.js',
     'finance.js',
+    'reconciliation.js',
     'engineering.js',
     'operators.js',
     'overview.js',

@@ -142,7 +142,7 @@ describe('back-office operators (decider)', () => {
 });
 
 describe('roles', () => {
-  it('the owner may do everything; finance only reads; only the operator role and the owner move money', () => {
+  it('the owner may do everything; finance reads and runs reconciliation; only the operator role and the owner move money', () => {
     expect(ROLE_PERMISSIONS.owner).toEqual([
       'read',
       'manage_partners',
@@ -150,9 +150,14 @@ describe('roles', () => {
       'resend_webhooks',
       'run_projections',
       'manage_routes',
+      'run_reconciliation',
       'manage_operators',
     ]);
-    expect(ROLE_PERMISSIONS.finance).toEqual(['read']);
+    expect(ROLE_PERMISSIONS.finance).toEqual(['read', 'run_reconciliation']);
+    const reconcilers = (['owner', 'operator', 'finance', 'engineer'] as const).filter((role) =>
+      mayDo(role, 'run_reconciliation'),
+    );
+    expect(reconcilers).toEqual(['owner', 'finance', 'engineer']);
     const movers = (['owner', 'operator', 'finance', 'engineer'] as const).filter((role) => mayDo(role, 'move_money'));
     expect(movers).toEqual(['owner', 'operator']);
     expect(mayDo('engineer', 'manage_partners')).toBe(false);

@@ -41,6 +41,26 @@ describe('Reloadly report times in a time zone', () => {
     expect(instantOfReportTime('not a time', NEW_YORK)).toBeNull();
   });
 
+  it('reads no time into a text that is not one: a field out of range, a bare number, a date without its time', () => {
+    for (const text of [
+      '',
+      '1',
+      '2026-11-24',
+      '2026-13-01 10:00:00',
+      '2026-02-30 10:00:00',
+      '2026-11-24 25:00:00',
+      '2026-11-24 10:61:00',
+      'Nov 24 2026 10:00:00',
+      '2026-11-24T10:00:00+25:00',
+    ])
+      expect({ text, at: instantOfReportTime(text, NEW_YORK) }).toEqual({ text, at: null });
+    expect(instantOfReportTime('2026-11-24 10:00', NEW_YORK)?.toISOString()).toBe('2026-11-24T15:00:00.000Z');
+    expect(instantOfReportTime('2026-11-24 10:00:00.250', NEW_YORK)?.toISOString()).toBe('2026-11-24T15:00:00.250Z');
+    expect(instantOfReportTime('2021-12-06T08:13:39.000+0000', NEW_YORK)?.toISOString()).toBe(
+      '2021-12-06T08:13:39.000Z',
+    );
+  });
+
   it('knows IANA zone names and refuses others', () => {
     expect(isTimeZone(NEW_YORK)).toBe(true);
     expect(isTimeZone('UTC')).toBe(true);

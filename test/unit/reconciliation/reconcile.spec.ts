@@ -113,6 +113,43 @@ describe('reconciling a provider report with our orders by the identifier we sen
     expect(findings[0].detail).toBe('the provider says succeeded, the order is FAILED here');
   });
 
+  it('an order held or still open here while the provider reports it final is a status disagreement, whichever way it went', () => {
+    const findings = reconcile(
+      DAY,
+      [
+        theirs('ord_held_paid', 't1', 'succeeded'),
+        theirs('ord_held_failed', 't2', 'failed'),
+        theirs('ord_open_paid', 't3', 'succeeded'),
+        theirs('ord_new_failed', 't4', 'failed'),
+        theirs('ord_held_pending', 't5', 'pending'),
+      ],
+      [
+        ours('ord_held_paid', 'DISPUTED'),
+        ours('ord_held_failed', 'DISPUTED'),
+        ours('ord_open_paid', 'PENDING'),
+        ours('ord_new_failed', 'INITIATED'),
+        ours('ord_held_pending', 'DISPUTED'),
+      ],
+    );
+    expect(kinds(findings)).toEqual([
+      ['status_mismatch', 'ord_held_paid'],
+      ['status_mismatch', 'ord_held_failed'],
+      ['status_mismatch', 'ord_open_paid'],
+      ['status_mismatch', 'ord_new_failed'],
+      ['matched', 'ord_held_pending'],
+    ]);
+    expect(findings[0].detail).toBe('the provider says succeeded, the order is DISPUTED here');
+    expect(findings[1].detail).toBe('the provider says failed, the order is DISPUTED here');
+  });
+
+  it('a day judged again once the provider has decided a held order finds the disagreement it could not see before', () => {
+    const held = ours('ord_held', 'DISPUTED');
+    expect(kinds(reconcile(DAY, [theirs('ord_held', 't1', 'pending')], [held]))).toEqual([['matched', 'ord_held']]);
+    expect(kinds(reconcile(DAY, [theirs('ord_held', 't1', 'succeeded')], [held]))).toEqual([
+      ['status_mismatch', 'ord_held'],
+    ]);
+  });
+
   it('judges only transactions dated in the day, and finds an order placed before midnight that the provider dates after it', () => {
     const lateOrder = ours('ord_late', 'SUCCESS', '199.00', '2026-11-24T23:59:59.000Z');
     const findings = reconcile(

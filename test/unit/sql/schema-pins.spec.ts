@@ -28,6 +28,7 @@ describe('the schema pins', () => {
       '10 wallet-snapshot-seals 264209136e6015d5',
       '11 correlation-index-outside-orders c59e5590e849e630',
       '12 back-office-actions cdd23b88b4aca810',
+      '13 reconciliation-runs c1dc2e75f3e0bd75',
     ]);
   });
 

@@ -15,6 +15,7 @@ import {
   UpstreamPayment,
   UpstreamTopup,
 } from './reloadly-records';
+import { REPORT_PAGE_TIMEOUT_MS, readPage } from '../report-pages';
 import { reportTimeOf } from './report-time';
 import { decimalText } from './upstream-decimal';
 
@@ -147,8 +148,20 @@ export class ReloadlyApiClient {
     );
   }
 
-  async topupReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamTopup[]> {
-    return this.allInPages('topups', '/topups/reports/transactions', this.reportRange(range), itemOf(topupOf), signal);
+  /** The whole report of the range; each page has `pageTimeoutMs` of its own. */
+  async topupReport(
+    range: TimeRange,
+    pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
+    signal?: AbortSignal,
+  ): Promise<UpstreamTopup[]> {
+    return this.allInPages(
+      'topups',
+      '/topups/reports/transactions',
+      this.reportRange(range),
+      itemOf(topupOf),
+      signal,
+      pageTimeoutMs,
+    );
   }
 
   async payBill(request: BillPaymentRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamPayment>> {
@@ -193,8 +206,20 @@ export class ReloadlyApiClient {
     );
   }
 
-  async paymentReport(range: TimeRange, signal?: AbortSignal): Promise<UpstreamPayment[]> {
-    return this.allInPages('utilities', '/transactions', this.reportRange(range), itemOf(paymentOf), signal);
+  /** The whole report of the range; each page has `pageTimeoutMs` of its own. */
+  async paymentReport(
+    range: TimeRange,
+    pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
+    signal?: AbortSignal,
+  ): Promise<UpstreamPayment[]> {
+    return this.allInPages(
+      'utilities',
+      '/transactions',
+      this.reportRange(range),
+      itemOf(paymentOf),
+      signal,
+      pageTimeoutMs,
+    );
   }
 
   /** A POST that places an order: accepted when a 2xx answer reads as the transaction, refused otherwise. */
@@ -244,9 +269,10 @@ export class ReloadlyApiClient {
     query: Record<string, string>,
     read: (item: unknown) => Transaction | null,
     signal?: AbortSignal,
+    pageTimeoutMs: number | null = null,
   ): Promise<Transaction[]> {
     const transactions: Transaction[] = [];
-    for await (const item of this.pages(api, path, query, signal)) {
+    for await (const item of this.pages(api, path, query, signal, pageTimeoutMs)) {
       const transaction = read(item);
       if (transaction !== null) transactions.push(transaction);
     }
@@ -258,17 +284,25 @@ export class ReloadlyApiClient {
    * over — never on a short page, since Reloadly may give fewer items than asked; without either
    * (a paged object without them, or a plain array as Reloadly's utility reference shows), until an
    * empty page or one that repeats the page before it. An answer that is not a list or a page
-   * proves nothing: the question stays open (ProviderUnavailableError).
+   * proves nothing: the question stays open (ProviderUnavailableError). With `pageTimeoutMs`, each
+   * page has that long of its own (under `signal`, if given).
    */
   private async *pages(
     api: ReloadlyApi,
     path: string,
     query: Record<string, string>,
     signal?: AbortSignal,
+    pageTimeoutMs: number | null = null,
   ): AsyncGenerator {
     let previousPlainPage: string | null = null;
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = await this.read(api, path, { ...query, page: String(page), size: String(PAGE_SIZE) }, signal);
+      const pageQuery = { ...query, page: String(page), size: String(PAGE_SIZE) };
+      const answer =
+        pageTimeoutMs === null
+          ? await this.read(api, path, pageQuery, signal)
+          : await readPage({ provider: 'reloadly', path, page, pageTimeoutMs }, signal, (deadline) =>
+              this.read(api, path, pageQuery, deadline),
+            );
       // A plain array carries no paging fields: pages are read until one is empty, or repeats the
       // one before it (a server that ignores `page` answers the whole list every time).
       if (Array.isArray(answer.body)) {

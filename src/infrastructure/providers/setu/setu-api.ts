@@ -1,4 +1,5 @@
 import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { REPORT_PAGE_TIMEOUT_MS, readPage } from '../report-pages';
 import { SetuAnswer, SetuHttp } from './setu-http';
 import {
   SetuBiller,
@@ -123,9 +124,14 @@ export class SetuApiClient {
     return found;
   }
 
-  async transactions(range: DateRange, signal?: AbortSignal): Promise<SetuTransaction[]> {
+  /** The whole list of the range; each page has `pageTimeoutMs` of its own. */
+  async transactions(
+    range: DateRange,
+    pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
+    signal?: AbortSignal,
+  ): Promise<SetuTransaction[]> {
     const transactions: SetuTransaction[] = [];
-    for await (const item of this.pages(SETU_PATHS.transactions, { ...range }, signal)) {
+    for await (const item of this.pages(SETU_PATHS.transactions, { ...range }, signal, pageTimeoutMs)) {
       const transaction = transactionOf(item);
       if (transaction) transactions.push(transaction);
     }
@@ -167,10 +173,22 @@ export class SetuApiClient {
     return { kind: 'refused', httpStatus: answer.status, code: answer.errorCode, message: answer.message };
   }
 
-  private async *pages(path: string, query: Record<string, string>, signal?: AbortSignal): AsyncGenerator {
+  /** Every item of a cursor-paged list; with `pageTimeoutMs`, each page has that long of its own (under `signal`). */
+  private async *pages(
+    path: string,
+    query: Record<string, string>,
+    signal?: AbortSignal,
+    pageTimeoutMs: number | null = null,
+  ): AsyncGenerator {
     let after: string | null = null;
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = await this.read(path, { ...query, limit: String(PAGE_SIZE), ...(after ? { after } : {}) }, signal);
+      const pageQuery = { ...query, limit: String(PAGE_SIZE), ...(after ? { after } : {}) };
+      const answer =
+        pageTimeoutMs === null
+          ? await this.read(path, pageQuery, signal)
+          : await readPage({ provider: 'setu', path, page, pageTimeoutMs }, signal, (deadline) =>
+              this.read(path, pageQuery, deadline),
+            );
       const data = dataOf(answer.body);
       yield* listOf(data.transactions ?? data.billers);
       after = nextCursorOf(answer.body);

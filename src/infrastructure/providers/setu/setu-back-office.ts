@@ -2,53 +2,74 @@ import {
   CatalogCoverage,
   ProviderCatalogSource,
   ProviderReportSource,
+  UnreadableReportError,
 } from '../../../application/ports/provider-back-office.port';
 import { UpstreamTransaction } from '../../../domain/reconciliation/reconciliation';
 import { UpstreamProduct } from '../../../domain/routing/propose-routes';
+import { instantOfIsoText } from '../../../domain/shared/zoned-time';
+import { REPORT_PAGE_TIMEOUT_MS } from '../report-pages';
+import { quotedUpstreamText, reportEntryName } from '../upstream-text';
 import { SetuApiClient, SetuTransaction } from './setu-api';
 import { istDate, orderIdOfPaymentRef } from './setu-identifiers';
 import { verdictOfPayment } from './setu-outcomes';
 
-const BACK_OFFICE_TIMEOUT_MS = 60_000;
+const CATALOG_TIMEOUT_MS = 60_000;
 
 /** Setu's biller catalog (for `provider sync`: India's BBPS billers) and its transactions list (for reconciliation). */
 export class SetuBackOffice implements ProviderCatalogSource, ProviderReportSource {
   /** Setu serves BBPS billers, which are Indian: our other products are none of its business. */
   readonly coverage: CatalogCoverage = { kinds: ['biller'], countries: ['IN'], bbpsOnly: true };
 
-  constructor(private readonly api: SetuApiClient) {}
+  /** The list is filtered by dates in India, where the timestamps we send are written. */
+  readonly timeZone = 'Asia/Kolkata';
+
+  constructor(
+    private readonly api: SetuApiClient,
+    private readonly pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
+  ) {}
 
   async products(countries: readonly string[]): Promise<UpstreamProduct[]> {
     if (!countries.includes('IN')) return [];
-    const billers = await this.api.billers(AbortSignal.timeout(BACK_OFFICE_TIMEOUT_MS));
+    const billers = await this.api.billers(AbortSignal.timeout(CATALOG_TIMEOUT_MS));
     return billers.map((biller) => ({ kind: 'biller', id: biller.id, name: biller.name, country: 'IN' }));
   }
 
   /**
    * The list is filtered by the dates (in India) of the timestamps we sent, which are the orders'
-   * placements: every date [from, to) touches is read, and entries are kept by their timestamp.
+   * placements: every date [from, to) touches is read, and entries are kept by their timestamp. A
+   * timestamp that does not read fails the read (UnreadableReportError). Each page has its own timeout.
    */
   async transactions(from: Date, to: Date): Promise<UpstreamTransaction[]> {
     const listed = await this.api.transactions(
       { startDate: istDate(from), endDate: istDate(new Date(to.getTime() - 1)) },
-      AbortSignal.timeout(BACK_OFFICE_TIMEOUT_MS),
+      this.pageTimeoutMs,
     );
-    return listed.map(transactionOf).filter((transaction) => {
+    return listed.map(upstreamTransactionOf).filter((transaction) => {
       const at = Date.parse(transaction.at);
       return at >= from.getTime() && at < to.getTime();
     });
   }
 }
 
-function transactionOf(listed: SetuTransaction): UpstreamTransaction {
+/** One entry of the transactions list in reconciliation's words; an entry whose timestamp does not read is an error. */
+export function upstreamTransactionOf(listed: SetuTransaction): UpstreamTransaction {
   const verdict = verdictOfPayment(listed.status, null);
-  const at = listed.timestamp ? Date.parse(listed.timestamp) : Number.NaN;
+  const transactionId = listed.transactionId ?? listed.refId ?? '';
+  const at = listed.timestamp === null ? null : instantOfIsoText(listed.timestamp);
+  if (!at) {
+    const entry = reportEntryName('payment', transactionId, listed.paymentRefId);
+    throw new UnreadableReportError(
+      listed.timestamp === null
+        ? `setu: ${entry} of the transactions list has no timestamp`
+        : `setu: ${entry} of the transactions list has a timestamp that is not a time: ${quotedUpstreamText(listed.timestamp)}`,
+    );
+  }
   return {
     customIdentifier: orderIdOfPaymentRef(listed.paymentRefId) ?? listed.paymentRefId,
-    transactionId: listed.transactionId ?? listed.refId ?? '',
+    transactionId,
     status: verdict === 'succeeded' ? 'succeeded' : verdict === 'failed' ? 'failed' : 'pending',
     amount: listed.amount ?? '',
     currency: 'INR',
-    at: new Date(Number.isNaN(at) ? 0 : at).toISOString(),
+    at: at.toISOString(),
   };
 }

@@ -10,6 +10,7 @@ import { loadPartners, reloadPartner, wirePartners } from './partners.js';
 import { loadHeld, searchOrders, wireOrders } from './orders.js';
 import { loadDeliveries, wireWebhooks } from './webhooks.js';
 import { wireFinance } from './finance.js';
+import { loadReconciliation } from './reconciliation.js';
 import { loadJobs, loadProjections } from './engineering.js';
 import { loadOverview } from './overview.js';
 import { loadOperators, wireOperators } from './operators.js';
@@ -20,7 +21,7 @@ const VIEWS = {
   partners: () => Promise.all([loadPartners(), reloadPartner()]),
   orders: () => Promise.all([loadHeld(), searchOrders()]),
   webhooks: () => loadDeliveries(),
-  finance: async () => undefined,
+  finance: () => loadReconciliation(),
   engineering: () => Promise.all([loadProjections(), loadJobs()]),
   operators: () => loadOperators(),
 };
@@ -106,6 +107,8 @@ function clearPage() {
     'overview-corridors-empty',
     'overview-providers-empty',
     'operator-audit-empty',
+    'reconciliation-runs-empty',
+    'reconciliation-mismatches-empty',
   ]) {
     $(id).hidden = true;
   }

@@ -1,8 +1,10 @@
 // @ts-check
 // Finance: a wallet's day, the service's period report (its own page, inside the console), CSV and
-// JSONL exports downloaded in the page (the token never goes into a URL), and verify.
+// JSONL exports downloaded in the page (the token never goes into a URL), verify, and reconciliation
+// (reconciliation.js).
 import { ApiError, api, call, seg } from './api.js';
 import { $, cell, notify, onClick, onSubmit } from './page.js';
+import { runReconciliation } from './reconciliation.js';
 
 function wallet() {
   const form = /** @type {HTMLFormElement} */ ($('finance-form'));
@@ -117,4 +119,5 @@ export function wireFinance() {
   onClick('export-csv', () => exportWallet('csv'));
   onClick('export-jsonl', () => exportWallet('jsonl'));
   onClick('verify', verify);
+  onSubmit('reconcile-form', runReconciliation);
 }

@@ -20,6 +20,7 @@ const ASKED: Record<Permission, string> = {
   resend_webhooks: 're-send webhooks',
   run_projections: 'rebuild read models',
   manage_routes: 'change live routes',
+  run_reconciliation: 'run a reconciliation that records findings',
   manage_operators: 'manage back-office operators',
 };
 

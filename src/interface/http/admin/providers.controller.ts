@@ -2,16 +2,22 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } f
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import {
+  ListReconciliationRuns,
+  RUNS_LIMIT_DEFAULT,
+  RUNS_LIMIT_MAX,
+} from '../../../application/reconciliation/list-reconciliation-runs';
 import { ReconcileProvider } from '../../../application/reconciliation/reconcile-provider';
+import { ShowReconciliation } from '../../../application/reconciliation/show-reconciliation';
 import { ReconciliationReport } from '../../../application/reconciliation/reconciliation-report';
 import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
 import { SyncProviderRoutes } from '../../../application/routing/sync-provider-routes';
 import { ServiceError } from '../../../application/shared/service-error';
 import { Actor } from '../../../domain/shared/actor';
-import { refuseUnknownQuery } from '../validation/query-values';
+import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
-import { SyncProviderDto } from './dto/routes.dto';
+import { ReconcileDayDto, SyncProviderDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
 import { reconciliationReportPage } from './reconciliation-report-page';
 import { REPORT_SECURITY_POLICY } from './report-page-layout';
@@ -40,24 +46,69 @@ export class ProvidersController {
     return this.commands.execute(new SyncProviderRoutes(provider, body.apply === true, operator));
   }
 
-  /** One UTC day of the provider's report against our live orders: JSON, or a page for finance (`format=html`). */
+  /**
+   * One UTC day of the provider's report against our live orders, as a read: JSON, or a page for finance
+   * (`format=html`). Records nothing: the run that records findings is the POST.
+   */
   @Get('reconciliation')
   @RequiresPermission('read')
   async reconciliation(
     @Query() query: Record<string, unknown>,
-    @CurrentOperator() operator: Actor,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ReconciliationReport | string> {
     refuseUnknownQuery(query, ['date', 'provider', 'format']);
-    const { date, provider, format } = query;
-    const chosen = format ?? 'json';
-    if (chosen !== 'json' && chosen !== 'html') throw new ServiceError('validation_failed', 'format: json or html');
+    const { date, provider } = query;
+    const format = formatOf(query.format);
     if (typeof date !== 'string') throw new ServiceError('validation_failed', 'date: required once, as YYYY-MM-DD');
     if (provider !== undefined && typeof provider !== 'string')
       throw new ServiceError('validation_failed', 'provider: give it once');
-    const report = await this.commands.execute(new ReconcileProvider(provider ?? null, date, operator));
-    if (chosen === 'json') return report;
-    void reply.header('content-security-policy', REPORT_SECURITY_POLICY).type('text/html; charset=utf-8');
-    return reconciliationReportPage(report);
+    return answered(await this.queries.execute(new ShowReconciliation(provider ?? null, date)), format, reply);
   }
+
+  /**
+   * Runs the reconciliation of one UTC day and records it: each mismatch of a day that is over becomes a
+   * finding on its order (once), and the run is listed with the others. The same report as the GET.
+   */
+  @Post('reconciliation')
+  @HttpCode(200)
+  @RequiresPermission('run_reconciliation')
+  async reconcile(
+    @Body() body: ReconcileDayDto,
+    @Query() query: Record<string, unknown>,
+    @CurrentOperator() operator: Actor,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ReconciliationReport | string> {
+    refuseUnknownQuery(query, ['format']);
+    const format = formatOf(query.format);
+    const report = await this.commands.execute(new ReconcileProvider(body.provider ?? null, body.date, operator));
+    return answered(report, format, reply);
+  }
+
+  /** The latest reconciliation runs, newest first: the schedule's, days judged again, and operators'. */
+  @Get('reconciliation/runs')
+  @RequiresPermission('read')
+  runs(@Query() query: Record<string, unknown>) {
+    refuseUnknownQuery(query, ['provider', 'limit']);
+    const { provider } = query;
+    if (provider !== undefined && typeof provider !== 'string')
+      throw new ServiceError('validation_failed', 'provider: give it once');
+    const limit = queryLimit(query.limit, RUNS_LIMIT_DEFAULT, RUNS_LIMIT_MAX);
+    return this.queries.execute(new ListReconciliationRuns(provider ?? null, limit));
+  }
+}
+
+function formatOf(format: unknown): 'json' | 'html' {
+  const chosen = format ?? 'json';
+  if (chosen !== 'json' && chosen !== 'html') throw new ServiceError('validation_failed', 'format: json or html');
+  return chosen;
+}
+
+function answered(
+  report: ReconciliationReport,
+  format: 'json' | 'html',
+  reply: FastifyReply,
+): ReconciliationReport | string {
+  if (format === 'json') return report;
+  void reply.header('content-security-policy', REPORT_SECURITY_POLICY).type('text/html; charset=utf-8');
+  return reconciliationReportPage(report);
 }

@@ -41,3 +41,15 @@ export class SyncProviderDto {
   @IsBoolean({ message: 'must be true or false' })
   apply?: boolean;
 }
+
+export class ReconcileDayDto {
+  @IsString({ message: 'must be a string' })
+  @Matches(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, { message: 'must be a calendar day as YYYY-MM-DD' })
+  date!: string;
+
+  /** Absent: the one configured provider that has a report. */
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @Matches(PROVIDER_NAME, { message: 'must be lower-case letters, digits and -, 2 to 32 characters' })
+  provider?: string;
+}

@@ -1,0 +1,16 @@
+import {
+  MismatchKind,
+  ReconciliationMetrics,
+  ReconciliationTrigger,
+} from '../../application/ports/reconciliation-runs.port';
+import { serviceMetrics } from './service-metrics';
+
+/** Reconciliation's counters, in this thread's registry (summed over threads and processes when scraped). */
+export const prometheusReconciliationMetrics: ReconciliationMetrics = {
+  mismatchRecorded(provider: string, kind: MismatchKind): void {
+    serviceMetrics.reconciliationMismatches.inc({ provider, kind });
+  },
+  runEnded(provider: string, trigger: ReconciliationTrigger, outcome: 'succeeded' | 'failed'): void {
+    serviceMetrics.reconciliationRuns.inc({ provider, trigger, outcome });
+  },
+};
