@@ -203,11 +203,15 @@ describe('the Reloadly adapter against the protocol simulator', () => {
   it('looks topups up by transaction id and customIdentifier, and reports a time range', async () => {
     expect(await live.provider.submit(topup('ord_report_1', '0001'), now)).toMatchObject({ status: 'succeeded' });
     const found = await live.api.topupByCustomIdentifier('ord_report_1');
+    // As Reloadly's reference describes it, requestedAmount is in the account's currency (the cost at the
+    // operator's rate: 199 / 83.25), the delivered amount in the recipient's.
     expect(found).toMatchObject({
       customIdentifier: 'ord_report_1',
       status: 'SUCCESSFUL',
-      requestedAmount: '199',
-      requestedAmountCurrencyCode: 'INR',
+      requestedAmount: '2.39',
+      requestedAmountCurrencyCode: 'USD',
+      deliveredAmount: '199',
+      deliveredAmountCurrencyCode: 'INR',
       operatorId: 1201,
     });
     expect(await live.api.topupByTransactionId(found!.transactionId!)).toMatchObject({
