@@ -100,6 +100,13 @@ describe('the Reloadly adapter against the protocol simulator', () => {
       reason: 'no reloadly route for biller 9999',
       basis: 'not_sent',
     });
+    // A biller Reloadly does not list is not paid.
+    expect(
+      await live.provider.submit(
+        { ...bill('ord_bill_no_biller', '1234560001'), route: { provider: 'reloadly', upstreamId: '999' } },
+        now,
+      ),
+    ).toEqual({ status: 'failed', reason: 'reloadly has no biller 999; the payment was not sent', basis: 'not_sent' });
     // An order in doubt (its answer lost, a retried run) is looked up, never paid again.
     expect(
       await live.provider.submit({ ...bill('ord_bill_ok', '1234560001'), inDoubtSince: now.toISOString() }, now),
@@ -136,7 +143,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(simulator.state.transactions.filter((transaction) => transaction.reference === 'ord_twice')).toHaveLength(1);
   });
 
-  it('follows a processing topup by Reloadly’s transaction id; an operator Reloadly does not describe is still sent, and Reloadly decides', async () => {
+  it('follows a processing topup by Reloadly’s transaction id; a topup to an operator Reloadly does not have is not sent', async () => {
     const pending = await live.provider.submit(topup('ord_processing', '0003'), now);
     expect(pending).toEqual({
       status: 'pending',
@@ -159,12 +166,12 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     };
     expect(await live.provider.submit(unknownOperator, now)).toEqual({
       status: 'failed',
-      reason: expect.stringContaining('OPERATOR_NOT_IN_SERVICE'),
-      basis: 'refused',
+      reason: 'reloadly has no operator 9999; the topup was not sent',
+      basis: 'not_sent',
     });
     expect(
       simulator.state.submissions.filter((submission) => submission.reference === 'ord_unknown_operator'),
-    ).toHaveLength(1);
+    ).toHaveLength(0);
   });
 
   it('sends the recipient as country code and national number, and the amount in the local currency, in every corridor', async () => {

@@ -1,9 +1,8 @@
 import { ProviderCatalogSource, ProviderReportSource } from '../../../application/ports/provider-back-office.port';
-import { UpstreamTransaction } from '../../../domain/reconciliation/reconciliation';
 import { UpstreamProduct } from '../../../domain/routing/propose-routes';
-import { ReloadlyApiClient, UpstreamPayment, UpstreamTopup } from './reloadly-api';
-import { UpstreamVerdict, verdictOfPayment, verdictOfTopup } from './reloadly-outcomes';
-import { instantOfReportTime } from './report-time';
+import { UpstreamTransaction } from '../../../domain/reconciliation/reconciliation';
+import { ReloadlyApiClient } from './reloadly-api';
+import { paymentTransaction, topupTransaction } from './reloadly-upstream-transaction';
 
 const BACK_OFFICE_TIMEOUT_MS = 60_000;
 
@@ -43,51 +42,17 @@ export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReport
     const signal = AbortSignal.timeout(BACK_OFFICE_TIMEOUT_MS);
     const range = { from, to };
     const zone = this.api.reportTimeZone;
-    const topups = (await this.api.topupReport(range, signal)).flatMap((topup) => topupTransaction(topup, zone));
-    const payments = (await this.api.paymentReport(range, signal)).flatMap((payment) =>
-      paymentTransaction(payment, zone),
-    );
+    // A transaction Reloadly does not date is dated at the epoch: outside any day reconciled.
+    const undated = new Date(0);
+    const topups = (await this.api.topupReport(range, signal))
+      .filter((topup) => topup.transactionId !== null)
+      .map((topup) => topupTransaction(topup, zone, undated));
+    const payments = (await this.api.paymentReport(range, signal))
+      .filter((payment) => payment.id !== null)
+      .map((payment) => paymentTransaction(payment, zone, undated));
     return [...topups, ...payments].filter((transaction) => {
       const at = Date.parse(transaction.at);
       return at >= from.getTime() && at < to.getTime();
     });
   }
-}
-
-function topupTransaction(topup: UpstreamTopup, zone: string): UpstreamTransaction[] {
-  if (topup.transactionId === null) return [];
-  const delivered = topup.deliveredAmount !== null && topup.deliveredAmountCurrencyCode !== null;
-  return [
-    {
-      customIdentifier: topup.customIdentifier,
-      transactionId: topup.transactionId,
-      status: statusOf(verdictOfTopup(topup)),
-      amount: (delivered ? topup.deliveredAmount : topup.requestedAmount) ?? '',
-      currency: (delivered ? topup.deliveredAmountCurrencyCode : topup.requestedAmountCurrencyCode) ?? '',
-      at: instantOf(topup.transactionDate, zone),
-    },
-  ];
-}
-
-function paymentTransaction(payment: UpstreamPayment, zone: string): UpstreamTransaction[] {
-  if (payment.id === null) return [];
-  return [
-    {
-      customIdentifier: payment.referenceId,
-      transactionId: payment.id,
-      status: statusOf(verdictOfPayment(payment)),
-      amount: payment.amount ?? '',
-      currency: payment.amountCurrencyCode ?? '',
-      at: instantOf(payment.submittedAt, zone),
-    },
-  ];
-}
-
-/** Processing and unlisted statuses are not final: neither paid nor refused yet. */
-const statusOf = (verdict: UpstreamVerdict): UpstreamTransaction['status'] =>
-  verdict === 'succeeded' ? 'succeeded' : verdict === 'failed' ? 'failed' : 'pending';
-
-/** Reloadly dates transactions as "yyyy-MM-dd HH:mm:ss" in the report's time zone; a time with an offset passes through. */
-function instantOf(text: string | null, zone: string): string {
-  return (text ? instantOfReportTime(text, zone) : null)?.toISOString() ?? new Date(0).toISOString();
 }
