@@ -169,7 +169,11 @@ export class InfrastructureModule {
         ),
       },
       // Built by the container, so that what they log goes through the service's logger.
-      { provide: LIVE_PROVIDER, useFactory: () => LiveProviders.fromConfig(config, catalog) },
+      {
+        provide: LIVE_PROVIDER,
+        useFactory: (clock: Clock) => LiveProviders.fromConfig(config, catalog, () => clock.now().getTime()),
+        inject: [CLOCK],
+      },
       {
         provide: PROVIDER_DIRECTORY,
         useFactory: (live: LiveProviders) =>

@@ -44,7 +44,7 @@ describeInBrowser('reconciliation on the console’s finance page, in Chromium a
     mismatched = await place('console-rec-amount');
     await service.settle();
     day = service.clock.now().toISOString().slice(0, 10);
-    transactionsOf(upstream, mismatched)[0].localAmount = micros('150');
+    transactionsOf(upstream, mismatched)[0].delivered = { amount: micros('150'), currency: 'INR' };
     // The night after: the day's run, by itself.
     service.clock.set(reconciliationDueAt(day, { hour: 2, minute: 30 }, 'America/New_York'));
     await service.settle();

@@ -37,7 +37,8 @@ describe('failure drill: a live topup in flight when the service dies', () => {
     database = await createTestDatabase('drill_in_flight');
     // The in-flight topup holds its connection a minute and stays out of look-ups until the test reveals it.
     simulator = await startSimulator({ seed: 5, settleAfterMs: 0, hangMs: MINUTE, invisibleMs: 60 * MINUTE });
-    doubles = liveDrillDoubles(simulator, new ManualClock());
+    // The service runs on the wall clock, as the upstream does: a look-up reads the report over the order's dates.
+    doubles = liveDrillDoubles(simulator, new ManualClock(new Date()));
   });
   afterEach(async () => {
     for (const service of services.splice(0)) await service.crash().catch(() => undefined);

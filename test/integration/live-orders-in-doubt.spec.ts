@@ -17,8 +17,10 @@ import { SimulatorOptions } from '../../tools/provider-sim/simulator';
 const PROVIDER_TIMEOUT_MS = 1_000;
 const FIRST_RETRY_MS = 2_000;
 const LOOK_AGAIN_MS = 30_000;
-const LOOKUP_WINDOW_MS = 600_000;
 const DAY_MS = 86_400_000;
+/** Reloadly's horizon for a topup: no absence is confirmed before it (docs/decisions/0120-reloadly-absence-after-the-horizon.md). */
+const TOPUP_HORIZON_MS = DAY_MS;
+const HOUR_MS = 3_600_000;
 const STUCK_AFTER_MS = 900_000;
 /** Attempts in flight stay invisible until a test reveals them: what a look-up sees never depends on the machine's speed. */
 const UNTIL_REVEALED_MS = 3_600_000;
@@ -272,7 +274,7 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
   );
 
   it(
-    'a 429 is unknown, with back-off: the order it answered is looked up, never sent again, and failed once absence is confirmed; an order behind the limit is not sent, not in doubt, and sent later',
+    'a 429 to the send is no doubt: the order is sent again after each Retry-After (never looked up as in doubt), held at the stuck limit, and refunded only past its horizon; an order behind the limit is not sent, not in doubt, and sent later',
     async () => {
       let service = await begin({ retryAfterSeconds: 60 });
       const { liveKey } = await liveWalletPartner(service);
@@ -282,19 +284,32 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
       await service.settle();
       expect(submissionsOf(upstream!, limited).map((sent) => sent.answer)).toEqual([429]);
       expect(submissionsOf(upstream!, behind)).toHaveLength(0);
-      expect(await orderEvents(service, limited, 'TransactionAttemptInDoubt')).toHaveLength(1);
-      expect(await orderEvents(service, behind, 'TransactionAttemptInDoubt')).toHaveLength(0);
-      expect(await orderEvents(service, behind, 'TransactionAttemptNotSent')).toHaveLength(1);
-      // The pause is this process's: a restart forgets it.
+      for (const orderId of [limited, behind]) {
+        expect(await orderEvents(service, orderId, 'TransactionAttemptInDoubt')).toHaveLength(0);
+        expect(await orderEvents(service, orderId, 'TransactionAttemptNotSent')).toHaveLength(1);
+      }
+      // The pause is this process's, but the jobs wait for Reloadly's reset wherever they run next.
       service = await restart(service);
-
       await service.advance(FIRST_RETRY_MS);
+      expect(submissionsOf(upstream!, behind)).toHaveLength(0);
+
+      // Reloadly keeps refusing the one order: it is sent again after each reset until it is held.
+      await service.advance(60_000 - FIRST_RETRY_MS);
+      expect(submissionsOf(upstream!, limited).map((sent) => sent.answer)).toEqual([429, 429]);
+      await service.advance(STUCK_AFTER_MS);
+      await service.advance(60_000);
       expect(await view(service, liveKey, behind)).toMatchObject({ status: 'SUCCESS' });
       expect(submissionsOf(upstream!, behind)).toHaveLength(1);
       expect(await orderEvents(service, behind, 'TransactionAttemptInDoubt')).toHaveLength(0);
+      const sent = submissionsOf(upstream!, limited).map((attempt) => attempt.answer);
+      expect(sent.length).toBeGreaterThan(1);
+      expect(new Set(sent)).toEqual(new Set([429]));
+      expect(await orderEvents(service, limited, 'TransactionAttemptInDoubt')).toHaveLength(0);
+      expect(await orderEvents(service, limited, 'TransactionDisputed')).toHaveLength(1);
       expect((await view(service, liveKey, limited)).status).toBe('PENDING');
+      expect(await refunds(service, limited)).toBe(0);
 
-      await service.advance(LOOKUP_WINDOW_MS);
+      await service.advance(TOPUP_HORIZON_MS);
       expect(await view(service, liveKey, limited)).toMatchObject({
         status: 'FAILED',
         refunded_at: expect.any(String),
@@ -302,14 +317,14 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
       const [failed] = await orderEvents(service, limited, 'TransactionFailed');
       expect(failed.data).toMatchObject({ basis: 'absence_confirmed' });
       expect(await refunds(service, limited)).toBe(1);
-      expect(submissionsOf(upstream!, limited)).toHaveLength(1);
+      expect(submissionsOf(upstream!, limited)).toHaveLength(sent.length);
       await expectVerified(service);
     },
     SERVICE_START_TIMEOUT_MS,
   );
 
   it(
-    'a report answering 404 "try again later" confirms nothing: the order in doubt stays unrefunded past the window, and fails once the report answers',
+    'a report answering 404 "try again later" confirms nothing: the order in doubt stays unrefunded until its horizon, and fails at its horizon once the report answers',
     async () => {
       let service = await begin();
       const { liveKey } = await liveWalletPartner(service);
@@ -320,14 +335,15 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
 
       upstream!.simulator.state.faults.reportsUnavailableNext = 1_000;
       await service.advance(FIRST_RETRY_MS);
-      await service.advance(LOOKUP_WINDOW_MS);
+      await service.advance(STUCK_AFTER_MS);
+      await service.advance(TOPUP_HORIZON_MS - STUCK_AFTER_MS - FIRST_RETRY_MS - HOUR_MS);
       expect((await view(service, liveKey, orderId)).status).toBe('PENDING');
       expect(await refunds(service, orderId)).toBe(0);
       const lookUps = await orderEvents(service, orderId, 'TransactionLookedUp');
       expect(lookUps.map((event) => event.data.result)).toContainEqual(expect.stringContaining('HTTP 404'));
 
       upstream!.simulator.state.faults.reportsUnavailableNext = 0;
-      await service.advance(LOOK_AGAIN_MS);
+      await service.advance(HOUR_MS);
       expect((await view(service, liveKey, orderId)).status).toBe('FAILED');
       expect(await refunds(service, orderId)).toBe(1);
       expect(submissionsOf(upstream!, orderId)).toHaveLength(1);
@@ -337,7 +353,7 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
   );
 
   it(
-    'an order in doubt that no look-up settles is held for an operator at the stuck-order limit, never refunded, still looked up, with each attempt and look-up in its audit',
+    'an order in doubt that no look-up settles is held for an operator at the stuck-order limit, never refunded, with each attempt and look-up in its audit',
     async () => {
       let service = await begin();
       const { liveKey } = await liveWalletPartner(service);
@@ -364,11 +380,11 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
       const inDoubt = audit.events.find((event) => event.event_type === 'TransactionAttemptInDoubt');
       expect(inDoubt?.data.reason).toEqual(expect.stringContaining('HTTP 503'));
       expect(audit.events.filter((event) => event.event_type === 'TransactionLookedUp').length).toBeGreaterThan(0);
-      // Held, it is still asked about (decision 0117): after the hold come only look-ups.
-      const heldAt = audit.events.findIndex((event) => event.event_type === 'TransactionDisputed');
-      expect(heldAt).toBeGreaterThan(0);
-      expect(new Set(audit.events.slice(heldAt + 1).map((event) => event.event_type))).toEqual(
-        new Set(audit.events.length > heldAt + 1 ? ['TransactionLookedUp'] : []),
+      // A held order is still looked up (docs/decisions/0117-held-orders-followed.md): only look-ups follow the hold.
+      const types = audit.events.map((event) => event.event_type);
+      expect(types).toContain('TransactionDisputed');
+      expect(new Set(types.slice(types.indexOf('TransactionDisputed') + 1))).toEqual(
+        new Set(types.at(-1) === 'TransactionDisputed' ? [] : ['TransactionLookedUp']),
       );
       expect(submissionsOf(upstream!, orderId)).toHaveLength(1);
       await expectVerified(service);

@@ -16,7 +16,8 @@ const PROVIDER_TIMEOUT_MS = 1_000;
 const FIRST_RETRY_MS = 2_000;
 const POLL_AFTER_MS = 30_000;
 const STUCK_AFTER_MS = 900_000;
-const LOOKUP_WINDOW_MS = 600_000;
+/** Reloadly's horizon for a topup: no absence is confirmed before it (docs/decisions/0120-reloadly-absence-after-the-horizon.md). */
+const TOPUP_HORIZON_MS = 86_400_000;
 const phone = (suffix: string) => `+91987654${suffix}`;
 
 /** The operator CLI in its own process. */
@@ -143,7 +144,7 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
     expect(await balance()).toBe('5000.00');
   });
 
-  it('a 5xx and "cannot be processed at the moment" leave the outcome unknown: never sent again, never refunded on a guess, failed with one refund once the look-up window has passed and the report confirms nothing arrived; a 500 after recording is found at once', async () => {
+  it('a 5xx and "cannot be processed at the moment" leave the outcome unknown: never sent again, never refunded on a guess, failed with one refund once the horizon has passed and the report confirms nothing arrived; a 500 after recording is found at once', async () => {
     const unavailable = await place('0009');
     const erred = await place('0010');
     const busy = await place('0011');
@@ -162,7 +163,13 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
       expect((await orderEvents(service, orderId, 'TransactionLookedUp')).length).toBeGreaterThan(0);
     }
 
-    await service.advance(LOOKUP_WINDOW_MS);
+    // Held at the stuck limit and looked up until the horizon: an empty report before it refunds nothing.
+    await service.advance(STUCK_AFTER_MS);
+    for (const orderId of [unavailable, busy]) {
+      expect((await view(orderId)).status).toBe('PENDING');
+      expect(await refunds(orderId)).toBe(0);
+    }
+    await service.advance(TOPUP_HORIZON_MS);
     for (const orderId of [unavailable, busy]) {
       expect(await view(orderId)).toMatchObject({ status: 'FAILED', refunded_at: expect.any(String) });
       expect(await refunds(orderId)).toBe(1);

@@ -78,5 +78,12 @@ describe('the provider simulator program', () => {
     expect(again.status).toBe(409);
     // The utilities API refuses a token issued for the airtime audience.
     expect((await fetch(`${url}/utilities/accounts/balance`, { headers })).status).toBe(401);
+
+    // Its clock moves forward when told, and only forward.
+    const before = Date.parse(((await (await fetch(`${url}/__sim/state`)).json()) as { now: string }).now);
+    const moved = await fetch(`${url}/__sim/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 3_600_000 }) });
+    expect(Date.parse(((await moved.json()) as { now: string }).now) - before).toBeGreaterThanOrEqual(3_600_000);
+    const back = await fetch(`${url}/__sim/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: -1 }) });
+    expect(back.status).toBe(400);
   });
 });

@@ -84,7 +84,7 @@ describe('daily reconciliation on its own, at RECONCILIATION_AT, once across two
     await advanceTo(new Date(clock().now().getTime() + STUCK_AFTER_MS + 1_000));
     expect((await services.first.admin('GET', `/orders/${orders.held}`)).body.status).toBe('DISPUTED');
     // The provider's books say another amount for one order.
-    transactionsOf(upstream, orders.amount)[0].localAmount = micros('150');
+    transactionsOf(upstream, orders.amount)[0].delivered = { amount: micros('150'), currency: 'INR' };
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     jest.restoreAllMocks();

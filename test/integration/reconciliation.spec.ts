@@ -34,7 +34,7 @@ describe('daily reconciliation with the provider report (simulator over HTTP, po
 
     // What the provider's books say differently from ours.
     const transactions = upstream.simulator.state.transactions;
-    transactionsOf(upstream, orders.amount)[0].localAmount = micros('150');
+    transactionsOf(upstream, orders.amount)[0].delivered = { amount: micros('150'), currency: 'INR' };
     transactions.splice(transactions.indexOf(transactionsOf(upstream, orders.oursOnly)[0]), 1);
     const model = transactionsOf(upstream, orders.matched)[0];
     transactions.push(

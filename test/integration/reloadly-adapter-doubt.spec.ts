@@ -5,22 +5,21 @@ import {
 } from '../../src/application/ports/provider-gateway.port';
 import { ReloadlyConfig } from '../../src/config/service-config';
 import { ReloadlyLiveProvider } from '../../src/infrastructure/providers/reloadly/reloadly-live-provider';
-import {
-  RELOADLY_LOOKUP_WINDOW_MS,
-  RELOADLY_POLL_AFTER_MS,
-} from '../../src/infrastructure/providers/reloadly/reloadly-provider';
+import { RELOADLY_DELIVERY_HORIZON_MS } from '../../src/infrastructure/providers/reloadly/reloadly-horizons';
+import { RELOADLY_POLL_AFTER_MS } from '../../src/infrastructure/providers/reloadly/reloadly-provider';
 import { instantOfReportTime } from '../../src/infrastructure/providers/reloadly/report-time';
 import { RunningSimulator, SimulatorOptions, startSimulator } from '../../tools/provider-sim/simulator';
 import { waitFor } from '../support/wait-for';
 
 const INVISIBLE_MS = 400;
 const MAX_PAGE_SIZE = 3;
+const TOPUP_HORIZON_MS = RELOADLY_DELIVERY_HORIZON_MS.topup;
+const BILL_HORIZON_MS = RELOADLY_DELIVERY_HORIZON_MS.bill_payment;
 
 /**
- * The Reloadly adapter and an order whose attempt may have reached Reloadly, against the protocol
- * simulator over HTTP: attempts in flight and invisible, the two-minute rule, refunds without a
- * transaction, answers flat and wrapped, 429 with its reset, reports in New York time paged by
- * totalPages (or given as plain arrays), and the report's "try again later" 404.
+ * The Reloadly adapter and an order whose attempt may have reached Reloadly, against the protocol simulator over HTTP:
+ * attempts in flight, the two-minute rule, answers flat and wrapped, 429s, reports in New York time read to their last
+ * page, and absence confirmed only past the product's horizon (docs/decisions/0120-reloadly-absence-after-the-horizon.md).
  */
 describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () => {
   const simulators: RunningSimulator[] = [];
@@ -87,9 +86,10 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
     expect(first).not.toBeInstanceOf(ProviderNotSentError);
 
     const inDoubt = { ...order, resubmission: true, inDoubtSince: new Date().toISOString() };
+    const horizon = new Date(Date.parse(order.placedAt) + TOPUP_HORIZON_MS).toISOString();
     expect(await live.provider.submit(inDoubt, new Date())).toEqual({
       status: 'unknown',
-      reason: 'reloadly has no transaction under ord_in_flight yet',
+      reason: `reloadly has no transaction under ord_in_flight yet; it may still show one until ${horizon}`,
       retryAfterMs: RELOADLY_POLL_AFTER_MS,
     });
     // A send would now meet the two-minute rule (and a repeated identifier nobody can see yet): none is made.
@@ -160,13 +160,13 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
     });
   });
 
-  it('a 429 is unknown, not a refusal; calls wait for Reloadly’s reset, and the order never sent is failed once the window has passed and the report confirms it', async () => {
+  it('a 429 on a send was not processed: not sent, to be sent again after Retry-After; calls wait for the reset, and an order never taken is failed only past its horizon, when the report confirms it', async () => {
     const { simulator, live } = await start({ retryAfterSeconds: 1 });
     const placed = new Date();
     const order = topup('ord_rate_limited', '0014', placed);
     const first = await failure(live.provider.submit(order, placed));
-    expect(first).toBeInstanceOf(ProviderUnavailableError);
-    expect(first).not.toBeInstanceOf(ProviderNotSentError);
+    expect(first).toBeInstanceOf(ProviderNotSentError);
+    expect(first).toMatchObject({ retryAfterMs: 1_000 });
     expect((first as Error).message).toContain('RATE_LIMIT_REACHED');
     expect(live.api.http.rateLimit.resumesAt('topups')).not.toBeNull();
 
@@ -179,11 +179,14 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
     await waitFor(() => live.api.http.rateLimit.resumesAt('topups') === null, { what: 'the rate limit to reset' });
     const inDoubt = { ...order, resubmission: true, inDoubtSince: placed.toISOString() };
     expect(await live.provider.poll(inDoubt, new Date())).toMatchObject({ status: 'unknown' });
-    const afterWindow = new Date(placed.getTime() + RELOADLY_LOOKUP_WINDOW_MS);
-    expect(await live.provider.poll(inDoubt, afterWindow)).toEqual({
+    expect(await live.provider.poll(inDoubt, new Date(placed.getTime() + TOPUP_HORIZON_MS - 1))).toMatchObject({
+      status: 'unknown',
+    });
+    const afterHorizon = new Date(placed.getTime() + TOPUP_HORIZON_MS);
+    expect(await live.provider.poll(inDoubt, afterHorizon)).toEqual({
       status: 'failed',
       reason: expect.stringMatching(
-        /^reloadly has no transaction under ord_rate_limited: its topup report from .+ to .+ \(read in America\/New_York, every page\) shows none, 10 min after the attempt in doubt$/,
+        /^reloadly has no transaction under ord_rate_limited: its topup report from .+ to .+ \(read in America\/New_York, every page\) shows none, past the 24 h horizon after the order was placed$/,
       ),
       basis: 'absence_confirmed',
     });
@@ -192,7 +195,7 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
 
   it('a report that answers 404 "try again later" is no proof of absence: the look-up stays open', async () => {
     const { simulator, live } = await start();
-    const placed = new Date(Date.now() - RELOADLY_LOOKUP_WINDOW_MS - 1_000);
+    const placed = new Date(Date.now() - TOPUP_HORIZON_MS - 1_000);
     const order = { ...topup('ord_never_arrived', '0001', placed), inDoubtSince: placed.toISOString() };
     simulator.state.faults.reportsUnavailableNext = 1;
     const unavailable = await failure(live.provider.poll(order, new Date()));
@@ -204,25 +207,27 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
     });
   });
 
-  it('a bill payment that never arrived is failed once the window has passed and the utility transactions confirm it', async () => {
+  it('a bill payment that never arrived is failed only past its 48 h horizon, when the utility transactions confirm it', async () => {
     const { live } = await start();
-    const placed = new Date(Date.now() - RELOADLY_LOOKUP_WINDOW_MS - 1_000);
-    const order = { ...bill('ord_bill_never_arrived', '1234560001'), placedAt: placed.toISOString() };
-    expect(await live.provider.poll({ ...order, inDoubtSince: new Date().toISOString() }, new Date())).toMatchObject({
+    const order = { ...bill('ord_bill_never_arrived', '1234560001'), inDoubtSince: new Date().toISOString() };
+    const placed = Date.parse(order.placedAt);
+    // An empty report inside the horizon proves nothing: a topup's day has passed, the payment's two have not.
+    expect(await live.provider.poll(order, new Date(placed + TOPUP_HORIZON_MS))).toMatchObject({ status: 'unknown' });
+    expect(await live.provider.poll(order, new Date(placed + BILL_HORIZON_MS - 1))).toMatchObject({
       status: 'unknown',
     });
-    expect(await live.provider.poll({ ...order, inDoubtSince: placed.toISOString() }, new Date())).toEqual({
+    expect(await live.provider.poll(order, new Date(placed + BILL_HORIZON_MS))).toEqual({
       status: 'failed',
       reason: expect.stringMatching(
-        /^reloadly has no transaction under ord_bill_never_arrived: its utility transactions from /,
+        /^reloadly has no transaction under ord_bill_never_arrived: its utility transactions from .+ shows none, past the 48 h horizon after the order was placed$/,
       ),
       basis: 'absence_confirmed',
     });
   });
 
-  it('an order Reloadly acknowledged is never taken as absent, whatever the window: a 404 on its status means "not there yet"', async () => {
+  it('an order Reloadly acknowledged is never taken as absent, even past its horizon: a 404 on its status means "not there yet"', async () => {
     const { live } = await start();
-    const placed = new Date(Date.now() - 2 * RELOADLY_LOOKUP_WINDOW_MS);
+    const placed = new Date(Date.now() - 2 * TOPUP_HORIZON_MS);
     const order = { ...topup('ord_acknowledged', '0001', placed), providerReference: '999999' };
     expect(await live.provider.poll({ ...order, inDoubtSince: placed.toISOString() }, new Date())).toEqual({
       status: 'unknown',
@@ -309,7 +314,9 @@ describe('the Reloadly adapter with orders in doubt (simulator over HTTP)', () =
     expect(simulator.state.transactions.filter((item) => item.reference === 'ord_bill_twice')).toHaveLength(2);
 
     const order = bill('ord_bill_once', '1234560012');
+    // Tokens of both audiences first (the float is read on the airtime API), so that the 300 ms cover the calls alone.
     await live.api.balance('utilities');
+    await live.api.balance();
     expect(await failure(live.provider.submit(order, new Date(), AbortSignal.timeout(300)))).toBeInstanceOf(
       ProviderUnavailableError,
     );

@@ -100,6 +100,13 @@ describe('the Reloadly adapter against the protocol simulator', () => {
       reason: 'no reloadly route for biller 9999',
       basis: 'not_sent',
     });
+    // A biller Reloadly does not list is not paid.
+    expect(
+      await live.provider.submit(
+        { ...bill('ord_bill_no_biller', '1234560001'), route: { provider: 'reloadly', upstreamId: '999' } },
+        now,
+      ),
+    ).toEqual({ status: 'failed', reason: 'reloadly has no biller 999; the payment was not sent', basis: 'not_sent' });
     // An order in doubt (its answer lost, a retried run) is looked up, never paid again.
     expect(
       await live.provider.submit({ ...bill('ord_bill_ok', '1234560001'), inDoubtSince: now.toISOString() }, now),
@@ -136,7 +143,7 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     expect(simulator.state.transactions.filter((transaction) => transaction.reference === 'ord_twice')).toHaveLength(1);
   });
 
-  it('follows a processing topup by Reloadly’s transaction id; an operator Reloadly does not describe is still sent, and Reloadly decides', async () => {
+  it('follows a processing topup by Reloadly’s transaction id; a topup to an operator Reloadly does not have is not sent', async () => {
     const pending = await live.provider.submit(topup('ord_processing', '0003'), now);
     expect(pending).toEqual({
       status: 'pending',
@@ -159,12 +166,12 @@ describe('the Reloadly adapter against the protocol simulator', () => {
     };
     expect(await live.provider.submit(unknownOperator, now)).toEqual({
       status: 'failed',
-      reason: expect.stringContaining('OPERATOR_NOT_IN_SERVICE'),
-      basis: 'refused',
+      reason: 'reloadly has no operator 9999; the topup was not sent',
+      basis: 'not_sent',
     });
     expect(
       simulator.state.submissions.filter((submission) => submission.reference === 'ord_unknown_operator'),
-    ).toHaveLength(1);
+    ).toHaveLength(0);
   });
 
   it('sends the recipient as country code and national number, and the amount in the local currency, in every corridor', async () => {
@@ -203,11 +210,15 @@ describe('the Reloadly adapter against the protocol simulator', () => {
   it('looks topups up by transaction id and customIdentifier, and reports a time range', async () => {
     expect(await live.provider.submit(topup('ord_report_1', '0001'), now)).toMatchObject({ status: 'succeeded' });
     const found = await live.api.topupByCustomIdentifier('ord_report_1');
+    // As Reloadly's reference describes it, requestedAmount is in the account's currency (the cost at the
+    // operator's rate: 199 / 83.25), the delivered amount in the recipient's.
     expect(found).toMatchObject({
       customIdentifier: 'ord_report_1',
       status: 'SUCCESSFUL',
-      requestedAmount: '199',
-      requestedAmountCurrencyCode: 'INR',
+      requestedAmount: '2.39',
+      requestedAmountCurrencyCode: 'USD',
+      deliveredAmount: '199',
+      deliveredAmountCurrencyCode: 'INR',
       operatorId: 1201,
     });
     expect(await live.api.topupByTransactionId(found!.transactionId!)).toMatchObject({

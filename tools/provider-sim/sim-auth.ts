@@ -7,6 +7,8 @@ export interface SimCredentials {
   clientId?: string;
   clientSecret?: string;
   tokenTtlMs: number;
+  /** A token older than this is refused TOKEN_EXPIRED, whatever lifetime it was given (null: no limit). */
+  tokenMaxAgeMs: number | null;
 }
 
 export function issueToken(raw: string, state: SimState, options: SimCredentials): Answer {
@@ -42,7 +44,7 @@ export function issueToken(raw: string, state: SimState, options: SimCredentials
   return {
     status: 200,
     body: {
-      access_token: state.issueToken(api, options.tokenTtlMs, Date.now()),
+      access_token: state.issueToken(api, options.tokenTtlMs, state.now()),
       scope,
       expires_in: Math.floor(options.tokenTtlMs / 1000),
       token_type: 'Bearer',
@@ -50,13 +52,27 @@ export function issueToken(raw: string, state: SimState, options: SimCredentials
   };
 }
 
-export function authorize(request: IncomingMessage, api: SimApi, path: string, state: SimState): Answer | null {
+export function authorize(
+  request: IncomingMessage,
+  api: SimApi,
+  path: string,
+  state: SimState,
+  tokenMaxAgeMs: number | null,
+): Answer | null {
   const header = request.headers.authorization ?? '';
   const token = header.startsWith('Bearer ') ? state.tokens.get(header.slice(7)) : undefined;
-  if (!token || token.api !== api)
-    return error(401, 'INVALID_TOKEN', 'Full authentication is required to access this resource', path);
-  if (token.expiresAt <= Date.now()) return error(401, 'TOKEN_EXPIRED', 'The access token has expired', path);
-  return null;
+  const now = state.now();
+  const errorCode =
+    !token || token.api !== api
+      ? 'INVALID_TOKEN'
+      : token.expiresAt <= now || (tokenMaxAgeMs !== null && now - token.issuedAt >= tokenMaxAgeMs)
+        ? 'TOKEN_EXPIRED'
+        : null;
+  if (errorCode === null) return null;
+  state.unauthorized.push({ path: `${request.method ?? 'GET'} ${path}`, errorCode });
+  return errorCode === 'INVALID_TOKEN'
+    ? error(401, errorCode, 'Full authentication is required to access this resource', path)
+    : error(401, errorCode, 'The access token has expired', path);
 }
 
 function audienceApi(audience: unknown): SimApi | null {

@@ -10,6 +10,8 @@ export interface Answer {
   hangMs?: number;
   delayMs?: number;
   headers?: Record<string, string>;
+  /** The body's type when it is not JSON (an HTML page a proxy or a maintenance screen gives). */
+  contentType?: string;
 }
 
 /** A JSON number from a decimal literal (JSON.parse of the literal is exactly the number a client reads). */
@@ -51,6 +53,12 @@ export const error = (status: number, errorCode: string | null, message: string,
   status,
   body: { timeStamp: stamp(), message, path, errorCode, infoLink: null, details: [] },
 });
+/** A 200 that is not the API's JSON: the page a proxy or a maintenance screen answers with. */
+export const htmlPage = (): Answer => ({
+  status: 200,
+  contentType: 'text/html; charset=utf-8',
+  body: '<!DOCTYPE html><html><head><title>Reloadly</title></head><body><h1>We will be back shortly</h1></body></html>',
+});
 export const notFound = (path: string): Answer => ({
   status: 404,
   body: { timeStamp: stamp(), status: 404, error: 'Not Found', message: 'No message available', path },
@@ -79,7 +87,7 @@ export function reply(response: ServerResponse, answer: Answer): void {
   const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
   response.writeHead(answer.status, {
     ...answer.headers,
-    'content-type': 'application/json',
+    'content-type': answer.contentType ?? 'application/json',
     'content-length': Buffer.byteLength(text),
   });
   response.end(text);

@@ -21,10 +21,10 @@ export function topupJson(state: SimState, transaction: SimTransaction): Record<
     operatorName: operator.name,
     discount: 0,
     discountCurrencyCode: state.currency,
-    requestedAmount: num(literal(transaction.localAmount)),
-    requestedAmountCurrencyCode: transaction.localCurrency,
-    deliveredAmount: num(literal(transaction.localAmount)),
-    deliveredAmountCurrencyCode: transaction.localCurrency,
+    requestedAmount: num(literal(transaction.requested.amount)),
+    requestedAmountCurrencyCode: transaction.requested.currency,
+    deliveredAmount: num(literal(transaction.delivered.amount)),
+    deliveredAmountCurrencyCode: transaction.delivered.currency,
     transactionDate: transaction.writtenDate ?? zonedStamp(transaction.createdAt, state.reportTimeZone),
     pinDetail: null,
     balanceInfo: {
@@ -37,11 +37,7 @@ export function topupJson(state: SimState, transaction: SimTransaction): Record<
   };
 }
 
-export function paymentJson(
-  state: SimState,
-  transaction: SimTransaction,
-  settleAfterMs: number,
-): Record<string, unknown> {
+export function paymentJson(state: SimState, transaction: SimTransaction): Record<string, unknown> {
   const [code, message] = paymentMessage(transaction.status);
   return {
     id: transaction.id,
@@ -50,7 +46,7 @@ export function paymentJson(
     code,
     message,
     submittedAt: transaction.writtenDate ?? zonedStamp(transaction.createdAt, state.reportTimeZone),
-    finalStatusAvailabilityAt: zonedStamp(transaction.createdAt + settleAfterMs, state.reportTimeZone),
+    finalStatusAvailabilityAt: zonedStamp(transaction.settlesAt, state.reportTimeZone),
   };
 }
 
@@ -83,10 +79,10 @@ export function paymentItem(state: SimState, transaction: SimTransaction): Recor
       id: transaction.id,
       status: transaction.status,
       referenceId: transaction.reference,
-      amount: num(literal(transaction.localAmount)),
-      amountCurrencyCode: transaction.localCurrency,
-      deliveryAmount: num(literal(transaction.localAmount)),
-      deliveryAmountCurrencyCode: transaction.localCurrency,
+      amount: num(literal(transaction.delivered.amount)),
+      amountCurrencyCode: transaction.delivered.currency,
+      deliveryAmount: num(literal(transaction.delivered.amount)),
+      deliveryAmountCurrencyCode: transaction.delivered.currency,
       fee: 0,
       feeCurrencyCode: state.currency,
       discount: 0,

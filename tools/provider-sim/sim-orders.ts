@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SIM_BILLERS, SIM_OPERATORS, SimBiller, SimOperator } from './sim-catalog';
-import { Answer, Json, error, parse, stamp } from './sim-http';
+import { Answer, Json, error, htmlPage, parse, stamp } from './sim-http';
 import { zonedInstant } from './sim-time';
 import { amountOf, divide, micros } from './sim-money';
 import { SimScenario, scenarioOf } from './sim-scenarios';
@@ -9,6 +9,10 @@ import { paymentJson, topupJson } from './sim-json';
 
 export interface SimTimings {
   settleAfterMs: number;
+  /** How long the long-processing scenarios (0017-0019) stay PROCESSING. */
+  longSettleAfterMs: number;
+  /** How long after its status a report-lag topup (0016) shows in the reports. */
+  reportLagMs: number;
   slowMs: number;
   hangMs: number;
   /** How long an attempt in flight (0012, 0015) stays out of every look-up. */
@@ -17,6 +21,18 @@ export interface SimTimings {
   recentRechargeMs: number;
   /** The Retry-After of a 429, in seconds. */
   retryAfterSeconds: number;
+  /** Retry-After as an HTTP date rather than seconds. */
+  retryAfterAsDate: boolean;
+  /** A topup's `requestedAmount`: the cost in the account's currency (Reloadly's reference), or the local amount asked. */
+  requestedAmountIn: 'account' | 'local';
+}
+
+/** What a checked order asks: the product, its local amount, the cost, and what the answers call requested. */
+interface Checked {
+  product: SimOperator | SimBiller;
+  localAmount: bigint;
+  cost: bigint;
+  requested: { amount: bigint; currency: string };
 }
 
 /**
@@ -81,7 +97,11 @@ export class SimOrders {
         }
         const localAmount = local ? amount : (amount * micros(operator.fxRate)) / micros('1');
         const cost = local ? divide(amount, micros(operator.fxRate)) : amount;
-        return { product: operator, localAmount, cost };
+        const requested =
+          local && this.settings.requestedAmountIn === 'local'
+            ? { amount, currency: operator.currency }
+            : { amount: cost, currency: this.state.currency };
+        return { product: operator, localAmount, cost, requested };
       },
       (transaction) => topupJson(this.state, transaction),
     );
@@ -104,13 +124,15 @@ export class SimOrders {
         if (!biller) return error(404, 'BILLER_NOT_FOUND', `biller ${String(body.billerId)} not found`, path);
         const rate = SIM_OPERATORS.find((operator) => operator.currency === biller.currency)?.fxRate ?? '1';
         const local = body.useLocalAmount === true;
+        const cost = local ? divide(amount, micros(rate)) : amount;
         return {
           product: biller,
           localAmount: local ? amount : (amount * micros(rate)) / micros('1'),
-          cost: local ? divide(amount, micros(rate)) : amount,
+          cost,
+          requested: { amount: cost, currency: this.state.currency },
         };
       },
-      (transaction) => paymentJson(this.state, transaction, this.settings.settleAfterMs),
+      (transaction) => paymentJson(this.state, transaction),
     );
   }
 
@@ -119,11 +141,11 @@ export class SimOrders {
     api: SimApi,
     reference: string | null,
     target: string,
-    check: () => Answer | { product: SimOperator | SimBiller; localAmount: bigint; cost: bigint },
+    check: () => Answer | Checked,
     json: (transaction: SimTransaction) => Json,
   ): Answer {
     const path = api === 'airtime' ? '/airtime/topups' : '/utilities/pay';
-    const now = Date.now();
+    const now = this.state.now();
     const answer = ((): Answer & { transactionId?: number } => {
       if (api === 'airtime' && reference !== null && this.state.visibleByReference(api, reference, now)) {
         return error(
@@ -137,7 +159,10 @@ export class SimOrders {
       if ('status' in checked) return checked;
       const scenario = scenarioOf(target);
       const onceKey = `${api}:${reference ?? target}`;
-      if (scenario === 'rate_limited') return rateLimited(path, this.settings.retryAfterSeconds);
+      if (scenario === 'rate_limited' || (scenario === 'rate_limited_once' && !this.state.refusedOnce.has(onceKey))) {
+        this.state.refusedOnce.add(onceKey);
+        return rateLimited(path, this.settings, now);
+      }
       if (api === 'airtime' && this.recentlyRecharged(target, now))
         return error(
           400,
@@ -165,23 +190,17 @@ export class SimOrders {
       }
       if (checked.cost > this.state.balance)
         return error(400, 'INSUFFICIENT_BALANCE', 'Your balance is insufficient for this transaction', path);
-      const transaction = this.record(
-        api,
-        reference,
-        target,
-        scenario,
-        checked.product,
-        checked.localAmount,
-        checked.cost,
-      );
+      const transaction = this.record(api, reference, target, scenario, checked);
       const answered: Answer = { status: 200, body: json(transaction) };
       if (scenario === 'slow_success') answered.delayMs = this.settings.slowMs;
       if (
         scenario === 'timeout_then_success' ||
         scenario === 'timeout_then_failure' ||
-        scenario === 'in_flight_then_success'
+        scenario === 'in_flight_then_success' ||
+        scenario === 'report_lag'
       )
         answered.hangMs = this.settings.hangMs;
+      if (scenario === 'html_after_recording') return { ...htmlPage(), transactionId: transaction.id };
       if (scenario === 'failed_but_recorded')
         return {
           ...(api === 'airtime'
@@ -207,7 +226,7 @@ export class SimOrders {
       api,
       reference,
       target,
-      at: new Date().toISOString(),
+      at: new Date(now).toISOString(),
       answer: answer.hangMs !== undefined ? 0 : answer.status,
       errorCode: typeof body.errorCode === 'string' ? body.errorCode : null,
       transactionId: answer.transactionId ?? null,
@@ -220,30 +239,38 @@ export class SimOrders {
     reference: string | null,
     target: string,
     scenario: SimScenario,
-    product: SimOperator | SimBiller,
-    localAmount: bigint,
-    cost: bigint,
+    { product, localAmount, cost, requested }: Checked,
   ): SimTransaction {
     const id = this.state.newTransactionId();
     const [status, finalStatus] = statusesOf(scenario);
     this.state.balance -= cost;
-    const createdAt = Date.now();
+    const createdAt = this.state.now();
     const inFlight = scenario === 'in_flight_then_success' || scenario === 'failed_but_recorded';
+    const long = scenario.startsWith('long_processing_');
     const transaction: SimTransaction = {
       api,
       id,
       reference,
       status,
       finalStatus,
+      settlesAt: createdAt + (long ? this.settings.longSettleAfterMs : this.settings.settleAfterMs),
       scenario,
       createdAt,
       visibleAt: createdAt + (inFlight ? this.settings.invisibleMs : 0),
+      reportLagMs: scenario === 'report_lag' ? this.settings.reportLagMs : 0,
       productId: product.id,
       productName: product.name,
       country: product.country,
       target,
       localAmount,
       localCurrency: product.currency,
+      requested,
+      delivered:
+        scenario === 'delivered_less'
+          ? { amount: (localAmount * 9n) / 10n, currency: product.currency }
+          : scenario === 'delivered_in_account_currency'
+            ? { amount: cost, currency: this.state.currency }
+            : { amount: localAmount, currency: product.currency },
       cost,
       operatorTransactionId: `OP${createHash('sha256').update(`${this.state.seed}:${id}`).digest('hex').slice(0, 12).toUpperCase()}`,
       balanceAfter: this.state.balance,
@@ -268,29 +295,24 @@ export class SimOrders {
 
   /** A transaction a look-up shows now (not one still in flight). */
   visible(transaction: SimTransaction): boolean {
-    return transaction.visibleAt <= Date.now();
+    return transaction.visibleAt <= this.state.now();
   }
 
-  /** A PROCESSING transaction shows its final status once settle-after has passed. */
+  /** A PROCESSING transaction shows its final status once its settling time has come (the simulator's clock). */
   settle(transaction: SimTransaction): void {
-    if (
-      transaction.status !== 'PROCESSING' ||
-      !transaction.finalStatus ||
-      Date.now() < transaction.createdAt + this.settings.settleAfterMs
-    )
+    if (transaction.status !== 'PROCESSING' || !transaction.finalStatus || this.state.now() < transaction.settlesAt)
       return;
     transaction.status = transaction.finalStatus;
     if (transaction.status === 'FAILED' || transaction.status === 'REFUNDED') this.state.balance += transaction.cost;
   }
 
-  /** The report: visible transactions, filtered by reference and by a date range read in the report's zone. */
-  /** The visible transactions of the range; filtered by our reference when `referenceName` is the query's filter. */
+  /** The reported transactions of the range (a report may lag), filtered by our reference when `referenceName` is the query's filter. */
   report(api: SimApi, query: URLSearchParams, referenceName: string | null, zone: string): SimTransaction[] {
     const reference = referenceName === null ? null : query.get(referenceName);
     const from = zonedInstant(query.get('startDate'), zone);
     const to = zonedInstant(query.get('endDate'), zone);
     return this.state.transactions.filter((transaction) => {
-      if (transaction.api !== api || !this.visible(transaction)) return false;
+      if (transaction.api !== api || !this.state.reported(transaction)) return false;
       if (reference !== null && transaction.reference !== reference) return false;
       if ((from !== null && transaction.createdAt < from) || (to !== null && transaction.createdAt > to)) return false;
       this.settle(transaction);
@@ -299,13 +321,18 @@ export class SimOrders {
   }
 }
 
-/** Reloadly's 429: its error body, with the reset in Retry-After and X-RateLimit-Reset. */
-export function rateLimited(path: string, retryAfterSeconds: number): Answer {
+/** Reloadly's 429: its error body, with the reset in Retry-After (seconds, or an HTTP date) and X-RateLimit-Reset. */
+export function rateLimited(
+  path: string,
+  { retryAfterSeconds, retryAfterAsDate }: Pick<SimTimings, 'retryAfterSeconds' | 'retryAfterAsDate'>,
+  now: number,
+): Answer {
+  const reset = now + retryAfterSeconds * 1000;
   return {
     ...error(429, 'RATE_LIMIT_REACHED', 'Too many requests. Blocked due to rate limiting.', path),
     headers: {
-      'retry-after': String(retryAfterSeconds),
-      'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + retryAfterSeconds),
+      'retry-after': retryAfterAsDate ? new Date(reset).toUTCString() : String(retryAfterSeconds),
+      'x-ratelimit-reset': String(Math.ceil(reset / 1000)),
     },
   };
 }
@@ -313,10 +340,13 @@ export function rateLimited(path: string, retryAfterSeconds: number): Answer {
 function statusesOf(scenario: SimScenario): [SimStatus, SimStatus | null] {
   switch (scenario) {
     case 'processing_then_success':
+    case 'long_processing_then_success':
       return ['PROCESSING', 'SUCCESSFUL'];
     case 'processing_then_failure':
+    case 'long_processing_then_failure':
       return ['PROCESSING', 'FAILED'];
     case 'processing_then_refunded':
+    case 'long_processing_then_refunded':
       return ['PROCESSING', 'REFUNDED'];
     case 'processing_forever':
       return ['PROCESSING', null];

@@ -17,7 +17,15 @@ export type SimScenario =
   | 'in_flight_then_success' // 0012: recorded SUCCESSFUL (the balance drawn, the number recharged), invisible to look-ups for invisible-ms; the answer never comes
   | 'processing_then_refunded' // 0013: PROCESSING, then REFUNDED (money returned) once settle-after has passed; the topup status answer then wraps no transaction
   | 'rate_limited' // 0014: 429 RATE_LIMIT_REACHED, nothing recorded
-  | 'failed_but_recorded'; // 0015: 400 TOPUP_TRANSACTION_FAILED (payments: 500), yet recorded SUCCESSFUL, invisible to look-ups for invisible-ms
+  | 'failed_but_recorded' // 0015: 400 TOPUP_TRANSACTION_FAILED (payments: 500), yet recorded SUCCESSFUL, invisible to look-ups for invisible-ms
+  | 'report_lag' // 0016: recorded SUCCESSFUL, the answer never comes; its status shows it, the report only report-lag-ms later (simulator's clock)
+  | 'long_processing_then_success' // 0017: PROCESSING, SUCCESSFUL once long-settle-after has passed (simulator's clock)
+  | 'long_processing_then_failure' // 0018: PROCESSING, FAILED (money returned) once long-settle-after has passed
+  | 'long_processing_then_refunded' // 0019: PROCESSING, REFUNDED (money returned) once long-settle-after has passed
+  | 'html_after_recording' // 0020: recorded SUCCESSFUL, answered 200 with an HTML page instead of the transaction
+  | 'rate_limited_once' // 0021: the first attempt gets 429 RATE_LIMIT_REACHED with Retry-After, nothing recorded; later attempts succeed
+  | 'delivered_less' // 0022: SUCCESSFUL, but delivered (a payment: paid) a tenth short of the amount asked
+  | 'delivered_in_account_currency'; // 0023: SUCCESSFUL, but delivered (a payment: paid) in the account's currency, at the rate
 
 const SCENARIOS: Record<string, SimScenario> = {
   '0001': 'success',
@@ -35,6 +43,14 @@ const SCENARIOS: Record<string, SimScenario> = {
   '0013': 'processing_then_refunded',
   '0014': 'rate_limited',
   '0015': 'failed_but_recorded',
+  '0016': 'report_lag',
+  '0017': 'long_processing_then_success',
+  '0018': 'long_processing_then_failure',
+  '0019': 'long_processing_then_refunded',
+  '0020': 'html_after_recording',
+  '0021': 'rate_limited_once',
+  '0022': 'delivered_less',
+  '0023': 'delivered_in_account_currency',
 };
 
 export const scenarioOf = (number: string): SimScenario => SCENARIOS[number.replace(/\D/g, '').slice(-4)] ?? 'success';

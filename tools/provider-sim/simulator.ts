@@ -2,7 +2,8 @@ import { IncomingMessage, Server, createServer } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 import { authorize, issueToken } from './sim-auth';
 import { SIM_BILLERS, SIM_OPERATORS } from './sim-catalog';
-import { Answer, error, notFound, ok, page, parse, readBody, reply, stamp } from './sim-http';
+import { Answer, error, htmlPage, notFound, ok, page, parse, readBody, reply, stamp } from './sim-http';
+import { SimClock } from './sim-clock';
 import { billerJson, operatorJson, paymentItem, topupJson, topupStatusJson } from './sim-json';
 import { literal, micros } from './sim-money';
 import { SimOrders, rateLimited } from './sim-orders';
@@ -25,6 +26,12 @@ export interface SimulatorOptions {
   currency?: string;
   /** How long a PROCESSING order stays so before its final status shows. */
   settleAfterMs?: number;
+  /** How long the long-processing scenarios (0017-0019) stay PROCESSING (default 6 hours). */
+  longSettleAfterMs?: number;
+  /** How long after its status a report-lag topup (0016) shows in the reports (default 5 minutes). */
+  reportLagMs?: number;
+  /** The simulator's clock (default: the machine's); tests give it the service's manual clock. POST /__sim/clock moves it. */
+  now?: () => number;
   /** How late a slow answer (suffix 0006) comes. */
   slowMs?: number;
   /** How long the connection of an order that "times out" (0007, 0008, 0012) is held before it is dropped. */
@@ -48,6 +55,12 @@ export interface SimulatorOptions {
   ignoreReferenceFilter?: boolean;
   /** The Retry-After of a 429, in seconds (default 1). */
   retryAfterSeconds?: number;
+  /** Retry-After written as an HTTP date instead of seconds (default false). */
+  retryAfterAsDate?: boolean;
+  /** A token older than this is refused 401 TOKEN_EXPIRED, whatever its expires_in said (default: no limit). */
+  tokenMaxAgeSeconds?: number;
+  /** A topup's requestedAmount: 'account' (default), the cost as Reloadly's reference describes it; 'local', the amount asked. */
+  requestedAmountIn?: 'account' | 'local';
   /** When both are set, only these credentials get tokens. */
   clientId?: string;
   clientSecret?: string;
@@ -59,17 +72,22 @@ export interface RunningSimulator {
   topupsUrl: string;
   utilitiesUrl: string;
   state: SimState;
+  clock: SimClock;
   close(): Promise<void>;
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const timings = {
     settleAfterMs: options.settleAfterMs ?? 30_000,
+    longSettleAfterMs: options.longSettleAfterMs ?? 6 * 3_600_000,
+    reportLagMs: options.reportLagMs ?? 5 * 60_000,
     slowMs: options.slowMs ?? 3_000,
     hangMs: options.hangMs ?? 120_000,
     invisibleMs: options.invisibleMs ?? 60_000,
     recentRechargeMs: options.recentRechargeMs ?? 120_000,
     retryAfterSeconds: options.retryAfterSeconds ?? 1,
+    retryAfterAsDate: options.retryAfterAsDate ?? false,
+    requestedAmountIn: options.requestedAmountIn ?? 'account',
   };
   const maxPageSize = options.maxPageSize ?? 50;
   const reportTimeZone = options.reportTimeZone ?? 'America/New_York';
@@ -80,11 +98,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     micros(options.balance ?? '1000.00'),
     options.currency ?? 'USD',
     reportTimeZone,
+    new SimClock(options.now),
   );
   const credentials = {
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     tokenTtlMs: (options.tokenTtlSeconds ?? 3600) * 1000,
+    tokenMaxAgeMs: options.tokenMaxAgeSeconds === undefined ? null : options.tokenMaxAgeSeconds * 1000,
   };
   const orders = new SimOrders(state, timings);
   const sockets = new Set<Socket>();
@@ -142,11 +162,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         : null;
     if (!api) return notFound(pathname);
     const path = pathname.slice(api.length + 1);
-    const refusal = authorize(request, api, pathname, state);
+    const refusal = authorize(request, api, pathname, state, credentials.tokenMaxAgeMs);
     if (refusal) return refusal;
     if (state.faults.rateLimitNext > 0) {
       state.faults.rateLimitNext--;
-      return rateLimited(pathname, timings.retryAfterSeconds);
+      return rateLimited(pathname, timings, state.now());
+    }
+    if (state.faults.htmlNext > 0) {
+      state.faults.htmlNext--;
+      return htmlPage();
     }
     return api === 'airtime'
       ? airtime(method, path, searchParams, raw, pathname)
@@ -252,7 +276,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       balance: JSON.parse(literal(state.balance, 5)) as number,
       currencyCode: state.currency,
       currencyName: state.currency,
-      updatedAt: stamp(),
+      updatedAt: stamp(state.now()),
     });
   }
 
@@ -260,6 +284,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   function control(method: string, path: string, raw: string): Answer {
     if (method === 'GET' && path === '/__sim/state') {
       return ok({
+        now: new Date(state.now()).toISOString(),
         balance: literal(state.balance, 5),
         currency: state.currency,
         tokensIssued: state.tokensIssued,
@@ -284,14 +309,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         state.faults[name] = value;
         return true;
       };
-      if (!count('rateLimitNext') || !count('reportsUnavailableNext') || !count('balanceUnavailableNext'))
+      if (
+        !count('rateLimitNext') ||
+        !count('reportsUnavailableNext') ||
+        !count('balanceUnavailableNext') ||
+        !count('htmlNext')
+      )
         return error(
           400,
           'INVALID_INPUT_PROVIDED',
-          'rateLimitNext, reportsUnavailableNext and balanceUnavailableNext are whole numbers',
+          'rateLimitNext, reportsUnavailableNext, balanceUnavailableNext and htmlNext are whole numbers',
           path,
         );
       return ok({ ...state.faults });
+    }
+    if (method === 'POST' && path === '/__sim/clock') {
+      const advanceMs = parse(raw)?.advanceMs;
+      if (typeof advanceMs !== 'number' || !Number.isSafeInteger(advanceMs) || advanceMs < 0)
+        return error(400, 'INVALID_INPUT_PROVIDED', 'advanceMs (a whole number of milliseconds) is required', path);
+      state.clock.advance(advanceMs);
+      return ok({ now: new Date(state.now()).toISOString() });
     }
     if (method === 'POST' && path === '/__sim/balance') {
       const body = parse(raw);
@@ -310,6 +347,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     topupsUrl: `${url}/airtime`,
     utilitiesUrl: `${url}/utilities`,
     state,
+    clock: state.clock,
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();

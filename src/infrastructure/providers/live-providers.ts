@@ -20,11 +20,12 @@ export interface LiveProviderAdapter {
 export class LiveProviders implements ProviderStatusReader {
   constructor(readonly adapters: readonly LiveProviderAdapter[]) {}
 
-  static fromConfig(config: ServiceConfig, catalog: Catalog): LiveProviders {
+  /** `now`: the service's clock. */
+  static fromConfig(config: ServiceConfig, catalog: Catalog, now: () => number = Date.now): LiveProviders {
     const adapters = config.liveProviders.map((name): LiveProviderAdapter => {
       if (name === 'reloadly') {
         if (!config.reloadly) throw new Error('reloadly is a live provider but has no configuration');
-        const reloadly = new ReloadlyLiveProvider(config.reloadly);
+        const reloadly = new ReloadlyLiveProvider(config.reloadly, now);
         return {
           name,
           gateway: reloadly.provider,

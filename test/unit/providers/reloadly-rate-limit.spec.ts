@@ -19,6 +19,29 @@ describe('Reloadly’s rate limit, per API', () => {
     expect(limit.resumesAt('topups')).toBeNull();
   });
 
+  it('says how long the API is paused, and a call refused meanwhile carries the time left as its retryAfterMs', () => {
+    expect(limit.limited('topups', headers({ 'retry-after': '120' }))).toBe(120_000);
+    now += 20_000;
+    let refused: unknown = null;
+    try {
+      limit.check('topups', 'POST /topups');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ProviderNotSentError);
+    expect((refused as ProviderNotSentError).retryAfterMs).toBe(100_000);
+    now += 100_000;
+    expect(() => limit.check('topups', 'POST /topups')).not.toThrow();
+  });
+
+  it('honours a reset Reloadly announces up to an hour ahead, and takes one further off as an hour', () => {
+    expect(limit.limited('utilities', headers({ 'retry-after': new Date(now + 3 * 86_400_000).toUTCString() }))).toBe(
+      3_600_000,
+    );
+    now += 3_600_000;
+    expect(limit.resumesAt('utilities')).toBeNull();
+  });
+
   it('takes a Retry-After date, and X-RateLimit-Reset as a Unix time', () => {
     limit.limited('utilities', headers({ 'retry-after': new Date(now + 5_000).toUTCString() }));
     expect(limit.resumesAt('utilities')?.getTime()).toBe(now + 5_000);

@@ -1,4 +1,4 @@
-import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ProviderNotSentError, ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
 import { ReloadlyAnswer, ReloadlyHttp } from './reloadly-http';
 import { ReloadlyApi } from './reloadly-settings';
 import {
@@ -67,20 +67,40 @@ export class ReloadlyApiClient {
   ) {}
 
   async operatorsByCountry(countryCode: string, signal?: AbortSignal): Promise<UpstreamOperator[]> {
+    const path = `/operators/countries/${encodeURIComponent(countryCode)}`;
     const answer = await this.read(
       'topups',
-      `/operators/countries/${encodeURIComponent(countryCode)}`,
+      path,
       { includeData: 'false', includeBundles: 'false', includePin: 'false' },
       signal,
     );
+    // A 200 that is no list (a page of HTML) is not "no operators".
+    if (!Array.isArray(answer.body) && !Array.isArray(objectOf(answer.body).content))
+      throw new ProviderUnavailableError(`reloadly: GET ${path} answered something that is not a list of operators`);
     return listOf(answer.body)
       .map(operatorOf)
       .filter((operator): operator is UpstreamOperator => operator !== null);
   }
 
+  /** The operator; null when Reloadly has none of that id (404); an answer that is no operator throws. */
   async operatorById(operatorId: number, signal?: AbortSignal): Promise<UpstreamOperator | null> {
     const answer = await this.read('topups', `/operators/${operatorId}`, {}, signal, true);
-    return answer.status === 404 ? null : operatorOf(answer.body);
+    if (answer.status === 404) return null;
+    const operator = operatorOf(answer.body);
+    if (operator?.id !== operatorId)
+      throw new ProviderUnavailableError(
+        `reloadly: GET /operators/${operatorId} answered something that is not the operator`,
+      );
+    return operator;
+  }
+
+  /** The biller (GET /billers?id=, every page read), or null when the list holds none of that id. */
+  async billerById(billerId: number, signal?: AbortSignal): Promise<UpstreamBiller | null> {
+    for await (const item of this.pages('utilities', '/billers', { id: String(billerId) }, signal)) {
+      const biller = billerOf(item);
+      if (biller?.id === billerId) return biller;
+    }
+    return null;
   }
 
   async billersByCountry(countryCode: string, signal?: AbortSignal): Promise<UpstreamBiller[]> {
@@ -122,9 +142,14 @@ export class ReloadlyApiClient {
    * "not known there (yet)": null, never a failure.
    */
   async topupByTransactionId(transactionId: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
-    const answer = await this.read('topups', `/topups/${encodeURIComponent(transactionId)}/status`, {}, signal, true);
+    const path = `/topups/${encodeURIComponent(transactionId)}/status`;
+    const answer = await this.read('topups', path, {}, signal, true);
     if (answer.status === 404) return null;
-    return topupOf(answer.body, transactionId);
+    const topup = topupOf(answer.body, transactionId);
+    // A 200 that is not this topup (a page of HTML, another transaction) says nothing about it.
+    if (topup?.transactionId !== transactionId)
+      throw new ProviderUnavailableError(`reloadly: GET ${path} answered something that is not topup ${transactionId}`);
+    return topup;
   }
 
   /**
@@ -178,15 +203,21 @@ export class ReloadlyApiClient {
     return this.send('utilities', '/pay', json, paymentOf, signal);
   }
 
-  /** A payment by its id (the answer is a one-item list or the item itself); a 404 is "not known there (yet)": null. */
+  /**
+   * The item of that id in the answer (a one-item list in the reference, or the item itself); a 404 is "not known
+   * there (yet)": null; a 200 that holds no such payment says nothing of it (throws).
+   */
   async paymentById(id: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
-    const answer = await this.read('utilities', `/transactions/${encodeURIComponent(id)}`, {}, signal, true);
+    const path = `/transactions/${encodeURIComponent(id)}`;
+    const answer = await this.read('utilities', path, {}, signal, true);
     if (answer.status === 404) return null;
-    return (
-      listOf(answer.body)
-        .map((item) => paymentOf(item, id))
-        .find(Boolean) ?? paymentOf(answer.body, id)
-    );
+    const items: unknown[] = Array.isArray(answer.body) ? answer.body : [answer.body];
+    const payments = items.map((item) => paymentOf(item)).filter((payment) => payment !== null);
+    const payment =
+      payments.find((candidate) => candidate.id === id) ??
+      (items.length === 1 && payments.length === 1 && payments[0].id === null ? { ...payments[0], id } : null);
+    if (!payment) throw new ProviderUnavailableError(`reloadly: GET ${path} answered no payment ${id}`);
+    return payment;
   }
 
   /** As topupByCustomIdentifier, for payments by their referenceId. */
@@ -222,7 +253,10 @@ export class ReloadlyApiClient {
     );
   }
 
-  /** A POST that places an order: accepted when a 2xx answer reads as the transaction, refused otherwise. */
+  /**
+   * A POST that places an order: accepted when a 2xx answer reads as the transaction, refused otherwise. A 401 or 429
+   * turned it away unread: not sent, sent again later (docs/decisions/0120-reloadly-absence-after-the-horizon.md).
+   */
   private async send<Transaction>(
     api: ReloadlyApi,
     path: string,
@@ -231,6 +265,14 @@ export class ReloadlyApiClient {
     signal?: AbortSignal,
   ): Promise<SendAnswer<Transaction>> {
     const answer = await this.http.call(api, { method: 'POST', path, json, signal });
+    if (answer.status === 401 || answer.status === 429) {
+      const code = answer.errorCode ? ` ${answer.errorCode}` : '';
+      const after = answer.retryAfterMs !== null ? `; sent again after ${Math.ceil(answer.retryAfterMs / 1000)} s` : '';
+      throw new ProviderNotSentError(
+        `reloadly: POST ${path} answered HTTP ${answer.status}${code}: the request was turned away unprocessed${after}`,
+        { retryAfterMs: answer.retryAfterMs },
+      );
+    }
     const transaction = answer.status >= 200 && answer.status < 300 ? read(answer.body) : null;
     return transaction ? { kind: 'accepted', transaction } : refusalOf(answer);
   }
@@ -315,9 +357,7 @@ export class ReloadlyApiClient {
       }
       const body = objectOf(answer.body);
       if (!Array.isArray(body.content))
-        throw new ProviderUnavailableError(
-          `reloadly: GET ${path} answered something that is not a list of transactions`,
-        );
+        throw new ProviderUnavailableError(`reloadly: GET ${path} answered something that is not a page of a list`);
       yield* body.content;
       if (typeof body.totalPages === 'number') {
         if (page >= body.totalPages) return;
@@ -345,6 +385,7 @@ export class ReloadlyApiClient {
     if ((answer.status >= 200 && answer.status < 300) || (notFoundIsAnswer && answer.status === 404)) return answer;
     throw new ProviderUnavailableError(
       `reloadly: GET ${path} answered HTTP ${answer.status}${answer.errorCode ? ` ${answer.errorCode}` : ''}`,
+      { retryAfterMs: answer.retryAfterMs },
     );
   }
 }

@@ -1,15 +1,9 @@
-import {
-  ProviderCatalogSource,
-  ProviderReportSource,
-  UnreadableReportError,
-} from '../../../application/ports/provider-back-office.port';
+import { ProviderCatalogSource, ProviderReportSource } from '../../../application/ports/provider-back-office.port';
 import { UpstreamTransaction } from '../../../domain/reconciliation/reconciliation';
 import { UpstreamProduct } from '../../../domain/routing/propose-routes';
-import { ReloadlyApiClient, UpstreamPayment, UpstreamTopup } from './reloadly-api';
-import { UpstreamVerdict, verdictOfPayment, verdictOfTopup } from './reloadly-outcomes';
+import { ReloadlyApiClient } from './reloadly-api';
 import { REPORT_PAGE_TIMEOUT_MS } from '../report-pages';
-import { quotedUpstreamText, reportEntryName } from '../upstream-text';
-import { instantOfReportTime } from './report-time';
+import { paymentTransaction, topupTransaction } from './reloadly-upstream-transaction';
 
 const CATALOG_TIMEOUT_MS = 60_000;
 
@@ -58,69 +52,15 @@ export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReport
   async transactions(from: Date, to: Date): Promise<UpstreamTransaction[]> {
     const range = { from, to };
     const zone = this.api.reportTimeZone;
-    const topups = (await this.api.topupReport(range, this.pageTimeoutMs)).flatMap((topup) =>
-      topupTransaction(topup, zone),
-    );
-    const payments = (await this.api.paymentReport(range, this.pageTimeoutMs)).flatMap((payment) =>
-      paymentTransaction(payment, zone),
-    );
+    const topups = (await this.api.topupReport(range, this.pageTimeoutMs))
+      .filter((topup) => topup.transactionId !== null)
+      .map((topup) => topupTransaction(topup, zone, 'refuse'));
+    const payments = (await this.api.paymentReport(range, this.pageTimeoutMs))
+      .filter((payment) => payment.id !== null)
+      .map((payment) => paymentTransaction(payment, zone, 'refuse'));
     return [...topups, ...payments].filter((transaction) => {
       const at = Date.parse(transaction.at);
       return at >= from.getTime() && at < to.getTime();
     });
   }
-}
-
-function topupTransaction(topup: UpstreamTopup, zone: string): UpstreamTransaction[] {
-  if (topup.transactionId === null) return [];
-  const delivered = topup.deliveredAmount !== null && topup.deliveredAmountCurrencyCode !== null;
-  return [
-    {
-      customIdentifier: topup.customIdentifier,
-      transactionId: topup.transactionId,
-      status: statusOf(verdictOfTopup(topup)),
-      amount: (delivered ? topup.deliveredAmount : topup.requestedAmount) ?? '',
-      currency: (delivered ? topup.deliveredAmountCurrencyCode : topup.requestedAmountCurrencyCode) ?? '',
-      at: instantOf(
-        topup.transactionDate,
-        zone,
-        reportEntryName('topup', topup.transactionId, topup.customIdentifier),
-        'transactionDate',
-      ),
-    },
-  ];
-}
-
-function paymentTransaction(payment: UpstreamPayment, zone: string): UpstreamTransaction[] {
-  if (payment.id === null) return [];
-  return [
-    {
-      customIdentifier: payment.referenceId,
-      transactionId: payment.id,
-      status: statusOf(verdictOfPayment(payment)),
-      amount: payment.amount ?? '',
-      currency: payment.amountCurrencyCode ?? '',
-      at: instantOf(
-        payment.submittedAt,
-        zone,
-        reportEntryName('bill payment', payment.id, payment.referenceId),
-        'submittedAt',
-      ),
-    },
-  ];
-}
-
-/** Processing and unlisted statuses are not final: neither paid nor refused yet. */
-const statusOf = (verdict: UpstreamVerdict): UpstreamTransaction['status'] =>
-  verdict === 'succeeded' ? 'succeeded' : verdict === 'failed' ? 'failed' : 'pending';
-
-/** Reloadly dates transactions as "yyyy-MM-dd HH:mm:ss" in the report's time zone; a time with an offset passes through. */
-function instantOf(text: string | null, zone: string, transaction: string, field: string): string {
-  const at = text === null ? null : instantOfReportTime(text, zone);
-  if (at) return at.toISOString();
-  throw new UnreadableReportError(
-    text === null
-      ? `reloadly: ${transaction} of the transaction report has no ${field}`
-      : `reloadly: ${transaction} of the transaction report has a ${field} that is not a time: ${quotedUpstreamText(text)}`,
-  );
 }

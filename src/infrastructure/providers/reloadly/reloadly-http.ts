@@ -11,6 +11,8 @@ export interface ReloadlyAnswer {
   /** Reloadly's `errorCode` of an error body, when there is one. */
   errorCode: string | null;
   message: string | null;
+  /** A 429: how long this process leaves the API alone (Reloadly's reset, or the back-off); null otherwise. */
+  retryAfterMs: number | null;
 }
 
 export interface ReloadlyRequest {
@@ -24,14 +26,13 @@ export interface ReloadlyRequest {
 
 /** Connection errors that mean the request never left: no connection was made. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** The 401s Reloadly documents for a token it no longer takes: a new token is fetched and the call made once more. */
+const TOKEN_REFUSED = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN']);
 
 /**
- * Calls the airtime and utilities APIs with a bearer token of the right audience. A 401 drops the
- * token and the call is made once more with a new one (a 401 is answered before anything is
- * processed, so repeating it is safe); a second 401 is returned as it is. A 429 is returned as it
- * is and pauses the API's calls in this process until Reloadly's reset (ReloadlyRateLimit).
- * A request that got no answer (network error, abort) throws ProviderUnavailableError; one that
- * was not sent at all (no token, the connection refused, the API paused) ProviderNotSentError.
+ * Calls the APIs with a token of the right audience; a 429 pauses the API (ReloadlyRateLimit). A 401 TOKEN_EXPIRED or
+ * INVALID_TOKEN precedes any reading of the request, so the same call, even a send, is made once more with a new token
+ * (docs/decisions/0120-reloadly-absence-after-the-horizon.md).
  */
 export class ReloadlyHttp {
   constructor(
@@ -45,7 +46,7 @@ export class ReloadlyHttp {
     this.rateLimit.check(api, `${request.method} ${request.path}`);
     const token = await this.token(audience);
     const first = await this.send(api, request, token);
-    if (first.status !== 401) return first;
+    if (first.status !== 401 || first.errorCode === null || !TOKEN_REFUSED.has(first.errorCode)) return first;
     this.tokens.invalidate(audience, token);
     return this.send(api, request, await this.token(audience));
   }
@@ -83,7 +84,7 @@ export class ReloadlyHttp {
       if (code && NOT_CONNECTED.has(code)) throw new ProviderNotSentError(`${what} was not sent (${code})`);
       throw new ProviderUnavailableError(`${what} got no answer (${(error as Error).message})`);
     }
-    if (response.status === 429) this.rateLimit.limited(api, response.headers);
+    const retryAfterMs = response.status === 429 ? this.rateLimit.limited(api, response.headers) : null;
     const body = parseJson(text);
     const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     return {
@@ -91,6 +92,7 @@ export class ReloadlyHttp {
       body,
       errorCode: response.ok || typeof fields.errorCode !== 'string' ? null : fields.errorCode,
       message: typeof fields.message === 'string' ? fields.message : null,
+      retryAfterMs,
     };
   }
 }

@@ -6,6 +6,7 @@ import { ReloadlyBackOffice } from './reloadly-back-office';
 import { ReloadlyFloat } from './reloadly-float';
 import { ReloadlyHttp } from './reloadly-http';
 import { ReloadlyProvider } from './reloadly-provider';
+import { ReloadlyRateLimit } from './reloadly-rate-limit';
 import { ReloadlyTokens } from './reloadly-tokens';
 
 const STATUS_TIMEOUT_MS = 5_000;
@@ -19,11 +20,13 @@ export class ReloadlyLiveProvider implements ProviderStatusReader {
   readonly backOffice: ReloadlyBackOffice;
   private readonly float: ReloadlyFloat;
 
-  constructor(config: ReloadlyConfig) {
+  /** `now`: the service's clock, which jobs are scheduled by (a rate limit's pause is counted on it). */
+  constructor(config: ReloadlyConfig, now: () => number = Date.now) {
     const logger = new Logger('Reloadly');
-    this.api = new ReloadlyApiClient(new ReloadlyHttp(config, new ReloadlyTokens(config)), config.reportTimeZone);
+    const http = new ReloadlyHttp(config, new ReloadlyTokens(config), new ReloadlyRateLimit(now));
+    this.api = new ReloadlyApiClient(http, config.reportTimeZone);
     this.float = new ReloadlyFloat(this.api, config.lowFloatThreshold, (message) => logger.warn(message));
-    this.provider = new ReloadlyProvider(this.api, this.float);
+    this.provider = new ReloadlyProvider(this.api, this.float, now);
     this.backOffice = new ReloadlyBackOffice(this.api);
     logger.log(
       `live orders go to reloadly: airtime ${config.topupsUrl}, utilities ${config.utilitiesUrl}; each live order goes where its route says (route list)`,

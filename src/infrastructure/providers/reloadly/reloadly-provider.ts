@@ -21,32 +21,24 @@ import {
   UpstreamTopup,
 } from './reloadly-api';
 import { ReloadlyFloat } from './reloadly-float';
+import { RELOADLY_DELIVERY_HORIZON_MS } from './reloadly-horizons';
 import { UpstreamVerdict, verdictOfPayment, verdictOfRefusal, verdictOfTopup } from './reloadly-outcomes';
+import { ReloadlyProducts } from './reloadly-products';
+import { paymentMismatch, topupMismatch } from './reloadly-success-check';
+import { paymentTransaction, topupTransaction } from './reloadly-upstream-transaction';
 import { dividedBy, scaled, unscaled } from './upstream-decimal';
 
 /** How long after a "still processing" answer, or a look-up that found nothing yet, the order is looked up again. */
 export const RELOADLY_POLL_AFTER_MS = 30_000;
-/**
- * Reloadly's look-up window: how long after the first attempt in doubt an attempt it received may
- * still be missing from its records (docs/decisions/0041-reloadly-lookup-window.md). Only after it
- * has passed may its report confirm that the order never arrived.
- */
-export const RELOADLY_LOOKUP_WINDOW_MS = 10 * 60_000;
-/** The report read to confirm absence reaches this far before the order was placed and after now (any time zone, any clock skew). */
-const ABSENCE_MARGIN_MS = 24 * 60 * 60_000;
-const OPERATOR_CACHE_MS = 60 * 60 * 1000;
-/** How long after placement Reloadly may still give an order's final word (docs/decisions/0117-held-orders-followed.md). */
-export const RELOADLY_HORIZON_MS: Readonly<Record<OrderProduct['kind'], number>> = {
-  topup: 24 * 60 * 60_000,
-  bill_payment: 48 * 60 * 60_000,
-};
+/** A look-up's report reaches this far before the order was placed and after now (any time zone, any clock skew). */
+const REPORT_MARGIN_MS = 24 * 60 * 60_000;
+const HOUR_MS = 60 * 60_000;
 
 /**
  * Whether an order whose earlier attempt may have reached Reloadly is ever sent again, per
  * product: never. Reloadly documents no idempotent repeat of a `customIdentifier` or a
  * `referenceId` (docs/decisions/0040-resend-or-look-up.md); such an order is only looked up,
- * until Reloadly's record decides it, its
- * report confirms absence after the look-up window, or it is held for an operator.
+ * until Reloadly's record decides it, or its report confirms absence after the product's horizon.
  */
 export const RESEND_AFTER_UNKNOWN: Readonly<Record<OrderProduct['kind'], boolean>> = {
   topup: false,
@@ -57,37 +49,35 @@ type TopupProduct = Extract<OrderProduct, { kind: 'topup' }>;
 type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
 
 /**
- * The live provider over Reloadly's airtime and utilities APIs. The order id is sent as the
- * topup's `customIdentifier` and the payment's `referenceId`, and is the only identifier an order
- * is ever sent under. An order is sent once: after an attempt whose outcome is unknown it is only
- * looked up, by Reloadly's transaction id when an answer gave one and by the order id otherwise.
- * A failure is answered when Reloadly refused the attempt definitively (an order not in doubt),
- * when Reloadly's record of the order says FAILED or REFUNDED, or when its report confirms, after
- * the look-up window, that no transaction exists under the order id.
+ * Reloadly's airtime and utilities APIs. The order id is the `customIdentifier` / `referenceId`; an order in doubt is
+ * only looked up; it fails on a refusal, Reloadly's FAILED record, or absence past RELOADLY_DELIVERY_HORIZON_MS.
  */
 export class ReloadlyProvider implements ProviderGateway {
-  private readonly operators = new Map<number, { operator: UpstreamOperator | null; until: number }>();
+  private readonly products: ReloadlyProducts;
 
   constructor(
     private readonly api: ReloadlyApiClient,
     private readonly float: ReloadlyFloat,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.products = new ReloadlyProducts(api, now);
+  }
+
+  deliveryHorizonMs(kind: OrderProduct['kind']): number {
+    return RELOADLY_DELIVERY_HORIZON_MS[kind];
+  }
 
   async submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
     const inDoubt = order.resubmission === true || (order.inDoubtSince ?? null) !== null;
     if (inDoubt && !RESEND_AFTER_UNKNOWN[order.product.kind]) return this.follow(order, now, signal);
     return order.product.kind === 'topup'
-      ? this.submitTopup(order, order.product, signal)
-      : this.submitPayment(order, order.product, signal);
+      ? this.submitTopup(order, order.product, now, signal)
+      : this.submitPayment(order, order.product, now, signal);
   }
 
   /** A look-up: never sends anything. */
   async poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
     return this.follow(order, now, signal);
-  }
-
-  deliveryHorizonMs(kind: OrderProduct['kind']): number {
-    return RELOADLY_HORIZON_MS[kind];
   }
 
   async fetchBill(request: BillQuery): Promise<OutstandingBill | null> {
@@ -99,24 +89,16 @@ export class ReloadlyProvider implements ProviderGateway {
   private async submitTopup(
     order: ProviderOrder,
     product: TopupProduct,
+    now: Date,
     signal?: AbortSignal,
   ): Promise<ProviderOutcome> {
     const upstreamId = upstreamIdOf(order);
     if (upstreamId === null) return notSent(`no reloadly route for operator ${product.operatorId}`);
-    // The operator's entry, when Reloadly gives it, tells whether it takes local amounts and at what rate;
-    // without it the order is sent all the same and Reloadly decides.
-    const operator = await this.operator(upstreamId, signal);
-    if (
-      operator &&
-      (!operator.supportsLocalAmounts ||
-        (operator.destinationCurrencyCode !== null && operator.destinationCurrencyCode !== order.currency))
-    ) {
-      return notSent(`reloadly operator ${upstreamId} does not take amounts in ${order.currency}`);
-    }
-    const short = await this.floatShortOf(operator ? costOf(order, operator) : null, signal);
+    const operator = await this.products.operatorFor(order, upstreamId, signal);
+    if ('refusal' in operator) return notSent(operator.refusal);
+    const short = await this.floatShortOf(costOf(order, operator.product), signal);
     if (short) return notSent(short);
-    const corridor = corridorOf(order.currency);
-    const country = CORRIDORS[corridor].country;
+    const country = CORRIDORS[corridorOf(order.currency)].country;
     const answer = await this.api.sendTopup(
       {
         operatorId: upstreamId,
@@ -130,16 +112,21 @@ export class ReloadlyProvider implements ProviderGateway {
       },
       signal,
     );
-    return sent(() => this.outcomeOfSend(order, answer, (topup) => this.topupOutcome(order, topup), signal));
+    return sent(() =>
+      this.outcomeOfSend(order, answer, now, (topup) => Promise.resolve(this.topupOutcome(order, topup, now)), signal),
+    );
   }
 
   private async submitPayment(
     order: ProviderOrder,
     product: BillProduct,
+    now: Date,
     signal?: AbortSignal,
   ): Promise<ProviderOutcome> {
     const upstreamId = upstreamIdOf(order);
     if (upstreamId === null) return notSent(`no reloadly route for biller ${product.billerId}`);
+    const biller = await this.products.billerFor(order, upstreamId, signal);
+    if ('refusal' in biller) return notSent(biller.refusal);
     // A bill is paid in the biller's local currency; the float is checked when it is held in that currency.
     const short = await this.floatShortOf({ amount: scaled(order.amount), currency: order.currency }, signal);
     if (short) return notSent(short);
@@ -153,31 +140,35 @@ export class ReloadlyProvider implements ProviderGateway {
       },
       signal,
     );
-    return sent(() => this.outcomeOfSend(order, answer, (payment) => this.paymentOutcome(order, payment), signal));
+    return sent(() =>
+      this.outcomeOfSend(order, answer, now, (payment) => this.paymentAnswered(order, payment, now, signal), signal),
+    );
   }
 
   /**
-   * The answer to a send. A definitive refusal fails this attempt (`refused`); anything else that
-   * is not the transaction (5xx, 429, "cannot be processed at the moment", TOPUP_TRANSACTION_FAILED,
-   * an unlisted code) leaves the outcome unknown: what Reloadly has under the order id decides, and
-   * if it has nothing yet the call fails as unanswered, which puts the order in doubt.
+   * A definitive refusal fails this attempt; any other answer that is not the transaction (5xx, a 200 that is no JSON,
+   * an unlisted code) is unknown: the order id is looked up, and with nothing there the order is in doubt.
    */
   private async outcomeOfSend<T extends UpstreamTopup | UpstreamPayment>(
     order: ProviderOrder,
     answer: SendAnswer<T>,
-    outcomeOf: (transaction: T) => ProviderOutcome,
+    now: Date,
+    outcomeOf: (transaction: T) => Promise<ProviderOutcome>,
     signal?: AbortSignal,
   ): Promise<ProviderOutcome> {
     if (answer.kind === 'accepted') {
       this.float.observe(answer.transaction.newBalance);
       return outcomeOf(answer.transaction);
     }
-    const refusal = `reloadly refused the order: HTTP ${answer.httpStatus}${answer.errorCode ? ` ${answer.errorCode}` : ''}${answer.message ? ` (${answer.message})` : ''}`;
+    const refusal =
+      answer.httpStatus >= 200 && answer.httpStatus < 300
+        ? `reloadly answered the order HTTP ${answer.httpStatus} with something that is not the transaction`
+        : `reloadly refused the order: HTTP ${answer.httpStatus}${answer.errorCode ? ` ${answer.errorCode}` : ''}${answer.message ? ` (${answer.message})` : ''}`;
     if (verdictOfRefusal(answer.httpStatus, answer.errorCode) === 'failed')
       return { status: 'failed', reason: refusal, basis: 'refused' };
     let found: ProviderOutcome | null;
     try {
-      found = await this.lookUp(order, null, signal);
+      found = await this.lookUp(order, now, signal);
     } catch (error) {
       throw new ProviderUnavailableError(
         `${refusal}; the outcome is unknown and the look-up under ${order.orderId} failed too (${(error as Error).message}); the order is looked up again later and never sent again`,
@@ -190,28 +181,20 @@ export class ReloadlyProvider implements ProviderGateway {
   }
 
   /**
-   * Following an order: what Reloadly has under its transaction id or the order id decides. When
-   * it has nothing, the order stays unknown until the look-up window after the first attempt in
-   * doubt has passed; then a report covering the order's whole life confirms the absence, and the
-   * order fails (`absence_confirmed`). An order Reloadly acknowledged (a transaction id is known)
-   * is never taken as absent: its look-ups go on until it is decided or held.
+   * What Reloadly has under the order decides; nothing is `unknown` until the product's horizon, then a complete empty
+   * report fails it (`absence_confirmed`) — never an order Reloadly acknowledged (a transaction id is known).
    */
   private async follow(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
-    const since = Date.parse(order.inDoubtSince ?? order.placedAt);
-    const windowPassed = !order.providerReference && now.getTime() >= since + RELOADLY_LOOKUP_WINDOW_MS;
-    const range: TimeRange | null = windowPassed
-      ? {
-          from: new Date(Date.parse(order.placedAt) - ABSENCE_MARGIN_MS),
-          to: new Date(now.getTime() + ABSENCE_MARGIN_MS),
-        }
-      : null;
-    const found = await this.lookUp(order, range, signal);
+    const found = await this.lookUp(order, now, signal);
     if (found) return found;
-    if (range) {
+    const horizonMs = this.deliveryHorizonMs(order.product.kind);
+    const horizon = new Date(Date.parse(order.placedAt) + horizonMs);
+    if (!order.providerReference && now.getTime() >= horizon.getTime()) {
+      const { from, to } = reportRange(order, now);
       const report = order.product.kind === 'topup' ? 'topup report' : 'utility transactions';
       return {
         status: 'failed',
-        reason: `reloadly has no transaction under ${order.orderId}: its ${report} from ${range.from.toISOString()} to ${range.to.toISOString()} (read in ${this.api.reportTimeZone}, every page) shows none, ${Math.round((now.getTime() - since) / 60_000)} min after the attempt in doubt`,
+        reason: `reloadly has no transaction under ${order.orderId}: its ${report} from ${from.toISOString()} to ${to.toISOString()} (read in ${this.api.reportTimeZone}, every page) shows none, past the ${horizonMs / HOUR_MS} h horizon after the order was placed`,
         basis: 'absence_confirmed',
       };
     }
@@ -219,53 +202,83 @@ export class ReloadlyProvider implements ProviderGateway {
       status: 'unknown',
       reason: order.providerReference
         ? `reloadly does not show transaction ${order.providerReference} (${order.orderId}) just now`
-        : `reloadly has no transaction under ${order.orderId} yet`,
+        : `reloadly has no transaction under ${order.orderId} yet; it may still show one until ${horizon.toISOString()}`,
       retryAfterMs: RELOADLY_POLL_AFTER_MS,
     };
   }
 
   /**
-   * The order's outcome at the provider, or null when the provider has no transaction under the
-   * order id (in the range, when one is given): by Reloadly's transaction id when an earlier answer
-   * gave one (the status endpoint; a 404 there means "not there yet", never a failure), otherwise
-   * (or when that finds nothing) by the order id in the report.
+   * The order at Reloadly, or null when it has nothing under the order id: by its transaction id when known (a 404
+   * is "not there yet"), otherwise by the order id in the report over the order's whole life, read to its last page.
    */
-  private async lookUp(
-    order: ProviderOrder,
-    range: TimeRange | null,
-    signal?: AbortSignal,
-  ): Promise<ProviderOutcome | null> {
+  private async lookUp(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome | null> {
     const reference = order.providerReference ?? null;
+    const range = reportRange(order, now);
     if (order.product.kind === 'topup') {
       const topup =
         (reference ? await this.api.topupByTransactionId(reference, signal) : null) ??
-        (await this.api.topupByCustomIdentifier(order.orderId, signal, range ?? undefined));
-      return topup ? this.topupOutcome(order, topup) : null;
+        (await this.api.topupByCustomIdentifier(order.orderId, signal, range));
+      return topup ? this.topupOutcome(order, topup, now) : null;
     }
     const payment =
       (reference ? await this.api.paymentById(reference, signal) : null) ??
-      (await this.api.paymentByReferenceId(order.orderId, signal, range ?? undefined));
-    return payment ? this.paymentOutcome(order, payment) : null;
+      (await this.api.paymentByReferenceId(order.orderId, signal, range));
+    return payment ? this.paymentOutcome(order, payment, now) : null;
   }
 
-  private topupOutcome(order: ProviderOrder, topup: UpstreamTopup): ProviderOutcome {
+  private topupOutcome(order: ProviderOrder, topup: UpstreamTopup, now: Date): ProviderOutcome {
     const detail = topup.code || topup.message ? ` (${[topup.code, topup.message].filter(Boolean).join(' ')})` : '';
-    return outcomeOf(
-      verdictOfTopup(topup),
-      topup.transactionId,
-      topup.operatorTransactionId || topup.transactionId || `reloadly-${order.orderId}`,
-      `reloadly topup ${topup.transactionId ?? `under ${order.orderId}`} ${topup.status}${detail}`,
-    );
+    const described = `reloadly topup ${topup.transactionId ?? `under ${order.orderId}`} ${topup.status}${detail}`;
+    const operatorRef = topup.operatorTransactionId || topup.transactionId || `reloadly-${order.orderId}`;
+    const verdict = verdictOfTopup(topup);
+    const mismatch = verdict === 'succeeded' ? topupMismatch(order, topup) : null;
+    if (mismatch)
+      return {
+        status: 'mismatch',
+        reason: `${described}, but ${mismatch}`,
+        operatorRef,
+        upstream: topupTransaction(topup, this.api.reportTimeZone, { at: now }),
+      };
+    return outcomeOf(verdict, topup.transactionId, operatorRef, described);
   }
 
-  private paymentOutcome(order: ProviderOrder, payment: UpstreamPayment): ProviderOutcome {
+  /**
+   * `POST /pay` gives no amount: a success is checked as `GET /transactions/{id}` shows it, followed by its id till then.
+   */
+  private async paymentAnswered(
+    order: ProviderOrder,
+    payment: UpstreamPayment,
+    now: Date,
+    signal?: AbortSignal,
+  ): Promise<ProviderOutcome> {
+    const stated = payment.amount !== null || payment.deliveryAmount !== null;
+    if (verdictOfPayment(payment) !== 'succeeded' || stated || payment.id === null)
+      return this.paymentOutcome(order, payment, now);
+    let recorded: UpstreamPayment | null = null;
+    try {
+      recorded = await this.api.paymentById(payment.id, signal);
+    } catch (error) {
+      if (!(error instanceof ProviderUnavailableError) || signal?.aborted) throw error;
+    }
+    return recorded
+      ? this.paymentOutcome(order, recorded, now)
+      : { status: 'pending', providerReference: payment.id, pollAfterMs: RELOADLY_POLL_AFTER_MS };
+  }
+
+  private paymentOutcome(order: ProviderOrder, payment: UpstreamPayment, now: Date): ProviderOutcome {
     const detail = payment.message ? ` (${payment.code ?? ''} ${payment.message})` : '';
-    return outcomeOf(
-      verdictOfPayment(payment),
-      payment.id,
-      payment.id ?? `reloadly-${order.orderId}`,
-      `reloadly payment ${payment.id ?? `under ${order.orderId}`} ${payment.status}${detail}`,
-    );
+    const described = `reloadly payment ${payment.id ?? `under ${order.orderId}`} ${payment.status}${detail}`;
+    const operatorRef = payment.id ?? `reloadly-${order.orderId}`;
+    const verdict = verdictOfPayment(payment);
+    const mismatch = verdict === 'succeeded' ? paymentMismatch(order, payment) : null;
+    if (mismatch)
+      return {
+        status: 'mismatch',
+        reason: `${described}, but ${mismatch}`,
+        operatorRef,
+        upstream: paymentTransaction(payment, this.api.reportTimeZone, { at: now }),
+      };
+    return outcomeOf(verdict, payment.id, operatorRef, described);
   }
 
   /**
@@ -283,21 +296,6 @@ export class ReloadlyProvider implements ProviderGateway {
     // A cost in another currency than the float's cannot be compared here; Reloadly refuses it (INSUFFICIENT_BALANCE) if need be.
     if (cost.currency !== reading.currencyCode || scaled(reading.balance) >= cost.amount) return null;
     return `the provider float (${reading.balance} ${reading.currencyCode}) cannot cover the order (about ${unscaled(cost.amount)} ${reading.currencyCode}); it was not sent`;
-  }
-
-  /** The operator's entry (cached for an hour), or null when Reloadly does not give it just now. */
-  private async operator(upstreamId: number, signal?: AbortSignal): Promise<UpstreamOperator | null> {
-    const cached = this.operators.get(upstreamId);
-    if (cached && Date.now() < cached.until) return cached.operator;
-    let operator: UpstreamOperator | null;
-    try {
-      operator = await this.api.operatorById(upstreamId, signal);
-    } catch (error) {
-      if (error instanceof ProviderUnavailableError && !signal?.aborted) return null;
-      throw error;
-    }
-    if (operator) this.operators.set(upstreamId, { operator, until: Date.now() + OPERATOR_CACHE_MS });
-    return operator;
   }
 }
 
@@ -334,6 +332,12 @@ function outcomeOf(
       return { status: 'pending', providerReference: transactionId, pollAfterMs: RELOADLY_POLL_AFTER_MS };
   }
 }
+
+/** The order's whole life, with a day's margin each side (any time zone misread, any clock skew). */
+const reportRange = (order: ProviderOrder, now: Date): TimeRange => ({
+  from: new Date(Date.parse(order.placedAt) - REPORT_MARGIN_MS),
+  to: new Date(now.getTime() + REPORT_MARGIN_MS),
+});
 
 /** What a topup costs in the account's currency: the local amount at the operator's rate; null when that cannot be told. */
 function costOf(order: ProviderOrder, operator: UpstreamOperator): { amount: bigint; currency: string } | null {

@@ -3,14 +3,13 @@ import { ReloadlyApi } from './reloadly-settings';
 
 /** Without a reset time from Reloadly, a first 429 pauses the API this long, doubling while 429s follow. */
 const FIRST_PAUSE_MS = 2_000;
-const LONGEST_PAUSE_MS = 60_000;
+const LONGEST_BACK_OFF_MS = 60_000;
+/** A reset Reloadly announces is honoured up to this far ahead (a date far off is taken as a mistake, not a ban). */
+const LONGEST_TOLD_PAUSE_MS = 60 * 60_000;
 
 /**
- * Reloadly's rate limit (HTTP 429 `RATE_LIMIT_REACHED`), per API and per process: after a 429 no
- * call to that API is sent until the reset Reloadly gives (`Retry-After` in seconds or as a date,
- * or `X-RateLimit-Reset` as a Unix time, the headers its SDKs read), or else for a back-off that
- * doubles while 429s follow, at most a minute. A call refused meanwhile is not sent
- * (ProviderNotSentError); the job that made it tries again later.
+ * Reloadly's 429, per API and process: no call until its reset (`Retry-After`, `X-RateLimit-Reset`; else a back-off); a call
+ * refused meanwhile is not sent, its `retryAfterMs` the time left. `now`: the service's clock, which schedules jobs.
  */
 export class ReloadlyRateLimit {
   private readonly pausedUntil = new Map<ReloadlyApi, number>();
@@ -24,18 +23,23 @@ export class ReloadlyRateLimit {
     if (this.now() < until)
       throw new ProviderNotSentError(
         `reloadly: ${what} was not sent: the ${api} API's rate limit was reached; calls resume at ${new Date(until).toISOString()}`,
+        { retryAfterMs: until - this.now() },
       );
     if (until !== 0 && this.now() >= until) this.pausedUntil.delete(api);
   }
 
-  /** A 429: pause the API until Reloadly's reset, or back off. */
-  limited(api: ReloadlyApi, headers: Headers): void {
+  /** A 429: pause the API until Reloadly's reset, or back off. Returns how long calls wait. */
+  limited(api: ReloadlyApi, headers: Headers): number {
     const now = this.now();
     const told = resetOf(headers, now);
-    const pause = told ?? Math.min((this.backOff.get(api) ?? FIRST_PAUSE_MS / 2) * 2, LONGEST_PAUSE_MS);
+    const pause =
+      told !== null
+        ? Math.min(Math.max(told, 0), LONGEST_TOLD_PAUSE_MS)
+        : Math.min((this.backOff.get(api) ?? FIRST_PAUSE_MS / 2) * 2, LONGEST_BACK_OFF_MS);
     if (told === null) this.backOff.set(api, pause);
     else this.backOff.delete(api);
-    this.pausedUntil.set(api, now + Math.min(Math.max(pause, 0), LONGEST_PAUSE_MS));
+    this.pausedUntil.set(api, now + pause);
+    return pause;
   }
 
   /** When calls to the API resume (null: not paused). */

@@ -30,8 +30,12 @@ export interface UpstreamPayment {
   referenceId: string | null;
   code: string | null;
   message: string | null;
+  /** The amount paid; with useLocalAmount, in the biller's currency. */
   amount: string | null;
   amountCurrencyCode: string | null;
+  /** "The final amount to be delivered to the subscriber." */
+  deliveryAmount: string | null;
+  deliveryAmountCurrencyCode: string | null;
   billerId: number | null;
   accountNumber: string | null;
   submittedAt: string | null;
@@ -144,6 +148,8 @@ export function paymentOf(value: unknown, askedId: string | null = null): Upstre
     message: stringOf(outer.message ?? body.message),
     amount: decimalText(body.amount),
     amountCurrencyCode: stringOf(body.amountCurrencyCode),
+    deliveryAmount: decimalText(body.deliveryAmount),
+    deliveryAmountCurrencyCode: stringOf(body.deliveryAmountCurrencyCode),
     billerId: numberOf(details.billerId),
     accountNumber: stringOf(objectOf(details.subscriberDetails).accountNumber),
     submittedAt: stringOf(body.submittedAt),
@@ -181,6 +187,7 @@ export function billerOf(value: unknown): UpstreamBiller | null {
     type: stringOf(body.type),
     serviceType: stringOf(body.serviceType),
     localAmountSupported: body.localAmountSupported === true,
-    localTransactionCurrencyCode: stringOf(body.localTransactionCurrencyCode),
+    // The reference's schema spells it `localTransactionCurencyCode`, its example `localTransactionCurrencyCode`.
+    localTransactionCurrencyCode: stringOf(body.localTransactionCurrencyCode ?? body.localTransactionCurencyCode),
   };
 }
