@@ -130,7 +130,7 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
     }
   });
 
-  it('an order whose submission is tried again while the provider never answers is still held at the stuck limit, and a late answer changes nothing', async () => {
+  it('an order whose submission is tried again while the provider never answers is still held at the stuck limit, and the provider’s late answer settles it (0117)', async () => {
     const provider = service.app.get<ProviderDirectory>(PROVIDER_DIRECTORY).sandbox();
     jest.spyOn(provider, 'answerWithoutCall').mockReturnValue(null);
     let answer: (outcome: ProviderOutcome) => void = () => undefined;
@@ -169,41 +169,21 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
       answer({ status: 'succeeded', operatorRef: 'late-answer' });
       await retried;
       await service.settle();
-      expect((await heldOrder(orderId))?.status).toBe('DISPUTED');
-      expect((await partnerView(orderId)).status).toBe('PENDING');
-      expect(await orderEvents(service, orderId, 'TransactionSettled')).toHaveLength(0);
-      expect(await balance()).toBe('900.00');
-
-      // The late answer is kept as evidence: operators see it, and the order cannot be refunded against it.
-      expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterHold')).toHaveLength(1);
-      const shown = await service.admin('GET', `/orders/${orderId}`);
-      expect(shown.body).toMatchObject({
-        status: 'DISPUTED',
-        provider_answer_after_hold: {
-          outcome: 'succeeded',
-          operator_ref: 'late-answer',
-          reason: null,
-          answered_at: expect.any(String),
-        },
-      });
-      const refund = await resolve(orderId, 'failed');
-      expectRefusal(refund, 409, 'invalid_state');
-      expect(refund.body.detail).toContain('the provider answered that it succeeded (operator_ref late-answer)');
-      await service.settle();
+      // A hold asks a person to look; the provider's definitive word still decides the order.
+      expect(await heldOrder(orderId)).toBeUndefined();
+      expect(await partnerView(orderId)).toMatchObject({ status: 'SUCCESS', operator_ref: 'late-answer' });
+      expect(await orderEvents(service, orderId, 'TransactionSettled')).toHaveLength(1);
+      expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterHold')).toHaveLength(0);
       expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(0);
       expect(await balance()).toBe('900.00');
-
-      const settled = await resolve(orderId, 'success');
-      expect(settled.status).toBe(200);
-      await service.settle();
-      expect((await partnerView(orderId)).status).toBe('SUCCESS');
-      expect(await balance()).toBe('900.00');
+      const refund = await resolve(orderId, 'failed');
+      expectRefusal(refund, 409, 'invalid_state');
     } finally {
       jest.restoreAllMocks();
     }
   });
 
-  it('a held order whose provider later answers failed keeps that answer for the operator, who may still resolve either way; later answers add nothing', async () => {
+  it('a held order whose provider later answers failed is refunded once on that word; a later answer changes nothing and is kept for finance (0117)', async () => {
     const orderId = await heldOrderId('late-failure-01');
     const lifecycle = service.app.get(OrderLifecycle);
     const order = {
@@ -222,19 +202,12 @@ describe.each(STORES)('orders stuck at the provider are held for an operator (%s
     await lifecycle.recordOutcome(order, 'sandbox', { status: 'succeeded', operatorRef: 'even-later' });
     await service.settle();
 
-    expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterHold')).toHaveLength(1);
-    expect((await service.admin('GET', `/orders/${orderId}`)).body.provider_answer_after_hold).toMatchObject({
-      outcome: 'failed',
-      operator_ref: null,
-      reason: 'operator declined',
-    });
-    expect((await partnerView(orderId)).status).toBe('PENDING');
-
-    expect((await resolve(orderId, 'failed')).status).toBe(200);
-    await service.settle();
-    expect((await partnerView(orderId)).status).toBe('FAILED');
+    expect(await partnerView(orderId)).toMatchObject({ status: 'FAILED', refunded_at: expect.any(String) });
+    expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterHold')).toHaveLength(0);
+    expect(await orderEvents(service, orderId, 'ProviderAnsweredAfterOutcome')).toHaveLength(1);
     expect(await orderEvents(service, orderId, 'WalletRefunded')).toHaveLength(1);
     expect(await balance()).toBe('1000.00');
+    expectRefusal(await resolve(orderId, 'success'), 409, 'invalid_state');
   });
 
   it('resolving a held order as success shows SUCCESS to the partner with settled_at and operator_ref, and refunds nothing', async () => {
