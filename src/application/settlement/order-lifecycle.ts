@@ -193,14 +193,20 @@ export class OrderLifecycle {
   /** A provider answer after an outcome changes no status: finance has to act on it. A held order it ends is told. */
   private warnOfLateAnswers(events: readonly TransactionEvent[], state: TransactionState): void {
     for (const event of events) {
-      if ((event.type === 'TransactionSettled' || event.type === 'TransactionFailed') && !event.data.resolvedBy && state.heldAt) {
+      if (
+        (event.type === 'TransactionSettled' || event.type === 'TransactionFailed') &&
+        !event.data.resolvedBy &&
+        state.heldAt
+      ) {
         this.logger.warn(
           `order ${event.data.orderId}: held since ${state.heldAt}, ended by the provider's word: ${event.type === 'TransactionSettled' ? 'succeeded' : `failed (${event.data.reason}), refunded`}`,
         );
       }
       if (event.type === 'TransactionSuccessMismatched') {
         const { orderId, reason } = event.data;
-        this.logger.warn(`order ${orderId}: held, the provider's success does not match it: ${reason}; finance has a finding`);
+        this.logger.warn(
+          `order ${orderId}: held, the provider's success does not match it: ${reason}; finance has a finding`,
+        );
       }
       if (event.type === 'TransactionFailureWithheld') {
         const { orderId, reason } = event.data;
@@ -300,7 +306,9 @@ export class OrderLifecycle {
     if (!order || !provider) return;
     for (const event of events) {
       if (event.type !== 'TransactionSuccessMismatched') continue;
-      const { transactionId, amount, currency, at, reason } = event.data;
+      const { transactionId, amount, currency, reason } = event.data;
+      // Filed under the day the provider dates its transaction, as that day's reconciliation would file it.
+      const at = event.data.upstreamAt ?? event.data.at;
       const finding: Finding = {
         kind: 'amount_mismatch',
         orderId: order.orderId,
@@ -351,7 +359,15 @@ export function outcomeCommand(outcome: ProviderOutcome, call: ProviderCall, at:
       const { transactionId, amount, currency } = outcome.upstream;
       return {
         type: 'HoldOnMismatch',
-        mismatch: { reason: outcome.reason, operatorRef: outcome.operatorRef, transactionId, amount, currency, at: at.toISOString() },
+        mismatch: {
+          reason: outcome.reason,
+          operatorRef: outcome.operatorRef,
+          transactionId,
+          amount,
+          currency,
+          at: at.toISOString(),
+          upstreamAt: outcome.upstream.at,
+        },
       };
     }
   }
