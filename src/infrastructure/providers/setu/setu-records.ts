@@ -93,9 +93,6 @@ export function listOf(value: unknown): unknown[] {
 
 export const stringOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-/** `data` of an answer, the envelope every Setu answer has (`{data, success, traceId}`). */
-export const dataOf = (body: unknown): Record<string, unknown> => objectOf(objectOf(body).data);
-
 export function errorOf(body: unknown): SetuError {
   const error = objectOf(objectOf(body).error);
   return {
@@ -122,8 +119,8 @@ function billOf(value: unknown): SetuBill {
   };
 }
 
-export function fetchOf(body: unknown): SetuFetch | null {
-  const data = dataOf(body);
+/** The `data` of a fetch's answer; null without its refId and status. */
+export function fetchOf(data: Record<string, unknown>): SetuFetch | null {
   const refId = stringOf(data.refId);
   const status = stringOf(data.status);
   if (!refId || !status) return null;
@@ -139,8 +136,8 @@ export function fetchOf(body: unknown): SetuFetch | null {
   };
 }
 
-export function paymentOf(body: unknown): SetuPayment | null {
-  const data = dataOf(body);
+/** The `data` of a payment's answer; null without its refId and status. */
+export function paymentOf(data: Record<string, unknown>): SetuPayment | null {
   const refId = stringOf(data.refId);
   const status = stringOf(data.status);
   if (!refId || !status) return null;
@@ -192,13 +189,21 @@ export function billerOf(value: unknown): SetuBiller | null {
   };
 }
 
-/** The `after` cursor of a list's `nextPage` (a path with its query), or null on the last page. */
-export function nextCursorOf(body: unknown): string | null {
-  const nextPage = stringOf(dataOf(body).nextPage);
-  if (!nextPage) return null;
+/**
+ * Where a list goes on after this page (its `nextPage`, a path with an `after` cursor in its query): `last` when
+ * there is no next page, `after` its cursor, or `unreadable` when a next page is named but no cursor can be read
+ * from it (the list cannot then be read whole).
+ */
+export function nextPageOf(
+  data: Record<string, unknown>,
+): { kind: 'last' } | { kind: 'after'; after: string } | { kind: 'unreadable'; nextPage: string } {
+  const nextPage = data.nextPage;
+  if (nextPage === undefined || nextPage === null || nextPage === '') return { kind: 'last' };
+  if (typeof nextPage !== 'string') return { kind: 'unreadable', nextPage: JSON.stringify(nextPage) };
   try {
-    return new URL(nextPage, 'http://setu.invalid').searchParams.get('after');
+    const after = new URL(nextPage, 'http://setu.invalid').searchParams.get('after');
+    return after ? { kind: 'after', after } : { kind: 'unreadable', nextPage };
   } catch {
-    return null;
+    return { kind: 'unreadable', nextPage };
   }
 }
