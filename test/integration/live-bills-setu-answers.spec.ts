@@ -1,6 +1,7 @@
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { expectRefusal } from '../support/error-assertions';
 import { orderEvents } from '../support/ledger';
-import { liveWalletPartner } from '../support/live-provider';
+import { liveWalletPartner, setRoute } from '../support/live-provider';
 import { TestDatabase, createTestDatabase } from '../support/postgres-test-database';
 import {
   SetuUpstream,
@@ -31,6 +32,7 @@ describe('live bill payments through Setu meeting answers that decide nothing (p
   const clock = new ManualClock(new Date());
 
   const view = async (orderId: string) => (await service.partner('GET', `/transactions/${orderId}`, liveKey)).body;
+  const balance = async () => (await service.partner('GET', '/balance', liveKey)).body.available as string;
   const events = (orderId: string, type: string) => orderEvents(service, orderId, type);
   const pay = async (consumer: string, amount: number, key: string, billerId = 1005) => {
     expect((await billInfo(service, liveKey, consumer, billerId)).status).toBe(200);
@@ -106,6 +108,53 @@ describe('live bill payments through Setu meeting answers that decide nothing (p
       upstream.simulator.state.expireTokens();
       expect((await billInfo(service, liveKey, bescom('0001'))).body).toMatchObject({ amount: '500.00' });
       expect(upstream.simulator.state.tokensIssued).toBe(issued + 1);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a Setu biller that charges a convenience fee: no route proposed or set by hand, no bill shown, and an order not sent',
+    async () => {
+      const engineer = await service.operatorToken('ops-alice', 'engineer');
+      const sync = await service.adminAs(engineer, 'POST', '/providers/setu/sync', {});
+      expect(sync.status).toBe(200);
+      expect(sync.body.not_offered).toContainEqual(
+        expect.objectContaining({
+          kind: 'biller',
+          id: 1011,
+          upstream_id: 'ADAN00000MUM01',
+          reason: expect.stringContaining('convenience fee'),
+        }),
+      );
+      expect(sync.body.proposed).not.toContainEqual(expect.objectContaining({ id: 1011 }));
+      const routed = await setRoute(service, {
+        kind: 'biller',
+        id: 1011,
+        provider: 'setu',
+        upstream_id: 'ADAN00000MUM01',
+      });
+      expectRefusal(routed, 409, 'invalid_state');
+      expect(routed.body.detail).toContain('charges a customer convenience fee');
+
+      // BSES Rajdhani starts charging a fee between the partner's bill-info and its payment.
+      const before = await balance();
+      const consumer = '123450001';
+      expect((await billInfo(service, liveKey, consumer, 1008)).status).toBe(200);
+      upstream.simulator.state.customerFees.set('BSESRAJ00DEL01', 100);
+      const paid = await payBill(service, liveKey, consumer, 500, 'answers-fee', 1008);
+      expect(paid.status).toBe(200);
+      await service.settle();
+      const orderId = paid.body.order_id as string;
+      expect(await view(orderId)).toMatchObject({ status: 'FAILED', refunded_at: expect.any(String) });
+      expect(await events(orderId, 'TransactionFailed')).toEqual([
+        expect.objectContaining({ data: expect.objectContaining({ basis: 'not_sent' }) }),
+      ]);
+      expect(setuPaymentsOf(upstream, orderId)).toHaveLength(0);
+      expect(await events(orderId, 'WalletRefunded')).toHaveLength(1);
+      expect(await balance()).toBe(before);
+      const refetched = await billInfo(service, liveKey, consumer, 1008);
+      expectRefusal(refetched, 409, 'invalid_state');
+      expect(refetched.body.detail).toContain('convenience fee');
     },
     TEST_TIMEOUT_MS,
   );

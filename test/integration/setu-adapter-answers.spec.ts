@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import {
+  BillFetchUnsupportedError,
   BillQuery,
   ProviderNotSentError,
   ProviderOrder,
@@ -16,8 +17,8 @@ SILENT.log = () => undefined;
 
 /**
  * The Setu adapter against answers that are not Setu's word on a payment (the Setu simulator over HTTP): a page
- * outside Setu's envelope, a 429, a refused token, a record without our paymentRefId
- * (docs/decisions/0121-setu-absence-and-answers.md).
+ * outside Setu's envelope, a 429, a refused token, a record without our paymentRefId, a biller that charges a
+ * convenience fee (docs/decisions/0121-setu-absence-and-answers.md, 0122-setu-convenience-fee.md).
  */
 describe('the Setu adapter against answers that decide nothing', () => {
   let simulator: RunningSetuSimulator;
@@ -191,5 +192,44 @@ describe('the Setu adapter against answers that decide nothing', () => {
       status: 'unknown',
       reason: expect.stringMatching(/entries of its transactions list .* name no paymentRefId/),
     });
+  });
+
+  it('a biller entry that cannot be read before a payment sends nothing, for now', async () => {
+    const paying = await fetchedOrder('1234560001');
+    fault('html', '/api/v2/bbps/billers');
+    await expect(live.provider.submit(paying, now)).rejects.toBeInstanceOf(ProviderNotSentError);
+    expect(paymentsOf(paying)).toHaveLength(0);
+  });
+  it('a biller that charges a convenience fee is not fetched, not paid, not offered by the catalog, and refused as a route', async () => {
+    await expect(live.provider.fetchBill(query('123456001', 'ADAN00000MUM01'), now)).rejects.toThrow(
+      BillFetchUnsupportedError,
+    );
+    await expect(live.provider.fetchBill(query('123456001', 'ADAN00000MUM01'), now)).rejects.toThrow(
+      /charges a customer convenience fee on top of the bill \(CCF1 \(C2B\) flatFee 100 paise/,
+    );
+    const bescom = await fetchedOrder('1234560001');
+    expect(
+      await live.provider.submit({ ...bescom, route: { provider: 'setu', upstreamId: 'ADAN00000MUM01' } }, now),
+    ).toEqual({
+      status: 'failed',
+      reason: expect.stringContaining('charges a customer convenience fee'),
+      basis: 'not_sent',
+    });
+    const products = await live.backOffice.products(['IN']);
+    expect(products.find((product) => product.id === 'ADAN00000MUM01')).toMatchObject({
+      notOffered: expect.stringContaining('CCF1'),
+    });
+    // A CCF of zero and a biller's own fee (B2C) are not the customer's: BESCOM is offered.
+    expect(products.find((product) => product.id === 'BESCOM000KAR01')).not.toHaveProperty('notOffered');
+    expect(await live.backOffice.refusalOf('biller', 'ADAN00000MUM01')).toMatch(/convenience fee/);
+    expect(await live.backOffice.refusalOf('biller', 'BESCOM000KAR01')).toBeNull();
+    // A fee Setu's entry shows after the bill was fetched: the payment is still not sent.
+    simulator.state.customerFees.set('BESCOM000KAR01', 50);
+    try {
+      expect(await live.provider.submit(bescom, now)).toMatchObject({ status: 'failed', basis: 'not_sent' });
+    } finally {
+      simulator.state.customerFees.delete('BESCOM000KAR01');
+    }
+    expect(paymentsOf(bescom)).toHaveLength(0);
   });
 });

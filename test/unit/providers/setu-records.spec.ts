@@ -9,6 +9,7 @@ import {
 import { paiseOf, rupeesOf } from '../../../src/infrastructure/providers/setu/setu-money';
 import {
   billerOf,
+  customerFeeOf,
   errorOf,
   fetchOf,
   nextPageOf,
@@ -133,6 +134,7 @@ describe('reading Setu’s answers', () => {
       categoryName: null,
       fetchApiType: 'BILL_FETCH',
       customerParams: [{ paramName: 'Application ID', optional: false }],
+      customerFee: null,
     });
     expect(nextPageOf({ nextPage: '/api/bbps/billers?search=A&after=ABCC00000PTNNS' })).toEqual({
       kind: 'after',
@@ -215,6 +217,7 @@ describe('reading Setu’s answers', () => {
         { paramName: 'Email', optional: true },
         { paramName: 'Consumer Number', optional: false },
       ],
+      customerFee: null,
     };
     expect(customerParamsFor(biller, labels, '123456789012', { billing_unit: '4521' })).toEqual([
       { name: 'Billing Unit (BU)', value: '4521' },
@@ -244,5 +247,22 @@ describe('reading Setu’s answers', () => {
     expect(envelopeOf({ data: { refId: 'R' }, traceId: 'T' }, 200).kind).toBe('other');
     expect(envelopeOf({ data: { refId: 'R' }, success: false }, 200).kind).toBe('other');
     expect(envelopeOf([1, 2], 200).kind).toBe('other');
+  });
+
+  it('finds a customer convenience fee: CCF1 charged to the customer (C2B) and not zero; other fees are not the customer’s', () => {
+    const ccf = (flatFee: unknown, percentFee: unknown, feeCode = 'CCF1', feeDirection = 'C2B') => ({
+      feeCode,
+      feeDirection,
+      interchangeFeeDetails: { flatFee, percentFee, tranAmtRangeMin: 1, tranAmtRangeMax: 999999999999 },
+    });
+    expect(customerFeeOf(undefined)).toBeNull();
+    expect(customerFeeOf([])).toBeNull();
+    expect(customerFeeOf([ccf(0, 0), ccf(500, 0, 'EBF', 'B2C'), ccf(100, 0, 'PBF', 'B2C')])).toBeNull();
+    expect(customerFeeOf([ccf(100, 0)])).toMatch(/CCF1 \(C2B\) flatFee 100 paise, percentFee 0 %/);
+    expect(customerFeeOf([ccf(0, 0.5)])).toMatch(/percentFee 0.5/);
+    // What cannot be read is taken as a fee: one must never be missed.
+    expect(customerFeeOf([ccf('1.00', 0)])).not.toBeNull();
+    expect(customerFeeOf({ feeCode: 'CCF1' })).toMatch(/cannot be read/);
+    expect(billerOf({ id: 'B', name: 'n', interchangeFee: [ccf(100, 0)] })?.customerFee).toMatch(/CCF1/);
   });
 });

@@ -9,6 +9,7 @@ import {
 import { OrderProduct } from '../../../domain/wallet/order-product';
 import { DateRange, RegisterAnswer, SetuApiClient } from './setu-api';
 import { SetuBillFetcher } from './setu-bill-fetch';
+import { SetuBillers } from './setu-billers';
 import { BillerLabels } from './setu-customer-params';
 import { istDate, istTimestamp, paymentRefIdOf } from './setu-identifiers';
 import { paiseOf } from './setu-money';
@@ -50,13 +51,15 @@ type LookUp = { kind: 'found'; outcome: ProviderOutcome } | { kind: 'none'; unat
  */
 export class SetuProvider implements ProviderGateway {
   private readonly bills: SetuBillFetcher;
+  private readonly billers: SetuBillers;
 
   constructor(
     private readonly api: SetuApiClient,
     private readonly settings: SetuSettings,
     labelsOf: (billerId: number) => BillerLabels | null,
   ) {
-    this.bills = new SetuBillFetcher(api, settings, labelsOf);
+    this.billers = new SetuBillers(api);
+    this.bills = new SetuBillFetcher(api, settings, labelsOf, this.billers);
   }
 
   /** Setu pays bills only; a bill payment may stay Processing up to 2 days. */
@@ -86,6 +89,8 @@ export class SetuProvider implements ProviderGateway {
       if (earlier.kind === 'found') return earlier.outcome;
       if (now.getTime() - Date.parse(order.placedAt) > SETU_RESEND_WINDOW_MS) return this.notFound(order, now, earlier);
     }
+    const fee = await this.billers.feeRefusal(billerId, signal);
+    if (fee) return failed(fee, 'not_sent');
     const answer = await this.api.payBill(
       {
         refId: product.providerBillRef,

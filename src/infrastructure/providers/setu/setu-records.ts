@@ -81,6 +81,8 @@ export interface SetuBiller {
   /** BILL_FETCH, BILL_VALIDATE or BILL_DIRECT. */
   fetchApiType: string | null;
   customerParams: SetuCustomerParam[];
+  /** The customer convenience fee it charges on top of the bill, described; null when it charges none. */
+  customerFee: string | null;
 }
 
 export function objectOf(value: unknown): Record<string, unknown> {
@@ -186,7 +188,32 @@ export function billerOf(value: unknown): SetuBiller | null {
       const paramName = stringOf(param.paramName);
       return paramName ? [{ paramName, optional: param.optional === true }] : [];
     }),
+    customerFee: customerFeeOf(item.interchangeFee),
   };
+}
+
+const isZero = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  value === 0 ||
+  (typeof value === 'string' && /^0+(\.0+)?$/.test(value.trim()));
+
+/**
+ * The customer convenience fee of a biller's `interchangeFee` entries: a `CCF1` entry of direction `C2B` whose
+ * flat or percent fee is not zero (SetuHQ/docs, paying-bills/customer-convenience-fee.mdx); other fees (EBF,
+ * PBF, B2C) are not the customer's. Entries that cannot be read are taken as a fee: a fee must never be missed.
+ */
+export function customerFeeOf(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) return 'an interchangeFee that cannot be read';
+  for (const entry of value as unknown[]) {
+    const fee = objectOf(entry);
+    if (fee.feeCode !== 'CCF1' || fee.feeDirection !== 'C2B') continue;
+    const details = objectOf(fee.interchangeFeeDetails);
+    if (isZero(details.flatFee) && isZero(details.percentFee)) continue;
+    return `CCF1 (C2B) flatFee ${JSON.stringify(details.flatFee ?? 0)} paise, percentFee ${JSON.stringify(details.percentFee ?? 0)} %, plus GST`;
+  }
+  return null;
 }
 
 /**
