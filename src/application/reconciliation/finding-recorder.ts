@@ -29,7 +29,13 @@ export class FindingRecorder {
         envelope(
           mismatchEvent(provider, date, finding, now),
           eventId,
-          metadata({ partnerId: finding.partnerId, environment: 'live', correlationId: finding.orderId, actor, at: now }),
+          metadata({
+            partnerId: finding.partnerId,
+            environment: 'live',
+            correlationId: finding.orderId,
+            actor,
+            at: now,
+          }),
         ),
       );
       try {

@@ -169,7 +169,11 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
       if (state.status === 'DISPUTED') return accept(mismatch);
       const hold: TransactionEvent = {
         type: 'TransactionDisputed',
-        data: { orderId, reason: `the provider's success does not match the order: ${command.mismatch.reason}`, disputedAt: command.mismatch.at },
+        data: {
+          orderId,
+          reason: `the provider's success does not match the order: ${command.mismatch.reason}`,
+          disputedAt: command.mismatch.at,
+        },
       };
       return accept<TransactionEvent>(mismatch, hold);
     }

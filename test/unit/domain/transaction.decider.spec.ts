@@ -236,7 +236,10 @@ describe('the life of an order', () => {
       const lookedUp = transaction
         .given(initiated, disputed)
         .when({ type: 'RecordLookUp', result: 'no transaction under ord_1 yet', at: LATER })
-        .then({ type: 'TransactionLookedUp', data: { orderId: ORDER, result: 'no transaction under ord_1 yet', at: LATER } });
+        .then({
+          type: 'TransactionLookedUp',
+          data: { orderId: ORDER, result: 'no transaction under ord_1 yet', at: LATER },
+        });
       expect(lookedUp.status).toBe('DISPUTED');
       const processing = transaction
         .given(initiated, submitted, disputed)
