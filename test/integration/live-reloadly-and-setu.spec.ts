@@ -100,6 +100,15 @@ describe('two live providers at once: Reloadly for topups, Setu for BBPS bills (
         true,
       );
       expect(dryRun.unmatched).toContainEqual({ kind: 'biller', id: 1002, name: 'Jio Postpaid', country: 'IN' });
+      // Setu's Adani Electricity Mumbai charges a convenience fee: not proposed, and said why (decision 0122).
+      expect(dryRun.not_offered).toEqual([
+        expect.objectContaining({
+          kind: 'biller',
+          id: 1011,
+          upstream_id: 'ADAN00000MUM01',
+          reason: expect.any(String),
+        }),
+      ]);
 
       const applied = json(await cli('provider', 'sync', 'setu', '--apply'));
       expect(applied.applied).toBe(true);

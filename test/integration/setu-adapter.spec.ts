@@ -8,7 +8,7 @@ import {
 import { SetuConfig } from '../../src/config/service-config';
 import { JsonCatalog } from '../../src/infrastructure/catalog/json-catalog';
 import {
-  SETU_ABSENCE_AFTER_MS,
+  SETU_DELIVERY_HORIZON_MS,
   SETU_POLL_AFTER_MS,
   SETU_RESEND_WINDOW_MS,
 } from '../../src/infrastructure/providers/setu/setu-provider';
@@ -185,15 +185,23 @@ describe('the Setu adapter against the Setu protocol simulator', () => {
     expect(paymentsOf(lost)).toHaveLength(1);
   });
 
-  it('a payment Setu reports for another amount than the order’s is neither settled nor failed: it stays unknown', async () => {
+  it('a success Setu reports for another amount than the order’s is a mismatch: Setu’s transaction, never settled', async () => {
     const { order: paying } = await fetchedOrder('1234560001');
     const sent = await live.provider.submit(paying, now);
     const [payment] = paymentsOf(paying);
     payment.amountPaise += 100;
     expect(await live.provider.poll({ ...paying, providerReference: payment.refId }, now)).toEqual({
-      status: 'unknown',
-      reason: expect.stringMatching(/not the order's/),
-      retryAfterMs: null,
+      status: 'mismatch',
+      reason: expect.stringMatching(/is of 501.00 INR, not the order's 500.00 INR/),
+      operatorRef: payment.transactionId,
+      upstream: {
+        customIdentifier: paying.orderId,
+        transactionId: payment.transactionId,
+        status: 'succeeded',
+        amount: '501.00',
+        currency: 'INR',
+        at: new Date(Date.parse(payment.timestamp)).toISOString(),
+      },
     });
     expect(sent).toMatchObject({ status: 'pending', providerReference: payment.refId });
   });
@@ -269,40 +277,38 @@ describe('the Setu adapter against the Setu protocol simulator', () => {
     expect(paymentsOf(once)).toHaveLength(1);
   });
 
-  it('past the re-send window an unknown payment is only looked up; past the look-up window its absence is confirmed', async () => {
+  it('past the re-send window an unknown payment is only looked up, and in doubt until Setu’s horizon (48 h); then a list read whole confirms its absence', async () => {
     const { bill } = await fetchedOrder('1234560001');
-    const old = order(
-      bill.amount,
-      bill.providerBillRef!,
-      '1234560001',
-      new Date(now.getTime() - SETU_RESEND_WINDOW_MS - 1),
-    );
-    await expect(live.provider.submit({ ...old, resubmission: true }, now)).rejects.toBeInstanceOf(
-      ProviderUnavailableError,
-    );
+    const placed = (ago: number) =>
+      order(bill.amount, bill.providerBillRef!, '1234560001', new Date(now.getTime() - ago));
+    const old = placed(SETU_RESEND_WINDOW_MS + 1);
+    expect(await live.provider.submit({ ...old, resubmission: true }, now)).toEqual({
+      status: 'unknown',
+      reason: expect.stringContaining('may still give one until'),
+      retryAfterMs: SETU_POLL_AFTER_MS,
+    });
     expect(paymentsOf(old)).toHaveLength(0);
-    const older = order(
-      bill.amount,
-      bill.providerBillRef!,
-      '1234560001',
-      new Date(now.getTime() - SETU_ABSENCE_AFTER_MS),
-    );
-    expect(await live.provider.poll(older, now)).toEqual({
+    // 75 minutes (the rule before) and a day are inside the horizon: the order stays in doubt.
+    for (const ago of [75 * 60_000, 86_400_000, SETU_DELIVERY_HORIZON_MS - 1])
+      expect(await live.provider.poll(placed(ago), now)).toMatchObject({ status: 'unknown' });
+    expect(await live.provider.poll(placed(SETU_DELIVERY_HORIZON_MS), now)).toEqual({
       status: 'failed',
-      reason: expect.stringContaining('never recorded'),
+      reason: expect.stringMatching(/read whole from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}, shows none 48 hours/),
       basis: 'absence_confirmed',
     });
+    expect(live.provider.deliveryHorizonMs('bill_payment')).toBe(SETU_DELIVERY_HORIZON_MS);
+    expect(live.provider.deliveryHorizonMs('topup')).toBe(0);
   });
 
-  it('a payment Setu acknowledged is never taken as absent, whatever the window: it stays unknown', async () => {
-    const longAgo = new Date(now.getTime() - 3 * 3_600_000);
+  it('a payment Setu acknowledged is never taken as absent, whatever the time: it stays unknown', async () => {
+    const longAgo = new Date(now.getTime() - SETU_DELIVERY_HORIZON_MS - 3_600_000);
     const acknowledged = {
       ...order('500.00', 'FETCH-REF-UNKNOWN', '1234560001', longAgo),
       providerReference: 'NOSUCHREF',
     };
-    await expect(
-      live.provider.poll({ ...acknowledged, resubmission: true, inDoubtSince: longAgo.toISOString() }, now),
-    ).rejects.toBeInstanceOf(ProviderUnavailableError);
+    expect(
+      await live.provider.poll({ ...acknowledged, resubmission: true, inDoubtSince: longAgo.toISOString() }, now),
+    ).toMatchObject({ status: 'unknown', reason: expect.stringContaining('never taken as absent') });
     const unacknowledged = { ...acknowledged, providerReference: null };
     expect(await live.provider.poll({ ...unacknowledged, inDoubtSince: longAgo.toISOString() }, now)).toMatchObject({
       status: 'failed',

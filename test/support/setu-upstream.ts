@@ -11,12 +11,16 @@ export const SETU_SIM_ROUTES: Record<number, string> = {
   1001: 'AIRT00000NAT87',
   1005: 'BESCOM000KAR01',
   1008: 'BSESRAJ00DEL01',
+  // Jaipur Vidyut Vitran Nigam: the simulator's biller that supports pending status (payments Processing for days).
+  1013: 'JVVNL0000RAJ01',
   // The simulator's Delhi Jal Board takes the exact amount or above ("Exact and above").
   1017: 'DJB000000DEL01',
 };
 
 /** A BESCOM consumer number (10 digits) whose last four digits pick the simulator's scenario. */
 export const bescom = (suffix: string) => `123456${suffix}`;
+/** A Jaipur Vidyut Vitran Nigam K Number (12 digits), biller 1013. */
+export const jvvnl = (suffix: string) => `12345678${suffix}`;
 
 /** A running Setu simulator and the service environment that points the Setu adapter at it. */
 export interface SetuUpstream {

@@ -86,8 +86,8 @@ export function reply(response: ServerResponse, answer: Answer): void {
   if (response.destroyed) return;
   const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
   response.writeHead(answer.status, {
-    ...answer.headers,
     'content-type': answer.contentType ?? 'application/json',
+    ...answer.headers,
     'content-length': Buffer.byteLength(text),
   });
   response.end(text);

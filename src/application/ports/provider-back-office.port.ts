@@ -18,6 +18,12 @@ export interface ProviderCatalogSource {
   readonly coverage?: CatalogCoverage;
   /** Every operator and biller the provider serves in these countries (ISO 3166 alpha-2). */
   products(countries: readonly string[]): Promise<UpstreamProduct[]>;
+  /**
+   * Why a route to this entry of the provider's catalog is refused (what `UpstreamProduct.notOffered` says);
+   * null when nothing stands against it. ProviderUnavailableError when the entry cannot be read. Absent: no
+   * entry is refused.
+   */
+  refusalOf?(kind: ProductKind, upstreamId: string): Promise<string | null>;
 }
 
 /** A provider's transaction report (for reconciliation). */

@@ -7,6 +7,8 @@ import { routingDecider } from '../../domain/routing/routing.decider';
 import { Actor } from '../../domain/shared/actor';
 import { CATALOG, Catalog } from '../ports/catalog.port';
 import { CLOCK, Clock } from '../ports/clock.port';
+import { PROVIDER_BACK_OFFICES, ProviderBackOffices } from '../ports/provider-back-office.port';
+import { ProviderUnavailableError } from '../ports/provider-gateway.port';
 import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
@@ -43,11 +45,14 @@ export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChange
   constructor(
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(PROVIDER_BACK_OFFICES) private readonly backOffices: ProviderBackOffices,
     private readonly runner: DeciderRunner,
   ) {}
 
   async execute({ routes, source, operator }: SetRoutes): Promise<RoutesChanged> {
     for (const route of routes) checkAssignment(this.catalog, route);
+    // A sync proposes no entry its provider refuses; a route set by hand is checked against the entry.
+    if (source === 'manual') for (const route of routes) await this.checkUpstream(route);
     const now = this.clock.now();
     const result = await this.runner.handle(
       routingDecider,
@@ -67,6 +72,27 @@ export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChange
           previous: data.previous ? { provider: data.previous.provider, upstream_id: data.previous.upstreamId } : null,
         })),
     };
+  }
+
+  /** The provider's own objection to the entry, if it has one (docs/decisions/0122-setu-convenience-fee.md). */
+  private async checkUpstream({ product, target }: RouteAssignment): Promise<void> {
+    const source = this.backOffices.catalogOf(target.provider);
+    if (!source?.refusalOf) return;
+    let refusal: string | null;
+    try {
+      refusal = await source.refusalOf(product.kind, target.upstreamId);
+    } catch (error) {
+      if (!(error instanceof ProviderUnavailableError)) throw error;
+      throw new ServiceError(
+        'provider_unavailable',
+        `the catalog of ${target.provider} could not be read to check ${target.upstreamId}: ${error.message}`,
+      );
+    }
+    if (refusal)
+      throw new ServiceError(
+        'invalid_state',
+        `${product.kind} ${product.id} cannot be routed to ${target.provider} ${target.upstreamId}: ${refusal}`,
+      );
   }
 }
 

@@ -306,7 +306,9 @@ export class OrderLifecycle {
     if (!order || !provider) return;
     for (const event of events) {
       if (event.type !== 'TransactionSuccessMismatched') continue;
-      const { transactionId, amount, currency, at, reason } = event.data;
+      const { transactionId, amount, currency, reason } = event.data;
+      // Filed under the day the provider dates its transaction, as that day's reconciliation would file it.
+      const at = event.data.upstreamAt ?? event.data.at;
       const finding: Finding = {
         kind: 'amount_mismatch',
         orderId: order.orderId,
@@ -364,6 +366,7 @@ export function outcomeCommand(outcome: ProviderOutcome, call: ProviderCall, at:
           amount,
           currency,
           at: at.toISOString(),
+          upstreamAt: outcome.upstream.at,
         },
       };
     }

@@ -16,6 +16,8 @@ export interface UpstreamProduct {
   id: string;
   name: string;
   country: string;
+  /** Why the provider's entry may not be routed to (a fee our partners cannot be shown); absent: it may. */
+  notOffered?: string;
 }
 
 export interface ProposedRoute {
@@ -48,6 +50,16 @@ export interface RouteProposal {
   unmatched: { kind: ProductKind; id: number; name: string; country: string }[];
   /** Routed to another provider: a sync never takes a product from another provider. */
   routed_elsewhere: { kind: ProductKind; id: number; name: string; provider: string }[];
+  /** The provider's entry that fits best is one it may not be routed to: nothing is proposed, and why is said. */
+  not_offered: {
+    kind: ProductKind;
+    id: number;
+    name: string;
+    country: string;
+    upstream_id: string;
+    upstream_name: string;
+    reason: string;
+  }[];
 }
 
 const COUNTRY_WORDS: Record<string, string[]> = {
@@ -96,7 +108,8 @@ function fit(own: OwnProduct, upstream: UpstreamProduct): Fit | null {
 
 /**
  * Proposes a route for each of our products from a provider's catalog, by country and name:
- * the best fit wins; a tie between the best fits is left to a person.
+ * the best fit wins; a tie between the best fits is left to a person, and a best fit the provider
+ * may not be routed to is proposed to nobody.
  */
 export function proposeRoutes(
   provider: string,
@@ -110,6 +123,7 @@ export function proposeRoutes(
     ambiguous: [],
     unmatched: [],
     routed_elsewhere: [],
+    not_offered: [],
   };
   for (const own of ours) {
     if (own.route && own.route.provider !== provider) {
@@ -135,6 +149,15 @@ export function proposeRoutes(
       continue;
     }
     const chosen = best[0].candidate;
+    if (chosen.notOffered !== undefined) {
+      proposal.not_offered.push({
+        ...label,
+        upstream_id: chosen.id,
+        upstream_name: chosen.name,
+        reason: chosen.notOffered,
+      });
+      continue;
+    }
     if (own.route && own.route.upstreamId === chosen.id) {
       proposal.unchanged++;
       continue;

@@ -179,6 +179,8 @@ export type TransactionSuccessMismatched = {
     amount: string;
     currency: string;
     at: string;
+    /** When the provider dates its transaction (ISO 8601); absent: `at`. */
+    upstreamAt?: string;
   };
 };
 

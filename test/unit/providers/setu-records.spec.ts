@@ -9,36 +9,47 @@ import {
 import { paiseOf, rupeesOf } from '../../../src/infrastructure/providers/setu/setu-money';
 import {
   billerOf,
+  customerFeeOf,
   errorOf,
   fetchOf,
-  nextCursorOf,
+  nextPageOf,
   paymentOf,
   transactionOf,
 } from '../../../src/infrastructure/providers/setu/setu-records';
+import { envelopeOf } from '../../../src/infrastructure/providers/setu/setu-envelope';
+
+/** The `data` of an answer in Setu's envelope (a test fails on anything else). */
+function dataOf(body: unknown): Record<string, unknown> {
+  const envelope = envelopeOf(body, 200);
+  if (envelope.kind !== 'data') throw new Error(`not an answer with data: ${JSON.stringify(envelope)}`);
+  return envelope.data;
+}
 
 /** Setu's answers read as the adapter reads them; the samples follow Setu's published examples. */
 describe('reading Setu’s answers', () => {
   it('reads a v2 fetch answer, and a v1-shaped one with a single bill', () => {
-    const v2 = fetchOf({
-      data: {
-        bills: [
-          {
-            amount: 795200,
-            billDate: '2023-07-17',
-            billNumber: '6335383640061391882',
-            billPeriod: 'Monthly',
-            customerName: 'Aiden Anderson',
-            dueDate: '2023-07-30',
-          },
-        ],
-        billerRefId: '6506500547',
-        exactness: 'Any',
-        refId: 'CISB5GK91PA96LI47QR0VNE753032010936',
-        status: 'Success',
-      },
-      success: true,
-      traceId: 'CISB5HC91PA96LI47QTG',
-    });
+    const v2 = fetchOf(
+      dataOf({
+        data: {
+          bills: [
+            {
+              amount: 795200,
+              billDate: '2023-07-17',
+              billNumber: '6335383640061391882',
+              billPeriod: 'Monthly',
+              customerName: 'Aiden Anderson',
+              dueDate: '2023-07-30',
+            },
+          ],
+          billerRefId: '6506500547',
+          exactness: 'Any',
+          refId: 'CISB5GK91PA96LI47QR0VNE753032010936',
+          status: 'Success',
+        },
+        success: true,
+        traceId: 'CISB5HC91PA96LI47QTG',
+      }),
+    );
     expect(v2).toEqual({
       refId: 'CISB5GK91PA96LI47QR0VNE753032010936',
       status: 'Success',
@@ -56,25 +67,27 @@ describe('reading Setu’s answers', () => {
         },
       ],
     });
-    const v1 = fetchOf({ data: { refId: 'A', status: 'Success', bill: { amount: 300000, dueDate: '2021-09-26' } } });
+    const v1 = fetchOf({ refId: 'A', status: 'Success', bill: { amount: 300000, dueDate: '2021-09-26' } });
     expect(v1?.bills[0]).toMatchObject({ amount: '3000.00', dueDate: '2021-09-26', billNumber: null });
-    expect(fetchOf({ data: { refId: 'A' } })).toBeNull();
+    expect(fetchOf({ refId: 'A' })).toBeNull();
   });
 
   it('reads a payment answer with its failure reason, and the error envelope', () => {
     expect(
-      paymentOf({
-        data: {
-          billerId: 'AX5110005XXZ43',
-          billerRefId: '1707084506905086465',
-          paymentDetails: { amount: 10000, mode: 'Internet Banking', paymentRefId: 'N2001121212344', timestamp: 'x' },
-          failureReason: { code: 'ERR004', message: 'Customer not found', type: 'BBPS' },
-          refId: 'CISB9JS91PA96LI47RIGPYZ227K32010945',
-          status: 'Failure',
-          transactionId: 'AS01320109451110R5LL',
-        },
-        success: true,
-      }),
+      paymentOf(
+        dataOf({
+          data: {
+            billerId: 'AX5110005XXZ43',
+            billerRefId: '1707084506905086465',
+            paymentDetails: { amount: 10000, mode: 'Internet Banking', paymentRefId: 'N2001121212344', timestamp: 'x' },
+            failureReason: { code: 'ERR004', message: 'Customer not found', type: 'BBPS' },
+            refId: 'CISB9JS91PA96LI47RIGPYZ227K32010945',
+            status: 'Failure',
+            transactionId: 'AS01320109451110R5LL',
+          },
+          success: true,
+        }),
+      ),
     ).toEqual({
       refId: 'CISB9JS91PA96LI47RIGPYZ227K32010945',
       status: 'Failure',
@@ -121,11 +134,17 @@ describe('reading Setu’s answers', () => {
       categoryName: null,
       fetchApiType: 'BILL_FETCH',
       customerParams: [{ paramName: 'Application ID', optional: false }],
+      customerFee: null,
     });
-    expect(nextCursorOf({ data: { nextPage: '/api/bbps/billers?search=A&after=ABCC00000PTNNS' } })).toBe(
-      'ABCC00000PTNNS',
-    );
-    expect(nextCursorOf({ data: {} })).toBeNull();
+    expect(nextPageOf({ nextPage: '/api/bbps/billers?search=A&after=ABCC00000PTNNS' })).toEqual({
+      kind: 'after',
+      after: 'ABCC00000PTNNS',
+    });
+    expect(nextPageOf({})).toEqual({ kind: 'last' });
+    expect(nextPageOf({ nextPage: null })).toEqual({ kind: 'last' });
+    // A next page named without a cursor cannot be followed: the list is not taken as read whole.
+    expect(nextPageOf({ nextPage: '/api/v2/bbps/transactions?limit=250' }).kind).toBe('unreadable');
+    expect(nextPageOf({ nextPage: 7 }).kind).toBe('unreadable');
   });
 
   it('converts paise and rupees exactly, refusing fractions of a paisa and floats', () => {
@@ -151,22 +170,25 @@ describe('reading Setu’s answers', () => {
   });
 
   it('shows a fetched bill: period from the bill date, the bill number as reference, overdue by India’s date', () => {
-    const fetched = fetchOf({
-      data: {
-        refId: 'REF',
-        status: 'Success',
-        bills: [
-          {
-            amount: 50000,
-            billDate: '2026-10-28',
-            billNumber: 'B1',
-            billPeriod: 'MONTHLY',
-            customerName: 'A',
-            dueDate: '2026-11-24',
-          },
-        ],
-      },
-    })!;
+    const fetched = fetchOf(
+      dataOf({
+        success: true,
+        data: {
+          refId: 'REF',
+          status: 'Success',
+          bills: [
+            {
+              amount: 50000,
+              billDate: '2026-10-28',
+              billNumber: 'B1',
+              billPeriod: 'MONTHLY',
+              customerName: 'A',
+              dueDate: '2026-11-24',
+            },
+          ],
+        },
+      }),
+    )!;
     expect(outstandingBillOf(fetched, 'X', new Date('2026-11-24T18:29:00Z'))).toEqual({
       customerName: 'A',
       amount: '500.00',
@@ -195,6 +217,7 @@ describe('reading Setu’s answers', () => {
         { paramName: 'Email', optional: true },
         { paramName: 'Consumer Number', optional: false },
       ],
+      customerFee: null,
     };
     expect(customerParamsFor(biller, labels, '123456789012', { billing_unit: '4521' })).toEqual([
       { name: 'Billing Unit (BU)', value: '4521' },
@@ -204,5 +227,42 @@ describe('reading Setu’s answers', () => {
       { name: 'Consumer No', value: '123456789012' },
       { name: 'Billing Unit (BU)', value: '4521' },
     ]);
+  });
+
+  it('reads only Setu’s envelope: an HTML page, success: false with a 200, a JSON without data are none of its answers', () => {
+    expect(envelopeOf({ data: { refId: 'R' }, success: true, traceId: 'T' }, 200)).toEqual({
+      kind: 'data',
+      data: { refId: 'R' },
+    });
+    expect(envelopeOf({ error: { code: 'invalid-ref-id', message: 'm' }, success: false, traceId: 'T' }, 400)).toEqual({
+      kind: 'error',
+      code: 'invalid-ref-id',
+      message: 'm',
+    });
+    // The 409 of a payment request has the 200 answer's shape, whatever its success says.
+    expect(envelopeOf({ data: { refId: 'R', duplicate: { refId: 'R' } }, success: false }, 409).kind).toBe('data');
+    expect(envelopeOf(undefined, 200)).toEqual({ kind: 'other', what: 'a body that is not JSON' });
+    expect(envelopeOf({ success: true, traceId: 'T' }, 200).kind).toBe('other');
+    expect(envelopeOf({ success: false, traceId: 'T' }, 200).kind).toBe('other');
+    expect(envelopeOf({ data: { refId: 'R' }, traceId: 'T' }, 200).kind).toBe('other');
+    expect(envelopeOf({ data: { refId: 'R' }, success: false }, 200).kind).toBe('other');
+    expect(envelopeOf([1, 2], 200).kind).toBe('other');
+  });
+
+  it('finds a customer convenience fee: CCF1 charged to the customer (C2B) and not zero; other fees are not the customer’s', () => {
+    const ccf = (flatFee: unknown, percentFee: unknown, feeCode = 'CCF1', feeDirection = 'C2B') => ({
+      feeCode,
+      feeDirection,
+      interchangeFeeDetails: { flatFee, percentFee, tranAmtRangeMin: 1, tranAmtRangeMax: 999999999999 },
+    });
+    expect(customerFeeOf(undefined)).toBeNull();
+    expect(customerFeeOf([])).toBeNull();
+    expect(customerFeeOf([ccf(0, 0), ccf(500, 0, 'EBF', 'B2C'), ccf(100, 0, 'PBF', 'B2C')])).toBeNull();
+    expect(customerFeeOf([ccf(100, 0)])).toMatch(/CCF1 \(C2B\) flatFee 100 paise, percentFee 0 %/);
+    expect(customerFeeOf([ccf(0, 0.5)])).toMatch(/percentFee 0.5/);
+    // What cannot be read is taken as a fee: one must never be missed.
+    expect(customerFeeOf([ccf('1.00', 0)])).not.toBeNull();
+    expect(customerFeeOf({ feeCode: 'CCF1' })).toMatch(/cannot be read/);
+    expect(billerOf({ id: 'B', name: 'n', interchangeFee: [ccf(100, 0)] })?.customerFee).toMatch(/CCF1/);
   });
 });

@@ -130,4 +130,24 @@ describe('proposing routes from a provider catalog by country and name', () => {
       expect.objectContaining({ id: 101, upstream_id: '1201', current: { provider: 'reloadly', upstreamId: '999' } }),
     ]);
   });
+
+  it('proposes no entry the provider may not be routed to, says why, and proposes no lesser fit instead', () => {
+    const upstream = [
+      { ...up('biller', 'ADAN00000MUM01', 'Adani Electricity Mumbai Limited', 'IN'), notOffered: 'charges a fee' },
+      up('biller', 'ADAN00000MUM02', 'Adani Electricity Mumbai Limited Prepaid', 'IN'),
+    ];
+    const proposal = proposeRoutes('setu', [own('biller', 1011, 'Adani Electricity Mumbai Limited', 'IN')], upstream);
+    expect(proposal.proposed).toEqual([]);
+    expect(proposal.not_offered).toEqual([
+      {
+        kind: 'biller',
+        id: 1011,
+        name: 'Adani Electricity Mumbai Limited',
+        country: 'IN',
+        upstream_id: 'ADAN00000MUM01',
+        upstream_name: 'Adani Electricity Mumbai Limited',
+        reason: 'charges a fee',
+      },
+    ]);
+  });
 });

@@ -3,9 +3,10 @@ import { startSetuSimulator } from './setu-simulator';
 /**
  * npm run provider-sim -- setu [--port 4020] [--host 127.0.0.1] [--seed 1] [--partner-id 1001]
  *   [--token-ttl-seconds 600] [--settle-after-ms 30000] [--hang-ms 120000] [--list-lag-ms 300000]
- *   [--fetch-pending-reads 1]
+ *   [--fetch-pending-reads 1] [--pending-for-ms 86400000] [--retry-after-seconds 30]
  * Each flag can also be given as an environment variable: PORT, HOST, SEED, PARTNER_ID,
- * TOKEN_TTL_SECONDS, SETTLE_AFTER_MS, HANG_MS, LIST_LAG_MS, FETCH_PENDING_READS (flags win).
+ * TOKEN_TTL_SECONDS, SETTLE_AFTER_MS, HANG_MS, LIST_LAG_MS, FETCH_PENDING_READS, PENDING_FOR_MS,
+ * RETRY_AFTER_SECONDS (flags win).
  */
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
@@ -34,6 +35,8 @@ export async function runSetuSimulator(): Promise<void> {
     hangMs: integer('hang-ms'),
     listLagMs: integer('list-lag-ms'),
     fetchPendingReads: integer('fetch-pending-reads'),
+    pendingForMs: integer('pending-for-ms'),
+    retryAfterSeconds: integer('retry-after-seconds'),
   });
   console.log(`provider simulator (Setu BBPS BillPay v2 protocol) listening on ${simulator.url}`);
   console.log(

@@ -19,6 +19,7 @@ export class SetuSimBills {
   constructor(
     private readonly state: SetuSimState,
     private readonly pendingReads: number,
+    private readonly now: () => number,
   ) {}
 
   request(body: Record<string, unknown> | null): Answer {
@@ -49,7 +50,7 @@ export class SetuSimBills {
     }
     const consumerNumber = given.get(biller.customerParams[0].paramName) ?? '';
     const scenario = setuScenarioOf(consumerNumber);
-    const now = Date.now();
+    const now = this.now();
     const fetch: SetuSimFetch = {
       refId: this.state.newRefId(),
       billerId: biller.id,

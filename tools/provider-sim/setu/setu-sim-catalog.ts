@@ -1,3 +1,11 @@
+/** A fee of a biller's `interchangeFee` list, as Setu's List Billers gives it (flat fee in paise). */
+export interface SetuSimFee {
+  feeCode: string;
+  feeDirection: 'C2B' | 'B2C';
+  flatFee: number;
+  percentFee: number;
+}
+
 /** The simulator's BBPS billers, in Setu's shape (ids as BBPS writes them, parameters by their BBPS names). */
 export interface SetuSimBiller {
   id: string;
@@ -6,11 +14,30 @@ export interface SetuSimBiller {
   fetchApiType: 'BILL_FETCH' | 'BILL_VALIDATE' | 'BILL_DIRECT';
   exactness: 'Exact' | 'Exact and above' | 'Exact and below' | 'Any';
   customerParams: { paramName: string; regex: string; optional: boolean }[];
+  /** Its payments may stay Processing for days (the simulator's pending-for time) before their final status. */
+  supportsPendingStatus?: boolean;
+  interchangeFee?: SetuSimFee[];
 }
 
 const param = (paramName: string, regex: string, optional = false) => ({ paramName, regex, optional });
+const fee = (feeCode: string, feeDirection: 'C2B' | 'B2C', flatFee: number, percentFee = 0): SetuSimFee => ({
+  feeCode,
+  feeDirection,
+  flatFee,
+  percentFee,
+});
 
 export const SETU_SIM_BILLERS: readonly SetuSimBiller[] = [
+  {
+    // Charges its customers a convenience fee of 1.00 (plus GST) on top of the bill.
+    id: 'ADAN00000MUM01',
+    name: 'Adani Electricity Mumbai Limited',
+    categoryName: 'Electricity',
+    fetchApiType: 'BILL_FETCH',
+    exactness: 'Exact',
+    customerParams: [param('Consumer Number', '^[0-9]{9}$')],
+    interchangeFee: [fee('CCF1', 'C2B', 100)],
+  },
   {
     id: 'AIRT00000NAT87',
     name: 'Airtel Postpaid',
@@ -20,12 +47,14 @@ export const SETU_SIM_BILLERS: readonly SetuSimBiller[] = [
     customerParams: [param('Mobile Number', '^[6-9][0-9]{9}$')],
   },
   {
+    // A CCF entry of zero, and a biller fee (B2C): neither is the customer's to pay.
     id: 'BESCOM000KAR01',
     name: 'Bangalore Electricity Supply Co. Ltd (BESCOM)',
     categoryName: 'Electricity',
     fetchApiType: 'BILL_FETCH',
     exactness: 'Exact',
     customerParams: [param('Customer ID / Account ID', '^[0-9]{10}$')],
+    interchangeFee: [fee('CCF1', 'C2B', 0), fee('EBF', 'B2C', 500)],
   },
   {
     id: 'BSESRAJ00DEL01',
@@ -58,6 +87,16 @@ export const SETU_SIM_BILLERS: readonly SetuSimBiller[] = [
     fetchApiType: 'BILL_FETCH',
     exactness: 'Exact',
     customerParams: [param('BP Number', '^[0-9]{10}$')],
+  },
+  {
+    // Supports pending status: a payment may stay Processing for up to 2 days.
+    id: 'JVVNL0000RAJ01',
+    name: 'Jaipur Vidyut Vitran Nigam Ltd',
+    categoryName: 'Electricity',
+    fetchApiType: 'BILL_FETCH',
+    exactness: 'Exact',
+    customerParams: [param('K Number', '^[0-9]{12}$')],
+    supportsPendingStatus: true,
   },
   {
     id: 'LIC000000NAT01',

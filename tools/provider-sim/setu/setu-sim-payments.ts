@@ -7,6 +7,9 @@ export interface SetuSimTimings {
   settleAfterMs: number;
   hangMs: number;
   listLagMs: number;
+  /** How long a payment to a biller that supports pending status stays Processing. */
+  pendingForMs: number;
+  retryAfterSeconds: number;
 }
 
 const MODES = new Set([
@@ -31,6 +34,7 @@ export class SetuSimPayments {
   constructor(
     private readonly state: SetuSimState,
     private readonly timings: SetuSimTimings,
+    private readonly now: () => number,
   ) {}
 
   request(body: Record<string, unknown> | null): Answer {
@@ -42,7 +46,7 @@ export class SetuSimPayments {
     this.state.submissions.push({
       paymentRefId,
       fetchRefId,
-      at: new Date().toISOString(),
+      at: new Date(this.now()).toISOString(),
       answer: answer.hangMs !== undefined ? 0 : answer.status,
       code:
         typeof objectOf(objectOf(answer.body).error).code === 'string'
@@ -128,7 +132,14 @@ export class SetuSimPayments {
       this.state.refusedOnce.add(paymentRefId);
       return setuError(503, 'internal-error', 'Internal error.');
     }
-    const now = Date.now();
+    if (scenario === 'rate_limited_once' && !this.state.refusedOnce.has(paymentRefId)) {
+      this.state.refusedOnce.add(paymentRefId);
+      return {
+        ...setuError(429, 'too-many-requests', 'Too many requests.'),
+        headers: { 'retry-after': String(this.timings.retryAfterSeconds) },
+      };
+    }
+    const now = this.now();
     const finalStatus: SetuSimPaymentStatus | null =
       scenario === 'processing_forever'
         ? null
@@ -151,12 +162,22 @@ export class SetuSimPayments {
       scenario,
       createdAt: now,
       listedFrom: scenario === 'lost_and_unlisted' ? now + this.timings.listLagMs : now,
+      settleAfterMs: biller?.supportsPendingStatus ? this.timings.pendingForMs : this.timings.settleAfterMs,
+      unreferenced: scenario === 'unreferenced_record',
     };
     fetch.payments++;
     this.state.payments.push(payment);
     if (scenario === 'lost_then_success' || scenario === 'lost_then_failure' || scenario === 'lost_and_unlisted')
       return { status: 200, body: {}, hangMs: this.timings.hangMs };
     if (scenario === 'error_after_recording') return setuError(500, 'internal-error', 'Internal error.');
+    if (scenario === 'html_after_recording')
+      return {
+        status: 200,
+        body: '<html><body>Request received</body></html>',
+        headers: { 'content-type': 'text/html' },
+      };
+    if (scenario === 'unsuccessful_after_recording')
+      return { ...setuError(200, 'internal-error', 'Something went wrong.'), status: 200 };
     return setuOk({ refId: payment.refId });
   }
 
@@ -173,7 +194,7 @@ export class SetuSimPayments {
       paymentDetails: {
         amount: payment.amountPaise,
         mode: payment.mode,
-        paymentRefId: payment.paymentRefId,
+        ...(payment.unreferenced ? {} : { paymentRefId: payment.paymentRefId }),
         timestamp: payment.timestamp,
       },
       ...(payment.status === 'Failure' ? { failureReason: failureReasonOf(payment.failureCode ?? 'BRR005') } : {}),
@@ -187,7 +208,7 @@ export class SetuSimPayments {
     const date = /^\d{4}-\d{2}-\d{2}$/;
     if (!startDate || !endDate || !date.test(startDate) || !date.test(endDate))
       return setuError(400, 'validation-error', 'startDate and endDate (YYYY-MM-DD) are required');
-    const now = Date.now();
+    const now = this.now();
     const listed = this.state.payments.filter((payment) => {
       const day = dateOfTimestamp(payment.timestamp);
       return payment.listedFrom <= now && day >= startDate && day <= endDate;
@@ -199,7 +220,7 @@ export class SetuSimPayments {
         amount: payment.amountPaise,
         billerId: payment.billerId,
         mobile: null,
-        paymentRefId: payment.paymentRefId,
+        paymentRefId: payment.unreferenced ? null : payment.paymentRefId,
         refId: payment.refId,
         // The list writes a failed payment as Error.
         status: payment.status === 'Failure' ? 'Error' : payment.status,
@@ -210,12 +231,12 @@ export class SetuSimPayments {
     });
   }
 
-  /** A Processing payment shows its final status once settle-after has passed. */
+  /** A Processing payment shows its final status once its settle-after has passed. */
   settle(payment: SetuSimPayment): void {
     if (
       payment.status === 'Processing' &&
       payment.finalStatus &&
-      Date.now() - payment.createdAt >= this.timings.settleAfterMs
+      this.now() - payment.createdAt >= payment.settleAfterMs
     )
       payment.status = payment.finalStatus;
   }

@@ -15,7 +15,11 @@ export type SetuSimScenario =
   | 'error_after_recording' // 0010: payment recorded (ends in Success), answered 500
   | 'lost_and_unlisted' // 0011: as 0007, and the transactions list shows it only after list-lag-ms
   | 'insufficient_funds' // 0012: the payment request is refused: insufficient-funds (nothing recorded)
-  | 'overdue'; // 0013: bill 2400.00, due date passed; paid
+  | 'overdue' // 0013: bill 2400.00, due date passed; paid
+  | 'rate_limited_once' // 0014: the first payment request gets 429 with Retry-After, nothing recorded; later ones taken
+  | 'html_after_recording' // 0015: payment recorded (ends in Success), answered 200 with an HTML page
+  | 'unsuccessful_after_recording' // 0016: payment recorded (ends in Success), answered 200 with success: false
+  | 'unreferenced_record'; // 0017: payment recorded (ends in Success); its records (status, list) carry no paymentRefId
 
 const SCENARIOS: Record<string, SetuSimScenario> = {
   '0001': 'paid',
@@ -31,6 +35,10 @@ const SCENARIOS: Record<string, SetuSimScenario> = {
   '0011': 'lost_and_unlisted',
   '0012': 'insufficient_funds',
   '0013': 'overdue',
+  '0014': 'rate_limited_once',
+  '0015': 'html_after_recording',
+  '0016': 'unsuccessful_after_recording',
+  '0017': 'unreferenced_record',
 };
 
 export const setuScenarioOf = (consumerNumber: string): SetuSimScenario =>

@@ -39,8 +39,22 @@ export interface SetuSimPayment {
   createdAt: number;
   /** Not shown by the transactions list before this time. */
   listedFrom: number;
+  /** How long it stays Processing before its final status shows (a biller with pending status: days). */
+  settleAfterMs: number;
+  /** Its records (payment status, transactions list) carry no paymentRefId (scenario 0017). */
+  unreferenced?: boolean;
   /** The failure reason's code once it fails (absent: BRR005, a biller refusal); `npci-connectivity-timeout` leaves it unconfirmed. */
   failureCode?: string;
+}
+
+/**
+ * A fault of the next calls of a path (any path when null), set by a test: an HTML page with 200, `success: false`
+ * with 200, a 200 without `data`, a list field that is not a list, or 429 with Retry-After.
+ */
+export interface SetuSimFault {
+  kind: 'html' | 'unsuccessful' | 'without_data' | 'not_a_list' | 'rate_limited';
+  path: string | null;
+  remaining: number;
 }
 
 export interface SetuSimSubmission {
@@ -62,6 +76,10 @@ export class SetuSimState {
   readonly refusedOnce = new Set<string>();
   /** A misbehaving Setu, for tests: when set, every 409 duplicate names this refId instead of the first payment's. */
   duplicatesName: string | null = null;
+  /** Faults of the next calls (the control API's `/__sim/faults`). */
+  readonly faults: SetuSimFault[] = [];
+  /** Customer convenience fees (flat, paise) a test gave billers after the start: the catalog shows them. */
+  readonly customerFees = new Map<string, number>();
   tokensIssued = 0;
   private sequence: number;
 
@@ -88,6 +106,14 @@ export class SetuSimState {
   expireTokens(): number {
     for (const token of this.tokens.keys()) this.tokens.set(token, 0);
     return this.tokens.size;
+  }
+
+  /** The fault the next call of this path meets, if any (it is used up). */
+  takeFault(path: string): SetuSimFault | null {
+    const fault = this.faults.find((candidate) => candidate.remaining > 0 && (candidate.path ?? path) === path);
+    if (!fault) return null;
+    fault.remaining--;
+    return fault;
   }
 
   paymentByRefId(refId: string): SetuSimPayment | undefined {

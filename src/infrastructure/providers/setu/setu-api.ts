@@ -1,4 +1,4 @@
-import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ProviderNotSentError, ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
 import { REPORT_PAGE_TIMEOUT_MS, readPage } from '../report-pages';
 import { SetuAnswer, SetuHttp } from './setu-http';
 import {
@@ -7,10 +7,8 @@ import {
   SetuPayment,
   SetuTransaction,
   billerOf,
-  dataOf,
   fetchOf,
-  listOf,
-  nextCursorOf,
+  nextPageOf,
   objectOf,
   paymentOf,
   stringOf,
@@ -50,10 +48,23 @@ export interface DateRange {
   endDate: string;
 }
 
+/**
+ * The transactions list read whole over a range, for one paymentRefId: the entries that carry it, and how many
+ * entries carry none (or cannot be read), any of which might be the payment (docs/decisions/0121-setu-absence-and-answers.md).
+ */
+export interface PaymentListing {
+  matching: SetuTransaction[];
+  unattributed: number;
+}
+
 const PAGE_SIZE = 250;
 const MAX_PAGES = 400;
 
-/** Setu's BBPS BillPay v2 API, as typed functions. */
+/**
+ * Setu's BBPS BillPay v2 API, as typed functions. Only an answer in Setu's documented envelope is read: anything
+ * else (an HTML page, `success: false` with a 200, a JSON without `data`, a list that is not a list) throws
+ * ProviderUnavailableError and never reads as "nothing there" (docs/decisions/0121-setu-absence-and-answers.md).
+ */
 export class SetuApiClient {
   constructor(readonly http: SetuHttp) {}
 
@@ -65,6 +76,7 @@ export class SetuApiClient {
         biller: { id: request.billerId },
         customer: { mobile: request.mobile, customerParams: request.customerParams },
       },
+      false,
       signal,
     );
   }
@@ -72,11 +84,12 @@ export class SetuApiClient {
   /** The fetch's state; a refId Setu does not know is a fault here (we had it from Setu). */
   async fetchResponse(refId: string, signal?: AbortSignal): Promise<SetuFetch> {
     const answer = await this.post(SETU_PATHS.fetchResponse, { refId }, signal);
-    const fetched = answer.status === 200 ? fetchOf(answer.body) : null;
+    const fetched = answer.status === 200 && answer.envelope.kind === 'data' ? fetchOf(answer.envelope.data) : null;
     if (!fetched) throw unanswered('POST', SETU_PATHS.fetchResponse, answer);
     return fetched;
   }
 
+  /** A payment request; one refused before anything was processed (429, 401) throws ProviderNotSentError. */
   payBill(request: PaymentRequest, signal?: AbortSignal): Promise<RegisterAnswer> {
     return this.register(
       SETU_PATHS.paymentRequest,
@@ -92,36 +105,39 @@ export class SetuApiClient {
         },
         remitter: { name: request.remitterName },
       },
+      true,
       signal,
     );
   }
 
-  /** A payment by the refId its request answered, or null when Setu does not know that refId. */
+  /** A payment by the refId its request answered, or null when Setu answers that it does not know that refId. */
   async payment(refId: string, signal?: AbortSignal): Promise<SetuPayment | null> {
     const answer = await this.post(SETU_PATHS.paymentResponse, { refId }, signal);
-    if (answer.status === 200) {
-      const payment = paymentOf(answer.body);
+    if (answer.status === 200 && answer.envelope.kind === 'data') {
+      const payment = paymentOf(answer.envelope.data);
       if (payment) return payment;
     }
-    if (answer.status === 404 || (answer.status === 400 && answer.errorCode === 'invalid-ref-id')) return null;
+    if (answer.status === 400 && answer.errorCode === 'invalid-ref-id') return null;
     throw unanswered('POST', SETU_PATHS.paymentResponse, answer);
   }
 
   /**
-   * Every list entry of a payment we sent under this paymentRefId (every page of the range is read): after a
-   * failure at BBPS, Setu takes a new payment under the same paymentRefId and fetch, with a refId of its own.
+   * Every list entry of a payment we sent under this paymentRefId, every page of the range read (the list has no
+   * paymentRefId filter): after a failure at BBPS, Setu takes a new payment under the same paymentRefId and fetch,
+   * with a refId of its own.
    */
   async transactionsByPaymentRef(
     paymentRefId: string,
     range: DateRange,
     signal?: AbortSignal,
-  ): Promise<SetuTransaction[]> {
-    const found: SetuTransaction[] = [];
-    for await (const item of this.pages(SETU_PATHS.transactions, { ...range }, signal)) {
+  ): Promise<PaymentListing> {
+    const listing: PaymentListing = { matching: [], unattributed: 0 };
+    for await (const item of this.pages(SETU_PATHS.transactions, 'transactions', { ...range }, signal)) {
       const transaction = transactionOf(item);
-      if (transaction?.paymentRefId === paymentRefId) found.push(transaction);
+      if (!transaction?.paymentRefId) listing.unattributed++;
+      else if (transaction.paymentRefId === paymentRefId) listing.matching.push(transaction);
     }
-    return found;
+    return listing;
   }
 
   /** The whole list of the range; each page has `pageTimeoutMs` of its own. */
@@ -131,7 +147,7 @@ export class SetuApiClient {
     signal?: AbortSignal,
   ): Promise<SetuTransaction[]> {
     const transactions: SetuTransaction[] = [];
-    for await (const item of this.pages(SETU_PATHS.transactions, { ...range }, signal, pageTimeoutMs)) {
+    for await (const item of this.pages(SETU_PATHS.transactions, 'transactions', { ...range }, signal, pageTimeoutMs)) {
       const transaction = transactionOf(item);
       if (transaction) transactions.push(transaction);
     }
@@ -140,59 +156,82 @@ export class SetuApiClient {
 
   async billers(signal?: AbortSignal): Promise<SetuBiller[]> {
     const billers: SetuBiller[] = [];
-    for await (const item of this.pages(SETU_PATHS.billers, {}, signal)) {
+    for await (const item of this.pages(SETU_PATHS.billers, 'billers', {}, signal)) {
       const biller = billerOf(item);
       if (biller) billers.push(biller);
     }
     return billers;
   }
 
+  /** Setu's entry of a biller, or null when Setu's catalog has no such biller. */
   async billerById(id: string, signal?: AbortSignal): Promise<SetuBiller | null> {
-    const answer = await this.read(SETU_PATHS.billers, { ids: id }, signal);
+    const data = await this.read(SETU_PATHS.billers, { ids: id }, signal);
     return (
-      listOf(dataOf(answer.body).billers)
+      listIn(data, 'billers', SETU_PATHS.billers)
         .map(billerOf)
         .find((biller) => biller?.id === id) ?? null
     );
   }
 
-  /** A POST that registers work: accepted with its refId, a 409 duplicate (with the first request's refId), or refused. */
-  private async register(path: string, json: unknown, signal?: AbortSignal): Promise<RegisterAnswer> {
+  /**
+   * A POST that registers work: accepted with its refId, a 409 duplicate (with the first request's refId), or
+   * refused. `sends`: a request Setu would act on (a payment), which a 429 or a 401 proves was not processed.
+   */
+  private async register(path: string, json: unknown, sends: boolean, signal?: AbortSignal): Promise<RegisterAnswer> {
     const answer = await this.post(path, json, signal);
-    const data = dataOf(answer.body);
-    if (answer.status === 409) {
-      const duplicate = objectOf(data.duplicate);
+    if (answer.status === 429 || answer.status === 401) {
+      const why = answer.status === 429 ? 'too many requests' : 'the token was refused twice';
+      const message = `setu: POST ${path} answered HTTP ${answer.status} (${why}): nothing was processed`;
+      if (sends) throw new ProviderNotSentError(message, { retryAfterMs: answer.retryAfterMs });
+      throw new ProviderUnavailableError(message, { retryAfterMs: answer.retryAfterMs });
+    }
+    const envelope = answer.envelope;
+    if (answer.status === 409 && envelope.kind === 'data') {
+      const duplicate = objectOf(envelope.data.duplicate);
       return {
         kind: 'duplicate',
-        refId: stringOf(duplicate.refId) ?? stringOf(data.refId),
-        message: stringOf(duplicate.message) ?? answer.message,
+        refId: stringOf(duplicate.refId) ?? stringOf(envelope.data.refId),
+        message: stringOf(duplicate.message),
       };
     }
-    const refId = stringOf(data.refId);
+    const refId = envelope.kind === 'data' ? stringOf(envelope.data.refId) : null;
     if (answer.status >= 200 && answer.status < 300 && refId) return { kind: 'accepted', refId };
+    // Only Setu's own words refuse: an answer outside its envelope (or a 2xx without a refId) tells nothing.
+    if ((answer.status >= 200 && answer.status < 300) || envelope.kind === 'other' || answer.status === 409)
+      throw unanswered('POST', path, answer);
     return { kind: 'refused', httpStatus: answer.status, code: answer.errorCode, message: answer.message };
   }
 
-  /** Every item of a cursor-paged list; with `pageTimeoutMs`, each page has that long of its own (under `signal`). */
+  /**
+   * Every item of a list, page after page; a page that cannot be read, or a list that cannot be read whole, throws.
+   * With `pageTimeoutMs`, each page has that long of its own (under `signal`).
+   */
   private async *pages(
     path: string,
+    field: 'transactions' | 'billers',
     query: Record<string, string>,
     signal?: AbortSignal,
     pageTimeoutMs: number | null = null,
   ): AsyncGenerator {
     let after: string | null = null;
+    const seen = new Set<string>();
     for (let page = 1; page <= MAX_PAGES; page++) {
       const pageQuery = { ...query, limit: String(PAGE_SIZE), ...(after ? { after } : {}) };
-      const answer =
+      const data =
         pageTimeoutMs === null
           ? await this.read(path, pageQuery, signal)
           : await readPage({ provider: 'setu', path, page, pageTimeoutMs }, signal, (deadline) =>
               this.read(path, pageQuery, deadline),
             );
-      const data = dataOf(answer.body);
-      yield* listOf(data.transactions ?? data.billers);
-      after = nextCursorOf(answer.body);
-      if (!after) return;
+      yield* listIn(data, field, path);
+      const next = nextPageOf(data);
+      if (next.kind === 'last') return;
+      if (next.kind === 'unreadable' || seen.has(next.after))
+        throw new ProviderUnavailableError(
+          `setu: ${path} names a next page that cannot be followed (${next.kind === 'unreadable' ? next.nextPage : `after=${next.after} again`}); the list cannot be read whole`,
+        );
+      seen.add(next.after);
+      after = next.after;
     }
     throw new ProviderUnavailableError(`setu: ${path} has more than ${MAX_PAGES} pages`);
   }
@@ -201,15 +240,39 @@ export class SetuApiClient {
     return this.http.call({ method: 'POST', path, json, signal });
   }
 
-  /** A read: any answer but 2xx means the question is still open. */
-  private async read(path: string, query: Record<string, string>, signal?: AbortSignal): Promise<SetuAnswer> {
+  /** A read: only a 2xx in Setu's envelope is an answer; anything else leaves the question open. */
+  private async read(
+    path: string,
+    query: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const answer = await this.http.call({ method: 'GET', path, query, signal });
-    if (answer.status >= 200 && answer.status < 300) return answer;
+    if (answer.status >= 200 && answer.status < 300 && answer.envelope.kind === 'data') return answer.envelope.data;
     throw unanswered('GET', path, answer);
   }
 }
 
+/** The items of a page's list field; a page whose list is not a list is not an empty page. */
+function listIn(data: Record<string, unknown>, field: string, path: string): unknown[] {
+  const list = data[field];
+  if (!Array.isArray(list))
+    throw new ProviderUnavailableError(`setu: ${path} answered without a list of ${field} (got ${describe(list)})`);
+  return list as unknown[];
+}
+
+const describe = (value: unknown): string =>
+  value === undefined ? 'nothing' : value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value;
+
 function unanswered(method: string, path: string, answer: SetuAnswer): ProviderUnavailableError {
-  const code = answer.errorCode ? ` ${answer.errorCode}` : '';
-  return new ProviderUnavailableError(`setu: ${method} ${path} answered HTTP ${answer.status}${code}`);
+  const what =
+    answer.envelope.kind === 'other'
+      ? ` with ${answer.envelope.what}, not Setu's answer envelope`
+      : answer.errorCode
+        ? ` ${answer.errorCode}`
+        : answer.envelope.kind === 'data' && answer.status >= 200 && answer.status < 300
+          ? ' without the fields expected'
+          : '';
+  return new ProviderUnavailableError(`setu: ${method} ${path} answered HTTP ${answer.status}${what}`, {
+    retryAfterMs: answer.retryAfterMs,
+  });
 }

@@ -9,7 +9,9 @@ import { UpstreamProduct } from '../../../domain/routing/propose-routes';
 import { instantOfIsoText } from '../../../domain/shared/zoned-time';
 import { REPORT_PAGE_TIMEOUT_MS } from '../report-pages';
 import { quotedUpstreamText, reportEntryName } from '../upstream-text';
+import { ProductKind } from '../../../domain/routing/route';
 import { SetuApiClient, SetuTransaction } from './setu-api';
+import { feeRefusalOf } from './setu-billers';
 import { istDate, orderIdOfPaymentRef } from './setu-identifiers';
 import { verdictOfPayment } from './setu-outcomes';
 
@@ -31,7 +33,21 @@ export class SetuBackOffice implements ProviderCatalogSource, ProviderReportSour
   async products(countries: readonly string[]): Promise<UpstreamProduct[]> {
     if (!countries.includes('IN')) return [];
     const billers = await this.api.billers(AbortSignal.timeout(CATALOG_TIMEOUT_MS));
-    return billers.map((biller) => ({ kind: 'biller', id: biller.id, name: biller.name, country: 'IN' }));
+    // A biller that charges a convenience fee is listed, so that it is not mistaken for another, but not offered.
+    return billers.map((biller) => ({
+      kind: 'biller',
+      id: biller.id,
+      name: biller.name,
+      country: 'IN',
+      ...(biller.customerFee ? { notOffered: feeRefusalOf(biller.id, biller.customerFee) } : {}),
+    }));
+  }
+
+  /** A Setu biller that charges a customer convenience fee is refused (docs/decisions/0122-setu-convenience-fee.md). */
+  async refusalOf(kind: ProductKind, upstreamId: string): Promise<string | null> {
+    if (kind !== 'biller') return null;
+    const biller = await this.api.billerById(upstreamId, AbortSignal.timeout(CATALOG_TIMEOUT_MS));
+    return biller?.customerFee ? feeRefusalOf(upstreamId, biller.customerFee) : null;
   }
 
   /**

@@ -5,40 +5,37 @@ import {
   OutstandingBill,
   ProviderUnavailableError,
 } from '../../../application/ports/provider-gateway.port';
-import { RegisterAnswer, SetuApiClient, SetuBiller, SetuFetch } from './setu-api';
+import { RegisterAnswer, SetuApiClient, SetuFetch } from './setu-api';
 import { outstandingBillOf } from './setu-bill';
+import { SetuBillers, feeRefusalOf } from './setu-billers';
 import { BillerLabels, customerParamsFor } from './setu-customer-params';
 import { verdictOfFetchFailure } from './setu-outcomes';
 import { AGENT_CHANNEL, SetuSettings } from './setu-settings';
 
 /** Waits between reads of a fetch still processing (the last one repeats until the call's deadline). */
 const FETCH_READ_DELAYS_MS = [150, 300, 600, 1_000, 2_000];
-const BILLER_CACHE_MS = 60 * 60 * 1000;
 
 /**
  * Bill fetches through Setu: the request names the agent, the route's Setu biller and the
  * customer (parameters under the biller's own names), and the answer is read by its refId until
- * it is no longer Processing. A fetched bill keeps the fetch's refId for its payment.
+ * it is no longer Processing. A fetched bill keeps the fetch's refId for its payment. A biller whose entry
+ * shows a customer convenience fee is not fetched (docs/decisions/0122-setu-convenience-fee.md).
  */
 export class SetuBillFetcher {
-  private readonly billers = new Map<string, { biller: SetuBiller | null; until: number }>();
-
   constructor(
     private readonly api: SetuApiClient,
     private readonly settings: SetuSettings,
     private readonly labelsOf: (billerId: number) => BillerLabels | null,
+    private readonly billers: SetuBillers,
   ) {}
 
   async fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null> {
     const billerId = request.route?.provider === 'setu' ? request.route.upstreamId : null;
     if (!billerId) throw new BillFetchUnsupportedError(`biller ${request.billerId} has no setu route`);
     const labels = this.labelsOf(request.billerId) ?? { consumerNumber: 'Consumer Number', params: {} };
-    const customerParams = customerParamsFor(
-      await this.biller(billerId, signal),
-      labels,
-      request.consumerNumber,
-      request.params,
-    );
+    const entry = await this.billers.cached(billerId, signal);
+    if (entry?.customerFee) throw new BillFetchUnsupportedError(feeRefusalOf(billerId, entry.customerFee));
+    const customerParams = customerParamsFor(entry, labels, request.consumerNumber, request.params);
     const registered = await this.api.fetchRequest(
       {
         agent: {
@@ -79,21 +76,6 @@ export class SetuBillFetcher {
       if (fetched.status !== 'Processing') return fetched;
       await pause(FETCH_READ_DELAYS_MS[Math.min(attempt, FETCH_READ_DELAYS_MS.length - 1)], signal);
     }
-  }
-
-  /** Setu's entry of a biller (cached for an hour), or null when Setu does not give it just now. */
-  private async biller(id: string, signal?: AbortSignal): Promise<SetuBiller | null> {
-    const cached = this.billers.get(id);
-    if (cached && Date.now() < cached.until) return cached.biller;
-    let biller: SetuBiller | null;
-    try {
-      biller = await this.api.billerById(id, signal);
-    } catch (error) {
-      if (error instanceof ProviderUnavailableError && !signal?.aborted) return null;
-      throw error;
-    }
-    this.billers.set(id, { biller, until: Date.now() + BILLER_CACHE_MS });
-    return biller;
   }
 }
 

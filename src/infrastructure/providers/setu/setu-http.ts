@@ -1,16 +1,20 @@
 import { fetchReadingAgain } from '../fetch-reading-again';
-import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
-import { errorOf } from './setu-records';
+import { ProviderNotSentError, ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { retryAfterMsOf } from '../retry-after';
+import { SetuEnvelope, envelopeOf } from './setu-envelope';
 import { PARTNER_HEADER, SetuSettings } from './setu-settings';
 import { SetuTokens } from './setu-tokens';
 
 /** An HTTP answer of Setu's API, whatever its status. */
 export interface SetuAnswer {
   status: number;
-  body: unknown;
+  /** The body as read against Setu's envelope: its `data`, its `error`, or something else. */
+  envelope: SetuEnvelope;
   /** The `error.code` of an error answer, when there is one. */
   errorCode: string | null;
   message: string | null;
+  /** A 429's `Retry-After`, in milliseconds from when it was read; null without one. */
+  retryAfterMs: number | null;
 }
 
 export interface SetuRequest {
@@ -21,11 +25,15 @@ export interface SetuRequest {
   signal?: AbortSignal;
 }
 
+/** Connection errors that mean the request never left: no connection was made. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 /**
  * Calls Setu with a bearer token and the partner header. A 401 drops the token and the call is
  * made once more with a new one (a 401 is answered before anything is processed); a second 401
  * is returned as it is. A request that got no answer (network error, abort) throws
- * ProviderUnavailableError.
+ * ProviderUnavailableError; one that was not sent at all (no token, the connection refused)
+ * ProviderNotSentError.
  */
 export class SetuHttp {
   constructor(
@@ -34,11 +42,23 @@ export class SetuHttp {
   ) {}
 
   async call(request: SetuRequest): Promise<SetuAnswer> {
-    const token = await this.tokens.token();
+    const token = await this.token(request);
     const first = await this.send(request, token);
     if (first.status !== 401) return first;
     this.tokens.invalidate(token);
-    return this.send(request, await this.tokens.token());
+    return this.send(request, await this.token(request));
+  }
+
+  /** A token; without one the call is not sent. */
+  private async token(request: SetuRequest): Promise<string> {
+    try {
+      return await this.tokens.token();
+    } catch (error) {
+      if (!(error instanceof ProviderUnavailableError) || error instanceof ProviderNotSentError) throw error;
+      throw new ProviderNotSentError(`${error.message}; ${request.method} ${request.path} was not sent`, {
+        retryAfterMs: error.retryAfterMs,
+      });
+    }
   }
 
   private async send(request: SetuRequest, token: string): Promise<SetuAnswer> {
@@ -61,20 +81,35 @@ export class SetuHttp {
         signal: request.signal,
       }));
     } catch (error) {
-      const reason = request.signal?.aborted ? 'the call was abandoned at its deadline' : (error as Error).message;
-      throw new ProviderUnavailableError(`setu: ${request.method} ${url.pathname} got no answer (${reason})`);
+      const what = `setu: ${request.method} ${url.pathname}`;
+      if (request.signal?.aborted)
+        throw new ProviderUnavailableError(`${what} got no answer (the call was abandoned at its deadline)`);
+      const code = connectionErrorCode(error);
+      if (code && NOT_CONNECTED.has(code)) throw new ProviderNotSentError(`${what} was not sent (${code})`);
+      throw new ProviderUnavailableError(`${what} got no answer (${(error as Error).message})`);
     }
-    const body = parseJson(text);
-    const error = response.ok ? { code: null, message: null } : errorOf(body);
-    return { status: response.status, body, errorCode: error.code, message: error.message };
+    const envelope = envelopeOf(parseJson(text), response.status);
+    return {
+      status: response.status,
+      envelope,
+      errorCode: envelope.kind === 'error' ? envelope.code : null,
+      message: envelope.kind === 'error' ? envelope.message : null,
+      retryAfterMs: response.status === 429 ? retryAfterMsOf(response.headers.get('retry-after'), Date.now()) : null,
+    };
   }
 }
 
+/** The system error code under fetch's "fetch failed" (undici puts it on the cause). */
+function connectionErrorCode(error: unknown): string | null {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  return typeof cause?.code === 'string' ? cause.code : null;
+}
+
+/** The parsed body; undefined when it is not JSON (an HTML page, an empty body). */
 function parseJson(text: string): unknown {
-  if (!text) return null;
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
-    return null;
+    return undefined;
   }
 }

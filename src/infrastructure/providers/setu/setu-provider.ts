@@ -1,6 +1,5 @@
 import {
   BillQuery,
-  FailureBasis,
   OutstandingBill,
   ProviderGateway,
   ProviderOrder,
@@ -8,30 +7,35 @@ import {
   ProviderUnavailableError,
 } from '../../../application/ports/provider-gateway.port';
 import { OrderProduct } from '../../../domain/wallet/order-product';
-import { RegisterAnswer, SetuApiClient } from './setu-api';
+import { DateRange, RegisterAnswer, SetuApiClient } from './setu-api';
 import { SetuBillFetcher } from './setu-bill-fetch';
+import { SetuBillers } from './setu-billers';
 import { BillerLabels } from './setu-customer-params';
-import { SetuTransaction } from './setu-records';
 import { istDate, istTimestamp, paymentRefIdOf } from './setu-identifiers';
 import { paiseOf } from './setu-money';
-import { SetuVerdict, verdictOfPayment, verdictOfRefusal } from './setu-outcomes';
+import { SETU_POLL_AFTER_MS, failed, outcomeOfRecord } from './setu-payment-outcome';
+import { verdictOfRefusal } from './setu-outcomes';
 import { PAYMENT_MODE, SetuSettings, WALLET_NAME } from './setu-settings';
 
-/** How long after a "still processing" answer a payment is asked about again. */
-export const SETU_POLL_AFTER_MS = 15_000;
+export { SETU_POLL_AFTER_MS } from './setu-payment-outcome';
 /**
  * A payment whose outcome is unknown is sent again (same paymentRefId, which Setu keeps as the
  * idempotency key for 24 hours) only within this time of the order's placement; later it is
  * only looked up.
  */
 export const SETU_RESEND_WINDOW_MS = 60 * 60_000;
-/** Past this, a payment the transactions list does not show was never recorded: its absence is confirmed. */
-export const SETU_ABSENCE_AFTER_MS = SETU_RESEND_WINDOW_MS + 15 * 60_000;
+/**
+ * How long after its placement Setu may still give a payment's final word: "a payment can be in progress for up
+ * to 2 days" for billers that support pending status (docs/decisions/0117-held-orders-followed.md). No absence
+ * is confirmed before it (docs/decisions/0121-setu-absence-and-answers.md).
+ */
+export const SETU_DELIVERY_HORIZON_MS = 48 * 60 * 60_000;
 const DAY_MS = 86_400_000;
-/** How long after placement Setu may still give a payment's final word (docs/decisions/0117-held-orders-followed.md). */
-export const SETU_HORIZON_MS = 2 * DAY_MS;
 
 type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
+
+/** What a look-up found: the order's outcome, or nothing under its paymentRefId in a list read whole. */
+type LookUp = { kind: 'found'; outcome: ProviderOutcome } | { kind: 'none'; unattributed: number; range: DateRange };
 
 /**
  * The live provider over Setu's BBPS BillPay API (v2). A bill is fetched (request, then its
@@ -40,19 +44,27 @@ type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
  * looks the payment up (by the refId an earlier answer gave, else in the transactions list by
  * the paymentRefId) and sends it again only when Setu shows nothing, within the re-send window;
  * a repeat that reaches Setu all the same is answered 409 duplicate with the first request's
- * refId, which is then looked up. A failure is answered only when Setu refused before taking
- * anything (and no earlier attempt is recorded), when Setu's record of the payment says it
- * failed, or when the look-up window has passed without any record of it.
+ * refId, which is then looked up, and a repeat Setu takes as new is the order's payment. A failure
+ * is answered only when Setu refused before taking anything (and no earlier attempt is recorded),
+ * when Setu's record of the payment says it failed, or when Setu's horizon has passed without any
+ * record of it (docs/decisions/0121-setu-absence-and-answers.md).
  */
 export class SetuProvider implements ProviderGateway {
   private readonly bills: SetuBillFetcher;
+  private readonly billers: SetuBillers;
 
   constructor(
     private readonly api: SetuApiClient,
     private readonly settings: SetuSettings,
     labelsOf: (billerId: number) => BillerLabels | null,
   ) {
-    this.bills = new SetuBillFetcher(api, settings, labelsOf);
+    this.billers = new SetuBillers(api);
+    this.bills = new SetuBillFetcher(api, settings, labelsOf, this.billers);
+  }
+
+  /** Setu pays bills only; a bill payment may stay Processing up to 2 days. */
+  deliveryHorizonMs(kind: OrderProduct['kind']): number {
+    return kind === 'bill_payment' ? SETU_DELIVERY_HORIZON_MS : 0;
   }
 
   async submit(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
@@ -74,9 +86,11 @@ export class SetuProvider implements ProviderGateway {
     if (order.resubmission) {
       // An earlier attempt may have reached Setu: what it has under the paymentRefId decides.
       const earlier = await this.lookUp(order, paymentRefId, signal);
-      if (earlier) return earlier;
-      if (now.getTime() - Date.parse(order.placedAt) > SETU_RESEND_WINDOW_MS) return this.absent(order, now);
+      if (earlier.kind === 'found') return earlier.outcome;
+      if (now.getTime() - Date.parse(order.placedAt) > SETU_RESEND_WINDOW_MS) return this.notFound(order, now, earlier);
     }
+    const fee = await this.billers.feeRefusal(billerId, signal);
+    if (fee) return failed(fee, 'not_sent');
     const answer = await this.api.payBill(
       {
         refId: product.providerBillRef,
@@ -96,18 +110,11 @@ export class SetuProvider implements ProviderGateway {
     const paymentRefId = paymentRefIdOf(order.orderId);
     if (paymentRefId === null) throw new Error(`order ${order.orderId} has no setu paymentRefId`);
     const found = await this.lookUp(order, paymentRefId, signal);
-    if (found) return found;
-    if (now.getTime() - Date.parse(order.placedAt) >= SETU_ABSENCE_AFTER_MS) return this.absent(order, now);
-    // Not (yet) in Setu's records: still unknown, asked again later (held at the stuck-order limit).
-    return { status: 'pending', providerReference: null, pollAfterMs: SETU_POLL_AFTER_MS };
+    return found.kind === 'found' ? found.outcome : this.notFound(order, now, found);
   }
 
   fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null> {
     return this.bills.fetchBill(request, now, signal);
-  }
-
-  deliveryHorizonMs(kind: OrderProduct['kind']): number {
-    return kind === 'bill_payment' ? SETU_HORIZON_MS : 0;
   }
 
   private async outcomeOfSend(
@@ -117,14 +124,16 @@ export class SetuProvider implements ProviderGateway {
     answer: RegisterAnswer,
     signal?: AbortSignal,
   ): Promise<ProviderOutcome> {
+    // Taken as new under our paymentRefId (Setu's idempotency key): this payment is the order's, whatever came before.
     if (answer.kind === 'accepted')
       return { status: 'pending', providerReference: answer.refId, pollAfterMs: SETU_POLL_AFTER_MS };
     if (answer.kind === 'duplicate') {
       // Setu has a payment under this paymentRefId already: that payment is the order's, whatever it says, once
       // its own record names our paymentRefId (a duplicate naming another payment is not taken on its word).
       const first = answer.refId ? await this.byRefId(answer.refId, order, signal) : null;
-      const found = first ?? (await this.lookUp(order, paymentRefId, signal));
-      if (found) return found;
+      if (first) return first;
+      const found = await this.lookUp(order, paymentRefId, signal);
+      if (found.kind === 'found') return found.outcome;
       throw new ProviderUnavailableError(
         `setu answered 409 duplicate for paymentRefId ${paymentRefId}${answer.message ? ` (${answer.message})` : ''} but the first payment cannot be read yet; it is asked about again`,
       );
@@ -133,134 +142,85 @@ export class SetuProvider implements ProviderGateway {
     if (verdictOfRefusal(answer.httpStatus, answer.code) === 'failed') {
       // A refusal speaks for this attempt only: an earlier one's record, if any, decides.
       const earlier = order.resubmission ? await this.lookUp(order, paymentRefId, signal) : null;
-      return earlier ?? failed(refusal, 'refused');
+      return earlier?.kind === 'found' ? earlier.outcome : failed(refusal, 'refused');
     }
     // Unknown (5xx, an unlisted code): what Setu has decides.
     const found = await this.lookUp(order, paymentRefId, signal);
-    if (found) return found;
+    if (found.kind === 'found') return found.outcome;
     throw new ProviderUnavailableError(
       `${refusal}; the outcome is unknown and no payment is recorded under ${paymentRefId} yet, so the order is asked about again`,
     );
   }
 
   /**
-   * The order's payment at Setu, or null when Setu shows none: by the refId an earlier answer
-   * gave, else (or when that finds nothing) in the transactions list by the paymentRefId, over
-   * the days of the timestamp we send (the order's placement, in India's time), a day wider.
+   * The order's payment at Setu: by the refId an earlier answer gave, else (or when that finds nothing) in the
+   * transactions list by the paymentRefId, every page over the days of the timestamp we send (the order's
+   * placement, in India's time), a day wider each side.
    */
-  private async lookUp(
-    order: ProviderOrder,
-    paymentRefId: string,
-    signal?: AbortSignal,
-  ): Promise<ProviderOutcome | null> {
+  private async lookUp(order: ProviderOrder, paymentRefId: string, signal?: AbortSignal): Promise<LookUp> {
     const byRef = order.providerReference ? await this.byRefId(order.providerReference, order, signal) : null;
-    if (byRef) return byRef;
+    if (byRef) return { kind: 'found', outcome: byRef };
     const placedAt = Date.parse(order.placedAt);
-    const listed = await this.api.transactionsByPaymentRef(
-      paymentRefId,
-      { startDate: istDate(new Date(placedAt - DAY_MS)), endDate: istDate(new Date(placedAt + DAY_MS)) },
-      signal,
-    );
-    if (listed.length === 0) return null;
+    const range = { startDate: istDate(new Date(placedAt - DAY_MS)), endDate: istDate(new Date(placedAt + DAY_MS)) };
+    const listing = await this.api.transactionsByPaymentRef(paymentRefId, range, signal);
+    if (listing.matching.length === 0) return { kind: 'none', unattributed: listing.unattributed, range };
     const outcomes: ProviderOutcome[] = [];
-    for (const entry of listed) outcomes.push(await this.outcomeOfListed(entry, order, paymentRefId, signal));
-    // One paymentRefId may hold several payments (a new one is taken after a failure at BBPS): any success is
-    // the order's; any payment still open or unknown keeps it open; it fails only when every one of them failed.
-    return (
-      outcomes.find((outcome) => outcome.status === 'succeeded') ??
-      outcomes.find((outcome) => outcome.status === 'pending' || outcome.status === 'unknown') ??
-      outcomes[outcomes.length - 1]
-    );
-  }
-
-  /**
-   * A list entry as its payment answer tells it: the list has no failure reason, and the reason decides
-   * whether a failure is confirmed. An entry whose payment cannot be read is a failure only as unknown.
-   */
-  private async outcomeOfListed(
-    entry: SetuTransaction,
-    order: ProviderOrder,
-    paymentRefId: string,
-    signal?: AbortSignal,
-  ): Promise<ProviderOutcome> {
-    const read = entry.refId ? await this.byRefId(entry.refId, order, signal) : null;
-    if (read) return read;
-    const verdict = verdictOfPayment(entry.status, null);
-    return outcomeOf(
-      verdict === 'failed' ? 'unknown' : verdict,
-      entry.refId,
-      entry.transactionId,
-      `setu payment ${entry.refId ?? paymentRefId} ${entry.status} (transactions list)`,
-    );
+    for (const entry of listing.matching) {
+      // The list gives no failure reason, and the reason decides whether a failure is confirmed: it is read by refId.
+      const read = entry.refId ? await this.byRefId(entry.refId, order, signal) : null;
+      outcomes.push(read ?? outcomeOfRecord({ ...entry, failure: null, listed: true }, order));
+    }
+    // One paymentRefId may hold several payments (a new one is taken after a failure at BBPS): a success that is
+    // not the order is held first; any success is the order's; any payment still open or unknown keeps it open;
+    // it fails only when every one of them failed.
+    const first = (...statuses: ProviderOutcome['status'][]) => outcomes.find((o) => statuses.includes(o.status));
+    const outcome =
+      first('mismatch') ?? first('succeeded') ?? first('pending', 'unknown') ?? outcomes[outcomes.length - 1];
+    return { kind: 'found', outcome };
   }
 
   /**
    * The payment Setu holds under a refId, as the order's outcome; null when Setu does not know the refId, or
-   * when its record names another paymentRefId (it is not this order's payment). A payment of another amount
-   * than the order's is not settled or failed on: it stays unknown, and is held for an operator.
+   * when its record does not name our paymentRefId.
    */
   private async byRefId(refId: string, order: ProviderOrder, signal?: AbortSignal): Promise<ProviderOutcome | null> {
     const payment = await this.api.payment(refId, signal);
-    if (!payment) return null;
-    const ours = paymentRefIdOf(order.orderId);
-    if (payment.paymentRefId !== null && payment.paymentRefId !== ours) return null;
-    const failure = payment.failure
-      ? ` (${[payment.failure.type, payment.failure.code, payment.failure.message].filter(Boolean).join(' ')})`
-      : '';
-    const described = `setu payment ${payment.refId} ${payment.status}${failure}`;
-    if (payment.amount !== null && paiseOf(payment.amount) !== paiseOf(order.amount))
-      return {
-        status: 'unknown',
-        reason: `${described} is of ${payment.amount} INR, not the order's ${order.amount} INR: it is held for an operator`,
-        retryAfterMs: null,
-      };
-    return outcomeOf(
-      verdictOfPayment(payment.status, payment.failure),
-      payment.refId,
-      payment.transactionId,
-      described,
-    );
+    // A record without our paymentRefId (another's, or none) is never taken as the order's.
+    if (!payment || payment.paymentRefId !== paymentRefIdOf(order.orderId)) return null;
+    return outcomeOfRecord({ ...payment, listed: false }, order);
   }
 
   /**
-   * Nothing under the paymentRefId: confirmed absent once the look-up window has passed, unknown before. A
-   * payment Setu acknowledged (its refId is the order's provider reference) is never absent, whatever Setu
-   * answers for it later: it stays unknown and is held for an operator.
+   * Nothing under the paymentRefId (docs/decisions/0121-setu-absence-and-answers.md): the order stays in doubt
+   * until Setu's horizon has passed; then its absence is confirmed by a list read whole, unless Setu acknowledged
+   * the payment (its refId is the order's reference) or the list holds entries that name no paymentRefId.
    */
-  private absent(order: ProviderOrder, now: Date): ProviderOutcome {
+  private notFound(order: ProviderOrder, now: Date, none: Extract<LookUp, { kind: 'none' }>): ProviderOutcome {
+    const paymentRefId = paymentRefIdOf(order.orderId) ?? order.orderId;
+    const horizon = new Date(Date.parse(order.placedAt) + SETU_DELIVERY_HORIZON_MS);
+    const unknown = (reason: string): ProviderOutcome => ({
+      status: 'unknown',
+      reason,
+      retryAfterMs: SETU_POLL_AFTER_MS,
+    });
     if (order.providerReference)
-      throw new ProviderUnavailableError(
-        `setu does not show payment ${order.providerReference} (${order.orderId}) just now, although it acknowledged it; it is never taken as absent`,
+      return unknown(
+        `setu does not show payment ${order.providerReference} (paymentRefId ${paymentRefId}) just now, although it acknowledged it; it is never taken as absent`,
       );
-    if (now.getTime() - Date.parse(order.placedAt) >= SETU_ABSENCE_AFTER_MS)
-      return failed(
-        `setu has no payment under paymentRefId ${paymentRefIdOf(order.orderId) ?? order.orderId} ${Math.round(SETU_ABSENCE_AFTER_MS / 60_000)} minutes after the order was placed; it was never recorded there`,
-        'absence_confirmed',
+    if (now.getTime() < horizon.getTime())
+      return unknown(
+        `setu shows no payment under paymentRefId ${paymentRefId} yet; it may still give one until ${horizon.toISOString()}`,
       );
-    throw new ProviderUnavailableError(
-      `setu shows no payment under ${order.orderId} yet and the order is past its re-send window; it is looked up again`,
+    if (none.unattributed > 0)
+      return unknown(
+        `setu shows no payment under paymentRefId ${paymentRefId}, but ${none.unattributed} entries of its transactions list (${none.range.startDate} to ${none.range.endDate}) name no paymentRefId; any of them might be this order's`,
+      );
+    return failed(
+      `setu has no payment under paymentRefId ${paymentRefId}: its transactions list, read whole from ${none.range.startDate} to ${none.range.endDate}, shows none ${SETU_DELIVERY_HORIZON_MS / 3_600_000} hours after the order was placed; it was never recorded there`,
+      'absence_confirmed',
     );
   }
 }
-
-function outcomeOf(
-  verdict: SetuVerdict,
-  refId: string | null,
-  transactionId: string | null,
-  reason: string,
-): ProviderOutcome {
-  switch (verdict) {
-    case 'succeeded':
-      return { status: 'succeeded', operatorRef: transactionId ?? refId ?? 'setu' };
-    case 'failed':
-      return failed(reason, 'provider_record');
-    case 'processing':
-    case 'unknown':
-      return { status: 'pending', providerReference: refId, pollAfterMs: SETU_POLL_AFTER_MS };
-  }
-}
-
-const failed = (reason: string, basis: FailureBasis): ProviderOutcome => ({ status: 'failed', reason, basis });
 
 /** Setu's biller id from the route the order was placed with (BBPS ids are letters and digits). */
 function upstreamIdOf(order: ProviderOrder): string | null {

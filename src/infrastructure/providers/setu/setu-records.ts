@@ -81,6 +81,8 @@ export interface SetuBiller {
   /** BILL_FETCH, BILL_VALIDATE or BILL_DIRECT. */
   fetchApiType: string | null;
   customerParams: SetuCustomerParam[];
+  /** The customer convenience fee it charges on top of the bill, described; null when it charges none. */
+  customerFee: string | null;
 }
 
 export function objectOf(value: unknown): Record<string, unknown> {
@@ -92,9 +94,6 @@ export function listOf(value: unknown): unknown[] {
 }
 
 export const stringOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-
-/** `data` of an answer, the envelope every Setu answer has (`{data, success, traceId}`). */
-export const dataOf = (body: unknown): Record<string, unknown> => objectOf(objectOf(body).data);
 
 export function errorOf(body: unknown): SetuError {
   const error = objectOf(objectOf(body).error);
@@ -122,8 +121,8 @@ function billOf(value: unknown): SetuBill {
   };
 }
 
-export function fetchOf(body: unknown): SetuFetch | null {
-  const data = dataOf(body);
+/** The `data` of a fetch's answer; null without its refId and status. */
+export function fetchOf(data: Record<string, unknown>): SetuFetch | null {
   const refId = stringOf(data.refId);
   const status = stringOf(data.status);
   if (!refId || !status) return null;
@@ -139,8 +138,8 @@ export function fetchOf(body: unknown): SetuFetch | null {
   };
 }
 
-export function paymentOf(body: unknown): SetuPayment | null {
-  const data = dataOf(body);
+/** The `data` of a payment's answer; null without its refId and status. */
+export function paymentOf(data: Record<string, unknown>): SetuPayment | null {
   const refId = stringOf(data.refId);
   const status = stringOf(data.status);
   if (!refId || !status) return null;
@@ -189,16 +188,49 @@ export function billerOf(value: unknown): SetuBiller | null {
       const paramName = stringOf(param.paramName);
       return paramName ? [{ paramName, optional: param.optional === true }] : [];
     }),
+    customerFee: customerFeeOf(item.interchangeFee),
   };
 }
 
-/** The `after` cursor of a list's `nextPage` (a path with its query), or null on the last page. */
-export function nextCursorOf(body: unknown): string | null {
-  const nextPage = stringOf(dataOf(body).nextPage);
-  if (!nextPage) return null;
+const isZero = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  value === 0 ||
+  (typeof value === 'string' && /^0+(\.0+)?$/.test(value.trim()));
+
+/**
+ * The customer convenience fee of a biller's `interchangeFee` entries: a `CCF1` entry of direction `C2B` whose
+ * flat or percent fee is not zero (SetuHQ/docs, paying-bills/customer-convenience-fee.mdx); other fees (EBF,
+ * PBF, B2C) are not the customer's. Entries that cannot be read are taken as a fee: a fee must never be missed.
+ */
+export function customerFeeOf(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) return 'an interchangeFee that cannot be read';
+  for (const entry of value as unknown[]) {
+    const fee = objectOf(entry);
+    if (fee.feeCode !== 'CCF1' || fee.feeDirection !== 'C2B') continue;
+    const details = objectOf(fee.interchangeFeeDetails);
+    if (isZero(details.flatFee) && isZero(details.percentFee)) continue;
+    return `CCF1 (C2B) flatFee ${JSON.stringify(details.flatFee ?? 0)} paise, percentFee ${JSON.stringify(details.percentFee ?? 0)} %, plus GST`;
+  }
+  return null;
+}
+
+/**
+ * Where a list goes on after this page (its `nextPage`, a path with an `after` cursor in its query): `last` when
+ * there is no next page, `after` its cursor, or `unreadable` when a next page is named but no cursor can be read
+ * from it (the list cannot then be read whole).
+ */
+export function nextPageOf(
+  data: Record<string, unknown>,
+): { kind: 'last' } | { kind: 'after'; after: string } | { kind: 'unreadable'; nextPage: string } {
+  const nextPage = data.nextPage;
+  if (nextPage === undefined || nextPage === null || nextPage === '') return { kind: 'last' };
+  if (typeof nextPage !== 'string') return { kind: 'unreadable', nextPage: JSON.stringify(nextPage) };
   try {
-    return new URL(nextPage, 'http://setu.invalid').searchParams.get('after');
+    const after = new URL(nextPage, 'http://setu.invalid').searchParams.get('after');
+    return after ? { kind: 'after', after } : { kind: 'unreadable', nextPage };
   } catch {
-    return null;
+    return { kind: 'unreadable', nextPage };
   }
 }

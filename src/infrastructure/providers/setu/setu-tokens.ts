@@ -1,4 +1,5 @@
 import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { retryAfterMsOf } from '../retry-after';
 import { errorOf, objectOf, stringOf } from './setu-records';
 import { PARTNER_HEADER, SETU_PATHS, SetuSettings } from './setu-settings';
 
@@ -63,6 +64,10 @@ export class SetuTokens {
     const body = parse(text);
     if (!response.ok) {
       const code = errorOf(body).code;
+      if (response.status === 429)
+        throw new ProviderUnavailableError('setu: the token endpoint answered 429 (too many requests)', {
+          retryAfterMs: retryAfterMsOf(response.headers.get('retry-after'), Date.now()),
+        });
       throw new ProviderUnavailableError(
         `setu: the token endpoint refused the credentials (HTTP ${response.status}${code ? `, ${code}` : ''})`,
       );
