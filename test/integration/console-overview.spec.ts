@@ -32,10 +32,13 @@ describeInBrowser('the console overview, the landing page, in Chromium against a
       { balance: '420.50', currency: 'USD' },
       { RELOADLY_LOW_FLOAT_THRESHOLD: '500.00' },
     );
-    [service, browser] = await Promise.all([
-      TestService.start({ store: 'postgres', env: { ...upstream.env, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } }),
-      launchBrowser(),
-    ]);
+    // One after the other, not side by side: if one fails to start, the other is still assigned and closed by afterAll
+    // (a browser launched beside a failed start was never closed, and kept the jest worker from exiting).
+    browser = await launchBrowser();
+    service = await TestService.start({
+      store: 'postgres',
+      env: { ...upstream.env, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
+    });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
@@ -198,8 +201,13 @@ describeInBrowser('the Trace column of the console order timeline, with tracing 
   beforeAll(async () => {
     database = await createTestDatabase('console_trace');
     collector = await OtlpReceiver.start();
-    [service, browser] = await Promise.all([
-      ServiceProcess.start('console-traced', {
+    // One after the other, not side by side: if one fails to start, the other is still assigned and closed by afterAll
+    // (a browser launched beside a failed start was never closed, and kept the jest worker from exiting).
+    browser = await launchBrowser();
+    // The process compiles the sources as it starts: on a busy machine that takes longer than ServiceProcess's default.
+    service = await ServiceProcess.start(
+      'console-traced',
+      {
         EVENT_STORE: 'postgres',
         DATABASE_URL: database.connectionString,
         API_KEY_SECRET: TEST_KEY_SECRET,
@@ -208,10 +216,10 @@ describeInBrowser('the Trace column of the console order timeline, with tracing 
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_SERVICE_NAME: 'console-trace-test',
         OTEL_BSP_SCHEDULE_DELAY: '100',
-      }),
-      launchBrowser(),
-    ]);
-  }, SERVICE_START_TIMEOUT_MS);
+      },
+      SERVICE_START_TIMEOUT_MS,
+    );
+  }, SERVICE_START_TIMEOUT_MS + 30_000);
   afterAll(async () => {
     await browser?.close();
     try {

@@ -20,10 +20,13 @@ describeInBrowser('the console screenshot script (npm run console-screenshots)',
   let folder: string;
 
   beforeAll(async () => {
-    [service, browser] = await Promise.all([
-      TestService.start({ store: 'postgres', env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) } }),
-      launchBrowser(),
-    ]);
+    // One after the other, not side by side: if one fails to start, the other is still assigned and closed by afterAll
+    // (a browser launched beside a failed start was never closed, and kept the jest worker from exiting).
+    browser = await launchBrowser();
+    service = await TestService.start({
+      store: 'postgres',
+      env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) },
+    });
     folder = mkdtempSync(join(tmpdir(), 'console-screenshots-'));
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {

@@ -74,13 +74,13 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [service, browser] = await Promise.all([
-      TestService.start({
-        store: 'postgres',
-        env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
-      }),
-      launchBrowser(),
-    ]);
+    // One after the other, not side by side: if one fails to start, the other is still assigned and closed by afterAll
+    // (a browser launched beside a failed start was never closed, and kept the jest worker from exiting).
+    browser = await launchBrowser();
+    service = await TestService.start({
+      store: 'postgres',
+      env: { STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
+    });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();

@@ -274,7 +274,7 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
   );
 
   it(
-    'a 429 to the send is no doubt: the order is sent again after each Retry-After (never looked up as in doubt), held at the stuck limit, and refunded only past its horizon; an order behind the limit is not sent, not in doubt, and sent later',
+    'a 429 to the send is no doubt: the order is sent again after each Retry-After (never looked up as in doubt), held at the stuck limit and still sent after each Retry-After, and refunded as never sent only at its horizon; an order behind the limit is not sent, not in doubt, and sent later',
     async () => {
       let service = await begin({ retryAfterSeconds: 60 });
       const { liveKey } = await liveWalletPartner(service);
@@ -309,15 +309,24 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
       expect((await view(service, liveKey, limited)).status).toBe('PENDING');
       expect(await refunds(service, limited)).toBe(0);
 
+      // Held, it is still sent after each Retry-After (a rate limit is no reason to stop), every time refused.
+      await service.advance(60_000);
+      await service.advance(60_000);
+      const sentWhileHeld = submissionsOf(upstream!, limited).map((attempt) => attempt.answer);
+      expect(sentWhileHeld.length).toBeGreaterThan(sent.length);
+      expect(new Set(sentWhileHeld)).toEqual(new Set([429]));
+      expect(await refunds(service, limited)).toBe(0);
+
+      // At its horizon, the log proving that no attempt was ever read, it fails as never sent and is refunded once.
       await service.advance(TOPUP_HORIZON_MS);
       expect(await view(service, liveKey, limited)).toMatchObject({
         status: 'FAILED',
         refunded_at: expect.any(String),
       });
       const [failed] = await orderEvents(service, limited, 'TransactionFailed');
-      expect(failed.data).toMatchObject({ basis: 'absence_confirmed' });
+      expect(failed.data).toMatchObject({ basis: 'not_sent' });
       expect(await refunds(service, limited)).toBe(1);
-      expect(submissionsOf(upstream!, limited)).toHaveLength(sent.length);
+      expect(submissionsOf(upstream!, limited)).toHaveLength(sentWhileHeld.length);
       await expectVerified(service);
     },
     SERVICE_START_TIMEOUT_MS,

@@ -26,11 +26,11 @@ describeInBrowser(
     const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      [service, browser, receiver] = await Promise.all([
-        TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } }),
-        launchBrowser(),
-        RecordingReceiver.start(),
-      ]);
+      // One after the other, not side by side: if one fails to start, the other is still assigned and closed by afterAll
+      // (a browser launched beside a failed start was never closed, and kept the jest worker from exiting).
+      browser = await launchBrowser();
+      receiver = await RecordingReceiver.start();
+      service = await TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
     }, SERVICE_START_TIMEOUT_MS);
     afterAll(async () => {
       await browser?.close();

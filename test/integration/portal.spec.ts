@@ -60,10 +60,10 @@ describeInBrowser('the partner portal in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [service, browser] = await Promise.all([
-      TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } }),
-      launchBrowser(),
-    ]);
+    // One after the other, not side by side: if one fails to start, the other is still assigned and closed by afterAll
+    // (a browser launched beside a failed start was never closed, and kept the jest worker from exiting).
+    browser = await launchBrowser();
+    service = await TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
     ({ partnerId, sandboxKey: key } = await service.createPartner('IN', 'Portal Partner'));
     // Room for the page's own requests: each view costs a few calls against the key's budget.
     await configure(partnerId, { rate_limit: 10_000 });

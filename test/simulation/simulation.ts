@@ -605,7 +605,9 @@ class SimulationRun {
     if (answer.status === 409) {
       const fold = await foldLog(this.live.get<EventStore>(EVENT_STORE));
       const late = fold.orders.get(orderId)?.state.lateAnswer;
-      if (!(outcome === 'failed' && late?.outcome === 'succeeded'))
+      // A live order's provider is asked first (decision 0118): a resolution its answer does not allow is refused.
+      const providerSaidOtherwise = String(answer.body.detail ?? '').startsWith('asked just now, the provider answers');
+      if (!(outcome === 'failed' && late?.outcome === 'succeeded') && !providerSaidOtherwise)
         throw new ProblemFound(
           `resolving held order ${orderId} as ${outcome} was refused: ${JSON.stringify(answer.body)}`,
         );
@@ -677,7 +679,8 @@ class SimulationRun {
       for (const order of (held.body.orders ?? held.body.data ?? []) as { order_id: string }[]) {
         const outcome = this.scheduler.pick(['success', 'failed'] as const);
         const line = await this.resolve(order.order_id, outcome);
-        if (line.endsWith('409')) await this.resolve(order.order_id, 'success');
+        // Refused: the provider (or its late answer) says otherwise; the operator then follows it.
+        if (line.endsWith('409')) await this.resolve(order.order_id, outcome === 'success' ? 'failed' : 'success');
       }
       await this.live.settle();
       const fold = await foldLog(this.live.get<EventStore>(EVENT_STORE));

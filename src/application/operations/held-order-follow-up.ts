@@ -12,7 +12,7 @@ export interface HeldOrderFollowUpResource {
   /** The provider's last recorded word on the order, and when it was given; null: it never answered. */
   last_word: string | null;
   asked_at: string | null;
-  /** When it is asked next; null once its horizon has passed (it then waits for a person). */
+  /** When it is asked next; null once its horizon has passed (it then waits for a person), or while nothing was ever sent. */
   next_ask_at: string | null;
   /** Its provider's horizon: it is asked until then. */
   asked_until: string;
@@ -32,7 +32,8 @@ export class HeldOrderFollowUp {
     if (state.status !== 'DISPUTED' || !state.heldAt) return null;
     const word = lastProviderWordOf(events);
     const horizon = this.lifecycle.horizonOf(state);
-    const next = nextHeldLookUp(new Date(state.heldAt), this.clock.now(), horizon);
+    // Nothing sent yet: its submission's retries go on, and no look-up is scheduled.
+    const next = state.providerMayHaveIt ? nextHeldLookUp(new Date(state.heldAt), this.clock.now(), horizon) : null;
     return {
       last_word: word?.word ?? null,
       asked_at: word?.at ?? null,

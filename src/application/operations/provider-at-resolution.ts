@@ -18,7 +18,7 @@ export class ProviderAtResolution {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async ask(orderId: string): Promise<ProviderAnswerAtResolution | null> {
+  async ask(orderId: string): Promise<AnswerAtResolution | null> {
     const { state } = await this.lifecycle.load(orderId);
     const order = state.order;
     if (!order || state.status !== 'DISPUTED' || order.environment !== 'live') return null;
@@ -34,14 +34,21 @@ export class ProviderAtResolution {
       inDoubtSince: state.inDoubtSince,
     };
     const askedAt = this.clock.now();
+    const neverSent = !state.providerMayHaveIt;
     try {
       const gateway = this.routing.gatewayOf(order.environment, order.route, `order ${orderId}`);
-      return answerOf(await gateway.poll(asked, askedAt), askedAt.toISOString());
+      return { answer: answerOf(await gateway.poll(asked, askedAt), askedAt.toISOString()), neverSent };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      return { word: 'no_answer', detail, askedAt: askedAt.toISOString() };
+      return { answer: { word: 'no_answer', detail, askedAt: askedAt.toISOString() }, neverSent };
     }
   }
+}
+
+/** The provider's answer, and whether the order's log proves nothing of it was ever sent (each attempt recorded so). */
+export interface AnswerAtResolution {
+  answer: ProviderAnswerAtResolution;
+  neverSent: boolean;
 }
 
 function answerOf(outcome: ProviderOutcome, askedAt: string): ProviderAnswerAtResolution {

@@ -65,8 +65,9 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     // The order's history across its streams: its debit, and what reconciliation found of it.
     const history = await this.events.readByCorrelationId(orderId);
     if (overrides.againstReconciliation !== true) refuseAgainstProvider(orderId, outcome, history);
-    const providerAnswer = await this.providerAtResolution.ask(orderId);
-    if (providerAnswer && !againstProvider) refuseAgainstAnswer(orderId, outcome, providerAnswer);
+    const asked = await this.providerAtResolution.ask(orderId);
+    const providerAnswer = asked?.answer ?? null;
+    if (asked && !againstProvider) refuseAgainstAnswer(orderId, outcome, asked.answer, asked.neverSent);
     const result = await this.lifecycle.apply(
       orderId,
       {
@@ -102,9 +103,17 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
   }
 }
 
-/** Refuses a resolution the provider's answer at this moment does not allow: failing unless it answered failed, settling when it did. */
-function refuseAgainstAnswer(orderId: string, outcome: 'success' | 'failed', answer: ProviderAnswerAtResolution): void {
-  if (!resolutionContradicts(outcome, answer.word)) return;
+/**
+ * Refuses a resolution the provider's answer at this moment does not allow: failing unless it answered failed (or,
+ * for an order nothing of which was ever sent, it has no record of it), settling when it answered failed.
+ */
+function refuseAgainstAnswer(
+  orderId: string,
+  outcome: 'success' | 'failed',
+  answer: ProviderAnswerAtResolution,
+  neverSent: boolean,
+): void {
+  if (!resolutionContradicts(outcome, answer.word, neverSent)) return;
   throw new ServiceError(
     'invalid_state',
     `asked just now, the provider answers ${answer.word} for order ${orderId} (${answer.detail}); resolving it as ${outcome} ` +

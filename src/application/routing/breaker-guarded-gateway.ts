@@ -53,14 +53,12 @@ export class BreakerGuardedGateway implements ProviderGateway {
     try {
       answer = await call();
     } catch (error) {
-      // "No bill due" is the biller's answer: the provider is up.
+      // "No bill due" is the biller's answer, and a rate limit with its Retry-After the provider's: it is up.
+      const answered =
+        error instanceof NoBillDueError || (error instanceof ProviderNotSentError && error.retryAfterMs !== null);
       this.breakers.record(
         this.name,
-        error instanceof ProviderUnavailableError
-          ? 'unknown'
-          : error instanceof NoBillDueError
-            ? 'answered'
-            : 'inconclusive',
+        answered ? 'answered' : error instanceof ProviderUnavailableError ? 'unknown' : 'inconclusive',
       );
       throw error;
     }

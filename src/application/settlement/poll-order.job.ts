@@ -34,6 +34,8 @@ export class PollOrderJob implements JobHandler<'poll-order'> {
     }
     const order = state.order;
     if (!order || !isUndecided(state.status)) return {};
+    // A held order nothing was ever sent of is driven by its submission's retries alone (they send, or fail it at the horizon).
+    if (state.status === 'DISPUTED' && !state.providerMayHaveIt) return {};
     const providerOrder: ProviderOrder = {
       orderId,
       amount: order.amount,

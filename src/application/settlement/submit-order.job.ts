@@ -11,9 +11,16 @@ import { TransactionState } from '../../domain/transaction/transaction.decider';
 import { initiationOfDebit } from './initiation-of-debit';
 import { OrderLifecycle } from './order-lifecycle';
 
-/** The order as the debit event carried it. */
 const isOpen = (state: TransactionState | null): boolean =>
   state?.status === 'INITIATED' || state?.status === 'PENDING';
+
+/**
+ * Not yet at the provider, as far as the log knows: every attempt provably sent nothing (a 429, an open breaker).
+ * Such an order is still sent when held: a hold asks a person to look, and a rate limit is no reason to stop
+ * (docs/decisions/0117-held-orders-followed.md).
+ */
+const neverSent = (state: TransactionState): boolean =>
+  !state.providerMayHaveIt && (state.status === 'INITIATED' || state.status === 'DISPUTED');
 
 /**
  * Settlement, step 1: submits the order from its debit upstream and opens the order's stream
@@ -101,16 +108,19 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
     });
     if (!initiated.ok) throw new Error(initiated.error.detail);
     let { state, revision } = initiated;
-    if (!isOpen(state)) return state;
-    if (state.status === 'INITIATED' && state.inDoubtSince === null && state.notSentAttempt !== attempt - 1) {
+    if (!isOpen(state) && !neverSent(state)) return state;
+    if (state.status === 'DISPUTED' && this.clock.now().getTime() >= this.lifecycle.horizonOf(state).getTime())
+      return this.failNeverSent(orderId, state, revision);
+    if (neverSent(state) && state.inDoubtSince === null && state.notSentAttempt !== attempt - 1) {
       ({ state, revision } = await this.lifecycle.recordInDoubt(
         orderId,
         payload.inDoubtReason ?? `submission run ${attempt - 1} did not finish; it may have reached the provider`,
         { state, revision },
       ));
+      // A held order that may now be at the provider is followed by its look-ups.
       if (!isOpen(state)) return state;
     }
-    const call = state.status === 'INITIATED' ? 'submit' : 'poll';
+    const call = state.status === 'INITIATED' || neverSent(state) ? 'submit' : 'poll';
     const asked: ProviderOrder = {
       ...order,
       resubmission: state.inDoubtSince !== null,
@@ -129,6 +139,27 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
       throw error;
     }
     return this.lifecycle.recordOutcome(order, environment, outcome, { state, revision }, call);
+  }
+
+  /**
+   * A held order every attempt of which was turned away unread, until its provider's horizon: the log proves the
+   * provider never had it (each run recorded that it sent nothing), so it fails `not_sent` and is refunded.
+   */
+  private async failNeverSent(orderId: string, state: TransactionState, revision: number): Promise<TransactionState> {
+    const horizon = this.lifecycle.horizonOf(state).toISOString();
+    const result = await this.lifecycle.apply(
+      orderId,
+      {
+        type: 'FailTransaction',
+        reason: `never sent: every attempt until the provider's horizon (${horizon}) was turned away before it was read`,
+        basis: 'not_sent',
+        at: this.clock.now().toISOString(),
+      },
+      undefined,
+      { state, revision },
+    );
+    if (!result.ok) throw new Error(result.error.detail);
+    return result.state;
   }
 
   /** The order's provider; an order that cannot be routed (a configuration error) is not sent, and says so. */

@@ -23,6 +23,8 @@ function wordOf(event: TransactionEvent): LastProviderWord | null {
     case 'TransactionAttemptInDoubt':
     case 'TransactionFailureWithheld':
       return { word: event.data.reason, at: event.data.at };
+    case 'TransactionAttemptNotSent':
+      return { word: `not sent: ${event.data.reason}`, at: event.data.at };
     case 'TransactionLookedUp':
       return { word: event.data.result, at: event.data.at };
     case 'TransactionSuccessMismatched':

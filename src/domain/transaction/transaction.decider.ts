@@ -87,13 +87,13 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
 
   switch (command.type) {
     case 'RecordSubmission':
-      // A held order the provider still processes: the answer is the evidence of this look-up.
-      if (state.status === 'DISPUTED')
+      // A held order the provider still processes: the answer is the evidence of this look-up (or its first hand-over).
+      if (state.status === 'DISPUTED' && state.providerMayHaveIt)
         return accept({
           type: 'TransactionLookedUp',
           data: { orderId, result: stillProcessing(command.providerReference), at: command.at },
         });
-      if (state.status !== 'INITIATED') return accept();
+      if (state.status !== 'INITIATED' && state.status !== 'DISPUTED') return accept();
       return accept({
         type: 'TransactionSubmitted',
         data: { orderId, providerReference: command.providerReference, submittedAt: command.at },
@@ -137,10 +137,10 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
       });
     }
     case 'RecordAttemptInDoubt':
-      if (!OPEN.has(state.status)) return accept();
+      if (!UNDECIDED.has(state.status)) return accept();
       return accept({ type: 'TransactionAttemptInDoubt', data: { orderId, reason: command.reason, at: command.at } });
     case 'RecordAttemptNotSent':
-      if (!OPEN.has(state.status)) return accept();
+      if (!UNDECIDED.has(state.status)) return accept();
       return accept({
         type: 'TransactionAttemptNotSent',
         data: { orderId, attempt: command.attempt, reason: command.reason, at: command.at },
@@ -248,7 +248,8 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
     case 'TransactionSubmitted':
       return {
         ...state,
-        status: 'PENDING',
+        // A held order that is handed over stays held: a person was asked to look at it.
+        status: state.status === 'DISPUTED' ? 'DISPUTED' : 'PENDING',
         providerReference: event.data.providerReference,
         providerMayHaveIt: true,
       };

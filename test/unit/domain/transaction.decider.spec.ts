@@ -251,6 +251,23 @@ describe('the life of an order', () => {
       expect(processing.status).toBe('DISPUTED');
     });
 
+    it('a held order nothing was ever sent of is still sent: a hand-over or an attempt in doubt is recorded, and it stays held', () => {
+      const handedOver = transaction.given(initiated, disputed).when(submit).then(submitted);
+      expect(handedOver).toMatchObject({ status: 'DISPUTED', providerMayHaveIt: true, providerReference: 'prov-9' });
+      const inDoubt = transaction
+        .given(initiated, disputed)
+        .when({ type: 'RecordAttemptInDoubt', reason: 'no answer', at: LATER })
+        .then({ type: 'TransactionAttemptInDoubt', data: { orderId: ORDER, reason: 'no answer', at: LATER } });
+      expect(inDoubt).toMatchObject({ status: 'DISPUTED', providerMayHaveIt: true, inDoubtSince: LATER });
+      transaction
+        .given(initiated, disputed)
+        .when({ type: 'RecordAttemptNotSent', attempt: 3, reason: 'HTTP 429', at: LATER })
+        .then({
+          type: 'TransactionAttemptNotSent',
+          data: { orderId: ORDER, attempt: 3, reason: 'HTTP 429', at: LATER },
+        });
+    });
+
     it('a success that does not match the order holds an open order at once, with the mismatch kept once', () => {
       const mismatch = {
         reason: 'delivered 99.00 INR, not 100.00 INR',
