@@ -46,7 +46,12 @@ function runOnce(file, run) {
     [jest, '--runInBand', '--runTestsByPath', file, '--json', `--outputFile=${results}`],
     {
       cwd: root,
-      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
+      // Every file of a project, whatever lane the caller's TEST_LANE would pick.
+      env: {
+        ...process.env,
+        TEST_LANE: '',
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -64,7 +69,8 @@ function runOnce(file, run) {
         // A failure outside any test (a hook, an import, an open handle's error) is the file's own.
         if (tests.length === 0 && suite.message) tests = [{ name: '(the file itself)', why: suite.message }];
       } catch {
-        tests = [{ name: '(no jest results)', why: `exit code ${code}, signal ${signal}` }];
+        // Jest itself ended early (a process.exit in the code under test, a crash): its output says why.
+        tests = [{ name: `(no jest results: exit code ${code}, signal ${signal})`, why: output }];
       }
       const passed = code === 0;
       let log = null;
@@ -77,13 +83,13 @@ function runOnce(file, run) {
   });
 }
 
-/** The first line of a failure message that says something (jest's messages start with colour codes and blank lines). */
+/** The first line of a failure message that says something (past colour codes, blank lines and jest's headings). */
 const firstLine = (why) =>
   why
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
-    .map((line) => line.trim())
-    .find((line) => line !== '' && !line.startsWith('●')) ?? '';
+    .map((line) => line.replace(/^\s*●\s*/, '').trim())
+    .find((line) => line !== '' && line !== 'Test suite failed to run') ?? '';
 
 function report() {
   console.log(`\n${failures.size === 0 ? 'No file failed.' : `${failures.size} file(s) failed at least once:`}`);
