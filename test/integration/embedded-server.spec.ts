@@ -85,6 +85,14 @@ describe('the embedded PostgreSQL server of EVENT_STORE=embedded', () => {
       expect([setting, await serverSetting(dataDir, setting)]).toEqual([setting, 'on']);
     // Half of PostgreSQL's default, so the service and its server fit the memory target together.
     expect(await serverSetting(dataDir, 'shared_buffers')).toBe('64MB');
+    // Autovacuum on and tuned for the workload, so that statistics and cached plans follow the tables' growth.
+    for (const [setting, value] of Object.entries({
+      autovacuum: 'on',
+      autovacuum_naptime: '15s',
+      autovacuum_analyze_scale_factor: '0.02',
+      autovacuum_vacuum_insert_scale_factor: '0.05',
+    }))
+      expect([setting, await serverSetting(dataDir, setting)]).toEqual([setting, value]);
 
     const created = await admin(service, 'POST', '/partners', { name: 'Embedded Lifecycle', corridor: 'SG' });
     expect(created.status).toBe(201);
