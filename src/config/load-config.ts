@@ -61,6 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     problems.push('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
   const logLevel = (env.LOG_LEVEL ?? 'info') as ServiceConfig['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
+  if (logFormat !== 'json' && logFormat !== 'pretty') problems.push('LOG_FORMAT must be json or pretty');
 
   let apiKeySecret = env.API_KEY_SECRET ?? '';
   if (!apiKeySecret) {
@@ -89,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     apiKeySecret,
     adminToken,
     logLevel,
+    logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
     stuckOrderAfterMs: integer('STUCK_ORDER_AFTER_SECONDS', 900, 31, 30 * 24 * 3600) * 1000,
     billValidityMs: integer('BILL_VALIDITY_SECONDS', 24 * 3600, 60, 7 * 24 * 3600) * 1000,
     idempotencyWaitMs: integer('IDEMPOTENCY_WAIT_MS', 3000, 0, 30_000),

@@ -56,6 +56,8 @@ export interface ServiceConfig {
   apiKeySecret: string;
   adminToken: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** LOG_FORMAT: JSON lines, or readable lines for a person at a terminal (the default there). */
+  logFormat: 'json' | 'pretty';
   stuckOrderAfterMs: number;
   billValidityMs: number;
   idempotencyWaitMs: number;

@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, AppOptions } from './app.module';
 import { ServiceConfig } from '../../config/service-config';
+import { logDestination } from '../../infrastructure/logging/log-destination';
 import { PinoNestLogger } from '../../infrastructure/logging/pino-nest-logger';
 import { observeRequests, requestIdGenerator } from '../../infrastructure/metrics/http-request-observer';
 import { answerClusterMetricsRequests } from '../../infrastructure/metrics/metrics-text';
@@ -67,9 +68,9 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   limitConnectionsPerAddress(adapter.getInstance().server, config.maxConnectionsPerIp);
   if (tracingOn()) continueTraceContextOnlyFromTrustedProxies(adapter.getInstance().server, config.trustedProxies);
   adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
-  observeRequests(adapter.getInstance(), config.logLevel);
+  observeRequests(adapter.getInstance(), config.logLevel, logDestination(config.logFormat));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
-    logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel),
+    logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel, config.logFormat),
     bufferLogs: false,
     bodyParser: false,
   });

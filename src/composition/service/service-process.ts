@@ -17,7 +17,9 @@ let embeddedServer: EmbeddedPostgresServer | null = null;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  embeddedServer = await startEmbeddedServerIfOwner(config, consoleServerLog(config.logLevel));
+  // Threads and processes started from here write to this terminal (or not) in the format chosen here.
+  process.env.LOG_FORMAT = config.logFormat;
+  embeddedServer = await startEmbeddedServerIfOwner(config, consoleServerLog(config.logLevel, config.logFormat));
   const stopEmbeddedServer = async (): Promise<void> => {
     await embeddedServer?.stop();
   };

@@ -1,33 +1,38 @@
 import { LoggerService } from '@nestjs/common';
 import { hostname } from 'node:os';
 import pino, { Logger } from 'pino';
+import { ServiceConfig } from '../../config/service-config';
 import { withoutSecrets } from '../security/without-secrets';
+import { logDestination } from './log-destination';
 
 /**
- * Nest's logger interface over pino: one JSON line per entry, at the level LOG_LEVEL sets.
+ * Nest's logger interface over pino: one line per entry, at the level LOG_LEVEL sets, as JSON or readable (LOG_FORMAT).
  * Anything that looks like a credential is redacted, wherever it is logged from.
  */
 export class PinoNestLogger implements LoggerService {
   private readonly logger: Logger;
 
-  constructor(level: string) {
-    this.logger = pino({
-      level,
-      // pid and hostname tell the processes of a scaled-out service apart.
-      base: { service: 'partner-service', pid: process.pid, hostname: hostname() },
-      redact: {
-        paths: [
-          'authorization',
-          'headers.authorization',
-          'req.headers.authorization',
-          '*.apiKey',
-          '*.api_key',
-          '*.webhook_secret',
-          '*.secret',
-        ],
-        censor: '[redacted]',
+  constructor(level: string, format: ServiceConfig['logFormat'] = 'json') {
+    this.logger = pino(
+      {
+        level,
+        // pid and hostname tell the processes of a scaled-out service apart.
+        base: { service: 'partner-service', pid: process.pid, hostname: hostname() },
+        redact: {
+          paths: [
+            'authorization',
+            'headers.authorization',
+            'req.headers.authorization',
+            '*.apiKey',
+            '*.api_key',
+            '*.webhook_secret',
+            '*.secret',
+          ],
+          censor: '[redacted]',
+        },
       },
-    });
+      logDestination(format),
+    );
   }
 
   log(message: unknown, context?: string): void {
