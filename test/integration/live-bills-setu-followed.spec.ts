@@ -213,6 +213,8 @@ describe('held Setu payments followed to Setu’s last word (postgres store)', (
       await service!.advance(90_000);
       expect(await internalStatus(orderId)).toBe('DISPUTED');
       expect((await view(orderId)).status).toBe('PENDING');
+      // Finance's audit tells the same story as the order's own rules.
+      expect((await service!.admin('GET', `/audit/orders/${orderId}`)).body.outcome).toBe('DISPUTED');
       expect(await events(orderId, 'TransactionSuccessMismatched')).toEqual([
         expect.objectContaining({
           data: expect.objectContaining({ transactionId: payment.transactionId, amount: '501.00', currency: 'INR' }),

@@ -2,7 +2,13 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
-import { TRANSACTION_EVENT_TYPES } from '../../domain/transaction/transaction.events';
+import { fold } from '../../domain/shared/decider';
+import { TransactionStatus, transactionDecider } from '../../domain/transaction/transaction.decider';
+import {
+  TRANSACTION_EVENT_TYPES,
+  TransactionEvent,
+  transactionStreamId,
+} from '../../domain/transaction/transaction.events';
 import { WALLET_EVENT_TYPES } from '../../domain/wallet/wallet.events';
 import { RECONCILIATION_EVENT_TYPES } from '../../domain/reconciliation/reconciliation.events';
 import { RecordedEvent } from '../ports/event-store.port';
@@ -65,23 +71,26 @@ export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
       order_id: orderId,
       partner_id: first.metadata.partnerId,
       environment: first.metadata.environment,
-      outcome: outcomeOf(events),
+      outcome: outcomeOf(orderId, events),
       events: events.map(auditedEvent),
     };
   }
 }
 
-/** The order's state as its events leave it (internal names: INITIATED, PENDING, DISPUTED, SUCCESS, FAILED). */
-function outcomeOf(events: readonly RecordedEvent[]): string | null {
+/**
+ * The order's state as its events leave it (internal names: INITIATED, PENDING, DISPUTED, SUCCESS, FAILED): its own
+ * stream folded by the decider that wrote it, so the audit can never tell another story than the order's rules.
+ */
+function outcomeOf(orderId: string, events: readonly RecordedEvent[]): TransactionStatus | null {
   if (!events.some((event) => event.type === 'WalletDebited' || event.type === 'TransactionInitiated')) return null;
-  let outcome = 'INITIATED';
-  for (const event of events) {
-    if (event.type === 'TransactionSubmitted' && outcome === 'INITIATED') outcome = 'PENDING';
-    if (event.type === 'TransactionDisputed') outcome = 'DISPUTED';
-    if (event.type === 'TransactionSettled') outcome = 'SUCCESS';
-    if (event.type === 'TransactionFailed') outcome = 'FAILED';
-  }
-  return outcome;
+  const streamId = transactionStreamId(orderId);
+  const own = events.filter(
+    (event): event is RecordedEvent<TransactionEvent> =>
+      event.streamId === streamId && TRANSACTION_EVENT_TYPES.has(event.type),
+  );
+  const { status } = fold(transactionDecider, own);
+  // Debited, its own stream not begun yet (its submission has not answered).
+  return status === 'NONE' ? 'INITIATED' : status;
 }
 
 function auditedEvent(event: RecordedEvent): AuditedEventResource {
