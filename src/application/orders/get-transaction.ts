@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
+import { isOpen } from '../../domain/transaction/transaction.decider';
 import { Caller } from '../auth/caller';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
 import { RecordedEvent } from '../ports/event-store.port';
@@ -94,7 +95,7 @@ const withOutcome =
           ? { ...order, status: 'FAILED', failureReason: event.data.reason, updatedAt: at }
           : order;
       case 'TransactionDisputed':
-        return event.data.orderId === orderId && (order.status === 'INITIATED' || order.status === 'PENDING')
+        return event.data.orderId === orderId && isOpen(order.status)
           ? { ...order, status: 'DISPUTED', updatedAt: at }
           : order;
       case 'WalletRefunded':

@@ -6,7 +6,7 @@ import { OrderRouting } from '../routing/order-routing';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { holdStuckOrderJobId } from './stuck-order-check';
 import { OrderLifecycle } from './order-lifecycle';
-import { isUndecided } from '../../domain/transaction/transaction.decider';
+import { isOpen, isUndecided } from '../../domain/transaction/transaction.decider';
 
 /**
  * Settlement, step 2: asks the provider again about an order it left open (pending, or nothing
@@ -61,7 +61,6 @@ export class PollOrderJob implements JobHandler<'poll-order'> {
       throw error;
     }
     const after = await this.lifecycle.recordOutcome(providerOrder, order.environment, outcome, { state, revision });
-    const open = after?.status === 'INITIATED' || after?.status === 'PENDING';
-    return open ? {} : { supersedes: [holdStuckOrderJobId(orderId)] };
+    return after && isOpen(after.status) ? {} : { supersedes: [holdStuckOrderJobId(orderId)] };
   }
 }

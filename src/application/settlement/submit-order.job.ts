@@ -7,12 +7,11 @@ import { OrderRouting } from '../routing/order-routing';
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { holdStuckOrderJob } from './stuck-order-check';
-import { TransactionState } from '../../domain/transaction/transaction.decider';
+import { TransactionState, isOpen } from '../../domain/transaction/transaction.decider';
 import { initiationOfDebit } from './initiation-of-debit';
 import { OrderLifecycle } from './order-lifecycle';
 
-const isOpen = (state: TransactionState | null): boolean =>
-  state?.status === 'INITIATED' || state?.status === 'PENDING';
+const stillOpen = (state: TransactionState | null): boolean => state !== null && isOpen(state.status);
 
 /**
  * Not yet at the provider, as far as the log knows: every attempt provably sent nothing (a 429, an open breaker).
@@ -60,7 +59,7 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
       await this.jobs.schedule(stuckCheck);
       const state = await this.submitAgain(payload, attempt);
       // A final answer (or one another path already gave) leaves the check nothing to hold.
-      return isOpen(state) ? {} : { supersedes: [stuckCheck.id] };
+      return stillOpen(state) ? {} : { supersedes: [stuckCheck.id] };
     }
     let state: TransactionState;
     try {
@@ -69,7 +68,7 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
       await this.jobs.schedule(stuckCheck);
       throw error;
     }
-    if (isOpen(state)) await this.jobs.schedule(stuckCheck);
+    if (stillOpen(state)) await this.jobs.schedule(stuckCheck);
     // A first run arms the check only for an order left open, so a final one has none to close.
     return {};
   }
@@ -108,7 +107,7 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
     });
     if (!initiated.ok) throw new Error(initiated.error.detail);
     let { state, revision } = initiated;
-    if (!isOpen(state) && !neverSent(state)) return state;
+    if (!stillOpen(state) && !neverSent(state)) return state;
     if (state.status === 'DISPUTED' && this.clock.now().getTime() >= this.lifecycle.horizonOf(state).getTime())
       return this.failNeverSent(orderId, state, revision);
     if (neverSent(state) && state.inDoubtSince === null && state.notSentAttempt !== attempt - 1) {
@@ -118,7 +117,7 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
         { state, revision },
       ));
       // A held order that may now be at the provider is followed by its look-ups.
-      if (!isOpen(state)) return state;
+      if (!stillOpen(state)) return state;
     }
     const call = state.status === 'INITIATED' || neverSent(state) ? 'submit' : 'poll';
     const asked: ProviderOrder = {

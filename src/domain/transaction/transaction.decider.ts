@@ -71,6 +71,9 @@ const OPEN: ReadonlySet<TransactionStatus> = new Set(['INITIATED', 'PENDING']);
  */
 const UNDECIDED: ReadonlySet<TransactionStatus> = new Set(['INITIATED', 'PENDING', 'DISPUTED']);
 
+/** Whether the order is still followed at its provider without a person's attention (not held, no outcome). */
+export const isOpen = (status: TransactionStatus): boolean => OPEN.has(status);
+
 /** Whether the order has no outcome yet (open, or held). */
 export const isUndecided = (status: TransactionStatus): boolean => UNDECIDED.has(status);
 
