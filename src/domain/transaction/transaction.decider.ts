@@ -305,8 +305,19 @@ export const transactionDecider: Decider<TransactionState, TransactionCommand, T
 export type PublicStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 
 /**
- * The only states a partner ever sees. FAILED means "failed and refunded" (the interface
- * sets `refunded_at` with it): a failed order whose refund is not booked yet is still PENDING.
+ * The only states a partner ever sees, by internal state, before and after the order's refund is booked. FAILED
+ * means "failed and refunded" (the interface sets `refunded_at` with it): a failed order whose refund is not booked
+ * yet is still PENDING. Readers that filter in SQL build their clauses from this table.
  */
+export const PUBLIC_STATUS: Readonly<Record<TransactionStatus, { unrefunded: PublicStatus; refunded: PublicStatus }>> =
+  {
+    NONE: { unrefunded: 'PENDING', refunded: 'PENDING' },
+    INITIATED: { unrefunded: 'PENDING', refunded: 'PENDING' },
+    PENDING: { unrefunded: 'PENDING', refunded: 'PENDING' },
+    DISPUTED: { unrefunded: 'PENDING', refunded: 'PENDING' },
+    SUCCESS: { unrefunded: 'SUCCESS', refunded: 'SUCCESS' },
+    FAILED: { unrefunded: 'PENDING', refunded: 'FAILED' },
+  };
+
 export const publicStatusOf = (status: TransactionStatus, refundedAt: string | null): PublicStatus =>
-  status === 'SUCCESS' ? 'SUCCESS' : status === 'FAILED' && refundedAt !== null ? 'FAILED' : 'PENDING';
+  PUBLIC_STATUS[status][refundedAt === null ? 'unrefunded' : 'refunded'];

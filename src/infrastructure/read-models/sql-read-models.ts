@@ -25,6 +25,7 @@ import { PublicStatus, TransactionStatus } from '../../domain/transaction/transa
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
+import { publicStatusClauses } from './public-status-clauses';
 import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-settings';
 
 export interface OrderRow {
@@ -50,12 +51,7 @@ export interface OrderRow {
 export const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
   balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, answer_after_outcome, created_at, updated_at`;
 
-/** publicStatusOf in SQL: FAILED only once refunded. */
-const PUBLIC_STATUS_CLAUSES: Record<PublicStatus, string> = {
-  PENDING: `(status IN ('INITIATED', 'PENDING', 'DISPUTED') OR (status = 'FAILED' AND refunded_at IS NULL))`,
-  SUCCESS: `status = 'SUCCESS'`,
-  FAILED: `(status = 'FAILED' AND refunded_at IS NOT NULL)`,
-};
+const PUBLIC_STATUS_CLAUSES: Readonly<Record<PublicStatus, string>> = publicStatusClauses();
 
 /** Queries over the projected tables. */
 export class SqlReadModels implements ReadModels {
