@@ -19,8 +19,8 @@ export class ChangeKycStatus extends Command<KycChangeResult> {
     readonly partnerId: string,
     readonly status: 'approved' | 'suspended',
     readonly operator: Actor,
-    /** False: the first approval issues no key; the partner claims it (ClaimLiveKey). */
-    readonly issueLiveKey = true,
+    /** Whether the approver may hold a partner's credentials; if not, the partner claims its key (ClaimLiveKey). */
+    readonly issueLiveKey: boolean,
   ) {
     super();
   }
