@@ -52,6 +52,7 @@ import { KeyReservedAroundTheDebit } from '../application/orders/placement/key-r
 import { PayBillHandler } from '../application/orders/pay-bill';
 import { PlaceTopupHandler } from '../application/orders/place-topup';
 import { ChangeKycStatusHandler } from '../application/partners/change-kyc-status';
+import { ClaimLiveKeyHandler } from '../application/partners/claim-live-key';
 import { CreditWalletHandler } from '../application/partners/credit-wallet';
 import { OnboardPartnerHandler } from '../application/partners/onboard-partner';
 import { RegenerateApiKeyHandler } from '../application/partners/regenerate-api-key';
@@ -104,6 +105,7 @@ const COMMAND_HANDLERS = [
   PayBillHandler,
   OnboardPartnerHandler,
   ChangeKycStatusHandler,
+  ClaimLiveKeyHandler,
   RegenerateApiKeyHandler,
   CreateScopedKeyHandler,
   RevokeScopedKeyHandler,

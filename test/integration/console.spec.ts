@@ -222,8 +222,8 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     expect(await page.locator('#create-partner').isVisible()).toBe(true);
   });
 
-  it('creates a partner, shows each key once, approves KYC with the live key, regenerates a key and saves settings: every key works and the actor is the operator', async () => {
-    await signedIn();
+  it('an owner creates a partner, sees each key once, approves KYC with the live key, regenerates a key and saves settings: every key works', async () => {
+    await signedIn('owner.keys', 'owner');
     const { partnerId, sandboxKey } = await createPartner('Console Partner <b>bold</b>');
     expect(sandboxKey).toMatch(/^svc_test_/);
     expect(await page.content()).not.toContain(sandboxKey);
@@ -271,6 +271,44 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     await page.locator('#settings-fieldset:enabled').waitFor();
     await waitForText('#settings-state', 'No webhook secret yet');
     expect(await page.inputValue('#settings-webhook')).toBe('');
+  });
+
+  it("an operator approves KYC but sees no live key, no key regeneration and no secret rotation; the partner claims its live key, and the operator's rate limit is its ceiling", async () => {
+    await signedIn();
+    const { partnerId, sandboxKey } = await createPartner('Claiming Partner');
+    for (const hidden of ['#key-form', '#rotate-webhook-secret'])
+      expect({ hidden, visible: await page.locator(hidden).isVisible() }).toEqual({ hidden, visible: false });
+    await waitForText('#settings-state', 'the partner sets its first webhook URL');
+    await page.click('#kyc-approve');
+    expect(dialogs.at(-1)).toContain('they claim their live API key with their sandbox key');
+    await waitForText('#partner-fields', 'approved');
+    await waitForText('#notice', 'KYC of Claiming Partner approved.');
+    expect(await page.locator('#secret').isHidden()).toBe(true);
+
+    const claimed = await service.partner('POST', '/live-key', sandboxKey);
+    expect(claimed.status).toBe(201);
+    expect((await service.partner('GET', '/balance', claimed.body.api_key)).body).toMatchObject({
+      environment: 'live',
+    });
+
+    // A first webhook URL would come with a secret: the operator may not save one.
+    await page.fill('#settings-webhook', 'http://127.0.0.1:9/operator-hook');
+    await page.click('#settings-form button[type=submit]');
+    await waitForText('#failure', 'role_forbidden');
+    await page.fill('#settings-webhook', '');
+    await page.fill('#settings-rate', '20');
+    await page.click('#settings-form button[type=submit]');
+    await waitForText('#notice', 'Settings saved.');
+    await waitForText('#settings-partner-rate', "The partner's own limit: 20 a minute.");
+    const raised = await service.partner('PATCH', '/settings', sandboxKey, { rate_limit_per_minute: 21 });
+    expect(raised.status).toBe(400);
+    expect(raised.body).toMatchObject({ error: 'validation_failed' });
+    expect(raised.body.detail).toContain('at most 20');
+    expect((await service.admin('GET', `/partners/${partnerId}/settings?environment=sandbox`)).body).toMatchObject({
+      rate_limit_per_minute: 20,
+      rate_limit_ceiling_per_minute: 20,
+      webhook_secret_set: false,
+    });
   });
 
   it("credits a wallet after a review step: a double click and a confirmation after a lost answer credit once, under the operator's name", async () => {
@@ -599,7 +637,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
   });
 
   it("drops a reply that arrives after sign-out: the next operator never sees the last one's live key or partner", async () => {
-    await signedIn();
+    await signedIn('owner.stale', 'owner');
     const { partnerId } = await createPartner('Stale Partner');
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -622,7 +660,7 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     expect(await page.locator('#partner-detail').isHidden()).toBe(true);
     expect(await page.locator('#notice').isHidden()).toBe(true);
     expect(await text('#operator-name')).toBe('ops.next');
-    // The approval itself happened, recorded under the first operator's name.
+    // The approval itself happened.
     expect((await service.admin('GET', `/partners/${partnerId}`)).body.kyc_status).toBe('approved');
   });
 

@@ -118,6 +118,7 @@ describe('API key records', () => {
         environment: 'live',
         label: 'live agent',
         scope: 'read_only',
+        expires_at: '2099-01-01T00:00:00Z',
       });
       expect(liveAgent.status).toBe(201);
       for (const keep of [null, 'yes', 1]) {
@@ -153,6 +154,8 @@ describe('API key records', () => {
       'slow agent',
       '--scope',
       'read_only',
+      '--expires-at',
+      '2099-01-01T00:00:00Z',
     ];
     const created = printedJson(await runCli([...args, '--rate-limit', '5'], env));
     expect(created).toMatchObject({ label: 'slow agent', rate_limit: 5, created_by: { type: 'operator' } });
@@ -173,6 +176,7 @@ describe('API key records', () => {
         environment: 'sandbox',
         label: 'by operator',
         scope: 'read_only',
+        expires_at: '2099-01-01T00:00:00Z',
       });
       expect(byPartner.body).toMatchObject({
         created_by: { type: 'partner_key', id: mainKeyId },

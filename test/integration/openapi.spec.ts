@@ -362,7 +362,7 @@ describe('the OpenAPI document of the partner API', () => {
       const changed = await service.partner('PATCH', '/settings', key, {
         webhook_url: 'http://127.0.0.1:9/schema-check',
         ip_allowlist: ['127.0.0.1'],
-        rate_limit_per_minute: 600,
+        rate_limit_per_minute: 120,
       });
       expect(changed.body.webhook_secret).toEqual(expect.any(String));
       expectDocumented(changed, '/v1/partner/settings', 'patch');

@@ -74,6 +74,40 @@ describeInBrowser(
     const topup = (key: string, suffix: string, amount = 10) =>
       service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(suffix), amount }, `portal-self-${randomUUID()}`);
 
+    it("claims the first live key once an operator approved KYC, shown once; the list shows the owner's key as the back office's", async () => {
+      const { partnerId, sandboxKey } = await newPartner('Claiming Partner');
+      const owner = await service.operatorToken('owner.portal', 'owner');
+      const byOwner = await service.adminAs(owner, 'POST', `/partners/${partnerId}/keys`, {
+        environment: 'sandbox',
+        label: 'made for you',
+        scope: 'read_only',
+        expires_at: '2099-01-31T00:00:00Z',
+      });
+      expect(byOwner.status).toBe(201);
+      await signIn(sandboxKey);
+      await page.click('[data-tab=keys]');
+      const row = page.locator(`#keys tr[data-key-id="${byOwner.body.key_id}"]`);
+      expect(await row.locator('td.created-by').innerText()).toBe('back office: owner.portal');
+      expect(await page.locator('#live-key-claim').isVisible()).toBe(true);
+
+      // Before approval the claim is refused with the service's answer.
+      await page.click('#claim-live-key');
+      await waitForText('#failure', 'invalid_state');
+      const operator = await service.operatorToken('ops.portal', 'operator');
+      const approved = await service.adminAs(operator, 'POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
+      expect(approved.body.live_api_key).toBeUndefined();
+
+      await page.click('#claim-live-key');
+      await waitForText('#new-key-title', 'Your live key');
+      const liveKey = await page.locator('#new-key-value').innerText();
+      expect(liveKey).toMatch(/^svc_live_/);
+      expect((await service.partner('GET', '/balance', liveKey)).body).toMatchObject({ environment: 'live' });
+      await page.click('#new-key-done');
+      expect(await page.content()).not.toContain(liveKey);
+      await page.click('#claim-live-key');
+      await waitForText('#failure', 'already issued');
+    });
+
     it('creates a restricted key shown once, lists it with its last use, revokes it, and a call with it is refused 401', async () => {
       const { sandboxKey } = await newPartner('Keys Partner');
       await signIn(sandboxKey);

@@ -220,6 +220,7 @@ describeInBrowser('the partner portal in Chromium', () => {
   it('saves access settings, and shows a refusal without changing anything', async () => {
     await signIn();
     await page.click('[data-tab=access]');
+    await waitForText('#rate-limit-ceiling', '10000');
     await page.fill('#rate-limit', '120');
     await page.fill('#ip-allowlist', '127.0.0.1\n::1\n203.0.113.0/24');
     await page.click('#access-form button[type=submit]');

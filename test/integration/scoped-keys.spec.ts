@@ -125,6 +125,7 @@ describe('restricted API keys and dry runs', () => {
         environment: 'sandbox',
         label: 'staff',
         scope: 'read_only',
+        expires_at: '2099-01-01T00:00:00Z',
       });
       expect(created.status).toBe(201);
       const listed = await service.admin('GET', `/partners/${partnerId}/keys?environment=sandbox`);

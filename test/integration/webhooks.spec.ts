@@ -745,18 +745,19 @@ describe('webhooks', () => {
     it('every settings change is recorded in the event log with the actor who made it', async () => {
       const { partnerId, sandboxKey } = await service.createPartner('IN', 'Audited Partner');
       const receiver = await newReceiver();
-      expect(
-        (
-          await configure(
-            partnerId,
-            { environment: 'sandbox', webhook_url: receiver.url, rate_limit: 120 },
-            'ops.alice',
-          )
-        ).status,
-      ).toBe(200);
-      expect(
-        (await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true }, 'ops.bob')).status,
-      ).toBe(200);
+      const asOwner = async (body: Record<string, unknown>) =>
+        service.request('PATCH', `/v1/admin/partners/${partnerId}/settings`, {
+          token: await service.operatorToken('owner.bob', 'owner'),
+          body,
+        });
+      expect((await configure(partnerId, { environment: 'sandbox', rate_limit: 120 }, 'ops.alice')).status).toBe(200);
+      // The first URL comes with the signing secret, and a rotation shows one: an owner's, not an operator's.
+      for (const body of [{ webhook_url: receiver.url }, { rotate_webhook_secret: true }]) {
+        const refused = await configure(partnerId, { environment: 'sandbox', ...body }, 'ops.alice');
+        expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 403, error: 'role_forbidden' });
+      }
+      expect((await asOwner({ environment: 'sandbox', webhook_url: receiver.url })).status).toBe(200);
+      expect((await asOwner({ environment: 'sandbox', rotate_webhook_secret: true })).status).toBe(200);
       expect((await service.partner('PATCH', '/settings', sandboxKey, { ip_allowlist: ['127.0.0.1'] })).status).toBe(
         200,
       );
@@ -772,12 +773,14 @@ describe('webhooks', () => {
       );
       expect(events.map((event) => [event.event_type, event.metadata.actor])).toEqual([
         ['PartnerSettingsChanged', { type: 'operator', id: 'ops.alice' }],
-        ['WebhookSecretRotated', { type: 'operator', id: 'ops.alice' }],
-        ['WebhookSecretRotated', { type: 'operator', id: 'ops.bob' }],
+        ['PartnerSettingsChanged', { type: 'operator', id: 'owner.bob' }],
+        ['WebhookSecretRotated', { type: 'operator', id: 'owner.bob' }],
+        ['WebhookSecretRotated', { type: 'operator', id: 'owner.bob' }],
         ['PartnerSettingsChanged', { type: 'partner_key', id: expect.any(String) }],
       ]);
-      expect(events[0].data.changes).toEqual({ webhookUrl: receiver.url, rateLimitPerMinute: 120 });
-      expect(events[3].data.changes).toEqual({ ipAllowlist: ['127.0.0.1/32'] });
+      expect(events[0].data.changes).toEqual({ rateLimitPerMinute: 120, rateLimitCeilingPerMinute: 120 });
+      expect(events[1].data.changes).toEqual({ webhookUrl: receiver.url });
+      expect(events[4].data.changes).toEqual({ ipAllowlist: ['127.0.0.1/32'] });
       for (const event of events) expect(event.metadata.occurredAt).toEqual(expect.any(String));
       // The secret itself is never in the log in clear.
       const rotated = await configure(partnerId, { environment: 'sandbox', rotate_webhook_secret: true });
@@ -815,6 +818,7 @@ describe('webhooks', () => {
         previous_webhook_secret_valid_until: null,
         ip_allowlist: [],
         rate_limit_per_minute: 100,
+        rate_limit_ceiling_per_minute: 120,
         low_balance_threshold: null,
       });
     });

@@ -133,6 +133,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner/live-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Once KYC is approved, your first live key, asked for with your sandbox main key; it is shown once and to you only */
+        post: operations["claimLiveKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner/operators": {
         parameters: {
             query?: never;
@@ -547,6 +564,15 @@ export interface components {
             pattern: string | null;
             required: boolean;
         };
+        /** @description Your first live key: shown this once, never stored. */
+        ClaimedLiveKey: {
+            /** @description the key: it is not stored and cannot be shown again */
+            api_key: string;
+            /** @enum {string} */
+            environment: "live";
+            key_id: string;
+            partner_id: string;
+        };
         /** @description Every refusal and failure carries this body. The error reference (/docs/errors.md) gives each code's status, cause, what to do, and whether retrying is safe. */
         Error: {
             /**
@@ -701,6 +727,8 @@ export interface components {
              * @example 2026-01-15T09:30:00.000Z
              */
             previous_webhook_secret_valid_until: string | null;
+            /** @description The most rate_limit_per_minute may be set to: the ceiling we set for your keys of this environment (by default 600 live, 120 sandbox) */
+            rate_limit_ceiling_per_minute: number;
             rate_limit_per_minute: number;
             /** @description Only in the answer that created or rotated the secret: shown once, store it */
             webhook_secret?: string;
@@ -844,7 +872,7 @@ export interface components {
              */
             low_balance_threshold?: string | null;
             /**
-             * @description Requests per minute for this key (1 to 600 through this API)
+             * @description Requests per minute for the keys of this environment together, at most rate_limit_ceiling_per_minute (see GET /v1/partner/settings); above it: 400 validation_failed
              * @example 60
              */
             rate_limit_per_minute?: number;
@@ -1709,6 +1737,80 @@ export interface operations {
             };
             /** @description not_found: no restricted key with this id in this environment */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limit_exceeded: the request limit of your environment's keys together (or a restricted key's own lower limit) was reached; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: a server fault; safe to retry with the same Idempotency-Key */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description access_change_pending: a revocation of this partner's access (KYC suspension, key regeneration, IP allowlist change) is being applied; retry in a moment. On money routes also provider_unavailable: no provider serves this operator or biller in this environment (no live route, or its provider is not configured or not answering), or it did not answer in time; no money was moved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    claimLiveKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live key, shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimedLiveKey"];
+                };
+            };
+            /** @description invalid_api_key: the key is missing, malformed, wrong or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kyc_required (a live key without KYC approval), ip_not_allowed (the caller address is not in the allowlist) or scope_forbidden (a restricted key outside its scope: a read-only key placing an order, a restricted key managing keys or settings or re-sending a webhook) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_state: not asked with the sandbox key, KYC not approved yet, or the live key was already issued */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -61,6 +61,7 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
         throw new ServiceError('validation_failed', `${name}: a decimal string in ${currency}, e.g. "500.00"`);
       return money;
     };
+    if (actor.type === 'operator') requireBackOfficeLimits(request);
     const perOrderMax = cap('per_order_max', request.per_order_max);
     const dailyMax = cap('daily_max', request.daily_max);
     const now = this.clock.now();
@@ -95,5 +96,22 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
       ...scopedKeyResource(created, { spent24h: Money.zero(currency).toDecimal(), refusals24h: 0 }, now),
       api_key: apiKey,
     };
+  }
+}
+
+/**
+ * A key the back office makes for a partner is bounded: it expires, and a transact key has both caps.
+ * The partner sees who made it (`created_by`).
+ */
+function requireBackOfficeLimits(request: ScopedKeyRequest): void {
+  if (request.expires_at === undefined || request.expires_at === null)
+    throw new ServiceError('validation_failed', 'expires_at: required for a key made by the back office');
+  if (request.scope !== 'transact') return;
+  for (const [name, value] of [
+    ['per_order_max', request.per_order_max],
+    ['daily_max', request.daily_max],
+  ] as const) {
+    if (value === undefined || value === null)
+      throw new ServiceError('validation_failed', `${name}: required for a transact key made by the back office`);
   }
 }

@@ -19,12 +19,17 @@ export class ChangeKycStatus extends Command<KycChangeResult> {
     readonly partnerId: string,
     readonly status: 'approved' | 'suspended',
     readonly operator: Actor,
+    /** Whether the approver may hold a partner's credentials; if not, the partner claims its key (ClaimLiveKey). */
+    readonly issueLiveKey: boolean,
   ) {
     super();
   }
 }
 
-/** The first approval issues the live key (shown once, here); a suspension blocks it until approved again. */
+/**
+ * The first approval by an owner issues the live key (shown once, here); approved by anyone else,
+ * the partner claims it with its sandbox key. A suspension blocks live keys until approved again.
+ */
 @CommandHandler(ChangeKycStatus)
 export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, KycChangeResult> {
   constructor(
@@ -36,7 +41,7 @@ export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, 
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, status, operator }: ChangeKycStatus): Promise<KycChangeResult> {
+  async execute({ partnerId, status, operator, issueLiveKey }: ChangeKycStatus): Promise<KycChangeResult> {
     const now = this.clock.now();
     const candidate = this.secrets.newApiKey('live');
     const result = await this.runner.handle(
@@ -45,7 +50,9 @@ export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, 
       {
         type: 'ChangeKycStatus',
         status,
-        candidateLiveKey: { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(candidate) },
+        candidateLiveKey: issueLiveKey
+          ? { keyId: this.secrets.newId('key'), keyHash: this.hasher.hash(candidate) }
+          : null,
         at: now.toISOString(),
       },
       {

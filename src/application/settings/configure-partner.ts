@@ -28,6 +28,8 @@ export class ConfigurePartner extends Command<PartnerSettingsResource> {
     readonly environment: Environment,
     readonly request: SettingsRequest,
     readonly actor: Actor,
+    /** False: a back-office role that may not hold the webhook secret, so no change may create one. */
+    readonly options: { maySeeSecret: boolean } = { maySeeSecret: true },
   ) {
     super();
   }
@@ -51,7 +53,13 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, environment, request, actor }: ConfigurePartner): Promise<PartnerSettingsResource> {
+  async execute({
+    partnerId,
+    environment,
+    request,
+    actor,
+    options,
+  }: ConfigurePartner): Promise<PartnerSettingsResource> {
     const changes = normalised(request);
     const hostProblem = changes.webhookUrl ? this.addressPolicy.hostProblem(changes.webhookUrl) : null;
     if (hostProblem) throw new ServiceError('validation_failed', hostProblem);
@@ -63,6 +71,11 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     const needsSecret =
       request.rotateWebhookSecret === true ||
       (!!changes.webhookUrl && state.settings[environment].webhookSecrets.length === 0);
+    if (needsSecret && !options.maySeeSecret)
+      throw new ServiceError(
+        'role_forbidden',
+        'the first webhook URL comes with its signing secret, which only the partner (or an owner) may receive: the partner sets it',
+      );
     const plainSecret = needsSecret ? this.secrets.newWebhookSecret() : null;
     const result = await this.runner.handle(
       partnerDecider,
@@ -96,6 +109,8 @@ function normalised(request: SettingsRequest): SettingsChange {
   const changes: SettingsChange = {};
   if (request.webhookUrl !== undefined) changes.webhookUrl = request.webhookUrl === '' ? null : request.webhookUrl;
   if (request.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = request.rateLimitPerMinute;
+  if (request.rateLimitCeilingPerMinute !== undefined)
+    changes.rateLimitCeilingPerMinute = request.rateLimitCeilingPerMinute;
   if (request.lowBalanceThreshold !== undefined) changes.lowBalanceThreshold = request.lowBalanceThreshold;
   if (request.ipAllowlist !== undefined) {
     if (request.ipAllowlist.length > MAX_ALLOWLIST_ENTRIES)

@@ -1,4 +1,4 @@
-import { PartnerSettings } from '../../domain/partner/partner-settings';
+import { PartnerSettings, rateLimitCeiling } from '../../domain/partner/partner-settings';
 import { Environment } from '../../domain/shared/environment';
 
 /** The settings of one environment as partners and operators see them: secrets never, only whether one is set and rotating. */
@@ -9,6 +9,8 @@ export interface EnvironmentSettingsResource {
   previous_webhook_secret_valid_until: string | null;
   ip_allowlist: string[];
   rate_limit_per_minute: number;
+  /** The most the partner may set `rate_limit_per_minute` to: the back office's ceiling, or the environment's default. */
+  rate_limit_ceiling_per_minute: number;
   low_balance_threshold: string | null;
 }
 
@@ -32,5 +34,6 @@ export const settingsResource = (
       ?.validUntil ?? null,
   ip_allowlist: settings.ipAllowlist,
   rate_limit_per_minute: settings.rateLimitPerMinute,
+  rate_limit_ceiling_per_minute: rateLimitCeiling(settings, environment),
   low_balance_threshold: settings.lowBalanceThreshold ?? null,
 });

@@ -11,8 +11,13 @@ export const isOperatorRole = (value: unknown): value is OperatorRole =>
 export const PERMISSIONS = [
   /** Every read: partners, orders, deliveries, audits and exports, reports, verify, projections, jobs, routes, metrics. */
   'read',
-  /** Onboarding, KYC approval and suspension, API keys (regenerate, restricted keys), partner settings. */
+  /** Onboarding, KYC approval and suspension, revoking restricted keys, partner settings (never a credential). */
   'manage_partners',
+  /**
+   * Obtaining a credential of a partner's: a regenerated main key, a restricted key, the first live
+   * key at KYC approval, a webhook signing secret. Partners obtain their own; an owner may, on their behalf.
+   */
+  'issue_credentials',
   /** Wallet credits and the resolution of held orders (which refunds or lets a debit stand). */
   'move_money',
   /** Sending a webhook delivery again. */

@@ -13,6 +13,11 @@ export interface PartnerSettings {
   webhookUrl: string | null;
   ipAllowlist: string[];
   rateLimitPerMinute: number;
+  /**
+   * Set by the back office: the most the partner may raise its own `rateLimitPerMinute` to.
+   * Absent: the environment's default ceiling.
+   */
+  rateLimitCeilingPerMinute?: number;
   /** Newest first. */
   webhookSecrets: WebhookSecret[];
   /**
@@ -23,6 +28,9 @@ export interface PartnerSettings {
 }
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+/** How far a partner may raise its own limit until an operator sets a ceiling; sandbox keys work before KYC. */
+export const DEFAULT_RATE_LIMIT_CEILING: Readonly<Record<Environment, number>> = { live: 600, sandbox: 120 };
+export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export const defaultSettings = (): PartnerSettings => ({
@@ -36,8 +44,12 @@ export interface SettingsChange {
   webhookUrl?: string | null;
   ipAllowlist?: string[];
   rateLimitPerMinute?: number;
+  rateLimitCeilingPerMinute?: number;
   lowBalanceThreshold?: string | null;
 }
+
+export const rateLimitCeiling = (settings: PartnerSettings, environment: Environment): number =>
+  settings.rateLimitCeilingPerMinute ?? DEFAULT_RATE_LIMIT_CEILING[environment];
 
 /** Live deliveries move real outcomes: only https. Sandbox also takes http so partners can test locally. */
 export function webhookUrlProblem(url: string, environment: Environment): string | null {

@@ -7,11 +7,13 @@ import { Money } from '../money/money';
 import { currencyOf } from '../corridor/corridor';
 import { KeyScope, MAX_ACTIVE_SCOPED_KEYS, MAX_KEY_LABEL_LENGTH } from './scoped-key';
 import {
+  MAX_RATE_LIMIT_PER_MINUTE,
   PartnerSettings,
   SECRET_ROTATION_OVERLAP_MS,
   SettingsChange,
   defaultSettings,
   lowBalanceThresholdProblem,
+  rateLimitCeiling,
   webhookUrlProblem,
 } from './partner-settings';
 
@@ -33,7 +35,14 @@ export interface PartnerState {
 
 export type PartnerCommand =
   | { type: 'OnboardPartner'; partnerId: string; name: string; corridor: Corridor; sandboxKey: IssuedKey; at: string }
-  | { type: 'ChangeKycStatus'; status: 'approved' | 'suspended'; candidateLiveKey: IssuedKey; at: string }
+  | {
+      type: 'ChangeKycStatus';
+      status: 'approved' | 'suspended';
+      /** Issued on the first approval; null: the partner claims its first live key itself (ClaimLiveKey). */
+      candidateLiveKey: IssuedKey | null;
+      at: string;
+    }
+  | { type: 'ClaimLiveKey'; key: IssuedKey; /** The sandbox main key that asked. */ mainKeyUsed: string; at: string }
   | {
       type: 'RegenerateKey';
       environment: Environment;
@@ -96,10 +105,24 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
         data: { partnerId, status: command.status, changedAt: command.at },
       };
       const firstApproval = command.status === 'approved' && !state.activeKeys.live;
-      if (!firstApproval) return accept(changed);
+      if (!firstApproval || !command.candidateLiveKey) return accept(changed);
       return accept<PartnerEvent>(changed, {
         type: 'ApiKeyIssued',
         data: { partnerId, environment: 'live', ...command.candidateLiveKey, issuedAt: command.at },
+      });
+    }
+    case 'ClaimLiveKey': {
+      const revoked = mainKeyRevoked(state, 'sandbox', command.mainKeyUsed);
+      if (revoked) return refuse(revoked);
+      if (state.kycStatus !== 'approved')
+        return refuse(domainError('invalid_state', 'the live key can be claimed once KYC is approved'));
+      if (state.activeKeys.live)
+        return refuse(
+          domainError('invalid_state', 'the live key was already issued; it is shown once and never again'),
+        );
+      return accept({
+        type: 'ApiKeyIssued',
+        data: { partnerId, environment: 'live', ...command.key, issuedAt: command.at },
       });
     }
     case 'RegenerateKey': {
@@ -147,6 +170,8 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
     case 'ConfigurePartner': {
       const revoked = mainKeyRevoked(state, command.environment, command.mainKeyUsed);
       if (revoked) return refuse(revoked);
+      const ceilingProblem = rateLimitAboveCeiling(command, state.settings[command.environment]);
+      if (ceilingProblem) return refuse(ceilingProblem);
       return configure(partnerId, command, state.settings[command.environment], state.corridor);
     }
   }
@@ -162,6 +187,26 @@ function mainKeyRevoked(state: PartnerState, environment: Environment, mainKeyUs
   return domainError(
     'invalid_api_key',
     `the ${environment} API key that made this request was revoked while it was handled; nothing was changed`,
+  );
+}
+
+/**
+ * A partner sets its own limit only up to the ceiling the back office set (or the environment's
+ * default ceiling); only the back office (no main key) moves the ceiling.
+ */
+function rateLimitAboveCeiling(
+  command: Extract<PartnerCommand, { type: 'ConfigurePartner' }>,
+  current: PartnerSettings,
+): DomainError | null {
+  const { changes, environment, mainKeyUsed } = command;
+  if (mainKeyUsed === null) return null;
+  if (changes.rateLimitCeilingPerMinute !== undefined)
+    return domainError('validation_failed', 'rate_limit_ceiling: set by the back office only');
+  const ceiling = rateLimitCeiling(current, environment);
+  if (changes.rateLimitPerMinute === undefined || changes.rateLimitPerMinute <= ceiling) return null;
+  return domainError(
+    'validation_failed',
+    `rate_limit_per_minute: at most ${ceiling}, the ceiling of your ${environment} keys; ask us to raise it`,
   );
 }
 
@@ -250,13 +295,11 @@ function configure(
     const problem = webhookUrlProblem(changes.webhookUrl, environment);
     if (problem) return refuse(domainError('validation_failed', problem));
   }
-  if (
-    changes.rateLimitPerMinute !== undefined &&
-    (!Number.isInteger(changes.rateLimitPerMinute) ||
-      changes.rateLimitPerMinute < 1 ||
-      changes.rateLimitPerMinute > 100_000)
-  ) {
-    return refuse(domainError('validation_failed', 'rate_limit: an integer from 1 to 100000 requests per minute'));
+  for (const value of [changes.rateLimitPerMinute, changes.rateLimitCeilingPerMinute]) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > MAX_RATE_LIMIT_PER_MINUTE)) {
+      const detail = `rate_limit: an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE} requests per minute`;
+      return refuse(domainError('validation_failed', detail));
+    }
   }
   let threshold = changes.lowBalanceThreshold;
   if (threshold !== undefined && threshold !== null) {
@@ -274,6 +317,11 @@ function configure(
     effective.ipAllowlist = changes.ipAllowlist;
   if (changes.rateLimitPerMinute !== undefined && changes.rateLimitPerMinute !== current.rateLimitPerMinute)
     effective.rateLimitPerMinute = changes.rateLimitPerMinute;
+  if (
+    changes.rateLimitCeilingPerMinute !== undefined &&
+    changes.rateLimitCeilingPerMinute !== current.rateLimitCeilingPerMinute
+  )
+    effective.rateLimitCeilingPerMinute = changes.rateLimitCeilingPerMinute;
   if (threshold !== undefined && threshold !== (current.lowBalanceThreshold ?? null))
     effective.lowBalanceThreshold = threshold;
   const events: PartnerEvent[] = [];
@@ -347,6 +395,9 @@ export function applySettingsChange(settings: PartnerSettings, changes: Settings
     ...(changes.webhookUrl !== undefined ? { webhookUrl: changes.webhookUrl } : {}),
     ...(changes.ipAllowlist !== undefined ? { ipAllowlist: changes.ipAllowlist } : {}),
     ...(changes.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: changes.rateLimitPerMinute } : {}),
+    ...(changes.rateLimitCeilingPerMinute !== undefined
+      ? { rateLimitCeilingPerMinute: changes.rateLimitCeilingPerMinute }
+      : {}),
     ...(changes.lowBalanceThreshold !== undefined ? { lowBalanceThreshold: changes.lowBalanceThreshold } : {}),
   };
 }

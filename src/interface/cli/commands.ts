@@ -25,7 +25,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   'partner kyc': {
     usage: '<partner_id> --status <approved|suspended>',
-    summary: 'Set KYC status; approving prints the live_api_key.',
+    summary:
+      'Set KYC status; an owner approving prints the live_api_key, otherwise the partner claims it with its sandbox key.',
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: { status: { type: 'string', kind: 'kyc-status', required: true } },
     build: (a) => ({
@@ -88,7 +89,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     usage:
       '<partner_id> --environment <sandbox|live> --label <text> --scope <read_only|transact> [--per-order-max <decimal>] [--daily-max <decimal>] [--rate-limit <n>] [--expires-at <date-time>]',
     summary:
-      "Create a restricted key (caps in the wallet currency, daily = rolling 24 hours; --rate-limit: requests per minute of its own, at most the environment's); prints api_key, shown once.",
+      "Owners: create a restricted key (--expires-at required, and both caps for transact; caps in the wallet currency, daily = rolling 24 hours; --rate-limit: requests per minute of its own, at most the environment's); prints api_key, shown once.",
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: {
       environment: { type: 'string', kind: 'environment', required: true },
@@ -228,7 +229,8 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'partner configure': {
     usage:
       '<partner_id> --environment <sandbox|live> [--webhook-url <url>] [--ip-allowlist <cidr,...>] [--rate-limit <n>] [--rotate-webhook-secret]',
-    summary: 'Change webhook URL, IP allowlist or rate limit; prints webhook_secret when one is created or rotated.',
+    summary:
+      "Change webhook URL, IP allowlist or rate limit (also the ceiling of the partner's own); an owner sees webhook_secret when one is created or rotated.",
     positionals: [{ name: 'partner_id', kind: 'id' }],
     options: {
       environment: { type: 'string', kind: 'environment', required: true },

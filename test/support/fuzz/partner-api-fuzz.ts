@@ -195,7 +195,7 @@ function validBody(schema: Schema, operationPath: string): Record<string, Json> 
   if (operationPath.endsWith('/pay-bill')) body.amount = 500;
   if (operationPath.endsWith('/settings')) {
     for (const name of Object.keys(body)) delete body[name];
-    body.rate_limit_per_minute = 600;
+    body.rate_limit_per_minute = 120;
   }
   return body;
 }

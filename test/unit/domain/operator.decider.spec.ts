@@ -146,6 +146,7 @@ describe('roles', () => {
     expect(ROLE_PERMISSIONS.owner).toEqual([
       'read',
       'manage_partners',
+      'issue_credentials',
       'move_money',
       'resend_webhooks',
       'run_projections',
@@ -162,5 +163,9 @@ describe('roles', () => {
     expect(movers).toEqual(['owner', 'operator']);
     expect(mayDo('engineer', 'manage_partners')).toBe(false);
     expect(mayDo('operator', 'manage_operators')).toBe(false);
+    const issuers = (['owner', 'operator', 'finance', 'engineer'] as const).filter((role) =>
+      mayDo(role, 'issue_credentials'),
+    );
+    expect(issuers).toEqual(['owner']);
   });
 });

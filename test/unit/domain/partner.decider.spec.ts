@@ -127,6 +127,14 @@ describe('a partner and its API keys', () => {
       expect(state.kycStatus).toBe('suspended');
     });
 
+    it('an approval without a candidate key issues none: the partner claims it', () => {
+      const state = partner
+        .given(...onboardedPartner)
+        .when({ type: 'ChangeKycStatus', status: 'approved', candidateLiveKey: null, at: AT })
+        .then(kycChanged('approved'));
+      expect(state.activeKeys.live).toBeUndefined();
+    });
+
     it('a partner suspended before any approval gets its live key on its first approval', () => {
       partner
         .given(...onboardedPartner, kycChanged('suspended'))
@@ -371,6 +379,114 @@ describe('a partner and its API keys', () => {
         .given(...onboardedPartner)
         .when(revoke)
         .thenRefused('not_found');
+    });
+  });
+
+  describe('claiming the first live key', () => {
+    const claim = (mainKeyUsed = 'key_sbx_1'): PartnerCommand => ({
+      type: 'ClaimLiveKey',
+      key: key('key_live_9'),
+      mainKeyUsed,
+      at: AT,
+    });
+
+    it('issues the live key to the partner once KYC is approved', () => {
+      const state = partner
+        .given(...onboardedPartner, kycChanged('approved'))
+        .when(claim())
+        .then(issued('live', 'key_live_9'));
+      expect(state.activeKeys.live).toBe('key_live_9');
+    });
+
+    it('refuses before approval, while suspended, and once a live key was issued', () => {
+      partner
+        .given(...onboardedPartner)
+        .when(claim())
+        .thenRefused('invalid_state', /KYC is approved/);
+      partner
+        .given(...onboardedPartner, kycChanged('suspended'))
+        .when(claim())
+        .thenRefused('invalid_state');
+      partner
+        .given(...approvedPartner)
+        .when(claim())
+        .thenRefused('invalid_state', /already issued/);
+    });
+
+    it('refuses a sandbox key revoked while the claim was handled', () => {
+      partner
+        .given(
+          ...onboardedPartner,
+          kycChanged('approved'),
+          revoked('sandbox', 'key_sbx_1'),
+          issued('sandbox', 'key_sbx_2'),
+        )
+        .when(claim('key_sbx_1'))
+        .thenRefused('invalid_api_key');
+    });
+  });
+
+  describe('the rate-limit ceiling', () => {
+    const configure = (
+      changes: { rateLimitPerMinute?: number; rateLimitCeilingPerMinute?: number },
+      mainKeyUsed: string | null,
+      environment: Environment = 'live',
+    ): PartnerCommand => ({
+      type: 'ConfigurePartner',
+      environment,
+      changes,
+      newSecret: null,
+      mainKeyUsed,
+      at: AT,
+    });
+    const settingsChanged = (environment: Environment, changes: Record<string, number>) => ({
+      type: 'PartnerSettingsChanged' as const,
+      data: { partnerId: PARTNER, environment, changes, changedAt: AT },
+    });
+
+    it('lets the partner lower its limit and raise it back up to the ceiling the back office set', () => {
+      const throttled = [
+        ...approvedPartner,
+        settingsChanged('live', { rateLimitPerMinute: 10, rateLimitCeilingPerMinute: 10 }),
+      ];
+      partner
+        .given(...throttled)
+        .when(configure({ rateLimitPerMinute: 5 }, 'key_live_1'))
+        .then(settingsChanged('live', { rateLimitPerMinute: 5 }));
+      partner
+        .given(...throttled, settingsChanged('live', { rateLimitPerMinute: 5 }))
+        .when(configure({ rateLimitPerMinute: 10 }, 'key_live_1'))
+        .then(settingsChanged('live', { rateLimitPerMinute: 10 }));
+    });
+
+    it("refuses the partner a limit above the back office's ceiling, or the environment's default ceiling", () => {
+      const throttled = [
+        ...approvedPartner,
+        settingsChanged('live', { rateLimitPerMinute: 10, rateLimitCeilingPerMinute: 10 }),
+      ];
+      partner
+        .given(...throttled)
+        .when(configure({ rateLimitPerMinute: 11 }, 'key_live_1'))
+        .thenRefused('validation_failed', /at most 10/);
+      partner
+        .given(...approvedPartner)
+        .when(configure({ rateLimitPerMinute: 601 }, 'key_live_1'))
+        .thenRefused('validation_failed', /at most 600/);
+      partner
+        .given(...approvedPartner)
+        .when(configure({ rateLimitPerMinute: 121 }, 'key_sbx_1', 'sandbox'))
+        .thenRefused('validation_failed', /at most 120/);
+    });
+
+    it('lets only the back office move the ceiling', () => {
+      partner
+        .given(...approvedPartner)
+        .when(configure({ rateLimitCeilingPerMinute: 5000 }, 'key_live_1'))
+        .thenRefused('validation_failed', /back office only/);
+      partner
+        .given(...approvedPartner)
+        .when(configure({ rateLimitPerMinute: 5000, rateLimitCeilingPerMinute: 5000 }, null))
+        .then(settingsChanged('live', { rateLimitPerMinute: 5000, rateLimitCeilingPerMinute: 5000 }));
     });
   });
 });

@@ -77,7 +77,9 @@ async function changeKyc(status) {
   if (!partner) return;
   const question =
     status === 'approved'
-      ? `Approve KYC of ${partner.name}? Their live wallet starts moving real money, and a live API key is issued (shown once).`
+      ? may('issue_credentials')
+        ? `Approve KYC of ${partner.name}? Their live wallet starts moving real money, and a live API key is issued (shown once).`
+        : `Approve KYC of ${partner.name}? Their live wallet starts moving real money; they claim their live API key with their sandbox key.`
       : `Suspend ${partner.name}? Their live key stops working at once.`;
   if (!confirmed(question)) return;
   const answer = await api('POST', `/partners/${seg(partner.partner_id)}/kyc`, { body: { status } });
@@ -131,13 +133,18 @@ async function loadSettings() {
 function showSettings(settings) {
   $('settings-webhook').value = settings.webhook_url ?? '';
   $('settings-allowlist').value = settings.ip_allowlist.join('\n');
-  $('settings-rate').value = String(settings.rate_limit_per_minute);
+  $('settings-rate').value = String(settings.rate_limit_ceiling_per_minute);
+  $('settings-rate').dataset.loaded = String(settings.rate_limit_ceiling_per_minute);
+  $('settings-partner-rate').textContent = `The partner's own limit: ${settings.rate_limit_per_minute} a minute.`;
   const rotation = settings.previous_webhook_secret_valid_until
     ? ` The previous secret also signs until ${when(settings.previous_webhook_secret_valid_until)} UTC.`
     : '';
   $('settings-state').textContent =
-    (settings.webhook_secret_set ? 'A webhook secret is set.' : 'No webhook secret yet: saving a URL creates one.') +
-    rotation;
+    (settings.webhook_secret_set
+      ? 'A webhook secret is set.'
+      : may('issue_credentials')
+        ? 'No webhook secret yet: saving a URL creates one.'
+        : 'No webhook secret yet: the partner sets its first webhook URL, which creates it.') + rotation;
   if (typeof settings.webhook_secret === 'string')
     showSecret(`Webhook secret of ${session.partner?.name ?? ''} (${settings.environment}).`, settings.webhook_secret);
   // Until the settings are on screen, the form cannot send empty fields over the saved ones; a role that
@@ -230,9 +237,11 @@ export function wirePartners() {
     const allowlist = $('settings-allowlist')
       .value.split(/[\s,]+/)
       .filter(Boolean);
-    const rate = Number($('settings-rate').value);
+    // The ceiling is sent only when changed: sending it sets the partner's own limit to it too.
+    const rate = $('settings-rate').value;
+    const ceiling = rate === $('settings-rate').dataset.loaded ? {} : { rate_limit: Number(rate) };
     return saveSettings(
-      { webhook_url: url === '' ? null : url, ip_allowlist: allowlist, rate_limit: rate },
+      { webhook_url: url === '' ? null : url, ip_allowlist: allowlist, ...ceiling },
       'Settings saved.',
     );
   });

@@ -16,6 +16,7 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
 const ASKED: Record<Permission, string> = {
   read: 'read the back office',
   manage_partners: "onboard partners or change a partner's KYC, keys or settings",
+  issue_credentials: "obtain a partner's API keys or webhook secret",
   move_money: 'credit wallets or resolve held orders',
   resend_webhooks: 're-send webhooks',
   run_projections: 'rebuild read models',

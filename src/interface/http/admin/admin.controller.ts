@@ -44,6 +44,7 @@ import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webho
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { isEnvironment } from '../../../domain/shared/environment';
+import { mayDo } from '../../../domain/back-office/operator-role';
 import { CurrentIdentity, CurrentOperator } from './operator.decorator';
 import { OperatorIdentity, actorOf } from '../../../application/back-office/operator-identity';
 import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
@@ -76,13 +77,14 @@ export class AdminController {
   @Post('partners/:id/kyc')
   @HttpCode(200)
   @RequiresPermission('manage_partners')
-  changeKyc(@Param('id') id: string, @Body() body: KycDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new ChangeKycStatus(id, body.status, operator));
+  changeKyc(@Param('id') id: string, @Body() body: KycDto, @CurrentIdentity() identity: OperatorIdentity) {
+    const issueLiveKey = mayDo(identity.role, 'issue_credentials');
+    return this.commands.execute(new ChangeKycStatus(id, body.status, actorOf(identity), issueLiveKey));
   }
 
   @Post('partners/:id/keys/regenerate')
   @HttpCode(200)
-  @RequiresPermission('manage_partners')
+  @RequiresPermission('issue_credentials')
   regenerateKey(@Param('id') id: string, @Body() body: RegenerateKeyDto, @CurrentOperator() operator: Actor) {
     return this.commands.execute(
       new RegenerateApiKey(id, body.environment, operator, body.keep_restricted_keys === true),
@@ -92,7 +94,7 @@ export class AdminController {
   /** Restricted keys: the same as the partner's own POST/GET/DELETE /v1/partner/keys, for any environment. */
   @Post('partners/:id/keys')
   @HttpCode(201)
-  @RequiresPermission('manage_partners')
+  @RequiresPermission('issue_credentials')
   createScopedKey(@Param('id') id: string, @Body() body: AdminCreateScopedKeyDto, @CurrentOperator() operator: Actor) {
     const { environment, ...request } = body;
     return this.commands.execute(new CreateScopedKey(id, environment, request, operator));
@@ -135,7 +137,13 @@ export class AdminController {
 
   @Patch('partners/:id/settings')
   @RequiresPermission('manage_partners')
-  configure(@Param('id') id: string, @Body() body: ConfigurePartnerDto, @CurrentOperator() operator: Actor) {
+  configure(@Param('id') id: string, @Body() body: ConfigurePartnerDto, @CurrentIdentity() identity: OperatorIdentity) {
+    const maySeeSecret = mayDo(identity.role, 'issue_credentials');
+    if (body.rotate_webhook_secret === true && !maySeeSecret)
+      throw new ServiceError(
+        'role_forbidden',
+        `${identity.name} has the role ${identity.role}, which may not rotate a webhook secret: the partner rotates its own`,
+      );
     return this.commands.execute(
       new ConfigurePartner(
         id,
@@ -143,10 +151,13 @@ export class AdminController {
         {
           webhookUrl: body.webhook_url,
           ipAllowlist: body.ip_allowlist,
+          // The back office's limit is also the ceiling: the partner may lower it, never raise it past.
           rateLimitPerMinute: body.rate_limit,
+          rateLimitCeilingPerMinute: body.rate_limit,
           rotateWebhookSecret: body.rotate_webhook_secret,
         },
-        operator,
+        actorOf(identity),
+        { maySeeSecret },
       ),
     );
   }

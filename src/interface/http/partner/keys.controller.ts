@@ -6,8 +6,16 @@ import { MainKeyRequirement } from '../../../application/auth/main-key-requireme
 import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
 import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
 import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
+import { ClaimLiveKey } from '../../../application/partners/claim-live-key';
+import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
-import { CreateScopedKeyDto, RevokedKeyDto, ScopedKeyListDto, ScopedKeyResponseDto } from './dto/scoped-key.dto';
+import {
+  ClaimedLiveKeyDto,
+  CreateScopedKeyDto,
+  RevokedKeyDto,
+  ScopedKeyListDto,
+  ScopedKeyResponseDto,
+} from './dto/scoped-key.dto';
 import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
@@ -41,6 +49,24 @@ export class KeysController {
     return this.commands.execute(
       new CreateScopedKey(caller.partnerId, caller.environment, body, { type: 'partner_key', id: caller.keyId }),
     );
+  }
+
+  @Post('live-key')
+  @HttpCode(201)
+  @ApiOperation({
+    summary:
+      'Once KYC is approved, your first live key, asked for with your sandbox main key; it is shown once and to you only',
+    operationId: 'claimLiveKey',
+  })
+  @ApiCreatedResponse({ type: ClaimedLiveKeyDto, description: 'The live key, shown this once' })
+  @ApiErrorResponses({
+    409: 'invalid_state: not asked with the sandbox key, KYC not approved yet, or the live key was already issued',
+  })
+  async claimLiveKey(@CurrentCaller() caller: Caller) {
+    await this.mainKey.check(caller, 'claim the live key');
+    if (caller.environment !== 'sandbox')
+      throw new ServiceError('invalid_state', 'the live key is claimed with your sandbox main key');
+    return this.commands.execute(new ClaimLiveKey(caller.partnerId, caller.keyId));
   }
 
   @Get('keys')

@@ -1,11 +1,22 @@
 // @ts-check
 // Restricted keys of the key's environment (only the main key manages them): create one with a
-// scope, caps, a label and an expiry, shown once; the list with last use and usage; revoke.
+// scope, caps, a label and an expiry, shown once; the list with who made each key, last use and
+// usage; revoke. With the sandbox main key, the first live key is claimed here once KYC is approved.
 import { ApiError, api, seg } from './api.js';
 import { $, cell, guarded, notify, onClick, onSubmit, when } from './page.js';
 
 /** @param {string | null | undefined} value */
 const orDash = (value) => (value === null || value === undefined || value === '' ? '—' : value);
+
+/** @param {{ type: string, id: string } | null} creator */
+const createdBy = (creator) =>
+  creator === null
+    ? '—'
+    : creator.type === 'operator'
+      ? `back office: ${creator.id}`
+      : creator.type === 'partner_key'
+        ? 'you'
+        : creator.id;
 
 export async function loadKeys() {
   let list;
@@ -21,6 +32,7 @@ export async function loadKeys() {
   }
   $('keys-managed-elsewhere').hidden = true;
   $('keys-panel').hidden = false;
+  $('live-key-claim').hidden = list.environment !== 'sandbox';
   $('key-caps-currency').textContent = list.currency;
   const body = $('keys');
   body.replaceChildren();
@@ -50,6 +62,7 @@ export async function loadKeys() {
       cell('td', key.expires_at ? when(key.expires_at) : 'never'),
       cell('td', key.status, `key-status ${key.status}`),
       cell('td', when(key.created_at)),
+      cell('td', createdBy(key.created_by), 'created-by'),
       // `last_used_at` is null for a key never used.
       cell('td', key.last_used_at ? when(key.last_used_at) : 'never', 'last-used'),
       cell('td', `${key.spent_last_24h} ${list.currency}`, 'number'),
@@ -87,6 +100,14 @@ async function createKey() {
   await loadKeys();
 }
 
+async function claimLiveKey() {
+  const claimed = await api('POST', '/live-key');
+  $('new-key-title').textContent = `Your live key (${claimed.key_id}).`;
+  $('new-key-value').textContent = claimed.api_key;
+  $('new-key').hidden = false;
+  notify('Live key issued: store it now.');
+}
+
 /** @param {Record<string, any>} key */
 async function revokeKey(key) {
   if (!window.confirm(`Revoke “${key.label}” (${key.key_id})? Every request with it is refused from now on.`)) return;
@@ -103,6 +124,7 @@ function showCaps() {
 
 export function wireKeys() {
   onSubmit('key-form', createKey);
+  onClick('claim-live-key', claimLiveKey);
   $('key-form').elements.namedItem('scope').addEventListener('change', showCaps);
   onClick('new-key-done', () => {
     $('new-key-value').textContent = '';

@@ -20,6 +20,8 @@ export function showSettings(settings) {
     rotation;
   $('ip-allowlist').value = settings.ip_allowlist.join('\n');
   $('rate-limit').value = String(settings.rate_limit_per_minute);
+  $('rate-limit').max = String(settings.rate_limit_ceiling_per_minute);
+  $('rate-limit-ceiling').textContent = String(settings.rate_limit_ceiling_per_minute);
   session.threshold = settings.low_balance_threshold ?? null;
   $('low-balance-threshold').value = settings.low_balance_threshold ?? '';
   $('low-balance-state').textContent = settings.low_balance_threshold

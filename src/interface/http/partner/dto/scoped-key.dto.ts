@@ -20,6 +20,7 @@ import {
   MainKeyResource,
   ScopedKeyResource,
 } from '../../../../application/keys/scoped-key-resource';
+import { ClaimedLiveKeyResource } from '../../../../application/partners/claim-live-key';
 import { KEY_SCOPES, KeyScope, MAX_KEY_LABEL_LENGTH } from '../../../../domain/partner/scoped-key';
 import { ResponseOf } from '../../openapi/response-of';
 
@@ -196,4 +197,13 @@ export class ScopedKeyListDto implements ResponseOf<ScopedKeyListResource, Scope
 export class RevokedKeyDto implements ResponseOf<RevokedKeyResource, RevokedKeyDto> {
   @ApiProperty({ type: 'string' }) key_id!: string;
   @ApiProperty({ type: 'boolean', enum: [true] }) revoked!: true;
+}
+
+@ApiSchema({ name: 'ClaimedLiveKey', description: 'Your first live key: shown this once, never stored.' })
+export class ClaimedLiveKeyDto implements ResponseOf<ClaimedLiveKeyResource, ClaimedLiveKeyDto> {
+  @ApiProperty({ type: 'string' }) partner_id!: string;
+  @ApiProperty({ type: 'string', enum: ['live'] }) environment!: 'live';
+  @ApiProperty({ type: 'string' }) key_id!: string;
+  @ApiProperty({ type: 'string', description: 'the key: it is not stored and cannot be shown again' })
+  api_key!: string;
 }

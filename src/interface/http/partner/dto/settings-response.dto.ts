@@ -38,6 +38,14 @@ export class PartnerSettingsDto implements ResponseOf<PartnerSettingsResource, P
   rate_limit_per_minute!: number;
 
   @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description:
+      'The most rate_limit_per_minute may be set to: the ceiling we set for your keys of this environment (by default 600 live, 120 sandbox)',
+  })
+  rate_limit_ceiling_per_minute!: number;
+
+  @ApiProperty({
     type: 'string',
     nullable: true,
     description:

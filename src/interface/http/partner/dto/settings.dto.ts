@@ -31,14 +31,15 @@ export class UpdateSettingsDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,
-    maximum: 600,
-    description: 'Requests per minute for this key (1 to 600 through this API)',
+    maximum: 100_000,
+    description:
+      'Requests per minute for the keys of this environment together, at most rate_limit_ceiling_per_minute (see GET /v1/partner/settings); above it: 400 validation_failed',
     example: 60,
   })
   @IsOptional()
   @IsInt({ message: 'must be an integer' })
   @Min(1, { message: 'must be at least 1' })
-  @Max(600, { message: 'must be at most 600; ask us for more' })
+  @Max(100_000, { message: 'must be at most 100000' })
   rate_limit_per_minute?: number;
 
   @ApiPropertyOptional({
