@@ -69,7 +69,10 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
   observeRequests(adapter.getInstance(), config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
-    logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel),
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : new PinoNestLogger(config.logLevel, [config.adminToken, config.apiKeySecret]),
     bufferLogs: false,
     bodyParser: false,
   });
