@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expectRefusal } from '../support/error-assertions';
 import {
   LiveUpstream,
@@ -86,6 +88,27 @@ describe('partner answers name no provider (Setu simulator over HTTP)', () => {
       'Bangalore Electricity Supply Company (BESCOM) could not be asked for the bill at the moment; retry later',
     );
     expectNeutral(refused.text);
+  });
+
+  it('the agent tool answers the same neutral detail in its error result', async () => {
+    const mcp = new Client({ name: 'neutral-detail', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.url}/v1/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${liveKey}` } },
+      }),
+    );
+    try {
+      const result = await mcp.callTool({
+        name: 'service_get_bill_info',
+        arguments: { biller_id: 1005, consumer_number: bescom('0006') },
+      });
+      expect(result.isError).toBe(true);
+      const text = JSON.stringify(result.content);
+      expect(text).toContain('provider_unavailable');
+      expectNeutral(text);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('a bill with nothing due names no provider text', async () => {

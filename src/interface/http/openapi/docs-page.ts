@@ -15,13 +15,18 @@ const ASSETS: Record<string, string> = {
 };
 
 /**
+ * The one `<style>` element Swagger UI's bundle adds, allowed by its hash alone (a new swagger-ui-dist that
+ * changes it shows up as a policy violation in test/integration/docs-page-browser.spec.ts, with the new hash).
+ */
+const SWAGGER_UI_STYLE_HASH = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/**
  * The console's headers (docs/decisions/0132-docs-page-headers.md): only its own scripts, never framed.
  * Swagger UI's style sheet draws its icons as data: images, so those are allowed; nothing else is.
  */
 const DOCS_PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   ...STATIC_PAGE_SECURITY_HEADERS,
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self' ${SWAGGER_UI_STYLE_HASH}; img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
 };
 
 /**
