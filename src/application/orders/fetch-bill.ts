@@ -95,7 +95,9 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfoReso
       if (error instanceof BillFetchUnsupportedError) {
         throw new ServiceError(
           'invalid_state',
-          `${biller.name} bills cannot be fetched in ${caller.environment}; no bill can be paid for it until this is resolved`,
+          error.refusal === 'convenience_fee'
+            ? `${biller.name} charges a customer convenience fee on top of the bill, which this service cannot show or collect; its bills cannot be paid here`
+            : `${biller.name} bills cannot be fetched in ${caller.environment}, so none can be paid here for now; contact us`,
         );
       }
       throw error;
