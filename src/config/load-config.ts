@@ -78,8 +78,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     problems.push('ADMIN_TOKEN is required outside embedded mode (every replica must accept the same operator token)');
   }
   const adminToken = env.ADMIN_TOKEN || (problems.length === 0 ? keptSecret(dataDir, 'admin-token') : '');
-  if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '' && env.ADMIN_TOKEN.length < 16)
-    problems.push('ADMIN_TOKEN must be at least 16 characters');
+  if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '' && env.ADMIN_TOKEN.length < ADMIN_TOKEN_MIN_LENGTH)
+    problems.push(
+      `ADMIN_TOKEN (the break-glass owner token) must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters, for example openssl rand -hex 24`,
+    );
 
   const config: ServiceConfig = {
     port: integer('PORT', 3000, 0, 65535),
@@ -283,6 +285,9 @@ function isProxyEntry(entry: string): boolean {
 }
 
 /** A secret generated at first start and kept (mode 600) in the data folder. */
+/** The break-glass token opens everything: as long as the key-hashing secret (docs/decisions/0131-break-glass-token-hardening.md). */
+const ADMIN_TOKEN_MIN_LENGTH = 32;
+
 function keptSecret(dataDir: string, name: string): string {
   const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();

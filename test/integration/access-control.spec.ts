@@ -197,7 +197,7 @@ describe('IP allowlist behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () =
 });
 
 describe('the trusted-proxy setting', () => {
-  const base = { EVENT_STORE: 'embedded', API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(16) };
+  const base = { EVENT_STORE: 'embedded', API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(32) };
 
   it('takes proxy addresses and CIDR ranges, IPv4 and IPv6', () => {
     expect(

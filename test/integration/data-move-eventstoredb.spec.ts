@@ -42,7 +42,7 @@ const openFor = (database: TestDatabase): Promise<SqlDatabase> =>
       DATABASE_URL: database.connectionString,
       EVENTSTORE_CONNECTION_STRING: 'esdb://unused',
       API_KEY_SECRET: 'k'.repeat(32),
-      ADMIN_TOKEN: 'a'.repeat(16),
+      ADMIN_TOKEN: 'a'.repeat(32),
     }),
   );
 

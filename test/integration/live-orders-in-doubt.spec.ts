@@ -414,7 +414,7 @@ describe('live orders in doubt, with a service restart in the middle (simulator 
       service = await restart(service);
 
       service.clock.advance(DAY_MS);
-      const report = await service.admin('GET', `/providers/reconciliation?date=${day}`);
+      const report = await service.admin('POST', '/providers/reconciliation', { date: day });
       expect(report.status).toBe(200);
       expect(report.body).toMatchObject({
         complete: true,

@@ -267,7 +267,9 @@ describe('live orders through a Reloadly-protocol provider (simulator over HTTP,
       consumer_number: '1234560001',
     });
     expectRefusal(answer, 409, 'invalid_state');
-    expect(answer.body.detail).toContain('cannot fetch outstanding bills');
+    expect(answer.body.detail).toBe(
+      'Bangalore Electricity Supply Company (BESCOM) bills cannot be fetched in live, so none can be paid here for now; contact us',
+    );
   });
 
   it('leaves every money invariant intact after all of the above', async () => {

@@ -118,9 +118,7 @@ describe('live routes: which provider and upstream id serve each operator and bi
     await setRoute(service, { kind: 'operator', id: 102, provider: 'dtone', upstream_id: 'IN-JIO' });
     const answer = await topup(102, '0001');
     expectRefusal(answer, 503, 'provider_unavailable');
-    expect(answer.body.detail).toBe(
-      'operator 102 is routed to provider dtone, which is not configured; no money was moved',
-    );
+    expect(answer.body.detail).toBe('operator 102 cannot be served at the moment; no money was moved; retry later');
     expect(
       (await service.admin('GET', '/routes')).body.routes.find((route: { id: number }) => route.id === 102),
     ).toMatchObject({ provider: 'dtone', provider_configured: false });

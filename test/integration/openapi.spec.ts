@@ -493,6 +493,22 @@ describe('the OpenAPI document of the partner API', () => {
       expect(init.text).toContain('/v1/partner/openapi.json');
     });
 
+    it("has the console's security headers: its own scripts only, this service only, never framed", async () => {
+      for (const path of ['/docs', '/docs/', '/docs/swagger-ui-init.js', '/docs/assets/swagger-ui-bundle.js']) {
+        const answer = await service.request('GET', path);
+        expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+        const policy = answer.headers.get('content-security-policy') ?? '';
+        expect(policy).toContain("frame-ancestors 'none'");
+        expect(policy).toContain("script-src 'self'");
+        expect(policy).toContain("default-src 'none'");
+        expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+        expect(answer.headers.get('x-frame-options')).toBe('DENY');
+        expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+        expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      }
+    });
+
     it('serves no other file from the Swagger UI folder', async () => {
       expect((await service.request('GET', '/docs/assets/package.json')).status).toBe(404);
       expect((await service.request('GET', '/docs/assets/..%2F..%2Fpackage.json')).status).toBe(404);

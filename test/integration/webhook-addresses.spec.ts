@@ -174,7 +174,7 @@ describe('webhook targets must be permitted addresses in every environment', () 
 
   it('the service waits about 10 seconds for an answer by default', () => {
     expect(
-      loadConfig({ EVENT_STORE: 'embedded', API_KEY_SECRET: 'x'.repeat(32), ADMIN_TOKEN: 'y'.repeat(16) })
+      loadConfig({ EVENT_STORE: 'embedded', API_KEY_SECRET: 'x'.repeat(32), ADMIN_TOKEN: 'y'.repeat(32) })
         .webhookTimeoutMs,
     ).toBe(10_000);
   });

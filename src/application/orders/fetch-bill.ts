@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
@@ -50,6 +50,8 @@ export class FetchBill extends Command<BillInfoResource> {
 /** Step 1 of a bill payment: asks the biller for the outstanding amount and remembers it for pay-bill. */
 @CommandHandler(FetchBill)
 export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfoResource> {
+  private readonly logger = new Logger('Bills');
+
   constructor(
     @Inject(CATALOG) private readonly catalog: Catalog,
     private readonly routing: OrderRouting,
@@ -71,22 +73,31 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfoReso
         now,
       );
     } catch (error) {
+      // The provider's own words go to the log only: the partner's detail names no provider, path or upstream text.
+      if (
+        error instanceof ProviderUnavailableError ||
+        error instanceof NoBillDueError ||
+        error instanceof BillFetchUnsupportedError
+      )
+        this.logger.warn(`bill fetch for biller ${biller.id} failed: ${error.message}`);
       if (error instanceof ProviderUnavailableError)
         throw new ServiceError(
           'provider_unavailable',
-          `${biller.name} could not be asked for the bill: ${error.message}`,
+          `${biller.name} could not be asked for the bill at the moment; retry later`,
         );
       // The spec's code for "nothing to pay": the same answer pay-bill gives a 0.00 bill
       // (docs/decisions/0013-nothing-due-422.md).
       if (error instanceof NoBillDueError)
         throw new ServiceError(
           'amount_out_of_range',
-          `nothing is due on this bill: ${biller.name} reports no bill due for consumer_number ${consumerNumber} (${error.message}); there is nothing to pay`,
+          `nothing is due on this bill: ${biller.name} reports no bill due for consumer_number ${consumerNumber}; there is nothing to pay`,
         );
       if (error instanceof BillFetchUnsupportedError) {
         throw new ServiceError(
           'invalid_state',
-          `${biller.name} bills cannot be fetched in ${caller.environment}: ${error.message}; no bill can be paid for it until a provider that fetches bills serves it`,
+          error.refusal === 'convenience_fee'
+            ? `${biller.name} charges a customer convenience fee on top of the bill, which this service cannot show or collect; its bills cannot be paid here`
+            : `${biller.name} bills cannot be fetched in ${caller.environment}, so none can be paid here for now; contact us`,
         );
       }
       throw error;

@@ -143,9 +143,19 @@ export class ProviderNotSentError extends ProviderUnavailableError {
   }
 }
 
+/**
+ * Why bills of a biller cannot be fetched, as the partner may be told: the biller charges a customer
+ * convenience fee this service cannot show or collect (docs/decisions/0122-setu-convenience-fee.md), or any
+ * other reason of the provider's (the message, for the log only).
+ */
+export type BillFetchRefusal = 'convenience_fee' | 'not_fetchable';
+
 /** The provider cannot fetch bills of this biller: there is no bill to show, and none may be invented. */
 export class BillFetchUnsupportedError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly refusal: BillFetchRefusal = 'not_fetchable',
+  ) {
     super(message);
     this.name = 'BillFetchUnsupportedError';
   }

@@ -57,8 +57,8 @@ export interface RecordedReconciliationRun extends ReconciliationRun {
  */
 export interface ReconciliationRuns {
   record(run: ReconciliationRun): Promise<void>;
-  /** Newest first, at most `limit`; of one provider when given. */
-  recent(provider: string | null, limit: number): Promise<RecordedReconciliationRun[]>;
+  /** Newest first, at most `limit`; of one provider when given, of one UTC day (YYYY-MM-DD) when given. */
+  recent(provider: string | null, limit: number, day?: string): Promise<RecordedReconciliationRun[]>;
 }
 
 export const RECONCILIATION_RUNS = Symbol('ReconciliationRuns');

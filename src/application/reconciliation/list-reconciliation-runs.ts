@@ -69,7 +69,7 @@ export class ListReconciliationRunsHandler implements IQueryHandler<
   }
 }
 
-function runResource(run: RecordedReconciliationRun): ReconciliationRunResource {
+export function runResource(run: RecordedReconciliationRun): ReconciliationRunResource {
   return {
     run_id: run.runId,
     provider: run.provider,

@@ -1,9 +1,11 @@
+import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { RECONCILIATION_RUNS, ReconciliationRuns } from '../ports/reconciliation-runs.port';
+import { ServiceError } from '../shared/service-error';
+import { ReconciliationRunResource, runResource } from './list-reconciliation-runs';
 import { ProviderDays } from './provider-day';
-import { reportUnreadable } from './reconcile-provider';
-import { ReconciliationReport, reportOf } from './reconciliation-report';
 
-export class ShowReconciliation extends Query<ReconciliationReport> {
+export class ShowReconciliation extends Query<ReconciliationRunResource> {
   constructor(
     /** Null: the one configured provider that has a report. */
     readonly provider: string | null,
@@ -14,25 +16,25 @@ export class ShowReconciliation extends Query<ReconciliationReport> {
 }
 
 /**
- * One UTC day of a provider's report against our live orders, as a read (GET): the same report as a
- * run, but nothing is recorded (no finding, no run, no alert); `recorded` is 0.
+ * The latest recorded reconciliation run of a provider's UTC day (GET): a pure read of what the
+ * schedule or an operator's POST stored. It asks the provider nothing and writes nothing
+ * (docs/decisions/0133-reconciliation-read-is-stored.md); a day never run is 404.
  */
 @QueryHandler(ShowReconciliation)
-export class ShowReconciliationHandler implements IQueryHandler<ShowReconciliation, ReconciliationReport> {
-  constructor(private readonly days: ProviderDays) {}
+export class ShowReconciliationHandler implements IQueryHandler<ShowReconciliation, ReconciliationRunResource> {
+  constructor(
+    private readonly days: ProviderDays,
+    @Inject(RECONCILIATION_RUNS) private readonly runs: ReconciliationRuns,
+  ) {}
 
-  async execute({ provider, date }: ShowReconciliation): Promise<ReconciliationReport> {
+  async execute({ provider, date }: ShowReconciliation): Promise<ReconciliationRunResource> {
     const day = this.days.dayOf(provider, date);
-    const judged = await this.days.judge(day).catch((error: unknown) => {
-      throw reportUnreadable(day.provider, error);
-    });
-    return reportOf({
-      provider: day.provider,
-      date,
-      complete: judged.complete,
-      generatedAt: judged.at.toISOString(),
-      findings: judged.findings,
-      recorded: 0,
-    });
+    const [latest] = await this.runs.recent(day.provider, 1, date);
+    if (!latest)
+      throw new ServiceError(
+        'not_found',
+        `no reconciliation of ${day.provider} for ${date} is recorded yet; POST /v1/admin/providers/reconciliation runs it`,
+      );
+    return runResource(latest);
   }
 }

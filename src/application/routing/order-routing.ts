@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProductRef, RouteTarget } from '../../domain/routing/route';
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { Environment } from '../../domain/shared/environment';
@@ -17,6 +17,7 @@ import { RouteBook } from './route-book';
 @Injectable()
 export class OrderRouting {
   private readonly guarded = new Map<string, ProviderGateway>();
+  private readonly logger = new Logger('Routing');
 
   constructor(
     @Inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
@@ -24,7 +25,11 @@ export class OrderRouting {
     private readonly breakers: ProviderBreakers,
   ) {}
 
-  /** The route a new order takes (null in the sandbox), or 503 provider_unavailable before anything is debited. */
+  /**
+   * The route a new order takes (null in the sandbox), or 503 provider_unavailable before anything is
+   * debited. The partner's detail names no provider and no breaker state; the log has them
+   * (docs/decisions/0130-neutral-provider-errors.md).
+   */
   async routeForNewOrder(environment: Environment, product: ProductRef): Promise<RouteTarget | null> {
     if (environment === 'sandbox') return null;
     const route = await this.routes.routeOf(product);
@@ -32,17 +37,15 @@ export class OrderRouting {
     if (!route)
       throw new ServiceError('provider_unavailable', `${what} has no live route to a provider yet; no money was moved`);
     if (!this.providers.live(route.provider)) {
-      throw new ServiceError(
-        'provider_unavailable',
-        `${what} is routed to provider ${route.provider}, which is not configured; no money was moved`,
-      );
+      this.logger.warn(`${what} is routed to provider ${route.provider}, which is not configured; refused`);
+      throw unavailable(what);
     }
     if (!this.breakers.acceptsNewOrders(route.provider)) {
       const { next_probe_at: next } = this.breakers.view(route.provider);
-      throw new ServiceError(
-        'provider_unavailable',
-        `provider ${route.provider} is not answering (circuit open until ${next ?? 'a probe'}); no money was moved`,
+      this.logger.warn(
+        `${what} refused: the circuit breaker of provider ${route.provider} is open until ${next ?? 'a probe'}`,
       );
+      throw unavailable(what);
     }
     return route;
   }
@@ -71,3 +74,6 @@ export class OrderRouting {
 /** The catalog entry an order's product is routed by. */
 export const routedProductOf = (product: OrderProduct): ProductRef =>
   product.kind === 'topup' ? { kind: 'operator', id: product.operatorId } : { kind: 'biller', id: product.billerId };
+
+const unavailable = (what: string): ServiceError =>
+  new ServiceError('provider_unavailable', `${what} cannot be served at the moment; no money was moved; retry later`);

@@ -13,7 +13,10 @@ async function run(): Promise<void> {
   if (!port) throw new Error('background-main runs as a worker thread of main.ts');
   const config = loadConfig();
   const app = await NestFactory.createApplicationContext(BackgroundModule.forRoot(config), {
-    logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel, config.logFormat),
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : new PinoNestLogger(config.logLevel, config.logFormat, [config.adminToken, config.apiKeySecret]),
   });
   await app.init();
   const background = app.get(BackgroundProcessing);

@@ -65,12 +65,15 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   // its text/plain parser and Nest's form parser are left out, so other content types get 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
   useExactNumberJsonParser(adapter.getInstance());
-  limitConnectionsPerAddress(adapter.getInstance().server, config.maxConnectionsPerIp);
+  limitConnectionsPerAddress(adapter.getInstance().server, config.maxConnectionsPerIp, config.trustedProxies);
   if (tracingOn()) continueTraceContextOnlyFromTrustedProxies(adapter.getInstance().server, config.trustedProxies);
   adapter.getInstance().addHook('onRequest', refuseNonUtf8Json);
   observeRequests(adapter.getInstance(), config.logLevel, logDestination(config.logFormat));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
-    logger: config.logLevel === 'silent' ? false : new PinoNestLogger(config.logLevel, config.logFormat),
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : new PinoNestLogger(config.logLevel, config.logFormat, [config.adminToken, config.apiKeySecret]),
     bufferLogs: false,
     bodyParser: false,
   });

@@ -12,7 +12,12 @@ import { logDestination } from './log-destination';
 export class PinoNestLogger implements LoggerService {
   private readonly logger: Logger;
 
-  constructor(level: string, format: ServiceConfig['logFormat'] = 'json') {
+  /** `known`: secret values with no shape of their own (the break-glass token), masked wherever they appear. */
+  constructor(
+    level: string,
+    format: ServiceConfig['logFormat'] = 'json',
+    private readonly known: readonly string[] = [],
+  ) {
     this.logger = pino(
       {
         level,
@@ -36,33 +41,36 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, text(message));
+    this.logger.info({ context }, this.text(message));
   }
 
   error(message: unknown, trace?: string, context?: string): void {
-    this.logger.error({ context, trace: trace === undefined ? undefined : withoutSecrets(trace) }, text(message));
+    this.logger.error(
+      { context, trace: trace === undefined ? undefined : withoutSecrets(trace, this.known) },
+      this.text(message),
+    );
   }
 
   warn(message: unknown, context?: string): void {
-    this.logger.warn({ context }, text(message));
+    this.logger.warn({ context }, this.text(message));
   }
 
   debug(message: unknown, context?: string): void {
-    this.logger.debug({ context }, text(message));
+    this.logger.debug({ context }, this.text(message));
   }
 
   verbose(message: unknown, context?: string): void {
-    this.logger.trace({ context }, text(message));
+    this.logger.trace({ context }, this.text(message));
   }
 
   fatal(message: unknown, context?: string): void {
-    this.logger.fatal({ context }, text(message));
+    this.logger.fatal({ context }, this.text(message));
   }
-}
 
-/** Keys and secrets never reach a log line, even inside an error message. */
-function text(message: unknown): string {
-  const raw =
-    message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
-  return withoutSecrets(raw);
+  /** Keys and secrets never reach a log line, even inside an error message. */
+  private text(message: unknown): string {
+    const raw =
+      message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
+    return withoutSecrets(raw, this.known);
+  }
 }

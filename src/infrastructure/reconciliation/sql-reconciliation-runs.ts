@@ -81,12 +81,13 @@ export class SqlReconciliationRuns implements ReconciliationRuns {
     );
   }
 
-  async recent(provider: string | null, limit: number): Promise<RecordedReconciliationRun[]> {
+  async recent(provider: string | null, limit: number, day?: string): Promise<RecordedReconciliationRun[]> {
     const rows = await this.db.query<RunRow>(
       `SELECT run_id::text, provider, to_char(day, 'YYYY-MM-DD') AS day, trigger, actor, job_id, attempt, started_at,
               finished_at, error, complete, counts, recorded, open_orders, mismatches
-         FROM reconciliation_runs WHERE ($1::text IS NULL OR provider = $1) ORDER BY run_id DESC LIMIT $2`,
-      [provider, limit],
+         FROM reconciliation_runs WHERE ($1::text IS NULL OR provider = $1) AND ($3::date IS NULL OR day = $3::date)
+        ORDER BY run_id DESC LIMIT $2`,
+      [provider, limit, day ?? null],
     );
     return rows.map((row) => ({
       runId: row.run_id,

@@ -1,7 +1,11 @@
 import { BlockList, isIP } from 'node:net';
 import { WebhookUrlPolicy } from '../../application/ports/outbound-address-policy.port';
+import { translatedIpv4 } from './ipv6-translation';
 
-/** Addresses no webhook may reach by default: private, loopback, link-local, unique-local, CGNAT, multicast, unspecified. */
+/**
+ * Addresses no webhook may reach by default: private, loopback, link-local, unique-local, CGNAT, multicast,
+ * unspecified, documentation and benchmarking ranges.
+ */
 const NON_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -11,8 +15,11 @@ for (const [network, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
@@ -21,49 +28,85 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 96], // the unspecified address, and the deprecated IPv4-compatible ones (::a.b.c.d)
   ['::1', 128],
+  ['100::', 64], // discard-only
+  ['2001:db8::', 32], // documentation
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10], // site-local, deprecated
   ['ff00::', 8],
-  ['64:ff9b::', 96],
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
 /**
- * Cloud instance-metadata endpoints (AWS, GCP, Azure, OpenStack; AWS over IPv6; Alibaba): they
- * hand out credentials, so no webhook reaches them, even in a private deployment.
+ * IPv6 transition ranges whose traffic a relay or translator turns into IPv4 we cannot see from the address
+ * alone: NAT64 local-use (64:ff9b:1::/48, network-specific mappings), 6to4 (2002::/16, relays deprecated by
+ * RFC 7526) and Teredo (2001::/32). Refused always, private deployments included
+ * (docs/decisions/0134-webhook-transition-and-metadata-addresses.md). NAT64's well-known prefix and
+ * IPv4-mapped addresses are judged by the IPv4 address they carry instead (ipv6-translation.ts).
+ */
+const TUNNELS = new BlockList();
+TUNNELS.addSubnet('64:ff9b:1::', 48, 'ipv6');
+TUNNELS.addSubnet('2002::', 16, 'ipv6');
+TUNNELS.addSubnet('2001::', 32, 'ipv6');
+
+/**
+ * Cloud instance-metadata and platform endpoints, as the clouds document them: they hand out credentials, so no
+ * webhook reaches them, even in a private deployment. 169.254.169.254 serves AWS, GCP, Azure, Oracle,
+ * DigitalOcean, OpenStack and others; AWS also 169.254.170.2 (ECS), 169.254.170.23 (EKS Pod Identity) and
+ * fd00:ec2::254 / fd00:ec2::23 over IPv6; GCP fd20:ce::254 over IPv6; Azure's platform 168.63.129.16; Alibaba
+ * 100.100.100.200; Oracle 192.0.0.192; Tencent 169.254.0.23.
  */
 const METADATA = new BlockList();
-METADATA.addAddress('169.254.169.254', 'ipv4');
-METADATA.addAddress('169.254.170.2', 'ipv4');
-METADATA.addAddress('100.100.100.200', 'ipv4');
-METADATA.addAddress('fd00:ec2::254', 'ipv6');
+for (const address of [
+  '169.254.169.254',
+  '169.254.170.2',
+  '169.254.170.23',
+  '168.63.129.16',
+  '100.100.100.200',
+  '192.0.0.192',
+  '169.254.0.23',
+])
+  METADATA.addAddress(address, 'ipv4');
+for (const address of ['fd00:ec2::254', 'fd00:ec2::23', 'fd20:ce::254']) METADATA.addAddress(address, 'ipv6');
 const METADATA_NAMES = new Set([
   'metadata.google.internal',
-  'metadata.google.internal.',
   'metadata',
   'instance-data',
   'instance-data.ec2.internal',
+  'metadata.tencentyun.com',
 ]);
+
+type AddressKind = 'metadata' | 'tunnel' | 'non_public' | 'public';
 
 const familyOf = (address: string): 'ipv4' | 'ipv6' | null => {
   const family = isIP(address);
   return family === 4 ? 'ipv4' : family === 6 ? 'ipv6' : null;
 };
 
-export function isPublicAddress(address: string): boolean {
+/** What an address is to the policy, judged by the IPv4 address it carries when it is a translated one; null if not an address. */
+function kindOf(address: string): AddressKind | null {
   const family = familyOf(address);
-  return family !== null && !NON_PUBLIC.check(address, family) && !METADATA.check(address, family);
+  if (family === null) return null;
+  if (family === 'ipv6') {
+    const carried = translatedIpv4(address);
+    if (carried !== null) return kindOf(carried);
+    if (TUNNELS.check(address, family)) return 'tunnel';
+  }
+  if (METADATA.check(address, family)) return 'metadata';
+  return NON_PUBLIC.check(address, family) ? 'non_public' : 'public';
 }
 
-function isMetadataAddress(address: string): boolean {
-  const family = familyOf(address);
-  return family !== null && METADATA.check(address, family);
+export function isPublicAddress(address: string): boolean {
+  return kindOf(address) === 'public';
 }
 
 const hostOf = (url: string): string | null => {
   try {
-    return new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return new URL(url).hostname
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase()
+      .replace(/\.$/, '');
   } catch {
     return null;
   }
@@ -80,8 +123,8 @@ export class OutboundAddressPolicy implements WebhookUrlPolicy {
 
   /** Whether a resolved address may be connected to. */
   permits(address: string): boolean {
-    if (familyOf(address) === null || isMetadataAddress(address)) return false;
-    return this.allowPrivate || isPublicAddress(address);
+    const kind = kindOf(address);
+    return kind === 'public' || (kind === 'non_public' && this.allowPrivate);
   }
 
   /**
@@ -95,7 +138,7 @@ export class OutboundAddressPolicy implements WebhookUrlPolicy {
     if (METADATA_NAMES.has(host)) return `webhook_url: webhooks may not reach ${host}`;
     if (isIP(host) !== 0 && !this.permits(host))
       return `webhook_url: webhooks must reach a public address, not ${host}`;
-    const localName = host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.';
+    const localName = host === 'localhost' || host.endsWith('.localhost');
     if (localName && !this.allowPrivate) return `webhook_url: webhooks must reach a public address, not ${host}`;
     return null;
   }

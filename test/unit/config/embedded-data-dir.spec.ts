@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/load-config';
 
-const secrets = { API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(16) };
+const secrets = { API_KEY_SECRET: 'k'.repeat(32), ADMIN_TOKEN: 'a'.repeat(32) };
 
 describe('embedded mode and the data folder of an earlier release', () => {
   let dataDir: string;

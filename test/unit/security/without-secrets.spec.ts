@@ -22,3 +22,11 @@ describe('withoutSecrets', () => {
     expect(withoutSecrets(text)).toBe(text);
   });
 });
+
+describe('withoutSecrets with known values', () => {
+  it('masks the break-glass token and the key-hashing secret by value, wherever they appear', () => {
+    const breakGlass = 'b'.repeat(20) + '-break-glass-token';
+    const text = `Authorization: Bearer ${breakGlass} (again: ${breakGlass})`;
+    expect(withoutSecrets(text, [breakGlass, ''])).toBe('Authorization: Bearer [redacted] (again: [redacted])');
+  });
+});

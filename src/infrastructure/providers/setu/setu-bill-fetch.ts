@@ -34,7 +34,8 @@ export class SetuBillFetcher {
     if (!billerId) throw new BillFetchUnsupportedError(`biller ${request.billerId} has no setu route`);
     const labels = this.labelsOf(request.billerId) ?? { consumerNumber: 'Consumer Number', params: {} };
     const entry = await this.billers.cached(billerId, signal);
-    if (entry?.customerFee) throw new BillFetchUnsupportedError(feeRefusalOf(billerId, entry.customerFee));
+    if (entry?.customerFee)
+      throw new BillFetchUnsupportedError(feeRefusalOf(billerId, entry.customerFee), 'convenience_fee');
     const customerParams = customerParamsFor(entry, labels, request.consumerNumber, request.params);
     const registered = await this.api.fetchRequest(
       {

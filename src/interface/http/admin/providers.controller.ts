@@ -6,6 +6,7 @@ import {
   ListReconciliationRuns,
   RUNS_LIMIT_DEFAULT,
   RUNS_LIMIT_MAX,
+  ReconciliationRunResource,
 } from '../../../application/reconciliation/list-reconciliation-runs';
 import { ReconcileProvider } from '../../../application/reconciliation/reconcile-provider';
 import { ShowReconciliation } from '../../../application/reconciliation/show-reconciliation';
@@ -47,27 +48,23 @@ export class ProvidersController {
   }
 
   /**
-   * One UTC day of the provider's report against our live orders, as a read: JSON, or a page for finance
-   * (`format=html`). Records nothing: the run that records findings is the POST.
+   * The latest recorded run of one UTC day (the schedule's or an operator's), as stored: asks the provider
+   * nothing and records nothing. The run that reads the provider's report is the POST.
    */
   @Get('reconciliation')
   @RequiresPermission('read')
-  async reconciliation(
-    @Query() query: Record<string, unknown>,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ReconciliationReport | string> {
-    refuseUnknownQuery(query, ['date', 'provider', 'format']);
+  reconciliation(@Query() query: Record<string, unknown>): Promise<ReconciliationRunResource> {
+    refuseUnknownQuery(query, ['date', 'provider']);
     const { date, provider } = query;
-    const format = formatOf(query.format);
     if (typeof date !== 'string') throw new ServiceError('validation_failed', 'date: required once, as YYYY-MM-DD');
     if (provider !== undefined && typeof provider !== 'string')
       throw new ServiceError('validation_failed', 'provider: give it once');
-    return answered(await this.queries.execute(new ShowReconciliation(provider ?? null, date)), format, reply);
+    return this.queries.execute(new ShowReconciliation(provider ?? null, date));
   }
 
   /**
    * Runs the reconciliation of one UTC day and records it: each mismatch of a day that is over becomes a
-   * finding on its order (once), and the run is listed with the others. The same report as the GET.
+   * finding on its order (once), and the run is stored: the GET reads it back, and it is listed with the others.
    */
   @Post('reconciliation')
   @HttpCode(200)

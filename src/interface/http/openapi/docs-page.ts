@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply } from 'fastify';
+import { STATIC_PAGE_SECURITY_HEADERS } from '../../shared/web/serve-web-page';
 import { escapeHtml } from '../html-text';
 
 /** The Swagger UI files the page needs, with their content types. Nothing else is served from the folder. */
@@ -11,6 +12,21 @@ const ASSETS: Record<string, string> = {
   'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
   'favicon-32x32.png': 'image/png',
   'favicon-16x16.png': 'image/png',
+};
+
+/**
+ * The one `<style>` element Swagger UI's bundle adds, allowed by its hash alone (a new swagger-ui-dist that
+ * changes it shows up as a policy violation in test/integration/docs-page-browser.spec.ts, with the new hash).
+ */
+const SWAGGER_UI_STYLE_HASH = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/**
+ * The console's headers (docs/decisions/0132-docs-page-headers.md): only its own scripts, never framed.
+ * Swagger UI's style sheet draws its icons as data: images, so those are allowed; nothing else is.
+ */
+const DOCS_PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  ...STATIC_PAGE_SECURITY_HEADERS,
+  'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self' ${SWAGGER_UI_STYLE_HASH}; img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
 };
 
 /**
@@ -43,17 +59,18 @@ export function serveDocsPage(app: NestFastifyApplication, docsPath: string, doc
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     layout: 'StandaloneLayout',
+    validatorUrl: null,
   });
 };
 `;
   const fastify = app.getHttpAdapter().getInstance();
   const sendPage = (_: unknown, reply: FastifyReply): void => {
-    void reply.type('text/html; charset=utf-8').send(html);
+    void reply.headers(DOCS_PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(html);
   };
   fastify.get(base, sendPage);
   fastify.get(`${base}/`, sendPage);
   fastify.get(`${base}/swagger-ui-init.js`, (_, reply) => {
-    void reply.type('application/javascript; charset=utf-8').send(init);
+    void reply.headers(DOCS_PAGE_SECURITY_HEADERS).type('application/javascript; charset=utf-8').send(init);
   });
   fastify.get<{ Params: { asset: string } }>(`${base}/assets/:asset`, (request, reply) => {
     const type = Object.prototype.hasOwnProperty.call(ASSETS, request.params.asset)
@@ -61,12 +78,17 @@ export function serveDocsPage(app: NestFastifyApplication, docsPath: string, doc
       : undefined;
     if (!type) {
       void reply
+        .headers(DOCS_PAGE_SECURITY_HEADERS)
         .status(404)
         .type('application/json; charset=utf-8')
         .send(JSON.stringify({ error: 'not_found', detail: 'no such documentation asset' }));
       return;
     }
-    void reply.type(type).header('cache-control', 'public, max-age=86400').send(file(request.params.asset));
+    void reply
+      .headers(DOCS_PAGE_SECURITY_HEADERS)
+      .type(type)
+      .header('cache-control', 'public, max-age=86400')
+      .send(file(request.params.asset));
   });
 }
 

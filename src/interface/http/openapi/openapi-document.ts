@@ -39,6 +39,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       ERRORS_DOC_PATH,
     )
     .setVersion(VERSION)
+    // The license of the project; the server is the service that serves the document (its paths are absolute).
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    .addServer('/', 'This service: the one that serves this document')
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',

@@ -1,5 +1,6 @@
 import { Server } from 'node:http';
 import { Socket } from 'node:net';
+import proxyaddr from 'proxy-addr';
 import { ServiceConfig } from '../../../config/service-config';
 
 /**
@@ -34,14 +35,18 @@ export function slowClientOptions(config: ServiceConfig): {
 
 /**
  * Closes, at once, a connection from an address that already holds `max` open ones, so that a
- * few clients cannot hold every socket. Counted by socket address: behind a reverse proxy every
- * connection comes from the proxy, so raise the cap or set it to 0 there (the proxy limits clients).
+ * few clients cannot hold every socket. Counted by socket address, before any request is read: a
+ * connection from a trusted proxy (TRUSTED_PROXIES) carries many clients' requests, so it is not
+ * counted, and the proxy limits each client's connections (docs/operations.md, "Limits against
+ * slow and greedy clients").
  */
-export function limitConnectionsPerAddress(server: Server, max: number): void {
+export function limitConnectionsPerAddress(server: Server, max: number, trustedProxies: readonly string[] = []): void {
   if (max <= 0) return;
+  const fromProxy = trustedProxies.length > 0 ? proxyaddr.compile([...trustedProxies]) : null;
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
+    if (fromProxy && socket.remoteAddress !== undefined && fromProxy(socket.remoteAddress, 0)) return;
     const count = open.get(address) ?? 0;
     if (count >= max) {
       socket.destroy();
