@@ -85,6 +85,7 @@ import { RouteBook } from '../application/routing/route-book';
 import { WalletCommandProcessor } from '../application/wallets/wallet-command-processor';
 import { GetBalanceHandler } from '../application/wallets/get-balance';
 import { AuthorizePartnerRequest } from '../application/access/authorize-partner-request';
+import { SourceThrottle } from '../application/access/source-throttle';
 import { ConfigurePartnerHandler } from '../application/settings/configure-partner';
 import { GetPartnerSettingsHandler } from '../application/settings/get-partner-settings';
 import { DeliverWebhookJob } from '../application/webhooks/deliver-webhook.job';
@@ -170,6 +171,7 @@ const JOBS = [
     ...JOBS,
     AuthenticateApiKey,
     AuthorizePartnerRequest,
+    SourceThrottle,
     EventStreamWatch,
     OrderPlacement,
     MainKeyRequirement,
@@ -223,6 +225,7 @@ const JOBS = [
   exports: [
     AuthenticateApiKey,
     AuthorizePartnerRequest,
+    SourceThrottle,
     EventStreamWatch,
     JOB_HANDLERS,
     MainKeyRequirement,

@@ -109,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 120_000),
     keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
     maxConnectionsPerIp: integer('MAX_CONNECTIONS_PER_IP', 256, 0, 100_000),
+    authFailuresPerMinute: integer('AUTH_FAILURES_PER_MINUTE', 30, 1, 100_000),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookAllowPrivateAddresses: flag('WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     // Well below the job lease (5 minutes), so that a hung call never outlives the job that made it.

@@ -100,6 +100,11 @@ export interface ServiceConfig {
   keepAliveTimeoutMs: number;
   /** Open connections one client address may hold; further ones are closed at once. 0: no limit. */
   maxConnectionsPerIp: number;
+  /**
+   * Failed authentications (bad API keys, wrong back-office tokens) one source address may make at
+   * once, refilled at this rate per minute; beyond them it is answered 429 before any lookup.
+   */
+  authFailuresPerMinute: number;
   webhookTimeoutMs: number;
   /** Private deployments only: webhooks may reach private, loopback and link-local addresses (never metadata endpoints). */
   webhookAllowPrivateAddresses: boolean;
