@@ -144,11 +144,11 @@ export class InfrastructureModule {
       { provide: EVENT_STREAM_LEASES, ...sql((db) => new SqlEventStreamLeases(db)) },
       // Every mode: beside the events in PostgreSQL, beside the read models with EventStoreDB (tied to the log by event id).
       { provide: WALLET_SNAPSHOTS, ...sql((db) => new SqlWalletSnapshots(db.withAsynchronousCommit())) },
-      { provide: SNAPSHOT_SEAL, useValue: new HmacSnapshotSeal(config.apiKeySecret) },
+      { provide: SNAPSHOT_SEAL, useValue: new HmacSnapshotSeal(config.apiKeySecrets) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },
-      { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
+      { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecrets) },
       { provide: SECRET_GENERATOR, useValue: overrides.secrets ?? new CryptoSecretGenerator() },
       { provide: CATALOG, useValue: catalog },
       { provide: OUTBOUND_ADDRESS_POLICY, useValue: addressPolicy },
@@ -157,7 +157,7 @@ export class InfrastructureModule {
         useValue: overrides.webhookSender ?? new HttpWebhookSender(config.webhookTimeoutMs, addressPolicy),
       },
       { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
-      { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
+      { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecrets) },
       {
         provide: KEY_ADMISSION,
         useFactory: (db: SqlDatabase, readModels: ReadModels) =>

@@ -62,7 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   const logLevel = (env.LOG_LEVEL ?? 'info') as ServiceConfig['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
-  let apiKeySecret = env.API_KEY_SECRET ?? '';
+  const ring = secretRingOf(env, problems);
+  let apiKeySecret = ring[0] ?? env.API_KEY_SECRET ?? '';
   if (!apiKeySecret) {
     if (eventStore === 'embedded') apiKeySecret = keptSecret(dataDir, 'api-key-secret');
     else
@@ -87,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     databaseUrl,
     eventStoreConnectionString,
     apiKeySecret,
+    apiKeySecrets: ring.length > 0 ? ring : [apiKeySecret],
     adminToken,
     logLevel,
     stuckOrderAfterMs: integer('STUCK_ORDER_AFTER_SECONDS', 900, 31, 30 * 24 * 3600) * 1000,
@@ -294,4 +296,22 @@ function keptSecret(dataDir: string, name: string): string {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
     throw error;
   }
+}
+
+/**
+ * API_KEY_SECRETS: the server secrets, newest first, comma-separated (a rotation's ring); empty when
+ * it is not set, and API_KEY_SECRET is the ring of one. Set both only if API_KEY_SECRET is the newest.
+ */
+function secretRingOf(env: NodeJS.ProcessEnv, problems: string[]): string[] {
+  const ring = (env.API_KEY_SECRETS ?? '')
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter((secret) => secret !== '');
+  if (ring.length === 0) return [];
+  if (ring.some((secret) => secret.length < 32))
+    problems.push('each secret of API_KEY_SECRETS must be at least 32 characters');
+  if (new Set(ring).size !== ring.length) problems.push('API_KEY_SECRETS lists a secret twice');
+  if (env.API_KEY_SECRET && env.API_KEY_SECRET !== ring[0])
+    problems.push('API_KEY_SECRET, when set beside API_KEY_SECRETS, must be its first (newest) secret');
+  return ring;
 }

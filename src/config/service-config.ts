@@ -54,6 +54,11 @@ export interface ServiceConfig {
   databaseUrl: string | null;
   eventStoreConnectionString: string | null;
   apiKeySecret: string;
+  /**
+   * Every server secret, newest first (API_KEY_SECRETS; API_KEY_SECRET alone is a ring of one):
+   * keys, tokens and seals made under any of them are accepted, new ones are made under the first.
+   */
+  apiKeySecrets: string[];
   adminToken: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   stuckOrderAfterMs: number;

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { environmentOfApiKey } from '../../domain/partner/api-key-format';
 import { KEY_HASHER, KeyHasher } from '../ports/secrets.port';
-import { KEY_ADMISSION, KeyAdmission } from '../ports/key-admission.port';
+import { KEY_ADMISSION, KeyAdmission, KeyAdmitted } from '../ports/key-admission.port';
+import { Environment } from '../../domain/shared/environment';
 import { RateLimitDecision } from '../ports/rate-limiter.port';
 import { ApiKeyAccess } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
@@ -16,7 +17,8 @@ import { Caller } from './caller';
  * that environment (AccessFences): a revoked key is refused by every process from the moment the
  * revocation was answered, whatever the projection lag.
  * Where the store can, the same lookup counts the request against the rate limit
- * (see KeyAdmission for when it does).
+ * (see KeyAdmission for when it does). A key not found under the newest server secret is looked up
+ * under the older ones of the ring (API_KEY_SECRETS).
  */
 @Injectable()
 export class AuthenticateApiKey {
@@ -40,7 +42,7 @@ export class AuthenticateApiKey {
     const apiKey = match?.[1];
     const environment = apiKey ? environmentOfApiKey(apiKey) : null;
     if (!apiKey || !environment) throw new ServiceError('invalid_api_key', 'missing or malformed API key');
-    const { access, rateLimit } = await this.admission.lookUp(this.hasher.hash(apiKey), environment, now);
+    const { access, rateLimit } = await this.lookUp(apiKey, environment, now);
     // Fail closed: a key whose own record is not whole (a restricted key without its terms) is no key.
     if (access?.recordProblem) {
       this.logger.error(
@@ -61,5 +63,15 @@ export class AuthenticateApiKey {
       requestId,
     };
     return { caller, access, rateLimit };
+  }
+
+  /** Under each secret of the ring, newest first, until one finds the key (a key hashed under an older secret). */
+  private async lookUp(apiKey: string, environment: Environment, now: Date): Promise<KeyAdmitted> {
+    let found: KeyAdmitted = { access: null, rateLimit: null };
+    for (const hash of this.hasher.candidates(apiKey)) {
+      found = await this.admission.lookUp(hash, environment, now);
+      if (found.access) return found;
+    }
+    return found;
   }
 }

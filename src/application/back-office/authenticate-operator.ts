@@ -10,7 +10,7 @@ import { OperatorIdentity } from './operator-identity';
 
 /**
  * Resolves an operator token to its operator. The token is looked up by its keyed hash (HMAC
- * under API_KEY_SECRET, as API keys are), so the lookup says nothing about how much of a guess
+ * under API_KEY_SECRET, as API keys are; under any secret of API_KEY_SECRETS), so the lookup says nothing about how much of a guess
  * was right; the stream is read again whenever it moved, so a revocation answered by any
  * process refuses the token here at the next request. Each token let in has its last use recorded.
  */
@@ -27,7 +27,10 @@ export class AuthenticateOperator {
     if (!isOperatorTokenShaped(token))
       throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
     const { state } = await this.directory.current();
-    const operatorId = state.byTokenHash.get(this.hasher.hash(token));
+    const operatorId = this.hasher
+      .candidates(token)
+      .map((hash) => state.byTokenHash.get(hash))
+      .find((id) => id !== undefined);
     const record = operatorId === undefined ? undefined : state.operators.get(operatorId);
     if (!record) throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
     const at = this.clock.now();
