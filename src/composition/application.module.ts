@@ -86,6 +86,8 @@ import { WalletCommandProcessor } from '../application/wallets/wallet-command-pr
 import { GetBalanceHandler } from '../application/wallets/get-balance';
 import { AuthorizePartnerRequest } from '../application/access/authorize-partner-request';
 import { SourceThrottle } from '../application/access/source-throttle';
+import { KeyRehash } from '../application/auth/key-rehash';
+import { ResealWebhookSecretsHandler } from '../application/settings/reseal-webhook-secrets';
 import { ConfigurePartnerHandler } from '../application/settings/configure-partner';
 import { GetPartnerSettingsHandler } from '../application/settings/get-partner-settings';
 import { DeliverWebhookJob } from '../application/webhooks/deliver-webhook.job';
@@ -101,6 +103,7 @@ import {
 
 const COMMAND_HANDLERS = [
   PlaceTopupHandler,
+  ResealWebhookSecretsHandler,
   FetchBillHandler,
   PayBillHandler,
   OnboardPartnerHandler,
@@ -170,6 +173,7 @@ const JOBS = [
     ...BACK_OFFICE_QUERY_HANDLERS,
     ...JOBS,
     AuthenticateApiKey,
+    KeyRehash,
     AuthorizePartnerRequest,
     SourceThrottle,
     EventStreamWatch,

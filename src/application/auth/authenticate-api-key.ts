@@ -9,6 +9,7 @@ import { ApiKeyAccess } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { keyRefusal, refusalError } from '../access/access-refusal';
 import { Caller } from './caller';
+import { KeyRehash } from './key-rehash';
 
 /**
  * Resolves a bearer key to its partner. The key is looked up by its keyed hash, so the
@@ -18,7 +19,8 @@ import { Caller } from './caller';
  * revocation was answered, whatever the projection lag.
  * Where the store can, the same lookup counts the request against the rate limit
  * (see KeyAdmission for when it does). A key not found under the newest server secret is looked up
- * under the older ones of the ring (API_KEY_SECRETS).
+ * under the older ones of the ring (API_KEY_SECRETS), and one found there is hashed again under the
+ * newest (KeyRehash), so that the older secret can be dropped once every key in use has been seen.
  */
 @Injectable()
 export class AuthenticateApiKey {
@@ -27,6 +29,7 @@ export class AuthenticateApiKey {
   constructor(
     @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
     @Inject(KEY_ADMISSION) private readonly admission: KeyAdmission,
+    private readonly rehash: KeyRehash,
   ) {}
 
   /**
@@ -42,7 +45,7 @@ export class AuthenticateApiKey {
     const apiKey = match?.[1];
     const environment = apiKey ? environmentOfApiKey(apiKey) : null;
     if (!apiKey || !environment) throw new ServiceError('invalid_api_key', 'missing or malformed API key');
-    const { access, rateLimit } = await this.lookUp(apiKey, environment, now);
+    const { access, rateLimit, underOlderSecret } = await this.lookUp(apiKey, environment, now);
     // Fail closed: a key whose own record is not whole (a restricted key without its terms) is no key.
     if (access?.recordProblem) {
       this.logger.error(
@@ -62,16 +65,21 @@ export class AuthenticateApiKey {
       currency: currencyOf(partner.corridor),
       requestId,
     };
+    if (underOlderSecret) await this.rehash.onUse(key, this.hasher.hash(apiKey), now);
     return { caller, access, rateLimit };
   }
 
   /** Under each secret of the ring, newest first, until one finds the key (a key hashed under an older secret). */
-  private async lookUp(apiKey: string, environment: Environment, now: Date): Promise<KeyAdmitted> {
+  private async lookUp(
+    apiKey: string,
+    environment: Environment,
+    now: Date,
+  ): Promise<KeyAdmitted & { underOlderSecret: boolean }> {
     let found: KeyAdmitted = { access: null, rateLimit: null };
-    for (const hash of this.hasher.candidates(apiKey)) {
+    for (const [index, hash] of this.hasher.candidates(apiKey).entries()) {
       found = await this.admission.lookUp(hash, environment, now);
-      if (found.access) return found;
+      if (found.access) return { ...found, underOlderSecret: index > 0 };
     }
-    return found;
+    return { ...found, underOlderSecret: false };
   }
 }
