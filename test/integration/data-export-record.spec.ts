@@ -5,10 +5,14 @@ import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database
 import { isProgressLine } from '../../src/interface/cli/progress-reporter';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 import { runCli } from '../support/run-cli';
-import { TestService } from '../support/test-service';
+import { RecordingReceiver } from '../support/recording-receiver';
+import { SANDBOX_PHONES, TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
 const MOVE_TIMEOUT_MS = 120_000;
+
+/** The webhook receiver listens on 127.0.0.1: a private deployment's opt-in. */
+const PRIVATE_HOOKS = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
 
 const storeEnv = (database: TestDatabase): Record<string, string> => ({
   EVENT_STORE: 'postgres',
@@ -52,16 +56,17 @@ describe('data export: recorded, and --without-secrets', () => {
   let service: TestService | null = null;
   let partner: { partnerId: string; sandboxKey: string };
   let balanceBefore: unknown;
+  let receiver: RecordingReceiver;
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'data-export-'));
+    receiver = await RecordingReceiver.start();
     [source, target] = await Promise.all([createTestDatabase('export_source'), createTestDatabase('export_target')]);
-    service = await TestService.start({ store: 'postgres', databaseUrl: source.connectionString });
+    service = await TestService.start({ store: 'postgres', databaseUrl: source.connectionString, env: PRIVATE_HOOKS });
     partner = await service.createPartner('IN', 'Exported Partner');
     const configured = await service.admin('PATCH', `/partners/${partner.partnerId}/settings`, {
       environment: 'sandbox',
-      webhook_url: 'https://hooks.example.com/partner',
-      rotate_webhook_secret: true,
+      webhook_url: receiver.url,
     });
     expect(configured.status).toBe(200);
     const restricted = await service.partner('POST', '/keys', partner.sandboxKey, {
@@ -78,6 +83,7 @@ describe('data export: recorded, and --without-secrets', () => {
 
   afterAll(async () => {
     await service?.close();
+    await receiver?.stop();
     await Promise.all([source?.drop(), target?.drop()]);
     rmSync(scratch, { recursive: true, force: true });
   });
@@ -137,7 +143,7 @@ describe('data export: recorded, and --without-secrets', () => {
   });
 
   it(
-    'an import of it says what was withheld; old keys are refused until regenerated, and the data reads as before',
+    'an import of it says what was withheld; old keys are refused until regenerated, webhooks are not signed until the secret is rotated, and the data reads as before',
     async () => {
       const file = join(scratch, 'withheld.jsonl');
       writeFileSync(file, withheld);
@@ -150,7 +156,11 @@ describe('data export: recorded, and --without-secrets', () => {
       const notes = run.stderr.split('\n').filter((line) => line !== '' && !isProgressLine(line));
       expect(notes).toEqual([expect.stringContaining('--without-secrets')]);
 
-      service = await TestService.start({ store: 'postgres', databaseUrl: target.connectionString });
+      service = await TestService.start({
+        store: 'postgres',
+        databaseUrl: target.connectionString,
+        env: PRIVATE_HOOKS,
+      });
       const old = await service.partner('GET', '/balance', partner.sandboxKey);
       expect({ status: old.status, body: old.body }).toEqual({
         status: 401,
@@ -163,6 +173,27 @@ describe('data export: recorded, and --without-secrets', () => {
       const balance = await service.partner('GET', '/balance', regenerated.body.api_key);
       expect({ status: balance.status, body: balance.body }).toEqual({ status: 200, body: balanceBefore });
       expect((await service.verify()).status).toBe(200);
+
+      // A withheld webhook secret signs nothing: the delivery fails without being sent, until the secret is rotated.
+      const placed = await service.topup(
+        regenerated.body.api_key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0007'), amount: 100 },
+        'after-withheld-import',
+      );
+      expect(placed.status).toBe(200);
+      await service.settle();
+      const [delivery] = (await service.admin('GET', `/webhook-deliveries?partner_id=${partner.partnerId}`)).body
+        .deliveries;
+      expect(delivery.attempts).toEqual([expect.objectContaining({ error: 'no webhook secret is configured' })]);
+      expect(receiver.received).toHaveLength(0);
+      const rotated = await service.admin('PATCH', `/partners/${partner.partnerId}/settings`, {
+        environment: 'sandbox',
+        rotate_webhook_secret: true,
+      });
+      expect(rotated.status).toBe(200);
+      expect((await service.admin('POST', `/webhook-deliveries/${delivery.delivery_id}/resend`)).status).toBe(202);
+      await service.settle();
+      expect(receiver.received).toHaveLength(1);
     },
     MOVE_TIMEOUT_MS,
   );
