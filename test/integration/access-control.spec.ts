@@ -7,7 +7,7 @@ import { createTestDatabase, TestDatabase } from '../support/postgres-test-datab
 import { HttpAnswer, TEST_ADMIN_TOKEN, TestService, TestServiceOptions } from '../support/test-service';
 import { runCli } from '../support/run-cli';
 
-/** 30 seconds into a minute: the current rate-limit window ends in 30 s. */
+/** 30 seconds into a minute: where fixed windows ended in 30 s; the token buckets take no notice of it. */
 const HALF_MINUTE_IN = new Date('2026-04-01T08:15:30.000Z');
 
 const expectError = (answer: HttpAnswer, status: number, code: string): void => {
