@@ -86,6 +86,9 @@ import { RouteBook } from '../application/routing/route-book';
 import { WalletCommandProcessor } from '../application/wallets/wallet-command-processor';
 import { GetBalanceHandler } from '../application/wallets/get-balance';
 import { AuthorizePartnerRequest } from '../application/access/authorize-partner-request';
+import { SourceThrottle } from '../application/access/source-throttle';
+import { KeyRehash } from '../application/auth/key-rehash';
+import { ResealWebhookSecretsHandler } from '../application/settings/reseal-webhook-secrets';
 import { ConfigurePartnerHandler } from '../application/settings/configure-partner';
 import { GetPartnerSettingsHandler } from '../application/settings/get-partner-settings';
 import { DeliverWebhookJob } from '../application/webhooks/deliver-webhook.job';
@@ -101,6 +104,7 @@ import {
 
 const COMMAND_HANDLERS = [
   PlaceTopupHandler,
+  ResealWebhookSecretsHandler,
   FetchBillHandler,
   PayBillHandler,
   OnboardPartnerHandler,
@@ -171,7 +175,9 @@ const JOBS = [
     ...BACK_OFFICE_QUERY_HANDLERS,
     ...JOBS,
     AuthenticateApiKey,
+    KeyRehash,
     AuthorizePartnerRequest,
+    SourceThrottle,
     EventStreamWatch,
     OrderPlacement,
     MainKeyRequirement,
@@ -225,6 +231,7 @@ const JOBS = [
   exports: [
     AuthenticateApiKey,
     AuthorizePartnerRequest,
+    SourceThrottle,
     EventStreamWatch,
     JOB_HANDLERS,
     MainKeyRequirement,

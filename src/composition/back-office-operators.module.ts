@@ -4,6 +4,7 @@ import { EVENT_STORE, EventStore } from '../application/ports/event-store.port';
 import { DeciderRunner } from '../application/shared/decider-runner';
 import { AuditOperatorHandler } from '../application/audit/audit-operator';
 import { AuthenticateOperator } from '../application/back-office/authenticate-operator';
+import { OperatorTokenRehash } from '../application/back-office/operator-token-rehash';
 import { CreateOperatorHandler } from '../application/back-office/create-operator';
 import { ListOperatorsHandler } from '../application/back-office/list-operators';
 import { OperatorDirectory } from '../application/back-office/operator-directory';
@@ -15,6 +16,7 @@ import { RevokeOperatorsHandler } from '../application/back-office/revoke-operat
   providers: [
     OperatorDirectory,
     AuthenticateOperator,
+    OperatorTokenRehash,
     CreateOperatorHandler,
     RevokeOperatorsHandler,
     ListOperatorsHandler,

@@ -57,7 +57,11 @@ import { SqlOperatorTokenUsage } from '../infrastructure/back-office/sql-operato
 import { CryptoSecretGenerator } from '../infrastructure/security/crypto-secret-generator';
 import { HmacKeyHasher } from '../infrastructure/security/hmac-key-hasher';
 import { SqlDatabase } from '../infrastructure/sql/sql-database';
-import { RATE_LIMITER } from '../application/ports/rate-limiter.port';
+import { RATE_LIMITER, RateLimiter } from '../application/ports/rate-limiter.port';
+import { AUTH_FAILURE_THROTTLE } from '../application/ports/auth-failure-throttle.port';
+import { TokenBucketAuthFailureThrottle } from '../infrastructure/rate-limit/token-bucket-auth-failure-throttle';
+import { RedisTokenBuckets } from '../infrastructure/rate-limit/redis-token-buckets';
+import { MemoryTokenBuckets } from '../infrastructure/rate-limit/memory-token-buckets';
 import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER, WebhookSender } from '../application/ports/webhook.port';
 import { SqlRateLimiter } from '../infrastructure/rate-limit/sql-rate-limiter';
 import { RedisRateLimiter } from '../infrastructure/rate-limit/redis-rate-limiter';
@@ -140,11 +144,11 @@ export class InfrastructureModule {
       { provide: EVENT_STREAM_LEASES, ...sql((db) => new SqlEventStreamLeases(db)) },
       // Every mode: beside the events in PostgreSQL, beside the read models with EventStoreDB (tied to the log by event id).
       { provide: WALLET_SNAPSHOTS, ...sql((db) => new SqlWalletSnapshots(db.withAsynchronousCommit())) },
-      { provide: SNAPSHOT_SEAL, useValue: new HmacSnapshotSeal(config.apiKeySecret) },
+      { provide: SNAPSHOT_SEAL, useValue: new HmacSnapshotSeal(config.apiKeySecrets) },
       { provide: BILL_FETCH_STORE, ...sql((db) => new SqlBillFetchStore(db)) },
       { provide: JOB_QUEUE, ...sql((db) => new SqlJobQueue(db)) },
       { provide: CLOCK, useValue: overrides.clock ?? new SystemClock() },
-      { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecret) },
+      { provide: KEY_HASHER, useValue: new HmacKeyHasher(config.apiKeySecrets) },
       { provide: SECRET_GENERATOR, useValue: overrides.secrets ?? new CryptoSecretGenerator() },
       { provide: CATALOG, useValue: catalog },
       { provide: OUTBOUND_ADDRESS_POLICY, useValue: addressPolicy },
@@ -153,7 +157,7 @@ export class InfrastructureModule {
         useValue: overrides.webhookSender ?? new HttpWebhookSender(config.webhookTimeoutMs, addressPolicy),
       },
       { provide: WEBHOOK_DELIVERY_STORE, ...sql((db) => new SqlWebhookDeliveryStore(db)) },
-      { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecret) },
+      { provide: SECRET_BOX, useValue: new AesSecretBox(config.apiKeySecrets) },
       {
         provide: KEY_ADMISSION,
         useFactory: (db: SqlDatabase, readModels: ReadModels) =>
@@ -167,6 +171,19 @@ export class InfrastructureModule {
         ...sql((db) =>
           redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()),
         ),
+      },
+      {
+        // Beside the rate limit in Redis, shared by every process; otherwise per process, in memory, so
+        // that refusing a flooding address costs no database statement.
+        provide: AUTH_FAILURE_THROTTLE,
+        useFactory: (limiter: RateLimiter) =>
+          new TokenBucketAuthFailureThrottle(
+            limiter instanceof RedisRateLimiter
+              ? new RedisTokenBuckets(limiter.redis, 'authfail:')
+              : new MemoryTokenBuckets(),
+            config.authFailuresPerMinute,
+          ),
+        inject: [RATE_LIMITER],
       },
       // Built by the container, so that what they log goes through the service's logger.
       {

@@ -64,7 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   const logFormat = env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
   if (logFormat !== 'json' && logFormat !== 'pretty') problems.push('LOG_FORMAT must be json or pretty');
 
-  let apiKeySecret = env.API_KEY_SECRET ?? '';
+  const ring = secretRingOf(env, problems);
+  let apiKeySecret = ring[0] ?? env.API_KEY_SECRET ?? '';
   if (!apiKeySecret) {
     if (eventStore === 'embedded') apiKeySecret = keptSecret(dataDir, 'api-key-secret');
     else
@@ -91,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     databaseUrl,
     eventStoreConnectionString,
     apiKeySecret,
+    apiKeySecrets: ring.length > 0 ? ring : [apiKeySecret],
     adminToken,
     logLevel,
     logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 120_000),
     keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
     maxConnectionsPerIp: integer('MAX_CONNECTIONS_PER_IP', 256, 0, 100_000),
+    authFailuresPerMinute: integer('AUTH_FAILURES_PER_MINUTE', 30, 1, 100_000),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookAllowPrivateAddresses: flag('WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     // Well below the job lease (5 minutes), so that a hung call never outlives the job that made it.
@@ -301,4 +304,22 @@ function keptSecret(dataDir: string, name: string): string {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
     throw error;
   }
+}
+
+/**
+ * API_KEY_SECRETS: the server secrets, newest first, comma-separated (a rotation's ring); empty when
+ * it is not set, and API_KEY_SECRET is the ring of one. Set both only if API_KEY_SECRET is the newest.
+ */
+function secretRingOf(env: NodeJS.ProcessEnv, problems: string[]): string[] {
+  const ring = (env.API_KEY_SECRETS ?? '')
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter((secret) => secret !== '');
+  if (ring.length === 0) return [];
+  if (ring.some((secret) => secret.length < 32))
+    problems.push('each secret of API_KEY_SECRETS must be at least 32 characters');
+  if (new Set(ring).size !== ring.length) problems.push('API_KEY_SECRETS lists a secret twice');
+  if (env.API_KEY_SECRET && env.API_KEY_SECRET !== ring[0])
+    problems.push('API_KEY_SECRET, when set beside API_KEY_SECRETS, must be its first (newest) secret');
+  return ring;
 }

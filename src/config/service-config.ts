@@ -54,6 +54,11 @@ export interface ServiceConfig {
   databaseUrl: string | null;
   eventStoreConnectionString: string | null;
   apiKeySecret: string;
+  /**
+   * Every server secret, newest first (API_KEY_SECRETS; API_KEY_SECRET alone is a ring of one):
+   * keys, tokens and seals made under any of them are accepted, new ones are made under the first.
+   */
+  apiKeySecrets: string[];
   adminToken: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** LOG_FORMAT: JSON lines, or readable lines for a person at a terminal (the default there). */
@@ -102,6 +107,11 @@ export interface ServiceConfig {
   keepAliveTimeoutMs: number;
   /** Open connections one client address may hold; further ones are closed at once. 0: no limit. */
   maxConnectionsPerIp: number;
+  /**
+   * Failed authentications (bad API keys, wrong back-office tokens) one source address may make at
+   * once, refilled at this rate per minute; beyond them it is answered 429 before any lookup.
+   */
+  authFailuresPerMinute: number;
   webhookTimeoutMs: number;
   /** Private deployments only: webhooks may reach private, loopback and link-local addresses (never metadata endpoints). */
   webhookAllowPrivateAddresses: boolean;

@@ -7,7 +7,7 @@ import { createTestDatabase, TestDatabase } from '../support/postgres-test-datab
 import { HttpAnswer, TEST_ADMIN_TOKEN, TestService, TestServiceOptions } from '../support/test-service';
 import { runCli } from '../support/run-cli';
 
-/** 30 seconds into a minute: the current rate-limit window ends in 30 s. */
+/** 30 seconds into a minute: where fixed windows ended in 30 s; the token buckets take no notice of it. */
 const HALF_MINUTE_IN = new Date('2026-04-01T08:15:30.000Z');
 
 const expectError = (answer: HttpAnswer, status: number, code: string): void => {
@@ -274,7 +274,7 @@ describe('rate limit', () => {
     expect(refused.headers.get('ratelimit-limit')).toBe('60');
   });
 
-  it('with a limit of 5 set from the CLI, the 6th request in a minute gets 429 with Retry-After and RateLimit headers; the next minute is allowed again', async () => {
+  it('with a limit of 5 set from the CLI, the 6th request in a minute gets 429 with Retry-After and RateLimit headers; one comes back every 12 s, the whole limit a minute later', async () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'Five Per Minute');
     const cli = await runCli(['partner', 'configure', partnerId, '--environment', 'sandbox', '--rate-limit', '5'], {
       SERVICE_URL: service.url,
@@ -291,7 +291,7 @@ describe('rate limit', () => {
         remaining: answer.headers.get('ratelimit-remaining'),
         reset: answer.headers.get('ratelimit-reset'),
         retryAfter: answer.headers.get('retry-after'),
-      }).toEqual({ limit: '5', remaining: String(5 - request), reset: '30', retryAfter: null });
+      }).toEqual({ limit: '5', remaining: String(5 - request), reset: String(12 * request), retryAfter: null });
     }
     const refused = await service.partner('GET', '/balance', sandboxKey);
     expectError(refused, 429, 'rate_limit_exceeded');
@@ -300,7 +300,7 @@ describe('rate limit', () => {
       limit: refused.headers.get('ratelimit-limit'),
       remaining: refused.headers.get('ratelimit-remaining'),
       reset: refused.headers.get('ratelimit-reset'),
-    }).toEqual({ retryAfter: '30', limit: '5', remaining: '0', reset: '30' });
+    }).toEqual({ retryAfter: '12', limit: '5', remaining: '0', reset: '12' });
     // Every route of the key counts and is refused alike, money-moving ones included.
     expectError(
       await service.topup(sandboxKey, { operator_id: 101, phone: '+919876540001', amount: 100 }, `rl-${randomUUID()}`),
@@ -311,7 +311,7 @@ describe('rate limit', () => {
     await service.advance(10_000);
     const stillRefused = await service.partner('GET', '/balance', sandboxKey);
     expectError(stillRefused, 429, 'rate_limit_exceeded');
-    expect(stillRefused.headers.get('retry-after')).toBe('20');
+    expect(stillRefused.headers.get('retry-after')).toBe('2');
 
     await service.advance(50_000);
     const nextMinute = await service.partner('GET', '/balance', sandboxKey);
@@ -425,7 +425,7 @@ describe('rate limit', () => {
         expect(refused).toHaveLength(16);
         for (const answer of refused) {
           expectError(answer, 429, 'rate_limit_exceeded');
-          expect(answer.headers.get('retry-after')).toBe('30');
+          expect(answer.headers.get('retry-after')).toBe('10');
           expect(answer.headers.get('ratelimit-limit')).toBe('6');
         }
       },
@@ -531,7 +531,7 @@ describe.each([
     expect(burst.filter((answer) => answer.status === 200)).toHaveLength(5);
     expect(burst.filter((answer) => answer.status === 429)).toHaveLength(7);
 
-    const counted = await sqlOf(first).query<{ n: number }>('SELECT count(*)::int AS n FROM rate_limit_windows');
+    const counted = await sqlOf(first).query<{ n: number }>('SELECT count(*)::int AS n FROM rate_limit_buckets');
     expect(counted[0].n > 0).toBe(storeName === 'PostgreSQL');
   });
 

@@ -1,4 +1,5 @@
-import { SqlRateLimiter, RATE_LIMIT_SCHEMA } from '../../src/infrastructure/rate-limit/sql-rate-limiter';
+import { SqlRateLimiter } from '../../src/infrastructure/rate-limit/sql-rate-limiter';
+import { RATE_LIMIT_BUCKETS_SCHEMA } from '../../src/infrastructure/rate-limit/sql-token-buckets';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { TestDatabase, createTestDatabase } from '../support/postgres-test-database';
 
@@ -18,7 +19,7 @@ describe('statements shared by concurrent requests, on PostgreSQL', () => {
   beforeAll(async () => {
     database = await createTestDatabase('shared_statements');
     const db = open();
-    await db.exec(RATE_LIMIT_SCHEMA.sql);
+    await db.exec(RATE_LIMIT_BUCKETS_SCHEMA.sql);
   });
 
   afterAll(async () => {
@@ -26,7 +27,7 @@ describe('statements shared by concurrent requests, on PostgreSQL', () => {
     await database.drop();
   });
 
-  it('counts 90 hits on three keys from two processes at once exactly: each key hands out 1..30 once each', async () => {
+  it('counts 90 hits on three keys from two processes at once exactly: each key admits its limit of 25 once each, and counts none of the 5 it refuses', async () => {
     const processes = [
       new SqlRateLimiter(open().withAsynchronousCommit()),
       new SqlRateLimiter(open().withAsynchronousCommit()),
@@ -44,10 +45,11 @@ describe('statements shared by concurrent requests, on PostgreSQL', () => {
       expect(remainingWhenAllowed.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, index) => index));
       expect(mine.filter((decision) => !decision.allowed)).toHaveLength(5);
     }
-    const rows = await open().query<{ bucket: string; hits: number }>(
-      'SELECT bucket, hits FROM rate_limit_windows ORDER BY bucket',
+    // Each bucket holds what it admitted, the refused hits none: empty until a minute from now.
+    const rows = await open().query<{ bucket: string; tat: number }>(
+      'SELECT bucket, tat FROM rate_limit_buckets ORDER BY bucket',
     );
-    expect(rows).toEqual(buckets.map((bucket) => ({ bucket, hits: 30 })));
+    expect(rows).toEqual(buckets.map((bucket) => ({ bucket, tat: now.getTime() + 60_000 })));
   });
 
   it('commits without waiting for the disk only on the view asked for, and closes it with its owner', async () => {

@@ -7,6 +7,7 @@ import { RATE_LIMITER, RateLimitDecision, RateLimiter } from '../ports/rate-limi
 import { ServiceError } from '../shared/service-error';
 import { addressRefusal, refusalError } from './access-refusal';
 import { BucketDecision, bindingDecision, bucketsOf } from '../ports/rate-limit-buckets';
+import { SourceThrottle } from './source-throttle';
 
 export interface PartnerRequest {
   authorization: string | undefined;
@@ -27,14 +28,16 @@ export class RateLimitExceeded extends ServiceError {
 }
 
 /**
- * The gate in front of every partner operation, REST and agent tools alike:
- * a valid key (401/403 kyc), an allowed address (403), then the rate limit (429): the partner's
+ * The gate in front of every partner operation, REST and agent tools alike: an address not
+ * throttled for its failed keys (429), a valid key (401/403 kyc), an allowed address (403), then
+ * the rate limit (429): the partner's
  * for the environment, shared by all its keys, and a restricted key's own lower one.
  */
 @Injectable()
 export class AuthorizePartnerRequest {
   constructor(
     private readonly authenticate: AuthenticateApiKey,
+    private readonly sourceThrottle: SourceThrottle,
     @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(KEY_USAGE) private readonly usage: KeyUsage,
@@ -47,7 +50,9 @@ export class AuthorizePartnerRequest {
       caller,
       access,
       rateLimit: counted,
-    } = await this.authenticate.admit(request.authorization, request.requestId, now);
+    } = await this.sourceThrottle.authenticate(request.ip, 'invalid_api_key', () =>
+      this.authenticate.admit(request.authorization, request.requestId, now),
+    );
     const refusedAddress = addressRefusal(access, request.ip);
     if (refusedAddress) throw refusalError(refusedAddress);
     const rateLimit = counted ?? (await this.count(caller, access.settings.rateLimitPerMinute, now));

@@ -2,12 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { currencyOf } from '../../domain/corridor/corridor';
 import { environmentOfApiKey } from '../../domain/partner/api-key-format';
 import { KEY_HASHER, KeyHasher } from '../ports/secrets.port';
-import { KEY_ADMISSION, KeyAdmission } from '../ports/key-admission.port';
+import { KEY_ADMISSION, KeyAdmission, KeyAdmitted } from '../ports/key-admission.port';
+import { Environment } from '../../domain/shared/environment';
 import { RateLimitDecision } from '../ports/rate-limiter.port';
 import { ApiKeyAccess } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { keyRefusal, refusalError } from '../access/access-refusal';
 import { Caller } from './caller';
+import { KeyRehash } from './key-rehash';
 
 /**
  * Resolves a bearer key to its partner. The key is looked up by its keyed hash, so the
@@ -16,7 +18,9 @@ import { Caller } from './caller';
  * that environment (AccessFences): a revoked key is refused by every process from the moment the
  * revocation was answered, whatever the projection lag.
  * Where the store can, the same lookup counts the request against the rate limit
- * (see KeyAdmission for when it does).
+ * (see KeyAdmission for when it does). A key not found under the newest server secret is looked up
+ * under the older ones of the ring (API_KEY_SECRETS), and one found there is hashed again under the
+ * newest (KeyRehash), so that the older secret can be dropped once every key in use has been seen.
  */
 @Injectable()
 export class AuthenticateApiKey {
@@ -25,6 +29,7 @@ export class AuthenticateApiKey {
   constructor(
     @Inject(KEY_HASHER) private readonly hasher: KeyHasher,
     @Inject(KEY_ADMISSION) private readonly admission: KeyAdmission,
+    private readonly rehash: KeyRehash,
   ) {}
 
   /**
@@ -40,7 +45,7 @@ export class AuthenticateApiKey {
     const apiKey = match?.[1];
     const environment = apiKey ? environmentOfApiKey(apiKey) : null;
     if (!apiKey || !environment) throw new ServiceError('invalid_api_key', 'missing or malformed API key');
-    const { access, rateLimit } = await this.admission.lookUp(this.hasher.hash(apiKey), environment, now);
+    const { access, rateLimit, underOlderSecret } = await this.lookUp(apiKey, environment, now);
     // Fail closed: a key whose own record is not whole (a restricted key without its terms) is no key.
     if (access?.recordProblem) {
       this.logger.error(
@@ -60,6 +65,21 @@ export class AuthenticateApiKey {
       currency: currencyOf(partner.corridor),
       requestId,
     };
+    if (underOlderSecret) await this.rehash.onUse(key, this.hasher.hash(apiKey), now);
     return { caller, access, rateLimit };
+  }
+
+  /** Under each secret of the ring, newest first, until one finds the key (a key hashed under an older secret). */
+  private async lookUp(
+    apiKey: string,
+    environment: Environment,
+    now: Date,
+  ): Promise<KeyAdmitted & { underOlderSecret: boolean }> {
+    let found: KeyAdmitted = { access: null, rateLimit: null };
+    for (const [index, hash] of this.hasher.candidates(apiKey).entries()) {
+      found = await this.admission.lookUp(hash, environment, now);
+      if (found.access) return { ...found, underOlderSecret: index > 0 };
+    }
+    return { ...found, underOlderSecret: false };
   }
 }

@@ -7,10 +7,11 @@ import { OPERATOR_TOKEN_USAGE, OperatorTokenUsage } from '../ports/operator-toke
 import { ServiceError } from '../shared/service-error';
 import { OperatorDirectory } from './operator-directory';
 import { OperatorIdentity } from './operator-identity';
+import { OperatorTokenRehash } from './operator-token-rehash';
 
 /**
  * Resolves an operator token to its operator. The token is looked up by its keyed hash (HMAC
- * under API_KEY_SECRET, as API keys are), so the lookup says nothing about how much of a guess
+ * under API_KEY_SECRET, as API keys are; under any secret of API_KEY_SECRETS), so the lookup says nothing about how much of a guess
  * was right; the stream is read again whenever it moved, so a revocation answered by any
  * process refuses the token here at the next request. Each token let in has its last use recorded.
  */
@@ -21,13 +22,16 @@ export class AuthenticateOperator {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly directory: OperatorDirectory,
     @Inject(OPERATOR_TOKEN_USAGE) private readonly usage: OperatorTokenUsage,
+    private readonly rehash: OperatorTokenRehash,
   ) {}
 
   async identify(token: string): Promise<OperatorIdentity> {
     if (!isOperatorTokenShaped(token))
       throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
     const { state } = await this.directory.current();
-    const operatorId = state.byTokenHash.get(this.hasher.hash(token));
+    const candidates = this.hasher.candidates(token);
+    const index = candidates.findIndex((hash) => state.byTokenHash.has(hash));
+    const operatorId = index < 0 ? undefined : state.byTokenHash.get(candidates[index] ?? '');
     const record = operatorId === undefined ? undefined : state.operators.get(operatorId);
     if (!record) throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
     const at = this.clock.now();
@@ -38,6 +42,7 @@ export class AuthenticateOperator {
         record.revokedAt === null ? 'the operator token has expired' : 'the operator token has been revoked',
       );
     this.usage.recordUse(record.operatorId, at);
+    if (index > 0) await this.rehash.onUse(record.operatorId, this.hasher.hash(token), at);
     return {
       name: record.name,
       role: record.role,

@@ -59,7 +59,7 @@ export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
           revoke_reason: null,
           last_used_at: null,
         });
-      } else {
+      } else if (event.type === 'OperatorRevoked') {
         const row = rows.get(event.data.operatorId);
         if (row)
           Object.assign(row, { revoked_at: event.data.revokedAt, revoked_by: by, revoke_reason: event.data.reason });

@@ -3,6 +3,7 @@ import { HistoricalEvent } from '../ports/event-store.port';
 import { HistorySourceRef, HistorySources, HistoryStores } from '../ports/history-move.port';
 import { assertEmpty, historicalEventOf, importHistory, readHistory } from './event-history';
 import { rebuildAfterImport } from './rebuild-after-import';
+import { countWithheld, noneWithheld, WithheldCounts, withSecretsWithheld } from './secrets-withheld';
 
 /** Where a step of a move stands: started with a total, then told the count done so far. */
 export interface StepProgress {
@@ -14,9 +15,18 @@ export interface StepProgress {
 
 export interface ImportOutcome {
   events: number;
+  /** Secrets the export left out (`--without-secrets`): what must be made again before partners and operators get in. */
+  withheld: WithheldCounts;
   readModelEvents: number;
   jobsScheduled: number;
   keysBound: number;
+}
+
+export interface ExportOptions {
+  /** Key hashes, operator token hashes and sealed webhook secrets replaced by the withheld marker. */
+  withoutSecrets: boolean;
+  /** Who exports (the system user and host), as the back-office action log records it. */
+  exportedBy: string;
 }
 
 /** Events per importEvents call (one commit in the SQL stores). */
@@ -34,14 +44,35 @@ export class HistoryMove {
     private readonly settings: { stuckOrderAfterMs: number },
   ) {}
 
-  /** Gives every event of the configured store, in global order, to `write`; returns how many. */
-  async exportHistory(write: (event: HistoricalEvent) => Promise<void>, progress: StepProgress): Promise<number> {
+  /**
+   * Gives every event of the configured store, in global order, to `write`; returns how many. The
+   * export is recorded in the back-office action log before its first event is written: an export
+   * that cannot be recorded is not made, and one cut short is still on record.
+   */
+  async exportHistory(
+    write: (event: HistoricalEvent) => Promise<void>,
+    progress: StepProgress,
+    options: ExportOptions,
+  ): Promise<number> {
     const opened = await this.stores.open('read');
     try {
-      const step = progress.start('export', await opened.store.countEvents(null));
+      const total = await opened.store.countEvents(null);
+      await opened.recordAction({
+        operator: options.exportedBy,
+        operatorId: null,
+        role: 'owner',
+        action: 'history_exported',
+        subject: 'event-log',
+        partnerId: null,
+        environment: null,
+        detail: { events: total, without_secrets: options.withoutSecrets },
+        at: this.clock.now(),
+      });
+      const step = progress.start('export', total);
       let exported = 0;
       for await (const event of readHistory(opened.store)) {
-        await write(historicalEventOf(event));
+        const historical = historicalEventOf(event);
+        await write(options.withoutSecrets ? withSecretsWithheld(historical) : historical);
         step.update(++exported);
       }
       step.finish(exported);
@@ -68,7 +99,8 @@ export class HistoryMove {
         // The store is empty, so a wallet snapshot left in its database describes another log.
         await target.forgetWalletSnapshots();
         const importing = progress.start('import', total);
-        const imported = await importHistory(target.store, source.events(), {
+        const withheld = noneWithheld();
+        const imported = await importHistory(target.store, counted(source.events(), withheld), {
           batchSize: IMPORT_BATCH,
           onProgress: (done) => importing.update(done),
         });
@@ -82,6 +114,7 @@ export class HistoryMove {
         rebuilding.finish(rebuilt.events);
         return {
           events: imported,
+          withheld,
           readModelEvents: rebuilt.events,
           jobsScheduled: rebuilt.jobsScheduled,
           keysBound: rebuilt.keysBound,
@@ -92,5 +125,15 @@ export class HistoryMove {
     } finally {
       await source.close();
     }
+  }
+}
+
+async function* counted(
+  events: AsyncIterable<HistoricalEvent>,
+  withheld: WithheldCounts,
+): AsyncGenerator<HistoricalEvent> {
+  for await (const event of events) {
+    countWithheld(event, withheld);
+    yield event;
   }
 }

@@ -2,10 +2,11 @@ import { OperatorRole } from '../../domain/back-office/operator-role';
 import { Environment } from '../../domain/shared/environment';
 
 /**
- * What an operator can do in the back office that writes no event: a webhook re-send (a job) and a
- * read model's rebuild (a blue/green copy). Everything else an operator does is an event of the log.
+ * What an operator can do that writes no event: a webhook re-send (a job), a read model's rebuild
+ * (a blue/green copy), and an export of the history (`data export`, from the command line).
+ * Everything else an operator does is an event of the log.
  */
-export type BackOfficeActionKind = 'webhook_delivery_resent' | 'projection_rebuild_started';
+export type BackOfficeActionKind = 'webhook_delivery_resent' | 'projection_rebuild_started' | 'history_exported';
 
 export type BackOfficeActionDetail = Readonly<Record<string, string | number | boolean | null>>;
 

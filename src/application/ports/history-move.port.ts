@@ -3,6 +3,7 @@ import { EventLogDiagnostics } from './event-log-diagnostics.port';
 import { EventStore, GlobalPosition, HistoricalEvent, RecordedEvent } from './event-store.port';
 import { KeyBinding } from './key-binding-append.port';
 import { Job } from './job-queue.port';
+import { BackOfficeAction } from './back-office-action-log.port';
 
 /** Where an import reads its events: an export file, or the PGlite data folder of an earlier release. */
 export type HistorySourceRef = { kind: 'history-file'; path: string } | { kind: 'pglite-folder'; path: string };
@@ -43,6 +44,8 @@ export interface OpenedHistoryStore {
    * the last (not blue/green: an empty store has no serving version to keep answering meanwhile).
    */
   applyToReadModels(events: readonly RecordedEvent[]): Promise<void>;
+  /** Appends to the back-office action log of the service database (an export is recorded there). */
+  recordAction(action: BackOfficeAction): Promise<void>;
   /** Closes the store and the database (and what was started to open them). */
   close(): Promise<void>;
 }

@@ -96,6 +96,8 @@ export interface ReadModels {
   mainKey(partnerId: string, environment: Environment): Promise<MainKeyView | null>;
   /** Defaults when the partner never changed them. */
   partnerSettings(partnerId: string, environment: Environment): Promise<PartnerSettings>;
+  /** Every partner environment that holds at least one webhook secret. */
+  environmentsWithWebhookSecrets(): Promise<{ partnerId: string; environment: Environment }[]>;
 }
 
 export interface ApiKeyAccess {

@@ -1,8 +1,11 @@
 import { Environment } from '../../domain/shared/environment';
 
-/** Keyed hashing of API keys (HMAC-SHA256 under the server secret). */
+/** Keyed hashing of API keys and operator tokens (HMAC-SHA256 under the server secret). */
 export interface KeyHasher {
+  /** Under the newest secret: what a new key or token is recorded with. */
   hash(apiKey: string): string;
+  /** Under each secret of the ring, newest first: what a presented key or token may be recorded with. */
+  candidates(apiKey: string): string[];
 }
 
 /** Random material from a CSPRNG: API keys and identifiers. */

@@ -59,8 +59,12 @@ export interface WebhookDeliveryStore {
 
 /** Seals secrets that the service must read back (webhook secrets) so they never sit in the log in clear. */
 export interface SecretBox {
+  /** Under the newest server secret. */
   seal(plaintext: string): string;
+  /** Under whichever secret of the ring sealed it; throws if none did. */
   open(sealed: string): string;
+  /** Whether it was sealed under the newest secret (a re-seal leaves it as it is). */
+  sealedUnderNewest(sealed: string): boolean;
 }
 
 export const WEBHOOK_SENDER = Symbol('WebhookSender');

@@ -1,3 +1,4 @@
+import { isWithheld } from '../../domain/shared/withheld-secret';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { Job, JobHandler, JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
@@ -60,7 +61,10 @@ export class DeliverWebhookJob implements JobHandler<'deliver-webhook'> {
 
     const now = this.clock.now();
     const secrets = settings.webhookSecrets
-      .filter((secret) => secret.validUntil === null || new Date(secret.validUntil) > now)
+      // A secret withheld from the export this history was imported from signs nothing: rotate it.
+      .filter(
+        (secret) => (secret.validUntil === null || new Date(secret.validUntil) > now) && !isWithheld(secret.sealed),
+      )
       .map((secret) => this.box.open(secret.sealed));
     const url = settings.webhookUrl;
     const result = !url

@@ -16,7 +16,7 @@ async function run(): Promise<void> {
     logger:
       config.logLevel === 'silent'
         ? false
-        : new PinoNestLogger(config.logLevel, config.logFormat, [config.adminToken, config.apiKeySecret]),
+        : new PinoNestLogger(config.logLevel, config.logFormat, [config.adminToken, ...config.apiKeySecrets]),
   });
   await app.init();
   const background = app.get(BackgroundProcessing);

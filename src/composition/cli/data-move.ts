@@ -16,7 +16,8 @@ export const openDataMove: OpenDataMove = (config, serverLog) => {
     },
   );
   return {
-    exportHistory: (writeLine, progress) => move.exportHistory((event) => writeLine(historyLine(event)), progress),
+    exportHistory: (writeLine, progress, options) =>
+      move.exportHistory((event) => writeLine(historyLine(event)), progress, options),
     importHistory: (source, progress) => move.importHistory(source, progress),
   };
 };

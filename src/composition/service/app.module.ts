@@ -10,6 +10,7 @@ import { InfrastructureModule, InfrastructureOverrides } from '../infrastructure
 import { BackgroundMode } from '../../infrastructure/processing/background-processing';
 import { AdminController } from '../../interface/http/admin/admin.controller';
 import { AdminTokenGuard } from '../../interface/http/admin/admin-token.guard';
+import { SecretsController } from '../../interface/http/admin/secrets.controller';
 import { AuditController } from '../../interface/http/admin/audit.controller';
 import { BackOfficeController } from '../../interface/http/admin/back-office.controller';
 import { ProjectionsController } from '../../interface/http/admin/projections.controller';
@@ -69,6 +70,7 @@ export class AppModule {
         AdminController,
         BackOfficeController,
         ProjectionsController,
+        SecretsController,
         ProviderStatusController,
         AuditController,
         RoutesController,

@@ -73,7 +73,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
     logger:
       config.logLevel === 'silent'
         ? false
-        : new PinoNestLogger(config.logLevel, config.logFormat, [config.adminToken, config.apiKeySecret]),
+        : new PinoNestLogger(config.logLevel, config.logFormat, [config.adminToken, ...config.apiKeySecrets]),
     bufferLogs: false,
     bodyParser: false,
   });

@@ -34,7 +34,9 @@ export type OperatorCommand =
       at: string;
     }
   /** `ref`: an operator id (that token), or a name (every token of that name not revoked yet). */
-  | { type: 'RevokeOperators'; ref: string; reason: string; at: string };
+  | { type: 'RevokeOperators'; ref: string; reason: string; at: string }
+  /** A token in use found under an older server secret: its hash under the newest. */
+  | { type: 'RehashToken'; operatorId: string; tokenHash: string; at: string };
 
 const DAY_MS = 86_400_000;
 
@@ -80,6 +82,8 @@ function decide(command: OperatorCommand, state: OperatorsState) {
         },
       });
     }
+    case 'RehashToken':
+      return rehash(command, state);
     case 'RevokeOperators': {
       const byId = command.ref.startsWith(OPERATOR_ID_PREFIX);
       const targets = byId
@@ -101,6 +105,16 @@ function decide(command: OperatorCommand, state: OperatorsState) {
   }
 }
 
+function rehash(command: Extract<OperatorCommand, { type: 'RehashToken' }>, state: OperatorsState) {
+  const record = state.operators.get(command.operatorId);
+  if (!record || !isActiveAt(record, command.at) || record.tokenHash === command.tokenHash)
+    return accept<OperatorEvent>();
+  return accept<OperatorEvent>({
+    type: 'OperatorTokenRehashed',
+    data: { operatorId: command.operatorId, tokenHash: command.tokenHash, rehashedAt: command.at },
+  });
+}
+
 function evolve(state: OperatorsState, event: OperatorEvent): OperatorsState {
   const operators = new Map(state.operators);
   switch (event.type) {
@@ -113,6 +127,14 @@ function evolve(state: OperatorsState, event: OperatorEvent): OperatorsState {
       const record = operators.get(event.data.operatorId);
       if (record) operators.set(record.operatorId, { ...record, revokedAt: event.data.revokedAt });
       return { operators, byTokenHash: state.byTokenHash };
+    }
+    case 'OperatorTokenRehashed': {
+      const record = operators.get(event.data.operatorId);
+      if (!record) return state;
+      operators.set(record.operatorId, { ...record, tokenHash: event.data.tokenHash });
+      const byTokenHash = new Map(state.byTokenHash);
+      byTokenHash.delete(record.tokenHash);
+      return { operators, byTokenHash: byTokenHash.set(event.data.tokenHash, record.operatorId) };
     }
   }
 }

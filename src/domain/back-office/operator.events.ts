@@ -19,9 +19,19 @@ export type OperatorRevoked = {
   data: { operatorId: string; name: string; reason: string; revokedAt: string };
 };
 
-export type OperatorEvent = OperatorCreated | OperatorRevoked;
+/** A token found under an older server secret of the ring, hashed again under the newest at its use. */
+export type OperatorTokenRehashed = {
+  type: 'OperatorTokenRehashed';
+  data: { operatorId: string; tokenHash: string; rehashedAt: string };
+};
 
-export const OPERATOR_EVENTS: EventTypeTable<OperatorEvent> = { OperatorCreated: true, OperatorRevoked: true };
+export type OperatorEvent = OperatorCreated | OperatorRevoked | OperatorTokenRehashed;
+
+export const OPERATOR_EVENTS: EventTypeTable<OperatorEvent> = {
+  OperatorCreated: true,
+  OperatorRevoked: true,
+  OperatorTokenRehashed: true,
+};
 export const OPERATOR_EVENT_TYPES: ReadonlySet<string> = typesOf(OPERATOR_EVENTS);
 
 /** Every back-office operator in one stream: a few dozen people, read whole and kept folded. */

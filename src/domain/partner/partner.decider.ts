@@ -71,6 +71,15 @@ export type PartnerCommand =
       at: string;
     }
   | { type: 'RevokeScopedKey'; keyId: string; reason: string; at: string }
+  /** A key in use found under an older server secret: its hash under the newest. */
+  | { type: 'RehashKey'; keyId: string; environment: Environment; keyHash: string; at: string }
+  /** The environment's webhook secrets sealed again under the newest server secret, by secret id. */
+  | {
+      type: 'ResealWebhookSecrets';
+      environment: Environment;
+      secrets: { secretId: string; sealedSecret: string }[];
+      at: string;
+    }
   | {
       type: 'ConfigurePartner';
       environment: Environment;
@@ -147,6 +156,22 @@ function decide(command: PartnerCommand, state: PartnerState): Decision<PartnerE
         ...restricted,
         { type: 'ApiKeyIssued', data: { partnerId, environment, ...command.key, issuedAt: command.at } },
       );
+    }
+    case 'RehashKey': {
+      const { keyId, environment, keyHash, at } = command;
+      const active = state.activeKeys[environment] === keyId || (state.scopedKeys[keyId]?.active ?? false);
+      // A key revoked meanwhile keeps the hash it had: it works under no secret anyway.
+      if (!active) return accept();
+      return accept({ type: 'ApiKeyRehashed', data: { partnerId, keyId, environment, keyHash, rehashedAt: at } });
+    }
+    case 'ResealWebhookSecrets': {
+      const held = new Set(state.settings[command.environment].webhookSecrets.map((secret) => secret.secretId));
+      const secrets = command.secrets.filter((secret) => held.has(secret.secretId));
+      if (secrets.length === 0) return accept();
+      return accept({
+        type: 'WebhookSecretsResealed',
+        data: { partnerId, environment: command.environment, secrets, resealedAt: command.at },
+      });
     }
     case 'CreateScopedKey': {
       const revoked = mainKeyRevoked(state, command.environment, command.mainKeyUsed);
@@ -386,7 +411,31 @@ function evolve(state: PartnerState, event: PartnerEvent): PartnerState {
         settings: { ...state.settings, [environment]: rotateSecret(state.settings[environment], event.data) },
       };
     }
+    case 'WebhookSecretsResealed': {
+      const { environment } = event.data;
+      return {
+        ...state,
+        settings: { ...state.settings, [environment]: resealSecrets(state.settings[environment], event.data) },
+      };
+    }
+    case 'ApiKeyRehashed':
+      return state;
   }
+}
+
+/** Each secret named gets its new seal; validity and order stay. */
+export function resealSecrets(
+  settings: PartnerSettings,
+  resealed: { secrets: readonly { secretId: string; sealedSecret: string }[] },
+): PartnerSettings {
+  const seals = new Map(resealed.secrets.map((secret) => [secret.secretId, secret.sealedSecret]));
+  return {
+    ...settings,
+    webhookSecrets: settings.webhookSecrets.map((secret) => ({
+      ...secret,
+      sealed: seals.get(secret.secretId) ?? secret.sealed,
+    })),
+  };
 }
 
 export function applySettingsChange(settings: PartnerSettings, changes: SettingsChange): PartnerSettings {

@@ -76,8 +76,30 @@ export type WebhookSecretRotated = {
   };
 };
 
+/**
+ * A key found under an older server secret of the ring, hashed again under the newest at its use
+ * (the key itself is known only while it is presented), so the older secret can be dropped.
+ */
+export type ApiKeyRehashed = {
+  type: 'ApiKeyRehashed';
+  data: { partnerId: string; keyId: string; environment: Environment; keyHash: string; rehashedAt: string };
+};
+
+/** Webhook secrets sealed again under the newest server secret, each by its id; nothing else changes. */
+export type WebhookSecretsResealed = {
+  type: 'WebhookSecretsResealed';
+  data: {
+    partnerId: string;
+    environment: Environment;
+    secrets: { secretId: string; sealedSecret: string }[];
+    resealedAt: string;
+  };
+};
+
 export type PartnerEvent =
   | PartnerOnboarded
+  | ApiKeyRehashed
+  | WebhookSecretsResealed
   | ApiKeyIssued
   | ApiKeyRevoked
   | ScopedKeyCreated
@@ -95,6 +117,8 @@ export const PARTNER_EVENTS: EventTypeTable<PartnerEvent> = {
   KycStatusChanged: true,
   PartnerSettingsChanged: true,
   WebhookSecretRotated: true,
+  ApiKeyRehashed: true,
+  WebhookSecretsResealed: true,
 };
 
 export const partnerStreamId = (partnerId: string): string => `partner-${partnerId}`;

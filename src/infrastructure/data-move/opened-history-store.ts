@@ -11,6 +11,7 @@ import { PROJECTION_GROUPS } from '../projections/projection-groups';
 import { applyEvents } from '../projections/sql-projection';
 import { READ_MODEL_PROJECTIONS } from '../read-models/read-model-projections';
 import { SqlDatabase } from '../sql/sql-database';
+import { SqlBackOfficeActionLog } from '../back-office/sql-back-office-action-log';
 
 /** A store and the service database beside it (read models, checkpoints, jobs, keys), as a history move uses them. */
 export const openedHistoryStore = (
@@ -23,6 +24,7 @@ export const openedHistoryStore = (
   forgetWalletSnapshots: () => forgetWalletSnapshots(db),
   adoptImportedWork: (work) => adoptImportedWork(db, work),
   applyToReadModels: (events) => applyToReadModels(db, events),
+  recordAction: (action) => new SqlBackOfficeActionLog(db).record(action),
   close,
 });
 

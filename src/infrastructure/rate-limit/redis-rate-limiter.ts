@@ -1,11 +1,16 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RateLimitDecision, RateLimiter } from '../../application/ports/rate-limiter.port';
-import { decisionOf, windowOf } from './rate-window';
+import { RedisTokenBuckets } from './redis-token-buckets';
+import { decisionsOf } from './token-bucket';
 
-/** The same windows in Redis (INCR + PEXPIRE in one MULTI), for deployments that prefer to keep this load off PostgreSQL. */
+/** The same token buckets in Redis (one Lua script per hit), for deployments that prefer to keep this load off PostgreSQL. */
 export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
-  constructor(private readonly redis: Redis) {}
+  private readonly buckets: RedisTokenBuckets;
+
+  constructor(readonly redis: Redis) {
+    this.buckets = new RedisTokenBuckets(redis, 'ratelimit:bucket:');
+  }
 
   static connect(url: string): RedisRateLimiter {
     return new RedisRateLimiter(
@@ -14,11 +19,10 @@ export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
   }
 
   async hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
-    const window = windowOf(now);
-    const key = `ratelimit:${bucket}:${window.start.getTime()}`;
-    const results = await this.redis.multi().incr(key).pexpire(key, 120_000).exec();
-    const hits = Number(results?.[0]?.[1] ?? 0);
-    return decisionOf(hits, limitPerMinute, window.resetSeconds);
+    const { aheadMs } = await this.buckets.take(bucket, limitPerMinute, now.getTime(), false);
+    const [decision] = decisionsOf(aheadMs, 1, limitPerMinute);
+    if (decision === undefined) throw new Error(`rate limit bucket ${bucket} gave no decision`);
+    return decision;
   }
 
   async check(): Promise<void> {
@@ -35,7 +39,7 @@ export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
     await this.close();
   }
 
-  /** Redis expires each window's key by itself. */
+  /** Redis expires each bucket's key by itself once the bucket is full. */
   async purgeBefore(): Promise<void> {
     return;
   }

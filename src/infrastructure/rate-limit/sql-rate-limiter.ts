@@ -2,8 +2,9 @@ import { RateLimitDecision, RateLimiter } from '../../application/ports/rate-lim
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
-import { decisionOf, windowOf } from './rate-window';
+import { TAKE_FROM_BUCKETS_SQL, TakenRow, decisionsOfBatch } from './sql-token-buckets';
 
+/** The fixed one-minute windows of earlier releases (baseline schema); no longer written. */
 export const RATE_LIMIT_SCHEMA: SchemaScript = {
   name: 'rate-limit',
   sql: `
@@ -18,60 +19,55 @@ CREATE TABLE IF NOT EXISTS rate_limit_windows (
 
 interface Hit {
   bucket: string;
-  windowStart: string;
+  limit: number;
+  nowMs: number;
 }
 
 /**
- * One row per key and minute; the upsert is atomic, so every process counts into the same row.
- * Hits that arrive while an upsert is in flight are counted together in the next one, one row
- * per key (`hits + n`), and each gets its own number from the range its row returns: a busy
- * service costs one upsert per round trip instead of one per request.
+ * One row per bucket (its token bucket's theoretical arrival time); the upsert is atomic, so every
+ * process counts into the same row. Hits that arrive while an upsert is in flight are counted
+ * together in the next one, one row per bucket, and each gets its own decision in the order the
+ * hits came: a busy service costs one upsert per round trip instead of one per request.
  */
 export class SqlRateLimiter implements RateLimiter {
-  private readonly upserts = new StatementBatcher<Hit, number>((hits) => this.count(hits));
+  private readonly upserts = new StatementBatcher<Hit, RateLimitDecision>((hits) => this.count(hits));
 
   constructor(private readonly db: SqlExecutor) {}
 
-  async hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
-    const window = windowOf(now);
-    const hits = await this.upserts.submit({ bucket, windowStart: window.start.toISOString() });
-    return decisionOf(hits, limitPerMinute, window.resetSeconds);
+  hit(bucket: string, limitPerMinute: number, now: Date): Promise<RateLimitDecision> {
+    return this.upserts.submit({ bucket, limit: limitPerMinute, nowMs: now.getTime() });
   }
 
-  /** The running count of each hit, in the order the hits came. */
-  private async count(hits: readonly Hit[]): Promise<number[]> {
-    const rowOf = (bucket: string, windowStart: string) => JSON.stringify([bucket, windowStart]);
-    const added = new Map<string, Hit & { count: number }>();
+  private async count(hits: readonly Hit[]): Promise<RateLimitDecision[]> {
+    const groups = new Map<string, Hit & { requests: number }>();
     for (const hit of hits) {
-      const row = added.get(rowOf(hit.bucket, hit.windowStart));
-      if (row) row.count += 1;
-      else added.set(rowOf(hit.bucket, hit.windowStart), { ...hit, count: 1 });
+      const group = groups.get(hit.bucket);
+      if (group) {
+        group.requests += 1;
+        group.nowMs = Math.max(group.nowMs, hit.nowMs);
+      } else groups.set(hit.bucket, { ...hit, requests: 1 });
     }
     // Sorted, so processes counting into overlapping rows lock them in the same order (no deadlock).
-    const rows = [...added.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-    const totals = await this.db.query<{ bucket: string; window_start: Date | string; hits: number }>(
-      `INSERT INTO rate_limit_windows (bucket, window_start, hits)
-       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::integer[])
-       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + EXCLUDED.hits
-       RETURNING bucket, window_start, hits`,
-      [rows.map((row) => row.bucket), rows.map((row) => row.windowStart), rows.map((row) => row.count)],
-    );
-    // The first number each row gives out in this batch: its new total less what this batch added.
-    const next = new Map<string, number>();
-    for (const total of totals) {
-      const key = rowOf(total.bucket, new Date(total.window_start).toISOString());
-      next.set(key, total.hits - (added.get(key)?.count ?? 0) + 1);
-    }
+    const rows = [...groups.values()].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+    const taken = await this.db.query<TakenRow>(TAKE_FROM_BUCKETS_SQL, [
+      JSON.stringify(
+        rows.map((row) => ({
+          bucket: row.bucket,
+          requests: row.requests,
+          limit_per_minute: row.limit,
+          now_ms: row.nowMs,
+        })),
+      ),
+    ]);
+    const decisions = decisionsOfBatch(taken, rows);
     return hits.map((hit) => {
-      const key = rowOf(hit.bucket, hit.windowStart);
-      const number = next.get(key);
-      if (number === undefined) throw new Error(`rate limit row ${key} was not counted`);
-      next.set(key, number + 1);
-      return number;
+      const next = decisions.get(hit.bucket)?.shift();
+      if (next === undefined) throw new Error(`rate limit bucket ${hit.bucket} was not counted`);
+      return next;
     });
   }
 
   async purgeBefore(before: Date): Promise<void> {
-    await this.db.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [before.toISOString()]);
+    await this.db.query('DELETE FROM rate_limit_buckets WHERE tat < $1', [before.getTime()]);
   }
 }

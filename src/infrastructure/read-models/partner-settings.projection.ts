@@ -1,5 +1,5 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { applySettingsChange, rotateSecret } from '../../domain/partner/partner.decider';
+import { applySettingsChange, resealSecrets, rotateSecret } from '../../domain/partner/partner.decider';
 import { PartnerEvent } from '../../domain/partner/partner.events';
 import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-settings';
 import { SqlProjection } from '../projections/sql-projection';
@@ -22,10 +22,15 @@ CREATE TABLE IF NOT EXISTS rm_partner_settings (
 );
 `,
   },
-  handles: new Set(['PartnerSettingsChanged', 'WebhookSecretRotated']),
+  handles: new Set(['PartnerSettingsChanged', 'WebhookSecretRotated', 'WebhookSecretsResealed']),
 
   async apply(event: RecordedEvent<PartnerEvent>, tx: SqlExecutor): Promise<void> {
-    if (event.type !== 'PartnerSettingsChanged' && event.type !== 'WebhookSecretRotated') return;
+    if (
+      event.type !== 'PartnerSettingsChanged' &&
+      event.type !== 'WebhookSecretRotated' &&
+      event.type !== 'WebhookSecretsResealed'
+    )
+      return;
     const { partnerId, environment } = event.data;
     const rows = await tx.query<{ settings: PartnerSettings; revision: string }>(
       'SELECT settings, revision::text AS revision FROM rm_partner_settings WHERE partner_id = $1 AND environment = $2 FOR UPDATE',
@@ -36,7 +41,9 @@ CREATE TABLE IF NOT EXISTS rm_partner_settings (
     const next =
       event.type === 'PartnerSettingsChanged'
         ? applySettingsChange(current, event.data.changes)
-        : rotateSecret(current, event.data);
+        : event.type === 'WebhookSecretRotated'
+          ? rotateSecret(current, event.data)
+          : resealSecrets(current, event.data);
     await tx.query(
       `INSERT INTO rm_partner_settings (partner_id, environment, settings, revision, updated_at) VALUES ($1, $2, $3::jsonb, $4, $5)
        ON CONFLICT (partner_id, environment) DO UPDATE SET settings = EXCLUDED.settings, revision = EXCLUDED.revision, updated_at = EXCLUDED.updated_at`,

@@ -63,6 +63,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS rm_api_keys_one_main ON rm_api_keys (partner_i
     'ScopedKeyCreated',
     'ScopedKeyRevoked',
     'KycStatusChanged',
+    'ApiKeyRehashed',
   ]),
 
   async apply(event: RecordedEvent<PartnerEvent>, tx: SqlExecutor): Promise<void> {
@@ -84,6 +85,11 @@ CREATE UNIQUE INDEX IF NOT EXISTS rm_api_keys_one_main ON rm_api_keys (partner_i
           event.data.changedAt,
         ]);
         return;
+      case 'ApiKeyRehashed': {
+        const { keyHash, keyId } = event.data;
+        await tx.query('UPDATE rm_api_keys SET key_hash = $1 WHERE key_id = $2', [keyHash, keyId]);
+        return;
+      }
       case 'ApiKeyIssued': {
         const { keyHash, keyId, partnerId, environment, issuedAt } = event.data;
         await tx.query(

@@ -165,6 +165,14 @@ export class SqlReadModels implements ReadModels {
   }
 
   /** Concurrent lookups (webhook deliveries running side by side) share one statement. */
+  async environmentsWithWebhookSecrets(): Promise<{ partnerId: string; environment: Environment }[]> {
+    const rows = await this.db.query<{ partner_id: string; environment: Environment }>(
+      `SELECT partner_id, environment FROM rm_partner_settings
+        WHERE coalesce(jsonb_array_length(settings -> 'webhookSecrets'), 0) > 0 ORDER BY partner_id, environment`,
+    );
+    return rows.map((row) => ({ partnerId: row.partner_id, environment: row.environment }));
+  }
+
   partnerSettings(partnerId: string, environment: Environment): Promise<PartnerSettings> {
     return this.settingsLookups.submit({ partnerId, environment });
   }

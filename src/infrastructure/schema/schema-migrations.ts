@@ -5,6 +5,7 @@ import { JOBS_SCHEMA } from '../jobs/jobs.schema';
 import { CHECKPOINT_SCHEMA } from '../projections/checkpoint-store';
 import { PROJECTION_VERSIONS_SCHEMA } from '../projections/projection-versions';
 import { RATE_LIMIT_SCHEMA } from '../rate-limit/sql-rate-limiter';
+import { RATE_LIMIT_BUCKETS_SCHEMA } from '../rate-limit/sql-token-buckets';
 import { SchemaScript } from '../sql/migrations';
 import { Migration } from '../sql/schema-history';
 import { WEBHOOK_SCHEMA } from '../webhooks/sql-webhook-delivery-store';
@@ -118,5 +119,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // The summary of each reconciliation run (scheduled, a day judged again, an operator's), beside the log.
     name: 'reconciliation-runs',
     sql: joined([RECONCILIATION_RUNS_SCHEMA]),
+  },
+  {
+    version: 14,
+    // Token buckets (a sliding minute) in place of the fixed one-minute windows of rate_limit_windows.
+    name: 'rate-limit-buckets',
+    sql: joined([RATE_LIMIT_BUCKETS_SCHEMA]),
   },
 ];

@@ -1,21 +1,33 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { SnapshotSeal } from '../../application/ports/wallet-snapshots.port';
 
-/** HMAC-SHA256 under a key derived (HKDF) from the server secret, for this purpose only: "v1.<hex>". */
+/**
+ * HMAC-SHA256 under a key derived (HKDF) from the server secret, for this purpose only: "v1.<hex>".
+ * Sealed under the newest secret of the ring; a seal made under any of them verifies.
+ */
 export class HmacSnapshotSeal implements SnapshotSeal {
-  private readonly key: Buffer;
+  private readonly keys: Buffer[];
 
-  constructor(serverSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', serverSecret, 'partner-service', 'wallet-snapshot-sealing', 32));
+  constructor(serverSecrets: string | readonly string[]) {
+    this.keys = (typeof serverSecrets === 'string' ? [serverSecrets] : serverSecrets).map((secret) =>
+      Buffer.from(hkdfSync('sha256', secret, 'partner-service', 'wallet-snapshot-sealing', 32)),
+    );
   }
 
   seal(text: string): string {
-    return `v1.${createHmac('sha256', this.key).update(text, 'utf8').digest('hex')}`;
+    return this.sealUnder(this.keys[0], text);
   }
 
   verifies(text: string, seal: string): boolean {
-    const expected = Buffer.from(this.seal(text));
     const given = Buffer.from(seal);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return this.keys.some((key) => {
+      const expected = Buffer.from(this.sealUnder(key, text));
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+  }
+
+  private sealUnder(key: Buffer | undefined, text: string): string {
+    if (!key) throw new Error('no server secret to seal with');
+    return `v1.${createHmac('sha256', key).update(text, 'utf8').digest('hex')}`;
   }
 }

@@ -333,6 +333,15 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     build: (a) => ({ method: 'POST', path: `/projections/${seg(a.value('name'))}/rebuild` }),
     output: 'follow-rebuild',
   },
+  'secrets reseal': {
+    usage: '',
+    summary:
+      'Seal every webhook secret again under the newest server secret (the first of API_KEY_SECRETS), so the older ones can be dropped; ' +
+      'keys and operator tokens are hashed again at their next use. Prints the counts and any secret no secret of the ring opens.',
+    positionals: [],
+    options: {},
+    build: () => ({ method: 'POST', path: '/secrets/reseal' }),
+  },
   'audit wallet': {
     usage: '<partner_id> --environment <sandbox|live> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] --format <jsonl|csv>',
     summary:

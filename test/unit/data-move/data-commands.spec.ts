@@ -16,8 +16,9 @@ describe('parsing the data commands', () => {
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('takes export without arguments', () => {
-    expect(parseDataCommand(['export'])).toEqual({ kind: 'export' });
+  it('takes export without arguments, or with --without-secrets', () => {
+    expect(parseDataCommand(['export'])).toEqual({ kind: 'export', withoutSecrets: false });
+    expect(parseDataCommand(['export', '--without-secrets'])).toEqual({ kind: 'export', withoutSecrets: true });
     expect(parseDataCommand(['export', 'x'])).toEqual({ kind: 'usage-error', message: 'unexpected argument "x"' });
   });
 

@@ -1,6 +1,7 @@
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticateOperator } from '../../../src/application/back-office/authenticate-operator';
+import { SourceThrottle } from '../../../src/application/access/source-throttle';
 import { OperatorIdentity } from '../../../src/application/back-office/operator-identity';
 import { ServiceError } from '../../../src/application/shared/service-error';
 import { ServiceConfig } from '../../../src/config/service-config';
@@ -40,10 +41,29 @@ const authenticate = {
   },
 } as unknown as AuthenticateOperator;
 
-const guard = new AdminTokenGuard({ adminToken: BREAK_GLASS } as ServiceConfig, new Reflector(), authenticate);
+const unthrottled = new SourceThrottle(
+  {
+    admit: () => Promise.resolve({ refused: false, charged: false }),
+    recordFailure: () => Promise.resolve(),
+    refund: () => Promise.resolve(),
+  },
+  { now: () => new Date() },
+);
+
+const guard = new AdminTokenGuard(
+  { adminToken: BREAK_GLASS } as ServiceConfig,
+  new Reflector(),
+  authenticate,
+  unthrottled,
+);
 
 function callTo(handler: keyof Routes, token: string) {
-  const request = { headers: { authorization: `Bearer ${token}` }, method: 'POST', url: '/v1/admin/x' };
+  const request = {
+    headers: { authorization: `Bearer ${token}` },
+    ip: '192.0.2.7',
+    method: 'POST',
+    url: '/v1/admin/x',
+  };
   const context = {
     switchToHttp: () => ({ getRequest: () => request }),
     getHandler: () => Object.getOwnPropertyDescriptor(Routes.prototype, handler)?.value as unknown,

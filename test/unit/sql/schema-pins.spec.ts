@@ -29,6 +29,7 @@ describe('the schema pins', () => {
       '11 correlation-index-outside-orders c59e5590e849e630',
       '12 back-office-actions cdd23b88b4aca810',
       '13 reconciliation-runs c1dc2e75f3e0bd75',
+      '14 rate-limit-buckets ab178b3be7933760',
     ]);
   });
 

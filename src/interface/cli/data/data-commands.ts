@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * The `data` commands open the configured store directly, as the service does, instead of calling the
  * running service over HTTP like every other command: they move the history of a stopped service.
  */
-export type DataCommand = { kind: 'export' } | { kind: 'import'; source: ImportSource };
+export type DataCommand = { kind: 'export'; withoutSecrets: boolean } | { kind: 'import'; source: ImportSource };
 
 export type ImportSource = { kind: 'history-file'; path: string } | { kind: 'pglite-folder'; path: string };
 
@@ -13,8 +13,12 @@ export type DataParseResult = DataCommand | { kind: 'help' } | { kind: 'usage-er
 
 export const DATA_USAGE = [
   'Data commands (they open the configured store directly; run them while the service is stopped):',
-  '  data export',
+  '  data export [--without-secrets]',
   '      Write every event, in global order, as JSON lines on stdout: `data export > log.jsonl`.',
+  '      Each export is recorded in the back-office action log (who: the system user and host).',
+  '      --without-secrets: leave out API key hashes, operator token hashes and sealed webhook',
+  '      secrets; after importing such an export, keys are regenerated, operator tokens issued',
+  '      (with ADMIN_TOKEN) and webhook secrets rotated before partners and operators get in.',
   '  data import <log.jsonl | pglite-folder>',
   '      Append an exported history, or the events of a PGlite data folder (DATA_DIR/pglite of',
   '      earlier releases), into the configured store, which must be empty; then rebuild the',
@@ -31,7 +35,10 @@ export function parseDataCommand(argv: readonly string[]): DataParseResult {
   if (argv.length === 0 || argv.some(isHelp)) return argv.length === 0 ? { kind: 'usage-error', message: 'missing data command (export or import)' } : { kind: 'help' };
   const [verb, ...rest] = argv;
   if (verb === 'export') {
-    return rest.length === 0 ? { kind: 'export' } : { kind: 'usage-error', message: `unexpected argument "${rest[0]}"` };
+    const unexpected = rest.find((arg) => arg !== '--without-secrets');
+    return unexpected === undefined
+      ? { kind: 'export', withoutSecrets: rest.includes('--without-secrets') }
+      : { kind: 'usage-error', message: `unexpected argument "${unexpected}"` };
   }
   if (verb === 'import') {
     if (rest.length === 0) return { kind: 'usage-error', message: 'missing <log.jsonl | pglite-folder>' };

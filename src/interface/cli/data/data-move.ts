@@ -1,4 +1,4 @@
-import { ImportOutcome, StepProgress } from '../../../application/data-move/history-move';
+import { ExportOptions, ImportOutcome, StepProgress } from '../../../application/data-move/history-move';
 import { ServiceConfig } from '../../../config/service-config';
 import { ImportSource } from './data-commands';
 
@@ -12,7 +12,7 @@ export interface ServerLog {
 /** What `data export` and `data import` run: the history move over the configured store, as the CLI's composition builds it. */
 export interface DataMove {
   /** Writes every event of the store, in global order, one history line each; returns how many. */
-  exportHistory(writeLine: (line: string) => Promise<void>, progress: StepProgress): Promise<number>;
+  exportHistory(writeLine: (line: string) => Promise<void>, progress: StepProgress, options: ExportOptions): Promise<number>;
   importHistory(source: ImportSource, progress: StepProgress): Promise<ImportOutcome>;
 }
 

@@ -1,4 +1,6 @@
 import { once } from 'node:events';
+import { hostname, userInfo } from 'node:os';
+import { WithheldCounts } from '../../../application/data-move/secrets-withheld';
 import { StepProgress } from '../../../application/data-move/history-move';
 import { ConfiguredStoreUnavailableError, StoreNotEmptyError } from '../../../application/ports/history-move.port';
 import { ConfigError } from '../../../config/load-config';
@@ -40,7 +42,10 @@ export async function runDataCommand(
   const move = openDataMove(config, { info: say, warn: say, error: say });
   try {
     if (command.kind === 'export') {
-      await move.exportHistory((line) => writeLine(terminal.stdout, line), progress);
+      await move.exportHistory((line) => writeLine(terminal.stdout, line), progress, {
+        withoutSecrets: command.withoutSecrets,
+        exportedBy: exporter(),
+      });
       return EXIT.ok;
     }
     const outcome = await move.importHistory(command.source, progress);
@@ -52,8 +57,10 @@ export async function runDataCommand(
         read_model_events: outcome.readModelEvents,
         jobs_scheduled: outcome.jobsScheduled,
         idempotency_keys_bound: outcome.keysBound,
+        ...withheldFields(outcome.withheld),
       })}\n`,
     );
+    if (Object.keys(withheldFields(outcome.withheld)).length > 0) terminal.stderr.write(`${WITHHELD_NOTICE}\n`);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof ConfiguredStoreUnavailableError) return fail(EXIT.unreachable, error.message);
@@ -63,6 +70,35 @@ export async function runDataCommand(
     const partial = command.kind === 'import' ? ' (events imported before the failure stay: empty the store before importing again)' : '';
     return fail(EXIT.errorResponse, `${command.kind} failed: ${errorMessage(error)}${partial}`);
   }
+}
+
+const WITHHELD_NOTICE =
+  'note: the export was made --without-secrets: no API key, operator token or webhook secret of it works here. ' +
+  'Regenerate the keys (key regenerate), issue operator tokens with ADMIN_TOKEN (operator create) and rotate ' +
+  'webhook secrets (partner configure --rotate-webhook-secret).';
+
+/** The counts of what the export withheld; nothing when it withheld nothing (a whole export). */
+function withheldFields(withheld: WithheldCounts): Record<string, Record<string, number>> {
+  const total = withheld.apiKeyHashes + withheld.operatorTokenHashes + withheld.webhookSecrets;
+  if (total === 0) return {};
+  return {
+    withheld: {
+      api_key_hashes: withheld.apiKeyHashes,
+      operator_token_hashes: withheld.operatorTokenHashes,
+      webhook_secrets: withheld.webhookSecrets,
+    },
+  };
+}
+
+/** Who runs an export, for its record: the system user and the host (the data commands take no operator token). */
+function exporter(): string {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    user = process.env.USER ?? 'unknown';
+  }
+  return `cli:${user}@${hostname()}`;
 }
 
 /** Waits for the pipe to drain when it is full, so a large export does not pile up in memory. */

@@ -11,7 +11,7 @@ export function storeConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   return loadConfig(
     {
       ...env,
-      API_KEY_SECRET: env.API_KEY_SECRET || 'not-used-by-data-commands-0123456789',
+      ...(env.API_KEY_SECRET || env.API_KEY_SECRETS ? {} : { API_KEY_SECRET: 'not-used-by-data-commands-0123456789' }),
       ADMIN_TOKEN: env.ADMIN_TOKEN || 'not-used-by-data-commands',
     },
     // `data import DATA_DIR/pglite` is what moves an earlier release's database into the embedded server.

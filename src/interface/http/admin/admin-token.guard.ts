@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { FastifyRequest } from 'fastify';
 import { AuthenticateOperator } from '../../../application/back-office/authenticate-operator';
+import { SourceThrottle } from '../../../application/access/source-throttle';
 import { BREAK_GLASS_IDENTITY, OperatorIdentity } from '../../../application/back-office/operator-identity';
 import { ServiceError } from '../../../application/shared/service-error';
 import { mayDo, Permission } from '../../../domain/back-office/operator-role';
@@ -31,7 +32,8 @@ const BREAK_GLASS_WARNING_EVERY_MS = 60_000;
  * The back office (/v1/admin and /metrics) is open to operator tokens and to the break-glass
  * owner token (ADMIN_TOKEN, compared in constant time), each within its role: the route's
  * declared permission (RequiresPermission; none declared: the owner's alone) against the role's.
- * The operator let in is remembered on the request, for the actor of what it causes.
+ * The operator let in is remembered on the request, for the actor of what it causes. An address
+ * that presented too many wrong tokens is answered 429 before its next token is looked at.
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
@@ -44,17 +46,16 @@ export class AdminTokenGuard implements CanActivate {
     @Inject(SERVICE_CONFIG) config: ServiceConfig,
     private readonly reflector: Reflector,
     private readonly operators: AuthenticateOperator,
+    private readonly sourceThrottle: SourceThrottle,
   ) {
     this.breakGlass = digest(config.adminToken);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    if (!token) throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
-    const identity: OperatorIdentity = timingSafeEqual(digest(token), this.breakGlass)
-      ? BREAK_GLASS_IDENTITY
-      : await this.operators.identify(token);
+    const identity = await this.sourceThrottle.authenticate(request.ip, 'invalid_admin_token', () =>
+      this.identify(request),
+    );
     const permission =
       this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION_KEY, [
         context.getHandler(),
@@ -68,6 +69,12 @@ export class AdminTokenGuard implements CanActivate {
     if (identity.breakGlass) this.noteBreakGlass(request);
     rememberOperator(request, identity);
     return true;
+  }
+
+  private async identify(request: FastifyRequest): Promise<OperatorIdentity> {
+    const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!token) throw new ServiceError('invalid_admin_token', 'the operator token is missing or wrong');
+    return timingSafeEqual(digest(token), this.breakGlass) ? BREAK_GLASS_IDENTITY : this.operators.identify(token);
   }
 
   /**

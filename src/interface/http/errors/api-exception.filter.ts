@@ -3,6 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, ServiceError } from '../../../application/shared/service-error';
 import { STATUS_OF_ERROR } from './status-of-error';
 import { RateLimitExceeded } from '../../../application/access/authorize-partner-request';
+import { SourceThrottled } from '../../../application/access/source-throttle';
 import { rateLimitHeaders } from '../../shared/rate-limit-headers';
 import { StoreUnavailableError } from '../../../application/ports/store-unavailable';
 
@@ -50,7 +51,11 @@ export function errorAnswer(
       status: STATUS_OF_ERROR[exception.code],
       body: { error: exception.code, detail: exception.detail, ...(detailed?.extraBody ?? {}) },
       headers:
-        exception instanceof RateLimitExceeded ? rateLimitHeaders(exception.decision) : (detailed?.headers ?? {}),
+        exception instanceof RateLimitExceeded
+          ? rateLimitHeaders(exception.decision)
+          : exception instanceof SourceThrottled
+            ? { 'Retry-After': String(exception.retryAfterSeconds) }
+            : (detailed?.headers ?? {}),
     };
   }
   if (exception instanceof StoreUnavailableError) {
