@@ -28,7 +28,7 @@ import {
 } from '../application/operations/projection-rebuilds';
 import { ShowLiveProviderHandler } from '../application/operations/live-provider-status';
 import { ListBillersHandler } from '../application/catalog/list-billers';
-import { ListOperatorsHandler } from '../application/catalog/list-operators';
+import { ListCarriersHandler } from '../application/catalog/list-carriers';
 import {
   ListOrdersForOperatorsHandler,
   ShowOrderHandler,
@@ -126,7 +126,7 @@ const COMMAND_HANDLERS = [
 ];
 const QUERY_HANDLERS = [
   GetBalanceHandler,
-  ListOperatorsHandler,
+  ListCarriersHandler,
   ListBillersHandler,
   GetTransactionHandler,
   ListTransactionsHandler,

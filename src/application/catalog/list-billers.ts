@@ -3,7 +3,7 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Caller } from '../auth/caller';
 import { Currency } from '../../domain/money/currency';
 import { BillerCategory, BillerEntry, CATALOG, Catalog } from '../ports/catalog.port';
-import { CorridorListFields } from './list-operators';
+import { CorridorListFields } from './list-carriers';
 
 /** The BillerParam resource: an extra parameter a biller needs in `params` of bill-info and pay-bill. */
 export interface BillerParamResource {

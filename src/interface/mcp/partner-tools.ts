@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Caller } from '../../application/auth/caller';
 import { BillerResource, ListBillers } from '../../application/catalog/list-billers';
-import { ListOperators, OperatorResource } from '../../application/catalog/list-operators';
+import { ListCarriers, OperatorResource } from '../../application/catalog/list-carriers';
 import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
 import { GetTransaction } from '../../application/orders/get-transaction';
 import { readOrderAnswer } from '../../application/orders/order-answer-reader';
@@ -231,7 +231,7 @@ export class PartnerToolServerFactory {
     };
 
     // The REST queries, so the lists are the same entries REST shows.
-    const operatorList = wantsOperators ? await this.queries.execute(new ListOperators(caller, args.phone)) : null;
+    const operatorList = wantsOperators ? await this.queries.execute(new ListCarriers(caller, args.phone)) : null;
     const billerList = wantsBillers ? await this.queries.execute(new ListBillers(caller, billerCategory)) : null;
     const operators: OperatorResource[] = operatorList
       ? operatorList.operators.filter((operator) => named(operator.name, operator.api_operator_id))

@@ -1,6 +1,6 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BillerResource } from '../../application/catalog/list-billers';
-import { CorridorListFields, OperatorResource } from '../../application/catalog/list-operators';
+import { CorridorListFields, OperatorResource } from '../../application/catalog/list-carriers';
 import { BillInfoResource } from '../../application/orders/fetch-bill';
 import { OrderDryRunResource, OrderResource, TransactionStatusResource } from '../../application/orders/order-response';
 import { ErrorCode } from '../../application/shared/service-error';

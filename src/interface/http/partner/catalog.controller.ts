@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../../../application/auth/caller';
 import { BillerListResource, ListBillers } from '../../../application/catalog/list-billers';
-import { ListOperators, OperatorListResource } from '../../../application/catalog/list-operators';
+import { ListCarriers, OperatorListResource } from '../../../application/catalog/list-carriers';
 import { BILLER_CATEGORIES, isBillerCategory } from '../../../application/ports/catalog.port';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
@@ -41,7 +41,7 @@ export class CatalogController {
     const { phone } = query;
     if (phone !== undefined && typeof phone !== 'string')
       throw new ServiceError('validation_failed', 'phone: give it once');
-    return this.queries.execute(new ListOperators(caller, phone));
+    return this.queries.execute(new ListCarriers(caller, phone));
   }
 
   @Get('billers')

@@ -5,7 +5,7 @@ import {
   BillerParamResource,
   BillerResource,
 } from '../../../../application/catalog/list-billers';
-import { OperatorListResource, OperatorResource } from '../../../../application/catalog/list-operators';
+import { OperatorListResource, OperatorResource } from '../../../../application/catalog/list-carriers';
 import { BILLER_CATEGORIES } from '../../../../application/ports/catalog.port';
 import { ResponseOf } from '../../openapi/response-of';
 import { CORRIDOR, CURRENCY, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';

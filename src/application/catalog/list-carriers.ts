@@ -7,7 +7,7 @@ import { Caller } from '../auth/caller';
 import { CATALOG, Catalog, OperatorEntry } from '../ports/catalog.port';
 import { ServiceError } from '../shared/service-error';
 
-/** The Operator resource: a mobile prepaid operator of the corridor. */
+/** The Operator resource (the spec's word for a carrier): a mobile prepaid carrier of the corridor. */
 export interface OperatorResource {
   id: number;
   api_operator_id: string;
@@ -32,7 +32,7 @@ export interface OperatorListResource extends CorridorListFields {
   operators: OperatorResource[];
 }
 
-export class ListOperators extends Query<OperatorListResource> {
+export class ListCarriers extends Query<OperatorListResource> {
   constructor(
     readonly caller: Caller,
     /** When given, only the operator whose number range holds this phone. */
@@ -52,11 +52,11 @@ export const operatorResource = (operator: OperatorEntry): OperatorResource => (
   local_currency: operator.currency,
 });
 
-@QueryHandler(ListOperators)
-export class ListOperatorsHandler implements IQueryHandler<ListOperators, OperatorListResource> {
+@QueryHandler(ListCarriers)
+export class ListCarriersHandler implements IQueryHandler<ListCarriers, OperatorListResource> {
   constructor(@Inject(CATALOG) private readonly catalog: Catalog) {}
 
-  async execute({ caller, phone }: ListOperators): Promise<OperatorListResource> {
+  async execute({ caller, phone }: ListCarriers): Promise<OperatorListResource> {
     let operators = this.catalog.operators(caller.corridor);
     let detected: Pick<OperatorListResource, 'phone'> = {};
     if (phone !== undefined) {
