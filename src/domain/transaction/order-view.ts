@@ -51,8 +51,8 @@ export const isOrderViewEvent = <Event extends { type: string }>(
   event.type === 'WalletDebited' || event.type === 'WalletRefunded' || TRANSACTION_EVENT_TYPES.has(event.type);
 
 /**
- * The one fold of an order's events into its view. The debit makes the view (a second debit changes nothing);
- * every other event moves an existing view only, so a replay of any suffix of the history leaves the same view.
+ * The one fold of an order's events into its view. The debit makes the view (a second debit changes nothing) and
+ * the other events move an existing one, so replaying a history the deciders wrote leaves the view it left.
  * The same object comes back when nothing changes.
  */
 export function evolveOrderView(view: OrderView | null, event: OrderViewEvent): OrderView | null {
