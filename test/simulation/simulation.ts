@@ -5,6 +5,7 @@ import { Environment } from '../../src/domain/shared/environment';
 import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
 import { createTestDatabase } from '../support/postgres-test-database';
 import { catchUpReadModels, compareOrdersReadModel, foldLog, LogFold, verifyMoneyInvariants } from './invariant-checks';
+import { compareOrderReaders } from './order-readers';
 import { LiveUpstreams } from './live-upstreams';
 import { ScriptedProvider } from './scripted-provider';
 import { ScriptedWebhookReceiver } from './scripted-webhook-receiver';
@@ -720,6 +721,7 @@ class SimulationRun {
     const fold: LogFold = await foldLog(this.live.get<EventStore>(EVENT_STORE));
     await catchUpReadModels(this.live, fold.lastPosition);
     problems.push(...(await compareOrdersReadModel(this.live, fold)));
+    problems.push(...(await compareOrderReaders(this.live, fold)));
     for (const orderId of this.accepted)
       if (!fold.orders.has(orderId)) problems.push(`order ${orderId} was answered 200 but has no debit in the log`);
     for (const orderId of this.liveOrders) {

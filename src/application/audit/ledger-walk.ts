@@ -6,6 +6,8 @@ import { WalletState, keySpentWithin, walletDecider } from '../../domain/wallet/
 import { TRANSACTION_EVENTS, TransactionEvent, isAttemptFailure } from '../../domain/transaction/transaction.events';
 import { WALLET_EVENTS, WalletEvent } from '../../domain/wallet/wallet.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
+import { signedMovement } from '../../domain/wallet/wallet-movement';
+import { mayHaveReachedProvider } from '../../domain/transaction/provider-may-have-it';
 import { EventStore, GlobalPosition, RecordedEvent, comparePositions, oneOf } from '../ports/event-store.port';
 import { ServiceError } from '../shared/service-error';
 
@@ -192,7 +194,7 @@ function foldWallet(
   }
   facts.state = walletDecider.evolve(facts.state, event);
   facts.revision = event.revision;
-  facts.balance = event.type === 'WalletDebited' ? facts.balance.minus(amount) : facts.balance.plus(amount);
+  facts.balance = facts.balance.plus(signedMovement(event, amount));
   if (facts.balance.isNegative() && !facts.wentNegativeAt) facts.wentNegativeAt = event.eventId;
   if (event.data.balanceAfter !== facts.balance.toDecimal()) facts.balanceAfterMismatches.push(event.eventId);
   if (event.type === 'WalletDebited') {
@@ -224,6 +226,5 @@ function foldOrder(orderFacts: (orderId: string) => OrderFacts, event: RecordedE
       facts.failedOnAnAttempt = `${basis}: ${event.data.reason}`;
   }
   if (event.type === 'TransactionDisputed') facts.disputed = true;
-  if (event.type === 'TransactionSubmitted' || event.type === 'TransactionAttemptInDoubt')
-    facts.providerMayHaveIt = true;
+  if (mayHaveReachedProvider(event)) facts.providerMayHaveIt = true;
 }

@@ -5,6 +5,7 @@ import { Environment } from '../../domain/shared/environment';
 import { WALLET_EVENTS, WalletEvent } from '../../domain/wallet/wallet.events';
 import { walletStreamId } from '../../domain/wallet/wallet.stream';
 import { EventStore, RecordedEvent, isOneOf } from '../ports/event-store.port';
+import { signedMovement } from '../../domain/wallet/wallet-movement';
 
 /** One wallet event as finance reads it, with the balance folded up to and including it. */
 export interface WalletLedgerEntry {
@@ -66,7 +67,7 @@ function ledgerEntry(event: RecordedEvent<WalletEvent>, before: Money, currency:
     throw new Error(
       `wallet event ${event.eventId} has an amount that is not ${currency}: ${event.data.amount} ${event.data.currency}`,
     );
-  const signedAmount = event.type === 'WalletDebited' ? Money.zero(currency).minus(amount) : amount;
+  const signedAmount = signedMovement(event, amount);
   const common = {
     revision: event.revision,
     position: `${event.position.commit}/${event.position.prepare}`,

@@ -3,6 +3,7 @@ import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { PartnerOnboarded } from '../../domain/partner/partner.events';
 import { TransactionFailed } from '../../domain/transaction/transaction.events';
 import { Environment } from '../../domain/shared/environment';
+import { mayHaveReachedProvider } from '../../domain/transaction/provider-may-have-it';
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
 import { JOB_KINDS } from '../shared/job-kinds';
@@ -47,6 +48,11 @@ export class UnfinishedWork {
   ) {}
 
   observe(event: RecordedEvent): void {
+    if (mayHaveReachedProvider(event)) {
+      const order = this.open.get(event.data.orderId);
+      if (order) order.answeredOrInDoubt = true;
+      return;
+    }
     switch (event.type) {
       case 'WalletDebited':
         this.unsubmitted.set(event.data.orderId, event);
@@ -65,12 +71,6 @@ export class UnfinishedWork {
         const data = event.data;
         this.unsubmitted.delete(data.orderId);
         this.open.set(data.orderId, { environment: data.environment, answeredOrInDoubt: false });
-        return;
-      }
-      case 'TransactionSubmitted':
-      case 'TransactionAttemptInDoubt': {
-        const order = this.open.get(event.data.orderId);
-        if (order) order.answeredOrInDoubt = true;
         return;
       }
       case 'TransactionDisputed': {

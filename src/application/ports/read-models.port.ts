@@ -1,10 +1,9 @@
 import { Corridor } from '../../domain/corridor/corridor';
-import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
+import { OrderView as FoldedOrderView } from '../../domain/transaction/order-view';
 import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { KycStatus } from '../../domain/partner/partner.events';
-import { PublicStatus, TransactionStatus } from '../../domain/transaction/transaction.decider';
-import { OrderProduct } from '../../domain/wallet/order-product';
+import { PublicStatus } from '../../domain/transaction/transaction.decider';
 import { GlobalPosition } from './event-store.port';
 import { PartnerSettings } from '../../domain/partner/partner-settings';
 import { KeyScope } from '../../domain/partner/scoped-key';
@@ -18,27 +17,8 @@ export interface BalanceView {
   updatedAt: string;
 }
 
-export interface OrderView {
-  orderId: string;
-  partnerId: string;
-  environment: Environment;
-  status: TransactionStatus;
-  amount: string;
-  currency: Currency;
-  product: OrderProduct;
-  reference: string | null;
-  balanceAfter: string;
-  operatorRef: string | null;
-  settledAt: string | null;
-  refundedAt: string | null;
-  failureReason: string | null;
-  /** The provider's final answer when it came after the order was held (operators only). */
-  lateAnswer: ProviderAnsweredAfterHold['data'] | null;
-  /** The provider's answer after the outcome, when recorded (contradicting it, or after a manual resolution). */
-  answerAfterOutcome: ProviderAnsweredAfterOutcome['data'] | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** An order as the read models return it: the domain's view without the read model's own columns. */
+export type OrderView = Omit<FoldedOrderView, 'provider' | 'heldAt'>;
 
 export interface OrderListFilter {
   partnerId: string;

@@ -11,6 +11,7 @@ import {
   TransactionSuccessMismatched,
   isAttemptFailure,
 } from './transaction.events';
+import { mayHaveReachedProvider } from './provider-may-have-it';
 
 /** Internal lifecycle. Partners see INITIATED, PENDING and DISPUTED as PENDING. */
 export type TransactionStatus = 'NONE' | 'INITIATED' | 'PENDING' | 'DISPUTED' | 'SUCCESS' | 'FAILED';
@@ -232,6 +233,11 @@ function answerAfterOutcome(
 }
 
 function evolve(state: TransactionState, event: TransactionEvent): TransactionState {
+  const next = evolveFacts(state, event);
+  return mayHaveReachedProvider(event) && !next.providerMayHaveIt ? { ...next, providerMayHaveIt: true } : next;
+}
+
+function evolveFacts(state: TransactionState, event: TransactionEvent): TransactionState {
   switch (event.type) {
     case 'TransactionInitiated':
       return {
@@ -254,7 +260,6 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
         // A held order that is handed over stays held: a person was asked to look at it.
         status: state.status === 'DISPUTED' ? 'DISPUTED' : 'PENDING',
         providerReference: event.data.providerReference,
-        providerMayHaveIt: true,
       };
     case 'TransactionSettled':
       return { ...state, status: 'SUCCESS', resolvedManually: Boolean(event.data.resolvedBy) };
@@ -274,7 +279,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
     case 'ProviderAnsweredAfterOutcome':
       return { ...state, answerAfterOutcome: event.data };
     case 'TransactionAttemptInDoubt':
-      return { ...state, inDoubtSince: state.inDoubtSince ?? event.data.at, providerMayHaveIt: true };
+      return { ...state, inDoubtSince: state.inDoubtSince ?? event.data.at };
     case 'TransactionAttemptNotSent':
       return { ...state, notSentAttempt: event.data.attempt };
     case 'TransactionLookedUp':

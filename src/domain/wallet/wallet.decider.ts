@@ -6,6 +6,7 @@ import { CreditKind, WalletEvent } from './wallet.events';
 import { OrderProduct } from './order-product';
 import { RouteTarget } from '../routing/route';
 import { KEY_CAP_WINDOW_MS, KeyCaps } from '../partner/scoped-key';
+import { signedMovement } from './wallet-movement';
 
 export interface WalletState {
   /** Balance in minor units; null currency means the wallet has no events yet. */
@@ -163,10 +164,9 @@ export const WALLET_FOLD_VERSION = 1;
 function evolve(state: WalletState, event: WalletEvent): WalletState {
   const amount = Money.parse(event.data.amount, event.data.currency);
   if (!amount) throw new Error(`corrupt wallet event amount: ${event.data.amount}`);
-  const delta = event.type === 'WalletDebited' ? -amount.minor : amount.minor;
   return {
     currency: event.data.currency,
-    balanceMinor: state.balanceMinor + delta,
+    balanceMinor: state.balanceMinor + signedMovement(event, amount).minor,
     keySpends: keySpendsAfter(state.keySpends, event, amount.minor),
   };
 }

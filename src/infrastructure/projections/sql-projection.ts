@@ -39,14 +39,3 @@ export async function applyEvents(
   }
   for (const event of handled) await projection.apply(event, tx);
 }
-
-/** Splits events into runs of consecutive events of one type, keeping log order. */
-export function runsByType<Event extends LogEvent>(events: readonly RecordedEvent<Event>[]): RecordedEvent<Event>[][] {
-  const runs: RecordedEvent<Event>[][] = [];
-  for (const event of events) {
-    const last = runs[runs.length - 1];
-    if (last && last[0].type === event.type) last.push(event);
-    else runs.push([event]);
-  }
-  return runs;
-}
