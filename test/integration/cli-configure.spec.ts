@@ -50,12 +50,12 @@ describe('operator CLI: partner configure', () => {
     const { partnerId, sandboxKey } = await service.createPartner('IN', 'CLI Partner');
 
     const first = json(
-      await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://203.0.113.9:9/hooks'),
+      await configure(partnerId, '--environment', 'sandbox', '--webhook-url', 'http://93.184.215.14:9/hooks'),
     );
     expect(first).toMatchObject({
       partner_id: partnerId,
       environment: 'sandbox',
-      webhook_url: 'http://203.0.113.9:9/hooks',
+      webhook_url: 'http://93.184.215.14:9/hooks',
       webhook_secret_set: true,
       webhook_secret: expect.stringMatching(/\S{24,}/),
     });
@@ -85,7 +85,7 @@ describe('operator CLI: partner configure', () => {
 
     // What the partner sees afterwards: the settings, never a secret.
     const seen = await service.partner('GET', '/settings', sandboxKey);
-    expect(seen.body).toMatchObject({ rate_limit_per_minute: 30, webhook_url: 'http://203.0.113.9:9/hooks' });
+    expect(seen.body).toMatchObject({ rate_limit_per_minute: 30, webhook_url: 'http://93.184.215.14:9/hooks' });
     expect(seen.body).not.toHaveProperty('webhook_secret');
   });
 
@@ -116,7 +116,7 @@ describe('operator CLI: partner configure', () => {
         '--environment',
         'sandbox',
         '--webhook-url',
-        'http://203.0.113.9:9/hooks',
+        'http://93.184.215.14:9/hooks',
         '--ip-allowlist',
         '10.0.0.0/8',
       ),

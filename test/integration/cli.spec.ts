@@ -82,6 +82,8 @@ describe('the operator CLI against a running service', () => {
   });
 
   it('key create, list and revoke manage a restricted key: shown once, listed with its caps and usage, refused once revoked', async () => {
+    // A key made by the back office always has an expiry (docs/decisions/0124-credentials-stay-with-the-partner.md).
+    const expiresAt = new Date(Date.now() + 30 * 24 * 3600_000).toISOString();
     const created = printedJson(
       await cli(
         [
@@ -98,6 +100,8 @@ describe('the operator CLI against a running service', () => {
           '100',
           '--daily-max',
           '300.50',
+          '--expires-at',
+          expiresAt,
         ],
         env,
       ),

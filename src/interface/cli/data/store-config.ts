@@ -12,7 +12,7 @@ export function storeConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     {
       ...env,
       ...(env.API_KEY_SECRET || env.API_KEY_SECRETS ? {} : { API_KEY_SECRET: 'not-used-by-data-commands-0123456789' }),
-      ADMIN_TOKEN: env.ADMIN_TOKEN || 'not-used-by-data-commands',
+      ADMIN_TOKEN: env.ADMIN_TOKEN || 'not-used-by-data-commands-0123456789',
     },
     // `data import DATA_DIR/pglite` is what moves an earlier release's database into the embedded server.
     { acceptEarlierDatabase: true },
