@@ -250,7 +250,7 @@ function commandOf(kind: Kind, at: string): TransactionCommand | null {
     case 'in doubt':
       return { type: 'RecordAttemptInDoubt', reason: 'timeout', at };
     case 'hold':
-      return { type: 'DisputeTransaction', reason: 'stuck', at };
+      return { type: 'HoldTransaction', reason: 'stuck', at };
     case 'mismatch':
       return {
         type: 'HoldOnMismatch',

@@ -24,7 +24,7 @@ export class HoldStuckOrderJob implements JobHandler<'hold-stuck-order'> {
     const { orderId } = job.payload;
     const seconds = Math.round(this.settings.stuckOrderAfterMs / 1000);
     const result = await this.lifecycle.apply(orderId, {
-      type: 'DisputeTransaction',
+      type: 'HoldTransaction',
       reason: `no final outcome from the provider after ${seconds} s`,
       at: this.clock.now().toISOString(),
     });

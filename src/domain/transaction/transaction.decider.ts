@@ -50,7 +50,7 @@ export type TransactionCommand =
   | { type: 'RecordAttemptNotSent'; attempt: number; reason: string; at: string }
   | { type: 'RecordLookUp'; result: string; at: string }
   | { type: 'HoldOnMismatch'; mismatch: Omit<TransactionSuccessMismatched['data'], 'orderId'> }
-  | { type: 'DisputeTransaction'; reason: string; at: string }
+  | { type: 'HoldTransaction'; reason: string; at: string }
   | {
       type: 'ResolveTransaction';
       outcome: 'success' | 'failed';
@@ -153,7 +153,7 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
       // Routine look-ups are not recorded; those of a held order, or of one the provider may have, are evidence.
       if (state.status !== 'DISPUTED' && (!OPEN.has(state.status) || !state.providerMayHaveIt)) return accept();
       return accept({ type: 'TransactionLookedUp', data: { orderId, result: command.result, at: command.at } });
-    case 'DisputeTransaction':
+    case 'HoldTransaction':
       if (!OPEN.has(state.status)) return accept();
       return accept({ type: 'TransactionDisputed', data: { orderId, reason: command.reason, disputedAt: command.at } });
     case 'HoldOnMismatch': {

@@ -47,7 +47,7 @@ const COMMANDS = (step: number): TransactionCommand[] => [
   { type: 'FailTransaction', reason: 'declined', basis: 'provider_record', at: at(step) },
   { type: 'FailTransaction', reason: 'refused', basis: 'refused', at: at(step) },
   { type: 'RecordAttemptInDoubt', reason: 'timeout', at: at(step) },
-  { type: 'DisputeTransaction', reason: 'stuck', at: at(step) },
+  { type: 'HoldTransaction', reason: 'stuck', at: at(step) },
   {
     type: 'HoldOnMismatch',
     mismatch: { reason: 'amount', operatorRef: 'x', transactionId: 't', amount: '9.00', currency: 'INR', at: at(step) },

@@ -186,7 +186,7 @@ describe('an order whose attempt may have reached the provider (the money rule)'
       expect(
         transaction
           .given(initiated, inDoubt)
-          .when({ type: 'DisputeTransaction', reason: disputed.data.reason, at: LATER })
+          .when({ type: 'HoldTransaction', reason: disputed.data.reason, at: LATER })
           .then(disputed).status,
       ).toBe('DISPUTED');
       transaction.given(initiated, inDoubt, disputed).when(failWith('refused')).then(withheld('refused'));

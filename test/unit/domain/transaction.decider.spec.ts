@@ -42,7 +42,7 @@ const fail: TransactionCommand = {
   basis: 'provider_record',
   at: LATER,
 };
-const dispute: TransactionCommand = { type: 'DisputeTransaction', reason: 'no answer from upstream', at: LATER };
+const dispute: TransactionCommand = { type: 'HoldTransaction', reason: 'no answer from upstream', at: LATER };
 const resolve = (outcome: 'success' | 'failed'): TransactionCommand => ({
   type: 'ResolveTransaction',
   outcome,

@@ -154,7 +154,7 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
     { type: 'RecordAttemptInDoubt', reason: 'no answer', at: AT },
     { type: 'RecordAttemptNotSent', attempt: 2, reason: 'breaker open', at: AT },
     { type: 'RecordLookUp', result: 'nothing yet', at: AT },
-    { type: 'DisputeTransaction', reason: 'stuck', at: AT },
+    { type: 'HoldTransaction', reason: 'stuck', at: AT },
     { type: 'ResolveTransaction', outcome: 'success', reason: 'checked', operator: OPERATOR, at: AT },
     { type: 'ResolveTransaction', outcome: 'failed', reason: 'checked', operator: OPERATOR, at: AT },
   );
@@ -253,7 +253,7 @@ describe('an order, for any sequence of provider answers, holds and resolutions 
       { type: 'RecordAttemptNotSent', attempt: 3, reason: 'rate limited', at: AT },
       { type: 'RecordLookUp', result: 'nothing yet', at: AT },
       { type: 'RecordSubmission', providerReference: null, at: AT },
-      { type: 'DisputeTransaction', reason: 'stuck', at: AT },
+      { type: 'HoldTransaction', reason: 'stuck', at: AT },
     );
     const doubt = fc.constantFrom<TransactionCommand>(
       { type: 'RecordAttemptInDoubt', reason: 'no answer within 20000 ms', at: AT },
