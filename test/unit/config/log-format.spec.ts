@@ -4,7 +4,7 @@ const server = {
   EVENT_STORE: 'postgres',
   DATABASE_URL: 'postgres://db/service',
   API_KEY_SECRET: 'k'.repeat(32),
-  ADMIN_TOKEN: 'a'.repeat(16),
+  ADMIN_TOKEN: 'a'.repeat(32),
 };
 
 describe('LOG_FORMAT: JSON lines or readable lines', () => {

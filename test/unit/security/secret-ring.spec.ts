@@ -38,7 +38,7 @@ describe('a ring of server secrets, newest first', () => {
     const base = {
       EVENT_STORE: 'postgres',
       DATABASE_URL: 'postgres://localhost/x',
-      ADMIN_TOKEN: 'admin-token-0123456789',
+      ADMIN_TOKEN: 'admin-token-0123456789-0123456789ab',
     };
 
     it('is the ring, newest first; API_KEY_SECRET alone is a ring of one', () => {
