@@ -55,6 +55,28 @@ describe("a partner's credentials stay with the partner", () => {
       });
     });
 
+    it('onboards a partner without seeing its sandbox key, which an owner then issues', async () => {
+      const created = await service.adminAs(operator, 'POST', '/partners', { name: 'Onboarded', corridor: 'IN' });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ partner_id: expect.stringMatching(/^ptr_/), sandbox_api_key: null });
+      const partnerId = created.body.partner_id as string;
+      expectError(
+        await service.adminAs(operator, 'POST', `/partners/${partnerId}/keys/regenerate`, { environment: 'sandbox' }),
+        403,
+        'role_forbidden',
+      );
+      const issued = await service.adminAs(owner, 'POST', `/partners/${partnerId}/keys/regenerate`, {
+        environment: 'sandbox',
+      });
+      expect(issued.status).toBe(200);
+      const sandboxKey = issued.body.api_key as string;
+      expect(sandboxKey).toMatch(/^svc_test_/);
+      expect((await service.partner('GET', '/balance', sandboxKey)).body).toMatchObject({ environment: 'sandbox' });
+      // Approved by an operator, the live key is the partner's to claim, with the key only an owner and it have seen.
+      await service.adminAs(operator, 'POST', `/partners/${partnerId}/kyc`, { status: 'approved' });
+      expect((await service.partner('POST', '/live-key', sandboxKey)).status).toBe(201);
+    });
+
     it('may neither create nor regenerate a key, nor rotate the webhook secret, nor create it with a first URL', async () => {
       const { partnerId, sandboxKey } = await service.createPartner('IN', 'Guarded');
       const key = { environment: 'sandbox', label: 'x', scope: 'read_only', expires_at: LATER };

@@ -13,10 +13,13 @@ import { deterministicEventId } from '../shared/event-ids';
 import { ServiceError } from '../shared/service-error';
 import { SandboxGrant } from './sandbox-grant';
 
-/** A new partner, with its sandbox key shown this once. */
+/**
+ * A new partner, with its sandbox key shown this once to an owner; null to anyone else, since whoever holds the
+ * sandbox key can claim the live one (docs/decisions/0128-sandbox-key-shown-to-owners.md).
+ */
 export interface OnboardedPartnerResource {
   partner_id: string;
-  sandbox_api_key: string;
+  sandbox_api_key: string | null;
 }
 
 export class OnboardPartner extends Command<OnboardedPartnerResource> {
@@ -24,6 +27,8 @@ export class OnboardPartner extends Command<OnboardedPartnerResource> {
     readonly name: string,
     readonly corridor: Corridor,
     readonly operator: Actor,
+    /** Whether the one who onboards may see the sandbox key (the `issue_credentials` permission). */
+    readonly showSandboxKey = true,
   ) {
     super();
   }
@@ -41,7 +46,7 @@ export class OnboardPartnerHandler implements ICommandHandler<OnboardPartner> {
     private readonly grant: SandboxGrant,
   ) {}
 
-  async execute({ name, corridor, operator }: OnboardPartner): Promise<OnboardedPartnerResource> {
+  async execute({ name, corridor, operator, showSandboxKey }: OnboardPartner): Promise<OnboardedPartnerResource> {
     const now = this.clock.now();
     const partnerId = this.secrets.newId('ptr');
     const apiKey = this.secrets.newApiKey('sandbox');
@@ -64,6 +69,6 @@ export class OnboardPartnerHandler implements ICommandHandler<OnboardPartner> {
     if (!result.ok) throw ServiceError.from(result.error);
     await this.barrier.waitFor(result.position);
     await this.grant.ensure(partnerId, corridor, partnerId);
-    return { partner_id: partnerId, sandbox_api_key: apiKey };
+    return { partner_id: partnerId, sandbox_api_key: showSandboxKey ? apiKey : null };
   }
 }

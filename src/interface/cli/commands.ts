@@ -11,7 +11,7 @@ const dayAfter = (day: string | undefined): string | undefined =>
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'partner create': {
     usage: '--name <name> --corridor <IN|BD|SG>',
-    summary: 'Onboard a partner; prints partner_id and sandbox_api_key.',
+    summary: 'Onboard a partner; prints partner_id and sandbox_api_key (shown to owners only; null otherwise).',
     positionals: [],
     options: {
       name: { type: 'string', kind: 'text', required: true },

@@ -94,8 +94,13 @@ async function createPartner() {
   const corridor = $('new-partner-corridor').value;
   const created = await api('POST', '/partners', { body: { name, corridor } });
   form.reset();
-  showSecret(`Sandbox API key of ${name}.`, created.sandbox_api_key);
-  notify(`Partner ${name} created (${created.partner_id}).`);
+  const shown = typeof created.sandbox_api_key === 'string';
+  if (shown) showSecret(`Sandbox API key of ${name}.`, created.sandbox_api_key);
+  notify(
+    shown
+      ? `Partner ${name} created (${created.partner_id}).`
+      : `Partner ${name} created (${created.partner_id}); an owner issues its sandbox key (Regenerate key): only owners see partners' keys.`,
+  );
   await Promise.all([loadPartners(), showPartner(created.partner_id)]);
 }
 

@@ -64,8 +64,9 @@ export class AdminController {
   @Post('partners')
   @HttpCode(201)
   @RequiresPermission('manage_partners')
-  createPartner(@Body() body: CreatePartnerDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new OnboardPartner(body.name, body.corridor, operator));
+  createPartner(@Body() body: CreatePartnerDto, @CurrentIdentity() identity: OperatorIdentity) {
+    const showSandboxKey = mayDo(identity.role, 'issue_credentials');
+    return this.commands.execute(new OnboardPartner(body.name, body.corridor, actorOf(identity), showSandboxKey));
   }
 
   @Get('partners/:id')
