@@ -398,7 +398,8 @@ describeInBrowser('the operator console in Chromium, against a real service', ()
     const orderId: string = placed.body.order_id;
     await service.settle();
     await service.advance(STUCK_AFTER_MS);
-    const today = service.clock.now().toISOString().slice(0, 10);
+    // The day the order was debited (the clock may have passed midnight since).
+    const today = ((await service.admin('GET', `/orders/${orderId}`)).body.created_at as string).slice(0, 10);
 
     // The day's statement before: one debit, no refund.
     await page.click('#partner-statement');
