@@ -1,5 +1,5 @@
 import { expectRefusal } from '../support/error-assertions';
-import { LiveUpstream, liveWalletPartner, setRoute, startLiveUpstream, transactionsOf } from '../support/live-provider';
+import { LiveUpstream, startLiveReloadlyService, transactionsOf } from '../support/live-provider';
 import { TestService } from '../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../support/timeouts';
 
@@ -18,13 +18,7 @@ describe('held live orders: followed at the provider, and resolved only as its a
   let liveKey: string;
 
   beforeAll(async () => {
-    upstream = await startLiveUpstream();
-    service = await TestService.start({
-      store: 'postgres',
-      env: { ...upstream.env, STUCK_ORDER_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) },
-    });
-    await setRoute(service, { kind: 'operator', id: 101, upstream_id: '1201' });
-    ({ liveKey } = await liveWalletPartner(service));
+    ({ upstream, service, liveKey } = await startLiveReloadlyService(STUCK_AFTER_MS));
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service?.close();

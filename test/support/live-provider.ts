@@ -97,3 +97,17 @@ export const submissionsOf = (upstream: LiveUpstream, orderId: string) =>
   upstream.simulator.state.submissions.filter((submission) => submission.reference === orderId);
 export const transactionsOf = (upstream: LiveUpstream, orderId: string) =>
   upstream.simulator.state.transactions.filter((transaction) => transaction.reference === orderId);
+
+/** A Reloadly-protocol simulator, a service on PostgreSQL pointed at it (operator 101 routed there), and a live partner. */
+export async function startLiveReloadlyService(
+  stuckAfterMs: number,
+): Promise<{ upstream: LiveUpstream; service: TestService; liveKey: string }> {
+  const upstream = await startLiveUpstream();
+  const service = await TestService.start({
+    store: 'postgres',
+    env: { ...upstream.env, STUCK_ORDER_AFTER_SECONDS: String(stuckAfterMs / 1000) },
+  });
+  await setRoute(service, { kind: 'operator', id: 101, upstream_id: '1201' });
+  const { liveKey } = await liveWalletPartner(service);
+  return { upstream, service, liveKey };
+}

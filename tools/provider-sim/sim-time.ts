@@ -2,6 +2,8 @@
  * Report times as Reloadly writes them: "yyyy-MM-dd HH:mm:ss" wall-clock times in a zone, with
  * no offset (its documented examples are 4–5 hours from the UTC times beside them). The
  * simulator's zone is --report-time-zone (America/New_York by default).
+ * Written apart from src/domain/shared/zoned-time.ts on purpose: the adapter's reading of these times is tested
+ * against this writing of them, and one shared function would hide a mistake in both.
  */
 const formats = new Map<string, Intl.DateTimeFormat>();
 
