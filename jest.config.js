@@ -46,7 +46,7 @@ const transform = {
 
 const project = (displayName, testMatch, more = {}) => ({
   displayName,
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/test-environment.cjs',
   testMatch,
   transform,
   ...more,
