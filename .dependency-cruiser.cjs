@@ -7,9 +7,9 @@ const adapters = '(http|mcp|cli|portal|console)';
 const specs = '\\.spec\\.ts$';
 /**
  * The entry points: the service process (dist/main.js), its background thread, and the operator CLI
- * (dist/interface/cli/main.js). Each loads tracing first and starts what src/composition builds.
+ * (dist/cli-main.js). Each loads tracing first and starts what src/composition builds.
  */
-const entryPoints = ['^src/main\\.ts$', '^src/background-main\\.ts$', '^src/interface/cli/main\\.ts$'];
+const entryPoints = ['^src/main\\.ts$', '^src/background-main\\.ts$', '^src/cli-main\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -20,7 +20,7 @@ function runCliVerify(serviceUrl: string): Promise<{ code: number; stdout: strin
   return new Promise((resolve) => {
     execFile(
       join(ROOT, 'node_modules/.bin/tsx'),
-      ['src/interface/cli/main.ts', 'verify'],
+      ['src/cli-main.ts', 'verify'],
       { cwd: ROOT, env, timeout: 20_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;

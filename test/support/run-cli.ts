@@ -8,7 +8,7 @@ export interface CliRun {
 }
 
 const REPO_ROOT = resolve(__dirname, '../..');
-const MAIN = resolve(REPO_ROOT, 'src/interface/cli/main.ts');
+const MAIN = resolve(REPO_ROOT, 'src/cli-main.ts');
 
 /**
  * `tsx` (what `npm run cli` uses) starts a second node process; compiling the same sources in one

@@ -76,7 +76,7 @@ const runData = async (argv: readonly string[], openDataMove: OpenDataMove): Pro
 };
 
 /**
- * The operator CLI (`npm run cli -- ...`, `node dist/interface/cli/main.js ...`) on these arguments; the exit code
+ * The operator CLI (`npm run cli -- ...`, `node dist/cli-main.js ...`) on these arguments; the exit code
  * is set, not forced, so buffered stdout is flushed before the process ends.
  */
 export function runCli(argv: readonly string[], openDataMove: OpenDataMove): void {
