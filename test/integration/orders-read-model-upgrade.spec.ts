@@ -62,8 +62,8 @@ describe.each(STORES)('the orders read model of an older database (%s)', (_name,
     );
     expect(indexes.map((row) => row.indexname)).toEqual([
       'rm_orders_by_partner',
-      'rm_orders_by_provider',
       'rm_orders_by_reference',
+      'rm_orders_created_ranges',
       'rm_orders_held_since',
       'rm_orders_pkey',
     ]);

@@ -20,3 +20,12 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);
 `,
 };
+
+/** Expired keys are found by page ranges (BRIN), not by a B-tree entry per key (decision 0151). */
+export const IDEMPOTENCY_EXPIRY_RANGES_SCHEMA: SchemaScript = {
+  name: 'idempotency-expiry-ranges',
+  sql: `
+DROP INDEX IF EXISTS idempotency_keys_expiry;
+CREATE INDEX IF NOT EXISTS idempotency_keys_expiry_ranges ON idempotency_keys USING brin (expires_at) WITH (autosummarize = on);
+`,
+};

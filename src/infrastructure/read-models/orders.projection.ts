@@ -33,7 +33,8 @@ export type OrderRowEvent =
 
 export const ordersProjection: SqlProjection<OrderRowEvent> = {
   name: 'orders',
-  schemaVersion: 1,
+  // 2: a provider's days found by page ranges of created_at, not a B-tree entry per order (decision 0151).
+  schemaVersion: 2,
   schema: {
     name: 'orders',
     sql: `
@@ -66,7 +67,8 @@ DROP INDEX IF EXISTS rm_orders_held;
 CREATE INDEX IF NOT EXISTS rm_orders_by_partner ON rm_orders (partner_id, environment, created_at DESC, order_id DESC);
 CREATE INDEX IF NOT EXISTS rm_orders_by_reference ON rm_orders (partner_id, environment, reference);
 CREATE INDEX IF NOT EXISTS rm_orders_held_since ON rm_orders (created_at, order_id) WHERE held_at IS NOT NULL;
-CREATE INDEX IF NOT EXISTS rm_orders_by_provider ON rm_orders (provider, created_at) WHERE provider IS NOT NULL;
+DROP INDEX IF EXISTS rm_orders_by_provider;
+CREATE INDEX IF NOT EXISTS rm_orders_created_ranges ON rm_orders USING brin (created_at) WITH (autosummarize = on);
 `,
   },
   handles: new Set([

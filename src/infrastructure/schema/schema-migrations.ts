@@ -1,6 +1,6 @@
 import { BILL_FETCHES_SCHEMA, BILL_FETCH_PROVIDER_REF_SCHEMA } from '../bills/sql-bill-fetch-store';
 import { CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA, EVENT_STORE_SCHEMA } from '../event-store/sql-event-store.schema';
-import { IDEMPOTENCY_SCHEMA } from '../idempotency/idempotency.schema';
+import { IDEMPOTENCY_EXPIRY_RANGES_SCHEMA, IDEMPOTENCY_SCHEMA } from '../idempotency/idempotency.schema';
 import { JOBS_SCHEMA } from '../jobs/jobs.schema';
 import { CHECKPOINT_SCHEMA } from '../projections/checkpoint-store';
 import { PROJECTION_VERSIONS_SCHEMA } from '../projections/projection-versions';
@@ -125,5 +125,11 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
     // Token buckets (a sliding minute) in place of the fixed one-minute windows of rate_limit_windows.
     name: 'rate-limit-buckets',
     sql: joined([RATE_LIMIT_BUCKETS_SCHEMA]),
+  },
+  {
+    version: 15,
+    // One index entry fewer per topup: expired keys found by page ranges (decision 0151).
+    name: 'idempotency-expiry-ranges',
+    sql: joined([IDEMPOTENCY_EXPIRY_RANGES_SCHEMA]),
   },
 ];

@@ -30,6 +30,7 @@ describe('the schema pins', () => {
       '12 back-office-actions cdd23b88b4aca810',
       '13 reconciliation-runs c1dc2e75f3e0bd75',
       '14 rate-limit-buckets ab178b3be7933760',
+      '15 idempotency-expiry-ranges 0c2cc4dadcb5860b',
     ]);
   });
 
@@ -44,7 +45,7 @@ describe('the schema pins', () => {
       'partner-settings v1 58ddeaf11fc0f55c',
       'balances v1 3bd48bc34b1f02ca',
       // answer_after_outcome came with a new event type (no earlier row needs it), added in place.
-      'orders v1 1442a0e6aadba6ba',
+      'orders v2 cf538b3e7321c239',
       'partner-events v1 a2d7621f9a2c9365',
       'key-scopes v1 2799bfbff18ffa3a',
       'operator-actions v1 6098c6389b5e630d',
