@@ -8,7 +8,7 @@ import type { TestService } from '../../support/test-service';
  * starts, and REST, the OpenAPI document and the agent tools all enforce and publish the
  * changed limit, with nothing else touched.
  */
-const DTO_MODULE = '../../src/interface/shared/requests/topup.dto';
+const DTO_MODULE = '../../../src/interface/shared/requests/topup.dto';
 const CHANGED_MAX = 12;
 
 jest.doMock(DTO_MODULE, () => {
@@ -35,7 +35,7 @@ describe('one definition per request: a limit changed in the DTO', () => {
   beforeAll(async () => {
     // Loaded after the mock, like every module of the service.
     const { TestService: Service } =
-      jest.requireActual<typeof import('../../support/test-service')>('../support/test-service');
+      jest.requireActual<typeof import('../../support/test-service')>('../../support/test-service');
     service = await Service.start({ store: 'postgres' });
     ({ sandboxKey: key } = await service.createPartner('IN'));
     mcp = new Client({ name: 'one-definition-spec', version: '1.0.0' });
