@@ -15,7 +15,8 @@
  * Integration files run one at a time, after the others: they time real waits against work that
  * another file's load would slow (webhook and stream timeouts, a bench, trace export), or read the
  * log right behind an open transaction, which another database's transactions on the same server
- * hold back (the readable horizon).
+ * hold back (the readable horizon). Named by file name, in whichever capability folder of
+ * test/integration they sit.
  */
 const ALONE_FILES = [
   'bench-smoke',
@@ -28,8 +29,8 @@ const ALONE_FILES = [
   'tracing-otlp',
   'verify-late-readable-event',
 ];
-const ALONE = ALONE_FILES.map((name) => `<rootDir>/test/integration/${name}.spec.ts`);
-const ALONE_PATTERNS = ALONE_FILES.map((name) => `/test/integration/${name}\\.spec\\.ts$`);
+const ALONE = ALONE_FILES.map((name) => `<rootDir>/test/integration/**/${name}.spec.ts`);
+const ALONE_PATTERNS = ALONE_FILES.map((name) => `/test/integration/(.+/)?${name}\\.spec\\.ts$`);
 const transform = {
   '^.+\\.ts$': [
     '@swc/jest',

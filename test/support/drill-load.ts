@@ -1,8 +1,8 @@
 import { TEST_ADMIN_TOKEN } from './test-service';
 
 /*
- * Load and checks shared by the failure drills (test/integration/drill-*.spec.ts): concurrent
- * topups over real HTTP, every key sent again until it gets its 200, then the money checks.
+ * Load and checks shared by the failure drills (test/integration/drills/): concurrent topups over
+ * real HTTP, every key sent again until it gets its 200, then the money checks.
  */
 
 export interface DrillPartner {

@@ -1,0 +1,221 @@
+import { PROJECTION_ADMIN } from '../../../src/application/ports/projections.port';
+import { migrateServiceDatabase } from '../../../src/infrastructure/open-database';
+import { SqlProjectionAdmin } from '../../../src/infrastructure/projections/sql-projection-admin';
+import { READ_MODEL_PROJECTIONS } from '../../../src/infrastructure/read-models/read-model-projections';
+import { SCHEMA_MIGRATIONS } from '../../../src/infrastructure/schema/schema-migrations';
+import { applySchema } from '../../../src/infrastructure/sql/migrations';
+import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
+import { MigrationHistoryError, migrate } from '../../../src/infrastructure/sql/schema-history';
+import { SqlDatabase } from '../../../src/infrastructure/sql/sql-database';
+import { sqlOf } from '../../support/ledger';
+import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
+import { SANDBOX_PHONES, TestService } from '../../support/test-service';
+
+interface Opened {
+  db: SqlDatabase;
+  url: string;
+  close(): Promise<void>;
+}
+
+async function open(prefix: string): Promise<Opened> {
+  const database: TestDatabase = await createTestDatabase(prefix);
+  const db = new PostgresDatabase({
+    connectionString: database.connectionString,
+    maxConnections: 4,
+    applicationName: 'test',
+  });
+  return {
+    db,
+    url: database.connectionString,
+    close: async () => {
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Everything about the tables of the public schema that a query could tell apart. */
+async function catalog(db: SqlDatabase): Promise<Record<string, unknown>> {
+  return {
+    columns: await db.query(
+      `SELECT table_name, ordinal_position, column_name, data_type, is_nullable, column_default, character_maximum_length, numeric_precision, numeric_scale
+         FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
+    ),
+    indexes: await db.query(
+      `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY tablename, indexname`,
+    ),
+    constraints: await db.query(
+      `SELECT rel.relname AS table_name, con.conname, pg_get_constraintdef(con.oid) AS definition
+         FROM pg_constraint con JOIN pg_class rel ON rel.oid = con.conrelid JOIN pg_namespace ns ON ns.oid = rel.relnamespace
+        WHERE ns.nspname = 'public' ORDER BY rel.relname, con.conname`,
+    ),
+    storage: await db.query(
+      `SELECT c.relname, c.relkind, c.reloptions FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace
+        WHERE ns.nspname = 'public' AND c.relkind IN ('r', 'S') ORDER BY c.relname`,
+    ),
+    readModels: await db.query('SELECT name, version, schema_version FROM projection_versions ORDER BY name'),
+  };
+}
+
+const history = async (db: SqlDatabase) =>
+  (
+    await db.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version')
+  ).map((row) => `${row.version} ${row.name}`);
+
+describe('schema migrations', () => {
+  const opened: Opened[] = [];
+  const fresh = async (prefix: string): Promise<Opened> => {
+    const database = await open(prefix);
+    opened.push(database);
+    return database;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((database) => database.close()));
+  });
+
+  it('gives a database migrated one step at a time, with rows in its tables, the schema of one migrated at once', async () => {
+    const stepwise = await fresh('migrate_steps');
+    const atOnce = await fresh('migrate_once');
+
+    await migrateServiceDatabase(stepwise.db, 1);
+    expect(await history(stepwise.db)).toEqual(['1 baseline']);
+    await stepwise.db.query(
+      `INSERT INTO projection_versions (name, version, rebuilt_at, rebuild_id) VALUES ('balances', 3, now(), 'rbd_old')`,
+    );
+    for (let step = 2; step <= SCHEMA_MIGRATIONS.length; step += 1) {
+      expect(await migrateServiceDatabase(stepwise.db, step)).toEqual([step]);
+    }
+    expect(await migrateServiceDatabase(stepwise.db)).toEqual([]);
+    await stepwise.db.query(
+      `UPDATE projection_versions SET version = 1, rebuilt_at = NULL, rebuild_id = NULL WHERE name = 'balances'`,
+    );
+
+    expect(await migrateServiceDatabase(atOnce.db)).toEqual(SCHEMA_MIGRATIONS.map((migration) => migration.version));
+    expect(await history(stepwise.db)).toEqual(await history(atOnce.db));
+    expect(await catalog(stepwise.db)).toEqual(await catalog(atOnce.db));
+  });
+
+  it('adopts a database of the release without a history as it is: rows kept, same schema as a new one, read models at version 1', async () => {
+    const previous = await fresh('migrate_adopt');
+    const created = await fresh('migrate_new');
+    // What that release ran at every start: its scripts, read models included, without a history table.
+    await applySchema(previous.db, [
+      { name: 'baseline', sql: SCHEMA_MIGRATIONS[0].sql },
+      ...READ_MODEL_PROJECTIONS.map((projection) => projection.schema),
+    ]);
+    await previous.db.query(`INSERT INTO rm_balances VALUES ('ptn_a', 'sandbox', 'INR', 1000, 0, now())`);
+    await previous.db.query(`INSERT INTO jobs (job_id, kind, payload, due_at) VALUES ('job_1', 'submit', '{}', now())`);
+
+    expect(await migrateServiceDatabase(previous.db)).toEqual(SCHEMA_MIGRATIONS.map((migration) => migration.version));
+    await migrateServiceDatabase(created.db);
+
+    const { readModels: adopted, ...adoptedSchema } = await catalog(previous.db);
+    const { readModels: made, ...madeSchema } = await catalog(created.db);
+    expect(adoptedSchema).toEqual(madeSchema);
+    // The adopted tables are recorded at version 1, a new database's at the code's versions; a read
+    // model whose code is past version 1 is then rebuilt blue/green at start.
+    expect(adopted).toEqual((made as { name: string }[]).map((row) => ({ ...row, schema_version: 1 })));
+    expect(made).toEqual(
+      expect.arrayContaining(
+        READ_MODEL_PROJECTIONS.map((projection) =>
+          expect.objectContaining({ name: projection.name, schema_version: projection.schemaVersion }),
+        ),
+      ),
+    );
+    expect(await previous.db.query('SELECT partner_id, available::text FROM rm_balances')).toEqual([
+      { partner_id: 'ptn_a', available: '1000.0000' },
+    ]);
+    expect(await previous.db.query('SELECT job_id FROM jobs')).toEqual([{ job_id: 'job_1' }]);
+  });
+
+  it('applies each step once when several processes start together', async () => {
+    const shared = await fresh('migrate_race');
+    const others = [1, 2, 3].map(
+      () => new PostgresDatabase({ connectionString: shared.url, maxConnections: 1, applicationName: 'test' }),
+    );
+    try {
+      const applied = await Promise.all(others.map((db) => migrateServiceDatabase(db)));
+      expect(applied.flat().sort((a, b) => a - b)).toEqual(SCHEMA_MIGRATIONS.map((migration) => migration.version));
+    } finally {
+      await Promise.all(others.map((db) => db.close()));
+    }
+    expect(await history(shared.db)).toHaveLength(SCHEMA_MIGRATIONS.length);
+  });
+
+  it('refuses a database where a recorded step differs from the code, naming it', async () => {
+    const edited = await fresh('migrate_edited');
+    await migrate(edited.db, [{ version: 1, name: 'first', sql: 'CREATE TABLE one (id integer)' }]);
+    await expect(
+      migrate(edited.db, [{ version: 1, name: 'first', sql: 'CREATE TABLE one (id bigint)' }]),
+    ).rejects.toThrow(MigrationHistoryError);
+    await expect(
+      migrate(edited.db, [{ version: 1, name: 'first', sql: 'CREATE TABLE one (id bigint)' }]),
+    ).rejects.toThrow(/migration 1 \(first\) was changed/);
+    await expect(migrate(edited.db, [{ version: 2, name: 'second', sql: 'SELECT 1' }])).rejects.toThrow(
+      /numbered 1, 2, 3/,
+    );
+  });
+});
+
+describe('a read model whose schema version in code is higher than its tables', () => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await createTestDatabase('rebuild_on_deploy');
+  });
+  afterEach(() => database.drop());
+
+  it('is rebuilt blue/green when the service starts, and answers the same afterwards', async () => {
+    const first = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
+    let key: string;
+    try {
+      const partner = await first.createPartner('IN');
+      key = partner.sandboxKey;
+      const topup = await first.topup(
+        key,
+        { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 100 },
+        'deploy-1',
+      );
+      expect(topup.status).toBe(200);
+      await first.settle();
+    } finally {
+      await first.close();
+    }
+    // As if the balances tables had been built by an earlier release of the projection.
+    const db = new PostgresDatabase({
+      connectionString: database.connectionString,
+      maxConnections: 1,
+      applicationName: 'test',
+    });
+    try {
+      await db.query(`UPDATE projection_versions SET schema_version = 0 WHERE name = 'balances'`);
+    } finally {
+      await db.close();
+    }
+
+    const second = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
+    try {
+      const admin = second.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN);
+      const started = await sqlOf(second).query<{ rebuild_id: string }>(
+        `SELECT rebuild_id FROM projection_rebuilds WHERE projection = 'balances'`,
+      );
+      expect(started).toHaveLength(1);
+      await admin.whenFinished(started[0].rebuild_id);
+
+      const rebuild = await second.admin('GET', `/projections/rebuilds/${started[0].rebuild_id}`);
+      expect(rebuild.body).toMatchObject({
+        projection: 'balances',
+        state: 'completed',
+        version_before: 1,
+        version_after: 2,
+      });
+      expect(
+        await sqlOf(second).query(`SELECT schema_version FROM projection_versions WHERE name = 'balances'`),
+      ).toEqual([{ schema_version: 1 }]);
+      const balance = await second.partner('GET', '/balance', key);
+      expect(balance.body.available).toBe('900.00');
+      expect(await admin.startDueRebuilds()).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+});
