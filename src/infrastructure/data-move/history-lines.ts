@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { EventMetadata, HistoricalEvent } from '../../application/ports/event-store.port';
+import { hasEventMetadataFields } from '../event-store/stored-metadata';
 
 /**
  * The export format: one JSON object per line, in global order. Field names follow the API's snake_case;
@@ -67,12 +68,7 @@ export function parseHistoryLine(text: string): HistoricalEvent | string {
   if (typeof schemaVersion !== 'number' || !Number.isSafeInteger(schemaVersion))
     return 'schema_version must be a whole number';
   if (!isObject(data)) return 'data must be a JSON object';
-  if (
-    !isObject(metadata) ||
-    typeof metadata.correlationId !== 'string' ||
-    typeof metadata.occurredAt !== 'string' ||
-    !isObject(metadata.actor)
-  ) {
+  if (!isObject(metadata) || !hasEventMetadataFields(metadata)) {
     return 'metadata must be an object with correlationId, occurredAt and actor';
   }
   if (typeof recordedAt !== 'string' || Number.isNaN(Date.parse(recordedAt))) return 'recorded_at must be a time';
@@ -83,7 +79,7 @@ export function parseHistoryLine(text: string): HistoricalEvent | string {
     type,
     schemaVersion,
     data,
-    metadata: metadata as unknown as EventMetadata,
+    metadata,
     recordedAt: new Date(recordedAt).toISOString(),
   };
 }

@@ -27,15 +27,15 @@ import { EventStoreDbAppends, assertServiceStream } from './eventstoredb-append'
 import { DEFAULT_EVENTSTOREDB_OPTIONS, EventStoreDbClient, EventStoreDbOptions } from './eventstoredb-client';
 import { correlationStreamName, parseCorrelationIntent, verificationReads } from './eventstoredb-event-ids';
 import { HeadMemo, SkipCache, countForward, nextHeadMemo, scanBackward, scanForward } from './eventstoredb-log-scan';
+import { withClientSettings } from './eventstoredb-connection-string';
+import { EventStoreDbAccessDeniedError } from './eventstoredb-errors';
 import {
-  EventStoreDbAccessDeniedError,
   fromEsdbRevision,
   isServiceEvent,
   logPosition,
   toEventData,
   toImportedEventData,
   toRecordedEvent,
-  withClientSettings,
 } from './eventstoredb-mapping';
 import { EventStoreDbReads, settleAll } from './eventstoredb-reads';
 import { appendSpan } from '../tracing/event-append-span';

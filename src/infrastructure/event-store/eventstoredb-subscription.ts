@@ -14,13 +14,8 @@ import {
   UntypedEvent,
   comparePositions,
 } from '../../application/ports/event-store.port';
-import {
-  explainAllStreamError,
-  isServiceEvent,
-  logPosition,
-  toEsdbPosition,
-  toRecordedEvent,
-} from './eventstoredb-mapping';
+import { explainAllStreamError } from './eventstoredb-errors';
+import { isServiceEvent, logPosition, toEsdbPosition, toRecordedEvent } from './eventstoredb-mapping';
 
 /** The part of the client a subscription needs. */
 export interface SubscribingClient {

@@ -2,7 +2,7 @@ import { bindingDecision, BucketDecision } from '../../application/ports/rate-li
 import { KeyAdmission, KeyAdmitted } from '../../application/ports/key-admission.port';
 import { ApiKeyAccess } from '../../application/ports/read-models.port';
 import { Environment } from '../../domain/shared/environment';
-import { API_KEY_ACCESS_SELECT, ApiKeyAccessRow, toApiKeyAccess } from '../read-models/sql-read-models';
+import { API_KEY_ACCESS_SELECT, ApiKeyAccessRow, toApiKeyAccess } from '../read-models/api-key-rows';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { decisionsOfBatch, TAKE_FROM_WANTED_SQL, TakenRow } from './sql-token-buckets';
