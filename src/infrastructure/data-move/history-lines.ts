@@ -7,7 +7,7 @@ import { hasEventMetadataFields } from '../event-store/stored-metadata';
  * The export format: one JSON object per line, in global order. Field names follow the API's snake_case;
  * `data` and `metadata` are the event's own, as stored.
  */
-export interface HistoryLine {
+interface HistoryLine {
   stream: string;
   revision: number;
   event_id: string;
@@ -30,7 +30,7 @@ export const historyLine = (event: HistoricalEvent): string =>
     recorded_at: event.recordedAt,
   } satisfies HistoryLine);
 
-export class HistoryFileError extends Error {
+class HistoryFileError extends Error {
   constructor(file: string, line: number, problem: string) {
     super(`${file}, line ${line}: ${problem}`);
     this.name = 'HistoryFileError';
@@ -42,7 +42,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One line back into an event; a problem is named with the field. */
-export function parseHistoryLine(text: string): HistoricalEvent | string {
+function parseHistoryLine(text: string): HistoricalEvent | string {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -14,10 +14,9 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 class AddressNotAllowed extends Error {}
 
 /**
- * Posts with node:http(s). Redirects are not followed (a 3xx is a failed attempt). The address
- * policy runs on a literal host before connecting and inside the connection's DNS lookup for a
- * name, so the address that was checked is the one connected to (no rebinding between check
- * and connect). Failures are reported by category (delivery-error.ts), never as socket errors.
+ * Posts with node:http(s), following no redirect. The address policy checks a literal host before connecting and a name
+ * inside the DNS lookup, so the checked address is the one connected to (decision 0066). Failures are reported by
+ * category (delivery-error.ts).
  */
 export class HttpWebhookSender implements WebhookSender {
   constructor(
