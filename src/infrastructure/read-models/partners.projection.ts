@@ -5,8 +5,8 @@ import { SqlExecutor } from '../sql/sql-database';
 
 /**
  * Partners and the keyed hashes of their API keys. A key's row is its whole record, kind and restricted terms alike
- * (decision 0084): constraints refuse a restricted row without terms and a main row with any, and allow one active main
- * key per environment.
+ * (decision 0084): constraints refuse a restricted row without terms and a main row with any, and a unique index allows
+ * at most one active main key per environment.
  */
 export const partnersProjection: SqlProjection<PartnerEvent> = {
   name: 'partners',

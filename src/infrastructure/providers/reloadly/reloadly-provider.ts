@@ -285,7 +285,6 @@ export class ReloadlyProvider implements ProviderGateway {
     if (!cost) return null;
     const reading = await this.float.readOrNull(signal);
     if (!reading) return null;
-    // A cost in another currency than the float's cannot be compared here; Reloadly refuses it (INSUFFICIENT_BALANCE) if need be.
     if (cost.currency !== reading.currencyCode || scaled(reading.balance) >= cost.amount) return null;
     return `the provider float (${reading.balance} ${reading.currencyCode}) cannot cover the order (about ${unscaled(cost.amount)} ${reading.currencyCode}); it was not sent`;
   }
