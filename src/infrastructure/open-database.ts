@@ -7,10 +7,8 @@ import { PostgresDatabase } from './sql/postgres-database';
 import { SqlDatabase } from './sql/sql-database';
 
 /**
- * Opens the database of the configured mode and brings its schema up to date. Embedded and postgres modes
- * differ only in who runs the PostgreSQL server (the service itself, or someone else). In eventstoredb mode the
- * events live in EventStoreDB and this PostgreSQL database (DATABASE_URL) holds read models, checkpoints,
- * jobs and idempotency keys; the SQL event-store tables are created there too, and stay unused.
+ * Opens the configured mode's database and migrates it. In eventstoredb mode it holds everything but the events (read
+ * models, checkpoints, jobs, idempotency keys); the SQL event-store tables are created and stay unused.
  */
 export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> {
   if (!config.databaseUrl)

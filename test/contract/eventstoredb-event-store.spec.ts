@@ -3,11 +3,11 @@ import { v4 as uuid } from 'uuid';
 import { NewEvent, UntypedEvent } from '../../src/application/ports/event-store.port';
 import { claimStreamName } from '../../src/infrastructure/event-store/eventstoredb-event-ids';
 import { EventStoreDbEventStore, collect } from '../../src/infrastructure/event-store/eventstoredb-event-store';
+import { withClientSettings } from '../../src/infrastructure/event-store/eventstoredb-connection-string';
 import {
   EventStoreDbAppendTooLargeError,
   EventStoreDbStreamDeletedError,
-  withClientSettings,
-} from '../../src/infrastructure/event-store/eventstoredb-mapping';
+} from '../../src/infrastructure/event-store/eventstoredb-errors';
 import { eventStoreContract } from './event-store.contract';
 import { UNTYPED_EVENTS } from '../support/untyped-events';
 

@@ -1,16 +1,9 @@
 import { SchemaScript } from '../sql/migrations';
 
 /**
- * Version 2 of the `partners` read model keeps a restricted key's terms in the key's own row of
- * `rm_api_keys` (before, they were joined from `rm_key_scopes`, and a key whose terms row was
- * missing passed for the main key). A database of an earlier release serves its version-1 table
- * until the service has rebuilt the read model from the log (blue/green, at start); meanwhile its
- * rows get the new columns here, filled from `rm_key_scopes`, so that every key is judged by its
- * own row from the first request on. Rows the previous release projects during a rolling
- * deployment have no `kind` and are refused until the rebuild (fail closed).
- *
- * Statements are split where a semicolon ends a line, so inside the DO block each statement
- * starts with its semicolon.
+ * Until the blue/green rebuild of `partners` v2, a v1 `rm_api_keys` gets the new columns filled from `rm_key_scopes`,
+ * so every key is judged by its own row at once (decision 0084); rows without `kind` are refused (fail closed).
+ * Statements split where a semicolon ends a line, so inside the DO block each starts with its semicolon.
  */
 export const KEY_RECORDS_SCHEMA: SchemaScript = {
   name: 'key-records',

@@ -3,11 +3,10 @@ import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 
 /** A credential's last use is written at most this often per process: the lists show it to within a few seconds. */
-export const LAST_USE_RESOLUTION_MS = 5_000;
+const LAST_USE_RESOLUTION_MS = 5_000;
 
 /** The tables that hold one row per credential with its latest use. */
-export type LastUseTable =
-  { table: 'api_key_last_use'; id: 'key_id' } | { table: 'operator_last_use'; id: 'operator_id' };
+type LastUseTable = { table: 'api_key_last_use'; id: 'key_id' } | { table: 'operator_last_use'; id: 'operator_id' };
 
 interface Use {
   id: string;

@@ -6,7 +6,7 @@ import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
 /** The checkpoint of the read models that key lookups read (rm_api_keys, rm_partners, rm_partner_settings). */
-export const READ_MODELS_CHECKPOINT = PROJECTION_GROUPS.readModels;
+const READ_MODELS_CHECKPOINT = PROJECTION_GROUPS.readModels;
 
 export const ACCESS_FENCES_SCHEMA: SchemaScript = {
   name: 'access-fences',

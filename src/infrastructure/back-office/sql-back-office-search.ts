@@ -5,14 +5,8 @@ import {
   PartnerSearch,
 } from '../../application/ports/back-office-search.port';
 import { OrderView, PartnerView } from '../../application/ports/read-models.port';
-import {
-  ORDER_COLUMNS,
-  OrderRow,
-  PARTNER_COLUMNS,
-  PartnerRow,
-  toOrderView,
-  toPartnerView,
-} from '../read-models/sql-read-models';
+import { ORDER_COLUMNS, OrderRow, toOrderView } from '../read-models/order-view-row';
+import { PARTNER_COLUMNS, PartnerRow, toPartnerView } from '../read-models/partner-view-row';
 import { SqlExecutor } from '../sql/sql-database';
 
 /** Collects WHERE clauses with numbered parameters. */

@@ -18,13 +18,13 @@ export interface CatalogSources {
 }
 
 /** One number-plan row: national numbers starting with prefix belong to the operator. */
-export interface PrefixOwner {
+interface PrefixOwner {
   corridor: Corridor;
   prefix: string;
   operatorId: number;
 }
 
-export interface CatalogData {
+interface CatalogData {
   operators: OperatorEntry[];
   billers: BillerEntry[];
   prefixes: PrefixOwner[];

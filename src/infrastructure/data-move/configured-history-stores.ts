@@ -14,10 +14,8 @@ import { openConfiguredStore } from './configured-store';
 import { openedHistoryStore } from './opened-history-store';
 
 /**
- * The configured store, opened as the service opens it. In embedded mode that starts the PostgreSQL server in
- * DATA_DIR/postgres (creating the cluster on a first import), which is refused while the service runs on that
- * folder; it is stopped again on close. An export (`read`) from the embedded mode of a running service reads
- * through that service's own server instead (its Unix socket).
+ * The configured store, opened as the service opens it (embedded mode starts, and on close stops, its server; refused
+ * while the service runs). An export from a running embedded service reads through that service's own socket.
  */
 export class ConfiguredHistoryStores implements HistoryStores {
   constructor(

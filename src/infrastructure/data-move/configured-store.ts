@@ -9,9 +9,9 @@ import { openDatabase } from '../open-database';
 import { SqlDatabase } from '../sql/sql-database';
 
 /** The configured store with the ports a move of its history uses besides the EventStore. */
-export type MovableEventStore = EventStore & EventImport & EventLogDiagnostics;
+type MovableEventStore = EventStore & EventImport & EventLogDiagnostics;
 
-export interface ConfiguredStore {
+interface ConfiguredStore {
   /** The service database (read models, jobs); in eventstoredb mode the PostgreSQL beside EventStoreDB. */
   db: SqlDatabase;
   store: MovableEventStore;

@@ -1,12 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { EventMetadata, HistoricalEvent } from '../../application/ports/event-store.port';
+import { hasEventMetadataFields } from '../event-store/stored-metadata';
 
 /**
  * The export format: one JSON object per line, in global order. Field names follow the API's snake_case;
  * `data` and `metadata` are the event's own, as stored.
  */
-export interface HistoryLine {
+interface HistoryLine {
   stream: string;
   revision: number;
   event_id: string;
@@ -29,7 +30,7 @@ export const historyLine = (event: HistoricalEvent): string =>
     recorded_at: event.recordedAt,
   } satisfies HistoryLine);
 
-export class HistoryFileError extends Error {
+class HistoryFileError extends Error {
   constructor(file: string, line: number, problem: string) {
     super(`${file}, line ${line}: ${problem}`);
     this.name = 'HistoryFileError';
@@ -41,7 +42,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One line back into an event; a problem is named with the field. */
-export function parseHistoryLine(text: string): HistoricalEvent | string {
+function parseHistoryLine(text: string): HistoricalEvent | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -67,12 +68,7 @@ export function parseHistoryLine(text: string): HistoricalEvent | string {
   if (typeof schemaVersion !== 'number' || !Number.isSafeInteger(schemaVersion))
     return 'schema_version must be a whole number';
   if (!isObject(data)) return 'data must be a JSON object';
-  if (
-    !isObject(metadata) ||
-    typeof metadata.correlationId !== 'string' ||
-    typeof metadata.occurredAt !== 'string' ||
-    !isObject(metadata.actor)
-  ) {
+  if (!isObject(metadata) || !hasEventMetadataFields(metadata)) {
     return 'metadata must be an object with correlationId, occurredAt and actor';
   }
   if (typeof recordedAt !== 'string' || Number.isNaN(Date.parse(recordedAt))) return 'recorded_at must be a time';
@@ -83,7 +79,7 @@ export function parseHistoryLine(text: string): HistoricalEvent | string {
     type,
     schemaVersion,
     data,
-    metadata: metadata as unknown as EventMetadata,
+    metadata,
     recordedAt: new Date(recordedAt).toISOString(),
   };
 }

@@ -11,7 +11,7 @@ import { EVENT_COLUMNS, EventRow, historicalOf } from '../event-store/sql-event-
  */
 
 /** True for a PostgreSQL data folder (PGlite writes one): it holds PG_VERSION. */
-export const isPgliteFolder = (path: string): boolean => existsSync(join(path, 'PG_VERSION'));
+const isPgliteFolder = (path: string): boolean => existsSync(join(path, 'PG_VERSION'));
 
 /**
  * Reads the events table of a PGlite data folder in global order. PGlite writes to a folder it opens (recovery,

@@ -1,6 +1,6 @@
 import { DomainEvent, EventStore, GlobalPosition, RecordedEvent } from '../../application/ports/event-store.port';
 
-export interface CatchUpOptions {
+interface CatchUpOptions {
   /** The position already handled (a stored checkpoint); null reads from the first event. */
   from: GlobalPosition | null;
   /** Only events of these types reach the handler. */
@@ -16,7 +16,7 @@ export interface CatchUpOptions {
   onError?: (error: unknown) => void;
 }
 
-export interface CatchUpSubscription {
+interface CatchUpSubscription {
   /** Ends the subscription once the handler in progress, if any, has finished. Rejects with the handler's error if one ended it. */
   stop(): Promise<void>;
   /** The position of the last event handled (or `from` until one is): the checkpoint to store. */

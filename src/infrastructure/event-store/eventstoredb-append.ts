@@ -32,19 +32,21 @@ import {
   parseClaimIntent,
   verificationReads,
 } from './eventstoredb-event-ids';
+import { appendSizeBytes } from './eventstoredb-append-size';
 import {
   EventStoreDbAppendOutcomeUnknownError,
   EventStoreDbAppendTooLargeError,
-  EventStoreDbMappingError,
-  MIN_SERVER_VERSION,
-  appendSizeBytes,
   explainStreamError,
-  fromEsdbRevision,
   isOutcomeUnknown,
   isWrongExpectedVersion,
+  translateAppendError,
+} from './eventstoredb-errors';
+import {
+  EventStoreDbMappingError,
+  MIN_SERVER_VERSION,
+  fromEsdbRevision,
   logPosition,
   toEsdbExpectedRevision,
-  translateAppendError,
 } from './eventstoredb-mapping';
 import { EventStoreDbReads, settleAll } from './eventstoredb-reads';
 

@@ -8,7 +8,7 @@ import {
   ResolvedEvent,
   StreamingRead,
 } from '@eventstore/db-client';
-import { DEFAULT_MAX_APPEND_SIZE_BYTES } from './eventstoredb-mapping';
+import { DEFAULT_MAX_APPEND_SIZE_BYTES } from './eventstoredb-append-size';
 import { BackoffPolicy, DEFAULT_BACKOFF, SubscribingClient } from './eventstoredb-subscription';
 
 /** The part of @eventstore/db-client's EventStoreDBClient the adapter uses (the real client satisfies it as is). */

@@ -2,19 +2,12 @@ import { EventData, RecordedEvent as EsdbRecordedEvent, jsonEvent } from '@event
 import { fromEsdbRevision, isPlainObject } from './eventstoredb-mapping';
 
 /*
- * EventStoreDB keeps no index of event ids across streams, and its own idempotency is partial (an append
- * whose expected revision equals the current one is written again, duplicates and all). The port wants more:
- * an id stored in the same stream makes a repeat a no-op, an id stored in another stream is refused.
- *
- * So every event id gets a tiny "claim" stream, `eventid-<id>`. Each event in it is an intent: "this id is
- * going to revision R of stream S". An intent is *verified* when stream S really holds this id at revision R,
- * which one indexed read proves. Every append of ours uses a concrete expected revision, so an append in
- * flight can only ever land at the revision of its own intent: checking every intent of a claim stream
- * therefore finds the id wherever it can be. Claim events have a `$`-prefixed type, so readAll and the
- * system-event filter of subscriptions skip them like any other system event.
+ * EventStoreDB has no cross-stream index of event ids, so each id gets a claim stream `eventid-<id>` of intents ("going
+ * to revision R of stream S"), verified by one indexed read. Appends use concrete expected revisions, so checking every
+ * intent finds the id wherever it can be; `$`-typed claims are skipped like system events.
  */
 
-export const CLAIM_STREAM_PREFIX = 'eventid-';
+const CLAIM_STREAM_PREFIX = 'eventid-';
 export const CLAIM_EVENT_TYPE = '$event-id-claimed';
 
 export const claimStreamName = (eventId: string): string => `${CLAIM_STREAM_PREFIX}${eventId.toLowerCase()}`;
@@ -62,12 +55,9 @@ export type ClaimDecision =
   | { kind: 'proceed'; takeOver: { eventId: string; expectedClaimRevision: number }[] };
 
 /**
- * The rules, in the order the SQL store applies them:
- * 1. an id stored in another stream refuses the batch;
- * 2. all ids stored in this stream make it a no-op, some of them refuse it (a partial batch);
- * 3. an id whose newest intent targets another stream and is younger than the lease may be in flight there:
- *    refused (a stale one is an abandoned attempt and is taken over);
- * 4. otherwise the claims that are not ours yet are taken over, optimistically on the claim stream's revision.
+ * In the SQL store's order: an id stored in another stream refuses the batch; all ids stored here make it a no-op, some
+ * refuse it; an id whose fresh intent targets another stream may be in flight there (refused, a stale one is taken
+ * over); else unowned claims are taken over optimistically.
  */
 export function decideClaims(
   streamId: string,
@@ -123,21 +113,19 @@ export function verificationReads(
 }
 
 /*
- * readByCorrelationId needs an index EventStoreDB lacks ($by_correlation_id is an optional, asynchronous
- * system projection). Before an append, each correlation id of the batch gets an intent in its own stream,
- * `correlationid-<id>`: "these event ids are going to these revisions of stream S". Since every stored event
- * had its intent written first, the index is complete; intents of appends that failed are weeded out by the
- * same verification as the id claims.
+ * readByCorrelationId needs an index EventStoreDB lacks: before an append, each correlation id gets an intent in
+ * `correlationid-<id>` ("these event ids go to these revisions of S"). Every stored event had its intent first, so the
+ * index is complete; failed appends' intents are weeded out as the id claims are.
  */
 
-export const CORRELATION_STREAM_PREFIX = 'correlationid-';
-export const CORRELATION_EVENT_TYPE = '$correlated-events';
+const CORRELATION_STREAM_PREFIX = 'correlationid-';
+const CORRELATION_EVENT_TYPE = '$correlated-events';
 
 export const correlationStreamName = (correlationId: string): string => `${CORRELATION_STREAM_PREFIX}${correlationId}`;
 
 export const isCorrelationStream = (streamId: string): boolean => streamId.startsWith(CORRELATION_STREAM_PREFIX);
 
-export interface CorrelationIntent {
+interface CorrelationIntent {
   streamId: string;
   events: { revision: number; eventId: string }[];
 }

@@ -27,15 +27,15 @@ import { EventStoreDbAppends, assertServiceStream } from './eventstoredb-append'
 import { DEFAULT_EVENTSTOREDB_OPTIONS, EventStoreDbClient, EventStoreDbOptions } from './eventstoredb-client';
 import { correlationStreamName, parseCorrelationIntent, verificationReads } from './eventstoredb-event-ids';
 import { HeadMemo, SkipCache, countForward, nextHeadMemo, scanBackward, scanForward } from './eventstoredb-log-scan';
+import { withClientSettings } from './eventstoredb-connection-string';
+import { EventStoreDbAccessDeniedError } from './eventstoredb-errors';
 import {
-  EventStoreDbAccessDeniedError,
   fromEsdbRevision,
   isServiceEvent,
   logPosition,
   toEventData,
   toImportedEventData,
   toRecordedEvent,
-  withClientSettings,
 } from './eventstoredb-mapping';
 import { EventStoreDbReads, settleAll } from './eventstoredb-reads';
 import { appendSpan } from '../tracing/event-append-span';
@@ -49,20 +49,9 @@ const MAX_PAGE = 1_000;
 const HEAD_PAGE = 64;
 
 /**
- * The event store on EventStoreDB 22.6+ (events only; read models, jobs and idempotency stay in PostgreSQL).
- *
- * - Revisions: both count a stream's first event as 0; "no stream" is NO_STREAM (or -1 in our numbers).
- * - Appends always use a concrete expected revision: `any` and `stream_exists` read the stream's revision first
- *   and retry on a lost race, so an append in flight can land in one place only (see eventstoredb-event-ids.ts).
- * - Event ids: a claim stream per id gives the port's semantics: a repeat in the same stream returns
- *   {deduplicated: true}, an id in another stream throws DuplicateEventIdError, a partial batch is refused.
- * - Positions are EventStoreDB's {commit, prepare}; an append reads its events back for theirs, because the
- *   position an append returns is its commit's, not necessarily the last event's in $all.
- * - readAll and headPosition skip system events ($-prefixed types, which include the claims) and events not
- *   written through this adapter. countCommittedNotYetReadable is 0: $all is totally ordered at commit.
- * - A batch over the server's MaxAppendSize is refused before anything is written; an append whose write timed out
- *   (or lost its connection) fails with EventStoreDbAppendOutcomeUnknownError; a hard-deleted stream is an error,
- *   never an empty stream; access denied to $all says which right the service's user lacks.
+ * The event store on EventStoreDB 22.6+ (events only). Appends always use a concrete expected revision and claim their
+ * ids (eventstoredb-event-ids.ts); positions are read back per event, since an append returns its commit's. Reads skip
+ * `$` types and foreign events; $all is ordered at commit, so countCommittedNotYetReadable is 0.
  */
 export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
   implements EventStore<Event>, EventsByCorrelation<Event>, EventLogDiagnostics, EventImport
@@ -142,11 +131,9 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
   }
 
   /**
-   * Each run of consecutive events of one stream is one append at the revision before its first event, through the
-   * same claims and correlation index as any append (so ids stay unique and readByCorrelationId finds them). The
-   * original recorded time goes into the metadata (RECORDED_AT_KEY): EventStoreDB stamps `created` itself.
-   * Runs are appended one after the other, so $all keeps the order given; a run is not atomic with the next. A
-   * revision out of turn fails its append on the expected revision.
+   * Each run of one stream's consecutive events is one append at the revision before it, through the same claims and
+   * correlation index; the original time goes into the metadata. Runs go one after another (not atomically), so $all
+   * keeps the order given.
    */
   async importEvents(events: readonly HistoricalEvent[]): Promise<void> {
     for (const run of streamRuns(events, IMPORT_RUN_MAX)) {

@@ -2,16 +2,15 @@ import { GlobalPosition, comparePositions } from '../../application/ports/event-
 import { positionKey } from './eventstoredb-mapping';
 
 /*
- * $all holds more than our events: EventStoreDB's system events ($metadata, $statsCollection every 30 s by
- * default, ...), our event-id claims, and possibly other applications' events. Client 6.x has no server-side
- * filter for readAll, so reads page through $all and keep what they want. $all is totally ordered and
- * immutable below what a reader has seen, so how far a scan got past events it skipped can be remembered.
+ * $all also holds system events, our id claims and maybe other applications' events, and client 6.x cannot filter
+ * readAll on the server: reads page through it. Below what a reader has seen $all is immutable, so how far a scan
+ * skipped can be remembered.
  */
 
 /** One page of $all: `from` is where to start (a position, or an end of the log), `count` the page size. */
 export type PageReader<T> = (from: GlobalPosition | 'start' | 'end', count: number) => Promise<T[]>;
 
-export interface ForwardWalk<T> {
+interface ForwardWalk<T> {
   /** Only records strictly after this position are visited (null: from the first). */
   after: GlobalPosition | null;
   /** Records after this position end the walk (null: walk to the end of the log). */
@@ -21,7 +20,7 @@ export interface ForwardWalk<T> {
   positionOf(record: T): GlobalPosition | null;
 }
 
-export interface ForwardWalkResult {
+interface ForwardWalkResult {
   /** The newest position visited (null if none). */
   scannedTo: GlobalPosition | null;
   /** True when the walk reached the end of the log (not `until`, nor a stop from the visitor). */
@@ -33,7 +32,7 @@ export interface ForwardWalkResult {
  * a record lies after `until`, or the log ends. Whether a read from a position includes that position
  * or not does not matter: records at or before the cursor are passed over.
  */
-export async function walkForward<T>(
+async function walkForward<T>(
   read: PageReader<T>,
   walk: ForwardWalk<T>,
   visit: (record: T) => 'continue' | 'stop',
@@ -54,13 +53,13 @@ export async function walkForward<T>(
   }
 }
 
-export interface ForwardScan<T, R> extends ForwardWalk<T> {
+interface ForwardScan<T, R> extends ForwardWalk<T> {
   maxCount: number;
   /** The result for a wanted record, null for one to skip. */
   select(record: T): R | null;
 }
 
-export interface ForwardScanResult<R> extends ForwardWalkResult {
+interface ForwardScanResult<R> extends ForwardWalkResult {
   results: R[];
 }
 
@@ -89,7 +88,7 @@ export async function countForward<T>(
   return total;
 }
 
-export interface BackwardScan<T, R> {
+interface BackwardScan<T, R> {
   pageSize: number;
   /** Stop at (and including) this position: everything older is already known. */
   stopAt: GlobalPosition | null;
@@ -97,7 +96,7 @@ export interface BackwardScan<T, R> {
   select(record: T): R | null;
 }
 
-export interface BackwardScanResult<R> {
+interface BackwardScanResult<R> {
   /** The newest selected record, if one was met before stopAt or the start of the log. */
   found: R | null;
   /** The newest position looked at. */

@@ -9,7 +9,8 @@ import {
 } from '@eventstore/db-client';
 import { EventStoreDbClient } from './eventstoredb-client';
 import { PageReader } from './eventstoredb-log-scan';
-import { explainAllStreamError, explainStreamError, isStreamNotFound, toEsdbPosition } from './eventstoredb-mapping';
+import { explainAllStreamError, explainStreamError, isStreamNotFound } from './eventstoredb-errors';
+import { toEsdbPosition } from './eventstoredb-mapping';
 
 export class EventStoreDbReadTimeoutError extends Error {
   constructor(what: string, idleMs: number) {

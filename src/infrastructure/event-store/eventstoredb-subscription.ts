@@ -14,13 +14,8 @@ import {
   UntypedEvent,
   comparePositions,
 } from '../../application/ports/event-store.port';
-import {
-  explainAllStreamError,
-  isServiceEvent,
-  logPosition,
-  toEsdbPosition,
-  toRecordedEvent,
-} from './eventstoredb-mapping';
+import { explainAllStreamError } from './eventstoredb-errors';
+import { isServiceEvent, logPosition, toEsdbPosition, toRecordedEvent } from './eventstoredb-mapping';
 
 /** The part of the client a subscription needs. */
 export interface SubscribingClient {
@@ -41,7 +36,7 @@ export interface BackoffPolicy {
 export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 30_000, factor: 2, jitter: 0.2 };
 
 /** A subscription that has stayed up this long counts as healthy, so the next drop starts the backoff over, ms. */
-export const DEFAULT_HEALTHY_AFTER_MS = 30_000;
+const DEFAULT_HEALTHY_AFTER_MS = 30_000;
 
 /** Delay before reconnection attempt `attempt` (1 for the first): exponential, capped, with jitter. */
 export function backoffDelayMs(
@@ -56,7 +51,7 @@ export function backoffDelayMs(
   return Math.round(Math.min(policy.maxMs, Math.max(0, base + spread)));
 }
 
-export interface EventStoreDbSubscriptionOptions {
+interface EventStoreDbSubscriptionOptions {
   /** Where to start: a position already handled (delivery starts after it), null for the first event, 'end' for new events only. */
   from: GlobalPosition | null | 'end';
   /** Server-side filter; system events ($-prefixed types) are excluded unless another filter is given. Its checkpoints are taken over. */
@@ -79,12 +74,9 @@ export interface EventStoreDbSubscription {
 }
 
 /**
- * A catch-up subscription to $all: reads history from `from`, then follows new events. Our events reach the
- * handler one at a time, in order, each awaited (consumed with `for await`, so back-pressure reaches the
- * server). A dropped subscription (network, keep-alive timeout, server restart) is re-opened after a backoff
- * from the last position seen, so no event is lost or delivered twice; the filter's checkpoints move that
- * position past events the server filtered out, so a reconnection does not scan them again. A failing handler
- * ends it.
+ * A catch-up subscription to $all: our events reach the handler one at a time, each awaited (back-pressure reaches the
+ * server). A dropped subscription re-opens after a backoff from the last position seen, moved on by the filter's
+ * checkpoints; a failing handler ends it.
  */
 export function subscribeToAllEvents(
   client: SubscribingClient,

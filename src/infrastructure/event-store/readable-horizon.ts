@@ -1,17 +1,7 @@
 /**
- * SQL for the first transaction id a catch-up reader must not pass yet.
- *
- * Rows are read in (transaction id, position) order, and only below the oldest
- * transaction that was still running when the statement's snapshot was taken: a
- * transaction that took a lower position but commits later can then never be skipped.
- *
- * PostgreSQL's snapshot xmin covers the whole cluster, so a transaction left open in an
- * unrelated database would hold every reader back. This horizon drops the running
- * transactions positively known to belong to another database (pg_stat_activity's
- * backend_xid, compared on the low 32 bits); anything it cannot place, including
- * transactions that ended between the snapshot and the lookup, still counts, which is
- * the safe side. Without the privilege to read other roles' backend_xid (grant
- * pg_read_all_stats) it falls back to the plain snapshot xmin.
+ * SQL for the first transaction id a catch-up reader must not pass yet, so a lower position committed later is never
+ * skipped. Snapshot xmin spans the cluster: running transactions known to be of another database are dropped
+ * (backend_xid, low 32 bits); without pg_read_all_stats it is the plain xmin.
  */
 export const READABLE_HORIZON = `(
   SELECT LEAST(

@@ -1,10 +1,8 @@
 import { SchemaScript } from '../sql/migrations';
 
 /**
- * Events carry the id of the transaction that wrote them. Readers only read rows whose
- * transaction is older than every transaction still running, and order by
- * (transaction id, position): a sequence number taken by a transaction that commits
- * later can then never be skipped. See docs/architecture.md, "Global order".
+ * Events carry their writing transaction's id; readers order by (transaction id, position) and stay below every running
+ * transaction, so a later-committing sequence number is never skipped (docs/architecture.md, "Global order").
  */
 export const EVENT_STORE_SCHEMA: SchemaScript = {
   name: 'event-store',

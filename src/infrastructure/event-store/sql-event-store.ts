@@ -29,12 +29,9 @@ import { SqlGroupCommit } from './sql-group-commit';
 import { SqlEventReads } from './sql-reads';
 
 /**
- * The event store on PostgreSQL (the embedded server or an external one), holding the events `decoder` reads.
- * It serves the EventStore port and those beside it, and delegates by job: appends to one stream
- * (`sql-appends.ts`), the statement shared by concurrent appends to different streams with the Idempotency-Keys
- * they bind (`sql-group-commit.ts`), reads below the readable horizon (`sql-reads.ts`), the head and counts
- * (`sql-diagnostics.ts`) and imports (`sql-event-import.ts`). Idempotency keys live in the same database
- * (`idempotency_keys`), so an append binds them in its own statement (KeyBindingAppend).
+ * The event store on PostgreSQL, holding the events `decoder` reads. It delegates by job (sql-appends,
+ * sql-group-commit, sql-reads, sql-diagnostics, sql-event-import); idempotency keys share the database, so an append
+ * binds them in its own statement.
  */
 export class SqlEventStore<Event extends DomainEvent = LogEvent>
   implements EventStore<Event>, KeyBindingAppend<Event>, EventsByCorrelation<Event>, EventLogDiagnostics, EventImport

@@ -5,7 +5,7 @@ import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 
 /** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
-export interface AppendAtRevision {
+interface AppendAtRevision {
   streamId: string;
   events: readonly NewEvent<DomainEvent>[];
   expected: number;
@@ -18,7 +18,7 @@ export const NO_STREAM = -1;
 const expectedOf = (revision: number): number | 'no_stream' => (revision === NO_STREAM ? 'no_stream' : revision);
 
 /** What one append of a group came to: its result, or why it failed (explained by SqlAppends). */
-export type AppendOutcome = { result: AppendResult } | { error: unknown };
+type AppendOutcome = { result: AppendResult } | { error: unknown };
 
 /**
  * The SQL store's group commit: appends at known revisions (or to new streams) of different streams, made at the
@@ -48,10 +48,9 @@ export class SqlGroupCommit {
   }
 
   /**
-   * Appends to several streams in one statement, each only if its stream is still at the
-   * expected revision. If the statement fails as a whole (an event id stored already, a
-   * deadlock with another process's group), each append runs alone, so each gets its own
-   * outcome; a stream named twice in a group also runs alone, after the group.
+   * Appends to several streams in one statement, each only if its stream is still at the expected revision. If the
+   * statement fails as a whole (a stored id, a deadlock), each append runs alone; a stream named twice also runs alone,
+   * after the group.
    */
   private async appendGroup(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const alone = (append: AppendAtRevision): Promise<AppendOutcome> =>
@@ -81,12 +80,9 @@ export class SqlGroupCommit {
   }
 
   /**
-   * The statement behind `appendGroup`: existing streams are moved only if still at their expected
-   * revision, new ones created only if absent, in name order (concurrent groups lock them alike);
-   * a stream's events, and the Idempotency-Keys its append binds, are inserted only if its row
-   * moved or was created. A key bound already fails the statement as a whole (unique violation), as does a
-   * stream to be opened that exists already. The streams an append opens are created, and their events
-   * inserted, only if the append's own stream moved or was created.
+   * Streams move only if at their expected revision and are created only if absent, in name order (groups lock alike);
+   * events, bound keys and opened streams are written only where the append's stream moved or was created. A bound key
+   * or an existing stream to open fails the whole statement.
    */
   private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const streams = [...appends]

@@ -40,7 +40,7 @@ interface KeyRow {
   locked_until: Date | string;
 }
 
-export interface IdempotencyTimings {
+interface IdempotencyTimings {
   /** How long a key stays bound to its first request (24 h per the interface). */
   windowMs: number;
   /** How long an unfinished request holds its key before a retry may take the work over. */
@@ -48,21 +48,17 @@ export interface IdempotencyTimings {
 }
 
 /**
- * Where the rows are written. A reservation binds a key to an order id before the debit,
- * so it must survive any crash the debit survives: `reservations` commits synchronously
- * unless the events share its write-ahead log (then the debit's own commit flushes it). An
- * answer may be lost in a crash: the retry resumes the order and rebuilds it from the log.
+ * A reservation binds a key before the debit, so `reservations` commits synchronously unless the events share its
+ * write-ahead log. An answer may be lost in a crash: the retry resumes the order from the log.
  */
-export interface IdempotencyDatabases {
+interface IdempotencyDatabases {
   reservations: SqlExecutor;
   answers: SqlExecutor;
 }
 
 /**
- * One row per (partner, environment, key). The primary key makes the reservation
- * atomic across processes: exactly one request inserts it; the others read what it did.
- * Concurrent requests share statements: their reservations go in one INSERT, their
- * lookups in one SELECT and their answers in one UPDATE.
+ * One row per (partner, environment, key); the primary key makes the reservation atomic across processes. Concurrent
+ * requests share statements: one INSERT of reservations, one SELECT of lookups, one UPDATE of answers.
  */
 export class SqlIdempotencyStore implements IdempotencyStore {
   private readonly db: SqlExecutor;

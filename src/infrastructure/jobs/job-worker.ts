@@ -22,7 +22,7 @@ interface Completion {
   supersedes: readonly string[];
 }
 
-export interface JobWorkerOptions {
+interface JobWorkerOptions {
   /** How long a claimed job stays invisible to other workers. */
   leaseMs: number;
   pollIntervalMs: number;

@@ -33,10 +33,8 @@ const TRACE_ID = Symbol('traceId');
 type WithTraceId = FastifyRequest & { [TRACE_ID]?: string };
 
 /**
- * Every answer carries its request id as `X-Request-Id`, is counted and timed by route template
- * and status, and (below LOG_LEVEL silent) logged as one JSON line: request id, method, route,
- * status, latency, partner id and, when tracing is on, the trace id. Never a header, a query
- * string or a body, so never a key.
+ * Every answer carries `X-Request-Id`, is counted and timed by route and status, and (below LOG_LEVEL silent) logged as
+ * one JSON line: id, method, route, status, latency, partner, trace id. Never a header, query or body, so never a key.
  */
 export function observeRequests(fastify: FastifyInstance, logLevel: string, destination?: DestinationStream): void {
   const options = { level: logLevel, base: { service: 'partner-service', pid: process.pid } };

@@ -12,7 +12,7 @@ export function readBackgroundMetricsFrom(source: () => Promise<MetricsJson>): v
 }
 
 /** This process's metrics: the HTTP thread's and the background thread's, added up. */
-export async function processMetricsJson(): Promise<MetricsJson> {
+async function processMetricsJson(): Promise<MetricsJson> {
   const own = await serviceMetrics.registry.getMetricsAsJSON();
   const thread = await backgroundThreadMetrics().catch(() => []);
   if (thread.length === 0) return own;

@@ -3,11 +3,9 @@ import { SqlExecutor } from '../sql/sql-database';
 import { serviceMetrics } from './service-metrics';
 
 /**
- * Counts outcomes, refunds and holds from the batches the live read-model projector commits. Each
- * batch is applied by exactly one thread of one process (the checkpoint moves once), so the sum
- * over processes counts every event once; a blue/green rebuild applies events on its own path
- * and counts nothing. The orders read model, just written in that batch, gives each order's kind
- * and debit time.
+ * Counts outcomes, refunds and holds from the live projector's batches: each batch is applied once across processes, so
+ * the sum counts each event once (a blue/green rebuild counts nothing). The orders read model, written in that batch,
+ * gives kind and debit time.
  */
 export function countOrderOutcomes(
   db: SqlExecutor,

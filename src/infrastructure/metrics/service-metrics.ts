@@ -6,12 +6,10 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const OUTCOME_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600];
 
 /**
- * The counters and histograms of one thread, in a registry of its own (prom-client). Every thread
- * and process counts what it did itself; /metrics adds them up (see metrics-text.ts), so each
- * thing is counted once, by the thread that did it. Gauges read from the database are the same
- * in every process and are taken as the largest, not summed.
+ * One thread's counters and histograms (prom-client). Each thread counts what it did and /metrics adds them up
+ * (metrics-text.ts); gauges read from the database are the same everywhere and are taken as the largest.
  */
-export class ServiceMetrics {
+class ServiceMetrics {
   readonly registry = new Registry();
   private processMetrics = false;
 

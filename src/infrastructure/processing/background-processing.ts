@@ -22,11 +22,8 @@ export interface BackgroundElsewhere {
 }
 
 /**
- * Where projections, process-manager jobs and purges run:
- * - `here`: in this thread, woken by local appends and by polls (one thread does everything);
- * - `elsewhere`: in the background thread, which local appends nudge; this thread runs the
- *   read-model projector only while a command waits for it (the read-your-writes barrier);
- * - `by_hand`: nowhere by itself; tests drive them with `drain()`.
+ * Where projections, jobs and purges run: `here` (this thread), `elsewhere` (the background thread; this one projects
+ * only for the read-your-writes barrier), or `by_hand` (tests call `drain()`).
  */
 export type BackgroundMode =
   { kind: 'here' } | { kind: 'elsewhere'; thread: BackgroundElsewhere } | { kind: 'by_hand' };

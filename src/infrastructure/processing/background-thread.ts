@@ -9,11 +9,9 @@ export type ToBackground = 'appended' | 'stop' | { metricsRequest: number };
 export type FromBackground = 'ready' | 'stopped' | { metricsAnswer: number; metrics: MetricsJson };
 
 /**
- * The process's background thread (`background-main.ts`): projections, settlement, refunds,
- * webhooks and purges run there on their own event loop, so they do not take turns with the
- * requests. Appends made by the HTTP thread nudge it at most once per turn of the event loop.
- * If the thread dies, the process exits: a service that accepts payments it cannot settle is
- * worse than one that restarts.
+ * The background thread (`background-main.ts`): projections, settlement, refunds, webhooks and purges on their own
+ * event loop; appends nudge it at most once per turn. If it dies the process exits: accepting payments it cannot settle
+ * is worse than a restart.
  */
 export class BackgroundThread implements BackgroundElsewhere {
   private nudgePending = false;

@@ -16,7 +16,7 @@ export interface RebuildOptions {
   stopping: () => boolean;
 }
 
-export class RebuildStopped extends Error {
+class RebuildStopped extends Error {
   constructor() {
     super('the service stopped during the rebuild; the serving version was left as it was');
     this.name = 'RebuildStopped';
@@ -27,20 +27,9 @@ export class RebuildStopped extends Error {
 const RETRYABLE = new Set(['55P03', '40P01', '40001']);
 
 /**
- * Rebuilds one read model beside the serving one, blue/green:
- *
- * 1. The projection's own schema script runs with a fresh schema (`rm_next__<name>`) first on the
- *    search path, so its tables and indexes are created there under their usual names. Nothing
- *    in the projection's code knows about versions: its unqualified table names resolve to the
- *    new tables while the rebuild applies events, and to the serving ones everywhere else.
- * 2. A temporary projector with its own checkpoint (`rebuild:<name>`) applies the log from its
- *    first event up to the live group's checkpoint, which keeps moving while the service works.
- *    Only this projection's `apply` runs: no reaction, job or webhook is ever scheduled by it.
- * 3. In one transaction: lock the live group's checkpoint row (its projectors wait), apply the
- *    last events up to exactly that checkpoint, move the serving tables aside to `rm_old__<name>`
- *    and the new ones into their place, bump the projection's version, commit. Readers see either
- *    the old tables or the new ones, both at the same position, never a half state.
- * 4. Drop the old version.
+ * Rebuilds a read model blue/green (docs/architecture.md): its script builds `rm_next__<name>` (first on the search
+ * path), its own projector catches up to the live checkpoint, then one transaction locks that checkpoint, applies the
+ * rest, swaps in the new tables and bumps the version.
  */
 export class BlueGreenRebuild {
   private readonly nextSchema: string;

@@ -3,7 +3,7 @@ import { EventStore, GlobalPosition } from '../../application/ports/event-store.
 import { ProjectionBarrier } from '../../application/ports/read-models.port';
 import { Projector } from './projector';
 
-export class ReadModelLagError extends Error {
+class ReadModelLagError extends Error {
   constructor(position: GlobalPosition, timeoutMs: number) {
     super(`read models did not reach position ${position.commit}/${position.prepare} within ${timeoutMs} ms`);
     this.name = 'ReadModelLagError';
@@ -22,13 +22,10 @@ interface Waiter {
 const MAX_PAUSE_MS = 5;
 
 /**
- * How runs that follow appends are spaced. A run that starts less than `gatherMs` after the
- * previous one waits for the rest of that time, so that under load one run applies (and one
- * transaction commits) the events of many requests, and the job worker it kicks claims their
- * jobs together. A quiet service, whose previous run is older than that, runs at once. The
- * read-your-writes barrier (`waitFor`) never waits for it.
+ * Spacing of runs after appends: one starting within `gatherMs` of the previous waits out the rest, so under load one
+ * run (and commit) serves many requests; a quiet service runs at once. The read-your-writes barrier never waits for it.
  */
-export interface RunSpacing {
+interface RunSpacing {
   gatherMs: number;
   now(): number;
   wait(ms: number): Promise<void>;
@@ -111,10 +108,8 @@ export class ProjectionDaemon implements ProjectionBarrier {
   }
 
   /**
-   * Resolves once every read model has applied `position`. Waiters do not poll one by one:
-   * they queue here, and one loop runs the projectors (a run serves every waiter it gets past)
-   * and, while some event is not readable yet (an older transaction is still open, or another
-   * process holds the checkpoint), tries again after a millisecond or a few.
+   * Resolves once every read model has applied `position`. Waiters queue for one loop that runs the projectors and,
+   * while an event is not readable yet, retries after a millisecond or a few.
    */
   waitFor(position: GlobalPosition | null, timeoutMs = 10_000): Promise<boolean> {
     if (!position || this.reached(position)) return Promise.resolve(true);

@@ -54,7 +54,7 @@ interface RebuildRow {
 const REBUILD_COLUMNS = `rebuild_id, projection, state, phase, events_applied::text AS events_applied, events_total::text AS events_total,
   version_before, version_after, error, started_at, updated_at, finished_at`;
 
-export interface VersionRow {
+interface VersionRow {
   version: number;
   rebuiltAt: string | null;
 }

@@ -9,10 +9,9 @@ import { traced } from '../tracing/tracing';
 const CONTENDED_MS = 1000;
 
 /**
- * Feeds events from the log to a group of SQL projections that share one checkpoint.
- * Events are read outside the write transaction (which stays short); the
- * transaction then locks the checkpoint row and applies the batch only if no other
- * process moved the checkpoint meanwhile, so any number of processes can run it.
+ * Feeds the log to a group of SQL projections sharing one checkpoint. Events are read outside the short write
+ * transaction, which applies the batch only if no other process moved the checkpoint, so any number of processes can
+ * run it.
  */
 export class Projector {
   private running: Promise<number> | null = null;
@@ -90,11 +89,8 @@ export class Projector {
   }
 
   /**
-   * Returns the number of events applied, 0 when caught up, -1 when another process got there first.
-   * Reads on from the checkpoint as this process last saw it, without reading it again first (one
-   * round trip less per batch): the transaction checks it under lock, and if another process moved
-   * it, takes the new one and retries. While other processes are seen at work, and on every poll
-   * (a checkpoint reset to replay the log is seen there), it is read first again.
+   * Events applied, 0 when caught up, -1 when another process got there first. Reads on from the checkpoint last seen
+   * (checked under lock); it is read first again while others are at work and on every poll (a reset is seen there).
    */
   private async applyOneBatch(): Promise<number> {
     if (this.refresh || Date.now() < this.contendedUntil) {

@@ -4,11 +4,9 @@ import { EventStore, GlobalPosition, ReadAllOptions, RecordedEvent } from '../..
 export type LogReader = Pick<EventStore, 'readAll'>;
 
 /**
- * The read-model and reactions projectors run one after the other from the same checkpoint as a
- * rule, so they would read the same page of new events twice. The page read for one is kept and
- * given once to the next read of the same page, whoever asks: one statement and one parse of
- * the rows instead of two. It holds only events that were readable when it was read, a prefix of
- * what a fresh read would find; an append since then kicks another run, which reads afresh.
+ * The read-model and reactions projectors usually read the same page of new events from the same checkpoint: the page
+ * read for one is given once to the next read of it. It is a prefix of what a fresh read would find; a later append
+ * kicks a run that reads afresh.
  */
 export class SharedLogReads implements LogReader {
   private kept: { page: string; events: RecordedEvent[] } | null = null;

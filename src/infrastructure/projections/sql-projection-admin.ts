@@ -14,7 +14,7 @@ import { checkpoints } from './checkpoint-store';
 import { projectionVersions, rebuildRecords } from './projection-versions';
 import { SqlProjection } from './sql-projection';
 
-export interface ProjectionGroup {
+interface ProjectionGroup {
   /** The name of the group's checkpoint row. */
   name: string;
   projections: readonly SqlProjection[];
@@ -120,11 +120,9 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
   }
 
   /**
-   * Starts a blue/green rebuild of every read model whose serving tables were built at a lower schema
-   * version than this code declares (a deployment that changed a projection). Every process calls
-   * it at start; the database lets one rebuild per projection run, and reads stay on the old tables
-   * until the new ones have caught up. A higher recorded version (a newer release running beside
-   * this one) is left alone.
+   * Starts a blue/green rebuild of every read model whose tables are of a lower schema version than the code's; every
+   * process calls it at start, the database lets one rebuild per projection run. A higher recorded version (a newer
+   * release alongside) is left alone.
    */
   async startDueRebuilds(): Promise<StartRebuildResult[]> {
     const built = await projectionVersions.schemaVersions(this.db);

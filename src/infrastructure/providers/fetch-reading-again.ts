@@ -1,8 +1,7 @@
 /**
- * One HTTP exchange with an upstream, its body read whole. A GET that got no answer for a reason
- * other than its deadline (most often a keep-alive connection the upstream closed just as it was
- * reused) is made once more: a read changes nothing upstream, so repeating it is safe. Anything
- * else is tried once, since a repeated order could be performed twice.
+ * One HTTP exchange with an upstream, its body read whole. A GET that got no answer for a reason other than its
+ * deadline (often a reused keep-alive connection just closed) is made once more; anything else once, since a repeated
+ * order could be performed twice.
  */
 export async function fetchReadingAgain(
   url: URL,

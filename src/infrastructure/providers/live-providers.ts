@@ -8,7 +8,7 @@ import { ReloadlyLiveProvider } from './reloadly/reloadly-live-provider';
 import { SetuLiveProvider } from './setu/setu-live-provider';
 
 /** One configured live provider: its adapter, what the back office reads of it, and its status for operations. */
-export interface LiveProviderAdapter {
+interface LiveProviderAdapter {
   name: LiveProviderName;
   gateway: ProviderGateway;
   catalog: ProviderCatalogSource | null;

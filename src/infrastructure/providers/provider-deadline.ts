@@ -14,12 +14,9 @@ import {
 class ProviderDeadlineError extends ProviderUnavailableError {}
 
 /**
- * Bounds every call to a provider by `PROVIDER_TIMEOUT_MS`. A call that has not answered by then
- * is aborted (through its signal) and fails with ProviderUnavailableError, so a hung upstream
- * frees its job-worker slot well before the job's lease runs out, and a partner's bill fetch
- * gets a 503 instead of waiting on. What the provider did with an unanswered submission is
- * unknown: the submission is retried with the same order id, which the provider takes as the
- * same order.
+ * Bounds every provider call by `PROVIDER_TIMEOUT_MS` (decision 0037): a late call is aborted and fails with
+ * ProviderUnavailableError, freeing its worker slot before the lease runs out. An unanswered submission is retried
+ * under the same order id.
  */
 export class ProviderWithDeadline implements ProviderGateway {
   constructor(

@@ -8,7 +8,7 @@ import { ProviderUnavailableError } from '../../application/ports/provider-gatew
 export const REPORT_PAGE_TIMEOUT_MS = 30_000;
 
 /** The deadline of one page: its own timeout, under the caller's signal if there is one. */
-export function pageSignal(pageTimeoutMs: number, signal?: AbortSignal): AbortSignal {
+function pageSignal(pageTimeoutMs: number, signal?: AbortSignal): AbortSignal {
   const timeout = AbortSignal.timeout(pageTimeoutMs);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }

@@ -2,7 +2,7 @@ import { bindingDecision, BucketDecision } from '../../application/ports/rate-li
 import { KeyAdmission, KeyAdmitted } from '../../application/ports/key-admission.port';
 import { ApiKeyAccess } from '../../application/ports/read-models.port';
 import { Environment } from '../../domain/shared/environment';
-import { API_KEY_ACCESS_SELECT, ApiKeyAccessRow, toApiKeyAccess } from '../read-models/sql-read-models';
+import { API_KEY_ACCESS_SELECT, ApiKeyAccessRow, toApiKeyAccess } from '../read-models/api-key-rows';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { decisionsOfBatch, TAKE_FROM_WANTED_SQL, TakenRow } from './sql-token-buckets';
@@ -22,17 +22,9 @@ interface AdmissionRow extends ApiKeyAccessRow {
 }
 
 /**
- * With the rate limit kept in the service database (RATE_LIMIT_STORE=database), the key lookup
- * and the rate-limit upsert are one statement: a request costs one round trip before its
- * business work instead of two. The statement takes from the same `rate_limit_buckets` rows as
- * SqlRateLimiter (one token bucket per counter: `partner:<partner>:<environment>` for every key of
- * the environment, and `key:<key id>` for a restricted key with a limit of its own), which still counts
- * the requests of partners with an IP allowlist, after the address check that needs the caller's
- * address.
- *
- * The SQL repeats the conditions of AuthenticateApiKey that need no address, so that a request
- * refused with 401 or 403 is not counted. Concurrent lookups share the statement, like the
- * limiter's upserts: one row per bucket, each request decided in the order it came.
+ * With RATE_LIMIT_STORE=database, the key lookup and the rate-limit upsert are one statement (one round trip), taking
+ * from the same `rate_limit_buckets` rows as SqlRateLimiter. The SQL repeats AuthenticateApiKey's address-free
+ * conditions, so a 401 or 403 is not counted; concurrent lookups share the statement.
  */
 export class SqlKeyAdmission implements KeyAdmission {
   /**

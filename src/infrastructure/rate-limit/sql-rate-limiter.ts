@@ -24,10 +24,9 @@ interface Hit {
 }
 
 /**
- * One row per bucket (its token bucket's theoretical arrival time); the upsert is atomic, so every
- * process counts into the same row. Hits that arrive while an upsert is in flight are counted
- * together in the next one, one row per bucket, and each gets its own decision in the order the
- * hits came: a busy service costs one upsert per round trip instead of one per request.
+ * One row per bucket (its theoretical arrival time), upserted atomically, so every process counts into it. Hits
+ * arriving during an upsert go together in the next one, each decided in arrival order: one upsert per round trip, not
+ * per request.
  */
 export class SqlRateLimiter implements RateLimiter {
   private readonly upserts = new StatementBatcher<Hit, RateLimitDecision>((hits) => this.count(hits));

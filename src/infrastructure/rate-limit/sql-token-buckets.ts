@@ -18,10 +18,8 @@ CREATE INDEX IF NOT EXISTS rate_limit_buckets_tat ON rate_limit_buckets (tat);
 };
 
 /**
- * The take of a batch from each bucket named in a `wanted` set of
- * (bucket, requests, limit_per_minute, now_ms): as many requests as the bucket holds, in one
- * upsert per row, under the row's lock, so processes counting at once each see the other's take.
- * Written to be embedded as a CTE body reading `wanted`.
+ * A CTE body taking a batch from each bucket of `wanted` (bucket, requests, limit_per_minute, now_ms): as many as the
+ * bucket holds, one upsert per row under its lock, so concurrent processes see each other's take.
  */
 export const TAKE_FROM_WANTED_SQL = `INSERT INTO rate_limit_buckets (bucket, tat, taken)
   SELECT bucket, now_ms + least(requests, limit_per_minute) * 60000.0 / limit_per_minute, least(requests, limit_per_minute)

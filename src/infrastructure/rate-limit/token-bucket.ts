@@ -1,11 +1,9 @@
 import { RateLimitDecision } from '../../application/ports/rate-limiter.port';
 
 /**
- * A token bucket kept as its theoretical arrival time (GCRA): a bucket of `limit` per minute holds
- * at most `limit` requests and refills one every 60 s / limit. Its only state is the time at which
- * it would be full again (`tat`); how far that lies ahead of now says how much is used. Unlike
- * fixed minute windows, no clock edge gives a fresh budget: `limit` requests at 0:59 leave the
- * bucket empty at 1:00.
+ * A token bucket kept as its theoretical arrival time (GCRA): `limit` per minute, refilling one every 60 s / limit; its
+ * state is the time it would be full again (`tat`). Unlike minute windows, no clock edge gives a fresh budget (decision
+ * 0140).
  */
 export const WINDOW_MS = 60_000;
 

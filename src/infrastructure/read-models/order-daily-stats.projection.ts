@@ -9,13 +9,9 @@ export const SETTLEMENT_BUCKETS_MS = [
 ];
 
 /**
- * The overview's counters: per UTC day, environment, currency, operator (or biller), provider and
- * what happened (placed, succeeded, failed, refunded, held), the number of orders and their amount,
- * and for successes a histogram of the time from placing to settling. Incremented from the events,
- * so its size follows the number of days and dimensions, never the number of orders: the overview
- * reads a week of it in a few hundred rows at any order volume. Settlements, failures and holds take
- * the order's dimensions from rm_orders, which the orders projection has brought up to the same
- * batch (it comes first in the group).
+ * The overview's counters per UTC day, environment, currency, product, provider and event: order count, amount and
+ * settling-time histogram, so a week reads in a few hundred rows at any volume (decision 0109). Later events take the
+ * order's dimensions from rm_orders, projected first in the group.
  */
 export const orderDailyStatsProjection: SqlProjection = {
   name: 'order-daily-stats',

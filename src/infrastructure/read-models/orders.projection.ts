@@ -14,11 +14,8 @@ import { SqlExecutor } from '../sql/sql-database';
 import { readOrderViews, upsertOrderViews } from './order-rows';
 
 /**
- * Orders as partners and operators see them. The internal status is kept here
- * (INITIATED, PENDING, DISPUTED, SUCCESS, FAILED); the API maps it to the three public ones.
- * No index names `status`, so settling an order rewrites its row in place (a HOT update, with
- * no new index entries, room for which the fill factor leaves); held orders are found through
- * `held_at`, set while an order is DISPUTED.
+ * Orders as partners and operators see them, with the internal status. No index names `status`, so settling rewrites
+ * the row in place (HOT update); held orders are found by `held_at`, set while DISPUTED.
  */
 /** What moves an order's row. */
 export type OrderRowEvent =

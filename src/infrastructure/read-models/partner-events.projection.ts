@@ -10,11 +10,8 @@ import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
 /**
- * The events feed: every partner-visible event (the webhook's id and body) per partner and
- * environment, keyed by the log position of the event that caused it. That position is the
- * feed's cursor, so it is the same after a rebuild (the log is replayed in the same order).
- * The order's amount, currency and reference come from rm_orders, which the orders projection
- * has brought up to the same batch before this one runs (it comes first in the group).
+ * The events feed: each partner-visible event (webhook id and body), keyed by its cause's log position, the feed's
+ * cursor (the same after a rebuild). Amount, currency and reference come from rm_orders, projected first in the group.
  */
 export const partnerEventsProjection: SqlProjection = {
   name: 'partner-events',

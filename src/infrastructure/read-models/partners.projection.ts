@@ -4,12 +4,9 @@ import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
 /**
- * Partners and the keyed hashes of their API keys (never the keys). A key's row is its whole
- * record: whether it is the environment's main key or a restricted one, and a restricted key's
- * terms (label, scope, caps, expiry, rate limit) in the same row, so a key cannot exist without
- * its terms — the table's constraint refuses a restricted row without them, and a main row with
- * any — and an environment has one active main key at most (a unique index). Who created the key (the creation event's actor) and why it was revoked are kept for the
- * key lists.
+ * Partners and the keyed hashes of their API keys. A key's row is its whole record, kind and restricted terms alike
+ * (decision 0084): constraints refuse a restricted row without terms and a main row with any, and a unique index allows
+ * at most one active main key per environment.
  */
 export const partnersProjection: SqlProjection<PartnerEvent> = {
   name: 'partners',

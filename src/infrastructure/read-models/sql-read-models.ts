@@ -1,55 +1,33 @@
-import { ACCESS_CHANGE_PENDING_SQL } from '../access/sql-access-fences';
 import {
   ApiKeyAccess,
+  ApiKeyView,
   BalanceView,
+  MainKeyView,
   OrderListFilter,
   OrderView,
   PartnerView,
-  ApiKeyView,
-  KeyRestriction,
-  MainKeyView,
   ReadModels,
   ScopedKeyView,
 } from '../../application/ports/read-models.port';
-import { KEY_SCOPES, KeyScope } from '../../domain/partner/scoped-key';
-import { Actor } from '../../domain/shared/actor';
-import { currencyOf } from '../../domain/corridor/corridor';
-import { isCurrency } from '../../domain/money/currency';
-import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
-import { Corridor } from '../../domain/corridor/corridor';
-import { Currency } from '../../domain/money/currency';
-import { Money } from '../../domain/money/money';
-import { KycStatus } from '../../domain/partner/partner.events';
+import { Currency, isCurrency } from '../../domain/money/currency';
+import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-settings';
 import { Environment } from '../../domain/shared/environment';
-import { PublicStatus, TransactionStatus } from '../../domain/transaction/transaction.decider';
-import { OrderProduct } from '../../domain/wallet/order-product';
+import { PublicStatus } from '../../domain/transaction/transaction.decider';
 import { SqlExecutor } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
+import {
+  API_KEY_ACCESS_SELECT,
+  ApiKeyAccessRow,
+  KEY_RECORD_COLUMNS,
+  KeyRecordRow,
+  provenanceOf,
+  restrictionOf,
+  toApiKeyAccess,
+} from './api-key-rows';
+import { ORDER_COLUMNS, OrderRow, toOrderView } from './order-view-row';
+import { PARTNER_COLUMNS, PartnerRow, toPartnerView } from './partner-view-row';
 import { publicStatusClauses } from './public-status-clauses';
-import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-settings';
-
-export interface OrderRow {
-  order_id: string;
-  partner_id: string;
-  environment: Environment;
-  status: TransactionStatus;
-  amount: string;
-  currency: Currency;
-  product: OrderProduct;
-  reference: string | null;
-  balance_after: string;
-  operator_ref: string | null;
-  settled_at: Date | string | null;
-  refunded_at: Date | string | null;
-  failure_reason: string | null;
-  late_answer: ProviderAnsweredAfterHold['data'] | null;
-  answer_after_outcome: ProviderAnsweredAfterOutcome['data'] | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-export const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
-  balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, answer_after_outcome, created_at, updated_at`;
+import { decimal, iso } from './read-model-values';
 
 const PUBLIC_STATUS_CLAUSES: Readonly<Record<PublicStatus, string>> = publicStatusClauses();
 
@@ -257,190 +235,4 @@ export class SqlReadModels implements ReadModels {
       ? { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active }
       : null;
   }
-}
-
-/** The columns of a key's own record (`k`). */
-const KEY_COLUMNS = `k.key_id, k.partner_id, k.environment, k.active, k.issued_at, k.revoked_at, k.kind, k.label, k.scope,
-  k.per_order_max, k.daily_max, k.currency, k.expires_at, k.rate_limit, k.created_by_type, k.created_by_id, k.revoke_reason`;
-
-/** The same, with its last use (`u`, api_key_last_use), for the key lists. */
-const KEY_RECORD_COLUMNS = `${KEY_COLUMNS}, u.last_used_at`;
-
-/**
- * A key with its partner and settings: one row per key (`WHERE` on `k` to be added). Admission
- * does not need the last use, and does not read it.
- */
-export const API_KEY_ACCESS_SELECT = `SELECT k.key_hash, ${KEY_COLUMNS}, NULL::timestamptz AS last_used_at,
-              p.partner_id AS partner_found, p.name, p.corridor, p.kyc_status, p.created_at, s.settings,
-              ${ACCESS_CHANGE_PENDING_SQL} AS access_change_pending
-         FROM rm_api_keys k
-         LEFT JOIN rm_partners p ON p.partner_id = k.partner_id
-         LEFT JOIN rm_partner_settings s ON s.partner_id = k.partner_id AND s.environment = k.environment`;
-
-export function toApiKeyAccess(row: ApiKeyAccessRow): ApiKeyAccess {
-  const partner: PartnerView | null =
-    row.partner_found !== null &&
-    row.name !== null &&
-    row.corridor !== null &&
-    row.kyc_status !== null &&
-    row.created_at !== null
-      ? {
-          partnerId: row.partner_found,
-          name: row.name,
-          corridor: row.corridor,
-          kycStatus: row.kyc_status,
-          createdAt: iso(row.created_at),
-        }
-      : null;
-  const { restriction, problem } = restrictionOf(row);
-  const currencyProblem =
-    restriction && partner && row.currency !== currencyOf(partner.corridor)
-      ? `its caps are in ${String(row.currency)}, not the partner's ${currencyOf(partner.corridor)}`
-      : null;
-  return {
-    key: { keyId: row.key_id, partnerId: row.partner_id, environment: row.environment, active: row.active },
-    partner,
-    settings: row.settings ?? defaultSettings(),
-    restriction,
-    recordProblem: problem ?? currencyProblem,
-    accessChangePending: row.access_change_pending,
-  };
-}
-
-/**
- * A key's terms as its own row records them, and what is wrong with the row if anything: the
- * record decides whether the key is restricted (`kind`), never the presence of terms, so a
- * restricted key whose terms are missing or unreadable is refused rather than taken for a main key.
- */
-function restrictionOf(row: KeyRecordRow): { restriction: KeyRestriction | null; problem: string | null } {
-  const terms = [row.label, row.scope, row.per_order_max, row.daily_max, row.currency, row.expires_at, row.rate_limit];
-  if (row.kind === 'main') {
-    return terms.every((term) => term === null)
-      ? { restriction: null, problem: null }
-      : { restriction: null, problem: 'a main key with the terms of a restricted key' };
-  }
-  if (row.kind !== 'restricted') return { restriction: null, problem: `a key of unknown kind (${String(row.kind)})` };
-  const { label, scope, currency } = row;
-  if (label === null || scope === null || !KEY_SCOPES.includes(scope) || currency === null || !isCurrency(currency)) {
-    return { restriction: null, problem: 'a restricted key without its terms' };
-  }
-  const capsReadable = [row.per_order_max, row.daily_max].every(
-    (cap) => cap === null || Money.parse(cap, currency) !== null,
-  );
-  const capsAllowed = scope === 'transact' || (row.per_order_max === null && row.daily_max === null);
-  const rateLimitReadable = row.rate_limit === null || (Number.isInteger(row.rate_limit) && row.rate_limit > 0);
-  if (!capsReadable || !capsAllowed || !rateLimitReadable) {
-    return { restriction: null, problem: 'a restricted key whose terms are unreadable' };
-  }
-  return {
-    restriction: {
-      label,
-      scope,
-      perOrderMax: row.per_order_max,
-      dailyMax: row.daily_max,
-      expiresAt: row.expires_at === null ? null : iso(row.expires_at),
-      rateLimitPerMinute: row.rate_limit,
-    },
-    problem: null,
-  };
-}
-
-const ACTOR_TYPES: readonly string[] = ['partner_key', 'operator', 'system'];
-
-function provenanceOf(row: KeyRecordRow): MainKeyView {
-  const createdBy =
-    row.created_by_type !== null && row.created_by_id !== null && ACTOR_TYPES.includes(row.created_by_type)
-      ? ({ type: row.created_by_type, id: row.created_by_id } as Actor)
-      : null;
-  return {
-    keyId: row.key_id,
-    createdAt: iso(row.issued_at),
-    createdBy,
-    lastUsedAt: row.last_used_at === null ? null : iso(row.last_used_at),
-  };
-}
-
-/** A row of rm_api_keys with its last use; terms and kind as stored, whatever they hold. */
-interface KeyRecordRow {
-  key_id: string;
-  partner_id: string;
-  environment: Environment;
-  active: boolean;
-  issued_at: Date | string;
-  revoked_at: Date | string | null;
-  kind: string | null;
-  label: string | null;
-  scope: KeyScope | null;
-  per_order_max: string | null;
-  daily_max: string | null;
-  currency: string | null;
-  expires_at: Date | string | null;
-  rate_limit: number | null;
-  created_by_type: string | null;
-  created_by_id: string | null;
-  revoke_reason: string | null;
-  last_used_at: Date | string | null;
-}
-
-export interface ApiKeyAccessRow extends KeyRecordRow {
-  key_hash: string;
-  partner_found: string | null;
-  name: string | null;
-  corridor: Corridor | null;
-  kyc_status: KycStatus | null;
-  created_at: Date | string | null;
-  settings: PartnerSettings | null;
-  access_change_pending: boolean;
-}
-
-export interface PartnerRow {
-  partner_id: string;
-  name: string;
-  corridor: Corridor;
-  kyc_status: KycStatus;
-  created_at: Date | string;
-}
-
-export const PARTNER_COLUMNS = 'partner_id, name, corridor, kyc_status, created_at';
-
-export function toPartnerView(row: PartnerRow): PartnerView {
-  return {
-    partnerId: row.partner_id,
-    name: row.name,
-    corridor: row.corridor,
-    kycStatus: row.kyc_status,
-    createdAt: iso(row.created_at),
-  };
-}
-
-export function toOrderView(row: OrderRow): OrderView {
-  return {
-    orderId: row.order_id,
-    partnerId: row.partner_id,
-    environment: row.environment,
-    status: row.status,
-    amount: decimal(row.amount, row.currency),
-    currency: row.currency,
-    product: row.product,
-    reference: row.reference,
-    balanceAfter: decimal(row.balance_after, row.currency),
-    operatorRef: row.operator_ref,
-    settledAt: row.settled_at === null ? null : iso(row.settled_at),
-    refundedAt: row.refunded_at === null ? null : iso(row.refunded_at),
-    failureReason: row.failure_reason,
-    lateAnswer: row.late_answer,
-    answerAfterOutcome: row.answer_after_outcome,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
-}
-
-const iso = (value: Date | string): string => new Date(value).toISOString();
-
-function decimal(text: string, currency: Currency): string {
-  // A negative balance means a money invariant was breached; it must stay readable so verify can report it.
-  const negative = text.startsWith('-');
-  const money = Money.parse(negative ? text.slice(1) : text, currency);
-  if (!money) throw new Error(`unreadable amount in read model: ${text}`);
-  return negative ? Money.zero(currency).minus(money).toDecimal() : money.toDecimal();
 }

@@ -5,7 +5,7 @@ const DAY_MS = 24 * 3600_000;
 /** Rows per statement: each batch is its own short transaction, so no lock is held for long and nothing waits on the purge. */
 const BATCH = 1_000;
 
-export interface RetentionPolicy {
+interface RetentionPolicy {
   jobDays: number;
   webhookAttemptDays: number;
   webhookDeliveryDays: number;
@@ -30,16 +30,9 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries (up
 };
 
 /**
- * Deletes what no one needs any more, by age on the injected clock: finished jobs, the attempts
- * of finished webhook deliveries, (later) the finished deliveries themselves, and restricted keys'
- * refusals older than their listing shows. Jobs that have
- * not finished and deliveries still being retried are never touched. The log of events is
- * never purged: every money fact stays in it.
- *
- * A finished job's id may be scheduled again once its row is gone. The reactions projection is
- * never replayed; each start schedules the reconciliation run of the day that ended last, whose
- * row is younger than a day (retention keeps at least one). Every job handler writes under
- * deterministic ids, so even a second run would record nothing new.
+ * Deletes, by age, finished jobs, finished deliveries' attempts and later the deliveries, and old key refusals;
+ * unfinished work and the event log are never purged. A purged job id may be scheduled again, but handlers write under
+ * deterministic ids, so a second run records nothing new.
  */
 export class SqlRetention {
   constructor(

@@ -4,23 +4,18 @@ import { splitStatements } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
 /** The schema version the read models of releases that recorded none were built at. */
-export const UNRECORDED_SCHEMA_VERSION = 1;
+const UNRECORDED_SCHEMA_VERSION = 1;
 /**
  * Recorded for a read model that is new in this release, on a database whose read models already
  * followed the log: its empty tables are below every real version, so the service fills them from
  * the whole log by a blue/green rebuild once it runs.
  */
-export const UNFILLED_SCHEMA_VERSION = 0;
+const UNFILLED_SCHEMA_VERSION = 0;
 
 /**
- * Gives every read model whose schema version is not recorded yet its tables, in the migration
- * transaction. On a new database the projection's script creates them and its version is
- * recorded. On a database of a release that recorded no versions, the tables exist: the script
- * (which only creates what is missing) brings them to that release's shape, which is recorded as
- * version 1. A read model new in this release, on a database whose read models have followed the
- * log, is recorded as version 0 (UNFILLED_SCHEMA_VERSION) so that it is rebuilt from the log. A
- * recorded version lower than the code's is not handled here: the service rebuilds that read
- * model blue/green once it runs (SqlProjectionAdmin.startDueRebuilds).
+ * Gives each read model without a recorded version its tables in the migration transaction: version 1 where a release
+ * before versions left them, UNFILLED_SCHEMA_VERSION for a model new to a database already following the log. Lower
+ * versions are rebuilt blue/green later (startDueRebuilds).
  */
 export async function ensureReadModelTables(tx: SqlExecutor, projections: readonly SqlProjection[]): Promise<void> {
   const recorded = await tx.query<{ name: string }>(

@@ -23,10 +23,8 @@ import { RECONCILIATION_RUNS_SCHEMA } from '../reconciliation/sql-reconciliation
 const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
 
 /**
- * The schema of every table except the read models (whose tables come from their projections,
- * see read-model-tables.ts). Append a new migration for every change; never edit one that
- * shipped: the service refuses to start on a database where a recorded step's text changed
- * (test/unit/sql/schema-migrations.spec.ts pins them).
+ * Every table but the read models' (read-model-tables.ts). Append a migration per change and never edit a shipped one:
+ * the service refuses a database whose recorded step text changed (decision 0094).
  */
 export const SCHEMA_MIGRATIONS: readonly Migration[] = [
   {

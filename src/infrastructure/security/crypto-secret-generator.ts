@@ -9,12 +9,9 @@ const RANDOM_ID_BYTES = 8;
 
 export class CryptoSecretGenerator implements SecretGenerator {
   /**
-   * Ids (orders, partners, keys' ids) are not secrets: their random part comes from a pool of random
-   * bytes filled 4 KiB at a time, since one call to the random source per id cost several
-   * microseconds each on the request path. Keys and webhook secrets are drawn one by one.
-   * An id begins with its creation second (four bytes, big-endian), then eight random bytes: the
-   * indexes keyed by order ids (the order's row, its stream) then grow at one end instead of taking
-   * each new id on a random page (docs/decisions/0113-ids-begin-with-their-second.md).
+   * Ids are no secrets: their random part comes from a 4 KiB pool (one random call per id cost microseconds); keys and
+   * webhook secrets are drawn one by one. An id begins with its creation second, so indexes keyed by it grow at one end
+   * (decision 0113).
    */
   constructor(private readonly now: () => number = Date.now) {}
 

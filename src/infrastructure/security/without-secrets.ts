@@ -1,8 +1,6 @@
 /**
- * Text with anything shaped like a credential masked: API keys (`svc_test_`/`svc_live_`), webhook secrets
- * (`whsec_`) and operator tokens (`op_`). What logs and span statuses carry goes through it, so a secret that
- * ends up in an error message (an upstream echoing a header, a stack) never leaves the process. Secrets with no
- * shape of their own (the break-glass token, the key-hashing secret) are masked by value, as `known`.
+ * Text with anything shaped like a credential masked (`svc_test_`/`svc_live_` keys, `whsec_`, `op_`), for logs and span
+ * statuses. Secrets with no shape of their own are masked by value, as `known`.
  */
 export function withoutSecrets(text: string, known: readonly string[] = []): string {
   const shaped = text

@@ -4,7 +4,7 @@ import { isConnectionFailure, translateConnectionFailure } from './connection-fa
 import { preparedQuery } from './prepared-statements';
 import { SqlDatabase, SqlExecutor } from './sql-database';
 
-export interface PostgresOptions {
+interface PostgresOptions {
   connectionString: string;
   maxConnections?: number;
   applicationName?: string;

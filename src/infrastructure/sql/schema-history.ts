@@ -9,7 +9,7 @@ export interface Migration {
   sql: string;
 }
 
-export interface AppliedMigration {
+interface AppliedMigration {
   version: number;
   name: string;
   checksum: string;
@@ -23,7 +23,7 @@ export class MigrationHistoryError extends Error {
 }
 
 /** Same key as the schema scripts of releases without a history: an old and a new process never interleave. */
-export const SCHEMA_LOCK = 'schema-migrations';
+const SCHEMA_LOCK = 'schema-migrations';
 
 const HISTORY_TABLE = `
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -36,10 +36,8 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 export const checksumOf = (migration: Migration): string => createHash('sha256').update(migration.sql).digest('hex');
 
 /**
- * Brings the schema up to `upTo` (default: the last migration) in one transaction under the
- * schema advisory lock, so several processes starting at once apply each step once. `then`
- * runs in the same transaction after the migrations (steps that depend on code, such as the
- * read models' tables). Returns the versions this call applied.
+ * Brings the schema up to `upTo` (default: the last migration) in one transaction under the schema advisory lock;
+ * `then` runs in it after the migrations (the read models' tables). Returns the versions applied.
  */
 export async function migrate(
   db: SqlDatabase,
@@ -70,7 +68,7 @@ export async function migrate(
   });
 }
 
-export async function appliedMigrations(db: SqlExecutor): Promise<AppliedMigration[]> {
+async function appliedMigrations(db: SqlExecutor): Promise<AppliedMigration[]> {
   return db.query<AppliedMigration>('SELECT version, name, checksum FROM schema_migrations ORDER BY version');
 }
 

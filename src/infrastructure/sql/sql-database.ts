@@ -8,11 +8,9 @@ export interface SqlDatabase extends SqlExecutor {
   /** Runs several statements without parameters (schema migrations). */
   exec(script: string): Promise<void>;
   /**
-   * The same database, with commits that return before their write-ahead log is flushed to
-   * disk. Only for rows that a crash may lose without harm: rows rebuilt from the event log
-   * (read models, checkpoints), counters (rate limits), and rows that a later synchronous
-   * commit makes durable anyway, because PostgreSQL flushes its log in order (see
-   * docs/architecture.md, "Durability of each write"). Closing the parent closes it.
+   * The same database with asynchronous commits, only for rows a crash may lose: rebuilt from the log, counters, or
+   * made durable by a later synchronous commit (docs/architecture.md, "Durability of each write"). Closing the parent
+   * closes it.
    */
   withAsynchronousCommit(): SqlDatabase;
   close(): Promise<void>;

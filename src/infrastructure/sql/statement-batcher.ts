@@ -4,27 +4,22 @@ interface Submitted<In, Out> {
   reject(error: unknown): void;
 }
 
-export interface StatementBatcherOptions {
+interface StatementBatcherOptions {
   /** Statements in flight at once; items arriving meanwhile wait and go together in the next one. */
   concurrency: number;
   /** Most items in one statement. */
   maxBatch: number;
   /**
-   * Sends nothing before the current turn of the event loop has ended, so that items submitted
-   * in the same turn (the jobs of one claim, answered by one statement, finishing together) go
-   * in one statement even when nothing is in flight. For background work, where a turn's delay
-   * costs nothing; a request's statement goes at once.
+   * Waits for the end of the event loop's turn, so items submitted together go in one statement even when nothing is in
+   * flight. For background work only: a request's statement goes at once.
    */
   gatherTurn?: boolean;
 }
 
 /**
- * Coalesces concurrent one-row statements into multi-row ones. An item submitted while
- * fewer than `concurrency` statements are in flight runs at once, alone: a quiet service
- * pays no delay. Under load, the items that arrive during a round trip share the next
- * statement, so the database sees one statement (and one commit) for many requests.
- * `run` answers the items in order, one result each; if it throws, every item of that batch
- * gets the error.
+ * Coalesces concurrent one-row statements into multi-row ones: below `concurrency` in flight an item runs at once,
+ * alone; under load those arriving during a round trip share the next. `run` answers in order; if it throws, every item
+ * of the batch gets the error.
  */
 export class StatementBatcher<In, Out> {
   private readonly waiting: Submitted<In, Out>[] = [];

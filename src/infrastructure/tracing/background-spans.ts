@@ -36,7 +36,7 @@ export function jobSpan(job: StoredJob, attempt: number): SpanDescription {
   };
 }
 
-export function traceLinksOf(payload: Readonly<Record<string, unknown>>): string[] {
+function traceLinksOf(payload: Readonly<Record<string, unknown>>): string[] {
   const links = payload[TRACE_LINKS_KEY];
   return Array.isArray(links) ? links.filter((link): link is string => typeof link === 'string') : [];
 }

@@ -27,12 +27,8 @@ const MAX_LINKS = 32;
 const ORIGIN = createContextKey('partner-service.origin-traceparent');
 
 /**
- * The OpenTelemetry Node SDK, configured by the standard variables only: the exporter by
- * OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL (grpc, http/protobuf, http/json)
- * and _ENDPOINT, the sampler by OTEL_TRACES_SAMPLER[_ARG], the batch span processor by OTEL_BSP_*,
- * the resource by OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, the propagators by
- * OTEL_PROPAGATORS (W3C trace context and baggage by default). Loaded only when start-tracing.ts
- * finds an exporter configured.
+ * The OpenTelemetry Node SDK, configured by the standard OTEL_* variables only (exporter, protocol, endpoint, sampler,
+ * batch processor, resource, propagators). Loaded only when start-tracing.ts finds an exporter configured.
  */
 export function startTracingSdk(): void {
   const sdk = new NodeSDK({

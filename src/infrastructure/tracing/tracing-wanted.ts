@@ -1,8 +1,6 @@
 /**
- * Tracing is on when the standard OpenTelemetry variables ask for an exporter: an OTLP endpoint
- * (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), or OTEL_TRACES_EXPORTER
- * naming one (otlp, console, zipkin). OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none keep it
- * off. Off, the SDK is not even loaded.
+ * On when the OpenTelemetry variables ask for an exporter (an OTLP endpoint, or OTEL_TRACES_EXPORTER naming one);
+ * OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none keep it off, and the SDK unloaded.
  */
 export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;

@@ -3,7 +3,7 @@
  * deliveries), through a runner that tracing-sdk.ts installs when tracing is on. Off, `traced`
  * calls the work directly: no OpenTelemetry module is loaded and no span object is made.
  */
-export type SpanAttributes = Record<string, string | number | boolean>;
+type SpanAttributes = Record<string, string | number | boolean>;
 
 export interface SpanDescription {
   attributes?: SpanAttributes;
@@ -14,7 +14,7 @@ export interface SpanDescription {
   kind?: 'internal' | 'client' | 'consumer';
 }
 
-export interface SpanRunner {
+interface SpanRunner {
   run<T>(name: string, description: SpanDescription, work: () => Promise<T>): Promise<T>;
   currentTraceId(): string | undefined;
   shutdown(): Promise<void>;

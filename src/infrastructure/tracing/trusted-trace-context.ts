@@ -4,11 +4,9 @@ import proxyaddr from 'proxy-addr';
 const TRACE_HEADERS = ['traceparent', 'tracestate', 'baggage'] as const;
 
 /**
- * A caller's W3C trace context is continued only when the connection comes from a trusted proxy
- * (TRUSTED_PROXIES), as for X-Request-Id and X-Forwarded-For; from anyone else its `traceparent`,
- * `tracestate` and `baggage` are dropped before the HTTP instrumentation reads them, so the request
- * starts a new trace (a partner cannot join, or sample, the service's traces at will).
- * Installed on the server instance, it runs before the instrumented `Server.prototype.emit`.
+ * A caller's W3C trace context is continued only from a trusted proxy; from anyone else `traceparent`, `tracestate` and
+ * `baggage` are dropped before instrumentation reads them, so a partner cannot join the service's traces. Runs before
+ * the instrumented `emit`.
  */
 export function continueTraceContextOnlyFromTrustedProxies(server: Server, trustedProxies: readonly string[]): void {
   const trusted = proxyaddr.compile([...trustedProxies]);

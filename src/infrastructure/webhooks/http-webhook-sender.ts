@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { LookupFunction } from 'node:net';
@@ -14,10 +14,9 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 class AddressNotAllowed extends Error {}
 
 /**
- * Posts with node:http(s). Redirects are not followed (a 3xx is a failed attempt). The address
- * policy runs on a literal host before connecting and inside the connection's DNS lookup for a
- * name, so the address that was checked is the one connected to (no rebinding between check
- * and connect). Failures are reported by category (delivery-error.ts), never as socket errors.
+ * Posts with node:http(s), following no redirect. The address policy checks a literal host before connecting and a name
+ * inside the DNS lookup, so the checked address is the one connected to (decision 0066). Failures are reported by
+ * category (delivery-error.ts).
  */
 export class HttpWebhookSender implements WebhookSender {
   constructor(
@@ -129,17 +128,16 @@ function permittedOnlyLookup(policy: OutboundAddressPolicy): LookupFunction {
         callback(error, '', 0);
         return;
       }
-      const list = addresses;
       // Every address must pass: the connection may use any of them (and a rebinding name offers several).
-      if (list.length === 0 || list.some((entry) => !policy.permits(entry.address))) {
+      if (addresses.length === 0 || addresses.some((entry) => !policy.permits(entry.address))) {
         callback(new AddressNotAllowed(`${hostname} resolves to an address webhooks may not reach`), '', 0);
         return;
       }
-      if ((options as { all?: boolean }).all) {
-        (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      if (options.all) {
+        callback(null, addresses);
         return;
       }
-      callback(null, list[0].address, list[0].family);
+      callback(null, addresses[0].address, addresses[0].family);
     });
   };
 }

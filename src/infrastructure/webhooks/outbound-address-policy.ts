@@ -39,11 +39,8 @@ for (const [network, prefix] of [
 }
 
 /**
- * IPv6 transition ranges whose traffic a relay or translator turns into IPv4 we cannot see from the address
- * alone: NAT64 local-use (64:ff9b:1::/48, network-specific mappings), 6to4 (2002::/16, relays deprecated by
- * RFC 7526) and Teredo (2001::/32). Refused always, private deployments included
- * (docs/decisions/0134-webhook-transition-and-metadata-addresses.md). NAT64's well-known prefix and
- * IPv4-mapped addresses are judged by the IPv4 address they carry instead (ipv6-translation.ts).
+ * IPv6 transition ranges relayed to IPv4 we cannot see (NAT64 local-use, 6to4, Teredo): refused always (decision 0134).
+ * NAT64's well-known prefix and IPv4-mapped addresses are judged by the IPv4 address they carry (ipv6-translation.ts).
  */
 const TUNNELS = new BlockList();
 TUNNELS.addSubnet('64:ff9b:1::', 48, 'ipv6');
@@ -51,11 +48,9 @@ TUNNELS.addSubnet('2002::', 16, 'ipv6');
 TUNNELS.addSubnet('2001::', 32, 'ipv6');
 
 /**
- * Cloud instance-metadata and platform endpoints, as the clouds document them: they hand out credentials, so no
- * webhook reaches them, even in a private deployment. 169.254.169.254 serves AWS, GCP, Azure, Oracle,
- * DigitalOcean, OpenStack and others; AWS also 169.254.170.2 (ECS), 169.254.170.23 (EKS Pod Identity) and
- * fd00:ec2::254 / fd00:ec2::23 over IPv6; GCP fd20:ce::254 over IPv6; Azure's platform 168.63.129.16; Alibaba
- * 100.100.100.200; Oracle 192.0.0.192; Tencent 169.254.0.23.
+ * Cloud instance-metadata and platform endpoints, as the clouds (AWS, GCP, Azure, Oracle, Alibaba, Tencent,
+ * DigitalOcean, OpenStack) document them: they hand out credentials, so no webhook reaches them, even in a private
+ * deployment (decision 0134).
  */
 const METADATA = new BlockList();
 for (const address of [
@@ -113,10 +108,9 @@ const hostOf = (url: string): string | null => {
 };
 
 /**
- * Where webhooks may go, the same for sandbox and live: public addresses only, unless the
- * operator runs a private deployment (WEBHOOK_ALLOW_PRIVATE_ADDRESSES) whose receivers sit on
- * private networks. Metadata endpoints stay refused either way. A sandbox key is issued before
- * KYC, so a looser sandbox rule would give anyone a blind POST channel into the network.
+ * Where webhooks may go, alike for sandbox and live: public addresses only, unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES;
+ * metadata endpoints never. Sandbox keys come before KYC, so a looser sandbox rule would open a blind POST channel
+ * (decision 0066).
  */
 export class OutboundAddressPolicy implements WebhookUrlPolicy {
   constructor(readonly allowPrivate: boolean) {}

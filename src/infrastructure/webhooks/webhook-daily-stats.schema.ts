@@ -1,12 +1,9 @@
 import { SchemaScript } from '../sql/migrations';
 
 /**
- * Webhook attempts counted per UTC day, environment and result, incremented in the statement that
- * records each attempt: the overview reads a week of them in a few dozen rows at any volume.
- * `result`: `delivered` (a 2xx), `retrying` (refused or unreachable, another attempt is scheduled)
- * or `failed` (refused or unreachable, and the delivery is FAILED: retries exhausted, or a re-send
- * of a delivery that had none left). Each (day, environment, result) is spread over 8 rows by
- * delivery (`shard`), so concurrent deliveries rarely wait on one another's counter row.
+ * Webhook attempts per UTC day, environment and result (`delivered`, `retrying`, `failed`), counted in the statement
+ * recording each attempt (decision 0109). Each is spread over 8 `shard` rows, so concurrent deliveries rarely wait on
+ * one counter row.
  */
 /** How many rows each (day, environment, result) is spread over. */
 export const WEBHOOK_STATS_SHARDS = 8;

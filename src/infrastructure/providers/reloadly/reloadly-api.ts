@@ -16,16 +16,9 @@ import {
   UpstreamTopup,
 } from './reloadly-records';
 import { REPORT_PAGE_TIMEOUT_MS, readPage } from '../report-pages';
+import { BillPaymentRequest, TopupRequest, billPaymentJson, topupJson } from './reloadly-request-bodies';
 import { reportTimeOf } from './report-time';
 import { decimalText } from './upstream-decimal';
-
-export type {
-  UpstreamBalance,
-  UpstreamBiller,
-  UpstreamOperator,
-  UpstreamPayment,
-  UpstreamTopup,
-} from './reloadly-records';
 
 /** What a send (topup or bill payment) got: the upstream transaction, or Reloadly's refusal. */
 export type SendAnswer<T> =
@@ -36,23 +29,6 @@ export type SendAnswer<T> =
 export interface TimeRange {
   from: Date;
   to: Date;
-}
-
-export interface TopupRequest {
-  operatorId: number;
-  /** The amount as an exact decimal text. */
-  amount: string;
-  useLocalAmount: boolean;
-  customIdentifier: string;
-  recipientPhone: { countryCode: string; number: string };
-}
-
-export interface BillPaymentRequest {
-  billerId: number;
-  subscriberAccountNumber: string;
-  amount: string;
-  useLocalAmount: boolean;
-  referenceId: string;
 }
 
 const PAGE_SIZE = 200;
@@ -123,17 +99,7 @@ export class ReloadlyApiClient {
   }
 
   async sendTopup(request: TopupRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamTopup>> {
-    const json = withDecimal(
-      {
-        operatorId: request.operatorId,
-        amount: AMOUNT_MARK,
-        useLocalAmount: request.useLocalAmount,
-        customIdentifier: request.customIdentifier,
-        recipientPhone: request.recipientPhone,
-      },
-      request.amount,
-    );
-    return this.send('topups', '/topups', json, topupOf, signal);
+    return this.send('topups', '/topups', topupJson(request), topupOf, signal);
   }
 
   /**
@@ -190,17 +156,7 @@ export class ReloadlyApiClient {
   }
 
   async payBill(request: BillPaymentRequest, signal?: AbortSignal): Promise<SendAnswer<UpstreamPayment>> {
-    const json = withDecimal(
-      {
-        subscriberAccountNumber: request.subscriberAccountNumber,
-        amount: AMOUNT_MARK,
-        billerId: request.billerId,
-        useLocalAmount: request.useLocalAmount,
-        referenceId: request.referenceId,
-      },
-      request.amount,
-    );
-    return this.send('utilities', '/pay', json, paymentOf, signal);
+    return this.send('utilities', '/pay', billPaymentJson(request), paymentOf, signal);
   }
 
   /**
@@ -322,12 +278,9 @@ export class ReloadlyApiClient {
   }
 
   /**
-   * Every item of a paged list. Pages are read until `totalPages` (or `last`) says the list is
-   * over — never on a short page, since Reloadly may give fewer items than asked; without either
-   * (a paged object without them, or a plain array as Reloadly's utility reference shows), until an
-   * empty page or one that repeats the page before it. An answer that is not a list or a page
-   * proves nothing: the question stays open (ProviderUnavailableError). With `pageTimeoutMs`, each
-   * page has that long of its own (under `signal`, if given).
+   * Every item of a paged list, read until `totalPages` or `last` says it is over (never on a short page: Reloadly
+   * may give fewer items than asked), else until an empty or repeated page. An answer that is no list or page
+   * leaves the question open (ProviderUnavailableError). With `pageTimeoutMs`, each page has that long of its own.
    */
   private async *pages(
     api: ReloadlyApi,
@@ -388,14 +341,6 @@ export class ReloadlyApiClient {
       { retryAfterMs: answer.retryAfterMs },
     );
   }
-}
-
-const AMOUNT_MARK = '\u0000amount\u0000';
-
-/** JSON with the amount written as the exact decimal literal it is, never through a float. */
-function withDecimal(body: Record<string, unknown>, amount: string): string {
-  if (!/^\d+(\.\d+)?$/.test(amount)) throw new Error(`not a decimal amount: ${amount}`);
-  return JSON.stringify(body).replace(JSON.stringify(AMOUNT_MARK), amount);
 }
 
 /** A reader of one list item (the item's own id, if any, is its id). */

@@ -44,10 +44,9 @@ export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReport
   }
 
   /**
-   * Topups are compared in the recipient's currency (the local amount we send), payments in the
-   * payment's amount. The report is asked for in its own time zone and its dates read in it; a date
-   * that does not read fails the whole read (UnreadableReportError), since that transaction's day is unknown.
-   * Each page has its own timeout.
+   * Topups are compared in the recipient's currency, payments in the payment's amount. Report dates are read in the
+   * report's zone; a date that does not read fails the whole read (UnreadableReportError). Each page has its own
+   * timeout.
    */
   async transactions(from: Date, to: Date): Promise<UpstreamTransaction[]> {
     const range = { from, to };

@@ -3,7 +3,7 @@ import { ReloadlyApiClient } from './reloadly-api';
 import { scaled } from './upstream-decimal';
 
 /** Our prepaid balance at Reloadly, as last read. */
-export interface FloatReading {
+interface FloatReading {
   balance: string;
   currencyCode: string;
   readAt: Date;

@@ -1,10 +1,8 @@
-import { UpstreamPayment, UpstreamTopup } from './reloadly-api';
+import { UpstreamPayment, UpstreamTopup } from './reloadly-records';
 
 /**
- * What an upstream status or error code means for an order (the table of
- * docs/decisions/0042-reloadly-outcomes.md): `succeeded`, `failed` (a definitive refusal: the money was not
- * taken upstream), `processing` (accepted, not decided yet) or `unknown` (anything else: never
- * taken as a failure; the order is looked up until a definitive answer).
+ * What an upstream status or error code means for an order (decision 0042): `succeeded`, `failed` (refused, no money
+ * taken), `processing`, or `unknown` (never a failure: looked up until definitive).
  */
 export type UpstreamVerdict = 'succeeded' | 'failed' | 'processing' | 'unknown';
 
@@ -24,12 +22,9 @@ export const PAYMENT_STATUSES: Record<string, UpstreamVerdict> = {
 };
 
 /**
- * Error codes with which Reloadly refuses an attempt before taking any money. Every other code
- * (TOPUP_TRANSACTION_FAILED and TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT, which its docs
- * describe only as "may fail for various reasons, contact support"; RATE_LIMIT_REACHED; a
- * refused repeated customIdentifier; token errors that outlived a fresh token; codes not
- * documented) leaves the outcome unknown. A refusal speaks of that attempt only: it fails an
- * order only if no earlier attempt may have reached Reloadly (the order's decider sees to that).
+ * Codes with which Reloadly refuses an attempt before taking money; every other code (vague failures, rate limits,
+ * repeated customIdentifier, token errors, undocumented) leaves the outcome unknown. A refusal fails an order only if
+ * no earlier attempt may have reached Reloadly.
  */
 export const DEFINITIVE_REFUSALS: ReadonlySet<string> = new Set([
   'INVALID_RECIPIENT_PHONE',

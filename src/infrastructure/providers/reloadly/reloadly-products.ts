@@ -3,12 +3,13 @@ import {
   ProviderOrder,
   ProviderUnavailableError,
 } from '../../../application/ports/provider-gateway.port';
-import { ReloadlyApiClient, UpstreamBiller, UpstreamOperator } from './reloadly-api';
+import { ReloadlyApiClient } from './reloadly-api';
+import { UpstreamBiller, UpstreamOperator } from './reloadly-records';
 
 const CACHE_MS = 60 * 60_000;
 
 /** A product that takes the order's amount as a local amount, or why the order is not sent to it. */
-export type LocalProduct<T> = { product: T } | { refusal: string };
+type LocalProduct<T> = { product: T } | { refusal: string };
 
 /**
  * Whether an operator or biller takes the order's amount as a local amount (entries kept an hour). An entry that cannot

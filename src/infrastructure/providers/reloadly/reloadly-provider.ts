@@ -12,14 +12,8 @@ import {
 import { CORRIDORS, Corridor } from '../../../domain/corridor/corridor';
 import { Currency } from '../../../domain/money/currency';
 import { OrderProduct } from '../../../domain/wallet/order-product';
-import {
-  ReloadlyApiClient,
-  SendAnswer,
-  TimeRange,
-  UpstreamOperator,
-  UpstreamPayment,
-  UpstreamTopup,
-} from './reloadly-api';
+import { ReloadlyApiClient, SendAnswer, TimeRange } from './reloadly-api';
+import { UpstreamOperator, UpstreamPayment, UpstreamTopup } from './reloadly-records';
 import { ReloadlyFloat } from './reloadly-float';
 import { RELOADLY_DELIVERY_HORIZON_MS } from './reloadly-horizons';
 import { UpstreamVerdict, verdictOfPayment, verdictOfRefusal, verdictOfTopup } from './reloadly-outcomes';
@@ -35,12 +29,10 @@ const REPORT_MARGIN_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
 /**
- * Whether an order whose earlier attempt may have reached Reloadly is ever sent again, per
- * product: never. Reloadly documents no idempotent repeat of a `customIdentifier` or a
- * `referenceId` (docs/decisions/0040-resend-or-look-up.md); such an order is only looked up,
- * until Reloadly's record decides it, or its report confirms absence after the product's horizon.
+ * Whether an order whose earlier attempt may have reached Reloadly is sent again: never, for any product (decision
+ * 0040). It is looked up until Reloadly's record decides it, or its report confirms absence after the horizon.
  */
-export const RESEND_AFTER_UNKNOWN: Readonly<Record<OrderProduct['kind'], boolean>> = {
+const RESEND_AFTER_UNKNOWN: Readonly<Record<OrderProduct['kind'], boolean>> = {
   topup: false,
   bill_payment: false,
 };
@@ -293,7 +285,6 @@ export class ReloadlyProvider implements ProviderGateway {
     if (!cost) return null;
     const reading = await this.float.readOrNull(signal);
     if (!reading) return null;
-    // A cost in another currency than the float's cannot be compared here; Reloadly refuses it (INSUFFICIENT_BALANCE) if need be.
     if (cost.currency !== reading.currencyCode || scaled(reading.balance) >= cost.amount) return null;
     return `the provider float (${reading.balance} ${reading.currencyCode}) cannot cover the order (about ${unscaled(cost.amount)} ${reading.currencyCode}); it was not sent`;
   }

@@ -75,7 +75,7 @@ export const objectOf = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 export const stringOf = (value: unknown): string | null =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
-export const numberOf = (value: unknown): number | null =>
+const numberOf = (value: unknown): number | null =>
   typeof value === 'number' && Number.isInteger(value)
     ? value
     : typeof value === 'string' && /^\d+$/.test(value)

@@ -14,12 +14,6 @@ export interface ReloadlySettings {
   reportTimeZone: string;
 }
 
-export const RELOADLY_PRODUCTION_URLS = {
-  authUrl: 'https://auth.reloadly.com',
-  topupsUrl: 'https://topups.reloadly.com',
-  utilitiesUrl: 'https://utilities.reloadly.com',
-} as const;
-
 export type ReloadlyApi = 'topups' | 'utilities';
 
 export const ACCEPT_HEADER: Record<ReloadlyApi, string> = {

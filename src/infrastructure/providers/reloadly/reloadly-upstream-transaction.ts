@@ -9,7 +9,7 @@ import { quotedUpstreamText, reportEntryName } from '../upstream-text';
  * What a transaction whose date cannot be read is dated at: a fixed time (the success check, which only shows
  * it), or refused (reconciliation, which must know its day: UnreadableReportError).
  */
-export type WhenUndated = { at: Date } | 'refuse';
+type WhenUndated = { at: Date } | 'refuse';
 
 /**
  * Reloadly's transactions as reconciliation and the success check read them: a topup in what it delivered, a

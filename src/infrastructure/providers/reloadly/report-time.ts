@@ -16,10 +16,9 @@ export function reportTimeOf(at: Date, zone: string): string {
 }
 
 /**
- * The instant of a report time written in the zone; a text with its own offset or a `Z` (ISO 8601)
- * is taken as it says. Of a wall-clock time that occurs twice (the hour a zone turns its clocks
- * back) the earlier is taken; one that cannot occur (the hour skipped) is read with the offset after
- * the change. Null when the text is no time, or names a field out of range (a 13th month).
+ * The instant of a report time written in the zone (a text with its own offset or `Z` is taken as it says). Of a
+ * repeated wall-clock time the earlier is taken; a skipped one reads with the offset after the change. Null when it is
+ * no time.
  */
 export function instantOfReportTime(text: string, zone: string): Date | null {
   const written = wallClockText(text);

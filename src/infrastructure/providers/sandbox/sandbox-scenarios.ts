@@ -2,7 +2,7 @@
  * The sandbox's deterministic outcomes, chosen by the last four digits of the phone
  * (topup) or consumer number (bill). Suffixes not listed settle as SUCCESS at once.
  */
-export type SandboxScenario = 'instant_success' | 'instant_failure' | 'delayed_success' | 'delayed_failure' | 'stuck';
+type SandboxScenario = 'instant_success' | 'instant_failure' | 'delayed_success' | 'delayed_failure' | 'stuck';
 
 export const SANDBOX_SETTLEMENT_DELAY_MS = 30_000;
 

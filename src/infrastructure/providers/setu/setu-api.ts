@@ -24,14 +24,14 @@ export type RegisterAnswer =
   | { kind: 'duplicate'; refId: string | null; message: string | null }
   | { kind: 'refused'; httpStatus: number; code: string | null; message: string | null };
 
-export interface FetchRequest {
+interface FetchRequest {
   agent: Record<string, string>;
   billerId: string;
   mobile: string;
   customerParams: { name: string; value: string }[];
 }
 
-export interface PaymentRequest {
+interface PaymentRequest {
   /** The fetch's refId. */
   refId: string;
   amountPaise: bigint;
@@ -52,7 +52,7 @@ export interface DateRange {
  * The transactions list read whole over a range, for one paymentRefId: the entries that carry it, and how many
  * entries carry none (or cannot be read), any of which might be the payment (docs/decisions/0121-setu-absence-and-answers.md).
  */
-export interface PaymentListing {
+interface PaymentListing {
   matching: SetuTransaction[];
   unattributed: number;
 }

@@ -16,10 +16,9 @@ import { AGENT_CHANNEL, SetuSettings } from './setu-settings';
 const FETCH_READ_DELAYS_MS = [150, 300, 600, 1_000, 2_000];
 
 /**
- * Bill fetches through Setu: the request names the agent, the route's Setu biller and the
- * customer (parameters under the biller's own names), and the answer is read by its refId until
- * it is no longer Processing. A fetched bill keeps the fetch's refId for its payment. A biller whose entry
- * shows a customer convenience fee is not fetched (docs/decisions/0122-setu-convenience-fee.md).
+ * Bill fetches through Setu: the request names the agent, the biller and the customer, and the answer is read by its
+ * refId until no longer Processing; the bill keeps that refId for its payment. Billers with a convenience fee are not
+ * fetched (decision 0122).
  */
 export class SetuBillFetcher {
   constructor(

@@ -9,10 +9,9 @@ import { SetuFetch } from './setu-records';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The bill a successful fetch presents, as bill-info shows it. BBPS's `billPeriod` is a
- * frequency (MONTHLY), not a month: the bill period shown is the month of the bill date (of the
- * due date without one). The bill reference is the biller's bill number; the fetch's refId is
- * kept apart, for the payment.
+ * The bill a successful fetch presents, as bill-info shows it. BBPS's `billPeriod` is a frequency: the period shown is
+ * the month of the bill date (else due date). The reference is the biller's bill number; the fetch's refId is kept for
+ * the payment.
  */
 export function outstandingBillOf(fetched: SetuFetch, billerId: string, now: Date): OutstandingBill {
   if (fetched.bills.length > 1)

@@ -14,10 +14,8 @@ const normalized = (text: string): string =>
     .trim();
 
 /**
- * The `customerParams` of a fetch, under the names Setu's biller entry declares: each of our
- * extra parameters under the entry's parameter of the same name (our name or its label), the
- * consumer number under the first required parameter left over. Without the entry (Setu did not
- * give it just now) our catalog's labels are used, which follow BBPS's names.
+ * The fetch's `customerParams` under the names Setu's biller entry declares: our extra parameters by name or label, the
+ * consumer number under the first required one left. Without the entry, our catalog's labels (BBPS's names) are used.
  */
 export function customerParamsFor(
   biller: SetuBiller | null,

@@ -1,11 +1,8 @@
 import { objectOf, stringOf } from './setu-records';
 
 /**
- * What an answer's body is, against the envelope Setu's BillPay v2 OpenAPI gives every answer:
- * `{data, success: true, traceId}`, or `{error: {code, message}, success: false, traceId}`. The 409 of a
- * payment request has the 200 answer's shape (`data.refId`, `data.duplicate`). Anything else (an HTML page, a
- * JSON without `data`, `success: false` without an error) is `other`: it says nothing about the request
- * (docs/decisions/0121-setu-absence-and-answers.md).
+ * An answer's body against Setu's BillPay v2 envelope (`{data, success: true}` or `{error, success: false}`; a
+ * payment's 409 is shaped as its 200). Anything else is `other` and says nothing about the request (decision 0121).
  */
 export type SetuEnvelope =
   | { kind: 'data'; data: Record<string, unknown> }

@@ -17,7 +17,7 @@ export interface SetuAnswer {
   retryAfterMs: number | null;
 }
 
-export interface SetuRequest {
+interface SetuRequest {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | undefined>;
@@ -29,11 +29,8 @@ export interface SetuRequest {
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
- * Calls Setu with a bearer token and the partner header. A 401 drops the token and the call is
- * made once more with a new one (a 401 is answered before anything is processed); a second 401
- * is returned as it is. A request that got no answer (network error, abort) throws
- * ProviderUnavailableError; one that was not sent at all (no token, the connection refused)
- * ProviderNotSentError.
+ * Calls Setu with a bearer token and the partner header; a 401 drops the token and retries once. No answer throws
+ * ProviderUnavailableError; not sent at all (no token, connection refused) ProviderNotSentError.
  */
 export class SetuHttp {
   constructor(

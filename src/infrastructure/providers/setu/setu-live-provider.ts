@@ -12,10 +12,9 @@ import { SetuTokens } from './setu-tokens';
 const STATUS_TIMEOUT_MS = 5_000;
 
 /**
- * The Setu adapter and what operations read of it, built from the configuration. Setu publishes
- * no balance endpoint (a BBPS agent's payments are debited from its own pool account at the
- * bank), so there is no float to read: `provider status` shows `balance_endpoint: false`, and a
- * payment the account cannot cover is refused by Setu (`insufficient-funds`), failed and refunded.
+ * The Setu adapter and what operations read of it. Setu has no balance endpoint (payments debit the agent's pool
+ * account), so `provider status` shows `balance_endpoint: false` and an uncovered payment is refused, failed and
+ * refunded.
  */
 export class SetuLiveProvider {
   readonly api: SetuApiClient;

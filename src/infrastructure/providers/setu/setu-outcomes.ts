@@ -1,12 +1,10 @@
 import { SetuFailure } from './setu-records';
 
 /**
- * What Setu's statuses and error codes mean for an order (the table of
- * docs/decisions/0049-setu-outcomes.md): `succeeded`, `failed` (Setu's own word that the payment did not
- * go through, or a refusal before anything was taken), `processing`, or `unknown` (anything
- * else: never taken as a failure; the order is looked up until Setu gives a definitive answer).
+ * What Setu's statuses and error codes mean for an order (decision 0049): `succeeded`, `failed` (Setu says it did not
+ * go through, or refused before taking anything), `processing`, or `unknown` (looked up until definitive).
  */
-export type SetuVerdict = 'succeeded' | 'failed' | 'processing' | 'unknown';
+type SetuVerdict = 'succeeded' | 'failed' | 'processing' | 'unknown';
 
 /** Statuses of a payment (`/bills/payment/response`) and of the transactions list, which says Error for Failure. */
 export const PAYMENT_STATUSES: Record<string, SetuVerdict> = {
@@ -20,7 +18,7 @@ export const PAYMENT_STATUSES: Record<string, SetuVerdict> = {
  * Failure codes that do not say the payment failed: "the transaction could not be confirmed"
  * (a BBPS timeout) leaves the outcome open, whatever the status beside it.
  */
-export const UNCONFIRMED_FAILURES: ReadonlySet<string> = new Set(['npci-connectivity-timeout']);
+const UNCONFIRMED_FAILURES: ReadonlySet<string> = new Set(['npci-connectivity-timeout']);
 
 /** A payment's status, with its failure reason. */
 export function verdictOfPayment(status: string, failure: SetuFailure | null): SetuVerdict {
@@ -30,10 +28,8 @@ export function verdictOfPayment(status: string, failure: SetuFailure | null): S
 }
 
 /**
- * Error codes with which Setu refuses a payment request (HTTP 400) before anything is taken:
- * the request was invalid, the fetch cannot be paid, our pool account could not be debited.
- * Every other code (internal-error, core-banking-error, the timeouts, codes not documented) and
- * every 5xx leave the outcome unknown.
+ * Codes with which Setu refuses a payment request (HTTP 400) before anything is taken. Every other code and every 5xx
+ * leave the outcome unknown.
  */
 export const DEFINITIVE_REFUSALS: ReadonlySet<string> = new Set([
   'validation-error',
@@ -62,12 +58,12 @@ export const verdictOfRefusal = (httpStatus: number, code: string | null): SetuV
   httpStatus === 400 && code !== null && DEFINITIVE_REFUSALS.has(code) ? 'failed' : 'unknown';
 
 /** What a failed bill fetch means: nothing due, no such consumer, or a fault (the partner may ask again). */
-export type FetchVerdict = 'no_bill_due' | 'unknown_consumer' | 'unavailable';
+type FetchVerdict = 'no_bill_due' | 'unknown_consumer' | 'unavailable';
 
 /** BBPS's "Payment received for the billing period - no bill due". */
-export const NO_BILL_DUE_CODES: ReadonlySet<string> = new Set(['BFR004']);
+const NO_BILL_DUE_CODES: ReadonlySet<string> = new Set(['BFR004']);
 /** The biller does not know the consumer (Setu's example `ERR004` "customer not found"), or Setu finds the identifier invalid. */
-export const UNKNOWN_CONSUMER_CODES: ReadonlySet<string> = new Set(['ERR004', 'invalid-customer-param']);
+const UNKNOWN_CONSUMER_CODES: ReadonlySet<string> = new Set(['ERR004', 'invalid-customer-param']);
 
 export function verdictOfFetchFailure(failure: { code: string | null; message: string | null }): FetchVerdict {
   if ((failure.code && NO_BILL_DUE_CODES.has(failure.code)) || /no bill due/i.test(failure.message ?? ''))

@@ -25,10 +25,8 @@ export interface SetuPaymentRecord {
 export const failed = (reason: string, basis: FailureBasis): ProviderOutcome => ({ status: 'failed', reason, basis });
 
 /**
- * The order's outcome from Setu's record of its payment (docs/decisions/0049-setu-outcomes.md). A success is
- * checked against the order first (docs/decisions/0119-successes-checked-against-the-order.md): one of another
- * amount is a `mismatch`, held at once; one without an amount cannot be checked and stays unknown. A failure or a
- * payment still open of another amount is not taken either way: unknown.
+ * The order's outcome from Setu's record of its payment (decision 0049). A success of another amount is a `mismatch`,
+ * one without an amount stays unknown (decision 0119); a failure or open payment of another amount is unknown.
  */
 export function outcomeOfRecord(record: SetuPaymentRecord, order: ProviderOrder): ProviderOutcome {
   const failure = record.failure

@@ -38,16 +38,9 @@ type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
 type LookUp = { kind: 'found'; outcome: ProviderOutcome } | { kind: 'none'; unattributed: number; range: DateRange };
 
 /**
- * The live provider over Setu's BBPS BillPay API (v2). A bill is fetched (request, then its
- * answer by refId) and paid by naming that fetch's refId, with our order id as the payment's
- * `paymentRefId`, the only identifier an order is ever sent under. A retried submission first
- * looks the payment up (by the refId an earlier answer gave, else in the transactions list by
- * the paymentRefId) and sends it again only when Setu shows nothing, within the re-send window;
- * a repeat that reaches Setu all the same is answered 409 duplicate with the first request's
- * refId, which is then looked up, and a repeat Setu takes as new is the order's payment. A failure
- * is answered only when Setu refused before taking anything (and no earlier attempt is recorded),
- * when Setu's record of the payment says it failed, or when Setu's horizon has passed without any
- * record of it (docs/decisions/0121-setu-absence-and-answers.md).
+ * The live provider over Setu's BBPS BillPay API (v2): a fetched bill is paid under our order id as `paymentRefId`. A
+ * retry looks the payment up first and resends only when Setu shows nothing, within the window; a failure is answered
+ * only on a refusal, a failed record, or absence past the horizon (decision 0121).
  */
 export class SetuProvider implements ProviderGateway {
   private readonly bills: SetuBillFetcher;

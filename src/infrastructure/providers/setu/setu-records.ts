@@ -7,7 +7,7 @@ import { rupeesOf } from './setu-money';
  */
 
 /** An error as Setu writes it: `{code, message}` (webhooks also use `Code`/`Message`). */
-export interface SetuError {
+interface SetuError {
   code: string | null;
   message: string | null;
 }
@@ -19,7 +19,7 @@ export interface SetuFailure {
   type: string | null;
 }
 
-export interface SetuBill {
+interface SetuBill {
   /** Rupees, or null when the bill has no amount (validation billers). */
   amount: string | null;
   billDate: string | null;
@@ -68,7 +68,7 @@ export interface SetuTransaction {
   timestamp: string | null;
 }
 
-export interface SetuCustomerParam {
+interface SetuCustomerParam {
   paramName: string;
   optional: boolean;
 }
@@ -103,7 +103,7 @@ export function errorOf(body: unknown): SetuError {
   };
 }
 
-export function failureOf(value: unknown): SetuFailure | null {
+function failureOf(value: unknown): SetuFailure | null {
   if (!value || typeof value !== 'object') return null;
   const failure = objectOf(value);
   return { code: stringOf(failure.code), message: stringOf(failure.message), type: stringOf(failure.type) };

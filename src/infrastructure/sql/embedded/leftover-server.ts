@@ -5,10 +5,8 @@ import { isProcessAlive } from './process-alive';
 const STOP_TIMEOUT_MS = 60_000;
 
 /**
- * A server whose service was killed (SIGKILL, power to the service only) keeps running and keeps
- * postmaster.pid. It is stopped with a fast shutdown (its committed work is on disk) before this
- * service starts its own, so there is never a second server on the folder; a stale pid file of a
- * server that is gone is left for PostgreSQL, which recovers from its write-ahead log.
+ * A server whose service was killed keeps running and its postmaster.pid: it gets a fast shutdown before this service
+ * starts its own, so there is never a second server on the folder. A stale pid file is left to PostgreSQL's recovery.
  */
 export const LeftoverServer = {
   async stopIfRunning(clusterDir: string, log: { warn(message: string): void }): Promise<void> {

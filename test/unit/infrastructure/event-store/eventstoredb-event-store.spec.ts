@@ -24,8 +24,8 @@ import {
   EventStoreDbAppendOutcomeUnknownError,
   EventStoreDbAppendTooLargeError,
   EventStoreDbStreamDeletedError,
-  toEventData,
-} from '../../../../src/infrastructure/event-store/eventstoredb-mapping';
+} from '../../../../src/infrastructure/event-store/eventstoredb-errors';
+import { toEventData } from '../../../../src/infrastructure/event-store/eventstoredb-mapping';
 import { FakeEventStoreDbClient, FakeEventStoreDbOptions } from './fake-eventstoredb-client';
 import { waitFor } from '../../../support/wait-for';
 import { UNTYPED_EVENTS } from '../../../support/untyped-events';

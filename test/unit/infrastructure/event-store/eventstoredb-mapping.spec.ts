@@ -16,26 +16,30 @@ import {
 import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString';
 import { v4 as uuid } from 'uuid';
 import { NewEvent, UntypedEvent, WrongExpectedRevisionError } from '../../../../src/application/ports/event-store.port';
+import { appendSizeBytes } from '../../../../src/infrastructure/event-store/eventstoredb-append-size';
+import { withClientSettings } from '../../../../src/infrastructure/event-store/eventstoredb-connection-string';
 import {
   EventStoreDbAccessDeniedError,
   EventStoreDbAppendOutcomeUnknownError,
   EventStoreDbAppendTooLargeError,
-  EventStoreDbMappingError,
   EventStoreDbStreamDeletedError,
-  appendSizeBytes,
   explainAllStreamError,
   explainStreamError,
-  firstRevisionAfter,
-  fromEsdbCurrentRevision,
-  fromEsdbRevision,
   isAccessDenied,
   isMaxAppendSizeExceeded,
   isOutcomeUnknown,
-  isServiceEvent,
   isStreamDeleted,
   isStreamNotFound,
-  isSystemEventType,
   isWrongExpectedVersion,
+  translateAppendError,
+} from '../../../../src/infrastructure/event-store/eventstoredb-errors';
+import {
+  EventStoreDbMappingError,
+  firstRevisionAfter,
+  fromEsdbCurrentRevision,
+  fromEsdbRevision,
+  isServiceEvent,
+  isSystemEventType,
   logPosition,
   positionKey,
   toEsdbExpectedRevision,
@@ -43,8 +47,6 @@ import {
   toEventData,
   toGlobalPosition,
   toRecordedEvent,
-  translateAppendError,
-  withClientSettings,
 } from '../../../../src/infrastructure/event-store/eventstoredb-mapping';
 
 const newEvent = (overrides: Partial<NewEvent<UntypedEvent>> = {}): NewEvent<UntypedEvent> => ({

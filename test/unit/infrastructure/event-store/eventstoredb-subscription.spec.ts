@@ -1,10 +1,8 @@
 import { AccessDeniedError, jsonEvent } from '@eventstore/db-client';
 import { v4 as uuid } from 'uuid';
 import { RecordedEvent, UntypedEvent, comparePositions } from '../../../../src/application/ports/event-store.port';
-import {
-  EventStoreDbAccessDeniedError,
-  toEventData,
-} from '../../../../src/infrastructure/event-store/eventstoredb-mapping';
+import { EventStoreDbAccessDeniedError } from '../../../../src/infrastructure/event-store/eventstoredb-errors';
+import { toEventData } from '../../../../src/infrastructure/event-store/eventstoredb-mapping';
 import {
   BackoffPolicy,
   backoffDelayMs,

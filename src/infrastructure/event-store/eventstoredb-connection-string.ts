@@ -1,0 +1,44 @@
+interface ClientSettings {
+  /** Interval of gRPC keep-alive pings, ms. 10 s is the client's recommended floor (it warns below). */
+  keepAliveInterval: number;
+  /** How long a ping may go unanswered before the channel is declared dead, ms. */
+  keepAliveTimeout: number;
+  /** Deadline of unary calls that are given none, ms. */
+  defaultDeadline: number;
+}
+
+const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
+  keepAliveInterval: 10_000,
+  keepAliveTimeout: 10_000,
+  defaultDeadline: 10_000,
+};
+
+/** The client's own key normalisation: case-insensitive, `_` and `-` ignored. */
+const flatKey = (key: string): string => key.trim().toLowerCase().replace(/[_-]/g, '');
+
+/**
+ * Adds our keep-alive and deadline settings to a connection string that does not set them, and forces
+ * `throwOnAppendFailure=true`: the adapter relies on WrongExpectedVersionError being thrown (with `false`,
+ * client 6.2.1 also reports a wrong current revision from batch appends).
+ */
+export function withClientSettings(
+  connectionString: string,
+  settings: ClientSettings = DEFAULT_CLIENT_SETTINGS,
+): string {
+  const trimmed = connectionString.trim().replace(/\/+$/, '');
+  const queryAt = trimmed.indexOf('?');
+  const base = queryAt < 0 ? trimmed : trimmed.slice(0, queryAt);
+  const pairs =
+    queryAt < 0
+      ? []
+      : trimmed
+          .slice(queryAt + 1)
+          .split('&')
+          .filter((pair) => pair.length > 0);
+  const kept = pairs.filter((pair) => flatKey(pair.split('=')[0]) !== 'throwonappendfailure');
+  const present = new Set(kept.map((pair) => flatKey(pair.split('=')[0])));
+  const added = (Object.keys(settings) as (keyof ClientSettings)[])
+    .filter((key) => !present.has(flatKey(key)))
+    .map((key) => `${key}=${settings[key]}`);
+  return `${base}?${[...kept, ...added, 'throwOnAppendFailure=true'].join('&')}`;
+}
