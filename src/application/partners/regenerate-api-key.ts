@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { activeScopedKeys, partnerDecider } from '../../domain/partner/partner.decider';
+import { partnerDecider } from '../../domain/partner/partner.decider';
+import { activeScopedKeys } from '../../domain/partner/scoped-key-creation';
 import { partnerStream } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';

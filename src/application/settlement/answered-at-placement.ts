@@ -10,7 +10,8 @@ import { envelope, metadata } from '../shared/event-envelope';
 import { EventMetadata } from '../ports/event-store.port';
 import { deterministicEventId } from '../shared/event-ids';
 import { initiationOfDebit } from './initiation-of-debit';
-import { eventIdParts, outcomeCommand } from './order-lifecycle';
+import { eventIdParts } from './order-event-ids';
+import { outcomeCommand } from './provider-answer-commands';
 
 type PlacedBy = { partnerId: string; environment: Environment };
 
