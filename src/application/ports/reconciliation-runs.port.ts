@@ -2,7 +2,6 @@ import { FindingKind } from '../../domain/reconciliation/reconciliation';
 
 /** What started a run: the daily schedule, a day judged again while it had orders in doubt, or an operator. */
 export type ReconciliationTrigger = 'scheduled' | 'in_doubt' | 'operator';
-export const RECONCILIATION_TRIGGERS: readonly ReconciliationTrigger[] = ['scheduled', 'in_doubt', 'operator'];
 
 export type MismatchKind = Exclude<FindingKind, 'matched'>;
 
