@@ -30,7 +30,7 @@ export class UnfinishedWork {
   private readonly unrefunded = new Map<string, RecordedEvent<TransactionFailed>>();
   private readonly ungranted = new Map<string, RecordedEvent<PartnerOnboarded>>();
   private readonly open = new Map<string, OpenOrder>();
-  /** Held orders, each still followed at its provider until its horizon (docs/decisions/0117-held-orders-followed.md). */
+  /** Held orders, each still followed at its provider until its horizon (decision 0117). */
   private readonly held = new Map<string, Environment>();
 
   constructor(

@@ -29,9 +29,9 @@ export class ResolveOrder extends Command<ResolvedOrderResource> {
     readonly operator: Actor,
     readonly role: OperatorRole,
     readonly overrides: {
-      /** Resolve even against what the provider's reports said of the order (docs/decisions/0116-resolution-against-reconciliation.md). */
+      /** Resolve even against what the provider's reports said of the order (decision 0116). */
       againstReconciliation?: boolean;
-      /** An owner resolves against the provider's answer (docs/decisions/0118-resolution-asks-the-provider.md). */
+      /** An owner resolves against the provider's answer (decision 0118). */
       againstProvider?: boolean;
     } = {},
   ) {

@@ -92,7 +92,7 @@ export interface ProviderGateway {
   /**
    * The provider's documented horizon for a product: how long after an order's placement it may still give
    * its final word. A held order is asked about until then, and no absence is confirmed before it
-   * (docs/decisions/0117-held-orders-followed.md). Absent: 0 (a held order is not asked about again).
+   * (decision 0117). Absent: 0 (a held order is not asked about again).
    */
   deliveryHorizonMs?(kind: OrderProduct['kind']): number;
 }
@@ -126,7 +126,7 @@ export class ProviderNotSentError extends ProviderUnavailableError {
 
 /**
  * Why bills of a biller cannot be fetched, as the partner may be told: the biller charges a customer
- * convenience fee this service cannot show or collect (docs/decisions/0122-setu-convenience-fee.md), or any
+ * convenience fee this service cannot show or collect (decision 0122), or any
  * other reason of the provider's (the message, for the log only).
  */
 export type BillFetchRefusal = 'convenience_fee' | 'not_fetchable';

@@ -51,7 +51,7 @@ export interface RecordedReconciliationRun extends ReconciliationRun {
 }
 
 /**
- * The summaries of reconciliation runs (docs/decisions/0123-scheduled-reconciliation.md): rows beside
+ * The summaries of reconciliation runs (decision 0123): rows beside
  * the log, inserted when a run ends, never changed; the findings themselves are events of the log.
  */
 export interface ReconciliationRuns {

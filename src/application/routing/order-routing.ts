@@ -25,8 +25,7 @@ export class OrderRouting {
 
   /**
    * The route a new order takes (null in the sandbox), or 503 provider_unavailable before anything is
-   * debited. The partner's detail names no provider and no breaker state; the log has them
-   * (docs/decisions/0130-neutral-provider-errors.md).
+   * debited. The partner's detail names no provider and no breaker state; the log has them (decision 0130).
    */
   async routeForNewOrder(environment: Environment, product: ProductRef): Promise<RouteTarget | null> {
     if (environment === 'sandbox') return null;

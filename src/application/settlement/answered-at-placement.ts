@@ -32,8 +32,7 @@ export function answeredAtPlacementMetadata(orderId: string, placedBy: PlacedBy,
 
 /**
  * The order's own stream as its submission would have written it (its initiation and the provider's answer, with
- * the same deterministic ids), for an order whose answer is known at placement: opened in the debit's commit
- * (docs/decisions/0112-sandbox-answered-at-placement.md).
+ * the same deterministic ids), for an order answered at placement: opened in the debit's commit (decision 0112).
  */
 export function orderStreamAnsweredAtPlacement(
   debited: WalletDebited,

@@ -223,7 +223,7 @@ export class OrderLifecycle {
 
   /**
    * Schedules a held order's next look-up, until its provider's horizon for the product
-   * (docs/decisions/0117-held-orders-followed.md). The time is fixed by the hold, so every path that
+   * (decision 0117). The time is fixed by the hold, so every path that
    * schedules it schedules the same job.
    */
   async followHeld(orderId: string, state: TransactionState | null, at: Date = this.clock.now()): Promise<Date | null> {

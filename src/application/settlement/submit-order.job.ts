@@ -15,8 +15,7 @@ const stillOpen = (state: TransactionState | null): boolean => state !== null &&
 
 /**
  * Not yet at the provider, as far as the log knows: every attempt provably sent nothing (a 429, an open breaker).
- * Such an order is still sent when held: a hold asks a person to look, and a rate limit is no reason to stop
- * (docs/decisions/0117-held-orders-followed.md).
+ * Such an order is still sent when held: a hold asks a person to look, not to stop (decision 0117).
  */
 const neverSent = (state: TransactionState): boolean =>
   !state.providerMayHaveIt && (state.status === 'INITIATED' || state.status === 'DISPUTED');

@@ -38,7 +38,7 @@ export type ProviderAnswerAtResolution = {
 /** What a manual resolution records beside the operator: the provider's answer then, and whether it was overridden. */
 type ResolutionEvidence = {
   providerAnswer?: ProviderAnswerAtResolution;
-  /** An owner resolved against the provider's answer (docs/decisions/0118-resolution-asks-the-provider.md). */
+  /** An owner resolved against the provider's answer (decision 0118). */
   againstProvider?: boolean;
 };
 
@@ -85,7 +85,7 @@ export type TransactionDisputed = {
 
 /**
  * The provider's final answer, arriving after the order was held, as logs recorded it before a held order's
- * provider word decided it (docs/decisions/0117-held-orders-followed.md): no longer written, still read.
+ * provider word decided it (decision 0117): no longer written, still read.
  */
 export type ProviderAnsweredAfterHold = {
   type: 'ProviderAnsweredAfterHold';
@@ -155,7 +155,7 @@ export type TransactionFailureWithheld = {
 
 /**
  * The provider reports the order succeeded, but not as it was placed (another identifier, amount or currency):
- * the order is held at once and finance gets a finding (docs/decisions/0119-successes-checked-against-the-order.md).
+ * the order is held at once and finance gets a finding (decision 0119).
  */
 export type TransactionSuccessMismatched = {
   type: 'TransactionSuccessMismatched';
