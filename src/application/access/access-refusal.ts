@@ -4,10 +4,8 @@ import { ErrorCode, ServiceError } from '../shared/service-error';
 import { isAllowed } from './ip-allowlist';
 
 /**
- * Why a key may no longer act, in the words an open event stream closes with (its last event):
- * the key was revoked (or regenerated, or its record cannot be trusted), it expired, a change to
- * the partner's access is being applied, the partner's KYC was suspended (live keys), or the
- * caller's address left the allowlist.
+ * Why a key may no longer act, in the words an open event stream closes with: revoked (or regenerated, or
+ * its record untrusted), expired, an access change pending, live KYC suspended, or the address off the allowlist.
  */
 export type AccessEndReason =
   'key_revoked' | 'key_expired' | 'access_change_pending' | 'kyc_suspended' | 'ip_not_allowed';
@@ -23,11 +21,8 @@ const refusal = (code: ErrorCode, detail: string, reason: AccessEndReason): Acce
 const REVOKED = refusal('invalid_api_key', 'the API key is not valid or has been revoked', 'key_revoked');
 
 /**
- * The checks of a key that need no caller address, in the order requests get them: a key that
- * exists, is active, is of the environment its prefix names, has a whole record and has not
- * expired (401); no access change pending for its partner and environment (503); a known
- * partner; a live key's partner KYC-approved (403). The same judgement for a request and for an
- * event stream that checks its key again. Null: the key may act.
+ * The checks of a key that need no caller address, in request order: 401, then 503 for a pending access
+ * change, then 403; the same judgement for a request and an event stream rechecking its key. Null: it may act.
  */
 export function keyRefusal(access: ApiKeyAccess | null, environment: Environment, now: Date): AccessRefusal | null {
   const key = access?.key;

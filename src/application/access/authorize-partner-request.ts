@@ -28,10 +28,8 @@ export class RateLimitExceeded extends ServiceError {
 }
 
 /**
- * The gate in front of every partner operation, REST and agent tools alike: an address not
- * throttled for its failed keys (429), a valid key (401/403 kyc), an allowed address (403), then
- * the rate limit (429): the partner's
- * for the environment, shared by all its keys, and a restricted key's own lower one.
+ * The gate in front of every partner operation (REST and agent tools): the source throttle (429), a valid
+ * key (401/403), an allowed address (403), then the rate limits of the environment and of a restricted key (429).
  */
 @Injectable()
 export class AuthorizePartnerRequest {

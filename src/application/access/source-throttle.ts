@@ -11,11 +11,9 @@ export class SourceThrottled extends ServiceError {
 }
 
 /**
- * The throttle in front of authentication, per source address: an address with too many recent
- * failures is refused before its credential costs a keyed hash or a lookup, and each failure of an
- * attempt let through counts. A credential that passes counts nothing (what was taken in advance
- * is given back), so partners presenting valid keys are never slowed down by another address's
- * failures.
+ * Per source address, in front of authentication: too many recent failures are refused before a keyed hash or
+ * lookup, and a credential that passes counts nothing, so valid keys are never slowed by another address's
+ * failures (decision 0140).
  */
 @Injectable()
 export class SourceThrottle {

@@ -55,11 +55,8 @@ export class AuditOperator extends Query<OperatorAuditResource> {
 }
 
 /**
- * What one operator did in the back office: every event whose recorded actor is that operator
- * (the break-glass owner is `break-glass`), and every re-send and rebuild they started, which are
- * not events (docs/decisions/0115-back-office-actions-outside-the-log.md); each list newest first, at
- * most `limit`. An unknown name has no actions: empty lists, not a 404 (names of earlier releases'
- * typed X-Operator-Id headers are listed too).
+ * What one operator did: the events recorded with that actor, and the re-sends and rebuilds they started,
+ * which are not events (decision 0115); newest first, at most `limit`. An unknown name gets empty lists, not 404.
  */
 @QueryHandler(AuditOperator)
 export class AuditOperatorHandler implements IQueryHandler<AuditOperator> {

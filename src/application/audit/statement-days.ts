@@ -79,11 +79,9 @@ interface Slot {
 }
 
 /**
- * Folds a wallet's ledger once into consecutive UTC days starting at `firstDayStart`. A day's
- * balances are the fold of every event before it (by time) and are compared with the balance
- * recorded by the latest of those events in the log, as a statement of that one day would:
- * events written slightly out of time order (two commands around midnight) give the same
- * figures whichever way the statement is asked for.
+ * Folds a wallet's ledger once into consecutive UTC days from `firstDayStart`, comparing each day with the
+ * balance recorded by its latest event, so events written slightly out of time order (around midnight) give
+ * the same figures whichever way the statement is asked for.
  */
 export async function statementDays(
   ledger: AsyncIterable<WalletLedgerEntry>,

@@ -74,11 +74,9 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
   ) {}
 
   async execute({ refundGraceMs, progress }: VerifyMoneyInvariants): Promise<VerificationReport> {
-    // The read models are compared with the log as walked, so they must have applied its last
-    // event. Waiting for the head first and walking after would let an event that became readable
-    // in between (behind a transaction that was still open) into the walk but not into the read
-    // models: a breach that is none. The walk goes up to everything committed when the check began,
-    // even an event a transaction still open elsewhere (a projection's batch) keeps unreadable a moment.
+    // The read models must have applied the log's last event as walked: walking to everything committed when the
+    // check began (not waiting for the head first) keeps an event made readable in between out of the walk, which
+    // would otherwise look like a breach.
     const through = await this.diagnostics.committedHeadPosition();
     const eventsInLog = progress ? await this.diagnostics.countEvents(null) : 0;
     const ledger = await walkLedger(this.store, {

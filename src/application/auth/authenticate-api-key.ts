@@ -12,15 +12,9 @@ import { Caller } from './caller';
 import { KeyRehash } from './key-rehash';
 
 /**
- * Resolves a bearer key to its partner. The key is looked up by its keyed hash, so the
- * lookup time says nothing about how much of a guessed key was right. Nothing is cached, and
- * a revocation whose event the read models have not applied yet fences the partner's keys in
- * that environment (AccessFences): a revoked key is refused by every process from the moment the
- * revocation was answered, whatever the projection lag.
- * Where the store can, the same lookup counts the request against the rate limit
- * (see KeyAdmission for when it does). A key not found under the newest server secret is looked up
- * under the older ones of the ring (API_KEY_SECRETS), and one found there is hashed again under the
- * newest (KeyRehash), so that the older secret can be dropped once every key in use has been seen.
+ * Resolves a bearer key to its partner by keyed hash (the lookup time leaks nothing); nothing is cached and a
+ * pending revocation fences the partner's keys (decision 0079). Keys found under an older secret of the ring
+ * are hashed again under the newest (KeyRehash, decision 0142); KeyAdmission says when the rate limit is counted.
  */
 @Injectable()
 export class AuthenticateApiKey {

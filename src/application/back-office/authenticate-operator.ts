@@ -10,10 +10,8 @@ import { OperatorIdentity } from './operator-identity';
 import { OperatorTokenRehash } from './operator-token-rehash';
 
 /**
- * Resolves an operator token to its operator. The token is looked up by its keyed hash (HMAC
- * under API_KEY_SECRET, as API keys are; under any secret of API_KEY_SECRETS), so the lookup says nothing about how much of a guess
- * was right; the stream is read again whenever it moved, so a revocation answered by any
- * process refuses the token here at the next request. Each token let in has its last use recorded.
+ * Resolves an operator token by its keyed hash under any secret of API_KEY_SECRETS; the stream is read again
+ * whenever it moved, so a revocation answered by any process refuses the token at the next request.
  */
 @Injectable()
 export class AuthenticateOperator {

@@ -5,10 +5,8 @@ import { fold } from '../../domain/shared/decider';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 
 /**
- * The back-office operators, folded from their stream. The fold is kept and brought up to date
- * from the stream's newest revision (one index lookup) on every read, so a token created or
- * revoked through any process counts on every process from its next request, with no projection
- * to wait for.
+ * The back-office operators, folded from their stream and brought up to date on every read, so a token created
+ * or revoked through any process counts everywhere from its next request, with no projection to wait for.
  */
 @Injectable()
 export class OperatorDirectory {

@@ -15,12 +15,9 @@ export interface RebuildOutcome {
 const BATCH = 500;
 
 /**
- * After an import, builds what the service derives from the log, as it would have it had it written the events:
- * - the reactions' checkpoint set to the head without running them: the imported orders were submitted,
- *   refunded and announced by the service that recorded them, and must not be again;
- * - the jobs for the work the history leaves undone (UnfinishedWork), under the ids the service uses;
- * - the Idempotency-Keys of the debits of the last 24 hours (KeyBindingsFromLog), so a retry cannot debit again;
- * - the read models, applied from the first event to the last (their group's checkpoint ends at the head).
+ * After an import, builds what the service derives from the log (decision 0090): the reactions' checkpoint at the
+ * head without running them, the jobs of UnfinishedWork, the Idempotency-Keys of the last 24 hours' debits
+ * (KeyBindingsFromLog), and the read models from the first event to the last.
  */
 export async function rebuildAfterImport(
   target: OpenedHistoryStore,

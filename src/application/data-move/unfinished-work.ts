@@ -21,26 +21,16 @@ const SUBMISSION_MAY_HAVE_RUN =
   'the history was moved in with data import: a submission run may have been under way when it was exported';
 
 /**
- * The work a history leaves undone, for a store that receives the history without the job queue that went
- * with it (`data import`). Fed every event in global order, it gives the jobs the service would have pending:
- * - a debit whose order was never submitted: its submission (the reaction's own job);
- * - a failure not yet refunded: the refund; a partner not yet granted its sandbox credit: the grant;
- * - an order submitted without a final answer and not held: a poll now, and its stuck-order check one
- *   STUCK_ORDER_AFTER_SECONDS from now (the downtime of the move does not count against the provider, and the
- *   poll answers first); a held order: a poll now, which goes on on the hold's own schedule.
- * Webhook deliveries are not in the log, so none is scheduled again (an operator can resend one).
- *
- * The job rows did not move, so the log cannot tell whether a run of a live order's submission was under way
- * (or had sent it and crashed before its append) when the history was exported: a live order with no provider
- * answer and not yet in doubt is put in doubt by its first job after the import (`inDoubtReason`), so it is
- * looked up and never sent as new. A sandbox order is submitted or polled as usual (no money leaves).
+ * The jobs a history leaves pending, for a store that receives it without its job queue (decision 0090); fed every
+ * event in global order. A live order with no answer and not yet in doubt is put in doubt by its first job
+ * (`inDoubtReason`): the log cannot tell whether a submission was under way, so it is looked up, never resent.
  */
 export class UnfinishedWork {
   private readonly unsubmitted = new Map<string, RecordedEvent<WalletDebited>>();
   private readonly unrefunded = new Map<string, RecordedEvent<TransactionFailed>>();
   private readonly ungranted = new Map<string, RecordedEvent<PartnerOnboarded>>();
   private readonly open = new Map<string, OpenOrder>();
-  /** Held orders, each still followed at its provider until its horizon (docs/decisions/0117-held-orders-followed.md). */
+  /** Held orders, each still followed at its provider until its horizon (decision 0117). */
   private readonly held = new Map<string, Environment>();
 
   constructor(

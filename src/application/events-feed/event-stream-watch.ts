@@ -42,17 +42,9 @@ export class TooManyStreams extends ServiceError {
 }
 
 /**
- * The open event streams of this process, checked together: once a second (at least), one read
- * gives the feed's latest position of every partner and environment with a stream open, and one
- * read the access of every key that has one — whatever the number of streams. A stream whose key
- * was revoked, regenerated or has expired, whose partner's live KYC was suspended, whose address
- * left the allowlist or whose partner has an access change pending is ended within that second,
- * with the reason; a check that cannot be made ends them all (fail closed). The others are told
- * what they may send: only what was in the feed before the check that passed, so no event that
- * reached the feed after a revocation was answered is ever sent.
- *
- * Open streams are counted per key and per partner and environment across all processes (leases
- * in the database); beyond the limits a new stream is refused with 429.
+ * The open event streams of this process, checked together once a second with one read of the feed and one of
+ * the keys' access: a stream that lost its access ends with the reason, and a failed check ends all (decisions
+ * 0069, 0079). Streams are counted per key and per partner across processes (leases, decision 0070).
  */
 @Injectable()
 export class EventStreamWatch implements OnApplicationShutdown {

@@ -1,6 +1,6 @@
 import { FeedPosition } from '../ports/partner-event-feed.port';
 
-/** `limit` of GET /events: default and maximum (docs/decisions/0068-events-feed.md). */
+/** `limit` of GET /events: default and maximum (decision 0068). */
 export const FEED_DEFAULT_LIMIT = 100;
 export const FEED_MAX_LIMIT = 500;
 

@@ -46,7 +46,6 @@ export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
         ? { available: balance.available, currency: balance.currency, updated_at: balance.updatedAt }
         : null;
     };
-    // Every environment, in the order of ENVIRONMENTS.
     const balances: PartnerResource['balances'] = {
       live: await balanceIn('live'),
       sandbox: await balanceIn('sandbox'),

@@ -7,7 +7,7 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
 
-/** How a held order is being followed at its provider (docs/decisions/0117-held-orders-followed.md). */
+/** How a held order is being followed at its provider (decision 0117). */
 export interface HeldOrderFollowUpResource {
   /** The provider's last recorded word on the order, and when it was given; null: it never answered. */
   last_word: string | null;

@@ -7,7 +7,7 @@ import { OrderLifecycle } from '../settlement/order-lifecycle';
 
 /**
  * Asks a held live order's provider about it at the moment an operator resolves it: a look-up, never a send
- * (docs/decisions/0118-resolution-asks-the-provider.md). Null when there is nothing to ask: a sandbox order,
+ * (decision 0118). Null when there is nothing to ask: a sandbox order,
  * or one that is not held (the resolution is then refused for that).
  */
 @Injectable()

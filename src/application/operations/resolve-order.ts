@@ -29,9 +29,9 @@ export class ResolveOrder extends Command<ResolvedOrderResource> {
     readonly operator: Actor,
     readonly role: OperatorRole,
     readonly overrides: {
-      /** Resolve even against what the provider's reports said of the order (docs/decisions/0116-resolution-against-reconciliation.md). */
+      /** Resolve even against what the provider's reports said of the order (decision 0116). */
       againstReconciliation?: boolean;
-      /** An owner resolves against the provider's answer (docs/decisions/0118-resolution-asks-the-provider.md). */
+      /** An owner resolves against the provider's answer (decision 0118). */
       againstProvider?: boolean;
     } = {},
   ) {
@@ -40,12 +40,9 @@ export class ResolveOrder extends Command<ResolvedOrderResource> {
 }
 
 /**
- * An operator settles or fails a held order; a failure is refunded once by the refund process. A
- * resolution that says the opposite of what reconciliation found in the provider's reports (failing
- * an order the provider reports paid, which would refund delivered money) is refused unless the
- * operator says it is meant (`againstReconciliation`), having checked with the provider. A live
- * order's provider is asked first, and a resolution its answer does not allow is refused unless an
- * owner overrides it (docs/decisions/0118-resolution-asks-the-provider.md).
+ * An operator settles or fails a held order (a failure is refunded once). One against what reconciliation found is
+ * refused unless `againstReconciliation`; a live order's provider is asked first, and a resolution its answer does
+ * not allow needs an owner's override (decisions 0116, 0118).
  */
 @CommandHandler(ResolveOrder)
 export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {

@@ -85,8 +85,7 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfoReso
           'provider_unavailable',
           `${biller.name} could not be asked for the bill at the moment; retry later`,
         );
-      // The spec's code for "nothing to pay": the same answer pay-bill gives a 0.00 bill
-      // (docs/decisions/0013-nothing-due-422.md).
+      // The spec's code for "nothing to pay", as pay-bill answers a 0.00 bill (decision 0013).
       if (error instanceof NoBillDueError)
         throw new ServiceError(
           'amount_out_of_range',

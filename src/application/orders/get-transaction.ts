@@ -17,11 +17,9 @@ export class GetTransaction extends Query<TransactionStatusResource> {
 }
 
 /**
- * The order as the orders read model shows it. An order placed a moment ago that the read model
- * does not show yet is read from the log, folded as the read model folds it (its debit, and its outcome and refund
- * when they are there already: a sandbox order answered in its debit's commit reads SUCCESS at once), so a GET
- * right after the POST finds it. Another partner's order, or the same partner's order in the other
- * environment, does not exist for the caller.
+ * The order as the orders read model shows it; one placed a moment ago that it does not show yet is folded from
+ * the log the same way, so a GET right after the POST finds it (decision 0021). Other partners' or environments'
+ * orders do not exist for the caller.
  */
 @QueryHandler(GetTransaction)
 export class GetTransactionHandler implements IQueryHandler<GetTransaction, TransactionStatusResource> {

@@ -20,10 +20,8 @@ interface Running {
 }
 
 /**
- * The one money-moving path shared by topups and bill payments. How the Idempotency-Key is held
- * while the debit is written is the key placement bound for the event store (KEY_PLACEMENT: in the
- * debit's own commit on the SQL stores, reserved around it on EventStoreDB); here, identical
- * requests of this process wait for the first one's answer, and a restricted key's refusals count.
+ * The one money-moving path of topups and bill payments. The key placement of the event store (KEY_PLACEMENT) holds
+ * the Idempotency-Key around the debit; here, identical requests of this process wait for the first one's answer.
  */
 @Injectable()
 export class OrderPlacement {

@@ -15,7 +15,7 @@ import { SandboxGrant } from './sandbox-grant';
 
 /**
  * A new partner, with its sandbox key shown this once to an owner; null to anyone else, since whoever holds the
- * sandbox key can claim the live one (docs/decisions/0128-sandbox-key-shown-to-owners.md).
+ * sandbox key can claim the live one (decision 0128).
  */
 export interface OnboardedPartnerResource {
   partner_id: string;

@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { activeScopedKeys, partnerDecider } from '../../domain/partner/partner.decider';
+import { partnerDecider } from '../../domain/partner/partner.decider';
+import { activeScopedKeys } from '../../domain/partner/scoped-key-creation';
 import { partnerStream } from '../../domain/partner/partner.events';
 import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
@@ -42,10 +43,8 @@ export class RegenerateApiKey extends Command<RegeneratedKey> {
 }
 
 /**
- * Issues a new key and revokes the old one in the same append: the old key stops working at once.
- * The environment's restricted keys are revoked in that append too (`main_key_regenerated`), unless
- * the caller asks to keep them: a regeneration answers a leaked main key, and whoever held it could
- * have made restricted keys of their own.
+ * Issues a new key and revokes the old one in one append. The environment's restricted keys go too unless the
+ * caller keeps them: whoever held a leaked main key could have made some (decision 0083).
  */
 @CommandHandler(RegenerateApiKey)
 export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey> {

@@ -2,10 +2,8 @@ import { Environment } from '../../domain/shared/environment';
 import { GlobalPosition } from './event-store.port';
 
 /**
- * Revocations (KYC suspension, key regeneration, an IP allowlist change) take effect through the
- * read models, which can lag the log (an open transaction holds every reader back). A fence makes
- * them fail closed meanwhile: until the read models have applied the revoking event, every key of
- * the partner in that environment is refused, by every process, since all read the same fence.
+ * Revocations take effect through read models that can lag the log; until they have applied the revoking event,
+ * a fence refuses every key of the partner in that environment, in every process (decision 0079).
  */
 export interface AccessFences {
   raise(fence: { partnerId: string; environment: Environment; position: GlobalPosition; at: Date }): Promise<void>;

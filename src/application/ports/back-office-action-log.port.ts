@@ -32,7 +32,7 @@ export interface RecordedBackOfficeAction extends BackOfficeAction {
 }
 
 /**
- * The append-only record of the operators' actions that are not events (docs/decisions/0115-back-office-actions-outside-the-log.md).
+ * The append-only record of the operators' actions that are not events (decision 0115).
  * Nothing updates or deletes a row; retention never touches it.
  */
 export interface BackOfficeActionLog {

@@ -6,11 +6,9 @@ import { HistoricalEvent } from './event-store.port';
  */
 export interface EventImport {
   /**
-   * Stores events as another store recorded them, in the order given, which becomes their global order: each at
-   * its own revision, which must be the next one of its stream (0 for a new stream), with its id and recorded time.
-   * Not for the service's own writes: it binds no Idempotency-Key and takes no expected revision. A revision out of
-   * turn throws WrongExpectedRevisionError, an id stored already DuplicateEventIdError, and nothing of the batch is
-   * stored where the store can commit it as one.
+   * Stores another store's events in the order given, each at the next revision of its stream, with its id and time;
+   * not for the service's own writes. Out-of-turn revisions and known ids throw, and nothing of the batch is stored
+   * where the store can commit it as one.
    */
   importEvents(events: readonly HistoricalEvent[]): Promise<void>;
 }

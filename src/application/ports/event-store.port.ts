@@ -168,12 +168,9 @@ export interface ReadAllOptions {
 }
 
 /**
- * The log: append, read a stream, read everything in global order, and hear of appends. Generic over the union
- * of the events it holds (`LogEvent` for the service's log): each adapter decodes what it reads at one point (an
- * `EventDecoder`), so readers switch on `type` and never cast. What some stores add beside it has a port of its
- * own, bound to the same adapter: Idempotency-Keys bound in the commit of the events (KeyBindingAppend, the SQL
- * stores), the correlation index (EventsByCorrelation), the log's head and counts (EventLogDiagnostics) and
- * moving a history in (EventImport).
+ * The log: append, read a stream or everything in global order, hear of appends. Each adapter decodes what it
+ * reads at one point (an `EventDecoder`), so readers switch on `type` and never cast; what some stores add has
+ * ports of its own (KeyBindingAppend, EventsByCorrelation, EventLogDiagnostics, EventImport).
  */
 export interface EventStore<Event extends DomainEvent = LogEvent> {
   /**
@@ -206,10 +203,8 @@ export interface EventStore<Event extends DomainEvent = LogEvent> {
   /** Committed events strictly after `after` (null: from the start), in global order, never skipping one. */
   readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent<Event>[]>;
   /**
-   * Wakes `listener` after appends, so that readers (projections, catch-up subscriptions) read on with `readAll`
-   * from their own checkpoint at once instead of at their next poll: after every append of this process, and,
-   * where the store can tell (EventStoreDB's `$all` subscription), after other processes' appends. A wake-up
-   * carries no event: the store keeps no position for anyone. Returns the unsubscribe.
+   * Wakes `listener` after appends (this process's, and others' where the store can tell) so readers read on from
+   * their checkpoint at once. A wake-up carries no event. Returns the unsubscribe.
    */
   subscribe(listener: () => void): () => void;
   close(): Promise<void>;

@@ -38,10 +38,8 @@ export interface IdempotencyStore {
   /** Stores the answer, only while the key is still bound to this order. */
   complete(scope: IdempotencyScope, orderId: string, response: StoredResponse): Promise<void>;
   /**
-   * Frees a key whose request moved no money, so the partner may retry it; only while it is
-   * bound to this order, unanswered, and still held under this lease. A request that outlived
-   * its lease must not free the key of the retry that took it over: that retry may debit the
-   * same order yet, and a freed key would let a third request debit a second one.
+   * Frees a key whose request moved no money, only while bound to this order, unanswered and under this lease: a
+   * request that outlived its lease must not free the key of the retry that took it over.
    */
   release(scope: IdempotencyScope, orderId: string, lease: string): Promise<void>;
   purgeExpired(now: Date): Promise<number>;

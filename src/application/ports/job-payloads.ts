@@ -64,7 +64,7 @@ export interface NotifyLowBalancePayload {
   threshold?: string;
 }
 
-/** One provider's reconciliation of one UTC day (docs/decisions/0123-scheduled-reconciliation.md). */
+/** One provider's reconciliation of one UTC day (decision 0123). */
 export interface ReconcileProviderPayload {
   provider: string;
   /** The UTC day judged (YYYY-MM-DD). */

@@ -3,11 +3,9 @@ import { RateLimitDecision } from './rate-limiter.port';
 import { ApiKeyAccess } from './read-models.port';
 
 /**
- * Looks a key up by its hash and, where the store can, counts the request against the key's
- * rate limit in the same round trip. A request is counted there only if the key passes every
- * check that needs no caller address (active, of the expected environment, partner known, KYC
- * approved for a live key) and its partner has no IP allowlist; otherwise `rateLimit` is null
- * and the caller counts it through the RateLimiter once its own checks have passed.
+ * Looks a key up by its hash and, where the store can, counts the request against its rate limit in the same
+ * round trip: only a key passing the address-free checks of a partner without an allowlist. Otherwise
+ * `rateLimit` is null and the caller counts it through the RateLimiter.
  */
 export interface KeyAdmission {
   lookUp(keyHash: string, environment: Environment, now: Date): Promise<KeyAdmitted>;

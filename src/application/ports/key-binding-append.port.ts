@@ -41,18 +41,14 @@ export interface OpenedStream<Event extends DomainEvent = LogEvent> {
 }
 
 /**
- * Appends that bind Idempotency-Keys in the commit of their events: offered by the stores whose key table shares
- * their database (the SQL stores), bound to the same adapter as the EventStore. Where it is bound, orders are
- * placed with their key bound in the debit's own commit; where it is not (EventStoreDB), the key is reserved and
- * answered around the append (application/orders/placement/).
+ * Appends that bind Idempotency-Keys in the commit of their events, offered by the SQL stores (their key table
+ * shares the database); where it is not bound (EventStoreDB), keys are reserved around the append.
  */
 export interface KeyBindingAppend<Event extends DomainEvent = LogEvent> {
   /**
-   * `append` at a known revision (or to a new stream) that also binds `keys`, as one write: the events and the
-   * keys, or nothing. A key bound already fails it with IdempotencyKeyTakenError (naming the keys taken); a stale
-   * revision with WrongExpectedRevisionError, and the keys stay free. Concurrent calls share statements as appends do.
-   * `opened`: new streams written in the same commit (none of them may exist yet); the result's position is the
-   * last event written, theirs included.
+   * `append` at a known revision that also binds `keys`, all or nothing: a key bound already fails it with
+   * IdempotencyKeyTakenError, a stale revision with WrongExpectedRevisionError. `opened`: new streams written in
+   * the same commit; the result's position is the last event written, theirs included.
    */
   appendBindingKeys<Appended extends Event>(
     streamId: string,

@@ -11,10 +11,8 @@ export interface ProviderOrder {
   product: OrderProduct;
   placedAt: string;
   /**
-   * True when an earlier submission of this order may have reached the provider (the order is in
-   * doubt, see `inDoubtSince`): an adapter looks the order up by its id, and sends it again only if
-   * its provider guarantees that a repeated identifier is never performed twice
-   * (docs/decisions/0040-resend-or-look-up.md).
+   * True when an earlier submission may have reached the provider: the adapter looks the order up, and resends it
+   * only if its provider never performs a repeated identifier twice (decision 0040).
    */
   resubmission?: boolean;
   /**
@@ -29,31 +27,16 @@ export interface ProviderOrder {
   route: RouteTarget | null;
 }
 
-/**
- * What a failure rests on (defined with the order's events, `domain/transaction`). Only some of
- * these may refund an order an earlier attempt of which may have reached the provider
- * (docs/decisions/0039-unknown-outcome-provider-word.md):
- * - `not_sent`: this attempt was not sent (our own pre-check: no route, the float, the currency);
- * - `refused`: the provider refused this attempt before taking any money; it says nothing of an
- *   earlier attempt of the same order;
- * - `provider_record`: the provider's own record of the order's identifier says it failed or was
- *   refunded;
- * - `absence_confirmed`: the provider's look-up window has passed and its report shows no
- *   transaction under the order's identifier.
- */
+/** What a failure rests on (defined with the order's events, `domain/transaction`; decision 0039). */
 export type { FailureBasis };
 
 /** A final answer: the order succeeded, or failed on the ground given. */
 export type FinalProviderOutcome = Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>;
 
 /**
- * What an upstream provider says about an order. `pending` with a poll delay asks to be asked
- * again later. `unknown`: the provider answered, but nothing it said decides the order or shows
- * that it holds it (a look-up found no transaction under the order's identifier yet, its horizon
- * not passed); asked again after `retryAfterMs` (null: the caller's default). A submission
- * that ends `unknown` puts the order in doubt, as one that throws does. `mismatch`: the provider
- * reports a success that is not the order as placed (another identifier, amount or currency): the
- * order is held at once and finance gets a finding (docs/decisions/0119-successes-checked-against-the-order.md).
+ * What a provider says about an order. `unknown`: nothing decides the order or shows the provider holds it; asked
+ * again after `retryAfterMs` (null: the caller's default), and a submission ending so puts the order in doubt.
+ * `mismatch`: a success that is not the order as placed; the order is held and finance gets a finding (decision 0119).
  */
 export type ProviderOutcome =
   | { status: 'succeeded'; operatorRef: string }
@@ -102,16 +85,14 @@ export interface ProviderGateway {
    */
   fetchBill(request: BillQuery, now: Date, signal?: AbortSignal): Promise<OutstandingBill | null>;
   /**
-   * The final answer this provider gives the order without being asked, when it is fixed in advance (the
-   * sandbox's instant outcomes); null, or no such method, when the order has to be submitted. Where the store
-   * writes an order's own stream in its debit's commit, such an order is placed with its answer recorded and is
-   * never submitted (docs/decisions/0112-sandbox-answered-at-placement.md).
+   * The final answer this provider gives without being asked, when fixed in advance (the sandbox's instant
+   * outcomes); null or absent when the order has to be submitted (decision 0112).
    */
   answerWithoutCall?(order: ProviderOrder): FinalProviderOutcome | null;
   /**
    * The provider's documented horizon for a product: how long after an order's placement it may still give
    * its final word. A held order is asked about until then, and no absence is confirmed before it
-   * (docs/decisions/0117-held-orders-followed.md). Absent: 0 (a held order is not asked about again).
+   * (decision 0117). Absent: 0 (a held order is not asked about again).
    */
   deliveryHorizonMs?(kind: OrderProduct['kind']): number;
 }
@@ -145,7 +126,7 @@ export class ProviderNotSentError extends ProviderUnavailableError {
 
 /**
  * Why bills of a biller cannot be fetched, as the partner may be told: the biller charges a customer
- * convenience fee this service cannot show or collect (docs/decisions/0122-setu-convenience-fee.md), or any
+ * convenience fee this service cannot show or collect (decision 0122), or any
  * other reason of the provider's (the message, for the log only).
  */
 export type BillFetchRefusal = 'convenience_fee' | 'not_fetchable';

@@ -2,7 +2,6 @@ import { FindingKind } from '../../domain/reconciliation/reconciliation';
 
 /** What started a run: the daily schedule, a day judged again while it had orders in doubt, or an operator. */
 export type ReconciliationTrigger = 'scheduled' | 'in_doubt' | 'operator';
-export const RECONCILIATION_TRIGGERS: readonly ReconciliationTrigger[] = ['scheduled', 'in_doubt', 'operator'];
 
 export type MismatchKind = Exclude<FindingKind, 'matched'>;
 
@@ -52,7 +51,7 @@ export interface RecordedReconciliationRun extends ReconciliationRun {
 }
 
 /**
- * The summaries of reconciliation runs (docs/decisions/0123-scheduled-reconciliation.md): rows beside
+ * The summaries of reconciliation runs (decision 0123): rows beside
  * the log, inserted when a run ends, never changed; the findings themselves are events of the log.
  */
 export interface ReconciliationRuns {

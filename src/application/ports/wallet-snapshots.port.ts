@@ -17,10 +17,8 @@ export interface WalletSnapshot {
 }
 
 /**
- * A keyed MAC (under a key derived from the server secret) over a snapshot's whole text. What a
- * snapshot holds and the log cannot vouch for — the restricted keys' spends of the last 24 hours —
- * is trusted only with the seal this service put on it: a row changed in the database does not
- * verify, and the wallet is folded from its log.
+ * A keyed MAC over a snapshot's whole text: what the log cannot vouch for (the restricted keys' spends of the
+ * last 24 hours) is trusted only under this service's seal (decision 0092).
  */
 export interface SnapshotSeal {
   seal(text: string): string;

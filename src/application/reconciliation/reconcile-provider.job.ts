@@ -10,11 +10,9 @@ import { ReconciliationSchedule } from './reconciliation-schedule';
 import { RunLog } from './run-log';
 
 /**
- * A provider's day reconciled by itself (docs/decisions/0123-scheduled-reconciliation.md). The run of
- * the day that just ended first schedules the next day's run and the earlier days still in doubt,
- * then judges its day. A run that fails (the report could not be read) is recorded, logged and
- * thrown: the queue runs it again later. Findings are recorded once by their ids, so a second run
- * of the same day records nothing more.
+ * A provider's day reconciled by itself (decision 0123): the run first schedules the next day's and the earlier
+ * days still in doubt, then judges its day. A failed run is recorded and thrown for the queue to retry; findings
+ * are recorded once by their ids.
  */
 @Injectable()
 export class ReconcileProviderJob implements JobHandler<'reconcile-provider'> {

@@ -20,10 +20,8 @@ export class ReconcileProvider extends Command<ReconciliationReport> {
 }
 
 /**
- * An operator's reconciliation of one UTC day (POST; docs/operations.md, "Daily reconciliation"):
- * every mismatch of a day that has ended is recorded as a ReconciliationMismatchFound event
- * correlated with the order, so `audit order` shows it, and the run is recorded beside the log.
- * Running the day again records only what was not found before. A refused request is no run.
+ * An operator's reconciliation of one ended UTC day: each mismatch is a ReconciliationMismatchFound event
+ * correlated with the order, and the run is recorded beside the log; a rerun records only what is new.
  */
 @CommandHandler(ReconcileProvider)
 export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvider, ReconciliationReport> {

@@ -22,7 +22,7 @@ export const judgedAgainJobId = (provider: string, date: string, runDate: string
   `${JOB_KINDS.reconcileProvider}:${provider}:${date}:again:${runDate}`;
 
 /**
- * When reconciliation runs by itself (docs/decisions/0123-scheduled-reconciliation.md): each
+ * When reconciliation runs by itself (decision 0123): each
  * provider's UTC day at RECONCILIATION_AT in its report zone once the day is over, as a durable job
  * with an id of its own per provider and day, so every process may schedule it and it runs once.
  */

@@ -25,7 +25,7 @@ export interface RunContext {
 }
 
 /**
- * What a reconciliation run leaves behind (docs/decisions/0123-scheduled-reconciliation.md): the
+ * What a reconciliation run leaves behind (decision 0123): the
  * findings of a day that is over, each once (FindingRecorder), the run's summary in
  * `reconciliation_runs`, a count of its end for Prometheus, and a line in the service log.
  */

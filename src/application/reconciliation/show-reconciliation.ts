@@ -18,7 +18,7 @@ export class ShowReconciliation extends Query<ReconciliationRunResource> {
 /**
  * The latest recorded reconciliation run of a provider's UTC day (GET): a pure read of what the
  * schedule or an operator's POST stored. It asks the provider nothing and writes nothing
- * (docs/decisions/0133-reconciliation-read-is-stored.md); a day never run is 404.
+ * (decision 0133); a day never run is 404.
  */
 @QueryHandler(ShowReconciliation)
 export class ShowReconciliationHandler implements IQueryHandler<ShowReconciliation, ReconciliationRunResource> {

@@ -12,12 +12,8 @@ import { OrderProduct } from '../../domain/wallet/order-product';
 import { ProviderBreakers } from './provider-breakers';
 
 /**
- * A live provider behind its circuit breaker. A call the breaker refuses is not sent and fails
- * as ProviderNotSentError: the order stays as it is (not in doubt because of it) and the job
- * tries again later. Any answer counts as the provider being up; a
- * ProviderUnavailableError (timeout, 5xx, network error: the adapter's unknown outcomes) counts
- * against it; any other error (a bill fetch the provider does not offer, a bug) proves nothing
- * either way.
+ * A live provider behind its circuit breaker (decision 0056). A refused call fails as ProviderNotSentError (the job
+ * retries later); any answer counts for the provider, a ProviderUnavailableError against it, other errors neither.
  */
 export class BreakerGuardedGateway implements ProviderGateway {
   constructor(

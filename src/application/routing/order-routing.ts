@@ -9,10 +9,8 @@ import { ProviderBreakers } from './provider-breakers';
 import { RouteBook } from './route-book';
 
 /**
- * Which provider serves an order. The sandbox always uses the sandbox provider. In live, the
- * product's route names the provider and its upstream id: an order is taken only if it has a
- * route, the route's provider is configured and its circuit breaker lets orders through, and the
- * route is then fixed in the order, so every submission and poll of it goes to the same place.
+ * Which provider serves an order: the sandbox's in sandbox; in live the product's route, if its provider is
+ * configured and its breaker lets orders through. The route is then fixed in the order (decision 0054).
  */
 @Injectable()
 export class OrderRouting {
@@ -27,8 +25,7 @@ export class OrderRouting {
 
   /**
    * The route a new order takes (null in the sandbox), or 503 provider_unavailable before anything is
-   * debited. The partner's detail names no provider and no breaker state; the log has them
-   * (docs/decisions/0130-neutral-provider-errors.md).
+   * debited. The partner's detail names no provider and no breaker state; the log has them (decision 0130).
    */
   async routeForNewOrder(environment: Environment, product: ProductRef): Promise<RouteTarget | null> {
     if (environment === 'sandbox') return null;

@@ -24,7 +24,7 @@ export interface BreakerView {
 
 /**
  * One circuit breaker per live provider, in this process: each process learns on its own that a
- * provider stopped answering, from its own calls (docs/decisions/0056-circuit-breaker.md).
+ * provider stopped answering, from its own calls (decision 0056).
  */
 @Injectable()
 export class ProviderBreakers {

@@ -74,7 +74,7 @@ export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChange
     };
   }
 
-  /** The provider's own objection to the entry, if it has one (docs/decisions/0122-setu-convenience-fee.md). */
+  /** The provider's own objection to the entry, if it has one (decision 0122). */
   private async checkUpstream({ product, target }: RouteAssignment): Promise<void> {
     const source = this.backOffices.catalogOf(target.provider);
     if (!source?.refusalOf) return;

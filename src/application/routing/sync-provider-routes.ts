@@ -24,10 +24,8 @@ export class SyncProviderRoutes extends Command<SyncResult> {
 }
 
 /**
- * Reads the provider's operator and biller catalogs for our corridors' countries and proposes a
- * route for each of our active products by country and name; with `apply`, records the proposed
- * routes (as `sync`, with the operator who asked). Ambiguous and unmatched products are left for
- * `route set`; a product routed to another provider is never taken from it.
+ * Proposes a route for each active product from the provider's catalogs, by country and name; `apply` records them
+ * (decision 0055). Ambiguous and unmatched products are left for `route set`; another provider's are never taken.
  */
 @CommandHandler(SyncProviderRoutes)
 export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRoutes, SyncResult> {

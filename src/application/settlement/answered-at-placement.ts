@@ -10,7 +10,8 @@ import { envelope, metadata } from '../shared/event-envelope';
 import { EventMetadata } from '../ports/event-store.port';
 import { deterministicEventId } from '../shared/event-ids';
 import { initiationOfDebit } from './initiation-of-debit';
-import { eventIdParts, outcomeCommand } from './order-lifecycle';
+import { eventIdParts } from './order-event-ids';
+import { outcomeCommand } from './provider-answer-commands';
 
 type PlacedBy = { partnerId: string; environment: Environment };
 
@@ -31,8 +32,7 @@ export function answeredAtPlacementMetadata(orderId: string, placedBy: PlacedBy,
 
 /**
  * The order's own stream as its submission would have written it (its initiation and the provider's answer, with
- * the same deterministic ids), for an order whose answer is known at placement: opened in the debit's commit
- * (docs/decisions/0112-sandbox-answered-at-placement.md).
+ * the same deterministic ids), for an order answered at placement: opened in the debit's commit (decision 0112).
  */
 export function orderStreamAnsweredAtPlacement(
   debited: WalletDebited,

@@ -8,7 +8,7 @@ import { JOB_KINDS } from '../shared/job-kinds';
 const AT_MOST = 10_000;
 
 /**
- * Orders held before held orders were followed (docs/decisions/0117-held-orders-followed.md) had no look-up
+ * Orders held before held orders were followed (decision 0117) had no look-up
  * left: each gets one now, which then goes on on the hold's own schedule until the provider's horizon. The job
  * id is fixed per order, so several processes starting together schedule it once.
  */

@@ -7,8 +7,7 @@ import { OrderLifecycle } from './order-lifecycle';
 
 /**
  * An order with no final outcome after the configured age is held (DISPUTED) for an operator; no refund. A hold
- * means "a person should look", not "stop asking": the order's provider is asked about it until its horizon
- * (docs/decisions/0117-held-orders-followed.md).
+ * means "a person should look", not "stop asking": its provider is asked until its horizon (decision 0117).
  */
 @Injectable()
 export class HoldStuckOrderJob implements JobHandler<'hold-stuck-order'> {

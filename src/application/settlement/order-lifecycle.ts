@@ -6,22 +6,22 @@ import { transactionDecider, TransactionCommand, TransactionState } from '../../
 import { TransactionEvent, TransactionInitiated, transactionStream } from '../../domain/transaction/transaction.events';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { GlobalPosition } from '../ports/event-store.port';
-import { ProviderNotSentError, ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
 import { JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
 import { DeciderRunner, KnownState } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { nextHeldLookUp } from '../../domain/transaction/held-follow-up';
-import { Finding } from '../../domain/reconciliation/reconciliation';
 import { OrderRouting } from '../routing/order-routing';
 import { FindingRecorder } from '../reconciliation/finding-recorder';
+import { ProviderCall, askedAs, outcomeCommand, unansweredCommand } from './provider-answer-commands';
+import { eventIdParts } from './order-event-ids';
+import { lateAnswerWarnings } from './late-answer-warnings';
+import { mismatchFindings } from './mismatch-findings';
 
 /** When an order that may have reached its provider is looked up again after an answer that decided nothing. */
-export const LOOK_AGAIN_AFTER_MS = 30_000;
-
-/** Which call gave an answer: a submission (an attempt to place the order) or a look-up. */
-export type ProviderCall = 'submit' | 'poll';
+const LOOK_AGAIN_AFTER_MS = 30_000;
 
 export interface LifecycleApplied {
   ok: true;
@@ -124,8 +124,7 @@ export class OrderLifecycle {
     const result = await this.expectOk(
       this.apply(
         order.orderId,
-        // A submission of an order already in doubt is, for an adapter that never repeats one, a look-up.
-        outcomeCommand(outcome, call === 'submit' && known?.state.providerMayHaveIt !== true ? 'submit' : 'poll', at),
+        outcomeCommand(outcome, askedAs(call, known?.state), at),
         systemActor('settlement'),
         known,
       ),
@@ -147,8 +146,7 @@ export class OrderLifecycle {
     known?: KnownState<TransactionState>,
   ): Promise<void> {
     const at = this.clock.now();
-    // A submission of an order already in doubt is, for an adapter that never repeats one, a look-up.
-    const asked = call === 'submit' && known?.state.providerMayHaveIt !== true ? 'submit' : 'poll';
+    const asked = askedAs(call, known?.state);
     await this.expectOk(
       this.apply(orderId, unansweredCommand(error, asked, attempt, at), systemActor('settlement'), known),
     );
@@ -182,54 +180,14 @@ export class OrderLifecycle {
       eventId: (event: TransactionEvent) => deterministicEventId(orderId, ...eventIdParts(event)),
     });
     if (result.ok) {
-      this.warnOfLateAnswers(result.events, result.state);
-      await this.recordMismatchFindings(result.events, result.state);
+      for (const warning of lateAnswerWarnings(result.events, result.state)) this.logger.warn(warning);
+      for (const { provider, day, finding } of mismatchFindings(result.events, result.state)) {
+        await this.findings.record(provider, day, [finding], systemActor('settlement'), this.clock.now());
+      }
     }
     return result.ok
       ? { ok: true, state: result.state, revision: result.revision, position: result.position, events: result.events }
       : result;
-  }
-
-  /** A provider answer after an outcome changes no status: finance has to act on it. A held order it ends is told. */
-  private warnOfLateAnswers(events: readonly TransactionEvent[], state: TransactionState): void {
-    for (const event of events) {
-      if (
-        (event.type === 'TransactionSettled' || event.type === 'TransactionFailed') &&
-        !event.data.resolvedBy &&
-        state.heldAt
-      ) {
-        this.logger.warn(
-          `order ${event.data.orderId}: held since ${state.heldAt}, ended by the provider's word: ${event.type === 'TransactionSettled' ? 'succeeded' : `failed (${event.data.reason}), refunded`}`,
-        );
-      }
-      if (event.type === 'TransactionSuccessMismatched') {
-        const { orderId, reason } = event.data;
-        this.logger.warn(
-          `order ${orderId}: held, the provider's success does not match it: ${reason}; finance has a finding`,
-        );
-      }
-      if (event.type === 'TransactionFailureWithheld') {
-        const { orderId, reason } = event.data;
-        this.logger.warn(
-          `order ${orderId}: not failed on "${reason}": an earlier attempt may have reached the provider, so only its record of the order (or its confirmed absence) may fail it`,
-        );
-      }
-      if (event.type === 'ProviderAnsweredAfterHold') {
-        const { orderId, outcome, answeredAt } = event.data;
-        this.logger.warn(
-          `order ${orderId}: the provider answered ${outcome} at ${answeredAt}, after the order was held; resolve it accordingly`,
-        );
-      }
-      if (event.type === 'ProviderAnsweredAfterOutcome') {
-        const { orderId, outcome, answeredAt, recordedStatus, contradicts } = event.data;
-        const verdict = contradicts
-          ? 'contradicting the recorded outcome: finance must reconcile it'
-          : 'after a manual resolution, which it confirms';
-        this.logger.warn(
-          `order ${orderId}: the provider answered ${outcome} at ${answeredAt} although the order is ${recordedStatus}, ${verdict}`,
-        );
-      }
-    }
   }
 
   /**
@@ -265,7 +223,7 @@ export class OrderLifecycle {
 
   /**
    * Schedules a held order's next look-up, until its provider's horizon for the product
-   * (docs/decisions/0117-held-orders-followed.md). The time is fixed by the hold, so every path that
+   * (decision 0117). The time is fixed by the hold, so every path that
    * schedules it schedules the same job.
    */
   async followHeld(orderId: string, state: TransactionState | null, at: Date = this.clock.now()): Promise<Date | null> {
@@ -299,107 +257,11 @@ export class OrderLifecycle {
     });
   }
 
-  /** A success that does not match its order is a finding for finance at once, beside the hold. */
-  private async recordMismatchFindings(events: readonly TransactionEvent[], state: TransactionState): Promise<void> {
-    const order = state.order;
-    const provider = order?.route?.provider;
-    if (!order || !provider) return;
-    for (const event of events) {
-      if (event.type !== 'TransactionSuccessMismatched') continue;
-      const { transactionId, amount, currency, reason } = event.data;
-      // Filed under the day the provider dates its transaction, as that day's reconciliation would file it.
-      const at = event.data.upstreamAt ?? event.data.at;
-      const finding: Finding = {
-        kind: 'amount_mismatch',
-        orderId: order.orderId,
-        partnerId: order.partnerId,
-        upstream: { customIdentifier: order.orderId, transactionId, status: 'succeeded', amount, currency, at },
-        ours: {
-          orderId: order.orderId,
-          partnerId: order.partnerId,
-          status: 'DISPUTED',
-          amount: order.amount,
-          currency: order.currency,
-          placedAt: order.placedAt,
-          operatorRef: null,
-        },
-        detail: `the provider's success does not match the order: ${reason}`,
-      };
-      await this.findings.record(provider, at.slice(0, 10), [finding], systemActor('settlement'), this.clock.now());
-    }
-  }
-
   /** The result, or null when another path already gave the order its final outcome (nothing more to do). */
   private async expectOk(pending: Promise<LifecycleResult>): Promise<LifecycleApplied | null> {
     const result = await pending;
     if (result.ok) return result;
     if (result.error.code !== 'invalid_state') throw new Error(result.error.detail);
     return null;
-  }
-}
-
-/**
- * The command that records a provider's answer to a submission (an attempt that may have placed
- * the order) or a look-up. An unknown answer to the first puts the order in doubt; to the second
- * it is evidence.
- */
-export function outcomeCommand(outcome: ProviderOutcome, call: ProviderCall, at: Date): TransactionCommand {
-  switch (outcome.status) {
-    case 'succeeded':
-      return { type: 'SettleTransaction', operatorRef: outcome.operatorRef, at: at.toISOString() };
-    case 'failed':
-      return { type: 'FailTransaction', reason: outcome.reason, basis: outcome.basis, at: at.toISOString() };
-    case 'pending':
-      return { type: 'RecordSubmission', providerReference: outcome.providerReference, at: at.toISOString() };
-    case 'unknown':
-      return call === 'submit'
-        ? { type: 'RecordAttemptInDoubt', reason: outcome.reason, at: at.toISOString() }
-        : { type: 'RecordLookUp', result: outcome.reason, at: at.toISOString() };
-    case 'mismatch': {
-      const { transactionId, amount, currency } = outcome.upstream;
-      return {
-        type: 'HoldOnMismatch',
-        mismatch: {
-          reason: outcome.reason,
-          operatorRef: outcome.operatorRef,
-          transactionId,
-          amount,
-          currency,
-          at: at.toISOString(),
-          upstreamAt: outcome.upstream.at,
-        },
-      };
-    }
-  }
-}
-
-/** The command that records a call without a usable answer. */
-function unansweredCommand(error: unknown, call: ProviderCall, attempt: number, at: Date): TransactionCommand {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (call === 'poll') return { type: 'RecordLookUp', result: `no answer: ${reason}`, at: at.toISOString() };
-  return error instanceof ProviderNotSentError
-    ? { type: 'RecordAttemptNotSent', attempt, reason, at: at.toISOString() }
-    : { type: 'RecordAttemptInDoubt', reason, at: at.toISOString() };
-}
-
-/**
- * What an event's id is derived from: an order has one outcome and one of each step, and the
- * evidence of its attempts and look-ups is one event per attempt (by run number) or moment.
- */
-export function eventIdParts(event: TransactionEvent): string[] {
-  switch (event.type) {
-    case 'TransactionSettled':
-    case 'TransactionFailed':
-      return ['outcome'];
-    case 'TransactionAttemptNotSent':
-      return [event.type, String(event.data.attempt)];
-    case 'TransactionAttemptInDoubt':
-    case 'TransactionLookedUp':
-    case 'TransactionFailureWithheld':
-      return [event.type, event.data.at];
-    case 'TransactionSuccessMismatched':
-      return [event.type];
-    default:
-      return [event.type];
   }
 }

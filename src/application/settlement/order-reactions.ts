@@ -12,11 +12,8 @@ import { initiationOfDebit } from './initiation-of-debit';
 type OrderReactionEvent = WalletDebited | TransactionFailed | PartnerOnboarded;
 
 /**
- * What the log asks to be done next:
- * - a debit submits the order upstream (submission arms the stuck-order check if the order may need it),
- *   unless the order's answer was written with it (the sandbox's instant outcomes);
- * - an explicit failure refunds the wallet;
- * - a new partner gets the sandbox starting credit (if the onboarding request did not finish it).
+ * What the log asks to be done next: a debit submits its order (unless its answer was written with it), an
+ * explicit failure refunds the wallet, a new partner gets the sandbox starting credit.
  */
 export function orderReactions(): Reaction<OrderReactionEvent> {
   return {

@@ -9,10 +9,8 @@ import { OrderLifecycle } from './order-lifecycle';
 import { isOpen, isUndecided } from '../../domain/transaction/transaction.decider';
 
 /**
- * Settlement, step 2: asks the provider again about an order it left open (pending, or nothing
- * known yet), or about a held one until its provider's horizon (docs/decisions/0117-held-orders-followed.md).
- * A look-up never sends the order; one of a held order, or of an order the provider may have, that finds
- * nothing, or gets no answer, is kept as evidence.
+ * Settlement, step 2: asks the provider again about an order it left open, or about a held one until its
+ * provider's horizon (decision 0117). A look-up never sends the order.
  */
 @Injectable()
 export class PollOrderJob implements JobHandler<'poll-order'> {

@@ -15,24 +15,15 @@ const stillOpen = (state: TransactionState | null): boolean => state !== null &&
 
 /**
  * Not yet at the provider, as far as the log knows: every attempt provably sent nothing (a 429, an open breaker).
- * Such an order is still sent when held: a hold asks a person to look, and a rate limit is no reason to stop
- * (docs/decisions/0117-held-orders-followed.md).
+ * Such an order is still sent when held: a hold asks a person to look, not to stop (decision 0117).
  */
 const neverSent = (state: TransactionState): boolean =>
   !state.providerMayHaveIt && (state.status === 'INITIATED' || state.status === 'DISPUTED');
 
 /**
- * Settlement, step 1: submits the order from its debit upstream and opens the order's stream
- * with the answer (docs/decisions/0036-submission-provider-first.md).
- * The stuck-order check is armed only for an order that may need it: one the provider left
- * open (pending, or nothing known yet), one whose submission failed, or one whose submission is
- * tried again (a provider that stays down or never answers must still get the order held). An
- * order with a final answer at once never gets one.
- *
- * An attempt that may have reached the provider without anything telling how it ended puts the
- * order in doubt (docs/decisions/0039-unknown-outcome-provider-word.md): a submission that failed
- * without saying that nothing was sent, or a retried
- * run whose predecessor did not record that it sent nothing.
+ * Settlement, step 1: submits the order upstream and opens its stream with the answer (decision 0036). The
+ * stuck-order check is armed for every order without a final answer at once; an attempt that may have reached
+ * the provider unrecorded puts the order in doubt (decision 0039).
  */
 @Injectable()
 export class SubmitOrderJob implements JobHandler<'submit-order'> {
@@ -74,10 +65,8 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
   }
 
   /**
-   * The first run: the order is new, so it goes to the provider first and its initiation and the
-   * answer are stored in one append. A crash before that append leaves nothing stored, and the
-   * retried run treats the order as in doubt. If the provider call fails, the initiation is stored
-   * with what the failure means (in doubt, or not sent), so that the order can be held.
+   * The first run: provider first, then the initiation and the answer in one append; a crash in between leaves
+   * nothing, and the retried run treats the order as in doubt.
    */
   private async submitNew(payload: SubmitOrderPayload): Promise<TransactionState> {
     const order = providerOrderOf(payload);
@@ -92,11 +81,8 @@ export class SubmitOrderJob implements JobHandler<'submit-order'> {
   }
 
   /**
-   * A retried run: the order's stream tells whether it is settled, was acknowledged by the
-   * provider (then it is looked up), or is still to be submitted. Unless the run before this one
-   * recorded that it sent nothing, it may have reached the provider: the order is put in doubt
-   * before the provider is asked again, and the adapter then looks it up rather than sending it
-   * again (unless its provider makes a repeat harmless).
+   * A retried run: unless the run before recorded that it sent nothing, the order is put in doubt before the
+   * provider is asked again, so the adapter looks it up rather than resending it.
    */
   private async submitAgain(payload: SubmitOrderPayload, attempt: number): Promise<TransactionState | null> {
     const { orderId, environment } = payload;

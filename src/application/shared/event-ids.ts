@@ -4,12 +4,8 @@ import { createHash } from 'node:crypto';
 const NAMESPACE = Buffer.from('6f1c2d8e4b7a5c3e9d102a6b8e4f7c21', 'hex');
 
 /**
- * The id of an event that a retry or a second process may try to append again: derived
- * from what it is about, so the store keeps only the first.
- *
- * A name-based UUID, version 5 (RFC 9562: SHA-1 of the namespace and the name's UTF-8 bytes),
- * the same ids the `uuid` package's `v5` gives; computed on a Buffer because that package
- * builds an array of numbers per character of the name, one of the larger allocations per topup.
+ * The id of an event a retry or a second process may append again, derived from what it is about. A UUID v5
+ * (RFC 9562), as `uuid`'s `v5` gives, computed on a Buffer to save that package's per-character allocations.
  */
 export const deterministicEventId = (...parts: string[]): string => {
   const hash = createHash('sha1').update(NAMESPACE).update(parts.join('|'), 'utf8').digest();

@@ -2,7 +2,7 @@ import { DomainError } from '../../domain/shared/domain-error';
 
 /**
  * Every refusal the service can give, by code. The partner-facing codes are the
- * interface specification's; the others are in docs/decisions/0087-errors-outside-the-spec-table.md.
+ * interface specification's; the others are in decision 0087.
  */
 export type ErrorCode =
   | DomainError['code']

@@ -59,12 +59,9 @@ const MAX_BATCH = 256;
 const MAX_ATTEMPTS = 20;
 
 /**
- * Runs wallet commands one wallet at a time within this process, so a hot wallet sees
- * no optimistic-concurrency storm: commands that queue up while an append is in flight
- * are decided together and written in one append. The wallet state is cached with its
- * revision, so a debit costs the same however long the wallet's history is; another
- * process's write shows up as a revision conflict, after which only the new events are read.
- * A wallet not yet cached is loaded from its latest snapshot and the events after it.
+ * Runs wallet commands one wallet at a time in this process: commands queued behind an append are decided and
+ * written together. The state is cached with its revision; another process's write shows as a revision conflict,
+ * after which only the new events are read.
  */
 export class WalletCommandProcessor {
   private readonly lanes = new Map<string, WalletLane>();

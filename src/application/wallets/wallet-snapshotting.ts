@@ -23,16 +23,9 @@ export interface LoadedWallet extends FoldedWallet {
 }
 
 /**
- * Loads wallets that a process has not folded yet from their latest snapshot and the events after it,
- * and takes snapshots as they grow. The snapshot is a cache of the log: one that does not fit it
- * exactly (another fold version, an unreadable state, no event at its revision, another event there,
- * or a balance that is not the one that event recorded) is ignored and the whole stream is folded.
- * What the log cannot vouch for at the snapshot's revision — the restricted keys' spends of the last
- * 24 hours, which decide their daily caps — is trusted only under the seal this service put on the
- * whole row (stream, revision, event id, fold version, state): a row changed in the database is
- * ignored the same way. So a snapshot can make a load shorter; it cannot change a decision.
- * Snapshots are written off the request path; a failure to read or write one is logged, never
- * passed on to the command.
+ * Loads wallets from their latest snapshot and the events after it, and takes snapshots off the request path. A
+ * snapshot that does not fit the log exactly, or whose seal fails, is ignored and the stream folded whole, so it
+ * can shorten a load but never change a decision (decisions 0091, 0092, 0093).
  */
 export class WalletSnapshotting {
   private readonly logger = new Logger('WalletSnapshots');

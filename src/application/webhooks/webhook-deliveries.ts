@@ -126,10 +126,8 @@ export class ResendWebhook extends Command<WebhookResendResource> {
 }
 
 /**
- * A re-send (an operator's, or the partner's own): one more attempt, now, to the partner's current
- * URL and secret. Asking again before that attempt has run schedules nothing more (the job id is
- * the delivery's next attempt number). An operator's re-send is recorded in the back-office action
- * log once scheduled (`audit operator`).
+ * A re-send: one more attempt now, to the partner's current URL and secret; asking again before it ran schedules
+ * nothing more. An operator's re-send is recorded in the back-office action log.
  */
 @CommandHandler(ResendWebhook)
 export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {

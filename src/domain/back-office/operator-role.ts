@@ -5,9 +5,6 @@
 export const OPERATOR_ROLES = ['owner', 'operator', 'finance', 'engineer'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
-export const isOperatorRole = (value: unknown): value is OperatorRole =>
-  typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);
-
 export const PERMISSIONS = [
   /** Every read: partners, orders, deliveries, audits and exports, reports, verify, projections, jobs, routes, metrics. */
   'read',

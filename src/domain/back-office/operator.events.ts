@@ -1,5 +1,5 @@
 import { OperatorRole } from './operator-role';
-import { EventStream, EventTypeTable, typesOf } from '../shared/event-types';
+import { EventStream, EventTypeTable } from '../shared/event-types';
 
 /** Only the keyed hash of the token is recorded; the token itself is shown once and forgotten. */
 export type OperatorCreated = {
@@ -32,7 +32,6 @@ export const OPERATOR_EVENTS: EventTypeTable<OperatorEvent> = {
   OperatorRevoked: true,
   OperatorTokenRehashed: true,
 };
-export const OPERATOR_EVENT_TYPES: ReadonlySet<string> = typesOf(OPERATOR_EVENTS);
 
 /** Every back-office operator in one stream: a few dozen people, read whole and kept folded. */
 export const OPERATORS_STREAM_ID = 'back-office-operators';

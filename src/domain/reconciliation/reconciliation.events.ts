@@ -1,5 +1,5 @@
 import { FindingKind, OwnOrder, UpstreamTransaction } from './reconciliation';
-import { EventStream, EventTypeTable, typesOf } from '../shared/event-types';
+import { EventTypeTable, typesOf } from '../shared/event-types';
 
 /** A difference between a provider's report and our orders, found by a reconciliation of one UTC day. */
 export type ReconciliationMismatchFound = {
@@ -23,8 +23,3 @@ export const RECONCILIATION_EVENT_TYPES: ReadonlySet<string> = typesOf(RECONCILI
 
 /** One stream per provider and day: running the day again records only what it had not found before. */
 export const reconciliationStreamId = (provider: string, date: string): string => `reconciliation-${provider}-${date}`;
-
-export const reconciliationStream = (provider: string, date: string): EventStream<ReconciliationEvent> => ({
-  id: reconciliationStreamId(provider, date),
-  holds: RECONCILIATION_EVENTS,
-});

@@ -66,15 +66,9 @@ function sameAmount(upstream: UpstreamTransaction, ours: OwnOrder): boolean {
 }
 
 /**
- * Matches a provider's transactions with our orders by the identifier we sent (our order id).
- *
- * Both sides are read a day wider on each side than the day reconciled, so an order placed just
- * before midnight and dated upstream just after is found, not reported missing: each provider
- * transaction dated in the day is judged (matched, amount mismatch, status disagreement, or
- * provider-only), and each of our SUCCESS orders placed in the day that no provider transaction
- * names is ours-only. A provider transaction that failed and is unknown to us moved no money and
- * is not reported. A second provider transaction for one of our orders is provider-only: that
- * payment is not the one we know.
+ * Matches a provider's transactions with our orders by our order id (decision 0057). Both sides are read a
+ * day wider each way, so an order placed just before midnight and dated upstream after it is not missing;
+ * a second provider transaction for one order is provider-only, and an unknown failed one is not reported.
  */
 export function reconcile(
   day: DayWindow,

@@ -1,13 +1,7 @@
 /**
- * A provider's circuit breaker, as plain state and functions; times are milliseconds since the
- * epoch, given by the caller's clock.
- *
- * - closed: calls go through; `threshold` unknown outcomes in a row (timeouts, 5xx, network
- *   errors) open it.
- * - open: no call goes through until `coolDownMs` have passed since it opened.
- * - probing: after the cool-down, one call at a time goes through as the probe; an answer closes
- *   the breaker, an unknown outcome opens it for another cool-down. A probe that never reports
- *   back (its process died) is given up after another cool-down, and the next call probes.
+ * A provider's circuit breaker (decision 0056): `threshold` unknown outcomes in a row open it; after `coolDownMs`
+ * one probe at a time goes through, an answer closes it, an unknown outcome reopens it. A probe that never
+ * reports back is given up after another cool-down. Times are epoch milliseconds from the caller's clock.
  */
 export interface BreakerPolicy {
   threshold: number;

@@ -1,5 +1,5 @@
 import { ProductKind, RouteTarget } from './route';
-import { EventStream, EventTypeTable, typesOf } from '../shared/event-types';
+import { EventStream, EventTypeTable } from '../shared/event-types';
 
 /** How a route came to be: set by hand, or applied from a provider's catalog (`provider sync --apply`). */
 export type RouteSource = 'manual' | 'sync';
@@ -25,7 +25,6 @@ export type RouteRemoved = {
 export type RoutingEvent = RouteSet | RouteRemoved;
 
 export const ROUTING_EVENTS: EventTypeTable<RoutingEvent> = { RouteSet: true, RouteRemoved: true };
-export const ROUTING_EVENT_TYPES: ReadonlySet<string> = typesOf(ROUTING_EVENTS);
 
 /** Every live route in one stream: a few hundred products, read whole and cached. */
 export const ROUTES_STREAM_ID = 'provider-routes';

@@ -1,6 +1,6 @@
 /**
  * When a held order is asked about again: at these times after its hold, then every hour, until its
- * provider's horizon (docs/decisions/0117-held-orders-followed.md). The times are fixed by the hold, so
+ * provider's horizon (decision 0117). The times are fixed by the hold, so
  * every process and every retried run that schedules the next look-up picks the same one.
  */
 const STEPS_AFTER_HOLD_MS = [1, 2, 4, 8, 15, 30, 60].map((minutes) => minutes * 60_000);

@@ -59,7 +59,7 @@ export type TransactionCommand =
       at: string;
       /** What the provider answered when asked at the moment of resolving (live orders). */
       providerAnswer?: ProviderAnswerAtResolution;
-      /** Resolved against that answer, by an owner (docs/decisions/0118-resolution-asks-the-provider.md). */
+      /** Resolved against that answer, by an owner (decision 0118). */
       againstProvider?: boolean;
     };
 
@@ -68,7 +68,7 @@ const OPEN: ReadonlySet<TransactionStatus> = new Set(['INITIATED', 'PENDING']);
 
 /**
  * States in which the provider's definitive word still decides the order: open, or held for a person (a hold
- * means "a person should look", not "stop asking": docs/decisions/0117-held-orders-followed.md).
+ * means "a person should look", not "stop asking": decision 0117).
  */
 const UNDECIDED: ReadonlySet<TransactionStatus> = new Set(['INITIATED', 'PENDING', 'DISPUTED']);
 

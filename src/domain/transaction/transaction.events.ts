@@ -38,7 +38,7 @@ export type ProviderAnswerAtResolution = {
 /** What a manual resolution records beside the operator: the provider's answer then, and whether it was overridden. */
 type ResolutionEvidence = {
   providerAnswer?: ProviderAnswerAtResolution;
-  /** An owner resolved against the provider's answer (docs/decisions/0118-resolution-asks-the-provider.md). */
+  /** An owner resolved against the provider's answer (decision 0118). */
   againstProvider?: boolean;
 };
 
@@ -54,15 +54,9 @@ export type TransactionSettled = {
 };
 
 /**
- * What a provider's failure of an order rests on:
- * - `not_sent`: the attempt was not sent (our own pre-check: no route, the float, the currency);
- * - `refused`: the provider refused this attempt before taking any money; it says nothing of an
- *   earlier attempt of the same order;
- * - `provider_record`: the provider's own record of the order's identifier says it failed or was
- *   refunded;
- * - `absence_confirmed`: the provider's look-up window has passed and its report shows no
- *   transaction under the order's identifier.
- * Once an attempt may have reached the provider, only the last two fail the order.
+ * What a failure rests on: our pre-check (`not_sent`), a refusal of this attempt (`refused`), the provider's
+ * record of the order, or its absence after the look-up window. Once an attempt may have reached the
+ * provider, only the last two fail the order (decision 0039).
  */
 export type FailureBasis = 'not_sent' | 'refused' | 'provider_record' | 'absence_confirmed';
 
@@ -91,7 +85,7 @@ export type TransactionDisputed = {
 
 /**
  * The provider's final answer, arriving after the order was held, as logs recorded it before a held order's
- * provider word decided it (docs/decisions/0117-held-orders-followed.md): no longer written, still read.
+ * provider word decided it (decision 0117): no longer written, still read.
  */
 export type ProviderAnsweredAfterHold = {
   type: 'ProviderAnsweredAfterHold';
@@ -105,10 +99,8 @@ export type ProviderAnsweredAfterHold = {
 };
 
 /**
- * A provider's final answer after the order already had its outcome, when it says otherwise or
- * the outcome was an operator's decision (the provider had not answered then). It changes
- * nothing: an outcome is final, and money follows it. It is the record finance acts on (a
- * refunded order the provider says succeeded, a settled one it says failed).
+ * A provider's final answer after the order's outcome, when it says otherwise or the outcome was an
+ * operator's. It changes nothing (an outcome is final); finance acts on it (decision 0035).
  */
 export type ProviderAnsweredAfterOutcome = {
   type: 'ProviderAnsweredAfterOutcome';
@@ -126,12 +118,9 @@ export type ProviderAnsweredAfterOutcome = {
 };
 
 /**
- * An attempt to submit the order may have reached the provider, and nothing tells how it ended:
- * no answer in time, a 5xx, an answer that does not decide (an unlisted code, a rate limit), or a
- * submission run that stopped midway. From then on the order is in doubt: only the provider's own
- * record of the order, or its confirmed absence, may fail it
- * (docs/decisions/0039-unknown-outcome-provider-word.md). Every such attempt is
- * recorded; the first one starts the provider's look-up window.
+ * An attempt may have reached the provider and nothing tells how it ended. From then on only the provider's
+ * record of the order, or its confirmed absence, may fail it (decision 0039); the first such attempt starts
+ * the provider's look-up window.
  */
 export type TransactionAttemptInDoubt = {
   type: 'TransactionAttemptInDoubt';
@@ -166,7 +155,7 @@ export type TransactionFailureWithheld = {
 
 /**
  * The provider reports the order succeeded, but not as it was placed (another identifier, amount or currency):
- * the order is held at once and finance gets a finding (docs/decisions/0119-successes-checked-against-the-order.md).
+ * the order is held at once and finance gets a finding (decision 0119).
  */
 export type TransactionSuccessMismatched = {
   type: 'TransactionSuccessMismatched';

@@ -4,11 +4,8 @@ import { Environment } from '../shared/environment';
 import { EventStream, EventTypeTable } from '../shared/event-types';
 
 /**
- * `wallet.low_balance`: the available balance fell below the partner's threshold. Decided from
- * each debit alone, in the wallet's own order: a debit crosses the threshold when the balance was
- * at or above it before the debit and is below it after. Debits of one wallet are serialized (one
- * stream, expected revisions across processes), so each crossing is one debit, and a second
- * crossing needs the balance to have gone back to the threshold or above in between.
+ * `wallet.low_balance`: a debit took the available balance from at or above the partner's threshold to
+ * below it. Debits of one wallet are serialized, so each crossing is one debit (decision 0108).
  */
 export type WalletLowBalanceReached = {
   type: 'WalletLowBalanceReached';

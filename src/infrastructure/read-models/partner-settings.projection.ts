@@ -1,5 +1,5 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { applySettingsChange, resealSecrets, rotateSecret } from '../../domain/partner/partner.decider';
+import { applySettingsChange, resealSecrets, rotateSecret } from '../../domain/partner/partner-settings.fold';
 import { PartnerEvent } from '../../domain/partner/partner.events';
 import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-settings';
 import { SqlProjection } from '../projections/sql-projection';

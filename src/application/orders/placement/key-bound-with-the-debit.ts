@@ -12,11 +12,9 @@ import { ReservedKeyPlacement } from './reserved-key-placement';
 import { storedAnswer } from './stored-answer';
 
 /**
- * The key placement of the stores that bind Idempotency-Keys in the commit of their events (the SQL stores): the
- * key, its answer and the debit are written in one commit, so the key moves money once, with its answer, or not
- * at all, and a first request costs no reservation. A key found bound already (a repeat, another body, a request
- * still at work elsewhere, a key past its window not yet purged) goes through ReservedKeyPlacement. A request the
- * checks refuse gets, if its key was used before, the first answer instead.
+ * For stores that bind Idempotency-Keys in the commit of their events (SQL): key, answer and debit are one commit,
+ * so a first request costs no reservation. A key found bound already goes through ReservedKeyPlacement; a refused
+ * request whose key was used before gets the first answer instead.
  */
 @Injectable()
 export class KeyBoundWithTheDebit implements KeyPlacement {

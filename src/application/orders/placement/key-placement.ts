@@ -3,10 +3,8 @@ import { IdempotencyScope } from '../../ports/idempotency-store.port';
 import { OrderDraft, PlacedOrder } from './order-debit';
 
 /**
- * How an order's Idempotency-Key is held while its debit is written. One strategy per event store, chosen when
- * the store is wired (KEY_PLACEMENT): where the store binds keys in the commit of its events (KeyBindingAppend,
- * the SQL stores) the key, its answer and the debit are one write (KeyBoundWithTheDebit); otherwise (EventStoreDB)
- * the key is reserved before the debit and answered after it (KeyReservedAroundTheDebit).
+ * How an order's Idempotency-Key is held while its debit is written, one strategy per event store (KEY_PLACEMENT):
+ * bound in the debit's commit where the store can (KeyBoundWithTheDebit), else reserved around it (EventStoreDB).
  */
 export interface KeyPlacement {
   /**

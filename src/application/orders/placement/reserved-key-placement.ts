@@ -10,10 +10,8 @@ import { ServiceError } from '../../shared/service-error';
 import { OrderDebit, OrderDraft, PlacedOrder } from './order-debit';
 
 /**
- * Holding an Idempotency-Key around the debit: reserve the key for an order id, debit, store the
- * answer. For event stores that cannot bind the key in the debit's own commit (EventStoreDB), and
- * for keys found bound already when binding. A reservation left by a request that died is taken
- * over after its lease; the log, not a read model, says whether that order was debited.
+ * Reserves the Idempotency-Key for an order id, debits, stores the answer: for EventStoreDB, and for keys found bound
+ * already. A reservation left by a dead request is taken over after its lease; the log says whether it debited.
  */
 @Injectable()
 export class ReservedKeyPlacement {

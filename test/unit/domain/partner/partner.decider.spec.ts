@@ -1,4 +1,5 @@
-import { IssuedKey, PartnerCommand, partnerDecider } from '../../../../src/domain/partner/partner.decider';
+import { partnerDecider } from '../../../../src/domain/partner/partner.decider';
+import { IssuedKey, PartnerCommand } from '../../../../src/domain/partner/partner.commands';
 import {
   ApiKeyIssued,
   ApiKeyRevoked,
