@@ -157,7 +157,7 @@ function decide(command: WalletCommand, state: WalletState): Decision<WalletEven
 /**
  * What a WalletState means, as evolve builds it. Raise it with any change to WalletState or to evolve:
  * wallet snapshots record the version they were folded under, and one of another version is ignored
- * (the wallet is folded from its log again). test/unit/wallets/wallet-fold-version.spec.ts pins a fold.
+ * (the wallet is folded from its log again). test/unit/application/wallets/wallet-fold-version.spec.ts pins a fold.
  */
 export const WALLET_FOLD_VERSION = 1;
 

@@ -16,7 +16,7 @@ const ASSETS: Record<string, string> = {
 
 /**
  * The one `<style>` element Swagger UI's bundle adds, allowed by its hash alone (a new swagger-ui-dist that
- * changes it shows up as a policy violation in test/integration/docs-page-browser.spec.ts, with the new hash).
+ * changes it shows up as a policy violation in test/integration/api-contract/docs-page-browser.spec.ts, with the new hash).
  */
 const SWAGGER_UI_STYLE_HASH = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 
