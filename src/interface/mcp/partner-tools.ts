@@ -76,11 +76,8 @@ function publishedSchema(name: ToolName): Tool['inputSchema'] {
   return schema;
 }
 
-/**
- * The partner operations as MCP tools. Each tool is a thin adapter over the same
- * application command or query the REST controllers use, so money rules and idempotency
- * are those of REST by construction. A server is built per request for one caller.
- */
+// The partner operations as MCP tools, each a thin adapter over the application command or query REST uses,
+// so money rules and idempotency are REST's by construction. A server is built per request for one caller.
 @Injectable()
 export class PartnerToolServerFactory {
   private readonly logger = new Logger('McpTools');
