@@ -177,7 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
 }
 
 /** Daily reconciliation runs at this time of day in each provider's report zone by default (decision 0123). */
-export const RECONCILIATION_AT_DEFAULT = '02:30';
+const RECONCILIATION_AT_DEFAULT = '02:30';
 
 /** RECONCILIATION_AT: HH:MM (02:30 unless set), or `off` for no run by itself. */
 function reconciliationAtOf(raw: string | undefined, problems: string[]): TimeOfDay | null {

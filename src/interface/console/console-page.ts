@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WebPage, serveWebPage } from '../shared/web/serve-web-page';
 
-export const CONSOLE_PATH = '/console';
+const CONSOLE_PATH = '/console';
 
 /** The operator console: the shared skeleton with its parts, tab panels and script modules (the build copies `public/`). */
 const CONSOLE_PAGE: WebPage = {

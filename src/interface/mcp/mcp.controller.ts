@@ -5,7 +5,7 @@ import { PartnerRequestAuthorizer } from '../shared/partner-request-authorizer';
 import { earlyAnswer } from './mcp-message-check';
 import { PartnerToolServerFactory } from './partner-tools';
 
-export const MCP_PATH = 'v1/mcp';
+const MCP_PATH = 'v1/mcp';
 
 // {mcp_url}: MCP's Streamable HTTP transport, stateless (no sessions or server stream, so GET and DELETE are 405).
 // Each POST is admitted like a REST request (a refusal is the Error body before any tool runs), then answered by

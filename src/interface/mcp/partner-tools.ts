@@ -43,8 +43,8 @@ import {
   TopupToolInput,
 } from './tool-schemas';
 
-export const MCP_SERVER_NAME = 'partner-recharge-service';
-export const MCP_SERVER_VERSION = '1.0.0';
+const MCP_SERVER_NAME = 'partner-recharge-service';
+const MCP_SERVER_VERSION = '1.0.0';
 
 const INSTRUCTIONS = [
   'Tools of a prepaid wallet for mobile recharge (topup) and bill payment. Your API key fixes the corridor (IN, BD or SG), its currency (INR, BDT, SGD) and the environment (svc_test_ keys: sandbox, no real money; svc_live_ keys: real money).',

@@ -12,7 +12,7 @@ import { ChoiceField, TextField } from '../shared/requests/request-fields';
 // limits, schema and validation come from the DTO (decision 0100); only the descriptions, written for a model,
 // are the tools' own. Business rules stay in the application commands.
 
-export const CATALOG_CATEGORIES = ['MOBILE_PREPAID', ...BILLER_CATEGORIES] as const;
+const CATALOG_CATEGORIES = ['MOBILE_PREPAID', ...BILLER_CATEGORIES] as const;
 const LIST_KINDS = ['all', 'operator', 'biller'] as const;
 
 const idempotencyKey = (): PropertyDecorator =>
@@ -26,7 +26,7 @@ const idempotencyKey = (): PropertyDecorator =>
   );
 
 @ApiSchema({ name: 'GetBalanceToolInput' })
-export class GetBalanceToolInput {}
+class GetBalanceToolInput {}
 
 @ApiSchema({ name: 'ListOperatorsToolInput' })
 export class ListOperatorsToolInput {
@@ -142,7 +142,7 @@ export type ToolName = keyof typeof TOOL_INPUTS;
 export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOL_INPUTS, name);
 
 /** A tool's input schema: its input class's JSON Schema with the agent's descriptions over the DTO's. */
-export function toolInputSchema(
+function toolInputSchema(
   input: abstract new () => object,
   descriptions: Readonly<Record<string, string>> = {},
 ): JsonObject {

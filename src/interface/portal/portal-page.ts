@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WebPage, serveWebPage } from '../shared/web/serve-web-page';
 
-export const PORTAL_PATH = '/portal';
+const PORTAL_PATH = '/portal';
 
 /** The partner portal: the shared skeleton with its parts, tab panels and script modules (the build copies `public/`). */
 const PORTAL_PAGE: WebPage = {

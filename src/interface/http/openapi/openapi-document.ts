@@ -5,17 +5,17 @@ import { serveDocsPage } from './docs-page';
 import { ERRORS_DOC_PATH, serveErrorsDoc } from './errors-doc';
 import { JsonObject, asArray, asObject, jsonOf, schema31 } from '../../shared/requests/json-schema';
 
-export const PARTNER_PREFIX = '/v1/partner/';
+const PARTNER_PREFIX = '/v1/partner/';
 /** Where the document is served, without a key. */
-export const OPENAPI_DOCUMENT_PATH = 'v1/partner/openapi.json';
+const OPENAPI_DOCUMENT_PATH = 'v1/partner/openapi.json';
 /** The browsable page (Swagger UI). */
-export const DOCS_PATH = 'docs';
+const DOCS_PATH = 'docs';
 const TITLE = 'Partner Recharge and Bill Payment API';
 /** The interface version of the specification (the path segment stays v1). */
 const VERSION = '1.0.0';
 
 /** The OpenAPI 3.1 document of the partner API, generated from controllers and DTOs: routes under /v1/partner/ only. */
-export function buildOpenApiDocument(app: INestApplication): JsonObject {
+function buildOpenApiDocument(app: INestApplication): JsonObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle(TITLE)

@@ -8,7 +8,7 @@ import { ServiceError } from '../../../application/shared/service-error';
 import { CheckResult, NotReady, outcomeOf } from './readiness-check';
 
 /** Past this, the read models answer too far behind the log for this instance to take traffic. */
-export const READY_MAX_READ_MODEL_LAG_SECONDS = 30;
+const READY_MAX_READ_MODEL_LAG_SECONDS = 30;
 type Checks = Record<string, () => Promise<void>>;
 
 /** @nestjs/terminus's answer shape: the checks that are up, those that are down, and all of them. */

@@ -12,12 +12,12 @@ export interface EventStreamTiming {
   maxMs: number;
 }
 
-export const EVENT_STREAM_TIMING: EventStreamTiming = { heartbeatMs: 15_000, maxMs: 5 * 60_000 };
+const EVENT_STREAM_TIMING: EventStreamTiming = { heartbeatMs: 15_000, maxMs: 5 * 60_000 };
 /** What an EventSource waits before reconnecting. */
 const RETRY_MS = 2_000;
 
 /** The name of a stream's last event, which says why it ended (no `id:`, so Last-Event-ID stays the last entry's). */
-export const STREAM_CLOSED_EVENT = 'stream.closed';
+const STREAM_CLOSED_EVENT = 'stream.closed';
 
 // One Server-Sent Events answer: the feed after the cursor, then new entries (decision 0069). The watch checks
 // the key every second and bounds what may be read; when the key may no longer read or time is up, the last

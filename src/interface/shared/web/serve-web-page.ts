@@ -17,10 +17,10 @@ export const STATIC_PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 // Served under each page's own path from one copy (`public/`): the page stays whole under its path, so a proxy
 // that routes `/console` alone still serves all of it.
-export const SHARED_PAGE_FILES: readonly string[] = [SHARED_STYLESHEET, 'shared-api.js', 'shared-page.js'];
+const SHARED_PAGE_FILES: readonly string[] = [SHARED_STYLESHEET, 'shared-api.js', 'shared-page.js'];
 
 /** The file of a page's folder that holds its tab panels: put into its document, not served by itself. */
-export const PANELS_FILE = 'panels.html';
+const PANELS_FILE = 'panels.html';
 
 const SHARED_FOLDER = join(__dirname, 'public');
 
