@@ -20,10 +20,7 @@ const MODES: readonly EventStoreMode[] = ['embedded', 'postgres', 'eventstoredb'
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export interface LoadConfigOptions {
-  /**
-   * Accept a DATA_DIR that still holds an earlier release's PGlite database (the service refuses it): the data
-   * commands open it to move that history into the embedded server.
-   */
+  /** Accept an earlier release's PGlite DATA_DIR, which the service refuses: the data commands move its history. */
   acceptEarlierDatabase?: boolean;
 }
 
@@ -180,7 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
 }
 
 /** Daily reconciliation runs at this time of day in each provider's report zone by default (decision 0123). */
-export const RECONCILIATION_AT_DEFAULT = '02:30';
+const RECONCILIATION_AT_DEFAULT = '02:30';
 
 /** RECONCILIATION_AT: HH:MM (02:30 unless set), or `off` for no run by itself. */
 function reconciliationAtOf(raw: string | undefined, problems: string[]): TimeOfDay | null {
@@ -306,10 +303,8 @@ function keptSecret(dataDir: string, name: string): string {
   }
 }
 
-/**
- * API_KEY_SECRETS: the server secrets, newest first, comma-separated (a rotation's ring); empty when
- * it is not set, and API_KEY_SECRET is the ring of one. Set both only if API_KEY_SECRET is the newest.
- */
+// API_KEY_SECRETS: the server secrets, newest first (decision 0142); API_KEY_SECRET alone is a ring of one.
+// Set both only if API_KEY_SECRET is the newest.
 function secretRingOf(env: NodeJS.ProcessEnv, problems: string[]): string[] {
   const ring = (env.API_KEY_SECRETS ?? '')
     .split(',')

@@ -47,17 +47,11 @@ export interface ServiceConfig {
   eventStore: EventStoreMode;
   /** Embedded mode's data folder (its PostgreSQL cluster); also where a generated admin token and key secret are kept. */
   dataDir: string;
-  /**
-   * The PostgreSQL database of the service. In embedded mode it is the server the service started
-   * itself (set by main.ts once that server answers, and handed to its threads and processes).
-   */
+  /** In embedded mode, the server the service started itself (set once it answers, handed to threads and processes). */
   databaseUrl: string | null;
   eventStoreConnectionString: string | null;
   apiKeySecret: string;
-  /**
-   * Every server secret, newest first (API_KEY_SECRETS; API_KEY_SECRET alone is a ring of one):
-   * keys, tokens and seals made under any of them are accepted, new ones are made under the first.
-   */
+  /** Newest first (decision 0142): what any of them made is accepted; new keys, tokens and seals use the first. */
   apiKeySecrets: string[];
   adminToken: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -70,15 +64,9 @@ export interface ServiceConfig {
   /** Least time between two projection runs that follow appends: under load one run applies many requests' events. */
   projectionGatherMs: number;
   jobPollMs: number;
-  /**
-   * Where projections and jobs run: `inline`, on the event loop that serves HTTP, or `thread`, on a
-   * background thread of the same process (PostgreSQL and EventStoreDB modes).
-   */
+  /** `inline`: on the event loop that serves HTTP; `thread`: on a background thread of the same process. */
   backgroundWork: 'inline' | 'thread';
-  /**
-   * Processes serving the same port (node:cluster); each is a whole service instance with its own
-   * event loop, pool and background work, as replicas behind a balancer are. 1: no cluster.
-   */
+  /** Processes serving the same port (node:cluster), each a whole service instance; 1: no cluster. */
   httpProcesses: number;
   /** Jobs (provider calls, webhook deliveries) each process runs at once. */
   jobConcurrency: number;
@@ -99,18 +87,12 @@ export interface ServiceConfig {
   requestTimeoutMs: number;
   /** Longest time a client may take to send a request's headers. */
   headersTimeoutMs: number;
-  /**
-   * How long an idle keep-alive connection stays open after an answer. Longer than the idle
-   * timeouts of clients and load balancers (often 60 s): a server that closes first races the
-   * client's next request on that connection, which then fails with a reset.
-   */
+  // Idle keep-alive time after an answer; longer than clients' and balancers' (often 60 s), since a
+  // server that closes first races the client's next request, which then fails with a reset.
   keepAliveTimeoutMs: number;
   /** Open connections one client address may hold; further ones are closed at once. 0: no limit. */
   maxConnectionsPerIp: number;
-  /**
-   * Failed authentications (bad API keys, wrong back-office tokens) one source address may make at
-   * once, refilled at this rate per minute; beyond them it is answered 429 before any lookup.
-   */
+  /** Failed authentications one source address may make per minute before a 429 without lookup (decision 0140). */
   authFailuresPerMinute: number;
   webhookTimeoutMs: number;
   /** Private deployments only: webhooks may reach private, loopback and link-local addresses (never metadata endpoints). */
@@ -128,9 +110,6 @@ export interface ServiceConfig {
   liveProviders: LiveProviderName[];
   reloadly: ReloadlyConfig | null;
   setu: SetuConfig | null;
-  /**
-   * When each live provider's UTC day is reconciled by itself: a time of day in the provider's report zone
-   * (RECONCILIATION_AT, 02:30 by default; Reloadly: RELOADLY_REPORT_TIME_ZONE, Setu: Asia/Kolkata); null: never.
-   */
+  /** When each live provider's day is reconciled, in its report zone (decision 0123); null: never. */
   reconciliationAt: TimeOfDay | null;
 }

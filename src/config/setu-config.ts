@@ -2,12 +2,10 @@ import { isIP } from 'node:net';
 import { SetuConfig } from './service-config';
 
 /** Setu's production host; its sandbox is https://sandbox-coudc.setu.co (a provider-side test account). */
-export const SETU_PRODUCTION_URL = 'https://coudc.setu.co';
+const SETU_PRODUCTION_URL = 'https://coudc.setu.co';
 
-/**
- * The SETU_* variables, read when `setu` is a live provider. The agent's id, address and mobile
- * are the ones registered with NPCI for the BBPS agent (Setu's onboarding): BBPS matches them.
- */
+// The SETU_* variables, read when `setu` is a live provider. The agent's id, address and mobile are
+// those registered with NPCI for the BBPS agent: BBPS matches them (decision 0047).
 export function setuConfig(env: NodeJS.ProcessEnv, problems: string[]): SetuConfig {
   const required = (name: string): string => {
     const value = env[name] ?? '';

@@ -37,10 +37,7 @@ import { McpModule } from './mcp.module';
 export interface AppOptions extends InfrastructureOverrides {
   /** Where projections and jobs run (default: in the thread that serves HTTP); tests drive them by hand. */
   background?: BackgroundMode;
-  /**
-   * Runs after the application has closed on SIGTERM or SIGINT, before the process exits (the service
-   * process stops the embedded PostgreSQL server there). Without it, Nest's own shutdown hooks are used.
-   */
+  /** Runs after a SIGTERM/SIGINT close, before exit (the embedded PostgreSQL stops here); unset: Nest's own hooks. */
   afterClose?: () => Promise<void>;
 }
 

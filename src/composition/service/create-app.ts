@@ -82,11 +82,8 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
   serviceMetrics.collectProcessMetrics();
   registerServiceGauges(app.get(ProjectionDaemon), app.get<SqlDatabase>(SQL_DATABASE));
   answerClusterMetricsRequests();
-  // The partner API's OpenAPI 3.1 document at /v1/partner/openapi.json and Swagger UI at /docs.
   setupOpenApi(app);
-  // The partner portal at /portal: a page over the partner API, signed in with an API key.
   servePortal(app);
-  // The operator and finance console at /console: a page over the back office API, signed in with the operator token.
   serveConsole(app);
   if (options.afterClose) exitOnSignal(app, options.afterClose);
   // process.exit after the hooks (not a re-sent signal): the exit code is 0 and the log is flushed.

@@ -1,11 +1,8 @@
 import cluster, { Worker } from 'node:cluster';
 import { serveClusterMetrics } from '../../infrastructure/metrics/metrics-text';
 
-/**
- * HTTP_PROCESSES > 1: this process forks that many service processes sharing its port and
- * only looks after them. Each worker is a whole service instance (pool, projectors, jobs), as
- * replicas behind a balancer are; they coordinate through the database only.
- */
+// HTTP_PROCESSES > 1: this process forks that many whole service instances sharing its port and only
+// looks after them; like replicas behind a balancer, they coordinate through the database only.
 export class ProcessGroup {
   private readonly ready = new Set<number>();
   private stopping = false;
@@ -15,10 +12,8 @@ export class ProcessGroup {
     private readonly afterLastExit: () => Promise<void>,
   ) {}
 
-  /**
-   * Resolves once every worker listens; a worker that exits before it listens stops the group.
-   * `afterLastExit` runs once every worker has exited on a stop (the service process stops the embedded server there).
-   */
+  // Resolves once every worker listens; a worker that exits first stops the group.
+  // `afterLastExit` runs once every worker has exited on a stop (the embedded server stops there).
   static start(size: number, afterLastExit: () => Promise<void> = async () => undefined): Promise<ProcessGroup> {
     const group = new ProcessGroup(size, afterLastExit);
     return group.run();

@@ -47,10 +47,8 @@ async function main(): Promise<void> {
   );
 }
 
-/**
- * The service process (src/main.ts): the embedded PostgreSQL server when this process owns DATA_DIR, then either
- * the process group (HTTP_PROCESSES > 1) or one HTTP application, its background work here or in a thread.
- */
+// The service process (src/main.ts): the embedded PostgreSQL server when it owns DATA_DIR, then the process
+// group (HTTP_PROCESSES > 1) or one HTTP application, its background work here or in a thread.
 export function runServiceProcess(): void {
   main().catch(async (error: unknown) => {
     console.error(error instanceof ConfigError ? error.message : error);

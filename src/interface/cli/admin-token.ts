@@ -6,10 +6,7 @@ export type TokenLookup = { kind: 'found'; token: string } | { kind: 'missing'; 
 
 const DEFAULT_DATA_DIR = './data';
 
-/**
- * The operator's own token (OPERATOR_TOKEN) wins; then the break-glass owner token, ADMIN_TOKEN,
- * or the token file the service writes into its data directory.
- */
+/** OPERATOR_TOKEN wins; then the break-glass ADMIN_TOKEN, or the token file the service writes into DATA_DIR. */
 export const lookupAdminToken = (env: NodeJS.ProcessEnv, cwd: string): TokenLookup => {
   const operatorToken = env.OPERATOR_TOKEN?.trim();
   if (operatorToken) return { kind: 'found', token: operatorToken };

@@ -20,10 +20,7 @@ export interface CommandArgs {
   flag(name: string): boolean;
 }
 
-/**
- * How a command prints: `json` (the default) one JSON line; `stream` the response body as it
- * arrives (long audit files); `follow-rebuild` follows the rebuild the request started until it ends.
- */
+/** `json` (default): one JSON line; `stream`: the body as it arrives; `follow-rebuild`: follows the rebuild. */
 export type OutputMode = 'json' | 'stream' | 'follow-rebuild';
 
 export interface CommandSpec {

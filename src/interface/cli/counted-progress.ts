@@ -9,11 +9,8 @@ interface ProgressLine {
   result?: { status?: unknown; body?: unknown };
 }
 
-/**
- * Sends a request for long work that the service answers as NDJSON (`Accept: application/x-ndjson`):
- * its progress lines drive a bar on a terminal (JSON progress lines otherwise), and its last line is
- * the answer, returned as if it had come alone (after `showAfterMs` only). A service that answers plain JSON is read as such.
- */
+// Sends a request for long work answered as NDJSON: its progress lines drive a bar on a terminal (JSON
+// lines otherwise, after `showAfterMs`), and its last line is returned as the answer. Plain JSON is read as such.
 export async function sendWithCountedProgress(
   serviceUrl: string,
   token: string,

@@ -1,4 +1,4 @@
-/** Part of the operator contract: partners' scripts branch on these. */
+/** Part of the operator contract: operators' scripts branch on these. */
 export const EXIT = {
   ok: 0,
   errorResponse: 1,

@@ -7,11 +7,8 @@ import { Terminal, Unreachable } from './stream-output';
 
 const POLL_MS = 250;
 
-/**
- * Starts a rebuild and follows it to the end. On a terminal a progress bar (events/s, ETA) is
- * redrawn on stderr; otherwise each change is one JSON line on stdout. The last line is the
- * rebuild as it ended: on stdout with exit 0 when it completed, on stderr with exit 1 when not.
- */
+// Starts a rebuild and follows it: a bar on stderr on a terminal, otherwise a JSON line on stdout per change.
+// The last line is the rebuild as it ended: stdout and exit 0 when it completed, stderr and exit 1 when not.
 export async function followRebuild(
   serviceUrl: string,
   token: string,

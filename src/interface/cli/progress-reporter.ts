@@ -15,13 +15,9 @@ export interface ProgressUnit {
   rateUnit?: string | null;
 }
 
-/**
- * The progress of one step of long operator work, always on stderr so that stdout carries only
- * the result. On a terminal a bar is redrawn (at most ten times a second); otherwise progress is
- * one JSON line at most every second, and a last one when the step ends:
- * `{"progress":{"step":"import","done":500,"total":2000,"unit":"events","per_second":1200,
- * "eta_seconds":1.3,"finished":false}}`.
- */
+// One step's progress, on stderr so stdout carries only the result (decision 0103): a bar redrawn at most
+// ten times a second on a terminal, otherwise a JSON line at most every second and a last one at the end,
+// e.g. `{"progress":{"step":"import","done":500,"total":2000,"unit":"events","per_second":1200,"eta_seconds":1.3,"finished":false}}`.
 export class ProgressReporter {
   private readonly started = Date.now();
   private shownAt = 0;
@@ -88,13 +84,9 @@ export function isProgressLine(line: string): boolean {
 
 const WAIT_TICK_MS = 1_000;
 
-/**
- * Progress of work done elsewhere in one request (the service computes `verify` or a report and
- * answers once): the seconds it has been running, since no count is known. On a terminal a line
- * redrawn every second and cleared at the end; otherwise a JSON line every second,
- * `{"progress":{"step":"verify","elapsed_seconds":3,"finished":false}}`, and a last one with
- * finished true. Work done within a second shows nothing.
- */
+// Work the service does in one request (verify, a report): seconds elapsed, as no count is known. On a terminal a
+// line redrawn every second, else `{"progress":{"step":"verify","elapsed_seconds":3,"finished":false}}` each
+// second and a last one with finished true. Work done within a second shows nothing.
 export class ElapsedProgress {
   private readonly started = Date.now();
   private readonly timer: NodeJS.Timeout;

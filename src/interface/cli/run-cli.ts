@@ -75,10 +75,7 @@ const runData = async (argv: readonly string[], openDataMove: OpenDataMove): Pro
   return runDataCommand(parsed, { stdout: process.stdout, stderr: process.stderr }, process.env, openDataMove);
 };
 
-/**
- * The operator CLI (`npm run cli -- ...`, `node dist/cli-main.js ...`) on these arguments; the exit code
- * is set, not forced, so buffered stdout is flushed before the process ends.
- */
+/** The operator CLI on these arguments; the exit code is set, not forced, so buffered stdout is flushed first. */
 export function runCli(argv: readonly string[], openDataMove: OpenDataMove): void {
   run(argv, openDataMove).then(
     (code) => {

@@ -17,12 +17,9 @@ export interface Terminal {
   stderr: Writable;
 }
 
-/**
- * Copies a 2xx body to stdout as it arrives (the one output that is not a single JSON line: an
- * audit file can be long). An error answer prints as usual; a body cut off half way is reported
- * on stderr with exit 1, so a truncated file is never taken for a complete one. Long work that the
- * service answers as NDJSON (audit report) is written once its last line, the answer, has come.
- */
+// Copies a 2xx body to stdout as it arrives (an audit file can be long); an error answer prints as usual. A body
+// cut off half way is reported on stderr with exit 1, so a truncated file is never taken for a complete one.
+// NDJSON answers (audit report) are written once their last line, the answer, has come.
 export async function streamToStdout(
   serviceUrl: string,
   token: string,

@@ -2,12 +2,9 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WebPage, serveWebPage } from '../shared/web/serve-web-page';
 
-export const CONSOLE_PATH = '/console';
+const CONSOLE_PATH = '/console';
 
-/**
- * The operator and finance console: the shared page skeleton with the console's parts, its tab
- * panels (`public/panels.html`) and its script modules. (The build copies `public/` into dist.)
- */
+/** The operator console: the shared skeleton with its parts, tab panels and script modules (the build copies `public/`). */
 const CONSOLE_PAGE: WebPage = {
   path: CONSOLE_PATH,
   title: 'Operator console',
@@ -60,11 +57,7 @@ reloading the tab forgets it. The break-glass owner token (<code>ADMIN_TOKEN</co
   ],
 };
 
-/**
- * The console at GET /console: a static page whose script calls the back office API (/v1/admin)
- * with the operator token typed in at sign-in. It needs no token to load and holds no data of its
- * own.
- */
+/** GET /console: a static page calling /v1/admin with the token typed in at sign-in; it holds no data of its own. */
 export function serveConsole(app: NestFastifyApplication): void {
   serveWebPage(app, CONSOLE_PAGE);
 }

@@ -12,12 +12,8 @@ const REQUEST_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'tools/call': CallToolRequestSchema,
 };
 
-/**
- * Checks one JSON-RPC request before the SDK sees it, so that a malformed one gets
- * -32602 Invalid params with a short reason. (A tool call's arguments are the tool's to
- * check: they go through the request validation of REST, see partner-tools.ts.)
- * Null means the SDK answers.
- */
+// Checks one JSON-RPC request before the SDK, so a malformed one gets -32602 with a short reason (decision 0005);
+// tool arguments are the tool's to check, as REST requests. Null means the SDK answers.
 export function earlyAnswer(message: unknown): EarlyAnswer | null {
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return null;
   const { id, method } = message as { id?: unknown; method?: unknown };

@@ -5,17 +5,11 @@ import { PartnerRequestAuthorizer } from '../shared/partner-request-authorizer';
 import { earlyAnswer } from './mcp-message-check';
 import { PartnerToolServerFactory } from './partner-tools';
 
-export const MCP_PATH = 'v1/mcp';
+const MCP_PATH = 'v1/mcp';
 
-/**
- * {mcp_url}: the Streamable HTTP transport of the Model Context Protocol, stateless.
- * Every POST is admitted like a REST request (bearer key first; a refusal is the
- * interface's Error body with its HTTP status, before any tool runs), then answered by a
- * fresh server and transport for that one request. Fastify has already parsed the body
- * under the service's body-size limit; the transport gets it parsed.
- *
- * Stateless means no sessions and no server-initiated stream, so GET and DELETE are 405.
- */
+// {mcp_url}: MCP's Streamable HTTP transport, stateless (no sessions or server stream, so GET and DELETE are 405).
+// Each POST is admitted like a REST request (a refusal is the Error body before any tool runs), then answered by
+// a fresh server and transport; the body comes already parsed, under the service's size limit.
 @Controller(MCP_PATH)
 export class McpController {
   private readonly logger = new Logger('McpController');

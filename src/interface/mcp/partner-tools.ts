@@ -43,8 +43,8 @@ import {
   TopupToolInput,
 } from './tool-schemas';
 
-export const MCP_SERVER_NAME = 'partner-recharge-service';
-export const MCP_SERVER_VERSION = '1.0.0';
+const MCP_SERVER_NAME = 'partner-recharge-service';
+const MCP_SERVER_VERSION = '1.0.0';
 
 const INSTRUCTIONS = [
   'Tools of a prepaid wallet for mobile recharge (topup) and bill payment. Your API key fixes the corridor (IN, BD or SG), its currency (INR, BDT, SGD) and the environment (svc_test_ keys: sandbox, no real money; svc_live_ keys: real money).',
@@ -76,11 +76,8 @@ function publishedSchema(name: ToolName): Tool['inputSchema'] {
   return schema;
 }
 
-/**
- * The partner operations as MCP tools. Each tool is a thin adapter over the same
- * application command or query the REST controllers use, so money rules and idempotency
- * are those of REST by construction. A server is built per request for one caller.
- */
+// The partner operations as MCP tools, each a thin adapter over the application command or query REST uses,
+// so money rules and idempotency are REST's by construction. A server is built per request for one caller.
 @Injectable()
 export class PartnerToolServerFactory {
   private readonly logger = new Logger('McpTools');

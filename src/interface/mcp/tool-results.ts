@@ -31,10 +31,7 @@ export function toolSuccess(resource: ToolResource, summary: string): CallToolRe
   return { content: [{ type: 'text', text: summary }], structuredContent: { ...resource } };
 }
 
-/**
- * A refusal as a tool result, never as a protocol error: the interface's Error body
- * (`error` code and `detail`) as structuredContent, and "<code>: <detail>" as text.
- */
+/** A refusal as a tool result, never a protocol error: the Error body as structuredContent, "<code>: <detail>" as text. */
 export function toolError(code: ErrorCode, detail: string | null, hint?: string): CallToolResult {
   const text = detail ? `${code}: ${detail}` : code;
   return {

@@ -8,16 +8,11 @@ import { PayBillDto } from '../shared/requests/pay-bill.dto';
 import { TopupDto } from '../shared/requests/topup.dto';
 import { ChoiceField, TextField } from '../shared/requests/request-fields';
 
-/**
- * Input of the agent tools. The tools that do what a REST request does take that request's
- * DTO (plus the idempotency key REST sends as a header), so their limits are declared once,
- * in the DTO: the published JSON Schema is derived from it and every call is validated
- * through it, as REST bodies are. Only the descriptions are the tools' own, written for a
- * model to act on. The business rules (phone format, amount range, decimals, bill match)
- * stay in the application commands.
- */
+// Tool inputs: a tool doing what a REST request does takes that request's DTO (plus the idempotency key), so its
+// limits, schema and validation come from the DTO (decision 0100); only the descriptions, written for a model,
+// are the tools' own. Business rules stay in the application commands.
 
-export const CATALOG_CATEGORIES = ['MOBILE_PREPAID', ...BILLER_CATEGORIES] as const;
+const CATALOG_CATEGORIES = ['MOBILE_PREPAID', ...BILLER_CATEGORIES] as const;
 const LIST_KINDS = ['all', 'operator', 'biller'] as const;
 
 const idempotencyKey = (): PropertyDecorator =>
@@ -31,7 +26,7 @@ const idempotencyKey = (): PropertyDecorator =>
   );
 
 @ApiSchema({ name: 'GetBalanceToolInput' })
-export class GetBalanceToolInput {}
+class GetBalanceToolInput {}
 
 @ApiSchema({ name: 'ListOperatorsToolInput' })
 export class ListOperatorsToolInput {
@@ -146,11 +141,8 @@ export type ToolName = keyof typeof TOOL_INPUTS;
 
 export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOL_INPUTS, name);
 
-/**
- * The published input schema of a tool: the JSON Schema of its input class, with the
- * agent's descriptions laid over the DTO's (limits, types and required fields untouched).
- */
-export function toolInputSchema(
+/** A tool's input schema: its input class's JSON Schema with the agent's descriptions over the DTO's. */
+function toolInputSchema(
   input: abstract new () => object,
   descriptions: Readonly<Record<string, string>> = {},
 ): JsonObject {

@@ -2,12 +2,9 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WebPage, serveWebPage } from '../shared/web/serve-web-page';
 
-export const PORTAL_PATH = '/portal';
+const PORTAL_PATH = '/portal';
 
-/**
- * The partner portal: the shared page skeleton with the portal's parts, its tab panels
- * (`public/panels.html`) and its script modules. (The build copies `public/` into dist.)
- */
+/** The partner portal: the shared skeleton with its parts, tab panels and script modules (the build copies `public/`). */
 const PORTAL_PAGE: WebPage = {
   path: PORTAL_PATH,
   title: 'Partner portal',
@@ -55,10 +52,7 @@ The key stays in this tab's memory only and is sent to this service alone; closi
   ],
 };
 
-/**
- * The portal at GET /portal: a static page whose script calls the partner API with the key the
- * partner signs in with. It needs no key to load and holds no data of its own.
- */
+/** GET /portal: a static page calling the partner API with the key signed in with; it holds no data of its own. */
 export function servePortal(app: NestFastifyApplication): void {
   serveWebPage(app, PORTAL_PAGE);
 }

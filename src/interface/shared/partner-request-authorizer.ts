@@ -5,11 +5,8 @@ import { Caller } from '../../application/auth/caller';
 import { rateLimitHeaders } from './rate-limit-headers';
 import './partner-request';
 
-/**
- * Admits a partner request, REST or agent tool alike, in one call: a valid key (401/403
- * kyc_required), an allowed address (403 ip_not_allowed), the key's rate limit (429).
- * On success the caller is set on the request and the RateLimit-* headers on the reply.
- */
+// Admits a partner request, REST or tool alike: a valid key (401/403 kyc_required), an allowed address
+// (403 ip_not_allowed), the key's rate limit (429); then sets the caller on the request and RateLimit-* headers.
 @Injectable()
 export class PartnerRequestAuthorizer {
   constructor(private readonly authorizePartnerRequest: AuthorizePartnerRequest) {}

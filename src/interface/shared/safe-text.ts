@@ -14,11 +14,8 @@ function textProblem(text: string): string | null {
 /** Deeper than any request of this interface nests; walking (and mapping) deeper input would only exhaust the stack. */
 const MAX_DEPTH = 16;
 
-/**
- * The first string (value or key) that is not safe text, or the first key that names a
- * built-in property of every object (`constructor`, `toString`, …: no request has such a
- * field, and the body mapper would drop or trip over it), as "<field>: <problem>".
- */
+// The first string (value or key) that is not safe text, or key naming a built-in property of every object
+// (`constructor`, …: no request has one, and the body mapper would trip over it), as "<field>: <problem>".
 export function findUnsafeText(value: unknown, path: string, root: string, depth = 0): string | null {
   if (typeof value === 'string') {
     const problem = textProblem(value);

@@ -1,10 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/**
- * The `data` commands open the configured store directly, as the service does, instead of calling the
- * running service over HTTP like every other command: they move the history of a stopped service.
- */
+/** The `data` commands open the configured store directly, unlike the others: they move a stopped service's history. */
 export type DataCommand = { kind: 'export'; withoutSecrets: boolean } | { kind: 'import'; source: ImportSource };
 
 export type ImportSource = { kind: 'history-file'; path: string } | { kind: 'pglite-folder'; path: string };

@@ -1,12 +1,9 @@
 import { loadConfig } from '../../../config/load-config';
 import { ServiceConfig } from '../../../config/service-config';
 
-/**
- * The service's configuration as the service reads it (EVENT_STORE, DATABASE_URL, EVENTSTORE_CONNECTION_STRING,
- * DATA_DIR), for commands that open the store themselves. They move events and never check a key or a token, so
- * the secrets the service requires outside embedded mode are not asked for (nor generated into DATA_DIR).
- * In embedded mode the server in DATA_DIR/postgres is started by the command (infrastructure/data-move/).
- */
+// The configuration as the service reads it, for commands that open the store themselves. They move events and
+// check no key or token, so the secrets are not asked for (nor generated). In embedded mode the command starts
+// the server in DATA_DIR/postgres.
 export function storeConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   return loadConfig(
     {

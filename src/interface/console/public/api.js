@@ -1,21 +1,17 @@
 // @ts-check
-// The back office API (/v1/admin) as the console calls it: the operator's token on every call, and
-// the session it belongs to. The token lives in this module only (no storage, no cookie); the calls
-// themselves are the ones the partner portal makes (shared-api.js).
+// The back office API (/v1/admin) with the operator's token on every call; the token lives in this module
+// only (no storage, no cookie). The calls are the portal's (shared-api.js).
 import { ApiError, StaleReply, parsed, send } from './shared-api.js';
 
 export { ApiError, StaleReply };
 
 export const API = '/v1/admin';
 
-/**
- * The signed-in operator (`me`: name, role and permissions, as GET /operators/me answers), and a
- * generation that changes at every sign-in and sign-out: a reply to a request of an earlier
- * generation is dropped, so nothing of one session reaches the next.
- * @type {{ token: string | null, me: { name: string, role: string, break_glass: boolean, permissions: string[] } | null,
- *          generation: number, partner: Record<string, any> | null, order: Record<string, any> | null,
- *          creditKey: string | null, resolution: { outcome: string, reason: string } | null }}
- */
+// The signed-in operator (`me`, as GET /operators/me answers) and a generation changed at every sign-in and
+// sign-out: a reply of an earlier generation is dropped, so nothing of one session reaches the next.
+/** @type {{ token: string | null, me: { name: string, role: string, break_glass: boolean, permissions: string[] } | null,
+ *  generation: number, partner: Record<string, any> | null, order: Record<string, any> | null, creditKey: string | null,
+ *  resolution: { outcome: string, reason: string } | null }} */
 export const session = {
   token: null,
   me: null,
@@ -26,10 +22,8 @@ export const session = {
   resolution: null,
 };
 
-/**
- * One call to the back office; the answer as text (JSON parsed by `api`).
- * @param {string} method @param {string} path @param {{ body?: unknown, headers?: Record<string, string> }} [options]
- */
+/** One call to the back office; the answer as text (JSON parsed by `api`).
+ * @param {string} method @param {string} path @param {{ body?: unknown, headers?: Record<string, string> }} [options] */
 export const call = (method, path, options = {}) => send(session, session.token, method, API + path, options);
 
 /** @param {string} method @param {string} path @param {{ body?: unknown, headers?: Record<string, string> }} [options] */

@@ -1,9 +1,6 @@
 // @ts-check
-// The operator and finance console: a thin client of the back office API (/v1/admin), signed in
-// with an operator's token (the service records that operator as the actor of every action, and
-// refuses what the role may not do; the page offers only what it may). This module signs in and
-// out, switches pages and wires each page's module; every value from the API is written as text,
-// never as HTML.
+// The console: a thin client of /v1/admin signed in with an operator's token (the service records the actor and
+// refuses what the role may not do). Signs in and out, switches pages; API values are written as text, never HTML.
 import { StaleReply, api, session } from './api.js';
 import { $, describe, fail, guarded, onClick, selectTab, whenTokenRefused } from './page.js';
 import { loadPartners, reloadPartner, wirePartners } from './partners.js';

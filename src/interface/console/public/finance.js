@@ -1,7 +1,6 @@
 // @ts-check
-// Finance: a wallet's day, the service's period report (its own page, inside the console), CSV and
-// JSONL exports downloaded in the page (the token never goes into a URL), verify, and reconciliation
-// (reconciliation.js).
+// Finance: a wallet's day, the period report, CSV and JSONL exports downloaded in the page (the token never goes
+// into a URL), verify, and reconciliation (reconciliation.js).
 import { ApiError, api, call, seg } from './api.js';
 import { $, cell, notify, onClick, onSubmit } from './page.js';
 import { runReconciliation } from './reconciliation.js';

@@ -1,7 +1,6 @@
 // @ts-check
-// Operators: for owners, every operator token (status, who created it, expiry, last use) with
-// create and revoke; for every role, what one operator did — the events recorded under their name
-// and the re-sends and rebuilds they started, which are not events — newest first.
+// Operators: for owners, every operator token with create and revoke; for every role, what one operator did
+// (their events, and the re-sends and rebuilds they started), newest first.
 import { api, may, seg } from './api.js';
 import { $, cell, confirmed, guarded, notify, onSubmit, showSecret, when } from './page.js';
 

@@ -1,7 +1,6 @@
 // @ts-check
-// Overview, the landing page: how the service is doing today and this week, from GET /overview
-// (daily counters, a bounded read) and two charts the service draws as SVG. The SVG is parsed as
-// a document and adopted (no script runs, and anything but drawing is dropped), never set as HTML.
+// Overview, the landing page: today and this week from GET /overview, and two charts the service draws as SVG,
+// parsed and adopted (no script runs), never set as HTML.
 import { api, call } from './api.js';
 import { $, cell, when } from './page.js';
 
@@ -215,12 +214,9 @@ function drawLag(overview) {
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const DRAWING = new Set(['svg', 'g', 'rect', 'line', 'text', 'title', 'path', 'polyline', 'circle']);
 
-/**
- * The service's chart, parsed as an SVG document and adopted into the page: only drawing elements
- * and plain attributes are kept (no script, no link, no event handler), so even a chart that was
- * not the service's could not act in the console.
- * @param {string} boxId @param {string} text
- */
+// The service's chart parsed as SVG and adopted keeping only drawing elements and plain attributes (no script,
+// link or handler), so even a chart that was not the service's could not act in the console.
+/** @param {string} boxId @param {string} text */
 function showChart(boxId, text) {
   const parsed = new DOMParser().parseFromString(text, 'image/svg+xml');
   const root = parsed.documentElement;

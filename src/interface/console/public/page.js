@@ -1,7 +1,6 @@
 // @ts-check
-// What every page of the console shares: the helpers it shares with the partner portal
-// (shared-page.js), how a refused token is worded, confirmations, the box that shows a key or
-// secret once.
+// What every console page shares: the helpers shared with the portal (shared-page.js), the wording of a refused
+// token, confirmations, the box that shows a key or secret once.
 import { $, reportFailures, whenCredentialRefused } from './shared-page.js';
 
 export {

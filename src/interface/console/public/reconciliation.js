@@ -1,7 +1,6 @@
 // @ts-check
-// Reconciliation on the finance page: the latest runs (the daily runs at RECONCILIATION_AT, days judged
-// again while they had orders in doubt, operators' runs) with their counts or why they failed, the
-// mismatches they found, and a run of one day for the roles that may record findings.
+// Reconciliation on the finance page: the latest runs with their counts or why they failed, their mismatches,
+// and a run of one day for the roles that may record findings.
 import { api, may } from './api.js';
 import { $, cell, notify, when } from './page.js';
 

@@ -28,13 +28,9 @@ const ASKED: Record<Permission, string> = {
 
 const BREAK_GLASS_WARNING_EVERY_MS = 60_000;
 
-/**
- * The back office (/v1/admin and /metrics) is open to operator tokens and to the break-glass
- * owner token (ADMIN_TOKEN, compared in constant time), each within its role: the route's
- * declared permission (RequiresPermission; none declared: the owner's alone) against the role's.
- * The operator let in is remembered on the request, for the actor of what it causes. An address
- * that presented too many wrong tokens is answered 429 before its next token is looked at.
- */
+// Lets in operator tokens and the break-glass ADMIN_TOKEN (constant-time), each within its role: the route's
+// permission, none declared being the owner's alone (decision 0074). Remembers the operator as the actor;
+// an address with too many wrong tokens gets 429 before its next token is looked at.
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
   private readonly breakGlass: Buffer;
@@ -77,10 +73,7 @@ export class AdminTokenGuard implements CanActivate {
     return timingSafeEqual(digest(token), this.breakGlass) ? BREAK_GLASS_IDENTITY : this.operators.identify(token);
   }
 
-  /**
-   * The break-glass token is for emergencies and for creating the first operators: its use is
-   * logged as a warning (at most once a minute, with the count since), scrapes of /metrics aside.
-   */
+  /** Break-glass use is logged as a warning, at most once a minute with the count since, scrapes aside (decision 0131). */
   private noteBreakGlass(request: FastifyRequest): void {
     const path = request.url.split('?')[0];
     if (path === '/metrics') return;

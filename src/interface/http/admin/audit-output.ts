@@ -66,19 +66,12 @@ const NUMERIC_COLUMNS: ReadonlySet<string> = new Set([
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-/**
- * What a spreadsheet may take for the start of a formula (OWASP, CSV injection): `=`, `+`, `-`, `@`,
- * a tab, a carriage return, and NUL (OWASP ASVS 1.2.10).
- */
+/** What a spreadsheet may take for a formula's start (OWASP CSV injection, ASVS 1.2.10). */
 const FORMULA_START = /^[=+\-@\t\r\0]/;
 
-/**
- * One CSV cell: RFC 4180 quoting (a comma, quote or line break quotes the cell, quotes doubled),
- * and OWASP's guard against formulas: a cell that starts with a formula character gets a single
- * quote in front and is quoted, so a spreadsheet shows it as text. The one exception is a number
- * column holding a plain decimal (`-120.00`): it cannot be a formula, and finance sums it.
- * Anything else in a number column (a value the log should never hold) is guarded like text.
- */
+// One CSV cell: RFC 4180 quoting, and a formula start gets a leading quote so a spreadsheet shows text.
+// A numeric column's plain decimal (`-120.00`) cannot be a formula and finance sums it, so it is left
+// bare; anything else in a numeric column is guarded like text.
 export function csvCell(value: string | number | boolean | null, numeric = false): string {
   if (value === null) return '';
   const text = String(value);

@@ -71,11 +71,7 @@ export class AuditController {
     return this.queries.execute(new DailyStatement(partnerId, environmentOf(environment), day));
   }
 
-  /**
-   * A statement over a period: JSON, or a page with a chart for people (`format=html`). With
-   * `Accept: application/x-ndjson`, progress lines while the wallet is folded, then the answer
-   * (progress-answer.ts).
-   */
+  /** A period statement as JSON or a page (`format=html`); with NDJSON accepted, progress lines first (decision 0103). */
   @Get('reports/:partner_id/:environment')
   @RequiresPermission('read')
   async report(

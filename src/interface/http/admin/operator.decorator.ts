@@ -4,10 +4,7 @@ import { actorOf, OperatorIdentity } from '../../../application/back-office/oper
 import { Actor } from '../../../domain/shared/actor';
 import { signedInOperator } from './signed-in-operator';
 
-/**
- * The operator acting, as their token says: the actor recorded on every event they cause. An
- * X-Operator-Id header, which earlier releases recorded as typed, is ignored.
- */
+/** The operator acting, as their token says: the actor recorded on every event they cause. */
 export const CurrentOperator = createParamDecorator((_: unknown, context: ExecutionContext): Actor =>
   actorOf(signedInOperator(context.switchToHttp().getRequest<FastifyRequest>())),
 );

@@ -20,10 +20,7 @@ interface DayBars {
 const escape = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-/**
- * One stacked bar per day, with an optional outline per day, as an SVG document drawn by the
- * service: no script, no external resource, every label escaped.
- */
+/** Stacked bars per day, optionally outlined, as an SVG drawn by the service: no script, no external resource. */
 function stackedBarsSvg(
   label: string,
   days: readonly DayBars[],

@@ -11,12 +11,9 @@ export type ReportProgress = (done: number, total: number) => void;
 /** True when the caller asked for progress as it goes (`Accept: application/x-ndjson`). */
 export const wantsProgress = (accept: string | undefined): boolean => accept?.includes(NDJSON) ?? false;
 
-/**
- * Long operator work answered as NDJSON while it runs: progress lines
- * `{"progress":{"step":"verify","done":1000,"total":52000}}`, then one last line with what the plain
- * request would have answered, `{"result":{"status":200,"body":{...}}}` (or the status and Error
- * body of a refusal). The status line of the HTTP answer is 200 as soon as the work starts.
- */
+// Long work answered as NDJSON (decision 0103): progress lines `{"progress":{"step":"verify","done":1000,"total":52000}}`,
+// then `{"result":{"status":200,"body":{...}}}` with what the plain request would answer (or a refusal's
+// status and Error body). The HTTP status is 200 as soon as the work starts.
 export async function answerWithProgress(
   request: FastifyRequest,
   reply: FastifyReply,

@@ -5,7 +5,7 @@ import { ShowLiveProvider } from '../../../application/operations/live-provider-
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 
-/** The live provider and our float there (CLI `provider status`). */
+/** The live providers and our float at each (CLI `provider status`). */
 @ApiExcludeController()
 @Controller('v1/admin/providers')
 @UseGuards(AdminTokenGuard)

@@ -47,10 +47,7 @@ export class ProvidersController {
     return this.commands.execute(new SyncProviderRoutes(provider, body.apply === true, operator));
   }
 
-  /**
-   * The latest recorded run of one UTC day (the schedule's or an operator's), as stored: asks the provider
-   * nothing and records nothing. The run that reads the provider's report is the POST.
-   */
+  /** The stored run of one UTC day; asks the provider nothing (decision 0133). */
   @Get('reconciliation')
   @RequiresPermission('read')
   reconciliation(@Query() query: Record<string, unknown>): Promise<ReconciliationRunResource> {
@@ -62,10 +59,7 @@ export class ProvidersController {
     return this.queries.execute(new ShowReconciliation(provider ?? null, date));
   }
 
-  /**
-   * Runs the reconciliation of one UTC day and records it: each mismatch of a day that is over becomes a
-   * finding on its order (once), and the run is stored: the GET reads it back, and it is listed with the others.
-   */
+  /** Reconciles one UTC day: a finished day's mismatches become findings on their orders, once; the run is stored. */
   @Post('reconciliation')
   @HttpCode(200)
   @RequiresPermission('run_reconciliation')

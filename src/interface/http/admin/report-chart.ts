@@ -20,11 +20,8 @@ export interface LineAndBarsChart {
   alsoScaled?: readonly number[];
 }
 
-/**
- * A line and bars per day on one scale, as inline SVG (class `balance` for the line, `debit` for
- * the bars, styled by the report page). Values become pixel positions here only: every figure a
- * report prints is its exact decimal string.
- */
+// A line (class `balance`) and bars (`debit`) per day on one scale, as inline SVG. Values become pixels here
+// only: every figure a report prints is its exact decimal string.
 export function lineAndBarsChart(chart: LineAndBarsChart): string {
   const { width, height, left, right, top, bottom } = SIZE;
   const plotWidth = width - left - right;

@@ -3,10 +3,7 @@ import { escapeHtml } from '../html-text';
 import { lineAndBarsChart } from './report-chart';
 import { figuresTable, partialNotice, reportPage, rowsTable, verdictLine } from './report-page-layout';
 
-/**
- * The period statement as a page for finance: the totals, a chart of the closing balance and
- * of the debits per day, and the table of days with whether each adds up.
- */
+/** The period statement as a page for finance: totals, a chart of closing balance and debits, the days' table. */
 export function statementReportPage(report: PeriodStatementView): string {
   const verdict = report.adds_up
     ? "Every day adds up: opening − debits + refunds + credits = closing, and every event's recorded balance is the fold of the events."

@@ -13,10 +13,7 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
-/**
- * Every failure leaves as the interface's Error body. Unknown failures are logged with
- * the request id and answered 500 internal_error, without any internal detail.
- */
+/** Every failure leaves as the Error body; unknown ones are logged with the request id and answered 500 bare. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
@@ -168,10 +165,7 @@ function fastifyClientError(
   return { status, body: { error: 'validation_failed', detail: message }, headers: {} };
 }
 
-/**
- * Refusals Fastify's router gives before any route, guard or filter runs (set as the
- * adapter's `frameworkErrors`), answered with the same Error body as everything else.
- */
+/** Refusals of Fastify's router, before any route or filter runs (the adapter's `frameworkErrors`), as Error bodies. */
 export function answerFrameworkError(
   error: { code?: string; message: string },
   request: FastifyRequest,

@@ -1,11 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 
-/**
- * Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, a
- * request that is not HTTP, one that never finished arriving) are answered with the
- * interface's Error body too, instead of Fastify's default `{error, message, statusCode}`.
- */
+// Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, not HTTP, never
+// finished) get the Error body too, not Fastify's default `{error, message, statusCode}`.
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();

@@ -21,10 +21,7 @@ const COMMON: Record<number, string> = {
 /** Statuses every authenticated partner route can answer. */
 const ALWAYS = [401, 403, 429, 500, 503];
 
-/**
- * Documents the Error body for the route's error statuses: the ones every partner route
- * shares (401, 403, 429, 500, 503) plus those given, each with an optional route-specific text.
- */
+/** Documents the Error body for the statuses every partner route shares plus those given, with optional texts. */
 export function ApiErrorResponses(statuses: Record<number, string | true>): MethodDecorator & ClassDecorator {
   const all = new Map<number, string>(ALWAYS.map((status) => [status, COMMON[status]]));
   for (const [status, text] of Object.entries(statuses))

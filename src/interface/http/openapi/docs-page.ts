@@ -14,29 +14,18 @@ const ASSETS: Record<string, string> = {
   'favicon-16x16.png': 'image/png',
 };
 
-/**
- * The one `<style>` element Swagger UI's bundle adds, allowed by its hash alone (a new swagger-ui-dist that
- * changes it shows up as a policy violation in test/integration/api-contract/docs-page-browser.spec.ts, with the new hash).
- */
+// Swagger UI's one added `<style>`, allowed by hash: a new swagger-ui-dist that changes it shows up as a
+// violation in test/integration/api-contract/docs-page-browser.spec.ts, with the new hash.
 const SWAGGER_UI_STYLE_HASH = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 
-/**
- * The console's headers (docs/decisions/0132-docs-page-headers.md): only its own scripts, never framed.
- * Swagger UI's style sheet draws its icons as data: images, so those are allowed; nothing else is.
- */
+/** Only its own scripts, never framed (decision 0132); data: images for Swagger UI's icons. */
 const DOCS_PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   ...STATIC_PAGE_SECURITY_HEADERS,
   'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self' ${SWAGGER_UI_STYLE_HASH}; img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
 };
 
-/**
- * A browsable Swagger UI page for the OpenAPI document, served with three plain Fastify
- * routes from swagger-ui-dist (the copy @nestjs/swagger depends on).
- *
- * SwaggerModule's own UI serving needs @fastify/static, whose content-disposition 3
- * dependency is an ES module only: Node 20.19+ can require it, but the CommonJS module
- * loader of the Jest tests cannot, and Nest then ends the process. These routes avoid it.
- */
+// Swagger UI from swagger-ui-dist on three plain Fastify routes. SwaggerModule's own UI needs @fastify/static,
+// whose ES-module-only content-disposition the Jest tests' CommonJS loader cannot require.
 export function serveDocsPage(app: NestFastifyApplication, docsPath: string, documentUrl: string, title: string): void {
   const folder = dirname(
     require.resolve('swagger-ui-dist/package.json', { paths: [dirname(require.resolve('@nestjs/swagger'))] }),

@@ -3,23 +3,19 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { serveDocsPage } from './docs-page';
 import { ERRORS_DOC_PATH, serveErrorsDoc } from './errors-doc';
-import { JsonObject, asArray, asObject, schema31 } from '../../shared/requests/json-schema';
+import { JsonObject, asArray, asObject, jsonOf, schema31 } from '../../shared/requests/json-schema';
 
-export const PARTNER_PREFIX = '/v1/partner/';
+const PARTNER_PREFIX = '/v1/partner/';
 /** Where the document is served, without a key. */
-export const OPENAPI_DOCUMENT_PATH = 'v1/partner/openapi.json';
+const OPENAPI_DOCUMENT_PATH = 'v1/partner/openapi.json';
 /** The browsable page (Swagger UI). */
-export const DOCS_PATH = 'docs';
+const DOCS_PATH = 'docs';
 const TITLE = 'Partner Recharge and Bill Payment API';
 /** The interface version of the specification (the path segment stays v1). */
 const VERSION = '1.0.0';
 
-/**
- * The OpenAPI 3.1 document of the partner API, generated from the controllers and DTOs.
- * Only routes under /v1/partner/ are described (admin, operations and the agent-tool
- * endpoint are not part of this REST interface).
- */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+/** The OpenAPI 3.1 document of the partner API, generated from controllers and DTOs: routes under /v1/partner/ only. */
+function buildOpenApiDocument(app: INestApplication): JsonObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle(TITLE)
@@ -63,30 +59,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return toOpenApi31(document);
 }
 
-/**
- * Serves the document at GET /v1/partner/openapi.json (through SwaggerModule.setup) and a
- * Swagger UI page at GET /docs, both without a key. See docs-page.ts for why the page is
- * not SwaggerModule's own UI.
- */
+/** Serves the document at GET /v1/partner/openapi.json and Swagger UI at GET /docs, both without a key. */
 export function setupOpenApi(app: NestFastifyApplication): void {
-  // Built on the first request (then kept): scanning the controllers takes ~100 ms, which every start would pay.
-  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
-    ui: false,
-    raw: ['json'],
-    jsonDocumentUrl: OPENAPI_DOCUMENT_PATH,
-  });
+  // Built on the first request, then kept: scanning the controllers takes ~100 ms, which every start would pay.
+  // Not SwaggerModule.setup: it takes @nestjs/swagger's 3.0-typed OpenAPIObject, which the 3.1 document is not.
+  let document: string | null = null;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get(`/${OPENAPI_DOCUMENT_PATH}`, (_, reply) => {
+      document ??= JSON.stringify(buildOpenApiDocument(app));
+      void reply.type('application/json').send(document);
+    });
   serveDocsPage(app, DOCS_PATH, `/${OPENAPI_DOCUMENT_PATH}`, `${TITLE} ${VERSION}`);
   serveErrorsDoc(app);
 }
 
-/**
- * @nestjs/swagger writes schemas in the OpenAPI 3.0 dialect. OpenAPI 3.1 schemas are JSON
- * Schema 2020-12, so `nullable: true` becomes a "null" type (or a union with {type: null}
- * around a reference), `example` becomes `examples`, and a boolean exclusiveMinimum or
- * exclusiveMaximum becomes the numeric bound.
- */
-function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
-  const copy = JSON.parse(JSON.stringify(document)) as JsonObject;
+// @nestjs/swagger writes OpenAPI 3.0 schemas; 3.1's are JSON Schema 2020-12: `nullable` becomes a "null" type
+// (or a union around a reference), `example` becomes `examples`, a boolean exclusive bound the numeric one.
+function toOpenApi31(document: OpenAPIObject): JsonObject {
+  const copy = asObject(jsonOf(document)) ?? {};
   const components = asObject(copy.components);
   const schemas = asObject(components?.schemas);
   if (schemas) for (const name of Object.keys(schemas)) schemas[name] = schema31(schemas[name]);
@@ -110,7 +102,7 @@ function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
       }
     }
   }
-  return copy as unknown as OpenAPIObject;
+  return copy;
 }
 
 function convertContent(holder: JsonObject | null): void {

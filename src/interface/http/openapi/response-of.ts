@@ -1,19 +1,6 @@
-/**
- * What a response DTO implements to be held to its resource by the compiler:
- * `class BalanceResponseDto implements ResponseOf<BalanceResource, BalanceResponseDto>`.
- *
- * The resource is the type the use case returns (defined next to it, in the application); the DTO
- * is what @nestjs/swagger publishes in the OpenAPI document and what the compiled serializers
- * write. The DTO must name exactly the resource's fields, no more and no fewer (across every
- * variant when the resource is a union), and every value the resource can hold must fit the
- * field the DTO declares. A DTO may be looser than the resource where the interface says so: a
- * field the service always sends may be published as optional ("may also be present"), and one
- * DTO describes every variant of a union with the fields of some variants optional.
- *
- * When the two agree this is the DTO's own shape, which it implements by being itself; otherwise
- * it requires a property whose name says what is wrong, so `tsc` refuses the class with that name
- * in its message.
- */
+// What a response DTO implements to be held to its resource (the use case's type) by the compiler: exactly its
+// fields, each able to hold every value of the resource's; a field may be published optional.
+// When they disagree it requires a property whose name says what is wrong, so `tsc` names it.
 export type ResponseOf<Resource extends object, Dto> = [MissingFields<Resource, Dto>] extends [never]
   ? [ExtraFields<Resource, Dto>] extends [never]
     ? [UnfitFields<Resource, Dto>] extends [never]

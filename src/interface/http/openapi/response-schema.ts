@@ -1,16 +1,13 @@
 import { Type } from '@nestjs/common';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Json, JsonObject, asObject, schema31 } from '../../shared/requests/json-schema';
+import { Json, JsonObject, asObject, jsonOf, schema31 } from '../../shared/requests/json-schema';
 
 type SwaggerServices = typeof import('@nestjs/swagger/dist/services/schema-object-factory') &
   typeof import('@nestjs/swagger/dist/services/model-properties-accessor') &
   typeof import('@nestjs/swagger/dist/services/swagger-types-mapper');
 
-/**
- * The classes SwaggerModule.createDocument explores DTOs with. The package exports only its
- * index, so they are loaded by file; a test holds the result equal to the published document.
- */
+/** The classes SwaggerModule.createDocument explores DTOs with, loaded by file (the package exports only its index). */
 function swaggerServices(): SwaggerServices {
   const loadFile = createRequire(__filename);
   const services = join(dirname(require.resolve('@nestjs/swagger')), 'services');
@@ -25,18 +22,15 @@ function swaggerServices(): SwaggerServices {
 
 const COMPONENT_PREFIX = '#/components/schemas/';
 
-/**
- * The JSON schema of a response DTO as the OpenAPI document publishes it (the same
- * @nestjs/swagger exploration, in the same 3.1 form), with its component references inlined,
- * so a route can hand it to Fastify's compiled serializer without a second copy of the shape.
- */
+// A response DTO's schema as the OpenAPI document publishes it, references inlined, so a route hands it to
+// Fastify's compiled serializer without a second copy of the shape (decision 0102).
 export function responseSchemaOf(dto: Type): JsonObject {
   const components: Parameters<InstanceType<SwaggerServices['SchemaObjectFactory']>['exploreModelSchema']>[1] = {};
   const { SchemaObjectFactory, ModelPropertiesAccessor, SwaggerTypesMapper } = swaggerServices();
   const factory = new SchemaObjectFactory(new ModelPropertiesAccessor(), new SwaggerTypesMapper());
   const name = factory.exploreModelSchema(dto, components);
   const published = Object.fromEntries(
-    Object.entries(components).map(([key, schema]) => [key, schema31(JSON.parse(JSON.stringify(schema)) as Json)]),
+    Object.entries(components).map(([key, schema]) => [key, schema31(jsonOf(schema))]),
   );
   return inlined(published[name], published) as JsonObject;
 }

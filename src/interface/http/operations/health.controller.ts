@@ -8,7 +8,7 @@ import { ServiceError } from '../../../application/shared/service-error';
 import { CheckResult, NotReady, outcomeOf } from './readiness-check';
 
 /** Past this, the read models answer too far behind the log for this instance to take traffic. */
-export const READY_MAX_READ_MODEL_LAG_SECONDS = 30;
+const READY_MAX_READ_MODEL_LAG_SECONDS = 30;
 type Checks = Record<string, () => Promise<void>>;
 
 /** @nestjs/terminus's answer shape: the checks that are up, those that are down, and all of them. */
@@ -19,15 +19,9 @@ interface ProbeAnswer<Result> {
   details: Record<string, Result>;
 }
 
-/**
- * Probes for load balancers and orchestrators, in @nestjs/terminus's answer shape
- * (`status`, `info`, `error`, `details`):
- * - `/health/live`: the process answers (no dependency; restart it when this fails);
- * - `/health/ready`: it should get traffic: the event store, the read-model database and Redis
- *   (when it counts the rate limits) answer, the read models are at most 30 s behind the log,
- *   and the service is not draining for a shutdown; 503 otherwise.
- * `/health` stays as it was: 200 `{"status":"ok"}` while the database answers.
- */
+// Probes in @nestjs/terminus's answer shape (decision 0095): `/health/live` the process answers; `/health/ready`
+// the stores (and Redis when it counts rate limits) answer, read models at most 30 s behind, not draining;
+// 503 otherwise. `/health`: 200 `{"status":"ok"}` while the database answers.
 @ApiExcludeController()
 @Controller('health')
 export class HealthController implements BeforeApplicationShutdown {

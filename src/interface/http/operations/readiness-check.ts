@@ -10,11 +10,8 @@ export class NotReady extends Error {}
 
 const logger = new Logger('Readiness');
 
-/**
- * Runs one readiness check within CHECK_TIMEOUT_MS. The probe answers anyone who can reach it, so a
- * dependency's own error (a driver's message can name hosts, ports, users and databases) is told
- * only as "does not answer" there, and logged in full for operators (the log masks secrets).
- */
+// Runs one check within CHECK_TIMEOUT_MS. The probe answers anyone, so a dependency's error (which can name
+// hosts and users) is told only as "does not answer", and logged in full (the log masks secrets).
 export async function outcomeOf(name: string, check: () => Promise<void>): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

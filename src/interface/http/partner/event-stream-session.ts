@@ -12,20 +12,16 @@ export interface EventStreamTiming {
   maxMs: number;
 }
 
-export const EVENT_STREAM_TIMING: EventStreamTiming = { heartbeatMs: 15_000, maxMs: 5 * 60_000 };
+const EVENT_STREAM_TIMING: EventStreamTiming = { heartbeatMs: 15_000, maxMs: 5 * 60_000 };
 /** What an EventSource waits before reconnecting. */
 const RETRY_MS = 2_000;
 
 /** The name of a stream's last event, which says why it ended (no `id:`, so Last-Event-ID stays the last entry's). */
-export const STREAM_CLOSED_EVENT = 'stream.closed';
+const STREAM_CLOSED_EVENT = 'stream.closed';
 
-/**
- * One Server-Sent Events answer: every feed entry after the cursor as `id: <cursor>`,
- * `event: <name>`, `data: <webhook body>`, then new ones as the feed gets them. The watch
- * (EventStreamWatch) checks the stream's key once a second and says up to where the feed may be
- * read; the stream reads nothing beyond it. When the key may no longer read, or the stream's time
- * is up, its last event is `event: stream.closed` with `data: {"reason": …, "detail": …}`.
- */
+// One Server-Sent Events answer: the feed after the cursor, then new entries (decision 0069). The watch checks
+// the key every second and bounds what may be read; when the key may no longer read or time is up, the last
+// event is `stream.closed` with `{"reason": …, "detail": …}`.
 export class EventStreamSession implements WatchedStream {
   private closed = false;
   private wake: (() => void) | null = null;

@@ -3,12 +3,8 @@ import { Socket } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { ServiceConfig } from '../../../config/service-config';
 
-/**
- * Node's own HTTP server options for slow clients: the time to send the headers and the whole
- * request (a client that trickles a byte at a time gets 408 and is disconnected) and how long an
- * idle keep-alive connection stays. Node checks these deadlines on a sweep, every 30 s by
- * default; a sweep a few times per deadline keeps them close to what is configured.
- */
+// Node's deadlines for slow clients (headers, whole request: a trickling client gets 408) and idle keep-alive.
+// Node checks them on a sweep, every 30 s by default; sweeping a few times per deadline keeps them close.
 export function slowClientOptions(config: ServiceConfig): {
   http: {
     requestTimeout: number;
@@ -33,13 +29,8 @@ export function slowClientOptions(config: ServiceConfig): {
   };
 }
 
-/**
- * Closes, at once, a connection from an address that already holds `max` open ones, so that a
- * few clients cannot hold every socket. Counted by socket address, before any request is read: a
- * connection from a trusted proxy (TRUSTED_PROXIES) carries many clients' requests, so it is not
- * counted, and the proxy limits each client's connections (docs/operations.md, "Limits against
- * slow and greedy clients").
- */
+// Closes at once a connection from an address already holding `max`, counted by socket before any request.
+// A trusted proxy's connections carry many clients and are not counted; the proxy limits each (decision 0135).
 export function limitConnectionsPerAddress(server: Server, max: number, trustedProxies: readonly string[] = []): void {
   if (max <= 0) return;
   const fromProxy = trustedProxies.length > 0 ? proxyaddr.compile([...trustedProxies]) : null;

@@ -17,11 +17,8 @@ function canonical(text: string): string {
   return `${negative ? '-' : ''}${digits}e${exponent}`;
 }
 
-/**
- * Whether a JSON number literal survives being read as a double: the double's shortest text has
- * the literal's value. `199.999999999999999` reads as 200 and `100.0000000000000001` as 100, so
- * neither does; `100.50`, `1e2` and `0.1` do.
- */
+// Whether a JSON number literal survives being read as a double: `199.999999999999999` reads as 200, so it
+// does not; `100.50`, `1e2` and `0.1` do.
 export function isExactAsDouble(literal: string): boolean {
   const value = Number(literal);
   return Number.isFinite(value) && canonical(String(value)) === canonical(literal);
@@ -34,11 +31,8 @@ interface Frame {
   expectingKey: boolean;
 }
 
-/**
- * The first number in a well-formed JSON text that a double cannot carry exactly, with where it
- * is (`amount`, `params.arguments.amount`, `items[2]`), or null. Only called on text that has
- * already parsed as JSON, so the scan need not check the grammar.
- */
+// The first number in already-parsed JSON text that a double cannot carry exactly, with its path
+// (`params.arguments.amount`, `items[2]`), or null; the scan need not check the grammar.
 export function firstInexactNumber(text: string): { path: string; literal: string } | null {
   const frames: Frame[] = [];
   const pathHere = (): string =>
@@ -82,13 +76,9 @@ export function firstInexactNumber(text: string): { path: string; literal: strin
   return null;
 }
 
-/**
- * Replaces Fastify's application/json parser with the same parser (and its prototype-poisoning
- * checks) followed by a scan of the number literals: a number with more significant digits than a
- * double holds is refused (400 validation_failed) instead of being silently rounded. Money is then
- * read from a double whose shortest text is exactly what the client sent. Every JSON body goes
- * through here, the MCP endpoint's tool arguments included.
- */
+// Fastify's JSON parser (with its prototype-poisoning checks) plus a scan of number literals: one a double cannot
+// hold is refused (400 validation_failed), not rounded, so money is read as sent (decision 0086). Every JSON body
+// passes here, the MCP endpoint's tool arguments included.
 export function useExactNumberJsonParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');

@@ -2,10 +2,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 
-/**
- * JSON is read as UTF-8 (RFC 8259); a body that declares another charset would be misread, so
- * it is refused as an unsupported media type before it is parsed (a Fastify onRequest hook).
- */
+/** JSON is UTF-8 (RFC 8259): another declared charset is refused as unsupported before parsing (decision 0016). */
 export function refuseNonUtf8Json(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const declared = CHARSET.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
   if (declared === undefined || declared === 'utf-8' || declared === 'utf8') {

@@ -3,13 +3,9 @@ import { findUnsafeText } from '../../shared/safe-text';
 import { ServiceError } from '../../../application/shared/service-error';
 import { RequestSubject, validatedRequest } from '../../shared/requests/validated-request';
 
-/**
- * Validates a JSON body against its DTO class: it must be an object, carry no unknown
- * field, no control characters or broken Unicode in any text, and every field must have
- * its declared type (no coercion: "100" is not a number). The first problem is reported,
- * naming its field. Path parameters and query strings get the same text check, so no
- * control character (PostgreSQL refuses NUL) or lone surrogate reaches a use case.
- */
+// A JSON body must be an object with no unknown field, no control character or broken Unicode, each field of its
+// declared type, uncoerced (decision 0014); the first problem is reported. Path parameters and query strings get
+// the text check too, so no NUL or lone surrogate reaches a use case.
 @Injectable()
 export class RequestBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {

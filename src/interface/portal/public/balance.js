@@ -1,7 +1,6 @@
 // @ts-check
-// The balance in the header, and the low-balance banner: shown while the available balance is below
-// the partner's threshold (compared exactly, as decimals), and at once when a wallet.low_balance
-// event arrives on the live events.
+// The header's balance and the low-balance banner: shown while the available balance is below the threshold
+// (compared as decimals), and at once when a wallet.low_balance event arrives.
 import { api, session } from './api.js';
 import { $, fail, scaled, when } from './page.js';
 

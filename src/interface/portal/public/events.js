@@ -1,8 +1,6 @@
 // @ts-check
-// The events feed as a live list: the latest events, then each new one as it happens, read from
-// GET /events/stream with the key in the Authorization header (an EventSource cannot send one, so
-// the stream is read with fetch). The stream ends every few minutes; the list reconnects with
-// Last-Event-ID and misses nothing. A wallet.low_balance event raises the banner at once.
+// The live events list, read from GET /events/stream with fetch (an EventSource cannot send the key). The stream
+// ends every few minutes; the list reconnects with Last-Event-ID and misses nothing.
 import { API, ApiError, refusal, session } from './api.js';
 import { lowBalanceReached, reloadSoon } from './balance.js';
 import { $, cell, fail, when } from './page.js';

@@ -1,7 +1,6 @@
 // @ts-check
-// Restricted keys of the key's environment (only the main key manages them): create one with a
-// scope, caps, a label and an expiry, shown once; the list with who made each key, last use and
-// usage; revoke. With the sandbox main key, the first live key is claimed here once KYC is approved.
+// Restricted keys of the key's environment (the main key manages them): create, shown once; list; revoke.
+// With the sandbox main key, the first live key is claimed here once KYC is approved.
 import { ApiError, api, seg } from './api.js';
 import { $, cell, guarded, notify, onClick, onSubmit, when } from './page.js';
 

@@ -1,8 +1,6 @@
 // @ts-check
-// The partner portal: a thin client of the partner API (/v1/partner), authenticated by the key the
-// partner types in. This module signs in and out, switches tabs and wires each part; the key lives
-// in api.js only (no storage, no cookie), and every value from the API is written as text, never
-// as HTML.
+// The portal: a thin client of /v1/partner signed in with the partner's key (held in api.js only). Signs in and
+// out, switches tabs; API values are written as text, never HTML.
 import { StaleReply, session } from './api.js';
 import { loadBalance, stopBalanceReloads } from './balance.js';
 import { loadDeliveries, wireDeliveries } from './deliveries.js';
@@ -23,10 +21,7 @@ function openTab(name) {
 /** The key list is read when its tab is opened (a restricted key may not read it). */
 const tabViews = /** @type {Record<string, () => Promise<unknown>>} */ ({ keys: () => loadKeys() });
 
-/**
- * The header: the balance and environment, and the partner id from the settings. The portal is shown only
- * once both are in, so a signed-in page never shows an empty partner id.
- */
+/** The header's balance, environment and partner id; the portal shows once both are in, never an empty id. */
 const loadHeader = () => Promise.all([loadBalance(), loadSettings()]);
 
 /** Everything below the header, once the header is in. */

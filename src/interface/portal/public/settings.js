@@ -1,7 +1,6 @@
 // @ts-check
-// Settings of the key's environment: the webhook URL and secret, the IP allowlist and rate limit,
-// and the low-balance threshold. The forms stay locked until the settings are on screen, so a
-// refused read cannot send empty fields over saved ones.
+// Settings of the key's environment: webhook URL and secret, IP allowlist, rate limit, low-balance threshold.
+// The forms stay locked until the settings are on screen, so a refused read cannot save empty fields.
 import { api, session } from './api.js';
 import { drawLowBalance } from './balance.js';
 import { $, notify, onClick, onSubmit, when } from './page.js';

@@ -1,10 +1,7 @@
 import { FieldCheck, fieldChecksOf } from './field-checks';
 
-/**
- * A request DTO's checks compiled into one function: the DTO instance when the value has only
- * fields of the DTO and each passes its field's checks, null when anything is wrong (the
- * caller then asks class-validator, which names the problem).
- */
+// A DTO's checks compiled into one function (decision 0101): the instance when every field is known and passes,
+// null when anything is wrong (class-validator then names the problem).
 export type CompiledValidator<T> = (value: object) => T | null;
 
 interface CompiledField {
@@ -16,11 +13,8 @@ interface CompiledField {
 
 const compiled = new WeakMap<abstract new () => object, CompiledValidator<object> | null>();
 
-/**
- * The compiled validator of a DTO class, built at its first use; null for a class whose
- * fields are not all declared through the checked field decorators (request-fields.ts),
- * which class-validator alone validates.
- */
+// A DTO class's compiled validator, built at first use; null when not every field is declared through the checked
+// field decorators (request-fields.ts), so class-validator alone validates it.
 export function compiledValidatorOf<T extends object>(dto: new () => T): CompiledValidator<T> | null {
   if (!compiled.has(dto)) compiled.set(dto, compile(dto));
   return compiled.get(dto) as CompiledValidator<T> | null;

@@ -4,12 +4,8 @@ import { Json, JsonObject, schema31 } from './json-schema';
 /** Keys of @nestjs/swagger's property metadata that are not JSON Schema. */
 const NOT_SCHEMA = new Set(['required', 'isArray', 'selfRequired']);
 
-/**
- * The JSON Schema (2020-12, as in the OpenAPI 3.1 document) of a flat request DTO, read
- * from the same @ApiProperty metadata the OpenAPI document is generated from: what the
- * agent tools publish is what REST publishes, and both come from the DTO's field decorators.
- * Unknown fields are refused, as the validation pipe refuses them.
- */
+// A flat request DTO's JSON Schema (2020-12), from the same @ApiProperty metadata as the OpenAPI document, so the
+// tools publish what REST does (decision 0100). Unknown fields are refused, as the validation pipe refuses them.
 export function dtoJsonSchema(dto: abstract new () => object): JsonObject {
   const prototype = dto.prototype as object;
   const keys = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, prototype) as string[] | undefined) ?? [];

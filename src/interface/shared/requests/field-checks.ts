@@ -2,10 +2,7 @@ import { MetadataStorage, getMetadataStorage } from 'class-validator';
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
-/**
- * A request field's own check, recorded by its field decorator from the same limits it gives
- * class-validator: what the compiled validator runs instead of class-validator on good input.
- */
+/** A field's own check, recorded by its decorator from the limits it gives class-validator (decision 0101). */
 export interface FieldCheck {
   /** Absent (undefined, and null when `nullAllowed`, as class-validator's IsOptional) is allowed. */
   optional: boolean;
@@ -22,12 +19,8 @@ const DECLARED_BY = new WeakMap<ValidationMetadata, FieldCheck>();
 const validationMetadataOf = (dto: abstract new () => object): ValidationMetadata[] =>
   getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false);
 
-/**
- * A field decorator that also records its check, tied to the class-validator metadata entries
- * the decorator creates: so the compiled validator knows which checks class-validator applies
- * to a class (a subclass redeclaring a field replaces its parent's entries), and that nothing
- * else does.
- */
+// Records the check against the class-validator metadata entries the decorator creates, so the compiled validator
+// knows which checks apply to a class (a subclass redeclaring a field replaces its parent's) and that none else do.
 export function withFieldCheck(check: FieldCheck, decorator: PropertyDecorator): PropertyDecorator {
   return (target, property) => {
     const dto = target.constructor as new () => object;
@@ -39,11 +32,8 @@ export function withFieldCheck(check: FieldCheck, decorator: PropertyDecorator):
   };
 }
 
-/**
- * The checks class-validator's metadata of a class stands for, by field name; null when some
- * of that metadata was not declared through a checked field (a class-validator decorator used
- * directly), which only class-validator itself then knows how to apply.
- */
+// The checks a class's class-validator metadata stands for, by field; null when some of it was not declared
+// through a checked field (a class-validator decorator used directly).
 export function fieldChecksOf(dto: abstract new () => object): Map<string, FieldCheck[]> | null {
   const checks = new Map<string, FieldCheck[]>();
   for (const metadata of validationMetadataOf(dto)) {

@@ -10,6 +10,24 @@ export function asArray(value: Json | undefined): Json[] {
   return Array.isArray(value) ? value : [];
 }
 
+/** A typed deep copy of `value` as JSON.stringify then JSON.parse would give it (dates as ISO strings). */
+export function jsonOf(value: unknown): Json {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (value instanceof Date) return value.toJSON();
+  if (Array.isArray(value)) return value.map((item: unknown) => (isDropped(item) ? null : jsonOf(item)));
+  if (typeof value !== 'object') return null;
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, child]: [string, unknown]) =>
+      isDropped(child) ? [] : [[key, jsonOf(child)]],
+    ),
+  );
+}
+
+/** What JSON leaves out of an object (and writes as null in an array). */
+const isDropped = (value: unknown): boolean =>
+  value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
 /** A value as text: a string as it is, a number or boolean written out, JSON for the rest, `fallback` when absent. */
 export function textOf(value: Json | undefined, fallback = ''): string {
   if (value === undefined || value === null) return fallback;

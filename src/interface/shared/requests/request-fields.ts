@@ -26,13 +26,8 @@ import {
 import { withFieldCheck } from './field-checks';
 import { IsStringRecord, isStringRecord } from './validators';
 
-/**
- * Request fields declared once: each decorator states a field's limits a single time and
- * gives them to class-validator (what REST and the agent tools enforce, and how they word a
- * refusal), to the field's own check (the compiled validator's fast path for good input, built
- * from class-validator's own predicates so both judge alike) and to the OpenAPI metadata (what
- * the published schemas show, REST's and the tools' alike).
- */
+// Request fields declared once (decision 0100): each decorator gives a field's limits to class-validator, to its
+// own compiled check (built from class-validator's predicates, so both judge alike) and to the OpenAPI metadata.
 
 export interface FieldDoc {
   description: string;
@@ -44,10 +39,7 @@ export interface FieldDoc {
 /** The largest id of an operator or biller (a PostgreSQL integer). */
 export const MAX_ID = 2_147_483_647;
 
-/**
- * Applies decorators as if written one above the other in this order: the last is applied
- * first, as TypeScript does, so the first problem named is the most basic one (type before length).
- */
+/** Applies decorators as if written in this order, so the first problem named is the most basic (type before length). */
 function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
   return applyDecorators(...decorators.reverse());
 }
@@ -127,10 +119,7 @@ export function TextField(limits: TextLimits, doc: FieldDoc): PropertyDecorator 
 const tooShort = (minLength: number): string =>
   minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`;
 
-/**
- * A request amount: a JSON number above zero. Decimals and range are the use case's rules (they
- * depend on the currency and the product).
- */
+/** A JSON number above zero; decimals and range are the use case's rules (currency, product). */
 export function AmountField(doc: FieldDoc): PropertyDecorator {
   const finite = { allowNaN: false, allowInfinity: false };
   return checked(
@@ -143,11 +132,8 @@ export function AmountField(doc: FieldDoc): PropertyDecorator {
   );
 }
 
-/**
- * A JSON true or false (no "true" string, no 1). Optional means absent: unlike other optional
- * fields, `null` is refused, since a flag read as "not true" would act on a value the caller did
- * not send (`"validate_only": null` must not place a real order).
- */
+// A JSON true or false. Optional means absent: `null` is refused, since a flag read as "not true" would act on a
+// value the caller did not send (`"validate_only": null` must not place a real order).
 export function FlagField(doc: FieldDoc): PropertyDecorator {
   return checked(
     doc,

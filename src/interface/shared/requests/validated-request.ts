@@ -11,11 +11,8 @@ export interface RequestSubject {
   noun: string;
 }
 
-/**
- * The request checks of the service, for REST bodies and agent-tool arguments alike: a
- * JSON object, safe text throughout, no unknown field, every field as its DTO declares it.
- * Answers the DTO instance or throws validation_failed naming the first problem.
- */
+// The request checks for REST bodies and tool arguments alike: a JSON object, safe text, no unknown field, each
+// field as declared. Answers the DTO instance or throws validation_failed naming the first problem.
 export function validatedRequest<T extends object>(dto: new () => T, value: unknown, subject: RequestSubject): T;
 export function validatedRequest(dto: Type, value: unknown, subject: RequestSubject): object;
 export function validatedRequest(dto: Type, value: unknown, subject: RequestSubject): object {
@@ -31,11 +28,8 @@ export function validatedRequest(dto: Type, value: unknown, subject: RequestSubj
   return classValidated(dto, value, subject);
 }
 
-/**
- * class-validator's judgement of a JSON object of safe text: the DTO instance, or
- * validation_failed naming the first problem. The path of every refusal (and what the compiled
- * checks are held to by the differential test).
- */
+// class-validator's judgement of a JSON object of safe text: the instance or validation_failed naming the first
+// problem. Every refusal's path, and what the compiled checks are held to by the differential test.
 export function classValidated(dto: Type, value: object, subject: RequestSubject): object {
   const instance = plainToInstance(dto, value, { enableImplicitConversion: false }) as object;
   // An empty object is the whole of an input without fields (a tool that takes no arguments),

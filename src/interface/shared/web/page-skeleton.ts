@@ -1,12 +1,6 @@
-/**
- * What the partner portal and the operator console have in common on screen: the head (the shared
- * style sheet, then the page's own, and its one module script), the sign-in card with its masked
- * credential field, the header with Refresh and Sign out, the notice and failure lines, and the
- * tabs. Each page gives its own parts.
- *
- * Every part is markup written in this repository (no value from a request reaches a page's
- * document: the page's script fills it in, as text, from the API).
- */
+// What the portal and the console share on screen (decision 0111): head, sign-in card, header, notice lines and
+// tabs; each page gives its own parts. Every part is markup from this repository: no request value reaches a
+// page's document (its script fills values in, as text).
 export interface PageSkeleton {
   /** Where the page is served (`/console`); its files are under it. */
   path: string;

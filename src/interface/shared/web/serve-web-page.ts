@@ -3,11 +3,7 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PageSkeleton, SHARED_STYLESHEET, pageDocument } from './page-skeleton';
 
-/**
- * A page that holds a credential in memory (a partner's API key, the operator token) may run only
- * its own script, talk only to this service, and never be framed (clickjacking) or leak its
- * address to another site.
- */
+/** A page holding a credential in memory runs only its own script, talks only to this service, is never framed. */
 export const STATIC_PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
@@ -19,16 +15,12 @@ export const STATIC_PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-/**
- * The files every page serves under its own path, from one copy (`public/` next to this module):
- * the shared style sheet, the API helper and the page helpers. Each page's own path keeps the page
- * whole (its scripts import them relatively, and a proxy that routes `/console` alone still serves
- * all of it).
- */
-export const SHARED_PAGE_FILES: readonly string[] = [SHARED_STYLESHEET, 'shared-api.js', 'shared-page.js'];
+// Served under each page's own path from one copy (`public/`): the page stays whole under its path, so a proxy
+// that routes `/console` alone still serves all of it.
+const SHARED_PAGE_FILES: readonly string[] = [SHARED_STYLESHEET, 'shared-api.js', 'shared-page.js'];
 
 /** The file of a page's folder that holds its tab panels: put into its document, not served by itself. */
-export const PANELS_FILE = 'panels.html';
+const PANELS_FILE = 'panels.html';
 
 const SHARED_FOLDER = join(__dirname, 'public');
 
@@ -46,11 +38,7 @@ export interface WebPage extends PageSkeleton {
   files: readonly string[];
 }
 
-/**
- * Serves a page at its path: its document (the shared skeleton with its parts and panels) at
- * `path` and `path/`, the shared files and its own at `path/<file>`, each read once, all with the
- * headers above. Nothing else under the path is served.
- */
+/** Serves a page's document at `path` and `path/`, and its files at `path/<file>`, each read once; nothing else. */
 export function serveWebPage(app: NestFastifyApplication, page: WebPage): void {
   for (const file of [page.script, page.stylesheet, page.icon]) {
     if (!page.files.includes(file)) throw new Error(`${page.path}: ${file} is not among the page's files`);

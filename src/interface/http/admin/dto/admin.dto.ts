@@ -32,7 +32,7 @@ export class KycDto {
   status!: 'approved' | 'suspended';
 }
 
-export class EnvironmentDto {
+class EnvironmentDto {
   @IsIn(ENVIRONMENTS, { message: 'must be sandbox or live' })
   environment!: Environment;
 }

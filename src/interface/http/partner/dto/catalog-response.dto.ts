@@ -11,7 +11,7 @@ import { ResponseOf } from '../../openapi/response-of';
 import { CORRIDOR, CURRENCY, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
 
 @ApiSchema({ name: 'Operator', description: 'A mobile prepaid operator of the corridor.' })
-export class OperatorDto implements ResponseOf<OperatorResource, OperatorDto> {
+class OperatorDto implements ResponseOf<OperatorResource, OperatorDto> {
   @ApiProperty({ ...ID, description: 'Used as operator_id in POST /topup', example: 101 })
   id!: number;
 
@@ -62,7 +62,7 @@ export class OperatorListDto extends CorridorListDto implements ResponseOf<Opera
   name: 'BillerParam',
   description: 'An extra parameter a biller needs in `params` of bill-info and pay-bill.',
 })
-export class BillerParamDto implements ResponseOf<BillerParamResource, BillerParamDto> {
+class BillerParamDto implements ResponseOf<BillerParamResource, BillerParamDto> {
   @ApiProperty({ type: 'string', example: 'billing_unit' })
   name!: string;
 
@@ -82,7 +82,7 @@ export class BillerParamDto implements ResponseOf<BillerParamResource, BillerPar
 }
 
 @ApiSchema({ name: 'BillerConsumerNumber', description: 'What the biller calls the consumer number, and its shape.' })
-export class BillerConsumerNumberDto implements ResponseOf<BillerConsumerNumberResource, BillerConsumerNumberDto> {
+class BillerConsumerNumberDto implements ResponseOf<BillerConsumerNumberResource, BillerConsumerNumberDto> {
   @ApiProperty({ type: 'string', example: 'CA Number' })
   label!: string;
 
@@ -99,7 +99,7 @@ export class BillerConsumerNumberDto implements ResponseOf<BillerConsumerNumberR
   name: 'Biller',
   description: 'A biller of the corridor (postpaid mobile, utility, and in IN the BBPS billers).',
 })
-export class BillerDto implements ResponseOf<BillerResource, BillerDto> {
+class BillerDto implements ResponseOf<BillerResource, BillerDto> {
   @ApiProperty({ ...ID, description: 'Used as biller_id in bill-info and pay-bill', example: 1005 })
   id!: number;
 

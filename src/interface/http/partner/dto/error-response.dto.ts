@@ -2,10 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ErrorCode } from '../../../../application/shared/service-error';
 import { ERRORS_DOC_PATH } from '../../openapi/errors-doc';
 
-/**
- * The codes a partner can receive: the interface's Errors table, plus invalid_state (live bill-info),
- * provider_unavailable, service_unavailable and access_change_pending. Each is described in docs/errors.md.
- */
+/** The Errors table's codes plus invalid_state, provider_unavailable, service_unavailable and access_change_pending. */
 export const PARTNER_ERROR_CODES = [
   'validation_failed',
   'idempotency_key_required',

@@ -73,7 +73,7 @@ abstract class OrderPreviewDto {
 }
 
 @ApiSchema({ name: 'TopupPreview', description: 'The topup a dry run would place.' })
-export class TopupPreviewDto extends OrderPreviewDto implements ResponseOf<TopupPreviewResource, TopupPreviewDto> {
+class TopupPreviewDto extends OrderPreviewDto implements ResponseOf<TopupPreviewResource, TopupPreviewDto> {
   @ApiProperty({ ...ID, example: 101 })
   operator_id!: number;
 
@@ -82,7 +82,7 @@ export class TopupPreviewDto extends OrderPreviewDto implements ResponseOf<Topup
 }
 
 @ApiSchema({ name: 'BillPaymentPreview', description: 'The bill payment a dry run would place.' })
-export class BillPaymentPreviewDto
+class BillPaymentPreviewDto
   extends OrderPreviewDto
   implements ResponseOf<BillPaymentPreviewResource, BillPaymentPreviewDto>
 {

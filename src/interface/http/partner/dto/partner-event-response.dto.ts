@@ -11,7 +11,7 @@ import { AMOUNT_LOCAL, CURRENCY, DATE_TIME } from './schema-formats';
     'transaction.failed carries refunded_at; wallet.low_balance carries available_balance, low_balance_threshold ' +
     'and occurred_at (order_id and amount_local are those of the debit that crossed the threshold).',
 })
-export class PartnerEventDto implements ResponseOf<PartnerEventResource, PartnerEventDto> {
+class PartnerEventDto implements ResponseOf<PartnerEventResource, PartnerEventDto> {
   @ApiProperty({
     type: 'string',
     format: 'uuid',

@@ -107,7 +107,7 @@ export class CreateScopedKeyDto {
 }
 
 @ApiSchema({ name: 'KeyCreator', description: 'Who created a key: the actor recorded on its creation event.' })
-export class KeyCreatorDto implements ResponseOf<KeyCreatorResource, KeyCreatorDto> {
+class KeyCreatorDto implements ResponseOf<KeyCreatorResource, KeyCreatorDto> {
   @ApiProperty({
     type: 'string',
     enum: ['partner_key', 'operator', 'system'],
@@ -178,7 +178,7 @@ export class ScopedKeyResponseDto implements ResponseOf<
   name: 'MainKey',
   description: "The environment's main key: never the key, only who issued it and its use.",
 })
-export class MainKeyDto implements ResponseOf<MainKeyResource, MainKeyDto> {
+class MainKeyDto implements ResponseOf<MainKeyResource, MainKeyDto> {
   @ApiProperty({ type: 'string' }) key_id!: string;
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: KeyCreatorDto, nullable: true }) created_by!: KeyCreatorDto | null;

@@ -62,7 +62,7 @@ export class PartnerSettingsDto implements ResponseOf<PartnerSettingsResource, P
 }
 
 @ApiSchema({ name: 'WebhookAttempt' })
-export class WebhookAttemptDto implements ResponseOf<WebhookAttemptResource, WebhookAttemptDto> {
+class WebhookAttemptDto implements ResponseOf<WebhookAttemptResource, WebhookAttemptDto> {
   @ApiProperty({ type: 'integer', minimum: 1 })
   attempt!: number;
 

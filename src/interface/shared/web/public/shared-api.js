@@ -1,17 +1,13 @@
 // @ts-check
-// Calling the service from a page, as the partner portal and the operator console both do: the
-// credential the page holds (a partner's key, an operator's token) as a bearer token on every call,
-// nothing cached, no cookies, a refusal as an ApiError with the Error body's code and detail, and a
-// reply that arrives after its session ended dropped. Each page's api.js holds its session.
+// Calling the service from a page: the page's credential as bearer token, nothing cached, no cookies, a refusal
+// as an ApiError, and a reply arriving after its session ended dropped. Each page's api.js holds its session.
 
 /** A reply that arrived after its session ended: nothing to show. */
 export class StaleReply extends Error {}
 
 export class ApiError extends Error {
-  /**
-   * @param {number} status @param {string} code @param {string | null} detail
-   * @param {any} [body] the refusal's parsed body @param {string | null} [retryAfter] its Retry-After header
-   */
+  /** @param {number} status @param {string} code @param {string | null} detail
+   * @param {any} [body] the refusal's parsed body @param {string | null} [retryAfter] its Retry-After header */
   constructor(status, code, detail, body = null, retryAfter = null) {
     super(detail ? `${code}: ${detail}` : code);
     this.status = status;
@@ -34,13 +30,10 @@ export function refusal(response, text) {
   return new ApiError(response.status, code, detail, parsed, response.headers.get('retry-after'));
 }
 
-/**
- * One call for the session signed in now; the answer as text. Throws an ApiError when refused or
- * unanswered, and a StaleReply when the session's generation changed meanwhile (a sign-out or
- * another sign-in), so that nothing of one session reaches the next.
- * @param {{ generation: number }} session @param {string | null} credential
- * @param {string} method @param {string} url @param {{ body?: unknown, headers?: Record<string, string> }} [options]
- */
+// One call for the session signed in now; the answer as text. Throws an ApiError when refused or unanswered, and
+// a StaleReply when the session's generation changed meanwhile, so nothing of one session reaches the next.
+/** @param {{ generation: number }} session @param {string | null} credential @param {string} method @param {string} url
+ * @param {{ body?: unknown, headers?: Record<string, string> }} [options] */
 export async function send(session, credential, method, url, options = {}) {
   const generation = session.generation;
   const current = () => {

@@ -1,8 +1,6 @@
 // @ts-check
-// What the partner portal and the operator console share on the page: finding elements, writing
-// values as text (never as HTML), times as the pages show them, notices and failures, handlers that
-// report their failures, filter forms, rows that open their details, tabs. Each page's page.js
-// words a refused credential (and may word other failures) with `reportFailures`.
+// What portal and console share on the page: elements, values as text (never HTML), times, notices, failures,
+// filter forms, rows that open details, tabs. Each page.js words a refused credential with `reportFailures`.
 import { ApiError, StaleReply } from './shared-api.js';
 
 /** @param {string} id @returns {any} */
@@ -46,11 +44,9 @@ const failures = {
   onRefused: () => undefined,
 };
 
-/**
- * How this page words failures: `refused`, what a refused credential (401) says when the page
- * signs out; `describe`, any other failure (the default: the refusal's code and detail).
- * @param {{ refused: string, describe?: (error: unknown) => string }} wording
- */
+// How this page words failures: `refused` when a refused credential (401) signs it out; `describe` any other
+// (default: the refusal's code and detail).
+/** @param {{ refused: string, describe?: (error: unknown) => string }} wording */
 export function reportFailures(wording) {
   failures.refused = wording.refused;
   failures.describe = wording.describe ?? describeFailure;
