@@ -1,7 +1,6 @@
 import { runCli } from '../../interface/cli/run-cli';
-import { openDataMove } from './data-move';
 
 /** The operator CLI process: its commands over HTTP, and the data commands over the configured store. */
 export function runOperatorCli(argv: readonly string[]): void {
-  runCli(argv, openDataMove);
+  runCli(argv, async () => (await import('./data-move')).openDataMove);
 }

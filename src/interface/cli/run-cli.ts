@@ -15,9 +15,12 @@ import { parseDataCommand } from './data/data-commands';
 import { runDataCommand } from './data/run-data-command';
 import { OpenDataMove } from './data/data-move';
 
-const run = async (argv: readonly string[], openDataMove: OpenDataMove): Promise<ExitCode> => {
+/** Loads the data commands' store wiring; only `data` commands pay for loading it (the other commands start in a tenth of the time). */
+export type LoadDataMove = () => Promise<OpenDataMove>;
+
+const run = async (argv: readonly string[], loadDataMove: LoadDataMove): Promise<ExitCode> => {
   // `data` commands open the configured store themselves; every other command calls the running service.
-  if (argv[0] === 'data') return runData(argv.slice(1), openDataMove);
+  if (argv[0] === 'data') return runData(argv.slice(1), loadDataMove);
   const parsed = parseCommand(argv, COMMANDS);
   if (parsed.kind === 'help' || parsed.kind === 'usage-error') return helpOrUsageError(parsed);
 
@@ -69,15 +72,15 @@ const helpOrUsageError = (parsed: { kind: 'help' } | { kind: 'usage-error'; mess
   return EXIT.usage;
 };
 
-const runData = async (argv: readonly string[], openDataMove: OpenDataMove): Promise<ExitCode> => {
+const runData = async (argv: readonly string[], loadDataMove: LoadDataMove): Promise<ExitCode> => {
   const parsed = parseDataCommand(argv);
   if (parsed.kind === 'help' || parsed.kind === 'usage-error') return helpOrUsageError(parsed);
-  return runDataCommand(parsed, { stdout: process.stdout, stderr: process.stderr }, process.env, openDataMove);
+  return runDataCommand(parsed, { stdout: process.stdout, stderr: process.stderr }, process.env, await loadDataMove());
 };
 
 /** The operator CLI on these arguments; the exit code is set, not forced, so buffered stdout is flushed first. */
-export function runCli(argv: readonly string[], openDataMove: OpenDataMove): void {
-  run(argv, openDataMove).then(
+export function runCli(argv: readonly string[], loadDataMove: LoadDataMove): void {
+  run(argv, loadDataMove).then(
     (code) => {
       process.exitCode = code;
     },
