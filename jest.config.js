@@ -13,13 +13,11 @@
 
 /**
  * Integration files run one at a time, after the others: they time real waits against work that
- * another file's load would slow (webhook and stream timeouts, a bench, trace export), or read the
- * log right behind an open transaction, which another database's transactions on the same server
- * hold back (the readable horizon). Named by file name, in whichever capability folder of
- * test/integration they sit.
+ * another file's load would slow (webhook and stream timeouts, trace export), or read the log right
+ * behind an open transaction, which another database's transactions on the same server hold back
+ * (the readable horizon). Named by file name, in whichever capability folder of test/integration they sit.
  */
 const ALONE_FILES = [
-  'bench-smoke',
   'drill-webhook-receiver-hangs',
   'event-stream-access',
   'revocation-under-lag',
