@@ -25,7 +25,6 @@ export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> 
   return db;
 }
 
-/** The numbered migrations, then (once all are applied) the read models' tables, in one transaction. */
 export function migrateServiceDatabase(db: SqlDatabase, upTo?: number): Promise<number[]> {
   const complete = upTo === undefined || upTo >= SCHEMA_MIGRATIONS.length;
   return migrate(db, SCHEMA_MIGRATIONS, {

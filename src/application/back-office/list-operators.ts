@@ -10,7 +10,6 @@ export interface OperatorRow {
   operator_id: string;
   name: string;
   role: OperatorRole;
-  /** At the time of the answer. */
   status: 'active' | 'expired' | 'revoked';
   created_at: string;
   created_by: string;

@@ -9,14 +9,12 @@ import { ServiceError } from '../shared/service-error';
 import { AdminOrderListResource, AdminOrderResource, adminOrderResource } from './admin-order-resource';
 import { HeldOrderFollowUp } from './held-order-follow-up';
 
-/** A wallet's balance as the back office shows it. */
 export interface WalletBalanceResource {
   available: string;
   currency: Currency;
   updated_at: string;
 }
 
-/** A partner as operators see it: identity, KYC status and both balances (null: no wallet yet). */
 export interface PartnerResource {
   partner_id: string;
   name: string;
@@ -32,7 +30,6 @@ export class ShowPartner extends Query<PartnerResource> {
   }
 }
 
-/** Partner, KYC status and both balances; never keys or their hashes. */
 @QueryHandler(ShowPartner)
 export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
@@ -70,7 +67,6 @@ export class ListOrdersForOperators extends Query<AdminOrderListResource> {
   }
 }
 
-/** Held orders, each with how it is followed at its provider. */
 @QueryHandler(ListOrdersForOperators)
 export class ListOrdersForOperatorsHandler implements IQueryHandler<ListOrdersForOperators> {
   constructor(

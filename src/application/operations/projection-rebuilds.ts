@@ -14,7 +14,6 @@ import { BACK_OFFICE_ACTION_LOG, BackOfficeActionLog } from '../ports/back-offic
 import { CLOCK, Clock } from '../ports/clock.port';
 import { OperatorIdentity, actingOperator } from '../back-office/operator-identity';
 
-/** A blue/green rebuild of one read model, and how far it is. */
 export interface RebuildResource {
   rebuild_id: string;
   projection: string;
@@ -32,7 +31,6 @@ export interface RebuildResource {
   error: string | null;
 }
 
-/** One projection: its version, checkpoint and lag, and the rebuild in progress if any. */
 export interface ProjectionResource {
   name: string;
   group: string;
@@ -50,7 +48,6 @@ export interface ProjectionsResource {
 
 export class ShowProjections extends Query<ProjectionsResource> {}
 
-/** Each projection's version, checkpoint and lag, and the rebuild in progress if any. */
 @QueryHandler(ShowProjections)
 export class ShowProjectionsHandler implements IQueryHandler<ShowProjections> {
   constructor(@Inject(PROJECTION_ADMIN) private readonly projections: ProjectionAdmin) {}

@@ -45,7 +45,6 @@ export class ProviderAtResolution {
   }
 }
 
-/** The provider's answer, and whether the order's log proves nothing of it was ever sent (each attempt recorded so). */
 export interface AnswerAtResolution {
   answer: ProviderAnswerAtResolution;
   neverSent: boolean;

@@ -15,7 +15,6 @@ import { OrderLifecycle } from '../settlement/order-lifecycle';
 import { ServiceError } from '../shared/service-error';
 import { AdminOrderResource, adminOrderResource } from './admin-order-resource';
 
-/** A resolved order as operators see it, with what its provider answered when asked at the moment of resolving. */
 export interface ResolvedOrderResource extends AdminOrderResource {
   provider_answer: { word: ProviderAnswerAtResolution['word']; detail: string; asked_at: string } | null;
   against_provider: boolean;
@@ -119,7 +118,6 @@ function refuseAgainstAnswer(
   );
 }
 
-/** Refuses a resolution that says the opposite of the provider's last recorded word on the order. */
 function refuseAgainstProvider(
   orderId: string,
   outcome: 'success' | 'failed',

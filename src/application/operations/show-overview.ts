@@ -11,11 +11,9 @@ export interface OutcomeTotals {
 }
 
 export interface Overview {
-  /** When the answer was made (service clock). */
   as_of: string;
   today: string;
   days: string[];
-  /** today and last_7_days, by corridor currency and environment, then by outcome. */
   periods: Record<'today' | 'last_7_days', Record<string, Record<string, OutcomeTotals>>>;
   by_day: { day: string; placed: number; succeeded: number; failed: number; held: number }[];
   success_rate_by_operator: RateRow[];

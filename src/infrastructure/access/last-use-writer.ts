@@ -5,7 +5,6 @@ import { StatementBatcher } from '../sql/statement-batcher';
 /** A credential's last use is written at most this often per process: the lists show it to within a few seconds. */
 const LAST_USE_RESOLUTION_MS = 5_000;
 
-/** The tables that hold one row per credential with its latest use. */
 type LastUseTable = { table: 'api_key_last_use'; id: 'key_id' } | { table: 'operator_last_use'; id: 'operator_id' };
 
 interface Use {
@@ -20,7 +19,6 @@ interface Use {
  */
 export class LastUseWriter {
   private readonly logger = new Logger('LastUse');
-  /** The last use this process wrote of each credential (ms). */
   private readonly written = new Map<string, number>();
   private readonly uses = new StatementBatcher<Use, undefined>((uses) => this.write(uses), {
     concurrency: 1,
@@ -43,7 +41,6 @@ export class LastUseWriter {
     });
   }
 
-  /** The stored last use of each of `ids` that has one. */
   async read(ids: readonly string[]): Promise<Map<string, Date>> {
     if (ids.length === 0) return new Map();
     const { table, id } = this.into;
@@ -54,7 +51,6 @@ export class LastUseWriter {
     return new Map(rows.map((row) => [row.id, new Date(row.last_used_at)]));
   }
 
-  /** One row per credential, the latest use; rows in id order so that concurrent batches lock alike. */
   private async write(uses: readonly Use[]): Promise<undefined[]> {
     const latest = new Map<string, number>();
     for (const use of uses) latest.set(use.id, Math.max(latest.get(use.id) ?? use.at, use.at));

@@ -5,7 +5,6 @@ import { PROJECTION_GROUPS } from '../projections/projection-groups';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** The checkpoint of the read models that key lookups read (rm_api_keys, rm_partners, rm_partner_settings). */
 const READ_MODELS_CHECKPOINT = PROJECTION_GROUPS.readModels;
 
 export const ACCESS_FENCES_SCHEMA: SchemaScript = {
@@ -57,7 +56,6 @@ export class SqlAccessFences implements AccessFences {
     );
   }
 
-  /** Drops the fences the read models have passed (they refuse nothing any more); returns how many. */
   async dropPassed(limit: number): Promise<number> {
     const rows = await this.db.query<{ partner_id: string }>(
       `DELETE FROM access_fences

@@ -9,7 +9,6 @@ import { ORDER_COLUMNS, OrderRow, toOrderView } from '../read-models/order-view-
 import { PARTNER_COLUMNS, PartnerRow, toPartnerView } from '../read-models/partner-view-row';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** Collects WHERE clauses with numbered parameters. */
 class Conditions {
   readonly params: unknown[] = [];
   private readonly clauses: string[] = [];
@@ -30,7 +29,6 @@ class Conditions {
   }
 }
 
-/** LIKE with the user's text taken literally. */
 const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**

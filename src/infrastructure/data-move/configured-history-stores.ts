@@ -20,7 +20,6 @@ import { openedHistoryStore } from './opened-history-store';
 export class ConfiguredHistoryStores implements HistoryStores {
   constructor(
     private readonly config: ServiceConfig,
-    /** Embedded mode: the messages of the PostgreSQL server started in DATA_DIR (never on stdout, which holds the export). */
     private readonly serverLog: EmbeddedServerLog,
   ) {}
 
@@ -70,7 +69,6 @@ export class ConfiguredHistoryStores implements HistoryStores {
   }
 }
 
-/** The process id of a live service that owns DATA_DIR (DATA_DIR/service.pid), if any. */
 function runningService(dataDir: string): number | null {
   const file = join(dataDir, 'service.pid');
   if (!existsSync(file)) return null;

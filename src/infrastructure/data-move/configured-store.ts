@@ -8,14 +8,11 @@ import { SqlEventStore } from '../event-store/sql-event-store';
 import { openDatabase } from '../open-database';
 import { SqlDatabase } from '../sql/sql-database';
 
-/** The configured store with the ports a move of its history uses besides the EventStore. */
 type MovableEventStore = EventStore & EventImport & EventLogDiagnostics;
 
 interface ConfiguredStore {
-  /** The service database (read models, jobs); in eventstoredb mode the PostgreSQL beside EventStoreDB. */
   db: SqlDatabase;
   store: MovableEventStore;
-  /** Closes both; a plain function, so it may be taken off the object. */
   close: () => Promise<void>;
 }
 

@@ -41,7 +41,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** One line back into an event; a problem is named with the field. */
 function parseHistoryLine(text: string): HistoricalEvent | string {
   let value: unknown;
   try {
@@ -84,7 +83,6 @@ function parseHistoryLine(text: string): HistoricalEvent | string {
   };
 }
 
-/** The events of an export file, in its order; blank lines are skipped, anything else that is not an event stops the read. */
 export async function* readHistoryFile(file: string): AsyncGenerator<HistoricalEvent> {
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let number = 0;

@@ -13,7 +13,6 @@ import { READ_MODEL_PROJECTIONS } from '../read-models/read-model-projections';
 import { SqlDatabase } from '../sql/sql-database';
 import { SqlBackOfficeActionLog } from '../back-office/sql-back-office-action-log';
 
-/** A store and the service database beside it (read models, checkpoints, jobs, keys), as a history move uses them. */
 export const openedHistoryStore = (
   db: SqlDatabase,
   store: EventStore & EventLogDiagnostics & EventImport,
@@ -43,7 +42,6 @@ async function adoptImportedWork(db: SqlDatabase, work: ImportedWork): Promise<v
   });
 }
 
-/** The next events of the log into the serving read-model tables, their group's checkpoint moved with them. */
 async function applyToReadModels(db: SqlDatabase, events: readonly RecordedEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db.transaction(async (tx) => {
@@ -52,7 +50,6 @@ async function applyToReadModels(db: SqlDatabase, events: readonly RecordedEvent
   });
 }
 
-/** The service database must not hold read models of another history (in eventstoredb mode it is a separate database). */
 async function assertNothingDerived(db: SqlDatabase): Promise<void> {
   const rows = await db.query<{ name: string }>(
     'SELECT name FROM projection_checkpoints WHERE commit_position IS NOT NULL AND name = ANY($1::text[])',

@@ -10,7 +10,6 @@ import { EVENT_COLUMNS, EventRow, historicalOf } from '../event-store/sql-event-
  * embedded store was PGlite (DATA_DIR/pglite), so that `data import` can move them into a real store.
  */
 
-/** True for a PostgreSQL data folder (PGlite writes one): it holds PG_VERSION. */
 const isPgliteFolder = (path: string): boolean => existsSync(join(path, 'PG_VERSION'));
 
 /**
@@ -48,7 +47,6 @@ export class PgliteEventReader {
     return Number(result.rows[0].count);
   }
 
-  /** Every event, in the store's global order (transaction id, then sequence number), a page at a time. */
   async *events(pageSize = 500): AsyncGenerator<HistoricalEvent> {
     let after: { transactionId: string; position: string } | null = null;
     for (;;) {

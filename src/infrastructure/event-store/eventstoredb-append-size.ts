@@ -1,6 +1,5 @@
 import { EventData } from '@eventstore/db-client';
 
-/** EventStoreDB's default MaxAppendSize: the most one append may carry, in bytes. */
 export const DEFAULT_MAX_APPEND_SIZE_BYTES = 1_048_576;
 
 /**

@@ -31,7 +31,6 @@ export class EventStoreDbAppendWatcher {
     };
   }
 
-  /** Events of this process were stored. */
   appendedHere(): void {
     this.appended.emit('appended');
   }

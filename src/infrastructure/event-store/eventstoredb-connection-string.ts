@@ -1,9 +1,7 @@
 interface ClientSettings {
   /** Interval of gRPC keep-alive pings, ms. 10 s is the client's recommended floor (it warns below). */
   keepAliveInterval: number;
-  /** How long a ping may go unanswered before the channel is declared dead, ms. */
   keepAliveTimeout: number;
-  /** Deadline of unary calls that are given none, ms. */
   defaultDeadline: number;
 }
 
@@ -13,7 +11,6 @@ const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
   defaultDeadline: 10_000,
 };
 
-/** The client's own key normalisation: case-insensitive, `_` and `-` ignored. */
 const flatKey = (key: string): string => key.trim().toLowerCase().replace(/[_-]/g, '');
 
 /**

@@ -19,7 +19,6 @@ const ALL_STREAM_READ_RIGHT =
 /** What the service's own streams need; the server's default ACL of user streams allows it to every authenticated user. */
 const STREAM_RIGHTS = "the service's EventStoreDB user must be able to read and write the service's streams";
 
-/** EventStoreDB refused the service's user an operation; the message says which right is missing. */
 export class EventStoreDbAccessDeniedError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
@@ -44,7 +43,6 @@ export class EventStoreDbStreamDeletedError extends Error {
   }
 }
 
-/** A batch larger than the server accepts in one append (MaxAppendSize); nothing of it was written. */
 export class EventStoreDbAppendTooLargeError extends Error {
   constructor(
     readonly streamId: string,
@@ -91,7 +89,6 @@ export function isStreamNotFound(error: unknown): boolean {
   return error instanceof StreamNotFoundError || isPlainErrorOfType(error, ErrorType.STREAM_NOT_FOUND);
 }
 
-/** A hard-deleted (tombstoned) stream: reads and appends fail with this for ever. */
 export function isStreamDeleted(error: unknown): boolean {
   return error instanceof StreamDeletedError || isPlainErrorOfType(error, ErrorType.STREAM_DELETED);
 }
@@ -134,7 +131,6 @@ export function translateAppendError(error: unknown, streamId: string, expected:
   return new WrongExpectedRevisionError(streamId, expected, fromEsdbCurrentRevision(error.actualVersion));
 }
 
-/** An error of a read of $all or of the $all subscription, with the missing right spelled out when access was denied. */
 export function explainAllStreamError(error: unknown): unknown {
   if (!isAccessDenied(error)) return error;
   return new EventStoreDbAccessDeniedError(`EventStoreDB denied access to $all; ${ALL_STREAM_READ_RIGHT}`, {

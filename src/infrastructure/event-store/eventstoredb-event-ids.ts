@@ -14,20 +14,16 @@ export const claimStreamName = (eventId: string): string => `${CLAIM_STREAM_PREF
 
 export const isClaimStream = (streamId: string): boolean => streamId.startsWith(CLAIM_STREAM_PREFIX);
 
-/** One intent recorded in a claim stream. */
 export interface ClaimIntent {
   streamId: string;
   revision: number;
-  /** Revision of this intent within the claim stream. */
   claimRevision: number;
-  /** When the server recorded it, ms since the epoch. */
   recordedAtMs: number;
 }
 
 export const claimEventData = (streamId: string, revision: number): EventData =>
   jsonEvent({ type: CLAIM_EVENT_TYPE, data: { streamId, revision } });
 
-/** Null for anything that is not one of our intents. */
 export function parseClaimIntent(event: EsdbRecordedEvent): ClaimIntent | null {
   if (event.type !== CLAIM_EVENT_TYPE || !event.isJson || !isPlainObject(event.data)) return null;
   const { streamId, revision } = event.data;
@@ -36,22 +32,16 @@ export function parseClaimIntent(event: EsdbRecordedEvent): ClaimIntent | null {
   return { streamId, revision, claimRevision: fromEsdbRevision(event.revision), recordedAtMs: event.created.getTime() };
 }
 
-/** What we know of one event id of the batch once its claim stream has been read (or freshly created). */
 export interface ClaimState {
   eventId: string;
-  /** Our intent is the newest in the claim stream (we just wrote it). */
   held: boolean;
-  /** The intent that was verified, if any: the id is stored there. */
   stored: { streamId: string; revision: number } | null;
-  /** The newest intent in the claim stream; null when the stream is missing. */
   latest: ClaimIntent | null;
 }
 
 export type ClaimDecision =
-  /** Every id is stored in the target stream already: a repeat, nothing to write. */
   | { kind: 'deduplicated' }
   | { kind: 'duplicate'; reason: 'stored-elsewhere' | 'partly-stored' | 'claimed-elsewhere'; eventIds: string[] }
-  /** None is stored: append, after taking over the claims listed (their newest intent is not ours). */
   | { kind: 'proceed'; takeOver: { eventId: string; expectedClaimRevision: number }[] };
 
 /**
@@ -86,7 +76,6 @@ export function decideClaims(
   };
 }
 
-/** Revisions to read to verify intents: consecutive (or nearly) revisions of one stream are read together. */
 export function verificationReads(
   intents: readonly { streamId: string; revision: number }[],
   maxGap = 8,
@@ -130,7 +119,6 @@ interface CorrelationIntent {
   events: { revision: number; eventId: string }[];
 }
 
-/** The intents an append writes: one per correlation id of the batch, listing that id's events. */
 export function correlationIntents(
   streamId: string,
   events: readonly { eventId: string; correlationId: string }[],

@@ -79,7 +79,6 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     );
   }
 
-  /** The store over `client`, once the server has answered a read of $all (which also proves the user may read it). */
   static async openChecked<Event extends DomainEvent>(
     client: EventStoreDbClient,
     decoder: EventDecoder<Event>,
@@ -109,7 +108,6 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     this.appends = new EventStoreDbAppends(client, this.reads, settings, () => this.watcher.appendedHere());
   }
 
-  /** One stream per append: `gatherTurn` has nothing to gather here. */
   async append<Appended extends Event>(
     streamId: string,
     events: readonly NewEvent<Appended>[],
@@ -225,7 +223,6 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     );
   }
 
-  /** Reads the correlation id's index stream and keeps the intents whose events really are where they said. */
   async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     const records = await this.reads.streamRecords(correlationStreamName(correlationId), {
       fromRevision: START,
@@ -283,16 +280,13 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     await this.client.dispose();
   }
 
-  /** Every event this store reads becomes an event of its log here, and only here. */
   private decoded(recorded: RecordedEvent<UntypedEvent>, stream: StreamRef = recorded.streamId): RecordedEvent<Event> {
     return inStream(stream, this.decoder.decode(recorded));
   }
 }
 
-/** Events per append when importing: small enough to stay under MaxAppendSize with ordinary events. */
 const IMPORT_RUN_MAX = 100;
 
-/** Splits events into runs of consecutive events of one stream at consecutive revisions (at most `max` each), keeping their order. */
 function streamRuns(events: readonly HistoricalEvent[], max: number): HistoricalEvent[][] {
   const runs: HistoricalEvent[][] = [];
   for (const event of events) {

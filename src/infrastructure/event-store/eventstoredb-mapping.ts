@@ -33,7 +33,6 @@ const ESDB_CAUSATION_ID_KEY = '$causationId';
 /** Another store's recorded time of an imported event: EventStoreDB sets `created` itself, so reads report this. */
 const RECORDED_AT_KEY = '$recordedAt';
 
-/** An event that cannot be read back as one of ours, or one we refuse to write. */
 export class EventStoreDbMappingError extends Error {
   constructor(message: string) {
     super(message);
@@ -66,7 +65,6 @@ export function toEventData(event: NewEvent<DomainEvent>): EventData {
   return jsonEvent({ id: event.eventId, type: event.type, data: event.data, metadata });
 }
 
-/** An imported event, carrying the time its first store recorded it (see RECORDED_AT_KEY). */
 export function toImportedEventData(event: HistoricalEvent): EventData {
   if (Number.isNaN(Date.parse(event.recordedAt)))
     throw new EventStoreDbMappingError(`event ${event.eventId}: recorded time ${event.recordedAt} is not a time`);
@@ -77,7 +75,6 @@ export function toImportedEventData(event: HistoricalEvent): EventData {
   };
 }
 
-/** True for events written through this adapter: JSON, not a system type, with our schema version in the metadata. */
 export function isServiceEvent(event: EsdbRecordedEvent): boolean {
   return (
     !isSystemEventType(event.type) &&
@@ -136,7 +133,6 @@ export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent<Untyped
   };
 }
 
-/** An imported event's original time where it carries one, else the time EventStoreDB recorded it. */
 function recordedAtOf(event: EsdbRecordedEvent): string {
   const imported = isPlainObject(event.metadata) ? event.metadata[RECORDED_AT_KEY] : undefined;
   return typeof imported === 'string' && !Number.isNaN(Date.parse(imported)) ? imported : event.created.toISOString();
@@ -161,7 +157,6 @@ export const toEsdbPosition = (position: GlobalPosition): Position => ({
   prepare: position.prepare,
 });
 
-/** A stable text form of a position, for map keys and messages. */
 export const positionKey = (position: GlobalPosition | null): string =>
   position ? `${position.commit}/${position.prepare}` : 'start';
 
@@ -172,7 +167,6 @@ export function fromEsdbRevision(revision: bigint): number {
   return Number(revision);
 }
 
-/** The server's "current revision" of a stream: a revision, or no_stream when it has no events. */
 export const fromEsdbCurrentRevision = (current: CurrentRevision): number | 'no_stream' =>
   current === NO_STREAM ? 'no_stream' : fromEsdbRevision(current);
 
@@ -195,5 +189,4 @@ export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpect
   }
 }
 
-/** The revision the first of the appended events gets, when the stream is expected at `expected` (-1: no stream). */
 export const firstRevisionAfter = (expected: number): number => expected + 1;

@@ -19,7 +19,6 @@ export class EventStoreDbReadTimeoutError extends Error {
   }
 }
 
-/** Reads of one stream and pages of $all, each cancelled when nothing arrives for `idleMs`. */
 export class EventStoreDbReads {
   constructor(
     private readonly client: EventStoreDbClient,
@@ -99,7 +98,6 @@ export async function collect<E>(read: StreamingRead<E>, idleMs: number, what: s
   return items;
 }
 
-/** Like Promise.all, but waits for every task before rethrowing the first failure, so none is left running. */
 export async function settleAll(tasks: Promise<void>[]): Promise<void> {
   const outcomes = await Promise.allSettled(tasks);
   const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');

@@ -24,7 +24,6 @@ export class SqlAppends {
   constructor(
     private readonly db: SqlDatabase,
     private readonly group: SqlGroupCommit,
-    /** Called when events of this process are stored, to wake the store's subscribers. */
     private readonly onStored: () => void,
   ) {}
 
@@ -161,7 +160,6 @@ export class SqlAppends {
     };
   }
 
-  /** Which of an append's keys are bound already (all of them, if the conflicting row has gone meanwhile). */
   private async boundAlready(keys: readonly KeyBinding[]): Promise<readonly KeyBinding[]> {
     const rows = await this.db.query<{ partner_id: string; environment: string; idempotency_key: string }>(
       `SELECT k.partner_id, k.environment, k.idempotency_key FROM idempotency_keys k
@@ -182,7 +180,6 @@ export class SqlAppends {
     return taken.length ? taken : keys;
   }
 
-  /** A repeated append of events that are all stored already in this stream is a no-op. */
   private async alreadyStored(
     db: SqlExecutor,
     streamId: string,

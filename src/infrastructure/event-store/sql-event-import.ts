@@ -68,7 +68,6 @@ async function lockedRevisions(tx: SqlExecutor, streamIds: readonly string[]): P
   return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
 }
 
-/** The ids of the batch stored already, or, when none is, those the batch itself carries twice. */
 async function storedOrRepeated(db: SqlExecutor, events: readonly HistoricalEvent[]): Promise<string[]> {
   const ids = events.map((event) => event.eventId);
   const rows = await db.query<{ event_id: string }>(

@@ -4,20 +4,17 @@ import { WrongExpectedRevisionError } from '../../application/ports/event-store.
 import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 
-/** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
 interface AppendAtRevision {
   streamId: string;
   events: readonly NewEvent<DomainEvent>[];
   expected: number;
   keys: readonly KeyBinding[];
-  /** New streams written with this append, or not at all (KeyBindingAppend.appendBindingKeys). */
   opened?: readonly OpenedStream<DomainEvent>[];
 }
 
 export const NO_STREAM = -1;
 const expectedOf = (revision: number): number | 'no_stream' => (revision === NO_STREAM ? 'no_stream' : revision);
 
-/** What one append of a group came to: its result, or why it failed (explained by SqlAppends). */
 type AppendOutcome = { result: AppendResult } | { error: unknown };
 
 /**
@@ -32,7 +29,6 @@ export class SqlGroupCommit {
       maxBatch: 128,
     },
   );
-  /** The same for background appends that may wait for the end of the turn (AppendOptions.gatherTurn). */
   private readonly atRevisionGathered = new StatementBatcher<AppendAtRevision, AppendOutcome>(
     (appends) => this.appendGroup(appends),
     { concurrency: 2, maxBatch: 128, gatherTurn: true },
@@ -40,7 +36,6 @@ export class SqlGroupCommit {
 
   constructor(private readonly db: SqlDatabase) {}
 
-  /** The append's result, once its group is committed; its error when its stream was refused or the group failed. */
   async append(append: AppendAtRevision, gatherTurn: boolean): Promise<AppendResult> {
     const outcome = await (gatherTurn ? this.atRevisionGathered : this.atRevision).submit(append);
     if ('error' in outcome) throw outcome.error;
@@ -193,7 +188,6 @@ export class SqlGroupCommit {
   }
 }
 
-/** The rows binding an append's Idempotency-Keys, tagged with its stream. */
 function keyRows(append: AppendAtRevision): object[] {
   return append.keys.map((binding) => ({
     stream_id: append.streamId,

@@ -78,7 +78,6 @@ export class SqlEventReads<Event extends DomainEvent> {
     return rows.map((row) => this.decoded(row));
   }
 
-  /** Every event this store reads becomes an event of its log here, and only here. */
   private decoded(row: EventRow, stream: StreamRef = row.stream_id): RecordedEvent<Event> {
     return inStream(stream, this.decoder.decode(recordedOf(row)));
   }

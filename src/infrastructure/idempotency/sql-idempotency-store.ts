@@ -41,9 +41,7 @@ interface KeyRow {
 }
 
 interface IdempotencyTimings {
-  /** How long a key stays bound to its first request (24 h per the interface). */
   windowMs: number;
-  /** How long an unfinished request holds its key before a retry may take the work over. */
   leaseMs: number;
 }
 
@@ -144,7 +142,6 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     );
   }
 
-  /** Concurrent lookups (an audit checking every recent order) share statements. */
   async lookup(scope: IdempotencyScope): Promise<{ orderId: string; statusCode: number | null } | null> {
     const row = await this.lookups.submit(scope);
     return row ? { orderId: row.order_id, statusCode: row.response_status } : null;
@@ -215,7 +212,6 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     return scopes.map((scope) => byScope.get(scopeId(scope)) ?? null);
   }
 
-  /** Stores the answers in one statement; for each, whether its key was still bound to its order. */
   private async writeAnswers(answers: readonly Answer[]): Promise<boolean[]> {
     const rows = await this.answers.query<ScopedRow & { order_id: string }>(
       `UPDATE idempotency_keys AS k SET state = 'completed', response_status = v.status, response_body = v.body

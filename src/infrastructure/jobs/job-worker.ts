@@ -18,17 +18,13 @@ interface Completion {
   jobId: string;
   attempts: number;
   doneAt: string;
-  /** Jobs the run made pointless, done at the same time if no worker holds them. */
   supersedes: readonly string[];
 }
 
 interface JobWorkerOptions {
-  /** How long a claimed job stays invisible to other workers. */
   leaseMs: number;
   pollIntervalMs: number;
-  /** Jobs run at once by this worker (each claimed on its own; handlers are independent). */
   concurrency?: number;
-  /** Delay before retrying a job whose handler threw, by attempt number. */
   retryDelayMs(attempt: number): number;
   onError(error: unknown, job: StoredJob): void;
 }
@@ -43,7 +39,6 @@ export class JobWorker {
   private running: Promise<number> | null = null;
   private stopped = false;
   private rerun = false;
-  /** Wakes a drain that waits for a running job, so that new work is claimed at once (see `drain`). */
   private wake: (() => void) | null = null;
   private readonly handlers: Map<string, JobHandler>;
   private readonly completions = new StatementBatcher<Completion, void>((done) => this.markDone(done), {
@@ -71,7 +66,6 @@ export class JobWorker {
     await this.running?.catch(() => undefined);
   }
 
-  /** Runs due jobs now; while a run is in progress it only asks that run to look again (nothing waits on it). */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -81,7 +75,6 @@ export class JobWorker {
     this.runDue().catch(() => undefined);
   }
 
-  /** Runs every job due now, `concurrency` at a time; concurrent callers share the run. Returns the count run. */
   runDue(): Promise<number> {
     if (this.running) {
       this.askToLookAgain();

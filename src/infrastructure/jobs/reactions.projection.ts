@@ -15,7 +15,6 @@ import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans
  */
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
   const handles = new Set<LogEvent['type']>(reactions.flatMap((reaction) => [...reaction.handles]));
-  /** Each event's jobs, reaction by reaction, with the reaction that asked for each and the event that called for it. */
   const candidatesOf = (events: readonly RecordedEvent[]): Candidate[] =>
     events.flatMap((event) =>
       reactions
@@ -24,14 +23,12 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
     );
   return {
     name: 'reactions',
-    // Never rebuilt: its table is part of the numbered migrations.
     schemaVersion: 1,
     schema: JOBS_SCHEMA,
     handles,
     async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
       for (const job of await stillWanted(candidatesOf([event]), tx)) await insertJob(tx, job);
     },
-    /** Every job the batch calls for, in one insert (the first schedule of a job id wins either way). */
     async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
       await insertJobs(tx, await stillWanted(candidatesOf(events), tx));
     },

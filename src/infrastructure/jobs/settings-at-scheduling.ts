@@ -3,7 +3,6 @@ import { SqlExecutor } from '../sql/sql-database';
 
 const scopeOf = (partner: PartnerScope): string => `${partner.partnerId} ${partner.environment}`;
 
-/** The partners named, each once. */
 const distinct = (partners: readonly PartnerScope[]): PartnerScope[] => [
   ...new Map(partners.map((partner) => [scopeOf(partner), partner])).values(),
 ];

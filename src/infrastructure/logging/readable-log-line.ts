@@ -1,4 +1,3 @@
-/** pino's numeric levels, as a person reads them. */
 const LEVELS: Readonly<Record<number, { name: string; colour: string }>> = {
   10: { name: 'TRACE', colour: '90' },
   20: { name: 'DEBUG', colour: '36' },
@@ -8,7 +7,6 @@ const LEVELS: Readonly<Record<number, { name: string; colour: string }>> = {
   60: { name: 'FATAL', colour: '41;97' },
 };
 
-/** Fields every line carries, or that the line's head already shows. */
 const SHOWN_OR_CONSTANT = new Set(['level', 'time', 'msg', 'context', 'service', 'pid', 'hostname']);
 
 /**

@@ -24,7 +24,6 @@ export function requestIdGenerator(trustedProxies: readonly string[]): (request:
   };
 }
 
-/** What a partner route's authentication left on the request (PartnerAuthGuard). */
 interface WithCaller {
   caller?: { partnerId?: string };
 }

@@ -4,14 +4,12 @@ import { serviceMetrics } from './service-metrics';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
-/** Where the metrics of this process's background thread come from (none without one). */
 let backgroundThreadMetrics: () => Promise<MetricsJson> = async () => [];
 
 export function readBackgroundMetricsFrom(source: () => Promise<MetricsJson>): void {
   backgroundThreadMetrics = source;
 }
 
-/** This process's metrics: the HTTP thread's and the background thread's, added up. */
 async function processMetricsJson(): Promise<MetricsJson> {
   const own = await serviceMetrics.registry.getMetricsAsJSON();
   const thread = await backgroundThreadMetrics().catch(() => []);
@@ -61,7 +59,6 @@ export async function serviceMetricsText(): Promise<string> {
   });
 }
 
-/** In a worker of the process group: lets the primary collect this process's metrics, threads included. */
 export function answerClusterMetricsRequests(): void {
   if (!cluster.isWorker) return;
   AggregatorRegistry.setRegistries([new WholeProcessRegistry()]);

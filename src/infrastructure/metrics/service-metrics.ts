@@ -124,5 +124,4 @@ class ServiceMetrics {
   }
 }
 
-/** The metrics of this thread (each worker thread loads its own copy of this module). */
 export const serviceMetrics = new ServiceMetrics();

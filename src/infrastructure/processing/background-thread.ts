@@ -4,7 +4,6 @@ import { BackgroundElsewhere } from './background-processing';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
-/** Messages between the HTTP thread and the background thread. */
 export type ToBackground = 'appended' | 'stop' | { metricsRequest: number };
 export type FromBackground = 'ready' | 'stopped' | { metricsAnswer: number; metrics: MetricsJson };
 
@@ -55,7 +54,6 @@ export class BackgroundThread implements BackgroundElsewhere {
     });
   }
 
-  /** The thread's own counters and histograms (settlement, refunds, webhooks, provider calls happen there). */
   metrics(): Promise<MetricsJson> {
     if (this.stopping) return Promise.resolve([]);
     const id = this.nextMetricsRequest++;

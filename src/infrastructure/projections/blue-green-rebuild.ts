@@ -43,10 +43,8 @@ export class BlueGreenRebuild {
   constructor(
     private readonly db: SqlDatabase,
     private readonly store: Pick<EventStore, 'readAll'>,
-    /** For the rebuild's total of events. */
     private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly projection: SqlProjection,
-    /** The checkpoint of the group that keeps the serving tables. */
     private readonly liveGroup: string,
     private readonly rebuildId: string,
     private readonly options: RebuildOptions,
@@ -57,7 +55,6 @@ export class BlueGreenRebuild {
     this.checkpointName = `rebuild:${projection.name}`;
   }
 
-  /** Returns the version that serves reads afterwards. */
   async run(): Promise<number> {
     const liveSchema = await this.liveSchema();
     this.searchPath = await this.readSearchPath();
@@ -195,7 +192,6 @@ export class BlueGreenRebuild {
     await tx.query(`SELECT set_config('search_path', $1, true)`, [this.searchPath]);
   }
 
-  /** Runs the projection's schema script into the new schema and returns the tables it made. */
   private async createTables(): Promise<string[]> {
     await this.db.transaction(async (tx) => {
       await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(this.nextSchema)}, ${this.searchPath}`]);

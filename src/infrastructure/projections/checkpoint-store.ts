@@ -19,7 +19,6 @@ interface CheckpointRow {
   prepare_position: string | null;
 }
 
-/** Where each checkpointed consumer of the log has got to. */
 export const checkpoints = {
   async ensure(db: SqlExecutor, name: string): Promise<void> {
     await db.query('INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING', [name]);

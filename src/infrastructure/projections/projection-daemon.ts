@@ -54,12 +54,9 @@ export class ProjectionDaemon implements ProjectionBarrier {
   private lastRunStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    /** Read models the API answers from: the barrier waits for these. */
     private readonly readModels: readonly Projector[],
-    /** Consumers that only schedule work (process managers): kept running, not waited for. */
     private readonly reactions: readonly Projector[],
     private readonly store: Pick<EventStore, 'readAll' | 'subscribe'>,
-    /** For the lag of each projector. */
     private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly pollIntervalMs: number,
     private readonly onError: (error: unknown) => void,
@@ -79,7 +76,6 @@ export class ProjectionDaemon implements ProjectionBarrier {
     this.kick(true);
   }
 
-  /** Another thread of this process appended: read the new events now. */
   nudge(): void {
     this.kick(false);
   }
@@ -96,7 +92,6 @@ export class ProjectionDaemon implements ProjectionBarrier {
     this.reactionsListener = listener;
   }
 
-  /** Runs every projector until nothing is left to read (for tests and the CLI), from the stored checkpoints. */
   async catchUpAll(refresh = true): Promise<number> {
     if (refresh) for (const projector of this.all()) projector.refreshPosition();
     let total = 0;
@@ -171,7 +166,6 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return result;
   }
 
-  /** The largest lag in seconds of the read models the API answers from (the readiness check). */
   async readModelLagSeconds(now: Date): Promise<number> {
     const lags = (await this.lagSeconds(now)).filter((lag) =>
       this.readModels.some((projector) => projector.name === lag.name),
@@ -179,7 +173,6 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return Math.max(0, ...lags.map((lag) => lag.seconds));
   }
 
-  /** How long the oldest event each projector has not applied yet has been waiting (0 when caught up). */
   async lagSeconds(now: Date): Promise<{ name: string; seconds: number }[]> {
     const result: { name: string; seconds: number }[] = [];
     for (const projector of this.all()) {

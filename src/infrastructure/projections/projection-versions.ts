@@ -93,7 +93,6 @@ export const projectionVersions = {
     return rows[0].version;
   },
 
-  /** The schema version each read model's serving tables were built at (see schema/read-model-tables.ts). */
   async schemaVersions(db: SqlExecutor): Promise<Map<string, number>> {
     const rows = await db.query<{ name: string; schema_version: number }>(
       'SELECT name, schema_version FROM projection_versions WHERE schema_version IS NOT NULL',
@@ -103,7 +102,6 @@ export const projectionVersions = {
 };
 
 export const rebuildRecords = {
-  /** Marks rebuilds that stopped reporting (their process died) as failed, so a new one may start. */
   async abandonStale(db: SqlExecutor, projection: string, staleBefore: Date): Promise<void> {
     await db.query(
       `UPDATE projection_rebuilds SET state = 'failed', error = 'abandoned: its process stopped reporting progress', finished_at = updated_at
@@ -112,7 +110,6 @@ export const rebuildRecords = {
     );
   },
 
-  /** False when a rebuild of this projection is already running. */
   async insert(
     db: SqlExecutor,
     record: { rebuildId: string; projection: string; versionBefore: number; at: Date },

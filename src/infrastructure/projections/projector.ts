@@ -19,7 +19,6 @@ export class Projector {
   private known: GlobalPosition | null = null;
   /** Until then another process is known to be moving this checkpoint: read it before reading events. */
   private contendedUntil = 0;
-  /** Read the stored checkpoint before the next batch (it may have been reset to replay the log). */
   private refresh = false;
   private committed: ((events: readonly RecordedEvent[]) => void) | null = null;
 
@@ -31,7 +30,6 @@ export class Projector {
     private readonly batchSize = 500,
   ) {}
 
-  /** Called with every batch this process applied, once its transaction has committed (metrics). */
   afterCommit(listener: (events: readonly RecordedEvent[]) => void): this {
     this.committed = listener;
     return this;
@@ -42,12 +40,10 @@ export class Projector {
     this.known = await checkpoints.read(this.db, this.name);
   }
 
-  /** The checkpoint as this process last saw it. */
   get position(): GlobalPosition | null {
     return this.known;
   }
 
-  /** The checkpoint as stored now (this process's view may be behind another thread's or process's). */
   storedPosition(): Promise<GlobalPosition | null> {
     return checkpoints.read(this.db, this.name);
   }
@@ -56,12 +52,10 @@ export class Projector {
     return this.known !== null && comparePositions(this.known, position) >= 0;
   }
 
-  /** The next run starts from the stored checkpoint rather than from the one this process last saw. */
   refreshPosition(): void {
     this.refresh = true;
   }
 
-  /** Applies every readable event; concurrent callers in this process share one run. */
   catchUp(): Promise<number> {
     if (this.running) {
       this.rerun = true;

@@ -1,6 +1,5 @@
 import { EventStore, GlobalPosition, ReadAllOptions, RecordedEvent } from '../../application/ports/event-store.port';
 
-/** What a projector reads the log with. */
 export type LogReader = Pick<EventStore, 'readAll'>;
 
 /**
@@ -26,6 +25,5 @@ export class SharedLogReads implements LogReader {
   }
 }
 
-/** Only plain pages are shared (a filtered read is another page). */
 const pageOf = (after: GlobalPosition | null, options: ReadAllOptions): string | null =>
   options.eventTypes ? null : `${after ? `${after.commit}/${after.prepare}` : 'start'}:${options.maxCount}`;

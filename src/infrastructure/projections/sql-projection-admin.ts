@@ -15,7 +15,6 @@ import { projectionVersions, rebuildRecords } from './projection-versions';
 import { SqlProjection } from './sql-projection';
 
 interface ProjectionGroup {
-  /** The name of the group's checkpoint row. */
   name: string;
   projections: readonly SqlProjection[];
   /**
@@ -29,7 +28,6 @@ const DEFAULT_OPTIONS: Omit<RebuildOptions, 'stopping'> = { batchSize: 500, lock
 /** A rebuild reports after every batch; one silent for this long belonged to a process that died. */
 const STALE_AFTER_MS = 2 * 60_000;
 
-/** Status and blue/green rebuilds of the SQL read models, run inside the service. */
 export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly running = new Map<string, Promise<void>>();
   private stopping = false;
@@ -37,7 +35,6 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
   constructor(
     private readonly db: SqlDatabase,
     private readonly store: Pick<EventStore, 'readAll'>,
-    /** For the lag of each group and the rebuilds' totals. */
     private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly groups: readonly ProjectionGroup[],
     private readonly onError: (error: unknown) => void,
@@ -145,12 +142,10 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
     return rebuildRecords.find(this.db, rebuildId);
   }
 
-  /** Resolves when a rebuild this process runs has ended (at once for any other). */
   async whenFinished(rebuildId: string): Promise<void> {
     await this.running.get(rebuildId);
   }
 
-  /** Lets a running rebuild stop at its next batch, before the database closes. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await Promise.allSettled([...this.running.values()]);

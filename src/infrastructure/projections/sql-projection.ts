@@ -25,7 +25,6 @@ export interface SqlProjection<Handled extends LogEvent = LogEvent> {
   applyBatch?(events: readonly RecordedEvent<Handled>[], tx: SqlExecutor): Promise<void>;
 }
 
-/** Applies the events a projection handles, in log order, batched where the projection can. */
 export async function applyEvents(
   projection: SqlProjection,
   events: readonly RecordedEvent[],

@@ -10,7 +10,6 @@ import {
   ProviderUnavailableError,
 } from '../../application/ports/provider-gateway.port';
 
-/** A provider call aborted at PROVIDER_TIMEOUT_MS (counted apart from other failures). */
 class ProviderDeadlineError extends ProviderUnavailableError {}
 
 /**
@@ -22,7 +21,6 @@ export class ProviderWithDeadline implements ProviderGateway {
   constructor(
     private readonly provider: ProviderGateway,
     private readonly timeoutMs: number,
-    /** The metrics' `provider` label: `sandbox`, or the live provider's name. */
     private readonly name = 'sandbox',
   ) {}
 

@@ -3,7 +3,6 @@ import { SqlProjection } from '../projections/sql-projection';
 import { splitStatements } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** The schema version the read models of releases that recorded none were built at. */
 const UNRECORDED_SCHEMA_VERSION = 1;
 /**
  * Recorded for a read model that is new in this release, on a database whose read models already

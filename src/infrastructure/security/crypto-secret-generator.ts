@@ -4,7 +4,6 @@ import { Environment } from '../../domain/shared/environment';
 import { API_KEY_PREFIX } from '../../domain/partner/api-key-format';
 import { OPERATOR_TOKEN_PREFIX } from '../../domain/back-office/operator-token';
 
-/** The bytes of an id that are random; the first four are its creation second. */
 const RANDOM_ID_BYTES = 8;
 
 export class CryptoSecretGenerator implements SecretGenerator {

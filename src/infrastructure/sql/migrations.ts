@@ -23,7 +23,6 @@ export async function applySchema(db: SqlDatabase, scripts: readonly SchemaScrip
   });
 }
 
-/** The statements of a schema script, for executors that take one statement at a time. */
 export function splitStatements(sql: string): string[] {
   return sql
     .split(/;\s*(?:\n|$)/)

@@ -10,7 +10,6 @@ interface PostgresOptions {
   applicationName?: string;
 }
 
-/** A PostgreSQL server through a pg connection pool. */
 export class PostgresDatabase implements SqlDatabase {
   private readonly pool: Pool;
   private asynchronous: PostgresDatabase | null = null;
@@ -37,7 +36,6 @@ export class PostgresDatabase implements SqlDatabase {
     this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
-  /** A second pool whose sessions run with synchronous_commit off; closed with this one. */
   withAsynchronousCommit(): SqlDatabase {
     this.asynchronous ??= new PostgresDatabase(this.options, false);
     return this.asynchronous.asOwnedView();
@@ -95,7 +93,6 @@ export class PostgresDatabase implements SqlDatabase {
     if (!this.pool.ended) await this.pool.end();
   }
 
-  /** This database for a borrower: everything but close, which stays with the owner. */
   private asOwnedView(): SqlDatabase {
     return {
       query: (text, params) => this.query(text, params),

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { SqlDatabase, SqlExecutor } from './sql-database';
 import { splitStatements } from './migrations';
 
-/** One numbered step of the schema. Applied once, recorded, and never edited afterwards. */
 export interface Migration {
   version: number;
   name: string;

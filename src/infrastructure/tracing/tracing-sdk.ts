@@ -19,11 +19,9 @@ import { useTraceContextSource } from '../../application/ports/trace-context.por
 import { SpanDescription, installSpanRunner } from './tracing';
 import { withoutSecrets } from '../security/without-secrets';
 
-/** Requests that only probe the service are not traced. */
 const UNTRACED_PATHS = /^\/(health|ready|metrics)(\/|\?|$)/;
 const KINDS = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT, consumer: SpanKind.CONSUMER } as const;
 const MAX_LINKS = 32;
-/** Inside a job's span: the traceparent of the request the job continues (its first link). */
 const ORIGIN = createContextKey('partner-service.origin-traceparent');
 
 /**
@@ -109,7 +107,6 @@ function linksOf(traceparents: readonly (string | undefined)[]): Link[] {
   return links;
 }
 
-/** An error's message for a span's status, with anything shaped like a credential masked. */
 function statusMessageOf(error: unknown): string {
   return withoutSecrets(error instanceof Error ? error.message : String(error)).slice(0, 500);
 }

@@ -7,7 +7,6 @@ type SpanAttributes = Record<string, string | number | boolean>;
 
 export interface SpanDescription {
   attributes?: SpanAttributes;
-  /** `traceparent` values of the work this span continues (an order's placing request): span links. */
   links?: readonly (string | undefined)[];
   /** A new trace (background work), rather than a child of whatever span happens to be active. */
   root?: boolean;
@@ -30,17 +29,14 @@ export function tracingOn(): boolean {
   return runner !== null;
 }
 
-/** Runs `work` in a span named `name`; `describe` is only called when tracing is on. */
 export function traced<T>(name: string, work: () => Promise<T>, describe?: () => SpanDescription): Promise<T> {
   return runner ? runner.run(name, describe ? describe() : {}, work) : work();
 }
 
-/** The trace id of the active span (for the access log), when tracing is on. */
 export function currentTraceId(): string | undefined {
   return runner?.currentTraceId();
 }
 
-/** Exports the spans still buffered; a no-op when tracing is off. */
 export async function shutdownTracing(): Promise<void> {
   await runner?.shutdown().catch(() => undefined);
 }

@@ -2,7 +2,6 @@ import { WalletSnapshot, WalletSnapshots } from '../../application/ports/wallet-
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** The seal of each snapshot (see SnapshotSeal); rows taken before it have none and are not trusted. */
 export const WALLET_SNAPSHOT_SEALS_SCHEMA: SchemaScript = {
   name: 'wallet-snapshot-seals',
   sql: `

@@ -10,7 +10,6 @@ import { OutboundAddressPolicy } from './outbound-address-policy';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-/** Marks the lookup's own refusal, so that it is reported as such and not as a DNS failure. */
 class AddressNotAllowed extends Error {}
 
 /**

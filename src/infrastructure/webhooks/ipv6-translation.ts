@@ -1,6 +1,5 @@
 import { isIPv6 } from 'node:net';
 
-/** The 16 bytes of an IPv6 address (compressed, or with a dotted IPv4 tail), or null if it is not one. */
 export function ipv6Bytes(address: string): number[] | null {
   if (!isIPv6(address)) return null;
   let text = address.toLowerCase().split('%')[0];

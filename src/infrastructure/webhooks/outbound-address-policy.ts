@@ -79,7 +79,6 @@ const familyOf = (address: string): 'ipv4' | 'ipv6' | null => {
   return family === 4 ? 'ipv4' : family === 6 ? 'ipv6' : null;
 };
 
-/** What an address is to the policy, judged by the IPv4 address it carries when it is a translated one; null if not an address. */
 function kindOf(address: string): AddressKind | null {
   const family = familyOf(address);
   if (family === null) return null;
@@ -115,7 +114,6 @@ const hostOf = (url: string): string | null => {
 export class OutboundAddressPolicy implements WebhookUrlPolicy {
   constructor(readonly allowPrivate: boolean) {}
 
-  /** Whether a resolved address may be connected to. */
   permits(address: string): boolean {
     const kind = kindOf(address);
     return kind === 'public' || (kind === 'non_public' && this.allowPrivate);
@@ -137,7 +135,6 @@ export class OutboundAddressPolicy implements WebhookUrlPolicy {
     return null;
   }
 
-  /** The literal address of a URL's host that is refused before any connection, or null. */
   refusedLiteral(url: string): string | null {
     const host = hostOf(url);
     if (host === null || isIP(host) === 0) return null;

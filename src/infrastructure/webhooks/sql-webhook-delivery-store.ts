@@ -62,7 +62,6 @@ interface AttemptRow {
   url: string | null;
 }
 
-/** How an attempt counts in webhook_daily_stats, from the delivery's state after it. */
 const attemptResult = (state: DeliveryState): 'delivered' | 'retrying' | 'failed' =>
   state === 'SUCCEEDED' ? 'delivered' : state === 'FAILED' ? 'failed' : 'retrying';
 
@@ -130,7 +129,6 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     return (rows[0]?.recorded ?? 0) > 0;
   }
 
-  /** Concurrent lookups (deliveries running side by side) share one statement. */
   get(deliveryId: string): Promise<WebhookDelivery | null> {
     return this.lookups.submit(deliveryId);
   }

@@ -20,12 +20,10 @@ import { BillPaymentRequest, TopupRequest, billPaymentJson, topupJson } from './
 import { reportTimeOf } from './report-time';
 import { decimalText } from './upstream-decimal';
 
-/** What a send (topup or bill payment) got: the upstream transaction, or Reloadly's refusal. */
 export type SendAnswer<T> =
   | { kind: 'accepted'; transaction: T }
   | { kind: 'refused'; httpStatus: number; errorCode: string | null; message: string | null };
 
-/** A range of instants, for the transaction reports (written in the report's time zone when sent). */
 export interface TimeRange {
   from: Date;
   to: Date;
@@ -34,11 +32,9 @@ export interface TimeRange {
 const PAGE_SIZE = 200;
 const MAX_PAGES = 500;
 
-/** Reloadly's airtime and utilities APIs, as typed functions. */
 export class ReloadlyApiClient {
   constructor(
     readonly http: ReloadlyHttp,
-    /** The IANA zone of the reports' wall-clock times (RELOADLY_REPORT_TIME_ZONE). */
     readonly reportTimeZone = 'America/New_York',
   ) {}
 
@@ -58,7 +54,6 @@ export class ReloadlyApiClient {
       .filter((operator): operator is UpstreamOperator => operator !== null);
   }
 
-  /** The operator; null when Reloadly has none of that id (404); an answer that is no operator throws. */
   async operatorById(operatorId: number, signal?: AbortSignal): Promise<UpstreamOperator | null> {
     const answer = await this.read('topups', `/operators/${operatorId}`, {}, signal, true);
     if (answer.status === 404) return null;
@@ -70,7 +65,6 @@ export class ReloadlyApiClient {
     return operator;
   }
 
-  /** The biller (GET /billers?id=, every page read), or null when the list holds none of that id. */
   async billerById(billerId: number, signal?: AbortSignal): Promise<UpstreamBiller | null> {
     for await (const item of this.pages('utilities', '/billers', { id: String(billerId) }, signal)) {
       const biller = billerOf(item);
@@ -139,7 +133,6 @@ export class ReloadlyApiClient {
     );
   }
 
-  /** The whole report of the range; each page has `pageTimeoutMs` of its own. */
   async topupReport(
     range: TimeRange,
     pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
@@ -176,7 +169,6 @@ export class ReloadlyApiClient {
     return payment;
   }
 
-  /** As topupByCustomIdentifier, for payments by their referenceId. */
   async paymentByReferenceId(
     referenceId: string,
     signal?: AbortSignal,
@@ -193,7 +185,6 @@ export class ReloadlyApiClient {
     );
   }
 
-  /** The whole report of the range; each page has `pageTimeoutMs` of its own. */
   async paymentReport(
     range: TimeRange,
     pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
@@ -260,7 +251,6 @@ export class ReloadlyApiClient {
     return null;
   }
 
-  /** Every item of a paged list that reads as a transaction. */
   private async allInPages<Transaction>(
     api: ReloadlyApi,
     path: string,
@@ -321,12 +311,10 @@ export class ReloadlyApiClient {
     throw new ProviderUnavailableError(`reloadly: ${path} has more than ${MAX_PAGES} pages`);
   }
 
-  /** A report's range, written in the report's time zone ("yyyy-MM-dd HH:mm:ss"). */
   private reportRange({ from, to }: TimeRange): Record<string, string> {
     return { startDate: reportTimeOf(from, this.reportTimeZone), endDate: reportTimeOf(to, this.reportTimeZone) };
   }
 
-  /** A read: any answer but 2xx (and 404 where `notFoundIsAnswer`) means the question is still open. */
   private async read(
     api: ReloadlyApi,
     path: string,
@@ -343,7 +331,6 @@ export class ReloadlyApiClient {
   }
 }
 
-/** A reader of one list item (the item's own id, if any, is its id). */
 const itemOf =
   <T>(read: (value: unknown) => T | null) =>
   (item: unknown): T | null =>

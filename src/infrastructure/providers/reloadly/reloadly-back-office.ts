@@ -7,7 +7,6 @@ import { paymentTransaction, topupTransaction } from './reloadly-upstream-transa
 
 const CATALOG_TIMEOUT_MS = 60_000;
 
-/** Reloadly's operator and biller catalogs (for `provider sync`) and its transaction reports (for reconciliation). */
 export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReportSource {
   constructor(
     private readonly api: ReloadlyApiClient,

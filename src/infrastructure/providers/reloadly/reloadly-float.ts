@@ -2,7 +2,6 @@ import { ProviderUnavailableError } from '../../../application/ports/provider-ga
 import { ReloadlyApiClient } from './reloadly-api';
 import { scaled } from './upstream-decimal';
 
-/** Our prepaid balance at Reloadly, as last read. */
 interface FloatReading {
   balance: string;
   currencyCode: string;
@@ -34,7 +33,6 @@ export class ReloadlyFloat {
     return this.record(balance.balance, balance.currencyCode);
   }
 
-  /** A reading, or null (with a warning) when the balance cannot be read just now. */
   async readOrNull(signal?: AbortSignal): Promise<FloatReading | null> {
     try {
       return await this.read(signal);
@@ -45,7 +43,6 @@ export class ReloadlyFloat {
     }
   }
 
-  /** A balance an answer reported after a transaction. */
   observe(balance: string | null): void {
     if (balance !== null && this.last) this.record(balance, this.last.currencyCode);
   }

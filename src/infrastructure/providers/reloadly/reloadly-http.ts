@@ -4,14 +4,11 @@ import { ReloadlyRateLimit } from './reloadly-rate-limit';
 import { ACCEPT_HEADER, ReloadlyApi, ReloadlySettings, baseUrlOf } from './reloadly-settings';
 import { ReloadlyTokens } from './reloadly-tokens';
 
-/** An HTTP answer of a Reloadly API, whatever its status. */
 export interface ReloadlyAnswer {
   status: number;
   body: unknown;
-  /** Reloadly's `errorCode` of an error body, when there is one. */
   errorCode: string | null;
   message: string | null;
-  /** A 429: how long this process leaves the API alone (Reloadly's reset, or the back-off); null otherwise. */
   retryAfterMs: number | null;
 }
 
@@ -19,12 +16,10 @@ export interface ReloadlyRequest {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | number | undefined>;
-  /** The JSON body, already serialized (amounts are written as exact decimal literals). */
   json?: string;
   signal?: AbortSignal;
 }
 
-/** Connection errors that mean the request never left: no connection was made. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** The 401s Reloadly documents for a token it no longer takes: a new token is fetched and the call made once more. */
 const TOKEN_REFUSED = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN']);
@@ -51,7 +46,6 @@ export class ReloadlyHttp {
     return this.send(api, request, await this.token(audience));
   }
 
-  /** A token; without one the call is not sent. */
   private async token(audience: string): Promise<string> {
     try {
       return await this.tokens.token(audience);
@@ -97,7 +91,6 @@ export class ReloadlyHttp {
   }
 }
 
-/** The system error code under fetch's "fetch failed" (undici puts it on the cause). */
 function connectionErrorCode(error: unknown): string | null {
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
   return typeof cause?.code === 'string' ? cause.code : null;

@@ -8,7 +8,6 @@ import { UpstreamBiller, UpstreamOperator } from './reloadly-records';
 
 const CACHE_MS = 60 * 60_000;
 
-/** A product that takes the order's amount as a local amount, or why the order is not sent to it. */
 type LocalProduct<T> = { product: T } | { refusal: string };
 
 /**

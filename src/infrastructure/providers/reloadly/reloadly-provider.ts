@@ -67,7 +67,6 @@ export class ReloadlyProvider implements ProviderGateway {
       : this.submitPayment(order, order.product, now, signal);
   }
 
-  /** A look-up: never sends anything. */
   async poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
     return this.follow(order, now, signal);
   }
@@ -290,7 +289,6 @@ export class ReloadlyProvider implements ProviderGateway {
   }
 }
 
-/** A failure of an order that was not sent: our own check stopped it. */
 const notSent = (reason: string): ProviderOutcome => ({ status: 'failed', reason, basis: 'not_sent' });
 
 /**
@@ -324,13 +322,11 @@ function outcomeOf(
   }
 }
 
-/** The order's whole life, with a day's margin each side (any time zone misread, any clock skew). */
 const reportRange = (order: ProviderOrder, now: Date): TimeRange => ({
   from: new Date(Date.parse(order.placedAt) - REPORT_MARGIN_MS),
   to: new Date(now.getTime() + REPORT_MARGIN_MS),
 });
 
-/** What a topup costs in the account's currency: the local amount at the operator's rate; null when that cannot be told. */
 function costOf(order: ProviderOrder, operator: UpstreamOperator): { amount: bigint; currency: string } | null {
   if (operator.senderCurrencyCode === order.currency) return { amount: scaled(order.amount), currency: order.currency };
   if (operator.fxRate && operator.senderCurrencyCode)
@@ -338,7 +334,6 @@ function costOf(order: ProviderOrder, operator: UpstreamOperator): { amount: big
   return null;
 }
 
-/** The provider's operator or biller id, from the route the order was placed with (Reloadly's ids are integers). */
 function upstreamIdOf(order: ProviderOrder): number | null {
   const id = order.route?.provider === 'reloadly' ? order.route.upstreamId : null;
   return id !== null && /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : null;

@@ -17,7 +17,6 @@ export class ReloadlyRateLimit {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Throws when the API is paused. */
   check(api: ReloadlyApi, what: string): void {
     const until = this.pausedUntil.get(api) ?? 0;
     if (this.now() < until)
@@ -28,7 +27,6 @@ export class ReloadlyRateLimit {
     if (until !== 0 && this.now() >= until) this.pausedUntil.delete(api);
   }
 
-  /** A 429: pause the API until Reloadly's reset, or back off. Returns how long calls wait. */
   limited(api: ReloadlyApi, headers: Headers): number {
     const now = this.now();
     const told = resetOf(headers, now);
@@ -42,14 +40,12 @@ export class ReloadlyRateLimit {
     return pause;
   }
 
-  /** When calls to the API resume (null: not paused). */
   resumesAt(api: ReloadlyApi): Date | null {
     const until = this.pausedUntil.get(api);
     return until !== undefined && until > this.now() ? new Date(until) : null;
   }
 }
 
-/** Milliseconds until the reset Reloadly announced, or null when it announced none. */
 function resetOf(headers: Headers, now: number): number | null {
   const retryAfter = headers.get('retry-after');
   if (retryAfter !== null) {

@@ -22,7 +22,6 @@ export interface UpstreamTopup {
   newBalance: string | null;
 }
 
-/** A utility payment as Reloadly reports it. */
 export interface UpstreamPayment {
   /** Null only when a wrapped answer carries no transaction and the id was not asked by. */
   id: string | null;
@@ -30,7 +29,6 @@ export interface UpstreamPayment {
   referenceId: string | null;
   code: string | null;
   message: string | null;
-  /** The amount paid; with useLocalAmount, in the biller's currency. */
   amount: string | null;
   amountCurrencyCode: string | null;
   /** "The final amount to be delivered to the subscriber." */
@@ -82,7 +80,6 @@ const numberOf = (value: unknown): number | null =>
       ? Number(value)
       : null;
 
-/** A list answer: a plain array or a page ({content: [...]}). */
 export function listOf(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
   const content = objectOf(body).content;

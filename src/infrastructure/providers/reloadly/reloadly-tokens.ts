@@ -26,7 +26,6 @@ export class ReloadlyTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** How many tokens were requested so far (operations and tests). */
   get tokensRequested(): number {
     return this.requested;
   }
@@ -42,7 +41,6 @@ export class ReloadlyTokens {
     return pending;
   }
 
-  /** Forgets a token the API refused, unless a newer one has replaced it already. */
   invalidate(audience: string, token: string): void {
     if (this.cached.get(audience)?.token === token) this.cached.delete(audience);
   }

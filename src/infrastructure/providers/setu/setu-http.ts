@@ -5,15 +5,11 @@ import { SetuEnvelope, envelopeOf } from './setu-envelope';
 import { PARTNER_HEADER, SetuSettings } from './setu-settings';
 import { SetuTokens } from './setu-tokens';
 
-/** An HTTP answer of Setu's API, whatever its status. */
 export interface SetuAnswer {
   status: number;
-  /** The body as read against Setu's envelope: its `data`, its `error`, or something else. */
   envelope: SetuEnvelope;
-  /** The `error.code` of an error answer, when there is one. */
   errorCode: string | null;
   message: string | null;
-  /** A 429's `Retry-After`, in milliseconds from when it was read; null without one. */
   retryAfterMs: number | null;
 }
 
@@ -25,7 +21,6 @@ interface SetuRequest {
   signal?: AbortSignal;
 }
 
-/** Connection errors that mean the request never left: no connection was made. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
@@ -46,7 +41,6 @@ export class SetuHttp {
     return this.send(request, await this.token(request));
   }
 
-  /** A token; without one the call is not sent. */
   private async token(request: SetuRequest): Promise<string> {
     try {
       return await this.tokens.token();
@@ -96,13 +90,11 @@ export class SetuHttp {
   }
 }
 
-/** The system error code under fetch's "fetch failed" (undici puts it on the cause). */
 function connectionErrorCode(error: unknown): string | null {
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
   return typeof cause?.code === 'string' ? cause.code : null;
 }
 
-/** The parsed body; undefined when it is not JSON (an HTML page, an empty body). */
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;

@@ -4,7 +4,6 @@ import { errorOf, objectOf, stringOf } from './setu-records';
 import { PARTNER_HEADER, SETU_PATHS, SetuSettings } from './setu-settings';
 
 const TOKEN_REQUEST_TIMEOUT_MS = 10_000;
-/** A token is replaced this long before it expires (at most a tenth of its lifetime). */
 const REFRESH_MARGIN_MS = 60_000;
 /** Setu's tokens live 600 s in its examples; without `expiresIn` that is assumed. */
 const DEFAULT_LIFETIME_SECONDS = 600;
@@ -24,7 +23,6 @@ export class SetuTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** How many tokens were requested so far (operations and tests). */
   get tokensRequested(): number {
     return this.requested;
   }
@@ -37,7 +35,6 @@ export class SetuTokens {
     return this.pending;
   }
 
-  /** Forgets a token the API refused, unless a newer one has replaced it already. */
   invalidate(token: string): void {
     if (this.cached?.token === token) this.cached = null;
   }

@@ -16,9 +16,7 @@ export interface EmbeddedServerLog {
 }
 
 interface EmbeddedServerOptions {
-  /** DATA_DIR: the cluster lives in DATA_DIR/postgres, the socket in DATA_DIR/postgres-socket. */
   dataDir: string;
-  /** Connections the server accepts (the pools of every process and thread of the service). */
   maxConnections: number;
   log: EmbeddedServerLog;
   /** Waits before each restart of a server that died, the last one repeating (tests lengthen the first). */
@@ -92,17 +90,14 @@ export class EmbeddedPostgresServer {
     }
   }
 
-  /** Connection string for the service's pools (a Unix socket, or loopback with the cluster's password). */
   get connectionString(): string {
     return this.endpoint.connectionString;
   }
 
-  /** Whether the server process is running and answered since its last start. */
   get running(): boolean {
     return this.up;
   }
 
-  /** Resolves once the server is running (true) or has gone (false). */
   waitUntil(up: boolean): Promise<void> {
     if (this.up === up) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ up, resolve }));
@@ -227,7 +222,6 @@ export class EmbeddedPostgresServer {
     }
   }
 
-  /** For tests: the server's process id. */
   get pid(): number | null {
     return this.child?.pid ?? null;
   }

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 
-/** Whether a process with this id exists (signal 0 checks without sending anything). */
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 
-/** The system account the embedded server runs as; null ids: the service's own account. */
 export interface ServerAccount {
   name: string;
   uid: number | null;

@@ -2,14 +2,11 @@ import { platform } from 'node:os';
 import { join } from 'node:path';
 import { freeLoopbackPort } from '../../net/free-loopback-port';
 
-/** The superuser the service connects as; the cluster belongs to the service alone. */
 export const CLUSTER_USER = 'postgres';
 
-/** Where the embedded server listens, and how the service connects to it. */
 export interface ServerEndpoint {
   description: string;
   connectionString: string;
-  /** The folder of the Unix socket; null when the server listens on loopback. */
   socketDir: string | null;
   settings: Record<string, string>;
 }
