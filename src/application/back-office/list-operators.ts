@@ -27,10 +27,7 @@ export interface BackOfficeOperatorsResource {
 
 export class ListOperators extends Query<BackOfficeOperatorsResource> {}
 
-/**
- * Every operator token ever created, oldest first, with who created and who revoked it and when it was last used
- * (never the token or its hash).
- */
+/** Every operator token ever created, oldest first, with its creator, revoker and last use (never the token or its hash). */
 @QueryHandler(ListOperators)
 export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
   constructor(

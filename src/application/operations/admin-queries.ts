@@ -1,12 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
-import { KycStatus } from '../../domain/partner/partner.events';
 import { Environment } from '../../domain/shared/environment';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { AdminOrderListResource, AdminOrderResource, adminOrderResource } from './admin-order-resource';
+import { PartnerEntryResource, partnerEntryResource } from './back-office-queries';
 import { HeldOrderFollowUp } from './held-order-follow-up';
 
 export interface WalletBalanceResource {
@@ -15,12 +14,7 @@ export interface WalletBalanceResource {
   updated_at: string;
 }
 
-export interface PartnerResource {
-  partner_id: string;
-  name: string;
-  corridor: Corridor;
-  kyc_status: KycStatus;
-  created_at: string;
+export interface PartnerResource extends PartnerEntryResource {
   balances: Record<Environment, WalletBalanceResource | null>;
 }
 
@@ -47,14 +41,7 @@ export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
       live: await balanceIn('live'),
       sandbox: await balanceIn('sandbox'),
     };
-    return {
-      partner_id: partner.partnerId,
-      name: partner.name,
-      corridor: partner.corridor,
-      kyc_status: partner.kycStatus,
-      created_at: partner.createdAt,
-      balances,
-    };
+    return { ...partnerEntryResource(partner), balances };
   }
 }
 

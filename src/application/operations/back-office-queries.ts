@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { BACK_OFFICE_SEARCH, BackOfficeSearch, OrderSearch, PartnerSearch } from '../ports/back-office-search.port';
+import { PartnerView } from '../ports/read-models.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { Corridor } from '../../domain/corridor/corridor';
 import { KycStatus } from '../../domain/partner/partner.events';
@@ -13,6 +14,14 @@ export interface PartnerEntryResource {
   kyc_status: KycStatus;
   created_at: string;
 }
+
+export const partnerEntryResource = (partner: PartnerView): PartnerEntryResource => ({
+  partner_id: partner.partnerId,
+  name: partner.name,
+  corridor: partner.corridor,
+  kyc_status: partner.kycStatus,
+  created_at: partner.createdAt,
+});
 
 export interface PartnerListResource {
   count: number;
@@ -48,16 +57,7 @@ export class SearchPartnersHandler implements IQueryHandler<SearchPartners> {
 
   async execute({ search }: SearchPartners): Promise<PartnerListResource> {
     const partners = await this.search.partners(search);
-    return {
-      count: partners.length,
-      partners: partners.map((partner) => ({
-        partner_id: partner.partnerId,
-        name: partner.name,
-        corridor: partner.corridor,
-        kyc_status: partner.kycStatus,
-        created_at: partner.createdAt,
-      })),
-    };
+    return { count: partners.length, partners: partners.map(partnerEntryResource) };
   }
 }
 

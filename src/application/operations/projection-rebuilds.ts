@@ -66,10 +66,7 @@ export class RebuildProjection extends Command<RebuildResource> {
   }
 }
 
-/**
- * Starts a blue/green rebuild of one read model; answers at once with the rebuild to follow. A
- * rebuild started is recorded in the back-office action log under its operator (`audit operator`).
- */
+/** Starts a blue/green rebuild of one read model and answers at once; recorded in the back-office action log (`audit operator`). */
 @CommandHandler(RebuildProjection)
 export class RebuildProjectionHandler implements ICommandHandler<RebuildProjection> {
   constructor(

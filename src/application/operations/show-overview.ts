@@ -36,10 +36,7 @@ export class ShowOverview extends Query<Overview> {}
 
 const SCALE = 4;
 
-/**
- * "How are we doing": today and the last 7 days from the daily counters (a few hundred rows at any
- * order volume), with the held orders now. Success rates count final outcomes of the period.
- */
+/** "How are we doing": today and the last 7 days from the daily counters, with the held orders now. */
 @QueryHandler(ShowOverview)
 export class ShowOverviewHandler implements IQueryHandler<ShowOverview, Overview> {
   constructor(

@@ -34,11 +34,7 @@ export interface ServiceHealth {
 
 export class ShowServiceHealth extends Query<ServiceHealth> {}
 
-/**
- * The overview's health panels: every live provider's float (the last reading, read again when
- * older than a minute) and breaker, and the projectors' lag in seconds (one event read per
- * projector).
- */
+/** The overview's health panels: each live provider's float (re-read past a minute) and breaker, and the projectors' lag in seconds. */
 @QueryHandler(ShowServiceHealth)
 export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth, ServiceHealth> {
   constructor(

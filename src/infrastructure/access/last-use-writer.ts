@@ -12,11 +12,7 @@ interface Use {
   at: number;
 }
 
-/**
- * When each credential (an API key, an operator token) was last used, written off the request path:
- * never awaited by the caller, batched, at most once per credential every few seconds per process,
- * a later use already stored is kept, and a failed write is logged.
- */
+/** Credentials' last use, written off the request path: batched, at most once per credential every few seconds per process. */
 export class LastUseWriter {
   private readonly logger = new Logger('LastUse');
   private readonly written = new Map<string, number>();

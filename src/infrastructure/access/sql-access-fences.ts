@@ -21,11 +21,7 @@ CREATE TABLE IF NOT EXISTS access_fences (
 `,
 };
 
-/**
- * The condition, for a key row aliased `k`, that a fence of its partner and environment is still
- * ahead of the read models. Written as "no checkpoint at or past the fence", so that a missing
- * checkpoint row counts as behind (refusal) rather than as caught up.
- */
+/** For a key row `k`: a fence of its partner and environment is still ahead of the read models (a missing checkpoint row counts as behind). */
 export const ACCESS_CHANGE_PENDING_SQL = `EXISTS (
            SELECT 1 FROM access_fences f
             WHERE f.partner_id = k.partner_id AND f.environment = k.environment

@@ -31,11 +31,7 @@ class Conditions {
 
 const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/**
- * The back office's searches over the projected tables. Orders by phone or consumer number are
- * found by reading the product column: no index serves them, which suits an operator's occasional
- * search (narrowed by partner, it walks that partner's index only).
- */
+/** The back office's searches over the projected tables; phone and consumer number are matched on the product column, unindexed. */
 export class SqlBackOfficeSearch implements BackOfficeSearch {
   constructor(private readonly db: SqlExecutor) {}
 

@@ -13,10 +13,7 @@ import { embeddedSocketConnectionString } from '../sql/embedded/server-endpoint'
 import { openConfiguredStore } from './configured-store';
 import { openedHistoryStore } from './opened-history-store';
 
-/**
- * The configured store, opened as the service opens it (embedded mode starts, and on close stops, its server; refused
- * while the service runs). An export from a running embedded service reads through that service's own socket.
- */
+/** The configured store, opened as the service opens it (refused while the service runs, except an export through its own socket). */
 export class ConfiguredHistoryStores implements HistoryStores {
   constructor(
     private readonly config: ServiceConfig,

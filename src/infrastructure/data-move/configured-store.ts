@@ -16,10 +16,7 @@ interface ConfiguredStore {
   close: () => Promise<void>;
 }
 
-/**
- * The configured event store and service database, opened directly as the service opens them (schema brought
- * up to date), without the service: for moving the data of a stopped one.
- */
+/** The configured event store and service database, opened as the service opens them, for moving the data of a stopped service. */
 export async function openConfiguredStore(config: ServiceConfig): Promise<ConfiguredStore> {
   const db = await openDatabase(config);
   let store: MovableEventStore;

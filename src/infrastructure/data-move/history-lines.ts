@@ -3,10 +3,7 @@ import { createInterface } from 'node:readline';
 import { EventMetadata, HistoricalEvent } from '../../application/ports/event-store.port';
 import { hasEventMetadataFields } from '../event-store/stored-metadata';
 
-/**
- * The export format: one JSON object per line, in global order. Field names follow the API's snake_case;
- * `data` and `metadata` are the event's own, as stored.
- */
+/** The export format: one JSON object per line, in global order, snake_case fields; `data` and `metadata` as stored. */
 interface HistoryLine {
   stream: string;
   revision: number;
@@ -95,10 +92,7 @@ export async function* readHistoryFile(file: string): AsyncGenerator<HistoricalE
   }
 }
 
-/**
- * Reads the whole file once before anything is imported: every line must be an event (a bad line fails the
- * import before it writes anything). Returns the number of events, the progress total.
- */
+/** Reads the whole file before anything is imported, so a bad line fails the import before any write; returns the event count. */
 export async function checkHistoryFile(file: string): Promise<number> {
   let count = 0;
   for await (const event of readHistoryFile(file)) if (event) count++;

@@ -27,11 +27,7 @@ export const openedHistoryStore = (
   close,
 });
 
-/**
- * In one commit, what must never happen twice: the reactions' checkpoint set to the head without running them
- * (a service started after this point runs no reaction of the imported history), the jobs for the work the
- * history leaves undone, and the Idempotency-Keys it still binds.
- */
+/** In one commit, what must never happen twice: reactions' checkpoint at the head, the jobs left undone, the Idempotency-Keys still bound. */
 async function adoptImportedWork(db: SqlDatabase, work: ImportedWork): Promise<void> {
   await checkpoints.ensure(db, PROJECTION_GROUPS.readModels);
   await checkpoints.ensure(db, PROJECTION_GROUPS.reactions);

@@ -54,10 +54,7 @@ const MAX_CLAIM_HISTORY = 1_000;
 
 type Attempt = { kind: 'done'; result: AppendResult } | { kind: 'retry'; error: unknown };
 
-/**
- * Appends with a concrete expected revision, claiming every event id first (see eventstoredb-event-ids.ts) and
- * recording the batch in its correlation ids' index streams; reads back the stored events for their positions.
- */
+/** Appends at a concrete expected revision, claiming every event id first (eventstoredb-event-ids.ts) and indexing correlation ids. */
 export class EventStoreDbAppends {
   constructor(
     private readonly client: EventStoreDbClient,
@@ -196,11 +193,7 @@ export class EventStoreDbAppends {
     return { nextRevision: (await this.currentRevision(streamId)) ?? -1, position: null, deduplicated: true };
   }
 
-  /**
-   * Writes our intent into each id's claim stream (creating it; or on top of our own previous intent), then reads
-   * the claim streams that already had intents and verifies them. Claims another writer holds are taken over,
-   * optimistically; 'contended' when someone else wrote a claim stream meanwhile.
-   */
+  /** Writes our intent into each id's claim stream and verifies the older intents; another writer's claims are taken over optimistically. */
   private async claimIds(
     streamId: string,
     ids: string[],

@@ -19,17 +19,10 @@ export interface EventStoreDbClient extends SubscribingClient {
 }
 
 export interface EventStoreDbOptions {
-  /**
-   * Per-append deadline, ms. The client sends it to the server with the batch append, and the server caps it at its
-   * WriteTimeoutMs (2,000 by default): a longer one has no effect unless the server's is raised too. When it
-   * passes, the append's outcome is unknown (EventStoreDbAppendOutcomeUnknownError).
-   */
+  /** Per-append deadline, ms, capped by the server's WriteTimeoutMs (2,000 by default); past it the outcome is unknown. */
   appendDeadlineMs: number;
   maxAppendSizeBytes: number;
-  /**
-   * A read that receives nothing for this long is cancelled, ms. Client 6.2.1 ignores the per-call `deadline`
-   * of streaming reads (it sets an infinite one), so the adapter enforces this itself.
-   */
+  /** A read that receives nothing for this long is cancelled, ms: client 6.2.1 ignores the deadline of streaming reads. */
   readIdleTimeoutMs: number;
   claimLeaseMs: number;
   maxAppendAttempts: number;

@@ -13,11 +13,7 @@ const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
 
 const flatKey = (key: string): string => key.trim().toLowerCase().replace(/[_-]/g, '');
 
-/**
- * Adds our keep-alive and deadline settings to a connection string that does not set them, and forces
- * `throwOnAppendFailure=true`: the adapter relies on WrongExpectedVersionError being thrown (with `false`,
- * client 6.2.1 also reports a wrong current revision from batch appends).
- */
+/** Adds our keep-alive and deadline settings where the string sets none, and forces `throwOnAppendFailure=true`, which the adapter relies on. */
 export function withClientSettings(
   connectionString: string,
   settings: ClientSettings = DEFAULT_CLIENT_SETTINGS,

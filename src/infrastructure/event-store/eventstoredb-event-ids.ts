@@ -1,11 +1,7 @@
 import { EventData, RecordedEvent as EsdbRecordedEvent, jsonEvent } from '@eventstore/db-client';
 import { fromEsdbRevision, isPlainObject } from './eventstoredb-mapping';
 
-/*
- * EventStoreDB has no cross-stream index of event ids, so each id gets a claim stream `eventid-<id>` of intents ("going
- * to revision R of stream S"), verified by one indexed read. Appends use concrete expected revisions, so checking every
- * intent finds the id wherever it can be; `$`-typed claims are skipped like system events.
- */
+/* EventStoreDB has no index of event ids: each id gets a claim stream `eventid-<id>` of intents, each verified by one indexed read. */
 
 const CLAIM_STREAM_PREFIX = 'eventid-';
 export const CLAIM_EVENT_TYPE = '$event-id-claimed';
@@ -44,11 +40,7 @@ export type ClaimDecision =
   | { kind: 'duplicate'; reason: 'stored-elsewhere' | 'partly-stored' | 'claimed-elsewhere'; eventIds: string[] }
   | { kind: 'proceed'; takeOver: { eventId: string; expectedClaimRevision: number }[] };
 
-/**
- * In the SQL store's order: an id stored in another stream refuses the batch; all ids stored here make it a no-op, some
- * refuse it; an id whose fresh intent targets another stream may be in flight there (refused, a stale one is taken
- * over); else unowned claims are taken over optimistically.
- */
+/** In the SQL store's order: stored elsewhere refuses; all stored here is a no-op; a fresh intent elsewhere may be in flight (refused). */
 export function decideClaims(
   streamId: string,
   states: readonly ClaimState[],
@@ -101,11 +93,7 @@ export function verificationReads(
   return reads;
 }
 
-/*
- * readByCorrelationId needs an index EventStoreDB lacks: before an append, each correlation id gets an intent in
- * `correlationid-<id>` ("these event ids go to these revisions of S"). Every stored event had its intent first, so the
- * index is complete; failed appends' intents are weeded out as the id claims are.
- */
+/* readByCorrelationId's index: before an append, each correlation id gets an intent in `correlationid-<id>`; failed ones are weeded out. */
 
 const CORRELATION_STREAM_PREFIX = 'correlationid-';
 const CORRELATION_EVENT_TYPE = '$correlated-events';

@@ -48,11 +48,7 @@ const MIN_PAGE = 64;
 const MAX_PAGE = 1_000;
 const HEAD_PAGE = 64;
 
-/**
- * The event store on EventStoreDB 22.6+ (events only). Appends always use a concrete expected revision and claim their
- * ids (eventstoredb-event-ids.ts); positions are read back per event, since an append returns its commit's. Reads skip
- * `$` types and foreign events; $all is ordered at commit, so countCommittedNotYetReadable is 0.
- */
+/** The event store on EventStoreDB 22.6+ (events only); appends claim their ids (eventstoredb-event-ids.ts), positions are read back. */
 export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
   implements EventStore<Event>, EventsByCorrelation<Event>, EventLogDiagnostics, EventImport
 {
@@ -63,10 +59,7 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
   private headMemo: HeadMemo | null = null;
   private closed = false;
 
-  /**
-   * Connects with our keep-alive and deadline settings added to the connection string where it sets none
-   * (esdb://host:2113?tls=false...), and checks the server answers before returning.
-   */
+  /** Connects with our keep-alive and deadline settings added where the string sets none, and checks the server answers. */
   static connect<Event extends DomainEvent>(
     connectionString: string,
     decoder: EventDecoder<Event>,
@@ -128,11 +121,7 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     );
   }
 
-  /**
-   * Each run of one stream's consecutive events is one append at the revision before it, through the same claims and
-   * correlation index; the original time goes into the metadata. Runs go one after another (not atomically), so $all
-   * keeps the order given.
-   */
+  /** Each run of one stream's consecutive events is one append, one after another (not atomically), so $all keeps the order given. */
   async importEvents(events: readonly HistoricalEvent[]): Promise<void> {
     for (const run of streamRuns(events, IMPORT_RUN_MAX)) {
       const first = run[0].revision;

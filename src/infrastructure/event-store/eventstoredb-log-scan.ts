@@ -1,11 +1,7 @@
 import { GlobalPosition, comparePositions } from '../../application/ports/event-store.port';
 import { positionKey } from './eventstoredb-mapping';
 
-/*
- * $all also holds system events, our id claims and maybe other applications' events, and client 6.x cannot filter
- * readAll on the server: reads page through it. Below what a reader has seen $all is immutable, so how far a scan
- * skipped can be remembered.
- */
+/* $all also holds events not ours and client 6.x cannot filter it on the server; below what a reader has seen it is immutable. */
 
 export type PageReader<T> = (from: GlobalPosition | 'start' | 'end', count: number) => Promise<T[]>;
 
@@ -21,11 +17,7 @@ interface ForwardWalkResult {
   reachedEnd: boolean;
 }
 
-/**
- * Visits records strictly after `after`, oldest first, page by page, until the visitor returns 'stop',
- * a record lies after `until`, or the log ends. Whether a read from a position includes that position
- * or not does not matter: records at or before the cursor are passed over.
- */
+/** Visits records strictly after `after`, oldest first, until the visitor stops, a record lies after `until`, or the log ends. */
 async function walkForward<T>(
   read: PageReader<T>,
   walk: ForwardWalk<T>,
@@ -119,10 +111,7 @@ export async function scanBackward<T, R>(
 const samePosition = (a: GlobalPosition | null, b: GlobalPosition | null): boolean =>
   a === null || b === null ? a === b : comparePositions(a, b) === 0;
 
-/**
- * Remembers, per starting position and filter, a position up to which a scan found nothing to return:
- * the next read from the same place starts there. Bounded; the oldest entries go first.
- */
+/** Remembers per start and filter how far a scan found nothing, so the next read from there starts further on; bounded. */
 export class SkipCache {
   private readonly entries = new Map<string, GlobalPosition>();
 

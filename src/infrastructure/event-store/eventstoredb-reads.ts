@@ -25,10 +25,7 @@ export class EventStoreDbReads {
     private readonly idleMs: number,
   ) {}
 
-  /**
-   * A stream's records ([] when it does not exist; a hard-deleted one fails with EventStoreDbStreamDeletedError).
-   * Reads made to decide an append go to the leader.
-   */
+  /** A stream's records ([] when missing; a tombstoned one fails); reads made to decide an append go to the leader. */
   async streamRecords(
     streamId: string,
     options: { fromRevision: ReadRevision; direction: Direction; maxCount?: number },
@@ -70,10 +67,7 @@ export class EventStoreDbReads {
   }
 }
 
-/**
- * Collects a streaming read with `for await`. A read that receives nothing for `idleMs` is cancelled
- * and fails with EventStoreDbReadTimeoutError.
- */
+/** Collects a streaming read; one that receives nothing for `idleMs` fails with EventStoreDbReadTimeoutError. */
 export async function collect<E>(read: StreamingRead<E>, idleMs: number, what: string): Promise<E[]> {
   // The iterator sees errors itself; this keeps a late one (after the loop ended) from being unhandled.
   read.on('error', () => undefined);

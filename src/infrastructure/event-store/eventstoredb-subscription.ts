@@ -64,11 +64,7 @@ export interface EventStoreDbSubscription {
   readonly position: GlobalPosition | null;
 }
 
-/**
- * A catch-up subscription to $all: our events reach the handler one at a time, each awaited (back-pressure reaches the
- * server). A dropped subscription re-opens after a backoff from the last position seen, moved on by the filter's
- * checkpoints; a failing handler ends it.
- */
+/** A catch-up subscription to $all, one awaited event at a time; a drop re-opens after a backoff, a failing handler ends it. */
 export function subscribeToAllEvents(
   client: SubscribingClient,
   options: EventStoreDbSubscriptionOptions,
@@ -182,11 +178,7 @@ export function subscribeToAllEvents(
   };
 }
 
-/**
- * A checkpoint of the server-side filter: every event up to its position that passes the filter has been sent.
- * The client hands it to a callback while it is still turning the server's messages into the subscription's
- * items, so it is pushed into the same stream and reaches the consumer after the events sent before it.
- */
+/** A filter checkpoint, pushed into the same stream as the events so that it reaches the consumer after those sent before it. */
 class FilterCheckpoint {
   constructor(readonly position: GlobalPosition) {}
 }

@@ -17,10 +17,7 @@ const expectedOf = (revision: number): number | 'no_stream' => (revision === NO_
 
 type AppendOutcome = { result: AppendResult } | { error: unknown };
 
-/**
- * The SQL store's group commit: appends at known revisions (or to new streams) of different streams, made at the
- * same time, share one statement and one commit, each with its own outcome.
- */
+/** The SQL store's group commit: concurrent appends to different streams share one statement and commit, each with its own outcome. */
 export class SqlGroupCommit {
   private readonly atRevision = new StatementBatcher<AppendAtRevision, AppendOutcome>(
     (appends) => this.appendGroup(appends),
@@ -42,11 +39,7 @@ export class SqlGroupCommit {
     return outcome.result;
   }
 
-  /**
-   * Appends to several streams in one statement, each only if its stream is still at the expected revision. If the
-   * statement fails as a whole (a stored id, a deadlock), each append runs alone; a stream named twice also runs alone,
-   * after the group.
-   */
+  /** Appends to several streams in one statement; if it fails as a whole each append runs alone, as does a stream named twice. */
   private async appendGroup(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const alone = (append: AppendAtRevision): Promise<AppendOutcome> =>
       this.appendToStreams([append]).then(
@@ -74,11 +67,7 @@ export class SqlGroupCommit {
     return outcomes;
   }
 
-  /**
-   * Streams move only if at their expected revision and are created only if absent, in name order (groups lock alike);
-   * events, bound keys and opened streams are written only where the append's stream moved or was created. A bound key
-   * or an existing stream to open fails the whole statement.
-   */
+  /** Streams move only at their expected revision, in name order (groups lock alike); a bound key or existing stream fails it all. */
   private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const streams = [...appends]
       .sort((a, b) => (a.streamId < b.streamId ? -1 : 1))

@@ -45,19 +45,13 @@ interface IdempotencyTimings {
   leaseMs: number;
 }
 
-/**
- * A reservation binds a key before the debit, so `reservations` commits synchronously unless the events share its
- * write-ahead log. An answer may be lost in a crash: the retry resumes the order from the log.
- */
+/** Reservations commit synchronously unless the events share the write-ahead log; a lost answer is resumed from the log. */
 interface IdempotencyDatabases {
   reservations: SqlExecutor;
   answers: SqlExecutor;
 }
 
-/**
- * One row per (partner, environment, key); the primary key makes the reservation atomic across processes. Concurrent
- * requests share statements: one INSERT of reservations, one SELECT of lookups, one UPDATE of answers.
- */
+/** One row per (partner, environment, key): the primary key makes the reservation atomic; concurrent requests share statements. */
 export class SqlIdempotencyStore implements IdempotencyStore {
   private readonly db: SqlExecutor;
   private readonly answers: SqlExecutor;
@@ -154,11 +148,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     return rows.length;
   }
 
-  /**
-   * Inserts the reservations in one statement; the order id bound to each key, or null when
-   * the key was bound already. A key twice in one batch is inserted once: the second request
-   * finds the key taken, as it would have a moment later.
-   */
+  /** Inserts the reservations in one statement: the order id bound to each key, or null when it was bound already. */
   private async insertReservations(items: readonly NewReservation[]): Promise<(string | null)[]> {
     const firsts = new Map<string, NewReservation>();
     for (const item of items) if (!firsts.has(scopeId(item.scope))) firsts.set(scopeId(item.scope), item);

@@ -29,11 +29,7 @@ interface JobWorkerOptions {
   onError(error: unknown, job: StoredJob): void;
 }
 
-/**
- * Runs due jobs. A job is claimed by one worker at a time across all processes
- * (UPDATE ... FOR UPDATE SKIP LOCKED) and leased; a worker that dies leaves the lease
- * to expire and the job runs again, so handlers are idempotent. Time is the injected clock's.
- */
+/** Runs due jobs, each claimed by one worker across processes and leased; a dead worker's job runs again, so handlers are idempotent. */
 export class JobWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
@@ -91,11 +87,7 @@ export class JobWorker {
     this.wake?.();
   }
 
-  /**
-   * Keeps up to `concurrency` jobs running: whenever there is room, the due jobs to fill it are
-   * claimed in one statement, and each finished job frees its place at once (a slow webhook
-   * receiver holds one place, not a whole batch). Completions share statements too.
-   */
+  /** Keeps up to `concurrency` jobs running, claiming to fill free places in one statement; a slow job holds one place only. */
   private async drain(): Promise<number> {
     const limit = this.options.concurrency ?? 1;
     const running = new Set<Promise<void>>();

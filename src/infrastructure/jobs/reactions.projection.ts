@@ -9,10 +9,7 @@ import { insertJob, insertJobs } from './sql-job-queue';
 import { settingsAtScheduling } from './settings-at-scheduling';
 import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans';
 
-/**
- * The reactions' outbox: schedules the jobs that events call for, in the same transaction that
- * moves the checkpoint. Job ids are deterministic, so a replay schedules nothing new.
- */
+/** The reactions' outbox: jobs scheduled in the transaction that moves the checkpoint; deterministic ids make a replay a no-op. */
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
   const handles = new Set<LogEvent['type']>(reactions.flatMap((reaction) => [...reaction.handles]));
   const candidatesOf = (events: readonly RecordedEvent[]): Candidate[] =>
@@ -49,10 +46,7 @@ function withTraceLinks(event: RecordedEvent, job: Job): StoredJob {
   return { ...stored, payload: { ...stored.payload, [TRACE_LINKS_KEY]: links } };
 }
 
-/**
- * The candidates each reaction still wants given the partners' settings in this transaction (one read per
- * reaction that asks, per batch), as each reaction completed them, in the order they were asked for.
- */
+/** Each reaction's remaining candidates given the partners' settings in this transaction, in the order asked. */
 async function stillWanted(candidates: readonly Candidate[], tx: SqlExecutor): Promise<StoredJob[]> {
   const settings = settingsAtScheduling(tx);
   const kept = new Map<Reaction, Map<string, Job>>();

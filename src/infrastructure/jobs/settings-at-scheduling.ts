@@ -7,10 +7,7 @@ const distinct = (partners: readonly PartnerScope[]): PartnerScope[] => [
   ...new Map(partners.map((partner) => [scopeOf(partner), partner])).values(),
 ];
 
-/**
- * The settings read model as the reactions' transaction sees it: one query per question and batch, and none for
- * a batch that names no partner.
- */
+/** The settings read model as the reactions' transaction sees it: one query per question and batch. */
 export function settingsAtScheduling(tx: SqlExecutor): SettingsAtScheduling {
   return {
     async withWebhookUrl(partners) {

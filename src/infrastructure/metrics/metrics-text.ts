@@ -28,11 +28,7 @@ const REQUEST = 'partner-service:cluster-metrics-request';
 const ANSWER = 'partner-service:cluster-metrics-answer';
 let nextRequest = 0;
 
-/**
- * The Prometheus text of the whole service on this host: with HTTP_PROCESSES > 1 the scraped
- * worker asks the primary, which gathers every worker's metrics (prom-client's AggregatorRegistry
- * over node:cluster) and adds them up; otherwise this process's own.
- */
+/** The Prometheus text of the whole service on this host: with HTTP_PROCESSES > 1 the primary sums every worker's metrics. */
 export async function serviceMetricsText(): Promise<string> {
   if (!cluster.isWorker || !process.send) return AggregatorRegistry.aggregate([await processMetricsJson()]).metrics();
   const id = nextRequest++;
@@ -73,11 +69,7 @@ const WORKER_ANSWER = 'prom-client:getMetricsRes';
 const WORKER_ANSWER_MS = 1_000;
 let nextWorkerRequest = 0;
 
-/**
- * In the primary of the process group: answers a worker's scrape with the sum over all workers
- * (AggregatorRegistry.aggregate). Unlike AggregatorRegistry.clusterMetrics, which fails the whole
- * scrape after 5 s when one worker does not answer, a worker that died is only left out.
- */
+/** In the primary: answers a worker's scrape with the sum over all workers; one that does not answer is left out, not the scrape. */
 export function serveClusterMetrics(): void {
   cluster.on('message', (worker, message: unknown) => {
     if (!isRequest(message)) return;
@@ -126,11 +118,7 @@ function askWorker(worker: Worker): Promise<MetricsJson[]> {
   });
 }
 
-/**
- * Sends to a worker that may be dying. Without a callback, a failed send (EPIPE on the worker's
- * channel) is emitted as an 'error' event on the Worker, which would end the primary and with it
- * the whole group; with one, the failure is only this message's.
- */
+/** Sends to a worker that may be dying: with a callback, a failed send (EPIPE) cannot become an 'error' event that ends the primary. */
 function sendIgnoringLoss(worker: Worker, message: object): void {
   try {
     worker.send(message, undefined, () => undefined);

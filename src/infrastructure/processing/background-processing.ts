@@ -19,10 +19,7 @@ export interface BackgroundElsewhere {
   stop(): Promise<void>;
 }
 
-/**
- * Where projections, jobs and purges run: `here` (this thread), `elsewhere` (the background thread; this one projects
- * only for the read-your-writes barrier), or `by_hand` (tests call `drain()`).
- */
+/** Where background work runs: `here`, `elsewhere` (the background thread; this one projects only for the barrier), or `by_hand` (tests). */
 export type BackgroundMode =
   { kind: 'here' } | { kind: 'elsewhere'; thread: BackgroundElsewhere } | { kind: 'by_hand' };
 

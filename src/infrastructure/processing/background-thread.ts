@@ -7,11 +7,7 @@ type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 export type ToBackground = 'appended' | 'stop' | { metricsRequest: number };
 export type FromBackground = 'ready' | 'stopped' | { metricsAnswer: number; metrics: MetricsJson };
 
-/**
- * The background thread (`background-main.ts`): projections, settlement, refunds, webhooks and purges on their own
- * event loop; appends nudge it at most once per turn. If it dies the process exits: accepting payments it cannot settle
- * is worse than a restart.
- */
+/** The background thread: projections, settlement, webhooks and purges; if it dies the process exits, rather than take payments it cannot settle. */
 export class BackgroundThread implements BackgroundElsewhere {
   private nudgePending = false;
   private stopping: Promise<void> | null = null;

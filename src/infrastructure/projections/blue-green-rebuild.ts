@@ -26,11 +26,7 @@ class RebuildStopped extends Error {
 /** lock_not_available, deadlock_detected, serialization_failure: the switch is retried. */
 const RETRYABLE = new Set(['55P03', '40P01', '40001']);
 
-/**
- * Rebuilds a read model blue/green (docs/architecture.md): its script builds `rm_next__<name>` (first on the search
- * path), its own projector catches up to the live checkpoint, then one transaction locks that checkpoint, applies the
- * rest, swaps in the new tables and bumps the version.
- */
+/** Rebuilds a read model blue/green into `rm_next__<name>`, then swaps it in under the live checkpoint's lock (docs/architecture.md). */
 export class BlueGreenRebuild {
   private readonly nextSchema: string;
   private readonly oldSchema: string;
@@ -125,11 +121,7 @@ export class BlueGreenRebuild {
     return last;
   }
 
-  /**
-   * Reads ahead outside the transaction (a short transaction holds the lock), then locks the live checkpoint.
-   * If every event up to it is in hand, the new version takes over in this transaction; otherwise
-   * the events in hand are applied and the caller comes back for more.
-   */
+  /** Reads ahead outside the transaction, then locks the live checkpoint; the new version takes over once every event up to it is in hand. */
   private async trySwitch(
     position: GlobalPosition | null,
     tables: string[],

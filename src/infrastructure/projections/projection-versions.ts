@@ -2,11 +2,7 @@ import { RebuildPhase, RebuildProgress, RebuildState } from '../../application/p
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/**
- * The version of each read model (bumped by every rebuild that switched reads over) and the
- * rebuilds themselves, kept in the database so that any process behind the load balancer
- * can report a rebuild another one runs. At most one rebuild per projection runs at a time.
- */
+/** Read-model versions and rebuilds, in the database so any process can report another's rebuild; one rebuild per projection at a time. */
 export const PROJECTION_VERSIONS_SCHEMA: SchemaScript = {
   name: 'projection-versions',
   sql: `
@@ -77,10 +73,7 @@ export const projectionVersions = {
     return rows[0]?.version ?? FIRST_VERSION;
   },
 
-  /**
-   * Called in the transaction that switches reads over; records the schema version of the code that
-   * built the new tables, and returns the new version.
-   */
+  /** Called in the transaction that switches reads over: records the code's schema version, returns the new version. */
   async bump(tx: SqlExecutor, name: string, rebuildId: string, at: Date, schemaVersion: number): Promise<number> {
     const rows = await tx.query<{ version: number }>(
       `INSERT INTO projection_versions (name, version, rebuilt_at, rebuild_id, schema_version) VALUES ($1, $2, $3, $4, $5)

@@ -8,11 +8,7 @@ import { traced } from '../tracing/tracing';
 
 const CONTENDED_MS = 1000;
 
-/**
- * Feeds the log to a group of SQL projections sharing one checkpoint. Events are read outside the short write
- * transaction, which applies the batch only if no other process moved the checkpoint, so any number of processes can
- * run it.
- */
+/** Feeds the log to projections sharing one checkpoint; a batch applies only if no other process moved the checkpoint meanwhile. */
 export class Projector {
   private running: Promise<number> | null = null;
   private rerun = false;
@@ -82,10 +78,7 @@ export class Projector {
     return total;
   }
 
-  /**
-   * Events applied, 0 when caught up, -1 when another process got there first. Reads on from the checkpoint last seen
-   * (checked under lock); it is read first again while others are at work and on every poll (a reset is seen there).
-   */
+  /** Events applied, 0 when caught up, -1 when another process got there first. */
   private async applyOneBatch(): Promise<number> {
     if (this.refresh || Date.now() < this.contendedUntil) {
       this.refresh = false;

@@ -2,11 +2,7 @@ import { EventStore, GlobalPosition, ReadAllOptions, RecordedEvent } from '../..
 
 export type LogReader = Pick<EventStore, 'readAll'>;
 
-/**
- * The read-model and reactions projectors usually read the same page of new events from the same checkpoint: the page
- * read for one is given once to the next read of it. It is a prefix of what a fresh read would find; a later append
- * kicks a run that reads afresh.
- */
+/** The read-model and reactions projectors usually read the same page from the same checkpoint: it is read once for both. */
 export class SharedLogReads implements LogReader {
   private kept: { page: string; events: RecordedEvent[] } | null = null;
 

@@ -17,10 +17,7 @@ import { SqlProjection } from './sql-projection';
 interface ProjectionGroup {
   name: string;
   projections: readonly SqlProjection[];
-  /**
-   * Read models are rebuildable. A group that schedules side effects (jobs, webhooks, provider
-   * calls) must never be: a rebuild would make them happen again.
-   */
+  /** A group that schedules side effects (jobs, webhooks, provider calls) must never be rebuilt: they would happen again. */
   rebuildable: boolean;
 }
 
@@ -116,11 +113,7 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
     return { ok: true, rebuild: started };
   }
 
-  /**
-   * Starts a blue/green rebuild of every read model whose tables are of a lower schema version than the code's; every
-   * process calls it at start, the database lets one rebuild per projection run. A higher recorded version (a newer
-   * release alongside) is left alone.
-   */
+  /** Rebuilds blue/green every read model whose tables are older than the code's schema version; a newer recorded version is left alone. */
   async startDueRebuilds(): Promise<StartRebuildResult[]> {
     const built = await projectionVersions.schemaVersions(this.db);
     const due = this.groups

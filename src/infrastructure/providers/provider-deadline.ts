@@ -12,11 +12,7 @@ import {
 
 class ProviderDeadlineError extends ProviderUnavailableError {}
 
-/**
- * Bounds every provider call by `PROVIDER_TIMEOUT_MS` (decision 0037): a late call is aborted and fails with
- * ProviderUnavailableError, freeing its worker slot before the lease runs out. An unanswered submission is retried
- * under the same order id.
- */
+/** Bounds every provider call by `PROVIDER_TIMEOUT_MS` (decision 0037): a late call is aborted and fails with ProviderUnavailableError. */
 export class ProviderWithDeadline implements ProviderGateway {
   constructor(
     private readonly provider: ProviderGateway,

@@ -7,11 +7,7 @@ import { OPERATOR_TOKEN_PREFIX } from '../../domain/back-office/operator-token';
 const RANDOM_ID_BYTES = 8;
 
 export class CryptoSecretGenerator implements SecretGenerator {
-  /**
-   * Ids are no secrets: their random part comes from a 4 KiB pool (one random call per id cost microseconds); keys and
-   * webhook secrets are drawn one by one. An id begins with its creation second, so indexes keyed by it grow at one end
-   * (decision 0113).
-   */
+  /** Ids' random part comes from a pool, keys one by one; an id begins with its creation second, so its indexes grow at one end (decision 0113). */
   constructor(private readonly now: () => number = Date.now) {}
 
   private readonly idPool = Buffer.alloc(4096 - (4096 % RANDOM_ID_BYTES));

@@ -65,10 +65,7 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
-  /**
-   * A client with an open transaction. A pooled connection whose server went away (a restart) fails at
-   * BEGIN, before any work was sent: it is discarded and BEGIN is tried once on a fresh connection.
-   */
+  /** A client with an open transaction; a connection whose server went away fails at BEGIN and BEGIN is tried once more on a fresh one. */
   private async begin(): Promise<PoolClient> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect().catch(translateConnectionFailure);

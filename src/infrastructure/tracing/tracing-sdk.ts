@@ -24,10 +24,7 @@ const KINDS = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT, consumer: 
 const MAX_LINKS = 32;
 const ORIGIN = createContextKey('partner-service.origin-traceparent');
 
-/**
- * The OpenTelemetry Node SDK, configured by the standard OTEL_* variables only (exporter, protocol, endpoint, sampler,
- * batch processor, resource, propagators). Loaded only when start-tracing.ts finds an exporter configured.
- */
+/** The OpenTelemetry Node SDK, configured by the standard OTEL_* variables only; loaded only when an exporter is configured. */
 export function startTracingSdk(): void {
   const sdk = new NodeSDK({
     // The service's name when OTEL_SERVICE_NAME does not give one (the SDK's default says nothing).

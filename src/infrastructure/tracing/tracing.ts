@@ -1,8 +1,4 @@
-/**
- * The service's own spans (event appends, projection runs, jobs, provider calls, webhook
- * deliveries), through a runner that tracing-sdk.ts installs when tracing is on. Off, `traced`
- * calls the work directly: no OpenTelemetry module is loaded and no span object is made.
- */
+/** The service's own spans, through a runner tracing-sdk.ts installs; when tracing is off `traced` just calls the work. */
 type SpanAttributes = Record<string, string | number | boolean>;
 
 export interface SpanDescription {

@@ -92,10 +92,7 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     return stored;
   }
 
-  /**
-   * One statement: the attempt (nothing if that attempt number is recorded already), the
-   * delivery's state, and the day's counter of attempts by result (webhook_daily_stats).
-   */
+  /** One statement: the attempt (once per number), the delivery's state, and the day's counter by result. */
   async recordAttempt(deliveryId: string, attempt: WebhookAttempt, state: DeliveryState): Promise<boolean> {
     const rows = await this.db.query<{ recorded: number }>(
       `WITH attempt AS (

@@ -96,11 +96,7 @@ export class ReloadlyApiClient {
     return this.send('topups', '/topups', topupJson(request), topupOf, signal);
   }
 
-  /**
-   * The status answer: the transaction itself, or the wrapper `{code, message, status,
-   * transaction}` whose status decides (a refunded topup's transaction may be null). A 404 is
-   * "not known there (yet)": null, never a failure.
-   */
+  /** The status answer, the transaction or its wrapper `{code, message, status, transaction}`; a 404 is "not known there (yet)": null. */
   async topupByTransactionId(transactionId: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
     const path = `/topups/${encodeURIComponent(transactionId)}/status`;
     const answer = await this.read('topups', path, {}, signal, true);
@@ -112,11 +108,7 @@ export class ReloadlyApiClient {
     return topup;
   }
 
-  /**
-   * Reads the report filtered by the identifier (and, when given, a range of instants); every
-   * page is checked, in case the filter is not applied. Null only when the whole report was read
-   * and holds no transaction under the identifier.
-   */
+  /** Reads the report filtered by the identifier, checking every page; null only when the whole report holds nothing under it. */
   async topupByCustomIdentifier(
     customIdentifier: string,
     signal?: AbortSignal,
@@ -152,10 +144,7 @@ export class ReloadlyApiClient {
     return this.send('utilities', '/pay', billPaymentJson(request), paymentOf, signal);
   }
 
-  /**
-   * The item of that id in the answer (a one-item list in the reference, or the item itself); a 404 is "not known
-   * there (yet)": null; a 200 that holds no such payment says nothing of it (throws).
-   */
+  /** The item of that id in the answer; a 404 is null; a 200 that holds no such payment throws. */
   async paymentById(id: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
     const path = `/transactions/${encodeURIComponent(id)}`;
     const answer = await this.read('utilities', path, {}, signal, true);
@@ -200,10 +189,7 @@ export class ReloadlyApiClient {
     );
   }
 
-  /**
-   * A POST that places an order: accepted when a 2xx answer reads as the transaction, refused otherwise. A 401 or 429
-   * turned it away unread: not sent, sent again later (docs/decisions/0120-reloadly-absence-after-the-horizon.md).
-   */
+  /** A POST that places an order: accepted when a 2xx reads as the transaction; a 401 or 429 is not sent (decision 0120). */
   private async send<Transaction>(
     api: ReloadlyApi,
     path: string,
@@ -224,11 +210,7 @@ export class ReloadlyApiClient {
     return transaction ? { kind: 'accepted', transaction } : refusalOf(answer);
   }
 
-  /**
-   * The first item of a paged list that reads as a transaction and matches (every page is checked). An item
-   * that does not read as a transaction but carries our identifier proves nothing either way: the look-up
-   * stays open (ProviderUnavailableError) rather than counting towards a confirmed absence.
-   */
+  /** The first item of a paged list that matches; an unreadable item carrying our identifier keeps the look-up open. */
   private async firstInPages<Transaction>(
     api: ReloadlyApi,
     path: string,
@@ -267,11 +249,7 @@ export class ReloadlyApiClient {
     return transactions;
   }
 
-  /**
-   * Every item of a paged list, read until `totalPages` or `last` says it is over (never on a short page: Reloadly
-   * may give fewer items than asked), else until an empty or repeated page. An answer that is no list or page
-   * leaves the question open (ProviderUnavailableError). With `pageTimeoutMs`, each page has that long of its own.
-   */
+  /** Every item of a paged list, until `totalPages` or `last` says it is over, else an empty or repeated page (never on a short page). */
   private async *pages(
     api: ReloadlyApi,
     path: string,

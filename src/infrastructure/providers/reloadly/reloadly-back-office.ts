@@ -42,11 +42,7 @@ export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReport
     return products;
   }
 
-  /**
-   * Topups are compared in the recipient's currency, payments in the payment's amount. Report dates are read in the
-   * report's zone; a date that does not read fails the whole read (UnreadableReportError). Each page has its own
-   * timeout.
-   */
+  /** Topups compared in the recipient's currency, payments in their amount; an unreadable date fails the read (UnreadableReportError). */
   async transactions(from: Date, to: Date): Promise<UpstreamTransaction[]> {
     const range = { from, to };
     const zone = this.api.reportTimeZone;

@@ -8,11 +8,7 @@ interface FloatReading {
   readAt: Date;
 }
 
-/**
- * The float: read from the balance endpoint before each order is sent (so an order it cannot
- * cover is not sent), and updated from the balance Reloadly reports after each transaction. A
- * reading below the low-float threshold logs a warning once, until the float is above it again.
- */
+/** The float, read before each send and updated from what Reloadly reports after it; below the threshold it warns once. */
 export class ReloadlyFloat {
   private last: FloatReading | null = null;
   private warned = false;

@@ -7,10 +7,7 @@ const LONGEST_BACK_OFF_MS = 60_000;
 /** A reset Reloadly announces is honoured up to this far ahead (a date far off is taken as a mistake, not a ban). */
 const LONGEST_TOLD_PAUSE_MS = 60 * 60_000;
 
-/**
- * Reloadly's 429, per API and process: no call until its reset (`Retry-After`, `X-RateLimit-Reset`; else a back-off); a call
- * refused meanwhile is not sent, its `retryAfterMs` the time left. `now`: the service's clock, which schedules jobs.
- */
+/** Reloadly's 429, per API and process: no call until its reset (else a back-off); a call refused meanwhile is not sent. */
 export class ReloadlyRateLimit {
   private readonly pausedUntil = new Map<ReloadlyApi, number>();
   private readonly backOff = new Map<ReloadlyApi, number>();

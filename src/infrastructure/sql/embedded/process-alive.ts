@@ -9,10 +9,7 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/**
- * Whether the process is alive and, where /proc tells, a Node.js process: after a reboot the id in
- * a stale pid file may belong to something else entirely.
- */
+/** Whether the process is alive and, where /proc tells, a Node.js process (a stale pid file's id may be reused). */
 export function isNodeProcessAlive(pid: number): boolean {
   if (!isProcessAlive(pid)) return false;
   try {
