@@ -166,7 +166,6 @@ const JOBS = [
   ReconcileProviderJob,
 ];
 
-/** Use cases, process managers and the services they share. Adapters come from the infrastructure module. */
 @Module({
   imports: [CqrsModule],
   providers: [

@@ -10,7 +10,6 @@ import { ListOperatorsHandler } from '../application/back-office/list-operators'
 import { OperatorDirectory } from '../application/back-office/operator-directory';
 import { RevokeOperatorsHandler } from '../application/back-office/revoke-operators';
 
-/** Back-office operators: their tokens, who they are at each request, and what they did. */
 @Module({
   imports: [CqrsModule],
   providers: [

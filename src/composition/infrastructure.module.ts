@@ -75,10 +75,8 @@ import { HttpWebhookSender } from '../infrastructure/webhooks/http-webhook-sende
 import { SqlWebhookDeliveryStore } from '../infrastructure/webhooks/sql-webhook-delivery-store';
 import { LIVE_PROVIDER, SQL_DATABASE } from './tokens';
 
-/** Adapters a caller may put in place of the configured ones (the tests and the simulation). */
 export interface InfrastructureOverrides {
   clock?: Clock;
-  /** Upstream providers for both environments (a scripted provider whose answers a test controls). */
   providers?: ProviderDirectory;
   webhookSender?: WebhookSender;
   /** Ids and keys (a seeded generator makes order ids, and so job order, repeat from run to run). */
@@ -87,7 +85,6 @@ export interface InfrastructureOverrides {
 
 const IDEMPOTENCY_LEASE_MS = 10_000;
 
-/** Binds every application port to its adapter for the configured mode. */
 @Global()
 @Module({})
 export class InfrastructureModule {

@@ -31,7 +31,6 @@ import { ReconciliationSchedule } from '../application/reconciliation/reconcilia
 import { ApplicationModule } from './application.module';
 
 export interface ProcessingOptions {
-  /** Where projections and jobs run: in this thread, in the process's background thread, or by hand (tests). */
   background: BackgroundMode;
 }
 
@@ -40,7 +39,6 @@ const JOB_LEASE_MS = 5 * 60_000;
 const READ_MODELS_GROUP = PROJECTION_GROUPS.readModels;
 const REACTIONS_GROUP = PROJECTION_GROUPS.reactions;
 
-/** Wires the projectors and the job worker to the application's reactions and job handlers. */
 @Global()
 @Module({})
 export class ProcessingModule {

@@ -1,5 +1,4 @@
 // Tokens of what is bound here and is not a port (a port's token is beside its interface in application/ports/).
 // Only composition and tests use them.
 export const SQL_DATABASE = Symbol('SqlDatabase');
-/** The configured live providers' adapters (LIVE_PROVIDERS / LIVE_PROVIDER; none when unset). */
 export const LIVE_PROVIDER = Symbol('LiveProvider');

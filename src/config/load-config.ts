@@ -24,7 +24,6 @@ export interface LoadConfigOptions {
   acceptEarlierDatabase?: boolean;
 }
 
-/** Reads and checks the environment; every problem is reported at once, with the variable's name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): ServiceConfig {
   const problems: string[] = [];
   const integer = (name: string, fallback: number, min: number, max: number): number => {
@@ -179,7 +178,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
 /** Daily reconciliation runs at this time of day in each provider's report zone by default (decision 0123). */
 const RECONCILIATION_AT_DEFAULT = '02:30';
 
-/** RECONCILIATION_AT: HH:MM (02:30 unless set), or `off` for no run by itself. */
 function reconciliationAtOf(raw: string | undefined, problems: string[]): TimeOfDay | null {
   const text = raw || RECONCILIATION_AT_DEFAULT;
   if (text === 'off') return null;
@@ -191,7 +189,6 @@ function reconciliationAtOf(raw: string | undefined, problems: string[]): TimeOf
   return at;
 }
 
-/** LIVE_PROVIDERS (a comma-separated list) or its one-provider form LIVE_PROVIDER; not both. */
 function liveProvidersOf(env: NodeJS.ProcessEnv, problems: string[]): LiveProviderName[] {
   const one = env.LIVE_PROVIDER || null;
   const many = env.LIVE_PROVIDERS || null;
@@ -284,10 +281,10 @@ function isProxyEntry(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
-/** A secret generated at first start and kept (mode 600) in the data folder. */
 /** The break-glass token opens everything: as long as the key-hashing secret (docs/decisions/0131-break-glass-token-hardening.md). */
 const ADMIN_TOKEN_MIN_LENGTH = 32;
 
+/** A secret generated at first start and kept (mode 600) in the data folder. */
 function keptSecret(dataDir: string, name: string): string {
   const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();

@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import { SetuConfig } from './service-config';
 
-/** Setu's production host; its sandbox is https://sandbox-coudc.setu.co (a provider-side test account). */
 const SETU_PRODUCTION_URL = 'https://coudc.setu.co';
 
 // The SETU_* variables, read when `setu` is a live provider. The agent's id, address and mobile are

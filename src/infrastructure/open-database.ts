@@ -6,10 +6,7 @@ import { migrate } from './sql/schema-history';
 import { PostgresDatabase } from './sql/postgres-database';
 import { SqlDatabase } from './sql/sql-database';
 
-/**
- * Opens the configured mode's database and migrates it. In eventstoredb mode it holds everything but the events (read
- * models, checkpoints, jobs, idempotency keys); the SQL event-store tables are created and stay unused.
- */
+/** Opens the configured mode's database and migrates it; with eventstoredb it holds everything but the events. */
 export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> {
   if (!config.databaseUrl)
     throw new Error(
@@ -25,7 +22,6 @@ export async function openDatabase(config: ServiceConfig): Promise<SqlDatabase> 
   return db;
 }
 
-/** The numbered migrations, then (once all are applied) the read models' tables, in one transaction. */
 export function migrateServiceDatabase(db: SqlDatabase, upTo?: number): Promise<number[]> {
   const complete = upTo === undefined || upTo >= SCHEMA_MIGRATIONS.length;
   return migrate(db, SCHEMA_MIGRATIONS, {

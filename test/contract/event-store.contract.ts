@@ -12,7 +12,7 @@ import {
   WrongExpectedRevisionError,
   comparePositions,
 } from '../../src/application/ports/event-store.port';
-import { subscribeToAll } from '../../src/infrastructure/event-store/catch-up-subscription';
+import { subscribeToAll } from '../support/catch-up-subscription';
 import { waitFor } from '../support/wait-for';
 import { eventImportContract } from './event-import.contract';
 import { eventLogDiagnosticsContract } from './event-log-diagnostics.contract';

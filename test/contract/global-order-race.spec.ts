@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { v4 as uuid } from 'uuid';
 import { NewEvent, RecordedEvent, UntypedEvent, comparePositions } from '../../src/application/ports/event-store.port';
-import { subscribeToAll } from '../../src/infrastructure/event-store/catch-up-subscription';
+import { subscribeToAll } from '../support/catch-up-subscription';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';

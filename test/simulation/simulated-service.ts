@@ -6,7 +6,7 @@ import { SecretGenerator } from '../../src/application/ports/secrets.port';
 import { WebhookSender } from '../../src/application/ports/webhook.port';
 import { loadConfig } from '../../src/config/load-config';
 import { createApp } from '../../src/composition/service/create-app';
-import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../support/manual-clock';
 import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
 import { ProjectionDaemon } from '../../src/infrastructure/projections/projection-daemon';
 import { SqlDatabase } from '../../src/infrastructure/sql/sql-database';

@@ -2,7 +2,7 @@ import { EVENT_STORE, EventStore } from '../../src/application/ports/event-store
 import { walkLedger } from '../../src/application/audit/ledger-walk';
 import { Money } from '../../src/domain/money/money';
 import { Environment } from '../../src/domain/shared/environment';
-import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../support/manual-clock';
 import { createTestDatabase } from '../support/postgres-test-database';
 import { catchUpReadModels, compareOrdersReadModel, foldLog, LogFold, verifyMoneyInvariants } from './invariant-checks';
 import { compareOrderReaders } from './order-readers';

@@ -1,5 +1,5 @@
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../src/application/ports/event-store.port';
-import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from './manual-clock';
 import { ReloadlyLiveProvider } from '../../src/infrastructure/providers/reloadly/reloadly-live-provider';
 import { StaticProviderDirectory } from '../../src/infrastructure/providers/provider-directory';
 import { ProviderWithDeadline } from '../../src/infrastructure/providers/provider-deadline';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load-config';
 import { ServiceConfig } from '../../src/config/service-config';
 import { createApp } from '../../src/composition/service/create-app';
-import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from './manual-clock';
 import { BackgroundProcessing } from '../../src/infrastructure/processing/background-processing';
 import { createTestDatabase } from './postgres-test-database';
 import { EmbeddedPostgresServer } from '../../src/infrastructure/sql/embedded/embedded-postgres-server';

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from './manual-clock';
 import { createTestDatabase, TestDatabase } from './postgres-test-database';
 import { TestService, TestServiceOptions } from './test-service';
 

@@ -9,10 +9,7 @@ import { OperatorDirectory } from './operator-directory';
 import { OperatorIdentity } from './operator-identity';
 import { OperatorTokenRehash } from './operator-token-rehash';
 
-/**
- * Resolves an operator token by its keyed hash under any secret of API_KEY_SECRETS; the stream is read again
- * whenever it moved, so a revocation answered by any process refuses the token at the next request.
- */
+/** Resolves an operator token by its keyed hash under any secret; a revocation by any process refuses it at the next request. */
 @Injectable()
 export class AuthenticateOperator {
   constructor(

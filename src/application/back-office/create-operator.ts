@@ -33,7 +33,6 @@ export class CreateOperator extends Command<CreatedOperator> {
   }
 }
 
-/** A new operator token, recorded with the owner who created it as the actor. */
 @CommandHandler(CreateOperator)
 export class CreateOperatorHandler implements ICommandHandler<CreateOperator, CreatedOperator> {
   constructor(

@@ -10,7 +10,6 @@ export interface OperatorRow {
   operator_id: string;
   name: string;
   role: OperatorRole;
-  /** At the time of the answer. */
   status: 'active' | 'expired' | 'revoked';
   created_at: string;
   created_by: string;
@@ -28,10 +27,7 @@ export interface BackOfficeOperatorsResource {
 
 export class ListOperators extends Query<BackOfficeOperatorsResource> {}
 
-/**
- * Every operator token ever created, oldest first, with who created and who revoked it and when it was last used
- * (never the token or its hash).
- */
+/** Every operator token ever created, oldest first, with its creator, revoker and last use (never the token or its hash). */
 @QueryHandler(ListOperators)
 export class ListOperatorsHandler implements IQueryHandler<ListOperators> {
   constructor(

@@ -4,10 +4,7 @@ import { OperatorsState, operatorsDecider } from '../../domain/back-office/opera
 import { fold } from '../../domain/shared/decider';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 
-/**
- * The back-office operators, folded from their stream and brought up to date on every read, so a token created
- * or revoked through any process counts everywhere from its next request, with no projection to wait for.
- */
+/** The back-office operators, folded from their stream on every read: a change made through any process counts at its next request. */
 @Injectable()
 export class OperatorDirectory {
   private known: { state: OperatorsState; revision: number } = {

@@ -2,7 +2,6 @@ import { BREAK_GLASS_NAME } from '../../domain/back-office/operator-name';
 import { OperatorRole } from '../../domain/back-office/operator-role';
 import { Actor } from '../../domain/shared/actor';
 
-/** Who is calling the back office, as their token says. */
 export interface OperatorIdentity {
   name: string;
   role: OperatorRole;

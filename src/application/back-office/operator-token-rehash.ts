@@ -6,10 +6,7 @@ import { systemActor } from '../../domain/shared/actor';
 import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 
-/**
- * Hashes an operator token found under an older server secret again under the newest
- * (OperatorTokenRehashed), at its use. A failure is logged; the token is hashed at a later use.
- */
+/** Hashes an operator token found under an older server secret again under the newest, at its use; a failure is logged and retried later. */
 @Injectable()
 export class OperatorTokenRehash {
   private readonly logger = new Logger('OperatorTokenRehash');

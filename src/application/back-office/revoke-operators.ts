@@ -24,10 +24,7 @@ export class RevokeOperators extends Command<RevokedOperators> {
   }
 }
 
-/**
- * Revokes tokens. Once the append has returned, every process refuses them at its next request
- * (OperatorDirectory reads the stream's head on every authentication).
- */
+/** Revokes tokens: once the append returns, every process refuses them at its next request (OperatorDirectory reads the stream head). */
 @CommandHandler(RevokeOperators)
 export class RevokeOperatorsHandler implements ICommandHandler<RevokeOperators, RevokedOperators> {
   constructor(

@@ -9,7 +9,6 @@ import type { HeldOrderFollowUpResource } from './held-order-follow-up';
 type AfterHold = ProviderAnsweredAfterHold['data'];
 type AfterOutcome = ProviderAnsweredAfterOutcome['data'];
 
-/** The provider's final answer when it came after the order was held. */
 export interface ProviderAnswerAfterHoldResource {
   outcome: AfterHold['outcome'];
   operator_ref: string | null;
@@ -17,7 +16,6 @@ export interface ProviderAnswerAfterHoldResource {
   answered_at: string;
 }
 
-/** The provider's answer after the order's outcome, when recorded. */
 export interface ProviderAnswerAfterOutcomeResource {
   outcome: AfterOutcome['outcome'];
   operator_ref: string | null;
@@ -27,7 +25,6 @@ export interface ProviderAnswerAfterOutcomeResource {
   contradicts_outcome: boolean;
 }
 
-/** An order as operators see it: the internal status too. */
 export interface AdminOrderResource {
   order_id: string;
   partner_id: string;
@@ -50,13 +47,11 @@ export interface AdminOrderResource {
   updated_at: string;
 }
 
-/** A list of orders as operators see them; a held order also says how it is followed at its provider. */
 export interface AdminOrderListResource {
   count: number;
   orders: (AdminOrderResource & { follow_up?: HeldOrderFollowUpResource | null })[];
 }
 
-/** What operators see of an order: the internal status too. */
 export const adminOrderResource = (order: OrderView): AdminOrderResource => ({
   order_id: order.orderId,
   partner_id: order.partnerId,

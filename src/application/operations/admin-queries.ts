@@ -1,28 +1,20 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { Corridor } from '../../domain/corridor/corridor';
 import { Currency } from '../../domain/money/currency';
-import { KycStatus } from '../../domain/partner/partner.events';
 import { Environment } from '../../domain/shared/environment';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { AdminOrderListResource, AdminOrderResource, adminOrderResource } from './admin-order-resource';
+import { PartnerEntryResource, partnerEntryResource } from './back-office-queries';
 import { HeldOrderFollowUp } from './held-order-follow-up';
 
-/** A wallet's balance as the back office shows it. */
 export interface WalletBalanceResource {
   available: string;
   currency: Currency;
   updated_at: string;
 }
 
-/** A partner as operators see it: identity, KYC status and both balances (null: no wallet yet). */
-export interface PartnerResource {
-  partner_id: string;
-  name: string;
-  corridor: Corridor;
-  kyc_status: KycStatus;
-  created_at: string;
+export interface PartnerResource extends PartnerEntryResource {
   balances: Record<Environment, WalletBalanceResource | null>;
 }
 
@@ -32,7 +24,6 @@ export class ShowPartner extends Query<PartnerResource> {
   }
 }
 
-/** Partner, KYC status and both balances; never keys or their hashes. */
 @QueryHandler(ShowPartner)
 export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
@@ -50,14 +41,7 @@ export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
       live: await balanceIn('live'),
       sandbox: await balanceIn('sandbox'),
     };
-    return {
-      partner_id: partner.partnerId,
-      name: partner.name,
-      corridor: partner.corridor,
-      kyc_status: partner.kycStatus,
-      created_at: partner.createdAt,
-      balances,
-    };
+    return { ...partnerEntryResource(partner), balances };
   }
 }
 
@@ -70,7 +54,6 @@ export class ListOrdersForOperators extends Query<AdminOrderListResource> {
   }
 }
 
-/** Held orders, each with how it is followed at its provider. */
 @QueryHandler(ListOrdersForOperators)
 export class ListOrdersForOperatorsHandler implements IQueryHandler<ListOrdersForOperators> {
   constructor(

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { BACK_OFFICE_SEARCH, BackOfficeSearch, OrderSearch, PartnerSearch } from '../ports/back-office-search.port';
+import { PartnerView } from '../ports/read-models.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { Corridor } from '../../domain/corridor/corridor';
 import { KycStatus } from '../../domain/partner/partner.events';
 import { AdminOrderListResource, adminOrderResource } from './admin-order-resource';
 
-/** A partner in the back office's list: identity and KYC status, never keys. */
 export interface PartnerEntryResource {
   partner_id: string;
   name: string;
@@ -15,12 +15,19 @@ export interface PartnerEntryResource {
   created_at: string;
 }
 
+export const partnerEntryResource = (partner: PartnerView): PartnerEntryResource => ({
+  partner_id: partner.partnerId,
+  name: partner.name,
+  corridor: partner.corridor,
+  kyc_status: partner.kycStatus,
+  created_at: partner.createdAt,
+});
+
 export interface PartnerListResource {
   count: number;
   partners: PartnerEntryResource[];
 }
 
-/** The open jobs of one kind. */
 export interface JobKindBacklogResource {
   kind: string;
   open: number;
@@ -31,7 +38,6 @@ export interface JobKindBacklogResource {
   last_error: string | null;
 }
 
-/** The durable job queue's open work by kind, as of the service's clock. */
 export interface JobBacklogResource {
   as_of: string;
   open: number;
@@ -45,23 +51,13 @@ export class SearchPartners extends Query<PartnerListResource> {
   }
 }
 
-/** The partner list of the back office: identity and KYC status, never keys. */
 @QueryHandler(SearchPartners)
 export class SearchPartnersHandler implements IQueryHandler<SearchPartners> {
   constructor(@Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch) {}
 
   async execute({ search }: SearchPartners): Promise<PartnerListResource> {
     const partners = await this.search.partners(search);
-    return {
-      count: partners.length,
-      partners: partners.map((partner) => ({
-        partner_id: partner.partnerId,
-        name: partner.name,
-        corridor: partner.corridor,
-        kyc_status: partner.kycStatus,
-        created_at: partner.createdAt,
-      })),
-    };
+    return { count: partners.length, partners: partners.map(partnerEntryResource) };
   }
 }
 
@@ -71,7 +67,6 @@ export class SearchOrders extends Query<AdminOrderListResource> {
   }
 }
 
-/** Orders across partners, newest first, as operators see them (internal status included). */
 @QueryHandler(SearchOrders)
 export class SearchOrdersHandler implements IQueryHandler<SearchOrders> {
   constructor(@Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch) {}
@@ -84,7 +79,6 @@ export class SearchOrdersHandler implements IQueryHandler<SearchOrders> {
 
 export class ShowJobBacklog extends Query<JobBacklogResource> {}
 
-/** The durable job queue's open work by kind, as of the service's clock. */
 @QueryHandler(ShowJobBacklog)
 export class ShowJobBacklogHandler implements IQueryHandler<ShowJobBacklog> {
   constructor(

@@ -14,7 +14,6 @@ import { BACK_OFFICE_ACTION_LOG, BackOfficeActionLog } from '../ports/back-offic
 import { CLOCK, Clock } from '../ports/clock.port';
 import { OperatorIdentity, actingOperator } from '../back-office/operator-identity';
 
-/** A blue/green rebuild of one read model, and how far it is. */
 export interface RebuildResource {
   rebuild_id: string;
   projection: string;
@@ -32,7 +31,6 @@ export interface RebuildResource {
   error: string | null;
 }
 
-/** One projection: its version, checkpoint and lag, and the rebuild in progress if any. */
 export interface ProjectionResource {
   name: string;
   group: string;
@@ -50,7 +48,6 @@ export interface ProjectionsResource {
 
 export class ShowProjections extends Query<ProjectionsResource> {}
 
-/** Each projection's version, checkpoint and lag, and the rebuild in progress if any. */
 @QueryHandler(ShowProjections)
 export class ShowProjectionsHandler implements IQueryHandler<ShowProjections> {
   constructor(@Inject(PROJECTION_ADMIN) private readonly projections: ProjectionAdmin) {}
@@ -69,10 +66,7 @@ export class RebuildProjection extends Command<RebuildResource> {
   }
 }
 
-/**
- * Starts a blue/green rebuild of one read model; answers at once with the rebuild to follow. A
- * rebuild started is recorded in the back-office action log under its operator (`audit operator`).
- */
+/** Starts a blue/green rebuild of one read model and answers at once; recorded in the back-office action log (`audit operator`). */
 @CommandHandler(RebuildProjection)
 export class RebuildProjectionHandler implements ICommandHandler<RebuildProjection> {
   constructor(

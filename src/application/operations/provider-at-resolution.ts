@@ -5,11 +5,7 @@ import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
 import { OrderRouting } from '../routing/order-routing';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
 
-/**
- * Asks a held live order's provider about it at the moment an operator resolves it: a look-up, never a send
- * (decision 0118). Null when there is nothing to ask: a sandbox order,
- * or one that is not held (the resolution is then refused for that).
- */
+/** Asks a held live order's provider about it as an operator resolves it, a look-up, never a send (decision 0118); null for nothing to ask. */
 @Injectable()
 export class ProviderAtResolution {
   constructor(
@@ -45,7 +41,6 @@ export class ProviderAtResolution {
   }
 }
 
-/** The provider's answer, and whether the order's log proves nothing of it was ever sent (each attempt recorded so). */
 export interface AnswerAtResolution {
   answer: ProviderAnswerAtResolution;
   neverSent: boolean;

@@ -15,7 +15,6 @@ import { OrderLifecycle } from '../settlement/order-lifecycle';
 import { ServiceError } from '../shared/service-error';
 import { AdminOrderResource, adminOrderResource } from './admin-order-resource';
 
-/** A resolved order as operators see it, with what its provider answered when asked at the moment of resolving. */
 export interface ResolvedOrderResource extends AdminOrderResource {
   provider_answer: { word: ProviderAnswerAtResolution['word']; detail: string; asked_at: string } | null;
   against_provider: boolean;
@@ -39,11 +38,7 @@ export class ResolveOrder extends Command<ResolvedOrderResource> {
   }
 }
 
-/**
- * An operator settles or fails a held order (a failure is refunded once). One against what reconciliation found is
- * refused unless `againstReconciliation`; a live order's provider is asked first, and a resolution its answer does
- * not allow needs an owner's override (decisions 0116, 0118).
- */
+/** An operator settles or fails a held order (a failure is refunded once), under the checks of decisions 0116 and 0118. */
 @CommandHandler(ResolveOrder)
 export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
   constructor(
@@ -100,10 +95,7 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
   }
 }
 
-/**
- * Refuses a resolution the provider's answer at this moment does not allow: failing unless it answered failed (or,
- * for an order nothing of which was ever sent, it has no record of it), settling when it answered failed.
- */
+/** Refuses a resolution the provider's answer at this moment does not allow (decision 0118). */
 function refuseAgainstAnswer(
   orderId: string,
   outcome: 'success' | 'failed',
@@ -119,7 +111,6 @@ function refuseAgainstAnswer(
   );
 }
 
-/** Refuses a resolution that says the opposite of the provider's last recorded word on the order. */
 function refuseAgainstProvider(
   orderId: string,
   outcome: 'success' | 'failed',

@@ -11,11 +11,9 @@ export interface OutcomeTotals {
 }
 
 export interface Overview {
-  /** When the answer was made (service clock). */
   as_of: string;
   today: string;
   days: string[];
-  /** today and last_7_days, by corridor currency and environment, then by outcome. */
   periods: Record<'today' | 'last_7_days', Record<string, Record<string, OutcomeTotals>>>;
   by_day: { day: string; placed: number; succeeded: number; failed: number; held: number }[];
   success_rate_by_operator: RateRow[];
@@ -38,10 +36,7 @@ export class ShowOverview extends Query<Overview> {}
 
 const SCALE = 4;
 
-/**
- * "How are we doing": today and the last 7 days from the daily counters (a few hundred rows at any
- * order volume), with the held orders now. Success rates count final outcomes of the period.
- */
+/** "How are we doing": today and the last 7 days from the daily counters, with the held orders now. */
 @QueryHandler(ShowOverview)
 export class ShowOverviewHandler implements IQueryHandler<ShowOverview, Overview> {
   constructor(

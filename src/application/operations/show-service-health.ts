@@ -6,7 +6,6 @@ import { LiveProviderStatus, PROVIDER_STATUS, ProviderStatusReader } from '../po
 import { SERVICE_MONITOR, ServiceMonitor } from '../ports/service-monitor.port';
 import { BREAKER_POLICY, BreakerView, ProviderBreakers } from '../routing/provider-breakers';
 
-/** One live provider: our float there against its threshold, and its circuit breaker in this process. */
 export interface ProviderHealth {
   provider: string;
   /** Null when no balance could be read yet (or the provider has no balance endpoint). */
@@ -18,7 +17,6 @@ export interface ProviderHealth {
     low: boolean | null;
     read_at: string | null;
   } | null;
-  /** Why the float could not be read just now, if it could not. */
   float_error: string | null;
   /** False where the provider publishes no balance endpoint: there is no float to show. */
   balance_endpoint: boolean;
@@ -31,17 +29,12 @@ export interface ServiceHealth {
   /** Each projector's lag in seconds (the age of the oldest event it has not applied; 0 when caught up). */
   projections: { name: string; lag_seconds: number }[];
   projection_lag_seconds: number;
-  /** Rows this answer read: one event per projector. */
   rows_read: number;
 }
 
 export class ShowServiceHealth extends Query<ServiceHealth> {}
 
-/**
- * The overview's health panels: every live provider's float (the last reading, read again when
- * older than a minute) and breaker, and the projectors' lag in seconds (one event read per
- * projector).
- */
+/** The overview's health panels: each live provider's float (re-read past a minute) and breaker, and the projectors' lag in seconds. */
 @QueryHandler(ShowServiceHealth)
 export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth, ServiceHealth> {
   constructor(
@@ -66,14 +59,12 @@ export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth
     };
   }
 
-  /** Every configured live provider's status (the first one only where the reader knows one). */
   private async providerStatuses(): Promise<LiveProviderStatus[]> {
     if (this.providerStatus.all) return this.providerStatus.all(false);
     const status = await this.providerStatus.live(false);
     return status ? [status] : [];
   }
 
-  /** The providers with a float reading or a breaker, in the configured order. */
   private providers(statuses: readonly LiveProviderStatus[]): ProviderHealth[] {
     const names = [...new Set([...this.directory.liveNames(), ...statuses.map((status) => status.provider)])];
     return names.map((name) => {

@@ -7,9 +7,7 @@ import { lastSevenDays } from './overview-days';
 export interface WebhookTotals {
   attempts: number;
   delivered: number;
-  /** Refused or unreachable, another attempt scheduled. */
   retrying: number;
-  /** Refused or unreachable, and the delivery is FAILED. */
   failed: number;
   /** (retrying + failed) / attempts, null before any attempt. */
   failure_rate: number | null;
@@ -19,13 +17,11 @@ export interface WebhookOverview {
   today: WebhookTotals;
   last_7_days: WebhookTotals;
   by_day: ({ day: string } & WebhookTotals)[];
-  /** Counter rows read. */
   rows_read: number;
 }
 
 export class ShowWebhookOverview extends Query<WebhookOverview> {}
 
-/** Webhook attempts of today and the last 7 days by result, from the daily counters (a few dozen rows at any volume). */
 @QueryHandler(ShowWebhookOverview)
 export class ShowWebhookOverviewHandler implements IQueryHandler<ShowWebhookOverview, WebhookOverview> {
   constructor(

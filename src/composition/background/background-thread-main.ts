@@ -41,7 +41,6 @@ async function run(): Promise<void> {
   port.postMessage('ready' satisfies FromBackground);
 }
 
-/** The background thread (BACKGROUND_WORK=thread): projections and jobs, no HTTP; answers nudges, metrics and stop. */
 export function runBackgroundThread(): void {
   run().catch((error: unknown) => {
     // Thrown out of the thread: the service process sees it as the thread's error and stops.

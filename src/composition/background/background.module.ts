@@ -5,7 +5,6 @@ import { ProcessingModule } from '../processing.module';
 import { ServiceConfig } from '../../config/service-config';
 import { InfrastructureModule } from '../infrastructure.module';
 
-/** The background thread's composition: adapters, use cases and background processing, no HTTP. */
 @Module({})
 export class BackgroundModule {
   static forRoot(config: ServiceConfig): DynamicModule {

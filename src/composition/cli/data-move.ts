@@ -5,7 +5,6 @@ import { historyLine } from '../../infrastructure/data-move/history-lines';
 import { SystemClock } from '../../infrastructure/clock/system-clock';
 import { OpenDataMove } from '../../interface/cli/data/data-move';
 
-/** The data commands' history move over the configured store, its files and PGlite folders; export lines in the history format. */
 export const openDataMove: OpenDataMove = (config, serverLog) => {
   const move = new HistoryMove(
     new ConfiguredHistoryStores(config, serverLog),

@@ -35,13 +35,11 @@ import { MetricsController } from '../../interface/http/operations/metrics.contr
 import { McpModule } from './mcp.module';
 
 export interface AppOptions extends InfrastructureOverrides {
-  /** Where projections and jobs run (default: in the thread that serves HTTP); tests drive them by hand. */
   background?: BackgroundMode;
   /** Runs after a SIGTERM/SIGINT close, before exit (the embedded PostgreSQL stops here); unset: Nest's own hooks. */
   afterClose?: () => Promise<void>;
 }
 
-/** The HTTP service: adapters, use cases, background processing and the HTTP interface. */
 @Module({})
 export class AppModule {
   static forRoot(config: ServiceConfig, options: AppOptions = {}): DynamicModule {

@@ -23,7 +23,6 @@ import { RequestBodyPipe } from '../../interface/http/validation/request-body.pi
 import { shutdownTracing, tracingOn } from '../../infrastructure/tracing/tracing';
 import { continueTraceContextOnlyFromTrustedProxies } from '../../infrastructure/tracing/trusted-trace-context';
 
-/** SIGTERM or SIGINT: close the application (its hooks drain background work), then `afterClose`, then exit. */
 function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<void>): void {
   let closing = false;
   const close = (): void => {
@@ -45,13 +44,10 @@ function exitOnSignal(app: NestFastifyApplication, afterClose: () => Promise<voi
   process.on('SIGINT', close);
 }
 
-/** Builds the HTTP application (not yet listening). Used by the service process and by the tests. */
 export async function createApp(config: ServiceConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    // Slow clients are cut off: a whole request within REQUEST_TIMEOUT_MS, headers within HEADERS_TIMEOUT_MS.
     ...slowClientOptions(config),
-    // X-Forwarded-For is believed only from the configured proxies; otherwise the socket address is the caller.
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     genReqId: requestIdGenerator(config.trustedProxies),
     // Treat "__proto__" and "constructor.prototype" in JSON as malformed input instead of a risk.
@@ -78,7 +74,6 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
     bodyParser: false,
   });
   app.useGlobalPipes(new RequestBodyPipe());
-  // prom-client: Node's own metrics for this process, the database gauges, and (HTTP_PROCESSES > 1) the primary's requests.
   serviceMetrics.collectProcessMetrics();
   registerServiceGauges(app.get(ProjectionDaemon), app.get<SqlDatabase>(SQL_DATABASE));
   answerClusterMetricsRequests();

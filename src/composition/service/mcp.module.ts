@@ -5,7 +5,6 @@ import { McpController } from '../../interface/mcp/mcp.controller';
 import { PartnerRequestAuthorizer } from '../../interface/shared/partner-request-authorizer';
 import { PartnerToolServerFactory } from '../../interface/mcp/partner-tools';
 
-/** The agent-tool endpoint ({mcp_url} = /v1/mcp): the partner operations as MCP tools over the same application commands. */
 @Module({
   imports: [CqrsModule, ApplicationModule],
   controllers: [McpController],

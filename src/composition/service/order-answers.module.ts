@@ -2,7 +2,6 @@ import { Global, Module } from '@nestjs/common';
 import { ORDER_ANSWER_WRITER } from '../../application/ports/order-answer-writer.port';
 import { CompiledOrderAnswers } from '../../interface/http/partner/compiled-order-answers';
 
-/** Binds the order answers to the serializers compiled from the partner API's published schemas. */
 @Global()
 @Module({
   providers: [{ provide: ORDER_ANSWER_WRITER, useClass: CompiledOrderAnswers }],

@@ -32,7 +32,6 @@ export class ProcessGroup {
           console.error(`service process ${worker.process.pid}: ${error.message}; waiting for it to exit`),
         ),
       );
-      // A scrape of any worker shows the sum over all of them.
       serveClusterMetrics();
       for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => this.stop(signal));
       for (let i = 0; i < this.size; i++) cluster.fork();
@@ -57,7 +56,6 @@ export class ProcessGroup {
     cluster.fork();
   }
 
-  /** Workers drain their background work on SIGTERM; the group exits when the last one has. */
   private stop(signal: NodeJS.Signals): void {
     if (this.stopping) return;
     this.stopping = true;

@@ -17,7 +17,6 @@ let embeddedServer: EmbeddedPostgresServer | null = null;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // Threads and processes started from here write to this terminal (or not) in the format chosen here.
   process.env.LOG_FORMAT = config.logFormat;
   embeddedServer = await startEmbeddedServerIfOwner(config, consoleServerLog(config.logLevel, config.logFormat));
   const stopEmbeddedServer = async (): Promise<void> => {
@@ -35,7 +34,6 @@ async function main(): Promise<void> {
           void stopEmbeddedServer().finally(() => process.exit(1));
         })
       : null;
-  // Settlement, refunds, webhooks and provider calls are counted where they run.
   if (thread) readBackgroundMetricsFrom(() => thread.metrics());
   const background: BackgroundMode = thread ? { kind: 'elsewhere', thread } : { kind: 'here' };
   const app = await createApp(config, { background, afterClose: stopEmbeddedServer });

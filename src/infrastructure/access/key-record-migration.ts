@@ -1,10 +1,6 @@
 import { SchemaScript } from '../sql/migrations';
 
-/**
- * Until the blue/green rebuild of `partners` v2, a v1 `rm_api_keys` gets the new columns filled from `rm_key_scopes`,
- * so every key is judged by its own row at once (decision 0084); rows without `kind` are refused (fail closed).
- * Statements split where a semicolon ends a line, so inside the DO block each starts with its semicolon.
- */
+/** Fills a v1 `rm_api_keys`' new columns from `rm_key_scopes` until the `partners` v2 rebuild (decision 0084); rows without `kind` fail closed. */
 export const KEY_RECORDS_SCHEMA: SchemaScript = {
   name: 'key-records',
   sql: `

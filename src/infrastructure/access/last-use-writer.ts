@@ -5,7 +5,6 @@ import { StatementBatcher } from '../sql/statement-batcher';
 /** A credential's last use is written at most this often per process: the lists show it to within a few seconds. */
 const LAST_USE_RESOLUTION_MS = 5_000;
 
-/** The tables that hold one row per credential with its latest use. */
 type LastUseTable = { table: 'api_key_last_use'; id: 'key_id' } | { table: 'operator_last_use'; id: 'operator_id' };
 
 interface Use {
@@ -13,14 +12,9 @@ interface Use {
   at: number;
 }
 
-/**
- * When each credential (an API key, an operator token) was last used, written off the request path:
- * never awaited by the caller, batched, at most once per credential every few seconds per process,
- * a later use already stored is kept, and a failed write is logged.
- */
+/** Credentials' last use, written off the request path: batched, at most once per credential every few seconds per process. */
 export class LastUseWriter {
   private readonly logger = new Logger('LastUse');
-  /** The last use this process wrote of each credential (ms). */
   private readonly written = new Map<string, number>();
   private readonly uses = new StatementBatcher<Use, undefined>((uses) => this.write(uses), {
     concurrency: 1,
@@ -43,7 +37,6 @@ export class LastUseWriter {
     });
   }
 
-  /** The stored last use of each of `ids` that has one. */
   async read(ids: readonly string[]): Promise<Map<string, Date>> {
     if (ids.length === 0) return new Map();
     const { table, id } = this.into;
@@ -54,7 +47,6 @@ export class LastUseWriter {
     return new Map(rows.map((row) => [row.id, new Date(row.last_used_at)]));
   }
 
-  /** One row per credential, the latest use; rows in id order so that concurrent batches lock alike. */
   private async write(uses: readonly Use[]): Promise<undefined[]> {
     const latest = new Map<string, number>();
     for (const use of uses) latest.set(use.id, Math.max(latest.get(use.id) ?? use.at, use.at));

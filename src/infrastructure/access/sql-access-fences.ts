@@ -5,7 +5,6 @@ import { PROJECTION_GROUPS } from '../projections/projection-groups';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** The checkpoint of the read models that key lookups read (rm_api_keys, rm_partners, rm_partner_settings). */
 const READ_MODELS_CHECKPOINT = PROJECTION_GROUPS.readModels;
 
 export const ACCESS_FENCES_SCHEMA: SchemaScript = {
@@ -22,11 +21,7 @@ CREATE TABLE IF NOT EXISTS access_fences (
 `,
 };
 
-/**
- * The condition, for a key row aliased `k`, that a fence of its partner and environment is still
- * ahead of the read models. Written as "no checkpoint at or past the fence", so that a missing
- * checkpoint row counts as behind (refusal) rather than as caught up.
- */
+/** For a key row `k`: a fence of its partner and environment is still ahead of the read models (a missing checkpoint row counts as behind). */
 export const ACCESS_CHANGE_PENDING_SQL = `EXISTS (
            SELECT 1 FROM access_fences f
             WHERE f.partner_id = k.partner_id AND f.environment = k.environment
@@ -57,7 +52,6 @@ export class SqlAccessFences implements AccessFences {
     );
   }
 
-  /** Drops the fences the read models have passed (they refuse nothing any more); returns how many. */
   async dropPassed(limit: number): Promise<number> {
     const rows = await this.db.query<{ partner_id: string }>(
       `DELETE FROM access_fences

@@ -42,7 +42,6 @@ interface ActionRow {
   occurred_at: Date;
 }
 
-/** back_office_actions: rows are inserted, never updated or deleted (retention leaves the table alone). */
 export class SqlBackOfficeActionLog implements BackOfficeActionLog {
   constructor(private readonly db: SqlExecutor) {}
 

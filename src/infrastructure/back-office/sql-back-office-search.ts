@@ -9,7 +9,6 @@ import { ORDER_COLUMNS, OrderRow, toOrderView } from '../read-models/order-view-
 import { PARTNER_COLUMNS, PartnerRow, toPartnerView } from '../read-models/partner-view-row';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** Collects WHERE clauses with numbered parameters. */
 class Conditions {
   readonly params: unknown[] = [];
   private readonly clauses: string[] = [];
@@ -30,14 +29,9 @@ class Conditions {
   }
 }
 
-/** LIKE with the user's text taken literally. */
 const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/**
- * The back office's searches over the projected tables. Orders by phone or consumer number are
- * found by reading the product column: no index serves them, which suits an operator's occasional
- * search (narrowed by partner, it walks that partner's index only).
- */
+/** The back office's searches over the projected tables; phone and consumer number are matched on the product column, unindexed. */
 export class SqlBackOfficeSearch implements BackOfficeSearch {
   constructor(private readonly db: SqlExecutor) {}
 

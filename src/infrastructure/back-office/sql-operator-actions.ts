@@ -16,7 +16,6 @@ interface ActionRow {
   data: Record<string, unknown>;
 }
 
-/** An operator's actions from rm_operator_actions, through its (actor, position) index. */
 export class SqlOperatorActions implements OperatorActions {
   constructor(private readonly db: SqlExecutor) {}
 

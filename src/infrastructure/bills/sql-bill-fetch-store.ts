@@ -29,7 +29,6 @@ ALTER TABLE bill_fetches ADD COLUMN IF NOT EXISTS provider_bill_ref text;
 `,
 };
 
-/** The latest fetch per consumer wins: pay-bill is checked against the newest amount the partner saw. */
 export class SqlBillFetchStore implements BillFetchStore {
   constructor(private readonly db: SqlExecutor) {}
 

@@ -10,14 +10,12 @@ import { Corridor, CORRIDORS, currencyOf, isCorridor } from '../../domain/corrid
 import { Money } from '../../domain/money/money';
 import { arrayAt, booleanAt, fail, objectAt, patternAt, positiveIntegerAt, stringAt } from './json-fields';
 
-/** The raw contents of operators.json, billers.json and number-plans.json. */
 export interface CatalogSources {
   operators: unknown;
   billers: unknown;
   numberPlans: unknown;
 }
 
-/** One number-plan row: national numbers starting with prefix belong to the operator. */
 interface PrefixOwner {
   corridor: Corridor;
   prefix: string;
@@ -35,7 +33,6 @@ const AMOUNT = /^\d{1,13}\.\d{2}$/;
 const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
 const PREFIX = /^\d{1,15}$/;
 
-/** Validates the catalog files and turns them into entries; throws CatalogDataError on the first problem. */
 export const readCatalogData = (sources: CatalogSources): CatalogData => {
   const operators = arrayAt(sources.operators, 'operators.json').map((raw, i) =>
     readOperator(raw, `operators.json[${i}]`),
@@ -138,7 +135,6 @@ const readParam = (raw: unknown, path: string): BillerParam => {
   });
 };
 
-/** number-plans.json: per corridor, a list of { operator_id, prefixes } over the national number. */
 const readNumberPlans = (raw: unknown, operators: OperatorEntry[]): PrefixOwner[] => {
   const path = 'number-plans.json';
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail(path, 'must be an object');

@@ -9,7 +9,6 @@ import { NumberPlan } from './number-plan';
 
 const BUNDLED: CatalogSources = { operators: operatorsJson, billers: billersJson, numberPlans: numberPlansJson };
 
-/** The catalog shipped with the service in data/*.json, validated once at construction. */
 export class JsonCatalog implements Catalog {
   private readonly operatorsById = new Map<number, OperatorEntry>();
   private readonly billersById = new Map<number, BillerEntry>();

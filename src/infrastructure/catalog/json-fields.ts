@@ -1,4 +1,3 @@
-/** Thrown when a catalog data file does not have the expected shape; the message names the file and field. */
 export class CatalogDataError extends Error {
   override readonly name = 'CatalogDataError';
 }

@@ -1,4 +1,3 @@
-/** A corridor's mobile numbering plan: which operator was allocated each national-number prefix. */
 export class NumberPlan {
   private readonly owners = new Map<string, number>();
   private longestPrefix = 0;
@@ -8,7 +7,6 @@ export class NumberPlan {
     this.longestPrefix = Math.max(this.longestPrefix, prefix.length);
   }
 
-  /** The operator id of the longest prefix the national number starts with, or null when none does. */
   ownerOf(nationalNumber: string): number | null {
     for (let length = Math.min(this.longestPrefix, nationalNumber.length); length > 0; length--) {
       const owner = this.owners.get(nationalNumber.slice(0, length));

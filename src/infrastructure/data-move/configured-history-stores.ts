@@ -13,14 +13,10 @@ import { embeddedSocketConnectionString } from '../sql/embedded/server-endpoint'
 import { openConfiguredStore } from './configured-store';
 import { openedHistoryStore } from './opened-history-store';
 
-/**
- * The configured store, opened as the service opens it (embedded mode starts, and on close stops, its server; refused
- * while the service runs). An export from a running embedded service reads through that service's own socket.
- */
+/** The configured store, opened as the service opens it (refused while the service runs, except an export through its own socket). */
 export class ConfiguredHistoryStores implements HistoryStores {
   constructor(
     private readonly config: ServiceConfig,
-    /** Embedded mode: the messages of the PostgreSQL server started in DATA_DIR (never on stdout, which holds the export). */
     private readonly serverLog: EmbeddedServerLog,
   ) {}
 
@@ -70,7 +66,6 @@ export class ConfiguredHistoryStores implements HistoryStores {
   }
 }
 
-/** The process id of a live service that owns DATA_DIR (DATA_DIR/service.pid), if any. */
 function runningService(dataDir: string): number | null {
   const file = join(dataDir, 'service.pid');
   if (!existsSync(file)) return null;

@@ -8,21 +8,15 @@ import { SqlEventStore } from '../event-store/sql-event-store';
 import { openDatabase } from '../open-database';
 import { SqlDatabase } from '../sql/sql-database';
 
-/** The configured store with the ports a move of its history uses besides the EventStore. */
 type MovableEventStore = EventStore & EventImport & EventLogDiagnostics;
 
 interface ConfiguredStore {
-  /** The service database (read models, jobs); in eventstoredb mode the PostgreSQL beside EventStoreDB. */
   db: SqlDatabase;
   store: MovableEventStore;
-  /** Closes both; a plain function, so it may be taken off the object. */
   close: () => Promise<void>;
 }
 
-/**
- * The configured event store and service database, opened directly as the service opens them (schema brought
- * up to date), without the service: for moving the data of a stopped one.
- */
+/** The configured event store and service database, opened as the service opens them, for moving the data of a stopped service. */
 export async function openConfiguredStore(config: ServiceConfig): Promise<ConfiguredStore> {
   const db = await openDatabase(config);
   let store: MovableEventStore;

@@ -3,10 +3,7 @@ import { createInterface } from 'node:readline';
 import { EventMetadata, HistoricalEvent } from '../../application/ports/event-store.port';
 import { hasEventMetadataFields } from '../event-store/stored-metadata';
 
-/**
- * The export format: one JSON object per line, in global order. Field names follow the API's snake_case;
- * `data` and `metadata` are the event's own, as stored.
- */
+/** The export format: one JSON object per line, in global order, snake_case fields; `data` and `metadata` as stored. */
 interface HistoryLine {
   stream: string;
   revision: number;
@@ -41,7 +38,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** One line back into an event; a problem is named with the field. */
 function parseHistoryLine(text: string): HistoricalEvent | string {
   let value: unknown;
   try {
@@ -84,7 +80,6 @@ function parseHistoryLine(text: string): HistoricalEvent | string {
   };
 }
 
-/** The events of an export file, in its order; blank lines are skipped, anything else that is not an event stops the read. */
 export async function* readHistoryFile(file: string): AsyncGenerator<HistoricalEvent> {
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let number = 0;
@@ -97,10 +92,7 @@ export async function* readHistoryFile(file: string): AsyncGenerator<HistoricalE
   }
 }
 
-/**
- * Reads the whole file once before anything is imported: every line must be an event (a bad line fails the
- * import before it writes anything). Returns the number of events, the progress total.
- */
+/** Reads the whole file before anything is imported, so a bad line fails the import before any write; returns the event count. */
 export async function checkHistoryFile(file: string): Promise<number> {
   let count = 0;
   for await (const event of readHistoryFile(file)) if (event) count++;

@@ -2,7 +2,6 @@ import { HistorySource, HistorySourceRef, HistorySources } from '../../applicati
 import { checkHistoryFile, readHistoryFile } from './history-lines';
 import { PgliteEventReader } from './pglite-event-reader';
 
-/** An export file (read whole once to count and check it, then again to import it), or an earlier release's PGlite folder. */
 export class FileHistorySources implements HistorySources {
   async open(source: HistorySourceRef): Promise<HistorySource> {
     if (source.kind === 'pglite-folder') return PgliteEventReader.open(source.path);

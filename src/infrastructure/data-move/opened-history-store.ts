@@ -13,7 +13,6 @@ import { READ_MODEL_PROJECTIONS } from '../read-models/read-model-projections';
 import { SqlDatabase } from '../sql/sql-database';
 import { SqlBackOfficeActionLog } from '../back-office/sql-back-office-action-log';
 
-/** A store and the service database beside it (read models, checkpoints, jobs, keys), as a history move uses them. */
 export const openedHistoryStore = (
   db: SqlDatabase,
   store: EventStore & EventLogDiagnostics & EventImport,
@@ -28,11 +27,7 @@ export const openedHistoryStore = (
   close,
 });
 
-/**
- * In one commit, what must never happen twice: the reactions' checkpoint set to the head without running them
- * (a service started after this point runs no reaction of the imported history), the jobs for the work the
- * history leaves undone, and the Idempotency-Keys it still binds.
- */
+/** In one commit, what must never happen twice: reactions' checkpoint at the head, the jobs left undone, the Idempotency-Keys still bound. */
 async function adoptImportedWork(db: SqlDatabase, work: ImportedWork): Promise<void> {
   await checkpoints.ensure(db, PROJECTION_GROUPS.readModels);
   await checkpoints.ensure(db, PROJECTION_GROUPS.reactions);
@@ -43,7 +38,6 @@ async function adoptImportedWork(db: SqlDatabase, work: ImportedWork): Promise<v
   });
 }
 
-/** The next events of the log into the serving read-model tables, their group's checkpoint moved with them. */
 async function applyToReadModels(db: SqlDatabase, events: readonly RecordedEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db.transaction(async (tx) => {
@@ -52,7 +46,6 @@ async function applyToReadModels(db: SqlDatabase, events: readonly RecordedEvent
   });
 }
 
-/** The service database must not hold read models of another history (in eventstoredb mode it is a separate database). */
 async function assertNothingDerived(db: SqlDatabase): Promise<void> {
   const rows = await db.query<{ name: string }>(
     'SELECT name FROM projection_checkpoints WHERE commit_position IS NOT NULL AND name = ANY($1::text[])',

@@ -5,18 +5,11 @@ import { join } from 'node:path';
 import { HistoricalEvent } from '../../application/ports/event-store.port';
 import { EVENT_COLUMNS, EventRow, historicalOf } from '../event-store/sql-event-row';
 
-/*
- * The one use of @electric-sql/pglite left: reading the events of a data folder written by the releases whose
- * embedded store was PGlite (DATA_DIR/pglite), so that `data import` can move them into a real store.
- */
+/* The one use of @electric-sql/pglite left: reading an earlier release's DATA_DIR/pglite for `data import`. */
 
-/** True for a PostgreSQL data folder (PGlite writes one): it holds PG_VERSION. */
 const isPgliteFolder = (path: string): boolean => existsSync(join(path, 'PG_VERSION'));
 
-/**
- * Reads the events table of a PGlite data folder in global order. PGlite writes to a folder it opens (recovery,
- * its own files), so it opens a copy in a temporary folder: the folder given is never changed.
- */
+/** Reads a PGlite folder's events in global order, from a temporary copy (PGlite writes to what it opens). */
 export class PgliteEventReader {
   private constructor(
     private readonly db: PGlite,
@@ -48,7 +41,6 @@ export class PgliteEventReader {
     return Number(result.rows[0].count);
   }
 
-  /** Every event, in the store's global order (transaction id, then sequence number), a page at a time. */
   async *events(pageSize = 500): AsyncGenerator<HistoricalEvent> {
     let after: { transactionId: string; position: string } | null = null;
     for (;;) {

@@ -1,12 +1,8 @@
 import { EventData } from '@eventstore/db-client';
 
-/** EventStoreDB's default MaxAppendSize: the most one append may carry, in bytes. */
 export const DEFAULT_MAX_APPEND_SIZE_BYTES = 1_048_576;
 
-/**
- * The size EventStoreDB counts against MaxAppendSize: for each event, the bytes of its data and metadata as sent,
- * plus two per character of its type.
- */
+/** The size EventStoreDB counts against MaxAppendSize: data and metadata bytes as sent, plus two per character of the type. */
 export function appendSizeBytes(events: readonly EventData[]): number {
   return events.reduce(
     (total, event) =>

@@ -4,10 +4,7 @@ import { EventStoreDbSubscription, SubscribingClient, subscribeToAllEvents } fro
 
 type WatcherOptions = Pick<EventStoreDbOptions, 'watchRemoteAppends' | 'subscriptionBackoff' | 'onWarning'>;
 
-/**
- * Wakes the store's subscribers: at once for appends of this process, and, while anyone listens,
- * through a native subscription to $all for appends of other processes (once per burst).
- */
+/** Wakes the store's subscribers: at once for local appends, and through a $all subscription for other processes' (once per burst). */
 export class EventStoreDbAppendWatcher {
   private readonly appended = new EventEmitter();
   private watcher: EventStoreDbSubscription | null = null;
@@ -31,7 +28,6 @@ export class EventStoreDbAppendWatcher {
     };
   }
 
-  /** Events of this process were stored. */
   appendedHere(): void {
     this.appended.emit('appended');
   }

@@ -54,16 +54,12 @@ const MAX_CLAIM_HISTORY = 1_000;
 
 type Attempt = { kind: 'done'; result: AppendResult } | { kind: 'retry'; error: unknown };
 
-/**
- * Appends with a concrete expected revision, claiming every event id first (see eventstoredb-event-ids.ts) and
- * recording the batch in its correlation ids' index streams; reads back the stored events for their positions.
- */
+/** Appends at a concrete expected revision, claiming every event id first (eventstoredb-event-ids.ts) and indexing correlation ids. */
 export class EventStoreDbAppends {
   constructor(
     private readonly client: EventStoreDbClient,
     private readonly reads: EventStoreDbReads,
     private readonly options: EventStoreDbOptions,
-    /** Called when events of this process are stored, to wake the store's listeners. */
     private readonly onStored: () => void,
   ) {}
 
@@ -79,7 +75,6 @@ export class EventStoreDbAppends {
     const ids = events.map((event) => event.eventId.toLowerCase());
     const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
     if (repeated.length) throw new DuplicateEventIdError([...new Set(repeated)]);
-    /** Revision of each claim stream as we last wrote it, so a retry can write there again. */
     const known = new Map<string, number>();
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.tryAppend(streamId, events, ids, data, expected, known);
@@ -97,7 +92,6 @@ export class EventStoreDbAppends {
     expected: ExpectedRevision,
     known: Map<string, number>,
   ): Promise<Attempt> {
-    // 1. The revision the events go after (-1: no stream).
     let after: number;
     if (expected === 'any' || expected === 'stream_exists') {
       const current = await this.currentRevision(streamId);
@@ -126,7 +120,6 @@ export class EventStoreDbAppends {
     if (claimed.kind === 'deduplicated') return { kind: 'done', result: await this.deduplicated(streamId) };
     if (claimed.kind === 'duplicate') throw new DuplicateEventIdError(claimed.eventIds);
 
-    // 3. Append with the concrete expected revision.
     try {
       await this.appendToStream(streamId, data, toEsdbExpectedRevision(after));
     } catch (error) {
@@ -142,7 +135,6 @@ export class EventStoreDbAppends {
       throw translated;
     }
 
-    // 4. Read the events back for their revisions and $all positions.
     const stored = await this.reads.streamRecords(
       streamId,
       { fromRevision: BigInt(first), direction: FORWARDS, maxCount: ids.length },
@@ -165,7 +157,6 @@ export class EventStoreDbAppends {
     return { kind: 'done', result: { nextRevision: fromEsdbRevision(last.revision), position, deduplicated: false } };
   }
 
-  /** Appends to any stream; errors the caller cannot act on as the client reports them are explained (see explainStreamError). */
   private async appendToStream(
     streamName: string,
     data: EventData[],
@@ -202,11 +193,7 @@ export class EventStoreDbAppends {
     return { nextRevision: (await this.currentRevision(streamId)) ?? -1, position: null, deduplicated: true };
   }
 
-  /**
-   * Writes our intent into each id's claim stream (creating it; or on top of our own previous intent), then reads
-   * the claim streams that already had intents and verifies them. Claims another writer holds are taken over,
-   * optimistically; 'contended' when someone else wrote a claim stream meanwhile.
-   */
+  /** Writes our intent into each id's claim stream and verifies the older intents; another writer's claims are taken over optimistically. */
   private async claimIds(
     streamId: string,
     ids: string[],
@@ -253,7 +240,6 @@ export class EventStoreDbAppends {
     return contended ? 'contended' : decision;
   }
 
-  /** Reads and verifies every id's claims without writing: is the batch stored somewhere already? */
   private async inspectClaims(streamId: string, ids: string[]): Promise<ClaimDecision> {
     return decideClaims(
       streamId,
@@ -312,7 +298,6 @@ export class EventStoreDbAppends {
     });
   }
 
-  /** Which (stream, revision, id) triples the intents point at really exist. */
   private async storedIds(intents: readonly ClaimIntent[]): Promise<Set<string>> {
     const found = new Set<string>();
     await settleAll(
@@ -347,7 +332,6 @@ export function assertServiceStream(streamId: string): void {
   }
 }
 
-/** Refuses a batch the server would refuse, before any claim or index intent is written for it. */
 function assertAppendFits(streamId: string, data: readonly EventData[], maxAppendSizeBytes: number): void {
   const size = appendSizeBytes(data);
   if (size <= maxAppendSizeBytes) return;

@@ -11,7 +11,6 @@ import {
 import { DEFAULT_MAX_APPEND_SIZE_BYTES } from './eventstoredb-append-size';
 import { BackoffPolicy, DEFAULT_BACKOFF, SubscribingClient } from './eventstoredb-subscription';
 
-/** The part of @eventstore/db-client's EventStoreDBClient the adapter uses (the real client satisfies it as is). */
 export interface EventStoreDbClient extends SubscribingClient {
   appendToStream(streamName: string, events: EventData[], options: AppendToStreamOptions): Promise<EsdbAppendResult>;
   readStream(streamName: string, options: ReadStreamOptions): StreamingRead<ResolvedEvent>;
@@ -20,27 +19,16 @@ export interface EventStoreDbClient extends SubscribingClient {
 }
 
 export interface EventStoreDbOptions {
-  /**
-   * Per-append deadline, ms. The client sends it to the server with the batch append, and the server caps it at its
-   * WriteTimeoutMs (2,000 by default): a longer one has no effect unless the server's is raised too. When it
-   * passes, the append's outcome is unknown (EventStoreDbAppendOutcomeUnknownError).
-   */
+  /** Per-append deadline, ms, capped by the server's WriteTimeoutMs (2,000 by default); past it the outcome is unknown. */
   appendDeadlineMs: number;
-  /** The server's MaxAppendSize, bytes: larger batches are refused before anything is written. */
   maxAppendSizeBytes: number;
-  /**
-   * A read that receives nothing for this long is cancelled, ms. Client 6.2.1 ignores the per-call `deadline`
-   * of streaming reads (it sets an infinite one), so the adapter enforces this itself.
-   */
+  /** A read that receives nothing for this long is cancelled, ms: client 6.2.1 ignores the deadline of streaming reads. */
   readIdleTimeoutMs: number;
-  /** An unverified event-id claim on another stream younger than this may be an append in flight, ms. */
   claimLeaseMs: number;
-  /** Attempts of one append when `any`/`stream_exists` lose a race or two writers contend for a claim. */
   maxAppendAttempts: number;
   /** Follow $all with a native subscription while the store has subscribers, so appends by other processes wake them too. */
   watchRemoteAppends: boolean;
   subscriptionBackoff: BackoffPolicy;
-  /** Told of subscription drops and other recoverable trouble. */
   onWarning?: (message: string, error: unknown) => void;
 }
 

@@ -1,9 +1,7 @@
 interface ClientSettings {
   /** Interval of gRPC keep-alive pings, ms. 10 s is the client's recommended floor (it warns below). */
   keepAliveInterval: number;
-  /** How long a ping may go unanswered before the channel is declared dead, ms. */
   keepAliveTimeout: number;
-  /** Deadline of unary calls that are given none, ms. */
   defaultDeadline: number;
 }
 
@@ -13,14 +11,9 @@ const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
   defaultDeadline: 10_000,
 };
 
-/** The client's own key normalisation: case-insensitive, `_` and `-` ignored. */
 const flatKey = (key: string): string => key.trim().toLowerCase().replace(/[_-]/g, '');
 
-/**
- * Adds our keep-alive and deadline settings to a connection string that does not set them, and forces
- * `throwOnAppendFailure=true`: the adapter relies on WrongExpectedVersionError being thrown (with `false`,
- * client 6.2.1 also reports a wrong current revision from batch appends).
- */
+/** Adds our keep-alive and deadline settings where the string sets none, and forces `throwOnAppendFailure=true`, which the adapter relies on. */
 export function withClientSettings(
   connectionString: string,
   settings: ClientSettings = DEFAULT_CLIENT_SETTINGS,

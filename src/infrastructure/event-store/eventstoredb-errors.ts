@@ -19,7 +19,6 @@ const ALL_STREAM_READ_RIGHT =
 /** What the service's own streams need; the server's default ACL of user streams allows it to every authenticated user. */
 const STREAM_RIGHTS = "the service's EventStoreDB user must be able to read and write the service's streams";
 
-/** EventStoreDB refused the service's user an operation; the message says which right is missing. */
 export class EventStoreDbAccessDeniedError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
@@ -27,10 +26,7 @@ export class EventStoreDbAccessDeniedError extends Error {
   }
 }
 
-/**
- * A hard-deleted (tombstoned) stream: the service never deletes streams, and every stream it reads holds or guards
- * money history, so a tombstone is never taken for a missing stream.
- */
+/** A tombstoned stream: the service never deletes streams, so a tombstone is never taken for a missing stream. */
 export class EventStoreDbStreamDeletedError extends Error {
   constructor(
     readonly streamId: string,
@@ -44,7 +40,6 @@ export class EventStoreDbStreamDeletedError extends Error {
   }
 }
 
-/** A batch larger than the server accepts in one append (MaxAppendSize); nothing of it was written. */
 export class EventStoreDbAppendTooLargeError extends Error {
   constructor(
     readonly streamId: string,
@@ -56,10 +51,7 @@ export class EventStoreDbAppendTooLargeError extends Error {
   }
 }
 
-/**
- * An append that may or may not have been written, and may still be: the caller must read the stream before
- * deciding again. Repeating it with the same event ids is safe (a stored batch makes the repeat a no-op).
- */
+/** An append that may or may not have been written: read the stream before deciding again; a repeat with the same ids is safe. */
 export class EventStoreDbAppendOutcomeUnknownError extends Error {
   constructor(
     readonly streamId: string,
@@ -91,7 +83,6 @@ export function isStreamNotFound(error: unknown): boolean {
   return error instanceof StreamNotFoundError || isPlainErrorOfType(error, ErrorType.STREAM_NOT_FOUND);
 }
 
-/** A hard-deleted (tombstoned) stream: reads and appends fail with this for ever. */
 export function isStreamDeleted(error: unknown): boolean {
   return error instanceof StreamDeletedError || isPlainErrorOfType(error, ErrorType.STREAM_DELETED);
 }
@@ -106,10 +97,7 @@ export function isMaxAppendSizeExceeded(error: unknown): boolean {
   );
 }
 
-/**
- * Errors after which an append may or may not have been written: the server's write timeout (reported as
- * DeadlineExceededError), a lost connection, an aborted call. The write may still commit after the error.
- */
+/** Errors after which an append may or may not have been written (write timeout, lost connection, aborted call); it may still commit. */
 export function isOutcomeUnknown(error: unknown): boolean {
   return (
     error instanceof DeadlineExceededError ||
@@ -125,16 +113,12 @@ function isPlainErrorOfType(error: unknown, type: ErrorType): error is Error & {
   return error instanceof Error && 'type' in error && (error as { type: unknown }).type === type;
 }
 
-/**
- * The client's WrongExpectedVersionError as the port's WrongExpectedRevisionError, carrying the revision
- * the caller asked for (not the concrete one an `any` or `stream_exists` append was turned into).
- */
+/** The client's WrongExpectedVersionError as the port's error, carrying the revision the caller asked for. */
 export function translateAppendError(error: unknown, streamId: string, expected: ExpectedRevision): unknown {
   if (!isWrongExpectedVersion(error)) return error;
   return new WrongExpectedRevisionError(streamId, expected, fromEsdbCurrentRevision(error.actualVersion));
 }
 
-/** An error of a read of $all or of the $all subscription, with the missing right spelled out when access was denied. */
 export function explainAllStreamError(error: unknown): unknown {
   if (!isAccessDenied(error)) return error;
   return new EventStoreDbAccessDeniedError(`EventStoreDB denied access to $all; ${ALL_STREAM_READ_RIGHT}`, {
@@ -142,10 +126,7 @@ export function explainAllStreamError(error: unknown): unknown {
   });
 }
 
-/**
- * An error of a read of, or an append to, one stream, as one that says what is wrong: a tombstone, a missing right,
- * an oversized batch. Others (a wrong expected revision, a timeout...) pass through unchanged.
- */
+/** A read or append error of one stream, explained (tombstone, missing right, oversized batch); others pass through unchanged. */
 export function explainStreamError(error: unknown, streamId: string, operation: 'read' | 'append'): unknown {
   if (isStreamDeleted(error)) return new EventStoreDbStreamDeletedError(streamId, { cause: error });
   if (isAccessDenied(error)) {

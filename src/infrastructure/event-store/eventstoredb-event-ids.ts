@@ -1,11 +1,7 @@
 import { EventData, RecordedEvent as EsdbRecordedEvent, jsonEvent } from '@eventstore/db-client';
 import { fromEsdbRevision, isPlainObject } from './eventstoredb-mapping';
 
-/*
- * EventStoreDB has no cross-stream index of event ids, so each id gets a claim stream `eventid-<id>` of intents ("going
- * to revision R of stream S"), verified by one indexed read. Appends use concrete expected revisions, so checking every
- * intent finds the id wherever it can be; `$`-typed claims are skipped like system events.
- */
+/* EventStoreDB has no index of event ids: each id gets a claim stream `eventid-<id>` of intents, each verified by one indexed read. */
 
 const CLAIM_STREAM_PREFIX = 'eventid-';
 export const CLAIM_EVENT_TYPE = '$event-id-claimed';
@@ -14,20 +10,16 @@ export const claimStreamName = (eventId: string): string => `${CLAIM_STREAM_PREF
 
 export const isClaimStream = (streamId: string): boolean => streamId.startsWith(CLAIM_STREAM_PREFIX);
 
-/** One intent recorded in a claim stream. */
 export interface ClaimIntent {
   streamId: string;
   revision: number;
-  /** Revision of this intent within the claim stream. */
   claimRevision: number;
-  /** When the server recorded it, ms since the epoch. */
   recordedAtMs: number;
 }
 
 export const claimEventData = (streamId: string, revision: number): EventData =>
   jsonEvent({ type: CLAIM_EVENT_TYPE, data: { streamId, revision } });
 
-/** Null for anything that is not one of our intents. */
 export function parseClaimIntent(event: EsdbRecordedEvent): ClaimIntent | null {
   if (event.type !== CLAIM_EVENT_TYPE || !event.isJson || !isPlainObject(event.data)) return null;
   const { streamId, revision } = event.data;
@@ -36,29 +28,19 @@ export function parseClaimIntent(event: EsdbRecordedEvent): ClaimIntent | null {
   return { streamId, revision, claimRevision: fromEsdbRevision(event.revision), recordedAtMs: event.created.getTime() };
 }
 
-/** What we know of one event id of the batch once its claim stream has been read (or freshly created). */
 export interface ClaimState {
   eventId: string;
-  /** Our intent is the newest in the claim stream (we just wrote it). */
   held: boolean;
-  /** The intent that was verified, if any: the id is stored there. */
   stored: { streamId: string; revision: number } | null;
-  /** The newest intent in the claim stream; null when the stream is missing. */
   latest: ClaimIntent | null;
 }
 
 export type ClaimDecision =
-  /** Every id is stored in the target stream already: a repeat, nothing to write. */
   | { kind: 'deduplicated' }
   | { kind: 'duplicate'; reason: 'stored-elsewhere' | 'partly-stored' | 'claimed-elsewhere'; eventIds: string[] }
-  /** None is stored: append, after taking over the claims listed (their newest intent is not ours). */
   | { kind: 'proceed'; takeOver: { eventId: string; expectedClaimRevision: number }[] };
 
-/**
- * In the SQL store's order: an id stored in another stream refuses the batch; all ids stored here make it a no-op, some
- * refuse it; an id whose fresh intent targets another stream may be in flight there (refused, a stale one is taken
- * over); else unowned claims are taken over optimistically.
- */
+/** In the SQL store's order: stored elsewhere refuses; all stored here is a no-op; a fresh intent elsewhere may be in flight (refused). */
 export function decideClaims(
   streamId: string,
   states: readonly ClaimState[],
@@ -86,7 +68,6 @@ export function decideClaims(
   };
 }
 
-/** Revisions to read to verify intents: consecutive (or nearly) revisions of one stream are read together. */
 export function verificationReads(
   intents: readonly { streamId: string; revision: number }[],
   maxGap = 8,
@@ -112,11 +93,7 @@ export function verificationReads(
   return reads;
 }
 
-/*
- * readByCorrelationId needs an index EventStoreDB lacks: before an append, each correlation id gets an intent in
- * `correlationid-<id>` ("these event ids go to these revisions of S"). Every stored event had its intent first, so the
- * index is complete; failed appends' intents are weeded out as the id claims are.
- */
+/* readByCorrelationId's index: before an append, each correlation id gets an intent in `correlationid-<id>`; failed ones are weeded out. */
 
 const CORRELATION_STREAM_PREFIX = 'correlationid-';
 const CORRELATION_EVENT_TYPE = '$correlated-events';
@@ -130,7 +107,6 @@ interface CorrelationIntent {
   events: { revision: number; eventId: string }[];
 }
 
-/** The intents an append writes: one per correlation id of the batch, listing that id's events. */
 export function correlationIntents(
   streamId: string,
   events: readonly { eventId: string; correlationId: string }[],

@@ -48,11 +48,7 @@ const MIN_PAGE = 64;
 const MAX_PAGE = 1_000;
 const HEAD_PAGE = 64;
 
-/**
- * The event store on EventStoreDB 22.6+ (events only). Appends always use a concrete expected revision and claim their
- * ids (eventstoredb-event-ids.ts); positions are read back per event, since an append returns its commit's. Reads skip
- * `$` types and foreign events; $all is ordered at commit, so countCommittedNotYetReadable is 0.
- */
+/** The event store on EventStoreDB 22.6+ (events only); appends claim their ids (eventstoredb-event-ids.ts), positions are read back. */
 export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
   implements EventStore<Event>, EventsByCorrelation<Event>, EventLogDiagnostics, EventImport
 {
@@ -63,10 +59,7 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
   private headMemo: HeadMemo | null = null;
   private closed = false;
 
-  /**
-   * Connects with our keep-alive and deadline settings added to the connection string where it sets none
-   * (esdb://host:2113?tls=false...), and checks the server answers before returning.
-   */
+  /** Connects with our keep-alive and deadline settings added where the string sets none, and checks the server answers. */
   static connect<Event extends DomainEvent>(
     connectionString: string,
     decoder: EventDecoder<Event>,
@@ -79,7 +72,6 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     );
   }
 
-  /** The store over `client`, once the server has answered a read of $all (which also proves the user may read it). */
   static async openChecked<Event extends DomainEvent>(
     client: EventStoreDbClient,
     decoder: EventDecoder<Event>,
@@ -109,7 +101,6 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     this.appends = new EventStoreDbAppends(client, this.reads, settings, () => this.watcher.appendedHere());
   }
 
-  /** One stream per append: `gatherTurn` has nothing to gather here. */
   async append<Appended extends Event>(
     streamId: string,
     events: readonly NewEvent<Appended>[],
@@ -130,11 +121,7 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     );
   }
 
-  /**
-   * Each run of one stream's consecutive events is one append at the revision before it, through the same claims and
-   * correlation index; the original time goes into the metadata. Runs go one after another (not atomically), so $all
-   * keeps the order given.
-   */
+  /** Each run of one stream's consecutive events is one append, one after another (not atomically), so $all keeps the order given. */
   async importEvents(events: readonly HistoricalEvent[]): Promise<void> {
     for (const run of streamRuns(events, IMPORT_RUN_MAX)) {
       const first = run[0].revision;
@@ -225,7 +212,6 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     );
   }
 
-  /** Reads the correlation id's index stream and keeps the intents whose events really are where they said. */
   async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     const records = await this.reads.streamRecords(correlationStreamName(correlationId), {
       fromRevision: START,
@@ -283,16 +269,13 @@ export class EventStoreDbEventStore<Event extends DomainEvent = LogEvent>
     await this.client.dispose();
   }
 
-  /** Every event this store reads becomes an event of its log here, and only here. */
   private decoded(recorded: RecordedEvent<UntypedEvent>, stream: StreamRef = recorded.streamId): RecordedEvent<Event> {
     return inStream(stream, this.decoder.decode(recorded));
   }
 }
 
-/** Events per append when importing: small enough to stay under MaxAppendSize with ordinary events. */
 const IMPORT_RUN_MAX = 100;
 
-/** Splits events into runs of consecutive events of one stream at consecutive revisions (at most `max` each), keeping their order. */
 function streamRuns(events: readonly HistoricalEvent[], max: number): HistoricalEvent[][] {
   const runs: HistoricalEvent[][] = [];
   for (const event of events) {

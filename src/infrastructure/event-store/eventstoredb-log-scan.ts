@@ -1,37 +1,23 @@
 import { GlobalPosition, comparePositions } from '../../application/ports/event-store.port';
 import { positionKey } from './eventstoredb-mapping';
 
-/*
- * $all also holds system events, our id claims and maybe other applications' events, and client 6.x cannot filter
- * readAll on the server: reads page through it. Below what a reader has seen $all is immutable, so how far a scan
- * skipped can be remembered.
- */
+/* $all also holds events not ours and client 6.x cannot filter it on the server; below what a reader has seen it is immutable. */
 
-/** One page of $all: `from` is where to start (a position, or an end of the log), `count` the page size. */
 export type PageReader<T> = (from: GlobalPosition | 'start' | 'end', count: number) => Promise<T[]>;
 
 interface ForwardWalk<T> {
-  /** Only records strictly after this position are visited (null: from the first). */
   after: GlobalPosition | null;
-  /** Records after this position end the walk (null: walk to the end of the log). */
   until?: GlobalPosition | null;
   pageSize: number;
-  /** Null for a record without a position, which is passed over. */
   positionOf(record: T): GlobalPosition | null;
 }
 
 interface ForwardWalkResult {
-  /** The newest position visited (null if none). */
   scannedTo: GlobalPosition | null;
-  /** True when the walk reached the end of the log (not `until`, nor a stop from the visitor). */
   reachedEnd: boolean;
 }
 
-/**
- * Visits records strictly after `after`, oldest first, page by page, until the visitor returns 'stop',
- * a record lies after `until`, or the log ends. Whether a read from a position includes that position
- * or not does not matter: records at or before the cursor are passed over.
- */
+/** Visits records strictly after `after`, oldest first, until the visitor stops, a record lies after `until`, or the log ends. */
 async function walkForward<T>(
   read: PageReader<T>,
   walk: ForwardWalk<T>,
@@ -55,7 +41,6 @@ async function walkForward<T>(
 
 interface ForwardScan<T, R> extends ForwardWalk<T> {
   maxCount: number;
-  /** The result for a wanted record, null for one to skip. */
   select(record: T): R | null;
 }
 
@@ -63,7 +48,6 @@ interface ForwardScanResult<R> extends ForwardWalkResult {
   results: R[];
 }
 
-/** Up to maxCount selected records strictly after `after`, in log order. */
 export async function scanForward<T, R>(read: PageReader<T>, scan: ForwardScan<T, R>): Promise<ForwardScanResult<R>> {
   const results: R[] = [];
   const walked = await walkForward(read, scan, (record) => {
@@ -74,7 +58,6 @@ export async function scanForward<T, R>(read: PageReader<T>, scan: ForwardScan<T
   return { ...walked, results };
 }
 
-/** How many records in (after, until] `counts` accepts. */
 export async function countForward<T>(
   read: PageReader<T>,
   walk: ForwardWalk<T>,
@@ -90,22 +73,17 @@ export async function countForward<T>(
 
 interface BackwardScan<T, R> {
   pageSize: number;
-  /** Stop at (and including) this position: everything older is already known. */
   stopAt: GlobalPosition | null;
   positionOf(record: T): GlobalPosition | null;
   select(record: T): R | null;
 }
 
 interface BackwardScanResult<R> {
-  /** The newest selected record, if one was met before stopAt or the start of the log. */
   found: R | null;
-  /** The newest position looked at. */
   top: GlobalPosition | null;
-  /** True when the scan stopped at stopAt rather than on a selected record or the start of the log. */
   reachedStop: boolean;
 }
 
-/** Reads backwards from the end of the log until a selected record, stopAt, or the start of the log. */
 export async function scanBackward<T, R>(
   read: PageReader<T>,
   scan: BackwardScan<T, R>,
@@ -133,16 +111,12 @@ export async function scanBackward<T, R>(
 const samePosition = (a: GlobalPosition | null, b: GlobalPosition | null): boolean =>
   a === null || b === null ? a === b : comparePositions(a, b) === 0;
 
-/**
- * Remembers, per starting position and filter, a position up to which a scan found nothing to return:
- * the next read from the same place starts there. Bounded; the oldest entries go first.
- */
+/** Remembers per start and filter how far a scan found nothing, so the next read from there starts further on; bounded. */
 export class SkipCache {
   private readonly entries = new Map<string, GlobalPosition>();
 
   constructor(private readonly capacity = 256) {}
 
-  /** Where a scan strictly after `after` may start instead (at least `after` itself). */
   resume(after: GlobalPosition | null, filterKey: string): GlobalPosition | null {
     const key = `${filterKey}|${positionKey(after)}`;
     const skipTo = this.entries.get(key);
@@ -152,7 +126,6 @@ export class SkipCache {
     return skipTo;
   }
 
-  /** Records that nothing selectable lies in (from, to]. */
   remember(from: GlobalPosition | null, to: GlobalPosition, filterKey: string): void {
     if (from && comparePositions(to, from) <= 0) return;
     const key = `${filterKey}|${positionKey(from)}`;
@@ -162,7 +135,6 @@ export class SkipCache {
   }
 }
 
-/** The newest selected position found so far and the newest position looked at: (head, top] holds nothing selectable. */
 export interface HeadMemo {
   head: GlobalPosition | null;
   top: GlobalPosition;

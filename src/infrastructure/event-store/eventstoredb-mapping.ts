@@ -21,11 +21,7 @@ import {
 } from '../../application/ports/event-store.port';
 import { hasEventMetadataFields } from './stored-metadata';
 
-/*
- * Pure conversions between the port and @eventstore/db-client 6.x. Stored metadata is ours plus `$schemaVersion`,
- * `$correlationId`, `$causationId` (read by $by_correlation_id) and, on imports, `$recordedAt`; reads drop every
- * `$` key again, which restores EventMetadata exactly (none of its keys starts with `$`).
- */
+/* Conversions between the port and @eventstore/db-client 6.x; `$`-prefixed metadata keys are ours to add and are dropped on read. */
 
 const SCHEMA_VERSION_KEY = '$schemaVersion';
 const ESDB_CORRELATION_ID_KEY = '$correlationId';
@@ -33,7 +29,6 @@ const ESDB_CAUSATION_ID_KEY = '$causationId';
 /** Another store's recorded time of an imported event: EventStoreDB sets `created` itself, so reads report this. */
 const RECORDED_AT_KEY = '$recordedAt';
 
-/** An event that cannot be read back as one of ours, or one we refuse to write. */
 export class EventStoreDbMappingError extends Error {
   constructor(message: string) {
     super(message);
@@ -66,7 +61,6 @@ export function toEventData(event: NewEvent<DomainEvent>): EventData {
   return jsonEvent({ id: event.eventId, type: event.type, data: event.data, metadata });
 }
 
-/** An imported event, carrying the time its first store recorded it (see RECORDED_AT_KEY). */
 export function toImportedEventData(event: HistoricalEvent): EventData {
   if (Number.isNaN(Date.parse(event.recordedAt)))
     throw new EventStoreDbMappingError(`event ${event.eventId}: recorded time ${event.recordedAt} is not a time`);
@@ -77,7 +71,6 @@ export function toImportedEventData(event: HistoricalEvent): EventData {
   };
 }
 
-/** True for events written through this adapter: JSON, not a system type, with our schema version in the metadata. */
 export function isServiceEvent(event: EsdbRecordedEvent): boolean {
   return (
     !isSystemEventType(event.type) &&
@@ -93,11 +86,7 @@ export const MIN_SERVER_VERSION = '22.6';
 /** What servers before 22.6 send as commit and prepare position on stream reads (-1 as an unsigned 64-bit number). */
 const UNKNOWN_POSITION = 2n ** 64n - 1n;
 
-/**
- * An event's position in $all, or null when the server sent none: servers before 22.6 answer stream reads with
- * 2^64-1 for both, and a reply without the fields reaches the client as protobuf's defaults, 0/0 (the log starts
- * with an epoch record, so no event is at 0).
- */
+/** An event's position in $all, or null when the server sent none (2^64-1 before 22.6, or protobuf's 0/0). */
 export function logPosition(position: Position | undefined): GlobalPosition | null {
   if (!position) return null;
   if (position.commit === UNKNOWN_POSITION || position.prepare === UNKNOWN_POSITION) return null;
@@ -105,10 +94,7 @@ export function logPosition(position: Position | undefined): GlobalPosition | nu
   return toGlobalPosition(position);
 }
 
-/**
- * Maps a stored event back, still undecoded (the store's decoder says which of its events it is); a log position
- * is required (stream reads carry it from EventStoreDB 22.6 on).
- */
+/** A stored event, still undecoded; its log position is required (stream reads carry it from EventStoreDB 22.6 on). */
 export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent<UntypedEvent> {
   const where = `${event.streamId}@${event.revision}`;
   const position = logPosition(event.position);
@@ -136,7 +122,6 @@ export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent<Untyped
   };
 }
 
-/** An imported event's original time where it carries one, else the time EventStoreDB recorded it. */
 function recordedAtOf(event: EsdbRecordedEvent): string {
   const imported = isPlainObject(event.metadata) ? event.metadata[RECORDED_AT_KEY] : undefined;
   return typeof imported === 'string' && !Number.isNaN(Date.parse(imported)) ? imported : event.created.toISOString();
@@ -161,7 +146,6 @@ export const toEsdbPosition = (position: GlobalPosition): Position => ({
   prepare: position.prepare,
 });
 
-/** A stable text form of a position, for map keys and messages. */
 export const positionKey = (position: GlobalPosition | null): string =>
   position ? `${position.commit}/${position.prepare}` : 'start';
 
@@ -172,14 +156,10 @@ export function fromEsdbRevision(revision: bigint): number {
   return Number(revision);
 }
 
-/** The server's "current revision" of a stream: a revision, or no_stream when it has no events. */
 export const fromEsdbCurrentRevision = (current: CurrentRevision): number | 'no_stream' =>
   current === NO_STREAM ? 'no_stream' : fromEsdbRevision(current);
 
-/**
- * The port's expected revision as the client's. -1 (a "revision" before the first event) means no stream;
- * anything else below 0 or not an integer is refused.
- */
+/** The port's expected revision as the client's: -1 means no stream; anything else below 0 or fractional is refused. */
 export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
   switch (expected) {
     case 'any':
@@ -195,5 +175,4 @@ export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpect
   }
 }
 
-/** The revision the first of the appended events gets, when the stream is expected at `expected` (-1: no stream). */
 export const firstRevisionAfter = (expected: number): number => expected + 1;

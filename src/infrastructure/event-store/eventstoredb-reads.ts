@@ -19,17 +19,13 @@ export class EventStoreDbReadTimeoutError extends Error {
   }
 }
 
-/** Reads of one stream and pages of $all, each cancelled when nothing arrives for `idleMs`. */
 export class EventStoreDbReads {
   constructor(
     private readonly client: EventStoreDbClient,
     private readonly idleMs: number,
   ) {}
 
-  /**
-   * A stream's records ([] when it does not exist; a hard-deleted one fails with EventStoreDbStreamDeletedError).
-   * Reads made to decide an append go to the leader.
-   */
+  /** A stream's records ([] when missing; a tombstoned one fails); reads made to decide an append go to the leader. */
   async streamRecords(
     streamId: string,
     options: { fromRevision: ReadRevision; direction: Direction; maxCount?: number },
@@ -71,10 +67,7 @@ export class EventStoreDbReads {
   }
 }
 
-/**
- * Collects a streaming read with `for await`. A read that receives nothing for `idleMs` is cancelled
- * and fails with EventStoreDbReadTimeoutError.
- */
+/** Collects a streaming read; one that receives nothing for `idleMs` fails with EventStoreDbReadTimeoutError. */
 export async function collect<E>(read: StreamingRead<E>, idleMs: number, what: string): Promise<E[]> {
   // The iterator sees errors itself; this keeps a late one (after the loop ended) from being unhandled.
   read.on('error', () => undefined);
@@ -99,7 +92,6 @@ export async function collect<E>(read: StreamingRead<E>, idleMs: number, what: s
   return items;
 }
 
-/** Like Promise.all, but waits for every task before rethrowing the first failure, so none is left running. */
 export async function settleAll(tasks: Promise<void>[]): Promise<void> {
   const outcomes = await Promise.allSettled(tasks);
   const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');

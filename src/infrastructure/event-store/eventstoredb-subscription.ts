@@ -17,17 +17,13 @@ import {
 import { explainAllStreamError } from './eventstoredb-errors';
 import { isServiceEvent, logPosition, toEsdbPosition, toRecordedEvent } from './eventstoredb-mapping';
 
-/** The part of the client a subscription needs. */
 export interface SubscribingClient {
   subscribeToAll(options: SubscribeToAllOptions): AllStreamSubscription;
 }
 
 export interface BackoffPolicy {
-  /** Delay before the first reconnection, ms. */
   initialMs: number;
-  /** Longest delay, ms. */
   maxMs: number;
-  /** Growth per failed attempt. */
   factor: number;
   /** Spread, as a fraction of the delay: 0.2 gives ±20 %, so many clients do not reconnect in step. */
   jitter: number;
@@ -38,7 +34,6 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 250, maxMs: 30_000, f
 /** A subscription that has stayed up this long counts as healthy, so the next drop starts the backoff over, ms. */
 const DEFAULT_HEALTHY_AFTER_MS = 30_000;
 
-/** Delay before reconnection attempt `attempt` (1 for the first): exponential, capped, with jitter. */
 export function backoffDelayMs(
   attempt: number,
   policy: BackoffPolicy = DEFAULT_BACKOFF,
@@ -58,26 +53,18 @@ interface EventStoreDbSubscriptionOptions {
   filter?: Filter;
   backoff?: BackoffPolicy;
   random?: () => number;
-  /** How long a confirmed subscription must stay up before the backoff starts over, ms. */
   healthyAfterMs?: number;
   /** Told of each drop (access denied is explained: which right is missing), with the attempt number and the delay before the next try. */
   onDrop?: (error: unknown, attempt: number, delayMs: number) => void;
-  /** Called when the server confirms a (re)subscription; `reconnected` is false the first time. */
   onConnected?: (reconnected: boolean) => void;
 }
 
 export interface EventStoreDbSubscription {
-  /** Ends the subscription once the handler in progress has finished. Rejects with the handler's error if one ended it. */
   stop(): Promise<void>;
-  /** The last position delivered, passed over or checkpointed by the server's filter: where a restart resumes. */
   readonly position: GlobalPosition | null;
 }
 
-/**
- * A catch-up subscription to $all: our events reach the handler one at a time, each awaited (back-pressure reaches the
- * server). A dropped subscription re-opens after a backoff from the last position seen, moved on by the filter's
- * checkpoints; a failing handler ends it.
- */
+/** A catch-up subscription to $all, one awaited event at a time; a drop re-opens after a backoff, a failing handler ends it. */
 export function subscribeToAllEvents(
   client: SubscribingClient,
   options: EventStoreDbSubscriptionOptions,
@@ -191,11 +178,7 @@ export function subscribeToAllEvents(
   };
 }
 
-/**
- * A checkpoint of the server-side filter: every event up to its position that passes the filter has been sent.
- * The client hands it to a callback while it is still turning the server's messages into the subscription's
- * items, so it is pushed into the same stream and reaches the consumer after the events sent before it.
- */
+/** A filter checkpoint, pushed into the same stream as the events so that it reaches the consumer after those sent before it. */
 class FilterCheckpoint {
   constructor(readonly position: GlobalPosition) {}
 }
@@ -205,7 +188,6 @@ function passCheckpointAlong(subscription: AllStreamSubscription, at: Position):
   if (position && !subscription.destroyed) subscription.push(new FilterCheckpoint(position));
 }
 
-/** Cancels the gRPC call and ends the readable, so a pending `for await` returns. */
 async function close(subscription: AllStreamSubscription): Promise<void> {
   // A late error from the cancelled call must not become an unhandled 'error' event.
   subscription.on('error', () => undefined);

@@ -1,8 +1,4 @@
-/**
- * SQL for the first transaction id a catch-up reader must not pass yet, so a lower position committed later is never
- * skipped. Snapshot xmin spans the cluster: running transactions known to be of another database are dropped
- * (backend_xid, low 32 bits); without pg_read_all_stats it is the plain xmin.
- */
+/** SQL for the first transaction id a catch-up reader must not pass yet, so a lower position committed later is never skipped. */
 export const READABLE_HORIZON = `(
   SELECT LEAST(
     pg_snapshot_xmax(snap),

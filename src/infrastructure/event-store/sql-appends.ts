@@ -15,24 +15,15 @@ import {
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
 
-/**
- * The SQL store's appends to one stream: at a known revision (or to a new stream) through the group commit, with
- * the Idempotency-Keys they bind; `any` and `stream_exists` in a transaction of their own under the stream's row
- * lock. A failed append is explained here as the port's errors, or found to be a repeat (a no-op).
- */
+/** The SQL store's appends to one stream: known revisions through the group commit, `any` and `stream_exists` under the row lock. */
 export class SqlAppends {
   constructor(
     private readonly db: SqlDatabase,
     private readonly group: SqlGroupCommit,
-    /** Called when events of this process are stored, to wake the store's subscribers. */
     private readonly onStored: () => void,
   ) {}
 
-  /**
-   * A repeated append (every event id stored already in this stream) is a no-op. It is not
-   * looked for up front: such an append fails on the expected revision or on the event-id
-   * constraint, and only then are the ids looked up, so a first append costs no extra read.
-   */
+  /** A repeated append is a no-op, found only after it fails, so a first append costs no extra read. */
   async append(
     streamId: string,
     events: readonly NewEvent<DomainEvent>[],
@@ -67,10 +58,7 @@ export class SqlAppends {
     }
   }
 
-  /**
-   * Why an append failed, as the port's errors; or its result, when the events it carried are stored
-   * already (a repeated append is a no-op).
-   */
+  /** Why an append failed, as the port's errors; or its result when its events are stored already. */
   private async afterFailedAppend(
     error: unknown,
     streamId: string,
@@ -161,7 +149,6 @@ export class SqlAppends {
     };
   }
 
-  /** Which of an append's keys are bound already (all of them, if the conflicting row has gone meanwhile). */
   private async boundAlready(keys: readonly KeyBinding[]): Promise<readonly KeyBinding[]> {
     const rows = await this.db.query<{ partner_id: string; environment: string; idempotency_key: string }>(
       `SELECT k.partner_id, k.environment, k.idempotency_key FROM idempotency_keys k
@@ -182,7 +169,6 @@ export class SqlAppends {
     return taken.length ? taken : keys;
   }
 
-  /** A repeated append of events that are all stored already in this stream is a no-op. */
   private async alreadyStored(
     db: SqlExecutor,
     streamId: string,

@@ -3,7 +3,6 @@ import { GlobalPosition } from '../../application/ports/event-store.port';
 import { SqlDatabase } from '../sql/sql-database';
 import { READABLE_HORIZON } from './readable-horizon';
 
-/** The SQL store's head and counts, below the same readable horizon as its reads. */
 export class SqlEventLogDiagnostics implements EventLogDiagnostics {
   constructor(private readonly db: SqlDatabase) {}
 

@@ -5,11 +5,7 @@ import {
 } from '../../application/ports/event-store.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 
-/**
- * The SQL store's `importEvents`: a batch is one transaction, so its events get sequence numbers in the order
- * given under one transaction id, and the next batch (a later transaction) comes after them in the global order.
- * Revisions are checked against the streams' rows, locked, before anything is written.
- */
+/** The SQL store's `importEvents`: a batch is one transaction, so its events keep the given order in the global order. */
 export async function importHistoricalEvents(db: SqlDatabase, events: readonly HistoricalEvent[]): Promise<void> {
   if (events.length === 0) return;
   try {
@@ -68,7 +64,6 @@ async function lockedRevisions(tx: SqlExecutor, streamIds: readonly string[]): P
   return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
 }
 
-/** The ids of the batch stored already, or, when none is, those the batch itself carries twice. */
 async function storedOrRepeated(db: SqlExecutor, events: readonly HistoricalEvent[]): Promise<string[]> {
   const ids = events.map((event) => event.eventId);
   const rows = await db.query<{ event_id: string }>(

@@ -1,6 +1,5 @@
 import { EventMetadata, HistoricalEvent, RecordedEvent, UntypedEvent } from '../../application/ports/event-store.port';
 
-/** A row of es_events as the SQL event store (and the reader of older PGlite folders) selects it. */
 export interface EventRow {
   global_position: string;
   transaction_id: string;
@@ -17,7 +16,6 @@ export interface EventRow {
 export const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id,
   stream_id, stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at`;
 
-/** A row as the event it stores, not yet decoded (the store's decoder says which event of its log it is). */
 export function recordedOf(row: EventRow): RecordedEvent<UntypedEvent> {
   return {
     ...historicalOf(row),
@@ -25,7 +23,6 @@ export function recordedOf(row: EventRow): RecordedEvent<UntypedEvent> {
   };
 }
 
-/** A row as the event it stores, without its place in this log's global order (to be stored elsewhere). */
 export function historicalOf(row: EventRow): HistoricalEvent {
   return {
     eventId: row.event_id,

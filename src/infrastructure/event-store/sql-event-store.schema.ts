@@ -1,9 +1,6 @@
 import { SchemaScript } from '../sql/migrations';
 
-/**
- * Events carry their writing transaction's id; readers order by (transaction id, position) and stay below every running
- * transaction, so a later-committing sequence number is never skipped (docs/architecture.md, "Global order").
- */
+/** Readers order by (transaction id, position) below every running transaction (docs/architecture.md, "Global order"). */
 export const EVENT_STORE_SCHEMA: SchemaScript = {
   name: 'event-store',
   sql: `
@@ -30,10 +27,7 @@ CREATE INDEX IF NOT EXISTS es_events_by_correlation ON es_events ((metadata->>'c
 `,
 };
 
-/**
- * Migration 11: the correlation index without the events of orders' own streams, which are read from their stream
- * (SqlEventReads.readByCorrelationId); two of an order's three events then add no entry to it.
- */
+/** Migration 11: the correlation index leaves out orders' own streams, which are read from the stream (decision 0114). */
 export const CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA: SchemaScript = {
   name: 'correlation-index-outside-orders',
   sql: `

@@ -28,11 +28,7 @@ import { importHistoricalEvents } from './sql-event-import';
 import { SqlGroupCommit } from './sql-group-commit';
 import { SqlEventReads } from './sql-reads';
 
-/**
- * The event store on PostgreSQL, holding the events `decoder` reads. It delegates by job (sql-appends,
- * sql-group-commit, sql-reads, sql-diagnostics, sql-event-import); idempotency keys share the database, so an append
- * binds them in its own statement.
- */
+/** The event store on PostgreSQL; an append binds idempotency keys in its own statement, as they share the database. */
 export class SqlEventStore<Event extends DomainEvent = LogEvent>
   implements EventStore<Event>, KeyBindingAppend<Event>, EventsByCorrelation<Event>, EventLogDiagnostics, EventImport
 {

@@ -4,26 +4,20 @@ import { WrongExpectedRevisionError } from '../../application/ports/event-store.
 import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 
-/** An append at a known place: after revision `expected`, or as a new stream when it is NO_STREAM (-1). */
 interface AppendAtRevision {
   streamId: string;
   events: readonly NewEvent<DomainEvent>[];
   expected: number;
   keys: readonly KeyBinding[];
-  /** New streams written with this append, or not at all (KeyBindingAppend.appendBindingKeys). */
   opened?: readonly OpenedStream<DomainEvent>[];
 }
 
 export const NO_STREAM = -1;
 const expectedOf = (revision: number): number | 'no_stream' => (revision === NO_STREAM ? 'no_stream' : revision);
 
-/** What one append of a group came to: its result, or why it failed (explained by SqlAppends). */
 type AppendOutcome = { result: AppendResult } | { error: unknown };
 
-/**
- * The SQL store's group commit: appends at known revisions (or to new streams) of different streams, made at the
- * same time, share one statement and one commit, each with its own outcome.
- */
+/** The SQL store's group commit: concurrent appends to different streams share one statement and commit, each with its own outcome. */
 export class SqlGroupCommit {
   private readonly atRevision = new StatementBatcher<AppendAtRevision, AppendOutcome>(
     (appends) => this.appendGroup(appends),
@@ -32,7 +26,6 @@ export class SqlGroupCommit {
       maxBatch: 128,
     },
   );
-  /** The same for background appends that may wait for the end of the turn (AppendOptions.gatherTurn). */
   private readonly atRevisionGathered = new StatementBatcher<AppendAtRevision, AppendOutcome>(
     (appends) => this.appendGroup(appends),
     { concurrency: 2, maxBatch: 128, gatherTurn: true },
@@ -40,18 +33,13 @@ export class SqlGroupCommit {
 
   constructor(private readonly db: SqlDatabase) {}
 
-  /** The append's result, once its group is committed; its error when its stream was refused or the group failed. */
   async append(append: AppendAtRevision, gatherTurn: boolean): Promise<AppendResult> {
     const outcome = await (gatherTurn ? this.atRevisionGathered : this.atRevision).submit(append);
     if ('error' in outcome) throw outcome.error;
     return outcome.result;
   }
 
-  /**
-   * Appends to several streams in one statement, each only if its stream is still at the expected revision. If the
-   * statement fails as a whole (a stored id, a deadlock), each append runs alone; a stream named twice also runs alone,
-   * after the group.
-   */
+  /** Appends to several streams in one statement; if it fails as a whole each append runs alone, as does a stream named twice. */
   private async appendGroup(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const alone = (append: AppendAtRevision): Promise<AppendOutcome> =>
       this.appendToStreams([append]).then(
@@ -79,11 +67,7 @@ export class SqlGroupCommit {
     return outcomes;
   }
 
-  /**
-   * Streams move only if at their expected revision and are created only if absent, in name order (groups lock alike);
-   * events, bound keys and opened streams are written only where the append's stream moved or was created. A bound key
-   * or an existing stream to open fails the whole statement.
-   */
+  /** Streams move only at their expected revision, in name order (groups lock alike); a bound key or existing stream fails it all. */
   private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
     const streams = [...appends]
       .sort((a, b) => (a.streamId < b.streamId ? -1 : 1))
@@ -193,7 +177,6 @@ export class SqlGroupCommit {
   }
 }
 
-/** The rows binding an append's Idempotency-Keys, tagged with its stream. */
 function keyRows(append: AppendAtRevision): object[] {
   return append.keys.map((binding) => ({
     stream_id: append.streamId,

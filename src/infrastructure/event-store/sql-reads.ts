@@ -13,10 +13,7 @@ import { SqlDatabase } from '../sql/sql-database';
 import { READABLE_HORIZON } from './readable-horizon';
 import { EVENT_COLUMNS, EventRow, recordedOf } from './sql-event-row';
 
-/**
- * The SQL store's reads: a stream, its newest event, the log in global order below the readable horizon, and an
- * order's events by correlation id. Every row read becomes an event of the store's log at one point (`decoded`).
- */
+/** The SQL store's reads; every row read becomes an event of the store's log in one place (`decoded`). */
 export class SqlEventReads<Event extends DomainEvent> {
   constructor(
     private readonly db: SqlDatabase,
@@ -61,10 +58,7 @@ export class SqlEventReads<Event extends DomainEvent> {
     return rows.map((row) => this.decoded(row));
   }
 
-  /**
-   * The correlation index covers the events outside orders' own streams (migration 11): an order's stream holds
-   * only events correlated by its own id, so those are read from the stream.
-   */
+  /** An order's own stream is read directly: the correlation index leaves it out (migration 11). */
   async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     const rows = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS}, es_events.transaction_id AS in_commit, es_events.global_position AS in_order
@@ -78,7 +72,6 @@ export class SqlEventReads<Event extends DomainEvent> {
     return rows.map((row) => this.decoded(row));
   }
 
-  /** Every event this store reads becomes an event of its log here, and only here. */
   private decoded(row: EventRow, stream: StreamRef = row.stream_id): RecordedEvent<Event> {
     return inStream(stream, this.decoder.decode(recordedOf(row)));
   }

@@ -21,11 +21,7 @@ CREATE INDEX IF NOT EXISTS event_stream_leases_partner ON event_stream_leases (p
 `,
 };
 
-/**
- * Leases in the service database, timed by the database's clock (every process agrees on it).
- * Taking one is serialized per partner and environment by an advisory lock, so two processes
- * opening streams at once cannot both take the last place.
- */
+/** Leases timed by the database's clock; an advisory lock per partner and environment keeps two processes from both taking the last place. */
 export class SqlEventStreamLeases implements EventStreamLeases {
   constructor(private readonly db: SqlDatabase) {}
 

@@ -1,7 +1,6 @@
 import { KeyBinding } from '../../application/ports/key-binding-append.port';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** Binds keys as answered (state completed), as an append binds them; a key bound already keeps its binding. */
 export async function bindAnsweredKeys(db: SqlExecutor, bindings: readonly KeyBinding[]): Promise<void> {
   if (bindings.length === 0) return;
   await db.query(

@@ -41,25 +41,17 @@ interface KeyRow {
 }
 
 interface IdempotencyTimings {
-  /** How long a key stays bound to its first request (24 h per the interface). */
   windowMs: number;
-  /** How long an unfinished request holds its key before a retry may take the work over. */
   leaseMs: number;
 }
 
-/**
- * A reservation binds a key before the debit, so `reservations` commits synchronously unless the events share its
- * write-ahead log. An answer may be lost in a crash: the retry resumes the order from the log.
- */
+/** Reservations commit synchronously unless the events share the write-ahead log; a lost answer is resumed from the log. */
 interface IdempotencyDatabases {
   reservations: SqlExecutor;
   answers: SqlExecutor;
 }
 
-/**
- * One row per (partner, environment, key); the primary key makes the reservation atomic across processes. Concurrent
- * requests share statements: one INSERT of reservations, one SELECT of lookups, one UPDATE of answers.
- */
+/** One row per (partner, environment, key): the primary key makes the reservation atomic; concurrent requests share statements. */
 export class SqlIdempotencyStore implements IdempotencyStore {
   private readonly db: SqlExecutor;
   private readonly answers: SqlExecutor;
@@ -144,7 +136,6 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     );
   }
 
-  /** Concurrent lookups (an audit checking every recent order) share statements. */
   async lookup(scope: IdempotencyScope): Promise<{ orderId: string; statusCode: number | null } | null> {
     const row = await this.lookups.submit(scope);
     return row ? { orderId: row.order_id, statusCode: row.response_status } : null;
@@ -157,11 +148,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     return rows.length;
   }
 
-  /**
-   * Inserts the reservations in one statement; the order id bound to each key, or null when
-   * the key was bound already. A key twice in one batch is inserted once: the second request
-   * finds the key taken, as it would have a moment later.
-   */
+  /** Inserts the reservations in one statement: the order id bound to each key, or null when it was bound already. */
   private async insertReservations(items: readonly NewReservation[]): Promise<(string | null)[]> {
     const firsts = new Map<string, NewReservation>();
     for (const item of items) if (!firsts.has(scopeId(item.scope))) firsts.set(scopeId(item.scope), item);
@@ -215,7 +202,6 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     return scopes.map((scope) => byScope.get(scopeId(scope)) ?? null);
   }
 
-  /** Stores the answers in one statement; for each, whether its key was still bound to its order. */
   private async writeAnswers(answers: readonly Answer[]): Promise<boolean[]> {
     const rows = await this.answers.query<ScopedRow & { order_id: string }>(
       `UPDATE idempotency_keys AS k SET state = 'completed', response_status = v.status, response_body = v.body

@@ -18,32 +18,23 @@ interface Completion {
   jobId: string;
   attempts: number;
   doneAt: string;
-  /** Jobs the run made pointless, done at the same time if no worker holds them. */
   supersedes: readonly string[];
 }
 
 interface JobWorkerOptions {
-  /** How long a claimed job stays invisible to other workers. */
   leaseMs: number;
   pollIntervalMs: number;
-  /** Jobs run at once by this worker (each claimed on its own; handlers are independent). */
   concurrency?: number;
-  /** Delay before retrying a job whose handler threw, by attempt number. */
   retryDelayMs(attempt: number): number;
   onError(error: unknown, job: StoredJob): void;
 }
 
-/**
- * Runs due jobs. A job is claimed by one worker at a time across all processes
- * (UPDATE ... FOR UPDATE SKIP LOCKED) and leased; a worker that dies leaves the lease
- * to expire and the job runs again, so handlers are idempotent. Time is the injected clock's.
- */
+/** Runs due jobs, each claimed by one worker across processes and leased; a dead worker's job runs again, so handlers are idempotent. */
 export class JobWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private stopped = false;
   private rerun = false;
-  /** Wakes a drain that waits for a running job, so that new work is claimed at once (see `drain`). */
   private wake: (() => void) | null = null;
   private readonly handlers: Map<string, JobHandler>;
   private readonly completions = new StatementBatcher<Completion, void>((done) => this.markDone(done), {
@@ -71,7 +62,6 @@ export class JobWorker {
     await this.running?.catch(() => undefined);
   }
 
-  /** Runs due jobs now; while a run is in progress it only asks that run to look again (nothing waits on it). */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -81,7 +71,6 @@ export class JobWorker {
     this.runDue().catch(() => undefined);
   }
 
-  /** Runs every job due now, `concurrency` at a time; concurrent callers share the run. Returns the count run. */
   runDue(): Promise<number> {
     if (this.running) {
       this.askToLookAgain();
@@ -98,11 +87,7 @@ export class JobWorker {
     this.wake?.();
   }
 
-  /**
-   * Keeps up to `concurrency` jobs running: whenever there is room, the due jobs to fill it are
-   * claimed in one statement, and each finished job frees its place at once (a slow webhook
-   * receiver holds one place, not a whole batch). Completions share statements too.
-   */
+  /** Keeps up to `concurrency` jobs running, claiming to fill free places in one statement; a slow job holds one place only. */
   private async drain(): Promise<number> {
     const limit = this.options.concurrency ?? 1;
     const running = new Set<Promise<void>>();

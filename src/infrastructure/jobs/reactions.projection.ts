@@ -9,13 +9,9 @@ import { insertJob, insertJobs } from './sql-job-queue';
 import { settingsAtScheduling } from './settings-at-scheduling';
 import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans';
 
-/**
- * The reactions' outbox: schedules the jobs that events call for, in the same transaction that
- * moves the checkpoint. Job ids are deterministic, so a replay schedules nothing new.
- */
+/** The reactions' outbox: jobs scheduled in the transaction that moves the checkpoint; deterministic ids make a replay a no-op. */
 export function reactionsProjection(reactions: readonly Reaction[]): SqlProjection {
   const handles = new Set<LogEvent['type']>(reactions.flatMap((reaction) => [...reaction.handles]));
-  /** Each event's jobs, reaction by reaction, with the reaction that asked for each and the event that called for it. */
   const candidatesOf = (events: readonly RecordedEvent[]): Candidate[] =>
     events.flatMap((event) =>
       reactions
@@ -24,14 +20,12 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
     );
   return {
     name: 'reactions',
-    // Never rebuilt: its table is part of the numbered migrations.
     schemaVersion: 1,
     schema: JOBS_SCHEMA,
     handles,
     async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
       for (const job of await stillWanted(candidatesOf([event]), tx)) await insertJob(tx, job);
     },
-    /** Every job the batch calls for, in one insert (the first schedule of a job id wins either way). */
     async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
       await insertJobs(tx, await stillWanted(candidatesOf(events), tx));
     },
@@ -52,10 +46,7 @@ function withTraceLinks(event: RecordedEvent, job: Job): StoredJob {
   return { ...stored, payload: { ...stored.payload, [TRACE_LINKS_KEY]: links } };
 }
 
-/**
- * The candidates each reaction still wants given the partners' settings in this transaction (one read per
- * reaction that asks, per batch), as each reaction completed them, in the order they were asked for.
- */
+/** Each reaction's remaining candidates given the partners' settings in this transaction, in the order asked. */
 async function stillWanted(candidates: readonly Candidate[], tx: SqlExecutor): Promise<StoredJob[]> {
   const settings = settingsAtScheduling(tx);
   const kept = new Map<Reaction, Map<string, Job>>();

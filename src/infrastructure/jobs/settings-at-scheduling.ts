@@ -3,15 +3,11 @@ import { SqlExecutor } from '../sql/sql-database';
 
 const scopeOf = (partner: PartnerScope): string => `${partner.partnerId} ${partner.environment}`;
 
-/** The partners named, each once. */
 const distinct = (partners: readonly PartnerScope[]): PartnerScope[] => [
   ...new Map(partners.map((partner) => [scopeOf(partner), partner])).values(),
 ];
 
-/**
- * The settings read model as the reactions' transaction sees it: one query per question and batch, and none for
- * a batch that names no partner.
- */
+/** The settings read model as the reactions' transaction sees it: one query per question and batch. */
 export function settingsAtScheduling(tx: SqlExecutor): SettingsAtScheduling {
   return {
     async withWebhookUrl(partners) {

@@ -11,7 +11,6 @@ function withCurrentTraceLinks(job: StoredJob): StoredJob {
   return { ...job, payload: { ...job.payload, [TRACE_LINKS_KEY]: links } };
 }
 
-/** Scheduling is idempotent: a job id that exists already keeps its first schedule. */
 export async function insertJob(db: SqlExecutor, job: StoredJob): Promise<void> {
   await db.query(
     `INSERT INTO jobs (job_id, kind, payload, due_at) VALUES ($1, $2, $3::jsonb, $4) ON CONFLICT (job_id) DO NOTHING`,
@@ -19,7 +18,6 @@ export async function insertJob(db: SqlExecutor, job: StoredJob): Promise<void> 
   );
 }
 
-/** Schedules many jobs in one statement; as with one at a time, the first schedule of a job id wins. */
 export async function insertJobs(db: SqlExecutor, jobs: readonly StoredJob[]): Promise<void> {
   if (jobs.length === 0) return;
   if (jobs.length === 1) return insertJob(db, jobs[0]);
@@ -40,7 +38,6 @@ export async function insertJobs(db: SqlExecutor, jobs: readonly StoredJob[]): P
 export class SqlJobQueue implements JobQueue {
   constructor(private readonly db: SqlExecutor) {}
 
-  /** A job scheduled by a request or a job keeps that work's trace context (when tracing is on), to link back to it. */
   schedule<Kind extends JobKind>(job: Job<Kind>): Promise<void> {
     return insertJob(this.db, withCurrentTraceLinks(storedJobOf(job)));
   }

@@ -4,7 +4,6 @@ import { readableLogLine } from './readable-log-line';
 
 type LogFormat = ServiceConfig['logFormat'];
 
-/** Where pino writes: standard output as JSON lines, or as readable lines (coloured on a terminal). */
 export function logDestination(format: LogFormat): DestinationStream {
   const out = pino.destination({ dest: 1, sync: true });
   if (format === 'json') return out;

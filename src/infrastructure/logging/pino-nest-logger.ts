@@ -5,10 +5,7 @@ import { ServiceConfig } from '../../config/service-config';
 import { withoutSecrets } from '../security/without-secrets';
 import { logDestination } from './log-destination';
 
-/**
- * Nest's logger interface over pino: one line per entry, at the level LOG_LEVEL sets, as JSON or readable (LOG_FORMAT).
- * Anything that looks like a credential is redacted, wherever it is logged from.
- */
+/** Nest's logger over pino (LOG_LEVEL, LOG_FORMAT); anything that looks like a credential is redacted. */
 export class PinoNestLogger implements LoggerService {
   private readonly logger: Logger;
 

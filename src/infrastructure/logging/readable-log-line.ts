@@ -1,4 +1,3 @@
-/** pino's numeric levels, as a person reads them. */
 const LEVELS: Readonly<Record<number, { name: string; colour: string }>> = {
   10: { name: 'TRACE', colour: '90' },
   20: { name: 'DEBUG', colour: '36' },
@@ -8,13 +7,9 @@ const LEVELS: Readonly<Record<number, { name: string; colour: string }>> = {
   60: { name: 'FATAL', colour: '41;97' },
 };
 
-/** Fields every line carries, or that the line's head already shows. */
 const SHOWN_OR_CONSTANT = new Set(['level', 'time', 'msg', 'context', 'service', 'pid', 'hostname']);
 
-/**
- * One JSON log line as a line for a terminal: `12:04:05.120 INFO  [Context] message key=value …`, coloured when asked.
- * A line that is not a JSON object is passed on as it is.
- */
+/** A JSON log line for a terminal (`12:04:05.120 INFO  [Context] message key=value`); other lines pass as they are. */
 export function readableLogLine(json: string, colour: boolean): string {
   let entry: unknown;
   try {

@@ -8,11 +8,7 @@ import { serviceMetrics } from './service-metrics';
 
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
 
-/**
- * The id of a request: the one in `X-Request-Id` when the connection comes from a trusted proxy
- * (TRUSTED_PROXIES), so one id follows the request from the edge; a new UUID otherwise, so a
- * caller cannot put chosen text into the service's logs.
- */
+/** `X-Request-Id` from a trusted proxy, else a new UUID, so a caller cannot put chosen text into the logs. */
 export function requestIdGenerator(trustedProxies: readonly string[]): (request: IncomingMessage) => string {
   const trusted = proxyaddr.compile([...trustedProxies]);
   return (request) => {
@@ -24,7 +20,6 @@ export function requestIdGenerator(trustedProxies: readonly string[]): (request:
   };
 }
 
-/** What a partner route's authentication left on the request (PartnerAuthGuard). */
 interface WithCaller {
   caller?: { partnerId?: string };
 }
@@ -32,10 +27,7 @@ interface WithCaller {
 const TRACE_ID = Symbol('traceId');
 type WithTraceId = FastifyRequest & { [TRACE_ID]?: string };
 
-/**
- * Every answer carries `X-Request-Id`, is counted and timed by route and status, and (below LOG_LEVEL silent) logged as
- * one JSON line: id, method, route, status, latency, partner, trace id. Never a header, query or body, so never a key.
- */
+/** Every answer carries `X-Request-Id`, is counted and timed, and is logged without headers, query or body. */
 export function observeRequests(fastify: FastifyInstance, logLevel: string, destination?: DestinationStream): void {
   const options = { level: logLevel, base: { service: 'partner-service', pid: process.pid } };
   const accessLog: Logger | null =

@@ -4,14 +4,12 @@ import { serviceMetrics } from './service-metrics';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
-/** Where the metrics of this process's background thread come from (none without one). */
 let backgroundThreadMetrics: () => Promise<MetricsJson> = async () => [];
 
 export function readBackgroundMetricsFrom(source: () => Promise<MetricsJson>): void {
   backgroundThreadMetrics = source;
 }
 
-/** This process's metrics: the HTTP thread's and the background thread's, added up. */
 async function processMetricsJson(): Promise<MetricsJson> {
   const own = await serviceMetrics.registry.getMetricsAsJSON();
   const thread = await backgroundThreadMetrics().catch(() => []);
@@ -30,11 +28,7 @@ const REQUEST = 'partner-service:cluster-metrics-request';
 const ANSWER = 'partner-service:cluster-metrics-answer';
 let nextRequest = 0;
 
-/**
- * The Prometheus text of the whole service on this host: with HTTP_PROCESSES > 1 the scraped
- * worker asks the primary, which gathers every worker's metrics (prom-client's AggregatorRegistry
- * over node:cluster) and adds them up; otherwise this process's own.
- */
+/** The Prometheus text of the whole service on this host: with HTTP_PROCESSES > 1 the primary sums every worker's metrics. */
 export async function serviceMetricsText(): Promise<string> {
   if (!cluster.isWorker || !process.send) return AggregatorRegistry.aggregate([await processMetricsJson()]).metrics();
   const id = nextRequest++;
@@ -61,7 +55,6 @@ export async function serviceMetricsText(): Promise<string> {
   });
 }
 
-/** In a worker of the process group: lets the primary collect this process's metrics, threads included. */
 export function answerClusterMetricsRequests(): void {
   if (!cluster.isWorker) return;
   AggregatorRegistry.setRegistries([new WholeProcessRegistry()]);
@@ -76,11 +69,7 @@ const WORKER_ANSWER = 'prom-client:getMetricsRes';
 const WORKER_ANSWER_MS = 1_000;
 let nextWorkerRequest = 0;
 
-/**
- * In the primary of the process group: answers a worker's scrape with the sum over all workers
- * (AggregatorRegistry.aggregate). Unlike AggregatorRegistry.clusterMetrics, which fails the whole
- * scrape after 5 s when one worker does not answer, a worker that died is only left out.
- */
+/** In the primary: answers a worker's scrape with the sum over all workers; one that does not answer is left out, not the scrape. */
 export function serveClusterMetrics(): void {
   cluster.on('message', (worker, message: unknown) => {
     if (!isRequest(message)) return;
@@ -129,11 +118,7 @@ function askWorker(worker: Worker): Promise<MetricsJson[]> {
   });
 }
 
-/**
- * Sends to a worker that may be dying. Without a callback, a failed send (EPIPE on the worker's
- * channel) is emitted as an 'error' event on the Worker, which would end the primary and with it
- * the whole group; with one, the failure is only this message's.
- */
+/** Sends to a worker that may be dying: with a callback, a failed send (EPIPE) cannot become an 'error' event that ends the primary. */
 function sendIgnoringLoss(worker: Worker, message: object): void {
   try {
     worker.send(message, undefined, () => undefined);

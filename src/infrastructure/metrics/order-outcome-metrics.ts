@@ -2,11 +2,7 @@ import { RecordedEvent } from '../../application/ports/event-store.port';
 import { SqlExecutor } from '../sql/sql-database';
 import { serviceMetrics } from './service-metrics';
 
-/**
- * Counts outcomes, refunds and holds from the live projector's batches: each batch is applied once across processes, so
- * the sum counts each event once (a blue/green rebuild counts nothing). The orders read model, written in that batch,
- * gives kind and debit time.
- */
+/** Counts outcomes, refunds and holds from the live projector's batches, each applied once across processes (a rebuild counts nothing). */
 export function countOrderOutcomes(
   db: SqlExecutor,
   onError: (error: unknown) => void,

@@ -5,7 +5,6 @@ import {
 } from '../../application/ports/reconciliation-runs.port';
 import { serviceMetrics } from './service-metrics';
 
-/** Reconciliation's counters, in this thread's registry (summed over threads and processes when scraped). */
 export const prometheusReconciliationMetrics: ReconciliationMetrics = {
   mismatchRecorded(provider: string, kind: MismatchKind): void {
     serviceMetrics.reconciliationMismatches.inc({ provider, kind });

@@ -3,7 +3,6 @@ import { SqlReconciliationRuns } from '../reconciliation/sql-reconciliation-runs
 import { SqlExecutor } from '../sql/sql-database';
 import { serviceMetrics } from './service-metrics';
 
-/** Gauges read from the database when /metrics is scraped (the same in every process: the largest is shown). */
 export function registerServiceGauges(daemon: ProjectionDaemon, db: SqlExecutor): void {
   serviceMetrics.gauge({
     name: 'partner_service_projection_lag_seconds',

@@ -5,10 +5,7 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /** From the debit to the outcome: sandbox settlement takes 30 s, a live provider minutes, a held order hours. */
 const OUTCOME_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600];
 
-/**
- * One thread's counters and histograms (prom-client). Each thread counts what it did and /metrics adds them up
- * (metrics-text.ts); gauges read from the database are the same everywhere and are taken as the largest.
- */
+/** One thread's counters and histograms; /metrics adds the threads up (metrics-text.ts), database gauges are taken as the largest. */
 class ServiceMetrics {
   readonly registry = new Registry();
   private processMetrics = false;
@@ -84,10 +81,7 @@ class ServiceMetrics {
     registers: [this.registry],
   });
 
-  /**
-   * Statements sent to PostgreSQL, BEGIN and COMMIT included: each is one round trip. The bench divides
-   * them by the orders of a scenario; an operator sees a change of release or load in them.
-   */
+  /** Statements sent to PostgreSQL, BEGIN and COMMIT included: one round trip each (the bench divides them by orders). */
   readonly sqlStatements = new Counter({
     name: 'partner_service_sql_statements_total',
     help: 'Statements sent to PostgreSQL (one round trip each, BEGIN and COMMIT included)',
@@ -124,5 +118,4 @@ class ServiceMetrics {
   }
 }
 
-/** The metrics of this thread (each worker thread loads its own copy of this module). */
 export const serviceMetrics = new ServiceMetrics();

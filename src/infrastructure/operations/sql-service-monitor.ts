@@ -3,7 +3,6 @@ import { serviceMetricsText } from '../metrics/metrics-text';
 import { ProjectionDaemon } from '../projections/projection-daemon';
 import { SqlDatabase } from '../sql/sql-database';
 
-/** The service monitor over the service's SQL database and its projection daemon. */
 export class SqlServiceMonitor implements ServiceMonitor {
   constructor(
     private readonly db: SqlDatabase,

@@ -13,22 +13,16 @@ import { SqlDatabase } from '../sql/sql-database';
 
 const PURGE_EVERY_MS = 10 * 60_000;
 
-/** The background thread of this process, seen from the thread that serves HTTP. */
 export interface BackgroundElsewhere {
   /** Something was appended here: the background thread should look for new events now rather than at its next poll. */
   nudge(): void;
-  /** Finishes the work in progress there and ends the thread. */
   stop(): Promise<void>;
 }
 
-/**
- * Where projections, jobs and purges run: `here` (this thread), `elsewhere` (the background thread; this one projects
- * only for the read-your-writes barrier), or `by_hand` (tests call `drain()`).
- */
+/** Where background work runs: `here`, `elsewhere` (the background thread; this one projects only for the barrier), or `by_hand` (tests). */
 export type BackgroundMode =
   { kind: 'here' } | { kind: 'elsewhere'; thread: BackgroundElsewhere } | { kind: 'by_hand' };
 
-/** The service's background work, started with the application and stopped (drained) on SIGTERM. */
 export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('BackgroundProcessing');
   private purgeTimer: NodeJS.Timeout | null = null;
@@ -90,12 +84,10 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     return purged;
   }
 
-  /** Another thread of this process appended: look for new events and due jobs now. */
   nudge(): void {
     this.projections.nudge();
   }
 
-  /** Runs projections and due jobs until neither has anything left (tests and scripts). */
   async drain(maxRounds = 100): Promise<void> {
     for (let round = 0; round < maxRounds; round++) {
       const projected = await this.projections.catchUpAll();

@@ -4,15 +4,10 @@ import { BackgroundElsewhere } from './background-processing';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
-/** Messages between the HTTP thread and the background thread. */
 export type ToBackground = 'appended' | 'stop' | { metricsRequest: number };
 export type FromBackground = 'ready' | 'stopped' | { metricsAnswer: number; metrics: MetricsJson };
 
-/**
- * The background thread (`background-main.ts`): projections, settlement, refunds, webhooks and purges on their own
- * event loop; appends nudge it at most once per turn. If it dies the process exits: accepting payments it cannot settle
- * is worse than a restart.
- */
+/** The background thread: projections, settlement, webhooks and purges; if it dies the process exits, rather than take payments it cannot settle. */
 export class BackgroundThread implements BackgroundElsewhere {
   private nudgePending = false;
   private stopping: Promise<void> | null = null;
@@ -55,7 +50,6 @@ export class BackgroundThread implements BackgroundElsewhere {
     });
   }
 
-  /** The thread's own counters and histograms (settlement, refunds, webhooks, provider calls happen there). */
   metrics(): Promise<MetricsJson> {
     if (this.stopping) return Promise.resolve([]);
     const id = this.nextMetricsRequest++;

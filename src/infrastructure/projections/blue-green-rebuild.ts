@@ -26,11 +26,7 @@ class RebuildStopped extends Error {
 /** lock_not_available, deadlock_detected, serialization_failure: the switch is retried. */
 const RETRYABLE = new Set(['55P03', '40P01', '40001']);
 
-/**
- * Rebuilds a read model blue/green (docs/architecture.md): its script builds `rm_next__<name>` (first on the search
- * path), its own projector catches up to the live checkpoint, then one transaction locks that checkpoint, applies the
- * rest, swaps in the new tables and bumps the version.
- */
+/** Rebuilds a read model blue/green into `rm_next__<name>`, then swaps it in under the live checkpoint's lock (docs/architecture.md). */
 export class BlueGreenRebuild {
   private readonly nextSchema: string;
   private readonly oldSchema: string;
@@ -43,10 +39,8 @@ export class BlueGreenRebuild {
   constructor(
     private readonly db: SqlDatabase,
     private readonly store: Pick<EventStore, 'readAll'>,
-    /** For the rebuild's total of events. */
     private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly projection: SqlProjection,
-    /** The checkpoint of the group that keeps the serving tables. */
     private readonly liveGroup: string,
     private readonly rebuildId: string,
     private readonly options: RebuildOptions,
@@ -57,7 +51,6 @@ export class BlueGreenRebuild {
     this.checkpointName = `rebuild:${projection.name}`;
   }
 
-  /** Returns the version that serves reads afterwards. */
   async run(): Promise<number> {
     const liveSchema = await this.liveSchema();
     this.searchPath = await this.readSearchPath();
@@ -128,11 +121,7 @@ export class BlueGreenRebuild {
     return last;
   }
 
-  /**
-   * Reads ahead outside the transaction (a short transaction holds the lock), then locks the live checkpoint.
-   * If every event up to it is in hand, the new version takes over in this transaction; otherwise
-   * the events in hand are applied and the caller comes back for more.
-   */
+  /** Reads ahead outside the transaction, then locks the live checkpoint; the new version takes over once every event up to it is in hand. */
   private async trySwitch(
     position: GlobalPosition | null,
     tables: string[],
@@ -195,7 +184,6 @@ export class BlueGreenRebuild {
     await tx.query(`SELECT set_config('search_path', $1, true)`, [this.searchPath]);
   }
 
-  /** Runs the projection's schema script into the new schema and returns the tables it made. */
   private async createTables(): Promise<string[]> {
     await this.db.transaction(async (tx) => {
       await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(this.nextSchema)}, ${this.searchPath}`]);

@@ -19,7 +19,6 @@ interface CheckpointRow {
   prepare_position: string | null;
 }
 
-/** Where each checkpointed consumer of the log has got to. */
 export const checkpoints = {
   async ensure(db: SqlExecutor, name: string): Promise<void> {
     await db.query('INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING', [name]);
@@ -43,10 +42,7 @@ export const checkpoints = {
     );
   },
 
-  /**
-   * Moves the checkpoint from `from` to `to` if it is still at `from` (waiting for, then
-   * re-checking, a concurrent mover); the row stays locked until the transaction ends.
-   */
+  /** Moves the checkpoint from `from` to `to` if it is still at `from`; the row stays locked until the transaction ends. */
   async advance(db: SqlExecutor, name: string, from: GlobalPosition | null, to: GlobalPosition): Promise<boolean> {
     const rows = await db.query<{ name: string }>(
       `UPDATE projection_checkpoints SET commit_position = $4, prepare_position = $5, updated_at = now()

@@ -21,10 +21,7 @@ interface Waiter {
 /** Longest pause between two tries while waiters wait for events that are not readable yet. */
 const MAX_PAUSE_MS = 5;
 
-/**
- * Spacing of runs after appends: one starting within `gatherMs` of the previous waits out the rest, so under load one
- * run (and commit) serves many requests; a quiet service runs at once. The read-your-writes barrier never waits for it.
- */
+/** Runs after appends start at most one per `gatherMs`, so under load one run and commit serves many requests; the barrier never waits. */
 interface RunSpacing {
   gatherMs: number;
   now(): number;
@@ -37,10 +34,7 @@ export const realTimeSpacing = (gatherMs: number): RunSpacing => ({
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 });
 
-/**
- * Keeps the projectors caught up: at once after a local append, and on a poll for
- * appends made by other processes. Also the read-your-writes barrier of the API.
- */
+/** Keeps the projectors caught up after local appends and on a poll; also the API's read-your-writes barrier. */
 export class ProjectionDaemon implements ProjectionBarrier {
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -54,22 +48,16 @@ export class ProjectionDaemon implements ProjectionBarrier {
   private lastRunStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    /** Read models the API answers from: the barrier waits for these. */
     private readonly readModels: readonly Projector[],
-    /** Consumers that only schedule work (process managers): kept running, not waited for. */
     private readonly reactions: readonly Projector[],
     private readonly store: Pick<EventStore, 'readAll' | 'subscribe'>,
-    /** For the lag of each projector. */
     private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly pollIntervalMs: number,
     private readonly onError: (error: unknown) => void,
     private readonly spacing: RunSpacing = realTimeSpacing(0),
   ) {}
 
-  /**
-   * Loads the checkpoints. With `follow`, the projectors also run after every local append and
-   * on the poll; without it they run only when nudged or waited for (another thread follows the log).
-   */
+  /** Loads the checkpoints; with `follow` the projectors also run after every local append and on the poll. */
   async start(options: { follow: boolean } = { follow: true }): Promise<void> {
     for (const projector of this.all()) await projector.start();
     if (!options.follow) return;
@@ -79,7 +67,6 @@ export class ProjectionDaemon implements ProjectionBarrier {
     this.kick(true);
   }
 
-  /** Another thread of this process appended: read the new events now. */
   nudge(): void {
     this.kick(false);
   }
@@ -96,7 +83,6 @@ export class ProjectionDaemon implements ProjectionBarrier {
     this.reactionsListener = listener;
   }
 
-  /** Runs every projector until nothing is left to read (for tests and the CLI), from the stored checkpoints. */
   async catchUpAll(refresh = true): Promise<number> {
     if (refresh) for (const projector of this.all()) projector.refreshPosition();
     let total = 0;
@@ -107,10 +93,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return total + reacted;
   }
 
-  /**
-   * Resolves once every read model has applied `position`. Waiters queue for one loop that runs the projectors and,
-   * while an event is not readable yet, retries after a millisecond or a few.
-   */
+  /** Resolves once every read model has applied `position`; waiters share one loop that retries until the event is readable. */
   waitFor(position: GlobalPosition | null, timeoutMs = 10_000): Promise<boolean> {
     if (!position || this.reached(position)) return Promise.resolve(true);
     return new Promise<boolean>((resolve, reject) => {
@@ -171,7 +154,6 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return result;
   }
 
-  /** The largest lag in seconds of the read models the API answers from (the readiness check). */
   async readModelLagSeconds(now: Date): Promise<number> {
     const lags = (await this.lagSeconds(now)).filter((lag) =>
       this.readModels.some((projector) => projector.name === lag.name),
@@ -179,7 +161,6 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return Math.max(0, ...lags.map((lag) => lag.seconds));
   }
 
-  /** How long the oldest event each projector has not applied yet has been waiting (0 when caught up). */
   async lagSeconds(now: Date): Promise<{ name: string; seconds: number }[]> {
     const result: { name: string; seconds: number }[] = [];
     for (const projector of this.all()) {
@@ -192,11 +173,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return result;
   }
 
-  /**
-   * Starts a catch-up, or, while one runs, asks for one more after it. Kicks come with every
-   * append: each must not wait on the run in progress, which under steady load does not end
-   * (it keeps finding new events), or the waiting kicks would pile up without bound.
-   */
+  /** Starts a catch-up, or asks for one more after the run in progress: a kick must not wait on a run that under load never ends. */
   private kick(refresh: boolean): void {
     if (this.stopped) return;
     this.refreshNext ||= refresh;

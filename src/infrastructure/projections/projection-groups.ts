@@ -1,4 +1,3 @@
-/** The checkpointed groups of projections the service runs. */
 export const PROJECTION_GROUPS = {
   /** The read models the API answers from: rebuildable, blue/green, while the service runs. */
   readModels: 'read-models',

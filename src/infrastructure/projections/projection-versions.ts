@@ -2,11 +2,7 @@ import { RebuildPhase, RebuildProgress, RebuildState } from '../../application/p
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/**
- * The version of each read model (bumped by every rebuild that switched reads over) and the
- * rebuilds themselves, kept in the database so that any process behind the load balancer
- * can report a rebuild another one runs. At most one rebuild per projection runs at a time.
- */
+/** Read-model versions and rebuilds, in the database so any process can report another's rebuild; one rebuild per projection at a time. */
 export const PROJECTION_VERSIONS_SCHEMA: SchemaScript = {
   name: 'projection-versions',
   sql: `
@@ -77,10 +73,7 @@ export const projectionVersions = {
     return rows[0]?.version ?? FIRST_VERSION;
   },
 
-  /**
-   * Called in the transaction that switches reads over; records the schema version of the code that
-   * built the new tables, and returns the new version.
-   */
+  /** Called in the transaction that switches reads over: records the code's schema version, returns the new version. */
   async bump(tx: SqlExecutor, name: string, rebuildId: string, at: Date, schemaVersion: number): Promise<number> {
     const rows = await tx.query<{ version: number }>(
       `INSERT INTO projection_versions (name, version, rebuilt_at, rebuild_id, schema_version) VALUES ($1, $2, $3, $4, $5)
@@ -93,7 +86,6 @@ export const projectionVersions = {
     return rows[0].version;
   },
 
-  /** The schema version each read model's serving tables were built at (see schema/read-model-tables.ts). */
   async schemaVersions(db: SqlExecutor): Promise<Map<string, number>> {
     const rows = await db.query<{ name: string; schema_version: number }>(
       'SELECT name, schema_version FROM projection_versions WHERE schema_version IS NOT NULL',
@@ -103,7 +95,6 @@ export const projectionVersions = {
 };
 
 export const rebuildRecords = {
-  /** Marks rebuilds that stopped reporting (their process died) as failed, so a new one may start. */
   async abandonStale(db: SqlExecutor, projection: string, staleBefore: Date): Promise<void> {
     await db.query(
       `UPDATE projection_rebuilds SET state = 'failed', error = 'abandoned: its process stopped reporting progress', finished_at = updated_at
@@ -112,7 +103,6 @@ export const rebuildRecords = {
     );
   },
 
-  /** False when a rebuild of this projection is already running. */
   async insert(
     db: SqlExecutor,
     record: { rebuildId: string; projection: string; versionBefore: number; at: Date },

@@ -8,18 +8,13 @@ import { traced } from '../tracing/tracing';
 
 const CONTENDED_MS = 1000;
 
-/**
- * Feeds the log to a group of SQL projections sharing one checkpoint. Events are read outside the short write
- * transaction, which applies the batch only if no other process moved the checkpoint, so any number of processes can
- * run it.
- */
+/** Feeds the log to projections sharing one checkpoint; a batch applies only if no other process moved the checkpoint meanwhile. */
 export class Projector {
   private running: Promise<number> | null = null;
   private rerun = false;
   private known: GlobalPosition | null = null;
   /** Until then another process is known to be moving this checkpoint: read it before reading events. */
   private contendedUntil = 0;
-  /** Read the stored checkpoint before the next batch (it may have been reset to replay the log). */
   private refresh = false;
   private committed: ((events: readonly RecordedEvent[]) => void) | null = null;
 
@@ -31,7 +26,6 @@ export class Projector {
     private readonly batchSize = 500,
   ) {}
 
-  /** Called with every batch this process applied, once its transaction has committed (metrics). */
   afterCommit(listener: (events: readonly RecordedEvent[]) => void): this {
     this.committed = listener;
     return this;
@@ -42,12 +36,10 @@ export class Projector {
     this.known = await checkpoints.read(this.db, this.name);
   }
 
-  /** The checkpoint as this process last saw it. */
   get position(): GlobalPosition | null {
     return this.known;
   }
 
-  /** The checkpoint as stored now (this process's view may be behind another thread's or process's). */
   storedPosition(): Promise<GlobalPosition | null> {
     return checkpoints.read(this.db, this.name);
   }
@@ -56,12 +48,10 @@ export class Projector {
     return this.known !== null && comparePositions(this.known, position) >= 0;
   }
 
-  /** The next run starts from the stored checkpoint rather than from the one this process last saw. */
   refreshPosition(): void {
     this.refresh = true;
   }
 
-  /** Applies every readable event; concurrent callers in this process share one run. */
   catchUp(): Promise<number> {
     if (this.running) {
       this.rerun = true;
@@ -88,10 +78,7 @@ export class Projector {
     return total;
   }
 
-  /**
-   * Events applied, 0 when caught up, -1 when another process got there first. Reads on from the checkpoint last seen
-   * (checked under lock); it is read first again while others are at work and on every poll (a reset is seen there).
-   */
+  /** Events applied, 0 when caught up, -1 when another process got there first. */
   private async applyOneBatch(): Promise<number> {
     if (this.refresh || Date.now() < this.contendedUntil) {
       this.refresh = false;

@@ -1,13 +1,8 @@
 import { EventStore, GlobalPosition, ReadAllOptions, RecordedEvent } from '../../application/ports/event-store.port';
 
-/** What a projector reads the log with. */
 export type LogReader = Pick<EventStore, 'readAll'>;
 
-/**
- * The read-model and reactions projectors usually read the same page of new events from the same checkpoint: the page
- * read for one is given once to the next read of it. It is a prefix of what a fresh read would find; a later append
- * kicks a run that reads afresh.
- */
+/** The read-model and reactions projectors usually read the same page from the same checkpoint: it is read once for both. */
 export class SharedLogReads implements LogReader {
   private kept: { page: string; events: RecordedEvent[] } | null = null;
 
@@ -26,6 +21,5 @@ export class SharedLogReads implements LogReader {
   }
 }
 
-/** Only plain pages are shared (a filtered read is another page). */
 const pageOf = (after: GlobalPosition | null, options: ReadAllOptions): string | null =>
   options.eventTypes ? null : `${after ? `${after.commit}/${after.prepare}` : 'start'}:${options.maxCount}`;

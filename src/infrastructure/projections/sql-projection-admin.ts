@@ -15,13 +15,9 @@ import { projectionVersions, rebuildRecords } from './projection-versions';
 import { SqlProjection } from './sql-projection';
 
 interface ProjectionGroup {
-  /** The name of the group's checkpoint row. */
   name: string;
   projections: readonly SqlProjection[];
-  /**
-   * Read models are rebuildable. A group that schedules side effects (jobs, webhooks, provider
-   * calls) must never be: a rebuild would make them happen again.
-   */
+  /** A group that schedules side effects (jobs, webhooks, provider calls) must never be rebuilt: they would happen again. */
   rebuildable: boolean;
 }
 
@@ -29,7 +25,6 @@ const DEFAULT_OPTIONS: Omit<RebuildOptions, 'stopping'> = { batchSize: 500, lock
 /** A rebuild reports after every batch; one silent for this long belonged to a process that died. */
 const STALE_AFTER_MS = 2 * 60_000;
 
-/** Status and blue/green rebuilds of the SQL read models, run inside the service. */
 export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly running = new Map<string, Promise<void>>();
   private stopping = false;
@@ -37,7 +32,6 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
   constructor(
     private readonly db: SqlDatabase,
     private readonly store: Pick<EventStore, 'readAll'>,
-    /** For the lag of each group and the rebuilds' totals. */
     private readonly diagnostics: Pick<EventLogDiagnostics, 'countEvents'>,
     private readonly groups: readonly ProjectionGroup[],
     private readonly onError: (error: unknown) => void,
@@ -119,11 +113,7 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
     return { ok: true, rebuild: started };
   }
 
-  /**
-   * Starts a blue/green rebuild of every read model whose tables are of a lower schema version than the code's; every
-   * process calls it at start, the database lets one rebuild per projection run. A higher recorded version (a newer
-   * release alongside) is left alone.
-   */
+  /** Rebuilds blue/green every read model whose tables are older than the code's schema version; a newer recorded version is left alone. */
   async startDueRebuilds(): Promise<StartRebuildResult[]> {
     const built = await projectionVersions.schemaVersions(this.db);
     const due = this.groups
@@ -145,12 +135,10 @@ export class SqlProjectionAdmin implements ProjectionAdmin, OnApplicationBootstr
     return rebuildRecords.find(this.db, rebuildId);
   }
 
-  /** Resolves when a rebuild this process runs has ended (at once for any other). */
   async whenFinished(rebuildId: string): Promise<void> {
     await this.running.get(rebuildId);
   }
 
-  /** Lets a running rebuild stop at its next batch, before the database closes. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await Promise.allSettled([...this.running.values()]);

@@ -3,29 +3,18 @@ import { LogEvent } from '../../domain/log-events';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/**
- * A read model kept in SQL. `apply` runs inside the transaction that also moves the
- * projection's checkpoint, and must give the same rows when an event is applied twice.
- * It is given only the events of the types it `handles`, so it is typed by them (`Handled`).
- */
+/** A read model kept in SQL, applied in the checkpoint's transaction; `apply` must be idempotent and sees only the types it `handles`. */
 export interface SqlProjection<Handled extends LogEvent = LogEvent> {
   readonly name: string;
-  /**
-   * The version of the tables `schema` creates. Raise it with every change of `schema` or of what
-   * `apply` writes: a deployment with a higher version rebuilds the read model blue/green by itself.
-   */
+  /** The version of the tables `schema` creates: raise it with any change of `schema` or of what `apply` writes (a blue/green rebuild follows). */
   readonly schemaVersion: number;
   readonly schema: SchemaScript;
   readonly handles: ReadonlySet<Handled['type']>;
   apply(event: RecordedEvent<Handled>, tx: SqlExecutor): Promise<void>;
-  /**
-   * Optional: applies a batch of events (all of handled types, in log order) in fewer
-   * statements. It must leave exactly the rows that applying them one by one would.
-   */
+  /** Optional: applies a batch in fewer statements, leaving exactly the rows that one-by-one `apply` would. */
   applyBatch?(events: readonly RecordedEvent<Handled>[], tx: SqlExecutor): Promise<void>;
 }
 
-/** Applies the events a projection handles, in log order, batched where the projection can. */
 export async function applyEvents(
   projection: SqlProjection,
   events: readonly RecordedEvent[],

@@ -7,7 +7,6 @@ import { LiveProviderName, ServiceConfig } from '../../config/service-config';
 import { ReloadlyLiveProvider } from './reloadly/reloadly-live-provider';
 import { SetuLiveProvider } from './setu/setu-live-provider';
 
-/** One configured live provider: its adapter, what the back office reads of it, and its status for operations. */
 interface LiveProviderAdapter {
   name: LiveProviderName;
   gateway: ProviderGateway;
@@ -16,11 +15,9 @@ interface LiveProviderAdapter {
   status(fresh: boolean): Promise<LiveProviderStatus>;
 }
 
-/** The live providers configured (LIVE_PROVIDERS, or LIVE_PROVIDER), in the configured order. */
 export class LiveProviders implements ProviderStatusReader {
   constructor(readonly adapters: readonly LiveProviderAdapter[]) {}
 
-  /** `now`: the service's clock. */
   static fromConfig(config: ServiceConfig, catalog: Catalog, now: () => number = Date.now): LiveProviders {
     const adapters = config.liveProviders.map((name): LiveProviderAdapter => {
       if (name === 'reloadly') {

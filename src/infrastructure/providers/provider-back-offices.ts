@@ -4,7 +4,6 @@ import {
   ProviderReportSource,
 } from '../../application/ports/provider-back-office.port';
 
-/** The catalogs and transaction reports of the configured live providers, by name. */
 export class StaticProviderBackOffices implements ProviderBackOffices {
   constructor(
     private readonly catalogs: ReadonlyMap<string, ProviderCatalogSource>,

@@ -10,19 +10,13 @@ import {
   ProviderUnavailableError,
 } from '../../application/ports/provider-gateway.port';
 
-/** A provider call aborted at PROVIDER_TIMEOUT_MS (counted apart from other failures). */
 class ProviderDeadlineError extends ProviderUnavailableError {}
 
-/**
- * Bounds every provider call by `PROVIDER_TIMEOUT_MS` (decision 0037): a late call is aborted and fails with
- * ProviderUnavailableError, freeing its worker slot before the lease runs out. An unanswered submission is retried
- * under the same order id.
- */
+/** Bounds every provider call by `PROVIDER_TIMEOUT_MS` (decision 0037): a late call is aborted and fails with ProviderUnavailableError. */
 export class ProviderWithDeadline implements ProviderGateway {
   constructor(
     private readonly provider: ProviderGateway,
     private readonly timeoutMs: number,
-    /** The metrics' `provider` label: `sandbox`, or the live provider's name. */
     private readonly name = 'sandbox',
   ) {}
 

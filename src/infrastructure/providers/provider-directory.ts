@@ -2,7 +2,6 @@ import { ProviderDirectory, ProviderGateway } from '../../application/ports/prov
 import { tracedProvider } from '../tracing/traced-provider';
 import { tracingOn } from '../tracing/tracing';
 
-/** The sandbox adapter, and the live adapters configured at start by name (each call in a span when tracing is on). */
 export class StaticProviderDirectory implements ProviderDirectory {
   private readonly sandboxProvider: ProviderGateway;
   private readonly liveProviders: ReadonlyMap<string, ProviderGateway>;

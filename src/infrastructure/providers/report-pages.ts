@@ -7,7 +7,6 @@ import { ProviderUnavailableError } from '../../application/ports/provider-gatew
  */
 export const REPORT_PAGE_TIMEOUT_MS = 30_000;
 
-/** The deadline of one page: its own timeout, under the caller's signal if there is one. */
 function pageSignal(pageTimeoutMs: number, signal?: AbortSignal): AbortSignal {
   const timeout = AbortSignal.timeout(pageTimeoutMs);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;

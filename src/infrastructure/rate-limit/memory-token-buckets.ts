@@ -4,7 +4,6 @@ import { freeOf, intervalMs, tatAfter } from './token-bucket';
 /** Forgetting full buckets once there are this many keeps a flood of addresses from growing the map without end. */
 const SWEEP_ABOVE = 10_000;
 
-/** Token buckets in this process's memory: for counters that one process may keep for itself. */
 export class MemoryTokenBuckets implements TokenBuckets {
   private readonly tats = new Map<string, number>();
 

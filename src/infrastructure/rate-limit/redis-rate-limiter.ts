@@ -39,7 +39,6 @@ export class RedisRateLimiter implements RateLimiter, OnApplicationShutdown {
     await this.close();
   }
 
-  /** Redis expires each bucket's key by itself once the bucket is full. */
   async purgeBefore(): Promise<void> {
     return;
   }

@@ -30,7 +30,6 @@ end
 return 0
 `;
 
-/** Token buckets in Redis, one key per bucket holding its `tat`, expiring once the bucket is full again. */
 export class RedisTokenBuckets implements TokenBuckets {
   constructor(
     private readonly redis: Redis,

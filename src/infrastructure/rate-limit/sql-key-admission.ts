@@ -15,9 +15,7 @@ interface Lookup {
 }
 
 interface AdmissionRow extends ApiKeyAccessRow {
-  /** Whether this statement counted the key's requests (it passed every check that needs no address). */
   admitted: boolean | null;
-  /** Each bucket the key's requests were counted in: [bucket, limit per minute, tat, taken]. */
   buckets: [string, number, number, number][] | null;
 }
 

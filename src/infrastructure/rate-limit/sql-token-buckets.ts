@@ -44,7 +44,6 @@ export interface TakenRow {
   taken: number;
 }
 
-/** Each bucket's decisions for its requests of the batch, in order, from what its row returned. */
 export function decisionsOfBatch(
   taken: readonly TakenRow[],
   wanted: readonly { bucket: string; requests: number; limit: number; nowMs: number }[],

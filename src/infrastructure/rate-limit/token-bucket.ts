@@ -9,7 +9,6 @@ export const WINDOW_MS = 60_000;
 
 export const intervalMs = (limit: number): number => WINDOW_MS / limit;
 
-/** How many requests the bucket takes now, with its `tat` `aheadMs` past now (0 for a full bucket). */
 export function freeOf(aheadMs: number, limit: number): number {
   // The epsilon absorbs the rounding of 60 000 / limit summed over many requests.
   return Math.max(Math.floor(((WINDOW_MS - aheadMs) * limit) / WINDOW_MS + 1e-9), 0);
@@ -37,7 +36,6 @@ export function decisionsOf(aheadMs: number, requests: number, limit: number): R
   });
 }
 
-/** The new `tat` after `taken` requests, from the old one. */
 export const tatAfter = (tat: number, nowMs: number, taken: number, limit: number): number =>
   Math.max(tat, nowMs) + taken * intervalMs(limit);
 

@@ -10,11 +10,9 @@ import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { iso } from './read-model-values';
 
-/** The columns of a key's own record (`k`). */
 const KEY_COLUMNS = `k.key_id, k.partner_id, k.environment, k.active, k.issued_at, k.revoked_at, k.kind, k.label, k.scope,
   k.per_order_max, k.daily_max, k.currency, k.expires_at, k.rate_limit, k.created_by_type, k.created_by_id, k.revoke_reason`;
 
-/** The same, with its last use (`u`, api_key_last_use), for the key lists. */
 export const KEY_RECORD_COLUMNS = `${KEY_COLUMNS}, u.last_used_at`;
 
 /**
@@ -111,7 +109,6 @@ export function provenanceOf(row: KeyRecordRow): MainKeyView {
   };
 }
 
-/** A row of rm_api_keys with its last use; terms and kind as stored, whatever they hold. */
 export interface KeyRecordRow {
   key_id: string;
   partner_id: string;

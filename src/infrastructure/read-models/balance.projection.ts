@@ -5,7 +5,6 @@ import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** Wallet balances: the wallet's own balance after each event, kept with the revision it belongs to. */
 export const balanceProjection: SqlProjection<WalletEvent> = {
   name: 'balances',
   schemaVersion: 1,

@@ -27,7 +27,6 @@ interface StoredOrderRow {
   updated_at: string;
 }
 
-/** The stored views of these orders, by order id (orders without a row are absent). */
 export async function readOrderViews(orderIds: readonly string[], tx: SqlExecutor): Promise<Map<string, OrderView>> {
   const rows = await tx.query<StoredOrderRow>(
     `SELECT order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,

@@ -5,7 +5,6 @@ import { PartnerSettings, defaultSettings } from '../../domain/partner/partner-s
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** Webhook URL, sealed secrets, IP allowlist and rate limit per partner and environment. */
 export const partnerSettingsProjection: SqlProjection<PartnerEvent> = {
   name: 'partner-settings',
   schemaVersion: 1,

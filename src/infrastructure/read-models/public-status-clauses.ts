@@ -1,9 +1,6 @@
 import { PUBLIC_STATUS, PublicStatus, TransactionStatus } from '../../domain/transaction/transaction.decider';
 
-/**
- * `rm_orders` filters for each status a partner sees, built from the domain's table (PUBLIC_STATUS), so the list and
- * the order's own view can never disagree: for each internal state, the status it shows before and after its refund.
- */
+/** `rm_orders` filters for each status a partner sees, built from the domain's PUBLIC_STATUS so that lists and views agree. */
 export function publicStatusClauses(): Readonly<Record<PublicStatus, string>> {
   const clauses: Record<PublicStatus, string[]> = { PENDING: [], SUCCESS: [], FAILED: [] };
   for (const [status, shown] of Object.entries(PUBLIC_STATUS) as [

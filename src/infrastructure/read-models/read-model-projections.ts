@@ -8,10 +8,7 @@ import { partnerEventsProjection } from './partner-events.projection';
 import { operatorActionsProjection } from './operator-actions.projection';
 import { orderDailyStatsProjection } from './order-daily-stats.projection';
 
-/**
- * The read models the API answers from; the API's read-your-writes barrier waits for these.
- * Applied in this order to each batch: the events feed reads rm_orders, so it comes after the orders.
- */
+/** The read models the API answers from, in the order applied: the events feed reads rm_orders, so it comes after the orders. */
 export const READ_MODEL_PROJECTIONS: readonly SqlProjection[] = [
   partnersProjection,
   partnerSettingsProjection,

@@ -16,7 +16,6 @@ interface EntryRow {
   body: string;
 }
 
-/** Reads rm_partner_events (see partner-events.projection.ts) in log order. */
 export class SqlPartnerEventFeed implements PartnerEventFeed {
   constructor(private readonly db: SqlExecutor) {}
 

@@ -31,7 +31,6 @@ import { decimal, iso } from './read-model-values';
 
 const PUBLIC_STATUS_CLAUSES: Readonly<Record<PublicStatus, string>> = publicStatusClauses();
 
-/** Queries over the projected tables. */
 export class SqlReadModels implements ReadModels {
   /** Every partner request starts here: concurrent lookups share one query. */
   private readonly keyAccess = new StatementBatcher<string, ApiKeyAccess | null>((hashes) =>

@@ -113,7 +113,6 @@ export class SqlReconciliationRuns implements ReconciliationRuns {
     }));
   }
 
-  /** When each provider's daily run (the schedule's, not a day judged again or an operator's) last succeeded. */
   async lastScheduledSuccess(): Promise<{ provider: string; at: Date }[]> {
     const rows = await this.db.query<{ provider: string; at: Date }>(
       `SELECT provider, max(finished_at) AS at FROM reconciliation_runs

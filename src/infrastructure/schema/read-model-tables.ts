@@ -3,20 +3,11 @@ import { SqlProjection } from '../projections/sql-projection';
 import { splitStatements } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** The schema version the read models of releases that recorded none were built at. */
 const UNRECORDED_SCHEMA_VERSION = 1;
-/**
- * Recorded for a read model that is new in this release, on a database whose read models already
- * followed the log: its empty tables are below every real version, so the service fills them from
- * the whole log by a blue/green rebuild once it runs.
- */
+/** Recorded for a read model new to a database already following the log: below every real version, so a rebuild fills it. */
 const UNFILLED_SCHEMA_VERSION = 0;
 
-/**
- * Gives each read model without a recorded version its tables in the migration transaction: version 1 where a release
- * before versions left them, UNFILLED_SCHEMA_VERSION for a model new to a database already following the log. Lower
- * versions are rebuilt blue/green later (startDueRebuilds).
- */
+/** Gives each read model without a recorded version its tables in the migration transaction; lower versions are rebuilt later. */
 export async function ensureReadModelTables(tx: SqlExecutor, projections: readonly SqlProjection[]): Promise<void> {
   const recorded = await tx.query<{ name: string }>(
     'SELECT name FROM projection_versions WHERE schema_version IS NOT NULL',

@@ -20,29 +20,30 @@ import { BACK_OFFICE_ACTIONS_SCHEMA } from '../back-office/sql-back-office-actio
 import { OPERATOR_LAST_USE_SCHEMA } from '../back-office/sql-operator-token-usage';
 import { RECONCILIATION_RUNS_SCHEMA } from '../reconciliation/sql-reconciliation-runs';
 
-const joined = (scripts: readonly SchemaScript[]): string => scripts.map((script) => script.sql.trim()).join('\n');
+const step = (version: number, name: string, ...scripts: readonly SchemaScript[]): Migration => ({
+  version,
+  name,
+  sql: scripts.map((script) => script.sql.trim()).join('\n'),
+});
 
 /**
  * Every table but the read models' (read-model-tables.ts). Append a migration per change and never edit a shipped one:
  * the service refuses a database whose recorded step text changed (decision 0094).
  */
 export const SCHEMA_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    // The scripts that releases without a history ran at every start. They only create what is
-    // missing, so applying them to such a database adopts it as it is.
-    name: 'baseline',
-    sql: joined([
-      EVENT_STORE_SCHEMA,
-      CHECKPOINT_SCHEMA,
-      PROJECTION_VERSIONS_SCHEMA,
-      JOBS_SCHEMA,
-      IDEMPOTENCY_SCHEMA,
-      BILL_FETCHES_SCHEMA,
-      WEBHOOK_SCHEMA,
-      RATE_LIMIT_SCHEMA,
-    ]),
-  },
+  // What releases without a history ran at every start; it only creates what is missing, so it adopts such a database.
+  step(
+    1,
+    'baseline',
+    EVENT_STORE_SCHEMA,
+    CHECKPOINT_SCHEMA,
+    PROJECTION_VERSIONS_SCHEMA,
+    JOBS_SCHEMA,
+    IDEMPOTENCY_SCHEMA,
+    BILL_FETCHES_SCHEMA,
+    WEBHOOK_SCHEMA,
+    RATE_LIMIT_SCHEMA,
+  ),
   {
     version: 2,
     name: 'projection-schema-versions',
@@ -51,83 +52,17 @@ export const SCHEMA_MIGRATIONS: readonly Migration[] = [
 ALTER TABLE projection_versions ADD COLUMN schema_version integer;
 `,
   },
-  {
-    version: 3,
-    // Revocations that fail closed (a fence per partner and environment until the read models have
-    // applied the change), and the indexes the retention purge walks.
-    name: 'access-fences-and-retention',
-    sql: joined([ACCESS_FENCES_SCHEMA, RETENTION_SCHEMA]),
-  },
-  {
-    version: 4,
-    // The refusals of restricted keys (caps, scope), counted for the key listings.
-    name: 'key-refusals',
-    sql: joined([KEY_REFUSALS_SCHEMA]),
-  },
-  {
-    version: 5,
-    // Wallets folded up to an event of their stream, so that a cold wallet reads only the events after it.
-    name: 'wallet-snapshots',
-    sql: joined([WALLET_SNAPSHOTS_SCHEMA]),
-  },
-  {
-    version: 6,
-    // The provider's handle of a bill fetch (Setu's fetch refId), which the payment of that bill must name.
-    name: 'bill-fetch-provider-ref',
-    sql: joined([BILL_FETCH_PROVIDER_REF_SCHEMA]),
-  },
-  {
-    version: 7,
-    // Webhook attempts per day, environment and result, for the overview's failure rate.
-    name: 'webhook-daily-stats',
-    sql: joined([WEBHOOK_DAILY_STATS_SCHEMA]),
-  },
-  {
-    version: 8,
-    // When each API key was last used; a restricted key's terms in its own row of rm_api_keys.
-    name: 'key-records',
-    sql: joined([KEY_RECORDS_SCHEMA]),
-  },
-  {
-    version: 9,
-    // The open event streams of every process, so that the limits per key and per partner hold across processes.
-    name: 'event-stream-leases',
-    sql: joined([EVENT_STREAM_LEASES_SCHEMA]),
-  },
-  {
-    version: 10,
-    // Snapshots sealed under the server secret: a row changed in the database is not trusted.
-    name: 'wallet-snapshot-seals',
-    sql: joined([WALLET_SNAPSHOT_SEALS_SCHEMA]),
-  },
-  {
-    version: 11,
-    // The correlation index no longer holds the events of orders' own streams (they are read from the stream).
-    name: 'correlation-index-outside-orders',
-    sql: joined([CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA]),
-  },
-  {
-    version: 12,
-    // Operators' actions that are not events (webhook re-sends, rebuilds), and when each operator token was last used.
-    name: 'back-office-actions',
-    sql: joined([BACK_OFFICE_ACTIONS_SCHEMA, OPERATOR_LAST_USE_SCHEMA]),
-  },
-  {
-    version: 13,
-    // The summary of each reconciliation run (scheduled, a day judged again, an operator's), beside the log.
-    name: 'reconciliation-runs',
-    sql: joined([RECONCILIATION_RUNS_SCHEMA]),
-  },
-  {
-    version: 14,
-    // Token buckets (a sliding minute) in place of the fixed one-minute windows of rate_limit_windows.
-    name: 'rate-limit-buckets',
-    sql: joined([RATE_LIMIT_BUCKETS_SCHEMA]),
-  },
-  {
-    version: 15,
-    // One index entry fewer per topup: expired keys found by page ranges (decision 0151).
-    name: 'idempotency-expiry-ranges',
-    sql: joined([IDEMPOTENCY_EXPIRY_RANGES_SCHEMA]),
-  },
+  step(3, 'access-fences-and-retention', ACCESS_FENCES_SCHEMA, RETENTION_SCHEMA),
+  step(4, 'key-refusals', KEY_REFUSALS_SCHEMA),
+  step(5, 'wallet-snapshots', WALLET_SNAPSHOTS_SCHEMA),
+  step(6, 'bill-fetch-provider-ref', BILL_FETCH_PROVIDER_REF_SCHEMA),
+  step(7, 'webhook-daily-stats', WEBHOOK_DAILY_STATS_SCHEMA),
+  step(8, 'key-records', KEY_RECORDS_SCHEMA),
+  step(9, 'event-stream-leases', EVENT_STREAM_LEASES_SCHEMA),
+  step(10, 'wallet-snapshot-seals', WALLET_SNAPSHOT_SEALS_SCHEMA),
+  step(11, 'correlation-index-outside-orders', CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA),
+  step(12, 'back-office-actions', BACK_OFFICE_ACTIONS_SCHEMA, OPERATOR_LAST_USE_SCHEMA),
+  step(13, 'reconciliation-runs', RECONCILIATION_RUNS_SCHEMA),
+  step(14, 'rate-limit-buckets', RATE_LIMIT_BUCKETS_SCHEMA),
+  step(15, 'idempotency-expiry-ranges', IDEMPOTENCY_EXPIRY_RANGES_SCHEMA),
 ];

@@ -1,11 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { SecretBox } from '../../application/ports/webhook.port';
 
-/**
- * AES-256-GCM under a key derived (HKDF) from the server secret; output is "v1.<iv>.<tag>.<ciphertext>" in
- * base64url. Sealed under the newest secret of the ring; opened under whichever of them sealed it (the
- * authentication tag tells).
- */
+/** AES-256-GCM under an HKDF key of the server secret ("v1.<iv>.<tag>.<ciphertext>"), sealed under the newest secret, opened under any. */
 export class AesSecretBox implements SecretBox {
   private readonly keys: Buffer[];
 

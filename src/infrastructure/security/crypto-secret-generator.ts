@@ -4,15 +4,10 @@ import { Environment } from '../../domain/shared/environment';
 import { API_KEY_PREFIX } from '../../domain/partner/api-key-format';
 import { OPERATOR_TOKEN_PREFIX } from '../../domain/back-office/operator-token';
 
-/** The bytes of an id that are random; the first four are its creation second. */
 const RANDOM_ID_BYTES = 8;
 
 export class CryptoSecretGenerator implements SecretGenerator {
-  /**
-   * Ids are no secrets: their random part comes from a 4 KiB pool (one random call per id cost microseconds); keys and
-   * webhook secrets are drawn one by one. An id begins with its creation second, so indexes keyed by it grow at one end
-   * (decision 0113).
-   */
+  /** Ids' random part comes from a pool, keys one by one; an id begins with its creation second, so its indexes grow at one end (decision 0113). */
   constructor(private readonly now: () => number = Date.now) {}
 
   private readonly idPool = Buffer.alloc(4096 - (4096 % RANDOM_ID_BYTES));

@@ -1,10 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { SnapshotSeal } from '../../application/ports/wallet-snapshots.port';
 
-/**
- * HMAC-SHA256 under a key derived (HKDF) from the server secret, for this purpose only: "v1.<hex>".
- * Sealed under the newest secret of the ring; a seal made under any of them verifies.
- */
+/** HMAC-SHA256 under an HKDF key of the server secret ("v1.<hex>"), sealed under the newest secret; a seal by any of them verifies. */
 export class HmacSnapshotSeal implements SnapshotSeal {
   private readonly keys: Buffer[];
 

@@ -1,7 +1,4 @@
-/**
- * Text with anything shaped like a credential masked (`svc_test_`/`svc_live_` keys, `whsec_`, `op_`), for logs and span
- * statuses. Secrets with no shape of their own are masked by value, as `known`.
- */
+/** Text with anything shaped like a credential masked, for logs and spans; shapeless secrets are masked by value (`known`). */
 export function withoutSecrets(text: string, known: readonly string[] = []): string {
   const shaped = text
     .replace(/svc_(live|test)_[A-Za-z0-9_-]{32}/g, 'svc_$1_[redacted]')

@@ -1,6 +1,5 @@
 import { StoreUnavailableError } from '../../application/ports/store-unavailable';
 
-/** Socket errors of a server that is down or went away. */
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -13,7 +12,6 @@ const SOCKET_CODES = new Set([
 /** SQLSTATE class 08 (connection exception) and 57P01–57P03 (the server shutting down or starting). */
 const SERVER_GONE = /^(08...|57P0[123])$/;
 
-/** Whether an error says the server could not be reached or dropped the connection (not a refused statement). */
 export function isConnectionFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = 'code' in error ? error.code : undefined;
@@ -24,7 +22,6 @@ export function isConnectionFailure(error: unknown): boolean {
   );
 }
 
-/** Rethrows a connection failure as the application's StoreUnavailableError; any other error as it is. */
 export function translateConnectionFailure(error: unknown): never {
   throw isConnectionFailure(error) ? new StoreUnavailableError(error) : error;
 }

@@ -1,19 +1,12 @@
 import { SqlDatabase } from './sql-database';
 
-/**
- * A schema script that is safe to run again (IF NOT EXISTS everywhere). The service's tables are
- * created by the numbered migrations (schema/schema-migrations.ts), whose first step is made of
- * these scripts: they no longer change; a read model's script changes with its schema version.
- */
+/** A schema script safe to run again; the numbered migrations (schema/schema-migrations.ts) are made of these. */
 export interface SchemaScript {
   name: string;
   sql: string;
 }
 
-/**
- * Applies the schema scripts in one transaction under an advisory lock, so several
- * processes starting at once against one database do not race on CREATE TABLE.
- */
+/** Applies the scripts in one transaction under an advisory lock, so processes starting together do not race on CREATE TABLE. */
 export async function applySchema(db: SqlDatabase, scripts: readonly SchemaScript[]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['schema-migrations']);
@@ -23,7 +16,6 @@ export async function applySchema(db: SqlDatabase, scripts: readonly SchemaScrip
   });
 }
 
-/** The statements of a schema script, for executors that take one statement at a time. */
 export function splitStatements(sql: string): string[] {
   return sql
     .split(/;\s*(?:\n|$)/)

@@ -10,7 +10,6 @@ interface PostgresOptions {
   applicationName?: string;
 }
 
-/** A PostgreSQL server through a pg connection pool. */
 export class PostgresDatabase implements SqlDatabase {
   private readonly pool: Pool;
   private asynchronous: PostgresDatabase | null = null;
@@ -37,7 +36,6 @@ export class PostgresDatabase implements SqlDatabase {
     this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
-  /** A second pool whose sessions run with synchronous_commit off; closed with this one. */
   withAsynchronousCommit(): SqlDatabase {
     this.asynchronous ??= new PostgresDatabase(this.options, false);
     return this.asynchronous.asOwnedView();
@@ -67,10 +65,7 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
-  /**
-   * A client with an open transaction. A pooled connection whose server went away (a restart) fails at
-   * BEGIN, before any work was sent: it is discarded and BEGIN is tried once on a fresh connection.
-   */
+  /** A client with an open transaction; a connection whose server went away fails at BEGIN and BEGIN is tried once more on a fresh one. */
   private async begin(): Promise<PoolClient> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect().catch(translateConnectionFailure);
@@ -95,7 +90,6 @@ export class PostgresDatabase implements SqlDatabase {
     if (!this.pool.ended) await this.pool.end();
   }
 
-  /** This database for a borrower: everything but close, which stays with the owner. */
   private asOwnedView(): SqlDatabase {
     return {
       query: (text, params) => this.query(text, params),

@@ -5,11 +5,7 @@ import { QueryConfig } from 'pg';
 const MAX_NAMED = 100;
 const names = new Map<string, string>();
 
-/**
- * Named (parsed once per connection) when among the first MAX_NAMED distinct texts; parameterless scripts never. Every
- * statement is still planned per call (`plan_cache_mode=force_custom_plan`): a cached generic plan made on a small
- * table would keep scanning it whole (docs/performance.md).
- */
+/** Named when among the first MAX_NAMED distinct texts, yet planned per call (`plan_cache_mode=force_custom_plan`; docs/performance.md). */
 export function preparedQuery(text: string, params: readonly unknown[]): QueryConfig {
   if (params.length === 0) return { text, values: [] };
   let name = names.get(text);

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { SqlDatabase, SqlExecutor } from './sql-database';
 import { splitStatements } from './migrations';
 
-/** One numbered step of the schema. Applied once, recorded, and never edited afterwards. */
 export interface Migration {
   version: number;
   name: string;
@@ -35,10 +34,7 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 
 export const checksumOf = (migration: Migration): string => createHash('sha256').update(migration.sql).digest('hex');
 
-/**
- * Brings the schema up to `upTo` (default: the last migration) in one transaction under the schema advisory lock;
- * `then` runs in it after the migrations (the read models' tables). Returns the versions applied.
- */
+/** Brings the schema up to `upTo` in one transaction under the advisory lock; `then` runs in it afterwards; returns the versions applied. */
 export async function migrate(
   db: SqlDatabase,
   migrations: readonly Migration[],
@@ -81,11 +77,7 @@ function checkNumbering(migrations: readonly Migration[]): void {
   });
 }
 
-/**
- * A recorded step whose text changed since it was applied means the database and a fresh one
- * would differ: refused, naming the step. Steps recorded by a newer release are left alone (a
- * rolling deployment starts old and new processes side by side; migrations only add).
- */
+/** A recorded step whose text changed is refused; steps recorded by a newer release are left alone (rolling deployments). */
 function checkHistory(migrations: readonly Migration[], applied: readonly AppliedMigration[]): void {
   for (const row of applied) {
     const known = migrations.find((migration) => migration.version === row.version);

@@ -7,11 +7,7 @@ export interface SqlDatabase extends SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Runs several statements without parameters (schema migrations). */
   exec(script: string): Promise<void>;
-  /**
-   * The same database with asynchronous commits, only for rows a crash may lose: rebuilt from the log, counters, or
-   * made durable by a later synchronous commit (docs/architecture.md, "Durability of each write"). Closing the parent
-   * closes it.
-   */
+  /** The same database with asynchronous commits, for rows a crash may lose (docs/architecture.md, "Durability of each write"). */
   withAsynchronousCommit(): SqlDatabase;
   close(): Promise<void>;
 }

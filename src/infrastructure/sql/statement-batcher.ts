@@ -9,18 +9,11 @@ interface StatementBatcherOptions {
   concurrency: number;
   /** Most items in one statement. */
   maxBatch: number;
-  /**
-   * Waits for the end of the event loop's turn, so items submitted together go in one statement even when nothing is in
-   * flight. For background work only: a request's statement goes at once.
-   */
+  /** Waits for the end of the turn so items submitted together share a statement; for background work only. */
   gatherTurn?: boolean;
 }
 
-/**
- * Coalesces concurrent one-row statements into multi-row ones: below `concurrency` in flight an item runs at once,
- * alone; under load those arriving during a round trip share the next. `run` answers in order; if it throws, every item
- * of the batch gets the error.
- */
+/** Coalesces concurrent one-row statements into multi-row ones under load; if `run` throws, every item of the batch gets the error. */
 export class StatementBatcher<In, Out> {
   private readonly waiting: Submitted<In, Out>[] = [];
   private inFlight = 0;

@@ -5,10 +5,7 @@ import { SpanDescription } from './tracing';
 /** The key of a job's payload that keeps the trace context of the work that scheduled it. */
 export const TRACE_LINKS_KEY = 'traceLinks';
 
-/**
- * A projection run is background work of its own (a new trace), linked to the traces of the
- * events it applied (up to the SDK's link limit, 32 distinct here).
- */
+/** A projection run is a new trace, linked to the traces of the events it applied (32 links at most). */
 export function projectionRunSpan(name: string, events: readonly RecordedEvent[]): SpanDescription {
   return {
     root: true,
@@ -17,10 +14,7 @@ export function projectionRunSpan(name: string, events: readonly RecordedEvent[]
   };
 }
 
-/**
- * A job is a new trace, linked to the request (and the work) that scheduled it through the trace
- * context kept in its payload, so the link holds after a restart and on another process.
- */
+/** A job is a new trace, linked through the trace context in its payload to the work that scheduled it. */
 export function jobSpan(job: StoredJob, attempt: number): SpanDescription {
   const orderId = job.payload.orderId;
   return {
@@ -41,11 +35,7 @@ function traceLinksOf(payload: Readonly<Record<string, unknown>>): string[] {
   return Array.isArray(links) ? links.filter((link): link is string => typeof link === 'string') : [];
 }
 
-/**
- * The trace context a job scheduled for an event keeps: first the order's placing request (the
- * event's origin, or the event's own trace when a request appended it), then the work that
- * appended the event. Nothing when the event was written without tracing.
- */
+/** A job's trace links: the order's placing request first, then the work that appended the event; none without tracing. */
 export function traceLinksForEvent(event: RecordedEvent): string[] {
   const { traceparent, originTraceparent } = event.metadata;
   if (!traceparent) return [];

@@ -1,11 +1,7 @@
 import { DomainEvent, NewEvent } from '../../application/ports/event-store.port';
 import { SpanDescription } from './tracing';
 
-/**
- * An append's span: its streams and event types (never the events' data). Appends gathered into
- * one statement with other requests' appends (the hot wallet's batching) link to each event's own
- * trace, so a request's debit can be found from the statement that wrote it and back.
- */
+/** An append's span: streams and event types, never data; batched appends link to each event's own trace. */
 export function appendSpan(
   appends: readonly { streamId: string; events: readonly NewEvent<DomainEvent>[] }[],
 ): SpanDescription {

@@ -3,11 +3,7 @@ import { SpanDescription, traced } from './tracing';
 
 const TRACED_CALLS = new Set<string | symbol>(['submit', 'poll', 'fetchBill']);
 
-/**
- * A provider adapter whose calls (submit, poll, bill fetch) each run in a span named after the
- * provider, with the order's id and outcome status; whatever else the adapter offers passes
- * through untouched. Its HTTP requests (fetch) are child spans that carry `traceparent` upstream.
- */
+/** A provider adapter whose calls each run in a span with the order's id and outcome; fetches are child spans carrying `traceparent`. */
 export function tracedProvider(name: string, gateway: ProviderGateway): ProviderGateway {
   return new Proxy(gateway, {
     get(target, property, receiver) {

@@ -19,17 +19,12 @@ import { useTraceContextSource } from '../../application/ports/trace-context.por
 import { SpanDescription, installSpanRunner } from './tracing';
 import { withoutSecrets } from '../security/without-secrets';
 
-/** Requests that only probe the service are not traced. */
 const UNTRACED_PATHS = /^\/(health|ready|metrics)(\/|\?|$)/;
 const KINDS = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT, consumer: SpanKind.CONSUMER } as const;
 const MAX_LINKS = 32;
-/** Inside a job's span: the traceparent of the request the job continues (its first link). */
 const ORIGIN = createContextKey('partner-service.origin-traceparent');
 
-/**
- * The OpenTelemetry Node SDK, configured by the standard OTEL_* variables only (exporter, protocol, endpoint, sampler,
- * batch processor, resource, propagators). Loaded only when start-tracing.ts finds an exporter configured.
- */
+/** The OpenTelemetry Node SDK, configured by the standard OTEL_* variables only; loaded only when an exporter is configured. */
 export function startTracingSdk(): void {
   const sdk = new NodeSDK({
     // The service's name when OTEL_SERVICE_NAME does not give one (the SDK's default says nothing).
@@ -109,7 +104,6 @@ function linksOf(traceparents: readonly (string | undefined)[]): Link[] {
   return links;
 }
 
-/** An error's message for a span's status, with anything shaped like a credential masked. */
 function statusMessageOf(error: unknown): string {
   return withoutSecrets(error instanceof Error ? error.message : String(error)).slice(0, 500);
 }

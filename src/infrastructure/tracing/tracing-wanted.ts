@@ -1,7 +1,4 @@
-/**
- * On when the OpenTelemetry variables ask for an exporter (an OTLP endpoint, or OTEL_TRACES_EXPORTER naming one);
- * OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none keep it off, and the SDK unloaded.
- */
+/** On when the OTEL_* variables ask for an exporter; OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none keep it off. */
 export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   const exporters = (env.OTEL_TRACES_EXPORTER ?? '')

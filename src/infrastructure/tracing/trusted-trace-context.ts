@@ -3,11 +3,7 @@ import proxyaddr from 'proxy-addr';
 
 const TRACE_HEADERS = ['traceparent', 'tracestate', 'baggage'] as const;
 
-/**
- * A caller's W3C trace context is continued only from a trusted proxy; from anyone else `traceparent`, `tracestate` and
- * `baggage` are dropped before instrumentation reads them, so a partner cannot join the service's traces. Runs before
- * the instrumented `emit`.
- */
+/** `traceparent`, `tracestate` and `baggage` are kept only from a trusted proxy, so a partner cannot join the service's traces. */
 export function continueTraceContextOnlyFromTrustedProxies(server: Server, trustedProxies: readonly string[]): void {
   const trusted = proxyaddr.compile([...trustedProxies]);
   // The prototype's emit (the one tracing instruments), called with this server below.

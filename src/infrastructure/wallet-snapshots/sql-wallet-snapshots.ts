@@ -2,7 +2,6 @@ import { WalletSnapshot, WalletSnapshots } from '../../application/ports/wallet-
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** The seal of each snapshot (see SnapshotSeal); rows taken before it have none and are not trusted. */
 export const WALLET_SNAPSHOT_SEALS_SCHEMA: SchemaScript = {
   name: 'wallet-snapshot-seals',
   sql: `
@@ -32,11 +31,7 @@ interface SnapshotRow {
   seal: string | null;
 }
 
-/**
- * Wallet snapshots in the service's PostgreSQL database: beside the events in the SQL modes, beside the
- * read models with EventStoreDB. One row per wallet stream, the newest. Give it a database with
- * asynchronous commit: a snapshot lost in a crash is taken again.
- */
+/** Wallet snapshots in PostgreSQL, one row per wallet stream; asynchronous commit suffices, as a lost snapshot is taken again. */
 export class SqlWalletSnapshots implements WalletSnapshots {
   constructor(private readonly db: SqlExecutor) {}
 

@@ -10,14 +10,9 @@ import { OutboundAddressPolicy } from './outbound-address-policy';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-/** Marks the lookup's own refusal, so that it is reported as such and not as a DNS failure. */
 class AddressNotAllowed extends Error {}
 
-/**
- * Posts with node:http(s), following no redirect. The address policy checks a literal host before connecting and a name
- * inside the DNS lookup, so the checked address is the one connected to (decision 0066). Failures are reported by
- * category (delivery-error.ts).
- */
+/** Posts with node:http(s), no redirects; the address checked is the one connected to (decision 0066); failures by category. */
 export class HttpWebhookSender implements WebhookSender {
   constructor(
     private readonly timeoutMs: number,

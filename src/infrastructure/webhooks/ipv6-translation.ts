@@ -1,6 +1,5 @@
 import { isIPv6 } from 'node:net';
 
-/** The 16 bytes of an IPv6 address (compressed, or with a dotted IPv4 tail), or null if it is not one. */
 export function ipv6Bytes(address: string): number[] | null {
   if (!isIPv6(address)) return null;
   let text = address.toLowerCase().split('%')[0];
@@ -29,10 +28,7 @@ const NAT64_WELL_KNOWN = [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0];
 /** IPv4-mapped ::ffff:0:0/96: a socket given one connects to the IPv4 address. */
 const IPV4_MAPPED = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
 
-/**
- * The IPv4 address an IPv6 address stands for when connecting to it reaches that IPv4 host:
- * IPv4-mapped (::ffff:a.b.c.d) and NAT64's well-known prefix (64:ff9b::a.b.c.d). Null otherwise.
- */
+/** The IPv4 address an IPv4-mapped or NAT64 well-known-prefix IPv6 address reaches; null otherwise. */
 export function translatedIpv4(address: string): string | null {
   const bytes = ipv6Bytes(address);
   if (!bytes) return null;

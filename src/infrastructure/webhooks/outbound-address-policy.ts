@@ -2,10 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { WebhookUrlPolicy } from '../../application/ports/outbound-address-policy.port';
 import { translatedIpv4 } from './ipv6-translation';
 
-/**
- * Addresses no webhook may reach by default: private, loopback, link-local, unique-local, CGNAT, multicast,
- * unspecified, documentation and benchmarking ranges.
- */
+/** Addresses no webhook may reach by default: private, loopback, link-local, CGNAT, multicast and reserved ranges. */
 const NON_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -38,20 +35,13 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-/**
- * IPv6 transition ranges relayed to IPv4 we cannot see (NAT64 local-use, 6to4, Teredo): refused always (decision 0134).
- * NAT64's well-known prefix and IPv4-mapped addresses are judged by the IPv4 address they carry (ipv6-translation.ts).
- */
+/** IPv6 transition ranges relayed to IPv4 we cannot see are refused always (decision 0134). */
 const TUNNELS = new BlockList();
 TUNNELS.addSubnet('64:ff9b:1::', 48, 'ipv6');
 TUNNELS.addSubnet('2002::', 16, 'ipv6');
 TUNNELS.addSubnet('2001::', 32, 'ipv6');
 
-/**
- * Cloud instance-metadata and platform endpoints, as the clouds (AWS, GCP, Azure, Oracle, Alibaba, Tencent,
- * DigitalOcean, OpenStack) document them: they hand out credentials, so no webhook reaches them, even in a private
- * deployment (decision 0134).
- */
+/** Cloud metadata and platform endpoints hand out credentials: no webhook reaches them, even in a private deployment (decision 0134). */
 const METADATA = new BlockList();
 for (const address of [
   '169.254.169.254',
@@ -79,7 +69,6 @@ const familyOf = (address: string): 'ipv4' | 'ipv6' | null => {
   return family === 4 ? 'ipv4' : family === 6 ? 'ipv6' : null;
 };
 
-/** What an address is to the policy, judged by the IPv4 address it carries when it is a translated one; null if not an address. */
 function kindOf(address: string): AddressKind | null {
   const family = familyOf(address);
   if (family === null) return null;
@@ -107,25 +96,16 @@ const hostOf = (url: string): string | null => {
   }
 };
 
-/**
- * Where webhooks may go, alike for sandbox and live: public addresses only, unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES;
- * metadata endpoints never. Sandbox keys come before KYC, so a looser sandbox rule would open a blind POST channel
- * (decision 0066).
- */
+/** Where webhooks may go, alike for sandbox and live: public addresses only unless allowed, metadata never (decision 0066). */
 export class OutboundAddressPolicy implements WebhookUrlPolicy {
   constructor(readonly allowPrivate: boolean) {}
 
-  /** Whether a resolved address may be connected to. */
   permits(address: string): boolean {
     const kind = kindOf(address);
     return kind === 'public' || (kind === 'non_public' && this.allowPrivate);
   }
 
-  /**
-   * Why a webhook URL's host can never be a permitted target (a literal address that is not
-   * permitted, or a local or metadata name), or null. Names are resolved, and every address
-   * checked again, at each delivery; this only turns the certain refusals into an answer at once.
-   */
+  /** Why a webhook URL's host can never be permitted, or null; every delivery resolves and checks the addresses again. */
   hostProblem(url: string): string | null {
     const host = hostOf(url);
     if (host === null) return null; // a malformed URL is refused with its own reason
@@ -137,7 +117,6 @@ export class OutboundAddressPolicy implements WebhookUrlPolicy {
     return null;
   }
 
-  /** The literal address of a URL's host that is refused before any connection, or null. */
   refusedLiteral(url: string): string | null {
     const host = hostOf(url);
     if (host === null || isIP(host) === 0) return null;

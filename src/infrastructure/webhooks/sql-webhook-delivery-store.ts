@@ -62,7 +62,6 @@ interface AttemptRow {
   url: string | null;
 }
 
-/** How an attempt counts in webhook_daily_stats, from the delivery's state after it. */
 const attemptResult = (state: DeliveryState): 'delivered' | 'retrying' | 'failed' =>
   state === 'SUCCEEDED' ? 'delivered' : state === 'FAILED' ? 'failed' : 'retrying';
 
@@ -93,10 +92,7 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     return stored;
   }
 
-  /**
-   * One statement: the attempt (nothing if that attempt number is recorded already), the
-   * delivery's state, and the day's counter of attempts by result (webhook_daily_stats).
-   */
+  /** One statement: the attempt (once per number), the delivery's state, and the day's counter by result. */
   async recordAttempt(deliveryId: string, attempt: WebhookAttempt, state: DeliveryState): Promise<boolean> {
     const rows = await this.db.query<{ recorded: number }>(
       `WITH attempt AS (
@@ -130,7 +126,6 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     return (rows[0]?.recorded ?? 0) > 0;
   }
 
-  /** Concurrent lookups (deliveries running side by side) share one statement. */
   get(deliveryId: string): Promise<WebhookDelivery | null> {
     return this.lookups.submit(deliveryId);
   }

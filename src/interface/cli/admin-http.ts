@@ -25,7 +25,6 @@ export const sendAdminRequest = async (
 
 export type OpenedResponse = { kind: 'response'; response: Response } | { kind: 'unreachable'; cause: string };
 
-/** The response with its body still to be read, for output that is streamed as it arrives. */
 export const openAdminRequest = async (
   serviceUrl: string,
   token: string,

@@ -3,7 +3,6 @@ import { CommandSpec } from './command-spec';
 
 const seg = encodeURIComponent;
 
-/** Audit: wallet and order histories, statements, reports and operator actions. */
 export const AUDIT_COMMANDS = {
   'audit wallet': {
     usage: '<partner_id> --environment <sandbox|live> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] --format <jsonl|csv>',

@@ -2,7 +2,6 @@ import { ValueKind } from './option-kinds';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** One call to the admin API; path is relative to `${SERVICE_URL}/v1/admin`. */
 export interface AdminRequest {
   method: HttpMethod;
   path: string;
@@ -12,9 +11,7 @@ export interface AdminRequest {
 
 export type OptionSpec = { type: 'string'; kind: ValueKind; required: boolean } | { type: 'flag' };
 
-/** Positionals and options after validation, looked up by name. */
 export interface CommandArgs {
-  /** A positional or required option; the parser has already ensured it is present. */
   value(name: string): string;
   optional(name: string): string | undefined;
   flag(name: string): boolean;
@@ -24,7 +21,6 @@ export interface CommandArgs {
 export type OutputMode = 'json' | 'stream' | 'follow-rebuild';
 
 export interface CommandSpec {
-  /** Synopsis after the command name, e.g. `<partner_id> --status <approved|suspended>`. */
   usage: string;
   summary: string;
   positionals: readonly { name: string; kind: ValueKind }[];

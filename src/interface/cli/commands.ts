@@ -60,7 +60,6 @@ const HELP_ORDER: readonly (keyof typeof ALL)[] = [
   'audit operator',
 ];
 
-/** Keyed by "noun verb" as typed; a new command is an entry in its group's file and a name above. */
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   ...Object.fromEntries(HELP_ORDER.map((name) => [name, ALL[name]])),
   ...ALL,

@@ -2,7 +2,6 @@ import { CommandSpec } from './command-spec';
 
 const seg = encodeURIComponent;
 
-/** A partner's API keys: the main key of each environment and restricted keys. */
 export const KEY_COMMANDS = {
   'key regenerate': {
     usage: '<partner_id> --environment <sandbox|live> [--keep-restricted-keys]',

@@ -2,7 +2,6 @@ import { CommandSpec } from './command-spec';
 
 const seg = encodeURIComponent;
 
-/** Back-office operator tokens. */
 export const OPERATOR_COMMANDS = {
   'operator create': {
     usage: '--name <name> --role <owner|operator|finance|engineer> [--expires-in-days <n>]',

@@ -1,6 +1,5 @@
 import { IDEMPOTENCY_KEY_PATTERN } from '../../application/ports/idempotency-store.port';
 
-/** The kinds of value an option or positional may take, each checked before any request is sent. */
 export type ValueKind =
   | 'text'
   | 'id'
@@ -78,5 +77,4 @@ const CHECKS: Record<ValueKind, (value: string) => string | null> = {
   'positive-int': (value) => (/^[1-9][0-9]{0,8}$/.test(value) ? null : 'must be a positive whole number'),
 };
 
-/** Returns why the value is invalid, or null when it is acceptable. */
 export const checkValue = (kind: ValueKind, value: string): string | null => CHECKS[kind](value);

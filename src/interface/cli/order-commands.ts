@@ -6,7 +6,6 @@ const seg = encodeURIComponent;
 const dayAfter = (day: string | undefined): string | undefined =>
   day === undefined ? undefined : new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
-/** Orders and the webhook deliveries that report them. */
 export const ORDER_COMMANDS = {
   'order list': {
     usage:

@@ -6,7 +6,6 @@ import { checkValue } from './option-kinds';
 export type ParseResult =
   | { kind: 'help' }
   | { kind: 'usage-error'; message: string }
-  /** progressLabel: the command's name when it is long work whose elapsed time is shown, else null. */
   | { kind: 'request'; request: AdminRequest; output: OutputMode; progressLabel: string | null };
 
 type Commands = Readonly<Record<string, CommandSpec>>;
@@ -28,7 +27,6 @@ const findCommand = (
 
 const usageError = (message: string): ParseResult => ({ kind: 'usage-error', message });
 
-/** Turns the arguments after `cli --` into one validated admin request, without touching the network. */
 export const parseCommand = (argv: readonly string[], commands: Commands): ParseResult => {
   if (argv.length === 0) return usageError('missing command');
   if (isHelp(argv[0])) return { kind: 'help' };

@@ -2,7 +2,6 @@ import { CommandSpec } from './command-spec';
 
 const seg = encodeURIComponent;
 
-/** Partners: onboarding, KYC, settings and wallet credits. */
 export const PARTNER_COMMANDS = {
   'partner create': {
     usage: '--name <name> --corridor <IN|BD|SG>',

@@ -1,4 +1,3 @@
-/** The fields of a rebuild the CLI shows while it runs. */
 export interface RebuildSnapshot {
   rebuild_id: string;
   projection: string;
@@ -32,7 +31,6 @@ const duration = (seconds: number | null): string => {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
 };
 
-/** One terminal line: `balances [=========>          ]  48%  1,200/2,500 events  3,100 ev/s  ETA 0:01`. */
 export function progressLine(snapshot: RebuildSnapshot, width = 30): string {
   const phase = snapshot.phase === 'building' ? '' : `  ${snapshot.phase.replace(/_/g, ' ')}`;
   const line = barLine(
@@ -57,12 +55,10 @@ export interface Progress {
   etaSeconds: number | null;
   /** A total of 0 reads as nothing done while running, as all done once finished. */
   running: boolean;
-  /** What is counted (default "events"), and its rate's unit (default "ev/s"; null: no rate shown). */
   unit?: string;
   rateUnit?: string | null;
 }
 
-/** The bar itself, for any count of events: `label [====>     ]  48%  1,200/2,500 events  3,100 ev/s  ETA 0:01`. */
 export function barLine(progress: Progress, width = 30): string {
   const total = Math.max(progress.total, progress.done);
   const fraction = total === 0 ? (progress.running ? 0 : 1) : progress.done / total;

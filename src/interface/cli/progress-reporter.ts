@@ -9,9 +9,7 @@ export interface ProgressStream {
 }
 
 export interface ProgressUnit {
-  /** What is counted, e.g. "events" (the default) or "scenarios". */
   unit?: string;
-  /** The rate's unit, e.g. "ev/s" (the default); null leaves the rate out of the bar. */
   rateUnit?: string | null;
 }
 
@@ -36,12 +34,10 @@ export class ProgressReporter {
     if (Date.now() - this.shownAt >= (this.stderr.isTTY ? REDRAW_MS : JSON_LINE_MS)) this.show(true);
   }
 
-  /** Shows the progress now (after other output on a terminal has replaced the bar's line). */
   redraw(): void {
     this.show(true);
   }
 
-  /** Shows the step a last time, complete; on a terminal the bar's line is ended. */
   finish(done = this.done): void {
     this.done = done;
     this.show(false);
@@ -72,7 +68,6 @@ export class ProgressReporter {
   }
 }
 
-/** A JSON progress line of ProgressReporter, for readers that want to tell them from other stderr lines. */
 export function isProgressLine(line: string): boolean {
   try {
     const value: unknown = JSON.parse(line);
@@ -118,7 +113,6 @@ export class ElapsedProgress {
   }
 }
 
-/** Runs `work` with its elapsed time shown on stderr (see ElapsedProgress). */
 export async function withElapsedProgress<T>(
   stderr: ProgressStream,
   label: string,

@@ -2,7 +2,6 @@ import { CommandSpec } from './command-spec';
 
 const seg = encodeURIComponent;
 
-/** Providers and the live routes of operators and billers to them. */
 export const PROVIDER_COMMANDS = {
   'provider status': {
     usage: '',

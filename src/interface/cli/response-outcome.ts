@@ -14,7 +14,6 @@ const parseJson = (text: string): { ok: true; value: unknown } | { ok: false } =
   }
 };
 
-/** 2xx goes to stdout with exit 0; anything else to stderr with exit 1. Always exactly one JSON line. */
 export const responseOutcome = (status: number, text: string): Outcome => {
   const success = status >= 200 && status < 300;
   const parsed = parseJson(text);

@@ -62,7 +62,6 @@ const run = async (argv: readonly string[], loadDataMove: LoadDataMove): Promise
   return outcome.exitCode;
 };
 
-/** `--help` prints the usage; a usage error prints what was wrong, then the usage. */
 const helpOrUsageError = (parsed: { kind: 'help' } | { kind: 'usage-error'; message: string }): ExitCode => {
   if (parsed.kind === 'help') {
     process.stdout.write(usageText(COMMANDS));
@@ -78,7 +77,6 @@ const runData = async (argv: readonly string[], loadDataMove: LoadDataMove): Pro
   return runDataCommand(parsed, { stdout: process.stdout, stderr: process.stderr }, process.env, await loadDataMove());
 };
 
-/** The operator CLI on these arguments; the exit code is set, not forced, so buffered stdout is flushed first. */
 export function runCli(argv: readonly string[], loadDataMove: LoadDataMove): void {
   run(argv, loadDataMove).then(
     (code) => {

@@ -3,7 +3,6 @@ import { CommandSpec } from './command-spec';
 
 const seg = encodeURIComponent;
 
-/** The running service: ledger check, overview, jobs, projections and secrets. */
 export const SERVICE_COMMANDS = {
   verify: {
     usage: '',

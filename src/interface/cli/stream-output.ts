@@ -7,7 +7,6 @@ import { AdminRequest } from './command-spec';
 import { EXIT, ExitCode } from './exit-codes';
 import { responseOutcome } from './response-outcome';
 
-/** The service could not be reached; the cause as the network reported it. */
 export interface Unreachable {
   unreachable: string;
 }
@@ -25,7 +24,6 @@ export async function streamToStdout(
   token: string,
   request: AdminRequest,
   terminal: Terminal,
-  /** Shows the elapsed time under this name until the answer starts (see ElapsedProgress). */
   progressLabel: string | null = null,
 ): Promise<ExitCode | Unreachable> {
   if (progressLabel !== null && request.headers?.accept === NDJSON) {

@@ -1,7 +1,6 @@
 import { CommandSpec } from './command-spec';
 import { DATA_USAGE } from './data/data-commands';
 
-/** Printed for --help (stdout) and after any usage error (stderr). */
 export const usageText = (commands: Readonly<Record<string, CommandSpec>>): string => {
   const entries = Object.entries(commands).flatMap(([name, spec]) => [
     `  ${[name, spec.usage].filter((part) => part !== '').join(' ')}`,

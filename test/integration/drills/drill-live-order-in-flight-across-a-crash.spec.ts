@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { RunningSimulator, startSimulator } from '../../../tools/provider-sim/simulator';
 import { ServiceDoubles, SimulatedService } from '../../simulation/simulated-service';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';

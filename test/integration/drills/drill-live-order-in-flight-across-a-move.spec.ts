@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { RunningSimulator, startSimulator } from '../../../tools/provider-sim/simulator';
 import { ServiceDoubles, SimulatedService } from '../../simulation/simulated-service';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';

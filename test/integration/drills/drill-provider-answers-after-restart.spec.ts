@@ -1,5 +1,5 @@
 import { EVENT_STORE, EventStore } from '../../../src/application/ports/event-store.port';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { foldLog } from '../../simulation/invariant-checks';
 import { ScriptedWebhookReceiver } from '../../simulation/scripted-webhook-receiver';
 import { SeededRandom } from '../../simulation/seeded-random';

@@ -15,7 +15,7 @@ import { StaticProviderDirectory } from '../../../src/infrastructure/providers/p
 import { SandboxProvider } from '../../../src/infrastructure/providers/sandbox/sandbox-provider';
 import { Money } from '../../../src/domain/money/money';
 import { walletStreamId } from '../../../src/domain/wallet/wallet.stream';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { EventStoreDbEventStore } from '../../../src/infrastructure/event-store/eventstoredb-event-store';
 import { IDEMPOTENCY_SCHEMA } from '../../../src/infrastructure/idempotency/idempotency.schema';
 import { SqlIdempotencyStore } from '../../../src/infrastructure/idempotency/sql-idempotency-store';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { loadConfig } from '../../../src/config/load-config';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { sqlOf } from '../../support/ledger';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
 import { HttpAnswer, TEST_ADMIN_TOKEN, TestService, TestServiceOptions } from '../../support/test-service';

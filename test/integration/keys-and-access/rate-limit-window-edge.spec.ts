@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { TestService } from '../../support/test-service';
 
 /** 100 ms before a minute turns: where fixed one-minute windows handed out a second budget at once. */

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { expectRefusal } from '../../support/error-assertions';
 import { orderEvents } from '../../support/ledger';
 import { liveWalletPartner, setRoute } from '../../support/live-provider';

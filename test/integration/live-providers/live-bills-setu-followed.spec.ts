@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { orderEvents } from '../../support/ledger';
 import { liveWalletPartner } from '../../support/live-provider';
 import { TestDatabase, createTestDatabase } from '../../support/postgres-test-database';

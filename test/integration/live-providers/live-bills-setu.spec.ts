@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { SETU_POLL_AFTER_MS } from '../../../src/infrastructure/providers/setu/setu-provider';
 import { expectRefusal } from '../../support/error-assertions';
 import { orderEvents } from '../../support/ledger';

@@ -1,5 +1,5 @@
 import { BILL_FETCH_STORE, BillFetchStore } from '../../../src/application/ports/bill-fetch-store.port';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { orderEvents } from '../../support/ledger';
 import {
   LiveUpstream,

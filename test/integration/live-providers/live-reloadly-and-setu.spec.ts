@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { SETU_POLL_AFTER_MS } from '../../../src/infrastructure/providers/setu/setu-provider';
 import {
   LiveUpstream,

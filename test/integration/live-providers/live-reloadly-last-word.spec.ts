@@ -1,5 +1,5 @@
 import { BILL_FETCH_STORE, BillFetchStore } from '../../../src/application/ports/bill-fetch-store.port';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { RELOADLY_DELIVERY_HORIZON_MS } from '../../../src/infrastructure/providers/reloadly/reloadly-horizons';
 import { SimulatorOptions } from '../../../tools/provider-sim/simulator';
 import { orderEvents } from '../../support/ledger';

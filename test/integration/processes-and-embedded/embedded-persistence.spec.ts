@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { SANDBOX_PHONES, TestService } from '../../support/test-service';
 
 /** Every regular file under a folder, recursively. */

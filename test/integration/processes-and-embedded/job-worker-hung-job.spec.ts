@@ -1,5 +1,5 @@
 import { Job, JobHandler } from '../../../src/application/ports/job-queue.port';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { JobWorker } from '../../../src/infrastructure/jobs/job-worker';
 import { JOBS_SCHEMA } from '../../../src/infrastructure/jobs/jobs.schema';
 import { SqlJobQueue } from '../../../src/infrastructure/jobs/sql-job-queue';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { browserAvailable, launchBrowser } from '../../support/browser';
 import { forgeEvent, sandboxWallet } from '../../support/ledger';
 import { SANDBOX_PHONES, STORES, StoreKind, TEST_ADMIN_TOKEN, TestService } from '../../support/test-service';

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { orderEvents } from '../../support/ledger';
 import { ServicesOnOneDatabase } from '../../support/services-on-one-database';
 import { SANDBOX_PHONES, TestService } from '../../support/test-service';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ManualClock } from '../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../support/manual-clock';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
 import { RecordingReceiver } from '../../support/recording-receiver';
 import { SANDBOX_PHONES, TestService } from '../../support/test-service';

@@ -20,12 +20,10 @@ import { BillPaymentRequest, TopupRequest, billPaymentJson, topupJson } from './
 import { reportTimeOf } from './report-time';
 import { decimalText } from './upstream-decimal';
 
-/** What a send (topup or bill payment) got: the upstream transaction, or Reloadly's refusal. */
 export type SendAnswer<T> =
   | { kind: 'accepted'; transaction: T }
   | { kind: 'refused'; httpStatus: number; errorCode: string | null; message: string | null };
 
-/** A range of instants, for the transaction reports (written in the report's time zone when sent). */
 export interface TimeRange {
   from: Date;
   to: Date;
@@ -34,11 +32,9 @@ export interface TimeRange {
 const PAGE_SIZE = 200;
 const MAX_PAGES = 500;
 
-/** Reloadly's airtime and utilities APIs, as typed functions. */
 export class ReloadlyApiClient {
   constructor(
     readonly http: ReloadlyHttp,
-    /** The IANA zone of the reports' wall-clock times (RELOADLY_REPORT_TIME_ZONE). */
     readonly reportTimeZone = 'America/New_York',
   ) {}
 
@@ -58,7 +54,6 @@ export class ReloadlyApiClient {
       .filter((operator): operator is UpstreamOperator => operator !== null);
   }
 
-  /** The operator; null when Reloadly has none of that id (404); an answer that is no operator throws. */
   async operatorById(operatorId: number, signal?: AbortSignal): Promise<UpstreamOperator | null> {
     const answer = await this.read('topups', `/operators/${operatorId}`, {}, signal, true);
     if (answer.status === 404) return null;
@@ -70,7 +65,6 @@ export class ReloadlyApiClient {
     return operator;
   }
 
-  /** The biller (GET /billers?id=, every page read), or null when the list holds none of that id. */
   async billerById(billerId: number, signal?: AbortSignal): Promise<UpstreamBiller | null> {
     for await (const item of this.pages('utilities', '/billers', { id: String(billerId) }, signal)) {
       const biller = billerOf(item);
@@ -102,11 +96,7 @@ export class ReloadlyApiClient {
     return this.send('topups', '/topups', topupJson(request), topupOf, signal);
   }
 
-  /**
-   * The status answer: the transaction itself, or the wrapper `{code, message, status,
-   * transaction}` whose status decides (a refunded topup's transaction may be null). A 404 is
-   * "not known there (yet)": null, never a failure.
-   */
+  /** The status answer, the transaction or its wrapper `{code, message, status, transaction}`; a 404 is "not known there (yet)": null. */
   async topupByTransactionId(transactionId: string, signal?: AbortSignal): Promise<UpstreamTopup | null> {
     const path = `/topups/${encodeURIComponent(transactionId)}/status`;
     const answer = await this.read('topups', path, {}, signal, true);
@@ -118,11 +108,7 @@ export class ReloadlyApiClient {
     return topup;
   }
 
-  /**
-   * Reads the report filtered by the identifier (and, when given, a range of instants); every
-   * page is checked, in case the filter is not applied. Null only when the whole report was read
-   * and holds no transaction under the identifier.
-   */
+  /** Reads the report filtered by the identifier, checking every page; null only when the whole report holds nothing under it. */
   async topupByCustomIdentifier(
     customIdentifier: string,
     signal?: AbortSignal,
@@ -139,7 +125,6 @@ export class ReloadlyApiClient {
     );
   }
 
-  /** The whole report of the range; each page has `pageTimeoutMs` of its own. */
   async topupReport(
     range: TimeRange,
     pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
@@ -159,10 +144,7 @@ export class ReloadlyApiClient {
     return this.send('utilities', '/pay', billPaymentJson(request), paymentOf, signal);
   }
 
-  /**
-   * The item of that id in the answer (a one-item list in the reference, or the item itself); a 404 is "not known
-   * there (yet)": null; a 200 that holds no such payment says nothing of it (throws).
-   */
+  /** The item of that id in the answer; a 404 is null; a 200 that holds no such payment throws. */
   async paymentById(id: string, signal?: AbortSignal): Promise<UpstreamPayment | null> {
     const path = `/transactions/${encodeURIComponent(id)}`;
     const answer = await this.read('utilities', path, {}, signal, true);
@@ -176,7 +158,6 @@ export class ReloadlyApiClient {
     return payment;
   }
 
-  /** As topupByCustomIdentifier, for payments by their referenceId. */
   async paymentByReferenceId(
     referenceId: string,
     signal?: AbortSignal,
@@ -193,7 +174,6 @@ export class ReloadlyApiClient {
     );
   }
 
-  /** The whole report of the range; each page has `pageTimeoutMs` of its own. */
   async paymentReport(
     range: TimeRange,
     pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
@@ -209,10 +189,7 @@ export class ReloadlyApiClient {
     );
   }
 
-  /**
-   * A POST that places an order: accepted when a 2xx answer reads as the transaction, refused otherwise. A 401 or 429
-   * turned it away unread: not sent, sent again later (docs/decisions/0120-reloadly-absence-after-the-horizon.md).
-   */
+  /** A POST that places an order: accepted when a 2xx reads as the transaction; a 401 or 429 is not sent (decision 0120). */
   private async send<Transaction>(
     api: ReloadlyApi,
     path: string,
@@ -233,11 +210,7 @@ export class ReloadlyApiClient {
     return transaction ? { kind: 'accepted', transaction } : refusalOf(answer);
   }
 
-  /**
-   * The first item of a paged list that reads as a transaction and matches (every page is checked). An item
-   * that does not read as a transaction but carries our identifier proves nothing either way: the look-up
-   * stays open (ProviderUnavailableError) rather than counting towards a confirmed absence.
-   */
+  /** The first item of a paged list that matches; an unreadable item carrying our identifier keeps the look-up open. */
   private async firstInPages<Transaction>(
     api: ReloadlyApi,
     path: string,
@@ -260,7 +233,6 @@ export class ReloadlyApiClient {
     return null;
   }
 
-  /** Every item of a paged list that reads as a transaction. */
   private async allInPages<Transaction>(
     api: ReloadlyApi,
     path: string,
@@ -277,11 +249,7 @@ export class ReloadlyApiClient {
     return transactions;
   }
 
-  /**
-   * Every item of a paged list, read until `totalPages` or `last` says it is over (never on a short page: Reloadly
-   * may give fewer items than asked), else until an empty or repeated page. An answer that is no list or page
-   * leaves the question open (ProviderUnavailableError). With `pageTimeoutMs`, each page has that long of its own.
-   */
+  /** Every item of a paged list, until `totalPages` or `last` says it is over, else an empty or repeated page (never on a short page). */
   private async *pages(
     api: ReloadlyApi,
     path: string,
@@ -321,12 +289,10 @@ export class ReloadlyApiClient {
     throw new ProviderUnavailableError(`reloadly: ${path} has more than ${MAX_PAGES} pages`);
   }
 
-  /** A report's range, written in the report's time zone ("yyyy-MM-dd HH:mm:ss"). */
   private reportRange({ from, to }: TimeRange): Record<string, string> {
     return { startDate: reportTimeOf(from, this.reportTimeZone), endDate: reportTimeOf(to, this.reportTimeZone) };
   }
 
-  /** A read: any answer but 2xx (and 404 where `notFoundIsAnswer`) means the question is still open. */
   private async read(
     api: ReloadlyApi,
     path: string,
@@ -343,7 +309,6 @@ export class ReloadlyApiClient {
   }
 }
 
-/** A reader of one list item (the item's own id, if any, is its id). */
 const itemOf =
   <T>(read: (value: unknown) => T | null) =>
   (item: unknown): T | null =>

@@ -7,7 +7,6 @@ import { paymentTransaction, topupTransaction } from './reloadly-upstream-transa
 
 const CATALOG_TIMEOUT_MS = 60_000;
 
-/** Reloadly's operator and biller catalogs (for `provider sync`) and its transaction reports (for reconciliation). */
 export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReportSource {
   constructor(
     private readonly api: ReloadlyApiClient,
@@ -43,11 +42,7 @@ export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReport
     return products;
   }
 
-  /**
-   * Topups are compared in the recipient's currency, payments in the payment's amount. Report dates are read in the
-   * report's zone; a date that does not read fails the whole read (UnreadableReportError). Each page has its own
-   * timeout.
-   */
+  /** Topups compared in the recipient's currency, payments in their amount; an unreadable date fails the read (UnreadableReportError). */
   async transactions(from: Date, to: Date): Promise<UpstreamTransaction[]> {
     const range = { from, to };
     const zone = this.api.reportTimeZone;

@@ -2,18 +2,13 @@ import { ProviderUnavailableError } from '../../../application/ports/provider-ga
 import { ReloadlyApiClient } from './reloadly-api';
 import { scaled } from './upstream-decimal';
 
-/** Our prepaid balance at Reloadly, as last read. */
 interface FloatReading {
   balance: string;
   currencyCode: string;
   readAt: Date;
 }
 
-/**
- * The float: read from the balance endpoint before each order is sent (so an order it cannot
- * cover is not sent), and updated from the balance Reloadly reports after each transaction. A
- * reading below the low-float threshold logs a warning once, until the float is above it again.
- */
+/** The float, read before each send and updated from what Reloadly reports after it; below the threshold it warns once. */
 export class ReloadlyFloat {
   private last: FloatReading | null = null;
   private warned = false;
@@ -34,7 +29,6 @@ export class ReloadlyFloat {
     return this.record(balance.balance, balance.currencyCode);
   }
 
-  /** A reading, or null (with a warning) when the balance cannot be read just now. */
   async readOrNull(signal?: AbortSignal): Promise<FloatReading | null> {
     try {
       return await this.read(signal);
@@ -45,7 +39,6 @@ export class ReloadlyFloat {
     }
   }
 
-  /** A balance an answer reported after a transaction. */
   observe(balance: string | null): void {
     if (balance !== null && this.last) this.record(balance, this.last.currencyCode);
   }

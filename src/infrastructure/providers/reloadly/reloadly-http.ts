@@ -1,17 +1,14 @@
 import { ProviderNotSentError, ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
-import { fetchReadingAgain } from '../fetch-reading-again';
+import { providerExchange } from '../fetch-reading-again';
 import { ReloadlyRateLimit } from './reloadly-rate-limit';
 import { ACCEPT_HEADER, ReloadlyApi, ReloadlySettings, baseUrlOf } from './reloadly-settings';
 import { ReloadlyTokens } from './reloadly-tokens';
 
-/** An HTTP answer of a Reloadly API, whatever its status. */
 export interface ReloadlyAnswer {
   status: number;
   body: unknown;
-  /** Reloadly's `errorCode` of an error body, when there is one. */
   errorCode: string | null;
   message: string | null;
-  /** A 429: how long this process leaves the API alone (Reloadly's reset, or the back-off); null otherwise. */
   retryAfterMs: number | null;
 }
 
@@ -19,21 +16,14 @@ export interface ReloadlyRequest {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | number | undefined>;
-  /** The JSON body, already serialized (amounts are written as exact decimal literals). */
   json?: string;
   signal?: AbortSignal;
 }
 
-/** Connection errors that mean the request never left: no connection was made. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** The 401s Reloadly documents for a token it no longer takes: a new token is fetched and the call made once more. */
 const TOKEN_REFUSED = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN']);
 
-/**
- * Calls the APIs with a token of the right audience; a 429 pauses the API (ReloadlyRateLimit). A 401 TOKEN_EXPIRED or
- * INVALID_TOKEN precedes any reading of the request, so the same call, even a send, is made once more with a new token
- * (docs/decisions/0120-reloadly-absence-after-the-horizon.md).
- */
+/** Calls the APIs with a token of the right audience; a 429 pauses the API, a refused token is renewed and the call made once more (decision 0120). */
 export class ReloadlyHttp {
   constructor(
     private readonly settings: ReloadlySettings,
@@ -47,11 +37,10 @@ export class ReloadlyHttp {
     const token = await this.token(audience);
     const first = await this.send(api, request, token);
     if (first.status !== 401 || first.errorCode === null || !TOKEN_REFUSED.has(first.errorCode)) return first;
-    this.tokens.invalidate(audience, token);
+    this.tokens.invalidate(token, audience);
     return this.send(api, request, await this.token(audience));
   }
 
-  /** A token; without one the call is not sent. */
   private async token(audience: string): Promise<string> {
     try {
       return await this.tokens.token(audience);
@@ -67,23 +56,12 @@ export class ReloadlyHttp {
       if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: ACCEPT_HEADER[api], authorization: `Bearer ${token}` };
     if (request.json !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    let text: string;
-    try {
-      ({ response, text } = await fetchReadingAgain(url, {
-        method: request.method,
-        headers,
-        body: request.json,
-        signal: request.signal,
-      }));
-    } catch (error) {
-      const what = `reloadly: ${request.method} ${url.pathname}`;
-      if (request.signal?.aborted)
-        throw new ProviderUnavailableError(`${what} got no answer (the call was abandoned at its deadline)`);
-      const code = connectionErrorCode(error);
-      if (code && NOT_CONNECTED.has(code)) throw new ProviderNotSentError(`${what} was not sent (${code})`);
-      throw new ProviderUnavailableError(`${what} got no answer (${(error as Error).message})`);
-    }
+    const { response, text } = await providerExchange('reloadly', url, {
+      method: request.method,
+      headers,
+      body: request.json,
+      signal: request.signal,
+    });
     const retryAfterMs = response.status === 429 ? this.rateLimit.limited(api, response.headers) : null;
     const body = parseJson(text);
     const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
@@ -95,12 +73,6 @@ export class ReloadlyHttp {
       retryAfterMs,
     };
   }
-}
-
-/** The system error code under fetch's "fetch failed" (undici puts it on the cause). */
-function connectionErrorCode(error: unknown): string | null {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : null;
 }
 
 function parseJson(text: string): unknown {

@@ -13,7 +13,6 @@ const STATUS_TIMEOUT_MS = 5_000;
 /** A reading older than this is refreshed even when the caller does not ask for a fresh one (metrics scrapes). */
 const READING_MAX_AGE_MS = 60_000;
 
-/** The Reloadly adapter and what operations read of it (the float), built from the configuration. */
 export class ReloadlyLiveProvider implements ProviderStatusReader {
   readonly api: ReloadlyApiClient;
   readonly provider: ReloadlyProvider;

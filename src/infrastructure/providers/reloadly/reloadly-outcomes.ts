@@ -1,9 +1,6 @@
 import { UpstreamPayment, UpstreamTopup } from './reloadly-records';
 
-/**
- * What an upstream status or error code means for an order (decision 0042): `succeeded`, `failed` (refused, no money
- * taken), `processing`, or `unknown` (never a failure: looked up until definitive).
- */
+/** What an upstream status or error code means for an order (decision 0042); `unknown` is never a failure. */
 export type UpstreamVerdict = 'succeeded' | 'failed' | 'processing' | 'unknown';
 
 export const TOPUP_STATUSES: Record<string, UpstreamVerdict> = {
@@ -21,11 +18,7 @@ export const PAYMENT_STATUSES: Record<string, UpstreamVerdict> = {
   PROCESSING: 'processing',
 };
 
-/**
- * Codes with which Reloadly refuses an attempt before taking money; every other code (vague failures, rate limits,
- * repeated customIdentifier, token errors, undocumented) leaves the outcome unknown. A refusal fails an order only if
- * no earlier attempt may have reached Reloadly.
- */
+/** Codes with which Reloadly refuses an attempt before taking money; any other code leaves the outcome unknown (decision 0042). */
 export const DEFINITIVE_REFUSALS: ReadonlySet<string> = new Set([
   'INVALID_RECIPIENT_PHONE',
   'INVALID_SENDER_PHONE',

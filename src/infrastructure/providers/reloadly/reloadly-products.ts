@@ -8,13 +8,9 @@ import { UpstreamBiller, UpstreamOperator } from './reloadly-records';
 
 const CACHE_MS = 60 * 60_000;
 
-/** A product that takes the order's amount as a local amount, or why the order is not sent to it. */
 type LocalProduct<T> = { product: T } | { refusal: string };
 
-/**
- * Whether an operator or biller takes the order's amount as a local amount (entries kept an hour). An entry that cannot
- * be read means not sent, tried again later (docs/decisions/0120-reloadly-absence-after-the-horizon.md).
- */
+/** Whether an operator or biller takes the order's amount as local (kept an hour); unreadable means not sent (decision 0120). */
 export class ReloadlyProducts {
   private readonly operators = new Map<number, { entry: UpstreamOperator; until: number }>();
   private readonly billers = new Map<number, { entry: UpstreamBiller; until: number }>();

@@ -28,10 +28,7 @@ export const RELOADLY_POLL_AFTER_MS = 30_000;
 const REPORT_MARGIN_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
-/**
- * Whether an order whose earlier attempt may have reached Reloadly is sent again: never, for any product (decision
- * 0040). It is looked up until Reloadly's record decides it, or its report confirms absence after the horizon.
- */
+/** An order whose earlier attempt may have reached Reloadly is never sent again, only looked up (decision 0040). */
 const RESEND_AFTER_UNKNOWN: Readonly<Record<OrderProduct['kind'], boolean>> = {
   topup: false,
   bill_payment: false,
@@ -40,10 +37,7 @@ const RESEND_AFTER_UNKNOWN: Readonly<Record<OrderProduct['kind'], boolean>> = {
 type TopupProduct = Extract<OrderProduct, { kind: 'topup' }>;
 type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
 
-/**
- * Reloadly's airtime and utilities APIs. The order id is the `customIdentifier` / `referenceId`; an order in doubt is
- * only looked up; it fails on a refusal, Reloadly's FAILED record, or absence past RELOADLY_DELIVERY_HORIZON_MS.
- */
+/** Reloadly's airtime and utilities APIs, the order id as `customIdentifier` / `referenceId`; an order in doubt is only looked up. */
 export class ReloadlyProvider implements ProviderGateway {
   private readonly products: ReloadlyProducts;
 
@@ -67,7 +61,6 @@ export class ReloadlyProvider implements ProviderGateway {
       : this.submitPayment(order, order.product, now, signal);
   }
 
-  /** A look-up: never sends anything. */
   async poll(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
     return this.follow(order, now, signal);
   }
@@ -137,10 +130,7 @@ export class ReloadlyProvider implements ProviderGateway {
     );
   }
 
-  /**
-   * A definitive refusal fails this attempt; any other answer that is not the transaction (5xx, a 200 that is no JSON,
-   * an unlisted code) is unknown: the order id is looked up, and with nothing there the order is in doubt.
-   */
+  /** A definitive refusal fails this attempt; any other non-transaction answer is unknown and the order id is looked up. */
   private async outcomeOfSend<T extends UpstreamTopup | UpstreamPayment>(
     order: ProviderOrder,
     answer: SendAnswer<T>,
@@ -172,10 +162,7 @@ export class ReloadlyProvider implements ProviderGateway {
     );
   }
 
-  /**
-   * What Reloadly has under the order decides; nothing is `unknown` until the product's horizon, then a complete empty
-   * report fails it (`absence_confirmed`) — never an order Reloadly acknowledged (a transaction id is known).
-   */
+  /** What Reloadly has under the order decides; past the horizon a complete empty report fails it, unless Reloadly acknowledged it. */
   private async follow(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome> {
     const found = await this.lookUp(order, now, signal);
     if (found) return found;
@@ -199,10 +186,7 @@ export class ReloadlyProvider implements ProviderGateway {
     };
   }
 
-  /**
-   * The order at Reloadly, or null when it has nothing under the order id: by its transaction id when known (a 404
-   * is "not there yet"), otherwise by the order id in the report over the order's whole life, read to its last page.
-   */
+  /** The order at Reloadly by its transaction id when known, else by the order id in the report over its whole life; null when absent. */
   private async lookUp(order: ProviderOrder, now: Date, signal?: AbortSignal): Promise<ProviderOutcome | null> {
     const reference = order.providerReference ?? null;
     const range = reportRange(order, now);
@@ -273,11 +257,7 @@ export class ReloadlyProvider implements ProviderGateway {
     return outcomeOf(verdict, payment.id, operatorRef, described);
   }
 
-  /**
-   * Why the float cannot cover a cost, or null when it can, when the cost is not in the float's
-   * currency, or when the balance cannot be read just now (Reloadly then refuses an order it
-   * cannot cover with INSUFFICIENT_BALANCE, a definitive refusal: nothing is taken).
-   */
+  /** Why the float cannot cover a cost, or null (also when it cannot tell: Reloadly then refuses with INSUFFICIENT_BALANCE, taking nothing). */
   private async floatShortOf(
     cost: { amount: bigint; currency: string } | null,
     signal?: AbortSignal,
@@ -290,13 +270,9 @@ export class ReloadlyProvider implements ProviderGateway {
   }
 }
 
-/** A failure of an order that was not sent: our own check stopped it. */
 const notSent = (reason: string): ProviderOutcome => ({ status: 'failed', reason, basis: 'not_sent' });
 
-/**
- * What follows a send that went out: nothing after it may say "not sent" (a look-up refused by
- * the rate limit, say), since the send itself may have reached Reloadly.
- */
+/** After a send went out nothing may say "not sent": the send itself may have reached Reloadly. */
 async function sent(work: () => Promise<ProviderOutcome>): Promise<ProviderOutcome> {
   try {
     return await work();
@@ -324,13 +300,11 @@ function outcomeOf(
   }
 }
 
-/** The order's whole life, with a day's margin each side (any time zone misread, any clock skew). */
 const reportRange = (order: ProviderOrder, now: Date): TimeRange => ({
   from: new Date(Date.parse(order.placedAt) - REPORT_MARGIN_MS),
   to: new Date(now.getTime() + REPORT_MARGIN_MS),
 });
 
-/** What a topup costs in the account's currency: the local amount at the operator's rate; null when that cannot be told. */
 function costOf(order: ProviderOrder, operator: UpstreamOperator): { amount: bigint; currency: string } | null {
   if (operator.senderCurrencyCode === order.currency) return { amount: scaled(order.amount), currency: order.currency };
   if (operator.fxRate && operator.senderCurrencyCode)
@@ -338,7 +312,6 @@ function costOf(order: ProviderOrder, operator: UpstreamOperator): { amount: big
   return null;
 }
 
-/** The provider's operator or biller id, from the route the order was placed with (Reloadly's ids are integers). */
 function upstreamIdOf(order: ProviderOrder): number | null {
   const id = order.route?.provider === 'reloadly' ? order.route.upstreamId : null;
   return id !== null && /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : null;

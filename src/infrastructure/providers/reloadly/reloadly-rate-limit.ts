@@ -7,17 +7,13 @@ const LONGEST_BACK_OFF_MS = 60_000;
 /** A reset Reloadly announces is honoured up to this far ahead (a date far off is taken as a mistake, not a ban). */
 const LONGEST_TOLD_PAUSE_MS = 60 * 60_000;
 
-/**
- * Reloadly's 429, per API and process: no call until its reset (`Retry-After`, `X-RateLimit-Reset`; else a back-off); a call
- * refused meanwhile is not sent, its `retryAfterMs` the time left. `now`: the service's clock, which schedules jobs.
- */
+/** Reloadly's 429, per API and process: no call until its reset (else a back-off); a call refused meanwhile is not sent. */
 export class ReloadlyRateLimit {
   private readonly pausedUntil = new Map<ReloadlyApi, number>();
   private readonly backOff = new Map<ReloadlyApi, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Throws when the API is paused. */
   check(api: ReloadlyApi, what: string): void {
     const until = this.pausedUntil.get(api) ?? 0;
     if (this.now() < until)
@@ -28,7 +24,6 @@ export class ReloadlyRateLimit {
     if (until !== 0 && this.now() >= until) this.pausedUntil.delete(api);
   }
 
-  /** A 429: pause the API until Reloadly's reset, or back off. Returns how long calls wait. */
   limited(api: ReloadlyApi, headers: Headers): number {
     const now = this.now();
     const told = resetOf(headers, now);
@@ -42,14 +37,12 @@ export class ReloadlyRateLimit {
     return pause;
   }
 
-  /** When calls to the API resume (null: not paused). */
   resumesAt(api: ReloadlyApi): Date | null {
     const until = this.pausedUntil.get(api);
     return until !== undefined && until > this.now() ? new Date(until) : null;
   }
 }
 
-/** Milliseconds until the reset Reloadly announced, or null when it announced none. */
 function resetOf(headers: Headers, now: number): number | null {
   const retryAfter = headers.get('retry-after');
   if (retryAfter !== null) {

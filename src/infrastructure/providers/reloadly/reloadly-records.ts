@@ -22,7 +22,6 @@ export interface UpstreamTopup {
   newBalance: string | null;
 }
 
-/** A utility payment as Reloadly reports it. */
 export interface UpstreamPayment {
   /** Null only when a wrapped answer carries no transaction and the id was not asked by. */
   id: string | null;
@@ -30,7 +29,6 @@ export interface UpstreamPayment {
   referenceId: string | null;
   code: string | null;
   message: string | null;
-  /** The amount paid; with useLocalAmount, in the biller's currency. */
   amount: string | null;
   amountCurrencyCode: string | null;
   /** "The final amount to be delivered to the subscriber." */
@@ -82,26 +80,17 @@ const numberOf = (value: unknown): number | null =>
       ? Number(value)
       : null;
 
-/** A list answer: a plain array or a page ({content: [...]}). */
 export function listOf(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
   const content = objectOf(body).content;
   return Array.isArray(content) ? content : [];
 }
 
-/**
- * Whether an answer is the wrapper Reloadly's status answers (and its SDKs) use —
- * `{code, message, status, transaction}`, the transaction possibly null — rather than the
- * transaction itself.
- */
+/** Whether an answer is the `{code, message, status, transaction}` wrapper of Reloadly's status answers rather than the transaction. */
 const isWrapper = (body: Record<string, unknown>): boolean =>
   'transaction' in body && (body.transaction === null || typeof body.transaction === 'object');
 
-/**
- * A topup from any of Reloadly's answers: the transaction itself (send, report items, older
- * status answers) or the wrapper, whose `status` decides and whose transaction may be null (a
- * refunded topup). `askedId`: the transaction id the answer was asked by, when it was.
- */
+/** A topup from any of Reloadly's answers, the transaction or its wrapper; `askedId`: the id the answer was asked by. */
 export function topupOf(value: unknown, askedId: string | null = null): UpstreamTopup | null {
   const outer = objectOf(value);
   const wrapped = isWrapper(outer);
@@ -127,11 +116,7 @@ export function topupOf(value: unknown, askedId: string | null = null): Upstream
   };
 }
 
-/**
- * A payment: the pay answer itself, or a `{code, message, transaction}` item of a look-up (with
- * the status inside the transaction, or beside it when the transaction is null). `askedId`: the
- * payment id the answer was asked by, when it was.
- */
+/** A payment from the pay answer or a look-up item; `askedId`: the id the answer was asked by. */
 export function paymentOf(value: unknown, askedId: string | null = null): UpstreamPayment | null {
   const outer = objectOf(value);
   const wrapped = isWrapper(outer);

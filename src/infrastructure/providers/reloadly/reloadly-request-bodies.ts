@@ -1,6 +1,5 @@
 export interface TopupRequest {
   operatorId: number;
-  /** The amount as an exact decimal text. */
   amount: string;
   useLocalAmount: boolean;
   customIdentifier: string;

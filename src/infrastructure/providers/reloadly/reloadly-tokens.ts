@@ -1,54 +1,20 @@
 import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ProviderTokens } from '../provider-tokens';
 import { ReloadlySettings } from './reloadly-settings';
 
 const TOKEN_REQUEST_TIMEOUT_MS = 10_000;
-/** A token is replaced this long before it expires (at most a tenth of its lifetime), so no call carries a token about to lapse. */
-const REFRESH_MARGIN_MS = 60_000;
 const DEFAULT_LIFETIME_SECONDS = 3600;
 
-interface CachedToken {
-  token: string;
-  refreshAt: number;
-}
-
-/**
- * OAuth2 client-credentials tokens, one per audience (each Reloadly API is its own audience).
- * A token is kept until shortly before it expires; concurrent callers share one token request;
- * a token the API refused (401) is dropped so that the next call fetches a new one.
- */
-export class ReloadlyTokens {
-  private readonly cached = new Map<string, CachedToken>();
-  private readonly pending = new Map<string, Promise<string>>();
-  private requested = 0;
-
+/** OAuth2 client-credentials tokens, one per audience (each Reloadly API is its own audience). */
+export class ReloadlyTokens extends ProviderTokens {
   constructor(
     private readonly settings: Pick<ReloadlySettings, 'clientId' | 'clientSecret' | 'authUrl'>,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** How many tokens were requested so far (operations and tests). */
-  get tokensRequested(): number {
-    return this.requested;
+    now: () => number = Date.now,
+  ) {
+    super(now);
   }
 
-  async token(audience: string): Promise<string> {
-    const cached = this.cached.get(audience);
-    if (cached && this.now() < cached.refreshAt) return cached.token;
-    let pending = this.pending.get(audience);
-    if (!pending) {
-      pending = this.fetchToken(audience).finally(() => this.pending.delete(audience));
-      this.pending.set(audience, pending);
-    }
-    return pending;
-  }
-
-  /** Forgets a token the API refused, unless a newer one has replaced it already. */
-  invalidate(audience: string, token: string): void {
-    if (this.cached.get(audience)?.token === token) this.cached.delete(audience);
-  }
-
-  private async fetchToken(audience: string): Promise<string> {
-    this.requested++;
+  protected async request(audience: string): Promise<{ token: string; lifetimeSeconds: number }> {
     const url = `${this.settings.authUrl.replace(/\/+$/, '')}/oauth/token`;
     let response: Response;
     try {
@@ -80,12 +46,7 @@ export class ReloadlyTokens {
     // Without a lifetime the token is kept an hour; a 401 before that replaces it anyway.
     const expiresIn =
       typeof body?.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_LIFETIME_SECONDS;
-    const lifetimeMs = expiresIn * 1000;
-    this.cached.set(audience, {
-      token,
-      refreshAt: this.now() + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs / 10),
-    });
-    return token;
+    return { token, lifetimeSeconds: expiresIn };
   }
 }
 

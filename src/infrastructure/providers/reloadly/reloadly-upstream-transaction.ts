@@ -5,10 +5,7 @@ import { UpstreamVerdict, verdictOfPayment, verdictOfTopup } from './reloadly-ou
 import { instantOfReportTime } from './report-time';
 import { quotedUpstreamText, reportEntryName } from '../upstream-text';
 
-/**
- * What a transaction whose date cannot be read is dated at: a fixed time (the success check, which only shows
- * it), or refused (reconciliation, which must know its day: UnreadableReportError).
- */
+/** How a transaction with an unreadable date is dated: at a fixed time, or refused (reconciliation: UnreadableReportError). */
 type WhenUndated = { at: Date } | 'refuse';
 
 /**

@@ -7,7 +7,6 @@ import { instantOfIsoText, wallClockOf, wallClockText } from '../../../domain/sh
 
 export { isTimeZone } from '../../../domain/shared/zoned-time';
 
-/** An instant as Reloadly writes it in the zone: "yyyy-MM-dd HH:mm:ss". */
 export function reportTimeOf(at: Date, zone: string): string {
   return new Date(wallClockOf(Math.floor(at.getTime() / 1000) * 1000, zone))
     .toISOString()

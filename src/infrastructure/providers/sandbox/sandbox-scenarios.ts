@@ -16,7 +16,6 @@ const SCENARIOS: Record<string, SandboxScenario> = {
 
 export const scenarioFor = (digits: string): SandboxScenario => SCENARIOS[lastFourDigits(digits)] ?? 'instant_success';
 
-/** Outstanding bill amounts by consumer-number suffix; other suffixes have no bill on record. */
 export const SANDBOX_BILLS: Record<string, { amount: string; overdue: boolean }> = {
   '0001': { amount: '500.00', overdue: false },
   '0002': { amount: '1500.00', overdue: false },

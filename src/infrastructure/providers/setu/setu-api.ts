@@ -18,7 +18,6 @@ import { SETU_PATHS } from './setu-settings';
 
 export type { SetuBiller, SetuFetch, SetuPayment, SetuTransaction } from './setu-records';
 
-/** What a request that registers work (a fetch, a payment) got: its refId, a duplicate's refId, or a refusal. */
 export type RegisterAnswer =
   | { kind: 'accepted'; refId: string }
   | { kind: 'duplicate'; refId: string | null; message: string | null }
@@ -32,7 +31,6 @@ interface FetchRequest {
 }
 
 interface PaymentRequest {
-  /** The fetch's refId. */
   refId: string;
   amountPaise: bigint;
   mode: string;
@@ -42,7 +40,6 @@ interface PaymentRequest {
   remitterName: string;
 }
 
-/** Dates (YYYY-MM-DD) of the timestamps we sent with payments, both ends included. */
 export interface DateRange {
   startDate: string;
   endDate: string;
@@ -81,7 +78,6 @@ export class SetuApiClient {
     );
   }
 
-  /** The fetch's state; a refId Setu does not know is a fault here (we had it from Setu). */
   async fetchResponse(refId: string, signal?: AbortSignal): Promise<SetuFetch> {
     const answer = await this.post(SETU_PATHS.fetchResponse, { refId }, signal);
     const fetched = answer.status === 200 && answer.envelope.kind === 'data' ? fetchOf(answer.envelope.data) : null;
@@ -110,7 +106,6 @@ export class SetuApiClient {
     );
   }
 
-  /** A payment by the refId its request answered, or null when Setu answers that it does not know that refId. */
   async payment(refId: string, signal?: AbortSignal): Promise<SetuPayment | null> {
     const answer = await this.post(SETU_PATHS.paymentResponse, { refId }, signal);
     if (answer.status === 200 && answer.envelope.kind === 'data') {
@@ -140,7 +135,6 @@ export class SetuApiClient {
     return listing;
   }
 
-  /** The whole list of the range; each page has `pageTimeoutMs` of its own. */
   async transactions(
     range: DateRange,
     pageTimeoutMs = REPORT_PAGE_TIMEOUT_MS,
@@ -163,7 +157,6 @@ export class SetuApiClient {
     return billers;
   }
 
-  /** Setu's entry of a biller, or null when Setu's catalog has no such biller. */
   async billerById(id: string, signal?: AbortSignal): Promise<SetuBiller | null> {
     const data = await this.read(SETU_PATHS.billers, { ids: id }, signal);
     return (
@@ -240,7 +233,6 @@ export class SetuApiClient {
     return this.http.call({ method: 'POST', path, json, signal });
   }
 
-  /** A read: only a 2xx in Setu's envelope is an answer; anything else leaves the question open. */
   private async read(
     path: string,
     query: Record<string, string>,
@@ -252,7 +244,6 @@ export class SetuApiClient {
   }
 }
 
-/** The items of a page's list field; a page whose list is not a list is not an empty page. */
 function listIn(data: Record<string, unknown>, field: string, path: string): unknown[] {
   const list = data[field];
   if (!Array.isArray(list))

@@ -17,7 +17,6 @@ import { verdictOfPayment } from './setu-outcomes';
 
 const CATALOG_TIMEOUT_MS = 60_000;
 
-/** Setu's biller catalog (for `provider sync`: India's BBPS billers) and its transactions list (for reconciliation). */
 export class SetuBackOffice implements ProviderCatalogSource, ProviderReportSource {
   /** Setu serves BBPS billers, which are Indian: our other products are none of its business. */
   readonly coverage: CatalogCoverage = { kinds: ['biller'], countries: ['IN'], bbpsOnly: true };
@@ -67,7 +66,6 @@ export class SetuBackOffice implements ProviderCatalogSource, ProviderReportSour
   }
 }
 
-/** One entry of the transactions list in reconciliation's words; an entry whose timestamp does not read is an error. */
 export function upstreamTransactionOf(listed: SetuTransaction): UpstreamTransaction {
   const verdict = verdictOfPayment(listed.status, null);
   const transactionId = listed.transactionId ?? listed.refId ?? '';

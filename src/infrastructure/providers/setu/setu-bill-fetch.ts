@@ -12,7 +12,6 @@ import { BillerLabels, customerParamsFor } from './setu-customer-params';
 import { verdictOfFetchFailure } from './setu-outcomes';
 import { AGENT_CHANNEL, SetuSettings } from './setu-settings';
 
-/** Waits between reads of a fetch still processing (the last one repeats until the call's deadline). */
 const FETCH_READ_DELAYS_MS = [150, 300, 600, 1_000, 2_000];
 
 /**
@@ -69,7 +68,6 @@ export class SetuBillFetcher {
     }
   }
 
-  /** Reads a fetch until it is no longer Processing; the call's deadline (its signal) ends the wait. */
   private async readFetch(refId: string, signal?: AbortSignal): Promise<SetuFetch> {
     for (let attempt = 0; ; attempt++) {
       const fetched = await this.api.fetchResponse(refId, signal);

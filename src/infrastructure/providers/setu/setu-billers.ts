@@ -13,7 +13,6 @@ export class SetuBillers {
 
   constructor(private readonly api: SetuApiClient) {}
 
-  /** The entry as last read within the hour, else read now; null when Setu has none or does not give it now. */
   async cached(id: string, signal?: AbortSignal): Promise<SetuBiller | null> {
     const cached = this.cache.get(id);
     if (cached && Date.now() < cached.until) return cached.biller;
@@ -25,7 +24,6 @@ export class SetuBillers {
     }
   }
 
-  /** The entry read now (null: Setu's catalog has no such biller); one that cannot be read throws. */
   async fresh(id: string, signal?: AbortSignal): Promise<SetuBiller | null> {
     const biller = await this.api.billerById(id, signal);
     this.cache.set(id, { biller, until: Date.now() + BILLER_CACHE_MS });

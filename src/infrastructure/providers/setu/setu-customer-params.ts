@@ -1,9 +1,7 @@
 import { SetuBiller } from './setu-records';
 
-/** How our catalog names a biller's consumer number and extra parameters (BBPS names them per biller). */
 export interface BillerLabels {
   consumerNumber: string;
-  /** Our parameter name → its label. */
   params: Record<string, string>;
 }
 

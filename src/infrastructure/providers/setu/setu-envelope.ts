@@ -9,7 +9,6 @@ export type SetuEnvelope =
   | { kind: 'error'; code: string | null; message: string | null }
   | { kind: 'other'; what: string };
 
-/** `undefined`: the body was not JSON at all. */
 export function envelopeOf(body: unknown, status: number): SetuEnvelope {
   if (body === undefined) return { kind: 'other', what: 'a body that is not JSON' };
   if (!body || typeof body !== 'object' || Array.isArray(body))

@@ -1,19 +1,15 @@
-import { fetchReadingAgain } from '../fetch-reading-again';
+import { providerExchange } from '../fetch-reading-again';
 import { ProviderNotSentError, ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
 import { retryAfterMsOf } from '../retry-after';
 import { SetuEnvelope, envelopeOf } from './setu-envelope';
 import { PARTNER_HEADER, SetuSettings } from './setu-settings';
 import { SetuTokens } from './setu-tokens';
 
-/** An HTTP answer of Setu's API, whatever its status. */
 export interface SetuAnswer {
   status: number;
-  /** The body as read against Setu's envelope: its `data`, its `error`, or something else. */
   envelope: SetuEnvelope;
-  /** The `error.code` of an error answer, when there is one. */
   errorCode: string | null;
   message: string | null;
-  /** A 429's `Retry-After`, in milliseconds from when it was read; null without one. */
   retryAfterMs: number | null;
 }
 
@@ -24,9 +20,6 @@ interface SetuRequest {
   json?: unknown;
   signal?: AbortSignal;
 }
-
-/** Connection errors that mean the request never left: no connection was made. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
  * Calls Setu with a bearer token and the partner header; a 401 drops the token and retries once. No answer throws
@@ -46,7 +39,6 @@ export class SetuHttp {
     return this.send(request, await this.token(request));
   }
 
-  /** A token; without one the call is not sent. */
   private async token(request: SetuRequest): Promise<string> {
     try {
       return await this.tokens.token();
@@ -68,23 +60,12 @@ export class SetuHttp {
       [PARTNER_HEADER]: this.settings.partnerId,
     };
     if (request.json !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    let text: string;
-    try {
-      ({ response, text } = await fetchReadingAgain(url, {
-        method: request.method,
-        headers,
-        body: request.json === undefined ? undefined : JSON.stringify(request.json),
-        signal: request.signal,
-      }));
-    } catch (error) {
-      const what = `setu: ${request.method} ${url.pathname}`;
-      if (request.signal?.aborted)
-        throw new ProviderUnavailableError(`${what} got no answer (the call was abandoned at its deadline)`);
-      const code = connectionErrorCode(error);
-      if (code && NOT_CONNECTED.has(code)) throw new ProviderNotSentError(`${what} was not sent (${code})`);
-      throw new ProviderUnavailableError(`${what} got no answer (${(error as Error).message})`);
-    }
+    const { response, text } = await providerExchange('setu', url, {
+      method: request.method,
+      headers,
+      body: request.json === undefined ? undefined : JSON.stringify(request.json),
+      signal: request.signal,
+    });
     const envelope = envelopeOf(parseJson(text), response.status);
     return {
       status: response.status,
@@ -96,13 +77,6 @@ export class SetuHttp {
   }
 }
 
-/** The system error code under fetch's "fetch failed" (undici puts it on the cause). */
-function connectionErrorCode(error: unknown): string | null {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : null;
-}
-
-/** The parsed body; undefined when it is not JSON (an HTML page, an empty body). */
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;

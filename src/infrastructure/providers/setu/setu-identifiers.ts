@@ -7,7 +7,6 @@ export function paymentRefIdOf(orderId: string): string | null {
   return /^[A-Za-z0-9]{6,35}$/.test(ref) ? ref : null;
 }
 
-/** Our order id from a `paymentRefId` we sent ("ord" + its id); null for one we did not send. */
 export function orderIdOfPaymentRef(paymentRefId: string | null): string | null {
   if (!paymentRefId) return null;
   const match = /^ord([0-9A-Za-z]{6,32})$/.exec(paymentRefId);
@@ -16,13 +15,11 @@ export function orderIdOfPaymentRef(paymentRefId: string | null): string | null 
 
 const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
 
-/** An instant as ISO 8601 in India Standard Time (+05:30), as Setu's timestamps are written. */
 export function istTimestamp(at: Date): string {
   const local = new Date(at.getTime() + IST_OFFSET_MS).toISOString();
   return `${local.slice(0, 19)}+05:30`;
 }
 
-/** The date (YYYY-MM-DD) of an instant in India: the transactions list filters by it. */
 export function istDate(at: Date): string {
   return new Date(at.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
 }

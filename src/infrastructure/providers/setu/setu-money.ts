@@ -1,6 +1,5 @@
 /** Setu's amounts are integer paise; ours are decimal texts in rupees. Exact both ways, never through a float. */
 
-/** A decimal rupee text as paise, or null when it is not a whole number of paise. */
 export function paiseOf(rupees: string): bigint | null {
   const match = /^(\d+)(?:\.(\d+))?$/.exec(rupees);
   if (!match) return null;
@@ -9,7 +8,6 @@ export function paiseOf(rupees: string): bigint | null {
   return BigInt(match[1]) * 100n + BigInt(fraction.slice(0, 2).padEnd(2, '0'));
 }
 
-/** Paise (a JSON integer) as a decimal rupee text with two places, or null when it is not a whole non-negative number. */
 export function rupeesOf(paise: unknown): string | null {
   if (typeof paise !== 'number' || !Number.isSafeInteger(paise) || paise < 0) return null;
   const text = String(paise).padStart(3, '0');

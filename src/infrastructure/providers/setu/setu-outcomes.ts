@@ -20,7 +20,6 @@ export const PAYMENT_STATUSES: Record<string, SetuVerdict> = {
  */
 const UNCONFIRMED_FAILURES: ReadonlySet<string> = new Set(['npci-connectivity-timeout']);
 
-/** A payment's status, with its failure reason. */
 export function verdictOfPayment(status: string, failure: SetuFailure | null): SetuVerdict {
   const verdict = PAYMENT_STATUSES[status] ?? 'unknown';
   if (verdict === 'failed' && failure?.code && UNCONFIRMED_FAILURES.has(failure.code)) return 'unknown';
@@ -57,7 +56,6 @@ export const DEFINITIVE_REFUSALS: ReadonlySet<string> = new Set([
 export const verdictOfRefusal = (httpStatus: number, code: string | null): SetuVerdict =>
   httpStatus === 400 && code !== null && DEFINITIVE_REFUSALS.has(code) ? 'failed' : 'unknown';
 
-/** What a failed bill fetch means: nothing due, no such consumer, or a fault (the partner may ask again). */
 type FetchVerdict = 'no_bill_due' | 'unknown_consumer' | 'unavailable';
 
 /** BBPS's "Payment received for the billing period - no bill due". */

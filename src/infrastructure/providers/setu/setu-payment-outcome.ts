@@ -4,18 +4,14 @@ import { paiseOf } from './setu-money';
 import { SetuFailure } from './setu-records';
 import { verdictOfPayment } from './setu-outcomes';
 
-/** How long after a "still processing" answer a payment is asked about again. */
 export const SETU_POLL_AFTER_MS = 15_000;
 
-/** A payment as Setu records it under our paymentRefId: its answer by refId, or an entry of the transactions list. */
 export interface SetuPaymentRecord {
   refId: string | null;
   status: string;
   transactionId: string | null;
   paymentRefId: string | null;
-  /** Rupees, or null when the record gives no amount. */
   amount: string | null;
-  /** The timestamp we sent with the payment, as Setu writes it back. */
   timestamp: string | null;
   failure: SetuFailure | null;
   /** From the transactions list, which gives no failure reason: a listed failure is not confirmed. */

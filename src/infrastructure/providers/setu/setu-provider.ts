@@ -34,7 +34,6 @@ const DAY_MS = 86_400_000;
 
 type BillProduct = Extract<OrderProduct, { kind: 'bill_payment' }>;
 
-/** What a look-up found: the order's outcome, or nothing under its paymentRefId in a list read whole. */
 type LookUp = { kind: 'found'; outcome: ProviderOutcome } | { kind: 'none'; unattributed: number; range: DateRange };
 
 /**
@@ -55,7 +54,6 @@ export class SetuProvider implements ProviderGateway {
     this.bills = new SetuBillFetcher(api, settings, labelsOf, this.billers);
   }
 
-  /** Setu pays bills only; a bill payment may stay Processing up to 2 days. */
   deliveryHorizonMs(kind: OrderProduct['kind']): number {
     return kind === 'bill_payment' ? SETU_DELIVERY_HORIZON_MS : 0;
   }
@@ -215,7 +213,6 @@ export class SetuProvider implements ProviderGateway {
   }
 }
 
-/** Setu's biller id from the route the order was placed with (BBPS ids are letters and digits). */
 function upstreamIdOf(order: ProviderOrder): string | null {
   const id = order.route?.provider === 'setu' ? order.route.upstreamId : null;
   return id !== null && /^[A-Za-z0-9]{1,40}$/.test(id) ? id : null;

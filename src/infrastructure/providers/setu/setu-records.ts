@@ -20,7 +20,6 @@ export interface SetuFailure {
 }
 
 interface SetuBill {
-  /** Rupees, or null when the bill has no amount (validation billers). */
   amount: string | null;
   billDate: string | null;
   billNumber: string | null;
@@ -29,10 +28,8 @@ interface SetuBill {
   dueDate: string | null;
 }
 
-/** The answer of `/bills/fetch/response`. */
 export interface SetuFetch {
   refId: string;
-  /** Processing, Success or Failure. */
   status: string;
   failure: SetuFailure | null;
   bills: SetuBill[];
@@ -40,12 +37,9 @@ export interface SetuFetch {
   exactness: string | null;
 }
 
-/** A payment as `/bills/payment/response` reports it. */
 export interface SetuPayment {
   refId: string;
-  /** Processing, Success, Failure (or Credit_Adjustment). */
   status: string;
-  /** Setu's (BBPS) transaction id. */
   transactionId: string | null;
   billerId: string | null;
   billerRefId: string | null;
@@ -55,7 +49,6 @@ export interface SetuPayment {
   failure: SetuFailure | null;
 }
 
-/** One entry of the transactions list (`/bbps/transactions`). */
 export interface SetuTransaction {
   refId: string | null;
   /** Processing, Success, Error (or Credit_Adjustment): the list says Error where a payment answer says Failure. */
@@ -64,7 +57,6 @@ export interface SetuTransaction {
   paymentRefId: string | null;
   billerId: string | null;
   amount: string | null;
-  /** The timestamp we sent with the payment. */
   timestamp: string | null;
 }
 
@@ -73,7 +65,6 @@ interface SetuCustomerParam {
   optional: boolean;
 }
 
-/** A biller of Setu's catalog (`/bbps/billers`). */
 export interface SetuBiller {
   id: string;
   name: string;
@@ -121,7 +112,6 @@ function billOf(value: unknown): SetuBill {
   };
 }
 
-/** The `data` of a fetch's answer; null without its refId and status. */
 export function fetchOf(data: Record<string, unknown>): SetuFetch | null {
   const refId = stringOf(data.refId);
   const status = stringOf(data.status);
@@ -138,7 +128,6 @@ export function fetchOf(data: Record<string, unknown>): SetuFetch | null {
   };
 }
 
-/** The `data` of a payment's answer; null without its refId and status. */
 export function paymentOf(data: Record<string, unknown>): SetuPayment | null {
   const refId = stringOf(data.refId);
   const status = stringOf(data.status);

@@ -1,9 +1,7 @@
 import { SetuConfig } from '../../../config/service-config';
 
-/** How the service reaches Setu's BBPS BillPay API (v2). The client secret is only ever sent to the token endpoint. */
 export type SetuSettings = SetuConfig;
 
-/** The paths of Setu's BillPay v2 API (api-references/payments/billpay/api-integration.json in SetuHQ/docs). */
 export const SETU_PATHS = {
   token: '/api/v2/auth/token',
   fetchRequest: '/api/v2/bbps/bills/fetch/request',
@@ -14,7 +12,6 @@ export const SETU_PATHS = {
   transactions: '/api/v2/bbps/transactions',
 } as const;
 
-/** The header that names our partner account on every call but the token request. */
 export const PARTNER_HEADER = 'X-PARTNER-ID';
 
 /**

@@ -1,49 +1,23 @@
 import { ProviderUnavailableError } from '../../../application/ports/provider-gateway.port';
+import { ProviderTokens } from '../provider-tokens';
 import { retryAfterMsOf } from '../retry-after';
 import { errorOf, objectOf, stringOf } from './setu-records';
 import { PARTNER_HEADER, SETU_PATHS, SetuSettings } from './setu-settings';
 
 const TOKEN_REQUEST_TIMEOUT_MS = 10_000;
-/** A token is replaced this long before it expires (at most a tenth of its lifetime). */
-const REFRESH_MARGIN_MS = 60_000;
 /** Setu's tokens live 600 s in its examples; without `expiresIn` that is assumed. */
 const DEFAULT_LIFETIME_SECONDS = 600;
 
-/**
- * Setu's bearer tokens: `POST /api/v2/auth/token` with the client id and secret. One token is
- * kept until shortly before it expires; concurrent callers share one request; a token the API
- * refused (401) is dropped so that the next call fetches a new one.
- */
-export class SetuTokens {
-  private cached: { token: string; refreshAt: number } | null = null;
-  private pending: Promise<string> | null = null;
-  private requested = 0;
-
+/** Setu's bearer tokens: `POST /api/v2/auth/token` with the client id and secret; one audience. */
+export class SetuTokens extends ProviderTokens {
   constructor(
     private readonly settings: Pick<SetuSettings, 'url' | 'clientId' | 'clientSecret' | 'partnerId'>,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** How many tokens were requested so far (operations and tests). */
-  get tokensRequested(): number {
-    return this.requested;
+    now: () => number = Date.now,
+  ) {
+    super(now);
   }
 
-  token(): Promise<string> {
-    if (this.cached && this.now() < this.cached.refreshAt) return Promise.resolve(this.cached.token);
-    this.pending ??= this.fetchToken().finally(() => {
-      this.pending = null;
-    });
-    return this.pending;
-  }
-
-  /** Forgets a token the API refused, unless a newer one has replaced it already. */
-  invalidate(token: string): void {
-    if (this.cached?.token === token) this.cached = null;
-  }
-
-  private async fetchToken(): Promise<string> {
-    this.requested++;
+  protected async request(): Promise<{ token: string; lifetimeSeconds: number }> {
     let response: Response;
     let text: string;
     try {
@@ -77,9 +51,7 @@ export class SetuTokens {
     if (!token) throw new ProviderUnavailableError('setu: the token endpoint answered without a token');
     const expiresIn =
       typeof fields.expiresIn === 'number' && fields.expiresIn > 0 ? fields.expiresIn : DEFAULT_LIFETIME_SECONDS;
-    const lifetimeMs = expiresIn * 1000;
-    this.cached = { token, refreshAt: this.now() + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs / 10) };
-    return token;
+    return { token, lifetimeSeconds: expiresIn };
   }
 }
 

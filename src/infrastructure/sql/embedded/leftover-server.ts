@@ -4,10 +4,7 @@ import { isProcessAlive } from './process-alive';
 
 const STOP_TIMEOUT_MS = 60_000;
 
-/**
- * A server whose service was killed keeps running and its postmaster.pid: it gets a fast shutdown before this service
- * starts its own, so there is never a second server on the folder. A stale pid file is left to PostgreSQL's recovery.
- */
+/** A killed service's server still runs: it gets a fast shutdown first, so there is never a second server on the folder. */
 export const LeftoverServer = {
   async stopIfRunning(clusterDir: string, log: { warn(message: string): void }): Promise<void> {
     const pid = postmasterPid(clusterDir);

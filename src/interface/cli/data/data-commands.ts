@@ -27,7 +27,6 @@ export const DATA_USAGE = [
 
 const isHelp = (arg: string): boolean => arg === '--help' || arg === '-h';
 
-/** Arguments after `data`. */
 export function parseDataCommand(argv: readonly string[]): DataParseResult {
   if (argv.length === 0 || argv.some(isHelp)) return argv.length === 0 ? { kind: 'usage-error', message: 'missing data command (export or import)' } : { kind: 'help' };
   const [verb, ...rest] = argv;

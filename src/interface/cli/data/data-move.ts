@@ -9,9 +9,7 @@ export interface ServerLog {
   error(message: string): void;
 }
 
-/** What `data export` and `data import` run: the history move over the configured store, as the CLI's composition builds it. */
 export interface DataMove {
-  /** Writes every event of the store, in global order, one history line each; returns how many. */
   exportHistory(writeLine: (line: string) => Promise<void>, progress: StepProgress, options: ExportOptions): Promise<number>;
   importHistory(source: ImportSource, progress: StepProgress): Promise<ImportOutcome>;
 }

@@ -14,7 +14,6 @@ import { storeConfig } from './store-config';
 
 type DataTerminal = Terminal & { stderr: Terminal['stderr'] & { isTTY?: boolean } };
 
-/** Runs `data export` or `data import` against the configured store; failures are one line on stderr. */
 export async function runDataCommand(
   command: DataCommand,
   terminal: DataTerminal,
@@ -77,7 +76,6 @@ const WITHHELD_NOTICE =
   'Regenerate the keys (key regenerate), issue operator tokens with ADMIN_TOKEN (operator create) and rotate ' +
   'webhook secrets (partner configure --rotate-webhook-secret).';
 
-/** The counts of what the export withheld; nothing when it withheld nothing (a whole export). */
 function withheldFields(withheld: WithheldCounts): Record<string, Record<string, number>> {
   const total = withheld.apiKeyHashes + withheld.operatorTokenHashes + withheld.webhookSecrets;
   if (total === 0) return {};

@@ -51,7 +51,6 @@ import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
 import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
 import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
 
-/** The back office API; the operator CLI is its client. */
 @ApiExcludeController()
 @Controller('v1/admin')
 @UseGuards(AdminTokenGuard)
@@ -92,7 +91,6 @@ export class AdminController {
     );
   }
 
-  /** Restricted keys: the same as the partner's own POST/GET/DELETE /v1/partner/keys, for any environment. */
   @Post('partners/:id/keys')
   @HttpCode(201)
   @RequiresPermission('issue_credentials')

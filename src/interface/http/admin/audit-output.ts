@@ -4,7 +4,6 @@ export type AuditFormat = 'jsonl' | 'csv';
 
 export const isAuditFormat = (value: unknown): value is AuditFormat => value === 'jsonl' || value === 'csv';
 
-/** The columns of a wallet audit, in order; the JSON lines use the same names. */
 const COLUMNS = [
   'revision',
   'position',
@@ -81,7 +80,6 @@ export function csvCell(value: string | number | boolean | null, numeric = false
   return /[",\r\n]/.test(text) ? quoted(text) : text;
 }
 
-/** The audit as text lines: one JSON object per event, or a CSV header and one row per event. */
 export async function* auditLines(
   entries: AsyncIterable<WalletLedgerEntry>,
   format: AuditFormat,

@@ -20,7 +20,6 @@ import { statementReportPage } from './statement-report-page';
 
 const CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
-/** Finance's view of the ledger, read from the event log itself rather than from the read models. */
 @ApiExcludeController()
 @Controller('v1/admin/audit')
 @UseGuards(AdminTokenGuard)
@@ -51,7 +50,6 @@ export class AuditController {
     return this.queries.execute(new AuditOrder(orderId));
   }
 
-  /** What one operator did: the events whose actor is that name (`break-glass` for ADMIN_TOKEN), newest first. */
   @Get('operators/:name')
   @RequiresPermission('read')
   operator(@Param('name') name: string, @Query() query: Record<string, unknown>) {

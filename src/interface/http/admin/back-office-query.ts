@@ -1,7 +1,6 @@
 import { startOfDay } from '../../../application/audit/wallet-ledger';
 import { ServiceError } from '../../../application/shared/service-error';
 
-/** Reads the back office's query strings: each value given at most once, checked before any search. */
 export class BackOfficeQuery {
   constructor(private readonly query: Record<string, unknown>) {}
 

@@ -17,7 +17,6 @@ import { BackOfficeQuery } from './back-office-query';
 const KYC_STATUSES: readonly KycStatus[] = ['pending', 'approved', 'suspended'];
 const ORDER_STATUSES: readonly TransactionStatus[] = ['INITIATED', 'PENDING', 'DISPUTED', 'SUCCESS', 'FAILED'];
 
-/** The back office's lists and searches (the console's, and the CLI's): partners, orders, a partner's settings, the job backlog. */
 @ApiExcludeController()
 @Controller('v1/admin')
 @UseGuards(AdminTokenGuard)

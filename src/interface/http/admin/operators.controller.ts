@@ -14,7 +14,6 @@ import { CreateOperatorDto, RevokeOperatorDto } from './dto/operators.dto';
 import { CurrentIdentity, CurrentOperator } from './operator.decorator';
 import { RequiresPermission } from './permission.decorator';
 
-/** Back-office operators and their tokens: the owner's to manage; everyone may ask who they are. */
 @ApiExcludeController()
 @Controller('v1/admin/operators')
 @UseGuards(AdminTokenGuard)
@@ -40,7 +39,6 @@ export class OperatorsController {
     return this.queries.execute(new ListOperators());
   }
 
-  /** The signed-in operator: name, role and what the role may do (the console shows and hides by it). */
   @Get('me')
   @RequiresPermission('read')
   me(@CurrentIdentity() identity: OperatorIdentity, @Query() query: Record<string, unknown>) {

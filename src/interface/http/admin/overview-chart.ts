@@ -11,9 +11,7 @@ interface Series {
 
 interface DayBars {
   day: string;
-  /** Stacked, in the order of the series. */
   values: Record<string, number>;
-  /** Drawn as a dashed outline around the stack (what the stack is a part of). */
   outline?: number;
 }
 
@@ -68,7 +66,6 @@ function stackedBarsSvg(
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${SIZE.width} ${SIZE.height}" width="${SIZE.width}" height="${SIZE.height}" role="img" aria-label="${escape(label)}" font-family="sans-serif">${legend.join('')}${parts.join('')}</svg>`;
 }
 
-/** Orders per day of the last 7 days: placed (outline) and their outcomes (stacked bars). */
 export function ordersByDaySvg(overview: Pick<Overview, 'by_day'>): string {
   return stackedBarsSvg(
     'Orders per day, last 7 days',
@@ -86,7 +83,6 @@ export function ordersByDaySvg(overview: Pick<Overview, 'by_day'>): string {
   );
 }
 
-/** Webhook attempts per day of the last 7 days, by result (stacked bars). */
 export function webhooksByDaySvg(webhooks: Pick<WebhookOverview, 'by_day'>): string {
   return stackedBarsSvg(
     'Webhook attempts per day, last 7 days',

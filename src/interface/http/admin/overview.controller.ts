@@ -10,7 +10,6 @@ import { RequiresPermission } from './permission.decorator';
 
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
 
-/** The operator's landing page data: how the service is doing today and this week, and its charts. */
 @ApiExcludeController()
 @Controller('v1/admin/overview')
 @UseGuards(AdminTokenGuard)
@@ -35,7 +34,6 @@ export class OverviewController {
     };
   }
 
-  /** Orders per day as an SVG image drawn here (no script, no external resource). */
   @Get('orders-by-day.svg')
   @RequiresPermission('read')
   @Header('content-type', 'image/svg+xml; charset=utf-8')
@@ -45,7 +43,6 @@ export class OverviewController {
     return ordersByDaySvg(overview);
   }
 
-  /** Webhook attempts per day by result, as an SVG image drawn here. */
   @Get('webhooks-by-day.svg')
   @RequiresPermission('read')
   @Header('content-type', 'image/svg+xml; charset=utf-8')

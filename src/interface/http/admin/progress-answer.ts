@@ -3,12 +3,10 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { errorAnswer } from '../errors/api-exception.filter';
 
 export const NDJSON = 'application/x-ndjson';
-/** At most one progress line per this many milliseconds. */
 const PROGRESS_EVERY_MS = 500;
 
 export type ReportProgress = (done: number, total: number) => void;
 
-/** True when the caller asked for progress as it goes (`Accept: application/x-ndjson`). */
 export const wantsProgress = (accept: string | undefined): boolean => accept?.includes(NDJSON) ?? false;
 
 // Long work answered as NDJSON (decision 0103): progress lines `{"progress":{"step":"verify","done":1000,"total":52000}}`,

@@ -11,7 +11,6 @@ import { CurrentIdentity } from './operator.decorator';
 import { OperatorIdentity } from '../../../application/back-office/operator-identity';
 import { RequiresPermission } from './permission.decorator';
 
-/** Read-model versions, checkpoints and lag, and blue/green rebuilds that run while the service answers. */
 @ApiExcludeController()
 @Controller('v1/admin/projections')
 @UseGuards(AdminTokenGuard)

@@ -5,7 +5,6 @@ import { ShowLiveProvider } from '../../../application/operations/live-provider-
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 
-/** The live providers and our float at each (CLI `provider status`). */
 @ApiExcludeController()
 @Controller('v1/admin/providers')
 @UseGuards(AdminTokenGuard)

@@ -23,7 +23,6 @@ import { CurrentOperator } from './operator.decorator';
 import { reconciliationReportPage } from './reconciliation-report-page';
 import { REPORT_SECURITY_POLICY } from './report-page-layout';
 
-/** Live providers: route sync from their catalogs, circuit breakers, and daily reconciliation. */
 @ApiExcludeController()
 @Controller('v1/admin/providers')
 @UseGuards(AdminTokenGuard)
@@ -39,7 +38,6 @@ export class ProvidersController {
     return this.queries.execute(new ShowProviderBreakers());
   }
 
-  /** Proposes routes from the provider's catalogs; `apply: true` records them. */
   @Post(':provider/sync')
   @HttpCode(200)
   @RequiresPermission('manage_routes')
@@ -75,7 +73,6 @@ export class ProvidersController {
     return answered(report, format, reply);
   }
 
-  /** The latest reconciliation runs, newest first: the schedule's, days judged again, and operators'. */
   @Get('reconciliation/runs')
   @RequiresPermission('read')
   runs(@Query() query: Record<string, unknown>) {

@@ -2,7 +2,6 @@ import { escapeHtml } from '../html-text';
 
 const SIZE = { width: 880, height: 260, left: 90, right: 16, top: 16, bottom: 36 } as const;
 
-/** One day of a chart: its label, the line's value and the bar's, and the bar's tooltip (text). */
 export interface ChartDay {
   label: string;
   line: number;
@@ -12,11 +11,9 @@ export interface ChartDay {
 
 export interface LineAndBarsChart {
   id: string;
-  /** Text: the chart's accessible title and its legend under the axis. */
   title: string;
   legend: string;
   days: readonly ChartDay[];
-  /** Values the scale must also reach besides the line and the bars. */
   alsoScaled?: readonly number[];
 }
 
@@ -61,7 +58,6 @@ ${ticks}${bars}
 </svg>`;
 }
 
-/** 1, 2 or 5 times a power of ten, at least `value`: round numbers on the axis. */
 function niceCeiling(value: number): number {
   if (value <= 0) return 0;
   const power = 10 ** Math.floor(Math.log10(value));

@@ -20,13 +20,10 @@ th { color: #5d6778; }
 svg text { font-size: 11px; fill: #5d6778; }`;
 
 export interface ReportPage {
-  /** Text: the page's title and heading. */
   title: string;
-  /** Markup under the heading, one element a line: what the report is, when it was made, whether it may still change. */
   body: readonly string[];
 }
 
-/** A report as a whole page: the shared head and style, the heading, then its parts. */
 export function reportPage(page: ReportPage): string {
   return `<!DOCTYPE html>
 <html lang="en">
@@ -46,21 +43,17 @@ ${page.body.join('\n')}
 `;
 }
 
-/** A line saying the period is not over and its figures may still change (text). */
 export const partialNotice = (text: string): string => `<p class="bad" id="partial">${escapeHtml(text)}</p>`;
 
-/** The report's verdict: `markup` in green when all is well, in red when not. */
 export const verdictLine = (ok: boolean, markup: string): string =>
   `<p class="${ok ? 'ok' : 'bad'}" id="verdict">${markup}</p>`;
 
-/** A figure with its label (text), red when it calls for attention. */
 export interface Figure {
   label: string;
   value: string;
   bad?: boolean;
 }
 
-/** Figures as a table of label and value. */
 export function figuresTable(id: string, figures: readonly Figure[]): string {
   const rows = figures.map(
     (figure) =>
@@ -69,10 +62,8 @@ export function figuresTable(id: string, figures: readonly Figure[]): string {
   return `<table id="${id}">\n${rows.join('\n')}\n</table>`;
 }
 
-/** A table cell: text, a number (right-aligned), or code. */
 export type Cell = string | { number: string } | { code: string };
 
-/** A column heading (text), numeric columns right-aligned. */
 export type Heading = string | { number: string };
 
 export interface Row {
@@ -89,7 +80,6 @@ function cellHtml(cell: Cell): string {
   return `<td><code>${escapeHtml(cell.code)}</code></td>`;
 }
 
-/** Rows under their headings; every value written as text. */
 export function rowsTable(id: string, headings: readonly Heading[], rows: readonly Row[]): string {
   const body = rows.map((row) => `<tr${row.bad ? ' class="bad"' : ''}>${row.cells.map(cellHtml).join('')}</tr>`);
   return `<table id="${id}">

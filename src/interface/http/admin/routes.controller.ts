@@ -10,7 +10,6 @@ import { RequiresPermission } from './permission.decorator';
 import { RemoveRouteDto, SetRouteDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
 
-/** Live routes: which provider, under which of its ids, serves each operator and biller. */
 @ApiExcludeController()
 @Controller('v1/admin/routes')
 @UseGuards(AdminTokenGuard)

@@ -1,6 +1,5 @@
 import { OperatorIdentity } from '../../../application/back-office/operator-identity';
 
-/** The operator AdminTokenGuard let in, by request (the guard runs first, then the handler's parameters are read). */
 const byRequest = new WeakMap<object, OperatorIdentity>();
 
 export const rememberOperator = (request: object, identity: OperatorIdentity): void => {

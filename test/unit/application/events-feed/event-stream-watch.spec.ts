@@ -15,7 +15,7 @@ import { ApiKeyAccess, ReadModels } from '../../../../src/application/ports/read
 import { ServiceSettings } from '../../../../src/application/shared/service-settings';
 import { defaultSettings } from '../../../../src/domain/partner/partner-settings';
 import { Environment } from '../../../../src/domain/shared/environment';
-import { ManualClock } from '../../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../../support/manual-clock';
 
 const NOW = new Date('2026-05-01T12:00:00.000Z');
 

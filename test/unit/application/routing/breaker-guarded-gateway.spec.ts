@@ -7,7 +7,7 @@ import {
 } from '../../../../src/application/ports/provider-gateway.port';
 import { BreakerGuardedGateway } from '../../../../src/application/routing/breaker-guarded-gateway';
 import { ProviderBreakers } from '../../../../src/application/routing/provider-breakers';
-import { ManualClock } from '../../../../src/infrastructure/clock/manual-clock';
+import { ManualClock } from '../../../support/manual-clock';
 
 const query: BillQuery = { billerId: 1005, consumerNumber: '1234560004', currency: 'INR', params: {}, route: null };
 

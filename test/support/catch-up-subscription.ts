@@ -1,4 +1,4 @@
-import { DomainEvent, EventStore, GlobalPosition, RecordedEvent } from '../../application/ports/event-store.port';
+import { DomainEvent, EventStore, GlobalPosition, RecordedEvent } from '../../src/application/ports/event-store.port';
 
 interface CatchUpOptions {
   /** The position already handled (a stored checkpoint); null reads from the first event. */

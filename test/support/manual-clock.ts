@@ -1,4 +1,4 @@
-import { Clock } from '../../application/ports/clock.port';
+import { Clock } from '../../src/application/ports/clock.port';
 
 /** A clock that moves only when told: tests use it for the 30 s and 5 min timers. */
 export class ManualClock implements Clock {
