@@ -31,7 +31,7 @@ import { SqlWalletSnapshots } from '../infrastructure/wallet-snapshots/sql-walle
 import { SqlBillFetchStore } from '../infrastructure/bills/sql-bill-fetch-store';
 import { JsonCatalog } from '../infrastructure/catalog/json-catalog';
 import { SystemClock } from '../infrastructure/clock/system-clock';
-import { EventStoreDbEventStore } from '../infrastructure/event-store/eventstoredb-event-store';
+import type { EventStoreDbEventStore } from '../infrastructure/event-store/eventstoredb-event-store';
 import { SqlEventStore } from '../infrastructure/event-store/sql-event-store';
 import { SqlIdempotencyStore } from '../infrastructure/idempotency/sql-idempotency-store';
 import { SqlJobQueue } from '../infrastructure/jobs/sql-job-queue';
@@ -60,11 +60,10 @@ import { SqlDatabase } from '../infrastructure/sql/sql-database';
 import { RATE_LIMITER, RateLimiter } from '../application/ports/rate-limiter.port';
 import { AUTH_FAILURE_THROTTLE } from '../application/ports/auth-failure-throttle.port';
 import { TokenBucketAuthFailureThrottle } from '../infrastructure/rate-limit/token-bucket-auth-failure-throttle';
-import { RedisTokenBuckets } from '../infrastructure/rate-limit/redis-token-buckets';
 import { MemoryTokenBuckets } from '../infrastructure/rate-limit/memory-token-buckets';
+import { TokenBuckets } from '../infrastructure/rate-limit/token-buckets';
 import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER, WebhookSender } from '../application/ports/webhook.port';
 import { SqlRateLimiter } from '../infrastructure/rate-limit/sql-rate-limiter';
-import { RedisRateLimiter } from '../infrastructure/rate-limit/redis-rate-limiter';
 import { SqlKeyAdmission } from '../infrastructure/rate-limit/sql-key-admission';
 import { UncountedKeyAdmission } from '../infrastructure/rate-limit/uncounted-key-admission';
 import { KEY_ADMISSION } from '../application/ports/key-admission.port';
@@ -165,21 +164,18 @@ export class InfrastructureModule {
       },
       {
         provide: RATE_LIMITER,
-        ...sql((db) =>
-          redisUrl ? RedisRateLimiter.connect(redisUrl) : new SqlRateLimiter(db.withAsynchronousCommit()),
+        ...sql(async (db) =>
+          redisUrl
+            ? (await import('../infrastructure/rate-limit/redis-rate-limiter')).RedisRateLimiter.connect(redisUrl)
+            : new SqlRateLimiter(db.withAsynchronousCommit()),
         ),
       },
       {
         // Beside the rate limit in Redis, shared by every process; otherwise per process, in memory, so
         // that refusing a flooding address costs no database statement.
         provide: AUTH_FAILURE_THROTTLE,
-        useFactory: (limiter: RateLimiter) =>
-          new TokenBucketAuthFailureThrottle(
-            limiter instanceof RedisRateLimiter
-              ? new RedisTokenBuckets(limiter.redis, 'authfail:')
-              : new MemoryTokenBuckets(),
-            config.authFailuresPerMinute,
-          ),
+        useFactory: async (limiter: RateLimiter) =>
+          new TokenBucketAuthFailureThrottle(await authFailureBuckets(limiter, redisUrl), config.authFailuresPerMinute),
         inject: [RATE_LIMITER],
       },
       // Built by the container, so that what they log goes through the service's logger.
@@ -219,11 +215,22 @@ export class InfrastructureModule {
 }
 
 /** EVENT_STORE=eventstoredb: events in EventStoreDB at EVENTSTORE_CONNECTION_STRING; the start fails if it does not answer. */
-function connectEventStoreDb(config: ServiceConfig): Promise<EventStoreDbEventStore> {
+async function connectEventStoreDb(config: ServiceConfig): Promise<EventStoreDbEventStore> {
   if (!config.eventStoreConnectionString)
     throw new Error('EVENTSTORE_CONNECTION_STRING is required when EVENT_STORE=eventstoredb');
   const logger = new Logger('EventStoreDB');
+  // Loaded only when configured, as the Redis adapters are: their clients cost every other start about 0.1 s.
+  const { EventStoreDbEventStore } = await import('../infrastructure/event-store/eventstoredb-event-store');
   return EventStoreDbEventStore.connect(config.eventStoreConnectionString, LOG_EVENT_DECODER, {
     onWarning: (message, error) => logger.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`),
   });
+}
+
+/** Token buckets in Redis beside a Redis rate limit (shared by every process), otherwise in this process's memory. */
+async function authFailureBuckets(limiter: RateLimiter, redisUrl: string | null): Promise<TokenBuckets> {
+  if (!redisUrl) return new MemoryTokenBuckets();
+  const { RedisRateLimiter } = await import('../infrastructure/rate-limit/redis-rate-limiter');
+  if (!(limiter instanceof RedisRateLimiter)) return new MemoryTokenBuckets();
+  const { RedisTokenBuckets } = await import('../infrastructure/rate-limit/redis-token-buckets');
+  return new RedisTokenBuckets(limiter.redis, 'authfail:');
 }
