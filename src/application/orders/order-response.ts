@@ -2,7 +2,7 @@ import { Money } from '../../domain/money/money';
 import { Currency } from '../../domain/money/currency';
 import { PublicStatus, publicStatusOf } from '../../domain/transaction/transaction.decider';
 import { OrderKind, OrderProduct } from '../../domain/wallet/order-product';
-import { OrderView } from '../ports/read-models.port';
+import { StoredOrderView } from '../ports/read-models.port';
 
 /** amount_local is returned with four decimal places, as the interface shows it. */
 export const amountLocal = (amount: string, currency: Currency): string => {
@@ -121,7 +121,7 @@ export interface TransactionStatusFields {
   created_at: string;
 }
 
-export function transactionStatusResource(order: OrderView): TransactionStatusResource {
+export function transactionStatusResource(order: StoredOrderView): TransactionStatusResource {
   return {
     order_id: order.orderId,
     status: publicStatusOf(order.status, order.refundedAt),

@@ -13,7 +13,7 @@ import { ListCarriers, OperatorResource } from '../../application/catalog/list-c
 import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
 import { GetTransaction } from '../../application/orders/get-transaction';
 import { readOrderAnswer } from '../../application/orders/order-answer-reader';
-import { PlacedOrder } from '../../application/orders/order-placement';
+import { PlacementAnswer } from '../../application/orders/order-placement';
 import { PayBill } from '../../application/orders/pay-bill';
 import { PlaceTopup } from '../../application/orders/place-topup';
 import { ServiceError } from '../../application/shared/service-error';
@@ -287,7 +287,7 @@ export class PartnerToolServerFactory {
   }
 
   /** The Order exactly as REST sends it (a replay is the stored first answer), plus whether it is a replay. */
-  private placed(placed: PlacedOrder): CallToolResult {
+  private placed(placed: PlacementAnswer): CallToolResult {
     const answer = readOrderAnswer(placed.body);
     if ('validate_only' in answer)
       return toolSuccess(

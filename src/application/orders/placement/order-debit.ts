@@ -32,7 +32,7 @@ export interface OrderDraft {
 }
 
 /** The body is kept as sent, so a replay is byte-for-byte the first answer. */
-export interface PlacedOrder {
+export interface PlacementAnswer {
   body: string;
   replayed: boolean;
 }
