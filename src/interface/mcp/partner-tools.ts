@@ -12,7 +12,8 @@ import { BillerResource, ListBillers } from '../../application/catalog/list-bill
 import { ListCarriers, OperatorResource } from '../../application/catalog/list-carriers';
 import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
 import { GetTransaction } from '../../application/orders/get-transaction';
-import { readOrderAnswer } from '../../application/orders/order-answer-reader';
+import { readOrderAnswer } from '../shared/order-answer-reader';
+import { transactionStatusResource } from '../shared/order-resources';
 import { PlacementAnswer } from '../../application/orders/order-placement';
 import { PayBill } from '../../application/orders/pay-bill';
 import { PlaceTopup } from '../../application/orders/place-topup';
@@ -282,7 +283,7 @@ export class PartnerToolServerFactory {
   }
 
   private async transaction(caller: Caller, args: GetTransactionToolInput): Promise<CallToolResult> {
-    const status = await this.queries.execute(new GetTransaction(caller, args.order_id));
+    const status = transactionStatusResource(await this.queries.execute(new GetTransaction(caller, args.order_id)));
     return toolSuccess(status, transactionSummary(status));
   }
 

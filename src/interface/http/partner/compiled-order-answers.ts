@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DryRunResources, OrderResources } from '../../../application/orders/order-response';
 import { OrderAnswerWriter } from '../../../application/ports/order-answer-writer.port';
+import { InitiatedOrder } from '../../../domain/transaction/order-view';
 import { OrderKind } from '../../../domain/wallet/order-product';
+import { DryRunResources, OrderResources, dryRunResource, orderResource } from '../../shared/order-resources';
 import { Serializer, compiledSerializerOf } from '../openapi/compiled-serializer';
 import { BillPaymentDryRunDto, BillPaymentOrderDto, TopupDryRunDto, TopupOrderDto } from './dto/order-response.dto';
 
@@ -17,11 +18,19 @@ export class CompiledOrderAnswers implements OrderAnswerWriter {
     bill_payment: compiledSerializerOf(BillPaymentDryRunDto),
   };
 
-  placed<Kind extends OrderKind>(order: OrderResources[Kind], kind: Kind): string {
-    return this.orders[kind](order);
+  placed(order: InitiatedOrder): string {
+    return written<OrderResources, OrderKind>(this.orders, orderResource(order), order.product.kind);
   }
 
-  dryRun<Kind extends OrderKind>(answer: DryRunResources[Kind], kind: Kind): string {
-    return this.dryRuns[kind](answer);
+  dryRun(order: InitiatedOrder): string {
+    return written<DryRunResources, OrderKind>(this.dryRuns, dryRunResource(order), order.product.kind);
   }
+}
+
+function written<Resources extends Record<OrderKind, unknown>, Kind extends OrderKind>(
+  serializers: { [K in OrderKind]: Serializer<Resources[K]> },
+  resource: Resources[Kind],
+  kind: Kind,
+): string {
+  return serializers[kind](resource);
 }

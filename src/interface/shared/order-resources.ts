@@ -1,25 +1,11 @@
-import { Money } from '../../domain/money/money';
+import { TransactionPage } from '../../application/orders/list-transactions';
+import { StoredOrderView } from '../../application/ports/read-models.port';
+import { OrderAnswerWriter } from '../../application/ports/order-answer-writer.port';
+import { amountLocal } from '../../domain/money/money';
 import { Currency } from '../../domain/money/currency';
+import { InitiatedOrder } from '../../domain/transaction/order-view';
 import { PublicStatus, publicStatusOf } from '../../domain/transaction/transaction.decider';
 import { OrderKind, OrderProduct } from '../../domain/wallet/order-product';
-import { StoredOrderView } from '../ports/read-models.port';
-
-/** amount_local is returned with four decimal places, as the interface shows it. */
-export const amountLocal = (amount: string, currency: Currency): string => {
-  const money = Money.parse(amount, currency);
-  if (!money) throw new Error(`unreadable amount ${amount}`);
-  return money.toDecimal(4);
-};
-
-export interface OrderFacts {
-  orderId: string;
-  product: OrderProduct;
-  amount: string;
-  currency: Currency;
-  balanceAfter: string;
-  reference: string | null;
-  createdAt: string;
-}
 
 /** What a topup is for, as every order resource shows it. */
 export interface TopupTarget {
@@ -82,13 +68,13 @@ export type OrderResource = OrderResources[OrderKind];
 export type OrderDryRunResource = DryRunResources[OrderKind];
 
 /** The Order resource of POST /topup and POST /pay-bill; the status is always PENDING there. */
-export function orderResource(order: OrderFacts): OrderResource {
+export function orderResource(order: InitiatedOrder): OrderResource {
   return { order_id: order.orderId, status: 'PENDING', ...orderPreview(order), created_at: order.createdAt };
 }
 
 /** What a dry run (`validate_only`) answers under `would`: the Order without what only a placed order has. */
 export function orderPreview(
-  order: Omit<OrderFacts, 'orderId' | 'createdAt'>,
+  order: Omit<InitiatedOrder, 'orderId' | 'createdAt'>,
 ): TopupPreviewResource | BillPaymentPreviewResource {
   const money: OrderMoney = {
     amount_local: amountLocal(order.amount, order.currency),
@@ -100,7 +86,7 @@ export function orderPreview(
 }
 
 /** The answer of a dry run whose order would be `order`. */
-export function dryRunResource(order: Omit<OrderFacts, 'orderId' | 'createdAt'>): OrderDryRunResource {
+export function dryRunResource(order: Omit<InitiatedOrder, 'orderId' | 'createdAt'>): OrderDryRunResource {
   const would = orderPreview(order);
   // One object either way: the test only tells the compiler which kind of preview it holds.
   return 'operator_id' in would ? { validate_only: true, would } : { validate_only: true, would };
@@ -136,8 +122,27 @@ export function transactionStatusResource(order: StoredOrderView): TransactionSt
   };
 }
 
+/** The TransactionList resource: one page of the caller's transactions, newest first. */
+export interface TransactionListResource {
+  count: number;
+  transactions: TransactionStatusResource[];
+  next_cursor: string | null;
+}
+
+export const transactionListResource = (page: TransactionPage): TransactionListResource => ({
+  count: page.orders.length,
+  transactions: page.orders.map(transactionStatusResource),
+  next_cursor: page.nextCursor,
+});
+
 function targetOf(product: OrderProduct): TopupTarget | BillPaymentTarget {
   return product.kind === 'topup'
     ? { operator_id: product.operatorId, phone: product.phone }
     : { biller_id: product.billerId, consumer_number: product.consumerNumber };
 }
+
+/** Plain JSON.stringify, where no schema-compiled writer is bound (processes that place no orders, a data import). */
+export const JSON_ORDER_ANSWERS: OrderAnswerWriter = {
+  placed: (order) => JSON.stringify(orderResource(order)),
+  dryRun: (order) => JSON.stringify(dryRunResource(order)),
+};

@@ -1,5 +1,12 @@
 import { isCurrency } from '../../domain/money/currency';
-import { FieldChecks, holdsFields, isExactly, isInteger, isText, isTextOrNull } from '../shared/resource-checks';
+import {
+  FieldChecks,
+  holdsFields,
+  isExactly,
+  isInteger,
+  isText,
+  isTextOrNull,
+} from '../../application/shared/resource-checks';
 import {
   BillPaymentDryRunResource,
   BillPaymentOrderResource,
@@ -9,7 +16,7 @@ import {
   TopupDryRunResource,
   TopupOrderResource,
   TopupPreviewResource,
-} from './order-response';
+} from './order-resources';
 
 /**
  * A placement's answer read back from the bytes it was sent as (and kept as, for replays): checked
