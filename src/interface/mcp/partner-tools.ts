@@ -12,8 +12,7 @@ import { BillerResource, ListBillers } from '../../application/catalog/list-bill
 import { ListCarriers, OperatorResource } from '../../application/catalog/list-carriers';
 import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
 import { GetTransaction } from '../../application/orders/get-transaction';
-import { readOrderAnswer } from '../shared/order-answer-reader';
-import { transactionStatusResource } from '../shared/order-resources';
+import { readOrderAnswer, transactionStatusResource } from '../shared/order-resources';
 import { PlacementAnswer } from '../../application/orders/order-placement';
 import { PayBill } from '../../application/orders/pay-bill';
 import { PlaceTopup } from '../../application/orders/place-topup';

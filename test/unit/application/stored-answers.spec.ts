@@ -1,6 +1,5 @@
 import { InitiatedOrder } from '../../../src/domain/transaction/order-view';
-import { readOrderAnswer } from '../../../src/interface/shared/order-answer-reader';
-import { dryRunResource, orderResource } from '../../../src/interface/shared/order-resources';
+import { dryRunResource, orderResource, readOrderAnswer } from '../../../src/interface/shared/order-resources';
 import { partnerEventBody, readPartnerEventBody } from '../../../src/application/webhooks/partner-events';
 import { WEBHOOK_EVENTS } from '../../../src/application/webhooks/webhook-events';
 

@@ -47,7 +47,7 @@ export class TransactionsController {
     @Param('order_id') orderId: string,
   ): Promise<TransactionStatusResource> {
     if (orderId.length > 100) throw new ServiceError('not_found', 'no such order');
-    return transactionStatusResource(await this.queries.execute(new GetTransaction(caller, orderId)));
+    return this.queries.execute(new GetTransaction(caller, orderId)).then(transactionStatusResource);
   }
 
   @Get()
