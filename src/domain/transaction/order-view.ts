@@ -22,15 +22,10 @@ export interface InitiatedOrder {
   createdAt: string;
 }
 
-export const initiatedOrderOf = (data: WalletDebited['data']): InitiatedOrder => ({
-  orderId: data.orderId,
-  product: data.product,
-  amount: data.amount,
-  currency: data.currency,
-  balanceAfter: data.balanceAfter,
-  reference: data.reference,
-  createdAt: data.placedAt,
-});
+export function initiatedOrderOf(data: WalletDebited['data']): InitiatedOrder {
+  const { orderId, product, amount, currency, balanceAfter, reference, placedAt } = data;
+  return { orderId, product, amount, currency, balanceAfter, reference, createdAt: placedAt };
+}
 
 /** An order as partners, operators and finance see it: what its debit, refund and own stream leave. */
 export interface OrderView extends InitiatedOrder {
