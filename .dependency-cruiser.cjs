@@ -44,6 +44,23 @@ module.exports = {
       to: { path: '^src/(infrastructure|interface|config|composition)/' },
     },
     {
+      name: 'ports-without-use-cases',
+      comment:
+        "A port is declared in the application's own shapes and the domain's, never a use case's (nor a wire " +
+        'shape: those live in src/interface). Two exceptions, plain names shared with the use cases: the error ' +
+        'codes (application/shared/service-error.ts) and the webhook event names (application/webhooks/webhook-events.ts).',
+      severity: 'error',
+      from: { path: '^src/application/ports/' },
+      to: {
+        path: '^src/application/',
+        pathNot: [
+          '^src/application/ports/',
+          '^src/application/shared/service-error\\.ts$',
+          '^src/application/webhooks/webhook-events\\.ts$',
+        ],
+      },
+    },
+    {
       name: 'interface-without-infrastructure',
       comment: 'Interfaces talk to the application (or to ports); wiring adapters to them lives in src/composition.',
       severity: 'error',

@@ -4,14 +4,14 @@
  * rounds so that both see the same machine state. A micro-measure, not a test.
  *   npx tsx bench/serialize-cost.ts [calls per round=200000] [rounds=10]
  */
-import { TopupOrderResource } from '../src/application/orders/order-response';
+import { TopupOrderResource } from '../src/interface/shared/order-resources';
 import { compiledSerializerOf } from '../src/interface/http/openapi/compiled-serializer';
 import { TopupOrderDto } from '../src/interface/http/partner/dto/order-response.dto';
 
 const CALLS = Number(process.argv[2] ?? 200_000);
 const ROUNDS = Number(process.argv[3] ?? 10);
 
-/** Shaped as orderResource writes it (application/orders/order-response.ts). */
+/** Shaped as orderResource writes it (interface/shared/order-resources.ts). */
 const answer: TopupOrderResource = {
   order_id: 'ord_4f1c2a9b7d3e6f8a0b1c2d3e',
   status: 'PENDING',

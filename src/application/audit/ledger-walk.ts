@@ -55,7 +55,7 @@ export interface DebitFacts {
   placedAt: string;
 }
 
-export interface OrderFacts {
+export interface OrderLedgerFacts {
   debits: DebitFacts[];
   refunds: Money[];
   settled: number;
@@ -71,7 +71,7 @@ export interface OrderFacts {
 /** One pass over the whole log, folding what the money invariants need. */
 export interface LedgerWalk {
   wallets: Map<string, WalletFacts>;
-  orders: Map<string, OrderFacts>;
+  orders: Map<string, OrderLedgerFacts>;
   /** Restricted keys by id, as created. */
   keys: Map<string, KeyTermsFacts>;
   events: number;
@@ -96,8 +96,8 @@ export const READABLE_WAIT_LIMIT_MS = 60_000;
 export async function walkLedger(store: EventStore, options: LedgerWalkOptions = {}): Promise<LedgerWalk> {
   const { pageSize = 1000, onPage, through = null } = options;
   const wallets = new Map<string, WalletFacts>();
-  const orders = new Map<string, OrderFacts>();
-  const orderFacts = (orderId: string): OrderFacts => {
+  const orders = new Map<string, OrderLedgerFacts>();
+  const orderFacts = (orderId: string): OrderLedgerFacts => {
     let facts = orders.get(orderId);
     if (!facts) {
       facts = {
@@ -161,7 +161,7 @@ function readableWaiter(through: GlobalPosition | null): (walkedTo: GlobalPositi
 
 function foldWallet(
   wallets: Map<string, WalletFacts>,
-  orderFacts: (orderId: string) => OrderFacts,
+  orderFacts: (orderId: string) => OrderLedgerFacts,
   wallet: { partnerId: string; environment: Environment },
   event: RecordedEvent<WalletEvent>,
 ): void {
@@ -215,7 +215,7 @@ function noteKey(keys: Map<string, KeyTermsFacts>, event: RecordedEvent<ScopedKe
   keys.set(keyId, { partnerId, environment, perOrderMax, dailyMax, currency });
 }
 
-function foldOrder(orderFacts: (orderId: string) => OrderFacts, event: RecordedEvent<TransactionEvent>): void {
+function foldOrder(orderFacts: (orderId: string) => OrderLedgerFacts, event: RecordedEvent<TransactionEvent>): void {
   const facts = orderFacts(event.data.orderId);
   if (event.type === 'TransactionSettled') facts.settled += 1;
   if (event.type === 'TransactionFailed') {

@@ -9,7 +9,7 @@ import { KEY_CAP_WINDOW_MS } from '../../domain/partner/scoped-key';
 import { Money } from '../../domain/money/money';
 import { keySpentWithin } from '../../domain/wallet/wallet.decider';
 import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
-import { KeyTermsFacts, LedgerWalk, OrderFacts, WalletFacts, walkLedger } from './ledger-walk';
+import { KeyTermsFacts, LedgerWalk, OrderLedgerFacts, WalletFacts, walkLedger } from './ledger-walk';
 
 export interface Breach {
   invariant: number;
@@ -213,7 +213,7 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
 
   private checkOrder(
     orderId: string,
-    order: OrderFacts,
+    order: OrderLedgerFacts,
     now: number,
     refundGraceMs: number,
     breach: (invariant: number, detail: string) => void,
@@ -249,7 +249,7 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
   }
 
   private checkIdempotencyKeys(
-    orders: Map<string, OrderFacts>,
+    orders: Map<string, OrderLedgerFacts>,
     breach: (invariant: number, detail: string) => void,
   ): void {
     const byKey = new Map<string, { orderId: string; placedAt: number }[]>();
@@ -279,7 +279,7 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
    * answered 200. Keys are looked up many at a time: the store shares statements between them.
    */
   private async checkAcceptedRequests(
-    orders: Map<string, OrderFacts>,
+    orders: Map<string, OrderLedgerFacts>,
     now: number,
     breach: (invariant: number, detail: string) => void,
   ): Promise<void> {

@@ -3,7 +3,8 @@ import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { IDEMPOTENCY_WINDOW_MS } from '../ports/idempotency-store.port';
 import { RecordedEvent } from '../ports/event-store.port';
 import { KeyBinding } from '../ports/key-binding-append.port';
-import { orderResource } from '../orders/order-response';
+import { OrderAnswerWriter } from '../ports/order-answer-writer.port';
+import { initiatedOrderOf } from '../../domain/transaction/order-view';
 
 /**
  * Marks a key bound again from the log: the hash of the request's body is not in the log, so no request matches
@@ -19,6 +20,8 @@ export const REQUEST_HASH_NOT_IN_LOG = 'not in the log: bound again by data impo
 export class KeyBindingsFromLog {
   private readonly debits: RecordedEvent<WalletDebited>[] = [];
 
+  constructor(private readonly answers: OrderAnswerWriter) {}
+
   observe(event: RecordedEvent): void {
     if (event.type === 'WalletDebited') this.debits.push(event);
   }
@@ -29,15 +32,6 @@ export class KeyBindingsFromLog {
       const data = event.data;
       const placedAt = Date.parse(data.placedAt);
       if (!wallet || now.getTime() - placedAt >= IDEMPOTENCY_WINDOW_MS) return [];
-      const answer = orderResource({
-        orderId: data.orderId,
-        product: data.product,
-        amount: data.amount,
-        currency: data.currency,
-        balanceAfter: data.balanceAfter,
-        reference: data.reference,
-        createdAt: data.placedAt,
-      });
       return [
         {
           partnerId: wallet.partnerId,
@@ -46,7 +40,7 @@ export class KeyBindingsFromLog {
           requestHash: REQUEST_HASH_NOT_IN_LOG,
           orderId: data.orderId,
           statusCode: 200,
-          body: JSON.stringify(answer),
+          body: this.answers.placed(initiatedOrderOf(data)),
           createdAt: data.placedAt,
           expiresAt: new Date(placedAt + IDEMPOTENCY_WINDOW_MS).toISOString(),
         },

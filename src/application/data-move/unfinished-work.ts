@@ -11,7 +11,7 @@ import { holdStuckOrderJob } from '../settlement/stuck-order-check';
 import { orderReactions } from '../settlement/order-reactions';
 import { Reaction } from '../ports/reaction.port';
 
-interface OpenOrder {
+interface OpenOrderProgress {
   environment: Environment;
   /** The provider acknowledged it, or an attempt was recorded in doubt: the log already says it may be there. */
   answeredOrInDoubt: boolean;
@@ -29,7 +29,7 @@ export class UnfinishedWork {
   private readonly unsubmitted = new Map<string, RecordedEvent<WalletDebited>>();
   private readonly unrefunded = new Map<string, RecordedEvent<TransactionFailed>>();
   private readonly ungranted = new Map<string, RecordedEvent<PartnerOnboarded>>();
-  private readonly open = new Map<string, OpenOrder>();
+  private readonly open = new Map<string, OpenOrderProgress>();
   /** Held orders, each still followed at its provider until its horizon (decision 0117). */
   private readonly held = new Map<string, Environment>();
 

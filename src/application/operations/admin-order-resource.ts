@@ -3,7 +3,7 @@ import { Environment } from '../../domain/shared/environment';
 import { PublicStatus, TransactionStatus, publicStatusOf } from '../../domain/transaction/transaction.decider';
 import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
 import { OrderKind, OrderProduct } from '../../domain/wallet/order-product';
-import { OrderView } from '../ports/read-models.port';
+import { StoredOrderView } from '../ports/read-models.port';
 import type { HeldOrderFollowUpResource } from './held-order-follow-up';
 
 type AfterHold = ProviderAnsweredAfterHold['data'];
@@ -52,7 +52,7 @@ export interface AdminOrderListResource {
   orders: (AdminOrderResource & { follow_up?: HeldOrderFollowUpResource | null })[];
 }
 
-export const adminOrderResource = (order: OrderView): AdminOrderResource => ({
+export const adminOrderResource = (order: StoredOrderView): AdminOrderResource => ({
   order_id: order.orderId,
   partner_id: order.partnerId,
   environment: order.environment,

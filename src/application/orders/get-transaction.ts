@@ -2,12 +2,11 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Caller } from '../auth/caller';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
-import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { READ_MODELS, ReadModels, StoredOrderView } from '../ports/read-models.port';
 import { orderFromLog } from './order-from-log';
 import { ServiceError } from '../shared/service-error';
-import { TransactionStatusResource, transactionStatusResource } from './order-response';
 
-export class GetTransaction extends Query<TransactionStatusResource> {
+export class GetTransaction extends Query<StoredOrderView> {
   constructor(
     readonly caller: Caller,
     readonly orderId: string,
@@ -22,17 +21,17 @@ export class GetTransaction extends Query<TransactionStatusResource> {
  * orders do not exist for the caller.
  */
 @QueryHandler(GetTransaction)
-export class GetTransactionHandler implements IQueryHandler<GetTransaction, TransactionStatusResource> {
+export class GetTransactionHandler implements IQueryHandler<GetTransaction, StoredOrderView> {
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
   ) {}
 
-  async execute({ caller, orderId }: GetTransaction): Promise<TransactionStatusResource> {
+  async execute({ caller, orderId }: GetTransaction): Promise<StoredOrderView> {
     const order = (await this.readModels.order(orderId)) ?? (await orderFromLog(this.events, orderId));
     if (!order || order.partnerId !== caller.partnerId || order.environment !== caller.environment) {
       throw new ServiceError('not_found', `no order ${orderId}`);
     }
-    return transactionStatusResource(order);
+    return order;
   }
 }

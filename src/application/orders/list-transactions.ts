@@ -1,9 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Caller } from '../auth/caller';
-import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { READ_MODELS, ReadModels, StoredOrderView } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { TransactionStatusResource, transactionStatusResource } from './order-response';
 
 export interface TransactionListRequest {
   status?: 'PENDING' | 'SUCCESS' | 'FAILED';
@@ -14,14 +13,13 @@ export interface TransactionListRequest {
   limit: number;
 }
 
-/** The TransactionList resource: one page of the caller's transactions, newest first. */
-export interface TransactionListResource {
-  count: number;
-  transactions: TransactionStatusResource[];
-  next_cursor: string | null;
+/** One page of the caller's orders, newest first, and the cursor of the next page (null on the last). */
+export interface TransactionPage {
+  orders: StoredOrderView[];
+  nextCursor: string | null;
 }
 
-export class ListTransactions extends Query<TransactionListResource> {
+export class ListTransactions extends Query<TransactionPage> {
   constructor(
     readonly caller: Caller,
     readonly request: TransactionListRequest,
@@ -32,10 +30,10 @@ export class ListTransactions extends Query<TransactionListResource> {
 
 /** The caller's orders, newest first, one page at a time (keyset pagination, stable under inserts). */
 @QueryHandler(ListTransactions)
-export class ListTransactionsHandler implements IQueryHandler<ListTransactions, TransactionListResource> {
+export class ListTransactionsHandler implements IQueryHandler<ListTransactions, TransactionPage> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
-  async execute({ caller, request }: ListTransactions): Promise<TransactionListResource> {
+  async execute({ caller, request }: ListTransactions): Promise<TransactionPage> {
     const rows = await this.readModels.orders({
       partnerId: caller.partnerId,
       environment: caller.environment,
@@ -49,9 +47,8 @@ export class ListTransactionsHandler implements IQueryHandler<ListTransactions, 
     const page = rows.slice(0, request.limit);
     const last = page[page.length - 1];
     return {
-      count: page.length,
-      transactions: page.map(transactionStatusResource),
-      next_cursor: rows.length > request.limit && last ? encodeCursor(last.createdAt, last.orderId) : null,
+      orders: page,
+      nextCursor: rows.length > request.limit && last ? encodeCursor(last.createdAt, last.orderId) : null,
     };
   }
 }

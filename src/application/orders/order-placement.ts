@@ -6,17 +6,17 @@ import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore } from '../ports/
 import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
 import { KEY_PLACEMENT, KeyPlacement } from './placement/key-placement';
-import { OrderDebit, OrderDraft, PlacedOrder } from './placement/order-debit';
+import { OrderDebit, OrderDraft, PlacementAnswer } from './placement/order-debit';
 import { OrderRouting, routedProductOf } from '../routing/order-routing';
 import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
 import { requireTransact } from '../auth/key-scope';
 import { countKeyRefusal } from '../auth/count-key-refusal';
 
-export { OrderDraft, PlacedOrder } from './placement/order-debit';
+export { OrderDraft, PlacementAnswer } from './placement/order-debit';
 
 interface Running {
   requestHash: string;
-  placed: Promise<PlacedOrder>;
+  placed: Promise<PlacementAnswer>;
 }
 
 /**
@@ -44,7 +44,7 @@ export class OrderPlacement {
     idempotencyKey: string,
     requestHash: string,
     draft: () => Promise<OrderDraft>,
-  ): Promise<PlacedOrder> {
+  ): Promise<PlacementAnswer> {
     try {
       requireTransact(caller);
       return await this.placeChecked(caller, idempotencyKey, requestHash, draft);
@@ -68,7 +68,7 @@ export class OrderPlacement {
     idempotencyKey: string,
     requestHash: string,
     draftOf: () => Promise<OrderDraft>,
-  ): Promise<PlacedOrder> {
+  ): Promise<PlacementAnswer> {
     requireTransact(caller);
     const { partnerId, environment } = caller;
     const scope: IdempotencyScope = { partnerId, environment, key: idempotencyKey };
@@ -90,7 +90,7 @@ export class OrderPlacement {
     idempotencyKey: string,
     requestHash: string,
     draft: () => Promise<OrderDraft>,
-  ): Promise<PlacedOrder> {
+  ): Promise<PlacementAnswer> {
     const scope: IdempotencyScope = {
       partnerId: caller.partnerId,
       environment: caller.environment,
@@ -114,7 +114,7 @@ export class OrderPlacement {
     scope: IdempotencyScope,
     requestHash: string,
     draftOf: () => Promise<OrderDraft>,
-  ): Promise<PlacedOrder> {
+  ): Promise<PlacementAnswer> {
     return this.keys.place(caller, scope, requestHash, () => this.checked(caller, draftOf));
   }
 
@@ -129,8 +129,8 @@ export class OrderPlacement {
   private async afterRunning(
     running: Running,
     requestHash: string,
-    again: () => Promise<PlacedOrder>,
-  ): Promise<PlacedOrder> {
+    again: () => Promise<PlacementAnswer>,
+  ): Promise<PlacementAnswer> {
     if (running.requestHash !== requestHash) {
       throw new ServiceError(
         'idempotency_conflict',

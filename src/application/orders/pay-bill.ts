@@ -10,7 +10,7 @@ import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
 import { requestAmount } from './amount';
 import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
-import { OrderDraft, OrderPlacement, PlacedOrder } from './order-placement';
+import { OrderDraft, OrderPlacement, PlacementAnswer } from './order-placement';
 import { requestHash } from './request-hash';
 
 export interface PayBillRequest {
@@ -21,7 +21,7 @@ export interface PayBillRequest {
   params?: Record<string, string>;
 }
 
-export class PayBill extends Command<PlacedOrder> {
+export class PayBill extends Command<PlacementAnswer> {
   constructor(
     readonly caller: Caller,
     readonly idempotencyKey: string,
@@ -35,7 +35,7 @@ export class PayBill extends Command<PlacedOrder> {
 
 /** Step 2 of a bill payment: the amount must match the fetched bill within one currency unit. */
 @CommandHandler(PayBill)
-export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
+export class PayBillHandler implements ICommandHandler<PayBill, PlacementAnswer> {
   constructor(
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(BILL_FETCH_STORE) private readonly bills: BillFetchStore,
@@ -44,7 +44,7 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacedOrder> {
     private readonly placement: OrderPlacement,
   ) {}
 
-  execute({ caller, idempotencyKey, request, validateOnly }: PayBill): Promise<PlacedOrder> {
+  execute({ caller, idempotencyKey, request, validateOnly }: PayBill): Promise<PlacementAnswer> {
     const run = validateOnly ? this.placement.preview.bind(this.placement) : this.placement.place.bind(this.placement);
     return run(caller, idempotencyKey, requestHash('pay-bill', request), () => this.draft(caller, request));
   }

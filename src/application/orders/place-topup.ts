@@ -6,7 +6,7 @@ import { Caller } from '../auth/caller';
 import { CATALOG, Catalog } from '../ports/catalog.port';
 import { ServiceError } from '../shared/service-error';
 import { requestAmount } from './amount';
-import { OrderDraft, OrderPlacement, PlacedOrder } from './order-placement';
+import { OrderDraft, OrderPlacement, PlacementAnswer } from './order-placement';
 import { requestHash } from './request-hash';
 
 export interface TopupRequest {
@@ -16,7 +16,7 @@ export interface TopupRequest {
   reference?: string;
 }
 
-export class PlaceTopup extends Command<PlacedOrder> {
+export class PlaceTopup extends Command<PlacementAnswer> {
   constructor(
     readonly caller: Caller,
     readonly idempotencyKey: string,
@@ -29,13 +29,13 @@ export class PlaceTopup extends Command<PlacedOrder> {
 }
 
 @CommandHandler(PlaceTopup)
-export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacedOrder> {
+export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacementAnswer> {
   constructor(
     @Inject(CATALOG) private readonly catalog: Catalog,
     private readonly placement: OrderPlacement,
   ) {}
 
-  execute({ caller, idempotencyKey, request, validateOnly }: PlaceTopup): Promise<PlacedOrder> {
+  execute({ caller, idempotencyKey, request, validateOnly }: PlaceTopup): Promise<PlacementAnswer> {
     const run = validateOnly ? this.placement.preview.bind(this.placement) : this.placement.place.bind(this.placement);
     return run(caller, idempotencyKey, requestHash('topup', request), async () => this.draft(caller, request));
   }

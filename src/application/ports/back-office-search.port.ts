@@ -2,7 +2,7 @@ import { Corridor } from '../../domain/corridor/corridor';
 import { KycStatus } from '../../domain/partner/partner.events';
 import { Environment } from '../../domain/shared/environment';
 import { TransactionStatus } from '../../domain/transaction/transaction.decider';
-import { OrderView, PartnerView } from './read-models.port';
+import { StoredOrderView, PartnerView } from './read-models.port';
 
 /** The operators' partner list: every field optional, newest first. */
 export interface PartnerSearch {
@@ -49,7 +49,7 @@ export interface JobBacklogLine {
 /** Queries only the back office needs; kept apart from the read models partners' requests use. */
 export interface BackOfficeSearch {
   partners(search: PartnerSearch): Promise<PartnerView[]>;
-  orders(search: OrderSearch): Promise<OrderView[]>;
+  orders(search: OrderSearch): Promise<StoredOrderView[]>;
   jobBacklog(now: Date): Promise<JobBacklogLine[]>;
 }
 

@@ -1,5 +1,4 @@
-import { OrderKind } from '../../domain/wallet/order-product';
-import { DryRunResources, OrderResources } from '../orders/order-response';
+import { InitiatedOrder } from '../../domain/transaction/order-view';
 
 /**
  * Writes the 200 answers of POST /topup and POST /pay-bill as the bytes that are sent and kept
@@ -8,15 +7,9 @@ import { DryRunResources, OrderResources } from '../orders/order-response';
  */
 export interface OrderAnswerWriter {
   /** The Order resource of a placed order. */
-  placed<Kind extends OrderKind>(order: OrderResources[Kind], kind: Kind): string;
-  /** The answer of a dry run (`validate_only`). */
-  dryRun<Kind extends OrderKind>(answer: DryRunResources[Kind], kind: Kind): string;
+  placed(order: InitiatedOrder): string;
+  /** The answer of a dry run (`validate_only`) that would place `order`. */
+  dryRun(order: InitiatedOrder): string;
 }
 
 export const ORDER_ANSWER_WRITER = Symbol('ORDER_ANSWER_WRITER');
-
-/** Plain JSON.stringify, where no schema-compiled writer is bound (processes that place no orders). */
-export const JSON_ORDER_ANSWERS: OrderAnswerWriter = {
-  placed: (order) => JSON.stringify(order),
-  dryRun: (answer) => JSON.stringify(answer),
-};

@@ -1,5 +1,5 @@
 import { Corridor } from '../../domain/corridor/corridor';
-import { OrderView as FoldedOrderView } from '../../domain/transaction/order-view';
+import { OrderView } from '../../domain/transaction/order-view';
 import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { KycStatus } from '../../domain/partner/partner.events';
@@ -18,7 +18,7 @@ export interface BalanceView {
 }
 
 /** An order as the read models return it: the domain's view without the read model's own columns. */
-export type OrderView = Omit<FoldedOrderView, 'provider' | 'heldAt'>;
+export type StoredOrderView = Omit<OrderView, 'provider' | 'heldAt'>;
 
 export interface OrderListFilter {
   partnerId: string;
@@ -51,11 +51,11 @@ export interface ApiKeyView {
 export interface ReadModels {
   balance(partnerId: string, environment: Environment): Promise<BalanceView | null>;
   allBalances(): Promise<BalanceView[]>;
-  order(orderId: string): Promise<OrderView | null>;
-  orders(filter: OrderListFilter): Promise<OrderView[]>;
-  heldOrders(limit: number): Promise<OrderView[]>;
+  order(orderId: string): Promise<StoredOrderView | null>;
+  orders(filter: OrderListFilter): Promise<StoredOrderView[]>;
+  heldOrders(limit: number): Promise<StoredOrderView[]>;
   /** Live orders routed to the provider and placed in [from, to), oldest first (reconciliation). */
-  ordersRoutedTo(provider: string, from: string, to: string): Promise<OrderView[]>;
+  ordersRoutedTo(provider: string, from: string, to: string): Promise<StoredOrderView[]>;
   /**
    * The UTC days (YYYY-MM-DD, oldest first) in [from, to) on which live orders routed to the provider were placed
    * that are still in doubt: initiated, pending or held (reconciliation judges those days again).

@@ -4,14 +4,14 @@ import { TransactionInitiated } from '../../domain/transaction/transaction.event
 import { WalletDebited } from '../../domain/wallet/wallet.events';
 
 /** What an order's initiation is made of: its debit's fields (or a submission's, which carries them). */
-type PlacedOrder = Pick<
+type InitiationFields = Pick<
   WalletDebited['data'],
   'orderId' | 'amount' | 'currency' | 'product' | 'reference' | 'placedAt'
 > & { route?: RouteTarget | null };
 
 /** The order as its debit placed it: what the order's stream opens with, and what its submission carries. */
 export function initiationOfDebit(
-  data: PlacedOrder,
+  data: InitiationFields,
   placedBy: { partnerId: string; environment: Environment },
 ): TransactionInitiated['data'] {
   return {

@@ -4,7 +4,7 @@ import { TransactionSettled } from '../../domain/transaction/transaction.events'
 import { WalletRefunded } from '../../domain/wallet/wallet.events';
 import { typesOf } from '../../domain/shared/event-types';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
-import { amountLocal } from '../orders/order-response';
+import { amountLocal } from '../../domain/money/money';
 import { RecordedEvent } from '../ports/event-store.port';
 import { deterministicEventId } from '../shared/event-ids';
 import { FieldChecks, holdsFields, isExactly, isText, isTextOrNull } from '../shared/resource-checks';

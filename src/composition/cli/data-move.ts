@@ -4,6 +4,7 @@ import { ConfiguredHistoryStores } from '../../infrastructure/data-move/configur
 import { historyLine } from '../../infrastructure/data-move/history-lines';
 import { SystemClock } from '../../infrastructure/clock/system-clock';
 import { OpenDataMove } from '../../interface/cli/data/data-move';
+import { JSON_ORDER_ANSWERS } from '../../interface/shared/order-resources';
 
 export const openDataMove: OpenDataMove = (config, serverLog) => {
   const move = new HistoryMove(
@@ -13,6 +14,7 @@ export const openDataMove: OpenDataMove = (config, serverLog) => {
     {
       stuckOrderAfterMs: config.stuckOrderAfterMs,
     },
+    JSON_ORDER_ANSWERS,
   );
   return {
     exportHistory: (writeLine, progress, options) =>

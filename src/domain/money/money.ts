@@ -102,3 +102,10 @@ export class Money {
     }
   }
 }
+
+/** A decimal amount with four decimal places, as the partner interface shows amount_local. */
+export const amountLocal = (amount: string, currency: Currency): string => {
+  const money = Money.parse(amount, currency);
+  if (!money) throw new Error(`unreadable amount ${amount}`);
+  return money.toDecimal(4);
+};

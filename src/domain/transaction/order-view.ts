@@ -11,17 +11,27 @@ import { OrderProduct } from '../wallet/order-product';
 import { WalletDebited, WalletRefunded } from '../wallet/wallet.events';
 import { parseWalletStreamId } from '../wallet/wallet.stream';
 
-/** An order as partners, operators and finance see it: what its debit, refund and own stream leave. */
-export interface OrderView {
+/** An order as its debit placed it (INITIATED): what the placement answers, before anything else happened. */
+export interface InitiatedOrder {
   orderId: string;
+  product: OrderProduct;
+  amount: string;
+  currency: Currency;
+  balanceAfter: string;
+  reference: string | null;
+  createdAt: string;
+}
+
+export function initiatedOrderOf(data: WalletDebited['data']): InitiatedOrder {
+  const { orderId, product, amount, currency, balanceAfter, reference, placedAt } = data;
+  return { orderId, product, amount, currency, balanceAfter, reference, createdAt: placedAt };
+}
+
+/** An order as partners, operators and finance see it: what its debit, refund and own stream leave. */
+export interface OrderView extends InitiatedOrder {
   partnerId: string;
   environment: Environment;
   status: TransactionStatus;
-  amount: string;
-  currency: Currency;
-  product: OrderProduct;
-  reference: string | null;
-  balanceAfter: string;
   /** The provider the debit routed it to (live orders). */
   provider: string | null;
   operatorRef: string | null;
@@ -34,7 +44,6 @@ export interface OrderView {
   lateAnswer: ProviderAnsweredAfterHold['data'] | null;
   /** The provider's answer after the outcome, when recorded (contradicting it, or after a manual resolution). */
   answerAfterOutcome: ProviderAnsweredAfterOutcome['data'] | null;
-  createdAt: string;
   updatedAt: string;
 }
 
@@ -98,15 +107,10 @@ function placed(event: Extract<OrderViewEvent, { type: 'WalletDebited' }>): Orde
   if (!wallet) return null;
   const data = event.data;
   return {
-    orderId: data.orderId,
+    ...initiatedOrderOf(data),
     partnerId: wallet.partnerId,
     environment: wallet.environment,
     status: 'INITIATED',
-    amount: data.amount,
-    currency: data.currency,
-    product: data.product,
-    reference: data.reference,
-    balanceAfter: data.balanceAfter,
     provider: data.route?.provider ?? null,
     operatorRef: null,
     settledAt: null,
@@ -115,7 +119,6 @@ function placed(event: Extract<OrderViewEvent, { type: 'WalletDebited' }>): Orde
     heldAt: null,
     lateAnswer: null,
     answerAfterOutcome: null,
-    createdAt: data.placedAt,
     updatedAt: data.placedAt,
   };
 }

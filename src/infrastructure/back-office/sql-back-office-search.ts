@@ -4,8 +4,8 @@ import {
   OrderSearch,
   PartnerSearch,
 } from '../../application/ports/back-office-search.port';
-import { OrderView, PartnerView } from '../../application/ports/read-models.port';
-import { ORDER_COLUMNS, OrderRow, toOrderView } from '../read-models/order-view-row';
+import { StoredOrderView, PartnerView } from '../../application/ports/read-models.port';
+import { ORDER_COLUMNS, OrderViewRow, toOrderView } from '../read-models/order-view-row';
 import { PARTNER_COLUMNS, PartnerRow, toPartnerView } from '../read-models/partner-view-row';
 import { SqlExecutor } from '../sql/sql-database';
 
@@ -52,7 +52,7 @@ export class SqlBackOfficeSearch implements BackOfficeSearch {
     return rows.map(toPartnerView);
   }
 
-  async orders(search: OrderSearch): Promise<OrderView[]> {
+  async orders(search: OrderSearch): Promise<StoredOrderView[]> {
     const conditions = new Conditions();
     conditions.add((n) => `partner_id = $${n}`, search.partnerId);
     conditions.add((n) => `environment = $${n}`, search.environment);
@@ -63,7 +63,7 @@ export class SqlBackOfficeSearch implements BackOfficeSearch {
     conditions.add((n) => `product->>'phone' = $${n}`, search.phone);
     conditions.add((n) => `product->>'consumerNumber' = $${n}`, search.consumerNumber);
     const limit = conditions.limit(search.limit);
-    const rows = await this.db.query<OrderRow>(
+    const rows = await this.db.query<OrderViewRow>(
       `SELECT ${ORDER_COLUMNS} FROM rm_orders ${conditions.where()} ORDER BY created_at DESC, order_id DESC ${limit}`,
       conditions.params,
     );

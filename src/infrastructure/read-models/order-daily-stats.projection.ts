@@ -61,7 +61,7 @@ interface Increment {
   bucket: number | null;
 }
 
-interface OrderRow {
+interface DailyStatsOrderRow {
   order_id: string;
   environment: string;
   currency: string;
@@ -103,7 +103,7 @@ async function count(events: readonly RecordedEvent[], tx: SqlExecutor): Promise
     if (later) needOrder.set(later.orderId, [...(needOrder.get(later.orderId) ?? []), later]);
   }
   if (needOrder.size > 0) {
-    const orders = await tx.query<OrderRow>(
+    const orders = await tx.query<DailyStatsOrderRow>(
       `SELECT order_id, environment, currency, amount::text AS amount, product, provider, created_at
          FROM rm_orders WHERE order_id = ANY($1::text[])`,
       [[...needOrder.keys()]],

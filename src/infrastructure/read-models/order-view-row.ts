@@ -1,4 +1,4 @@
-import { OrderView } from '../../application/ports/read-models.port';
+import { StoredOrderView } from '../../application/ports/read-models.port';
 import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
 import { TransactionStatus } from '../../domain/transaction/transaction.decider';
@@ -6,7 +6,7 @@ import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../d
 import { OrderProduct } from '../../domain/wallet/order-product';
 import { decimal, iso } from './read-model-values';
 
-export interface OrderRow {
+export interface OrderViewRow {
   order_id: string;
   partner_id: string;
   environment: Environment;
@@ -29,7 +29,7 @@ export interface OrderRow {
 export const ORDER_COLUMNS = `order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
   balance_after::text AS balance_after, operator_ref, settled_at, refunded_at, failure_reason, late_answer, answer_after_outcome, created_at, updated_at`;
 
-export function toOrderView(row: OrderRow): OrderView {
+export function toOrderView(row: OrderViewRow): StoredOrderView {
   return {
     orderId: row.order_id,
     partnerId: row.partner_id,

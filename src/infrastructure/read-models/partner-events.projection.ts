@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
   },
 };
 
-interface OrderRow {
+interface AnnouncedOrderRow {
   order_id: string;
   amount: string;
   currency: Currency;
@@ -59,7 +59,7 @@ async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor):
   }
   if (announced.length === 0) return;
   const orderIds = [...new Set(announced.map((entry) => entry.facts.orderId))];
-  const orders = await tx.query<OrderRow>(
+  const orders = await tx.query<AnnouncedOrderRow>(
     'SELECT order_id, amount::text AS amount, currency, reference FROM rm_orders WHERE order_id = ANY($1::text[])',
     [orderIds],
   );

@@ -4,7 +4,7 @@ import {
   BalanceView,
   MainKeyView,
   OrderListFilter,
-  OrderView,
+  StoredOrderView,
   PartnerView,
   ReadModels,
   ScopedKeyView,
@@ -24,7 +24,7 @@ import {
   restrictionOf,
   toApiKeyAccess,
 } from './api-key-rows';
-import { ORDER_COLUMNS, OrderRow, toOrderView } from './order-view-row';
+import { ORDER_COLUMNS, OrderViewRow, toOrderView } from './order-view-row';
 import { PARTNER_COLUMNS, PartnerRow, toPartnerView } from './partner-view-row';
 import { publicStatusClauses } from './public-status-clauses';
 import { decimal, iso } from './read-model-values';
@@ -78,12 +78,14 @@ export class SqlReadModels implements ReadModels {
     }));
   }
 
-  async order(orderId: string): Promise<OrderView | null> {
-    const rows = await this.db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE order_id = $1`, [orderId]);
+  async order(orderId: string): Promise<StoredOrderView | null> {
+    const rows = await this.db.query<OrderViewRow>(`SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE order_id = $1`, [
+      orderId,
+    ]);
     return rows[0] ? toOrderView(rows[0]) : null;
   }
 
-  async orders(filter: OrderListFilter): Promise<OrderView[]> {
+  async orders(filter: OrderListFilter): Promise<StoredOrderView[]> {
     const params: unknown[] = [filter.partnerId, filter.environment];
     const where = ['partner_id = $1', 'environment = $2'];
     const add = (clause: (n: number) => string, value: unknown) => {
@@ -99,7 +101,7 @@ export class SqlReadModels implements ReadModels {
       where.push(`(created_at, order_id) < ($${params.length - 1}::timestamptz, $${params.length})`);
     }
     params.push(filter.limit);
-    const rows = await this.db.query<OrderRow>(
+    const rows = await this.db.query<OrderViewRow>(
       `SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE ${where.join(' AND ')}
         ORDER BY created_at DESC, order_id DESC LIMIT $${params.length}`,
       params,
@@ -107,16 +109,16 @@ export class SqlReadModels implements ReadModels {
     return rows.map(toOrderView);
   }
 
-  async heldOrders(limit: number): Promise<OrderView[]> {
-    const rows = await this.db.query<OrderRow>(
+  async heldOrders(limit: number): Promise<StoredOrderView[]> {
+    const rows = await this.db.query<OrderViewRow>(
       `SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE held_at IS NOT NULL ORDER BY created_at, order_id LIMIT $1`,
       [limit],
     );
     return rows.map(toOrderView);
   }
 
-  async ordersRoutedTo(provider: string, from: string, to: string): Promise<OrderView[]> {
-    const rows = await this.db.query<OrderRow>(
+  async ordersRoutedTo(provider: string, from: string, to: string): Promise<StoredOrderView[]> {
+    const rows = await this.db.query<OrderViewRow>(
       `SELECT ${ORDER_COLUMNS} FROM rm_orders WHERE provider = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz ORDER BY created_at, order_id`,
       [provider, from, to],
     );

@@ -12,8 +12,8 @@ import { BillerResource, ListBillers } from '../../application/catalog/list-bill
 import { ListCarriers, OperatorResource } from '../../application/catalog/list-carriers';
 import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
 import { GetTransaction } from '../../application/orders/get-transaction';
-import { readOrderAnswer } from '../../application/orders/order-answer-reader';
-import { PlacedOrder } from '../../application/orders/order-placement';
+import { readOrderAnswer, transactionStatusResource } from '../shared/order-resources';
+import { PlacementAnswer } from '../../application/orders/order-placement';
 import { PayBill } from '../../application/orders/pay-bill';
 import { PlaceTopup } from '../../application/orders/place-topup';
 import { ServiceError } from '../../application/shared/service-error';
@@ -282,12 +282,12 @@ export class PartnerToolServerFactory {
   }
 
   private async transaction(caller: Caller, args: GetTransactionToolInput): Promise<CallToolResult> {
-    const status = await this.queries.execute(new GetTransaction(caller, args.order_id));
+    const status = transactionStatusResource(await this.queries.execute(new GetTransaction(caller, args.order_id)));
     return toolSuccess(status, transactionSummary(status));
   }
 
   /** The Order exactly as REST sends it (a replay is the stored first answer), plus whether it is a replay. */
-  private placed(placed: PlacedOrder): CallToolResult {
+  private placed(placed: PlacementAnswer): CallToolResult {
     const answer = readOrderAnswer(placed.body);
     if ('validate_only' in answer)
       return toolSuccess(

@@ -1,3 +1,4 @@
+import { JSON_ORDER_ANSWERS } from '../../../src/interface/shared/order-resources';
 import { RecordedEvent } from '../../../src/application/ports/event-store.port';
 import { historicalEventOf, importHistory, readHistory } from '../../../src/application/data-move/event-history';
 import { rebuildAfterImport } from '../../../src/application/data-move/rebuild-after-import';
@@ -112,7 +113,11 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
     );
 
     const target = openedHistoryStore(targetDb, esdb, async () => undefined);
-    const rebuilt = await rebuildAfterImport(target, { now: new Date(), stuckOrderAfterMs: 900_000 });
+    const rebuilt = await rebuildAfterImport(target, {
+      now: new Date(),
+      stuckOrderAfterMs: 900_000,
+      answers: JSON_ORDER_ANSWERS,
+    });
     expect(rebuilt).toMatchObject({ events: history.length, keysBound: 4 });
     // The order held pending (0003 settles later, 0005 never): a poll and a stuck-order check each.
     expect(rebuilt.jobsScheduled).toBe(4);

@@ -1,3 +1,4 @@
+import { JSON_ORDER_ANSWERS } from '../../../src/interface/shared/order-resources';
 import { randomUUID } from 'node:crypto';
 import { Caller } from '../../../src/application/auth/caller';
 import { LOG_EVENT_DECODER } from '../../../src/application/ports/event-decoder.port';
@@ -61,7 +62,7 @@ describe('orders on EventStoreDB: the Idempotency-Key reserved around the debit'
       new RouteBook(store),
       new ProviderBreakers(clock),
     );
-    const debit = new OrderDebit(clock, store, wallets, routing, null);
+    const debit = new OrderDebit(clock, store, wallets, routing, JSON_ORDER_ANSWERS);
     const reserved = new ReservedKeyPlacement(clock, idempotency, new CryptoSecretGenerator(), settings, debit);
     placement = new KeyReservedAroundTheDebit(clock, idempotency, reserved);
   });
@@ -168,7 +169,7 @@ describe('orders on EventStoreDB: the Idempotency-Key reserved around the debit'
 
   it('writes nothing when a command asks the wallet to bind its key in the commit (this store has no key binding)', async () => {
     const caller = await fundedCaller('100.00');
-    const debit = new OrderDebit(clock, store, wallets, routing, null);
+    const debit = new OrderDebit(clock, store, wallets, routing, JSON_ORDER_ANSWERS);
     const outcome = await debit
       .run(caller, `ord_${randomUUID()}`, 'key-bound', topup('10.00'), {
         scope: scopeOf(caller, 'key-bound'),

@@ -1,7 +1,14 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { GetBalance } from '../../../src/application/wallets/get-balance';
 import { GetTransaction } from '../../../src/application/orders/get-transaction';
+import { StoredOrderView } from '../../../src/application/ports/read-models.port';
+import { InitiatedOrder } from '../../../src/domain/transaction/order-view';
 import { CompiledOrderAnswers } from '../../../src/interface/http/partner/compiled-order-answers';
+import {
+  dryRunResource,
+  orderResource,
+  transactionStatusResource,
+} from '../../../src/interface/shared/order-resources';
 import { expectSentAsProduced } from '../../support/sent-as-produced';
 import { HttpAnswer, SANDBOX_PHONES, STORES, TestService } from '../../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../../support/timeouts';
@@ -47,12 +54,12 @@ describe.each(STORES)('answers serialized from their schemas (%s store)', (store
     return await (queried.mock.results[index]?.value as Promise<unknown>);
   };
 
-  /** An order answer: the body is the compiled writer's output, and that output carries everything it was given. */
+  /** An order answer: the body is the compiled writer's output, and that output carries all of the order's resource. */
   const expectOrderAnswer = (answer: HttpAnswer, writer: jest.SpyInstance): void => {
     expect(writer).toHaveBeenCalledTimes(1);
-    const [produced] = writer.mock.calls[0] as [Record<string, unknown>];
+    const [order] = writer.mock.calls[0] as [InitiatedOrder];
     expect(answer.text).toBe(writer.mock.results[0]?.value);
-    expectSentAsProduced(answer.text, produced);
+    expectSentAsProduced(answer.text, writer === placed ? orderResource(order) : dryRunResource(order));
   };
 
   const topup = (body: Record<string, unknown>, idempotency = idempotencyKey()) =>
@@ -62,7 +69,10 @@ describe.each(STORES)('answers serialized from their schemas (%s store)', (store
   const transaction = async (orderId: string): Promise<void> => {
     queried.mockClear();
     const answer = ok(await service.partner('GET', `/transactions/${orderId}`, key));
-    expectSentAsProduced(answer.text, await lastProducedBy(GetTransaction));
+    expectSentAsProduced(
+      answer.text,
+      transactionStatusResource((await lastProducedBy(GetTransaction)) as StoredOrderView),
+    );
   };
   const balance = async (): Promise<void> => {
     queried.mockClear();

@@ -1,5 +1,5 @@
-import { readOrderAnswer } from '../../../src/application/orders/order-answer-reader';
-import { OrderFacts, dryRunResource, orderResource } from '../../../src/application/orders/order-response';
+import { InitiatedOrder } from '../../../src/domain/transaction/order-view';
+import { dryRunResource, orderResource, readOrderAnswer } from '../../../src/interface/shared/order-resources';
 import { partnerEventBody, readPartnerEventBody } from '../../../src/application/webhooks/partner-events';
 import { WEBHOOK_EVENTS } from '../../../src/application/webhooks/webhook-events';
 
@@ -7,7 +7,7 @@ import { WEBHOOK_EVENTS } from '../../../src/application/webhooks/webhook-events
  * Answers kept as bytes (a placement's answer for its replays, a webhook body in the events feed)
  * are read back as the resources they were written from, and nothing else passes as one.
  */
-const topup: OrderFacts = {
+const topup: InitiatedOrder = {
   orderId: 'ord_topup',
   product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
   amount: '100.00',
@@ -16,7 +16,7 @@ const topup: OrderFacts = {
   reference: 'inv-1',
   createdAt: '2026-01-15T09:30:00.000Z',
 };
-const billPayment: OrderFacts = {
+const billPayment: InitiatedOrder = {
   orderId: 'ord_bill',
   product: {
     kind: 'bill_payment',

@@ -7,7 +7,7 @@ import { IdempotencyKeyTakenError } from '../../ports/key-binding-append.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../../ports/secrets.port';
 import { ServiceError } from '../../shared/service-error';
 import { KeyPlacement } from './key-placement';
-import { DebitOutcome, OrderDebit, OrderDraft, PlacedOrder } from './order-debit';
+import { DebitOutcome, OrderDebit, OrderDraft, PlacementAnswer } from './order-debit';
 import { ReservedKeyPlacement } from './reserved-key-placement';
 import { storedAnswer } from './stored-answer';
 
@@ -31,7 +31,7 @@ export class KeyBoundWithTheDebit implements KeyPlacement {
     scope: IdempotencyScope,
     requestHash: string,
     checked: () => Promise<OrderDraft>,
-  ): Promise<PlacedOrder> {
+  ): Promise<PlacementAnswer> {
     let draft: OrderDraft;
     try {
       draft = await checked();

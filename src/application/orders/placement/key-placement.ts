@@ -1,6 +1,6 @@
 import { Caller } from '../../auth/caller';
 import { IdempotencyScope } from '../../ports/idempotency-store.port';
-import { OrderDraft, PlacedOrder } from './order-debit';
+import { OrderDraft, PlacementAnswer } from './order-debit';
 
 /**
  * How an order's Idempotency-Key is held while its debit is written, one strategy per event store (KEY_PLACEMENT):
@@ -17,7 +17,7 @@ export interface KeyPlacement {
     scope: IdempotencyScope,
     requestHash: string,
     checked: () => Promise<OrderDraft>,
-  ): Promise<PlacedOrder>;
+  ): Promise<PlacementAnswer>;
 }
 
 export const KEY_PLACEMENT = Symbol('KeyPlacement');

@@ -3,7 +3,7 @@ import { Caller } from '../../auth/caller';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore } from '../../ports/idempotency-store.port';
 import { KeyPlacement } from './key-placement';
-import { OrderDraft, PlacedOrder } from './order-debit';
+import { OrderDraft, PlacementAnswer } from './order-debit';
 import { ReservedKeyPlacement } from './reserved-key-placement';
 import { storedAnswer } from './stored-answer';
 
@@ -25,7 +25,7 @@ export class KeyReservedAroundTheDebit implements KeyPlacement {
     scope: IdempotencyScope,
     requestHash: string,
     checked: () => Promise<OrderDraft>,
-  ): Promise<PlacedOrder> {
+  ): Promise<PlacementAnswer> {
     const replay = await storedAnswer(this.idempotency, scope, requestHash, this.clock.now());
     return replay ?? this.reserved.place(caller, scope, requestHash, await checked());
   }

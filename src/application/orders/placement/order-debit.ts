@@ -16,8 +16,8 @@ import { deterministicEventId } from '../../shared/event-ids';
 import { debitOfOrder } from '../debit-of-order';
 import { metadata } from '../../shared/event-envelope';
 import { WalletCommandProcessor, WalletCommandResult } from '../../wallets/wallet-command-processor';
-import { JSON_ORDER_ANSWERS, ORDER_ANSWER_WRITER, OrderAnswerWriter } from '../../ports/order-answer-writer.port';
-import { OrderFacts, dryRunResource, orderResource } from '../order-response';
+import { ORDER_ANSWER_WRITER, OrderAnswerWriter } from '../../ports/order-answer-writer.port';
+import { initiatedOrderOf } from '../../../domain/transaction/order-view';
 import { OrderRouting } from '../../routing/order-routing';
 import { FinalProviderOutcome, ProviderGateway } from '../../ports/provider-gateway.port';
 import { answeredAtPlacementMetadata, orderStreamAnsweredAtPlacement } from '../../settlement/answered-at-placement';
@@ -32,7 +32,7 @@ export interface OrderDraft {
 }
 
 /** The body is kept as sent, so a replay is byte-for-byte the first answer. */
-export interface PlacedOrder {
+export interface PlacementAnswer {
   body: string;
   replayed: boolean;
 }
@@ -55,26 +55,28 @@ export interface DebitOutcome {
  */
 @Injectable()
 export class OrderDebit {
-  private readonly answers: OrderAnswerWriter;
-
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation,
     private readonly wallets: WalletCommandProcessor,
     private readonly routing: OrderRouting,
-    @Optional() @Inject(ORDER_ANSWER_WRITER) answers: OrderAnswerWriter | null,
-  ) {
-    this.answers = answers ?? JSON_ORDER_ANSWERS;
-  }
+    @Optional() @Inject(ORDER_ANSWER_WRITER) private readonly answers: OrderAnswerWriter | null,
+  ) {}
 
   /** The 200 answer of a placed order, made from its debit event. */
   answerOf(debited: WalletDebited): string {
-    return this.answers.placed(orderResource(factsOf(debited)), debited.data.product.kind);
+    return this.writer().placed(initiatedOrderOf(debited.data));
   }
 
   /** The 200 answer of a dry run whose debit would be `debited`. */
   dryRunAnswerOf(debited: WalletDebited): string {
-    return this.answers.dryRun(dryRunResource(factsOf(debited)), debited.data.product.kind);
+    return this.writer().dryRun(initiatedOrderOf(debited.data));
+  }
+
+  /** Only processes that place orders bind a writer (the HTTP service, its MCP endpoint). */
+  private writer(): OrderAnswerWriter {
+    if (!this.answers) throw new Error('no order answer writer is bound in this process');
+    return this.answers;
   }
 
   /**
@@ -171,19 +173,6 @@ function debitCommand(
     at: now.toISOString(),
   };
   return answeredWithDebit ? { ...command, answeredWithDebit } : command;
-}
-
-export function factsOf(debited: WalletDebited): OrderFacts {
-  const data = debited.data;
-  return {
-    orderId: data.orderId,
-    product: data.product,
-    amount: data.amount,
-    currency: data.currency,
-    balanceAfter: data.balanceAfter,
-    reference: data.reference,
-    createdAt: data.placedAt,
-  };
 }
 
 /**

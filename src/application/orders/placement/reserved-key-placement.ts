@@ -7,7 +7,7 @@ import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore, Reservation } fr
 import { SECRET_GENERATOR, SecretGenerator } from '../../ports/secrets.port';
 import { SERVICE_SETTINGS, ServiceSettings } from '../../shared/service-settings';
 import { ServiceError } from '../../shared/service-error';
-import { OrderDebit, OrderDraft, PlacedOrder } from './order-debit';
+import { OrderDebit, OrderDraft, PlacementAnswer } from './order-debit';
 
 /**
  * Reserves the Idempotency-Key for an order id, debits, stores the answer: for EventStoreDB, and for keys found bound
@@ -23,7 +23,12 @@ export class ReservedKeyPlacement {
     private readonly debit: OrderDebit,
   ) {}
 
-  async place(caller: Caller, scope: IdempotencyScope, requestHash: string, draft: OrderDraft): Promise<PlacedOrder> {
+  async place(
+    caller: Caller,
+    scope: IdempotencyScope,
+    requestHash: string,
+    draft: OrderDraft,
+  ): Promise<PlacementAnswer> {
     const reservation = await this.reserve(scope, requestHash);
     switch (reservation.outcome) {
       case 'replay':
@@ -54,7 +59,7 @@ export class ReservedKeyPlacement {
     scope: IdempotencyScope,
     draft: OrderDraft,
     { orderId, lease }: { orderId: string; lease: string },
-  ): Promise<PlacedOrder> {
+  ): Promise<PlacementAnswer> {
     const { result } = await this.debit.run(caller, orderId, scope.key, draft);
     if (!result.ok || result.deduplicated) {
       // A refusal may only be a late view: another request holding this key may have debited the order meanwhile.
@@ -70,7 +75,7 @@ export class ReservedKeyPlacement {
   }
 
   /** The answer of a debit made earlier under this key, stored now. */
-  private async rememberEarlier(scope: IdempotencyScope, earlier: WalletDebited): Promise<PlacedOrder> {
+  private async rememberEarlier(scope: IdempotencyScope, earlier: WalletDebited): Promise<PlacementAnswer> {
     const body = this.debit.answerOf(earlier);
     await this.remember(scope, earlier.data.orderId, body);
     return { body, replayed: false };

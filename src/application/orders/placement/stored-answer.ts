@@ -1,6 +1,6 @@
 import { IdempotencyScope, IdempotencyStore } from '../../ports/idempotency-store.port';
 import { ServiceError } from '../../shared/service-error';
-import { PlacedOrder } from './order-debit';
+import { PlacementAnswer } from './order-debit';
 
 /** The stored first answer of a repeated request; a key bound to a different request is refused at once. */
 export async function storedAnswer(
@@ -8,7 +8,7 @@ export async function storedAnswer(
   scope: IdempotencyScope,
   requestHash: string,
   now: Date,
-): Promise<PlacedOrder | null> {
+): Promise<PlacementAnswer | null> {
   const found = await idempotency.find(scope, now);
   if (!found) return null;
   if (found.requestHash !== requestHash) {

@@ -2,13 +2,13 @@ import { ProviderOrder } from '../../../application/ports/provider-gateway.port'
 import { UpstreamPayment, UpstreamTopup } from './reloadly-records';
 import { scaled } from './upstream-decimal';
 
-type PlacedOrder = Pick<ProviderOrder, 'orderId' | 'amount' | 'currency'>;
+type ProviderOrderAmount = Pick<ProviderOrder, 'orderId' | 'amount' | 'currency'>;
 
 /**
  * Why a SUCCESSFUL topup (sent as a local amount, no FX) is not the order, or null; `requestedAmount` is compared only
  * in the order's currency, more delivered is a bonus (docs/decisions/0120-reloadly-absence-after-the-horizon.md).
  */
-export function topupMismatch(order: PlacedOrder, topup: UpstreamTopup): string | null {
+export function topupMismatch(order: ProviderOrderAmount, topup: UpstreamTopup): string | null {
   if (topup.customIdentifier !== order.orderId)
     return `it carries the customIdentifier ${topup.customIdentifier ?? '(none)'}, not ${order.orderId}`;
   if (
@@ -24,7 +24,7 @@ export function topupMismatch(order: PlacedOrder, topup: UpstreamTopup): string 
  * Why a SUCCESSFUL utility payment (sent as a local amount) is not the order, or null: its `amount` must be the
  * order's exactly, its `deliveryAmount` (when given) no less, both in the order's currency.
  */
-export function paymentMismatch(order: PlacedOrder, payment: UpstreamPayment): string | null {
+export function paymentMismatch(order: ProviderOrderAmount, payment: UpstreamPayment): string | null {
   if (payment.referenceId !== order.orderId)
     return `it carries the referenceId ${payment.referenceId ?? '(none)'}, not ${order.orderId}`;
   if (payment.amount === null && payment.deliveryAmount === null) return 'it does not say what amount was paid';
@@ -38,7 +38,12 @@ export function paymentMismatch(order: PlacedOrder, payment: UpstreamPayment): s
 }
 
 /** Whether what a success delivered falls short of the order: another currency, or less. */
-function shortOf(what: string, amount: string | null, currency: string | null, order: PlacedOrder): string | null {
+function shortOf(
+  what: string,
+  amount: string | null,
+  currency: string | null,
+  order: ProviderOrderAmount,
+): string | null {
   if (amount === null || currency === null) return `it does not say what was ${what}`;
   if (currency !== order.currency) return `it ${what} ${amount} ${currency}, not an amount in ${order.currency}`;
   if (scaled(amount) < scaled(order.amount))

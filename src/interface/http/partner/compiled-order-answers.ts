@@ -1,27 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { DryRunResources, OrderResources } from '../../../application/orders/order-response';
 import { OrderAnswerWriter } from '../../../application/ports/order-answer-writer.port';
-import { OrderKind } from '../../../domain/wallet/order-product';
-import { Serializer, compiledSerializerOf } from '../openapi/compiled-serializer';
+import { InitiatedOrder } from '../../../domain/transaction/order-view';
+import { dryRunResource, isTopupDryRun, orderResource } from '../../shared/order-resources';
+import { compiledSerializerOf } from '../openapi/compiled-serializer';
 import { BillPaymentDryRunDto, BillPaymentOrderDto, TopupDryRunDto, TopupOrderDto } from './dto/order-response.dto';
 
 /** The answers of POST /topup and POST /pay-bill, written by serializers compiled from their published schemas. */
 @Injectable()
 export class CompiledOrderAnswers implements OrderAnswerWriter {
-  private readonly orders: { [Kind in OrderKind]: Serializer<OrderResources[Kind]> } = {
-    topup: compiledSerializerOf(TopupOrderDto),
-    bill_payment: compiledSerializerOf(BillPaymentOrderDto),
-  };
-  private readonly dryRuns: { [Kind in OrderKind]: Serializer<DryRunResources[Kind]> } = {
-    topup: compiledSerializerOf(TopupDryRunDto),
-    bill_payment: compiledSerializerOf(BillPaymentDryRunDto),
-  };
+  private readonly topupOrder = compiledSerializerOf(TopupOrderDto);
+  private readonly billPaymentOrder = compiledSerializerOf(BillPaymentOrderDto);
+  private readonly topupDryRun = compiledSerializerOf(TopupDryRunDto);
+  private readonly billPaymentDryRun = compiledSerializerOf(BillPaymentDryRunDto);
 
-  placed<Kind extends OrderKind>(order: OrderResources[Kind], kind: Kind): string {
-    return this.orders[kind](order);
+  placed(order: InitiatedOrder): string {
+    const resource = orderResource(order);
+    return 'operator_id' in resource ? this.topupOrder(resource) : this.billPaymentOrder(resource);
   }
 
-  dryRun<Kind extends OrderKind>(answer: DryRunResources[Kind], kind: Kind): string {
-    return this.dryRuns[kind](answer);
+  dryRun(order: InitiatedOrder): string {
+    const answer = dryRunResource(order);
+    return isTopupDryRun(answer) ? this.topupDryRun(answer) : this.billPaymentDryRun(answer);
   }
 }

@@ -12,7 +12,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { BillInfoResource, FetchBill } from '../../../application/orders/fetch-bill';
-import { PlacedOrder } from '../../../application/orders/order-placement';
+import { PlacementAnswer } from '../../../application/orders/order-placement';
 import { PayBill } from '../../../application/orders/pay-bill';
 import { PlaceTopup } from '../../../application/orders/place-topup';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
@@ -145,7 +145,7 @@ export class OrdersController {
 }
 
 /** The stored body is sent as it is, so a replay is byte-for-byte the first answer. */
-function send(reply: FastifyReply, placed: PlacedOrder): string {
+function send(reply: FastifyReply, placed: PlacementAnswer): string {
   void reply.header('content-type', 'application/json; charset=utf-8');
   if (placed.replayed) void reply.header('Idempotent-Replay', 'true');
   return placed.body;

@@ -4,13 +4,18 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags
 import { startOfDay } from '../../../application/audit/wallet-ledger';
 import { Caller } from '../../../application/auth/caller';
 import { GetTransaction } from '../../../application/orders/get-transaction';
-import { ListTransactions, TransactionListResource } from '../../../application/orders/list-transactions';
-import { TransactionStatusResource } from '../../../application/orders/order-response';
+import { ListTransactions } from '../../../application/orders/list-transactions';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { SerializedAs } from '../openapi/serialized-as';
 import { TransactionListDto, TransactionStatusDto } from './dto/transaction-response.dto';
 import { CurrentCaller } from '../../shared/partner-request';
+import {
+  TransactionListResource,
+  TransactionStatusResource,
+  transactionListResource,
+  transactionStatusResource,
+} from '../../shared/order-resources';
 import { PartnerAuthGuard } from './partner-auth.guard';
 import { refuseUnknownQuery } from '../validation/query-values';
 
@@ -37,9 +42,12 @@ export class TransactionsController {
   @ApiOkResponse({ type: TransactionStatusDto, description: 'The transaction; status is PENDING, SUCCESS or FAILED' })
   @ApiErrorResponses({ 400: true, 404: 'not_found: the order does not exist or belongs to another partner' })
   @SerializedAs(TransactionStatusDto)
-  transaction(@CurrentCaller() caller: Caller, @Param('order_id') orderId: string): Promise<TransactionStatusResource> {
+  async transaction(
+    @CurrentCaller() caller: Caller,
+    @Param('order_id') orderId: string,
+  ): Promise<TransactionStatusResource> {
     if (orderId.length > 100) throw new ServiceError('not_found', 'no such order');
-    return this.queries.execute(new GetTransaction(caller, orderId));
+    return this.queries.execute(new GetTransaction(caller, orderId)).then(transactionStatusResource);
   }
 
   @Get()
@@ -79,7 +87,10 @@ export class TransactionsController {
     description: '1 to 100, default 50',
     schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
   })
-  list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<TransactionListResource> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, unknown>,
+  ): Promise<TransactionListResource> {
     const text = (name: string): string | undefined => {
       const value = query[name];
       if (value === undefined) return undefined;
@@ -109,7 +120,7 @@ export class TransactionsController {
     const reference = text('reference');
     if (reference !== undefined && (reference.length > 100 || /[\u0000-\u001f]/.test(reference)))
       throw new ServiceError('validation_failed', 'reference: at most 100 characters');
-    return this.queries.execute(
+    const page = await this.queries.execute(
       new ListTransactions(caller, {
         status: status as (typeof STATUSES)[number] | undefined,
         createdFrom: dateTime('created_from'),
@@ -119,5 +130,6 @@ export class TransactionsController {
         limit,
       }),
     );
+    return transactionListResource(page);
   }
 }

@@ -1,3 +1,4 @@
+import { JSON_ORDER_ANSWERS } from '../../../../src/interface/shared/order-resources';
 import { LOG_EVENT_DECODER } from '../../../../src/application/ports/event-decoder.port';
 import { RecordedEvent } from '../../../../src/application/ports/event-store.port';
 import {
@@ -198,7 +199,7 @@ describe('the work a moved history leaves undone', () => {
 
 describe('the Idempotency-Keys a moved history still binds', () => {
   it('are those of the debits of the last 24 hours, answered 200 with the order as placed, matching no request body', () => {
-    const keys = new KeyBindingsFromLog();
+    const keys = new KeyBindingsFromLog(JSON_ORDER_ANSWERS);
     keys.observe(debit('ord_old', '2026-11-24T08:59:59.999Z'));
     keys.observe(debit('ord_recent', '2026-11-25T08:00:00.000Z'));
     const [binding, ...others] = keys.bindings(new Date('2026-11-25T09:00:00.000Z'));

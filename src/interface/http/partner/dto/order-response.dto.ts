@@ -6,7 +6,7 @@ import {
   TopupDryRunResource,
   TopupOrderResource,
   TopupPreviewResource,
-} from '../../../../application/orders/order-response';
+} from '../../../shared/order-resources';
 import { ResponseOf } from '../../openapi/response-of';
 import { AMOUNT_LOCAL, CURRENCY, DATE_TIME, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
 

@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { TransactionListResource } from '../../../../application/orders/list-transactions';
-import { TransactionStatusResource } from '../../../../application/orders/order-response';
+import { TransactionListResource, TransactionStatusResource } from '../../../shared/order-resources';
 import { ResponseOf } from '../../openapi/response-of';
 import { AMOUNT_LOCAL, CURRENCY, DATE_TIME, E164_PHONE, ID, PUBLIC_STATUSES } from './schema-formats';
 

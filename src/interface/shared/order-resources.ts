@@ -1,25 +1,19 @@
-import { Money } from '../../domain/money/money';
-import { Currency } from '../../domain/money/currency';
+import { TransactionPage } from '../../application/orders/list-transactions';
+import { StoredOrderView } from '../../application/ports/read-models.port';
+import { OrderAnswerWriter } from '../../application/ports/order-answer-writer.port';
+import {
+  FieldChecks,
+  holdsFields,
+  isExactly,
+  isInteger,
+  isText,
+  isTextOrNull,
+} from '../../application/shared/resource-checks';
+import { amountLocal } from '../../domain/money/money';
+import { Currency, isCurrency } from '../../domain/money/currency';
+import { InitiatedOrder } from '../../domain/transaction/order-view';
 import { PublicStatus, publicStatusOf } from '../../domain/transaction/transaction.decider';
-import { OrderKind, OrderProduct } from '../../domain/wallet/order-product';
-import { OrderView } from '../ports/read-models.port';
-
-/** amount_local is returned with four decimal places, as the interface shows it. */
-export const amountLocal = (amount: string, currency: Currency): string => {
-  const money = Money.parse(amount, currency);
-  if (!money) throw new Error(`unreadable amount ${amount}`);
-  return money.toDecimal(4);
-};
-
-export interface OrderFacts {
-  orderId: string;
-  product: OrderProduct;
-  amount: string;
-  currency: Currency;
-  balanceAfter: string;
-  reference: string | null;
-  createdAt: string;
-}
+import { OrderProduct } from '../../domain/wallet/order-product';
 
 /** What a topup is for, as every order resource shows it. */
 export interface TopupTarget {
@@ -68,39 +62,31 @@ export type TopupDryRunResource = DryRunResource<TopupPreviewResource>;
 /** The BillPaymentDryRun resource. */
 export type BillPaymentDryRunResource = DryRunResource<BillPaymentPreviewResource>;
 
-/** The Order resource of each kind of order. */
-export interface OrderResources {
-  topup: TopupOrderResource;
-  bill_payment: BillPaymentOrderResource;
-}
-/** The dry-run answer of each kind of order. */
-export interface DryRunResources {
-  topup: TopupDryRunResource;
-  bill_payment: BillPaymentDryRunResource;
-}
-export type OrderResource = OrderResources[OrderKind];
-export type OrderDryRunResource = DryRunResources[OrderKind];
+export type OrderResource = TopupOrderResource | BillPaymentOrderResource;
+export type OrderDryRunResource = TopupDryRunResource | BillPaymentDryRunResource;
+export const isTopupDryRun = (answer: OrderDryRunResource): answer is TopupDryRunResource =>
+  'operator_id' in answer.would;
 
 /** The Order resource of POST /topup and POST /pay-bill; the status is always PENDING there. */
-export function orderResource(order: OrderFacts): OrderResource {
+export function orderResource(order: InitiatedOrder): OrderResource {
   return { order_id: order.orderId, status: 'PENDING', ...orderPreview(order), created_at: order.createdAt };
 }
 
 /** What a dry run (`validate_only`) answers under `would`: the Order without what only a placed order has. */
-export function orderPreview(
-  order: Omit<OrderFacts, 'orderId' | 'createdAt'>,
+function orderPreview(
+  order: Omit<InitiatedOrder, 'orderId' | 'createdAt'>,
 ): TopupPreviewResource | BillPaymentPreviewResource {
-  const money: OrderMoney = {
+  return {
+    ...targetOf(order.product),
     amount_local: amountLocal(order.amount, order.currency),
     currency: order.currency,
     balance_after: order.balanceAfter,
     reference: order.reference,
   };
-  return { ...targetOf(order.product), ...money };
 }
 
 /** The answer of a dry run whose order would be `order`. */
-export function dryRunResource(order: Omit<OrderFacts, 'orderId' | 'createdAt'>): OrderDryRunResource {
+export function dryRunResource(order: Omit<InitiatedOrder, 'orderId' | 'createdAt'>): OrderDryRunResource {
   const would = orderPreview(order);
   // One object either way: the test only tells the compiler which kind of preview it holds.
   return 'operator_id' in would ? { validate_only: true, would } : { validate_only: true, would };
@@ -121,7 +107,7 @@ export interface TransactionStatusFields {
   created_at: string;
 }
 
-export function transactionStatusResource(order: OrderView): TransactionStatusResource {
+export function transactionStatusResource(order: StoredOrderView): TransactionStatusResource {
   return {
     order_id: order.orderId,
     status: publicStatusOf(order.status, order.refundedAt),
@@ -136,8 +122,66 @@ export function transactionStatusResource(order: OrderView): TransactionStatusRe
   };
 }
 
+/** The TransactionList resource: one page of the caller's transactions, newest first. */
+export interface TransactionListResource {
+  count: number;
+  transactions: TransactionStatusResource[];
+  next_cursor: string | null;
+}
+
+export const transactionListResource = (page: TransactionPage): TransactionListResource => ({
+  count: page.orders.length,
+  transactions: page.orders.map(transactionStatusResource),
+  next_cursor: page.nextCursor,
+});
+
 function targetOf(product: OrderProduct): TopupTarget | BillPaymentTarget {
   return product.kind === 'topup'
     ? { operator_id: product.operatorId, phone: product.phone }
     : { biller_id: product.billerId, consumer_number: product.consumerNumber };
 }
+
+/** Plain JSON.stringify, where no schema-compiled writer is bound (processes that place no orders, a data import). */
+export const JSON_ORDER_ANSWERS: OrderAnswerWriter = {
+  placed: (order) => JSON.stringify(orderResource(order)),
+  dryRun: (order) => JSON.stringify(dryRunResource(order)),
+};
+
+/**
+ * A placement's answer read back from the bytes it was sent as (and kept as, for replays): checked
+ * field by field to be the Order or the dry-run answer that the placement wrote.
+ */
+export function readOrderAnswer(body: string): OrderResource | OrderDryRunResource {
+  const value: unknown = JSON.parse(body);
+  if (
+    holdsFields(value, TOPUP_ORDER) ||
+    holdsFields(value, BILL_PAYMENT_ORDER) ||
+    holdsFields(value, TOPUP_DRY_RUN) ||
+    holdsFields(value, BILL_PAYMENT_DRY_RUN)
+  )
+    return value;
+  throw new Error('a placement answer is not an Order or a dry-run answer');
+}
+
+const MONEY = { amount_local: isText, currency: isCurrency, balance_after: isText, reference: isTextOrNull };
+
+const TOPUP_PREVIEW: FieldChecks<TopupPreviewResource> = { operator_id: isInteger, phone: isText, ...MONEY };
+const BILL_PAYMENT_PREVIEW: FieldChecks<BillPaymentPreviewResource> = {
+  biller_id: isInteger,
+  consumer_number: isText,
+  ...MONEY,
+};
+
+const PLACED = { order_id: isText, status: isExactly('PENDING'), created_at: isText };
+
+const TOPUP_ORDER: FieldChecks<TopupOrderResource> = { ...PLACED, ...TOPUP_PREVIEW };
+const BILL_PAYMENT_ORDER: FieldChecks<BillPaymentOrderResource> = { ...PLACED, ...BILL_PAYMENT_PREVIEW };
+
+const TOPUP_DRY_RUN: FieldChecks<TopupDryRunResource> = {
+  validate_only: isExactly(true),
+  would: (value): value is TopupPreviewResource => holdsFields(value, TOPUP_PREVIEW),
+};
+const BILL_PAYMENT_DRY_RUN: FieldChecks<BillPaymentDryRunResource> = {
+  validate_only: isExactly(true),
+  would: (value): value is BillPaymentPreviewResource => holdsFields(value, BILL_PAYMENT_PREVIEW),
+};
