@@ -2,11 +2,10 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
-import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { READ_MODELS, ReadModels, StoredOrderView } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { AdminOrderListResource, AdminOrderResource, adminOrderResource } from './admin-order-resource';
 import { PartnerEntryResource, partnerEntryResource } from './back-office-queries';
-import { HeldOrderFollowUp } from './held-order-follow-up';
+import { HeldFollowUp, HeldOrderFollowUp } from './held-order-follow-up';
 
 export interface WalletBalanceResource {
   available: string;
@@ -45,7 +44,11 @@ export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
   }
 }
 
-export class ListOrdersForOperators extends Query<AdminOrderListResource> {
+export interface HeldOrder extends StoredOrderView {
+  followUp: HeldFollowUp | null;
+}
+
+export class ListOrdersForOperators extends Query<HeldOrder[]> {
   constructor(
     readonly heldOnly: boolean,
     readonly limit: number,
@@ -61,18 +64,15 @@ export class ListOrdersForOperatorsHandler implements IQueryHandler<ListOrdersFo
     private readonly followUp: HeldOrderFollowUp,
   ) {}
 
-  async execute({ heldOnly, limit }: ListOrdersForOperators): Promise<AdminOrderListResource> {
+  async execute({ heldOnly, limit }: ListOrdersForOperators): Promise<HeldOrder[]> {
     if (!heldOnly)
       throw new ServiceError('validation_failed', 'held: only the held orders can be listed here (held=true)');
     const orders = await this.readModels.heldOrders(limit);
-    const listed = await Promise.all(
-      orders.map(async (order) => ({ ...adminOrderResource(order), follow_up: await this.followUp.of(order.orderId) })),
-    );
-    return { count: listed.length, orders: listed };
+    return Promise.all(orders.map(async (order) => ({ ...order, followUp: await this.followUp.of(order.orderId) })));
   }
 }
 
-export class ShowOrder extends Query<AdminOrderResource> {
+export class ShowOrder extends Query<StoredOrderView> {
   constructor(readonly orderId: string) {
     super();
   }
@@ -82,9 +82,9 @@ export class ShowOrder extends Query<AdminOrderResource> {
 export class ShowOrderHandler implements IQueryHandler<ShowOrder> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
-  async execute({ orderId }: ShowOrder): Promise<AdminOrderResource> {
+  async execute({ orderId }: ShowOrder): Promise<StoredOrderView> {
     const order = await this.readModels.order(orderId);
     if (!order) throw new ServiceError('not_found', `no order ${orderId}`);
-    return adminOrderResource(order);
+    return order;
   }
 }

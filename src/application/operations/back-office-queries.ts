@@ -1,11 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { BACK_OFFICE_SEARCH, BackOfficeSearch, OrderSearch, PartnerSearch } from '../ports/back-office-search.port';
-import { PartnerView } from '../ports/read-models.port';
+import { PartnerView, StoredOrderView } from '../ports/read-models.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { Corridor } from '../../domain/corridor/corridor';
 import { KycStatus } from '../../domain/partner/partner.events';
-import { AdminOrderListResource, adminOrderResource } from './admin-order-resource';
 
 export interface PartnerEntryResource {
   partner_id: string;
@@ -61,7 +60,7 @@ export class SearchPartnersHandler implements IQueryHandler<SearchPartners> {
   }
 }
 
-export class SearchOrders extends Query<AdminOrderListResource> {
+export class SearchOrders extends Query<StoredOrderView[]> {
   constructor(readonly search: OrderSearch) {
     super();
   }
@@ -71,9 +70,8 @@ export class SearchOrders extends Query<AdminOrderListResource> {
 export class SearchOrdersHandler implements IQueryHandler<SearchOrders> {
   constructor(@Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch) {}
 
-  async execute({ search }: SearchOrders): Promise<AdminOrderListResource> {
-    const orders = await this.search.orders(search);
-    return { count: orders.length, orders: orders.map(adminOrderResource) };
+  async execute({ search }: SearchOrders): Promise<StoredOrderView[]> {
+    return this.search.orders(search);
   }
 }
 

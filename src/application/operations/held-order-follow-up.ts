@@ -8,14 +8,14 @@ import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
 
 /** How a held order is being followed at its provider (decision 0117). */
-export interface HeldOrderFollowUpResource {
+export interface HeldFollowUp {
   /** The provider's last recorded word on the order, and when it was given; null: it never answered. */
-  last_word: string | null;
-  asked_at: string | null;
+  lastWord: string | null;
+  askedAt: string | null;
   /** When it is asked next; null once its horizon has passed (it then waits for a person), or while nothing was ever sent. */
-  next_ask_at: string | null;
+  nextAskAt: string | null;
   /** Its provider's horizon: it is asked until then. */
-  asked_until: string;
+  askedUntil: string;
 }
 
 @Injectable()
@@ -26,7 +26,7 @@ export class HeldOrderFollowUp {
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
-  async of(orderId: string): Promise<HeldOrderFollowUpResource | null> {
+  async of(orderId: string): Promise<HeldFollowUp | null> {
     const events: readonly TransactionEvent[] = await this.store.readStream(transactionStream(orderId));
     const state = events.reduce(transactionDecider.evolve, transactionDecider.initialState);
     if (state.status !== 'DISPUTED' || !state.heldAt) return null;
@@ -35,10 +35,10 @@ export class HeldOrderFollowUp {
     // Nothing sent yet: its submission's retries go on, and no look-up is scheduled.
     const next = state.providerMayHaveIt ? nextHeldLookUp(new Date(state.heldAt), this.clock.now(), horizon) : null;
     return {
-      last_word: word?.word ?? null,
-      asked_at: word?.at ?? null,
-      next_ask_at: next?.toISOString() ?? null,
-      asked_until: horizon.toISOString(),
+      lastWord: word?.word ?? null,
+      askedAt: word?.at ?? null,
+      nextAskAt: next?.toISOString() ?? null,
+      askedUntil: horizon.toISOString(),
     };
   }
 }

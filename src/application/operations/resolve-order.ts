@@ -11,16 +11,17 @@ import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-c
 import { debitAmong } from '../orders/debit-of-order';
 import { RecordedEvent } from '../ports/event-store.port';
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
+import type { StoredOrderView } from '../ports/read-models.port';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
 import { ServiceError } from '../shared/service-error';
-import { AdminOrderResource, adminOrderResource } from './admin-order-resource';
 
-export interface ResolvedOrderResource extends AdminOrderResource {
-  provider_answer: { word: ProviderAnswerAtResolution['word']; detail: string; asked_at: string } | null;
-  against_provider: boolean;
+/** A resolved order, with the provider's answer when it was resolved and whether an owner overrode it. */
+export interface ResolvedOrder extends StoredOrderView {
+  providerAnswer: ProviderAnswerAtResolution | null;
+  againstProvider: boolean;
 }
 
-export class ResolveOrder extends Command<ResolvedOrderResource> {
+export class ResolveOrder extends Command<ResolvedOrder> {
   constructor(
     readonly orderId: string,
     readonly outcome: 'success' | 'failed',
@@ -50,7 +51,7 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
     private readonly providerAtResolution: ProviderAtResolution,
   ) {}
 
-  async execute({ orderId, outcome, reason, operator, role, overrides }: ResolveOrder): Promise<ResolvedOrderResource> {
+  async execute({ orderId, outcome, reason, operator, role, overrides }: ResolveOrder): Promise<ResolvedOrder> {
     const againstProvider = overrides.againstProvider === true;
     if (againstProvider && role !== 'owner')
       throw new ServiceError('role_forbidden', "only an owner may resolve an order against its provider's answer");
@@ -81,17 +82,9 @@ export class ResolveOrderHandler implements ICommandHandler<ResolveOrder> {
       throw ServiceError.from(result.error);
     }
     await this.barrier.waitFor(result.position);
-    const view = await this.readModels.order(orderId);
-    if (!view) throw new ServiceError('not_found', `no order ${orderId}`);
-    return {
-      ...adminOrderResource(view),
-      provider_answer: providerAnswer && {
-        word: providerAnswer.word,
-        detail: providerAnswer.detail,
-        asked_at: providerAnswer.askedAt,
-      },
-      against_provider: againstProvider,
-    };
+    const order = await this.readModels.order(orderId);
+    if (!order) throw new ServiceError('not_found', `no order ${orderId}`);
+    return { ...order, providerAnswer, againstProvider };
   }
 }
 

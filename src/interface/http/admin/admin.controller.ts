@@ -29,6 +29,7 @@ import { ServiceErrorWithHeaders } from '../errors/api-exception.filter';
 import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
+import { adminOrderResource, resolvedOrderResource } from './admin-order-resource';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
@@ -188,19 +189,18 @@ export class AdminController {
   @Get('orders/:id')
   @RequiresPermission('read')
   showOrder(@Param('id') id: string) {
-    return this.queries.execute(new ShowOrder(id));
+    return this.queries.execute(new ShowOrder(id)).then(adminOrderResource);
   }
 
   @Post('orders/:id/resolve')
   @HttpCode(200)
   @RequiresPermission('move_money')
   resolveOrder(@Param('id') id: string, @Body() body: ResolveOrderDto, @CurrentIdentity() identity: OperatorIdentity) {
-    return this.commands.execute(
-      new ResolveOrder(id, body.outcome, body.reason, actorOf(identity), identity.role, {
-        againstReconciliation: body.against_reconciliation === true,
-        againstProvider: body.against_provider === true,
-      }),
-    );
+    const resolve = new ResolveOrder(id, body.outcome, body.reason, actorOf(identity), identity.role, {
+      againstReconciliation: body.against_reconciliation === true,
+      againstProvider: body.against_provider === true,
+    });
+    return this.commands.execute(resolve).then(resolvedOrderResource);
   }
 
   /** With `Accept: application/x-ndjson`, progress lines while the log is walked, then the answer (progress-answer.ts). */

@@ -13,6 +13,7 @@ import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { BackOfficeQuery } from './back-office-query';
+import { heldOrderListResource, orderListResource } from './admin-order-resource';
 
 const KYC_STATUSES: readonly KycStatus[] = ['pending', 'approved', 'suspended'];
 const ORDER_STATUSES: readonly TransactionStatus[] = ['INITIATED', 'PENDING', 'DISPUTED', 'SUCCESS', 'FAILED'];
@@ -53,7 +54,7 @@ export class BackOfficeController {
   /** `held=true`: the held queue, oldest first. Otherwise a search, newest first, by any of the filters. */
   @Get('orders')
   @RequiresPermission('read')
-  orders(@Query() raw: Record<string, unknown>) {
+  async orders(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, [
       'held',
       'partner_id',
@@ -72,9 +73,9 @@ export class BackOfficeController {
     if (held === 'true') {
       if (Object.keys(raw).some((name) => name !== 'held' && name !== 'limit'))
         throw new ServiceError('validation_failed', 'held: the held queue takes no other filter than limit');
-      return this.queries.execute(new ListOrdersForOperators(true, limit));
+      return heldOrderListResource(await this.queries.execute(new ListOrdersForOperators(true, limit)));
     }
-    return this.queries.execute(
+    const found = await this.queries.execute(
       new SearchOrders({
         partnerId: query.text('partner_id', 100),
         environment: query.oneOf('environment', ENVIRONMENTS),
@@ -87,6 +88,7 @@ export class BackOfficeController {
         limit,
       }),
     );
+    return orderListResource(found);
   }
 
   @Get('jobs')

@@ -1,10 +1,16 @@
-import { Currency } from '../../domain/money/currency';
-import { Environment } from '../../domain/shared/environment';
-import { PublicStatus, TransactionStatus, publicStatusOf } from '../../domain/transaction/transaction.decider';
-import { ProviderAnsweredAfterHold, ProviderAnsweredAfterOutcome } from '../../domain/transaction/transaction.events';
-import { OrderKind, OrderProduct } from '../../domain/wallet/order-product';
-import { StoredOrderView } from '../ports/read-models.port';
-import type { HeldOrderFollowUpResource } from './held-order-follow-up';
+import type { HeldOrder } from '../../../application/operations/admin-queries';
+import type { HeldFollowUp } from '../../../application/operations/held-order-follow-up';
+import type { ResolvedOrder } from '../../../application/operations/resolve-order';
+import { StoredOrderView } from '../../../application/ports/read-models.port';
+import { Currency } from '../../../domain/money/currency';
+import { Environment } from '../../../domain/shared/environment';
+import { PublicStatus, TransactionStatus, publicStatusOf } from '../../../domain/transaction/transaction.decider';
+import {
+  ProviderAnswerAtResolution,
+  ProviderAnsweredAfterHold,
+  ProviderAnsweredAfterOutcome,
+} from '../../../domain/transaction/transaction.events';
+import { OrderKind, OrderProduct } from '../../../domain/wallet/order-product';
 
 type AfterHold = ProviderAnsweredAfterHold['data'];
 type AfterOutcome = ProviderAnsweredAfterOutcome['data'];
@@ -16,11 +22,8 @@ export interface ProviderAnswerAfterHoldResource {
   answered_at: string;
 }
 
-export interface ProviderAnswerAfterOutcomeResource {
+export interface ProviderAnswerAfterOutcomeResource extends Omit<ProviderAnswerAfterHoldResource, 'outcome'> {
   outcome: AfterOutcome['outcome'];
-  operator_ref: string | null;
-  reason: string | null;
-  answered_at: string;
   recorded_status: AfterOutcome['recordedStatus'];
   contradicts_outcome: boolean;
 }
@@ -45,6 +48,19 @@ export interface AdminOrderResource {
   refunded_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** How a held order is being followed at its provider (decision 0117). */
+export interface HeldOrderFollowUpResource {
+  last_word: string | null;
+  asked_at: string | null;
+  next_ask_at: string | null;
+  asked_until: string;
+}
+
+export interface ResolvedOrderResource extends AdminOrderResource {
+  provider_answer: { word: ProviderAnswerAtResolution['word']; detail: string; asked_at: string } | null;
+  against_provider: boolean;
 }
 
 export interface AdminOrderListResource {
@@ -84,4 +100,32 @@ export const adminOrderResource = (order: StoredOrderView): AdminOrderResource =
   refunded_at: order.refundedAt,
   created_at: order.createdAt,
   updated_at: order.updatedAt,
+});
+
+export const orderListResource = (orders: readonly StoredOrderView[]): AdminOrderListResource => ({
+  count: orders.length,
+  orders: orders.map((order) => adminOrderResource(order)),
+});
+
+export const heldOrderListResource = (held: readonly HeldOrder[]): AdminOrderListResource => ({
+  count: held.length,
+  orders: held.map((order) => ({ ...adminOrderResource(order), follow_up: followUpOf(order.followUp) })),
+});
+
+const followUpOf = (followUp: HeldFollowUp | null): HeldOrderFollowUpResource | null =>
+  followUp && {
+    last_word: followUp.lastWord,
+    asked_at: followUp.askedAt,
+    next_ask_at: followUp.nextAskAt,
+    asked_until: followUp.askedUntil,
+  };
+
+export const resolvedOrderResource = (order: ResolvedOrder): ResolvedOrderResource => ({
+  ...adminOrderResource(order),
+  provider_answer: order.providerAnswer && {
+    word: order.providerAnswer.word,
+    detail: order.providerAnswer.detail,
+    asked_at: order.providerAnswer.askedAt,
+  },
+  against_provider: order.againstProvider,
 });
