@@ -8,8 +8,9 @@ import {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Caller } from '../../application/auth/caller';
-import { BillerResource, ListBillers } from '../../application/catalog/list-billers';
-import { ListCarriers, OperatorResource } from '../../application/catalog/list-carriers';
+import { ListBillers } from '../../application/catalog/list-billers';
+import { ListCarriers } from '../../application/catalog/list-carriers';
+import { billerResource, operatorResource } from '../shared/catalog-resources';
 import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
 import { GetTransaction } from '../../application/orders/get-transaction';
 import { readOrderAnswer, transactionStatusResource } from '../shared/order-resources';
@@ -230,19 +231,15 @@ export class PartnerToolServerFactory {
     // The REST queries, so the lists are the same entries REST shows.
     const operatorList = wantsOperators ? await this.queries.execute(new ListCarriers(caller, args.phone)) : null;
     const billerList = wantsBillers ? await this.queries.execute(new ListBillers(caller, billerCategory)) : null;
-    const operators: OperatorResource[] = operatorList
-      ? operatorList.operators.filter((operator) => named(operator.name, operator.api_operator_id))
-      : [];
-    const billers: BillerResource[] = billerList
-      ? billerList.billers.filter((biller) => named(biller.name, biller.api_biller_id))
-      : [];
+    const operators = (operatorList?.operators ?? []).filter((entry) => named(entry.name, entry.apiOperatorId));
+    const billers = (billerList ?? []).filter((biller) => named(biller.name, biller.apiBillerId));
     const catalog: CatalogToolResource = {
       corridor: caller.corridor,
       currency: caller.currency,
       count: operators.length + billers.length,
       ...(operatorList && operatorList.phone !== undefined ? { phone: operatorList.phone } : {}),
-      operators,
-      billers,
+      operators: operators.map(operatorResource),
+      billers: billers.map(billerResource),
     };
     return toolSuccess(catalog, catalogSummary(catalog));
   }

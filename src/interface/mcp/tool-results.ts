@@ -1,7 +1,6 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BillerResource } from '../../application/catalog/list-billers';
-import { CorridorListFields, OperatorResource } from '../../application/catalog/list-carriers';
 import { BillInfoResource } from '../../application/orders/fetch-bill';
+import { BillerResource, CorridorListFields, OperatorResource } from '../shared/catalog-resources';
 import { OrderDryRunResource, OrderResource, TransactionStatusResource } from '../shared/order-resources';
 import { ErrorCode } from '../../application/shared/service-error';
 import { BalanceResource } from '../../application/wallets/get-balance';

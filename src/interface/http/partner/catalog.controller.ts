@@ -2,13 +2,14 @@ import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../../../application/auth/caller';
-import { BillerListResource, ListBillers } from '../../../application/catalog/list-billers';
-import { ListCarriers, OperatorListResource } from '../../../application/catalog/list-carriers';
+import { ListBillers } from '../../../application/catalog/list-billers';
+import { ListCarriers } from '../../../application/catalog/list-carriers';
 import { BILLER_CATEGORIES, isBillerCategory } from '../../../application/ports/catalog.port';
 import { ServiceError } from '../../../application/shared/service-error';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { BillerListDto, OperatorListDto } from './dto/catalog-response.dto';
 import { CurrentCaller } from '../../shared/partner-request';
+import { billerListResource, operatorListResource } from '../../shared/catalog-resources';
 import { PartnerAuthGuard } from './partner-auth.guard';
 import { refuseUnknownQuery } from '../validation/query-values';
 
@@ -36,12 +37,12 @@ export class CatalogController {
     schema: { type: 'string', maxLength: 20 },
     example: '+919876540001',
   })
-  operators(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<OperatorListResource> {
+  operators(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['phone']);
     const { phone } = query;
     if (phone !== undefined && typeof phone !== 'string')
       throw new ServiceError('validation_failed', 'phone: give it once');
-    return this.queries.execute(new ListCarriers(caller, phone));
+    return this.queries.execute(new ListCarriers(caller, phone)).then((list) => operatorListResource(caller, list));
   }
 
   @Get('billers')
@@ -49,12 +50,12 @@ export class CatalogController {
   @ApiOkResponse({ type: BillerListDto, description: 'The billers, of one category when category is given' })
   @ApiErrorResponses({ 400: 'validation_failed: `category` is not one of the listed categories' })
   @ApiQuery({ name: 'category', required: false, enum: BILLER_CATEGORIES })
-  billers(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<BillerListResource> {
+  billers(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['category']);
     const { category } = query;
     if (category !== undefined && !isBillerCategory(category)) {
       throw new ServiceError('validation_failed', `category: one of ${BILLER_CATEGORIES.join(', ')}`);
     }
-    return this.queries.execute(new ListBillers(caller, category));
+    return this.queries.execute(new ListBillers(caller, category)).then((found) => billerListResource(caller, found));
   }
 }

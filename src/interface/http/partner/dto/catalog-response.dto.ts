@@ -4,8 +4,9 @@ import {
   BillerListResource,
   BillerParamResource,
   BillerResource,
-} from '../../../../application/catalog/list-billers';
-import { OperatorListResource, OperatorResource } from '../../../../application/catalog/list-carriers';
+  OperatorListResource,
+  OperatorResource,
+} from '../../../shared/catalog-resources';
 import { BILLER_CATEGORIES } from '../../../../application/ports/catalog.port';
 import { ResponseOf } from '../../openapi/response-of';
 import { CORRIDOR, CURRENCY, DECIMAL_AMOUNT, E164_PHONE, ID } from './schema-formats';
