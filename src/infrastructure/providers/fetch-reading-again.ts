@@ -1,6 +1,9 @@
 import { ProviderNotSentError, ProviderUnavailableError } from '../../application/ports/provider-gateway.port';
 
-/** One HTTP exchange with an upstream, body read whole; only a GET that got no answer before its deadline is made once more. */
+/**
+ * One HTTP exchange with an upstream, body read whole. A GET that failed before its deadline (often a keep-alive
+ * connection just closed) is made once more; a POST never, since a repeated order could be performed twice.
+ */
 export async function fetchReadingAgain(
   url: URL,
   init: RequestInit & { method: 'GET' | 'POST' },

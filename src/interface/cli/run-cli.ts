@@ -15,7 +15,7 @@ import { parseDataCommand } from './data/data-commands';
 import { runDataCommand } from './data/run-data-command';
 import { OpenDataMove } from './data/data-move';
 
-/** Loads the data commands' store wiring; only `data` commands pay for loading it (the other commands start in a tenth of the time). */
+/** Loads the data commands' store wiring; only `data` commands pay for loading it (about 0.4 s of every other command's start). */
 export type LoadDataMove = () => Promise<OpenDataMove>;
 
 const run = async (argv: readonly string[], loadDataMove: LoadDataMove): Promise<ExitCode> => {
