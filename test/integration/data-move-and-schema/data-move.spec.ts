@@ -15,6 +15,7 @@ import { createTestDatabase, TestDatabase } from '../../support/postgres-test-da
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../../support/timeouts';
 import { CliRun, runCli } from '../../support/run-cli';
+import { waitForAsync } from '../../support/wait-for';
 import { isProgressLine } from '../../../src/interface/cli/progress-reporter';
 import { LOG_EVENT_DECODER } from '../../../src/application/ports/event-decoder.port';
 
@@ -43,9 +44,13 @@ function imported(run: CliRun): Record<string, unknown> {
 async function eventsIn(database: TestDatabase): Promise<Omit<RecordedEvent, 'position'>[]> {
   const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 2 });
   try {
+    const store = new SqlEventStore(db, LOG_EVENT_DECODER);
+    // Another database's open transaction on the same server can hold back what is readable (the horizon).
+    await waitForAsync(async () => (await store.countCommittedNotYetReadable()) === 0, {
+      what: 'every committed event to be readable',
+    });
     const events: Omit<RecordedEvent, 'position'>[] = [];
-    for await (const { position: _position, ...event } of readHistory(new SqlEventStore(db, LOG_EVENT_DECODER)))
-      events.push(event);
+    for await (const { position: _position, ...event } of readHistory(store)) events.push(event);
     return events;
   } finally {
     await db.close();
