@@ -7,26 +7,11 @@
  *   seeds of the seeded simulation (test/simulation).
  * `npm test` runs all three after a type check: unit on two workers; then, with TEST_LANE=shared, the
  * integration files that tolerate another file beside them, on two workers; then, with TEST_LANE=alone,
- * the contract tests and the integration files listed in ALONE, one file at a time (see CONTRIBUTING.md).
+ * the contract tests and the integration files test/lanes.cjs lists, one file at a time (see CONTRIBUTING.md).
  * Without TEST_LANE every file of a project is run.
  */
 
-/**
- * Integration files run one at a time, after the others: they time real waits against work that
- * another file's load would slow (webhook and stream timeouts, trace export), or read the log right
- * behind an open transaction, which another database's transactions on the same server hold back
- * (the readable horizon). Named by file name, in whichever capability folder of test/integration they sit.
- */
-const ALONE_FILES = [
-  'drill-webhook-receiver-hangs',
-  'event-stream-access',
-  'revocation-under-lag',
-  'scale-out-processes',
-  'slow-clients',
-  'snapshot-tampering',
-  'tracing-otlp',
-  'verify-late-readable-event',
-];
+const { ALONE_FILES } = require('./test/lanes.cjs');
 const ALONE = ALONE_FILES.map((name) => `<rootDir>/test/integration/**/${name}.spec.ts`);
 const ALONE_PATTERNS = ALONE_FILES.map((name) => `/test/integration/(.+/)?${name}\\.spec\\.ts$`);
 const transform = {

@@ -1,19 +1,26 @@
 #!/usr/bin/env node
-// `npm run test:flakes -- [--runs N] [filter...]`: runs every integration, simulation and contract spec N times
-// (FLAKE_RUNS or --runs, default 5), each run of each file in its own jest process (--runInBand), one line per run,
-// then reports every file that failed at least once: its failed runs and their first failing tests. A filter keeps
-// the files whose path contains it (`npm run test:flakes -- --runs 20 portal console`). Exits 1 if any run failed.
+// `npm run test:flakes -- [--runs N] [--jobs J] [filter...]`: runs every integration, simulation and contract spec
+// N times (FLAKE_RUNS or --runs, default 5), each run of each file in its own jest process (--runInBand), J files at
+// once (default 1; with 2, like npm test's shared lane: the files test/lanes.cjs names, and contract files, still run
+// with nothing beside them), one line per run, then reports every file that failed at least once: its failed runs and
+// their first failing tests. A filter keeps the files whose path contains it (`-- --runs 20 portal console`).
+// Exits 1 if any run failed.
 const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, relative } = require('node:path');
+const { runsAlone } = require('../test/lanes.cjs');
 
 const root = join(__dirname, '..');
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const runs = Number(runsAt >= 0 ? args.splice(runsAt, 2)[1] : process.env.FLAKE_RUNS || 5);
-if (!Number.isInteger(runs) || runs < 1) {
-  console.error('usage: npm run test:flakes -- [--runs N] [filter...]   (or FLAKE_RUNS=N; N a whole number >= 1)');
+const jobsAt = args.indexOf('--jobs');
+const jobs = Number(jobsAt >= 0 ? args.splice(jobsAt, 2)[1] : 1);
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(jobs) || jobs < 1) {
+  console.error(
+    'usage: npm run test:flakes -- [--runs N] [--jobs J] [filter...]   (or FLAKE_RUNS=N; N, J whole numbers >= 1)',
+  );
   process.exit(2);
 }
 const filters = args;
@@ -38,7 +45,7 @@ process.on('SIGINT', () => (interrupted = true)); // jest gets the Ctrl-C too; t
 
 /** One jest process for one file: whether it passed, its failing tests (or why there are none), its output. */
 function runOnce(file, run) {
-  const results = join(logs, 'results.json');
+  const results = join(logs, `results.${run}.${file.replace(/[/\\]/g, '_')}.json`);
   rmSync(results, { force: true });
   const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
   const child = spawn(
@@ -103,20 +110,31 @@ function report() {
   }
 }
 
+/** Runs every (run, file) in order, `jobs` at a time; a file that runs alone waits for the others and holds them back. */
 async function main() {
-  console.log(`${files.length} file(s), ${runs} run(s) each; output of failed runs in ${logs}`);
-  for (let run = 1; run <= runs && !interrupted; run += 1) {
-    for (const file of files) {
-      if (interrupted) break;
-      const started = Date.now();
-      const result = await runOnce(file, run);
-      if (result.signal === 'SIGINT') interrupted = true;
-      if (interrupted) break;
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      console.log(`run ${run}/${runs}  ${result.passed ? 'PASS' : 'FAIL'}  ${seconds.padStart(6)} s  ${file}`);
-      if (!result.passed) failures.set(file, [...(failures.get(file) ?? []), { run, ...result }]);
-    }
+  console.log(`${files.length} file(s), ${runs} run(s) each, ${jobs} at once; output of failed runs in ${logs}`);
+  const queue = [];
+  for (let run = 1; run <= runs; run += 1) for (const file of files) queue.push({ run, file });
+  const running = new Set();
+  const one = async ({ run, file }) => {
+    const started = Date.now();
+    const result = await runOnce(file, run);
+    if (result.signal === 'SIGINT') interrupted = true;
+    if (interrupted) return;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`run ${run}/${runs}  ${result.passed ? 'PASS' : 'FAIL'}  ${seconds.padStart(6)} s  ${file}`);
+    if (!result.passed) failures.set(file, [...(failures.get(file) ?? []), { run, ...result }]);
+  };
+  for (const item of queue) {
+    if (interrupted) break;
+    const alone = runsAlone(item.file);
+    while (running.size >= (alone ? 1 : jobs) || [...running].some((job) => job.alone)) await Promise.race(running);
+    if (interrupted) break;
+    const job = one(item).finally(() => running.delete(job));
+    job.alone = alone;
+    running.add(job);
   }
+  await Promise.all(running);
   if (interrupted) console.log('\nInterrupted: the report covers the runs that finished.');
   report();
   process.exit(failures.size > 0 || interrupted ? 1 : 0);
