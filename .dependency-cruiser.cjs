@@ -71,8 +71,8 @@ module.exports = {
       name: 'infrastructure-through-ports',
       comment:
         'Adapters know the application only by its ports (and the domain), never its use cases or wiring. One ' +
-        "exception: the events feed's read model keeps each partner event's body as the webhooks send it, so it " +
-        "applies the application's own translation (application/webhooks/partner-events.ts).",
+        "exception: the events feed's read model applies the application's rule of which log events the partner is " +
+        'told of, and with what facts (application/webhooks/partner-events.ts).',
       severity: 'error',
       from: { path: '^src/infrastructure/' },
       to: {

@@ -92,6 +92,8 @@ import { ResealWebhookSecretsHandler } from '../application/settings/reseal-webh
 import { ConfigurePartnerHandler } from '../application/settings/configure-partner';
 import { GetPartnerSettingsHandler } from '../application/settings/get-partner-settings';
 import { DeliverWebhookJob } from '../application/webhooks/deliver-webhook.job';
+import { PARTNER_EVENT_BODIES } from '../application/ports/partner-event-bodies.port';
+import { PARTNER_EVENT_BODIES_AS_SENT } from '../interface/shared/partner-event-resources';
 import { NotifyLowBalanceJob } from '../application/wallets/low-balance-notice';
 import { ShowOverviewHandler } from '../application/operations/show-overview';
 import { ShowServiceHealthHandler } from '../application/operations/show-service-health';
@@ -226,6 +228,7 @@ const JOBS = [
       ],
     },
     { provide: JOB_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: JOBS },
+    { provide: PARTNER_EVENT_BODIES, useValue: PARTNER_EVENT_BODIES_AS_SENT },
   ],
   exports: [
     AuthenticateApiKey,

@@ -22,7 +22,8 @@ import { SqlProjectionAdmin } from '../infrastructure/projections/sql-projection
 import { PROJECTION_ADMIN } from '../application/ports/projections.port';
 import { Projector } from '../infrastructure/projections/projector';
 import { PROJECTION_GROUPS } from '../infrastructure/projections/projection-groups';
-import { READ_MODEL_PROJECTIONS } from '../infrastructure/read-models/read-model-projections';
+import { readModelProjections } from '../infrastructure/read-models/read-model-projections';
+import { PARTNER_EVENT_BODIES_AS_SENT } from '../interface/shared/partner-event-resources';
 import { SqlDatabase } from '../infrastructure/sql/sql-database';
 import { SqlServiceMonitor } from '../infrastructure/operations/sql-service-monitor';
 import { SERVICE_MONITOR } from '../application/ports/service-monitor.port';
@@ -45,6 +46,7 @@ export class ProcessingModule {
   static forRoot(config: ServiceConfig, options: ProcessingOptions): DynamicModule {
     const logger = new Logger('Processing');
     const reactions = reactionsProjection([orderReactions(), webhookReactions, lowBalanceReactions]);
+    const readModels = readModelProjections(PARTNER_EVENT_BODIES_AS_SENT);
     return {
       module: ProcessingModule,
       imports: [ApplicationModule],
@@ -58,12 +60,7 @@ export class ProcessingModule {
             return new ProjectionDaemon(
               // Both rebuild from the log after a crash; their rows and checkpoints commit together.
               [
-                new Projector(
-                  READ_MODELS_GROUP,
-                  READ_MODEL_PROJECTIONS,
-                  reads,
-                  db.withAsynchronousCommit(),
-                ).afterCommit(
+                new Projector(READ_MODELS_GROUP, readModels, reads, db.withAsynchronousCommit()).afterCommit(
                   countOrderOutcomes(db, (error) => logger.warn(`order outcome metrics failed: ${String(error)}`)),
                 ),
               ],
@@ -91,7 +88,7 @@ export class ProcessingModule {
               store,
               diagnostics,
               [
-                { name: READ_MODELS_GROUP, projections: READ_MODEL_PROJECTIONS, rebuildable: true },
+                { name: READ_MODELS_GROUP, projections: readModels, rebuildable: true },
                 { name: REACTIONS_GROUP, projections: [reactions], rebuildable: false },
               ],
               (error) => logger.error(`projection rebuild failed: ${String(error)}`),

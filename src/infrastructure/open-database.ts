@@ -1,5 +1,5 @@
 import { ServiceConfig } from '../config/service-config';
-import { READ_MODEL_PROJECTIONS } from './read-models/read-model-projections';
+import { READ_MODEL_TABLES } from './read-models/read-model-projections';
 import { ensureReadModelTables } from './schema/read-model-tables';
 import { SCHEMA_MIGRATIONS } from './schema/schema-migrations';
 import { migrate } from './sql/schema-history';
@@ -26,6 +26,6 @@ export function migrateServiceDatabase(db: SqlDatabase, upTo?: number): Promise<
   const complete = upTo === undefined || upTo >= SCHEMA_MIGRATIONS.length;
   return migrate(db, SCHEMA_MIGRATIONS, {
     upTo,
-    then: complete ? (tx) => ensureReadModelTables(tx, READ_MODEL_PROJECTIONS) : undefined,
+    then: complete ? (tx) => ensureReadModelTables(tx, READ_MODEL_TABLES) : undefined,
   });
 }

@@ -3,7 +3,6 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Caller } from '../auth/caller';
 import { FeedPosition, PARTNER_EVENT_FEED, PartnerEventFeed } from '../ports/partner-event-feed.port';
 import { ServiceError } from '../shared/service-error';
-import { PartnerEventResource, readPartnerEventBody } from '../webhooks/partner-events';
 import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor';
 
 export interface PartnerEventsPage {
@@ -78,19 +77,3 @@ export class ReadLatestPartnerEventsHandler implements IQueryHandler<ReadLatestP
     return { entries, nextCursor: entries.length ? entries[entries.length - 1].cursor : null, hasMore: false };
   }
 }
-
-/** The PartnerEventList resource: one page of the caller's events, oldest first. */
-export interface PartnerEventListResource {
-  count: number;
-  events: PartnerEventResource[];
-  next_cursor: string | null;
-  has_more: boolean;
-}
-
-/** GET /events: the events as the webhooks carry them, and where to go on from. */
-export const partnerEventsResource = (page: PartnerEventsPage): PartnerEventListResource => ({
-  count: page.entries.length,
-  events: page.entries.map((entry) => readPartnerEventBody(entry.body)),
-  next_cursor: page.nextCursor,
-  has_more: page.hasMore,
-});

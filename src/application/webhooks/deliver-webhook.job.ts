@@ -14,7 +14,7 @@ import {
 } from '../ports/webhook.port';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
-import { partnerEventBody } from './partner-events';
+import { PARTNER_EVENT_BODIES, PartnerEventBodies } from '../ports/partner-event-bodies.port';
 import { DeliverWebhookPayload } from '../ports/job-payloads';
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_GAP_MS, webhookJobId } from './webhook-events';
 import { signatureHeader } from './webhook-signature';
@@ -35,6 +35,7 @@ export class DeliverWebhookJob implements JobHandler<'deliver-webhook'> {
     @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(PARTNER_EVENT_BODIES) private readonly bodies: PartnerEventBodies,
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
@@ -116,6 +117,7 @@ export class DeliverWebhookJob implements JobHandler<'deliver-webhook'> {
     const order = state.order;
     if (!order) throw new Error(`webhook for unknown order ${payload.orderId}`);
     const { deliveryId: eventId, event, orderId, facts } = payload;
-    return partnerEventBody({ eventId, event, orderId, facts }, order);
+    const { amount, currency, reference } = order;
+    return this.bodies.bodyOf({ eventId, event, orderId, facts, order: { amount, currency, reference } });
   }
 }

@@ -5,10 +5,12 @@ import { historyLine } from '../../infrastructure/data-move/history-lines';
 import { SystemClock } from '../../infrastructure/clock/system-clock';
 import { OpenDataMove } from '../../interface/cli/data/data-move';
 import { JSON_ORDER_ANSWERS } from '../../interface/shared/order-resources';
+import { PARTNER_EVENT_BODIES_AS_SENT } from '../../interface/shared/partner-event-resources';
+import { readModelProjections } from '../../infrastructure/read-models/read-model-projections';
 
 export const openDataMove: OpenDataMove = (config, serverLog) => {
   const move = new HistoryMove(
-    new ConfiguredHistoryStores(config, serverLog),
+    new ConfiguredHistoryStores(config, serverLog, readModelProjections(PARTNER_EVENT_BODIES_AS_SENT)),
     new FileHistorySources(),
     new SystemClock(),
     {

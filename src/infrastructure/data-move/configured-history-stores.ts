@@ -12,12 +12,14 @@ import { isNodeProcessAlive } from '../sql/embedded/process-alive';
 import { embeddedSocketConnectionString } from '../sql/embedded/server-endpoint';
 import { openConfiguredStore } from './configured-store';
 import { openedHistoryStore } from './opened-history-store';
+import { SqlProjection } from '../projections/sql-projection';
 
 /** The configured store, opened as the service opens it (refused while the service runs, except an export through its own socket). */
 export class ConfiguredHistoryStores implements HistoryStores {
   constructor(
     private readonly config: ServiceConfig,
     private readonly serverLog: EmbeddedServerLog,
+    private readonly readModels: readonly SqlProjection[],
   ) {}
 
   refuseWhileServiceRuns(): void {
@@ -48,13 +50,14 @@ export class ConfiguredHistoryStores implements HistoryStores {
     }
     try {
       const { db, store, close } = await openConfiguredStore(config);
-      return openedHistoryStore(db, store, async () => {
+      const closeAll = async (): Promise<void> => {
         try {
           await close();
         } finally {
           await server?.stop();
         }
-      });
+      };
+      return openedHistoryStore(db, store, closeAll, this.readModels);
     } catch (error) {
       await server?.stop();
       throw this.unavailable(error);

@@ -8,8 +8,7 @@ import { bindAnsweredKeys } from '../idempotency/bind-keys';
 import { insertJobs } from '../jobs/sql-job-queue';
 import { checkpoints } from '../projections/checkpoint-store';
 import { PROJECTION_GROUPS } from '../projections/projection-groups';
-import { applyEvents } from '../projections/sql-projection';
-import { READ_MODEL_PROJECTIONS } from '../read-models/read-model-projections';
+import { SqlProjection, applyEvents } from '../projections/sql-projection';
 import { SqlDatabase } from '../sql/sql-database';
 import { SqlBackOfficeActionLog } from '../back-office/sql-back-office-action-log';
 
@@ -17,12 +16,13 @@ export const openedHistoryStore = (
   db: SqlDatabase,
   store: EventStore & EventLogDiagnostics & EventImport,
   close: () => Promise<void>,
+  readModels: readonly SqlProjection[],
 ): OpenedHistoryStore => ({
   store,
   assertNothingDerived: () => assertNothingDerived(db),
   forgetWalletSnapshots: () => forgetWalletSnapshots(db),
   adoptImportedWork: (work) => adoptImportedWork(db, work),
-  applyToReadModels: (events) => applyToReadModels(db, events),
+  applyToReadModels: (events) => applyToReadModels(db, readModels, events),
   recordAction: (action) => new SqlBackOfficeActionLog(db).record(action),
   close,
 });
@@ -38,10 +38,14 @@ async function adoptImportedWork(db: SqlDatabase, work: ImportedWork): Promise<v
   });
 }
 
-async function applyToReadModels(db: SqlDatabase, events: readonly RecordedEvent[]): Promise<void> {
+async function applyToReadModels(
+  db: SqlDatabase,
+  readModels: readonly SqlProjection[],
+  events: readonly RecordedEvent[],
+): Promise<void> {
   if (events.length === 0) return;
   await db.transaction(async (tx) => {
-    for (const projection of READ_MODEL_PROJECTIONS) await applyEvents(projection, events, tx);
+    for (const projection of readModels) await applyEvents(projection, events, tx);
     await checkpoints.write(tx, PROJECTION_GROUPS.readModels, events[events.length - 1].position);
   });
 }

@@ -3,12 +3,16 @@ import { LogEvent } from '../../domain/log-events';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
-/** A read model kept in SQL, applied in the checkpoint's transaction; `apply` must be idempotent and sees only the types it `handles`. */
-export interface SqlProjection<Handled extends LogEvent = LogEvent> {
+/** What a read model's tables are: created by migrations, rebuilt when `schemaVersion` rises. */
+export interface ReadModelTables {
   readonly name: string;
   /** The version of the tables `schema` creates: raise it with any change of `schema` or of what `apply` writes (a blue/green rebuild follows). */
   readonly schemaVersion: number;
   readonly schema: SchemaScript;
+}
+
+/** A read model kept in SQL, applied in the checkpoint's transaction; `apply` must be idempotent and sees only the types it `handles`. */
+export interface SqlProjection<Handled extends LogEvent = LogEvent> extends ReadModelTables {
   readonly handles: ReadonlySet<Handled['type']>;
   apply(event: RecordedEvent<Handled>, tx: SqlExecutor): Promise<void>;
   /** Optional: applies a batch in fewer statements, leaving exactly the rows that one-by-one `apply` would. */

@@ -1,19 +1,15 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import {
-  PARTNER_EVENT_SOURCES,
-  PartnerEventFacts,
-  partnerEventBody,
-  partnerEventOf,
-} from '../../application/webhooks/partner-events';
+import { PartnerEventBodies } from '../../application/ports/partner-event-bodies.port';
+import { PARTNER_EVENT_SOURCES, PartnerEventFacts, partnerEventOf } from '../../application/webhooks/partner-events';
 import { Currency } from '../../domain/money/currency';
-import { SqlProjection } from '../projections/sql-projection';
+import { ReadModelTables, SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
 /**
  * The events feed: each partner-visible event (webhook id and body), keyed by its cause's log position, the feed's
  * cursor (the same after a rebuild). Amount, currency and reference come from rm_orders, projected first in the group.
  */
-export const partnerEventsProjection: SqlProjection = {
+export const PARTNER_EVENTS_TABLES: ReadModelTables = {
   name: 'partner-events',
   schemaVersion: 1,
   schema: {
@@ -33,16 +29,15 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
 );
 `,
   },
-  handles: PARTNER_EVENT_SOURCES,
-
-  apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-    return insertEntries([event], tx);
-  },
-
-  applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-    return insertEntries(events, tx);
-  },
 };
+
+/** The bodies are written by the port the webhooks write theirs with: one writer, the same bytes. */
+export const partnerEventsProjection = (bodies: PartnerEventBodies): SqlProjection => ({
+  ...PARTNER_EVENTS_TABLES,
+  handles: PARTNER_EVENT_SOURCES,
+  apply: (event, tx) => insertEntries([event], tx, bodies),
+  applyBatch: (events, tx) => insertEntries(events, tx, bodies),
+});
 
 interface AnnouncedOrderRow {
   order_id: string;
@@ -51,7 +46,11 @@ interface AnnouncedOrderRow {
   reference: string | null;
 }
 
-async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+async function insertEntries(
+  events: readonly RecordedEvent[],
+  tx: SqlExecutor,
+  bodies: PartnerEventBodies,
+): Promise<void> {
   const announced: { event: RecordedEvent; facts: PartnerEventFacts }[] = [];
   for (const event of events) {
     const facts = partnerEventOf(event);
@@ -77,7 +76,13 @@ async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor):
       event_id: facts.eventId,
       event: facts.event,
       order_id: facts.orderId,
-      body: partnerEventBody(facts, order),
+      body: bodies.bodyOf({
+        eventId: facts.eventId,
+        event: facts.event,
+        orderId: facts.orderId,
+        facts: facts.facts,
+        order: { amount: order.amount, currency: order.currency, reference: order.reference },
+      }),
       occurred_at: event.metadata.occurredAt,
     });
   }

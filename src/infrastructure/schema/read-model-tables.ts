@@ -1,5 +1,5 @@
 import { PROJECTION_GROUPS } from '../projections/projection-groups';
-import { SqlProjection } from '../projections/sql-projection';
+import { ReadModelTables } from '../projections/sql-projection';
 import { splitStatements } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
 
@@ -8,7 +8,7 @@ const UNRECORDED_SCHEMA_VERSION = 1;
 const UNFILLED_SCHEMA_VERSION = 0;
 
 /** Gives each read model without a recorded version its tables in the migration transaction; lower versions are rebuilt later. */
-export async function ensureReadModelTables(tx: SqlExecutor, projections: readonly SqlProjection[]): Promise<void> {
+export async function ensureReadModelTables(tx: SqlExecutor, projections: readonly ReadModelTables[]): Promise<void> {
   const recorded = await tx.query<{ name: string }>(
     'SELECT name FROM projection_versions WHERE schema_version IS NOT NULL',
   );

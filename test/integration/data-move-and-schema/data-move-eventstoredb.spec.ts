@@ -1,4 +1,6 @@
 import { JSON_ORDER_ANSWERS } from '../../../src/interface/shared/order-resources';
+import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
+import { readModelProjections } from '../../../src/infrastructure/read-models/read-model-projections';
 import { RecordedEvent } from '../../../src/application/ports/event-store.port';
 import { historicalEventOf, importHistory, readHistory } from '../../../src/application/data-move/event-history';
 import { rebuildAfterImport } from '../../../src/application/data-move/rebuild-after-import';
@@ -112,7 +114,8 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
         .map((event) => event.eventId),
     );
 
-    const target = openedHistoryStore(targetDb, esdb, async () => undefined);
+    const readModels = readModelProjections(PARTNER_EVENT_BODIES_AS_SENT);
+    const target = openedHistoryStore(targetDb, esdb, async () => undefined, readModels);
     const rebuilt = await rebuildAfterImport(target, {
       now: new Date(),
       stuckOrderAfterMs: 900_000,

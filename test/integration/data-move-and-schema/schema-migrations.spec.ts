@@ -1,7 +1,7 @@
 import { PROJECTION_ADMIN } from '../../../src/application/ports/projections.port';
 import { migrateServiceDatabase } from '../../../src/infrastructure/open-database';
 import { SqlProjectionAdmin } from '../../../src/infrastructure/projections/sql-projection-admin';
-import { READ_MODEL_PROJECTIONS } from '../../../src/infrastructure/read-models/read-model-projections';
+import { READ_MODEL_TABLES } from '../../../src/infrastructure/read-models/read-model-projections';
 import { SCHEMA_MIGRATIONS } from '../../../src/infrastructure/schema/schema-migrations';
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
@@ -101,7 +101,7 @@ describe('schema migrations', () => {
     // What that release ran at every start: its scripts, read models included, without a history table.
     await applySchema(previous.db, [
       { name: 'baseline', sql: SCHEMA_MIGRATIONS[0].sql },
-      ...READ_MODEL_PROJECTIONS.map((projection) => projection.schema),
+      ...READ_MODEL_TABLES.map((projection) => projection.schema),
     ]);
     await previous.db.query(`INSERT INTO rm_balances VALUES ('ptn_a', 'sandbox', 'INR', 1000, 0, now())`);
     await previous.db.query(`INSERT INTO jobs (job_id, kind, payload, due_at) VALUES ('job_1', 'submit', '{}', now())`);
@@ -117,7 +117,7 @@ describe('schema migrations', () => {
     expect(adopted).toEqual((made as { name: string }[]).map((row) => ({ ...row, schema_version: 1 })));
     expect(made).toEqual(
       expect.arrayContaining(
-        READ_MODEL_PROJECTIONS.map((projection) =>
+        READ_MODEL_TABLES.map((projection) =>
           expect.objectContaining({ name: projection.name, schema_version: projection.schemaVersion }),
         ),
       ),

@@ -6,12 +6,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../../../application/events-feed/feed-cursor';
 import {
-  PartnerEventListResource,
   PartnerEventsPage,
   ReadLatestPartnerEvents,
   ReadPartnerEvents,
-  partnerEventsResource,
 } from '../../../application/events-feed/read-partner-events';
+import { PartnerEventListResource, partnerEventsResource } from '../../shared/partner-event-resources';
 import { ServiceError } from '../../../application/shared/service-error';
 import {
   EventStreamWatch,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { READ_MODEL_PROJECTIONS } from '../../../../src/infrastructure/read-models/read-model-projections';
+import { READ_MODEL_TABLES } from '../../../../src/infrastructure/read-models/read-model-projections';
 import { SCHEMA_MIGRATIONS } from '../../../../src/infrastructure/schema/schema-migrations';
 import { checksumOf } from '../../../../src/infrastructure/sql/schema-history';
 
@@ -35,7 +35,7 @@ describe('the schema pins', () => {
   });
 
   it('changes no read model table without a new schema version', () => {
-    const pins = READ_MODEL_PROJECTIONS.map(
+    const pins = READ_MODEL_TABLES.map(
       (projection) =>
         `${projection.name} v${projection.schemaVersion} ${short(createHash('sha256').update(projection.schema.sql).digest('hex'))}`,
     );

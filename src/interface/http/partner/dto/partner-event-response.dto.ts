@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { PartnerEventListResource } from '../../../../application/events-feed/read-partner-events';
-import { PartnerEventResource } from '../../../../application/webhooks/partner-events';
+import { PartnerEventListResource, PartnerEventResource } from '../../../shared/partner-event-resources';
 import { ResponseOf } from '../../openapi/response-of';
 import { AMOUNT_LOCAL, CURRENCY, DATE_TIME } from './schema-formats';
 
