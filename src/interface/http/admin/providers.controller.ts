@@ -20,6 +20,7 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { ReconcileDayDto, SyncProviderDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
+import { syncResource } from './route-resources';
 import { reconciliationReportPage } from './reconciliation-report-page';
 import { REPORT_SECURITY_POLICY } from './report-page-layout';
 
@@ -42,7 +43,7 @@ export class ProvidersController {
   @HttpCode(200)
   @RequiresPermission('manage_routes')
   sync(@Param('provider') provider: string, @Body() body: SyncProviderDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new SyncProviderRoutes(provider, body.apply === true, operator));
+    return this.commands.execute(new SyncProviderRoutes(provider, body.apply === true, operator)).then(syncResource);
   }
 
   /** The stored run of one UTC day; asks the provider nothing (decision 0133). */
