@@ -20,6 +20,7 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { ReconcileDayDto, SyncProviderDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
+import { providerBreakersResource } from './breaker-resources';
 import { syncResource } from './route-resources';
 import { reconciliationReportPage } from './reconciliation-report-page';
 import { REPORT_SECURITY_POLICY } from './report-page-layout';
@@ -36,7 +37,7 @@ export class ProvidersController {
   @Get('breakers')
   @RequiresPermission('read')
   breakers() {
-    return this.queries.execute(new ShowProviderBreakers());
+    return this.queries.execute(new ShowProviderBreakers()).then(providerBreakersResource);
   }
 
   @Post(':provider/sync')
