@@ -1,23 +1,16 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { Currency } from '../../domain/money/currency';
 import { Environment } from '../../domain/shared/environment';
-import { READ_MODELS, ReadModels, StoredOrderView } from '../ports/read-models.port';
+import { BalanceView, PartnerView, READ_MODELS, ReadModels, StoredOrderView } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { PartnerEntryResource, partnerEntryResource } from './back-office-queries';
 import { HeldFollowUp, HeldOrderFollowUp } from './held-order-follow-up';
 
-export interface WalletBalanceResource {
-  available: string;
-  currency: Currency;
-  updated_at: string;
+/** A partner with its wallet's balance in each environment (null where it has none yet). */
+export interface PartnerWithBalances extends PartnerView {
+  balances: Record<Environment, BalanceView | null>;
 }
 
-export interface PartnerResource extends PartnerEntryResource {
-  balances: Record<Environment, WalletBalanceResource | null>;
-}
-
-export class ShowPartner extends Query<PartnerResource> {
+export class ShowPartner extends Query<PartnerWithBalances> {
   constructor(readonly partnerId: string) {
     super();
   }
@@ -27,20 +20,14 @@ export class ShowPartner extends Query<PartnerResource> {
 export class ShowPartnerHandler implements IQueryHandler<ShowPartner> {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
-  async execute({ partnerId }: ShowPartner): Promise<PartnerResource> {
+  async execute({ partnerId }: ShowPartner): Promise<PartnerWithBalances> {
     const partner = await this.readModels.partner(partnerId);
     if (!partner) throw new ServiceError('not_found', `no partner ${partnerId}`);
-    const balanceIn = async (environment: Environment): Promise<WalletBalanceResource | null> => {
-      const balance = await this.readModels.balance(partnerId, environment);
-      return balance
-        ? { available: balance.available, currency: balance.currency, updated_at: balance.updatedAt }
-        : null;
+    const balances = {
+      live: await this.readModels.balance(partnerId, 'live'),
+      sandbox: await this.readModels.balance(partnerId, 'sandbox'),
     };
-    const balances: PartnerResource['balances'] = {
-      live: await balanceIn('live'),
-      sandbox: await balanceIn('sandbox'),
-    };
-    return { ...partnerEntryResource(partner), balances };
+    return { ...partner, balances };
   }
 }
 

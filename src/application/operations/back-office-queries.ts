@@ -1,50 +1,24 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { BACK_OFFICE_SEARCH, BackOfficeSearch, OrderSearch, PartnerSearch } from '../ports/back-office-search.port';
+import {
+  BACK_OFFICE_SEARCH,
+  BackOfficeSearch,
+  JobBacklogLine,
+  OrderSearch,
+  PartnerSearch,
+} from '../ports/back-office-search.port';
 import { PartnerView, StoredOrderView } from '../ports/read-models.port';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { Corridor } from '../../domain/corridor/corridor';
-import { KycStatus } from '../../domain/partner/partner.events';
 
-export interface PartnerEntryResource {
-  partner_id: string;
-  name: string;
-  corridor: Corridor;
-  kyc_status: KycStatus;
-  created_at: string;
-}
-
-export const partnerEntryResource = (partner: PartnerView): PartnerEntryResource => ({
-  partner_id: partner.partnerId,
-  name: partner.name,
-  corridor: partner.corridor,
-  kyc_status: partner.kycStatus,
-  created_at: partner.createdAt,
-});
-
-export interface PartnerListResource {
-  count: number;
-  partners: PartnerEntryResource[];
-}
-
-export interface JobKindBacklogResource {
-  kind: string;
+/** The open jobs of each kind, and how many are open and due in all. */
+export interface JobBacklog {
+  asOf: string;
   open: number;
   due: number;
-  retrying: number;
-  running: number;
-  oldest_due_at: string | null;
-  last_error: string | null;
+  kinds: JobBacklogLine[];
 }
 
-export interface JobBacklogResource {
-  as_of: string;
-  open: number;
-  due: number;
-  kinds: JobKindBacklogResource[];
-}
-
-export class SearchPartners extends Query<PartnerListResource> {
+export class SearchPartners extends Query<PartnerView[]> {
   constructor(readonly search: PartnerSearch) {
     super();
   }
@@ -54,9 +28,8 @@ export class SearchPartners extends Query<PartnerListResource> {
 export class SearchPartnersHandler implements IQueryHandler<SearchPartners> {
   constructor(@Inject(BACK_OFFICE_SEARCH) private readonly search: BackOfficeSearch) {}
 
-  async execute({ search }: SearchPartners): Promise<PartnerListResource> {
-    const partners = await this.search.partners(search);
-    return { count: partners.length, partners: partners.map(partnerEntryResource) };
+  async execute({ search }: SearchPartners): Promise<PartnerView[]> {
+    return this.search.partners(search);
   }
 }
 
@@ -75,7 +48,7 @@ export class SearchOrdersHandler implements IQueryHandler<SearchOrders> {
   }
 }
 
-export class ShowJobBacklog extends Query<JobBacklogResource> {}
+export class ShowJobBacklog extends Query<JobBacklog> {}
 
 @QueryHandler(ShowJobBacklog)
 export class ShowJobBacklogHandler implements IQueryHandler<ShowJobBacklog> {
@@ -84,22 +57,14 @@ export class ShowJobBacklogHandler implements IQueryHandler<ShowJobBacklog> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(): Promise<JobBacklogResource> {
+  async execute(): Promise<JobBacklog> {
     const now = this.clock.now();
-    const lines = await this.search.jobBacklog(now);
+    const kinds = await this.search.jobBacklog(now);
     return {
-      as_of: now.toISOString(),
-      open: lines.reduce((sum, line) => sum + line.open, 0),
-      due: lines.reduce((sum, line) => sum + line.due, 0),
-      kinds: lines.map((line) => ({
-        kind: line.kind,
-        open: line.open,
-        due: line.due,
-        retrying: line.retrying,
-        running: line.running,
-        oldest_due_at: line.oldestDueAt,
-        last_error: line.lastError,
-      })),
+      asOf: now.toISOString(),
+      open: kinds.reduce((sum, line) => sum + line.open, 0),
+      due: kinds.reduce((sum, line) => sum + line.due, 0),
+      kinds,
     };
   }
 }

@@ -10,18 +10,27 @@ export interface OutcomeTotals {
   amounts: Record<string, string>;
 }
 
+/** Totals by scope ("<currency> <environment>"), then by outcome. */
+export type PeriodTotals = Record<string, Record<string, OutcomeTotals>>;
+
 export interface Overview {
-  as_of: string;
+  asOf: string;
   today: string;
   days: string[];
-  periods: Record<'today' | 'last_7_days', Record<string, Record<string, OutcomeTotals>>>;
-  by_day: { day: string; placed: number; succeeded: number; failed: number; held: number }[];
-  success_rate_by_operator: RateRow[];
-  success_rate_by_provider: RateRow[];
-  settlement_ms: { p50: number | null; p95: number | null; settled: number };
-  held_now: number;
-  refunds_last_7_days: number;
-  rows_read: number;
+  periods: { today: PeriodTotals; last7Days: PeriodTotals };
+  byDay: { day: string; placed: number; succeeded: number; failed: number; held: number }[];
+  successRateByOperator: RateRow[];
+  successRateByProvider: RateRow[];
+  settlementMs: SettlementPercentiles;
+  heldNow: number;
+  refundsLast7Days: number;
+  rowsRead: number;
+}
+
+export interface SettlementPercentiles {
+  p50: number | null;
+  p95: number | null;
+  settled: number;
 }
 
 export interface RateRow {
@@ -29,7 +38,7 @@ export interface RateRow {
   succeeded: number;
   failed: number;
   /** succeeded / (succeeded + failed), null before any final outcome. */
-  success_rate: number | null;
+  successRate: number | null;
 }
 
 export class ShowOverview extends Query<Overview> {}
@@ -51,7 +60,7 @@ export class ShowOverviewHandler implements IQueryHandler<ShowOverview, Overview
     const [rows, held] = await Promise.all([this.stats.dailyStats(days[0]), this.stats.heldNow()]);
     const scope = (row: DailyOrderStat) => `${row.currency} ${row.environment}`;
     return {
-      as_of: now.toISOString(),
+      asOf: now.toISOString(),
       today,
       days,
       periods: {
@@ -59,27 +68,24 @@ export class ShowOverviewHandler implements IQueryHandler<ShowOverview, Overview
           rows.filter((row) => row.day === today),
           scope,
         ),
-        last_7_days: totals(rows, scope),
+        last7Days: totals(rows, scope),
       },
-      by_day: days.map((day) => {
+      byDay: days.map((day) => {
         const of = (outcome: string) =>
           rows.filter((row) => row.day === day && row.outcome === outcome).reduce((sum, row) => sum + row.orders, 0);
         return { day, placed: of('placed'), succeeded: of('succeeded'), failed: of('failed'), held: of('held') };
       }),
-      success_rate_by_operator: rates(rows, (row) => row.operator),
-      success_rate_by_provider: rates(rows, (row) => row.provider),
-      settlement_ms: percentiles(rows, this.stats.settlementBucketsMs),
-      held_now: held,
-      refunds_last_7_days: rows.filter((row) => row.outcome === 'refunded').reduce((sum, row) => sum + row.orders, 0),
-      rows_read: rows.length,
+      successRateByOperator: rates(rows, (row) => row.operator),
+      successRateByProvider: rates(rows, (row) => row.provider),
+      settlementMs: percentiles(rows, this.stats.settlementBucketsMs),
+      heldNow: held,
+      refundsLast7Days: rows.filter((row) => row.outcome === 'refunded').reduce((sum, row) => sum + row.orders, 0),
+      rowsRead: rows.length,
     };
   }
 }
 
-function totals(
-  rows: readonly DailyOrderStat[],
-  scopeOf: (row: DailyOrderStat) => string,
-): Record<string, Record<string, OutcomeTotals>> {
+function totals(rows: readonly DailyOrderStat[], scopeOf: (row: DailyOrderStat) => string): PeriodTotals {
   const out: Record<string, Record<string, { orders: number; amounts: Record<string, bigint> }>> = {};
   for (const row of rows) {
     const scope = (out[scopeOf(row)] ??= {});
@@ -116,16 +122,13 @@ function rates(rows: readonly DailyOrderStat[], nameOf: (row: DailyOrderStat) =>
       name,
       succeeded,
       failed,
-      success_rate: succeeded + failed > 0 ? Math.round((succeeded / (succeeded + failed)) * 10_000) / 10_000 : null,
+      successRate: succeeded + failed > 0 ? Math.round((succeeded / (succeeded + failed)) * 10_000) / 10_000 : null,
     }))
     .sort((a, b) => b.succeeded + b.failed - (a.succeeded + a.failed));
 }
 
 /** p50 and p95 as the upper bound of the bucket they fall in (the histogram's resolution). */
-function percentiles(
-  rows: readonly DailyOrderStat[],
-  bounds: readonly number[],
-): { p50: number | null; p95: number | null; settled: number } {
+function percentiles(rows: readonly DailyOrderStat[], bounds: readonly number[]): SettlementPercentiles {
   const buckets = bounds.map(() => 0).concat(0);
   for (const row of rows) row.settleMsBuckets.forEach((count, index) => (buckets[index] += count));
   const settled = buckets.reduce((sum, count) => sum + count, 0);

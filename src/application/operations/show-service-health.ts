@@ -4,32 +4,34 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { PROVIDER_DIRECTORY, ProviderDirectory } from '../ports/provider-gateway.port';
 import { LiveProviderStatus, PROVIDER_STATUS, ProviderStatusReader } from '../ports/provider-status.port';
 import { SERVICE_MONITOR, ServiceMonitor } from '../ports/service-monitor.port';
-import { BREAKER_POLICY, BreakerView, ProviderBreakers } from '../routing/provider-breakers';
+import { BreakerView, ProviderBreakers } from '../routing/provider-breakers';
+
+/** Our float at a provider: amounts are decimal texts in the provider account's currency. */
+export interface ProviderFloat {
+  balance: string;
+  currency: string | null;
+  lowFloatThreshold: string | null;
+  /** Below the threshold; null when no threshold is set. */
+  low: boolean | null;
+  readAt: string | null;
+}
 
 export interface ProviderHealth {
   provider: string;
   /** Null when no balance could be read yet (or the provider has no balance endpoint). */
-  float: {
-    balance: string;
-    currency: string | null;
-    low_float_threshold: string | null;
-    /** Below the threshold; null when no threshold is set. */
-    low: boolean | null;
-    read_at: string | null;
-  } | null;
-  float_error: string | null;
+  float: ProviderFloat | null;
+  floatError: string | null;
   /** False where the provider publishes no balance endpoint: there is no float to show. */
-  balance_endpoint: boolean;
-  breaker: Omit<BreakerView, 'provider'> | null;
+  balanceEndpoint: boolean;
+  breaker: BreakerView | null;
 }
 
 export interface ServiceHealth {
   providers: ProviderHealth[];
-  breaker_policy: { threshold: number; cool_down_seconds: number };
   /** Each projector's lag in seconds (the age of the oldest event it has not applied; 0 when caught up). */
-  projections: { name: string; lag_seconds: number }[];
-  projection_lag_seconds: number;
-  rows_read: number;
+  projections: { name: string; lagSeconds: number }[];
+  projectionLagSeconds: number;
+  rowsRead: number;
 }
 
 export class ShowServiceHealth extends Query<ServiceHealth> {}
@@ -52,10 +54,9 @@ export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth
     ]);
     return {
       providers: this.providers(statuses),
-      breaker_policy: { threshold: BREAKER_POLICY.threshold, cool_down_seconds: BREAKER_POLICY.coolDownMs / 1000 },
-      projections: lags.map((lag) => ({ name: lag.name, lag_seconds: Math.round(lag.seconds * 10) / 10 })),
-      projection_lag_seconds: Math.round(Math.max(0, ...lags.map((lag) => lag.seconds)) * 10) / 10,
-      rows_read: lags.length,
+      projections: lags.map((lag) => ({ name: lag.name, lagSeconds: Math.round(lag.seconds * 10) / 10 })),
+      projectionLagSeconds: Math.round(Math.max(0, ...lags.map((lag) => lag.seconds)) * 10) / 10,
+      rowsRead: lags.length,
     };
   }
 
@@ -69,7 +70,6 @@ export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth
     const names = [...new Set([...this.directory.liveNames(), ...statuses.map((status) => status.provider)])];
     return names.map((name) => {
       const status = statuses.find((candidate) => candidate.provider === name) ?? null;
-      const breaker = this.directory.liveNames().includes(name) ? this.breakers.view(name) : null;
       return {
         provider: name,
         float:
@@ -78,15 +78,13 @@ export class ShowServiceHealthHandler implements IQueryHandler<ShowServiceHealth
             : {
                 balance: status.balance,
                 currency: status.currency,
-                low_float_threshold: status.lowFloatThreshold,
+                lowFloatThreshold: status.lowFloatThreshold,
                 low: status.lowFloatThreshold === null ? null : status.low,
-                read_at: status.readAt,
+                readAt: status.readAt,
               },
-        float_error: status?.error ?? null,
-        balance_endpoint: status?.balanceEndpoint ?? true,
-        breaker: breaker
-          ? { state: breaker.state, unknown_in_a_row: breaker.unknown_in_a_row, next_probe_at: breaker.next_probe_at }
-          : null,
+        floatError: status?.error ?? null,
+        balanceEndpoint: status?.balanceEndpoint ?? true,
+        breaker: this.directory.liveNames().includes(name) ? this.breakers.view(name) : null,
       };
     });
   }

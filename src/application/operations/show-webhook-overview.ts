@@ -10,14 +10,14 @@ export interface WebhookTotals {
   retrying: number;
   failed: number;
   /** (retrying + failed) / attempts, null before any attempt. */
-  failure_rate: number | null;
+  failureRate: number | null;
 }
 
 export interface WebhookOverview {
   today: WebhookTotals;
-  last_7_days: WebhookTotals;
-  by_day: ({ day: string } & WebhookTotals)[];
-  rows_read: number;
+  last7Days: WebhookTotals;
+  byDay: ({ day: string } & WebhookTotals)[];
+  rowsRead: number;
 }
 
 export class ShowWebhookOverview extends Query<WebhookOverview> {}
@@ -35,9 +35,9 @@ export class ShowWebhookOverviewHandler implements IQueryHandler<ShowWebhookOver
     const ofDays = (wanted: readonly string[]) => totals(stats.filter((row) => wanted.includes(row.day)));
     return {
       today: ofDays([days[days.length - 1]]),
-      last_7_days: ofDays(days),
-      by_day: days.map((day) => ({ day, ...ofDays([day]) })),
-      rows_read: rowsRead,
+      last7Days: ofDays(days),
+      byDay: days.map((day) => ({ day, ...ofDays([day]) })),
+      rowsRead,
     };
   }
 }
@@ -54,6 +54,6 @@ function totals(rows: readonly DailyWebhookStat[]): WebhookTotals {
     delivered,
     retrying,
     failed,
-    failure_rate: attempts > 0 ? Math.round(((retrying + failed) / attempts) * 10_000) / 10_000 : null,
+    failureRate: attempts > 0 ? Math.round(((retrying + failed) / attempts) * 10_000) / 10_000 : null,
   };
 }

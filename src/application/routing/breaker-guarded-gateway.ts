@@ -40,7 +40,7 @@ export class BreakerGuardedGateway implements ProviderGateway {
 
   private async guarded<T>(call: () => Promise<T>): Promise<T> {
     if (!this.breakers.admit(this.name)) {
-      const { next_probe_at: next } = this.breakers.view(this.name);
+      const { nextProbeAt: next } = this.breakers.view(this.name);
       throw new ProviderNotSentError(
         `the circuit breaker of provider ${this.name} is open (no answer to repeated calls); nothing was sent; next probe at ${next ?? 'once a call is in'}`,
       );

@@ -38,7 +38,7 @@ export class OrderRouting {
       throw unavailable(what);
     }
     if (!this.breakers.acceptsNewOrders(route.provider)) {
-      const { next_probe_at: next } = this.breakers.view(route.provider);
+      const { nextProbeAt: next } = this.breakers.view(route.provider);
       this.logger.warn(
         `${what} refused: the circuit breaker of provider ${route.provider} is open until ${next ?? 'a probe'}`,
       );

@@ -17,9 +17,9 @@ export const BREAKER_POLICY: BreakerPolicy = { threshold: 5, coolDownMs: 30_000 
 export interface BreakerView {
   provider: string;
   state: BreakerState['status'];
-  unknown_in_a_row: number;
+  unknownInARow: number;
   /** When a call will be let through as the probe (open or probing); null when closed. */
-  next_probe_at: string | null;
+  nextProbeAt: string | null;
 }
 
 /**
@@ -53,8 +53,8 @@ export class ProviderBreakers {
     return {
       provider,
       state: state.status,
-      unknown_in_a_row: state.unknownInARow,
-      next_probe_at: next === null ? null : new Date(next).toISOString(),
+      unknownInARow: state.unknownInARow,
+      nextProbeAt: next === null ? null : new Date(next).toISOString(),
     };
   }
 

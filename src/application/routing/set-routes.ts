@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { PROVIDER_NAME, ProductRef, RouteTarget, UPSTREAM_ID } from '../../domain/routing/route';
+import { PROVIDER_NAME, ProductKind, ProductRef, RouteTarget, UPSTREAM_ID } from '../../domain/routing/route';
 import { ROUTES_STREAM, ROUTES_STREAM_ID, RouteSet, RouteSource } from '../../domain/routing/routing.events';
 import { routingDecider } from '../../domain/routing/routing.decider';
 import { Actor } from '../../domain/shared/actor';
@@ -18,18 +18,16 @@ export interface RouteAssignment {
   target: RouteTarget;
 }
 
-export interface RoutesChanged {
-  /** The routes that changed (a route set to what it already was records nothing). */
-  changed: {
-    kind: string;
-    id: number;
-    provider: string;
-    upstream_id: string;
-    previous: { provider: string; upstream_id: string } | null;
-  }[];
+/** A route that changed (a route set to what it already was records nothing), and what it was before. */
+export interface RouteChange {
+  kind: ProductKind;
+  id: number;
+  provider: string;
+  upstreamId: string;
+  previous: RouteTarget | null;
 }
 
-export class SetRoutes extends Command<RoutesChanged> {
+export class SetRoutes extends Command<RouteChange[]> {
   constructor(
     readonly routes: readonly RouteAssignment[],
     readonly source: RouteSource,
@@ -41,7 +39,7 @@ export class SetRoutes extends Command<RoutesChanged> {
 
 /** Sets live routes, all in one append: the operator who did it and when are on every event. */
 @CommandHandler(SetRoutes)
-export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChanged> {
+export class SetRoutesHandler implements ICommandHandler<SetRoutes, RouteChange[]> {
   constructor(
     @Inject(CATALOG) private readonly catalog: Catalog,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -49,7 +47,7 @@ export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChange
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ routes, source, operator }: SetRoutes): Promise<RoutesChanged> {
+  async execute({ routes, source, operator }: SetRoutes): Promise<RouteChange[]> {
     for (const route of routes) checkAssignment(this.catalog, route);
     // A sync proposes no entry its provider refuses; a route set by hand is checked against the entry.
     if (source === 'manual') for (const route of routes) await this.checkUpstream(route);
@@ -61,17 +59,15 @@ export class SetRoutesHandler implements ICommandHandler<SetRoutes, RoutesChange
       { metadata: routesMetadata(operator, now), eventId: () => randomUUID() },
     );
     if (!result.ok) throw ServiceError.from(result.error);
-    return {
-      changed: result.events
-        .filter((event): event is RouteSet => event.type === 'RouteSet')
-        .map(({ data }) => ({
-          kind: data.kind,
-          id: data.productId,
-          provider: data.provider,
-          upstream_id: data.upstreamId,
-          previous: data.previous ? { provider: data.previous.provider, upstream_id: data.previous.upstreamId } : null,
-        })),
-    };
+    return result.events
+      .filter((event): event is RouteSet => event.type === 'RouteSet')
+      .map(({ data }) => ({
+        kind: data.kind,
+        id: data.productId,
+        provider: data.provider,
+        upstreamId: data.upstreamId,
+        previous: data.previous,
+      }));
   }
 
   /** The provider's own objection to the entry, if it has one (decision 0122). */

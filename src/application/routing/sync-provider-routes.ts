@@ -9,9 +9,9 @@ import { CatalogCoverage, PROVIDER_BACK_OFFICES, ProviderBackOffices } from '../
 import { ProviderUnavailableError } from '../ports/provider-gateway.port';
 import { ServiceError } from '../shared/service-error';
 import { RouteBook } from './route-book';
-import { RoutesChanged, SetRoutes } from './set-routes';
+import { RouteChange, SetRoutes } from './set-routes';
 
-export type SyncResult = RouteProposal & { applied: boolean; changed: RoutesChanged['changed'] };
+export type SyncResult = RouteProposal & { applied: boolean; changed: RouteChange[] };
 
 export class SyncProviderRoutes extends Command<SyncResult> {
   constructor(
@@ -56,7 +56,7 @@ export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRo
     }
     const proposal = proposeRoutes(provider, await this.ownProducts(source.coverage), upstream);
     if (!apply || proposal.proposed.length === 0) return { ...proposal, applied: apply, changed: [] };
-    const { changed } = await this.commands.execute(
+    const changed = await this.commands.execute(
       new SetRoutes(
         proposal.proposed.map((route) => ({
           product: { kind: route.kind, id: route.id },

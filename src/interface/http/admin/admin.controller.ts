@@ -30,6 +30,7 @@ import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { adminOrderResource, resolvedOrderResource } from './admin-order-resource';
+import { partnerResource } from './partner-resource';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
@@ -72,7 +73,7 @@ export class AdminController {
   @Get('partners/:id')
   @RequiresPermission('read')
   showPartner(@Param('id') id: string) {
-    return this.queries.execute(new ShowPartner(id));
+    return this.queries.execute(new ShowPartner(id)).then(partnerResource);
   }
 
   @Post('partners/:id/kyc')

@@ -14,6 +14,8 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { BackOfficeQuery } from './back-office-query';
 import { heldOrderListResource, orderListResource } from './admin-order-resource';
+import { jobBacklogResource } from './job-backlog-resource';
+import { partnerListResource } from './partner-resource';
 
 const KYC_STATUSES: readonly KycStatus[] = ['pending', 'approved', 'suspended'];
 const ORDER_STATUSES: readonly TransactionStatus[] = ['INITIATED', 'PENDING', 'DISPUTED', 'SUCCESS', 'FAILED'];
@@ -29,14 +31,13 @@ export class BackOfficeController {
   partners(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, ['q', 'corridor', 'kyc_status', 'limit']);
     const query = new BackOfficeQuery(raw);
-    return this.queries.execute(
-      new SearchPartners({
-        text: query.text('q'),
-        corridor: query.oneOf<Corridor>('corridor', Object.keys(CORRIDORS) as Corridor[]),
-        kycStatus: query.oneOf('kyc_status', KYC_STATUSES),
-        limit: queryLimit(raw.limit, 100, 1000),
-      }),
-    );
+    const search = {
+      text: query.text('q'),
+      corridor: query.oneOf<Corridor>('corridor', Object.keys(CORRIDORS) as Corridor[]),
+      kycStatus: query.oneOf('kyc_status', KYC_STATUSES),
+      limit: queryLimit(raw.limit, 100, 1000),
+    };
+    return this.queries.execute(new SearchPartners(search)).then(partnerListResource);
   }
 
   @Get('partners/:id/settings')
@@ -95,6 +96,6 @@ export class BackOfficeController {
   @RequiresPermission('read')
   jobs(@Query() raw: Record<string, unknown>) {
     refuseUnknownQuery(raw, []);
-    return this.queries.execute(new ShowJobBacklog());
+    return this.queries.execute(new ShowJobBacklog()).then(jobBacklogResource);
   }
 }

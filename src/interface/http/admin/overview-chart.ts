@@ -66,10 +66,10 @@ function stackedBarsSvg(
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${SIZE.width} ${SIZE.height}" width="${SIZE.width}" height="${SIZE.height}" role="img" aria-label="${escape(label)}" font-family="sans-serif">${legend.join('')}${parts.join('')}</svg>`;
 }
 
-export function ordersByDaySvg(overview: Pick<Overview, 'by_day'>): string {
+export function ordersByDaySvg(overview: Pick<Overview, 'byDay'>): string {
   return stackedBarsSvg(
     'Orders per day, last 7 days',
-    overview.by_day.map((day) => ({
+    overview.byDay.map((day) => ({
       day: day.day,
       values: { succeeded: day.succeeded, failed: day.failed, held: day.held },
       outline: day.placed,
@@ -83,10 +83,10 @@ export function ordersByDaySvg(overview: Pick<Overview, 'by_day'>): string {
   );
 }
 
-export function webhooksByDaySvg(webhooks: Pick<WebhookOverview, 'by_day'>): string {
+export function webhooksByDaySvg(webhooks: Pick<WebhookOverview, 'byDay'>): string {
   return stackedBarsSvg(
     'Webhook attempts per day, last 7 days',
-    webhooks.by_day.map((day) => ({
+    webhooks.byDay.map((day) => ({
       day: day.day,
       values: { delivered: day.delivered, retrying: day.retrying, failed: day.failed },
     })),

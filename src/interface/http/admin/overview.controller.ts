@@ -6,6 +6,7 @@ import { ShowServiceHealth } from '../../../application/operations/show-service-
 import { ShowWebhookOverview, WebhookOverview } from '../../../application/operations/show-webhook-overview';
 import { AdminTokenGuard } from './admin-token.guard';
 import { ordersByDaySvg, webhooksByDaySvg } from './overview-chart';
+import { overviewResource } from './overview-resource';
 import { RequiresPermission } from './permission.decorator';
 
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
@@ -24,14 +25,7 @@ export class OverviewController {
       this.queries.execute(new ShowWebhookOverview()),
       this.queries.execute(new ShowServiceHealth()),
     ]);
-    const { rows_read: webhookRows, ...webhookPanel } = webhooks;
-    const { rows_read: healthRows, ...healthPanels } = health;
-    return {
-      ...overview,
-      ...healthPanels,
-      webhooks: webhookPanel,
-      rows_read: overview.rows_read + webhookRows + healthRows,
-    };
+    return overviewResource(overview, webhooks, health);
   }
 
   @Get('orders-by-day.svg')

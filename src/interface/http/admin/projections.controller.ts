@@ -10,6 +10,7 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { CurrentIdentity } from './operator.decorator';
 import { OperatorIdentity } from '../../../application/back-office/operator-identity';
 import { RequiresPermission } from './permission.decorator';
+import { projectionsResource, rebuildResource } from './projection-resources';
 
 @ApiExcludeController()
 @Controller('v1/admin/projections')
@@ -23,19 +24,19 @@ export class ProjectionsController {
   @Get()
   @RequiresPermission('read')
   status() {
-    return this.queries.execute(new ShowProjections());
+    return this.queries.execute(new ShowProjections()).then(projectionsResource);
   }
 
   @Get('rebuilds/:id')
   @RequiresPermission('read')
   rebuild(@Param('id') id: string) {
-    return this.queries.execute(new ShowProjectionRebuild(id));
+    return this.queries.execute(new ShowProjectionRebuild(id)).then(rebuildResource);
   }
 
   @Post(':name/rebuild')
   @HttpCode(202)
   @RequiresPermission('run_projections')
   startRebuild(@Param('name') name: string, @CurrentIdentity() operator: OperatorIdentity) {
-    return this.commands.execute(new RebuildProjection(name, operator));
+    return this.commands.execute(new RebuildProjection(name, operator)).then(rebuildResource);
   }
 }

@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { ShowLiveProvider } from '../../../application/operations/live-provider-status';
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
+import { liveProvidersResource } from './provider-status-resource';
 
 @ApiExcludeController()
 @Controller('v1/admin/providers')
@@ -14,6 +15,6 @@ export class ProviderStatusController {
   @Get('status')
   @RequiresPermission('read')
   status() {
-    return this.queries.execute(new ShowLiveProvider());
+    return this.queries.execute(new ShowLiveProvider()).then(liveProvidersResource);
   }
 }

@@ -20,6 +20,8 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { ReconcileDayDto, SyncProviderDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
+import { providerBreakersResource } from './breaker-resources';
+import { syncResource } from './route-resources';
 import { reconciliationReportPage } from './reconciliation-report-page';
 import { REPORT_SECURITY_POLICY } from './report-page-layout';
 
@@ -35,14 +37,14 @@ export class ProvidersController {
   @Get('breakers')
   @RequiresPermission('read')
   breakers() {
-    return this.queries.execute(new ShowProviderBreakers());
+    return this.queries.execute(new ShowProviderBreakers()).then(providerBreakersResource);
   }
 
   @Post(':provider/sync')
   @HttpCode(200)
   @RequiresPermission('manage_routes')
   sync(@Param('provider') provider: string, @Body() body: SyncProviderDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new SyncProviderRoutes(provider, body.apply === true, operator));
+    return this.commands.execute(new SyncProviderRoutes(provider, body.apply === true, operator)).then(syncResource);
   }
 
   /** The stored run of one UTC day; asks the provider nothing (decision 0133). */

@@ -9,6 +9,7 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { RemoveRouteDto, SetRouteDto } from './dto/routes.dto';
 import { CurrentOperator } from './operator.decorator';
+import { routeHistoryResource, routesChangedResource, routesResource } from './route-resources';
 
 @ApiExcludeController()
 @Controller('v1/admin/routes')
@@ -22,31 +23,24 @@ export class RoutesController {
   @Get()
   @RequiresPermission('read')
   list() {
-    return this.queries.execute(new ShowRoutes());
+    return this.queries.execute(new ShowRoutes()).then(routesResource);
   }
 
   @Get('history')
   @RequiresPermission('read')
   history() {
-    return this.queries.execute(new RouteHistory());
+    return this.queries.execute(new RouteHistory()).then(routeHistoryResource);
   }
 
   @Post()
   @HttpCode(200)
   @RequiresPermission('manage_routes')
   set(@Body() body: SetRouteDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(
-      new SetRoutes(
-        [
-          {
-            product: { kind: body.kind, id: body.id },
-            target: { provider: body.provider, upstreamId: body.upstream_id },
-          },
-        ],
-        'manual',
-        operator,
-      ),
-    );
+    const route = {
+      product: { kind: body.kind, id: body.id },
+      target: { provider: body.provider, upstreamId: body.upstream_id },
+    };
+    return this.commands.execute(new SetRoutes([route], 'manual', operator)).then(routesChangedResource);
   }
 
   @Post('remove')

@@ -102,7 +102,7 @@ export class MetricsController {
       });
     }
     gauges.push(...(await this.floatGauges()));
-    for (const breaker of (await this.queries.execute(new ShowProviderBreakers())).providers) {
+    for (const breaker of await this.queries.execute(new ShowProviderBreakers())) {
       gauges.push({
         name: 'provider_breaker_open',
         help: "Whether the live provider's circuit breaker in this process stops sending (1: open or probing) or not (0)",

@@ -30,8 +30,8 @@ describe('a live provider behind its breaker: bill fetches', () => {
     );
     for (let i = 0; i < 4; i++) await expect(down.fetchBill(query, new Date())).rejects.toThrow();
     await expect(unsupported.fetchBill(query, new Date())).rejects.toThrow(BillFetchUnsupportedError);
-    expect(breakers.view('setu').unknown_in_a_row).toBe(4);
+    expect(breakers.view('setu').unknownInARow).toBe(4);
     await expect(noBill.fetchBill(query, new Date())).rejects.toThrow(NoBillDueError);
-    expect(breakers.view('setu')).toMatchObject({ state: 'closed', unknown_in_a_row: 0 });
+    expect(breakers.view('setu')).toMatchObject({ state: 'closed', unknownInARow: 0 });
   });
 });
