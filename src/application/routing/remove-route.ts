@@ -11,13 +11,13 @@ import { ServiceError } from '../shared/service-error';
 import { routesMetadata } from './set-routes';
 
 /** A product taken off live. */
-export interface RemovedRouteResource {
+export interface RemovedRoute {
   kind: ProductRef['kind'];
   id: number;
   removed: true;
 }
 
-export class RemoveRoute extends Command<RemovedRouteResource> {
+export class RemoveRoute extends Command<RemovedRoute> {
   constructor(
     readonly product: ProductRef,
     readonly reason: string,
@@ -35,7 +35,7 @@ export class RemoveRouteHandler implements ICommandHandler<RemoveRoute> {
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ product, reason, operator }: RemoveRoute): Promise<RemovedRouteResource> {
+  async execute({ product, reason, operator }: RemoveRoute): Promise<RemovedRoute> {
     const now = this.clock.now();
     const result = await this.runner.handle(
       routingDecider,

@@ -60,7 +60,7 @@ export class SyncProviderRoutesHandler implements ICommandHandler<SyncProviderRo
       new SetRoutes(
         proposal.proposed.map((route) => ({
           product: { kind: route.kind, id: route.id },
-          target: { provider, upstreamId: route.upstream_id },
+          target: { provider, upstreamId: route.upstreamId },
         })),
         'sync',
         operator,

@@ -25,8 +25,8 @@ export interface ProposedRoute {
   id: number;
   name: string;
   country: string;
-  upstream_id: string;
-  upstream_name: string;
+  upstreamId: string;
+  upstreamName: string;
   /** exact: the names are the same once country and generic words are dropped; partial: one name's words hold the other's. */
   match: 'exact' | 'partial';
   /** The route the product has now, if any (then it changes when applied). */
@@ -44,20 +44,20 @@ export interface RouteProposal {
     id: number;
     name: string;
     country: string;
-    candidates: { upstream_id: string; upstream_name: string }[];
+    candidates: { upstreamId: string; upstreamName: string }[];
   }[];
   /** Nothing upstream fits. */
   unmatched: { kind: ProductKind; id: number; name: string; country: string }[];
   /** Routed to another provider: a sync never takes a product from another provider. */
-  routed_elsewhere: { kind: ProductKind; id: number; name: string; provider: string }[];
+  routedElsewhere: { kind: ProductKind; id: number; name: string; provider: string }[];
   /** The provider's entry that fits best is one it may not be routed to: nothing is proposed, and why is said. */
-  not_offered: {
+  notOffered: {
     kind: ProductKind;
     id: number;
     name: string;
     country: string;
-    upstream_id: string;
-    upstream_name: string;
+    upstreamId: string;
+    upstreamName: string;
     reason: string;
   }[];
 }
@@ -122,12 +122,12 @@ export function proposeRoutes(
     unchanged: 0,
     ambiguous: [],
     unmatched: [],
-    routed_elsewhere: [],
-    not_offered: [],
+    routedElsewhere: [],
+    notOffered: [],
   };
   for (const own of ours) {
     if (own.route && own.route.provider !== provider) {
-      proposal.routed_elsewhere.push({ kind: own.kind, id: own.id, name: own.name, provider: own.route.provider });
+      proposal.routedElsewhere.push({ kind: own.kind, id: own.id, name: own.name, provider: own.route.provider });
       continue;
     }
     const fits = upstream.flatMap((candidate) => {
@@ -144,16 +144,16 @@ export function proposeRoutes(
     if (best.length > 1) {
       proposal.ambiguous.push({
         ...label,
-        candidates: best.map(({ candidate }) => ({ upstream_id: candidate.id, upstream_name: candidate.name })),
+        candidates: best.map(({ candidate }) => ({ upstreamId: candidate.id, upstreamName: candidate.name })),
       });
       continue;
     }
     const chosen = best[0].candidate;
     if (chosen.notOffered !== undefined) {
-      proposal.not_offered.push({
+      proposal.notOffered.push({
         ...label,
-        upstream_id: chosen.id,
-        upstream_name: chosen.name,
+        upstreamId: chosen.id,
+        upstreamName: chosen.name,
         reason: chosen.notOffered,
       });
       continue;
@@ -164,8 +164,8 @@ export function proposeRoutes(
     }
     proposal.proposed.push({
       ...label,
-      upstream_id: chosen.id,
-      upstream_name: chosen.name,
+      upstreamId: chosen.id,
+      upstreamName: chosen.name,
       match: best[0].quality === 0 ? 'exact' : 'partial',
       current: own.route,
     });

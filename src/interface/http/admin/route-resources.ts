@@ -62,7 +62,43 @@ export const routesChangedResource = (changes: readonly RouteChange[]): RoutesCh
   changed: changes.map(routeChangeResource),
 });
 
-export const syncResource = (result: SyncResult) => ({ ...result, changed: result.changed.map(routeChangeResource) });
+const upstreamResource = ({ upstreamId, upstreamName }: { upstreamId: string; upstreamName: string }) => ({
+  upstream_id: upstreamId,
+  upstream_name: upstreamName,
+});
+
+/** A route sync's proposal (and what it changed, when applied). */
+export const syncResource = (result: SyncResult) => ({
+  provider: result.provider,
+  proposed: result.proposed.map(({ kind, id, name, country, upstreamId, upstreamName, match, current }) => ({
+    kind,
+    id,
+    name,
+    country,
+    upstream_id: upstreamId,
+    upstream_name: upstreamName,
+    match,
+    current,
+  })),
+  unchanged: result.unchanged,
+  ambiguous: result.ambiguous.map(({ candidates, ...product }) => ({
+    ...product,
+    candidates: candidates.map(upstreamResource),
+  })),
+  unmatched: result.unmatched,
+  routed_elsewhere: result.routedElsewhere,
+  not_offered: result.notOffered.map(({ kind, id, name, country, upstreamId, upstreamName, reason }) => ({
+    kind,
+    id,
+    name,
+    country,
+    upstream_id: upstreamId,
+    upstream_name: upstreamName,
+    reason,
+  })),
+  applied: result.applied,
+  changed: result.changed.map(routeChangeResource),
+});
 
 export const routesResource = (products: readonly ProductRoute[]): RoutesResource => {
   const routes = products.map((route): RouteRowResource => ({

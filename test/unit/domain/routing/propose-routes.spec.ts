@@ -40,8 +40,8 @@ describe('proposing routes from a provider catalog by country and name', () => {
         id: 101,
         name: 'Airtel',
         country: 'IN',
-        upstream_id: '1201',
-        upstream_name: 'Airtel India',
+        upstreamId: '1201',
+        upstreamName: 'Airtel India',
         match: 'exact',
         current: null,
       },
@@ -50,8 +50,8 @@ describe('proposing routes from a provider catalog by country and name', () => {
         id: 205,
         name: 'Airtel',
         country: 'BD',
-        upstream_id: '1405',
-        upstream_name: 'Airtel Bangladesh',
+        upstreamId: '1405',
+        upstreamName: 'Airtel Bangladesh',
         match: 'exact',
         current: null,
       },
@@ -68,7 +68,7 @@ describe('proposing routes from a provider catalog by country and name', () => {
       ],
       UPSTREAM,
     );
-    expect(proposal.proposed.map((route) => [route.id, route.upstream_id, route.match])).toEqual([
+    expect(proposal.proposed.map((route) => [route.id, route.upstreamId, route.match])).toEqual([
       [202, '1402', 'partial'],
       [1005, '301', 'partial'],
       [3001, '501', 'partial'],
@@ -99,8 +99,8 @@ describe('proposing routes from a provider catalog by country and name', () => {
         name: 'Akash Digital TV',
         country: 'BD',
         candidates: [
-          { upstream_id: '602', upstream_name: 'Akash Digital TV' },
-          { upstream_id: '603', upstream_name: 'Akash Digital TV' },
+          { upstreamId: '602', upstreamName: 'Akash Digital TV' },
+          { upstreamId: '603', upstreamName: 'Akash Digital TV' },
         ],
       },
     ]);
@@ -115,7 +115,7 @@ describe('proposing routes from a provider catalog by country and name', () => {
       ],
       UPSTREAM,
     );
-    expect(proposal.routed_elsewhere).toEqual([{ kind: 'operator', id: 101, name: 'Airtel', provider: 'dtone' }]);
+    expect(proposal.routedElsewhere).toEqual([{ kind: 'operator', id: 101, name: 'Airtel', provider: 'dtone' }]);
     expect(proposal.unchanged).toBe(1);
     expect(proposal.proposed).toEqual([]);
   });
@@ -127,7 +127,7 @@ describe('proposing routes from a provider catalog by country and name', () => {
       UPSTREAM,
     );
     expect(proposal.proposed).toEqual([
-      expect.objectContaining({ id: 101, upstream_id: '1201', current: { provider: 'reloadly', upstreamId: '999' } }),
+      expect.objectContaining({ id: 101, upstreamId: '1201', current: { provider: 'reloadly', upstreamId: '999' } }),
     ]);
   });
 
@@ -138,14 +138,14 @@ describe('proposing routes from a provider catalog by country and name', () => {
     ];
     const proposal = proposeRoutes('setu', [own('biller', 1011, 'Adani Electricity Mumbai Limited', 'IN')], upstream);
     expect(proposal.proposed).toEqual([]);
-    expect(proposal.not_offered).toEqual([
+    expect(proposal.notOffered).toEqual([
       {
         kind: 'biller',
         id: 1011,
         name: 'Adani Electricity Mumbai Limited',
         country: 'IN',
-        upstream_id: 'ADAN00000MUM01',
-        upstream_name: 'Adani Electricity Mumbai Limited',
+        upstreamId: 'ADAN00000MUM01',
+        upstreamName: 'Adani Electricity Mumbai Limited',
         reason: 'charges a fee',
       },
     ]);
