@@ -30,6 +30,7 @@ import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { adminOrderResource, resolvedOrderResource } from './admin-order-resource';
+import { verificationResource } from './verification-resource';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
@@ -219,7 +220,7 @@ export class AdminController {
   }
 
   private async verifiedReport(progress?: ReportProgress) {
-    const report = await this.queries.execute(new VerifyMoneyInvariants(undefined, progress));
+    const report = verificationResource(await this.queries.execute(new VerifyMoneyInvariants(undefined, progress)));
     if (!report.ok) throw new VerifyBreach(report);
     return report;
   }
