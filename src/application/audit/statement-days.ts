@@ -9,7 +9,7 @@ import { walletStreamId } from '../../domain/wallet/wallet.stream';
 import { DAY_MS, walletLedger } from './wallet-ledger';
 import type { WalletLedgerEntry } from './wallet-ledger';
 
-/** What a statement sums up, of a day or a period: the balance it opened and closed with, what moved, and whether it adds up. */
+/** A day's or a period's figures: the balance it opened and closed with, what moved, and whether it adds up. */
 export interface StatementFigures {
   opening: Money;
   debits: Money;

@@ -37,11 +37,9 @@ export interface ReconciliationRunsResource {
 export interface ReconciliationReportResource {
   provider: string;
   date: string;
-  /** False while the day (UTC) is not over: its figures may still change, and nothing is recorded. */
   complete: boolean;
   generated_at: string;
   counts: Record<FindingKind, number>;
-  /** Mismatch events recorded by this run (those found by an earlier run are not recorded again). */
   recorded: number;
   findings: {
     kind: FindingKind;

@@ -40,7 +40,6 @@ export interface PeriodStatementResource extends StatementFiguresFields {
   currency: string;
   from: string;
   to: string;
-  /** When the statement was folded; with `complete` false the last day (today, UTC) may still change. */
   as_of: string;
   complete: boolean;
   days: ({ date: string } & StatementFiguresFields & StatementChecksField)[];
