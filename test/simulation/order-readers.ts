@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { QueryBus } from '@nestjs/cqrs';
-import { AuditOrder, OrderAuditResource } from '../../src/application/audit/audit-order';
+import { AuditOrder, OrderAudit } from '../../src/application/audit/audit-order';
 import { orderFromLog } from '../../src/application/orders/order-from-log';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../../src/application/ports/events-by-correlation.port';
 import { READ_MODELS, ReadModels } from '../../src/application/ports/read-models.port';
@@ -26,7 +26,7 @@ export async function compareOrderReaders(service: SimulatedService, fold: LogFo
   for (const orderId of fold.orders.keys()) {
     const fromLog = await orderFromLog(events, orderId);
     const projected = await readModels.order(orderId);
-    const audit: OrderAuditResource = await queries.execute(new AuditOrder(orderId));
+    const audit: OrderAudit = await queries.execute(new AuditOrder(orderId));
     if (!fromLog || !projected) {
       problems.push(
         `order ${orderId}: from the log ${fromLog ? 'found' : 'missing'}, read model ${projected ? 'found' : 'missing'}`,

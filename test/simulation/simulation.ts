@@ -717,7 +717,7 @@ class SimulationRun {
     for (const breach of report.breaches)
       problems.push(`invariant ${breach.invariant} (${breach.name}): ${breach.detail}`);
     if (refundGraceMs === 0)
-      for (const waiting of report.in_progress) problems.push(`still in progress at the end: ${waiting}`);
+      for (const waiting of report.inProgress) problems.push(`still in progress at the end: ${waiting}`);
     const fold: LogFold = await foldLog(this.live.get<EventStore>(EVENT_STORE));
     await catchUpReadModels(this.live, fold.lastPosition);
     problems.push(...(await compareOrdersReadModel(this.live, fold)));

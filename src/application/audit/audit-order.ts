@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { Actor } from '../../domain/shared/actor';
 import { Environment } from '../../domain/shared/environment';
 import { fold } from '../../domain/shared/decider';
 import { TransactionStatus, transactionDecider } from '../../domain/transaction/transaction.decider';
@@ -14,36 +13,18 @@ import { RECONCILIATION_EVENT_TYPES } from '../../domain/reconciliation/reconcil
 import { RecordedEvent } from '../ports/event-store.port';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../ports/events-by-correlation.port';
 import { ServiceError } from '../shared/service-error';
-import { traceIdOf } from '../ports/trace-context.port';
-
-/** One event of an order's history, as the audit shows it. */
-export interface AuditedEventResource {
-  /** `commit/prepare` of the event's global position. */
-  position: string;
-  stream_id: string;
-  revision: number;
-  event_type: string;
-  schema_version: number;
-  event_id: string;
-  occurred_at: string;
-  recorded_at: string;
-  actor: Actor;
-  causation_id: string | null;
-  trace_id: string | null;
-  data: RecordedEvent['data'];
-}
 
 /** An order's whole history across streams, and the state its events leave it in. */
-export interface OrderAuditResource {
-  order_id: string;
-  partner_id: string | null;
+export interface OrderAudit {
+  orderId: string;
+  partnerId: string | null;
   environment: Environment | null;
-  /** Internal names: INITIATED, PENDING, DISPUTED, SUCCESS, FAILED; null when the order was never placed here. */
-  outcome: string | null;
-  events: AuditedEventResource[];
+  /** Null when the order was never placed here. */
+  outcome: TransactionStatus | null;
+  events: RecordedEvent[];
 }
 
-export class AuditOrder extends Query<OrderAuditResource> {
+export class AuditOrder extends Query<OrderAudit> {
   constructor(readonly orderId: string) {
     super();
   }
@@ -58,7 +39,7 @@ export class AuditOrder extends Query<OrderAuditResource> {
 export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
   constructor(@Inject(EVENTS_BY_CORRELATION) private readonly events: EventsByCorrelation) {}
 
-  async execute({ orderId }: AuditOrder): Promise<OrderAuditResource> {
+  async execute({ orderId }: AuditOrder): Promise<OrderAudit> {
     const events = (await this.events.readByCorrelationId(orderId)).filter(
       (event) =>
         WALLET_EVENT_TYPES.has(event.type) ||
@@ -68,11 +49,11 @@ export class AuditOrderHandler implements IQueryHandler<AuditOrder> {
     if (events.length === 0) throw new ServiceError('not_found', `no order ${orderId}`);
     const first = events[0];
     return {
-      order_id: orderId,
-      partner_id: first.metadata.partnerId,
+      orderId,
+      partnerId: first.metadata.partnerId,
       environment: first.metadata.environment,
       outcome: outcomeOf(orderId, events),
-      events: events.map(auditedEvent),
+      events,
     };
   }
 }
@@ -91,22 +72,4 @@ function outcomeOf(orderId: string, events: readonly RecordedEvent[]): Transacti
   const { status } = fold(transactionDecider, own);
   // Debited, its own stream not begun yet (its submission has not answered).
   return status === 'NONE' ? 'INITIATED' : status;
-}
-
-function auditedEvent(event: RecordedEvent): AuditedEventResource {
-  return {
-    position: `${event.position.commit}/${event.position.prepare}`,
-    stream_id: event.streamId,
-    revision: event.revision,
-    event_type: event.type,
-    schema_version: event.schemaVersion,
-    event_id: event.eventId,
-    occurred_at: event.metadata.occurredAt,
-    recorded_at: event.recordedAt,
-    actor: event.metadata.actor,
-    causation_id: event.metadata.causationId,
-    // The trace of the request or job that appended the event (null when tracing was off).
-    trace_id: traceIdOf(event.metadata.traceparent),
-    data: event.data,
-  };
 }

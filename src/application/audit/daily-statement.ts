@@ -10,16 +10,17 @@ import { StatementDay, statementHorizon, walletStatementDays } from './statement
 import { startOfDay } from './wallet-ledger';
 
 /** A wallet's day, and whether it adds up. */
-export interface DailyStatementResource extends StatementDayFields {
-  partner_id: string;
+export interface WalletDayStatement {
+  partnerId: string;
   environment: Environment;
   currency: Currency;
-  date: string;
-  as_of: string;
+  /** When the statement was folded; with `complete` false the day (today, UTC) may still change. */
+  asOf: string;
   complete: boolean;
+  day: StatementDay;
 }
 
-export class DailyStatement extends Query<DailyStatementResource> {
+export class DailyStatement extends Query<WalletDayStatement> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -43,7 +44,7 @@ export class DailyStatementHandler implements IQueryHandler<DailyStatement> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ partnerId, environment, date }: DailyStatement): Promise<DailyStatementResource> {
+  async execute({ partnerId, environment, date }: DailyStatement): Promise<WalletDayStatement> {
     const dayStart = startOfDay(date);
     if (dayStart === null) throw new ServiceError('validation_failed', 'date: a date as YYYY-MM-DD');
     const { asOf, complete } = statementHorizon(dayStart, this.clock.now(), 'date');
@@ -57,31 +58,6 @@ export class DailyStatementHandler implements IQueryHandler<DailyStatement> {
       dayStart,
       1,
     );
-    return { partner_id: partnerId, environment, currency, date, as_of: asOf, complete, ...statementDayFields(day) };
+    return { partnerId, environment, currency, asOf, complete, day };
   }
-}
-
-/** A day as the statements print it: decimal strings, counts, and whether it adds up. */
-export interface StatementDayFields {
-  opening_balance: string;
-  debits: string;
-  refunds: string;
-  credits: string;
-  closing_balance: string;
-  counts: StatementDay['counts'];
-  adds_up: boolean;
-  checks: StatementDay['checks'];
-}
-
-export function statementDayFields(day: StatementDay): StatementDayFields {
-  return {
-    opening_balance: day.opening.toDecimal(),
-    debits: day.debits.toDecimal(),
-    refunds: day.refunds.toDecimal(),
-    credits: day.credits.toDecimal(),
-    closing_balance: day.closing.toDecimal(),
-    counts: day.counts,
-    adds_up: Object.values(day.checks).every(Boolean),
-    checks: day.checks,
-  };
 }

@@ -1,39 +1,33 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
-import { StatementDayFields, statementDayFields } from './daily-statement';
-import { statementHorizon, walletStatementDays } from './statement-days';
+import { StatementDay, StatementFigures, statementHorizon, walletStatementDays } from './statement-days';
 import { DAY_MS, startOfDay } from './wallet-ledger';
 
 /** A year and a day: a leap year's statement fits, a runaway range does not. */
 export const MAX_STATEMENT_DAYS = 366;
 
-export interface PeriodStatementView {
-  partner_id: string;
-  partner_name: string;
+/** A wallet's statement over consecutive UTC days: the period's figures, and each day's. */
+export interface WalletPeriodStatement extends StatementFigures {
+  partnerId: string;
+  partnerName: string;
   environment: Environment;
-  currency: string;
+  currency: Currency;
   from: string;
   to: string;
   /** When the statement was folded; with `complete` false the last day (today, UTC) may still change. */
-  as_of: string;
+  asOf: string;
   complete: boolean;
-  opening_balance: string;
-  debits: string;
-  refunds: string;
-  credits: string;
-  closing_balance: string;
-  counts: StatementDayFields['counts'];
-  adds_up: boolean;
-  days: ({ date: string } & StatementDayFields)[];
+  days: StatementDay[];
 }
 
-export class PeriodStatement extends Query<PeriodStatementView> {
+export class PeriodStatement extends Query<WalletPeriodStatement> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -61,7 +55,7 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ partnerId, environment, from, to, progress }: PeriodStatement): Promise<PeriodStatementView> {
+  async execute({ partnerId, environment, from, to, progress }: PeriodStatement): Promise<WalletPeriodStatement> {
     const first = startOfDay(from);
     if (first === null) throw new ServiceError('validation_failed', 'from: a date as YYYY-MM-DD');
     const last = startOfDay(to);
@@ -80,31 +74,30 @@ export class PeriodStatementHandler implements IQueryHandler<PeriodStatement> {
       progress,
     );
 
-    const total = (pick: (day: (typeof days)[number]) => Money) =>
-      days.reduce((sum, day) => sum.plus(pick(day)), Money.zero(currency)).toDecimal();
-    const count = (pick: (day: (typeof days)[number]) => number) => days.reduce((sum, day) => sum + pick(day), 0);
-    const listed = days.map((day) => ({ date: day.date, ...statementDayFields(day) }));
+    const total = (pick: (day: StatementDay) => Money) =>
+      days.reduce((sum, day) => sum.plus(pick(day)), Money.zero(currency));
+    const count = (pick: (day: StatementDay) => number) => days.reduce((sum, day) => sum + pick(day), 0);
     return {
-      partner_id: partnerId,
-      partner_name: partner.name,
+      partnerId,
+      partnerName: partner.name,
       environment,
       currency,
       from,
       to,
-      as_of: asOf,
+      asOf,
       complete,
-      opening_balance: days[0].opening.toDecimal(),
+      opening: days[0].opening,
       debits: total((day) => day.debits),
       refunds: total((day) => day.refunds),
       credits: total((day) => day.credits),
-      closing_balance: days[days.length - 1].closing.toDecimal(),
+      closing: days[days.length - 1].closing,
       counts: {
         debits: count((day) => day.counts.debits),
         refunds: count((day) => day.counts.refunds),
         credits: count((day) => day.counts.credits),
       },
-      adds_up: listed.every((day) => day.adds_up),
-      days: listed,
+      addsUp: days.every((day) => day.addsUp),
+      days,
     };
   }
 }

@@ -9,20 +9,25 @@ import { walletStreamId } from '../../domain/wallet/wallet.stream';
 import { DAY_MS, walletLedger } from './wallet-ledger';
 import type { WalletLedgerEntry } from './wallet-ledger';
 
-/** One UTC day of a wallet: the balance it opened and closed with, what moved, and whether it adds up. */
-export interface StatementDay {
-  /** YYYY-MM-DD. */
-  date: string;
+/** A day's or a period's figures: the balance it opened and closed with, what moved, and whether it adds up. */
+export interface StatementFigures {
   opening: Money;
   debits: Money;
   refunds: Money;
   credits: Money;
   closing: Money;
   counts: { debits: number; refunds: number; credits: number };
+  addsUp: boolean;
+}
+
+/** One UTC day of a wallet, and the checks of its balances against those its events record. */
+export interface StatementDay extends StatementFigures {
+  /** YYYY-MM-DD. */
+  date: string;
   checks: {
-    opening_matches_recorded_balance: boolean;
-    closing_matches_recorded_balance: boolean;
-    every_balance_after_matches_the_fold: boolean;
+    openingMatchesRecordedBalance: boolean;
+    closingMatchesRecordedBalance: boolean;
+    everyBalanceAfterMatchesTheFold: boolean;
   };
 }
 
@@ -132,6 +137,11 @@ export async function statementDays(
     const closing = opening.plus(day.signed);
     const latestByEnd = day.last && (!latestBefore || day.last.place > latestBefore.place) ? day.last : latestBefore;
     const recordedOpening = latestBefore?.balanceAfter ?? zero.toDecimal();
+    const checks = {
+      openingMatchesRecordedBalance: opening.toDecimal() === recordedOpening,
+      closingMatchesRecordedBalance: closing.toDecimal() === (day.last?.balanceAfter ?? recordedOpening),
+      everyBalanceAfterMatchesTheFold: mismatchesBefore + day.mismatches === 0,
+    };
     days.push({
       date: new Date(firstDayStart + index * DAY_MS).toISOString().slice(0, 10),
       opening,
@@ -140,11 +150,8 @@ export async function statementDays(
       credits: day.credits,
       closing,
       counts: day.counts,
-      checks: {
-        opening_matches_recorded_balance: opening.toDecimal() === recordedOpening,
-        closing_matches_recorded_balance: closing.toDecimal() === (day.last?.balanceAfter ?? recordedOpening),
-        every_balance_after_matches_the_fold: mismatchesBefore + day.mismatches === 0,
-      },
+      addsUp: Object.values(checks).every(Boolean),
+      checks,
     });
     opening = closing;
     latestBefore = latestByEnd;

@@ -7,6 +7,7 @@ import { IDEMPOTENCY_STORE, IDEMPOTENCY_WINDOW_MS, IdempotencyStore } from '../p
 import { PROJECTION_BARRIER, ProjectionBarrier, READ_MODELS, ReadModels } from '../ports/read-models.port';
 import { KEY_CAP_WINDOW_MS } from '../../domain/partner/scoped-key';
 import { Money } from '../../domain/money/money';
+import { Environment } from '../../domain/shared/environment';
 import { keySpentWithin } from '../../domain/wallet/wallet.decider';
 import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
 import { KeyTermsFacts, LedgerWalk, OrderLedgerFacts, WalletFacts, walkLedger } from './ledger-walk';
@@ -18,13 +19,12 @@ export interface Breach {
 }
 
 /** A restricted key's spend of the last 24 hours (refunds given back), folded from the log. */
-export interface KeySpendReport {
-  partner_id: string;
-  environment: string;
-  key_id: string;
-  spent_last_24h: string;
-  daily_max: string | null;
-  currency: string;
+export interface KeySpend {
+  partnerId: string;
+  environment: Environment;
+  keyId: string;
+  spentLast24h: Money;
+  dailyMax: string | null;
 }
 
 export interface VerificationReport {
@@ -32,9 +32,9 @@ export interface VerificationReport {
   checked: { events: number; wallets: number; orders: number };
   breaches: Breach[];
   /** Every restricted key that placed orders in the last 24 hours, with its spend as the log gives it. */
-  key_spends: KeySpendReport[];
+  keySpends: KeySpend[];
   /** Transitional states that are fine now but would be breaches if they lasted (a refund not yet made). */
-  in_progress: string[];
+  inProgress: string[];
 }
 
 export class VerifyMoneyInvariants extends Query<VerificationReport> {
@@ -102,8 +102,8 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
       ok: breaches.length === 0,
       checked: { events: ledger.events, wallets: ledger.wallets.size, orders: ledger.orders.size },
       breaches,
-      key_spends: keySpends,
-      in_progress: inProgress,
+      keySpends,
+      inProgress,
     };
   }
 
@@ -147,9 +147,9 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
     ledger: LedgerWalk,
     now: Date,
     breach: (invariant: number, detail: string) => void,
-  ): Promise<KeySpendReport[]> {
+  ): Promise<KeySpend[]> {
     const since = now.getTime() - KEY_CAP_WINDOW_MS;
-    const reports: KeySpendReport[] = [];
+    const spends: KeySpend[] = [];
     for (const wallet of ledger.wallets.values()) {
       const recent = new Set(
         wallet.state.keySpends
@@ -169,17 +169,16 @@ export class VerifyMoneyInvariantsHandler implements IQueryHandler<VerifyMoneyIn
               `key ${keyId}: the service counts ${decidedOn.toDecimal()} spent in the last 24 hours, the log ${fromLog.toDecimal()}`,
             );
         }
-        reports.push({
-          partner_id: wallet.partnerId,
+        spends.push({
+          partnerId: wallet.partnerId,
           environment: wallet.environment,
-          key_id: keyId,
-          spent_last_24h: fromLog.toDecimal(),
-          daily_max: ledger.keys.get(keyId)?.dailyMax ?? null,
-          currency: wallet.currency,
+          keyId,
+          spentLast24h: fromLog,
+          dailyMax: ledger.keys.get(keyId)?.dailyMax ?? null,
         });
       }
     }
-    return reports;
+    return spends;
   }
 
   private checkWallet(wallet: WalletFacts, breach: (invariant: number, detail: string) => void): void {

@@ -1,6 +1,5 @@
 import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
 import { Caller } from '../auth/caller';
 import { BILL_FETCH_STORE, BillFetchStore } from '../ports/bill-fetch-store.port';
@@ -16,32 +15,30 @@ import { OrderRouting } from '../routing/order-routing';
 import { ServiceError } from '../shared/service-error';
 import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
 
-export interface BillInfoRequest {
-  biller_id: number;
-  consumer_number: string;
+/** Which bill to fetch: a biller of the caller's corridor, the consumer's number there and the biller's parameters. */
+export interface BillToFetch {
+  billerId: number;
+  consumerNumber: string;
   params?: Record<string, string>;
 }
 
-/** The BillInfo resource: the outstanding bill, step 1 of a bill payment. */
-export interface BillInfoResource {
-  biller_id: number;
-  biller_name: string;
-  consumer_number: string;
-  customer_name: string;
-  amount: string;
-  currency: Currency;
-  due_date: string;
-  bill_period: string;
-  bill_reference: string;
-  fetched_at: string;
-  /** A hint to submit the amount through pay-bill. */
-  instructions: string;
+/** The outstanding bill, step 1 of a bill payment, as remembered for pay-bill. */
+export interface BillInfo {
+  billerId: number;
+  billerName: string;
+  consumerNumber: string;
+  customerName: string;
+  amount: Money;
+  dueDate: string;
+  billPeriod: string;
+  billReference: string;
+  fetchedAt: string;
 }
 
-export class FetchBill extends Command<BillInfoResource> {
+export class FetchBill extends Command<BillInfo> {
   constructor(
     readonly caller: Caller,
-    readonly request: BillInfoRequest,
+    readonly request: BillToFetch,
   ) {
     super();
   }
@@ -49,7 +46,7 @@ export class FetchBill extends Command<BillInfoResource> {
 
 /** Step 1 of a bill payment: asks the biller for the outstanding amount and remembers it for pay-bill. */
 @CommandHandler(FetchBill)
-export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfoResource> {
+export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfo> {
   private readonly logger = new Logger('Bills');
 
   constructor(
@@ -59,9 +56,9 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfoReso
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ caller, request }: FetchBill): Promise<BillInfoResource> {
-    const biller = billerOf(this.catalog, request.biller_id, caller.corridor);
-    const consumerNumber = checkConsumerNumber(request.consumer_number, biller);
+  async execute({ caller, request }: FetchBill): Promise<BillInfo> {
+    const biller = billerOf(this.catalog, request.billerId, caller.corridor);
+    const consumerNumber = checkConsumerNumber(request.consumerNumber, biller);
     const params = checkBillerParams(biller, request.params ?? {});
     const route = await this.routing.routeForNewOrder(caller.environment, { kind: 'biller', id: biller.id });
     const provider = this.routing.gatewayOf(caller.environment, route, `biller ${biller.id}`);
@@ -118,19 +115,15 @@ export class FetchBillHandler implements ICommandHandler<FetchBill, BillInfoReso
       providerBillRef: bill.providerBillRef ?? null,
     });
     return {
-      biller_id: biller.id,
-      biller_name: biller.name,
-      consumer_number: consumerNumber,
-      customer_name: bill.customerName,
-      amount: amount.toDecimal(),
-      currency: caller.currency,
-      due_date: bill.dueDate,
-      bill_period: bill.billPeriod,
-      bill_reference: bill.billReference,
-      fetched_at: fetchedAt,
-      instructions: amount.isPositive()
-        ? `Submit ${amount.toDecimal()} ${caller.currency} with POST /pay-bill for biller_id ${biller.id} and this consumer_number.`
-        : 'Nothing is due on this bill; there is nothing to pay.',
+      billerId: biller.id,
+      billerName: biller.name,
+      consumerNumber,
+      customerName: bill.customerName,
+      amount,
+      dueDate: bill.dueDate,
+      billPeriod: bill.billPeriod,
+      billReference: bill.billReference,
+      fetchedAt,
     };
   }
 }

@@ -10,22 +10,22 @@ import { SERVICE_SETTINGS, ServiceSettings } from '../shared/service-settings';
 import { ServiceError } from '../shared/service-error';
 import { requestAmount } from './amount';
 import { billerOf, checkBillerParams, checkConsumerNumber } from './biller-rules';
+import type { BillToFetch } from './fetch-bill';
 import { OrderDraft, OrderPlacement, PlacementAnswer } from './order-placement';
-import { requestHash } from './request-hash';
 
-export interface PayBillRequest {
-  biller_id: number;
-  consumer_number: string;
+/** A payment of the bill fetched last for this biller and consumer: `amount` as the partner sent it. */
+export interface BillPayment extends BillToFetch {
   amount: number;
   reference?: string;
-  params?: Record<string, string>;
 }
 
 export class PayBill extends Command<PlacementAnswer> {
   constructor(
     readonly caller: Caller,
     readonly idempotencyKey: string,
-    readonly request: PayBillRequest,
+    readonly request: BillPayment,
+    /** Identifies the body as the partner sent it: under the same idempotency key, another hash is another request. */
+    readonly requestHash: string,
     /** A dry run: every check, nothing placed (see OrderPlacement.preview). */
     readonly validateOnly = false,
   ) {
@@ -44,14 +44,14 @@ export class PayBillHandler implements ICommandHandler<PayBill, PlacementAnswer>
     private readonly placement: OrderPlacement,
   ) {}
 
-  execute({ caller, idempotencyKey, request, validateOnly }: PayBill): Promise<PlacementAnswer> {
+  execute({ caller, idempotencyKey, request, requestHash, validateOnly }: PayBill): Promise<PlacementAnswer> {
     const run = validateOnly ? this.placement.preview.bind(this.placement) : this.placement.place.bind(this.placement);
-    return run(caller, idempotencyKey, requestHash('pay-bill', request), () => this.draft(caller, request));
+    return run(caller, idempotencyKey, requestHash, () => this.draft(caller, request));
   }
 
-  private async draft(caller: Caller, request: PayBillRequest): Promise<OrderDraft> {
-    const biller = billerOf(this.catalog, request.biller_id, caller.corridor);
-    const consumerNumber = checkConsumerNumber(request.consumer_number, biller);
+  private async draft(caller: Caller, request: BillPayment): Promise<OrderDraft> {
+    const biller = billerOf(this.catalog, request.billerId, caller.corridor);
+    const consumerNumber = checkConsumerNumber(request.consumerNumber, biller);
     const params = checkBillerParams(biller, request.params ?? {});
     const amount = requestAmount(request.amount, caller.currency);
     const fetched = await this.bills.latest(caller.partnerId, caller.environment, biller.id, consumerNumber);

@@ -7,10 +7,10 @@ import { CATALOG, Catalog } from '../ports/catalog.port';
 import { ServiceError } from '../shared/service-error';
 import { requestAmount } from './amount';
 import { OrderDraft, OrderPlacement, PlacementAnswer } from './order-placement';
-import { requestHash } from './request-hash';
 
-export interface TopupRequest {
-  operator_id: number;
+/** A topup of a phone with an operator of the caller's corridor: `amount` as the partner sent it. */
+export interface Topup {
+  operatorId: number;
   phone: string;
   amount: number;
   reference?: string;
@@ -20,7 +20,9 @@ export class PlaceTopup extends Command<PlacementAnswer> {
   constructor(
     readonly caller: Caller,
     readonly idempotencyKey: string,
-    readonly request: TopupRequest,
+    readonly request: Topup,
+    /** Identifies the body as the partner sent it: under the same idempotency key, another hash is another request. */
+    readonly requestHash: string,
     /** A dry run: every check, nothing placed (see OrderPlacement.preview). */
     readonly validateOnly = false,
   ) {
@@ -35,17 +37,17 @@ export class PlaceTopupHandler implements ICommandHandler<PlaceTopup, PlacementA
     private readonly placement: OrderPlacement,
   ) {}
 
-  execute({ caller, idempotencyKey, request, validateOnly }: PlaceTopup): Promise<PlacementAnswer> {
+  execute({ caller, idempotencyKey, request, requestHash, validateOnly }: PlaceTopup): Promise<PlacementAnswer> {
     const run = validateOnly ? this.placement.preview.bind(this.placement) : this.placement.place.bind(this.placement);
-    return run(caller, idempotencyKey, requestHash('topup', request), async () => this.draft(caller, request));
+    return run(caller, idempotencyKey, requestHash, async () => this.draft(caller, request));
   }
 
-  private draft(caller: Caller, request: TopupRequest): OrderDraft {
-    const operator = this.catalog.operator(request.operator_id);
+  private draft(caller: Caller, request: Topup): OrderDraft {
+    const operator = this.catalog.operator(request.operatorId);
     if (!operator || !operator.active || operator.corridor !== caller.corridor) {
       throw new ServiceError(
         'operator_not_found_or_wrong_corridor',
-        `operator_id ${request.operator_id} is not an operator of the ${caller.corridor} corridor`,
+        `operator_id ${request.operatorId} is not an operator of the ${caller.corridor} corridor`,
       );
     }
     const phone = parseCorridorPhone(request.phone, caller.corridor);

@@ -5,7 +5,7 @@ import { CLOCK, Clock } from '../ports/clock.port';
 import { ProviderUnavailableError } from '../ports/provider-gateway.port';
 import { ServiceError } from '../shared/service-error';
 import { ProviderDays } from './provider-day';
-import { ReconciliationReport, reportOf } from './reconciliation-report';
+import { ReconciliationReport, countsOf } from './reconciliation-report';
 import { RunLog } from './run-log';
 
 export class ReconcileProvider extends Command<ReconciliationReport> {
@@ -40,14 +40,15 @@ export class ReconcileProviderHandler implements ICommandHandler<ReconcileProvid
       throw reportUnreadable(day.provider, error);
     });
     const recorded = await this.runs.succeeded({ ...context, startedAt }, judged);
-    return reportOf({
+    return {
       provider: day.provider,
       date,
       complete: judged.complete,
       generatedAt: judged.at.toISOString(),
-      findings: judged.findings,
+      counts: countsOf(judged.findings),
       recorded,
-    });
+      findings: judged.findings,
+    };
   }
 }
 

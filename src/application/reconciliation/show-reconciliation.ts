@@ -1,11 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { RECONCILIATION_RUNS, ReconciliationRuns } from '../ports/reconciliation-runs.port';
+import { RECONCILIATION_RUNS, RecordedReconciliationRun, ReconciliationRuns } from '../ports/reconciliation-runs.port';
 import { ServiceError } from '../shared/service-error';
-import { ReconciliationRunResource, runResource } from './list-reconciliation-runs';
 import { ProviderDays } from './provider-day';
 
-export class ShowReconciliation extends Query<ReconciliationRunResource> {
+export class ShowReconciliation extends Query<RecordedReconciliationRun> {
   constructor(
     /** Null: the one configured provider that has a report. */
     readonly provider: string | null,
@@ -21,13 +20,13 @@ export class ShowReconciliation extends Query<ReconciliationRunResource> {
  * (decision 0133); a day never run is 404.
  */
 @QueryHandler(ShowReconciliation)
-export class ShowReconciliationHandler implements IQueryHandler<ShowReconciliation, ReconciliationRunResource> {
+export class ShowReconciliationHandler implements IQueryHandler<ShowReconciliation, RecordedReconciliationRun> {
   constructor(
     private readonly days: ProviderDays,
     @Inject(RECONCILIATION_RUNS) private readonly runs: ReconciliationRuns,
   ) {}
 
-  async execute({ provider, date }: ShowReconciliation): Promise<ReconciliationRunResource> {
+  async execute({ provider, date }: ShowReconciliation): Promise<RecordedReconciliationRun> {
     const day = this.days.dayOf(provider, date);
     const [latest] = await this.runs.recent(day.provider, 1, date);
     if (!latest)
@@ -35,6 +34,6 @@ export class ShowReconciliationHandler implements IQueryHandler<ShowReconciliati
         'not_found',
         `no reconciliation of ${day.provider} for ${date} is recorded yet; POST /v1/admin/providers/reconciliation runs it`,
       );
-    return runResource(latest);
+    return latest;
   }
 }

@@ -11,12 +11,12 @@ import { Caller } from '../../application/auth/caller';
 import { ListBillers } from '../../application/catalog/list-billers';
 import { ListCarriers } from '../../application/catalog/list-carriers';
 import { billerResource, operatorResource } from '../shared/catalog-resources';
-import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
+import { FetchBill } from '../../application/orders/fetch-bill';
+import { billInfoResource } from '../shared/bill-resources';
+import { billToFetch, payBill, placeTopup } from '../shared/requests/order-commands';
 import { GetTransaction } from '../../application/orders/get-transaction';
 import { readOrderAnswer, transactionStatusResource } from '../shared/order-resources';
 import { PlacementAnswer } from '../../application/orders/order-placement';
-import { PayBill } from '../../application/orders/pay-bill';
-import { PlaceTopup } from '../../application/orders/place-topup';
 import { ServiceError } from '../../application/shared/service-error';
 import { GetBalance } from '../../application/wallets/get-balance';
 import {
@@ -245,27 +245,22 @@ export class PartnerToolServerFactory {
   }
 
   private async topup(caller: Caller, args: TopupToolInput): Promise<CallToolResult> {
-    const { idempotency_key: key, validate_only: validateOnly, ...request } = args;
-    return this.placed(await this.commands.execute(new PlaceTopup(caller, key, request, validateOnly === true)));
+    const { idempotency_key: key, ...body } = args;
+    return this.placed(await this.commands.execute(placeTopup(caller, key, body)));
   }
 
   private async billInfo(caller: Caller, args: BillInfoToolInput): Promise<CallToolResult> {
-    const bill = await this.commands.execute(new FetchBill(caller, args));
-    // REST's instructions name POST /pay-bill; an agent pays through the tool.
-    const forAgent: BillInfoResource = {
-      ...bill,
-      instructions:
-        Number(bill.amount) > 0
-          ? `Submit ${bill.amount} ${bill.currency} with service_pay_bill for biller_id ${bill.biller_id} and this consumer_number.`
-          : 'Nothing is due on this bill; there is nothing to pay.',
-    };
-    return toolSuccess(forAgent, billSummary(forAgent));
+    const bill = billInfoResource(
+      await this.commands.execute(new FetchBill(caller, billToFetch(args))),
+      'service_pay_bill',
+    );
+    return toolSuccess(bill, billSummary(bill));
   }
 
   private async payBill(caller: Caller, args: PayBillToolInput): Promise<CallToolResult> {
-    const { idempotency_key: key, validate_only: validateOnly, ...request } = args;
+    const { idempotency_key: key, ...body } = args;
     try {
-      return this.placed(await this.commands.execute(new PayBill(caller, key, request, validateOnly === true)));
+      return this.placed(await this.commands.execute(payBill(caller, key, body)));
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'validation_failed' && error.detail?.includes('/bill-info')) {
         return toolError(

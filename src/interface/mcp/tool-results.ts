@@ -1,5 +1,5 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BillInfoResource } from '../../application/orders/fetch-bill';
+import { BillInfoResource } from '../shared/bill-resources';
 import { BillerResource, CorridorListFields, OperatorResource } from '../shared/catalog-resources';
 import { OrderDryRunResource, OrderResource, TransactionStatusResource } from '../shared/order-resources';
 import { ErrorCode } from '../../application/shared/service-error';

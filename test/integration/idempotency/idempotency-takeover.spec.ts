@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_STORE, IdempotencyStore } from '../../../src/application/ports/idempotency-store.port';
 import { OrderDebit } from '../../../src/application/orders/placement/order-debit';
-import { requestHash } from '../../../src/application/orders/request-hash';
+import { requestHash } from '../../../src/interface/shared/requests/request-hash';
 import { metadata } from '../../../src/application/shared/event-envelope';
 import { deterministicEventId } from '../../../src/application/shared/event-ids';
 import { WalletCommandProcessor } from '../../../src/application/wallets/wallet-command-processor';

@@ -17,6 +17,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VerifyMoneyInvariants } from '../../../application/audit/verify-money-invariants';
+import { verificationResource } from './verification-resource';
 import { ShowOrder, ShowPartner } from '../../../application/operations/admin-queries';
 import { ResolveOrder } from '../../../application/operations/resolve-order';
 import { ChangeKycStatus } from '../../../application/partners/change-kyc-status';
@@ -220,7 +221,7 @@ export class AdminController {
   }
 
   private async verifiedReport(progress?: ReportProgress) {
-    const report = await this.queries.execute(new VerifyMoneyInvariants(undefined, progress));
+    const report = verificationResource(await this.queries.execute(new VerifyMoneyInvariants(undefined, progress)));
     if (!report.ok) throw new VerifyBreach(report);
     return report;
   }

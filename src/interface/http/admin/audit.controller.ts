@@ -15,8 +15,10 @@ import { RequiresPermission } from './permission.decorator';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { auditLines, isAuditFormat } from './audit-output';
+import { operatorAuditResource, orderAuditResource } from './audit-resources';
 import { REPORT_SECURITY_POLICY } from './report-page-layout';
 import { statementReportPage } from './statement-report-page';
+import { dailyStatementResource, periodStatementResource } from './statement-resources';
 
 const CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
@@ -47,26 +49,28 @@ export class AuditController {
   @Get('orders/:order_id')
   @RequiresPermission('read')
   order(@Param('order_id') orderId: string) {
-    return this.queries.execute(new AuditOrder(orderId));
+    return this.queries.execute(new AuditOrder(orderId)).then(orderAuditResource);
   }
 
   @Get('operators/:name')
   @RequiresPermission('read')
-  operator(@Param('name') name: string, @Query() query: Record<string, unknown>) {
+  async operator(@Param('name') name: string, @Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, ['limit']);
-    return this.queries.execute(new AuditOperator(name, queryLimit(query.limit, 100, 1000)));
+    const audit = await this.queries.execute(new AuditOperator(name, queryLimit(query.limit, 100, 1000)));
+    return operatorAuditResource(audit);
   }
 
   @Get('statements/:partner_id/:environment')
   @RequiresPermission('read')
-  statement(
+  async statement(
     @Param('partner_id') partnerId: string,
     @Param('environment') environment: string,
     @Query('date') date?: unknown,
   ) {
     const day = text('date', date);
     if (day === undefined) throw new ServiceError('validation_failed', 'date: required, as YYYY-MM-DD');
-    return this.queries.execute(new DailyStatement(partnerId, environmentOf(environment), day));
+    const statement = await this.queries.execute(new DailyStatement(partnerId, environmentOf(environment), day));
+    return dailyStatementResource(statement);
   }
 
   /** A period statement as JSON or a page (`format=html`); with NDJSON accepted, progress lines first (decision 0103). */
@@ -89,7 +93,9 @@ export class AuditController {
     const last = text('to', to);
     if (last === undefined) throw new ServiceError('validation_failed', 'to: required, as YYYY-MM-DD');
     const statement = (progress?: ReportProgress) =>
-      this.queries.execute(new PeriodStatement(partnerId, environmentOf(environment), first, last, progress));
+      this.queries
+        .execute(new PeriodStatement(partnerId, environmentOf(environment), first, last, progress))
+        .then(periodStatementResource);
     if (wantsProgress(accept)) {
       await answerWithProgress(request, reply, 'audit report', async (progress) => {
         const report = await statement(progress);

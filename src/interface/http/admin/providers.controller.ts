@@ -6,11 +6,9 @@ import {
   ListReconciliationRuns,
   RUNS_LIMIT_DEFAULT,
   RUNS_LIMIT_MAX,
-  ReconciliationRunResource,
 } from '../../../application/reconciliation/list-reconciliation-runs';
 import { ReconcileProvider } from '../../../application/reconciliation/reconcile-provider';
 import { ShowReconciliation } from '../../../application/reconciliation/show-reconciliation';
-import { ReconciliationReport } from '../../../application/reconciliation/reconciliation-report';
 import { ShowProviderBreakers } from '../../../application/routing/show-provider-breakers';
 import { SyncProviderRoutes } from '../../../application/routing/sync-provider-routes';
 import { ServiceError } from '../../../application/shared/service-error';
@@ -23,6 +21,13 @@ import { CurrentOperator } from './operator.decorator';
 import { providerBreakersResource } from './breaker-resources';
 import { syncResource } from './route-resources';
 import { reconciliationReportPage } from './reconciliation-report-page';
+import {
+  ReconciliationReportResource,
+  ReconciliationRunResource,
+  reconciliationReportResource,
+  runResource,
+  runsResource,
+} from './reconciliation-resources';
 import { REPORT_SECURITY_POLICY } from './report-page-layout';
 
 @ApiExcludeController()
@@ -56,7 +61,7 @@ export class ProvidersController {
     if (typeof date !== 'string') throw new ServiceError('validation_failed', 'date: required once, as YYYY-MM-DD');
     if (provider !== undefined && typeof provider !== 'string')
       throw new ServiceError('validation_failed', 'provider: give it once');
-    return this.queries.execute(new ShowReconciliation(provider ?? null, date));
+    return this.queries.execute(new ShowReconciliation(provider ?? null, date)).then(runResource);
   }
 
   /** Reconciles one UTC day: a finished day's mismatches become findings on their orders, once; the run is stored. */
@@ -68,11 +73,11 @@ export class ProvidersController {
     @Query() query: Record<string, unknown>,
     @CurrentOperator() operator: Actor,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ReconciliationReport | string> {
+  ): Promise<ReconciliationReportResource | string> {
     refuseUnknownQuery(query, ['format']);
     const format = formatOf(query.format);
     const report = await this.commands.execute(new ReconcileProvider(body.provider ?? null, body.date, operator));
-    return answered(report, format, reply);
+    return answered(reconciliationReportResource(report), format, reply);
   }
 
   @Get('reconciliation/runs')
@@ -83,7 +88,7 @@ export class ProvidersController {
     if (provider !== undefined && typeof provider !== 'string')
       throw new ServiceError('validation_failed', 'provider: give it once');
     const limit = queryLimit(query.limit, RUNS_LIMIT_DEFAULT, RUNS_LIMIT_MAX);
-    return this.queries.execute(new ListReconciliationRuns(provider ?? null, limit));
+    return this.queries.execute(new ListReconciliationRuns(provider ?? null, limit)).then(runsResource);
   }
 }
 
@@ -94,10 +99,10 @@ function formatOf(format: unknown): 'json' | 'html' {
 }
 
 function answered(
-  report: ReconciliationReport,
+  report: ReconciliationReportResource,
   format: 'json' | 'html',
   reply: FastifyReply,
-): ReconciliationReport | string {
+): ReconciliationReportResource | string {
   if (format === 'json') return report;
   void reply.header('content-security-policy', REPORT_SECURITY_POLICY).type('text/html; charset=utf-8');
   return reconciliationReportPage(report);

@@ -1,4 +1,4 @@
-import { ReconciliationReport } from '../../../application/reconciliation/reconciliation-report';
+import { ReconciliationReportResource } from './reconciliation-resources';
 import { FindingKind } from '../../../domain/reconciliation/reconciliation';
 import { escapeHtml } from '../html-text';
 import { figuresTable, partialNotice, reportPage, rowsTable, verdictLine } from './report-page-layout';
@@ -12,7 +12,7 @@ const KIND_LABELS: Record<FindingKind, string> = {
 };
 
 /** The day's reconciliation as a self-contained page for finance: the counts, then every mismatch (matched orders are counted, not listed). */
-export function reconciliationReportPage(report: ReconciliationReport): string {
+export function reconciliationReportPage(report: ReconciliationReportResource): string {
   const mismatches = report.findings.filter((finding) => finding.kind !== 'matched');
   const verdict =
     mismatches.length === 0

@@ -1,10 +1,10 @@
-import { PeriodStatementView } from '../../../application/audit/period-statement';
 import { escapeHtml } from '../html-text';
 import { lineAndBarsChart } from './report-chart';
 import { figuresTable, partialNotice, reportPage, rowsTable, verdictLine } from './report-page-layout';
+import { PeriodStatementResource } from './statement-resources';
 
 /** The period statement as a page for finance: totals, a chart of closing balance and debits, the days' table. */
-export function statementReportPage(report: PeriodStatementView): string {
+export function statementReportPage(report: PeriodStatementResource): string {
   const verdict = report.adds_up
     ? "Every day adds up: opening − debits + refunds + credits = closing, and every event's recorded balance is the fold of the events."
     : 'Does not add up: see the days marked NO, and run <code>verify</code>.';

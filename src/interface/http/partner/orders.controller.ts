@@ -11,16 +11,16 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Caller } from '../../../application/auth/caller';
-import { BillInfoResource, FetchBill } from '../../../application/orders/fetch-bill';
+import { FetchBill } from '../../../application/orders/fetch-bill';
 import { PlacementAnswer } from '../../../application/orders/order-placement';
-import { PayBill } from '../../../application/orders/pay-bill';
-import { PlaceTopup } from '../../../application/orders/place-topup';
 import { ApiErrorResponses } from '../openapi/api-error-responses';
 import { BillInfoResponseDto } from './dto/bill-info-response.dto';
 import { BillInfoDto } from '../../shared/requests/bill-info.dto';
 import { BillPaymentDryRunDto, BillPaymentOrderDto, TopupDryRunDto, TopupOrderDto } from './dto/order-response.dto';
 import { PayBillDto } from '../../shared/requests/pay-bill.dto';
 import { TopupDto } from '../../shared/requests/topup.dto';
+import { billToFetch, payBill, placeTopup } from '../../shared/requests/order-commands';
+import { BillInfoResource, billInfoResource } from '../../shared/bill-resources';
 import { IdempotencyKey, IdempotencyKeyGuard } from './idempotency-key.guard';
 import { CurrentCaller } from '../../shared/partner-request';
 import { PartnerAuthGuard } from './partner-auth.guard';
@@ -81,8 +81,7 @@ export class OrdersController {
     @Body() body: TopupDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const { validate_only: validateOnly, ...request } = body;
-    return send(reply, await this.commands.execute(new PlaceTopup(caller, key, request, validateOnly === true)));
+    return send(reply, await this.commands.execute(placeTopup(caller, key, body)));
   }
 
   @Post('bill-info')
@@ -102,8 +101,9 @@ export class OrdersController {
     422: 'amount_out_of_range (live keys): the biller reports no bill due for the consumer number, so there is nothing to pay; no bill is remembered',
     503: true,
   })
-  billInfo(@CurrentCaller() caller: Caller, @Body() body: BillInfoDto): Promise<BillInfoResource> {
-    return this.commands.execute(new FetchBill(caller, { ...body }));
+  async billInfo(@CurrentCaller() caller: Caller, @Body() body: BillInfoDto): Promise<BillInfoResource> {
+    const bill = await this.commands.execute(new FetchBill(caller, billToFetch(body)));
+    return billInfoResource(bill, 'POST /pay-bill');
   }
 
   @Post('pay-bill')
@@ -139,8 +139,7 @@ export class OrdersController {
     @Body() body: PayBillDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const { validate_only: validateOnly, ...request } = body;
-    return send(reply, await this.commands.execute(new PayBill(caller, key, request, validateOnly === true)));
+    return send(reply, await this.commands.execute(payBill(caller, key, body)));
   }
 }
 

@@ -65,9 +65,9 @@ const AROUND_MIDNIGHT: Move[] = [
 ];
 
 const ALL_TRUE = {
-  opening_matches_recorded_balance: true,
-  closing_matches_recorded_balance: true,
-  every_balance_after_matches_the_fold: true,
+  openingMatchesRecordedBalance: true,
+  closingMatchesRecordedBalance: true,
+  everyBalanceAfterMatchesTheFold: true,
 };
 
 describe('statement days: one fold of a wallet ledger into UTC days', () => {
@@ -126,9 +126,9 @@ describe('statement days: one fold of a wallet ledger into UTC days', () => {
         closing: '65.00',
         counts: { debits: 3, refunds: 1, credits: 0 },
         checks: {
-          opening_matches_recorded_balance: true,
-          closing_matches_recorded_balance: false,
-          every_balance_after_matches_the_fold: true,
+          openingMatchesRecordedBalance: true,
+          closingMatchesRecordedBalance: false,
+          everyBalanceAfterMatchesTheFold: true,
         },
       },
       {
@@ -140,9 +140,9 @@ describe('statement days: one fold of a wallet ledger into UTC days', () => {
         closing: '55.00',
         counts: { debits: 1, refunds: 0, credits: 0 },
         checks: {
-          opening_matches_recorded_balance: false,
-          closing_matches_recorded_balance: false,
-          every_balance_after_matches_the_fold: true,
+          openingMatchesRecordedBalance: false,
+          closingMatchesRecordedBalance: false,
+          everyBalanceAfterMatchesTheFold: true,
         },
       },
     ]);
@@ -163,8 +163,8 @@ describe('statement days: one fold of a wallet ledger into UTC days', () => {
       period.map((day) => [
         day.opening,
         day.closing,
-        day.checks.opening_matches_recorded_balance,
-        day.checks.closing_matches_recorded_balance,
+        day.checks.openingMatchesRecordedBalance,
+        day.checks.closingMatchesRecordedBalance,
       ]),
     ).toEqual([
       ['105.00', '75.00', false, false],
@@ -179,8 +179,8 @@ describe('statement days: one fold of a wallet ledger into UTC days', () => {
       ['WalletDebited', '10.00', '2026-03-11T12:00:00.000Z', '989.00'],
     ];
     const days = await figures(moves, MARCH_10 - 86_400_000, 3);
-    expect(days.map((day) => day.checks.every_balance_after_matches_the_fold)).toEqual([true, false, false]);
-    expect(days.map((day) => day.checks.closing_matches_recorded_balance)).toEqual([true, false, false]);
+    expect(days.map((day) => day.checks.everyBalanceAfterMatchesTheFold)).toEqual([true, false, false]);
+    expect(days.map((day) => day.checks.closingMatchesRecordedBalance)).toEqual([true, false, false]);
     expect(days[2]).toMatchObject({ opening: '110.00', closing: '100.00' });
   });
 });

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { BillInfoResource } from '../../../../application/orders/fetch-bill';
+import { BillInfoResource } from '../../../shared/bill-resources';
 import { ResponseOf } from '../../openapi/response-of';
 import { CURRENCY, DATE_TIME, DECIMAL_AMOUNT, ID } from './schema-formats';
 

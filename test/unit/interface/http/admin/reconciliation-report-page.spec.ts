@@ -1,5 +1,16 @@
-import { reportOf } from '../../../../../src/application/reconciliation/reconciliation-report';
+import { countsOf } from '../../../../../src/application/reconciliation/reconciliation-report';
+import { Finding } from '../../../../../src/domain/reconciliation/reconciliation';
 import { reconciliationReportPage } from '../../../../../src/interface/http/admin/reconciliation-report-page';
+import { reconciliationReportResource } from '../../../../../src/interface/http/admin/reconciliation-resources';
+
+const reportOf = (input: {
+  provider: string;
+  date: string;
+  complete: boolean;
+  generatedAt: string;
+  recorded: number;
+  findings: Finding[];
+}) => reconciliationReportResource({ ...input, counts: countsOf(input.findings) });
 
 describe('the reconciliation page', () => {
   it('shows what the provider sent as text, never as markup', () => {
