@@ -51,6 +51,8 @@ import { OperatorIdentity, actorOf } from '../../../application/back-office/oper
 import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
 import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
 import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
+import { scopedKeyRequest } from '../partner/dto/scoped-key.dto';
+import { createdScopedKeyResource, revokedKeyResource, scopedKeyListResource } from '../../shared/key-resources';
 
 @ApiExcludeController()
 @Controller('v1/admin')
@@ -96,8 +98,8 @@ export class AdminController {
   @HttpCode(201)
   @RequiresPermission('issue_credentials')
   createScopedKey(@Param('id') id: string, @Body() body: AdminCreateScopedKeyDto, @CurrentOperator() operator: Actor) {
-    const { environment, ...request } = body;
-    return this.commands.execute(new CreateScopedKey(id, environment, request, operator));
+    const create = new CreateScopedKey(id, body.environment, scopedKeyRequest(body), operator);
+    return this.commands.execute(create).then(createdScopedKeyResource);
   }
 
   @Get('partners/:id/keys')
@@ -107,13 +109,13 @@ export class AdminController {
     const environment = query.environment;
     if (typeof environment !== 'string' || !isEnvironment(environment))
       throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
-    return this.queries.execute(new ListScopedKeys(id, environment));
+    return this.queries.execute(new ListScopedKeys(id, environment)).then(scopedKeyListResource);
   }
 
   @Delete('partners/:id/keys/:keyId')
   @RequiresPermission('manage_partners')
   revokeScopedKey(@Param('id') id: string, @Param('keyId') keyId: string, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new RevokeScopedKey(id, null, keyId, operator));
+    return this.commands.execute(new RevokeScopedKey(id, null, keyId, operator)).then(() => revokedKeyResource(keyId));
   }
 
   /** An optional Idempotency-Key makes retries safe: the same key and body credit once and get the first answer. */
