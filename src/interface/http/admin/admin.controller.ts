@@ -41,6 +41,7 @@ import {
   WalletCreditDto,
 } from './dto/admin.dto';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
+import { configuredSettingsResource } from '../../shared/settings-resources';
 import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webhooks/webhook-deliveries';
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
@@ -146,22 +147,21 @@ export class AdminController {
         'role_forbidden',
         `${identity.name} has the role ${identity.role}, which may not rotate a webhook secret: the partner rotates its own`,
       );
-    return this.commands.execute(
-      new ConfigurePartner(
-        id,
-        body.environment,
-        {
-          webhookUrl: body.webhook_url,
-          ipAllowlist: body.ip_allowlist,
-          // The back office's limit is also the ceiling: the partner may lower it, never raise it past.
-          rateLimitPerMinute: body.rate_limit,
-          rateLimitCeilingPerMinute: body.rate_limit,
-          rotateWebhookSecret: body.rotate_webhook_secret,
-        },
-        actorOf(identity),
-        { maySeeSecret },
-      ),
+    const configure = new ConfigurePartner(
+      id,
+      body.environment,
+      {
+        webhookUrl: body.webhook_url,
+        ipAllowlist: body.ip_allowlist,
+        // The back office's limit is also the ceiling: the partner may lower it, never raise it past.
+        rateLimitPerMinute: body.rate_limit,
+        rateLimitCeilingPerMinute: body.rate_limit,
+        rotateWebhookSecret: body.rotate_webhook_secret,
+      },
+      actorOf(identity),
+      { maySeeSecret },
     );
+    return this.commands.execute(configure).then(configuredSettingsResource);
   }
 
   @Get('webhook-deliveries')
