@@ -30,6 +30,7 @@ import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { adminOrderResource, resolvedOrderResource } from './admin-order-resource';
+import { onboardedPartnerResource, regeneratedKeyResource, walletCreditResource } from './partner-resources';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
@@ -69,7 +70,8 @@ export class AdminController {
   @RequiresPermission('manage_partners')
   createPartner(@Body() body: CreatePartnerDto, @CurrentIdentity() identity: OperatorIdentity) {
     const showSandboxKey = mayDo(identity.role, 'issue_credentials');
-    return this.commands.execute(new OnboardPartner(body.name, body.corridor, actorOf(identity), showSandboxKey));
+    const onboard = new OnboardPartner(body.name, body.corridor, actorOf(identity), showSandboxKey);
+    return this.commands.execute(onboard).then(onboardedPartnerResource);
   }
 
   @Get('partners/:id')
@@ -90,9 +92,8 @@ export class AdminController {
   @HttpCode(200)
   @RequiresPermission('issue_credentials')
   regenerateKey(@Param('id') id: string, @Body() body: RegenerateKeyDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(
-      new RegenerateApiKey(id, body.environment, operator, body.keep_restricted_keys === true),
-    );
+    const regenerate = new RegenerateApiKey(id, body.environment, operator, body.keep_restricted_keys === true);
+    return this.commands.execute(regenerate).then(regeneratedKeyResource);
   }
 
   @Post('partners/:id/keys')
@@ -135,7 +136,7 @@ export class AdminController {
       new CreditWallet(id, body.environment, body.amount, body.reference, operator, key),
     );
     if (answer.replayed) void reply.header('Idempotent-Replay', 'true');
-    return answer.resource;
+    return walletCreditResource(answer.credit);
   }
 
   @Patch('partners/:id/settings')
