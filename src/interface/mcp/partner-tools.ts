@@ -11,6 +11,7 @@ import { Caller } from '../../application/auth/caller';
 import { ListBillers } from '../../application/catalog/list-billers';
 import { ListCarriers } from '../../application/catalog/list-carriers';
 import { billerResource, operatorResource } from '../shared/catalog-resources';
+import { balanceResource } from '../shared/balance-resources';
 import { BillInfoResource, FetchBill } from '../../application/orders/fetch-bill';
 import { GetTransaction } from '../../application/orders/get-transaction';
 import { readOrderAnswer, transactionStatusResource } from '../shared/order-resources';
@@ -115,7 +116,7 @@ export class PartnerToolServerFactory {
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       async () => {
-        const balance = await this.queries.execute(new GetBalance(caller));
+        const balance = balanceResource(caller, await this.queries.execute(new GetBalance(caller)));
         return toolSuccess(balance, balanceSummary(balance));
       },
     );
