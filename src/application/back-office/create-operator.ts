@@ -13,13 +13,13 @@ import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
 
 export interface CreatedOperator {
-  operator_id: string;
+  operatorId: string;
   name: string;
   role: OperatorRole;
   /** Shown once: the service keeps only its HMAC. */
   token: string;
-  created_at: string;
-  expires_at: string;
+  createdAt: string;
+  expiresAt: string;
 }
 
 export class CreateOperator extends Command<CreatedOperator> {
@@ -71,13 +71,6 @@ export class CreateOperatorHandler implements ICommandHandler<CreateOperator, Cr
     );
     if (!result.ok) throw ServiceError.from(result.error);
     const created = eventOfType(result.events[0], 'OperatorCreated');
-    return {
-      operator_id: operatorId,
-      name,
-      role,
-      token,
-      created_at: created.data.createdAt,
-      expires_at: created.data.expiresAt,
-    };
+    return { operatorId, name, role, token, createdAt: created.data.createdAt, expiresAt: created.data.expiresAt };
   }
 }

@@ -14,20 +14,25 @@ import { KEY_HASHER, KeyHasher, SECRET_GENERATOR, SecretGenerator } from '../por
 import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
-import { CreatedScopedKeyResource, scopedKeyResource } from './scoped-key-resource';
+import { ScopedKeyInUse, scopedKeyInUse } from './list-scoped-keys';
 
 export interface ScopedKeyRequest {
   label: string;
   scope: KeyScope;
   /** Decimal strings in the wallet currency of the partner's corridor. */
-  per_order_max?: string | null;
-  daily_max?: string | null;
-  expires_at?: string | null;
+  perOrderMax?: string | null;
+  dailyMax?: string | null;
+  expiresAt?: string | null;
   /** Requests per minute of the key's own, at most the environment's; absent or null: the environment's only. */
-  rate_limit?: number | null;
+  rateLimitPerMinute?: number | null;
 }
 
-export class CreateScopedKey extends Command<CreatedScopedKeyResource> {
+/** A key just created, with the key itself: the one answer that holds it. */
+export interface CreatedScopedKey extends ScopedKeyInUse {
+  apiKey: string;
+}
+
+export class CreateScopedKey extends Command<CreatedScopedKey> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -38,7 +43,7 @@ export class CreateScopedKey extends Command<CreatedScopedKeyResource> {
   }
 }
 
-/** A restricted key, shown once in the answer (`api_key`); only its keyed hash is recorded. */
+/** A restricted key, shown once in the answer (`apiKey`); only its keyed hash is recorded. */
 @CommandHandler(CreateScopedKey)
 export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> {
   constructor(
@@ -50,7 +55,7 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, environment, request, actor }: CreateScopedKey): Promise<CreatedScopedKeyResource> {
+  async execute({ partnerId, environment, request, actor }: CreateScopedKey): Promise<CreatedScopedKey> {
     const partner = await this.readModels.partner(partnerId);
     if (!partner) throw new ServiceError('not_found', 'partner not found');
     const currency = currencyOf(partner.corridor);
@@ -62,8 +67,8 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
       return money;
     };
     if (actor.type === 'operator') requireBackOfficeLimits(request);
-    const perOrderMax = cap('per_order_max', request.per_order_max);
-    const dailyMax = cap('daily_max', request.daily_max);
+    const perOrderMax = cap('per_order_max', request.perOrderMax);
+    const dailyMax = cap('daily_max', request.dailyMax);
     const now = this.clock.now();
     const apiKey = this.secrets.newApiKey(environment);
     const keyId = this.secrets.newId('key');
@@ -78,8 +83,8 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
         scope: request.scope,
         perOrderMax,
         dailyMax,
-        rateLimitPerMinute: request.rate_limit ?? null,
-        expiresAt: request.expires_at ? new Date(request.expires_at).toISOString() : null,
+        rateLimitPerMinute: request.rateLimitPerMinute ?? null,
+        expiresAt: request.expiresAt ? new Date(request.expiresAt).toISOString() : null,
         mainKeyUsed: actor.type === 'partner_key' ? actor.id : null,
         at: now.toISOString(),
       },
@@ -92,10 +97,8 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
     await this.barrier.waitFor(result.position);
     const created = (await this.readModels.scopedKeys(partnerId, environment)).find((key) => key.keyId === keyId);
     if (!created) throw new Error(`restricted key ${keyId} was recorded but is not readable yet`);
-    return {
-      ...scopedKeyResource(created, { spent24h: Money.zero(currency).toDecimal(), refusals24h: 0 }, now),
-      api_key: apiKey,
-    };
+    const usage = { spentLast24h: Money.zero(currency).toDecimal(), refusalsLast24h: 0 };
+    return { ...scopedKeyInUse(created, usage, now), apiKey };
   }
 }
 
@@ -104,12 +107,12 @@ export class CreateScopedKeyHandler implements ICommandHandler<CreateScopedKey> 
  * The partner sees who made it (`created_by`).
  */
 function requireBackOfficeLimits(request: ScopedKeyRequest): void {
-  if (request.expires_at === undefined || request.expires_at === null)
+  if (request.expiresAt === undefined || request.expiresAt === null)
     throw new ServiceError('validation_failed', 'expires_at: required for a key made by the back office');
   if (request.scope !== 'transact') return;
   for (const [name, value] of [
-    ['per_order_max', request.per_order_max],
-    ['daily_max', request.daily_max],
+    ['per_order_max', request.perOrderMax],
+    ['daily_max', request.dailyMax],
   ] as const) {
     if (value === undefined || value === null)
       throw new ServiceError('validation_failed', `${name}: required for a transact key made by the back office`);

@@ -7,26 +7,41 @@ import { Environment } from '../../domain/shared/environment';
 import { keySpentWithin } from '../../domain/wallet/wallet.decider';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { KEY_USAGE, KeyUsage } from '../ports/key-usage.port';
-import { READ_MODELS, ReadModels } from '../ports/read-models.port';
+import { KeyProvenance, READ_MODELS, ReadModels, ScopedKeyView } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { WalletCommandProcessor } from '../wallets/wallet-command-processor';
-import { MainKeyResource, ScopedKeyResource, mainKeyResource, scopedKeyResource } from './scoped-key-resource';
 
-/** The ScopedKeyList resource: the environment's main key and its restricted keys. */
-export interface ScopedKeyListResource {
-  environment: Environment;
-  currency: Currency;
-  main_key: MainKeyResource | null;
-  keys: ScopedKeyResource[];
+/** A restricted key, whether it still works, and what it spent and was refused in the last 24 hours. */
+export interface ScopedKeyInUse extends ScopedKeyView {
+  status: 'active' | 'expired' | 'revoked';
+  spentLast24h: string;
+  refusalsLast24h: number;
 }
 
-export class ListScopedKeys extends Query<ScopedKeyListResource> {
+/** The environment's main key and its restricted keys. */
+export interface ScopedKeyList {
+  environment: Environment;
+  currency: Currency;
+  mainKey: KeyProvenance | null;
+  keys: ScopedKeyInUse[];
+}
+
+export class ListScopedKeys extends Query<ScopedKeyList> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
   ) {
     super();
   }
+}
+
+export function scopedKeyInUse(
+  key: ScopedKeyView,
+  usage: { spentLast24h: string; refusalsLast24h: number },
+  now: Date,
+): ScopedKeyInUse {
+  const expired = key.expiresAt !== null && new Date(key.expiresAt).getTime() <= now.getTime();
+  return { ...key, status: key.revokedAt !== null ? 'revoked' : expired ? 'expired' : 'active', ...usage };
 }
 
 /**
@@ -43,7 +58,7 @@ export class ListScopedKeysHandler implements IQueryHandler<ListScopedKeys> {
     private readonly wallets: WalletCommandProcessor,
   ) {}
 
-  async execute({ partnerId, environment }: ListScopedKeys): Promise<ScopedKeyListResource> {
+  async execute({ partnerId, environment }: ListScopedKeys): Promise<ScopedKeyList> {
     const partner = await this.readModels.partner(partnerId);
     if (!partner) throw new ServiceError('not_found', 'partner not found');
     const currency = currencyOf(partner.corridor);
@@ -58,13 +73,13 @@ export class ListScopedKeysHandler implements IQueryHandler<ListScopedKeys> {
     return {
       environment,
       currency,
-      main_key: mainKey ? mainKeyResource(mainKey) : null,
+      mainKey,
       keys: keys.map((key) =>
-        scopedKeyResource(
+        scopedKeyInUse(
           key,
           {
-            spent24h: keySpentWithin(wallet, key.keyId, now.toISOString(), currency).toDecimal(),
-            refusals24h: refusals.get(key.keyId) ?? 0,
+            spentLast24h: keySpentWithin(wallet, key.keyId, now.toISOString(), currency).toDecimal(),
+            refusalsLast24h: refusals.get(key.keyId) ?? 0,
           },
           now,
         ),

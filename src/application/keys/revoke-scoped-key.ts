@@ -12,13 +12,7 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
 
-/** The RevokedKey resource: the key is refused from this answer on. */
-export interface RevokedKeyResource {
-  key_id: string;
-  revoked: true;
-}
-
-export class RevokeScopedKey extends Command<RevokedKeyResource> {
+export class RevokeScopedKey extends Command<void> {
   constructor(
     readonly partnerId: string,
     /** The environment the request acts in (the partner's key); null: every environment (an operator). */
@@ -41,7 +35,7 @@ export class RevokeScopedKeyHandler implements ICommandHandler<RevokeScopedKey> 
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, environment, keyId, actor }: RevokeScopedKey): Promise<RevokedKeyResource> {
+  async execute({ partnerId, environment, keyId, actor }: RevokeScopedKey): Promise<void> {
     // Found by its record whatever the record holds: a key whose terms are unreadable can still be revoked.
     const key = (await this.readModels.apiKeyAccessByIds([keyId])).get(keyId)?.key;
     if (!key || key.partnerId !== partnerId || (environment !== null && key.environment !== environment))
@@ -61,6 +55,5 @@ export class RevokeScopedKeyHandler implements ICommandHandler<RevokeScopedKey> 
     if (result.position)
       await this.fences.raise({ partnerId, environment: key.environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
-    return { key_id: keyId, revoked: true };
   }
 }

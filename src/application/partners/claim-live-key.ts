@@ -10,15 +10,14 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
 
-/** The ClaimedLiveKey resource: the partner's first live key, shown this once. */
-export interface ClaimedLiveKeyResource {
-  partner_id: string;
-  environment: 'live';
-  key_id: string;
-  api_key: string;
+/** The partner's first live key, shown this once. */
+export interface ClaimedLiveKey {
+  partnerId: string;
+  keyId: string;
+  apiKey: string;
 }
 
-export class ClaimLiveKey extends Command<ClaimedLiveKeyResource> {
+export class ClaimLiveKey extends Command<ClaimedLiveKey> {
   constructor(
     readonly partnerId: string,
     /** The sandbox main key that asks. */
@@ -42,7 +41,7 @@ export class ClaimLiveKeyHandler implements ICommandHandler<ClaimLiveKey> {
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ partnerId, sandboxKeyId }: ClaimLiveKey): Promise<ClaimedLiveKeyResource> {
+  async execute({ partnerId, sandboxKeyId }: ClaimLiveKey): Promise<ClaimedLiveKey> {
     const now = this.clock.now();
     const apiKey = this.secrets.newApiKey('live');
     const keyId = this.secrets.newId('key');
@@ -68,6 +67,6 @@ export class ClaimLiveKeyHandler implements ICommandHandler<ClaimLiveKey> {
     );
     if (!result.ok) throw ServiceError.from(result.error);
     await this.barrier.waitFor(result.position);
-    return { partner_id: partnerId, environment: 'live', key_id: keyId, api_key: apiKey };
+    return { partnerId, keyId, apiKey };
   }
 }

@@ -33,11 +33,11 @@ export class CreditWallet extends Command<CreditAnswer> {
   }
 }
 
-/** A credit as the back office sees it: what was credited, and the balance after it. */
-export interface WalletCreditResource {
-  partner_id: string;
+/** A credit: what was credited, and the balance after it (decimal strings). */
+export interface WalletCredit {
+  partnerId: string;
   environment: Environment;
-  credit_id: string;
+  creditId: string;
   amount: string;
   available: string;
   currency: Currency;
@@ -46,7 +46,7 @@ export interface WalletCreditResource {
 
 /** The answer to a credit, and whether it is the answer of an earlier try with the same Idempotency-Key. */
 export interface CreditAnswer {
-  resource: WalletCreditResource;
+  credit: WalletCredit;
   replayed: boolean;
 }
 
@@ -107,7 +107,7 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
       return this.replay(command, amount, earlier);
     }
     await this.barrier.waitFor(result.position);
-    return { resource: creditResource(command, eventOfType(result.event, 'WalletCredited')), replayed: false };
+    return { credit: creditOf(command, eventOfType(result.event, 'WalletCredited')), replayed: false };
   }
 
   private async earlierCredit(creditId: string): Promise<WalletCredited | null> {
@@ -122,7 +122,7 @@ export class CreditWalletHandler implements ICommandHandler<CreditWallet, Credit
         'this Idempotency-Key was already used for a credit with another amount or reference',
       );
     }
-    return { resource: creditResource(command, earlier), replayed: true };
+    return { credit: creditOf(command, earlier), replayed: true };
   }
 }
 
@@ -133,10 +133,10 @@ const keyedCreditId = (partnerId: string, environment: Environment, key: string)
     .digest('hex')
     .slice(0, 24)}`;
 
-const creditResource = (command: CreditWallet, credited: WalletCredited): WalletCreditResource => ({
-  partner_id: command.partnerId,
+const creditOf = (command: CreditWallet, credited: WalletCredited): WalletCredit => ({
+  partnerId: command.partnerId,
   environment: command.environment,
-  credit_id: credited.data.creditId,
+  creditId: credited.data.creditId,
   amount: credited.data.amount,
   available: credited.data.balanceAfter,
   currency: credited.data.currency,

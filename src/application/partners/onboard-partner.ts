@@ -17,12 +17,12 @@ import { SandboxGrant } from './sandbox-grant';
  * A new partner, with its sandbox key shown this once to an owner; null to anyone else, since whoever holds the
  * sandbox key can claim the live one (decision 0128).
  */
-export interface OnboardedPartnerResource {
-  partner_id: string;
-  sandbox_api_key: string | null;
+export interface OnboardedPartner {
+  partnerId: string;
+  sandboxApiKey: string | null;
 }
 
-export class OnboardPartner extends Command<OnboardedPartnerResource> {
+export class OnboardPartner extends Command<OnboardedPartner> {
   constructor(
     readonly name: string,
     readonly corridor: Corridor,
@@ -46,7 +46,7 @@ export class OnboardPartnerHandler implements ICommandHandler<OnboardPartner> {
     private readonly grant: SandboxGrant,
   ) {}
 
-  async execute({ name, corridor, operator, showSandboxKey }: OnboardPartner): Promise<OnboardedPartnerResource> {
+  async execute({ name, corridor, operator, showSandboxKey }: OnboardPartner): Promise<OnboardedPartner> {
     const now = this.clock.now();
     const partnerId = this.secrets.newId('ptr');
     const apiKey = this.secrets.newApiKey('sandbox');
@@ -69,6 +69,6 @@ export class OnboardPartnerHandler implements ICommandHandler<OnboardPartner> {
     if (!result.ok) throw ServiceError.from(result.error);
     await this.barrier.waitFor(result.position);
     await this.grant.ensure(partnerId, corridor, partnerId);
-    return { partner_id: partnerId, sandbox_api_key: showSandboxKey ? apiKey : null };
+    return { partnerId, sandboxApiKey: showSandboxKey ? apiKey : null };
   }
 }

@@ -16,18 +16,19 @@ import { ServiceError } from '../shared/service-error';
 
 /** A restricted key as a regeneration answer names it. */
 export interface RestrictedKeyNamed {
-  key_id: string;
+  keyId: string;
   label: string;
 }
 
+/** The new main key, shown this once, and what became of the environment's restricted keys. */
 export interface RegeneratedKey {
-  partner_id: string;
+  partnerId: string;
   environment: Environment;
-  api_key: string;
+  apiKey: string;
   /** The environment's restricted keys revoked with the old main key (none when they were kept). */
-  revoked_restricted_keys: RestrictedKeyNamed[];
+  revokedRestrictedKeys: RestrictedKeyNamed[];
   /** The environment's active restricted keys left working (only when the caller asked to keep them). */
-  kept_restricted_keys: RestrictedKeyNamed[];
+  keptRestrictedKeys: RestrictedKeyNamed[];
 }
 
 export class RegenerateApiKey extends Command<RegeneratedKey> {
@@ -80,16 +81,16 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     if (result.position) await this.fences.raise({ partnerId, environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     const named = (keyId: string): RestrictedKeyNamed => ({
-      key_id: keyId,
+      keyId,
       label: result.state.scopedKeys[keyId]?.label ?? '',
     });
     const revoked = result.events.flatMap((event) => (event.type === 'ScopedKeyRevoked' ? [event.data.keyId] : []));
     return {
-      partner_id: partnerId,
+      partnerId,
       environment,
-      api_key: apiKey,
-      revoked_restricted_keys: revoked.map(named),
-      kept_restricted_keys: keepRestrictedKeys ? activeScopedKeys(result.state, environment).map(named) : [],
+      apiKey,
+      revokedRestrictedKeys: revoked.map(named),
+      keptRestrictedKeys: keepRestrictedKeys ? activeScopedKeys(result.state, environment).map(named) : [],
     };
   }
 }

@@ -16,13 +16,18 @@ import { SECRET_BOX, SecretBox } from '../ports/webhook.port';
 import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
-import { PartnerSettingsResource, settingsResource } from './settings-resource';
+import { EnvironmentSettings, environmentSettings } from './environment-settings';
 
 export interface SettingsRequest extends SettingsChange {
   rotateWebhookSecret?: boolean;
 }
 
-export class ConfigurePartner extends Command<PartnerSettingsResource> {
+/** The settings after the change, and the webhook secret when this change created one: shown this once. */
+export interface ConfiguredSettings extends EnvironmentSettings {
+  newWebhookSecret: string | null;
+}
+
+export class ConfigurePartner extends Command<ConfiguredSettings> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -53,13 +58,7 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({
-    partnerId,
-    environment,
-    request,
-    actor,
-    options,
-  }: ConfigurePartner): Promise<PartnerSettingsResource> {
+  async execute({ partnerId, environment, request, actor, options }: ConfigurePartner): Promise<ConfiguredSettings> {
     const changes = normalised(request);
     const hostProblem = changes.webhookUrl ? this.addressPolicy.hostProblem(changes.webhookUrl) : null;
     if (hostProblem) throw new ServiceError('validation_failed', hostProblem);
@@ -98,10 +97,8 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     if (changes.ipAllowlist !== undefined && result.position)
       await this.fences.raise({ partnerId, environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
-    const resource = settingsResource(environment, result.state.settings[environment], now);
-    return plainSecret
-      ? { partner_id: partnerId, ...resource, webhook_secret: plainSecret }
-      : { partner_id: partnerId, ...resource };
+    const settings = environmentSettings(partnerId, environment, result.state.settings[environment], now);
+    return { ...settings, newWebhookSecret: plainSecret };
   }
 }
 

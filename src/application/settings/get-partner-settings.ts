@@ -3,9 +3,9 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Environment } from '../../domain/shared/environment';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
-import { PartnerSettingsResource, settingsResource } from './settings-resource';
+import { EnvironmentSettings, environmentSettings } from './environment-settings';
 
-export class GetPartnerSettings extends Query<PartnerSettingsResource> {
+export class GetPartnerSettings extends Query<EnvironmentSettings> {
   constructor(
     readonly partnerId: string,
     readonly environment: Environment,
@@ -21,10 +21,8 @@ export class GetPartnerSettingsHandler implements IQueryHandler<GetPartnerSettin
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ partnerId, environment }: GetPartnerSettings): Promise<PartnerSettingsResource> {
-    return {
-      partner_id: partnerId,
-      ...settingsResource(environment, await this.readModels.partnerSettings(partnerId, environment), this.clock.now()),
-    };
+  async execute({ partnerId, environment }: GetPartnerSettings): Promise<EnvironmentSettings> {
+    const settings = await this.readModels.partnerSettings(partnerId, environment);
+    return environmentSettings(partnerId, environment, settings, this.clock.now());
   }
 }

@@ -12,17 +12,17 @@ import { SECRET_BOX, SecretBox } from '../ports/webhook.port';
 import { DeciderRunner } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 
-export interface ResealResource {
+export interface ResealReport {
   /** Partner environments whose secrets were sealed again (one WebhookSecretsResealed each). */
-  environments_resealed: number;
-  secrets_resealed: number;
+  environmentsResealed: number;
+  secretsResealed: number;
   /** Already under the newest secret: left as they are. */
-  secrets_current: number;
+  secretsCurrent: number;
   /** Sealed under no secret of the ring, or withheld by an export: they sign nothing until rotated. */
-  secrets_unreadable: { partner_id: string; environment: Environment; secret_id: string }[];
+  secretsUnreadable: { partnerId: string; environment: Environment; secretId: string }[];
 }
 
-export class ResealWebhookSecrets extends Command<ResealResource> {
+export class ResealWebhookSecrets extends Command<ResealReport> {
   constructor(readonly actor: Actor) {
     super();
   }
@@ -42,12 +42,12 @@ export class ResealWebhookSecretsHandler implements ICommandHandler<ResealWebhoo
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ actor }: ResealWebhookSecrets): Promise<ResealResource> {
-    const resource: ResealResource = {
-      environments_resealed: 0,
-      secrets_resealed: 0,
-      secrets_current: 0,
-      secrets_unreadable: [],
+  async execute({ actor }: ResealWebhookSecrets): Promise<ResealReport> {
+    const report: ResealReport = {
+      environmentsResealed: 0,
+      secretsResealed: 0,
+      secretsCurrent: 0,
+      secretsUnreadable: [],
     };
     for (const { partnerId, environment } of await this.readModels.environmentsWithWebhookSecrets()) {
       const stream = partnerStream(partnerId);
@@ -55,9 +55,9 @@ export class ResealWebhookSecretsHandler implements ICommandHandler<ResealWebhoo
       const secrets: { secretId: string; sealedSecret: string }[] = [];
       for (const secret of state.settings[environment].webhookSecrets) {
         const resealed = this.resealed(secret.sealed);
-        if (resealed === 'current') resource.secrets_current += 1;
+        if (resealed === 'current') report.secretsCurrent += 1;
         else if (resealed === null)
-          resource.secrets_unreadable.push({ partner_id: partnerId, environment, secret_id: secret.secretId });
+          report.secretsUnreadable.push({ partnerId, environment, secretId: secret.secretId });
         else secrets.push({ secretId: secret.secretId, sealedSecret: resealed.sealed });
       }
       if (secrets.length === 0) continue;
@@ -71,10 +71,10 @@ export class ResealWebhookSecretsHandler implements ICommandHandler<ResealWebhoo
           eventId: () => randomUUID(),
         },
       );
-      resource.environments_resealed += 1;
-      resource.secrets_resealed += secrets.length;
+      report.environmentsResealed += 1;
+      report.secretsResealed += secrets.length;
     }
-    return resource;
+    return report;
   }
 
   /** The secret sealed under the newest server secret; `current` if it is already, null if it opens under none. */

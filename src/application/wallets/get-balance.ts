@@ -1,42 +1,36 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { Corridor } from '../../domain/corridor/corridor';
-import { Currency } from '../../domain/money/currency';
 import { Money } from '../../domain/money/money';
-import { Environment } from '../../domain/shared/environment';
 import { walletStream } from '../../domain/wallet/wallet.stream';
 import { Caller } from '../auth/caller';
 import { EVENT_STORE, EventStore } from '../ports/event-store.port';
 import { READ_MODELS, ReadModels } from '../ports/read-models.port';
 
-/** The Balance resource: the wallet of the key's environment, in the corridor currency. */
-export interface BalanceResource {
-  available: string;
-  currency: Currency;
-  corridor: Corridor;
-  updated_at: string;
-  environment: Environment;
+/** The wallet of the key's environment: what is available, in the corridor currency, and when it last changed. */
+export interface WalletBalance {
+  available: Money;
+  updatedAt: string;
 }
 
-export class GetBalance extends Query<BalanceResource> {
+export class GetBalance extends Query<WalletBalance> {
   constructor(readonly caller: Caller) {
     super();
   }
 }
 
 /**
- * The Balance resource: the balance after the wallet's newest event, read from the log, so it
+ * The balance after the wallet's newest event, read from the log, so it
  * includes every debit whose request has been answered, in any process, at once. A wallet with
  * no events yet reads as zero, unchanged since the partner was onboarded.
  */
 @QueryHandler(GetBalance)
-export class GetBalanceHandler implements IQueryHandler<GetBalance, BalanceResource> {
+export class GetBalanceHandler implements IQueryHandler<GetBalance, WalletBalance> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
   ) {}
 
-  async execute({ caller }: GetBalance): Promise<BalanceResource> {
+  async execute({ caller }: GetBalance): Promise<WalletBalance> {
     const newest = await this.store.readLastEvent(walletStream(caller.partnerId, caller.environment));
     const balanceAfter = newest ? Money.parse(newest.data.balanceAfter, caller.currency) : Money.zero(caller.currency);
     if (!balanceAfter)
@@ -47,12 +41,6 @@ export class GetBalanceHandler implements IQueryHandler<GetBalance, BalanceResou
       newest?.metadata.occurredAt ??
       (await this.readModels.partner(caller.partnerId))?.createdAt ??
       new Date(0).toISOString();
-    return {
-      available: balanceAfter.toDecimal(),
-      currency: caller.currency,
-      corridor: caller.corridor,
-      updated_at: updatedAt,
-      environment: caller.environment,
-    };
+    return { available: balanceAfter, updatedAt };
   }
 }

@@ -14,6 +14,7 @@ import { billerResource, operatorResource } from '../shared/catalog-resources';
 import { FetchBill } from '../../application/orders/fetch-bill';
 import { billInfoResource } from '../shared/bill-resources';
 import { billToFetch, payBill, placeTopup } from '../shared/requests/order-commands';
+import { balanceResource } from '../shared/balance-resources';
 import { GetTransaction } from '../../application/orders/get-transaction';
 import { readOrderAnswer, transactionStatusResource } from '../shared/order-resources';
 import { PlacementAnswer } from '../../application/orders/order-placement';
@@ -115,7 +116,7 @@ export class PartnerToolServerFactory {
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       async () => {
-        const balance = await this.queries.execute(new GetBalance(caller));
+        const balance = balanceResource(caller, await this.queries.execute(new GetBalance(caller)));
         return toolSuccess(balance, balanceSummary(balance));
       },
     );

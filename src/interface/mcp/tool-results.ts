@@ -3,7 +3,7 @@ import { BillInfoResource } from '../shared/bill-resources';
 import { BillerResource, CorridorListFields, OperatorResource } from '../shared/catalog-resources';
 import { OrderDryRunResource, OrderResource, TransactionStatusResource } from '../shared/order-resources';
 import { ErrorCode } from '../../application/shared/service-error';
-import { BalanceResource } from '../../application/wallets/get-balance';
+import { BalanceResource } from '../shared/balance-resources';
 
 /** What service_list_operators answers: the entries of the REST lists, operators and billers together. */
 export interface CatalogToolResource extends CorridorListFields {

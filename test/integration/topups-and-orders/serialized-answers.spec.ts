@@ -1,5 +1,5 @@
 import { QueryBus } from '@nestjs/cqrs';
-import { GetBalance } from '../../../src/application/wallets/get-balance';
+import { GetBalance, WalletBalance } from '../../../src/application/wallets/get-balance';
 import { GetTransaction } from '../../../src/application/orders/get-transaction';
 import { StoredOrderView } from '../../../src/application/ports/read-models.port';
 import { InitiatedOrder } from '../../../src/domain/transaction/order-view';
@@ -9,6 +9,7 @@ import {
   orderResource,
   transactionStatusResource,
 } from '../../../src/interface/shared/order-resources';
+import { balanceResource } from '../../../src/interface/shared/balance-resources';
 import { expectSentAsProduced } from '../../support/sent-as-produced';
 import { HttpAnswer, SANDBOX_PHONES, STORES, TestService } from '../../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../../support/timeouts';
@@ -77,7 +78,12 @@ describe.each(STORES)('answers serialized from their schemas (%s store)', (store
   const balance = async (): Promise<void> => {
     queried.mockClear();
     const answer = ok(await service.partner('GET', '/balance', key));
-    expectSentAsProduced(answer.text, await lastProducedBy(GetBalance));
+    const query = queried.mock.calls.map(([sent]: unknown[]) => sent).find((sent) => sent instanceof GetBalance);
+    if (!(query instanceof GetBalance)) throw new Error('GET /balance ran no GetBalance');
+    expectSentAsProduced(
+      answer.text,
+      balanceResource(query.caller, (await lastProducedBy(GetBalance)) as WalletBalance),
+    );
   };
 
   it.each([

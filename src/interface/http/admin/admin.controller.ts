@@ -32,6 +32,7 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { adminOrderResource, resolvedOrderResource } from './admin-order-resource';
 import { partnerResource } from './partner-resource';
+import { onboardedPartnerResource, regeneratedKeyResource, walletCreditResource } from './partner-resources';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
@@ -43,6 +44,7 @@ import {
   WalletCreditDto,
 } from './dto/admin.dto';
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
+import { configuredSettingsResource } from '../../shared/settings-resources';
 import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webhooks/webhook-deliveries';
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
@@ -53,6 +55,8 @@ import { OperatorIdentity, actorOf } from '../../../application/back-office/oper
 import { CreateScopedKey } from '../../../application/keys/create-scoped-key';
 import { ListScopedKeys } from '../../../application/keys/list-scoped-keys';
 import { RevokeScopedKey } from '../../../application/keys/revoke-scoped-key';
+import { scopedKeyRequest } from '../partner/dto/scoped-key.dto';
+import { createdScopedKeyResource, revokedKeyResource, scopedKeyListResource } from '../../shared/key-resources';
 
 @ApiExcludeController()
 @Controller('v1/admin')
@@ -68,7 +72,8 @@ export class AdminController {
   @RequiresPermission('manage_partners')
   createPartner(@Body() body: CreatePartnerDto, @CurrentIdentity() identity: OperatorIdentity) {
     const showSandboxKey = mayDo(identity.role, 'issue_credentials');
-    return this.commands.execute(new OnboardPartner(body.name, body.corridor, actorOf(identity), showSandboxKey));
+    const onboard = new OnboardPartner(body.name, body.corridor, actorOf(identity), showSandboxKey);
+    return this.commands.execute(onboard).then(onboardedPartnerResource);
   }
 
   @Get('partners/:id')
@@ -89,17 +94,16 @@ export class AdminController {
   @HttpCode(200)
   @RequiresPermission('issue_credentials')
   regenerateKey(@Param('id') id: string, @Body() body: RegenerateKeyDto, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(
-      new RegenerateApiKey(id, body.environment, operator, body.keep_restricted_keys === true),
-    );
+    const regenerate = new RegenerateApiKey(id, body.environment, operator, body.keep_restricted_keys === true);
+    return this.commands.execute(regenerate).then(regeneratedKeyResource);
   }
 
   @Post('partners/:id/keys')
   @HttpCode(201)
   @RequiresPermission('issue_credentials')
   createScopedKey(@Param('id') id: string, @Body() body: AdminCreateScopedKeyDto, @CurrentOperator() operator: Actor) {
-    const { environment, ...request } = body;
-    return this.commands.execute(new CreateScopedKey(id, environment, request, operator));
+    const create = new CreateScopedKey(id, body.environment, scopedKeyRequest(body), operator);
+    return this.commands.execute(create).then(createdScopedKeyResource);
   }
 
   @Get('partners/:id/keys')
@@ -109,13 +113,13 @@ export class AdminController {
     const environment = query.environment;
     if (typeof environment !== 'string' || !isEnvironment(environment))
       throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
-    return this.queries.execute(new ListScopedKeys(id, environment));
+    return this.queries.execute(new ListScopedKeys(id, environment)).then(scopedKeyListResource);
   }
 
   @Delete('partners/:id/keys/:keyId')
   @RequiresPermission('manage_partners')
   revokeScopedKey(@Param('id') id: string, @Param('keyId') keyId: string, @CurrentOperator() operator: Actor) {
-    return this.commands.execute(new RevokeScopedKey(id, null, keyId, operator));
+    return this.commands.execute(new RevokeScopedKey(id, null, keyId, operator)).then(() => revokedKeyResource(keyId));
   }
 
   /** An optional Idempotency-Key makes retries safe: the same key and body credit once and get the first answer. */
@@ -134,7 +138,7 @@ export class AdminController {
       new CreditWallet(id, body.environment, body.amount, body.reference, operator, key),
     );
     if (answer.replayed) void reply.header('Idempotent-Replay', 'true');
-    return answer.resource;
+    return walletCreditResource(answer.credit);
   }
 
   @Patch('partners/:id/settings')
@@ -146,22 +150,21 @@ export class AdminController {
         'role_forbidden',
         `${identity.name} has the role ${identity.role}, which may not rotate a webhook secret: the partner rotates its own`,
       );
-    return this.commands.execute(
-      new ConfigurePartner(
-        id,
-        body.environment,
-        {
-          webhookUrl: body.webhook_url,
-          ipAllowlist: body.ip_allowlist,
-          // The back office's limit is also the ceiling: the partner may lower it, never raise it past.
-          rateLimitPerMinute: body.rate_limit,
-          rateLimitCeilingPerMinute: body.rate_limit,
-          rotateWebhookSecret: body.rotate_webhook_secret,
-        },
-        actorOf(identity),
-        { maySeeSecret },
-      ),
+    const configure = new ConfigurePartner(
+      id,
+      body.environment,
+      {
+        webhookUrl: body.webhook_url,
+        ipAllowlist: body.ip_allowlist,
+        // The back office's limit is also the ceiling: the partner may lower it, never raise it past.
+        rateLimitPerMinute: body.rate_limit,
+        rateLimitCeilingPerMinute: body.rate_limit,
+        rotateWebhookSecret: body.rotate_webhook_secret,
+      },
+      actorOf(identity),
+      { maySeeSecret },
     );
+    return this.commands.execute(configure).then(configuredSettingsResource);
   }
 
   @Get('webhook-deliveries')

@@ -16,6 +16,7 @@ import { BackOfficeQuery } from './back-office-query';
 import { heldOrderListResource, orderListResource } from './admin-order-resource';
 import { jobBacklogResource } from './job-backlog-resource';
 import { partnerListResource } from './partner-resource';
+import { partnerSettingsResource } from '../../shared/settings-resources';
 
 const KYC_STATUSES: readonly KycStatus[] = ['pending', 'approved', 'suspended'];
 const ORDER_STATUSES: readonly TransactionStatus[] = ['INITIATED', 'PENDING', 'DISPUTED', 'SUCCESS', 'FAILED'];
@@ -49,7 +50,7 @@ export class BackOfficeController {
       throw new ServiceError('validation_failed', 'environment: required, sandbox or live');
     // An unknown partner has no settings (the read model would answer the defaults): 404.
     await this.queries.execute(new ShowPartner(partnerId));
-    return this.queries.execute(new GetPartnerSettings(partnerId, environment));
+    return partnerSettingsResource(await this.queries.execute(new GetPartnerSettings(partnerId, environment)));
   }
 
   /** `held=true`: the held queue, oldest first. Otherwise a search, newest first, by any of the filters. */

@@ -13,6 +13,7 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { CreateOperatorDto, RevokeOperatorDto } from './dto/operators.dto';
 import { CurrentIdentity, CurrentOperator } from './operator.decorator';
 import { RequiresPermission } from './permission.decorator';
+import { createdOperatorResource, operatorListResource } from './operator-resources';
 
 @ApiExcludeController()
 @Controller('v1/admin/operators')
@@ -28,15 +29,14 @@ export class OperatorsController {
   @Post()
   @HttpCode(201)
   create(@Body() body: CreateOperatorDto, @CurrentOperator() owner: Actor) {
-    return this.commands.execute(
-      new CreateOperator(body.name, body.role, body.expires_in_days ?? DEFAULT_TOKEN_DAYS, owner),
-    );
+    const create = new CreateOperator(body.name, body.role, body.expires_in_days ?? DEFAULT_TOKEN_DAYS, owner);
+    return this.commands.execute(create).then(createdOperatorResource);
   }
 
   @Get()
   list(@Query() query: Record<string, unknown>) {
     refuseUnknownQuery(query, []);
-    return this.queries.execute(new ListOperators());
+    return this.queries.execute(new ListOperators()).then(operatorListResource);
   }
 
   @Get('me')

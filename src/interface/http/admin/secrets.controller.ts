@@ -5,6 +5,7 @@ import { actorOf, OperatorIdentity } from '../../../application/back-office/oper
 import { ResealWebhookSecrets } from '../../../application/settings/reseal-webhook-secrets';
 import { AdminTokenGuard } from './admin-token.guard';
 import { CurrentIdentity } from './operator.decorator';
+import { resealResource } from './reseal-resource';
 
 /** Rotation of the server secret (API_KEY_SECRETS): what is sealed is sealed again under the newest. The owner's alone. */
 @ApiExcludeController()
@@ -16,6 +17,6 @@ export class SecretsController {
   @Post('reseal')
   @HttpCode(200)
   reseal(@CurrentIdentity() operator: OperatorIdentity) {
-    return this.commands.execute(new ResealWebhookSecrets(actorOf(operator)));
+    return this.commands.execute(new ResealWebhookSecrets(actorOf(operator))).then(resealResource);
   }
 }

@@ -15,8 +15,11 @@ import {
   RevokedKeyDto,
   ScopedKeyListDto,
   ScopedKeyResponseDto,
+  scopedKeyRequest,
 } from './dto/scoped-key.dto';
 import { CurrentCaller } from '../../shared/partner-request';
+import { createdScopedKeyResource, revokedKeyResource, scopedKeyListResource } from '../../shared/key-resources';
+import { claimedLiveKeyResource } from './claimed-live-key-resource';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
 /** Restricted keys of the key's environment; only the main key manages them. */
@@ -46,9 +49,13 @@ export class KeysController {
   })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateScopedKeyDto) {
     await this.mainKey.check(caller, 'create keys');
-    return this.commands.execute(
-      new CreateScopedKey(caller.partnerId, caller.environment, body, { type: 'partner_key', id: caller.keyId }),
+    const created = await this.commands.execute(
+      new CreateScopedKey(caller.partnerId, caller.environment, scopedKeyRequest(body), {
+        type: 'partner_key',
+        id: caller.keyId,
+      }),
     );
+    return createdScopedKeyResource(created);
   }
 
   @Post('live-key')
@@ -66,7 +73,7 @@ export class KeysController {
     await this.mainKey.check(caller, 'claim the live key');
     if (caller.environment !== 'sandbox')
       throw new ServiceError('invalid_state', 'the live key is claimed with your sandbox main key');
-    return this.commands.execute(new ClaimLiveKey(caller.partnerId, caller.keyId));
+    return claimedLiveKeyResource(await this.commands.execute(new ClaimLiveKey(caller.partnerId, caller.keyId)));
   }
 
   @Get('keys')
@@ -78,7 +85,7 @@ export class KeysController {
   @ApiErrorResponses({})
   async list(@CurrentCaller() caller: Caller) {
     await this.mainKey.check(caller, 'list keys');
-    return this.queries.execute(new ListScopedKeys(caller.partnerId, caller.environment));
+    return scopedKeyListResource(await this.queries.execute(new ListScopedKeys(caller.partnerId, caller.environment)));
   }
 
   @Delete('keys/:key_id')
@@ -90,8 +97,9 @@ export class KeysController {
   @ApiErrorResponses({ 404: 'not_found: no restricted key with this id in this environment' })
   async revoke(@CurrentCaller() caller: Caller, @Param('key_id') keyId: string) {
     await this.mainKey.check(caller, 'revoke keys');
-    return this.commands.execute(
+    await this.commands.execute(
       new RevokeScopedKey(caller.partnerId, caller.environment, keyId, { type: 'partner_key', id: caller.keyId }),
     );
+    return revokedKeyResource(keyId);
   }
 }

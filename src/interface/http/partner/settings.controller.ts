@@ -30,6 +30,7 @@ import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webho
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { UpdateSettingsDto } from './dto/settings.dto';
 import { CurrentCaller } from '../../shared/partner-request';
+import { configuredSettingsResource, partnerSettingsResource } from '../../shared/settings-resources';
 import { PartnerAuthGuard } from './partner-auth.guard';
 
 /** The partner's own settings for the key's environment, and the record of webhook deliveries. */
@@ -52,7 +53,9 @@ export class SettingsController {
   @ApiOkResponse({ type: PartnerSettingsDto })
   @ApiErrorResponses({})
   settings(@CurrentCaller() caller: Caller) {
-    return this.queries.execute(new GetPartnerSettings(caller.partnerId, caller.environment));
+    return this.queries
+      .execute(new GetPartnerSettings(caller.partnerId, caller.environment))
+      .then(partnerSettingsResource);
   }
 
   @Patch('settings')
@@ -72,7 +75,7 @@ export class SettingsController {
   })
   async update(@CurrentCaller() caller: Caller, @Body() body: UpdateSettingsDto) {
     await this.mainKey.check(caller, 'change settings');
-    return this.commands.execute(
+    const configured = await this.commands.execute(
       new ConfigurePartner(
         caller.partnerId,
         caller.environment,
@@ -85,6 +88,7 @@ export class SettingsController {
         { type: 'partner_key', id: caller.keyId },
       ),
     );
+    return configuredSettingsResource(configured);
   }
 
   @Post('settings/webhook-secret/rotate')
@@ -97,7 +101,7 @@ export class SettingsController {
   @ApiErrorResponses({})
   async rotate(@CurrentCaller() caller: Caller) {
     await this.mainKey.check(caller, 'rotate the webhook secret');
-    return this.commands.execute(
+    const configured = await this.commands.execute(
       new ConfigurePartner(
         caller.partnerId,
         caller.environment,
@@ -105,6 +109,7 @@ export class SettingsController {
         { type: 'partner_key', id: caller.keyId },
       ),
     );
+    return configuredSettingsResource(configured);
   }
 
   @Get('webhook-deliveries')

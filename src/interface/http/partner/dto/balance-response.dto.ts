@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { BalanceResource } from '../../../../application/wallets/get-balance';
+import { BalanceResource } from '../../../shared/balance-resources';
 import { ResponseOf } from '../../openapi/response-of';
 import { CORRIDOR, CURRENCY, DATE_TIME, DECIMAL_AMOUNT, ENVIRONMENT } from './schema-formats';
 

@@ -12,15 +12,16 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { ScopedKeyListResource } from '../../../../application/keys/list-scoped-keys';
-import { RevokedKeyResource } from '../../../../application/keys/revoke-scoped-key';
+import { ScopedKeyRequest } from '../../../../application/keys/create-scoped-key';
 import {
   CreatedScopedKeyResource,
   KeyCreatorResource,
   MainKeyResource,
+  RevokedKeyResource,
+  ScopedKeyListResource,
   ScopedKeyResource,
-} from '../../../../application/keys/scoped-key-resource';
-import { ClaimedLiveKeyResource } from '../../../../application/partners/claim-live-key';
+} from '../../../shared/key-resources';
+import { ClaimedLiveKeyResource } from '../claimed-live-key-resource';
 import { KEY_SCOPES, KeyScope, MAX_KEY_LABEL_LENGTH } from '../../../../domain/partner/scoped-key';
 import { ResponseOf } from '../../openapi/response-of';
 
@@ -105,6 +106,15 @@ export class CreateScopedKeyDto {
   @Max(100_000, { message: 'must be at most 100000' })
   rate_limit?: number | null;
 }
+
+export const scopedKeyRequest = (dto: CreateScopedKeyDto): ScopedKeyRequest => ({
+  label: dto.label,
+  scope: dto.scope,
+  perOrderMax: dto.per_order_max,
+  dailyMax: dto.daily_max,
+  expiresAt: dto.expires_at,
+  rateLimitPerMinute: dto.rate_limit,
+});
 
 @ApiSchema({ name: 'KeyCreator', description: 'Who created a key: the actor recorded on its creation event.' })
 class KeyCreatorDto implements ResponseOf<KeyCreatorResource, KeyCreatorDto> {

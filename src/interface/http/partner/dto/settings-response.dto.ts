@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { DELIVERY_STATES } from '../../../../application/ports/webhook.port';
-import { PartnerSettingsResource } from '../../../../application/settings/settings-resource';
 import {
   WebhookAttemptResource,
   WebhookDeliveryListResource,
   WebhookDeliveryResource,
   WebhookResendResource,
 } from '../../../../application/webhooks/webhook-deliveries';
+import { PartnerSettingsResource } from '../../../shared/settings-resources';
 import { ResponseOf } from '../../openapi/response-of';
 import { DATE_TIME, ENVIRONMENT } from './schema-formats';
 

@@ -7,7 +7,7 @@ import ts from 'typescript';
  * as a change would, and expect tsc to refuse it with a message that names the field.
  */
 const ROOT = join(__dirname, '..', '..', '..', '..', '..');
-const BALANCE_RESOURCE = join(ROOT, 'src/application/wallets/get-balance.ts');
+const BALANCE_RESOURCE = join(ROOT, 'src/interface/shared/balance-resources.ts');
 const BALANCE_DTO = join(ROOT, 'src/interface/http/partner/dto/balance-response.dto.ts');
 const TRANSACTION_DTO = join(ROOT, 'src/interface/http/partner/dto/transaction-response.dto.ts');
 const BALANCE_CONTROLLER = join(ROOT, 'src/interface/http/partner/balance.controller.ts');
@@ -92,7 +92,7 @@ describe('a response DTO and its resource are one definition', () => {
     const wrong = problemsOf(BALANCE_CONTROLLER, {
       [BALANCE_CONTROLLER]: (text) =>
         text.replace(
-          'balance(@CurrentCaller() caller: Caller): Promise<BalanceResource> {\n    return this.queries.execute(new GetBalance(caller));',
+          'balance(@CurrentCaller() caller: Caller): Promise<BalanceResource> {\n    return balanceResource(caller, await this.queries.execute(new GetBalance(caller)));',
           "balance(@CurrentCaller() caller: Caller): Promise<{ available: string }> {\n    return Promise.resolve({ available: '0.00' });",
         ),
     });
