@@ -57,6 +57,20 @@ export default tseslint.config(
     },
   },
   {
+    // Wire shapes (snake_case resources) live in src/interface only: the application and the domain declare
+    // camelCase shapes (decision 0152, architecture.md "wire shapes").
+    files: ['src/application/**/*.ts', 'src/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/naming-convention': [
+        'error',
+        { selector: 'typeProperty', format: ['camelCase', 'UPPER_CASE'], leadingUnderscore: 'allow' },
+        // Keys that are values, not field names: job kinds such as 'submit-order'.
+        { selector: 'typeProperty', modifiers: ['requiresQuotes'], format: null },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       // Response bodies arrive as JSON (`any`); the expectations check their shape, typing each would add nothing.

@@ -10,7 +10,7 @@ import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
 
 export interface RevokedOperators {
-  revoked: { operator_id: string; name: string; revoked_at: string }[];
+  revoked: { operatorId: string; name: string; revokedAt: string }[];
 }
 
 export class RevokeOperators extends Command<RevokedOperators> {
@@ -47,7 +47,7 @@ export class RevokeOperatorsHandler implements ICommandHandler<RevokeOperators, 
     return {
       revoked: result.events
         .filter((event): event is OperatorRevoked => event.type === 'OperatorRevoked')
-        .map(({ data }) => ({ operator_id: data.operatorId, name: data.name, revoked_at: data.revokedAt })),
+        .map(({ data }) => ({ operatorId: data.operatorId, name: data.name, revokedAt: data.revokedAt })),
     };
   }
 }

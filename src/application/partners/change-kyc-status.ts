@@ -12,7 +12,8 @@ import { metadata } from '../shared/event-envelope';
 import { ServiceError } from '../shared/service-error';
 import { randomUUID } from 'node:crypto';
 
-export type KycChangeResult = { partner_id: string; live_api_key: string } | { partner_id: string; kyc_status: string };
+/** The live key is shown once, here, when this approval issued it. */
+export type KycChangeResult = { partnerId: string; liveApiKey: string } | { partnerId: string; kycStatus: string };
 
 export class ChangeKycStatus extends Command<KycChangeResult> {
   constructor(
@@ -66,8 +67,6 @@ export class ChangeKycStatusHandler implements ICommandHandler<ChangeKycStatus, 
       await this.fences.raise({ partnerId, environment: 'live', position: result.position, at: now });
     await this.barrier.waitFor(result.position);
     const issued = result.events.some((event: PartnerEvent) => event.type === 'ApiKeyIssued');
-    return issued
-      ? { partner_id: partnerId, live_api_key: candidate }
-      : { partner_id: partnerId, kyc_status: result.state.kycStatus };
+    return issued ? { partnerId, liveApiKey: candidate } : { partnerId, kycStatus: result.state.kycStatus };
   }
 }

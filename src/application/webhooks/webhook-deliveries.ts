@@ -11,63 +11,7 @@ import { ServiceError } from '../shared/service-error';
 import { DeliverWebhookPayload } from '../ports/job-payloads';
 import { WebhookEventName, webhookJobId } from './webhook-events';
 
-/** The WebhookAttempt resource: one attempt of a delivery. */
-export interface WebhookAttemptResource {
-  attempt: number;
-  attempted_at: string;
-  url: string | null;
-  status_code: number | null;
-  latency_ms: number;
-  error: string | null;
-}
-
-/** The WebhookDelivery resource: one event on its way to a partner's webhook, with every attempt. */
-export interface WebhookDeliveryResource {
-  delivery_id: string;
-  event_id: string;
-  event: string;
-  order_id: string;
-  environment: Environment;
-  url: string;
-  state: DeliveryState;
-  created_at: string;
-  updated_at: string;
-  attempts: WebhookAttemptResource[];
-}
-
-/** The WebhookDeliveryList resource: deliveries, newest first. */
-export interface WebhookDeliveryListResource {
-  count: number;
-  deliveries: WebhookDeliveryResource[];
-}
-
-/** The WebhookResend resource: a re-send scheduled, one more attempt, now. */
-export interface WebhookResendResource {
-  delivery_id: string;
-  scheduled_attempt: number;
-}
-
-export const deliveryResource = (delivery: WebhookDelivery): WebhookDeliveryResource => ({
-  delivery_id: delivery.deliveryId,
-  event_id: delivery.deliveryId,
-  event: delivery.event,
-  order_id: delivery.orderId,
-  environment: delivery.environment,
-  url: delivery.url,
-  state: delivery.state,
-  created_at: delivery.createdAt,
-  updated_at: delivery.updatedAt,
-  attempts: delivery.attempts.map((attempt) => ({
-    attempt: attempt.attempt,
-    attempted_at: attempt.attemptedAt,
-    url: attempt.url,
-    status_code: attempt.statusCode,
-    latency_ms: attempt.latencyMs,
-    error: attempt.error,
-  })),
-});
-
-export class ListWebhookDeliveries extends Query<WebhookDeliveryListResource> {
+export class ListWebhookDeliveries extends Query<WebhookDelivery[]> {
   constructor(
     readonly filter: { partnerId?: string; environment?: Environment; state?: DeliveryState; limit: number },
   ) {
@@ -79,13 +23,12 @@ export class ListWebhookDeliveries extends Query<WebhookDeliveryListResource> {
 export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveries> {
   constructor(@Inject(WEBHOOK_DELIVERY_STORE) private readonly deliveries: WebhookDeliveryStore) {}
 
-  async execute({ filter }: ListWebhookDeliveries): Promise<WebhookDeliveryListResource> {
-    const deliveries = await this.deliveries.list(filter);
-    return { count: deliveries.length, deliveries: deliveries.map(deliveryResource) };
+  execute({ filter }: ListWebhookDeliveries): Promise<WebhookDelivery[]> {
+    return this.deliveries.list(filter);
   }
 }
 
-export class GetWebhookDelivery extends Query<WebhookDeliveryResource> {
+export class GetWebhookDelivery extends Query<WebhookDelivery> {
   constructor(
     readonly deliveryId: string,
     /** When set, a delivery of another partner or environment does not exist. */
@@ -99,7 +42,7 @@ export class GetWebhookDelivery extends Query<WebhookDeliveryResource> {
 export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelivery> {
   constructor(@Inject(WEBHOOK_DELIVERY_STORE) private readonly deliveries: WebhookDeliveryStore) {}
 
-  async execute({ deliveryId, owner }: GetWebhookDelivery): Promise<WebhookDeliveryResource> {
+  async execute({ deliveryId, owner }: GetWebhookDelivery): Promise<WebhookDelivery> {
     const delivery = await this.deliveries.get(deliveryId);
     if (
       !delivery ||
@@ -107,7 +50,7 @@ export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelive
     ) {
       throw new ServiceError('not_found', `no webhook delivery ${deliveryId}`);
     }
-    return deliveryResource(delivery);
+    return delivery;
   }
 }
 
@@ -115,7 +58,13 @@ export class GetWebhookDeliveryHandler implements IQueryHandler<GetWebhookDelive
 export type ResendRequester =
   { kind: 'partner'; partnerId: string; environment: Environment } | { kind: 'operator'; operator: OperatorIdentity };
 
-export class ResendWebhook extends Command<WebhookResendResource> {
+/** The attempt a re-send scheduled. */
+export interface ScheduledResend {
+  deliveryId: string;
+  attempt: number;
+}
+
+export class ResendWebhook extends Command<ScheduledResend> {
   constructor(
     readonly deliveryId: string,
     /** A partner's own re-send: a delivery of another partner or environment does not exist. */
@@ -138,7 +87,7 @@ export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
     @Inject(BACK_OFFICE_ACTION_LOG) private readonly actions: BackOfficeActionLog,
   ) {}
 
-  async execute({ deliveryId, requester }: ResendWebhook): Promise<WebhookResendResource> {
+  async execute({ deliveryId, requester }: ResendWebhook): Promise<ScheduledResend> {
     const delivery = await this.deliveries.get(deliveryId);
     if (
       !delivery ||
@@ -174,6 +123,6 @@ export class ResendWebhookHandler implements ICommandHandler<ResendWebhook> {
         at: this.clock.now(),
       });
     }
-    return { delivery_id: deliveryId, scheduled_attempt: attempt };
+    return { deliveryId, attempt };
   }
 }

@@ -32,7 +32,12 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { adminOrderResource, resolvedOrderResource } from './admin-order-resource';
 import { partnerResource } from './partner-resource';
-import { onboardedPartnerResource, regeneratedKeyResource, walletCreditResource } from './partner-resources';
+import {
+  kycChangeResource,
+  onboardedPartnerResource,
+  regeneratedKeyResource,
+  walletCreditResource,
+} from './partner-resources';
 import { answerWithProgress, ReportProgress, wantsProgress } from './progress-answer';
 import {
   AdminCreateScopedKeyDto,
@@ -46,6 +51,7 @@ import {
 import { ConfigurePartner } from '../../../application/settings/configure-partner';
 import { configuredSettingsResource } from '../../shared/settings-resources';
 import { ListWebhookDeliveries, ResendWebhook } from '../../../application/webhooks/webhook-deliveries';
+import { deliveryListResource, resendResource } from '../webhook-delivery-resources';
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
 import { isEnvironment } from '../../../domain/shared/environment';
@@ -87,7 +93,9 @@ export class AdminController {
   @RequiresPermission('manage_partners')
   changeKyc(@Param('id') id: string, @Body() body: KycDto, @CurrentIdentity() identity: OperatorIdentity) {
     const issueLiveKey = mayDo(identity.role, 'issue_credentials');
-    return this.commands.execute(new ChangeKycStatus(id, body.status, actorOf(identity), issueLiveKey));
+    return this.commands
+      .execute(new ChangeKycStatus(id, body.status, actorOf(identity), issueLiveKey))
+      .then(kycChangeResource);
   }
 
   @Post('partners/:id/keys/regenerate')
@@ -179,16 +187,16 @@ export class AdminController {
     if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
       throw new ServiceError('validation_failed', `state: one of ${DELIVERY_STATES.join(', ')}`);
     const limit = queryLimit(query.limit, 100, 1000);
-    return this.queries.execute(
-      new ListWebhookDeliveries({ partnerId, environment, state: state as DeliveryState | undefined, limit }),
-    );
+    return this.queries
+      .execute(new ListWebhookDeliveries({ partnerId, environment, state: state as DeliveryState | undefined, limit }))
+      .then(deliveryListResource);
   }
 
   @Post('webhook-deliveries/:id/resend')
   @HttpCode(202)
   @RequiresPermission('resend_webhooks')
   resendWebhook(@Param('id') id: string, @CurrentIdentity() operator: OperatorIdentity) {
-    return this.commands.execute(new ResendWebhook(id, { kind: 'operator', operator }));
+    return this.commands.execute(new ResendWebhook(id, { kind: 'operator', operator })).then(resendResource);
   }
 
   @Get('orders/:id')

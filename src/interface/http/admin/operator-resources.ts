@@ -1,5 +1,6 @@
 import type { CreatedOperator } from '../../../application/back-office/create-operator';
 import type { OperatorEntry } from '../../../application/back-office/list-operators';
+import type { RevokedOperators } from '../../../application/back-office/revoke-operators';
 import { OperatorRole } from '../../../domain/back-office/operator-role';
 
 export interface CreatedOperatorResource {
@@ -54,4 +55,8 @@ const operatorResource = (operator: OperatorEntry): OperatorResource => ({
 
 export const operatorListResource = (operators: readonly OperatorEntry[]): OperatorListResource => ({
   operators: operators.map(operatorResource),
+});
+
+export const revokedOperatorsResource = ({ revoked }: RevokedOperators) => ({
+  revoked: revoked.map((token) => ({ operator_id: token.operatorId, name: token.name, revoked_at: token.revokedAt })),
 });

@@ -13,7 +13,7 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { CreateOperatorDto, RevokeOperatorDto } from './dto/operators.dto';
 import { CurrentIdentity, CurrentOperator } from './operator.decorator';
 import { RequiresPermission } from './permission.decorator';
-import { createdOperatorResource, operatorListResource } from './operator-resources';
+import { createdOperatorResource, operatorListResource, revokedOperatorsResource } from './operator-resources';
 
 @ApiExcludeController()
 @Controller('v1/admin/operators')
@@ -57,6 +57,6 @@ export class OperatorsController {
   @Post(':ref/revoke')
   @HttpCode(200)
   revoke(@Param('ref') ref: string, @Body() body: RevokeOperatorDto, @CurrentOperator() owner: Actor) {
-    return this.commands.execute(new RevokeOperators(ref, body.reason, owner));
+    return this.commands.execute(new RevokeOperators(ref, body.reason, owner)).then(revokedOperatorsResource);
   }
 }

@@ -1,3 +1,4 @@
+import type { KycChangeResult } from '../../../application/partners/change-kyc-status';
 import type { WalletCredit } from '../../../application/partners/credit-wallet';
 import type { OnboardedPartner } from '../../../application/partners/onboard-partner';
 import type { RegeneratedKey, RestrictedKeyNamed } from '../../../application/partners/regenerate-api-key';
@@ -60,3 +61,8 @@ export const walletCreditResource = (credit: WalletCredit): WalletCreditResource
   currency: credit.currency,
   reference: credit.reference,
 });
+
+export const kycChangeResource = (change: KycChangeResult) =>
+  'liveApiKey' in change
+    ? { partner_id: change.partnerId, live_api_key: change.liveApiKey }
+    : { partner_id: change.partnerId, kyc_status: change.kycStatus };

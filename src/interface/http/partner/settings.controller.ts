@@ -25,6 +25,7 @@ import {
   ListWebhookDeliveries,
   ResendWebhook,
 } from '../../../application/webhooks/webhook-deliveries';
+import { deliveryListResource, deliveryResource, resendResource } from '../webhook-delivery-resources';
 import { ServiceError } from '../../../application/shared/service-error';
 import { DELIVERY_STATES, DeliveryState } from '../../../application/ports/webhook.port';
 import { queryLimit, refuseUnknownQuery } from '../validation/query-values';
@@ -132,14 +133,16 @@ export class SettingsController {
     if (state !== undefined && !DELIVERY_STATES.includes(state as DeliveryState))
       throw new ServiceError('validation_failed', `state: one of ${DELIVERY_STATES.join(', ')}`);
     const limit = queryLimit(query.limit, 50, 100);
-    return this.queries.execute(
-      new ListWebhookDeliveries({
-        partnerId: caller.partnerId,
-        environment: caller.environment,
-        state: state as DeliveryState | undefined,
-        limit,
-      }),
-    );
+    return this.queries
+      .execute(
+        new ListWebhookDeliveries({
+          partnerId: caller.partnerId,
+          environment: caller.environment,
+          state: state as DeliveryState | undefined,
+          limit,
+        }),
+      )
+      .then(deliveryListResource);
   }
 
   @Get('webhook-deliveries/:id')
@@ -152,9 +155,9 @@ export class SettingsController {
   @ApiOkResponse({ type: WebhookDeliveryDto })
   @ApiErrorResponses({ 404: 'not_found: no such delivery of yours' })
   delivery(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    return this.queries.execute(
-      new GetWebhookDelivery(id, { partnerId: caller.partnerId, environment: caller.environment }),
-    );
+    return this.queries
+      .execute(new GetWebhookDelivery(id, { partnerId: caller.partnerId, environment: caller.environment }))
+      .then(deliveryResource);
   }
 
   @Post('webhook-deliveries/:id/resend')
@@ -176,8 +179,8 @@ export class SettingsController {
   @ApiErrorResponses({ 404: 'not_found: no such delivery of yours' })
   async resend(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     await this.mainKey.check(caller, 're-send webhooks');
-    return this.commands.execute(
-      new ResendWebhook(id, { kind: 'partner', partnerId: caller.partnerId, environment: caller.environment }),
-    );
+    return this.commands
+      .execute(new ResendWebhook(id, { kind: 'partner', partnerId: caller.partnerId, environment: caller.environment }))
+      .then(resendResource);
   }
 }

@@ -5,7 +5,7 @@ import {
   WebhookDeliveryListResource,
   WebhookDeliveryResource,
   WebhookResendResource,
-} from '../../../../application/webhooks/webhook-deliveries';
+} from '../../webhook-delivery-resources';
 import { PartnerSettingsResource } from '../../../shared/settings-resources';
 import { ResponseOf } from '../../openapi/response-of';
 import { DATE_TIME, ENVIRONMENT } from './schema-formats';
