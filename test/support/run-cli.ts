@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { isProgressLine } from '../../src/interface/cli/progress-reporter';
 
 export interface CliRun {
   code: number | null;
@@ -40,3 +41,13 @@ export const runCli = (
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
   });
+
+/**
+ * stderr without the progress lines a long-running command prints once its request has taken a second
+ * (decision 0103): how long it takes depends on the machine's load, so a test of the outcome ignores them.
+ */
+export const stderrBesidesProgress = (stderr: string): string =>
+  stderr
+    .split('\n')
+    .filter((line) => line !== '' && !isProgressLine(line))
+    .join('\n');
