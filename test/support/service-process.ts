@@ -68,7 +68,8 @@ export class ServiceProcess {
     child.stderr?.on('data', keep);
   }
 
-  static async start(name: string, env: Record<string, string>, readyTimeoutMs = 30_000): Promise<ServiceProcess> {
+  /** Waits up to `readyTimeoutMs` for /health: a start from sources took over 30 s at load 10 on two cores. */
+  static async start(name: string, env: Record<string, string>, readyTimeoutMs = 90_000): Promise<ServiceProcess> {
     for (let attempt = 1; ; attempt++) {
       const service = ServiceProcess.spawn(name, env, await freePort());
       try {
