@@ -3,15 +3,6 @@ import type { OperatorEntry } from '../../../application/back-office/list-operat
 import type { RevokedOperators } from '../../../application/back-office/revoke-operators';
 import { OperatorRole } from '../../../domain/back-office/operator-role';
 
-export interface CreatedOperatorResource {
-  operator_id: string;
-  name: string;
-  role: OperatorRole;
-  token: string;
-  created_at: string;
-  expires_at: string;
-}
-
 export interface OperatorResource {
   operator_id: string;
   name: string;
@@ -30,7 +21,7 @@ export interface OperatorListResource {
   operators: OperatorResource[];
 }
 
-export const createdOperatorResource = (created: CreatedOperator): CreatedOperatorResource => ({
+export const createdOperatorResource = (created: CreatedOperator) => ({
   operator_id: created.operatorId,
   name: created.name,
   role: created.role,
