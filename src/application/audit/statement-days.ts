@@ -6,8 +6,7 @@ import { EventStore } from '../ports/event-store.port';
 import { PartnerView, ReadModels } from '../ports/read-models.port';
 import { ServiceError } from '../shared/service-error';
 import { walletStreamId } from '../../domain/wallet/wallet.stream';
-import { DAY_MS, walletLedger } from './wallet-ledger';
-import type { WalletLedgerEntry } from './wallet-ledger';
+import { DAY_MS, WalletLedgerEntry, walletLedger } from './wallet-ledger';
 
 /** A day's or a period's figures: the balance it opened and closed with, what moved, and whether it adds up. */
 export interface StatementFigures {

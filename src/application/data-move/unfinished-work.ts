@@ -9,6 +9,7 @@ import { Job } from '../ports/job-queue.port';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { holdStuckOrderJob } from '../settlement/stuck-order-check';
 import { orderReactions } from '../settlement/order-reactions';
+import { lookUpJob } from '../settlement/order-lifecycle';
 import { Reaction } from '../ports/reaction.port';
 
 interface OpenOrderProgress {
@@ -96,24 +97,16 @@ export class UnfinishedWork {
       this.reactions.jobsFor(event),
     );
     const followed = [...this.open].flatMap(([orderId, order]): Job[] => [
-      {
-        id: `${JOB_KINDS.pollOrder}:${orderId}:${now.getTime()}`,
-        kind: JOB_KINDS.pollOrder,
-        dueAt: now,
-        payload:
-          order.environment === 'live' && !order.answeredOrInDoubt
-            ? { orderId, environment: order.environment, inDoubtReason: SUBMISSION_MAY_HAVE_RUN }
-            : { orderId, environment: order.environment },
-      },
+      lookUpJob(
+        order.environment === 'live' && !order.answeredOrInDoubt
+          ? { orderId, environment: order.environment, inDoubtReason: SUBMISSION_MAY_HAVE_RUN }
+          : { orderId, environment: order.environment },
+        now,
+      ),
       holdStuckOrderJob(orderId, new Date(now.getTime() + stuckOrderAfterMs)),
     ]);
     // A held order is looked up now; that look-up schedules its next one on the hold's own times.
-    const stillHeld = [...this.held].map(([orderId, environment]): Job => ({
-      id: `${JOB_KINDS.pollOrder}:${orderId}:${now.getTime()}`,
-      kind: JOB_KINDS.pollOrder,
-      dueAt: now,
-      payload: { orderId, environment },
-    }));
+    const stillHeld = [...this.held].map(([orderId, environment]) => lookUpJob({ orderId, environment }, now));
     return [...submissions, ...reacted, ...followed, ...stillHeld];
   }
 }

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isAttemptFailure, ProviderAnswerAtResolution } from '../../domain/transaction/transaction.events';
 import { CLOCK, Clock } from '../ports/clock.port';
-import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { ProviderOutcome } from '../ports/provider-gateway.port';
 import { OrderRouting } from '../routing/order-routing';
 import { OrderLifecycle } from '../settlement/order-lifecycle';
+import { providerOrderOf } from '../settlement/provider-answer-commands';
 
 /** Asks a held live order's provider about it as an operator resolves it, a look-up, never a send (decision 0118); null for nothing to ask. */
 @Injectable()
@@ -18,17 +19,7 @@ export class ProviderAtResolution {
     const { state } = await this.lifecycle.load(orderId);
     const order = state.order;
     if (!order || state.status !== 'DISPUTED' || order.environment !== 'live') return null;
-    const asked: ProviderOrder = {
-      orderId,
-      amount: order.amount,
-      currency: order.currency,
-      product: order.product,
-      placedAt: order.placedAt,
-      route: order.route ?? null,
-      providerReference: state.providerReference,
-      resubmission: state.inDoubtSince !== null,
-      inDoubtSince: state.inDoubtSince,
-    };
+    const asked = providerOrderOf(orderId, order, state);
     const askedAt = this.clock.now();
     const neverSent = !state.providerMayHaveIt;
     try {

@@ -1,6 +1,6 @@
 import { LogEvent } from '../../domain/log-events';
 import { RecordedEvent } from './event-store.port';
-import { Job } from './job-queue.port';
+import { Job, JobKind, JobOfKind, JobPayloads } from './job-queue.port';
 
 /** A partner in one environment: whose settings a job may depend on. */
 export interface PartnerScope {
@@ -34,3 +34,11 @@ export interface Reaction<Handled extends LogEvent = LogEvent> {
    */
   stillWanted?(jobs: readonly Job[], settings: SettingsAtScheduling): Promise<Job[]>;
 }
+
+/** The one job of a kind an event asks for: its id is the kind and the subject, so the event schedules it once. */
+export const reactionJob = <Kind extends JobKind>(
+  kind: Kind,
+  subject: string,
+  dueAt: string,
+  payload: JobPayloads[Kind],
+): JobOfKind<Kind> => ({ id: `${kind}:${subject}`, kind, dueAt: new Date(dueAt), payload });

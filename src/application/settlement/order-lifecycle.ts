@@ -7,7 +7,8 @@ import { TransactionEvent, TransactionInitiated, transactionStream } from '../..
 import { CLOCK, Clock } from '../ports/clock.port';
 import { GlobalPosition } from '../ports/event-store.port';
 import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
-import { JOB_QUEUE, JobQueue } from '../ports/job-queue.port';
+import { JOB_QUEUE, Job, JobQueue } from '../ports/job-queue.port';
+import { PollOrderPayload } from '../ports/job-payloads';
 import { DeciderRunner, KnownState } from '../shared/decider-runner';
 import { metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
@@ -22,6 +23,14 @@ import { mismatchFindings } from './mismatch-findings';
 
 /** When an order that may have reached its provider is looked up again after an answer that decided nothing. */
 const LOOK_AGAIN_AFTER_MS = 30_000;
+
+/** A look-up of an order at its provider: one per order and due time, whoever schedules it. */
+export const lookUpJob = (payload: PollOrderPayload, dueAt: Date): Job<'poll-order'> => ({
+  id: `${JOB_KINDS.pollOrder}:${payload.orderId}:${dueAt.getTime()}`,
+  kind: JOB_KINDS.pollOrder,
+  dueAt,
+  payload,
+});
 
 export interface LifecycleApplied {
   ok: true;
@@ -249,12 +258,7 @@ export class OrderLifecycle {
   }
 
   private async scheduleLookUp(orderId: string, environment: Environment, dueAt: Date): Promise<void> {
-    await this.jobs.schedule({
-      id: `${JOB_KINDS.pollOrder}:${orderId}:${dueAt.getTime()}`,
-      kind: JOB_KINDS.pollOrder,
-      dueAt,
-      payload: { orderId, environment },
-    });
+    await this.jobs.schedule(lookUpJob({ orderId, environment }, dueAt));
   }
 
   /** The result, or null when another path already gave the order its final outcome (nothing more to do). */

@@ -4,9 +4,8 @@ import { PartnerOnboarded } from '../../domain/partner/partner.events';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { RecordedEvent } from '../ports/event-store.port';
 import { Job } from '../ports/job-queue.port';
-import { Reaction } from '../ports/reaction.port';
+import { Reaction, reactionJob } from '../ports/reaction.port';
 import { JOB_KINDS } from '../shared/job-kinds';
-import { SubmitOrderPayload } from '../ports/job-payloads';
 import { initiationOfDebit } from './initiation-of-debit';
 
 type OrderReactionEvent = WalletDebited | TransactionFailed | PartnerOnboarded;
@@ -26,37 +25,17 @@ export function orderReactions(): Reaction<OrderReactionEvent> {
           const data = event.data;
           // Its answer was written with the debit, in the order's own stream: nothing to submit.
           if (data.answeredWithDebit) return [];
-          const payload: SubmitOrderPayload = initiationOfDebit(data, wallet);
-          return [
-            {
-              id: `${JOB_KINDS.submitOrder}:${data.orderId}`,
-              kind: JOB_KINDS.submitOrder,
-              dueAt: new Date(data.placedAt),
-              payload,
-            },
-          ];
+          return [reactionJob(JOB_KINDS.submitOrder, data.orderId, data.placedAt, initiationOfDebit(data, wallet))];
         }
-        case 'TransactionFailed': {
-          const data = event.data;
+        case 'TransactionFailed':
           return [
-            {
-              id: `${JOB_KINDS.refundOrder}:${data.orderId}`,
-              kind: JOB_KINDS.refundOrder,
-              dueAt: new Date(data.failedAt),
-              payload: { orderId: data.orderId },
-            },
+            reactionJob(JOB_KINDS.refundOrder, event.data.orderId, event.data.failedAt, {
+              orderId: event.data.orderId,
+            }),
           ];
-        }
         case 'PartnerOnboarded': {
-          const data = event.data;
-          return [
-            {
-              id: `${JOB_KINDS.grantSandboxCredit}:${data.partnerId}`,
-              kind: JOB_KINDS.grantSandboxCredit,
-              dueAt: new Date(data.onboardedAt),
-              payload: { partnerId: data.partnerId, corridor: data.corridor },
-            },
-          ];
+          const { partnerId, corridor, onboardedAt } = event.data;
+          return [reactionJob(JOB_KINDS.grantSandboxCredit, partnerId, onboardedAt, { partnerId, corridor })];
         }
       }
     },

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { Job, JobHandler, JobRunResult } from '../ports/job-queue.port';
-import { ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
+import { ProviderOutcome } from '../ports/provider-gateway.port';
 import { OrderRouting } from '../routing/order-routing';
 import { JOB_KINDS } from '../shared/job-kinds';
 import { holdStuckOrderJobId } from './stuck-order-check';
 import { OrderLifecycle } from './order-lifecycle';
+import { providerOrderOf } from './provider-answer-commands';
 import { isOpen, isUndecided } from '../../domain/transaction/transaction.decider';
 
 /**
@@ -34,17 +35,7 @@ export class PollOrderJob implements JobHandler<'poll-order'> {
     if (!order || !isUndecided(state.status)) return {};
     // A held order nothing was ever sent of is driven by its submission's retries alone (they send, or fail it at the horizon).
     if (state.status === 'DISPUTED' && !state.providerMayHaveIt) return {};
-    const providerOrder: ProviderOrder = {
-      orderId,
-      amount: order.amount,
-      currency: order.currency,
-      product: order.product,
-      placedAt: order.placedAt,
-      route: order.route ?? null,
-      providerReference: state.providerReference,
-      resubmission: state.inDoubtSince !== null,
-      inDoubtSince: state.inDoubtSince,
-    };
+    const providerOrder = providerOrderOf(orderId, order, state);
     let outcome: ProviderOutcome;
     try {
       const provider = this.routing.gatewayOf(order.environment, order.route, `order ${orderId}`);

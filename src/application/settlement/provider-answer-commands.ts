@@ -1,5 +1,6 @@
 import { TransactionCommand, TransactionState } from '../../domain/transaction/transaction.decider';
-import { ProviderNotSentError, ProviderOutcome } from '../ports/provider-gateway.port';
+import { TransactionInitiated } from '../../domain/transaction/transaction.events';
+import { ProviderNotSentError, ProviderOrder, ProviderOutcome } from '../ports/provider-gateway.port';
 
 /** Which call gave an answer: a submission (an attempt to place the order) or a look-up. */
 export type ProviderCall = 'submit' | 'poll';
@@ -8,6 +9,23 @@ export type ProviderCall = 'submit' | 'poll';
 export function askedAs(call: ProviderCall, state: TransactionState | undefined): ProviderCall {
   return call === 'submit' && state?.providerMayHaveIt !== true ? 'submit' : 'poll';
 }
+
+/** A placed order as its provider is asked about it, with what its state knows of earlier attempts. */
+export const providerOrderOf = (
+  orderId: string,
+  order: TransactionInitiated['data'],
+  state: TransactionState,
+): ProviderOrder => ({
+  orderId,
+  amount: order.amount,
+  currency: order.currency,
+  product: order.product,
+  placedAt: order.placedAt,
+  route: order.route ?? null,
+  providerReference: state.providerReference,
+  resubmission: state.inDoubtSince !== null,
+  inDoubtSince: state.inDoubtSince,
+});
 
 /** An unknown answer to a submission puts the order in doubt; to a look-up it is evidence. */
 export function outcomeCommand(outcome: ProviderOutcome, call: ProviderCall, at: Date): TransactionCommand {

@@ -5,8 +5,7 @@ import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { CLOCK, Clock } from '../ports/clock.port';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
 import { Job, JobHandler, JobKind } from '../ports/job-queue.port';
-import { NotifyLowBalancePayload } from '../ports/job-payloads';
-import { Reaction, SettingsAtScheduling } from '../ports/reaction.port';
+import { Reaction, SettingsAtScheduling, reactionJob } from '../ports/reaction.port';
 import { envelope, metadata } from '../shared/event-envelope';
 import { deterministicEventId } from '../shared/event-ids';
 
@@ -26,21 +25,15 @@ export const lowBalanceReactions: Reaction<WalletDebited> = {
     const wallet = parseWalletStreamId(event.streamId);
     if (!wallet) return [];
     const data = event.data;
-    const payload: NotifyLowBalancePayload = {
-      ...wallet,
-      orderId: data.orderId,
-      currency: data.currency,
-      amount: data.amount,
-      balanceAfter: data.balanceAfter,
-      debitedAt: data.placedAt,
-    };
     return [
-      {
-        id: `${NOTIFY_LOW_BALANCE}:${data.orderId}`,
-        kind: NOTIFY_LOW_BALANCE,
-        dueAt: new Date(data.placedAt),
-        payload,
-      },
+      reactionJob(NOTIFY_LOW_BALANCE, data.orderId, data.placedAt, {
+        ...wallet,
+        orderId: data.orderId,
+        currency: data.currency,
+        amount: data.amount,
+        balanceAfter: data.balanceAfter,
+        debitedAt: data.placedAt,
+      }),
     ];
   },
   /** Keeps the notice only for a debit that crossed its partner's threshold; the threshold joins the payload. */

@@ -237,23 +237,25 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
   return mayHaveReachedProvider(event) && !next.providerMayHaveIt ? { ...next, providerMayHaveIt: true } : next;
 }
 
+const initialState: TransactionState = {
+  status: 'NONE',
+  order: null,
+  failure: null,
+  lateAnswer: null,
+  providerReference: null,
+  resolvedManually: false,
+  answerAfterOutcome: null,
+  inDoubtSince: null,
+  providerMayHaveIt: false,
+  notSentAttempt: null,
+  heldAt: null,
+  mismatch: null,
+};
+
 function evolveFacts(state: TransactionState, event: TransactionEvent): TransactionState {
   switch (event.type) {
     case 'TransactionInitiated':
-      return {
-        status: 'INITIATED',
-        order: event.data,
-        failure: null,
-        lateAnswer: null,
-        providerReference: null,
-        resolvedManually: false,
-        answerAfterOutcome: null,
-        inDoubtSince: null,
-        providerMayHaveIt: false,
-        notSentAttempt: null,
-        heldAt: null,
-        mismatch: null,
-      };
+      return { ...initialState, status: 'INITIATED', order: event.data };
     case 'TransactionSubmitted':
       return {
         ...state,
@@ -289,20 +291,7 @@ function evolveFacts(state: TransactionState, event: TransactionEvent): Transact
 }
 
 export const transactionDecider: Decider<TransactionState, TransactionCommand, TransactionEvent> = {
-  initialState: {
-    status: 'NONE',
-    order: null,
-    failure: null,
-    lateAnswer: null,
-    providerReference: null,
-    resolvedManually: false,
-    answerAfterOutcome: null,
-    inDoubtSince: null,
-    providerMayHaveIt: false,
-    notSentAttempt: null,
-    heldAt: null,
-    mismatch: null,
-  },
+  initialState,
   decide,
   evolve,
 };

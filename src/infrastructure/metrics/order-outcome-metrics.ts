@@ -12,13 +12,10 @@ export function countOrderOutcomes(
     for (const event of events) {
       if (event.type === 'WalletRefunded') serviceMetrics.refunds.inc();
       else if (event.type === 'TransactionDisputed') serviceMetrics.ordersHeld.inc();
-      else if (event.type === 'TransactionSettled') {
-        const data = event.data;
-        outcomes.push({ orderId: data.orderId, outcome: 'success', at: data.settledAt });
-      } else if (event.type === 'TransactionFailed') {
-        const data = event.data;
-        outcomes.push({ orderId: data.orderId, outcome: 'failed', at: data.failedAt });
-      }
+      else if (event.type === 'TransactionSettled')
+        outcomes.push({ orderId: event.data.orderId, outcome: 'success', at: event.data.settledAt });
+      else if (event.type === 'TransactionFailed')
+        outcomes.push({ orderId: event.data.orderId, outcome: 'failed', at: event.data.failedAt });
     }
     if (outcomes.length > 0) observe(db, outcomes).catch(onError);
   };

@@ -1,4 +1,5 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
+import { DailyOrderStat } from '../../application/ports/overview-stats.port';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
@@ -50,16 +51,8 @@ CREATE TABLE IF NOT EXISTS rm_order_daily_stats (
   },
 };
 
-interface Increment {
-  day: string;
-  environment: string;
-  currency: string;
-  operator: string;
-  provider: string;
-  outcome: string;
-  amount: string;
-  bucket: number | null;
-}
+/** What one event adds to one row: an order in `outcome`, its amount, and its settlement bucket if it settled. */
+type Increment = Omit<DailyOrderStat, 'orders' | 'settleMsBuckets'> & { bucket: number | null };
 
 interface DailyStatsOrderRow {
   order_id: string;
@@ -175,22 +168,14 @@ const decimal = (value: bigint): string => {
 
 function laterOutcome(event: RecordedEvent): { orderId: string; outcome: string; at: string } | null {
   switch (event.type) {
-    case 'TransactionSettled': {
-      const data = event.data;
-      return { orderId: data.orderId, outcome: 'succeeded', at: data.settledAt };
-    }
-    case 'TransactionFailed': {
-      const data = event.data;
-      return { orderId: data.orderId, outcome: 'failed', at: data.failedAt };
-    }
-    case 'TransactionDisputed': {
-      const data = event.data;
-      return { orderId: data.orderId, outcome: 'held', at: data.disputedAt };
-    }
-    case 'WalletRefunded': {
-      const data = event.data;
-      return { orderId: data.orderId, outcome: 'refunded', at: data.refundedAt };
-    }
+    case 'TransactionSettled':
+      return { orderId: event.data.orderId, outcome: 'succeeded', at: event.data.settledAt };
+    case 'TransactionFailed':
+      return { orderId: event.data.orderId, outcome: 'failed', at: event.data.failedAt };
+    case 'TransactionDisputed':
+      return { orderId: event.data.orderId, outcome: 'held', at: event.data.disputedAt };
+    case 'WalletRefunded':
+      return { orderId: event.data.orderId, outcome: 'refunded', at: event.data.refundedAt };
     default:
       return null;
   }

@@ -2,6 +2,7 @@ import { ProviderCatalogSource, ProviderReportSource } from '../../../applicatio
 import { UpstreamTransaction } from '../../../domain/reconciliation/reconciliation';
 import { UpstreamProduct } from '../../../domain/routing/propose-routes';
 import { ReloadlyApiClient } from './reloadly-api';
+import { UpstreamBiller, UpstreamOperator } from './reloadly-records';
 import { REPORT_PAGE_TIMEOUT_MS } from '../report-pages';
 import { paymentTransaction, topupTransaction } from './reloadly-upstream-transaction';
 
@@ -22,22 +23,10 @@ export class ReloadlyBackOffice implements ProviderCatalogSource, ProviderReport
     const signal = AbortSignal.timeout(CATALOG_TIMEOUT_MS);
     const products: UpstreamProduct[] = [];
     for (const country of countries) {
-      for (const operator of await this.api.operatorsByCountry(country, signal)) {
-        products.push({
-          kind: 'operator',
-          id: String(operator.id),
-          name: operator.name,
-          country: operator.countryCode ?? country,
-        });
-      }
-      for (const biller of await this.api.billersByCountry(country, signal)) {
-        products.push({
-          kind: 'biller',
-          id: String(biller.id),
-          name: biller.name,
-          country: biller.countryCode ?? country,
-        });
-      }
+      const ofKind = (kind: UpstreamProduct['kind'], entries: readonly (UpstreamOperator | UpstreamBiller)[]) =>
+        entries.map(({ id, name, countryCode }) => ({ kind, id: String(id), name, country: countryCode ?? country }));
+      products.push(...ofKind('operator', await this.api.operatorsByCountry(country, signal)));
+      products.push(...ofKind('biller', await this.api.billersByCountry(country, signal)));
     }
     return products;
   }

@@ -31,10 +31,10 @@ import { optionalIdempotencyKey } from '../partner/idempotency-key.guard';
 import { AdminTokenGuard } from './admin-token.guard';
 import { RequiresPermission } from './permission.decorator';
 import { adminOrderResource, resolvedOrderResource } from './admin-order-resource';
-import { partnerResource } from './partner-resource';
 import {
   kycChangeResource,
   onboardedPartnerResource,
+  partnerResource,
   regeneratedKeyResource,
   walletCreditResource,
 } from './partner-resources';

@@ -1,84 +1,21 @@
 import type { OperatorAudit } from '../../../application/audit/audit-operator';
 import type { OrderAudit } from '../../../application/audit/audit-order';
-import { BackOfficeActionDetail, BackOfficeActionKind } from '../../../application/ports/back-office-action-log.port';
 import { RecordedEvent } from '../../../application/ports/event-store.port';
-import { OperatorAction } from '../../../application/ports/operator-actions.port';
 import { traceIdOf } from '../../../application/ports/trace-context.port';
-import { OperatorRole } from '../../../domain/back-office/operator-role';
-import { Actor } from '../../../domain/shared/actor';
-import { Environment } from '../../../domain/shared/environment';
-
-/** One event of an order's history, as the audit shows it. */
-export interface AuditedEventResource {
-  /** `commit/prepare` of the event's global position. */
-  position: string;
-  stream_id: string;
-  revision: number;
-  event_type: string;
-  schema_version: number;
-  event_id: string;
-  occurred_at: string;
-  recorded_at: string;
-  actor: Actor;
-  causation_id: string | null;
-  trace_id: string | null;
-  data: RecordedEvent['data'];
-}
 
 /** An order's whole history across streams, and the state its events leave it in. */
-export interface OrderAuditResource {
-  order_id: string;
-  partner_id: string | null;
-  environment: Environment | null;
-  /** Internal names: INITIATED, PENDING, DISPUTED, SUCCESS, FAILED; null when the order was never placed here. */
-  outcome: string | null;
-  events: AuditedEventResource[];
-}
-
-/** One event an operator caused, as the audit shows it. */
-export interface OperatorActionResource {
-  position: string;
-  occurred_at: string;
-  event_type: string;
-  stream_id: string;
-  revision: number;
-  event_id: string;
-  partner_id: string | null;
-  environment: Environment | null;
-  correlation_id: string;
-  data: OperatorAction['data'];
-}
-
-/** One thing an operator did that is not an event (a webhook re-send, a rebuild), as the audit shows it. */
-export interface OperatorActionOutsideLogResource {
-  action_id: string;
-  occurred_at: string;
-  action: BackOfficeActionKind;
-  subject: string;
-  partner_id: string | null;
-  environment: Environment | null;
-  /** The token it was done with (null: the break-glass token), and its role. */
-  operator_id: string | null;
-  role: OperatorRole;
-  detail: BackOfficeActionDetail;
-}
-
-/** What one operator did in the back office, newest first: the events they caused, and the rest. */
-export interface OperatorAuditResource {
-  operator: string;
-  actions: OperatorActionResource[];
-  actions_outside_log: OperatorActionOutsideLogResource[];
-}
-
-export const orderAuditResource = (audit: OrderAudit): OrderAuditResource => ({
+export const orderAuditResource = (audit: OrderAudit) => ({
   order_id: audit.orderId,
   partner_id: audit.partnerId,
   environment: audit.environment,
+  // Internal names: INITIATED, PENDING, DISPUTED, SUCCESS, FAILED; null when the order was never placed here.
   outcome: audit.outcome,
   events: audit.events.map(auditedEventResource),
 });
 
-const auditedEventResource = (event: RecordedEvent): AuditedEventResource => ({
+/** One event of an order's history, as the audit shows it. */
+const auditedEventResource = (event: RecordedEvent) => ({
+  // `commit/prepare` of the event's global position.
   position: `${event.position.commit}/${event.position.prepare}`,
   stream_id: event.streamId,
   revision: event.revision,
@@ -94,7 +31,8 @@ const auditedEventResource = (event: RecordedEvent): AuditedEventResource => ({
   data: event.data,
 });
 
-export const operatorAuditResource = (audit: OperatorAudit): OperatorAuditResource => ({
+/** What one operator did in the back office, newest first: the events they caused, and the rest (re-sends, rebuilds). */
+export const operatorAuditResource = (audit: OperatorAudit) => ({
   operator: audit.operator,
   actions: audit.actions.map((action) => ({
     position: action.position,
@@ -115,6 +53,7 @@ export const operatorAuditResource = (audit: OperatorAudit): OperatorAuditResour
     subject: action.subject,
     partner_id: action.partnerId,
     environment: action.environment,
+    // The token it was done with (null: the break-glass token), and its role.
     operator_id: action.operatorId,
     role: action.role,
     detail: action.detail,

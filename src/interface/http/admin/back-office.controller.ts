@@ -15,7 +15,7 @@ import { RequiresPermission } from './permission.decorator';
 import { BackOfficeQuery } from './back-office-query';
 import { heldOrderListResource, orderListResource } from './admin-order-resource';
 import { jobBacklogResource } from './job-backlog-resource';
-import { partnerListResource } from './partner-resource';
+import { partnerListResource } from './partner-resources';
 import { partnerSettingsResource } from '../../shared/settings-resources';
 
 const KYC_STATUSES: readonly KycStatus[] = ['pending', 'approved', 'suspended'];

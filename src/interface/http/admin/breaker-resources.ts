@@ -1,43 +1,24 @@
 import { BREAKER_POLICY, BreakerView } from '../../../application/routing/provider-breakers';
 
-export interface BreakerStateResource {
-  state: BreakerView['state'];
-  unknown_in_a_row: number;
-  /** When a call will be let through as the probe (open or probing); null when closed. */
-  next_probe_at: string | null;
-}
-
-export interface BreakerResource extends BreakerStateResource {
-  provider: string;
-}
-
-export interface BreakerPolicyResource {
-  threshold: number;
-  cool_down_seconds: number;
-}
-
-/** The breaker policy, and the breaker of each configured live provider. */
-export interface ProviderBreakersResource extends BreakerPolicyResource {
-  providers: BreakerResource[];
-}
-
-export const breakerPolicyResource = (): BreakerPolicyResource => ({
+export const breakerPolicyResource = () => ({
   threshold: BREAKER_POLICY.threshold,
   cool_down_seconds: BREAKER_POLICY.coolDownMs / 1000,
 });
 
-export const breakerStateResource = (breaker: Omit<BreakerView, 'provider'>): BreakerStateResource => ({
+export const breakerStateResource = (breaker: Omit<BreakerView, 'provider'>) => ({
   state: breaker.state,
   unknown_in_a_row: breaker.unknownInARow,
+  // When a call will be let through as the probe (open or probing); null when closed.
   next_probe_at: breaker.nextProbeAt,
 });
 
-const breakerResource = (breaker: BreakerView): BreakerResource => ({
+const breakerResource = (breaker: BreakerView) => ({
   provider: breaker.provider,
   ...breakerStateResource(breaker),
 });
 
-export const providerBreakersResource = (breakers: readonly BreakerView[]): ProviderBreakersResource => ({
+/** The breaker policy, and the breaker of each configured live provider. */
+export const providerBreakersResource = (breakers: readonly BreakerView[]) => ({
   ...breakerPolicyResource(),
   providers: breakers.map(breakerResource),
 });

@@ -1,23 +1,6 @@
 import type { JobBacklog } from '../../../application/operations/back-office-queries';
 
-export interface JobKindBacklogResource {
-  kind: string;
-  open: number;
-  due: number;
-  retrying: number;
-  running: number;
-  oldest_due_at: string | null;
-  last_error: string | null;
-}
-
-export interface JobBacklogResource {
-  as_of: string;
-  open: number;
-  due: number;
-  kinds: JobKindBacklogResource[];
-}
-
-export const jobBacklogResource = (backlog: JobBacklog): JobBacklogResource => ({
+export const jobBacklogResource = (backlog: JobBacklog) => ({
   as_of: backlog.asOf,
   open: backlog.open,
   due: backlog.due,

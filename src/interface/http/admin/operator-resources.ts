@@ -1,36 +1,8 @@
 import type { CreatedOperator } from '../../../application/back-office/create-operator';
 import type { OperatorEntry } from '../../../application/back-office/list-operators';
 import type { RevokedOperators } from '../../../application/back-office/revoke-operators';
-import { OperatorRole } from '../../../domain/back-office/operator-role';
 
-export interface CreatedOperatorResource {
-  operator_id: string;
-  name: string;
-  role: OperatorRole;
-  token: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export interface OperatorResource {
-  operator_id: string;
-  name: string;
-  role: OperatorRole;
-  status: OperatorEntry['status'];
-  created_at: string;
-  created_by: string;
-  expires_at: string;
-  revoked_at: string | null;
-  revoked_by: string | null;
-  revoke_reason: string | null;
-  last_used_at: string | null;
-}
-
-export interface OperatorListResource {
-  operators: OperatorResource[];
-}
-
-export const createdOperatorResource = (created: CreatedOperator): CreatedOperatorResource => ({
+export const createdOperatorResource = (created: CreatedOperator) => ({
   operator_id: created.operatorId,
   name: created.name,
   role: created.role,
@@ -39,7 +11,7 @@ export const createdOperatorResource = (created: CreatedOperator): CreatedOperat
   expires_at: created.expiresAt,
 });
 
-const operatorResource = (operator: OperatorEntry): OperatorResource => ({
+const operatorResource = (operator: OperatorEntry) => ({
   operator_id: operator.operatorId,
   name: operator.name,
   role: operator.role,
@@ -53,7 +25,7 @@ const operatorResource = (operator: OperatorEntry): OperatorResource => ({
   last_used_at: operator.lastUsedAt,
 });
 
-export const operatorListResource = (operators: readonly OperatorEntry[]): OperatorListResource => ({
+export const operatorListResource = (operators: readonly OperatorEntry[]) => ({
   operators: operators.map(operatorResource),
 });
 

@@ -1,74 +1,17 @@
-import type {
-  Overview,
-  PeriodTotals,
-  RateRow,
-  SettlementPercentiles,
-} from '../../../application/operations/show-overview';
+import type { Overview, RateRow } from '../../../application/operations/show-overview';
 import type { ProviderHealth, ServiceHealth } from '../../../application/operations/show-service-health';
 import type { WebhookOverview, WebhookTotals } from '../../../application/operations/show-webhook-overview';
-import {
-  BreakerPolicyResource,
-  BreakerStateResource,
-  breakerPolicyResource,
-  breakerStateResource,
-} from './breaker-resources';
-import { ProviderFloatResource, providerFloatResource } from './provider-status-resource';
+import { breakerPolicyResource, breakerStateResource } from './breaker-resources';
+import { providerFloatResource } from './provider-status-resource';
 
-export interface RateRowResource {
-  name: string;
-  succeeded: number;
-  failed: number;
-  success_rate: number | null;
-}
-
-export interface ProviderHealthResource {
-  provider: string;
-  float: ProviderFloatResource | null;
-  float_error: string | null;
-  balance_endpoint: boolean;
-  breaker: BreakerStateResource | null;
-}
-
-export interface WebhookTotalsResource {
-  attempts: number;
-  delivered: number;
-  retrying: number;
-  failed: number;
-  failure_rate: number | null;
-}
-
-/** The overview's panels: orders, providers and projectors, webhooks, and the rows all of them read. */
-export interface OverviewResource {
-  as_of: string;
-  today: string;
-  days: string[];
-  periods: { today: PeriodTotals; last_7_days: PeriodTotals };
-  by_day: Overview['byDay'];
-  success_rate_by_operator: RateRowResource[];
-  success_rate_by_provider: RateRowResource[];
-  settlement_ms: SettlementPercentiles;
-  held_now: number;
-  refunds_last_7_days: number;
-  rows_read: number;
-  providers: ProviderHealthResource[];
-  breaker_policy: BreakerPolicyResource;
-  projections: { name: string; lag_seconds: number }[];
-  projection_lag_seconds: number;
-  webhooks: {
-    today: WebhookTotalsResource;
-    last_7_days: WebhookTotalsResource;
-    by_day: ({ day: string } & WebhookTotalsResource)[];
-  };
-}
-
-const rateRowResource = (row: RateRow): RateRowResource => ({
+const rateRowResource = (row: RateRow) => ({
   name: row.name,
   succeeded: row.succeeded,
   failed: row.failed,
   success_rate: row.successRate,
 });
 
-const providerHealthResource = (health: ProviderHealth): ProviderHealthResource => ({
+const providerHealthResource = (health: ProviderHealth) => ({
   provider: health.provider,
   float: providerFloatResource(health.float),
   float_error: health.floatError,
@@ -76,7 +19,7 @@ const providerHealthResource = (health: ProviderHealth): ProviderHealthResource 
   breaker: health.breaker && breakerStateResource(health.breaker),
 });
 
-const webhookTotalsResource = (totals: WebhookTotals): WebhookTotalsResource => ({
+const webhookTotalsResource = (totals: WebhookTotals) => ({
   attempts: totals.attempts,
   delivered: totals.delivered,
   retrying: totals.retrying,
@@ -84,11 +27,8 @@ const webhookTotalsResource = (totals: WebhookTotals): WebhookTotalsResource => 
   failure_rate: totals.failureRate,
 });
 
-export const overviewResource = (
-  overview: Overview,
-  webhooks: WebhookOverview,
-  health: ServiceHealth,
-): OverviewResource => ({
+/** The overview's panels: orders, providers and projectors, webhooks, and the rows all of them read. */
+export const overviewResource = (overview: Overview, webhooks: WebhookOverview, health: ServiceHealth) => ({
   as_of: overview.asOf,
   today: overview.today,
   days: overview.days,

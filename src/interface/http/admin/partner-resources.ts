@@ -1,50 +1,45 @@
+import type { PartnerWithBalances } from '../../../application/operations/admin-queries';
 import type { KycChangeResult } from '../../../application/partners/change-kyc-status';
 import type { WalletCredit } from '../../../application/partners/credit-wallet';
 import type { OnboardedPartner } from '../../../application/partners/onboard-partner';
 import type { RegeneratedKey, RestrictedKeyNamed } from '../../../application/partners/regenerate-api-key';
-import { Currency } from '../../../domain/money/currency';
-import { Environment } from '../../../domain/shared/environment';
+import { BalanceView, PartnerView } from '../../../application/ports/read-models.port';
 
-export interface OnboardedPartnerResource {
-  partner_id: string;
-  sandbox_api_key: string | null;
-}
+const partnerEntryResource = (partner: PartnerView) => ({
+  partner_id: partner.partnerId,
+  name: partner.name,
+  corridor: partner.corridor,
+  kyc_status: partner.kycStatus,
+  created_at: partner.createdAt,
+});
 
-export interface RestrictedKeyNamedResource {
-  key_id: string;
-  label: string;
-}
+export const partnerListResource = (partners: readonly PartnerView[]) => ({
+  count: partners.length,
+  partners: partners.map(partnerEntryResource),
+});
 
-export interface RegeneratedKeyResource {
-  partner_id: string;
-  environment: Environment;
-  api_key: string;
-  revoked_restricted_keys: RestrictedKeyNamedResource[];
-  kept_restricted_keys: RestrictedKeyNamedResource[];
-}
+const walletBalanceResource = (balance: BalanceView | null) =>
+  balance && { available: balance.available, currency: balance.currency, updated_at: balance.updatedAt };
 
-/** A credit as the back office sees it: what was credited, and the balance after it. */
-export interface WalletCreditResource {
-  partner_id: string;
-  environment: Environment;
-  credit_id: string;
-  amount: string;
-  available: string;
-  currency: Currency;
-  reference: string;
-}
+export const partnerResource = (partner: PartnerWithBalances) => ({
+  ...partnerEntryResource(partner),
+  balances: {
+    live: walletBalanceResource(partner.balances.live),
+    sandbox: walletBalanceResource(partner.balances.sandbox),
+  },
+});
 
-export const onboardedPartnerResource = (onboarded: OnboardedPartner): OnboardedPartnerResource => ({
+export const onboardedPartnerResource = (onboarded: OnboardedPartner) => ({
   partner_id: onboarded.partnerId,
   sandbox_api_key: onboarded.sandboxApiKey,
 });
 
-const restrictedKeyNamedResource = (key: RestrictedKeyNamed): RestrictedKeyNamedResource => ({
+const restrictedKeyNamedResource = (key: RestrictedKeyNamed) => ({
   key_id: key.keyId,
   label: key.label,
 });
 
-export const regeneratedKeyResource = (regenerated: RegeneratedKey): RegeneratedKeyResource => ({
+export const regeneratedKeyResource = (regenerated: RegeneratedKey) => ({
   partner_id: regenerated.partnerId,
   environment: regenerated.environment,
   api_key: regenerated.apiKey,
@@ -52,7 +47,8 @@ export const regeneratedKeyResource = (regenerated: RegeneratedKey): Regenerated
   kept_restricted_keys: regenerated.keptRestrictedKeys.map(restrictedKeyNamedResource),
 });
 
-export const walletCreditResource = (credit: WalletCredit): WalletCreditResource => ({
+/** A credit as the back office sees it: what was credited, and the balance after it. */
+export const walletCreditResource = (credit: WalletCredit) => ({
   partner_id: credit.partnerId,
   environment: credit.environment,
   credit_id: credit.creditId,

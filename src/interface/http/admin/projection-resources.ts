@@ -1,44 +1,6 @@
-import {
-  PositionView,
-  ProjectionStatus,
-  RebuildPhase,
-  RebuildProgress,
-  RebuildState,
-} from '../../../application/ports/projections.port';
+import { ProjectionStatus, RebuildProgress } from '../../../application/ports/projections.port';
 
-export interface RebuildResource {
-  rebuild_id: string;
-  projection: string;
-  state: RebuildState;
-  phase: RebuildPhase;
-  events_applied: number;
-  events_total: number;
-  events_per_second: number;
-  eta_seconds: number | null;
-  version_before: number;
-  version_after: number | null;
-  started_at: string;
-  updated_at: string;
-  finished_at: string | null;
-  error: string | null;
-}
-
-export interface ProjectionResource {
-  name: string;
-  group: string;
-  rebuildable: boolean;
-  version: number;
-  checkpoint: PositionView | null;
-  lag_events: number;
-  rebuilt_at: string | null;
-  rebuilding: RebuildResource | null;
-}
-
-export interface ProjectionsResource {
-  projections: ProjectionResource[];
-}
-
-export const rebuildResource = (rebuild: RebuildProgress): RebuildResource => ({
+export const rebuildResource = (rebuild: RebuildProgress) => ({
   rebuild_id: rebuild.rebuildId,
   projection: rebuild.projection,
   state: rebuild.state,
@@ -55,7 +17,7 @@ export const rebuildResource = (rebuild: RebuildProgress): RebuildResource => ({
   error: rebuild.error,
 });
 
-export const projectionsResource = (statuses: readonly ProjectionStatus[]): ProjectionsResource => ({
+export const projectionsResource = (statuses: readonly ProjectionStatus[]) => ({
   projections: statuses.map((status) => ({
     name: status.name,
     group: status.group,

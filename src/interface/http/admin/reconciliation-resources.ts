@@ -30,10 +30,6 @@ export interface ReconciliationRunResource {
   mismatches: { kind: MismatchKind; order_id: string; detail: string; recorded: boolean }[];
 }
 
-export interface ReconciliationRunsResource {
-  runs: ReconciliationRunResource[];
-}
-
 export interface ReconciliationReportResource {
   provider: string;
   date: string;
@@ -77,7 +73,7 @@ export function runResource(run: RecordedReconciliationRun): ReconciliationRunRe
   };
 }
 
-export const runsResource = (runs: readonly RecordedReconciliationRun[]): ReconciliationRunsResource => ({
+export const runsResource = (runs: readonly RecordedReconciliationRun[]) => ({
   runs: runs.map(runResource),
 });
 

@@ -1,14 +1,6 @@
 import type { ResealReport } from '../../../application/settings/reseal-webhook-secrets';
-import { Environment } from '../../../domain/shared/environment';
 
-export interface ResealResource {
-  environments_resealed: number;
-  secrets_resealed: number;
-  secrets_current: number;
-  secrets_unreadable: { partner_id: string; environment: Environment; secret_id: string }[];
-}
-
-export const resealResource = (report: ResealReport): ResealResource => ({
+export const resealResource = (report: ResealReport) => ({
   environments_resealed: report.environmentsResealed,
   secrets_resealed: report.secretsResealed,
   secrets_current: report.secretsCurrent,

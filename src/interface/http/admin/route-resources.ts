@@ -4,53 +4,7 @@ import type { SyncResult } from '../../../application/routing/sync-provider-rout
 import { RecordedEvent } from '../../../application/ports/event-store.port';
 import { RoutingEvent } from '../../../domain/routing/routing.events';
 
-export interface RouteChangeResource {
-  kind: string;
-  id: number;
-  provider: string;
-  upstream_id: string;
-  previous: { provider: string; upstream_id: string } | null;
-}
-
-/** The routes that changed (a route set to what it already was records nothing). */
-export interface RoutesChangedResource {
-  changed: RouteChangeResource[];
-}
-
-export interface RouteRowResource {
-  kind: 'operator' | 'biller';
-  id: number;
-  name: string;
-  corridor: string;
-  provider: string | null;
-  upstream_id: string | null;
-  /** Whether the route's provider is configured in this service (an order needs it). */
-  provider_configured: boolean | null;
-  changed_at: string | null;
-  changed_by: RecordedEvent['metadata']['actor'] | null;
-}
-
-/** Every operator and biller with its live route, and how many are routed. */
-export interface RoutesResource {
-  routed: number;
-  unrouted: number;
-  routes: RouteRowResource[];
-}
-
-/** One route change: when, who, and the event's data (what it was before). */
-export interface RouteHistoryEntryResource {
-  revision: number;
-  event_type: string;
-  occurred_at: string;
-  actor: RecordedEvent['metadata']['actor'];
-  data: RecordedEvent['data'];
-}
-
-export interface RouteHistoryResource {
-  events: RouteHistoryEntryResource[];
-}
-
-const routeChangeResource = (change: RouteChange): RouteChangeResource => ({
+const routeChangeResource = (change: RouteChange) => ({
   kind: change.kind,
   id: change.id,
   provider: change.provider,
@@ -58,7 +12,8 @@ const routeChangeResource = (change: RouteChange): RouteChangeResource => ({
   previous: change.previous && { provider: change.previous.provider, upstream_id: change.previous.upstreamId },
 });
 
-export const routesChangedResource = (changes: readonly RouteChange[]): RoutesChangedResource => ({
+/** The routes that changed (a route set to what it already was records nothing). */
+export const routesChangedResource = (changes: readonly RouteChange[]) => ({
   changed: changes.map(routeChangeResource),
 });
 
@@ -100,14 +55,16 @@ export const syncResource = (result: SyncResult) => ({
   changed: result.changed.map(routeChangeResource),
 });
 
-export const routesResource = (products: readonly ProductRoute[]): RoutesResource => {
-  const routes = products.map((route): RouteRowResource => ({
+/** Every operator and biller with its live route, and how many are routed. */
+export const routesResource = (products: readonly ProductRoute[]) => {
+  const routes = products.map((route) => ({
     kind: route.kind,
     id: route.id,
     name: route.name,
     corridor: route.corridor,
     provider: route.provider,
     upstream_id: route.upstreamId,
+    // Whether the route's provider is configured in this service (an order needs it).
     provider_configured: route.providerConfigured,
     changed_at: route.changedAt,
     changed_by: route.changedBy,
@@ -116,7 +73,8 @@ export const routesResource = (products: readonly ProductRoute[]): RoutesResourc
   return { routed, unrouted: routes.length - routed, routes };
 };
 
-export const routeHistoryResource = (events: readonly RecordedEvent<RoutingEvent>[]): RouteHistoryResource => ({
+/** Each route change: when, who, and the event's data (what it was before). */
+export const routeHistoryResource = (events: readonly RecordedEvent<RoutingEvent>[]) => ({
   events: events.map((event) => ({
     revision: event.revision,
     event_type: event.type,

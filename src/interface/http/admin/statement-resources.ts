@@ -1,7 +1,6 @@
 import type { WalletDayStatement } from '../../../application/audit/daily-statement';
 import type { WalletPeriodStatement } from '../../../application/audit/period-statement';
 import { StatementDay, StatementFigures } from '../../../application/audit/statement-days';
-import { Currency } from '../../../domain/money/currency';
 import { Environment } from '../../../domain/shared/environment';
 
 /** The figures as the statements print them: decimal strings, counts, and whether they add up. */
@@ -21,16 +20,6 @@ interface StatementChecksField {
     closing_matches_recorded_balance: boolean;
     every_balance_after_matches_the_fold: boolean;
   };
-}
-
-/** A wallet's day, and whether it adds up. */
-export interface DailyStatementResource extends StatementFiguresFields, StatementChecksField {
-  partner_id: string;
-  environment: Environment;
-  currency: Currency;
-  date: string;
-  as_of: string;
-  complete: boolean;
 }
 
 export interface PeriodStatementResource extends StatementFiguresFields {
@@ -63,7 +52,8 @@ const checksField = ({ checks }: StatementDay): StatementChecksField => ({
   },
 });
 
-export const dailyStatementResource = (statement: WalletDayStatement): DailyStatementResource => ({
+/** A wallet's day, and whether it adds up. */
+export const dailyStatementResource = (statement: WalletDayStatement) => ({
   partner_id: statement.partnerId,
   environment: statement.environment,
   currency: statement.currency,

@@ -1,26 +1,7 @@
-import type { Breach, VerificationReport } from '../../../application/audit/verify-money-invariants';
-import { Currency } from '../../../domain/money/currency';
-import { Environment } from '../../../domain/shared/environment';
-
-export interface KeySpendResource {
-  partner_id: string;
-  environment: Environment;
-  key_id: string;
-  spent_last_24h: string;
-  daily_max: string | null;
-  currency: Currency;
-}
+import type { VerificationReport } from '../../../application/audit/verify-money-invariants';
 
 /** The report of `verify`: a breach answers 409 with the same body (admin.controller.ts). */
-export interface VerificationResource {
-  ok: boolean;
-  checked: VerificationReport['checked'];
-  breaches: Breach[];
-  key_spends: KeySpendResource[];
-  in_progress: string[];
-}
-
-export const verificationResource = (report: VerificationReport): VerificationResource => ({
+export const verificationResource = (report: VerificationReport) => ({
   ok: report.ok,
   checked: report.checked,
   breaches: report.breaches,
