@@ -22,18 +22,24 @@ const upstreamResource = ({ upstreamId, upstreamName }: { upstreamId: string; up
   upstream_name: upstreamName,
 });
 
+type Upstream = Parameters<typeof upstreamResource>[0];
+
+/** A product and the provider's entry found for it, as a proposal and a refusal both show them. */
+const productAndUpstream = (entry: { kind: string; id: number; name: string; country: string } & Upstream) => ({
+  kind: entry.kind,
+  id: entry.id,
+  name: entry.name,
+  country: entry.country,
+  ...upstreamResource(entry),
+});
+
 /** A route sync's proposal (and what it changed, when applied). */
 export const syncResource = (result: SyncResult) => ({
   provider: result.provider,
-  proposed: result.proposed.map(({ kind, id, name, country, upstreamId, upstreamName, match, current }) => ({
-    kind,
-    id,
-    name,
-    country,
-    upstream_id: upstreamId,
-    upstream_name: upstreamName,
-    match,
-    current,
+  proposed: result.proposed.map((route) => ({
+    ...productAndUpstream(route),
+    match: route.match,
+    current: route.current,
   })),
   unchanged: result.unchanged,
   ambiguous: result.ambiguous.map(({ candidates, ...product }) => ({
@@ -42,15 +48,7 @@ export const syncResource = (result: SyncResult) => ({
   })),
   unmatched: result.unmatched,
   routed_elsewhere: result.routedElsewhere,
-  not_offered: result.notOffered.map(({ kind, id, name, country, upstreamId, upstreamName, reason }) => ({
-    kind,
-    id,
-    name,
-    country,
-    upstream_id: upstreamId,
-    upstream_name: upstreamName,
-    reason,
-  })),
+  not_offered: result.notOffered.map((entry) => ({ ...productAndUpstream(entry), reason: entry.reason })),
   applied: result.applied,
   changed: result.changed.map(routeChangeResource),
 });
