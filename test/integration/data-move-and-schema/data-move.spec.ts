@@ -14,7 +14,7 @@ import { folderDigest, seenByTheRelease, unpackReleaseFolder } from '../../suppo
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../../support/timeouts';
-import { CliRun, runCli } from '../../support/run-cli';
+import { CliRun, runCli, stderrBesidesProgress } from '../../support/run-cli';
 import { waitForAsync } from '../../support/wait-for';
 import { isProgressLine } from '../../../src/interface/cli/progress-reporter';
 import { LOG_EVENT_DECODER } from '../../../src/application/ports/event-decoder.port';
@@ -31,7 +31,7 @@ function besidesProgress(stderr: string): string {
   const lines = stderr.split('\n').filter((line) => line !== '');
   const progress = lines.filter(isProgressLine).map((line) => JSON.parse(line).progress as { finished: boolean });
   expect(progress.length > 0 && progress[progress.length - 1].finished).toBe(true);
-  return lines.filter((line) => !isProgressLine(line)).join('\n');
+  return stderrBesidesProgress(stderr);
 }
 
 /** The one JSON line an import prints, after checking it succeeded with nothing on stderr but its progress. */
