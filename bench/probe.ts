@@ -45,20 +45,29 @@ async function settledOrders(databaseUrl: string): Promise<string> {
   }
 }
 
-/** Rows written per table since the database was created, and how many updates were HOT (no index entries). */
+/** Rows written per table since the database was created, how many updates were HOT (no index entries), and rows read by whole-table scans. */
 async function rowWrites(databaseUrl: string): Promise<string> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ relname: string; ins: string; upd: string; hot: string; del: string }>(
-      `SELECT relname, n_tup_ins::text AS ins, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot, n_tup_del::text AS del
+    const { rows } = await client.query<{
+      relname: string;
+      ins: string;
+      upd: string;
+      hot: string;
+      del: string;
+      scans: string;
+      scanned: string;
+    }>(
+      `SELECT relname, n_tup_ins::text AS ins, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot, n_tup_del::text AS del,
+              seq_scan::text AS scans, seq_tup_read::text AS scanned
          FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_ins + n_tup_upd DESC`,
     );
     return [
-      'rows written (inserted, updated of which HOT, deleted):',
+      'rows written (inserted, updated of which HOT, deleted), and whole-table scans (count, rows read):',
       ...rows.map(
         (r) =>
-          `  ${r.relname.padEnd(24)} ${r.ins.padStart(8)} ${r.upd.padStart(8)} ${r.hot.padStart(8)} ${r.del.padStart(6)}`,
+          `  ${r.relname.padEnd(24)} ${r.ins.padStart(8)} ${r.upd.padStart(8)} ${r.hot.padStart(8)} ${r.del.padStart(6)} ${r.scans.padStart(6)} ${r.scanned.padStart(10)}`,
       ),
     ].join('\n');
   } finally {

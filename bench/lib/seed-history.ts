@@ -13,8 +13,8 @@ const CHUNK = 25_000;
 /**
  * Gives a wallet a long history fast: appends `count` WalletCredited events of 1.00
  * straight into es_events, in the shape the service writes (data, metadata, revision
- * chain, running balanceAfter, es_streams revision), in one transaction that holds the
- * stream row, so a concurrent append by the service waits and then sees a new revision.
+ * chain, running balanceAfter), in one transaction: a concurrent append by the service at
+ * the same revision waits on the primary key and then sees a new revision.
  * The service's projections pick the events up like any other append.
  */
 export async function seedWalletHistory(
@@ -27,11 +27,12 @@ export async function seedWalletHistory(
   const streamId = `wallet-${partnerId}-sandbox`;
   const tag = Date.now().toString(36);
   const result = await db.transaction(async (tx) => {
-    const streams = await tx.query<{ revision: string }>(
-      'SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1 FOR UPDATE',
+    const streams = await tx.query<{ revision: string | null }>(
+      'SELECT max(stream_revision)::text AS revision FROM es_events WHERE stream_id = $1',
       [streamId],
     );
-    if (!streams.length) throw new Error(`wallet stream ${streamId} does not exist yet: fund the wallet first`);
+    if (streams[0].revision === null)
+      throw new Error(`wallet stream ${streamId} does not exist yet: fund the wallet first`);
     const revision = Number(streams[0].revision);
     const last = await tx.query<{ balance: string }>(
       `SELECT data->>'balanceAfter' AS balance FROM es_events WHERE stream_id = $1 AND stream_revision = $2`,
@@ -55,7 +56,6 @@ export async function seedWalletHistory(
       );
       balanceMinor += BigInt(size) * 100n;
     }
-    await tx.query('UPDATE es_streams SET revision = $2 WHERE stream_id = $1', [streamId, revision + count]);
     const balanceAfter = `${balanceMinor / 100n}.${(balanceMinor % 100n).toString().padStart(2, '0')}`;
     return { fromRevision: revision + 1, toRevision: revision + count, balanceAfter };
   });

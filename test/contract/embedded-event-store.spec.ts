@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
-import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
+import { EVENT_LOG_SCRIPTS } from '../../src/infrastructure/event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';
 import { EmbeddedPostgresServer } from '../../src/infrastructure/sql/embedded/embedded-postgres-server';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
@@ -22,7 +22,7 @@ eventStoreContract(
     const silent = { info: () => undefined, warn: () => undefined, error: (message: string) => console.error(message) };
     const server = await EmbeddedPostgresServer.start({ dataDir, maxConnections: 20, log: silent });
     const db = new PostgresDatabase({ connectionString: server.connectionString, maxConnections: 4 });
-    await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
+    await applySchema(db, [...EVENT_LOG_SCRIPTS, IDEMPOTENCY_SCHEMA]);
     const store = new SqlEventStore(db, UNTYPED_EVENTS);
     return {
       store,

@@ -3,7 +3,7 @@ import { v4 as uuid } from 'uuid';
 import { NewEvent, RecordedEvent, UntypedEvent, comparePositions } from '../../src/application/ports/event-store.port';
 import { subscribeToAll } from '../support/catch-up-subscription';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
-import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
+import { EVENT_LOG_SCRIPTS } from '../../src/infrastructure/event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
@@ -49,7 +49,6 @@ async function openLateTransaction(connectionString: string): Promise<LateTransa
   const streamId = `late-${uuid()}`;
   const events = [newEvent('Late'), newEvent('Late')];
   await client.query('BEGIN');
-  await client.query('INSERT INTO es_streams (stream_id, revision) VALUES ($1, 1)', [streamId]);
   const inserted = await client.query<{ global_position: string; transaction_id: string }>(
     `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
      VALUES ($1::uuid, $3, 0, $4, 1, $5::jsonb, $6::jsonb), ($2::uuid, $3, 1, $4, 1, $5::jsonb, $6::jsonb)
@@ -85,7 +84,7 @@ describe('global order under concurrent appends and late commits on PostgreSQL',
   beforeAll(async () => {
     database = await createTestDatabase('es_race');
     admin = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 3 });
-    await applySchema(admin, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
+    await applySchema(admin, [...EVENT_LOG_SCRIPTS, IDEMPOTENCY_SCHEMA]);
     for (let i = 0; i < WRITERS; i++)
       writers.push(new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 1 }));
   });

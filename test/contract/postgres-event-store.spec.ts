@@ -1,5 +1,5 @@
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
-import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
+import { EVENT_LOG_SCRIPTS } from '../../src/infrastructure/event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
@@ -12,7 +12,7 @@ eventStoreContract(
   async () => {
     const database = await createTestDatabase('es_contract');
     const db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 4 });
-    await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
+    await applySchema(db, [...EVENT_LOG_SCRIPTS, IDEMPOTENCY_SCHEMA]);
     const store = new SqlEventStore(db, UNTYPED_EVENTS);
     return {
       store,

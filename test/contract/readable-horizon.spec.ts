@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
 import { NewEvent, UntypedEvent } from '../../src/application/ports/event-store.port';
-import { EVENT_STORE_SCHEMA } from '../../src/infrastructure/event-store/sql-event-store.schema';
+import { EVENT_LOG_SCRIPTS } from '../../src/infrastructure/event-store/sql-event-store.schema';
 import { IDEMPOTENCY_SCHEMA } from '../../src/infrastructure/idempotency/idempotency.schema';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
@@ -34,7 +34,7 @@ describe('what a catch-up reader may read on a shared PostgreSQL server', () => 
     mine = await createTestDatabase('horizon');
     other = await createTestDatabase('horizon_other');
     db = new PostgresDatabase({ connectionString: mine.connectionString });
-    await applySchema(db, [EVENT_STORE_SCHEMA, IDEMPOTENCY_SCHEMA]);
+    await applySchema(db, [...EVENT_LOG_SCRIPTS, IDEMPOTENCY_SCHEMA]);
     store = new SqlEventStore(db, UNTYPED_EVENTS);
   });
   afterAll(async () => {

@@ -48,7 +48,7 @@ export async function orderEvents(
 
 /**
  * Appends an event to a stream behind the service's back, the way a faulty writer or a
- * manual database edit would: a fresh UUID, the next revision, the stream revision bumped.
+ * manual database edit would: a fresh UUID at the stream's next revision.
  */
 export async function forgeEvent(
   service: TestService,
@@ -59,18 +59,17 @@ export async function forgeEvent(
 ): Promise<string> {
   const eventId = randomUUID();
   await sqlOf(service).transaction(async (tx) => {
-    const rows = await tx.query<{ revision: string }>(
-      'SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1 FOR UPDATE',
+    const rows = await tx.query<{ revision: string | null }>(
+      'SELECT max(stream_revision)::text AS revision FROM es_events WHERE stream_id = $1',
       [streamId],
     );
-    if (rows.length === 0) throw new Error(`no stream ${streamId}`);
+    if (rows[0].revision === null) throw new Error(`no stream ${streamId}`);
     const next = Number(rows[0].revision) + 1;
     await tx.query(
       `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
        VALUES ($1::uuid, $2, $3, $4, 1, $5::jsonb, $6::jsonb)`,
       [eventId, streamId, next, type, JSON.stringify(data), JSON.stringify(metadata)],
     );
-    await tx.query('UPDATE es_streams SET revision = $2 WHERE stream_id = $1', [streamId, next]);
   });
   return eventId;
 }

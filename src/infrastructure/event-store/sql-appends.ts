@@ -13,9 +13,12 @@ import {
   keyBindingId,
 } from '../../application/ports/key-binding-append.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
-import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
+import { NO_STREAM, SqlGroupCommit, lastRevisions } from './sql-group-commit';
 
-/** The SQL store's appends to one stream: known revisions through the group commit, `any` and `stream_exists` under the row lock. */
+/** Tries of an `any` or `stream_exists` append that lose the next revision to another writer. */
+const MAX_ATTEMPTS_AFTER_LAST = 10;
+
+/** The SQL store's appends to one stream: known revisions through the group commit, `any` and `stream_exists` after the last event read. */
 export class SqlAppends {
   constructor(
     private readonly db: SqlDatabase,
@@ -50,7 +53,7 @@ export class SqlAppends {
             },
             gatherTurn,
           )
-        : await this.db.transaction((tx) => this.appendInTransaction(tx, streamId, events, expected));
+        : await this.appendAfterLast(streamId, events, expected);
       this.onStored();
       return result;
     } catch (error) {
@@ -69,13 +72,12 @@ export class SqlAppends {
     if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) return this.retryOrRethrow(error, streamId, events);
     if (constraintOf(error) === 'idempotency_keys_pkey')
       throw new IdempotencyKeyTakenError(await this.boundAlready(keys));
-    // A concurrent writer won a race: on the event ids (a repeated append) or on the stream.
-    if (constraintOf(error) === 'es_events_event_id_unique') {
-      const repeated = await this.alreadyStored(this.db, streamId, events);
-      if (repeated) return repeated;
+    // A concurrent writer won a race: on the event ids (a repeated append) or on the stream's next revision.
+    const repeated = await this.alreadyStored(this.db, streamId, events);
+    if (repeated) return repeated;
+    if (constraintOf(error) === 'es_events_event_id_unique')
       // Nothing was stored: the batch itself carries one id twice.
       throw new DuplicateEventIdError(events.map((event) => event.eventId));
-    }
     const actual = await this.currentRevision(this.db, streamId);
     throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
   }
@@ -93,34 +95,35 @@ export class SqlAppends {
     throw error;
   }
 
-  private async appendInTransaction(
-    tx: SqlExecutor,
+  /**
+   * `any` and `stream_exists`: after the stream's last event as read now. A writer that takes that revision first
+   * makes the insert fail on the primary key; the append then reads again, a few times at most.
+   */
+  private async appendAfterLast(
     streamId: string,
     events: readonly NewEvent<DomainEvent>[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
-    const current = await this.currentRevision(tx, streamId, true);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.insertAfterLast(streamId, events, expected);
+      } catch (error) {
+        const lostTheRevision =
+          sqlStateOf(error) === SQLSTATE.uniqueViolation && constraintOf(error) === 'es_events_pkey';
+        if (!lostTheRevision || attempt >= MAX_ATTEMPTS_AFTER_LAST) throw error;
+      }
+    }
+  }
+
+  private async insertAfterLast(
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    const current = await this.currentRevision(this.db, streamId);
     assertExpected(streamId, expected, current);
     const first = (current ?? -1) + 1;
     const last = first + events.length - 1;
-    if (current === null) {
-      const created = await tx.query(
-        'INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING stream_id',
-        [streamId, last],
-      );
-      if (created.length === 0) {
-        // Another writer created the stream between our read and our insert; its row is committed and locked now.
-        if (expected !== 'any')
-          throw new WrongExpectedRevisionError(
-            streamId,
-            expected,
-            (await this.currentRevision(tx, streamId)) ?? 'no_stream',
-          );
-        return this.appendInTransaction(tx, streamId, events, expected);
-      }
-    } else {
-      await tx.query('UPDATE es_streams SET revision = $2 WHERE stream_id = $1', [streamId, last]);
-    }
     const params: unknown[] = [];
     const values = events.map((event, index) => {
       params.push(
@@ -135,7 +138,7 @@ export class SqlAppends {
       const n = params.length;
       return `($${n - 6}::uuid, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::jsonb)`;
     });
-    const inserted = await tx.query<{ global_position: string; transaction_id: string }>(
+    const inserted = await this.db.query<{ global_position: string; transaction_id: string }>(
       `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
        VALUES ${values.join(', ')}
        RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id`,
@@ -192,12 +195,8 @@ export class SqlAppends {
     return { nextRevision: revision ?? -1, position: null, deduplicated: true };
   }
 
-  private async currentRevision(db: SqlExecutor, streamId: string, lock = false): Promise<number | null> {
-    const rows = await db.query<{ revision: string }>(
-      `SELECT revision::text AS revision FROM es_streams WHERE stream_id = $1${lock ? ' FOR UPDATE' : ''}`,
-      [streamId],
-    );
-    return rows.length ? Number(rows[0].revision) : null;
+  private async currentRevision(db: SqlExecutor, streamId: string): Promise<number | null> {
+    return (await lastRevisions(db, [streamId])).get(streamId) ?? null;
   }
 }
 

@@ -4,15 +4,17 @@ import {
   WrongExpectedRevisionError,
 } from '../../application/ports/event-store.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
+import { lastRevisions } from './sql-group-commit';
 
 /** The SQL store's `importEvents`: a batch is one transaction, so its events keep the given order in the global order. */
 export async function importHistoricalEvents(db: SqlDatabase, events: readonly HistoricalEvent[]): Promise<void> {
   if (events.length === 0) return;
   try {
     await db.transaction(async (tx) => {
-      const lastRevisions = await lockedRevisions(tx, [...new Set(events.map((event) => event.streamId))]);
+      // Read, not locked: a concurrent writer at the same revision makes the insert fail on the primary key.
+      const revisions = await lastRevisions(tx, [...new Set(events.map((event) => event.streamId))]);
       for (const event of events) {
-        const last = lastRevisions.get(event.streamId) ?? -1;
+        const last = revisions.get(event.streamId) ?? -1;
         if (event.revision !== last + 1) {
           throw new WrongExpectedRevisionError(
             event.streamId,
@@ -20,7 +22,7 @@ export async function importHistoricalEvents(db: SqlDatabase, events: readonly H
             last < 0 ? 'no_stream' : last,
           );
         }
-        lastRevisions.set(event.streamId, event.revision);
+        revisions.set(event.streamId, event.revision);
       }
       const rows = events.map((event, ord) => ({
         ord,
@@ -42,26 +44,29 @@ export async function importHistoricalEvents(db: SqlDatabase, events: readonly H
           ORDER BY v.ord`,
         [JSON.stringify(rows)],
       );
-      await tx.query(
-        `INSERT INTO es_streams (stream_id, revision) SELECT * FROM unnest($1::text[], $2::bigint[])
-         ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision`,
-        [[...lastRevisions.keys()], [...lastRevisions.values()]],
-      );
     });
   } catch (error) {
-    if (sqlStateOf(error) === SQLSTATE.uniqueViolation && constraintOf(error) === 'es_events_event_id_unique') {
+    if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) throw error;
+    if (constraintOf(error) === 'es_events_event_id_unique')
       throw new DuplicateEventIdError(await storedOrRepeated(db, events));
-    }
-    throw error;
+    throw await revisionTakenMeanwhile(db, events);
   }
 }
 
-async function lockedRevisions(tx: SqlExecutor, streamIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await tx.query<{ stream_id: string; revision: string }>(
-    'SELECT stream_id, revision::text AS revision FROM es_streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR UPDATE',
-    [[...streamIds]],
+/** The first event whose revision another writer took between the read and the insert. */
+async function revisionTakenMeanwhile(
+  db: SqlExecutor,
+  events: readonly HistoricalEvent[],
+): Promise<WrongExpectedRevisionError | Error> {
+  const now = await lastRevisions(db, [...new Set(events.map((event) => event.streamId))]);
+  const taken = events.find((event) => (now.get(event.streamId) ?? -1) >= event.revision);
+  if (!taken) return new Error('an imported event collided on its stream revision, which is free now');
+  const actual = now.get(taken.streamId) ?? -1;
+  return new WrongExpectedRevisionError(
+    taken.streamId,
+    taken.revision - 1 < 0 ? 'no_stream' : taken.revision - 1,
+    actual < 0 ? 'no_stream' : actual,
   );
-  return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
 }
 
 async function storedOrRepeated(db: SqlExecutor, events: readonly HistoricalEvent[]): Promise<string[]> {

@@ -36,3 +36,25 @@ CREATE INDEX IF NOT EXISTS es_events_by_correlation_outside_orders ON es_events 
 DROP INDEX IF EXISTS es_events_by_correlation;
 `,
 };
+
+/**
+ * Migration 16: a stream's revision is its last event's, kept by the primary key (stream, revision), which is the
+ * optimistic concurrency check; `es_streams` and the index on the global position alone go (decision 0153).
+ */
+export const STREAM_REVISION_KEY_SCHEMA: SchemaScript = {
+  name: 'stream-revision-key',
+  sql: `
+ALTER TABLE es_events
+  DROP CONSTRAINT IF EXISTS es_events_pkey,
+  DROP CONSTRAINT IF EXISTS es_events_stream_revision_unique,
+  ADD CONSTRAINT es_events_pkey PRIMARY KEY (stream_id, stream_revision);
+DROP TABLE IF EXISTS es_streams;
+`,
+};
+
+/** The log's tables as the migrations leave them, for a store opened without the rest of the service's schema. */
+export const EVENT_LOG_SCRIPTS: readonly SchemaScript[] = [
+  EVENT_STORE_SCHEMA,
+  CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA,
+  STREAM_REVISION_KEY_SCHEMA,
+];

@@ -1,7 +1,7 @@
 import { AppendResult, DomainEvent, GlobalPosition, NewEvent } from '../../application/ports/event-store.port';
 import { KeyBinding, OpenedStream } from '../../application/ports/key-binding-append.port';
 import { WrongExpectedRevisionError } from '../../application/ports/event-store.port';
-import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
+import { SqlDatabase, SqlExecutor, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 
 interface AppendAtRevision {
@@ -67,15 +67,13 @@ export class SqlGroupCommit {
     return outcomes;
   }
 
-  /** Streams move only at their expected revision, in name order (groups lock alike); a bound key or existing stream fails it all. */
+  /**
+   * A stream moves only from its expected revision: its event there must exist, and the primary key (stream, revision)
+   * refuses a second event at any revision, so a stale writer fails the whole statement and each append then runs alone.
+   * Events go in stream order, so two groups take their index locks alike. A bound key fails it all.
+   */
   private async appendToStreams(appends: readonly AppendAtRevision[]): Promise<AppendOutcome[]> {
-    const streams = [...appends]
-      .sort((a, b) => (a.streamId < b.streamId ? -1 : 1))
-      .map((append) => ({
-        stream_id: append.streamId,
-        expected: append.expected,
-        last: append.expected + append.events.length,
-      }));
+    const inStreamOrder = [...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : 1));
     let ord = 0;
     const rowsOf = (parent: string, streamId: string, events: readonly NewEvent<DomainEvent>[], expected: number) =>
       events.map((event, index) => ({
@@ -89,37 +87,22 @@ export class SqlGroupCommit {
         data: event.data,
         metadata: event.metadata,
       }));
-    const events = appends.flatMap((append) => [
+    const events = inStreamOrder.flatMap((append) => [
       ...rowsOf(append.streamId, append.streamId, append.events, append.expected),
       ...(append.opened ?? []).flatMap((stream) => rowsOf(append.streamId, stream.streamId, stream.events, NO_STREAM)),
     ]);
-    const opened = appends.flatMap((append) =>
-      (append.opened ?? []).map((stream) => ({
-        stream_id: stream.streamId,
-        parent_id: append.streamId,
-        last: stream.events.length - 1,
-      })),
+    const parentOf = new Map(
+      appends.flatMap((append) => (append.opened ?? []).map((stream) => [stream.streamId, append.streamId] as const)),
     );
-    const parentOf = new Map(opened.map((stream) => [stream.stream_id, stream.parent_id]));
     const rows = await this.db.query<{ stream_id: string; global_position: string; transaction_id: string }>(
-      `WITH wanted AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(stream_id text, expected bigint, last bigint)
-       ), moved AS (
-         UPDATE es_streams SET revision = wanted.last FROM wanted
-          WHERE wanted.expected >= 0 AND es_streams.stream_id = wanted.stream_id AND es_streams.revision = wanted.expected
-         RETURNING es_streams.stream_id
-       ), created AS (
-         INSERT INTO es_streams (stream_id, revision)
-         SELECT wanted.stream_id, wanted.last FROM wanted WHERE wanted.expected < 0 ORDER BY wanted.stream_id
-         ON CONFLICT DO NOTHING
-         RETURNING es_streams.stream_id
-       ), placed AS (
-         SELECT stream_id FROM moved UNION ALL SELECT stream_id FROM created
-       ), opened AS (
-         INSERT INTO es_streams (stream_id, revision)
-         SELECT o.stream_id, o.last FROM jsonb_to_recordset($4::jsonb) AS o(stream_id text, parent_id text, last bigint)
-          WHERE o.parent_id IN (SELECT stream_id FROM placed) ORDER BY o.stream_id
-         RETURNING es_streams.stream_id
+      `WITH placed AS (
+         SELECT w.stream_id FROM unnest($1::text[], $4::bigint[]) AS w(stream_id, expected) WHERE w.expected < 0
+         UNION ALL
+         SELECT w.stream_id FROM unnest($1::text[], $4::bigint[]) AS w(stream_id, expected)
+          CROSS JOIN LATERAL (
+            SELECT 1 FROM es_events e WHERE e.stream_id = w.stream_id AND e.stream_revision = w.expected LIMIT 1
+          ) AS found
+          WHERE w.expected >= 0
        ), bound AS (
          INSERT INTO idempotency_keys (partner_id, environment, idempotency_key, request_hash, order_id, state, response_status, response_body,
                                        locked_until, created_at, expires_at)
@@ -138,10 +121,10 @@ export class SqlGroupCommit {
         ORDER BY v.ord
        RETURNING stream_id, global_position::text AS global_position, transaction_id::text AS transaction_id`,
       [
-        JSON.stringify(streams),
+        inStreamOrder.map((append) => append.streamId),
         JSON.stringify(events),
         JSON.stringify(appends.flatMap(keyRows)),
-        JSON.stringify(opened),
+        inStreamOrder.map((append) => append.expected),
       ],
     );
     // Each append's position is its last event's, the events of the streams it opened included.
@@ -153,7 +136,7 @@ export class SqlGroupCommit {
       if (!known || known.prepare < position.prepare) positions.set(appendedTo, position);
     }
     const unmoved = appends.filter((append) => !positions.has(append.streamId)).map((append) => append.streamId);
-    const revisions = unmoved.length ? await this.currentRevisions(unmoved) : new Map<string, number>();
+    const revisions = unmoved.length ? await lastRevisions(this.db, unmoved) : new Map<string, number>();
     return appends.map((append) => {
       const position = positions.get(append.streamId);
       if (!position)
@@ -167,14 +150,17 @@ export class SqlGroupCommit {
       return { result: { nextRevision: append.expected + append.events.length, position, deduplicated: false } };
     });
   }
+}
 
-  private async currentRevisions(streamIds: readonly string[]): Promise<Map<string, number>> {
-    const rows = await this.db.query<{ stream_id: string; revision: string }>(
-      'SELECT stream_id, revision::text AS revision FROM es_streams WHERE stream_id = ANY($1::text[])',
-      [[...streamIds]],
-    );
-    return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
-  }
+/** Each stream's revision: its last event's, found through the primary key; streams without events are left out. */
+export async function lastRevisions(db: SqlExecutor, streamIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ stream_id: string; revision: string }>(
+    `SELECT s.stream_id, last.revision::text AS revision FROM unnest($1::text[]) AS s(stream_id)
+       CROSS JOIN LATERAL (SELECT max(e.stream_revision) AS revision FROM es_events e WHERE e.stream_id = s.stream_id) AS last
+      WHERE last.revision IS NOT NULL`,
+    [[...streamIds]],
+  );
+  return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
 }
 
 function keyRows(append: AppendAtRevision): object[] {

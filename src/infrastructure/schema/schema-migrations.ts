@@ -1,5 +1,9 @@
 import { BILL_FETCHES_SCHEMA, BILL_FETCH_PROVIDER_REF_SCHEMA } from '../bills/sql-bill-fetch-store';
-import { CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA, EVENT_STORE_SCHEMA } from '../event-store/sql-event-store.schema';
+import {
+  CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA,
+  EVENT_STORE_SCHEMA,
+  STREAM_REVISION_KEY_SCHEMA,
+} from '../event-store/sql-event-store.schema';
 import { IDEMPOTENCY_EXPIRY_RANGES_SCHEMA, IDEMPOTENCY_SCHEMA } from '../idempotency/idempotency.schema';
 import { JOBS_SCHEMA } from '../jobs/jobs.schema';
 import { CHECKPOINT_SCHEMA } from '../projections/checkpoint-store';
@@ -65,4 +69,5 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
   step(13, 'reconciliation-runs', RECONCILIATION_RUNS_SCHEMA),
   step(14, 'rate-limit-buckets', RATE_LIMIT_BUCKETS_SCHEMA),
   step(15, 'idempotency-expiry-ranges', IDEMPOTENCY_EXPIRY_RANGES_SCHEMA),
+  step(16, 'stream-revision-key', STREAM_REVISION_KEY_SCHEMA),
 ];

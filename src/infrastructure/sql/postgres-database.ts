@@ -8,7 +8,17 @@ interface PostgresOptions {
   connectionString: string;
   maxConnections?: number;
   applicationName?: string;
+  /** How many times a connection is used before it is replaced, and its cached plans with it (prepared-statements.ts). */
+  usesPerConnection?: number;
 }
+
+/**
+ * A cached plan made while a table was small may scan it once it has grown, until new statistics
+ * replace it; where nothing analyzes the table (autovacuum off), a fresh connection does: after
+ * this many uses or this many seconds, whichever comes first.
+ */
+const USES_PER_CONNECTION = 10_000;
+const SECONDS_PER_CONNECTION = 30;
 
 export class PostgresDatabase implements SqlDatabase {
   private readonly pool: Pool;
@@ -26,8 +36,9 @@ export class PostgresDatabase implements SqlDatabase {
       application_name: options.applicationName ?? 'partner-recharge-service',
       // An abandoned transaction would hold back every catch-up reader (see docs/architecture.md).
       idle_in_transaction_session_timeout: 30_000,
-      // Every statement is planned with its values at each call (prepared-statements.ts says why).
-      options: `-c plan_cache_mode=force_custom_plan${synchronousCommit ? '' : ' -c synchronous_commit=off'}`,
+      maxUses: options.usesPerConnection ?? USES_PER_CONNECTION,
+      maxLifetimeSeconds: SECONDS_PER_CONNECTION,
+      options: `-c plan_cache_mode=auto${synchronousCommit ? '' : ' -c synchronous_commit=off'}`,
     });
     // An idle client can lose its server (restart, failover); the pool replaces it, so only log-worthy.
     this.pool.on('error', () => undefined);

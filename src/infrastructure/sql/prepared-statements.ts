@@ -5,7 +5,11 @@ import { QueryConfig } from 'pg';
 const MAX_NAMED = 100;
 const names = new Map<string, string>();
 
-/** Named when among the first MAX_NAMED distinct texts, yet planned per call (`plan_cache_mode=force_custom_plan`; docs/performance.md). */
+/**
+ * Named when among the first MAX_NAMED distinct texts, so PostgreSQL parses each once per connection and may keep
+ * its plan (`plan_cache_mode=auto`): each statement names its rows by key, so its cached plan is an index access;
+ * connections are replaced after a number of uses, so a plan made while a table was small does not outlive that.
+ */
 export function preparedQuery(text: string, params: readonly unknown[]): QueryConfig {
   if (params.length === 0) return { text, values: [] };
   let name = names.get(text);

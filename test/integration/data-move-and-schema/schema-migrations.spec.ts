@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
+import { SqlEventStore } from '../../../src/infrastructure/event-store/sql-event-store';
 import { PROJECTION_ADMIN } from '../../../src/application/ports/projections.port';
 import { migrateServiceDatabase } from '../../../src/infrastructure/open-database';
 import { SqlProjectionAdmin } from '../../../src/infrastructure/projections/sql-projection-admin';
@@ -10,6 +13,8 @@ import { SqlDatabase } from '../../../src/infrastructure/sql/sql-database';
 import { sqlOf } from '../../support/ledger';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
 import { SANDBOX_PHONES, TestService } from '../../support/test-service';
+import { UNTYPED_EVENTS } from '../../support/untyped-events';
+import { newEvent } from '../../contract/event-store-contract-support';
 
 interface Opened {
   db: SqlDatabase;
@@ -126,6 +131,44 @@ describe('schema migrations', () => {
       { partner_id: 'ptn_a', available: '1000.0000' },
     ]);
     expect(await previous.db.query('SELECT job_id FROM jobs')).toEqual([{ job_id: 'job_1' }]);
+  });
+
+  it('moves a log written in the layout before migration 16 (a stream table beside the events) to the stream-revision key', async () => {
+    const previous = await fresh('migrate_log');
+    await migrateServiceDatabase(previous.db, 15);
+    // Written as that layout did: the stream's row carries its revision, each event its own global position.
+    const [first, second] = [randomUUID(), randomUUID()];
+    await previous.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO es_streams (stream_id, revision) VALUES ('old-stream', 1)`);
+      await tx.query(
+        `INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+         VALUES ($1::uuid, 'old-stream', 0, 'Opened', 1, '{}', $3::jsonb), ($2::uuid, 'old-stream', 1, 'Noted', 1, '{}', $3::jsonb)`,
+        [first, second, JSON.stringify(newEvent('Opened').metadata)],
+      );
+    });
+
+    expect(await migrateServiceDatabase(previous.db)).toEqual([16]);
+    const store = new SqlEventStore(previous.db, UNTYPED_EVENTS);
+    const read = await store.readStream('old-stream');
+    expect(read.map((event) => [event.eventId, event.revision, event.type])).toEqual([
+      [first, 0, 'Opened'],
+      [second, 1, 'Noted'],
+    ]);
+    // The stream goes on from its last event, and the old events still count for the checks.
+    await expect(store.append('old-stream', [newEvent('Late')], 0)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(await store.append('old-stream', [{ ...newEvent('Noted'), eventId: second }], 0)).toEqual(
+      expect.objectContaining({ deduplicated: true, nextRevision: 1 }),
+    );
+    const next = newEvent('Next');
+    expect(await store.append('old-stream', [next], 1)).toEqual(
+      expect.objectContaining({ deduplicated: false, nextRevision: 2 }),
+    );
+    expect((await store.readAll(null, { maxCount: 10 })).map((event) => event.eventId)).toEqual([
+      first,
+      second,
+      next.eventId,
+    ]);
+    expect(await previous.db.query(`SELECT to_regclass('es_streams') AS streams`)).toEqual([{ streams: null }]);
   });
 
   it('applies each step once when several processes start together', async () => {

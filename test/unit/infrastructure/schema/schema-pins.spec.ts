@@ -31,6 +31,7 @@ describe('the schema pins', () => {
       '13 reconciliation-runs c1dc2e75f3e0bd75',
       '14 rate-limit-buckets ab178b3be7933760',
       '15 idempotency-expiry-ranges 0c2cc4dadcb5860b',
+      '16 stream-revision-key 3ea03104c59d4659',
     ]);
   });
 
