@@ -9,7 +9,7 @@ import { JOBS_SCHEMA } from '../jobs/jobs.schema';
 import { CHECKPOINT_SCHEMA } from '../projections/checkpoint-store';
 import { PROJECTION_VERSIONS_SCHEMA } from '../projections/projection-versions';
 import { RATE_LIMIT_SCHEMA } from '../rate-limit/sql-rate-limiter';
-import { RATE_LIMIT_BUCKETS_SCHEMA } from '../rate-limit/sql-token-buckets';
+import { RATE_LIMIT_BUCKETS_IN_PLACE_SCHEMA, RATE_LIMIT_BUCKETS_SCHEMA } from '../rate-limit/sql-token-buckets';
 import { SchemaScript } from '../sql/migrations';
 import { Migration } from '../sql/schema-history';
 import { WEBHOOK_SCHEMA } from '../webhooks/sql-webhook-delivery-store';
@@ -70,4 +70,5 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
   step(14, 'rate-limit-buckets', RATE_LIMIT_BUCKETS_SCHEMA),
   step(15, 'idempotency-expiry-ranges', IDEMPOTENCY_EXPIRY_RANGES_SCHEMA),
   step(16, 'stream-revision-key', STREAM_REVISION_KEY_SCHEMA),
+  step(17, 'rate-limit-buckets-in-place', RATE_LIMIT_BUCKETS_IN_PLACE_SCHEMA),
 ];

@@ -147,7 +147,7 @@ describe('schema migrations', () => {
       );
     });
 
-    expect(await migrateServiceDatabase(previous.db)).toEqual([16]);
+    expect(await migrateServiceDatabase(previous.db, 16)).toEqual([16]);
     const store = new SqlEventStore(previous.db, UNTYPED_EVENTS);
     const read = await store.readStream('old-stream');
     expect(read.map((event) => [event.eventId, event.revision, event.type])).toEqual([

@@ -32,6 +32,7 @@ describe('the schema pins', () => {
       '14 rate-limit-buckets ab178b3be7933760',
       '15 idempotency-expiry-ranges 0c2cc4dadcb5860b',
       '16 stream-revision-key 3ea03104c59d4659',
+      '17 rate-limit-buckets-in-place 109b24597c167547',
     ]);
   });
 
