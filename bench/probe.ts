@@ -58,16 +58,20 @@ async function rowWrites(databaseUrl: string): Promise<string> {
       del: string;
       scans: string;
       scanned: string;
+      row_bytes: string;
+      index_bytes: string;
     }>(
       `SELECT relname, n_tup_ins::text AS ins, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot, n_tup_del::text AS del,
-              seq_scan::text AS scans, seq_tup_read::text AS scanned
+              seq_scan::text AS scans, seq_tup_read::text AS scanned,
+              (pg_table_size(relid) / greatest(n_live_tup, 1))::text AS row_bytes,
+              (pg_indexes_size(relid) / greatest(n_live_tup, 1))::text AS index_bytes
          FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_ins + n_tup_upd DESC`,
     );
     return [
-      'rows written (inserted, updated of which HOT, deleted), and whole-table scans (count, rows read):',
+      'rows written (inserted, updated of which HOT, deleted), whole-table scans (count, rows read), bytes per live row (table, indexes):',
       ...rows.map(
         (r) =>
-          `  ${r.relname.padEnd(24)} ${r.ins.padStart(8)} ${r.upd.padStart(8)} ${r.hot.padStart(8)} ${r.del.padStart(6)} ${r.scans.padStart(6)} ${r.scanned.padStart(10)}`,
+          `  ${r.relname.padEnd(24)} ${r.ins.padStart(8)} ${r.upd.padStart(8)} ${r.hot.padStart(8)} ${r.del.padStart(6)} ${r.scans.padStart(6)} ${r.scanned.padStart(10)} ${r.row_bytes.padStart(6)} ${r.index_bytes.padStart(6)}`,
       ),
     ].join('\n');
   } finally {
