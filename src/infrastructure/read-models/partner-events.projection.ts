@@ -11,7 +11,9 @@ import { SqlExecutor } from '../sql/sql-database';
  */
 export const PARTNER_EVENTS_TABLES: ReadModelTables = {
   name: 'partner-events',
-  schemaVersion: 1,
+  // 2: an entry is unique by its order and event id (the id is derived from the order), so entries of one order sit
+  // together in the index instead of at random pages, each logged whole after a checkpoint (decision 0153).
+  schemaVersion: 2,
   schema: {
     name: 'partner-events',
     sql: `
@@ -20,12 +22,13 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
   environment text NOT NULL,
   commit_position bigint NOT NULL,
   prepare_position bigint NOT NULL,
-  event_id text NOT NULL UNIQUE,
+  event_id text NOT NULL,
   event text NOT NULL,
   order_id text NOT NULL,
   body text NOT NULL,
   occurred_at timestamptz NOT NULL,
-  PRIMARY KEY (partner_id, environment, commit_position, prepare_position)
+  PRIMARY KEY (partner_id, environment, commit_position, prepare_position),
+  UNIQUE (order_id, event_id)
 );
 `,
   },
