@@ -48,7 +48,8 @@ describe('the schema pins', () => {
       'balances v1 3bd48bc34b1f02ca',
       // answer_after_outcome came with a new event type (no earlier row needs it), added in place.
       'orders v2 cf538b3e7321c239',
-      'partner-events v1 a2d7621f9a2c9365',
+      // v2: unique by order and event id instead of event id alone (decision 0153).
+      'partner-events v2 ab567025a74377ba',
       'key-scopes v1 2799bfbff18ffa3a',
       'operator-actions v1 6098c6389b5e630d',
       'order-daily-stats v1 cf2563546613d883',
