@@ -13,7 +13,8 @@ import {
   keyBindingId,
 } from '../../application/ports/key-binding-append.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
-import { NO_STREAM, SqlGroupCommit, lastRevisions } from './sql-group-commit';
+import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
+import { lastRevisions } from './sql-stream-revisions';
 
 /** Tries of an `any` or `stream_exists` append that lose the next revision to another writer. */
 const MAX_ATTEMPTS_AFTER_LAST = 10;

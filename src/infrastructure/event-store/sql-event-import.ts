@@ -4,7 +4,7 @@ import {
   WrongExpectedRevisionError,
 } from '../../application/ports/event-store.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
-import { lastRevisions } from './sql-group-commit';
+import { lastRevisions } from './sql-stream-revisions';
 
 /** The SQL store's `importEvents`: a batch is one transaction, so its events keep the given order in the global order. */
 export async function importHistoricalEvents(db: SqlDatabase, events: readonly HistoricalEvent[]): Promise<void> {
@@ -12,18 +12,8 @@ export async function importHistoricalEvents(db: SqlDatabase, events: readonly H
   try {
     await db.transaction(async (tx) => {
       // Read, not locked: a concurrent writer at the same revision makes the insert fail on the primary key.
-      const revisions = await lastRevisions(tx, [...new Set(events.map((event) => event.streamId))]);
-      for (const event of events) {
-        const last = revisions.get(event.streamId) ?? -1;
-        if (event.revision !== last + 1) {
-          throw new WrongExpectedRevisionError(
-            event.streamId,
-            event.revision - 1 < 0 ? 'no_stream' : event.revision - 1,
-            last < 0 ? 'no_stream' : last,
-          );
-        }
-        revisions.set(event.streamId, event.revision);
-      }
+      const outOfPlace = await firstOutOfPlace(tx, events);
+      if (outOfPlace) throw outOfPlace;
       const rows = events.map((event, ord) => ({
         ord,
         event_id: event.eventId,
@@ -49,24 +39,28 @@ export async function importHistoricalEvents(db: SqlDatabase, events: readonly H
     if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) throw error;
     if (constraintOf(error) === 'es_events_event_id_unique')
       throw new DuplicateEventIdError(await storedOrRepeated(db, events));
-    throw await revisionTakenMeanwhile(db, events);
+    // Another writer took a revision between the read and the insert.
+    throw (await firstOutOfPlace(db, events)) ?? error;
   }
 }
 
-/** The first event whose revision another writer took between the read and the insert. */
-async function revisionTakenMeanwhile(
+/** The first event that does not follow its stream's last one (or the batch's event before it), as the port's error. */
+async function firstOutOfPlace(
   db: SqlExecutor,
   events: readonly HistoricalEvent[],
-): Promise<WrongExpectedRevisionError | Error> {
-  const now = await lastRevisions(db, [...new Set(events.map((event) => event.streamId))]);
-  const taken = events.find((event) => (now.get(event.streamId) ?? -1) >= event.revision);
-  if (!taken) return new Error('an imported event collided on its stream revision, which is free now');
-  const actual = now.get(taken.streamId) ?? -1;
-  return new WrongExpectedRevisionError(
-    taken.streamId,
-    taken.revision - 1 < 0 ? 'no_stream' : taken.revision - 1,
-    actual < 0 ? 'no_stream' : actual,
-  );
+): Promise<WrongExpectedRevisionError | null> {
+  const revisions = await lastRevisions(db, [...new Set(events.map((event) => event.streamId))]);
+  for (const event of events) {
+    const last = revisions.get(event.streamId) ?? -1;
+    if (event.revision !== last + 1)
+      return new WrongExpectedRevisionError(
+        event.streamId,
+        event.revision - 1 < 0 ? 'no_stream' : event.revision - 1,
+        last < 0 ? 'no_stream' : last,
+      );
+    revisions.set(event.streamId, event.revision);
+  }
+  return null;
 }
 
 async function storedOrRepeated(db: SqlExecutor, events: readonly HistoricalEvent[]): Promise<string[]> {

@@ -1,8 +1,9 @@
 import { AppendResult, DomainEvent, GlobalPosition, NewEvent } from '../../application/ports/event-store.port';
 import { KeyBinding, OpenedStream } from '../../application/ports/key-binding-append.port';
 import { WrongExpectedRevisionError } from '../../application/ports/event-store.port';
-import { SqlDatabase, SqlExecutor, SQLSTATE, sqlStateOf } from '../sql/sql-database';
+import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
+import { lastRevisions } from './sql-stream-revisions';
 
 interface AppendAtRevision {
   streamId: string;
@@ -150,17 +151,6 @@ export class SqlGroupCommit {
       return { result: { nextRevision: append.expected + append.events.length, position, deduplicated: false } };
     });
   }
-}
-
-/** Each stream's revision: its last event's, found through the primary key; streams without events are left out. */
-export async function lastRevisions(db: SqlExecutor, streamIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await db.query<{ stream_id: string; revision: string }>(
-    `SELECT s.stream_id, last.revision::text AS revision FROM unnest($1::text[]) AS s(stream_id)
-       CROSS JOIN LATERAL (SELECT max(e.stream_revision) AS revision FROM es_events e WHERE e.stream_id = s.stream_id) AS last
-      WHERE last.revision IS NOT NULL`,
-    [[...streamIds]],
-  );
-  return new Map(rows.map((row) => [row.stream_id, Number(row.revision)]));
 }
 
 function keyRows(append: AppendAtRevision): object[] {
