@@ -1,4 +1,8 @@
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
+import { readOrderViews } from '../../src/infrastructure/read-models/order-rows';
+import { ordersProjection } from '../../src/infrastructure/read-models/orders.projection';
+import { applySchema } from '../../src/infrastructure/sql/migrations';
+import { SqlExecutor } from '../../src/infrastructure/sql/sql-database';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
 
 /**
@@ -64,5 +68,58 @@ describe('statement plans on PostgreSQL', () => {
     expect(scansPerCall.slice(2 * USES_PER_CONNECTION)).toEqual(new Array<number>(10).fill(0));
     const [bumped] = await db.query<{ revision: string }>(`SELECT revision::text FROM grows WHERE id = 's150000'`);
     expect(bumped.revision).toBe(String(2 * USES_PER_CONNECTION + 10));
+  });
+
+  it('planned at each call, read the rows of an order list by the index of rm_orders once it grew, where a cached plan scans it', async () => {
+    const sameConnection = new PostgresDatabase({
+      connectionString: database.connectionString,
+      maxConnections: 1,
+      usesPerConnection: 1_000_000,
+    });
+    try {
+      await applySchema(sameConnection, [ordersProjection.schema]);
+      await sameConnection.exec(`ALTER TABLE rm_orders SET (autovacuum_enabled = false)`);
+      const addOrders = (from: number, to: number) =>
+        sameConnection.exec(`
+          INSERT INTO rm_orders (order_id, partner_id, environment, kind, status, amount, currency, product, reference,
+                                 balance_after, created_at, updated_at)
+          SELECT 'ord_' || n, 'ptr_plans', 'sandbox', 'topup', 'SUCCESS', 10, 'INR', '{"kind":"topup","operatorId":1}',
+                 'ref-' || n, 990, now(), now()
+            FROM generate_series(${from}, ${to}) AS n`);
+      // The same read spelled otherwise, so that it is named and its plan cached.
+      const cachedRead = `SELECT * FROM rm_orders WHERE order_id = ANY($1::text[]) ORDER BY order_id`;
+      // A projection batch's orders: a dozen or so.
+      const batch = Array.from({ length: 15 }, (_, n) => `ord_${n + 1}`).sort();
+      const scansOf = (read: (tx: SqlExecutor) => Promise<string[]>) =>
+        sameConnection.transaction(async (tx) => {
+          const scans = async () =>
+            Number(
+              (
+                await tx.query<{ seq_scan: string }>(
+                  `SELECT seq_scan::text FROM pg_stat_xact_user_tables WHERE relname = 'rm_orders'`,
+                )
+              )[0].seq_scan,
+            );
+          const before = await scans();
+          expect((await read(tx)).sort()).toEqual(batch);
+          return (await scans()) - before;
+        });
+      const perCall = (tx: SqlExecutor) => readOrderViews(batch, tx).then((views) => [...views.keys()]);
+      const cached = (tx: SqlExecutor) =>
+        tx.query<{ order_id: string }>(cachedRead, [batch]).then((rows) => rows.map((row) => row.order_id));
+
+      await addOrders(1, 20);
+      for (let call = 0; call < 12; call++) for (const read of [perCall, cached]) await scansOf(read);
+      await addOrders(21, 100_000);
+
+      const after = { perCall: 0, cached: 0 };
+      for (let call = 0; call < 5; call++) {
+        after.perCall += await scansOf(perCall);
+        after.cached += await scansOf(cached);
+      }
+      expect(after).toEqual({ perCall: 0, cached: 5 });
+    } finally {
+      await sameConnection.close();
+    }
   });
 });

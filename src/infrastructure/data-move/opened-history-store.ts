@@ -8,7 +8,7 @@ import { bindAnsweredKeys } from '../idempotency/bind-keys';
 import { insertJobs } from '../jobs/sql-job-queue';
 import { checkpoints } from '../projections/checkpoint-store';
 import { PROJECTION_GROUPS } from '../projections/projection-groups';
-import { SqlProjection, applyEvents } from '../projections/sql-projection';
+import { BatchScope, SqlProjection, applyEvents } from '../projections/sql-projection';
 import { SqlDatabase } from '../sql/sql-database';
 import { SqlBackOfficeActionLog } from '../back-office/sql-back-office-action-log';
 
@@ -45,7 +45,8 @@ async function applyToReadModels(
 ): Promise<void> {
   if (events.length === 0) return;
   await db.transaction(async (tx) => {
-    for (const projection of readModels) await applyEvents(projection, events, tx);
+    const batch = new BatchScope();
+    for (const projection of readModels) await applyEvents(projection, events, tx, batch);
     await checkpoints.write(tx, PROJECTION_GROUPS.readModels, events[events.length - 1].position);
   });
 }

@@ -2,7 +2,7 @@ import { GlobalPosition, RecordedEvent, comparePositions } from '../../applicati
 import { SqlDatabase } from '../sql/sql-database';
 import { checkpoints, samePosition } from './checkpoint-store';
 import { LogReader } from './shared-log-reads';
-import { SqlProjection, applyEvents } from './sql-projection';
+import { BatchScope, SqlProjection, applyEvents } from './sql-projection';
 import { projectionRunSpan } from '../tracing/background-spans';
 import { traced } from '../tracing/tracing';
 
@@ -16,7 +16,7 @@ export class Projector {
   /** Until then another process is known to be moving this checkpoint: read it before reading events. */
   private contendedUntil = 0;
   private refresh = false;
-  private committed: ((events: readonly RecordedEvent[]) => void) | null = null;
+  private committed: ((events: readonly RecordedEvent[], batch: BatchScope) => void) | null = null;
 
   constructor(
     readonly name: string,
@@ -26,7 +26,8 @@ export class Projector {
     private readonly batchSize = 500,
   ) {}
 
-  afterCommit(listener: (events: readonly RecordedEvent[]) => void): this {
+  /** Called with each committed batch and what its projections kept in its scope. */
+  afterCommit(listener: (events: readonly RecordedEvent[], batch: BatchScope) => void): this {
     this.committed = listener;
     return this;
   }
@@ -88,6 +89,7 @@ export class Projector {
     const events = await this.store.readAll(from, { maxCount: this.batchSize });
     if (events.length === 0) return 0;
     const last = events[events.length - 1].position;
+    const batch = new BatchScope();
     const outcome = await traced(
       `projection ${this.name}`,
       () =>
@@ -95,7 +97,7 @@ export class Projector {
           // Moving the checkpoint first checks and locks it in one statement; the batch is applied under that lock.
           if (!(await checkpoints.advance(tx, this.name, from, last)))
             return { applied: false as const, current: await checkpoints.read(tx, this.name) };
-          for (const projection of this.projections) await applyEvents(projection, events, tx);
+          for (const projection of this.projections) await applyEvents(projection, events, tx, batch);
           return { applied: true as const };
         }),
       () => projectionRunSpan(this.name, events),
@@ -108,7 +110,7 @@ export class Projector {
       return -1;
     }
     this.known = last;
-    this.committed?.(events);
+    this.committed?.(events, batch);
     return events.length;
   }
 }

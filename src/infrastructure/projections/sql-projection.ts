@@ -14,21 +14,46 @@ export interface ReadModelTables {
 /** A read model kept in SQL, applied in the checkpoint's transaction; `apply` must be idempotent and sees only the types it `handles`. */
 export interface SqlProjection<Handled extends LogEvent = LogEvent> extends ReadModelTables {
   readonly handles: ReadonlySet<Handled['type']>;
-  apply(event: RecordedEvent<Handled>, tx: SqlExecutor): Promise<void>;
+  apply(event: RecordedEvent<Handled>, tx: SqlExecutor, batch: BatchScope): Promise<void>;
   /** Optional: applies a batch in fewer statements, leaving exactly the rows that one-by-one `apply` would. */
-  applyBatch?(events: readonly RecordedEvent<Handled>[], tx: SqlExecutor): Promise<void>;
+  applyBatch?(events: readonly RecordedEvent<Handled>[], tx: SqlExecutor, batch: BatchScope): Promise<void>;
+}
+
+/** Something the projections of one batch share, made by the first that asks for it, in the batch's transaction. */
+export interface BatchShare<Value> {
+  readonly name: string;
+  create(tx: SqlExecutor): Value;
+}
+
+/**
+ * What the projections of one batch keep for the ones after them (rows read once for all), for as long as the
+ * batch's transaction: a batch that rolls back takes its scope with it.
+ */
+export class BatchScope {
+  private readonly shared = new Map<BatchShare<unknown>, unknown>();
+
+  of<Value>(share: BatchShare<Value>, tx: SqlExecutor): Value {
+    if (!this.shared.has(share)) this.shared.set(share, share.create(tx));
+    return this.shared.get(share) as Value;
+  }
+
+  /** The share if a projection of the batch made it; after the commit, without a transaction to read in. */
+  made<Value>(share: BatchShare<Value>): Value | undefined {
+    return this.shared.get(share) as Value | undefined;
+  }
 }
 
 export async function applyEvents(
   projection: SqlProjection,
   events: readonly RecordedEvent[],
   tx: SqlExecutor,
+  batch: BatchScope = new BatchScope(),
 ): Promise<void> {
   const handled = events.filter((event) => projection.handles.has(event.type));
   if (handled.length === 0) return;
   if (projection.applyBatch && handled.length > 1) {
-    await projection.applyBatch(handled, tx);
+    await projection.applyBatch(handled, tx, batch);
     return;
   }
-  for (const event of handled) await projection.apply(event, tx);
+  for (const event of handled) await projection.apply(event, tx, batch);
 }

@@ -1,8 +1,9 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
 import { DailyOrderStat } from '../../application/ports/overview-stats.port';
 import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
-import { SqlProjection } from '../projections/sql-projection';
+import { BatchScope, SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
+import { ORDER_VIEWS_OF_BATCH } from './order-views-of-batch';
 
 /** Upper bounds (ms) of the settlement-time buckets; the last bucket takes everything above. */
 export const SETTLEMENT_BUCKETS_MS = [
@@ -12,7 +13,7 @@ export const SETTLEMENT_BUCKETS_MS = [
 /**
  * The overview's counters per UTC day, environment, currency, product, provider and event: order count, amount and
  * settling-time histogram, so a week reads in a few hundred rows at any volume (decision 0109). Later events take the
- * order's dimensions from rm_orders, projected first in the group.
+ * order's dimensions from its row, projected first in the group (and kept in the batch's scope).
  */
 export const orderDailyStatsProjection: SqlProjection = {
   name: 'order-daily-stats',
@@ -42,27 +43,17 @@ CREATE TABLE IF NOT EXISTS rm_order_daily_stats (
     'TransactionDisputed',
   ]),
 
-  apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-    return count([event], tx);
+  apply(event: RecordedEvent, tx: SqlExecutor, batch: BatchScope): Promise<void> {
+    return count([event], tx, batch);
   },
 
-  applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-    return count(events, tx);
+  applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor, batch: BatchScope): Promise<void> {
+    return count(events, tx, batch);
   },
 };
 
 /** What one event adds to one row: an order in `outcome`, its amount, and its settlement bucket if it settled. */
 type Increment = Omit<DailyOrderStat, 'orders' | 'settleMsBuckets'> & { bucket: number | null };
-
-interface DailyStatsOrderRow {
-  order_id: string;
-  environment: string;
-  currency: string;
-  amount: string;
-  product: { operatorId?: number; billerId?: number };
-  provider: string | null;
-  created_at: Date;
-}
 
 const dayOf = (iso: string): string => iso.slice(0, 10);
 const operatorOf = (product: { operatorId?: number; billerId?: number }): string =>
@@ -72,7 +63,7 @@ const bucketOf = (ms: number): number => {
   return index === -1 ? SETTLEMENT_BUCKETS_MS.length : index;
 };
 
-async function count(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+async function count(events: readonly RecordedEvent[], tx: SqlExecutor, batch: BatchScope): Promise<void> {
   const increments: Increment[] = [];
   const needOrder = new Map<string, { outcome: string; at: string }[]>();
   for (const event of events) {
@@ -96,13 +87,9 @@ async function count(events: readonly RecordedEvent[], tx: SqlExecutor): Promise
     if (later) needOrder.set(later.orderId, [...(needOrder.get(later.orderId) ?? []), later]);
   }
   if (needOrder.size > 0) {
-    const orders = await tx.query<DailyStatsOrderRow>(
-      `SELECT order_id, environment, currency, amount::text AS amount, product, provider, created_at
-         FROM rm_orders WHERE order_id = ANY($1::text[])`,
-      [[...needOrder.keys()]],
-    );
-    for (const order of orders)
-      for (const { outcome, at } of needOrder.get(order.order_id) ?? [])
+    const orders = await batch.of(ORDER_VIEWS_OF_BATCH, tx).of([...needOrder.keys()]);
+    for (const order of orders.values())
+      for (const { outcome, at } of needOrder.get(order.orderId) ?? [])
         increments.push({
           day: dayOf(at),
           environment: order.environment,
@@ -111,8 +98,7 @@ async function count(events: readonly RecordedEvent[], tx: SqlExecutor): Promise
           provider: order.provider ?? (order.environment === 'sandbox' ? 'sandbox' : 'unrouted'),
           outcome,
           amount: order.amount,
-          bucket:
-            outcome === 'succeeded' ? bucketOf(new Date(at).getTime() - new Date(order.created_at).getTime()) : null,
+          bucket: outcome === 'succeeded' ? bucketOf(Date.parse(at) - Date.parse(order.createdAt)) : null,
         });
   }
   if (increments.length === 0) return;

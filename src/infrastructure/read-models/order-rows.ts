@@ -1,4 +1,5 @@
 import { OrderView } from '../../domain/transaction/order-view';
+import { plannedAtEachCall } from '../sql/prepared-statements';
 import { SqlExecutor } from '../sql/sql-database';
 
 /**
@@ -27,15 +28,16 @@ interface StoredOrderRow {
   updated_at: string;
 }
 
+const READ_ORDER_ROWS = plannedAtEachCall(
+  `SELECT order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
+          balance_after::text AS balance_after, provider, operator_ref, settled_at::text AS settled_at,
+          refunded_at::text AS refunded_at, failure_reason, held_at::text AS held_at, late_answer, answer_after_outcome,
+          created_at::text AS created_at, updated_at::text AS updated_at
+     FROM rm_orders WHERE order_id = ANY($1::text[])`,
+);
+
 export async function readOrderViews(orderIds: readonly string[], tx: SqlExecutor): Promise<Map<string, OrderView>> {
-  const rows = await tx.query<StoredOrderRow>(
-    `SELECT order_id, partner_id, environment, status, amount::text AS amount, currency, product, reference,
-            balance_after::text AS balance_after, provider, operator_ref, settled_at::text AS settled_at,
-            refunded_at::text AS refunded_at, failure_reason, held_at::text AS held_at, late_answer, answer_after_outcome,
-            created_at::text AS created_at, updated_at::text AS updated_at
-       FROM rm_orders WHERE order_id = ANY($1::text[])`,
-    [orderIds],
-  );
+  const rows = await tx.query<StoredOrderRow>(READ_ORDER_ROWS, [orderIds]);
   return new Map(rows.map((row) => [row.order_id, viewOf(row)]));
 }
 

@@ -9,9 +9,10 @@ import {
 } from '../../domain/transaction/transaction.events';
 import { WalletDebited, WalletRefunded } from '../../domain/wallet/wallet.events';
 import { OrderView, evolveOrderView } from '../../domain/transaction/order-view';
-import { SqlProjection } from '../projections/sql-projection';
+import { BatchScope, SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
-import { readOrderViews, upsertOrderViews } from './order-rows';
+import { upsertOrderViews } from './order-rows';
+import { ORDER_VIEWS_OF_BATCH } from './order-views-of-batch';
 
 /**
  * Orders as partners and operators see them, with the internal status. No index names `status`, so settling rewrites
@@ -79,29 +80,34 @@ CREATE INDEX IF NOT EXISTS rm_orders_created_ranges ON rm_orders USING brin (cre
     'ProviderAnsweredAfterOutcome',
   ]),
 
-  apply(event: RecordedEvent<OrderRowEvent>, tx: SqlExecutor): Promise<void> {
-    return applyOrderEvents([event], tx);
+  apply(event: RecordedEvent<OrderRowEvent>, tx: SqlExecutor, batch: BatchScope): Promise<void> {
+    return applyOrderEvents([event], tx, batch);
   },
 
-  applyBatch(events: readonly RecordedEvent<OrderRowEvent>[], tx: SqlExecutor): Promise<void> {
-    return applyOrderEvents(events, tx);
+  applyBatch(events: readonly RecordedEvent<OrderRowEvent>[], tx: SqlExecutor, batch: BatchScope): Promise<void> {
+    return applyOrderEvents(events, tx, batch);
   },
 };
 
 /**
  * The batch's events folded by the domain's order view onto the stored rows of their orders: one read of those
  * rows and one upsert of the rows that changed, whatever the batch holds (replays included: a debit of a stored
- * order changes nothing, and the other events move a row as they did the first time).
+ * order changes nothing, and the other events move a row as they did the first time). The rows are left in the
+ * batch's scope for the read models after this one.
  */
-async function applyOrderEvents(events: readonly RecordedEvent<OrderRowEvent>[], tx: SqlExecutor): Promise<void> {
-  const stored = await readOrderViews([...new Set(events.map((event) => event.data.orderId))], tx);
+async function applyOrderEvents(
+  events: readonly RecordedEvent<OrderRowEvent>[],
+  tx: SqlExecutor,
+  batch: BatchScope,
+): Promise<void> {
+  const ofBatch = batch.of(ORDER_VIEWS_OF_BATCH, tx);
+  const stored = await ofBatch.of(events.map((event) => event.data.orderId));
   const views = new Map<string, OrderView>(stored);
   for (const event of events) {
     const view = evolveOrderView(views.get(event.data.orderId) ?? null, event);
     if (view) views.set(event.data.orderId, view);
   }
-  await upsertOrderViews(
-    [...views].filter(([orderId, view]) => stored.get(orderId) !== view).map(([, view]) => view),
-    tx,
-  );
+  const changed = [...views].filter(([orderId, view]) => stored.get(orderId) !== view).map(([, view]) => view);
+  await upsertOrderViews(changed, tx);
+  ofBatch.wrote(changed);
 }

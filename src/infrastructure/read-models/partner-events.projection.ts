@@ -1,13 +1,14 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
 import { PartnerEventBodies } from '../../application/ports/partner-event-bodies.port';
 import { PARTNER_EVENT_SOURCES, PartnerEventFacts, partnerEventOf } from '../../application/webhooks/partner-events';
-import { Currency } from '../../domain/money/currency';
-import { ReadModelTables, SqlProjection } from '../projections/sql-projection';
+import { BatchScope, ReadModelTables, SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
+import { ORDER_VIEWS_OF_BATCH } from './order-views-of-batch';
 
 /**
  * The events feed: each partner-visible event (webhook id and body), keyed by its cause's log position, the feed's
- * cursor (the same after a rebuild). Amount, currency and reference come from rm_orders, projected first in the group.
+ * cursor (the same after a rebuild). Amount, currency and reference come from the order's row, projected first in the
+ * group (and kept in the batch's scope) or read from rm_orders.
  */
 export const PARTNER_EVENTS_TABLES: ReadModelTables = {
   name: 'partner-events',
@@ -38,20 +39,14 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
 export const partnerEventsProjection = (bodies: PartnerEventBodies): SqlProjection => ({
   ...PARTNER_EVENTS_TABLES,
   handles: PARTNER_EVENT_SOURCES,
-  apply: (event, tx) => insertEntries([event], tx, bodies),
-  applyBatch: (events, tx) => insertEntries(events, tx, bodies),
+  apply: (event, tx, batch) => insertEntries([event], tx, batch, bodies),
+  applyBatch: (events, tx, batch) => insertEntries(events, tx, batch, bodies),
 });
-
-interface AnnouncedOrderRow {
-  order_id: string;
-  amount: string;
-  currency: Currency;
-  reference: string | null;
-}
 
 async function insertEntries(
   events: readonly RecordedEvent[],
   tx: SqlExecutor,
+  batch: BatchScope,
   bodies: PartnerEventBodies,
 ): Promise<void> {
   const announced: { event: RecordedEvent; facts: PartnerEventFacts }[] = [];
@@ -60,12 +55,7 @@ async function insertEntries(
     if (facts) announced.push({ event, facts });
   }
   if (announced.length === 0) return;
-  const orderIds = [...new Set(announced.map((entry) => entry.facts.orderId))];
-  const orders = await tx.query<AnnouncedOrderRow>(
-    'SELECT order_id, amount::text AS amount, currency, reference FROM rm_orders WHERE order_id = ANY($1::text[])',
-    [orderIds],
-  );
-  const byId = new Map(orders.map((row) => [row.order_id, row]));
+  const byId = await batch.of(ORDER_VIEWS_OF_BATCH, tx).of(announced.map((entry) => entry.facts.orderId));
   const rows: Record<string, string>[] = [];
   for (const { event, facts } of announced) {
     const order = byId.get(facts.orderId);

@@ -9,6 +9,12 @@ import {
 import { walletStreamId } from '../../../src/domain/wallet/wallet.stream';
 import { TransactionEvent, transactionStreamId } from '../../../src/domain/transaction/transaction.events';
 import { OrderRowEvent, ordersProjection } from '../../../src/infrastructure/read-models/orders.projection';
+import { BatchScope, applyEvents } from '../../../src/infrastructure/projections/sql-projection';
+import {
+  READ_MODEL_TABLES,
+  readModelProjections,
+} from '../../../src/infrastructure/read-models/read-model-projections';
+import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
 import { SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
@@ -126,7 +132,7 @@ describe('the orders read model, a batch at a time and an event at a time', () =
 
   const applyBatch = (events: readonly RecordedEvent<OrderRowEvent>[], tx: SqlExecutor): Promise<void> => {
     if (!ordersProjection.applyBatch) throw new Error('the orders read model applies batches');
-    return ordersProjection.applyBatch(events, tx);
+    return ordersProjection.applyBatch(events, tx, new BatchScope());
   };
 
   const rows = () =>
@@ -166,7 +172,8 @@ describe('the orders read model, a batch at a time and an event at a time', () =
     const batched = await rows();
 
     await db.exec('TRUNCATE rm_orders');
-    for (const event of [...first, ...second]) await db.transaction((tx) => ordersProjection.apply(event, tx));
+    for (const event of [...first, ...second])
+      await db.transaction((tx) => ordersProjection.apply(event, tx, new BatchScope()));
     const oneByOne = await rows();
 
     expect(batched).toEqual(oneByOne);
@@ -196,7 +203,7 @@ describe('the orders read model, a batch at a time and an event at a time', () =
             ...cutInto(history.slice(cut % (history.length + 1)), sizes),
           ])
             await db.transaction((tx) =>
-              batch.length === 1 ? ordersProjection.apply(batch[0], tx) : applyBatch(batch, tx),
+              batch.length === 1 ? ordersProjection.apply(batch[0], tx, new BatchScope()) : applyBatch(batch, tx),
             );
           const orderIds = [...new Set(history.map((event) => event.data.orderId))].sort();
           const folded = orderIds.map((orderId) => foldOrderView(orderId, history)).filter((view) => view !== null);
@@ -359,3 +366,85 @@ function asStored(view: OrderView): Record<string, unknown> {
     updated_at: date(view.updatedAt),
   };
 }
+
+describe('the read models of one batch', () => {
+  let database: TestDatabase;
+  let db: PostgresDatabase;
+  const projections = readModelProjections(PARTNER_EVENT_BODIES_AS_SENT);
+
+  beforeAll(async () => {
+    database = await createTestDatabase('orders_of_batch');
+    db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 2 });
+    await applySchema(
+      db,
+      READ_MODEL_TABLES.map((tables) => tables.schema),
+    );
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  /** Applies the batch as the projector does, one scope for all its read models or one each; counts reads of rm_orders. */
+  const applyAll = async (events: readonly RecordedEvent[], scope: 'shared' | 'each its own'): Promise<number> => {
+    const statements: string[] = [];
+    await db.transaction(async (tx) => {
+      const recorded: SqlExecutor = {
+        query: <Row extends object>(text: string, params?: readonly unknown[]) => {
+          statements.push(text);
+          return tx.query<Row>(text, params);
+        },
+      };
+      const batch = new BatchScope();
+      for (const projection of projections)
+        await applyEvents(projection, events, recorded, scope === 'shared' ? batch : new BatchScope());
+    });
+    return statements.filter((text) => text.includes('FROM rm_orders')).length;
+  };
+
+  const contents = async () => ({
+    orders: await db.query<Record<string, unknown>>('SELECT * FROM rm_orders ORDER BY order_id'),
+    feed: await db.query<Record<string, unknown>>(
+      'SELECT * FROM rm_partner_events ORDER BY commit_position, prepare_position',
+    ),
+    daily: await db.query<Record<string, unknown>>(
+      'SELECT * FROM rm_order_daily_stats ORDER BY day, outcome, operator, provider',
+    ),
+  });
+
+  it('read their orders once and leave what each reading them on its own leaves: feed bodies, daily counters', async () => {
+    const placed = [debit('ord_p', t(30), '990.00'), debit('ord_q', t(31), '980.00'), debit('ord_r', t(32), '970.00')];
+    const answered = [
+      submitted('ord_p', t(33)),
+      settled('ord_p', t(34)),
+      failed('ord_q', t(35)),
+      refunded('ord_q', t(36), '990.00'),
+      disputed('ord_r', t(37)),
+      debit('ord_s', t(38), '980.00'),
+      settled('ord_s', t(39)),
+    ];
+
+    const reads = [];
+    for (const batch of [placed, answered]) reads.push(await applyAll(batch, 'shared'));
+    const shared = await contents();
+
+    await db.exec('TRUNCATE rm_orders, rm_partner_events, rm_order_daily_stats, rm_balances');
+    for (const batch of [placed, answered]) await applyAll(batch, 'each its own');
+    const separately = await contents();
+
+    expect(reads).toEqual([1, 1]);
+    expect(shared).toEqual(separately);
+    expect(shared.feed.map((entry) => [entry.order_id, entry.event])).toEqual([
+      ['ord_p', 'transaction.succeeded'],
+      ['ord_q', 'transaction.failed'],
+      ['ord_s', 'transaction.succeeded'],
+    ]);
+    expect(shared.daily.map((row) => [row.outcome, row.orders, row.amount])).toEqual([
+      ['failed', '1', '10.0000'],
+      ['held', '1', '10.0000'],
+      ['placed', '4', '40.0000'],
+      ['refunded', '1', '10.0000'],
+      ['succeeded', '2', '20.0000'],
+    ]);
+  });
+});
