@@ -13,11 +13,13 @@ export const SETTLEMENT_BUCKETS_MS = [
 /**
  * The overview's counters per UTC day, environment, currency, product, provider and event: order count, amount and
  * settling-time histogram, so a week reads in a few hundred rows at any volume (decision 0109). Later events take the
- * order's dimensions from its row, projected first in the group (and kept in the batch's scope).
+ * order's dimensions from its row, projected first in the group (and kept in the batch's scope). Each row keeps the
+ * log position of the last event it counted, so an event applied again (a replay) is not counted twice.
  */
 export const orderDailyStatsProjection: SqlProjection = {
   name: 'order-daily-stats',
-  schemaVersion: 1,
+  // 2: the position of the last event counted, so that a replay counts nothing again.
+  schemaVersion: 2,
   schema: {
     name: 'order-daily-stats',
     sql: `
@@ -31,8 +33,12 @@ CREATE TABLE IF NOT EXISTS rm_order_daily_stats (
   orders bigint NOT NULL,
   amount numeric(24, 4) NOT NULL,
   settle_ms_buckets bigint[] NOT NULL,
+  counted_commit bigint NOT NULL DEFAULT 0,
+  counted_prepare bigint NOT NULL DEFAULT 0,
   PRIMARY KEY (day, environment, currency, operator, provider, outcome)
 );
+ALTER TABLE rm_order_daily_stats ADD COLUMN IF NOT EXISTS counted_commit bigint NOT NULL DEFAULT 0;
+ALTER TABLE rm_order_daily_stats ADD COLUMN IF NOT EXISTS counted_prepare bigint NOT NULL DEFAULT 0;
 `,
   },
   handles: new Set([
@@ -52,8 +58,12 @@ CREATE TABLE IF NOT EXISTS rm_order_daily_stats (
   },
 };
 
-/** What one event adds to one row: an order in `outcome`, its amount, and its settlement bucket if it settled. */
-type Increment = Omit<DailyOrderStat, 'orders' | 'settleMsBuckets'> & { bucket: number | null };
+/** What one event adds to one row: an order in `outcome`, its amount, its settlement bucket if it settled, and where the event is in the log. */
+type Increment = Omit<DailyOrderStat, 'orders' | 'settleMsBuckets'> & {
+  bucket: number | null;
+  commit_position: string;
+  prepare_position: string;
+};
 
 const dayOf = (iso: string): string => iso.slice(0, 10);
 const operatorOf = (product: { operatorId?: number; billerId?: number }): string =>
@@ -65,7 +75,7 @@ const bucketOf = (ms: number): number => {
 
 async function count(events: readonly RecordedEvent[], tx: SqlExecutor, batch: BatchScope): Promise<void> {
   const increments: Increment[] = [];
-  const needOrder = new Map<string, { outcome: string; at: string }[]>();
+  const needOrder = new Map<string, { outcome: string; at: string; event: RecordedEvent }[]>();
   for (const event of events) {
     if (event.type === 'WalletDebited') {
       const wallet = parseWalletStreamId(event.streamId);
@@ -80,16 +90,17 @@ async function count(events: readonly RecordedEvent[], tx: SqlExecutor, batch: B
         outcome: 'placed',
         amount: data.amount,
         bucket: null,
+        ...positionOf(event),
       });
       continue;
     }
     const later = laterOutcome(event);
-    if (later) needOrder.set(later.orderId, [...(needOrder.get(later.orderId) ?? []), later]);
+    if (later) needOrder.set(later.orderId, [...(needOrder.get(later.orderId) ?? []), { ...later, event }]);
   }
   if (needOrder.size > 0) {
     const orders = await batch.of(ORDER_VIEWS_OF_BATCH, tx).of([...needOrder.keys()]);
     for (const order of orders.values())
-      for (const { outcome, at } of needOrder.get(order.orderId) ?? [])
+      for (const { outcome, at, event } of needOrder.get(order.orderId) ?? [])
         increments.push({
           day: dayOf(at),
           environment: order.environment,
@@ -99,58 +110,50 @@ async function count(events: readonly RecordedEvent[], tx: SqlExecutor, batch: B
           outcome,
           amount: order.amount,
           bucket: outcome === 'succeeded' ? bucketOf(Date.parse(at) - Date.parse(order.createdAt)) : null,
+          ...positionOf(event),
         });
   }
   if (increments.length === 0) return;
-  await tx.query(
-    `INSERT INTO rm_order_daily_stats AS s (day, environment, currency, operator, provider, outcome, orders, amount, settle_ms_buckets)
-     SELECT day, environment, currency, operator, provider, outcome, orders, amount,
-            ARRAY(SELECT jsonb_array_elements_text(buckets)::bigint)
-       FROM jsonb_to_recordset($1::jsonb)
-         AS r(day date, environment text, currency text, operator text, provider text, outcome text, orders bigint,
-              amount numeric, buckets jsonb)
-     ON CONFLICT (day, environment, currency, operator, provider, outcome) DO UPDATE
-       SET orders = s.orders + EXCLUDED.orders,
-           amount = s.amount + EXCLUDED.amount,
-           settle_ms_buckets = ARRAY(
-             SELECT coalesce(s.settle_ms_buckets[k], 0) + coalesce(EXCLUDED.settle_ms_buckets[k], 0)
-               FROM generate_series(1, cardinality(EXCLUDED.settle_ms_buckets)) AS k ORDER BY k)`,
-    [JSON.stringify(grouped(increments))],
-  );
+  await tx.query(COUNT_INCREMENTS, [JSON.stringify(increments)]);
 }
 
-/** One row per key of the batch: counts and buckets added up, amounts summed exactly (4 decimals, as rm_orders). */
-function grouped(increments: readonly Increment[]): Record<string, unknown>[] {
-  const rows = new Map<
-    string,
-    { key: Omit<Increment, 'amount' | 'bucket'>; orders: number; amount: bigint; buckets: number[] }
-  >();
-  for (const increment of increments) {
-    const { amount, bucket, ...key } = increment;
-    const id = JSON.stringify(key);
-    const row = rows.get(id) ?? { key, orders: 0, amount: 0n, buckets: SETTLEMENT_BUCKETS_MS.map(() => 0).concat(0) };
-    row.orders += 1;
-    row.amount += scaled(amount);
-    if (bucket !== null) row.buckets[bucket] += 1;
-    rows.set(id, row);
-  }
-  return [...rows.values()].map((row) => ({
-    ...row.key,
-    orders: row.orders,
-    amount: decimal(row.amount),
-    buckets: row.buckets,
-  }));
-}
+const positionOf = (event: RecordedEvent): Pick<Increment, 'commit_position' | 'prepare_position'> => ({
+  commit_position: event.position.commit.toString(),
+  prepare_position: event.position.prepare.toString(),
+});
 
-const SCALE = 4;
-const scaled = (text: string): bigint => {
-  const [whole, fraction = ''] = text.split('.');
-  return BigInt(whole) * 10n ** BigInt(SCALE) + BigInt(fraction.padEnd(SCALE, '0').slice(0, SCALE) || '0');
-};
-const decimal = (value: bigint): string => {
-  const text = value.toString().padStart(SCALE + 1, '0');
-  return `${text.slice(0, -SCALE)}.${text.slice(-SCALE)}`;
-};
+const KEY = 'day, environment, currency, operator, provider, outcome';
+
+/**
+ * Adds up, per row, the increments of events after the last one the row counted (all of them, for a new row), and
+ * moves the row's mark to the last of them. The batch's events come in log order and each row is written by one
+ * batch at a time (the projector's checkpoint lock), so an event is counted once however often it is applied.
+ */
+const COUNT_INCREMENTS = `
+WITH increments AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+    AS i(day date, environment text, currency text, operator text, provider text, outcome text, amount numeric,
+         bucket integer, commit_position bigint, prepare_position bigint)
+), uncounted AS (
+  SELECT i.* FROM increments i
+    LEFT JOIN rm_order_daily_stats s USING (${KEY})
+   WHERE s.day IS NULL OR (i.commit_position, i.prepare_position) > (s.counted_commit, s.counted_prepare)
+)
+INSERT INTO rm_order_daily_stats AS s (${KEY}, orders, amount, settle_ms_buckets, counted_commit, counted_prepare)
+SELECT ${KEY}, count(*), sum(amount),
+       ARRAY[${[...SETTLEMENT_BUCKETS_MS, null].map((_, k) => `count(*) FILTER (WHERE bucket = ${k})`).join(', ')}]::bigint[],
+       (array_agg(commit_position ORDER BY commit_position DESC, prepare_position DESC))[1],
+       (array_agg(prepare_position ORDER BY commit_position DESC, prepare_position DESC))[1]
+  FROM uncounted
+ GROUP BY ${KEY}
+ON CONFLICT (${KEY}) DO UPDATE
+  SET orders = s.orders + EXCLUDED.orders,
+      amount = s.amount + EXCLUDED.amount,
+      settle_ms_buckets = ARRAY(
+        SELECT coalesce(s.settle_ms_buckets[k], 0) + coalesce(EXCLUDED.settle_ms_buckets[k], 0)
+          FROM generate_series(1, cardinality(EXCLUDED.settle_ms_buckets)) AS k ORDER BY k),
+      counted_commit = EXCLUDED.counted_commit,
+      counted_prepare = EXCLUDED.counted_prepare`;
 
 function laterOutcome(event: RecordedEvent): { orderId: string; outcome: string; at: string } | null {
   switch (event.type) {

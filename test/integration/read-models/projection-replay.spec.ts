@@ -10,6 +10,8 @@ const READ_MODEL_TABLES = {
   rm_partners: 'partner_id',
   rm_api_keys: 'key_id',
   rm_operator_actions: 'event_id',
+  rm_partner_events: 'commit_position, prepare_position',
+  rm_order_daily_stats: 'day, environment, currency, operator, provider, outcome',
 } as const;
 
 type Snapshot = Record<keyof typeof READ_MODEL_TABLES, object[]>;

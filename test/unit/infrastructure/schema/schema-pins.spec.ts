@@ -52,7 +52,7 @@ describe('the schema pins', () => {
       'partner-events v2 ab567025a74377ba',
       'key-scopes v1 2799bfbff18ffa3a',
       'operator-actions v1 6098c6389b5e630d',
-      'order-daily-stats v1 cf2563546613d883',
+      'order-daily-stats v2 0cd7b0302debdc49',
     ]);
   });
 });
