@@ -1,4 +1,4 @@
-import { Pool, PoolClient } from 'pg';
+import { DatabaseError, Pool, PoolClient } from 'pg';
 import { serviceMetrics } from '../metrics/service-metrics';
 import { isConnectionFailure, translateConnectionFailure } from './connection-failure';
 import { preparedQuery } from './prepared-statements';
@@ -52,10 +52,24 @@ export class PostgresDatabase implements SqlDatabase {
     return this.asynchronous.asOwnedView();
   }
 
+  /**
+   * Not `pool.query`, which closes the connection after any failed statement: a statement the server refused (a
+   * unique violation, a stale append) leaves its connection as good as before, and a new one would cost PostgreSQL a
+   * backend start and every statement parsed and planned again. Only a connection that failed is replaced.
+   */
   async query<Row extends object>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
     serviceMetrics.sqlStatements.inc();
-    const result = await this.pool.query(preparedQuery(text, params)).catch(translateConnectionFailure);
-    return result.rows as Row[];
+    const client = await this.pool.connect().catch(translateConnectionFailure);
+    let broken: Error | undefined = undefined;
+    try {
+      const result = await client.query(preparedQuery(text, params));
+      return result.rows as Row[];
+    } catch (error) {
+      if (!refusedByServer(error)) broken = error instanceof Error ? error : new Error(String(error));
+      return translateConnectionFailure(error);
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** A connection lost mid-transaction rolls it back on the server: nothing of it is committed. */
@@ -119,3 +133,6 @@ const clientExecutor = (client: PoolClient): SqlExecutor => ({
     return result.rows as Row[];
   },
 });
+
+/** An error the server answered with, on a connection that stays usable (not one of a server going away). */
+const refusedByServer = (error: unknown): boolean => error instanceof DatabaseError && !isConnectionFailure(error);
