@@ -44,21 +44,10 @@ describe('statement plans on PostgreSQL', () => {
     const bump = `UPDATE grows SET revision = grows.revision + 1
                     FROM jsonb_to_recordset($1::jsonb) AS wanted(id text)
                    WHERE grows.id = wanted.id`;
-    // Sequential scans of the table by one call (the view counts what this backend has not reported yet).
     const scansOfBump = (ids: string[]) =>
-      db.transaction(async (tx) => {
-        const scans = async () =>
-          Number(
-            (
-              await tx.query<{ seq_scan: string }>(
-                `SELECT seq_scan::text FROM pg_stat_xact_user_tables WHERE relname = 'grows'`,
-              )
-            )[0].seq_scan,
-          );
-        const before = await scans();
-        await tx.query(bump, [JSON.stringify(ids.map((id) => ({ id })))]);
-        return (await scans()) - before;
-      });
+      db.transaction((tx) =>
+        sequentialScansBy(tx, 'grows', () => tx.query(bump, [JSON.stringify(ids.map((id) => ({ id })))])),
+      );
     // Enough calls on the small table for PostgreSQL to settle on a cached plan.
     for (let call = 0; call < 12; call++) await scansOfBump(['s1', 's2']);
     await db.exec(`INSERT INTO grows SELECT 's' || n, 0 FROM generate_series(6, 200000) AS n`);
@@ -91,19 +80,9 @@ describe('statement plans on PostgreSQL', () => {
       // A projection batch's orders: a dozen or so.
       const batch = Array.from({ length: 15 }, (_, n) => `ord_${n + 1}`).sort();
       const scansOf = (read: (tx: SqlExecutor) => Promise<string[]>) =>
-        sameConnection.transaction(async (tx) => {
-          const scans = async () =>
-            Number(
-              (
-                await tx.query<{ seq_scan: string }>(
-                  `SELECT seq_scan::text FROM pg_stat_xact_user_tables WHERE relname = 'rm_orders'`,
-                )
-              )[0].seq_scan,
-            );
-          const before = await scans();
-          expect((await read(tx)).sort()).toEqual(batch);
-          return (await scans()) - before;
-        });
+        sameConnection.transaction((tx) =>
+          sequentialScansBy(tx, 'rm_orders', async () => expect((await read(tx)).sort()).toEqual(batch)),
+        );
       const perCall = (tx: SqlExecutor) => readOrderViews(batch, tx).then((views) => [...views.keys()]);
       const cached = (tx: SqlExecutor) =>
         tx.query<{ order_id: string }>(cachedRead, [batch]).then((rows) => rows.map((row) => row.order_id));
@@ -123,3 +102,18 @@ describe('statement plans on PostgreSQL', () => {
     }
   });
 });
+
+/** Sequential scans of the table by the work, in its transaction (the view counts what this backend has not reported yet). */
+async function sequentialScansBy(tx: SqlExecutor, table: string, work: () => Promise<unknown>): Promise<number> {
+  const scans = async () =>
+    Number(
+      (
+        await tx.query<{ seq_scan: string }>('SELECT seq_scan::text FROM pg_stat_xact_user_tables WHERE relname = $1', [
+          table,
+        ])
+      )[0].seq_scan,
+    );
+  const before = await scans();
+  await work();
+  return (await scans()) - before;
+}
