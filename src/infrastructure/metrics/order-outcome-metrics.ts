@@ -43,7 +43,8 @@ async function observe(
     const view = projected?.inHand(orderId);
     if (view) orders.set(orderId, { kind: view.product.kind, createdAt: view.createdAt });
   }
-  const unread = outcomes.map((outcome) => outcome.orderId).filter((orderId) => !orders.has(orderId));
+  // An order the batch looked for and did not find is not looked for again.
+  const unread = outcomes.map((outcome) => outcome.orderId).filter((orderId) => !projected?.knows(orderId));
   if (unread.length > 0) {
     const rows = await db.query<{ order_id: string; kind: string; created_at: string }>(
       'SELECT order_id, kind, created_at::text AS created_at FROM rm_orders WHERE order_id = ANY($1::text[])',

@@ -21,7 +21,6 @@ export interface SqlProjection<Handled extends LogEvent = LogEvent> extends Read
 
 /** Something the projections of one batch share, made by the first that asks for it, in the batch's transaction. */
 export interface BatchShare<Value> {
-  readonly name: string;
   create(tx: SqlExecutor): Value;
 }
 

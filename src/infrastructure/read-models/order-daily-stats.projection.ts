@@ -95,7 +95,10 @@ async function count(events: readonly RecordedEvent[], tx: SqlExecutor, batch: B
       continue;
     }
     const later = laterOutcome(event);
-    if (later) needOrder.set(later.orderId, [...(needOrder.get(later.orderId) ?? []), { ...later, event }]);
+    if (!later) continue;
+    const ofOrder = needOrder.get(later.orderId) ?? [];
+    ofOrder.push({ ...later, event });
+    needOrder.set(later.orderId, ofOrder);
   }
   if (needOrder.size > 0) {
     const orders = await batch.of(ORDER_VIEWS_OF_BATCH, tx).of([...needOrder.keys()]);

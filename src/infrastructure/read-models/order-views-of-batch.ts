@@ -33,6 +33,11 @@ export class OrderViewsOfBatch {
     for (const view of views) this.views.set(view.orderId, view);
   }
 
+  /** Whether the batch read or wrote this order (it may have found no row). */
+  knows(orderId: string): boolean {
+    return this.views.has(orderId);
+  }
+
   /** A view already in hand (after the batch committed, nothing is read). */
   inHand(orderId: string): OrderView | undefined {
     return this.views.get(orderId) ?? undefined;
@@ -40,6 +45,5 @@ export class OrderViewsOfBatch {
 }
 
 export const ORDER_VIEWS_OF_BATCH: BatchShare<OrderViewsOfBatch> = {
-  name: 'order views of the batch',
   create: (tx) => new OrderViewsOfBatch(tx),
 };

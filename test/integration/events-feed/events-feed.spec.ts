@@ -3,6 +3,7 @@ import { PROJECTION_ADMIN } from '../../../src/application/ports/projections.por
 import { SqlProjectionAdmin } from '../../../src/infrastructure/projections/sql-projection-admin';
 import { EventStreamClient } from '../../support/event-stream-client';
 import { sqlOf } from '../../support/ledger';
+import { acrossReadModelUpgrade } from '../../support/read-model-upgrade';
 import { createTestDatabase } from '../../support/postgres-test-database';
 import { RecordingReceiver } from '../../support/recording-receiver';
 import { waitFor } from '../../support/wait-for';
@@ -197,47 +198,37 @@ describe('events feed', () => {
   });
 
   it('a feed kept unique by event id alone (version 1) is rebuilt keyed by order and event id, with the same entries', async () => {
-    const database = await createTestDatabase('feed_v1');
-    let older: TestService | null = null;
-    let upgraded: TestService | null = null;
-    try {
-      older = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
-      const { sandboxKey: key } = await older.createPartner('IN', 'Feed v1');
-      for (const phone of ['0001', '0002'])
-        await older.topup(
-          key,
-          { operator_id: 101, phone: SANDBOX_PHONES.IN(phone), amount: 100 },
-          `feed-${randomUUID()}`,
-        );
-      await older.settle();
-      const before = (await older.partner('GET', '/events', key)).body.events as Record<string, unknown>[];
-      expect(before.map((event) => event.event)).toEqual(['transaction.succeeded', 'transaction.failed']);
+    await acrossReadModelUpgrade('partner-events', 1, {
+      before: async (older) => {
+        const { sandboxKey: key } = await older.createPartner('IN', 'Feed v1');
+        for (const phone of ['0001', '0002'])
+          await older.topup(
+            key,
+            { operator_id: 101, phone: SANDBOX_PHONES.IN(phone), amount: 100 },
+            `feed-${randomUUID()}`,
+          );
+        await older.settle();
+        const events = (await older.partner('GET', '/events', key)).body.events as Record<string, unknown>[];
+        expect(events.map((event) => event.event)).toEqual(['transaction.succeeded', 'transaction.failed']);
+        return { key, events };
+      },
       // As version 1 left it: the event id unique on its own.
-      await sqlOf(older).query('ALTER TABLE rm_partner_events DROP CONSTRAINT rm_partner_events_order_id_event_id_key');
-      await sqlOf(older).query(
-        'ALTER TABLE rm_partner_events ADD CONSTRAINT rm_partner_events_event_id_key UNIQUE (event_id)',
-      );
-      await sqlOf(older).query("UPDATE projection_versions SET schema_version = 1 WHERE name = 'partner-events'");
-      await older.close();
-      older = null;
-
-      upgraded = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
-      const started = await sqlOf(upgraded).query<{ rebuild_id: string }>(
-        `SELECT rebuild_id FROM projection_rebuilds WHERE projection = 'partner-events'`,
-      );
-      expect(started).toHaveLength(1);
-      await upgraded.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN).whenFinished(started[0].rebuild_id);
-      expect((await upgraded.partner('GET', '/events', key)).body.events).toEqual(before);
-      const unique = await sqlOf(upgraded).query<{ definition: string }>(
-        `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint
-          WHERE conrelid = 'rm_partner_events'::regclass AND contype = 'u'`,
-      );
-      expect(unique).toEqual([{ definition: 'UNIQUE (order_id, event_id)' }]);
-    } finally {
-      await older?.close();
-      await upgraded?.close();
-      await database.drop();
-    }
+      downgrade: async (sql) => {
+        await sql.query('ALTER TABLE rm_partner_events DROP CONSTRAINT rm_partner_events_order_id_event_id_key');
+        await sql.query(
+          'ALTER TABLE rm_partner_events ADD CONSTRAINT rm_partner_events_event_id_key UNIQUE (event_id)',
+        );
+      },
+      after: async (upgraded, before, rebuilds) => {
+        expect(rebuilds).toHaveLength(1);
+        expect((await upgraded.partner('GET', '/events', before.key)).body.events).toEqual(before.events);
+        const unique = await sqlOf(upgraded).query<{ definition: string }>(
+          `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint
+            WHERE conrelid = 'rm_partner_events'::regclass AND contype = 'u'`,
+        );
+        expect(unique).toEqual([{ definition: 'UNIQUE (order_id, event_id)' }]);
+      },
+    });
   });
 
   it('the OpenAPI document describes the feed and the stream', async () => {

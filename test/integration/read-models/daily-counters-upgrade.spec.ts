@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PROJECTION_ADMIN } from '../../../src/application/ports/projections.port';
-import { SqlProjectionAdmin } from '../../../src/infrastructure/projections/sql-projection-admin';
 import { sqlOf } from '../../support/ledger';
-import { createTestDatabase } from '../../support/postgres-test-database';
+import { acrossReadModelUpgrade } from '../../support/read-model-upgrade';
 import { SANDBOX_PHONES, TestService } from '../../support/test-service';
 
 interface CounterRow {
@@ -24,55 +22,43 @@ const counters = (service: TestService) =>
  */
 describe('the daily counters of an existing database', () => {
   it('are rebuilt from the log at the upgrade with the same counts, and go on counting each order once', async () => {
-    const database = await createTestDatabase('daily_v1');
-    let older: TestService | null = null;
-    let upgraded: TestService | null = null;
-    try {
-      older = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
-      const { sandboxKey: key } = await older.createPartner('IN', 'Counters v1');
-      const topup = (service: TestService, phone: string) =>
-        service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(phone), amount: 100 }, `daily-${randomUUID()}`);
-      for (const phone of ['0001', '0002']) await topup(older, phone);
-      await older.settle();
-      const before = await counters(older);
-      expect(before.map((row) => [row.outcome, row.orders])).toEqual([
-        ['failed', '1'],
-        ['placed', '2'],
-        ['refunded', '1'],
-        ['succeeded', '1'],
-      ]);
+    const topup = (service: TestService, key: string, phone: string) =>
+      service.topup(key, { operator_id: 101, phone: SANDBOX_PHONES.IN(phone), amount: 100 }, `daily-${randomUUID()}`);
+    await acrossReadModelUpgrade('order-daily-stats', 1, {
+      before: async (older) => {
+        const { sandboxKey: key } = await older.createPartner('IN', 'Counters v1');
+        for (const phone of ['0001', '0002']) await topup(older, key, phone);
+        await older.settle();
+        const rows = await counters(older);
+        expect(rows.map((row) => [row.outcome, row.orders])).toEqual([
+          ['failed', '1'],
+          ['placed', '2'],
+          ['refunded', '1'],
+          ['succeeded', '1'],
+        ]);
+        return { key, rows };
+      },
       // As version 1 left it: no position per row.
-      await sqlOf(older).query(
-        'ALTER TABLE rm_order_daily_stats DROP COLUMN counted_commit, DROP COLUMN counted_prepare',
-      );
-      await sqlOf(older).query("UPDATE projection_versions SET schema_version = 1 WHERE name = 'order-daily-stats'");
-      await older.close();
-      older = null;
+      downgrade: async (sql) => {
+        await sql.query('ALTER TABLE rm_order_daily_stats DROP COLUMN counted_commit, DROP COLUMN counted_prepare');
+      },
+      after: async (upgraded, before, rebuilds) => {
+        expect(rebuilds).toHaveLength(1);
+        expect(await counters(upgraded)).toEqual(before.rows);
+        const unmarked = await sqlOf(upgraded).query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM rm_order_daily_stats WHERE counted_commit = 0',
+        );
+        expect(unmarked).toEqual([{ n: 0 }]);
 
-      upgraded = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
-      const started = await sqlOf(upgraded).query<{ rebuild_id: string }>(
-        `SELECT rebuild_id FROM projection_rebuilds WHERE projection = 'order-daily-stats'`,
-      );
-      expect(started).toHaveLength(1);
-      await upgraded.app.get<SqlProjectionAdmin>(PROJECTION_ADMIN).whenFinished(started[0].rebuild_id);
-      expect(await counters(upgraded)).toEqual(before);
-      const unmarked = await sqlOf(upgraded).query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM rm_order_daily_stats WHERE counted_commit = 0',
-      );
-      expect(unmarked).toEqual([{ n: 0 }]);
-
-      await topup(upgraded, '0001');
-      await upgraded.settle();
-      expect((await counters(upgraded)).map((row) => [row.outcome, row.orders])).toEqual([
-        ['failed', '1'],
-        ['placed', '3'],
-        ['refunded', '1'],
-        ['succeeded', '2'],
-      ]);
-    } finally {
-      await older?.close();
-      await upgraded?.close();
-      await database.drop();
-    }
+        await topup(upgraded, before.key, '0001');
+        await upgraded.settle();
+        expect((await counters(upgraded)).map((row) => [row.outcome, row.orders])).toEqual([
+          ['failed', '1'],
+          ['placed', '3'],
+          ['refunded', '1'],
+          ['succeeded', '2'],
+        ]);
+      },
+    });
   });
 });
