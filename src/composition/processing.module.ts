@@ -17,7 +17,7 @@ import { countOrderOutcomes } from '../infrastructure/metrics/order-outcome-metr
 import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
 import { BackgroundMode, BackgroundProcessing } from '../infrastructure/processing/background-processing';
 import { ProjectionDaemon, realTimeSpacing } from '../infrastructure/projections/projection-daemon';
-import { SharedLogReads } from '../infrastructure/projections/shared-log-reads';
+import { projectorLogReads } from '../infrastructure/projections/shared-log-reads';
 import { SqlProjectionAdmin } from '../infrastructure/projections/sql-projection-admin';
 import { PROJECTION_ADMIN } from '../application/ports/projections.port';
 import { Projector } from '../infrastructure/projections/projector';
@@ -55,16 +55,21 @@ export class ProcessingModule {
           provide: ProjectionDaemon,
           inject: [EVENT_STORE, EVENT_LOG_DIAGNOSTICS, SQL_DATABASE],
           useFactory: (store: EventStore, diagnostics: EventLogDiagnostics, db: SqlDatabase) => {
-            // The two groups usually read the same new events, one after the other: read once.
-            const reads = new SharedLogReads(store);
+            // The SQL store hands a projector the events this process appended (no read back); others share a page.
+            const reads = projectorLogReads(store);
             return new ProjectionDaemon(
               // Both rebuild from the log after a crash; their rows and checkpoints commit together.
               [
-                new Projector(READ_MODELS_GROUP, readModels, reads, db.withAsynchronousCommit()).afterCommit(
+                new Projector(
+                  READ_MODELS_GROUP,
+                  readModels,
+                  reads(READ_MODELS_GROUP),
+                  db.withAsynchronousCommit(),
+                ).afterCommit(
                   countOrderOutcomes(db, (error) => logger.warn(`order outcome metrics failed: ${String(error)}`)),
                 ),
               ],
-              [new Projector(REACTIONS_GROUP, [reactions], reads, db.withAsynchronousCommit())],
+              [new Projector(REACTIONS_GROUP, [reactions], reads(REACTIONS_GROUP), db.withAsynchronousCommit())],
               store,
               diagnostics,
               options.background.kind === 'here' ? config.projectionPollMs : 0,

@@ -25,8 +25,11 @@ import { traced } from '../tracing/tracing';
 import { SqlAppends } from './sql-appends';
 import { SqlEventLogDiagnostics } from './sql-diagnostics';
 import { importHistoricalEvents } from './sql-event-import';
-import { SqlGroupCommit } from './sql-group-commit';
+import { SqlGroupCommit, StoredRowsListener } from './sql-group-commit';
 import { SqlEventReads } from './sql-reads';
+import { RecentAppends } from './recent-appends';
+import { SqlProjectorReads } from './sql-projector-reads';
+import { EventRow } from './sql-event-row';
 
 /** The event store on PostgreSQL; an append binds idempotency keys in its own statement, as they share the database. */
 export class SqlEventStore<Event extends DomainEvent = LogEvent>
@@ -36,14 +39,17 @@ export class SqlEventStore<Event extends DomainEvent = LogEvent>
   private readonly appends: SqlAppends;
   private readonly reads: SqlEventReads<Event>;
   private readonly diagnostics: SqlEventLogDiagnostics;
+  private readonly recent = new RecentAppends<Event>();
 
   constructor(
     private readonly db: SqlDatabase,
     decoder: EventDecoder<Event>,
   ) {
     this.appended.setMaxListeners(0);
-    this.appends = new SqlAppends(db, new SqlGroupCommit(db), () => this.appended.emit('appended'));
     this.reads = new SqlEventReads(db, decoder);
+    this.appends = new SqlAppends(db, new SqlGroupCommit(db, this.keptForProjectors()), () =>
+      this.appended.emit('appended'),
+    );
     this.diagnostics = new SqlEventLogDiagnostics(db);
   }
 
@@ -92,6 +98,11 @@ export class SqlEventStore<Event extends DomainEvent = LogEvent>
     return this.reads.readAll(after, options);
   }
 
+  /** What a projector of this process reads the log through (SqlProjectorReads); `projector` names its checkpoint. */
+  projectorReads(projector: string): Pick<EventStore<Event>, 'readAll'> {
+    return new SqlProjectorReads(projector, this.recent, this.reads);
+  }
+
   readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     return this.reads.readByCorrelationId(correlationId);
   }
@@ -124,6 +135,22 @@ export class SqlEventStore<Event extends DomainEvent = LogEvent>
 
   async close(): Promise<void> {
     this.appended.removeAllListeners();
+  }
+
+  private keptForProjectors(): StoredRowsListener {
+    const { recent, reads } = this;
+    return {
+      get listening() {
+        return recent.wanted;
+      },
+      stored(rows: readonly EventRow[]) {
+        try {
+          recent.remember(reads.decodedRows(rows));
+        } catch {
+          // An event this release cannot read is refused where a projector reads it back, as before.
+        }
+      },
+    };
   }
 
   private traced(

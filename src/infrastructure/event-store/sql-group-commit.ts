@@ -4,6 +4,22 @@ import { WrongExpectedRevisionError } from '../../application/ports/event-store.
 import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { lastRevisions } from './sql-stream-revisions';
+import { EventRow } from './sql-event-row';
+
+/** Told the rows an append stored, as a read would return them, while it wants them. */
+export interface StoredRowsListener {
+  readonly listening: boolean;
+  stored(rows: readonly EventRow[]): void;
+}
+
+interface ReturnedRow {
+  stream_id: string;
+  event_id: string;
+  stream_revision: string;
+  global_position: string;
+  transaction_id: string;
+  recorded_at: Date;
+}
 
 interface AppendAtRevision {
   streamId: string;
@@ -32,7 +48,10 @@ export class SqlGroupCommit {
     { concurrency: 2, maxBatch: 128, gatherTurn: true },
   );
 
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly listener: StoredRowsListener | null = null,
+  ) {}
 
   async append(append: AppendAtRevision, gatherTurn: boolean): Promise<AppendResult> {
     const outcome = await (gatherTurn ? this.atRevisionGathered : this.atRevision).submit(append);
@@ -95,7 +114,8 @@ export class SqlGroupCommit {
     const parentOf = new Map(
       appends.flatMap((append) => (append.opened ?? []).map((stream) => [stream.streamId, append.streamId] as const)),
     );
-    const rows = await this.db.query<{ stream_id: string; global_position: string; transaction_id: string }>(
+    const payload = JSON.stringify(events);
+    const rows = await this.db.query<ReturnedRow>(
       `WITH placed AS (
          SELECT w.stream_id FROM unnest($1::text[], $4::bigint[]) AS w(stream_id, expected) WHERE w.expected < 0
          UNION ALL
@@ -120,14 +140,19 @@ export class SqlGroupCommit {
            AS v(ord integer, parent_id text, event_id uuid, stream_id text, stream_revision bigint, event_type text, schema_version integer, data jsonb, metadata jsonb)
         WHERE v.parent_id IN (SELECT stream_id FROM placed)
         ORDER BY v.ord
-       RETURNING stream_id, global_position::text AS global_position, transaction_id::text AS transaction_id`,
+       RETURNING stream_id, stream_revision::text AS stream_revision, event_id::text AS event_id, global_position::text AS global_position,
+                 transaction_id::text AS transaction_id, recorded_at`,
       [
         inStreamOrder.map((append) => append.streamId),
-        JSON.stringify(events),
+        payload,
         JSON.stringify(appends.flatMap(keyRows)),
         inStreamOrder.map((append) => append.expected),
       ],
     );
+    if (this.listener?.listening) {
+      const stored = storedRows(rows, payload);
+      if (stored) this.listener.stored(stored);
+    }
     // Each append's position is its last event's, the events of the streams it opened included.
     const positions = new Map<string, GlobalPosition>();
     for (const row of rows) {
@@ -167,3 +192,35 @@ function keyRows(append: AppendAtRevision): object[] {
     expires_at: binding.expiresAt,
   }));
 }
+
+/** The stored rows with the data as the log holds it: the JSON sent, read back (what `undefined` or a Date became). */
+function storedRows(returned: readonly ReturnedRow[], payload: string): EventRow[] | null {
+  const sent = new Map<string, SentRow>();
+  for (const row of JSON.parse(payload) as SentRow[])
+    sent.set(placeOf(row.stream_id, String(row.stream_revision)), row);
+  const stored: EventRow[] = [];
+  for (const row of returned) {
+    const event = sent.get(placeOf(row.stream_id, row.stream_revision));
+    // Not expected; the events are then read back as any others are.
+    if (!event) return null;
+    stored.push({
+      global_position: row.global_position,
+      transaction_id: row.transaction_id,
+      event_id: row.event_id,
+      stream_id: row.stream_id,
+      stream_revision: row.stream_revision,
+      event_type: event.event_type,
+      schema_version: event.schema_version,
+      data: event.data,
+      metadata: event.metadata,
+      recorded_at: row.recorded_at,
+    });
+  }
+  return stored;
+}
+
+type SentRow = Pick<EventRow, 'stream_id' | 'event_type' | 'schema_version' | 'data' | 'metadata'> & {
+  stream_revision: number;
+};
+
+const placeOf = (streamId: string, revision: string): string => `${streamId}\u0000${revision}`;

@@ -58,6 +58,25 @@ export class SqlEventReads<Event extends DomainEvent> {
     return rows.map((row) => this.decoded(row));
   }
 
+  /** The positions `readAll` would return events at, without the events. */
+  async readAllPositions(after: GlobalPosition | null, maxCount: number): Promise<GlobalPosition[]> {
+    const from = after ?? { commit: 0n, prepare: 0n };
+    const rows = await this.db.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM es_events
+        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+          AND transaction_id < ${READABLE_HORIZON}
+        ORDER BY es_events.transaction_id, es_events.global_position
+        LIMIT $3`,
+      [from.commit.toString(), from.prepare.toString(), maxCount],
+    );
+    return rows.map((row) => ({ commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) }));
+  }
+
+  /** Rows an append stored, as the events a read of them would return. */
+  decodedRows(rows: readonly EventRow[]): RecordedEvent<Event>[] {
+    return rows.map((row) => this.decoded(row));
+  }
+
   /** An order's own stream is read directly: the correlation index leaves it out (migration 11). */
   async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     const rows = await this.db.query<EventRow>(

@@ -1,0 +1,68 @@
+import { DomainEvent, GlobalPosition, RecordedEvent, comparePositions } from '../../application/ports/event-store.port';
+
+/** Far more than the projectors lag behind in normal running; beyond it they read the events back. */
+const DEFAULT_CAPACITY = 10_000;
+
+/**
+ * The events this process has just appended, as the log holds them, kept until every projector reading through it has
+ * applied them: a projector then reads back only the positions of the events it is to apply, not their rows.
+ * Nothing is kept while no projector reads through it (a process that only serves requests, a command).
+ */
+export class RecentAppends<Event extends DomainEvent> {
+  /** By global position, unique in the log; in the order the appends returned, which is nearly the log's order. */
+  private readonly kept = new Map<bigint, RecordedEvent<Event>>();
+  /** What each reader has applied so far (`null`: nothing yet). */
+  private readonly applied = new Map<string, GlobalPosition | null>();
+
+  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
+
+  get size(): number {
+    return this.kept.size;
+  }
+
+  /** Whether any reader reads through it, so that appends are worth keeping. */
+  get wanted(): boolean {
+    return this.applied.size > 0;
+  }
+
+  remember(events: readonly RecordedEvent<Event>[]): void {
+    if (!this.wanted) return;
+    for (const event of events) this.kept.set(event.position.prepare, event);
+    for (const oldest of this.kept.keys()) {
+      if (this.kept.size <= this.capacity) break;
+      this.kept.delete(oldest);
+    }
+  }
+
+  /** The kept events at these positions, in their order; `null` if any of them is not kept. */
+  at(positions: readonly GlobalPosition[]): RecordedEvent<Event>[] | null {
+    const events: RecordedEvent<Event>[] = [];
+    for (const position of positions) {
+      const event = this.kept.get(position.prepare);
+      if (!event || event.position.commit !== position.commit) return null;
+      events.push(event);
+    }
+    return events;
+  }
+
+  /** A reader has applied the log up to `position`; what every reader has applied is let go. */
+  readerAt(reader: string, position: GlobalPosition | null): void {
+    this.applied.set(reader, position);
+    const behind = this.slowestReader();
+    if (!behind) return;
+    for (const [key, event] of this.kept) {
+      // Appends that committed out of their positions' order stay until the capacity drops them.
+      if (comparePositions(event.position, behind) > 0) break;
+      this.kept.delete(key);
+    }
+  }
+
+  private slowestReader(): GlobalPosition | null {
+    let slowest: GlobalPosition | null = null;
+    for (const position of this.applied.values()) {
+      if (position === null) return null;
+      if (slowest === null || comparePositions(position, slowest) < 0) slowest = position;
+    }
+    return slowest;
+  }
+}
