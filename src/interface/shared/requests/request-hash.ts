@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Two requests are "the same" when they call the same operation with the same JSON
  * content, whatever the key order or whitespace of the body.
  */
 export function requestHash(operation: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${operation}\n${canonicalJson(body)}`)
-    .digest('hex');
+  return hash('sha256', `${operation}\n${canonicalJson(body)}`, 'hex');
 }
 
 function canonicalJson(value: unknown): string {
