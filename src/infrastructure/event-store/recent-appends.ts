@@ -34,15 +34,12 @@ export class RecentAppends<Event extends DomainEvent> {
     }
   }
 
-  /** The kept events at these positions, in their order; `null` if any of them is not kept. */
-  at(positions: readonly GlobalPosition[]): RecordedEvent<Event>[] | null {
-    const events: RecordedEvent<Event>[] = [];
-    for (const position of positions) {
+  /** The kept event at each position, `undefined` where it is not kept. */
+  at(positions: readonly GlobalPosition[]): (RecordedEvent<Event> | undefined)[] {
+    return positions.map((position) => {
       const event = this.kept.get(position.prepare);
-      if (!event || event.position.commit !== position.commit) return null;
-      events.push(event);
-    }
-    return events;
+      return event && event.position.commit === position.commit ? event : undefined;
+    });
   }
 
   /** A reader has applied the log up to `position`; what every reader has applied is let go. */

@@ -72,6 +72,21 @@ export class SqlEventReads<Event extends DomainEvent> {
     return rows.map((row) => ({ commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) }));
   }
 
+  /** The events at these positions, in the log's order. */
+  async readAt(positions: readonly GlobalPosition[]): Promise<RecordedEvent<Event>[]> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+        WHERE (transaction_id, global_position) IN (
+          SELECT commit_position::xid8, prepare_position FROM unnest($1::text[], $2::bigint[]) AS p(commit_position, prepare_position))
+        ORDER BY es_events.transaction_id, es_events.global_position`,
+      [
+        positions.map((position) => position.commit.toString()),
+        positions.map((position) => position.prepare.toString()),
+      ],
+    );
+    return rows.map((row) => this.decoded(row));
+  }
+
   /** Rows an append stored, as the events a read of them would return. */
   decodedRows(rows: readonly EventRow[]): RecordedEvent<Event>[] {
     return rows.map((row) => this.decoded(row));
