@@ -34,7 +34,7 @@ function counting(db: SqlDatabase, sent: Sent[]): SqlDatabase {
 /** Events' rows read (with their data), as opposed to their positions only. */
 const rowsRead = (sent: readonly Sent[]): number =>
   sent
-    .filter(({ text }) => /^\s*SELECT\b/.test(text) && /\bdata\b/.test(text) && text.includes('FROM es_events'))
+    .filter(({ text }) => /^\s*SELECT\b/.test(text) && /\bdata\b/.test(text) && /\bes_events\b/.test(text))
     .reduce((total, { rows }) => total + rows, 0);
 
 /** Data a store must give back as JSON gives it back: no `undefined`, dates as text, keys in any order. */

@@ -1,9 +1,12 @@
+import { EVENT_LOG_SCRIPTS } from '../../src/infrastructure/event-store/sql-event-store.schema';
+import { SqlEventReads } from '../../src/infrastructure/event-store/sql-reads';
 import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database';
 import { readOrderViews } from '../../src/infrastructure/read-models/order-rows';
 import { ordersProjection } from '../../src/infrastructure/read-models/orders.projection';
 import { applySchema } from '../../src/infrastructure/sql/migrations';
 import { SqlExecutor } from '../../src/infrastructure/sql/sql-database';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
+import { UNTYPED_EVENTS } from '../support/untyped-events';
 
 /**
  * Statements are prepared once per connection and PostgreSQL may keep their plans (`plan_cache_mode=auto`).
@@ -90,6 +93,58 @@ describe('statement plans on PostgreSQL', () => {
       await addOrders(1, 20);
       for (let call = 0; call < 12; call++) for (const read of [perCall, cached]) await scansOf(read);
       await addOrders(21, 100_000);
+
+      const after = { perCall: 0, cached: 0 };
+      for (let call = 0; call < 5; call++) {
+        after.perCall += await scansOf(perCall);
+        after.cached += await scansOf(cached);
+      }
+      expect(after).toEqual({ perCall: 0, cached: 5 });
+    } finally {
+      await sameConnection.close();
+    }
+  });
+
+  it("read the events at a projector's positions by the log's order index once it grew, where a cached plan scans it", async () => {
+    const sameConnection = new PostgresDatabase({
+      connectionString: database.connectionString,
+      maxConnections: 1,
+      usesPerConnection: 1_000_000,
+    });
+    try {
+      await applySchema(sameConnection, EVENT_LOG_SCRIPTS);
+      await sameConnection.exec(`ALTER TABLE es_events SET (autovacuum_enabled = false)`);
+      const addEvents = (from: number, to: number) =>
+        sameConnection.exec(`
+          INSERT INTO es_events (event_id, stream_id, stream_revision, event_type, schema_version, data, metadata)
+          SELECT gen_random_uuid(), 'wallet-' || n, 0, 'Credited', 1, '{}', '{}' FROM generate_series(${from}, ${to}) AS n`);
+      await addEvents(1, 20);
+      const wanted = (
+        await sameConnection.query<{ commit: string; prepare: string }>(
+          `SELECT transaction_id::text AS commit, global_position::text AS prepare FROM es_events
+            WHERE stream_id IN ('wallet-3', 'wallet-7') ORDER BY global_position`,
+        )
+      ).map((row) => ({ commit: BigInt(row.commit), prepare: BigInt(row.prepare) }));
+      // The same read spelled otherwise, so that it is named and its plan cached.
+      const cachedRead = `SELECT es_events.stream_id FROM unnest($1::text[], $2::bigint[]) AS wanted(c, p)
+                            JOIN es_events ON es_events.transaction_id = wanted.c::xid8 AND es_events.global_position = wanted.p
+                           ORDER BY es_events.transaction_id, es_events.global_position`;
+      const scansOf = (read: (tx: SqlExecutor) => Promise<string[]>) =>
+        sameConnection.transaction((tx) =>
+          sequentialScansBy(tx, 'es_events', async () => expect(await read(tx)).toEqual(['wallet-3', 'wallet-7'])),
+        );
+      const perCall = (tx: SqlExecutor) =>
+        new SqlEventReads(tx, UNTYPED_EVENTS).readAt(wanted).then((events) => events.map((event) => event.streamId));
+      const cached = (tx: SqlExecutor) =>
+        tx
+          .query<{ stream_id: string }>(cachedRead, [
+            wanted.map((position) => position.commit.toString()),
+            wanted.map((position) => position.prepare.toString()),
+          ])
+          .then((rows) => rows.map((row) => row.stream_id));
+
+      for (let call = 0; call < 12; call++) for (const read of [perCall, cached]) await scansOf(read);
+      await addEvents(21, 100_000);
 
       const after = { perCall: 0, cached: 0 };
       for (let call = 0; call < 5; call++) {
