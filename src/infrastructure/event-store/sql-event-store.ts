@@ -29,6 +29,7 @@ import { SqlGroupCommit, StoredRowsListener } from './sql-group-commit';
 import { SqlEventReads } from './sql-reads';
 import { RecentAppends } from './recent-appends';
 import { SqlProjectorReads } from './sql-projector-reads';
+import { SharedLogReads } from '../projections/shared-log-reads';
 import { EventRow } from './sql-event-row';
 
 /** The event store on PostgreSQL; an append binds idempotency keys in its own statement, as they share the database. */
@@ -40,6 +41,8 @@ export class SqlEventStore<Event extends DomainEvent = LogEvent>
   private readonly reads: SqlEventReads<Event>;
   private readonly diagnostics: SqlEventLogDiagnostics;
   private readonly recent = new RecentAppends<Event>();
+  /** The projector groups usually read the same page one after the other (both caught up): it is read once. */
+  private readonly projectorPages: SharedLogReads<Event>;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -47,6 +50,7 @@ export class SqlEventStore<Event extends DomainEvent = LogEvent>
   ) {
     this.appended.setMaxListeners(0);
     this.reads = new SqlEventReads(db, decoder);
+    this.projectorPages = new SharedLogReads(new SqlProjectorReads(this.recent, this.reads));
     this.appends = new SqlAppends(db, new SqlGroupCommit(db, this.keptForProjectors()), () =>
       this.appended.emit('appended'),
     );
@@ -98,9 +102,17 @@ export class SqlEventStore<Event extends DomainEvent = LogEvent>
     return this.reads.readAll(after, options);
   }
 
-  /** What a projector of this process reads the log through (SqlProjectorReads); `projector` names its checkpoint. */
+  /**
+   * What a projector of this process reads the log through (SqlProjectorReads, one page shared by the groups);
+   * `projector` names its checkpoint, so that kept events are let go once every projector has applied them.
+   */
   projectorReads(projector: string): Pick<EventStore<Event>, 'readAll'> {
-    return new SqlProjectorReads(projector, this.recent, this.reads);
+    return {
+      readAll: (after, options) => {
+        this.recent.readerAt(projector, after);
+        return this.projectorPages.readAll(after, options);
+      },
+    };
   }
 
   readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {

@@ -15,13 +15,11 @@ import { SqlEventReads } from './sql-reads';
  */
 export class SqlProjectorReads<Event extends DomainEvent> implements Pick<EventStore<Event>, 'readAll'> {
   constructor(
-    private readonly projector: string,
     private readonly recent: RecentAppends<Event>,
     private readonly reads: SqlEventReads<Event>,
   ) {}
 
   async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent<Event>[]> {
-    this.recent.readerAt(this.projector, after);
     if (options.eventTypes || this.recent.size === 0) return this.reads.readAll(after, options);
     const positions = await this.reads.readAllPositions(after, options.maxCount);
     const kept = this.recent.at(positions);

@@ -1,14 +1,21 @@
-import { EventStore, GlobalPosition, ReadAllOptions, RecordedEvent } from '../../application/ports/event-store.port';
+import {
+  DomainEvent,
+  EventStore,
+  GlobalPosition,
+  ReadAllOptions,
+  RecordedEvent,
+} from '../../application/ports/event-store.port';
+import { LogEvent } from '../../domain/log-events';
 
-export type LogReader = Pick<EventStore, 'readAll'>;
+export type LogReader<Event extends DomainEvent = LogEvent> = Pick<EventStore<Event>, 'readAll'>;
 
 /** The read-model and reactions projectors usually read the same page from the same checkpoint: it is read once for both. */
-export class SharedLogReads implements LogReader {
-  private kept: { page: string; events: RecordedEvent[] } | null = null;
+export class SharedLogReads<Event extends DomainEvent = LogEvent> implements LogReader<Event> {
+  private kept: { page: string; events: RecordedEvent<Event>[] } | null = null;
 
-  constructor(private readonly store: LogReader) {}
+  constructor(private readonly store: LogReader<Event>) {}
 
-  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent[]> {
+  async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent<Event>[]> {
     const page = pageOf(after, options);
     if (page !== null && this.kept?.page === page) {
       const { events } = this.kept;
@@ -24,7 +31,7 @@ export class SharedLogReads implements LogReader {
 const pageOf = (after: GlobalPosition | null, options: ReadAllOptions): string | null =>
   options.eventTypes ? null : `${after ? `${after.commit}/${after.prepare}` : 'start'}:${options.maxCount}`;
 
-/** A store that gives each projector a reader of its own (the SQL store: SqlProjectorReads). */
+/** A store that gives each projector a reader of its own (the SQL store: its appends kept in memory). */
 interface ReadsPerProjector {
   projectorReads(projector: string): LogReader;
 }
