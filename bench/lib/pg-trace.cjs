@@ -19,7 +19,8 @@ pg.Client.prototype.query = function traced(config, values, callback) {
   const started = process.hrtime.bigint();
   const done = (res) => {
     const entry = stats.get(key) || { count: 0, ms: 0, rows: 0 };
-    entry.count += 1; entry.rows = (entry.rows||0) + ((res && res.rows && res.rows.length)||0);
+    entry.count += 1;
+    entry.rows = (entry.rows || 0) + ((res && res.rows && res.rows.length) || 0);
     entry.ms += Number(process.hrtime.bigint() - started) / 1e6;
     stats.set(key, entry);
   };

@@ -62,13 +62,8 @@ describe('statement plans on PostgreSQL', () => {
     expect(bumped.revision).toBe(String(2 * USES_PER_CONNECTION + 10));
   });
 
-  it('planned at each call, read the rows of an order list by the index of rm_orders once it grew, where a cached plan scans it', async () => {
-    const sameConnection = new PostgresDatabase({
-      connectionString: database.connectionString,
-      maxConnections: 1,
-      usesPerConnection: 1_000_000,
-    });
-    try {
+  it('planned at each call, read the rows of an order list by the index of rm_orders once it grew, where a cached plan scans it', () =>
+    onOneConnection(database, async (sameConnection) => {
       await applySchema(sameConnection, [ordersProjection.schema]);
       await sameConnection.exec(`ALTER TABLE rm_orders SET (autovacuum_enabled = false)`);
       const addOrders = (from: number, to: number) =>
@@ -82,36 +77,19 @@ describe('statement plans on PostgreSQL', () => {
       const cachedRead = `SELECT * FROM rm_orders WHERE order_id = ANY($1::text[]) ORDER BY order_id`;
       // A projection batch's orders: a dozen or so.
       const batch = Array.from({ length: 15 }, (_, n) => `ord_${n + 1}`).sort();
-      const scansOf = (read: (tx: SqlExecutor) => Promise<string[]>) =>
-        sameConnection.transaction((tx) =>
-          sequentialScansBy(tx, 'rm_orders', async () => expect((await read(tx)).sort()).toEqual(batch)),
-        );
-      const perCall = (tx: SqlExecutor) => readOrderViews(batch, tx).then((views) => [...views.keys()]);
-      const cached = (tx: SqlExecutor) =>
-        tx.query<{ order_id: string }>(cachedRead, [batch]).then((rows) => rows.map((row) => row.order_id));
-
       await addOrders(1, 20);
-      for (let call = 0; call < 12; call++) for (const read of [perCall, cached]) await scansOf(read);
-      await addOrders(21, 100_000);
-
-      const after = { perCall: 0, cached: 0 };
-      for (let call = 0; call < 5; call++) {
-        after.perCall += await scansOf(perCall);
-        after.cached += await scansOf(cached);
-      }
+      const after = await scansOnceGrown(sameConnection, 'rm_orders', {
+        expected: batch,
+        perCall: (tx) => readOrderViews(batch, tx).then((views) => [...views.keys()].sort()),
+        cached: (tx) =>
+          tx.query<{ order_id: string }>(cachedRead, [batch]).then((rows) => rows.map((row) => row.order_id).sort()),
+        grow: () => addOrders(21, 100_000),
+      });
       expect(after).toEqual({ perCall: 0, cached: 5 });
-    } finally {
-      await sameConnection.close();
-    }
-  });
+    }));
 
-  it("read the events at a projector's positions by the log's order index once it grew, where a cached plan scans it", async () => {
-    const sameConnection = new PostgresDatabase({
-      connectionString: database.connectionString,
-      maxConnections: 1,
-      usesPerConnection: 1_000_000,
-    });
-    try {
+  it("read the events at a projector's positions by the log's order index once it grew, where a cached plan scans it", () =>
+    onOneConnection(database, async (sameConnection) => {
       await applySchema(sameConnection, EVENT_LOG_SCRIPTS);
       await sameConnection.exec(`ALTER TABLE es_events SET (autovacuum_enabled = false)`);
       const addEvents = (from: number, to: number) =>
@@ -129,34 +107,62 @@ describe('statement plans on PostgreSQL', () => {
       const cachedRead = `SELECT es_events.stream_id FROM unnest($1::text[], $2::bigint[]) AS wanted(c, p)
                             JOIN es_events ON es_events.transaction_id = wanted.c::xid8 AND es_events.global_position = wanted.p
                            ORDER BY es_events.transaction_id, es_events.global_position`;
-      const scansOf = (read: (tx: SqlExecutor) => Promise<string[]>) =>
-        sameConnection.transaction((tx) =>
-          sequentialScansBy(tx, 'es_events', async () => expect(await read(tx)).toEqual(['wallet-3', 'wallet-7'])),
-        );
-      const perCall = (tx: SqlExecutor) =>
-        new SqlEventReads(tx, UNTYPED_EVENTS).readAt(wanted).then((events) => events.map((event) => event.streamId));
-      const cached = (tx: SqlExecutor) =>
-        tx
-          .query<{ stream_id: string }>(cachedRead, [
-            wanted.map((position) => position.commit.toString()),
-            wanted.map((position) => position.prepare.toString()),
-          ])
-          .then((rows) => rows.map((row) => row.stream_id));
-
-      for (let call = 0; call < 12; call++) for (const read of [perCall, cached]) await scansOf(read);
-      await addEvents(21, 100_000);
-
-      const after = { perCall: 0, cached: 0 };
-      for (let call = 0; call < 5; call++) {
-        after.perCall += await scansOf(perCall);
-        after.cached += await scansOf(cached);
-      }
+      const after = await scansOnceGrown(sameConnection, 'es_events', {
+        expected: ['wallet-3', 'wallet-7'],
+        perCall: (tx) =>
+          new SqlEventReads(tx, UNTYPED_EVENTS).readAt(wanted).then((events) => events.map((event) => event.streamId)),
+        cached: (tx) =>
+          tx
+            .query<{ stream_id: string }>(cachedRead, [
+              wanted.map((position) => position.commit.toString()),
+              wanted.map((position) => position.prepare.toString()),
+            ])
+            .then((rows) => rows.map((row) => row.stream_id)),
+        grow: () => addEvents(21, 100_000),
+      });
       expect(after).toEqual({ perCall: 0, cached: 5 });
-    } finally {
-      await sameConnection.close();
-    }
-  });
+    }));
 });
+
+/** A connection of its own that is never replaced, so that what it caches stays for the whole test. */
+async function onOneConnection(database: TestDatabase, work: (db: PostgresDatabase) => Promise<void>): Promise<void> {
+  const db = new PostgresDatabase({
+    connectionString: database.connectionString,
+    maxConnections: 1,
+    usesPerConnection: 1_000_000,
+  });
+  try {
+    await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * A read spelled two ways, planned at each call and cached: both run on the small table until PostgreSQL has
+ * settled on their plans, then the table grows; the whole-table scans of five more calls of each.
+ */
+async function scansOnceGrown(
+  db: PostgresDatabase,
+  table: string,
+  reads: {
+    expected: readonly string[];
+    perCall: (tx: SqlExecutor) => Promise<string[]>;
+    cached: (tx: SqlExecutor) => Promise<string[]>;
+    grow: () => Promise<void>;
+  },
+): Promise<{ perCall: number; cached: number }> {
+  const scansOf = (read: (tx: SqlExecutor) => Promise<string[]>) =>
+    db.transaction((tx) => sequentialScansBy(tx, table, async () => expect(await read(tx)).toEqual(reads.expected)));
+  for (let call = 0; call < 12; call++) for (const read of [reads.perCall, reads.cached]) await scansOf(read);
+  await reads.grow();
+  const after = { perCall: 0, cached: 0 };
+  for (let call = 0; call < 5; call++) {
+    after.perCall += await scansOf(reads.perCall);
+    after.cached += await scansOf(reads.cached);
+  }
+  return after;
+}
 
 /** Sequential scans of the table by the work, in its transaction (the view counts what this backend has not reported yet). */
 async function sequentialScansBy(tx: SqlExecutor, table: string, work: () => Promise<unknown>): Promise<number> {
