@@ -57,6 +57,23 @@ describe('RecentAppends, the events a projector need not read back', () => {
     expect(recent.size).toBe(0);
   });
 
+  it('keeps nothing more, and lets go of what it held, once no reader has read for five seconds', () => {
+    let now = 0;
+    const recent = new RecentAppends<UntypedEvent>(100, () => now);
+    recent.readerAt('read-models', null);
+    const [a, b, c] = [event(10, 1), event(11, 2), event(12, 3)];
+    recent.remember([a]);
+    now = 4_999;
+    recent.remember([b]);
+    expect(recent.at(positions(a, b))).toEqual([a, b]);
+    now = 10_000;
+    recent.remember([c]);
+    expect(recent.size).toBe(0);
+    recent.readerAt('read-models', null);
+    recent.remember([c]);
+    expect(recent.at(positions(c))).toEqual([c]);
+  });
+
   it('holds at most its capacity, the oldest appends going first', () => {
     const recent = new RecentAppends<UntypedEvent>(2);
     recent.readerAt('stopped reader', null);
