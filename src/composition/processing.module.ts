@@ -17,7 +17,8 @@ import { countOrderOutcomes } from '../infrastructure/metrics/order-outcome-metr
 import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
 import { BackgroundMode, BackgroundProcessing } from '../infrastructure/processing/background-processing';
 import { ProjectionDaemon, realTimeSpacing } from '../infrastructure/projections/projection-daemon';
-import { projectorLogReads } from '../infrastructure/projections/shared-log-reads';
+import { SharedLogReads } from '../infrastructure/projections/shared-log-reads';
+import { SqlEventStore } from '../infrastructure/event-store/sql-event-store';
 import { SqlProjectionAdmin } from '../infrastructure/projections/sql-projection-admin';
 import { PROJECTION_ADMIN } from '../application/ports/projections.port';
 import { Projector } from '../infrastructure/projections/projector';
@@ -55,8 +56,11 @@ export class ProcessingModule {
           provide: ProjectionDaemon,
           inject: [EVENT_STORE, EVENT_LOG_DIAGNOSTICS, SQL_DATABASE],
           useFactory: (store: EventStore, diagnostics: EventLogDiagnostics, db: SqlDatabase) => {
-            // The SQL store hands a projector the events this process appended (no read back); others share a page.
-            const reads = projectorLogReads(store);
+            // The SQL store hands a projector the events this process appended (no read back); elsewhere the two
+            // groups, which usually read the same new events one after the other, share one read of a page.
+            const shared = new SharedLogReads(store);
+            const reads = (projector: string) =>
+              store instanceof SqlEventStore ? store.projectorReads(projector) : shared;
             return new ProjectionDaemon(
               // Both rebuild from the log after a crash; their rows and checkpoints commit together.
               [

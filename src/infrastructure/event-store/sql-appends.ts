@@ -13,6 +13,7 @@ import {
   keyBindingId,
 } from '../../application/ports/key-binding-append.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
+import { positionOf } from './sql-event-row';
 import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
 import { lastRevisions } from './sql-stream-revisions';
 
@@ -148,7 +149,7 @@ export class SqlAppends {
     const lastRow = inserted[inserted.length - 1];
     return {
       nextRevision: last,
-      position: { commit: BigInt(lastRow.transaction_id), prepare: BigInt(lastRow.global_position) },
+      position: positionOf(lastRow),
       deduplicated: false,
     };
   }

@@ -1,6 +1,7 @@
 import { EventLogDiagnostics } from '../../application/ports/event-log-diagnostics.port';
 import { GlobalPosition } from '../../application/ports/event-store.port';
 import { SqlDatabase } from '../sql/sql-database';
+import { positionOf } from './sql-event-row';
 import { READABLE_HORIZON } from './readable-horizon';
 
 export class SqlEventLogDiagnostics implements EventLogDiagnostics {
@@ -21,7 +22,7 @@ export class SqlEventLogDiagnostics implements EventLogDiagnostics {
         ${where}
         ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
     );
-    return rows.length ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
+    return rows.length ? positionOf(rows[0]) : null;
   }
 
   async countEvents(after: GlobalPosition | null, upTo?: GlobalPosition | null): Promise<number> {

@@ -1,4 +1,10 @@
-import { EventMetadata, HistoricalEvent, RecordedEvent, UntypedEvent } from '../../application/ports/event-store.port';
+import {
+  EventMetadata,
+  GlobalPosition,
+  HistoricalEvent,
+  RecordedEvent,
+  UntypedEvent,
+} from '../../application/ports/event-store.port';
 
 export interface EventRow {
   global_position: string;
@@ -16,11 +22,14 @@ export interface EventRow {
 export const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, event_id::text AS event_id,
   stream_id, stream_revision::text AS stream_revision, event_type, schema_version, data, metadata, recorded_at`;
 
+/** A row's place in the log, from its transaction id and sequence number as text. */
+export const positionOf = (row: Pick<EventRow, 'transaction_id' | 'global_position'>): GlobalPosition => ({
+  commit: BigInt(row.transaction_id),
+  prepare: BigInt(row.global_position),
+});
+
 export function recordedOf(row: EventRow): RecordedEvent<UntypedEvent> {
-  return {
-    ...historicalOf(row),
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
-  };
+  return { ...historicalOf(row), position: positionOf(row) };
 }
 
 export function historicalOf(row: EventRow): HistoricalEvent {

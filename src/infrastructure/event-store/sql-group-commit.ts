@@ -4,7 +4,7 @@ import { WrongExpectedRevisionError } from '../../application/ports/event-store.
 import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { lastRevisions } from './sql-stream-revisions';
-import { EventRow } from './sql-event-row';
+import { EventRow, positionOf } from './sql-event-row';
 
 /** Told the rows an append stored, as a read would return them, while it wants them. */
 export interface StoredRowsListener {
@@ -156,7 +156,7 @@ export class SqlGroupCommit {
     // Each append's position is its last event's, the events of the streams it opened included.
     const positions = new Map<string, GlobalPosition>();
     for (const row of rows) {
-      const position = { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+      const position = positionOf(row);
       const appendedTo = parentOf.get(row.stream_id) ?? row.stream_id;
       const known = positions.get(appendedTo);
       if (!known || known.prepare < position.prepare) positions.set(appendedTo, position);

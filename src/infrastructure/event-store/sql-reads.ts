@@ -12,7 +12,7 @@ import { transactionStreamId } from '../../domain/transaction/transaction.events
 import { SqlExecutor } from '../sql/sql-database';
 import { plannedAtEachCall } from '../sql/prepared-statements';
 import { READABLE_HORIZON } from './readable-horizon';
-import { EVENT_COLUMNS, EventRow, recordedOf } from './sql-event-row';
+import { EVENT_COLUMNS, EventRow, positionOf, recordedOf } from './sql-event-row';
 
 /**
  * Planned at each call: a plan cached while the log was a few rows joins by scanning it, and would keep scanning it
@@ -25,6 +25,20 @@ const READ_AT_POSITIONS = plannedAtEachCall(
                    AND es_events.global_position = wanted.prepare_position
     ORDER BY es_events.transaction_id, es_events.global_position`,
 );
+
+/** The next page of the log after $1/$2 (commit, prepare), at most $3 events, none past the readable horizon. */
+const pageAfter = (columns: string, typeFilter = ''): string =>
+  `SELECT ${columns} FROM es_events
+    WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+      AND transaction_id < ${READABLE_HORIZON}
+      ${typeFilter}
+    ORDER BY es_events.transaction_id, es_events.global_position
+    LIMIT $3`;
+
+const pageParams = (after: GlobalPosition | null, maxCount: number): unknown[] => {
+  const from = after ?? { commit: 0n, prepare: 0n };
+  return [from.commit.toString(), from.prepare.toString(), maxCount];
+};
 
 /** The SQL store's reads; every row read becomes an event of the store's log in one place (`decoded`). */
 export class SqlEventReads<Event extends DomainEvent> {
@@ -52,37 +66,23 @@ export class SqlEventReads<Event extends DomainEvent> {
   }
 
   async readAll(after: GlobalPosition | null, options: ReadAllOptions): Promise<RecordedEvent<Event>[]> {
-    const from = after ?? { commit: 0n, prepare: 0n };
-    const params: unknown[] = [from.commit.toString(), from.prepare.toString(), options.maxCount];
+    const params = pageParams(after, options.maxCount);
     let typeFilter = '';
     if (options.eventTypes) {
       params.push([...options.eventTypes]);
       typeFilter = 'AND event_type = ANY($4::text[])';
     }
-    const rows = await this.db.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events
-        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-          AND transaction_id < ${READABLE_HORIZON}
-          ${typeFilter}
-        ORDER BY es_events.transaction_id, es_events.global_position
-        LIMIT $3`,
-      params,
-    );
+    const rows = await this.db.query<EventRow>(pageAfter(EVENT_COLUMNS, typeFilter), params);
     return rows.map((row) => this.decoded(row));
   }
 
   /** The positions `readAll` would return events at, without the events. */
   async readAllPositions(after: GlobalPosition | null, maxCount: number): Promise<GlobalPosition[]> {
-    const from = after ?? { commit: 0n, prepare: 0n };
-    const rows = await this.db.query<{ transaction_id: string; global_position: string }>(
-      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM es_events
-        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-          AND transaction_id < ${READABLE_HORIZON}
-        ORDER BY es_events.transaction_id, es_events.global_position
-        LIMIT $3`,
-      [from.commit.toString(), from.prepare.toString(), maxCount],
+    const rows = await this.db.query<Pick<EventRow, 'transaction_id' | 'global_position'>>(
+      pageAfter('transaction_id::text AS transaction_id, global_position::text AS global_position'),
+      pageParams(after, maxCount),
     );
-    return rows.map((row) => ({ commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) }));
+    return rows.map(positionOf);
   }
 
   /** The events at these positions, in the log's order. */

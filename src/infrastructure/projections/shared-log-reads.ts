@@ -30,18 +30,3 @@ export class SharedLogReads<Event extends DomainEvent = LogEvent> implements Log
 
 const pageOf = (after: GlobalPosition | null, options: ReadAllOptions): string | null =>
   options.eventTypes ? null : `${after ? `${after.commit}/${after.prepare}` : 'start'}:${options.maxCount}`;
-
-/** A store that gives each projector a reader of its own (the SQL store: its appends kept in memory). */
-interface ReadsPerProjector {
-  projectorReads(projector: string): LogReader;
-}
-
-const readsPerProjector = (store: LogReader): store is LogReader & ReadsPerProjector =>
-  typeof (store as Partial<ReadsPerProjector>).projectorReads === 'function';
-
-/** How each projector, by its checkpoint's name, reads the log: through the store's own reader, or one page read for both groups. */
-export function projectorLogReads(store: LogReader): (projector: string) => LogReader {
-  if (readsPerProjector(store)) return (projector) => store.projectorReads(projector);
-  const shared = new SharedLogReads(store);
-  return () => shared;
-}
