@@ -14,7 +14,7 @@ import { lowBalanceReactions } from '../application/wallets/low-balance-notice';
 import { ServiceConfig } from '../config/service-config';
 import { JobWorker } from '../infrastructure/jobs/job-worker';
 import { countOrderOutcomes } from '../infrastructure/metrics/order-outcome-metrics';
-import { reactionsProjection } from '../infrastructure/jobs/reactions.projection';
+import { reactionsProjection, scheduledJobs } from '../infrastructure/jobs/reactions.projection';
 import { BackgroundMode, BackgroundProcessing } from '../infrastructure/processing/background-processing';
 import { ProjectionDaemon, realTimeSpacing } from '../infrastructure/projections/projection-daemon';
 import { SharedLogReads } from '../infrastructure/projections/shared-log-reads';
@@ -61,7 +61,13 @@ export class ProcessingModule {
             const shared = new SharedLogReads(store);
             const reads = (projector: string) =>
               store instanceof SqlEventStore ? store.projectorReads(projector) : shared;
-            return new ProjectionDaemon(
+            const reactionsProjector = new Projector(
+              REACTIONS_GROUP,
+              [reactions],
+              reads(REACTIONS_GROUP),
+              db.withAsynchronousCommit(),
+            );
+            const daemon = new ProjectionDaemon(
               // Both rebuild from the log after a crash; their rows and checkpoints commit together.
               [
                 new Projector(
@@ -73,13 +79,17 @@ export class ProcessingModule {
                   countOrderOutcomes(db, (error) => logger.warn(`order outcome metrics failed: ${String(error)}`)),
                 ),
               ],
-              [new Projector(REACTIONS_GROUP, [reactions], reads(REACTIONS_GROUP), db.withAsynchronousCommit())],
+              [reactionsProjector],
               store,
               diagnostics,
               options.background.kind === 'here' ? config.projectionPollMs : 0,
               (error) => logger.error(`projection failed: ${String(error)}`),
               realTimeSpacing(config.projectionGatherMs),
             );
+            reactionsProjector.afterCommit((_events, batch) => {
+              if (scheduledJobs(batch)) daemon.noteJobsScheduled();
+            });
+            return daemon;
           },
         },
         { provide: PROJECTION_BARRIER, useExisting: ProjectionDaemon },

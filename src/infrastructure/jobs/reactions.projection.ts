@@ -2,7 +2,7 @@ import { RecordedEvent } from '../../application/ports/event-store.port';
 import { Job, StoredJob, storedJobOf } from '../../application/ports/job-queue.port';
 import { Reaction } from '../../application/ports/reaction.port';
 import { LogEvent } from '../../domain/log-events';
-import { SqlProjection } from '../projections/sql-projection';
+import { BatchScope, BatchShare, BatchWrites, SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 import { JOBS_SCHEMA } from './jobs.schema';
 import { insertJob, insertJobs } from './sql-job-queue';
@@ -23,14 +23,34 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
     schemaVersion: 1,
     schema: JOBS_SCHEMA,
     handles,
-    async apply(event: RecordedEvent, tx: SqlExecutor): Promise<void> {
-      for (const job of await stillWanted(candidatesOf([event]), tx)) await insertJob(tx, job);
+    async apply(event: RecordedEvent, tx: SqlExecutor, batch: BatchScope): Promise<void> {
+      const jobs = await stillWanted(candidatesOf([event]), tx);
+      for (const job of jobs) await insertJob(tx, job);
+      batch.of(JOBS_SCHEDULED, tx).count += jobs.length;
     },
-    async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
-      await insertJobs(tx, await stillWanted(candidatesOf(events), tx));
+    async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor, batch: BatchScope): Promise<void> {
+      const jobs = await stillWanted(candidatesOf(events), tx);
+      await insertJobs(tx, jobs);
+      batch.of(JOBS_SCHEDULED, tx).count += jobs.length;
+    },
+    // The settings are read before the transaction, as they would be in it; a batch that calls for no job (no
+    // webhook URL, no threshold crossed) then only moves the checkpoint.
+    async planBatch(events: readonly RecordedEvent[], db: SqlExecutor, batch: BatchScope): Promise<BatchWrites | null> {
+      const jobs = await stillWanted(candidatesOf(events), db);
+      if (jobs.length === 0) return null;
+      return async (tx) => {
+        await insertJobs(tx, jobs);
+        batch.of(JOBS_SCHEDULED, tx).count += jobs.length;
+      };
     },
   };
 }
+
+/** How many jobs the reactions of a batch scheduled (none: the job worker has nothing new to look for). */
+const JOBS_SCHEDULED: BatchShare<{ count: number }> = { create: () => ({ count: 0 }) };
+
+/** Whether the committed batch scheduled any job. */
+export const scheduledJobs = (batch: BatchScope): boolean => (batch.made(JOBS_SCHEDULED)?.count ?? 0) > 0;
 
 interface Candidate {
   reaction: Reaction;

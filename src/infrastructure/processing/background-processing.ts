@@ -57,7 +57,7 @@ export class BackgroundProcessing implements OnApplicationBootstrap, OnApplicati
     for (const work of this.recurring)
       await work.arm().catch((error: unknown) => this.logger.error(`scheduling at start failed: ${String(error)}`));
     if (this.mode.kind !== 'here') return;
-    this.projections.onReactionsApplied(() => this.jobs.kick());
+    this.projections.onJobsScheduled(() => this.jobs.kick());
     this.jobs.start();
     this.purgeTimer = setInterval(() => {
       const now = this.clock.now();

@@ -39,7 +39,8 @@ export class ProjectionDaemon implements ProjectionBarrier {
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
-  private reactionsListener: (() => void) | null = null;
+  private jobsListener: (() => void) | null = null;
+  private jobsScheduled = false;
   private waiters: Waiter[] = [];
   private pumping = false;
   private kicked = false;
@@ -78,9 +79,14 @@ export class ProjectionDaemon implements ProjectionBarrier {
     await this.catchUpAll().catch(() => undefined);
   }
 
-  /** Called after the reactions scheduled new work, so the job worker need not wait for its poll. */
-  onReactionsApplied(listener: () => void): void {
-    this.reactionsListener = listener;
+  /** Called after the reactions scheduled jobs, so the job worker need not wait for its poll (and is not asked to look when they scheduled none). */
+  onJobsScheduled(listener: () => void): void {
+    this.jobsListener = listener;
+  }
+
+  /** Told by a reactions projector that a batch it committed scheduled jobs. */
+  noteJobsScheduled(): void {
+    this.jobsScheduled = true;
   }
 
   async catchUpAll(refresh = true): Promise<number> {
@@ -89,7 +95,10 @@ export class ProjectionDaemon implements ProjectionBarrier {
     for (const projector of this.readModels) total += await projector.catchUp();
     let reacted = 0;
     for (const projector of this.reactions) reacted += await projector.catchUp();
-    if (reacted > 0) this.reactionsListener?.();
+    if (this.jobsScheduled) {
+      this.jobsScheduled = false;
+      this.jobsListener?.();
+    }
     return total + reacted;
   }
 

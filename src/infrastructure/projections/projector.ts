@@ -2,7 +2,7 @@ import { GlobalPosition, RecordedEvent, comparePositions } from '../../applicati
 import { SqlDatabase } from '../sql/sql-database';
 import { checkpoints, samePosition } from './checkpoint-store';
 import { LogReader } from './shared-log-reads';
-import { BatchScope, SqlProjection, applyEvents } from './sql-projection';
+import { BatchScope, SqlProjection, applyEvents, plannedWrites } from './sql-projection';
 import { projectionRunSpan } from '../tracing/background-spans';
 import { traced } from '../tracing/tracing';
 
@@ -92,14 +92,7 @@ export class Projector {
     const batch = new BatchScope();
     const outcome = await traced(
       `projection ${this.name}`,
-      () =>
-        this.db.transaction(async (tx) => {
-          // Moving the checkpoint first checks and locks it in one statement; the batch is applied under that lock.
-          if (!(await checkpoints.advance(tx, this.name, from, last)))
-            return { applied: false as const, current: await checkpoints.read(tx, this.name) };
-          for (const projection of this.projections) await applyEvents(projection, events, tx, batch);
-          return { applied: true as const };
-        }),
+      () => this.applied(events, from, last, batch),
       () => projectionRunSpan(this.name, events),
     );
     if (!outcome.applied) {
@@ -113,4 +106,28 @@ export class Projector {
     this.committed?.(events, batch);
     return events.length;
   }
+
+  private async applied(
+    events: readonly RecordedEvent[],
+    from: GlobalPosition | null,
+    last: GlobalPosition,
+    batch: BatchScope,
+  ): Promise<BatchOutcome> {
+    const writes = await plannedWrites(this.projections, events, this.db, batch);
+    if (writes?.length === 0) {
+      // Nothing to write: the checkpoint's move, checked against `from`, is the batch's one statement.
+      if (await checkpoints.advance(this.db, this.name, from, last)) return { applied: true };
+      return { applied: false, current: await checkpoints.read(this.db, this.name) };
+    }
+    return this.db.transaction(async (tx): Promise<BatchOutcome> => {
+      // Moving the checkpoint first checks and locks it in one statement; the batch is applied under that lock.
+      if (!(await checkpoints.advance(tx, this.name, from, last)))
+        return { applied: false, current: await checkpoints.read(tx, this.name) };
+      if (writes) for (const write of writes) await write(tx);
+      else for (const projection of this.projections) await applyEvents(projection, events, tx, batch);
+      return { applied: true };
+    });
+  }
 }
+
+type BatchOutcome = { applied: true } | { applied: false; current: GlobalPosition | null };

@@ -17,7 +17,20 @@ export interface SqlProjection<Handled extends LogEvent = LogEvent> extends Read
   apply(event: RecordedEvent<Handled>, tx: SqlExecutor, batch: BatchScope): Promise<void>;
   /** Optional: applies a batch in fewer statements, leaving exactly the rows that one-by-one `apply` would. */
   applyBatch?(events: readonly RecordedEvent<Handled>[], tx: SqlExecutor, batch: BatchScope): Promise<void>;
+  /**
+   * Optional: reads what the batch needs before its transaction (as `apply` would read inside it: every statement
+   * sees what was committed before it) and gives the batch's writes, or null when it writes nothing. When every
+   * projection of a group plans and none writes, the checkpoint moves in one statement, without a transaction.
+   */
+  planBatch?(
+    events: readonly RecordedEvent<Handled>[],
+    db: SqlExecutor,
+    batch: BatchScope,
+  ): Promise<BatchWrites | null>;
 }
+
+/** A batch's writes, made in the transaction that moves the checkpoint. */
+export type BatchWrites = (tx: SqlExecutor) => Promise<void>;
 
 /** Something the projections of one batch share, made by the first that asks for it, in the batch's transaction. */
 export interface BatchShare<Value> {
@@ -55,4 +68,25 @@ export async function applyEvents(
     return;
   }
   for (const event of handled) await projection.apply(event, tx, batch);
+}
+
+/**
+ * Each projection's writes for the batch, planned before its transaction; null when one of them cannot plan (the
+ * batch is then applied in the transaction, as `applyEvents` does).
+ */
+export async function plannedWrites(
+  projections: readonly SqlProjection[],
+  events: readonly RecordedEvent[],
+  db: SqlExecutor,
+  batch: BatchScope,
+): Promise<BatchWrites[] | null> {
+  if (!projections.every((projection) => projection.planBatch !== undefined)) return null;
+  const writes: BatchWrites[] = [];
+  for (const projection of projections) {
+    const handled = events.filter((event) => projection.handles.has(event.type));
+    if (handled.length === 0) continue;
+    const planned = await projection.planBatch?.(handled, db, batch);
+    if (planned) writes.push(planned);
+  }
+  return writes;
 }

@@ -150,3 +150,47 @@ describe('projection runs that follow appends, spaced to gather events', () => {
     clock.advance(1_000);
   });
 });
+
+describe('the job worker woken by the reactions', () => {
+  function reactionsProjector(onRun: () => void) {
+    const projector = {
+      name: 'reactions',
+      position: null,
+      start: async () => undefined,
+      refreshPosition: () => undefined,
+      hasReached: () => true,
+      storedPosition: async () => null,
+      catchUp: jest.fn(async () => (onRun(), 3)),
+    };
+    return projector as unknown as Projector;
+  }
+
+  const idleStore: Pick<EventStore, 'readAll' | 'subscribe'> = {
+    readAll: () => Promise.resolve([]),
+    subscribe: () => () => undefined,
+  };
+
+  it('is woken after a run whose reactions scheduled jobs, and not after one that applied events but scheduled none', async () => {
+    let schedules = false;
+    let daemon: ProjectionDaemon | null = null;
+    const projector = reactionsProjector(() => {
+      if (schedules) daemon?.noteJobsScheduled();
+    });
+    daemon = new ProjectionDaemon([], [projector], idleStore, NO_LAG, 0, (error) => {
+      throw error;
+    });
+    const wakes = jest.fn();
+    daemon.onJobsScheduled(wakes);
+
+    await daemon.catchUpAll();
+    expect(wakes).not.toHaveBeenCalled();
+
+    schedules = true;
+    await daemon.catchUpAll();
+    expect(wakes).toHaveBeenCalledTimes(1);
+
+    schedules = false;
+    await daemon.catchUpAll();
+    expect(wakes).toHaveBeenCalledTimes(1);
+  });
+});

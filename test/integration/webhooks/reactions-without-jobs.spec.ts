@@ -1,0 +1,127 @@
+import { GlobalPosition, RecordedEvent, comparePositions } from '../../../src/application/ports/event-store.port';
+import { reactionJob, Reaction } from '../../../src/application/ports/reaction.port';
+import { JOBS_SCHEMA } from '../../../src/infrastructure/jobs/jobs.schema';
+import { reactionsProjection } from '../../../src/infrastructure/jobs/reactions.projection';
+import { CHECKPOINT_SCHEMA, checkpoints } from '../../../src/infrastructure/projections/checkpoint-store';
+import { LogReader } from '../../../src/infrastructure/projections/shared-log-reads';
+import { Projector } from '../../../src/infrastructure/projections/projector';
+import { applySchema } from '../../../src/infrastructure/sql/migrations';
+import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
+import { SqlDatabase, SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
+import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
+
+const at = '2026-11-29T12:00:00.000Z';
+
+function settled(orderId: string, prepare: number): RecordedEvent {
+  return {
+    type: 'TransactionSettled',
+    eventId: `00000000-0000-4000-8000-${String(prepare).padStart(12, '0')}`,
+    schemaVersion: 1,
+    data: { orderId, operatorRef: `REF-${orderId}`, settledAt: at, resolvedBy: null, reason: null },
+    metadata: {
+      partnerId: 'ptr_a',
+      environment: 'sandbox',
+      correlationId: orderId,
+      causationId: null,
+      actor: { type: 'system', id: 'settlement' },
+      occurredAt: at,
+    },
+    streamId: `order-${orderId}`,
+    revision: 1,
+    position: { commit: 1n, prepare: BigInt(prepare) },
+    recordedAt: at,
+  };
+}
+
+/** A refund for the orders whose id ends in "-wanted", nothing for the others. */
+const refundsOfWantedOrders: Reaction = {
+  handles: new Set(['TransactionSettled']),
+  jobsFor: (event) => {
+    const orderId = event.metadata.correlationId;
+    return orderId.endsWith('-wanted') ? [reactionJob('refund-order', orderId, at, { orderId })] : [];
+  },
+};
+
+/** The log as the projector reads it: the test appends to it. */
+class TestLog implements LogReader {
+  readonly events: RecordedEvent[] = [];
+  readAll(after: GlobalPosition | null, options: { maxCount: number }): Promise<RecordedEvent[]> {
+    const newer = this.events.filter((event) => !after || comparePositions(event.position, after) > 0);
+    return Promise.resolve(newer.slice(0, options.maxCount));
+  }
+}
+
+/** The database, with every statement the projector sends written down (BEGIN and COMMIT as such). */
+function recorded(db: SqlDatabase): { db: SqlDatabase; statements: string[] } {
+  const statements: string[] = [];
+  const through = (executor: SqlExecutor): SqlExecutor => ({
+    query: (text, params) => {
+      statements.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
+      return executor.query(text, params);
+    },
+  });
+  const view: SqlDatabase = {
+    ...through(db),
+    transaction: (work) => {
+      statements.push('BEGIN');
+      return db.transaction((tx) => work(through(tx))).finally(() => statements.push('COMMIT'));
+    },
+    exec: (script) => db.exec(script),
+    withAsynchronousCommit: () => view,
+    close: () => db.close(),
+  };
+  return { db: view, statements };
+}
+
+describe('a reactions batch that calls for no job', () => {
+  let database: TestDatabase;
+  let db: PostgresDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('reactions_without_jobs');
+    db = new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 2 });
+    await applySchema(db, [CHECKPOINT_SCHEMA, JOBS_SCHEMA]);
+  });
+
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  const jobs = async () =>
+    (await db.query<{ job_id: string }>('SELECT job_id FROM jobs ORDER BY job_id')).map((row) => row.job_id);
+
+  it('moves the checkpoint in one statement, without a transaction; a batch with a job schedules it in one', async () => {
+    const log = new TestLog();
+    const { db: seen, statements } = recorded(db);
+    const projector = new Projector('reactions-a', [reactionsProjection([refundsOfWantedOrders])], log, seen);
+    await projector.start();
+
+    log.events.push(settled('ord_1', 1), settled('ord_2', 2));
+    statements.length = 0;
+    expect(await projector.catchUp()).toBe(2);
+    expect(statements).toEqual(['UPDATE projection_checkpoints SET']);
+    expect(await checkpoints.read(db, 'reactions-a')).toEqual({ commit: 1n, prepare: 2n });
+    expect(await jobs()).toEqual([]);
+
+    log.events.push(settled('ord_3-wanted', 3), settled('ord_4', 4));
+    statements.length = 0;
+    expect(await projector.catchUp()).toBe(2);
+    expect(statements).toEqual(['BEGIN', 'UPDATE projection_checkpoints SET', 'INSERT INTO jobs', 'COMMIT']);
+    expect(await checkpoints.read(db, 'reactions-a')).toEqual({ commit: 1n, prepare: 4n });
+    expect(await jobs()).toEqual(['refund-order:ord_3-wanted']);
+  });
+
+  it('leaves a checkpoint another process moved meanwhile, and goes on from where that process left it', async () => {
+    const log = new TestLog();
+    const projector = new Projector('reactions-b', [reactionsProjection([refundsOfWantedOrders])], log, db);
+    await projector.start();
+    log.events.push(settled('ord_5', 5), settled('ord_6', 6));
+    // Another process applied the first event of the page already.
+    await checkpoints.write(db, 'reactions-b', { commit: 1n, prepare: 5n });
+
+    await projector.catchUp();
+    expect(await checkpoints.read(db, 'reactions-b')).toEqual({ commit: 1n, prepare: 6n });
+    expect(projector.position).toEqual({ commit: 1n, prepare: 6n });
+  });
+});
