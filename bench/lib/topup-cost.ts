@@ -35,7 +35,10 @@ export interface TopupCost {
   rows_deleted: number;
   /** inserted + updated + deleted. */
   rows_written: number;
-  /** Each row inserted and each update not HOT adds one entry to every index of its table (partial indexes counted as full). */
+  /**
+   * Each row inserted and each update not HOT adds one entry to every index of its table (partial indexes counted as
+   * full, so an upper bound); a BRIN index adds none (it summarizes a range of pages once, not each row).
+   */
   index_entries: number;
   /** WAL written by the whole server (pg_current_wal_lsn), bytes per topup... */
   wal_bytes: number;
@@ -101,7 +104,9 @@ export class CostMeter {
       indexes: number;
     }>(
       `SELECT t.relname, t.n_tup_ins::text AS ins, t.n_tup_upd::text AS upd, t.n_tup_hot_upd::text AS hot,
-              t.n_tup_del::text AS del, (SELECT count(*) FROM pg_index i WHERE i.indrelid = t.relid)::int AS indexes
+              t.n_tup_del::text AS del,
+              (SELECT count(*) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+                WHERE i.indrelid = t.relid AND am.amname <> 'brin')::int AS indexes
          FROM pg_stat_user_tables t`,
     );
     const position = await this.client.query<{ lsn: string; commits: string; records: string; fpi: string }>(
