@@ -4,6 +4,7 @@
  * preloaded (bench/lib/pg-trace.cjs) writes the statements the service sent during the load.
  *   BENCH_SERVICE_NODE_ARGS="--require ./bench/lib/pg-trace.cjs" PG_TRACE_FILE=/tmp/trace.txt \
  *     npx tsx bench/probe.ts [postgres|embedded] [connections=16] [wallets=10] [seconds=5]
+ * (PROBE_OPEN_RATE=400 offers 400 requests a second instead of keeping `connections` busy)
  * (or bench/lib/alloc-sampling.cjs with ALLOC_TRACE_FILE, for where the service allocates).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { Client } from 'pg';
 import { admin } from './lib/admin';
 import { withCpuShare } from './lib/cpu-usage';
 import { nextIdempotencyKey, topupLoad } from './lib/load';
+import { openTopupLoad } from './lib/open-load';
 import { ServiceProcess } from './lib/service';
 import { sleep } from './lib/util';
 
@@ -92,6 +94,8 @@ async function main(): Promise<void> {
   const connections = Number(process.argv[3] ?? 16);
   const wallets = Number(process.argv[4] ?? 10);
   const seconds = Number(process.argv[5] ?? 5);
+  // PROBE_OPEN_RATE=400: requests sent at that rate whatever the answers' latency (the bench's open model) instead of by connections.
+  const openRate = Number(process.env.PROBE_OPEN_RATE ?? 0);
   const name = `probe_${Date.now()}`;
   let databaseUrl: string | null = null;
   if (mode === 'postgres') {
@@ -116,12 +120,16 @@ async function main(): Promise<void> {
     await dumpTrace();
     const { result, cpu } = await withCpuShare(
       service.pid,
-      () => topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys),
+      () =>
+        openRate > 0
+          ? openTopupLoad({ url: service.url, rate: openRate, seconds, keys })
+          : topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys),
       (r) => r.ok,
     );
     await dumpTrace();
+    const shape = openRate > 0 ? `${openRate} requests/s offered` : `${connections} connections`;
     console.log(
-      `${connections} connections over ${wallets} wallets: ${result.rps} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.ok} answered 200`,
+      `${shape} over ${wallets} wallets: ${result.rps} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.ok} answered 200`,
     );
     if (cpu)
       console.log(
