@@ -52,54 +52,7 @@ export class SqlKeyAdmission implements KeyAdmission {
       } else groups.set(key, { ...item, requests: 1 });
     }
     const wanted = [...groups.values()];
-    const rows = await this.db.query<AdmissionRow>(
-      `WITH lookups AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb)
-           AS w(key_hash text, environment text, requests integer, at timestamptz)
-       ), access AS (
-         SELECT x.*,
-                (x.active AND x.partner_found IS NOT NULL AND NOT x.access_change_pending
-                 AND x.kind IN ('main', 'restricted')
-                 AND (x.environment <> 'live' OR x.kyc_status = 'approved')
-                 AND coalesce(jsonb_array_length(x.settings -> 'ipAllowlist'), 0) = 0) AS admissible,
-                coalesce((x.settings ->> 'rateLimitPerMinute')::integer, $2::integer) AS environment_limit
-           FROM (${API_KEY_ACCESS_SELECT} WHERE k.key_hash IN (SELECT key_hash FROM lookups)) x
-       ), admitted AS (
-         SELECT a.key_id, a.partner_id, a.environment, a.rate_limit, a.environment_limit, w.requests, w.at
-           FROM lookups w JOIN access a ON a.key_hash = w.key_hash AND a.environment = w.environment
-          WHERE a.admissible AND (a.expires_at IS NULL OR a.expires_at > w.at)
-       ), wanted AS (
-         SELECT 'partner:' || partner_id || ':' || environment AS bucket, sum(requests)::integer AS requests,
-                min(environment_limit) AS limit_per_minute, extract(epoch FROM max(at)) * 1000 AS now_ms
-           FROM admitted GROUP BY 1
-         UNION ALL
-         SELECT 'key:' || key_id, sum(requests)::integer, min(least(rate_limit, environment_limit)),
-                extract(epoch FROM max(at)) * 1000
-           FROM admitted WHERE rate_limit IS NOT NULL GROUP BY 1
-       ), counted AS (
-         ${TAKE_FROM_WANTED_SQL}
-       ), totals AS (
-         SELECT c.bucket, json_build_array(c.bucket, w.limit_per_minute, c.tat, c.taken) AS taken
-           FROM counted c JOIN wanted w ON w.bucket = c.bucket
-       )
-       SELECT a.*, ad.key_id IS NOT NULL AS admitted,
-              (SELECT json_agg(t.taken) FROM totals t
-                WHERE t.bucket IN ('partner:' || a.partner_id || ':' || a.environment, 'key:' || a.key_id)) AS buckets
-         FROM access a
-         LEFT JOIN admitted ad ON ad.key_id = a.key_id`,
-      // One JSON document rather than an array literal per column (which the driver builds element by element).
-      [
-        JSON.stringify(
-          wanted.map((group) => ({
-            key_hash: group.keyHash,
-            environment: group.environment,
-            requests: group.requests,
-            at: group.at,
-          })),
-        ),
-        DEFAULT_RATE_LIMIT_PER_MINUTE,
-      ],
-    );
+    const rows = wanted.length === 1 ? await this.admitOneKey(wanted[0]) : await this.admitKeys(wanted);
     const byHash = new Map(rows.map((row) => [row.key_hash, row]));
     // Each bucket's requests of this batch, in the order they came, and the decisions its row gives them.
     const requestsOf = new Map<string, { limit: number; nowMs: number; requests: number }>();
@@ -136,4 +89,92 @@ export class SqlKeyAdmission implements KeyAdmission {
       return { access, rateLimit: bindingDecision(bucketDecisions) };
     });
   }
+
+  /** Several keys: their lookups as one JSON document (rather than an array literal per column, which the driver builds element by element). */
+  private admitKeys(wanted: readonly (Lookup & { requests: number })[]): Promise<AdmissionRow[]> {
+    return this.db.query<AdmissionRow>(
+      `WITH lookups AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb)
+           AS w(key_hash text, environment text, requests integer, at timestamptz)
+       ), access AS (
+         SELECT x.*, ${ADMISSIBLE_SQL} AS admissible, ${ENVIRONMENT_LIMIT_SQL('$2')} AS environment_limit
+           FROM (${API_KEY_ACCESS_SELECT} WHERE k.key_hash IN (SELECT key_hash FROM lookups)) x
+       ), admitted AS (
+         SELECT a.key_id, a.partner_id, a.environment, a.rate_limit, a.environment_limit, w.requests, w.at
+           FROM lookups w JOIN access a ON a.key_hash = w.key_hash AND a.environment = w.environment
+          WHERE a.admissible AND (a.expires_at IS NULL OR a.expires_at > w.at)
+       ), wanted AS (
+         SELECT 'partner:' || partner_id || ':' || environment AS bucket, sum(requests)::integer AS requests,
+                min(environment_limit) AS limit_per_minute, extract(epoch FROM max(at)) * 1000 AS now_ms
+           FROM admitted GROUP BY 1
+         UNION ALL
+         SELECT 'key:' || key_id, sum(requests)::integer, min(least(rate_limit, environment_limit)),
+                extract(epoch FROM max(at)) * 1000
+           FROM admitted WHERE rate_limit IS NOT NULL GROUP BY 1
+       ), counted AS (
+         ${TAKE_FROM_WANTED_SQL}
+       ), totals AS (
+         SELECT c.bucket, ${TAKEN_SQL} AS taken FROM counted c JOIN wanted w ON w.bucket = c.bucket
+       )
+       SELECT a.*, ad.key_id IS NOT NULL AS admitted,
+              (SELECT json_agg(t.taken) FROM totals t
+                WHERE t.bucket IN ('partner:' || a.partner_id || ':' || a.environment, 'key:' || a.key_id)) AS buckets
+         FROM access a
+         LEFT JOIN admitted ad ON ad.key_id = a.key_id`,
+      [
+        JSON.stringify(
+          wanted.map((group) => ({
+            key_hash: group.keyHash,
+            environment: group.environment,
+            requests: group.requests,
+            at: group.at,
+          })),
+        ),
+        DEFAULT_RATE_LIMIT_PER_MINUTE,
+      ],
+    );
+  }
+
+  /**
+   * One key (every lookup at one connection, most at light load): the same conditions and buckets as `admitKeys`
+   * over plain parameters, a third of its execution time (no JSON to read, no joins or groups over the lookups).
+   */
+  private admitOneKey(lookup: Lookup & { requests: number }): Promise<AdmissionRow[]> {
+    return this.db.query<AdmissionRow>(
+      `WITH access AS (
+         SELECT x.*, ${ADMISSIBLE_SQL} AS admissible, ${ENVIRONMENT_LIMIT_SQL('$5')} AS environment_limit
+           FROM (${API_KEY_ACCESS_SELECT} WHERE k.key_hash = $1) x
+       ), admitted AS (
+         SELECT a.key_id, a.partner_id, a.environment, a.rate_limit, a.environment_limit
+           FROM access a
+          WHERE a.environment = $2 AND a.admissible AND (a.expires_at IS NULL OR a.expires_at > $3::timestamptz)
+       ), wanted AS (
+         SELECT 'partner:' || partner_id || ':' || environment AS bucket, $4::integer AS requests,
+                environment_limit AS limit_per_minute, extract(epoch FROM $3::timestamptz) * 1000 AS now_ms
+           FROM admitted
+         UNION ALL
+         SELECT 'key:' || key_id, $4::integer, least(rate_limit, environment_limit), extract(epoch FROM $3::timestamptz) * 1000
+           FROM admitted WHERE rate_limit IS NOT NULL
+       ), counted AS (
+         ${TAKE_FROM_WANTED_SQL}
+       )
+       SELECT a.*, EXISTS (SELECT 1 FROM admitted) AS admitted,
+              (SELECT json_agg(${TAKEN_SQL}) FROM counted c JOIN wanted w ON w.bucket = c.bucket) AS buckets
+         FROM access a`,
+      [lookup.keyHash, lookup.environment, lookup.at, lookup.requests, DEFAULT_RATE_LIMIT_PER_MINUTE],
+    );
+  }
 }
+
+/** AuthenticateApiKey's address-free conditions, over a row of API_KEY_ACCESS_SELECT named x. */
+const ADMISSIBLE_SQL = `(x.active AND x.partner_found IS NOT NULL AND NOT x.access_change_pending
+  AND x.kind IN ('main', 'restricted')
+  AND (x.environment <> 'live' OR x.kyc_status = 'approved')
+  AND coalesce(jsonb_array_length(x.settings -> 'ipAllowlist'), 0) = 0)`;
+
+/** The partner's requests per minute in the key's environment, or the default (the parameter named). */
+const ENVIRONMENT_LIMIT_SQL = (defaultParameter: string): string =>
+  `coalesce((x.settings ->> 'rateLimitPerMinute')::integer, ${defaultParameter}::integer)`;
+
+/** What a counted bucket row tells the caller: [bucket, limit, tat, taken]. */
+const TAKEN_SQL = 'json_build_array(c.bucket, w.limit_per_minute, c.tat, c.taken)';
