@@ -1,10 +1,11 @@
 import { GlobalPosition, RecordedEvent, comparePositions } from '../../../src/application/ports/event-store.port';
 import { reactionJob, Reaction } from '../../../src/application/ports/reaction.port';
 import { JOBS_SCHEMA } from '../../../src/infrastructure/jobs/jobs.schema';
-import { reactionsProjection } from '../../../src/infrastructure/jobs/reactions.projection';
+import { reactionsProjection, scheduledJobs } from '../../../src/infrastructure/jobs/reactions.projection';
 import { CHECKPOINT_SCHEMA, checkpoints } from '../../../src/infrastructure/projections/checkpoint-store';
 import { LogReader } from '../../../src/infrastructure/projections/shared-log-reads';
 import { Projector } from '../../../src/infrastructure/projections/projector';
+import { applyEvents, BatchScope } from '../../../src/infrastructure/projections/sql-projection';
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
 import { SqlDatabase, SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
@@ -73,7 +74,7 @@ function recorded(db: SqlDatabase): { db: SqlDatabase; statements: string[] } {
   return { db: view, statements };
 }
 
-describe('a reactions batch that calls for no job', () => {
+describe('reactions batches that call for no job', () => {
   let database: TestDatabase;
   let db: PostgresDatabase;
 
@@ -83,6 +84,8 @@ describe('a reactions batch that calls for no job', () => {
     await applySchema(db, [CHECKPOINT_SCHEMA, JOBS_SCHEMA]);
   });
 
+  beforeEach(() => db.query('DELETE FROM jobs'));
+
   afterAll(async () => {
     await db.close();
     await database.drop();
@@ -90,6 +93,27 @@ describe('a reactions batch that calls for no job', () => {
 
   const jobs = async () =>
     (await db.query<{ job_id: string }>('SELECT job_id FROM jobs ORDER BY job_id')).map((row) => row.job_id);
+
+  /** What the job worker is told after a batch: whether it scheduled any job (the worker looks only then). */
+  describe('what a batch tells', () => {
+    const applied = async (events: readonly RecordedEvent[]): Promise<BatchScope> => {
+      const batch = new BatchScope();
+      await db.transaction((tx) => applyEvents(reactionsProjection([refundsOfWantedOrders]), events, tx, batch));
+      return batch;
+    };
+
+    it('says no for a batch whose events called for no job, and writes none', async () => {
+      const batch = await applied([settled('ord_1', 1), settled('ord_2', 2)]);
+      expect(scheduledJobs(batch)).toBe(false);
+      expect(await jobs()).toEqual([]);
+    });
+
+    it('says yes for a batch that scheduled one, in a batch or alone', async () => {
+      expect(scheduledJobs(await applied([settled('ord_3', 3), settled('ord_4-wanted', 4)]))).toBe(true);
+      expect(scheduledJobs(await applied([settled('ord_5-wanted', 5)]))).toBe(true);
+      expect(await jobs()).toEqual(['refund-order:ord_4-wanted', 'refund-order:ord_5-wanted']);
+    });
+  });
 
   it('moves the checkpoint in one statement, without a transaction; a batch with a job schedules it in one', async () => {
     const log = new TestLog();
