@@ -8,12 +8,13 @@ import { createTestDatabase, TestDatabase } from '../../support/postgres-test-da
 
 const now = new Date('2026-11-29T10:00:30.000Z');
 
-/** key hash → what it is: a main key under a partner limit of 3 a minute, a restricted key of its own limit 2, a revoked key, a key of a partner with an IP allowlist (checked outside SQL, so not counted here), an unknown hash. */
+/** key hash → what it is: a main key under a partner limit of 3 a minute, a restricted key of its own limit 2, a revoked key, a key of a partner with an IP allowlist (checked outside SQL, so not counted here), an expired key, an unknown hash. */
 const KEYS = {
   main: 'hash-main',
   restricted: 'hash-restricted',
   revoked: 'hash-revoked',
   allowlisted: 'hash-allowlisted',
+  expired: 'hash-expired',
   unknown: 'hash-unknown',
 } as const;
 
@@ -23,6 +24,7 @@ const LOOKUPS: readonly { keyHash: string; environment: Environment }[] = [
   { keyHash: KEYS.main, environment: 'live' },
   { keyHash: KEYS.revoked, environment: 'sandbox' },
   { keyHash: KEYS.allowlisted, environment: 'sandbox' },
+  { keyHash: KEYS.expired, environment: 'sandbox' },
   { keyHash: KEYS.unknown, environment: 'sandbox' },
 ];
 
@@ -57,6 +59,11 @@ describe('key admission, one key at a time or several keys in one statement', ()
               ($4, 'key_revoked', 'ptr_other', 'sandbox', false, $1, 'main', NULL, NULL, NULL, NULL, $1),
               ($5, 'key_listed', 'ptr_listed', 'sandbox', true, $1, 'main', NULL, NULL, NULL, NULL, NULL)`,
       [now.toISOString(), KEYS.main, KEYS.restricted, KEYS.revoked, KEYS.allowlisted],
+    );
+    await db.query(
+      `INSERT INTO rm_api_keys (key_hash, key_id, partner_id, environment, active, issued_at, kind, label, scope, currency, expires_at)
+       VALUES ($1, 'key_expired', 'ptr_other', 'sandbox', true, $2, 'restricted', 'old bot', 'transact', 'INR', $2)`,
+      [KEYS.expired, new Date(now.getTime() - 1000).toISOString()],
     );
   });
 
@@ -98,7 +105,7 @@ describe('key admission, one key at a time or several keys in one statement', ()
     const single = await oneAtATime();
     const batched = await allAtOnce();
 
-    // One statement per lookup, each on one key; then the first lookup alone and the other ten in one statement.
+    // One statement per lookup, each on one key; then the first lookup alone and the other eleven in one statement.
     expect(single.sent).toEqual(LOOKUPS.map(() => 'WITH access'));
     expect(batched.sent).toEqual(['WITH access', 'WITH lookups']);
 
@@ -123,6 +130,7 @@ describe('key admission, one key at a time or several keys in one statement', ()
       null, // a sandbox key asked for live
       null, // revoked
       null, // an IP allowlist: decided outside SQL, counted there
+      null, // expired
       null, // unknown
     ]);
     expect(single.answers.map((answer) => answer.access?.key.keyId ?? null)).toEqual([
@@ -136,6 +144,7 @@ describe('key admission, one key at a time or several keys in one statement', ()
       'key_main',
       'key_revoked',
       'key_listed',
+      'key_expired',
       null,
     ]);
   });
