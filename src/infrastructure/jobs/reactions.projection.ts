@@ -5,7 +5,7 @@ import { LogEvent } from '../../domain/log-events';
 import { BatchScope, BatchShare, BatchWrites, SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 import { JOBS_SCHEMA } from './jobs.schema';
-import { insertJob, insertJobs } from './sql-job-queue';
+import { insertJobs } from './sql-job-queue';
 import { settingsAtScheduling } from './settings-at-scheduling';
 import { TRACE_LINKS_KEY, traceLinksForEvent } from '../tracing/background-spans';
 
@@ -18,31 +18,33 @@ export function reactionsProjection(reactions: readonly Reaction[]): SqlProjecti
         .filter((reaction) => reaction.handles.has(event.type))
         .flatMap((reaction) => reaction.jobsFor(event).map((job) => ({ reaction, event, job }))),
     );
+  // The settings are read before the transaction when planned (as they would be in it; every statement sees what was
+  // committed before it); a batch that calls for no job (no webhook URL, no threshold crossed) then only moves the
+  // checkpoint.
+  const planBatch = async (
+    events: readonly RecordedEvent[],
+    db: SqlExecutor,
+    batch: BatchScope,
+  ): Promise<BatchWrites | null> => {
+    const jobs = await stillWanted(candidatesOf(events), db);
+    if (jobs.length === 0) return null;
+    return async (tx) => {
+      await insertJobs(tx, jobs);
+      batch.of(JOBS_SCHEDULED, tx).count += jobs.length;
+    };
+  };
+  const applyBatch = async (events: readonly RecordedEvent[], tx: SqlExecutor, batch: BatchScope): Promise<void> => {
+    const writes = await planBatch(events, tx, batch);
+    await writes?.(tx);
+  };
   return {
     name: 'reactions',
     schemaVersion: 1,
     schema: JOBS_SCHEMA,
     handles,
-    async apply(event: RecordedEvent, tx: SqlExecutor, batch: BatchScope): Promise<void> {
-      const jobs = await stillWanted(candidatesOf([event]), tx);
-      for (const job of jobs) await insertJob(tx, job);
-      batch.of(JOBS_SCHEDULED, tx).count += jobs.length;
-    },
-    async applyBatch(events: readonly RecordedEvent[], tx: SqlExecutor, batch: BatchScope): Promise<void> {
-      const jobs = await stillWanted(candidatesOf(events), tx);
-      await insertJobs(tx, jobs);
-      batch.of(JOBS_SCHEDULED, tx).count += jobs.length;
-    },
-    // The settings are read before the transaction, as they would be in it; a batch that calls for no job (no
-    // webhook URL, no threshold crossed) then only moves the checkpoint.
-    async planBatch(events: readonly RecordedEvent[], db: SqlExecutor, batch: BatchScope): Promise<BatchWrites | null> {
-      const jobs = await stillWanted(candidatesOf(events), db);
-      if (jobs.length === 0) return null;
-      return async (tx) => {
-        await insertJobs(tx, jobs);
-        batch.of(JOBS_SCHEDULED, tx).count += jobs.length;
-      };
-    },
+    apply: (event, tx, batch) => applyBatch([event], tx, batch),
+    applyBatch,
+    planBatch,
   };
 }
 
