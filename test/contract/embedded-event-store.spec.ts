@@ -38,5 +38,5 @@ eventStoreContract(
       },
     };
   },
-  { keyBinding: true },
+  { keyBinding: true, idsAcrossStreams: false },
 );

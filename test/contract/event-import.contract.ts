@@ -12,7 +12,7 @@ import { EventsByCorrelation } from '../../src/application/ports/events-by-corre
 import { Opened, expectAscending, ids, newEvent, uniqueType } from './event-store-contract-support';
 
 /** EventImport: a history recorded by another store, stored with its ids, revisions and recorded times. */
-export function eventImportContract(opened: Opened): void {
+export function eventImportContract(opened: Opened, offers: { idsAcrossStreams: boolean }): void {
   describe('importing events recorded by another store (EventImport)', () => {
     let store: EventStore<UntypedEvent>;
     let importer: EventImport;
@@ -95,15 +95,36 @@ export function eventImportContract(opened: Opened): void {
       expect(await store.readStream(streamId)).toHaveLength(1);
     });
 
-    it('refuses an event id stored already in another stream with DuplicateEventIdError', async () => {
-      const stored = newEvent('A');
-      await store.append(uuid(), [stored], 'no_stream');
-      const other = uuid();
+    it('refuses a batch carrying one event id twice for a stream, and stores none of it', async () => {
+      const streamId = uuid();
+      const twice = historical(streamId, 0, '2025-01-01T00:00:00.000Z');
       const error = await importer
-        .importEvents([{ ...stored, streamId: other, revision: 0, recordedAt: '2025-01-01T00:00:00.000Z' }])
+        .importEvents([twice, { ...twice, revision: 1, recordedAt: '2025-01-01T00:00:01.000Z' }])
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(DuplicateEventIdError);
-      expect(await store.readStream(other)).toEqual([]);
+      expect((error as DuplicateEventIdError).eventIds).toEqual([twice.eventId]);
+      expect(await store.readStream(streamId)).toEqual([]);
     });
+
+    it(
+      offers.idsAcrossStreams
+        ? 'refuses an event id stored already in another stream with DuplicateEventIdError'
+        : 'stores an event id another stream holds (ids are unique per stream)',
+      async () => {
+        const stored = newEvent('A');
+        await store.append(uuid(), [stored], 'no_stream');
+        const other = uuid();
+        const imported = importer.importEvents([
+          { ...stored, streamId: other, revision: 0, recordedAt: '2025-01-01T00:00:00.000Z' },
+        ]);
+        if (offers.idsAcrossStreams) {
+          expect(await imported.catch((caught: unknown) => caught)).toBeInstanceOf(DuplicateEventIdError);
+          expect(await store.readStream(other)).toEqual([]);
+        } else {
+          await imported;
+          expect(ids(await store.readStream(other))).toEqual([stored.eventId]);
+        }
+      },
+    );
   });
 }

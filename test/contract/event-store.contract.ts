@@ -23,15 +23,21 @@ import { keyBindingAppendContract } from './key-binding-append.contract';
 export { OpenedStore } from './event-store-contract-support';
 
 /**
+ * What a store offers beyond the port's promises. `keyBinding`: Idempotency-Keys bound in the commit of their events
+ * (the SQL stores). `idsAcrossStreams`: an event id is refused in a stream when another stream holds it
+ * (EventStoreDB's claims are by id); the port promises uniqueness within a stream only (decision 0158).
+ */
+export interface StoreOffers {
+  keyBinding: boolean;
+  idsAcrossStreams: boolean;
+}
+
+/**
  * The behaviour every store adapter must show, port by port: the EventStore (append, read, readAll, subscribe)
  * here, and the ports the adapter serves beside it (the log's diagnostics, the correlation index, imports, and,
  * where it has it, key binding). Streams and event types are random, so the store may hold other data.
  */
-export function eventStoreContract(
-  name: string,
-  open: () => Promise<OpenedStore>,
-  offers: { keyBinding: boolean },
-): void {
+export function eventStoreContract(name: string, open: () => Promise<OpenedStore>, offers: StoreOffers): void {
   describe(`${name} event store contract`, () => {
     let opened: OpenedStore;
     let store: EventStore<UntypedEvent>;
@@ -284,22 +290,31 @@ export function eventStoreContract(
         }
       });
 
-      it('treats a repeated append as a no-op and refuses one whose event id another stream holds', async () => {
-        const [repeatedStream, clashing, plain] = [uuid(), uuid(), uuid()];
+      it('treats a repeated append as a no-op beside one that reuses its event id in another stream', async () => {
+        const [repeatedStream, elsewhere, plain] = [uuid(), uuid(), uuid()];
         const stored = newEvent('Stored');
         await store.append(repeatedStream, [stored], 'no_stream');
         const outcomes = await inOneTurn([
           { streamId: repeatedStream, events: [stored], expected: 'no_stream' },
-          { streamId: clashing, events: [{ ...newEvent('Clash'), eventId: stored.eventId }], expected: 'no_stream' },
+          { streamId: elsewhere, events: [{ ...newEvent('Other'), eventId: stored.eventId }], expected: 'no_stream' },
           { streamId: plain, events: [newEvent('Plain')], expected: 'no_stream' },
         ]);
         expect(outcomes[0]).toEqual({
           status: 'fulfilled',
           value: expect.objectContaining({ deduplicated: true, nextRevision: 0 }),
         });
-        expect(outcomes[1].status).toBe('rejected');
-        if (outcomes[1].status === 'rejected') expect(outcomes[1].reason).toBeInstanceOf(DuplicateEventIdError);
-        expect(await store.readStream(clashing)).toHaveLength(0);
+        if (offers.idsAcrossStreams) {
+          expect(outcomes[1].status).toBe('rejected');
+          if (outcomes[1].status === 'rejected') expect(outcomes[1].reason).toBeInstanceOf(DuplicateEventIdError);
+          expect(await store.readStream(elsewhere)).toHaveLength(0);
+        } else {
+          expect(outcomes[1]).toEqual({
+            status: 'fulfilled',
+            value: expect.objectContaining({ deduplicated: false, nextRevision: 0 }),
+          });
+          expect(ids(await store.readStream(elsewhere))).toEqual([stored.eventId]);
+        }
+        expect(ids(await store.readStream(repeatedStream))).toEqual([stored.eventId]);
         expect(outcomes[2]).toEqual({
           status: 'fulfilled',
           value: expect.objectContaining({ deduplicated: false, nextRevision: 0 }),
@@ -323,15 +338,33 @@ export function eventStoreContract(
         },
       );
 
-      it('rejects an event id already stored in another stream with DuplicateEventIdError', async () => {
-        const event = newEvent('A');
-        await store.append(uuid(), [event], 'no_stream');
-        const other = uuid();
-        const error = await appendError(store, other, [event], 'any');
-        expect(error).toBeInstanceOf(DuplicateEventIdError);
-        expect((error as DuplicateEventIdError).eventIds).toEqual([event.eventId]);
-        expect(await store.readStream(other)).toEqual([]);
-      });
+      if (offers.idsAcrossStreams)
+        it('rejects an event id already stored in another stream with DuplicateEventIdError', async () => {
+          const event = newEvent('A');
+          await store.append(uuid(), [event], 'no_stream');
+          const other = uuid();
+          const error = await appendError(store, other, [event], 'any');
+          expect(error).toBeInstanceOf(DuplicateEventIdError);
+          expect((error as DuplicateEventIdError).eventIds).toEqual([event.eventId]);
+          expect(await store.readStream(other)).toEqual([]);
+        });
+      else
+        it('stores an event id another stream holds, and treats its repeat there as a no-op', async () => {
+          const event = newEvent('A');
+          const first = uuid();
+          await store.append(first, [event], 'no_stream');
+          const other = uuid();
+          expect(await store.append(other, [event], 'any')).toEqual(
+            expect.objectContaining({ deduplicated: false, nextRevision: 0 }),
+          );
+          expect(await store.append(other, [event], 'any')).toEqual({
+            nextRevision: 0,
+            position: null,
+            deduplicated: true,
+          });
+          expect(ids(await store.readStream(first))).toEqual([event.eventId]);
+          expect(ids(await store.readStream(other))).toEqual([event.eventId]);
+        });
 
       it('rejects a batch that mixes a stored event id with new ones and writes none of it', async () => {
         const streamId = uuid();
@@ -611,7 +644,7 @@ export function eventStoreContract(
 
     eventLogDiagnosticsContract(() => opened);
     eventsByCorrelationContract(() => opened);
-    eventImportContract(() => opened);
+    eventImportContract(() => opened, offers);
     if (offers.keyBinding) keyBindingAppendContract(() => opened);
   });
 }

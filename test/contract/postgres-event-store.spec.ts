@@ -27,5 +27,5 @@ eventStoreContract(
       },
     };
   },
-  { keyBinding: true },
+  { keyBinding: true, idsAcrossStreams: false },
 );

@@ -7,7 +7,7 @@ import { HistoricalEvent } from './event-store.port';
 export interface EventImport {
   /**
    * Stores another store's events in the order given, each at the next revision of its stream, with its id and time;
-   * not for the service's own writes. Out-of-turn revisions and known ids throw, and nothing of the batch is stored
+   * not for the service's own writes. Out-of-turn revisions and ids their stream holds throw, and nothing of the batch is stored
    * where the store can commit it as one.
    */
   importEvents(events: readonly HistoricalEvent[]): Promise<void>;

@@ -39,7 +39,10 @@ export interface UntypedEvent {
 
 /** What a store keeps around every event's type and data. */
 export interface EventEnvelope {
-  /** A UUID. Deterministic for events a process may append twice, so a repeat is a no-op. */
+  /**
+   * A UUID, unique within its stream (decision 0158; EventStoreDB's adapter also refuses it in another stream).
+   * Deterministic for events a process may append twice, so a repeat to the same stream is a no-op.
+   */
   eventId: string;
   schemaVersion: number;
   metadata: EventMetadata;
@@ -144,10 +147,10 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
-/** An event id that is already stored for a different event (other stream or a partial batch). */
+/** An event id its stream already holds for a different event, or a batch mixing stored and new ids (or one id twice). */
 export class DuplicateEventIdError extends Error {
   constructor(readonly eventIds: string[]) {
-    super(`event ids already stored elsewhere: ${eventIds.join(', ')}`);
+    super(`event ids already stored for other events: ${eventIds.join(', ')}`);
     this.name = 'DuplicateEventIdError';
   }
 }

@@ -40,7 +40,10 @@ export type ClaimDecision =
   | { kind: 'duplicate'; reason: 'stored-elsewhere' | 'partly-stored' | 'claimed-elsewhere'; eventIds: string[] }
   | { kind: 'proceed'; takeOver: { eventId: string; expectedClaimRevision: number }[] };
 
-/** In the SQL store's order: stored elsewhere refuses; all stored here is a no-op; a fresh intent elsewhere may be in flight (refused). */
+/**
+ * Stored in another stream refuses (stricter than the port, which asks uniqueness per stream only: decision 0158);
+ * all stored here is a no-op; a fresh intent elsewhere may be in flight (refused).
+ */
 export function decideClaims(
   streamId: string,
   states: readonly ClaimState[],

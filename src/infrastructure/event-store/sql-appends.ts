@@ -77,7 +77,7 @@ export class SqlAppends {
     // A concurrent writer won a race: on the event ids (a repeated append) or on the stream's next revision.
     const repeated = await this.alreadyStored(this.db, streamId, events);
     if (repeated) return repeated;
-    if (constraintOf(error) === 'es_events_event_id_unique')
+    if (constraintOf(error) === 'es_events_stream_event_id_unique')
       // Nothing was stored: the batch itself carries one id twice.
       throw new DuplicateEventIdError(events.map((event) => event.eventId));
     const actual = await this.currentRevision(this.db, streamId);
@@ -180,17 +180,15 @@ export class SqlAppends {
     events: readonly NewEvent<DomainEvent>[],
   ): Promise<AppendResult | null> {
     const ids = events.map((event) => event.eventId);
-    const rows = await db.query<{ event_id: string; stream_id: string; event_type: string }>(
-      'SELECT event_id::text AS event_id, stream_id, event_type FROM es_events WHERE event_id = ANY($1::uuid[])',
-      [ids],
+    // Ids are unique per stream (decision 0158): only this stream's events can make the append a repeat.
+    const rows = await db.query<{ event_id: string; event_type: string }>(
+      'SELECT event_id::text AS event_id, event_type FROM es_events WHERE stream_id = $1 AND event_id = ANY($2::uuid[])',
+      [streamId, ids],
     );
     if (rows.length === 0) return null;
     const typeOf = new Map(events.map((event) => [event.eventId, event.type]));
-    // A repeat is the same event again: same id, same stream, same type. Anything else is a conflict.
-    if (
-      rows.length !== new Set(ids).size ||
-      rows.some((row) => row.stream_id !== streamId || typeOf.get(row.event_id) !== row.event_type)
-    ) {
+    // A repeat is the same events again: every id stored in this stream, each with its type. Anything else is a conflict.
+    if (rows.length !== new Set(ids).size || rows.some((row) => typeOf.get(row.event_id) !== row.event_type)) {
       throw new DuplicateEventIdError(rows.map((row) => row.event_id));
     }
     const revision = await this.currentRevision(db, streamId);

@@ -37,7 +37,7 @@ export async function importHistoricalEvents(db: SqlDatabase, events: readonly H
     });
   } catch (error) {
     if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) throw error;
-    if (constraintOf(error) === 'es_events_event_id_unique')
+    if (constraintOf(error) === 'es_events_stream_event_id_unique')
       throw new DuplicateEventIdError(await storedOrRepeated(db, events));
     // Another writer took a revision between the read and the insert.
     throw (await firstOutOfPlace(db, events)) ?? error;
@@ -63,12 +63,16 @@ async function firstOutOfPlace(
   return null;
 }
 
+/** The ids the events' streams hold already, or else those the batch carries twice for one stream (decision 0158). */
 async function storedOrRepeated(db: SqlExecutor, events: readonly HistoricalEvent[]): Promise<string[]> {
-  const ids = events.map((event) => event.eventId);
   const rows = await db.query<{ event_id: string }>(
-    'SELECT event_id::text AS event_id FROM es_events WHERE event_id = ANY($1::uuid[])',
-    [ids],
+    `SELECT e.event_id::text AS event_id
+       FROM unnest($1::text[], $2::uuid[]) AS v(stream_id, event_id)
+       JOIN es_events e ON e.stream_id = v.stream_id AND e.event_id = v.event_id`,
+    [events.map((event) => event.streamId), events.map((event) => event.eventId)],
   );
   if (rows.length) return rows.map((row) => row.event_id);
-  return [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))];
+  const places = events.map((event) => `${event.streamId}\u0000${event.eventId}`);
+  const repeated = events.filter((_, index) => places.indexOf(places[index]) !== index);
+  return [...new Set(repeated.map((event) => event.eventId))];
 }

@@ -52,9 +52,24 @@ DROP TABLE IF EXISTS es_streams;
 `,
 };
 
+/**
+ * Migration 18: an event id is unique within its stream, not across the log (decision 0158). The index's entries
+ * then follow the stream's: an order's events go to the index's growing end, not to random pages.
+ */
+export const EVENT_IDS_PER_STREAM_SCHEMA: SchemaScript = {
+  name: 'event-ids-per-stream',
+  sql: `
+ALTER TABLE es_events
+  DROP CONSTRAINT IF EXISTS es_events_stream_event_id_unique,
+  ADD CONSTRAINT es_events_stream_event_id_unique UNIQUE (stream_id, event_id),
+  DROP CONSTRAINT IF EXISTS es_events_event_id_unique;
+`,
+};
+
 /** The log's tables as the migrations leave them, for a store opened without the rest of the service's schema. */
 export const EVENT_LOG_SCRIPTS: readonly SchemaScript[] = [
   EVENT_STORE_SCHEMA,
   CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA,
   STREAM_REVISION_KEY_SCHEMA,
+  EVENT_IDS_PER_STREAM_SCHEMA,
 ];

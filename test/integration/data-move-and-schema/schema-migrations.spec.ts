@@ -171,6 +171,30 @@ describe('schema migrations', () => {
     expect(await previous.db.query(`SELECT to_regclass('es_streams') AS streams`)).toEqual([{ streams: null }]);
   });
 
+  it('moves a log whose event ids were unique across it (before migration 18) to ids unique per stream', async () => {
+    const previous = await fresh('migrate_ids');
+    await migrateServiceDatabase(previous.db, 17);
+    const opened = newEvent('Opened');
+    await new SqlEventStore(previous.db, UNTYPED_EVENTS).append('wallet-old', [opened], 'no_stream');
+
+    expect(await migrateServiceDatabase(previous.db, 18)).toEqual([18]);
+    const store = new SqlEventStore(previous.db, UNTYPED_EVENTS);
+    // A repeat in its stream is still found by the new key, and is a no-op.
+    expect(await store.append('wallet-old', [opened], 'any')).toEqual(
+      expect.objectContaining({ deduplicated: true, nextRevision: 0 }),
+    );
+    expect(await store.append('order-new', [opened], 'no_stream')).toEqual(
+      expect.objectContaining({ deduplicated: false, nextRevision: 0 }),
+    );
+    expect((await store.readStream('wallet-old')).map((event) => event.eventId)).toEqual([opened.eventId]);
+    expect(
+      await previous.db.query(
+        `SELECT conname, pg_get_constraintdef(oid) AS definition FROM pg_constraint
+          WHERE conrelid = 'es_events'::regclass AND contype = 'u' ORDER BY conname`,
+      ),
+    ).toEqual([{ conname: 'es_events_stream_event_id_unique', definition: 'UNIQUE (stream_id, event_id)' }]);
+  });
+
   it('applies each step once when several processes start together', async () => {
     const shared = await fresh('migrate_race');
     const others = [1, 2, 3].map(

@@ -26,5 +26,5 @@ eventStoreContract(
       close: () => store.close(),
     };
   },
-  { keyBinding: false },
+  { keyBinding: false, idsAcrossStreams: true },
 );

@@ -133,7 +133,7 @@ describe('EventStoreDB adapter: event ids across failures and races', () => {
     await expect(stale.store.append('order-1', [event], 'no_stream')).rejects.toBeInstanceOf(DuplicateEventIdError);
   });
 
-  it('checks for ids stored elsewhere before reporting a missing stream to stream_exists, as the SQL store does', async () => {
+  it('checks for ids another stream holds (its claims are by id) before reporting a missing stream to stream_exists', async () => {
     const { store } = open();
     const event = newEvent();
     await store.append('order-1', [event], 'no_stream');

@@ -33,6 +33,7 @@ describe('the schema pins', () => {
       '15 idempotency-expiry-ranges 0c2cc4dadcb5860b',
       '16 stream-revision-key 3ea03104c59d4659',
       '17 rate-limit-buckets-in-place 109b24597c167547',
+      '18 event-ids-per-stream b4d384e6e825b1fb',
     ]);
   });
 
