@@ -1,6 +1,7 @@
 import { GlobalPosition } from '../../application/ports/event-store.port';
 import { SchemaScript } from '../sql/migrations';
-import { SqlExecutor } from '../sql/sql-database';
+import { SQLSTATE, SqlExecutor, sqlStateOf } from '../sql/sql-database';
+import { DeferredStatement } from './deferred-writes';
 
 export const CHECKPOINT_SCHEMA: SchemaScript = {
   name: 'checkpoints',
@@ -13,6 +14,25 @@ CREATE TABLE IF NOT EXISTS projection_checkpoints (
 );
 `,
 };
+
+const ADVANCE = `UPDATE projection_checkpoints SET commit_position = $4, prepare_position = $5, updated_at = now()
+  WHERE name = $1 AND commit_position IS NOT DISTINCT FROM $2::bigint AND prepare_position IS NOT DISTINCT FROM $3::bigint
+  RETURNING name`;
+
+const DIVISION_BY_ZERO = '22012';
+const DEADLOCK_ATTEMPTS = 3;
+
+const advanceParams = (name: string, from: GlobalPosition | null, to: GlobalPosition): unknown[] => [
+  name,
+  from?.commit.toString() ?? null,
+  from?.prepare.toString() ?? null,
+  to.commit.toString(),
+  to.prepare.toString(),
+];
+
+/** A statement's parameters `$1`, `$2`, … as `$(1 + offset)`, … (the projections' statements hold no `$` otherwise). */
+const renumbered = (sql: string, offset: number): string =>
+  sql.replace(/\$(\d+)/g, (_, index: string) => `$${Number(index) + offset}`);
 
 interface CheckpointRow {
   commit_position: string | null;
@@ -44,19 +64,43 @@ export const checkpoints = {
 
   /** Moves the checkpoint from `from` to `to` if it is still at `from`; the row stays locked until the transaction ends. */
   async advance(db: SqlExecutor, name: string, from: GlobalPosition | null, to: GlobalPosition): Promise<boolean> {
-    const rows = await db.query<{ name: string }>(
-      `UPDATE projection_checkpoints SET commit_position = $4, prepare_position = $5, updated_at = now()
-        WHERE name = $1 AND commit_position IS NOT DISTINCT FROM $2::bigint AND prepare_position IS NOT DISTINCT FROM $3::bigint
-        RETURNING name`,
-      [
-        name,
-        from?.commit.toString() ?? null,
-        from?.prepare.toString() ?? null,
-        to.commit.toString(),
-        to.prepare.toString(),
-      ],
-    );
+    const rows = await db.query<{ name: string }>(ADVANCE, advanceParams(name, from, to));
     return rows.length > 0;
+  },
+
+  /**
+   * Moves the checkpoint as `advance` does and makes the writes in the same statement, all or nothing: where the
+   * checkpoint is no longer at `from`, the statement fails (a division by zero, the one error an aggregate can raise
+   * at run time only) and nothing is written (decision 0159).
+   */
+  async advanceWith(
+    db: SqlExecutor,
+    name: string,
+    from: GlobalPosition | null,
+    to: GlobalPosition,
+    writes: readonly DeferredStatement[],
+  ): Promise<boolean> {
+    if (writes.length === 0) return this.advance(db, name, from, to);
+    const params: unknown[] = advanceParams(name, from, to);
+    const steps = writes.map((write, index) => {
+      const sql = renumbered(write.sql, params.length);
+      params.push(...write.params);
+      return `write_${index} AS (${sql})`;
+    });
+    const statement = `WITH moved AS (${ADVANCE}), ${steps.join(',\n')}
+       -- A division by zero here: another process moved the checkpoint first; nothing of this statement is kept.
+       SELECT 1 / count(*) AS moved FROM moved`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.query(statement, params);
+        return true;
+      } catch (error) {
+        if (sqlStateOf(error) === DIVISION_BY_ZERO) return false;
+        // The statement locks its tables before the checkpoint's row, a read model's blue/green switch the other way
+        // round: PostgreSQL ends the deadlock by failing one of them, and the batch's writes hold after the switch.
+        if (sqlStateOf(error) !== SQLSTATE.deadlockDetected || attempt >= DEADLOCK_ATTEMPTS) throw error;
+      }
+    }
   },
 
   async reset(db: SqlExecutor, name: string): Promise<void> {

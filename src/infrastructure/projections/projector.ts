@@ -2,7 +2,8 @@ import { GlobalPosition, RecordedEvent, comparePositions } from '../../applicati
 import { SqlDatabase } from '../sql/sql-database';
 import { checkpoints, samePosition } from './checkpoint-store';
 import { LogReader } from './shared-log-reads';
-import { BatchScope, SqlProjection, applyEvents, plannedWrites } from './sql-projection';
+import { DeferredWrites } from './deferred-writes';
+import { BatchScope, SqlProjection, applyEvents, plannedWrites, writesDeferrable } from './sql-projection';
 import { projectionRunSpan } from '../tracing/background-spans';
 import { traced } from '../tracing/tracing';
 
@@ -114,9 +115,11 @@ export class Projector {
     batch: BatchScope,
   ): Promise<BatchOutcome> {
     const writes = await plannedWrites(this.projections, events, this.db, batch);
-    if (writes?.length === 0) {
-      // Nothing to write: the checkpoint's move, checked against `from`, is the batch's one statement.
-      if (await checkpoints.advance(this.db, this.name, from, last)) return { applied: true };
+    if (writes?.length === 0 || (!writes && writesDeferrable(this.projections, events))) {
+      // The checkpoint's move, checked against `from`, with the batch's deferred writes, is the batch's one statement.
+      const deferred = new DeferredWrites(this.db);
+      if (!writes) for (const projection of this.projections) await applyEvents(projection, events, deferred, batch);
+      if (await checkpoints.advanceWith(this.db, this.name, from, last, deferred.statements)) return { applied: true };
       return { applied: false, current: await checkpoints.read(this.db, this.name) };
     }
     return this.db.transaction(async (tx): Promise<BatchOutcome> => {

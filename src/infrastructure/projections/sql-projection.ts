@@ -2,6 +2,7 @@ import { RecordedEvent } from '../../application/ports/event-store.port';
 import { LogEvent } from '../../domain/log-events';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
+import { DeferredWrites } from './deferred-writes';
 
 /** What a read model's tables are: created by migrations, rebuilt when `schemaVersion` rises. */
 export interface ReadModelTables {
@@ -14,6 +15,11 @@ export interface ReadModelTables {
 /** A read model kept in SQL, applied in the checkpoint's transaction; `apply` must be idempotent and sees only the types it `handles`. */
 export interface SqlProjection<Handled extends LogEvent = LogEvent> extends ReadModelTables {
   readonly handles: ReadonlySet<Handled['type']>;
+  /**
+   * Its batch reads only through the batch's shares and uses nothing its writes return: the projector may then send
+   * its writes with the checkpoint's move, as one statement without a transaction (decision 0159).
+   */
+  readonly deferrableWrites?: boolean;
   apply(event: RecordedEvent<Handled>, tx: SqlExecutor, batch: BatchScope): Promise<void>;
   /** Optional: applies a batch in fewer statements, leaving exactly the rows that one-by-one `apply` would. */
   applyBatch?(events: readonly RecordedEvent<Handled>[], tx: SqlExecutor, batch: BatchScope): Promise<void>;
@@ -45,7 +51,8 @@ export class BatchScope {
   private readonly shared = new Map<BatchShare<unknown>, unknown>();
 
   of<Value>(share: BatchShare<Value>, tx: SqlExecutor): Value {
-    if (!this.shared.has(share)) this.shared.set(share, share.create(tx));
+    // Deferred writes: the share reads before the batch's one statement, as the writes it feeds are planned.
+    if (!this.shared.has(share)) this.shared.set(share, share.create(tx instanceof DeferredWrites ? tx.reads : tx));
     return this.shared.get(share) as Value;
   }
 
@@ -89,4 +96,11 @@ export async function plannedWrites(
     if (planned) writes.push(planned);
   }
   return writes;
+}
+
+/** Whether every projection with events in the batch lets its writes be deferred (decision 0159). */
+export function writesDeferrable(projections: readonly SqlProjection[], events: readonly RecordedEvent[]): boolean {
+  return projections.every(
+    (projection) => projection.deferrableWrites === true || !events.some((event) => projection.handles.has(event.type)),
+  );
 }

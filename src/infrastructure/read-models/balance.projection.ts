@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS rm_balances (
 `,
   },
   handles: typesOf(WALLET_EVENTS),
+  deferrableWrites: true,
 
   async apply(event: RecordedEvent<WalletEvent>, tx: SqlExecutor): Promise<void> {
     const wallet = parseWalletStreamId(event.streamId);

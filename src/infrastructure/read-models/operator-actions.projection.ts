@@ -62,6 +62,7 @@ CREATE INDEX IF NOT EXISTS rm_operator_actions_actor ON rm_operator_actions (act
   // Every event type of the log (LOG_EVENTS names them all), so an action of a new kind cannot be left out of the
   // operators' audit. Only the events whose actor is an operator are kept; the others cost a look at their metadata.
   handles: typesOf(LOG_EVENTS),
+  deferrableWrites: true,
 
   apply: (event: RecordedEvent, tx: SqlExecutor) => insertActions([event], tx),
   applyBatch: insertActions,

@@ -48,6 +48,7 @@ ALTER TABLE rm_order_daily_stats ADD COLUMN IF NOT EXISTS counted_prepare bigint
     'TransactionFailed',
     'TransactionDisputed',
   ]),
+  deferrableWrites: true,
 
   apply(event: RecordedEvent, tx: SqlExecutor, batch: BatchScope): Promise<void> {
     return count([event], tx, batch);

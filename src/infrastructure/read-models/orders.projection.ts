@@ -79,6 +79,7 @@ CREATE INDEX IF NOT EXISTS rm_orders_created_ranges ON rm_orders USING brin (cre
     'ProviderAnsweredAfterHold',
     'ProviderAnsweredAfterOutcome',
   ]),
+  deferrableWrites: true,
 
   apply(event: RecordedEvent<OrderRowEvent>, tx: SqlExecutor, batch: BatchScope): Promise<void> {
     return applyOrderEvents([event], tx, batch);

@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
 export const partnerEventsProjection = (bodies: PartnerEventBodies): SqlProjection => ({
   ...PARTNER_EVENTS_TABLES,
   handles: PARTNER_EVENT_SOURCES,
+  deferrableWrites: true,
   apply: (event, tx, batch) => insertEntries([event], tx, batch, bodies),
   applyBatch: (events, tx, batch) => insertEntries(events, tx, batch, bodies),
 });

@@ -1,0 +1,286 @@
+import { Client } from 'pg';
+import {
+  EventMetadata,
+  GlobalPosition,
+  RecordedEvent,
+  comparePositions,
+} from '../../../src/application/ports/event-store.port';
+import { transactionStreamId } from '../../../src/domain/transaction/transaction.events';
+import { walletStreamId } from '../../../src/domain/wallet/wallet.stream';
+import { CHECKPOINT_SCHEMA, checkpoints } from '../../../src/infrastructure/projections/checkpoint-store';
+import { Projector } from '../../../src/infrastructure/projections/projector';
+import { LogReader } from '../../../src/infrastructure/projections/shared-log-reads';
+import { BatchScope, SqlProjection, applyEvents } from '../../../src/infrastructure/projections/sql-projection';
+import { balanceProjection } from '../../../src/infrastructure/read-models/balance.projection';
+import {
+  READ_MODEL_TABLES,
+  readModelProjections,
+} from '../../../src/infrastructure/read-models/read-model-projections';
+import { applySchema } from '../../../src/infrastructure/sql/migrations';
+import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
+import { SqlDatabase, SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
+import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
+import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
+import { waitForAsync } from '../../support/wait-for';
+
+/**
+ * The read models' hot projections (balances, orders, events feed, daily counters) let the projector send their
+ * writes with the checkpoint's move as one statement (decision 0159): no transaction, the same rows as applied in
+ * one, and nothing kept when another process moved the checkpoint first.
+ */
+const PARTNER = 'ptr_one_statement';
+const WALLET = walletStreamId(PARTNER, 'sandbox');
+let position = 0n;
+
+function recorded(streamId: string, type: string, data: Record<string, unknown>, at: string): RecordedEvent {
+  position += 1n;
+  const metadata: EventMetadata = {
+    partnerId: PARTNER,
+    environment: 'sandbox',
+    correlationId: 'x',
+    causationId: null,
+    actor: { type: 'system', id: 'test' },
+    occurredAt: at,
+  };
+  return {
+    type,
+    data,
+    eventId: `00000000-0000-4000-8000-${position.toString().padStart(12, '0')}`,
+    schemaVersion: 1,
+    metadata,
+    streamId,
+    revision: Number(position),
+    position: { commit: position, prepare: position },
+    recordedAt: at,
+  } as RecordedEvent;
+}
+
+const t = (second: number) => new Date(Date.UTC(2026, 10, 29, 22, 0, second)).toISOString();
+const debit = (orderId: string, second: number, balanceAfter: string) =>
+  recorded(
+    WALLET,
+    'WalletDebited',
+    {
+      orderId,
+      amount: '10.00',
+      currency: 'INR',
+      balanceAfter,
+      reference: `ref-${orderId}`,
+      idempotencyKey: `key-${orderId}`,
+      product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
+      placedAt: t(second),
+    },
+    t(second),
+  );
+const settled = (orderId: string, second: number) =>
+  recorded(
+    transactionStreamId(orderId),
+    'TransactionSettled',
+    { orderId, operatorRef: `op-${orderId}`, settledAt: t(second), resolvedBy: null, reason: null },
+    t(second),
+  );
+const failed = (orderId: string, second: number) =>
+  recorded(
+    transactionStreamId(orderId),
+    'TransactionFailed',
+    { orderId, reason: `declined ${orderId}`, failedAt: t(second), resolvedBy: null, basis: 'provider_record' },
+    t(second),
+  );
+
+class TestLog implements LogReader {
+  readonly events: RecordedEvent[] = [];
+  readAll(after: GlobalPosition | null, options: { maxCount: number }): Promise<RecordedEvent[]> {
+    const newer = this.events.filter((event) => !after || comparePositions(event.position, after) > 0);
+    return Promise.resolve(newer.slice(0, options.maxCount));
+  }
+}
+
+/** The database, with the first words of every statement the projector sends (BEGIN and COMMIT as such). */
+function recordedStatements(db: SqlDatabase): { db: SqlDatabase; statements: string[] } {
+  const statements: string[] = [];
+  const through = (executor: SqlExecutor): SqlExecutor => ({
+    query: (text, params) => {
+      statements.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
+      return executor.query(text, params);
+    },
+  });
+  const view: SqlDatabase = {
+    ...through(db),
+    transaction: (work) => {
+      statements.push('BEGIN');
+      return db.transaction((tx) => work(through(tx))).finally(() => statements.push('COMMIT'));
+    },
+    exec: (script) => db.exec(script),
+    withAsynchronousCommit: () => view,
+    close: () => db.close(),
+  };
+  return { db: view, statements };
+}
+
+const READ_MODEL_ROWS = {
+  balances: 'SELECT partner_id, available::text, revision::text FROM rm_balances ORDER BY partner_id',
+  orders: 'SELECT order_id, status, operator_ref, settled_at, failure_reason FROM rm_orders ORDER BY order_id',
+  feed: 'SELECT event_id, event, order_id, body FROM rm_partner_events ORDER BY commit_position, prepare_position',
+  counters: `SELECT day::text, outcome, orders::text, amount::text, settle_ms_buckets::text
+               FROM rm_order_daily_stats ORDER BY day, outcome`,
+};
+
+const lockWaiters = async (db: SqlExecutor): Promise<number> =>
+  (
+    await db.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    )
+  )[0].waiting;
+
+async function readModelRows(db: SqlExecutor): Promise<Record<string, unknown>> {
+  const rows: Record<string, unknown> = {};
+  for (const [name, sql] of Object.entries(READ_MODEL_ROWS)) rows[name] = await db.query(sql);
+  return rows;
+}
+
+describe('the read models written with their checkpoint in one statement', () => {
+  let databases: TestDatabase[];
+  let deferred: PostgresDatabase;
+  let inTransaction: PostgresDatabase;
+
+  beforeAll(async () => {
+    databases = [await createTestDatabase('one_statement'), await createTestDatabase('one_statement_tx')];
+    [deferred, inTransaction] = databases.map(
+      (database) => new PostgresDatabase({ connectionString: database.connectionString, maxConnections: 2 }),
+    );
+    for (const db of [deferred, inTransaction])
+      await applySchema(db, [
+        CHECKPOINT_SCHEMA,
+        ...READ_MODEL_TABLES.map((tables) => tables.schema),
+        { name: 'notes', sql: 'CREATE TABLE notes (note text)' },
+      ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([deferred, inTransaction].map((db) => db?.close()));
+    await Promise.all(databases.map((database) => database.drop()));
+  });
+
+  const projections = readModelProjections(PARTNER_EVENT_BODIES_AS_SENT);
+
+  it('sends one statement per batch and leaves the rows a transaction applying the same events leaves', async () => {
+    const log = new TestLog();
+    const { db, statements } = recordedStatements(deferred);
+    const projector = new Projector('read-models-one', projections, log, db);
+    await projector.start();
+    const batches = [
+      [debit('ord_a', 1, '990.00'), debit('ord_b', 2, '980.00'), settled('ord_a', 3)],
+      [failed('ord_b', 4), debit('ord_c', 5, '970.00')],
+      [settled('ord_c', 6)],
+    ];
+
+    for (const batch of batches) {
+      log.events.push(...batch);
+      statements.length = 0;
+      expect(await projector.catchUp()).toBe(batch.length);
+      // The orders' rows are read first (the feed and the counters use them), then one statement writes everything.
+      expect(statements.filter((statement) => statement !== 'SELECT order_id, partner_id,')).toEqual(['WITH moved AS']);
+      await inTransaction.transaction(async (tx) => {
+        const scope = new BatchScope();
+        for (const projection of projections) await applyEvents(projection, batch, tx, scope);
+      });
+    }
+
+    expect(await checkpoints.read(deferred, 'read-models-one')).toEqual(batches[2][0].position);
+    const rows = await readModelRows(deferred);
+    expect(rows).toEqual(await readModelRows(inTransaction));
+    expect(rows.orders).toEqual([
+      expect.objectContaining({ order_id: 'ord_a', status: 'SUCCESS' }),
+      expect.objectContaining({ order_id: 'ord_b', status: 'FAILED' }),
+      expect.objectContaining({ order_id: 'ord_c', status: 'SUCCESS' }),
+    ]);
+    expect(rows.balances).toEqual([{ partner_id: PARTNER, available: '970.0000', revision: '5' }]);
+  });
+
+  it('keeps nothing of a batch whose checkpoint another process moved first, and goes on from there', async () => {
+    const log = new TestLog();
+    const projector = new Projector('read-models-two', [balanceProjection], log, deferred);
+    await projector.start();
+    const otherWallet = walletStreamId('ptr_elsewhere', 'sandbox');
+    log.events.push(
+      { ...debit('ord_d', 7, '960.00'), streamId: otherWallet },
+      { ...debit('ord_e', 8, '950.00'), streamId: otherWallet },
+    );
+    // Another process applied the whole page meanwhile (and, for the test to see, wrote nothing).
+    const last = log.events[1].position;
+    await checkpoints.write(deferred, 'read-models-two', last);
+
+    expect(await projector.catchUp()).toBe(0);
+    expect(projector.position).toEqual(last);
+    expect(await checkpoints.read(deferred, 'read-models-two')).toEqual(last);
+    // This process's statement for the page (from no checkpoint) failed whole: its balance row is not there.
+    expect(await deferred.query(`SELECT partner_id FROM rm_balances WHERE partner_id = 'ptr_elsewhere'`)).toEqual([]);
+
+    log.events.push({ ...debit('ord_f', 9, '940.00'), streamId: otherWallet });
+    expect(await projector.catchUp()).toBe(1);
+    expect(await deferred.query(`SELECT available::text FROM rm_balances WHERE partner_id = 'ptr_elsewhere'`)).toEqual([
+      { available: '940.0000' },
+    ]);
+  });
+
+  it('goes through a read model swap that locks the checkpoint before the tables (a deadlock PostgreSQL ends)', async () => {
+    const log = new TestLog();
+    const projector = new Projector('read-models-swap', [balanceProjection], log, deferred);
+    await projector.start();
+    log.events.push({ ...debit('ord_s', 12, '920.00'), streamId: walletStreamId('ptr_swapped', 'sandbox') });
+    // What a blue/green switch does (blue-green-rebuild.ts): the live checkpoint's row first, then its tables.
+    const swap = new Client({ connectionString: databases[0].connectionString });
+    await swap.connect();
+    try {
+      await swap.query(`SET deadlock_timeout = '10s'`);
+      await swap.query('BEGIN');
+      await swap.query(`SELECT name FROM projection_checkpoints WHERE name = 'read-models-swap' FOR UPDATE`);
+      const caughtUp = projector.catchUp();
+      await waitForAsync(async () => (await lockWaiters(deferred)) > 0);
+      // Each waits for the other; the projector's statement, waiting longer, is the one PostgreSQL fails.
+      await swap.query('LOCK TABLE rm_balances IN ACCESS EXCLUSIVE MODE');
+      await swap.query('COMMIT');
+      expect(await caughtUp).toBe(1);
+    } finally {
+      await swap.end();
+    }
+    expect(await deferred.query(`SELECT available::text FROM rm_balances WHERE partner_id = 'ptr_swapped'`)).toEqual([
+      { available: '920.0000' },
+    ]);
+  });
+
+  it('applies a batch in a transaction when one of its projections reads or writes otherwise', async () => {
+    // A read model of a kind the log does not have; as a projection of the log's events, typed as one.
+    const notes = {
+      name: 'notes',
+      schemaVersion: 1,
+      schema: { name: 'notes', sql: '' },
+      handles: new Set(['TestNoted']),
+      apply: async (event: RecordedEvent, tx: SqlExecutor) => {
+        await tx.query('INSERT INTO notes (note) VALUES ($1)', [event.eventId]);
+      },
+    } as unknown as SqlProjection;
+    const log = new TestLog();
+    const { db, statements } = recordedStatements(deferred);
+    const projector = new Projector('read-models-three', [balanceProjection, notes], log, db);
+    await projector.start();
+
+    log.events.push(debit('ord_g', 9, '940.00'));
+    statements.length = 0;
+    await projector.catchUp();
+    expect(statements).toEqual(['WITH moved AS']);
+
+    const noted = recorded(WALLET, 'TestNoted', {}, t(10));
+    log.events.push(debit('ord_h', 11, '930.00'), noted);
+    statements.length = 0;
+    await projector.catchUp();
+    expect(statements).toEqual([
+      'BEGIN',
+      'UPDATE projection_checkpoints SET',
+      'INSERT INTO rm_balances',
+      'INSERT INTO notes',
+      'COMMIT',
+    ]);
+    expect(await deferred.query('SELECT note FROM notes')).toEqual([{ note: noted.eventId }]);
+  });
+});
