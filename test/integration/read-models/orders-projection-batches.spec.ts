@@ -1,12 +1,11 @@
 import fc from 'fast-check';
-import { EventMetadata, RecordedEvent } from '../../../src/application/ports/event-store.port';
+import { RecordedEvent } from '../../../src/application/ports/event-store.port';
 import { OrderView, foldOrderView } from '../../../src/domain/transaction/order-view';
 import {
   TransactionCommand,
   TransactionState,
   transactionDecider,
 } from '../../../src/domain/transaction/transaction.decider';
-import { walletStreamId } from '../../../src/domain/wallet/wallet.stream';
 import { TransactionEvent, transactionStreamId } from '../../../src/domain/transaction/transaction.events';
 import { OrderRowEvent, ordersProjection } from '../../../src/infrastructure/read-models/orders.projection';
 import { BatchScope, applyEvents } from '../../../src/infrastructure/projections/sql-projection';
@@ -18,6 +17,7 @@ import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/part
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
 import { SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
+import { orderRowEvents } from '../../support/order-row-events';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
 
 /**
@@ -26,89 +26,7 @@ import { createTestDatabase, TestDatabase } from '../../support/postgres-test-da
  * order view folds from the whole history, however the log is cut into batches and whatever is replayed.
  */
 const PARTNER = 'ptr_batches';
-const WALLET = walletStreamId(PARTNER, 'sandbox');
-let position = 0n;
-
-function recorded(streamId: string, event: OrderRowEvent, at: string): RecordedEvent<OrderRowEvent> {
-  position += 1n;
-  const metadata: EventMetadata = {
-    partnerId: PARTNER,
-    environment: 'sandbox',
-    correlationId: 'x',
-    causationId: null,
-    actor: { type: 'system', id: 'test' },
-    // Recorded a moment after the time its data names, as a settlement's append is.
-    occurredAt: new Date(Date.parse(at) + 250).toISOString(),
-  };
-  return {
-    ...event,
-    eventId: `00000000-0000-4000-8000-${position.toString().padStart(12, '0')}`,
-    schemaVersion: 1,
-    metadata,
-    streamId,
-    revision: Number(position),
-    position: { commit: position, prepare: position },
-    recordedAt: at,
-  };
-}
-
-const debit = (orderId: string, at: string, balanceAfter: string) =>
-  recorded(
-    WALLET,
-    {
-      type: 'WalletDebited',
-      data: {
-        orderId,
-        amount: '10.00',
-        currency: 'INR',
-        balanceAfter,
-        reference: `ref-${orderId}`,
-        idempotencyKey: `key-${orderId}`,
-        product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
-        placedAt: at,
-      },
-    },
-    at,
-  );
-const settled = (orderId: string, at: string) =>
-  recorded(
-    transactionStreamId(orderId),
-    {
-      type: 'TransactionSettled',
-      data: { orderId, operatorRef: `op-${orderId}`, settledAt: at, resolvedBy: null, reason: null },
-    },
-    at,
-  );
-const failed = (orderId: string, at: string) =>
-  recorded(
-    transactionStreamId(orderId),
-    {
-      type: 'TransactionFailed',
-      data: { orderId, reason: `declined ${orderId}`, failedAt: at, resolvedBy: null, basis: 'provider_record' },
-    },
-    at,
-  );
-const submitted = (orderId: string, at: string) =>
-  recorded(
-    transactionStreamId(orderId),
-    { type: 'TransactionSubmitted', data: { orderId, providerReference: `p-${orderId}`, submittedAt: at } },
-    at,
-  );
-const disputed = (orderId: string, at: string) =>
-  recorded(
-    transactionStreamId(orderId),
-    { type: 'TransactionDisputed', data: { orderId, reason: 'stuck', disputedAt: at } },
-    at,
-  );
-const refunded = (orderId: string, at: string, balanceAfter: string) =>
-  recorded(
-    WALLET,
-    {
-      type: 'WalletRefunded',
-      data: { orderId, amount: '10.00', currency: 'INR', balanceAfter, reason: 'failed', refundedAt: at },
-    },
-    at,
-  );
+const { recorded, debit, settled, failed, submitted, disputed, refunded } = orderRowEvents(PARTNER);
 
 const t = (second: number) => new Date(Date.UTC(2026, 10, 27, 1, 0, second)).toISOString();
 

@@ -1,26 +1,21 @@
 import { Client } from 'pg';
-import {
-  EventMetadata,
-  GlobalPosition,
-  RecordedEvent,
-  comparePositions,
-} from '../../../src/application/ports/event-store.port';
-import { transactionStreamId } from '../../../src/domain/transaction/transaction.events';
-import { walletStreamId } from '../../../src/domain/wallet/wallet.stream';
+import { RecordedEvent } from '../../../src/application/ports/event-store.port';
 import { CHECKPOINT_SCHEMA, checkpoints } from '../../../src/infrastructure/projections/checkpoint-store';
 import { Projector } from '../../../src/infrastructure/projections/projector';
-import { LogReader } from '../../../src/infrastructure/projections/shared-log-reads';
 import { BatchScope, SqlProjection, applyEvents } from '../../../src/infrastructure/projections/sql-projection';
 import { balanceProjection } from '../../../src/infrastructure/read-models/balance.projection';
+import { OrderRowEvent } from '../../../src/infrastructure/read-models/orders.projection';
 import {
   READ_MODEL_TABLES,
   readModelProjections,
 } from '../../../src/infrastructure/read-models/read-model-projections';
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
-import { SqlDatabase, SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
+import { SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
 import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
+import { orderRowEvents } from '../../support/order-row-events';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
+import { TestLog, recordedStatements } from '../../support/projector-harness';
 import { waitForAsync } from '../../support/wait-for';
 
 /**
@@ -29,93 +24,10 @@ import { waitForAsync } from '../../support/wait-for';
  * one, and nothing kept when another process moved the checkpoint first.
  */
 const PARTNER = 'ptr_one_statement';
-const WALLET = walletStreamId(PARTNER, 'sandbox');
-let position = 0n;
-
-function recorded(streamId: string, type: string, data: Record<string, unknown>, at: string): RecordedEvent {
-  position += 1n;
-  const metadata: EventMetadata = {
-    partnerId: PARTNER,
-    environment: 'sandbox',
-    correlationId: 'x',
-    causationId: null,
-    actor: { type: 'system', id: 'test' },
-    occurredAt: at,
-  };
-  return {
-    type,
-    data,
-    eventId: `00000000-0000-4000-8000-${position.toString().padStart(12, '0')}`,
-    schemaVersion: 1,
-    metadata,
-    streamId,
-    revision: Number(position),
-    position: { commit: position, prepare: position },
-    recordedAt: at,
-  } as RecordedEvent;
-}
-
+const { wallet: WALLET, recorded, debit, settled, failed } = orderRowEvents(PARTNER);
+const elsewhere = orderRowEvents('ptr_elsewhere');
+const swapped = orderRowEvents('ptr_swapped');
 const t = (second: number) => new Date(Date.UTC(2026, 10, 29, 22, 0, second)).toISOString();
-const debit = (orderId: string, second: number, balanceAfter: string) =>
-  recorded(
-    WALLET,
-    'WalletDebited',
-    {
-      orderId,
-      amount: '10.00',
-      currency: 'INR',
-      balanceAfter,
-      reference: `ref-${orderId}`,
-      idempotencyKey: `key-${orderId}`,
-      product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
-      placedAt: t(second),
-    },
-    t(second),
-  );
-const settled = (orderId: string, second: number) =>
-  recorded(
-    transactionStreamId(orderId),
-    'TransactionSettled',
-    { orderId, operatorRef: `op-${orderId}`, settledAt: t(second), resolvedBy: null, reason: null },
-    t(second),
-  );
-const failed = (orderId: string, second: number) =>
-  recorded(
-    transactionStreamId(orderId),
-    'TransactionFailed',
-    { orderId, reason: `declined ${orderId}`, failedAt: t(second), resolvedBy: null, basis: 'provider_record' },
-    t(second),
-  );
-
-class TestLog implements LogReader {
-  readonly events: RecordedEvent[] = [];
-  readAll(after: GlobalPosition | null, options: { maxCount: number }): Promise<RecordedEvent[]> {
-    const newer = this.events.filter((event) => !after || comparePositions(event.position, after) > 0);
-    return Promise.resolve(newer.slice(0, options.maxCount));
-  }
-}
-
-/** The database, with the first words of every statement the projector sends (BEGIN and COMMIT as such). */
-function recordedStatements(db: SqlDatabase): { db: SqlDatabase; statements: string[] } {
-  const statements: string[] = [];
-  const through = (executor: SqlExecutor): SqlExecutor => ({
-    query: (text, params) => {
-      statements.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
-      return executor.query(text, params);
-    },
-  });
-  const view: SqlDatabase = {
-    ...through(db),
-    transaction: (work) => {
-      statements.push('BEGIN');
-      return db.transaction((tx) => work(through(tx))).finally(() => statements.push('COMMIT'));
-    },
-    exec: (script) => db.exec(script),
-    withAsynchronousCommit: () => view,
-    close: () => db.close(),
-  };
-  return { db: view, statements };
-}
 
 const READ_MODEL_ROWS = {
   balances: 'SELECT partner_id, available::text, revision::text FROM rm_balances ORDER BY partner_id',
@@ -169,9 +81,9 @@ describe('the read models written with their checkpoint in one statement', () =>
     const projector = new Projector('read-models-one', projections, log, db);
     await projector.start();
     const batches = [
-      [debit('ord_a', 1, '990.00'), debit('ord_b', 2, '980.00'), settled('ord_a', 3)],
-      [failed('ord_b', 4), debit('ord_c', 5, '970.00')],
-      [settled('ord_c', 6)],
+      [debit('ord_a', t(1), '990.00'), debit('ord_b', t(2), '980.00'), settled('ord_a', t(3))],
+      [failed('ord_b', t(4)), debit('ord_c', t(5), '970.00')],
+      [settled('ord_c', t(6))],
     ];
 
     for (const batch of batches) {
@@ -201,11 +113,7 @@ describe('the read models written with their checkpoint in one statement', () =>
     const log = new TestLog();
     const projector = new Projector('read-models-two', [balanceProjection], log, deferred);
     await projector.start();
-    const otherWallet = walletStreamId('ptr_elsewhere', 'sandbox');
-    log.events.push(
-      { ...debit('ord_d', 7, '960.00'), streamId: otherWallet },
-      { ...debit('ord_e', 8, '950.00'), streamId: otherWallet },
-    );
+    log.events.push(elsewhere.debit('ord_d', t(7), '960.00'), elsewhere.debit('ord_e', t(8), '950.00'));
     // Another process applied the whole page meanwhile (and, for the test to see, wrote nothing).
     const last = log.events[1].position;
     await checkpoints.write(deferred, 'read-models-two', last);
@@ -216,7 +124,7 @@ describe('the read models written with their checkpoint in one statement', () =>
     // This process's statement for the page (from no checkpoint) failed whole: its balance row is not there.
     expect(await deferred.query(`SELECT partner_id FROM rm_balances WHERE partner_id = 'ptr_elsewhere'`)).toEqual([]);
 
-    log.events.push({ ...debit('ord_f', 9, '940.00'), streamId: otherWallet });
+    log.events.push(elsewhere.debit('ord_f', t(9), '940.00'));
     expect(await projector.catchUp()).toBe(1);
     expect(await deferred.query(`SELECT available::text FROM rm_balances WHERE partner_id = 'ptr_elsewhere'`)).toEqual([
       { available: '940.0000' },
@@ -227,7 +135,7 @@ describe('the read models written with their checkpoint in one statement', () =>
     const log = new TestLog();
     const projector = new Projector('read-models-swap', [balanceProjection], log, deferred);
     await projector.start();
-    log.events.push({ ...debit('ord_s', 12, '920.00'), streamId: walletStreamId('ptr_swapped', 'sandbox') });
+    log.events.push(swapped.debit('ord_s', t(12), '920.00'));
     // What a blue/green switch does (blue-green-rebuild.ts): the live checkpoint's row first, then its tables.
     const swap = new Client({ connectionString: databases[0].connectionString });
     await swap.connect();
@@ -265,13 +173,13 @@ describe('the read models written with their checkpoint in one statement', () =>
     const projector = new Projector('read-models-three', [balanceProjection, notes], log, db);
     await projector.start();
 
-    log.events.push(debit('ord_g', 9, '940.00'));
+    log.events.push(debit('ord_g', t(9), '940.00'));
     statements.length = 0;
     await projector.catchUp();
     expect(statements).toEqual(['WITH moved AS']);
 
-    const noted = recorded(WALLET, 'TestNoted', {}, t(10));
-    log.events.push(debit('ord_h', 11, '930.00'), noted);
+    const noted = recorded(WALLET, { type: 'TestNoted', data: {} } as unknown as OrderRowEvent, t(10));
+    log.events.push(debit('ord_h', t(11), '930.00'), noted);
     statements.length = 0;
     await projector.catchUp();
     expect(statements).toEqual([

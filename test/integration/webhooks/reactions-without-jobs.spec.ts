@@ -1,15 +1,14 @@
-import { GlobalPosition, RecordedEvent, comparePositions } from '../../../src/application/ports/event-store.port';
+import { RecordedEvent } from '../../../src/application/ports/event-store.port';
 import { reactionJob, Reaction } from '../../../src/application/ports/reaction.port';
 import { JOBS_SCHEMA } from '../../../src/infrastructure/jobs/jobs.schema';
 import { reactionsProjection, scheduledJobs } from '../../../src/infrastructure/jobs/reactions.projection';
 import { CHECKPOINT_SCHEMA, checkpoints } from '../../../src/infrastructure/projections/checkpoint-store';
-import { LogReader } from '../../../src/infrastructure/projections/shared-log-reads';
 import { Projector } from '../../../src/infrastructure/projections/projector';
 import { applyEvents, BatchScope } from '../../../src/infrastructure/projections/sql-projection';
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
-import { SqlDatabase, SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
+import { TestLog, recordedStatements } from '../../support/projector-harness';
 
 const at = '2026-11-29T12:00:00.000Z';
 
@@ -42,37 +41,6 @@ const refundsOfWantedOrders: Reaction = {
     return orderId.endsWith('-wanted') ? [reactionJob('refund-order', orderId, at, { orderId })] : [];
   },
 };
-
-/** The log as the projector reads it: the test appends to it. */
-class TestLog implements LogReader {
-  readonly events: RecordedEvent[] = [];
-  readAll(after: GlobalPosition | null, options: { maxCount: number }): Promise<RecordedEvent[]> {
-    const newer = this.events.filter((event) => !after || comparePositions(event.position, after) > 0);
-    return Promise.resolve(newer.slice(0, options.maxCount));
-  }
-}
-
-/** The database, with every statement the projector sends written down (BEGIN and COMMIT as such). */
-function recorded(db: SqlDatabase): { db: SqlDatabase; statements: string[] } {
-  const statements: string[] = [];
-  const through = (executor: SqlExecutor): SqlExecutor => ({
-    query: (text, params) => {
-      statements.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
-      return executor.query(text, params);
-    },
-  });
-  const view: SqlDatabase = {
-    ...through(db),
-    transaction: (work) => {
-      statements.push('BEGIN');
-      return db.transaction((tx) => work(through(tx))).finally(() => statements.push('COMMIT'));
-    },
-    exec: (script) => db.exec(script),
-    withAsynchronousCommit: () => view,
-    close: () => db.close(),
-  };
-  return { db: view, statements };
-}
 
 describe('reactions batches that call for no job', () => {
   let database: TestDatabase;
@@ -117,7 +85,7 @@ describe('reactions batches that call for no job', () => {
 
   it('moves the checkpoint in one statement, without a transaction; a batch with a job schedules it in one', async () => {
     const log = new TestLog();
-    const { db: seen, statements } = recorded(db);
+    const { db: seen, statements } = recordedStatements(db);
     const projector = new Projector('reactions-a', [reactionsProjection([refundsOfWantedOrders])], log, seen);
     await projector.start();
 

@@ -1,0 +1,35 @@
+import { GlobalPosition, RecordedEvent, comparePositions } from '../../src/application/ports/event-store.port';
+import { LogReader } from '../../src/infrastructure/projections/shared-log-reads';
+import { SqlDatabase, SqlExecutor } from '../../src/infrastructure/sql/sql-database';
+
+/** The log as a projector reads it: the test appends to `events`. */
+export class TestLog implements LogReader {
+  readonly events: RecordedEvent[] = [];
+
+  readAll(after: GlobalPosition | null, options: { maxCount: number }): Promise<RecordedEvent[]> {
+    const newer = this.events.filter((event) => !after || comparePositions(event.position, after) > 0);
+    return Promise.resolve(newer.slice(0, options.maxCount));
+  }
+}
+
+/** The database, with the first three words of every statement sent through it (BEGIN and COMMIT as such). */
+export function recordedStatements(db: SqlDatabase): { db: SqlDatabase; statements: string[] } {
+  const statements: string[] = [];
+  const through = (executor: SqlExecutor): SqlExecutor => ({
+    query: (text, params) => {
+      statements.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
+      return executor.query(text, params);
+    },
+  });
+  const view: SqlDatabase = {
+    ...through(db),
+    transaction: (work) => {
+      statements.push('BEGIN');
+      return db.transaction((tx) => work(through(tx))).finally(() => statements.push('COMMIT'));
+    },
+    exec: (script) => db.exec(script),
+    withAsynchronousCommit: () => view,
+    close: () => db.close(),
+  };
+  return { db: view, statements };
+}
