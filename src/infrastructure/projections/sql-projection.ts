@@ -12,7 +12,7 @@ export interface ReadModelTables {
   readonly schema: SchemaScript;
 }
 
-/** A read model kept in SQL, applied in the checkpoint's transaction; `apply` must be idempotent and sees only the types it `handles`. */
+/** A read model kept in SQL, applied with its checkpoint's move (in one transaction or one statement); `apply` must be idempotent and sees only the types it `handles`. */
 export interface SqlProjection<Handled extends LogEvent = LogEvent> extends ReadModelTables {
   readonly handles: ReadonlySet<Handled['type']>;
   /**
