@@ -72,7 +72,12 @@ async function storedOrRepeated(db: SqlExecutor, events: readonly HistoricalEven
     [events.map((event) => event.streamId), events.map((event) => event.eventId)],
   );
   if (rows.length) return rows.map((row) => row.event_id);
-  const places = events.map((event) => `${event.streamId}\u0000${event.eventId}`);
-  const repeated = events.filter((_, index) => places.indexOf(places[index]) !== index);
-  return [...new Set(repeated.map((event) => event.eventId))];
+  const places = new Set<string>();
+  const repeated = new Set<string>();
+  for (const event of events) {
+    const place = `${event.streamId}\u0000${event.eventId}`;
+    if (places.has(place)) repeated.add(event.eventId);
+    places.add(place);
+  }
+  return [...repeated];
 }

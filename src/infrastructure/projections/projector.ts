@@ -2,7 +2,7 @@ import { GlobalPosition, RecordedEvent, comparePositions } from '../../applicati
 import { SqlDatabase } from '../sql/sql-database';
 import { checkpoints, samePosition } from './checkpoint-store';
 import { LogReader } from './shared-log-reads';
-import { DeferredWrites } from './deferred-writes';
+import { DeferredStatement, DeferredWrites } from './deferred-writes';
 import { BatchScope, SqlProjection, applyEvents, plannedWrites, writesDeferrable } from './sql-projection';
 import { projectionRunSpan } from '../tracing/background-spans';
 import { traced } from '../tracing/tracing';
@@ -115,12 +115,11 @@ export class Projector {
     batch: BatchScope,
   ): Promise<BatchOutcome> {
     const writes = await plannedWrites(this.projections, events, this.db, batch);
-    if (writes?.length === 0 || (!writes && writesDeferrable(this.projections, events))) {
-      // The checkpoint's move, checked against `from`, with the batch's deferred writes, is the batch's one statement.
+    if (writes?.length === 0) return this.inOneStatement(from, last, []);
+    if (!writes && writesDeferrable(this.projections, events)) {
       const deferred = new DeferredWrites(this.db);
-      if (!writes) for (const projection of this.projections) await applyEvents(projection, events, deferred, batch);
-      if (await checkpoints.advanceWith(this.db, this.name, from, last, deferred.statements)) return { applied: true };
-      return { applied: false, current: await checkpoints.read(this.db, this.name) };
+      for (const projection of this.projections) await applyEvents(projection, events, deferred, batch);
+      return this.inOneStatement(from, last, deferred.statements);
     }
     return this.db.transaction(async (tx): Promise<BatchOutcome> => {
       // Moving the checkpoint first checks and locks it in one statement; the batch is applied under that lock.
@@ -130,6 +129,16 @@ export class Projector {
       else for (const projection of this.projections) await applyEvents(projection, events, tx, batch);
       return { applied: true };
     });
+  }
+
+  /** The checkpoint's move, checked against `from`, with the batch's deferred writes: the batch's one statement. */
+  private async inOneStatement(
+    from: GlobalPosition | null,
+    last: GlobalPosition,
+    writes: readonly DeferredStatement[],
+  ): Promise<BatchOutcome> {
+    if (await checkpoints.advanceWith(this.db, this.name, from, last, writes)) return { applied: true };
+    return { applied: false, current: await checkpoints.read(this.db, this.name) };
   }
 }
 
