@@ -2,8 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 /**
  * Where the machine's CPU went during a scenario, from /proc (Linux only; null elsewhere):
- * CPU milliseconds per answered request for the service, PostgreSQL (every backend, plus the
- * postmaster's count for backends that exited) and the client (this process, which runs the
+ * CPU milliseconds per answered request for the service, PostgreSQL (every server's postmaster,
+ * its live backends and the backends it reaped) and the client (this process, which runs the
  * load generator, plus children it has reaped, such as pgbench).
  */
 export interface CpuShare {
@@ -20,9 +20,12 @@ export interface CpuShare {
   others_busy: number;
 }
 
+/** Ticks of each PostgreSQL server on the machine, by its postmaster's pid. */
+type PostgresTicks = Map<number, number>;
+
 interface Sample {
   service: number | null;
-  postgres: number;
+  postgres: PostgresTicks;
   client: number;
   machineBusy: number;
   machineTotal: number;
@@ -31,31 +34,57 @@ interface Sample {
 /** Clock ticks per second for /proc/<pid>/stat; USER_HZ is 100 on every Linux build that matters here. */
 const TICKS_PER_SECOND = 100;
 
+interface ProcessTicks {
+  own: number;
+  children: number;
+  name: string;
+  parent: number;
+}
+
 /** utime, stime, cutime, cstime of one process, in ticks (fields 14-17; the name in parentheses may hold spaces). */
-function processTicks(pid: number | 'self'): { own: number; children: number; name: string } | null {
+function processTicks(pid: number | 'self'): ProcessTicks | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
     const name = stat.slice(stat.indexOf('(') + 1, close);
     const fields = stat.slice(close + 2).split(' ');
-    // fields[0] is field 3 (state); utime is field 14.
+    // fields[0] is field 3 (state); the parent's pid is field 4, utime field 14.
     const at = (field: number): number => Number(fields[field - 3]);
-    return { own: at(14) + at(15), children: at(16) + at(17), name };
+    return { own: at(14) + at(15), children: at(16) + at(17), name, parent: at(4) };
   } catch {
     return null;
   }
 }
 
-function postgresTicks(): number {
-  let total = 0;
+/**
+ * Each server's ticks: its postmaster's own and reaped children's, plus its live backends'. Kept
+ * per server because other work may start or stop a server (a test's embedded one) meanwhile:
+ * one that stops takes all its ticks with it, which a machine-wide sum would count as negative.
+ */
+function postgresTicks(): PostgresTicks {
+  const processes = new Map<number, ProcessTicks>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const ticks = processTicks(Number(entry));
-    if (!ticks || ticks.name !== 'postgres') continue;
-    // Only the postmaster reaps backends, so children's time counts once.
-    total += ticks.own + ticks.children;
+    if (ticks?.name === 'postgres') processes.set(Number(entry), ticks);
   }
-  return total;
+  const servers: PostgresTicks = new Map();
+  for (const [pid, ticks] of processes) {
+    const postmaster = processes.has(ticks.parent) ? ticks.parent : pid;
+    const counted = postmaster === pid ? ticks.own + ticks.children : ticks.own;
+    servers.set(postmaster, (servers.get(postmaster) ?? 0) + counted);
+  }
+  return servers;
+}
+
+/** Ticks spent between two samples by the servers alive at both. */
+export function postgresTicksBetween(before: PostgresTicks, after: PostgresTicks): number {
+  let spent = 0;
+  for (const [postmaster, ticks] of after) {
+    const then = before.get(postmaster);
+    if (then !== undefined) spent += Math.max(0, ticks - then);
+  }
+  return spent;
 }
 
 function machineTicks(): { busy: number; total: number } {
@@ -98,7 +127,7 @@ export async function withCpuShare<T>(
     result,
     cpu: {
       service_ms: before.service === null || after.service === null ? null : perRequest(after.service - before.service),
-      postgres_ms: perRequest(after.postgres - before.postgres),
+      postgres_ms: perRequest(postgresTicksBetween(before.postgres, after.postgres)),
       client_ms: perRequest(after.client - before.client),
       machine_busy:
         machineTotal > 0 ? Math.round(((after.machineBusy - before.machineBusy) / machineTotal) * 100) / 100 : 0,
@@ -110,7 +139,10 @@ export async function withCpuShare<T>(
 /** /proc/stat counts jiffies of all cores, as /proc/<pid>/stat does for one process: the same unit. */
 function othersShare(before: Sample, after: Sample, machineTotal: number): number {
   const ours =
-    (after.service ?? 0) - (before.service ?? 0) + (after.postgres - before.postgres) + (after.client - before.client);
+    (after.service ?? 0) -
+    (before.service ?? 0) +
+    postgresTicksBetween(before.postgres, after.postgres) +
+    (after.client - before.client);
   const others = Math.max(0, after.machineBusy - before.machineBusy - ours);
   return Math.round((others / machineTotal) * 100) / 100;
 }
@@ -150,11 +182,21 @@ export async function waitForProcessIdle(pid: number, maxMs = 120_000, busyShare
   return Date.now() - started;
 }
 
-/** CPU time so far, in ms, of one server process and of every PostgreSQL process (for costs over a span of several steps). */
-export function cpuMsSoFar(serverPid: number): { server: number | null; postgres: number } {
-  const server = processTicks(serverPid);
+/** CPU time of one server process and of every PostgreSQL server, taken before and after a span of several steps. */
+export interface CpuSnapshot {
+  server: number | null;
+  postgres: PostgresTicks;
+}
+
+export function cpuSnapshot(serverPid: number): CpuSnapshot {
+  return { server: processTicks(serverPid)?.own ?? null, postgres: postgresTicks() };
+}
+
+/** Milliseconds of CPU spent between two snapshots by the server process and by PostgreSQL. */
+export function cpuMsBetween(before: CpuSnapshot, after: CpuSnapshot): { server: number | null; postgres: number } {
+  const ms = (ticks: number): number => (ticks * 1000) / TICKS_PER_SECOND;
   return {
-    server: server ? (server.own * 1000) / TICKS_PER_SECOND : null,
-    postgres: (postgresTicks() * 1000) / TICKS_PER_SECOND,
+    server: before.server === null || after.server === null ? null : ms(after.server - before.server),
+    postgres: ms(postgresTicksBetween(before.postgres, after.postgres)),
   };
 }

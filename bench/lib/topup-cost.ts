@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { cpuMsSoFar, waitForProcessIdle } from './cpu-usage';
+import { cpuMsBetween, cpuSnapshot, waitForProcessIdle } from './cpu-usage';
 import { LoadResult } from './load';
 import { round, sleep } from './util';
 
@@ -167,13 +167,13 @@ export async function measureTopupCost<T extends LoadResult>(
   load: () => Promise<T>,
 ): Promise<{ result: T; cost: TopupCost }> {
   const before = await meter.snapshot();
-  const cpuBefore = cpuMsSoFar(side.pid);
+  const cpuBefore = cpuSnapshot(side.pid);
   const statementsBefore = await side.statements();
   const result = await load();
   const loadEnded = Date.now();
   await settled(side);
   const settleMs = Date.now() - loadEnded;
-  const cpuAfter = cpuMsSoFar(side.pid);
+  const cpu = cpuMsBetween(cpuBefore, cpuSnapshot(side.pid));
   const statementsAfter = await side.statements();
   const walAfter = (await meter.snapshot()).wal;
   await sleep(statsWaitSeconds * 1000);
@@ -211,11 +211,8 @@ export async function measureTopupCost<T extends LoadResult>(
     statementsBefore && statementsAfter ? statementsAfter.round_trips - statementsBefore.round_trips : null;
   const cost: TopupCost = {
     topups: result.ok,
-    server_cpu_us:
-      cpuBefore.server === null || cpuAfter.server === null
-        ? null
-        : per((cpuAfter.server - cpuBefore.server) * 1000, 0),
-    postgres_cpu_us: per((cpuAfter.postgres - cpuBefore.postgres) * 1000, 0),
+    server_cpu_us: cpu.server === null ? null : per(cpu.server * 1000, 0),
+    postgres_cpu_us: per(cpu.postgres * 1000, 0),
     statements: statements === null ? null : per(statements),
     round_trips: roundTrips === null ? null : per(roundTrips),
     transactions: per(after.commits - before.commits),

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { LiveUpstream, startLiveUpstream } from '../../support/live-provider';
+import { ManualClock } from '../../support/manual-clock';
 import { RecordingReceiver } from '../../support/recording-receiver';
 import { runCli } from '../../support/run-cli';
 import { SANDBOX_PHONES, TEST_ADMIN_TOKEN, TestService } from '../../support/test-service';
 import { SERVICE_START_TIMEOUT_MS } from '../../support/timeouts';
 
 const RETRY_GAP_MS = 5 * 60_000;
+
+/** Noon of the real day: the retries' quarter of an hour stays within "today" whenever the suite runs. */
+const NOON_TODAY = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00.000Z`);
 
 /*
  * The console's overview: today's and the week's orders by corridor currency and environment and
@@ -16,7 +20,11 @@ describe('operations overview', () => {
   let service: TestService;
 
   beforeAll(async () => {
-    service = await TestService.start({ store: 'postgres', env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+    service = await TestService.start({
+      store: 'postgres',
+      clock: new ManualClock(NOON_TODAY),
+      env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
+    });
   }, SERVICE_START_TIMEOUT_MS);
   afterAll(async () => {
     await service?.close();
