@@ -123,26 +123,23 @@ export async function withCpuShare<T>(
   const perRequest = (ticks: number): number =>
     Math.round(((ticks * 1000) / TICKS_PER_SECOND / requests) * 1000) / 1000;
   const machineTotal = after.machineTotal - before.machineTotal;
+  const postgres = postgresTicksBetween(before.postgres, after.postgres);
   return {
     result,
     cpu: {
       service_ms: before.service === null || after.service === null ? null : perRequest(after.service - before.service),
-      postgres_ms: perRequest(postgresTicksBetween(before.postgres, after.postgres)),
+      postgres_ms: perRequest(postgres),
       client_ms: perRequest(after.client - before.client),
       machine_busy:
         machineTotal > 0 ? Math.round(((after.machineBusy - before.machineBusy) / machineTotal) * 100) / 100 : 0,
-      others_busy: machineTotal > 0 ? othersShare(before, after, machineTotal) : 0,
+      others_busy: machineTotal > 0 ? othersShare(before, after, postgres, machineTotal) : 0,
     },
   };
 }
 
 /** /proc/stat counts jiffies of all cores, as /proc/<pid>/stat does for one process: the same unit. */
-function othersShare(before: Sample, after: Sample, machineTotal: number): number {
-  const ours =
-    (after.service ?? 0) -
-    (before.service ?? 0) +
-    postgresTicksBetween(before.postgres, after.postgres) +
-    (after.client - before.client);
+function othersShare(before: Sample, after: Sample, postgres: number, machineTotal: number): number {
+  const ours = (after.service ?? 0) - (before.service ?? 0) + postgres + (after.client - before.client);
   const others = Math.max(0, after.machineBusy - before.machineBusy - ours);
   return Math.round((others / machineTotal) * 100) / 100;
 }

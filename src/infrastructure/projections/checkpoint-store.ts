@@ -19,7 +19,6 @@ const ADVANCE = `UPDATE projection_checkpoints SET commit_position = $4, prepare
   WHERE name = $1 AND commit_position IS NOT DISTINCT FROM $2::bigint AND prepare_position IS NOT DISTINCT FROM $3::bigint
   RETURNING name`;
 
-const DIVISION_BY_ZERO = '22012';
 const DEADLOCK_ATTEMPTS = 3;
 
 const advanceParams = (name: string, from: GlobalPosition | null, to: GlobalPosition): unknown[] => [
@@ -95,7 +94,7 @@ export const checkpoints = {
         await db.query(statement, params);
         return true;
       } catch (error) {
-        if (sqlStateOf(error) === DIVISION_BY_ZERO) return false;
+        if (sqlStateOf(error) === SQLSTATE.divisionByZero) return false;
         // The statement locks its tables before the checkpoint's row, a read model's blue/green switch the other way
         // round: PostgreSQL ends the deadlock by failing one of them, and the batch's writes hold after the switch.
         if (sqlStateOf(error) !== SQLSTATE.deadlockDetected || attempt >= DEADLOCK_ATTEMPTS) throw error;

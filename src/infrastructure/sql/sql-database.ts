@@ -17,6 +17,7 @@ export const SQLSTATE = {
   uniqueViolation: '23505',
   serializationFailure: '40001',
   deadlockDetected: '40P01',
+  divisionByZero: '22012',
 } as const;
 
 export function sqlStateOf(error: unknown): string | null {
