@@ -64,9 +64,17 @@ import { MemoryTokenBuckets } from '../infrastructure/rate-limit/memory-token-bu
 import { TokenBuckets } from '../infrastructure/rate-limit/token-buckets';
 import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER, WebhookSender } from '../application/ports/webhook.port';
 import { SqlRateLimiter } from '../infrastructure/rate-limit/sql-rate-limiter';
+import { LeasedKeyAdmission } from '../infrastructure/rate-limit/leased-key-admission';
+import { LeaseReleasingFences } from '../infrastructure/rate-limit/lease-releasing-fences';
+import { partnerRateLimit } from '../infrastructure/rate-limit/sql-partner-rate-limit';
 import { SqlKeyAdmission } from '../infrastructure/rate-limit/sql-key-admission';
 import { UncountedKeyAdmission } from '../infrastructure/rate-limit/uncounted-key-admission';
-import { KEY_ADMISSION } from '../application/ports/key-admission.port';
+import {
+  ADMISSION_LEASES,
+  AdmissionLeases,
+  KEY_ADMISSION,
+  KeyAdmission,
+} from '../application/ports/key-admission.port';
 import { AesSecretBox } from '../infrastructure/security/aes-secret-box';
 import { OUTBOUND_ADDRESS_POLICY } from '../application/ports/outbound-address-policy.port';
 import { OutboundAddressPolicy } from '../infrastructure/webhooks/outbound-address-policy';
@@ -135,7 +143,12 @@ export class InfrastructureModule {
           );
         }),
       },
-      { provide: ACCESS_FENCES, ...sql((db) => new SqlAccessFences(db)) },
+      {
+        provide: ACCESS_FENCES,
+        useFactory: (db: SqlDatabase, leases: AdmissionLeases) =>
+          new LeaseReleasingFences(new SqlAccessFences(db), leases),
+        inject: [SQL_DATABASE, ADMISSION_LEASES],
+      },
       { provide: KEY_USAGE, ...sql((db) => new SqlKeyUsage(db)) },
       { provide: EVENT_STREAM_LEASES, ...sql((db) => new SqlEventStreamLeases(db)) },
       // Every mode: beside the events in PostgreSQL, beside the read models with EventStoreDB (tied to the log by event id).
@@ -159,8 +172,17 @@ export class InfrastructureModule {
         useFactory: (db: SqlDatabase, readModels: ReadModels) =>
           redisUrl
             ? new UncountedKeyAdmission((keyHash) => readModels.apiKeyAccess(keyHash))
-            : new SqlKeyAdmission(db.withAsynchronousCommit()),
+            : new LeasedKeyAdmission(new SqlKeyAdmission(db.withAsynchronousCommit()), {
+                leaseMs: config.admissionLeaseMs,
+                limitOf: (partnerId, environment) => partnerRateLimit(db, partnerId, environment),
+              }),
         inject: [SQL_DATABASE, READ_MODELS],
+      },
+      {
+        provide: ADMISSION_LEASES,
+        useFactory: (admission: KeyAdmission): AdmissionLeases =>
+          admission instanceof LeasedKeyAdmission ? admission : { release: () => Promise.resolve() },
+        inject: [KEY_ADMISSION],
       },
       {
         provide: RATE_LIMITER,

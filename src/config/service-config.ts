@@ -55,6 +55,8 @@ export interface ServiceConfig {
   projectionPollMs: number;
   /** Least time between two projection runs that follow appends: under load one run applies many requests' events. */
   projectionGatherMs: number;
+  /** How long a key's leased admission may be used without a statement (decision 0161); 0: every request admitted by one. */
+  admissionLeaseMs: number;
   jobPollMs: number;
   /** `inline`: on the event loop that serves HTTP; `thread`: on a background thread of the same process. */
   backgroundWork: 'inline' | 'thread';

@@ -10,6 +10,7 @@ import { parseCidr } from '../access/ip-allowlist';
 import { OUTBOUND_ADDRESS_POLICY, WebhookUrlPolicy } from '../ports/outbound-address-policy.port';
 import { ACCESS_FENCES, AccessFences } from '../ports/access-fences.port';
 import { CLOCK, Clock } from '../ports/clock.port';
+import { ADMISSION_LEASES, AdmissionLeases } from '../ports/key-admission.port';
 import { PROJECTION_BARRIER, ProjectionBarrier } from '../ports/read-models.port';
 import { SECRET_GENERATOR, SecretGenerator } from '../ports/secrets.port';
 import { SECRET_BOX, SecretBox } from '../ports/webhook.port';
@@ -55,6 +56,7 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     @Inject(PROJECTION_BARRIER) private readonly barrier: ProjectionBarrier,
     @Inject(ACCESS_FENCES) private readonly fences: AccessFences,
     @Inject(OUTBOUND_ADDRESS_POLICY) private readonly addressPolicy: WebhookUrlPolicy,
+    @Inject(ADMISSION_LEASES) private readonly leases: AdmissionLeases,
     private readonly runner: DeciderRunner,
   ) {}
 
@@ -97,6 +99,12 @@ export class ConfigurePartnerHandler implements ICommandHandler<ConfigurePartner
     if (changes.ipAllowlist !== undefined && result.position)
       await this.fences.raise({ partnerId, environment, position: result.position, at: now });
     await this.barrier.waitFor(result.position);
+    // A lowered limit holds from this answer on: no admission leased under the old one is used after it (decision 0161).
+    if (changes.rateLimitPerMinute !== undefined)
+      await this.leases.release(partnerId, environment, {
+        before: state.settings[environment].rateLimitPerMinute,
+        after: result.state.settings[environment].rateLimitPerMinute,
+      });
     const settings = environmentSettings(partnerId, environment, result.state.settings[environment], now);
     return { ...settings, newWebhookSecret: plainSecret };
   }

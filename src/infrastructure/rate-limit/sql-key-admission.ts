@@ -12,6 +12,8 @@ interface Lookup {
   keyHash: string;
   environment: Environment;
   at: string;
+  /** Tokens taken beyond the request's own, for a lease (LeasedKeyAdmission). */
+  spare: number;
 }
 
 interface AdmissionRow extends ApiKeyAccessRow {
@@ -37,8 +39,8 @@ export class SqlKeyAdmission implements KeyAdmission {
 
   constructor(private readonly db: SqlExecutor) {}
 
-  lookUp(keyHash: string, environment: Environment, now: Date): Promise<KeyAdmitted> {
-    return this.lookups.submit({ keyHash, environment, at: now.toISOString() });
+  lookUp(keyHash: string, environment: Environment, now: Date, spare = 0): Promise<KeyAdmitted> {
+    return this.lookups.submit({ keyHash, environment, at: now.toISOString(), spare: Math.max(0, Math.floor(spare)) });
   }
 
   private async admit(items: readonly Lookup[]): Promise<KeyAdmitted[]> {
@@ -47,9 +49,9 @@ export class SqlKeyAdmission implements KeyAdmission {
       const key = `${item.keyHash} ${item.environment}`;
       const group = groups.get(key);
       if (group) {
-        group.requests += 1;
+        group.requests += 1 + item.spare;
         if (item.at > group.at) group.at = item.at;
-      } else groups.set(key, { ...item, requests: 1 });
+      } else groups.set(key, { ...item, requests: 1 + item.spare });
     }
     const wanted = [...groups.values()];
     const rows = wanted.length === 1 ? await this.admitOneKey(wanted[0]) : await this.admitKeys(wanted);
@@ -65,7 +67,7 @@ export class SqlKeyAdmission implements KeyAdmission {
         const nowMs = groups.get(`${item.keyHash} ${item.environment}`)?.at ?? item.at;
         const entry = requestsOf.get(bucket) ?? { limit, nowMs: 0, requests: 0 };
         entry.nowMs = Math.max(entry.nowMs, new Date(nowMs).getTime());
-        entry.requests += 1;
+        entry.requests += 1 + item.spare;
         requestsOf.set(bucket, entry);
         return { bucket, appliesTo: bucket.startsWith('key:') ? ('key' as const) : ('partner' as const) };
       });
@@ -76,17 +78,29 @@ export class SqlKeyAdmission implements KeyAdmission {
       [...takenRows.values()],
       [...requestsOf.entries()].map(([bucket, entry]) => ({ bucket, ...entry })),
     );
-    return items.map((item, index) => {
+    const nextDecision = (buckets: readonly { bucket: string; appliesTo: 'partner' | 'key' }[]): BucketDecision =>
+      bindingDecision(
+        buckets.map(({ bucket, appliesTo }): BucketDecision => {
+          const decision = decisions.get(bucket)?.shift();
+          if (decision === undefined) throw new Error(`rate limit bucket ${bucket} was not counted`);
+          return { ...decision, appliesTo };
+        }),
+      );
+    // The requests' own decisions first, then the spares: a lease never takes a token a request of the batch needed.
+    const results = items.map((item, index): KeyAdmitted => {
       const admitted = counted[index];
       const row = byHash.get(item.keyHash);
       const access: ApiKeyAccess | null = admitted?.access ?? (row ? toApiKeyAccess(row) : null);
       if (!admitted) return { access, rateLimit: null };
-      const bucketDecisions = admitted.buckets.map(({ bucket, appliesTo }): BucketDecision => {
-        const decision = decisions.get(bucket)?.shift();
-        if (decision === undefined) throw new Error(`rate limit bucket ${bucket} was not counted`);
-        return { ...decision, appliesTo };
-      });
-      return { access, rateLimit: bindingDecision(bucketDecisions) };
+      return { access, rateLimit: nextDecision(admitted.buckets) };
+    });
+    return results.map((result, index) => {
+      const admitted = counted[index];
+      const spare = items[index].spare;
+      if (!admitted || spare === 0) return result;
+      const spares = Array.from({ length: spare }, () => nextDecision(admitted.buckets));
+      const firstRefused = spares.findIndex((decision) => !decision.allowed);
+      return { ...result, spares: firstRefused < 0 ? spares : spares.slice(0, firstRefused) };
     });
   }
 
