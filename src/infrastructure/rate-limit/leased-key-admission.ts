@@ -159,6 +159,7 @@ export class LeasedKeyAdmission implements KeyAdmission, AdmissionLeases {
   }
 
   private forgetIdle(at: number): void {
+    for (const [id, lease] of this.leases) if (lease.expiresAt <= at) this.leases.delete(id);
     for (const [id, demand] of this.demand)
       if (at - demand.periodStart >= 2 * this.options.leaseMs && !demand.leasing) this.demand.delete(id);
     if (this.demand.size >= MOST_KEYS_REMEMBERED) this.demand.clear();
