@@ -1,6 +1,4 @@
-import { AccessFences } from '../../application/ports/access-fences.port';
-import { GlobalPosition } from '../../application/ports/event-store.port';
-import { Environment } from '../../domain/shared/environment';
+import { AccessFence, AccessFences } from '../../application/ports/access-fences.port';
 import { PROJECTION_GROUPS } from '../projections/projection-groups';
 import { SchemaScript } from '../sql/migrations';
 import { SqlExecutor } from '../sql/sql-database';
@@ -33,12 +31,7 @@ export const ACCESS_CHANGE_PENDING_SQL = `EXISTS (
 export class SqlAccessFences implements AccessFences {
   constructor(private readonly db: SqlExecutor) {}
 
-  async raise(fence: {
-    partnerId: string;
-    environment: Environment;
-    position: GlobalPosition;
-    at: Date;
-  }): Promise<void> {
+  async raise(fence: AccessFence): Promise<void> {
     await this.db.query(
       `INSERT INTO access_fences (partner_id, environment, commit_position, prepare_position, raised_at)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,

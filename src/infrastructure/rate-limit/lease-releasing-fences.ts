@@ -1,7 +1,5 @@
-import { AccessFences } from '../../application/ports/access-fences.port';
+import { AccessFence, AccessFences } from '../../application/ports/access-fences.port';
 import { AdmissionLeases } from '../../application/ports/key-admission.port';
-import { GlobalPosition } from '../../application/ports/event-store.port';
-import { Environment } from '../../domain/shared/environment';
 
 /** A raised fence also ends the partner's admission leases: the revoking answer comes once none can be used. */
 export class LeaseReleasingFences implements AccessFences {
@@ -10,12 +8,7 @@ export class LeaseReleasingFences implements AccessFences {
     private readonly leases: AdmissionLeases,
   ) {}
 
-  async raise(fence: {
-    partnerId: string;
-    environment: Environment;
-    position: GlobalPosition;
-    at: Date;
-  }): Promise<void> {
+  async raise(fence: AccessFence): Promise<void> {
     await this.fences.raise(fence);
     await this.leases.release(fence.partnerId, fence.environment);
   }
