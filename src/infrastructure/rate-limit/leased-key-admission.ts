@@ -111,7 +111,13 @@ export class LeasedKeyAdmission implements KeyAdmission, AdmissionLeases {
         : 0
       : await this.options.limitOf(partnerId, environment);
     // Below the smallest limit that leases, no process holds a lease of this partner's keys that admits too much.
-    if (leaseCap(leasedUnder, this.options.leaseMs) > 0) await this.wait(this.options.leaseMs);
+    if (leaseCap(leasedUnder, this.options.leaseMs) > 0) await this.waitOut(this.options.leaseMs);
+  }
+
+  /** A timer may fire a little early by the monotonic clock; the wait lasts until that clock says so. */
+  private async waitOut(ms: number): Promise<void> {
+    const until = this.ticks() + ms;
+    for (let left = ms; left > 0; left = until - this.ticks()) await this.wait(Math.ceil(left));
   }
 
   private fromLease(id: string, at: number, clockAt: number): KeyAdmitted | null {
