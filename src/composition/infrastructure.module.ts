@@ -66,7 +66,6 @@ import { SECRET_BOX, WEBHOOK_DELIVERY_STORE, WEBHOOK_SENDER, WebhookSender } fro
 import { SqlRateLimiter } from '../infrastructure/rate-limit/sql-rate-limiter';
 import { LeasedKeyAdmission } from '../infrastructure/rate-limit/leased-key-admission';
 import { LeaseReleasingFences } from '../infrastructure/rate-limit/lease-releasing-fences';
-import { partnerRateLimit } from '../infrastructure/rate-limit/sql-partner-rate-limit';
 import { SqlKeyAdmission } from '../infrastructure/rate-limit/sql-key-admission';
 import { UncountedKeyAdmission } from '../infrastructure/rate-limit/uncounted-key-admission';
 import {
@@ -174,7 +173,8 @@ export class InfrastructureModule {
             ? new UncountedKeyAdmission((keyHash) => readModels.apiKeyAccess(keyHash))
             : new LeasedKeyAdmission(new SqlKeyAdmission(db.withAsynchronousCommit()), {
                 leaseMs: config.admissionLeaseMs,
-                limitOf: (partnerId, environment) => partnerRateLimit(db, partnerId, environment),
+                limitOf: async (partnerId, environment) =>
+                  (await readModels.partnerSettings(partnerId, environment)).rateLimitPerMinute,
               }),
         inject: [SQL_DATABASE, READ_MODELS],
       },

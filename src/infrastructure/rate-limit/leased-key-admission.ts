@@ -104,13 +104,10 @@ export class LeasedKeyAdmission implements KeyAdmission, AdmissionLeases {
     this.generation += 1;
     for (const [id, lease] of this.leases)
       if (lease.partnerId === partnerId && lease.environment === environment) this.leases.delete(id);
-    if (this.options.leaseMs === 0) return;
-    const leasedUnder = limits
-      ? limits.after < limits.before
-        ? limits.before
-        : 0
-      : await this.options.limitOf(partnerId, environment);
-    // Below the smallest limit that leases, no process holds a lease of this partner's keys that admits too much.
+    // A raised limit: a lease taken under the lower one admits less, so no other process needs waiting out.
+    if (this.options.leaseMs === 0 || (limits && limits.after >= limits.before)) return;
+    const leasedUnder = limits?.before ?? (await this.options.limitOf(partnerId, environment));
+    // Below the smallest limit that leases, no process holds a lease of this partner's keys.
     if (leaseCap(leasedUnder, this.options.leaseMs) > 0) await this.waitOut(this.options.leaseMs);
   }
 
@@ -128,7 +125,8 @@ export class LeasedKeyAdmission implements KeyAdmission, AdmissionLeases {
     const decision = live ? lease.decisions.shift() : undefined;
     if (lease.decisions.length === 0 || !live) this.leases.delete(id);
     if (!decision) return null;
-    this.countDemand(id, at);
+    const demand = this.demand.get(id);
+    if (demand) countDemand(demand, at, this.options.leaseMs);
     return { access: lease.access, rateLimit: decision };
   }
 
@@ -142,20 +140,8 @@ export class LeasedKeyAdmission implements KeyAdmission, AdmissionLeases {
       this.demand.set(id, demand);
     }
     demand.limit = admitted.rateLimit.limit;
-    this.countDemand(id, at);
+    countDemand(demand, at, this.options.leaseMs);
     return admitted;
-  }
-
-  private countDemand(id: string, at: number): void {
-    const demand = this.demand.get(id);
-    if (!demand) return;
-    const elapsed = at - demand.periodStart;
-    if (elapsed >= this.options.leaseMs) {
-      demand.previous = elapsed < 2 * this.options.leaseMs ? demand.count : 0;
-      demand.count = 0;
-      demand.periodStart = at;
-    }
-    demand.count += 1;
   }
 
   /** As many as the key used in a lease period lately (this request excluded), within the cap of its limit. */
@@ -170,6 +156,17 @@ export class LeasedKeyAdmission implements KeyAdmission, AdmissionLeases {
       if (at - demand.periodStart >= 2 * this.options.leaseMs && !demand.leasing) this.demand.delete(id);
     if (this.demand.size >= MOST_KEYS_REMEMBERED) this.demand.clear();
   }
+}
+
+/** Counts a request in its key's demand, moving to a new period once a lease's time has passed. */
+function countDemand(demand: Demand, at: number, leaseMs: number): void {
+  const elapsed = at - demand.periodStart;
+  if (elapsed >= leaseMs) {
+    demand.previous = elapsed < 2 * leaseMs ? demand.count : 0;
+    demand.count = 0;
+    demand.periodStart = at;
+  }
+  demand.count += 1;
 }
 
 /** The most spare tokens one lease may take at this limit per minute: its share of the lease's time, and at most 1 %. */

@@ -3,7 +3,7 @@ import { Environment } from '../../../src/domain/shared/environment';
 import { migrateServiceDatabase } from '../../../src/infrastructure/open-database';
 import { LeasedKeyAdmission, leaseCap } from '../../../src/infrastructure/rate-limit/leased-key-admission';
 import { SqlKeyAdmission } from '../../../src/infrastructure/rate-limit/sql-key-admission';
-import { partnerRateLimit } from '../../../src/infrastructure/rate-limit/sql-partner-rate-limit';
+import { SqlReadModels } from '../../../src/infrastructure/read-models/sql-read-models';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
 
@@ -75,7 +75,8 @@ describe('admission leases: a busy key admitted from tokens taken ahead (decisio
     const counted = new CountedAdmission(new SqlKeyAdmission(db));
     const admission = new LeasedKeyAdmission(counted, {
       leaseMs: LEASE_MS,
-      limitOf: (partnerId, environment) => partnerRateLimit(db, partnerId, environment),
+      limitOf: async (partnerId, environment) =>
+        (await new SqlReadModels(db).partnerSettings(partnerId, environment)).rateLimitPerMinute,
       ticks: time.ticks,
       wait: time.wait,
     });
