@@ -5,6 +5,9 @@ import { serveClusterMetrics } from '../../infrastructure/metrics/metrics-text';
 // looks after them; like replicas behind a balancer, they coordinate through the database only.
 export class ProcessGroup {
   private readonly ready = new Set<number>();
+  // Counted here, not from cluster.workers: a worker whose 'exit' comes before its channel's 'disconnect'
+  // (a busy machine) is still listed there at its 'exit', and the group would wait for it forever.
+  private readonly alive = new Set<number>();
   private stopping = false;
 
   private constructor(
@@ -27,11 +30,12 @@ export class ProcessGroup {
       });
       cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal, reject));
       // A worker's channel failing (it is dying) must not end the primary: 'exit' follows and replaces it.
-      cluster.on('fork', (worker) =>
+      cluster.on('fork', (worker) => {
+        this.alive.add(worker.id);
         worker.on('error', (error: Error) =>
           console.error(`service process ${worker.process.pid}: ${error.message}; waiting for it to exit`),
-        ),
-      );
+        );
+      });
       serveClusterMetrics();
       for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => this.stop(signal));
       for (let i = 0; i < this.size; i++) cluster.fork();
@@ -40,8 +44,9 @@ export class ProcessGroup {
 
   private onExit(worker: Worker, code: number | null, signal: string | null, failStart: (error: Error) => void): void {
     const listened = this.ready.delete(worker.id);
+    this.alive.delete(worker.id);
     if (this.stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) this.exit();
+      if (this.alive.size === 0) this.exit();
       return;
     }
     const how = signal ? `signal ${signal}` : `code ${code}`;
@@ -59,9 +64,10 @@ export class ProcessGroup {
   private stop(signal: NodeJS.Signals): void {
     if (this.stopping) return;
     this.stopping = true;
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-    if (workers.length === 0) this.exit();
-    for (const worker of workers) worker.process.kill(signal);
+    if (this.alive.size === 0) this.exit();
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker && this.alive.has(worker.id)) worker.process.kill(signal);
+    }
   }
 
   private exit(): void {
