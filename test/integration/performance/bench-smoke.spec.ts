@@ -77,8 +77,9 @@ describe('npm run bench -- --quick --tiny', () => {
       expect(pair.ratio).toBeCloseTo(pair.history_rps / pair.fresh_rps, 2);
     }
     expect(pg.ratios.history_vs_fresh).toBe(pg.history_pairs.ratio_median);
-    // Statements per topup, read from the service's own count; and a verdict on whether the machine was quiet.
-    expect(pg.scenarios.topup_spread.statements_per_request).toBeGreaterThan(1);
+    // Statements per topup, read from the service's own count (how many depends on batching and admission
+    // leases: at 8 connections it can be one or fewer); and a verdict on whether the machine was quiet.
+    expect(pg.scenarios.topup_spread.statements_per_request).toBeGreaterThan(0);
     expect(results.quietness).toEqual(
       expect.objectContaining({ reference: expect.any(Boolean), not_reference_because: expect.any(Array) }),
     );
