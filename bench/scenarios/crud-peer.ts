@@ -94,6 +94,11 @@ export async function runCrudComparison(context: CrudContext): Promise<CrudCompa
       return measured(name, planned, (s) => countPeer(load(s)), peer.pid, peerStatements);
     };
 
+    // The service has run every scenario before this one; the peer, just started, gets the plan's warm-up
+    // once before its first measured window, so that window is not its interpreter's and pool's first seconds.
+    await countPeer(closed(peer.url, peerKeys, plan.connections)(plan.warmupSeconds));
+    log(`CRUD peer warmed up for ${plan.warmupSeconds} s at ${plan.connections} connections`);
+
     const pairsAt = async (connections: number): Promise<CrudPairs> => {
       const pairs = await measureCrudPairs({
         pairs: plan.pairs,
