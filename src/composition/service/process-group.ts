@@ -5,9 +5,9 @@ import { serveClusterMetrics } from '../../infrastructure/metrics/metrics-text';
 // looks after them; like replicas behind a balancer, they coordinate through the database only.
 export class ProcessGroup {
   private readonly ready = new Set<number>();
-  // Counted here, not from cluster.workers: a worker whose 'exit' comes before its channel's 'disconnect'
+  // Kept here, not read from cluster.workers: a worker whose 'exit' comes before its channel's 'disconnect'
   // (a busy machine) is still listed there at its 'exit', and the group would wait for it forever.
-  private readonly alive = new Set<number>();
+  private readonly alive = new Map<number, Worker>();
   private stopping = false;
 
   private constructor(
@@ -31,7 +31,7 @@ export class ProcessGroup {
       cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal, reject));
       // A worker's channel failing (it is dying) must not end the primary: 'exit' follows and replaces it.
       cluster.on('fork', (worker) => {
-        this.alive.add(worker.id);
+        this.alive.set(worker.id, worker);
         worker.on('error', (error: Error) =>
           console.error(`service process ${worker.process.pid}: ${error.message}; waiting for it to exit`),
         );
@@ -65,9 +65,7 @@ export class ProcessGroup {
     if (this.stopping) return;
     this.stopping = true;
     if (this.alive.size === 0) this.exit();
-    for (const worker of Object.values(cluster.workers ?? {})) {
-      if (worker && this.alive.has(worker.id)) worker.process.kill(signal);
-    }
+    for (const worker of this.alive.values()) worker.process.kill(signal);
   }
 
   private exit(): void {

@@ -73,10 +73,11 @@ describe('admission leases: a busy key admitted from tokens taken ahead (decisio
 
   const leased = (time = new TestTicks()) => {
     const counted = new CountedAdmission(new SqlKeyAdmission(db));
+    const readModels = new SqlReadModels(db);
     const admission = new LeasedKeyAdmission(counted, {
       leaseMs: LEASE_MS,
       limitOf: async (partnerId, environment) =>
-        (await new SqlReadModels(db).partnerSettings(partnerId, environment)).rateLimitPerMinute,
+        (await readModels.partnerSettings(partnerId, environment)).rateLimitPerMinute,
       ticks: time.ticks,
       wait: time.wait,
     });
