@@ -140,7 +140,9 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    if (databaseUrl) await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    // PROBE_KEEP_DATABASE=1 leaves the database for a look at its rows (drop it afterwards).
+    if (databaseUrl && !process.env.PROBE_KEEP_DATABASE) await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    else if (databaseUrl) console.log(`database kept: ${name}`);
   }
 }
 

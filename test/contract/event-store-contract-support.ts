@@ -69,8 +69,6 @@ export const keyBinding = (key: string, orderId = uuid()): KeyBinding => ({
   key,
   requestHash: 'hash-of-the-request',
   orderId,
-  statusCode: 200,
-  body: JSON.stringify({ order_id: orderId }),
   createdAt: new Date().toISOString(),
   expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
 });

@@ -1,5 +1,4 @@
 import { Clock } from '../ports/clock.port';
-import { OrderAnswerWriter } from '../ports/order-answer-writer.port';
 import { HistoricalEvent } from '../ports/event-store.port';
 import { HistorySourceRef, HistorySources, HistoryStores } from '../ports/history-move.port';
 import { assertEmpty, historicalEventOf, importHistory, readHistory } from './event-history';
@@ -43,7 +42,6 @@ export class HistoryMove {
     private readonly sources: HistorySources,
     private readonly clock: Clock,
     private readonly settings: { stuckOrderAfterMs: number },
-    private readonly answers: OrderAnswerWriter,
   ) {}
 
   /**
@@ -111,7 +109,6 @@ export class HistoryMove {
         const rebuilt = await rebuildAfterImport(target, {
           now: this.clock.now(),
           stuckOrderAfterMs: this.settings.stuckOrderAfterMs,
-          answers: this.answers,
           onProgress: (done) => rebuilding.update(done),
         });
         rebuilding.finish(rebuilt.events);

@@ -3,8 +3,6 @@ import { parseWalletStreamId } from '../../domain/wallet/wallet.stream';
 import { IDEMPOTENCY_WINDOW_MS } from '../ports/idempotency-store.port';
 import { RecordedEvent } from '../ports/event-store.port';
 import { KeyBinding } from '../ports/key-binding-append.port';
-import { OrderAnswerWriter } from '../ports/order-answer-writer.port';
-import { initiatedOrderOf } from '../../domain/transaction/order-view';
 
 /**
  * Marks a key bound again from the log: the hash of the request's body is not in the log, so no request matches
@@ -15,12 +13,10 @@ export const REQUEST_HASH_NOT_IN_LOG = 'not in the log: bound again by data impo
 /**
  * The Idempotency-Keys a moved history still binds: every debit placed less than 24 h before `now` carries its
  * key (WalletDebited.idempotencyKey), and the key must keep its order, so that a retry after the move cannot debit
- * a second time. The answer is rebuilt from the debit as the placement built it.
+ * a second time.
  */
 export class KeyBindingsFromLog {
   private readonly debits: RecordedEvent<WalletDebited>[] = [];
-
-  constructor(private readonly answers: OrderAnswerWriter) {}
 
   observe(event: RecordedEvent): void {
     if (event.type === 'WalletDebited') this.debits.push(event);
@@ -39,8 +35,6 @@ export class KeyBindingsFromLog {
           key: data.idempotencyKey,
           requestHash: REQUEST_HASH_NOT_IN_LOG,
           orderId: data.orderId,
-          statusCode: 200,
-          body: this.answers.placed(initiatedOrderOf(data)),
           createdAt: data.placedAt,
           expiresAt: new Date(placedAt + IDEMPOTENCY_WINDOW_MS).toISOString(),
         },

@@ -1,4 +1,3 @@
-import { OrderAnswerWriter } from '../ports/order-answer-writer.port';
 import { RecordedEvent } from '../ports/event-store.port';
 import { OpenedHistoryStore } from '../ports/history-move.port';
 import { readHistory } from './event-history';
@@ -22,13 +21,13 @@ const BATCH = 500;
  */
 export async function rebuildAfterImport(
   target: OpenedHistoryStore,
-  options: { now: Date; stuckOrderAfterMs: number; answers: OrderAnswerWriter; onProgress?: (applied: number) => void },
+  options: { now: Date; stuckOrderAfterMs: number; onProgress?: (applied: number) => void },
 ): Promise<RebuildOutcome> {
   await target.assertNothingDerived();
   // First, in one commit, what must never happen twice: a service started after this point (even one started
   // before the read models are done, which then catch up by themselves) runs no reaction of the imported history.
   const unfinished = new UnfinishedWork();
-  const keys = new KeyBindingsFromLog(options.answers);
+  const keys = new KeyBindingsFromLog();
   for await (const event of readHistory(target.store, BATCH)) {
     unfinished.observe(event);
     keys.observe(event);

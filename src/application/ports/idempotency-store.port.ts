@@ -19,6 +19,13 @@ export interface StoredResponse {
 }
 
 /**
+ * What a repeat of a key's request is answered: a stored response, or, for a key bound in the commit of its order's
+ * debit, the answer made again from that debit (the answer is a function of the debit event, so the bytes are the
+ * first answer's; decision 0162).
+ */
+export type KeyAnswer = { kind: 'stored'; response: StoredResponse } | { kind: 'debit'; orderId: string };
+
+/**
  * `lease` names this request's hold on the key (when its lease ends); a retry that takes the
  * key over holds it with another, so a request can tell whether the key is still its own.
  */
@@ -26,7 +33,7 @@ export type Reservation =
   | { outcome: 'reserved'; orderId: string; lease: string }
   /** The key was reserved earlier by a request that never completed (a crash); this request takes it over. */
   | { outcome: 'resumed'; orderId: string; lease: string }
-  | { outcome: 'replay'; response: StoredResponse }
+  | { outcome: 'replay'; answer: KeyAnswer }
   | { outcome: 'conflict' }
   | { outcome: 'in_flight' };
 
@@ -34,7 +41,7 @@ export interface IdempotencyStore {
   /** Reserves the key for this request, or says what an earlier request with the same key did. */
   reserve(scope: IdempotencyScope, requestHash: string, candidateOrderId: string, now: Date): Promise<Reservation>;
   /** What a key holds now (null when unused or expired): its request hash and, once answered, the answer. */
-  find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; response: StoredResponse | null } | null>;
+  find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; answer: KeyAnswer | null } | null>;
   /** Stores the answer, only while the key is still bound to this order. */
   complete(scope: IdempotencyScope, orderId: string, response: StoredResponse): Promise<void>;
   /**

@@ -3,8 +3,9 @@ import { Environment } from '../../domain/shared/environment';
 import { AppendResult, DomainEvent, NewEvent } from './event-store.port';
 
 /**
- * An Idempotency-Key bound, in the same commit as the events, to the order they debit and to the
- * answer a repeat of the request gets. The key moves money once, with its answer, or not at all.
+ * An Idempotency-Key bound, in the same commit as the events, to the order they debit. The key moves money once or
+ * not at all; a repeat of the request is answered 200 from the order's debit, which the same commit stores, so the
+ * answer is not kept a second time (decision 0162).
  */
 export interface KeyBinding {
   partnerId: string;
@@ -12,9 +13,6 @@ export interface KeyBinding {
   key: string;
   requestHash: string;
   orderId: string;
-  statusCode: number;
-  /** The answer exactly as it is sent. */
-  body: string;
   createdAt: string;
   expiresAt: string;
 }

@@ -4,7 +4,6 @@ import { ConfiguredHistoryStores } from '../../infrastructure/data-move/configur
 import { historyLine } from '../../infrastructure/data-move/history-lines';
 import { SystemClock } from '../../infrastructure/clock/system-clock';
 import { OpenDataMove } from '../../interface/cli/data/data-move';
-import { JSON_ORDER_ANSWERS } from '../../interface/shared/order-resources';
 import { PARTNER_EVENT_BODIES_AS_SENT } from '../../interface/shared/partner-event-resources';
 import { readModelProjections } from '../../infrastructure/read-models/read-model-projections';
 
@@ -16,7 +15,6 @@ export const openDataMove: OpenDataMove = (config, serverLog) => {
     {
       stuckOrderAfterMs: config.stuckOrderAfterMs,
     },
-    JSON_ORDER_ANSWERS,
   );
   return {
     exportHistory: (writeLine, progress, options) =>

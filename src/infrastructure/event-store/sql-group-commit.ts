@@ -125,12 +125,12 @@ export class SqlGroupCommit {
           ) AS found
           WHERE w.expected >= 0
        ), bound AS (
-         INSERT INTO idempotency_keys (partner_id, environment, idempotency_key, request_hash, order_id, state, response_status, response_body,
+         INSERT INTO idempotency_keys (partner_id, environment, idempotency_key, request_hash, order_id, state, response_status,
                                        locked_until, created_at, expires_at)
-         SELECT k.partner_id, k.environment, k.idempotency_key, k.request_hash, k.order_id, 'completed', k.status, k.body,
+         SELECT k.partner_id, k.environment, k.idempotency_key, k.request_hash, k.order_id, 'completed', 200,
                 k.created_at, k.created_at, k.expires_at
            FROM jsonb_to_recordset($3::jsonb)
-             AS k(stream_id text, partner_id text, environment text, idempotency_key text, request_hash text, order_id text, status integer, body text,
+             AS k(stream_id text, partner_id text, environment text, idempotency_key text, request_hash text, order_id text,
                   created_at timestamptz, expires_at timestamptz)
           WHERE k.stream_id IN (SELECT stream_id FROM placed)
        )
@@ -186,8 +186,6 @@ function keyRows(append: AppendAtRevision): object[] {
     idempotency_key: binding.key,
     request_hash: binding.requestHash,
     order_id: binding.orderId,
-    status: binding.statusCode,
-    body: binding.body,
     created_at: binding.createdAt,
     expires_at: binding.expiresAt,
   }));

@@ -1,6 +1,7 @@
 import {
   IdempotencyScope,
   IdempotencyStore,
+  KeyAnswer,
   Reservation,
   StoredResponse,
 } from '../../application/ports/idempotency-store.port';
@@ -92,9 +93,8 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     // Released between our insert and read: let the caller try again as a fresh request.
     if (!row) return this.reserve(scope, requestHash, candidateOrderId, now);
     if (row.request_hash !== requestHash) return { outcome: 'conflict' };
-    if (row.state === 'completed' && row.response_status !== null && row.response_body !== null) {
-      return { outcome: 'replay', response: { statusCode: row.response_status, body: row.response_body } };
-    }
+    const answer = answerOf(row);
+    if (answer) return { outcome: 'replay', answer };
     if (new Date(row.locked_until) > now) return { outcome: 'in_flight' };
     const taken = await this.db.query<{ order_id: string }>(
       `UPDATE idempotency_keys SET locked_until = $5
@@ -107,17 +107,10 @@ export class SqlIdempotencyStore implements IdempotencyStore {
       : { outcome: 'in_flight' };
   }
 
-  async find(
-    scope: IdempotencyScope,
-    now: Date,
-  ): Promise<{ requestHash: string; response: StoredResponse | null } | null> {
+  async find(scope: IdempotencyScope, now: Date): Promise<{ requestHash: string; answer: KeyAnswer | null } | null> {
     const row = await this.lookups.submit(scope);
     if (!row || new Date(row.expires_at) <= now) return null;
-    const answered = row.state === 'completed' && row.response_status !== null && row.response_body !== null;
-    return {
-      requestHash: row.request_hash,
-      response: answered ? { statusCode: row.response_status as number, body: row.response_body as string } : null,
-    };
+    return { requestHash: row.request_hash, answer: answerOf(row) };
   }
 
   async complete(scope: IdempotencyScope, orderId: string, response: StoredResponse): Promise<void> {
@@ -222,4 +215,15 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     const stored = new Set(rows.map((row) => `${rowScopeId(row)} ${row.order_id}`));
     return answers.map((answer) => stored.has(`${scopeId(answer.scope)} ${answer.orderId}`));
   }
+}
+
+/**
+ * A completed key's answer: its stored body, or, when it was bound in its debit's commit and has none (decision
+ * 0162), its order's debit to make the answer from. Keys answered otherwise than 200 always keep their body.
+ */
+function answerOf(row: KeyRow): KeyAnswer | null {
+  if (row.state !== 'completed' || row.response_status === null) return null;
+  if (row.response_body !== null)
+    return { kind: 'stored', response: { statusCode: row.response_status, body: row.response_body } };
+  return row.response_status === 200 ? { kind: 'debit', orderId: row.order_id } : null;
 }

@@ -1,4 +1,3 @@
-import { JSON_ORDER_ANSWERS } from '../../../src/interface/shared/order-resources';
 import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
 import { readModelProjections } from '../../../src/infrastructure/read-models/read-model-projections';
 import { RecordedEvent } from '../../../src/application/ports/event-store.port';
@@ -119,7 +118,6 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
     const rebuilt = await rebuildAfterImport(target, {
       now: new Date(),
       stuckOrderAfterMs: 900_000,
-      answers: JSON_ORDER_ANSWERS,
     });
     expect(rebuilt).toMatchObject({ events: history.length, keysBound: 4 });
     // The order held pending (0003 settles later, 0005 never): a poll and a stuck-order check each.

@@ -42,6 +42,41 @@ describe.each(STORES)('Idempotency-Key on POST /topup (%s store)', (store) => {
     expect(await balance()).toBe('900.00');
   });
 
+  const keyRow = async (idempotencyKey: string) =>
+    (
+      await sqlOf(service).query<{ response_status: number; response_body: string | null }>(
+        'SELECT response_status, response_body FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2',
+        [partnerId, idempotencyKey],
+      )
+    )[0];
+
+  it('the key keeps no second copy of the answer: a retry is answered from the order debit, byte for byte', async () => {
+    const first = await service.topup(key, body(), 'from-debit-0001');
+    expect(await keyRow('from-debit-0001')).toEqual({ response_status: 200, response_body: null });
+
+    const retry = await service.topup(key, body(), 'from-debit-0001');
+    expect(retry.headers.get('idempotent-replay')).toBe('true');
+    expect(retry.text).toBe(first.text);
+    expect(await debitsForKey(service, partnerId, 'from-debit-0001')).toBe(1);
+  });
+
+  it('a key answered by an earlier release, with its answer stored, is still replayed with that stored answer', async () => {
+    const first = await service.topup(key, body(), 'stored-answer-0001');
+    // The layout before decision 0162 kept the answer on the key's row; any stored answer is served as it is.
+    const stored = JSON.stringify(JSON.parse(first.text), null, 1);
+    await sqlOf(service).query(
+      'UPDATE idempotency_keys SET response_body = $3 WHERE partner_id = $1 AND idempotency_key = $2',
+      [partnerId, 'stored-answer-0001', stored],
+    );
+
+    const retry = await service.topup(key, body(), 'stored-answer-0001');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replay')).toBe('true');
+    expect(retry.text).toBe(stored);
+    expect(await debitsForKey(service, partnerId, 'stored-answer-0001')).toBe(1);
+    expect(await balance()).toBe('900.00');
+  });
+
   it('a retry whose JSON has its fields in another order or other whitespace counts as the same request', async () => {
     const first = await rawTopup(
       `{"operator_id":101,"phone":"${SANDBOX_PHONES.IN('0001')}","amount":100,"reference":"inv-42"}`,

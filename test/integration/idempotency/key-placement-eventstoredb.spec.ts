@@ -64,7 +64,7 @@ describe('orders on EventStoreDB: the Idempotency-Key reserved around the debit'
     );
     const debit = new OrderDebit(clock, store, wallets, routing, JSON_ORDER_ANSWERS);
     const reserved = new ReservedKeyPlacement(clock, idempotency, new CryptoSecretGenerator(), settings, debit);
-    placement = new KeyReservedAroundTheDebit(clock, idempotency, reserved);
+    placement = new KeyReservedAroundTheDebit(clock, idempotency, debit, reserved);
   });
 
   afterAll(async () => {

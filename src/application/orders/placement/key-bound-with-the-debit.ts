@@ -36,7 +36,7 @@ export class KeyBoundWithTheDebit implements KeyPlacement {
     try {
       draft = await checked();
     } catch (refusal) {
-      const replay = await storedAnswer(this.idempotency, scope, requestHash, this.clock.now());
+      const replay = await storedAnswer(this.idempotency, this.debit, scope, requestHash, this.clock.now());
       if (replay) return replay;
       throw refusal;
     }
@@ -51,7 +51,7 @@ export class KeyBoundWithTheDebit implements KeyPlacement {
     }
     const { result, boundAnswer } = outcome;
     if (!result.ok) {
-      const replay = await storedAnswer(this.idempotency, scope, requestHash, this.clock.now());
+      const replay = await storedAnswer(this.idempotency, this.debit, scope, requestHash, this.clock.now());
       if (replay) return replay;
       throw ServiceError.from(result.error);
     }

@@ -3,7 +3,7 @@ import { Caller } from '../../auth/caller';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { IDEMPOTENCY_STORE, IdempotencyScope, IdempotencyStore } from '../../ports/idempotency-store.port';
 import { KeyPlacement } from './key-placement';
-import { OrderDraft, PlacementAnswer } from './order-debit';
+import { OrderDebit, OrderDraft, PlacementAnswer } from './order-debit';
 import { ReservedKeyPlacement } from './reserved-key-placement';
 import { storedAnswer } from './stored-answer';
 
@@ -17,6 +17,7 @@ export class KeyReservedAroundTheDebit implements KeyPlacement {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
+    private readonly debit: OrderDebit,
     private readonly reserved: ReservedKeyPlacement,
   ) {}
 
@@ -26,7 +27,7 @@ export class KeyReservedAroundTheDebit implements KeyPlacement {
     requestHash: string,
     checked: () => Promise<OrderDraft>,
   ): Promise<PlacementAnswer> {
-    const replay = await storedAnswer(this.idempotency, scope, requestHash, this.clock.now());
+    const replay = await storedAnswer(this.idempotency, this.debit, scope, requestHash, this.clock.now());
     return replay ?? this.reserved.place(caller, scope, requestHash, await checked());
   }
 }

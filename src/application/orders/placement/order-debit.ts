@@ -11,7 +11,7 @@ import { Caller } from '../../auth/caller';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { KeyBinding, OpenedStream } from '../../ports/key-binding-append.port';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../../ports/events-by-correlation.port';
-import { IDEMPOTENCY_WINDOW_MS, IdempotencyScope } from '../../ports/idempotency-store.port';
+import { IDEMPOTENCY_WINDOW_MS, IdempotencyScope, KeyAnswer } from '../../ports/idempotency-store.port';
 import { deterministicEventId } from '../../shared/event-ids';
 import { debitOfOrder } from '../debit-of-order';
 import { metadata } from '../../shared/event-envelope';
@@ -106,8 +106,10 @@ export class OrderDebit {
         at: now,
       }),
       keyFor: bind
-        ? (event: WalletEvent) =>
-            keyBinding(bind, orderId, (boundAnswer = this.answerOf(eventOfType(event, 'WalletDebited'))), now)
+        ? (event: WalletEvent) => {
+            boundAnswer = this.answerOf(eventOfType(event, 'WalletDebited'));
+            return keyBinding(bind, orderId, now);
+          }
         : undefined,
       opens: answer ? opensAnsweredOrder(caller, orderId, answer, now) : undefined,
     });
@@ -144,6 +146,15 @@ export class OrderDebit {
   async preview(caller: Caller, idempotencyKey: string, draft: OrderDraft): Promise<Decision<WalletEvent>> {
     const state = await this.wallets.current(caller.partnerId, caller.environment);
     return walletDecider.decide(debitCommand(caller, 'dry-run', idempotencyKey, draft, this.clock.now()), state);
+  }
+
+  /** The answer a repeat of a key's request gets: as stored, or made again from the order's debit, as the first was. */
+  async replayOf(answer: KeyAnswer): Promise<string> {
+    if (answer.kind === 'stored') return answer.response.body;
+    const debit = await this.earlier(answer.orderId);
+    // The key was bound in the commit that stored the debit: a key without its debit is a damaged database.
+    if (!debit) throw new Error(`order ${answer.orderId} holds an Idempotency-Key but its debit cannot be read`);
+    return this.answerOf(debit);
   }
 
   /** The order as its debit event recorded it, if the order was debited. */
@@ -189,15 +200,13 @@ function opensAnsweredOrder(
   return (event) => [orderStreamAnsweredAtPlacement(eventOfType(event, 'WalletDebited'), caller, answer, recorded)];
 }
 
-function keyBinding(bind: KeyToBind, orderId: string, body: string, now: Date): KeyBinding {
+function keyBinding(bind: KeyToBind, orderId: string, now: Date): KeyBinding {
   return {
     partnerId: bind.scope.partnerId,
     environment: bind.scope.environment,
     key: bind.scope.key,
     requestHash: bind.requestHash,
     orderId,
-    statusCode: 200,
-    body,
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
   };

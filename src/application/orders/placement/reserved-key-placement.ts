@@ -32,7 +32,7 @@ export class ReservedKeyPlacement {
     const reservation = await this.reserve(scope, requestHash);
     switch (reservation.outcome) {
       case 'replay':
-        return { body: reservation.response.body, replayed: true };
+        return { body: await this.debit.replayOf(reservation.answer), replayed: true };
       case 'conflict':
         throw new ServiceError(
           'idempotency_conflict',

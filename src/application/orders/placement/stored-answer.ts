@@ -1,10 +1,11 @@
 import { IdempotencyScope, IdempotencyStore } from '../../ports/idempotency-store.port';
 import { ServiceError } from '../../shared/service-error';
-import { PlacementAnswer } from './order-debit';
+import { OrderDebit, PlacementAnswer } from './order-debit';
 
 /** The stored first answer of a repeated request; a key bound to a different request is refused at once. */
 export async function storedAnswer(
   idempotency: IdempotencyStore,
+  debit: OrderDebit,
   scope: IdempotencyScope,
   requestHash: string,
   now: Date,
@@ -17,5 +18,5 @@ export async function storedAnswer(
       'this Idempotency-Key was already used with a different request body',
     );
   }
-  return found.response ? { body: found.response.body, replayed: true } : null;
+  return found.answer ? { body: await debit.replayOf(found.answer), replayed: true } : null;
 }
