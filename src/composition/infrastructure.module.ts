@@ -1,3 +1,4 @@
+import { PARTNER_EVENT_BODIES_AS_SENT } from '../interface/shared/partner-event-resources';
 import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common';
 import { BILL_FETCH_STORE } from '../application/ports/bill-fetch-store.port';
 import { CATALOG } from '../application/ports/catalog.port';
@@ -123,7 +124,7 @@ export class InfrastructureModule {
       // Only the SQL stores bind Idempotency-Keys in the commit of their events (the key placement follows from it).
       ...(config.eventStore === 'eventstoredb' ? [] : [{ provide: KEY_BINDING_APPEND, useExisting: EVENT_STORE }]),
       { provide: READ_MODELS, ...sql((db) => new SqlReadModels(db)) },
-      { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db)) },
+      { provide: PARTNER_EVENT_FEED, ...sql((db) => new SqlPartnerEventFeed(db, PARTNER_EVENT_BODIES_AS_SENT)) },
       { provide: BACK_OFFICE_SEARCH, ...sql((db) => new SqlBackOfficeSearch(db)) },
       { provide: OPERATOR_ACTIONS, ...sql((db) => new SqlOperatorActions(db)) },
       { provide: BACK_OFFICE_ACTION_LOG, ...sql((db) => new SqlBackOfficeActionLog(db)) },

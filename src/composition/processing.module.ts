@@ -24,7 +24,6 @@ import { PROJECTION_ADMIN } from '../application/ports/projections.port';
 import { Projector } from '../infrastructure/projections/projector';
 import { PROJECTION_GROUPS } from '../infrastructure/projections/projection-groups';
 import { readModelProjections } from '../infrastructure/read-models/read-model-projections';
-import { PARTNER_EVENT_BODIES_AS_SENT } from '../interface/shared/partner-event-resources';
 import { SqlDatabase } from '../infrastructure/sql/sql-database';
 import { SqlServiceMonitor } from '../infrastructure/operations/sql-service-monitor';
 import { SERVICE_MONITOR } from '../application/ports/service-monitor.port';
@@ -47,7 +46,7 @@ export class ProcessingModule {
   static forRoot(config: ServiceConfig, options: ProcessingOptions): DynamicModule {
     const logger = new Logger('Processing');
     const reactions = reactionsProjection([orderReactions(), webhookReactions, lowBalanceReactions]);
-    const readModels = readModelProjections(PARTNER_EVENT_BODIES_AS_SENT);
+    const readModels = readModelProjections();
     return {
       module: ProcessingModule,
       imports: [ApplicationModule],

@@ -9,7 +9,7 @@ interface UpgradeSteps<Kept> {
   /** Activity on the service as it is today; what it returns is handed to `after`. */
   before(older: TestService): Promise<Kept>;
   /** Leaves the read model's tables as the previous version did (its recorded version is set back to it by the helper). */
-  downgrade(sql: SqlDatabase): Promise<void>;
+  downgrade(sql: SqlDatabase, kept: Kept): Promise<void>;
   /** Checks on the service started again, once the rebuilds it started at its start have finished. */
   after(upgraded: TestService, kept: Kept, rebuilds: readonly string[]): Promise<void>;
 }
@@ -29,7 +29,7 @@ export async function acrossReadModelUpgrade<Kept>(
   try {
     older = await TestService.start({ store: 'postgres', databaseUrl: database.connectionString });
     const kept = await steps.before(older);
-    await steps.downgrade(sqlOf(older));
+    await steps.downgrade(sqlOf(older), kept);
     await sqlOf(older).query('UPDATE projection_versions SET schema_version = $1 WHERE name = $2', [
       fromVersion,
       projection,

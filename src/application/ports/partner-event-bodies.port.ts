@@ -21,8 +21,8 @@ export interface PartnerEventAnnouncement {
 }
 
 /**
- * Writes an announcement as the JSON body a webhook sends; the events feed keeps the same bytes (its read model
- * writes them with this port when it applies the log), so a rebuilt feed shows what was sent.
+ * Writes an announcement as the JSON body a webhook sends; the events feed writes the same bytes with this port
+ * when it is read (its read model keeps the facts, not the body), so the feed shows what was sent.
  */
 export interface PartnerEventBodies {
   bodyOf(announcement: PartnerEventAnnouncement): string;

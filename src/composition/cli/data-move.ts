@@ -4,12 +4,11 @@ import { ConfiguredHistoryStores } from '../../infrastructure/data-move/configur
 import { historyLine } from '../../infrastructure/data-move/history-lines';
 import { SystemClock } from '../../infrastructure/clock/system-clock';
 import { OpenDataMove } from '../../interface/cli/data/data-move';
-import { PARTNER_EVENT_BODIES_AS_SENT } from '../../interface/shared/partner-event-resources';
 import { readModelProjections } from '../../infrastructure/read-models/read-model-projections';
 
 export const openDataMove: OpenDataMove = (config, serverLog) => {
   const move = new HistoryMove(
-    new ConfiguredHistoryStores(config, serverLog, readModelProjections(PARTNER_EVENT_BODIES_AS_SENT)),
+    new ConfiguredHistoryStores(config, serverLog, readModelProjections()),
     new FileHistorySources(),
     new SystemClock(),
     {

@@ -1,20 +1,19 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { PartnerEventBodies } from '../../application/ports/partner-event-bodies.port';
 import { PARTNER_EVENT_SOURCES, PartnerEventFacts, partnerEventOf } from '../../application/webhooks/partner-events';
-import { BatchScope, ReadModelTables, SqlProjection } from '../projections/sql-projection';
+import { ReadModelTables, SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
-import { ORDER_VIEWS_OF_BATCH } from './order-views-of-batch';
 
 /**
- * The events feed: each partner-visible event (webhook id and body), keyed by its cause's log position, the feed's
- * cursor (the same after a rebuild). Amount, currency and reference come from the order's row, projected first in the
- * group (and kept in the batch's scope) or read from rm_orders.
+ * The events feed: each partner-visible event (webhook id and the triggering event's facts), keyed by its cause's
+ * log position, the feed's cursor (the same after a rebuild). The body is not stored: the feed writes it when read,
+ * from these facts and the order's row (amount, currency, reference), with the port the webhooks write theirs with.
  */
 export const PARTNER_EVENTS_TABLES: ReadModelTables = {
   name: 'partner-events',
   // 2: an entry is unique by its order and event id (the id is derived from the order), so entries of one order sit
   // together in the index instead of at random pages, each logged whole after a checkpoint (decision 0153).
-  schemaVersion: 2,
+  // 3: the event's facts instead of the rendered body, written when the feed is read (decision 0163).
+  schemaVersion: 3,
   schema: {
     name: 'partner-events',
     sql: `
@@ -26,7 +25,7 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
   event_id text NOT NULL,
   event text NOT NULL,
   order_id text NOT NULL,
-  body text NOT NULL,
+  facts jsonb NOT NULL,
   occurred_at timestamptz NOT NULL,
   PRIMARY KEY (partner_id, environment, commit_position, prepare_position),
   UNIQUE (order_id, event_id)
@@ -35,48 +34,28 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
   },
 };
 
-/** The bodies are written by the port the webhooks write theirs with: one writer, the same bytes. */
-export const partnerEventsProjection = (bodies: PartnerEventBodies): SqlProjection => ({
+export const partnerEventsProjection: SqlProjection = {
   ...PARTNER_EVENTS_TABLES,
   handles: PARTNER_EVENT_SOURCES,
   deferrableWrites: true,
-  apply: (event, tx, batch) => insertEntries([event], tx, batch, bodies),
-  applyBatch: (events, tx, batch) => insertEntries(events, tx, batch, bodies),
-});
+  apply: (event, tx) => insertEntries([event], tx),
+  applyBatch: (events, tx) => insertEntries(events, tx),
+};
 
-async function insertEntries(
-  events: readonly RecordedEvent[],
-  tx: SqlExecutor,
-  batch: BatchScope,
-  bodies: PartnerEventBodies,
-): Promise<void> {
-  const announced: { event: RecordedEvent; facts: PartnerEventFacts }[] = [];
+async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
+  const rows: object[] = [];
   for (const event of events) {
-    const facts = partnerEventOf(event);
-    if (facts) announced.push({ event, facts });
-  }
-  if (announced.length === 0) return;
-  const byId = await batch.of(ORDER_VIEWS_OF_BATCH, tx).of(announced.map((entry) => entry.facts.orderId));
-  const rows: Record<string, string>[] = [];
-  for (const { event, facts } of announced) {
-    const order = byId.get(facts.orderId);
-    // An announcement always follows its order's debit in the log; without one there is nothing to show.
-    if (!order) continue;
+    const announced: PartnerEventFacts | null = partnerEventOf(event);
+    if (!announced) continue;
     rows.push({
-      partner_id: facts.partnerId,
-      environment: facts.environment,
+      partner_id: announced.partnerId,
+      environment: announced.environment,
       commit_position: event.position.commit.toString(),
       prepare_position: event.position.prepare.toString(),
-      event_id: facts.eventId,
-      event: facts.event,
-      order_id: facts.orderId,
-      body: bodies.bodyOf({
-        eventId: facts.eventId,
-        event: facts.event,
-        orderId: facts.orderId,
-        facts: facts.facts,
-        order: { amount: order.amount, currency: order.currency, reference: order.reference },
-      }),
+      event_id: announced.eventId,
+      event: announced.event,
+      order_id: announced.orderId,
+      facts: announced.facts,
       occurred_at: event.metadata.occurredAt,
     });
   }
@@ -84,11 +63,11 @@ async function insertEntries(
   // One JSON document rather than an array literal per column (which the driver builds element by element).
   await tx.query(
     `INSERT INTO rm_partner_events
-       (partner_id, environment, commit_position, prepare_position, event_id, event, order_id, body, occurred_at)
-     SELECT partner_id, environment, commit_position, prepare_position, event_id, event, order_id, body, occurred_at
+       (partner_id, environment, commit_position, prepare_position, event_id, event, order_id, facts, occurred_at)
+     SELECT partner_id, environment, commit_position, prepare_position, event_id, event, order_id, facts, occurred_at
        FROM jsonb_to_recordset($1::jsonb)
          AS r(partner_id text, environment text, commit_position bigint, prepare_position bigint, event_id text,
-              event text, order_id text, body text, occurred_at timestamptz)
+              event text, order_id text, facts jsonb, occurred_at timestamptz)
      ON CONFLICT DO NOTHING`,
     [JSON.stringify(rows)],
   );

@@ -1,4 +1,3 @@
-import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
 import { readModelProjections } from '../../../src/infrastructure/read-models/read-model-projections';
 import { RecordedEvent } from '../../../src/application/ports/event-store.port';
 import { historicalEventOf, importHistory, readHistory } from '../../../src/application/data-move/event-history';
@@ -113,7 +112,7 @@ describe('moving a PostgreSQL history into EventStoreDB (adapter over an in-memo
         .map((event) => event.eventId),
     );
 
-    const readModels = readModelProjections(PARTNER_EVENT_BODIES_AS_SENT);
+    const readModels = readModelProjections();
     const target = openedHistoryStore(targetDb, esdb, async () => undefined, readModels);
     const rebuilt = await rebuildAfterImport(target, {
       now: new Date(),

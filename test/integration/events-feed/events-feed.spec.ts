@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PROJECTION_ADMIN } from '../../../src/application/ports/projections.port';
+import { PARTNER_EVENT_FEED, PartnerEventFeed } from '../../../src/application/ports/partner-event-feed.port';
+import { SqlPartnerEventFeed } from '../../../src/infrastructure/read-models/sql-partner-event-feed';
+import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
 import { SqlProjectionAdmin } from '../../../src/infrastructure/projections/sql-projection-admin';
 import { EventStreamClient } from '../../support/event-stream-client';
 import { sqlOf } from '../../support/ledger';
@@ -227,6 +230,58 @@ describe('events feed', () => {
             WHERE conrelid = 'rm_partner_events'::regclass AND contype = 'u'`,
         );
         expect(unique).toEqual([{ definition: 'UNIQUE (order_id, event_id)' }]);
+      },
+    });
+  });
+
+  /** The same JSON with its keys in reverse order: a body as version 2 stored it, told apart from one written now. */
+  const storedAsVersionTwo = (body: string): string =>
+    JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(body) as object).reverse()));
+
+  it('a feed that stored its bodies (version 2) is served from them until its rebuild keeps only the facts, with the same entries', async () => {
+    await acrossReadModelUpgrade('partner-events', 2, {
+      before: async (older) => {
+        const { partnerId, sandboxKey: key } = await older.createPartner('IN', 'Feed v2');
+        for (const phone of ['0001', '0002'])
+          await older.topup(
+            key,
+            { operator_id: 101, phone: SANDBOX_PHONES.IN(phone), amount: 100, reference: `ref-${phone}` },
+            `feed-${randomUUID()}`,
+          );
+        await older.settle();
+        const feed = older.app.get<PartnerEventFeed>(PARTNER_EVENT_FEED);
+        const entries = await feed.latest({ partnerId, environment: 'sandbox' }, 10);
+        expect(entries.map((entry) => entry.event)).toEqual(['transaction.succeeded', 'transaction.failed']);
+        return { key, partnerId, entries, events: (await older.partner('GET', '/events', key)).body.events };
+      },
+      // As version 2 left it: each entry's body stored, no facts. Bodies written alike (reversed key order here),
+      // so an entry read from this layout can be told from one written again from facts.
+      downgrade: async (sql, before) => {
+        await sql.query('ALTER TABLE rm_partner_events ADD COLUMN body text');
+        for (const entry of before.entries)
+          await sql.query('UPDATE rm_partner_events SET body = $1 WHERE event_id = $2', [
+            storedAsVersionTwo(entry.body),
+            entry.eventId,
+          ]);
+        await sql.query('ALTER TABLE rm_partner_events ALTER COLUMN body SET NOT NULL, DROP COLUMN facts');
+        const served = await new SqlPartnerEventFeed(sql, PARTNER_EVENT_BODIES_AS_SENT).latest(
+          { partnerId: before.partnerId, environment: 'sandbox' },
+          10,
+        );
+        expect(served.map((entry) => entry.body)).toEqual(
+          before.entries.map((entry) => storedAsVersionTwo(entry.body)),
+        );
+      },
+      after: async (upgraded, before, rebuilds) => {
+        expect(rebuilds).toHaveLength(1);
+        expect((await upgraded.partner('GET', '/events', before.key)).body.events).toEqual(before.events);
+        const feed = upgraded.app.get<PartnerEventFeed>(PARTNER_EVENT_FEED);
+        const entries = await feed.latest({ partnerId: before.partnerId, environment: 'sandbox' }, 10);
+        expect(entries).toEqual(before.entries);
+        const columns = await sqlOf(upgraded).query<{ column_name: string }>(
+          `SELECT column_name FROM information_schema.columns WHERE table_name = 'rm_partner_events' AND column_name IN ('body', 'facts')`,
+        );
+        expect(columns).toEqual([{ column_name: 'facts' }]);
       },
     });
   });

@@ -13,7 +13,6 @@ import {
   READ_MODEL_TABLES,
   readModelProjections,
 } from '../../../src/infrastructure/read-models/read-model-projections';
-import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
 import { SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
@@ -298,7 +297,7 @@ function asStored(view: OrderView): Record<string, unknown> {
 describe('the read models of one batch', () => {
   let database: TestDatabase;
   let db: PostgresDatabase;
-  const projections = readModelProjections(PARTNER_EVENT_BODIES_AS_SENT);
+  const projections = readModelProjections();
 
   beforeAll(async () => {
     database = await createTestDatabase('orders_of_batch');

@@ -12,7 +12,6 @@ import {
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
 import { SqlExecutor } from '../../../src/infrastructure/sql/sql-database';
-import { PARTNER_EVENT_BODIES_AS_SENT } from '../../../src/interface/shared/partner-event-resources';
 import { orderRowEvents } from '../../support/order-row-events';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
 import { TestLog, recordedStatements } from '../../support/projector-harness';
@@ -32,7 +31,7 @@ const t = (second: number) => new Date(Date.UTC(2026, 10, 29, 22, 0, second)).to
 const READ_MODEL_ROWS = {
   balances: 'SELECT partner_id, available::text, revision::text FROM rm_balances ORDER BY partner_id',
   orders: 'SELECT order_id, status, operator_ref, settled_at, failure_reason FROM rm_orders ORDER BY order_id',
-  feed: 'SELECT event_id, event, order_id, body FROM rm_partner_events ORDER BY commit_position, prepare_position',
+  feed: 'SELECT event_id, event, order_id, facts FROM rm_partner_events ORDER BY commit_position, prepare_position',
   counters: `SELECT day::text, outcome, orders::text, amount::text, settle_ms_buckets::text
                FROM rm_order_daily_stats ORDER BY day, outcome`,
 };
@@ -73,7 +72,7 @@ describe('the read models written with their checkpoint in one statement', () =>
     await Promise.all(databases.map((database) => database.drop()));
   });
 
-  const projections = readModelProjections(PARTNER_EVENT_BODIES_AS_SENT);
+  const projections = readModelProjections();
 
   it('sends one statement per batch and leaves the rows a transaction applying the same events leaves', async () => {
     const log = new TestLog();

@@ -50,7 +50,8 @@ describe('the schema pins', () => {
       // answer_after_outcome came with a new event type (no earlier row needs it), added in place.
       'orders v2 cf538b3e7321c239',
       // v2: unique by order and event id instead of event id alone (decision 0153).
-      'partner-events v2 ab567025a74377ba',
+      // v3: the event's facts instead of its body, written when the feed is read (decision 0163).
+      'partner-events v3 205178e7af46a50d',
       'key-scopes v1 2799bfbff18ffa3a',
       'operator-actions v1 6098c6389b5e630d',
       'order-daily-stats v2 0cd7b0302debdc49',
