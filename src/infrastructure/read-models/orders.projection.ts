@@ -32,7 +32,8 @@ export type OrderRowEvent =
 export const ordersProjection: SqlProjection<OrderRowEvent> = {
   name: 'orders',
   // 2: a provider's days found by page ranges of created_at, not a B-tree entry per order (decision 0151).
-  schemaVersion: 2,
+  // 3: only orders with a reference have an entry in the index that finds them by it (decision 0164).
+  schemaVersion: 3,
   schema: {
     name: 'orders',
     sql: `
@@ -63,7 +64,9 @@ ALTER TABLE rm_orders ADD COLUMN IF NOT EXISTS answer_after_outcome jsonb;
 DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'rm_orders' AND column_name = 'held_at') THEN ALTER TABLE rm_orders ADD COLUMN held_at timestamptz; UPDATE rm_orders SET held_at = updated_at WHERE status = 'DISPUTED'; ALTER TABLE rm_orders SET (fillfactor = 70); END IF; END $$;
 DROP INDEX IF EXISTS rm_orders_held;
 CREATE INDEX IF NOT EXISTS rm_orders_by_partner ON rm_orders (partner_id, environment, created_at DESC, order_id DESC);
-CREATE INDEX IF NOT EXISTS rm_orders_by_reference ON rm_orders (partner_id, environment, reference);
+DROP INDEX IF EXISTS rm_orders_by_reference;
+CREATE INDEX IF NOT EXISTS rm_orders_by_given_reference ON rm_orders (partner_id, environment, reference)
+  WHERE reference IS NOT NULL;
 CREATE INDEX IF NOT EXISTS rm_orders_held_since ON rm_orders (created_at, order_id) WHERE held_at IS NOT NULL;
 DROP INDEX IF EXISTS rm_orders_by_provider;
 CREATE INDEX IF NOT EXISTS rm_orders_created_ranges ON rm_orders USING brin (created_at) WITH (autosummarize = on);

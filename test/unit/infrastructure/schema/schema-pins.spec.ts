@@ -48,7 +48,8 @@ describe('the schema pins', () => {
       'partner-settings v1 58ddeaf11fc0f55c',
       'balances v1 3bd48bc34b1f02ca',
       // answer_after_outcome came with a new event type (no earlier row needs it), added in place.
-      'orders v2 cf538b3e7321c239',
+      // v3: the reference index holds only orders with a reference (decision 0164).
+      'orders v3 2191bcc86c506f5a',
       // v2: unique by order and event id instead of event id alone (decision 0153).
       // v3: the event's facts instead of its body, written when the feed is read (decision 0163).
       'partner-events v3 205178e7af46a50d',
