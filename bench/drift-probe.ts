@@ -1,0 +1,68 @@
+/**
+ * Whether a topup costs more the longer the service runs: starts the compiled service on a fresh database, loads
+ * it at 64 connections for a while (as the bench's scenarios do), then measures windows at `connections` one after
+ * another, each with its rate and the CPU per topup of the service and of PostgreSQL.
+ *   npx tsx bench/drift-probe.ts [connections=1] [windows=8] [seconds=6] [warm-up seconds at 64=60] [wallets=100]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { admin } from './lib/admin';
+import { withCpuShare } from './lib/cpu-usage';
+import { topupLoad } from './lib/load';
+import { ServiceProcess } from './lib/service';
+
+const ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function asAdmin(sql: string): Promise<void> {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const [connections, windows, seconds, warmUp, wallets] = [1, 8, 6, 60, 100].map((fallback, index) =>
+    Number(process.argv[2 + index] ?? fallback),
+  );
+  const name = `drift_${Date.now()}`;
+  await asAdmin(`CREATE DATABASE ${name} TEMPLATE template0`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'drift-'));
+  const service = await ServiceProcess.start(
+    { root: resolve(__dirname, '..'), mode: 'postgres', databaseUrl: url.toString(), dataDir },
+    180_000,
+  );
+  try {
+    const keys = (await admin.partners(service.url, 'drift', wallets)).map((partner) => partner.key);
+    if (warmUp > 0) {
+      const loaded = await topupLoad({ url: service.url, connections: 64, durationSeconds: warmUp }, keys);
+      console.log(`warm-up at 64 connections: ${loaded.ok} topups in ${warmUp} s`);
+    }
+    for (let window = 1; window <= windows; window++) {
+      const { result, cpu } = await withCpuShare(
+        service.pid,
+        () => topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys),
+        (r) => r.ok,
+      );
+      console.log(
+        `window ${window}: ${result.rps} topups/s at ${connections}, p50 ${result.p50_ms} ms; CPU ms per topup: service ${cpu?.service_ms}, PostgreSQL ${cpu?.postgres_ms}; others ${Math.round((cpu?.others_busy ?? 0) * 100)} %`,
+      );
+    }
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
