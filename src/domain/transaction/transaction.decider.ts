@@ -39,6 +39,11 @@ export interface TransactionState {
   heldAt: string | null;
   /** The provider's first success that did not match the order (see TransactionSuccessMismatched). */
   mismatch: TransactionSuccessMismatched['data'] | null;
+  /**
+   * The evidence recorded (in doubt, not sent, looked up, failure withheld), one per kind and run or moment: the
+   * same command again adds nothing, whichever store holds the log and however late the repeat comes.
+   */
+  evidence: ReadonlySet<string>;
 }
 
 export type TransactionCommand =
@@ -93,7 +98,7 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
     case 'RecordSubmission':
       // A held order the provider still processes: the answer is the evidence of this look-up (or its first hand-over).
       if (state.status === 'DISPUTED' && state.providerMayHaveIt)
-        return accept({
+        return evidence(state, {
           type: 'TransactionLookedUp',
           data: { orderId, result: stillProcessing(command.providerReference), at: command.at },
         });
@@ -130,7 +135,7 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
         });
       }
       if (attemptBasis && state.providerMayHaveIt && UNDECIDED.has(state.status))
-        return accept({
+        return evidence(state, {
           type: 'TransactionFailureWithheld',
           data: { orderId, reason: command.reason, basis: attemptBasis, at: command.at },
         });
@@ -142,17 +147,23 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
     }
     case 'RecordAttemptInDoubt':
       if (!UNDECIDED.has(state.status)) return accept();
-      return accept({ type: 'TransactionAttemptInDoubt', data: { orderId, reason: command.reason, at: command.at } });
+      return evidence(state, {
+        type: 'TransactionAttemptInDoubt',
+        data: { orderId, reason: command.reason, at: command.at },
+      });
     case 'RecordAttemptNotSent':
       if (!UNDECIDED.has(state.status)) return accept();
-      return accept({
+      return evidence(state, {
         type: 'TransactionAttemptNotSent',
         data: { orderId, attempt: command.attempt, reason: command.reason, at: command.at },
       });
     case 'RecordLookUp':
       // Routine look-ups are not recorded; those of a held order, or of one the provider may have, are evidence.
       if (state.status !== 'DISPUTED' && (!OPEN.has(state.status) || !state.providerMayHaveIt)) return accept();
-      return accept({ type: 'TransactionLookedUp', data: { orderId, result: command.result, at: command.at } });
+      return evidence(state, {
+        type: 'TransactionLookedUp',
+        data: { orderId, result: command.result, at: command.at },
+      });
     case 'HoldTransaction':
       if (!OPEN.has(state.status)) return accept();
       return accept({ type: 'TransactionDisputed', data: { orderId, reason: command.reason, disputedAt: command.at } });
@@ -214,6 +225,30 @@ function decide(command: TransactionCommand, state: TransactionState): Decision<
   }
 }
 
+type EvidenceEvent = Extract<
+  TransactionEvent,
+  {
+    type:
+      'TransactionAttemptInDoubt' | 'TransactionAttemptNotSent' | 'TransactionLookedUp' | 'TransactionFailureWithheld';
+  }
+>;
+
+/**
+ * Evidence is one event per kind and submission run or moment, as its event id is (order-event-ids.ts): a command
+ * repeated for the same run or moment adds nothing.
+ */
+const evidenceKey = (event: EvidenceEvent): string =>
+  event.type === 'TransactionAttemptNotSent' ? `${event.type} ${event.data.attempt}` : `${event.type} ${event.data.at}`;
+
+function evidence(state: TransactionState, event: EvidenceEvent): Decision<TransactionEvent> {
+  return state.evidence.has(evidenceKey(event)) ? accept() : accept(event);
+}
+
+const withEvidence = (state: TransactionState, event: EvidenceEvent): TransactionState => ({
+  ...state,
+  evidence: new Set([...state.evidence, evidenceKey(event)]),
+});
+
 const stillProcessing = (reference: string | null): string =>
   `the provider is still processing it${reference ? ` (its reference ${reference})` : ''}`;
 
@@ -250,6 +285,7 @@ const initialState: TransactionState = {
   notSentAttempt: null,
   heldAt: null,
   mismatch: null,
+  evidence: new Set(),
 };
 
 function evolveFacts(state: TransactionState, event: TransactionEvent): TransactionState {
@@ -281,12 +317,12 @@ function evolveFacts(state: TransactionState, event: TransactionEvent): Transact
     case 'ProviderAnsweredAfterOutcome':
       return { ...state, answerAfterOutcome: event.data };
     case 'TransactionAttemptInDoubt':
-      return { ...state, inDoubtSince: state.inDoubtSince ?? event.data.at };
+      return withEvidence({ ...state, inDoubtSince: state.inDoubtSince ?? event.data.at }, event);
     case 'TransactionAttemptNotSent':
-      return { ...state, notSentAttempt: event.data.attempt };
+      return withEvidence({ ...state, notSentAttempt: event.data.attempt }, event);
     case 'TransactionLookedUp':
     case 'TransactionFailureWithheld':
-      return state;
+      return withEvidence(state, event);
   }
 }
 

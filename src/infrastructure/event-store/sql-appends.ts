@@ -16,6 +16,7 @@ import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '..
 import { positionOf } from './sql-event-row';
 import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
 import { lastRevisions } from './sql-stream-revisions';
+import { OUTSIDE_ORDER_STREAMS, isOrderStream } from './sql-event-store.schema';
 
 /** Tries of an `any` or `stream_exists` append that lose the next revision to another writer. */
 const MAX_ATTEMPTS_AFTER_LAST = 10;
@@ -38,6 +39,10 @@ export class SqlAppends {
     opened: readonly OpenedStream<DomainEvent>[] = [],
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    // Refused here, not by the event-id index, which leaves orders' own streams out (decision 0165).
+    const ids = events.map((event) => event.eventId);
+    if (new Set(ids).size !== ids.length)
+      throw new DuplicateEventIdError(ids.filter((id, index) => ids.indexOf(id) !== index));
     const atKnownPlace = typeof expected === 'number' || expected === 'no_stream';
     if ((keys.length > 0 || opened.length > 0) && !atKnownPlace)
       throw new Error(
@@ -180,9 +185,12 @@ export class SqlAppends {
     events: readonly NewEvent<DomainEvent>[],
   ): Promise<AppendResult | null> {
     const ids = events.map((event) => event.eventId);
-    // Ids are unique per stream (decision 0158): only this stream's events can make the append a repeat.
+    // Ids are unique per stream (decision 0158): only this stream's events can make the append a repeat. Outside
+    // orders' streams the clause names the event-id index's own condition, so that its plan can use the index; an
+    // order's stream has no such index and few events (decision 0165).
     const rows = await db.query<{ event_id: string; event_type: string }>(
-      'SELECT event_id::text AS event_id, event_type FROM es_events WHERE stream_id = $1 AND event_id = ANY($2::uuid[])',
+      `SELECT event_id::text AS event_id, event_type FROM es_events
+        WHERE stream_id = $1 AND event_id = ANY($2::uuid[])${isOrderStream(streamId) ? '' : ` AND ${OUTSIDE_ORDER_STREAMS}`}`,
       [streamId, ids],
     );
     if (rows.length === 0) return null;

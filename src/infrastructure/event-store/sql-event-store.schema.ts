@@ -66,10 +66,30 @@ ALTER TABLE es_events
 `,
 };
 
+/** The streams an event-id index covers: an order's own stream is kept from repeats by its decider (decision 0165). */
+export const OUTSIDE_ORDER_STREAMS = `stream_id NOT LIKE 'order-%'`;
+export const isOrderStream = (streamId: string): boolean => streamId.startsWith('order-');
+
+/**
+ * Migration 19: the event-id index leaves out orders' own streams (decision 0165). Their appends name the revision
+ * they expect, and the transaction decider makes a no-op of a command whose event is in the stream already, so the
+ * index only held two entries per order that no repeat needed. The index keeps the constraint's name, which the
+ * appends and the import recognise.
+ */
+export const EVENT_IDS_OUTSIDE_ORDERS_SCHEMA: SchemaScript = {
+  name: 'event-ids-outside-orders',
+  sql: `
+ALTER TABLE es_events DROP CONSTRAINT IF EXISTS es_events_stream_event_id_unique;
+CREATE UNIQUE INDEX IF NOT EXISTS es_events_stream_event_id_unique ON es_events (stream_id, event_id)
+  WHERE ${OUTSIDE_ORDER_STREAMS};
+`,
+};
+
 /** The log's tables as the migrations leave them, for a store opened without the rest of the service's schema. */
 export const EVENT_LOG_SCRIPTS: readonly SchemaScript[] = [
   EVENT_STORE_SCHEMA,
   CORRELATION_INDEX_OUTSIDE_ORDERS_SCHEMA,
   STREAM_REVISION_KEY_SCHEMA,
   EVENT_IDS_PER_STREAM_SCHEMA,
+  EVENT_IDS_OUTSIDE_ORDERS_SCHEMA,
 ];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
+import { DuplicateEventIdError, WrongExpectedRevisionError } from '../../../src/application/ports/event-store.port';
 import { SqlEventStore } from '../../../src/infrastructure/event-store/sql-event-store';
 import { PROJECTION_ADMIN } from '../../../src/application/ports/projections.port';
 import { migrateServiceDatabase } from '../../../src/infrastructure/open-database';
@@ -193,6 +193,42 @@ describe('schema migrations', () => {
           WHERE conrelid = 'es_events'::regclass AND contype = 'u' ORDER BY conname`,
       ),
     ).toEqual([{ conname: 'es_events_stream_event_id_unique', definition: 'UNIQUE (stream_id, event_id)' }]);
+  });
+
+  it('moves a log whose event ids were unique in every stream (before migration 19) to ids unique outside orders', async () => {
+    const previous = await fresh('migrate_order_ids');
+    await migrateServiceDatabase(previous.db, 18);
+    const debited = newEvent('Debited');
+    const initiated = newEvent('Initiated');
+    const before = new SqlEventStore(previous.db, UNTYPED_EVENTS);
+    await before.append('wallet-old', [debited], 'no_stream');
+    await before.append('order-old', [initiated], 'no_stream');
+
+    expect(await migrateServiceDatabase(previous.db, 19)).toEqual([19]);
+    const store = new SqlEventStore(previous.db, UNTYPED_EVENTS);
+    // Outside orders a repeat is still found by the index, at any revision, and is a no-op.
+    expect(await store.append('wallet-old', [debited], 'any')).toEqual(
+      expect.objectContaining({ deduplicated: true, nextRevision: 0 }),
+    );
+    // An order's stream relies on its expected revision: a repeat at the same place is a no-op.
+    expect(await store.append('order-old', [initiated], 'no_stream')).toEqual(
+      expect.objectContaining({ deduplicated: true, nextRevision: 0 }),
+    );
+    // One id twice in one append is refused in any stream, before anything is written.
+    const twice = newEvent('Twice');
+    await expect(store.append('order-old', [twice, twice], 0)).rejects.toBeInstanceOf(DuplicateEventIdError);
+    expect((await store.readStream('order-old')).map((event) => event.eventId)).toEqual([initiated.eventId]);
+    expect(
+      await previous.db.query(
+        `SELECT indexdef FROM pg_indexes WHERE tablename = 'es_events' AND indexname = 'es_events_stream_event_id_unique'`,
+      ),
+    ).toEqual([
+      {
+        indexdef: expect.stringMatching(
+          /UNIQUE INDEX es_events_stream_event_id_unique .*\(stream_id, event_id\) WHERE \(stream_id !~~ 'order-%'::text\)$/,
+        ),
+      },
+    ]);
   });
 
   it('applies each step once when several processes start together', async () => {

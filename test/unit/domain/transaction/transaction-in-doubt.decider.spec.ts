@@ -182,6 +182,60 @@ describe('an order whose attempt may have reached the provider (the money rule)'
         .then(withheld('refused'));
     });
 
+    describe('evidence already recorded is not recorded again (its event id would be the same)', () => {
+      const lookedUp = {
+        type: 'TransactionLookedUp' as const,
+        data: { orderId: ORDER, result: 'no transaction under ord_doubt yet', at: RETRIED },
+      };
+      const notSent: TransactionAttemptNotSent = {
+        type: 'TransactionAttemptNotSent',
+        data: { orderId: ORDER, attempt: 3, reason: 'rate limited', at: RETRIED },
+      };
+
+      it('the same attempt in doubt at the same moment', () => {
+        transaction
+          .given(initiated, inDoubt)
+          .when({ type: 'RecordAttemptInDoubt', reason: 'the provider did not answer within 20000 ms', at: TIMED_OUT })
+          .thenNothingHappens();
+      });
+
+      it('the same look-up at the same moment, also when a held order is handed over again', () => {
+        transaction
+          .given(initiated, inDoubt, lookedUp)
+          .when({ type: 'RecordLookUp', result: 'no transaction under ord_doubt yet', at: RETRIED })
+          .thenNothingHappens();
+        transaction
+          .given(initiated, submitted, disputed, {
+            type: 'TransactionLookedUp',
+            data: { orderId: ORDER, result: 'the provider is still processing it (its reference 10042)', at: RETRIED },
+          })
+          .when({ type: 'RecordSubmission', providerReference: '10042', at: RETRIED })
+          .thenNothingHappens();
+      });
+
+      it('the same withheld failure at the same moment', () => {
+        transaction.given(initiated, inDoubt, withheld('refused')).when(failWith('refused')).thenNothingHappens();
+      });
+
+      it('the same submission run that sent nothing', () => {
+        transaction
+          .given(initiated, notSent)
+          .when({ type: 'RecordAttemptNotSent', attempt: 3, reason: 'rate limited', at: LATER })
+          .thenNothingHappens();
+      });
+
+      it('while evidence of another moment or run is recorded', () => {
+        transaction
+          .given(initiated, inDoubt, lookedUp)
+          .when({ type: 'RecordLookUp', result: 'no transaction under ord_doubt yet', at: LATER })
+          .then({ ...lookedUp, data: { ...lookedUp.data, at: LATER } });
+        transaction
+          .given(initiated, notSent)
+          .when({ type: 'RecordAttemptNotSent', attempt: 4, reason: 'rate limited', at: RETRIED })
+          .then({ ...notSent, data: { ...notSent.data, attempt: 4 } });
+      });
+    });
+
     it('at the stuck-order limit it is held for an operator, and a refusal then is still only evidence', () => {
       expect(
         transaction

@@ -89,6 +89,7 @@ describe('the life of an order', () => {
         notSentAttempt: null,
         heldAt: null,
         mismatch: null,
+        evidence: new Set(),
       });
     });
 

@@ -34,6 +34,7 @@ describe('the schema pins', () => {
       '16 stream-revision-key 3ea03104c59d4659',
       '17 rate-limit-buckets-in-place 109b24597c167547',
       '18 event-ids-per-stream b4d384e6e825b1fb',
+      '19 event-ids-outside-orders 7829642e39be5ffe',
     ]);
   });
 
