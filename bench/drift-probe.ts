@@ -7,36 +7,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from 'pg';
 import { admin } from './lib/admin';
 import { withCpuShare } from './lib/cpu-usage';
 import { topupLoad } from './lib/load';
+import { asAdmin, probeDatabase } from './lib/probe-database';
 import { ServiceProcess } from './lib/service';
-
-const ADMIN_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function asAdmin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function main(): Promise<void> {
   const [connections, windows, seconds, warmUp, wallets] = [1, 8, 6, 60, 100].map((fallback, index) =>
     Number(process.argv[2 + index] ?? fallback),
   );
-  const name = `drift_${Date.now()}`;
-  await asAdmin(`CREATE DATABASE ${name} TEMPLATE template0`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const { name, url } = await probeDatabase('drift');
   const dataDir = mkdtempSync(join(tmpdir(), 'drift-'));
   const service = await ServiceProcess.start(
-    { root: resolve(__dirname, '..'), mode: 'postgres', databaseUrl: url.toString(), dataDir },
+    { root: resolve(__dirname, '..'), mode: 'postgres', databaseUrl: url, dataDir },
     180_000,
   );
   try {

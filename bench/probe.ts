@@ -15,21 +15,9 @@ import { admin } from './lib/admin';
 import { withCpuShare } from './lib/cpu-usage';
 import { nextIdempotencyKey, topupLoad } from './lib/load';
 import { openTopupLoad } from './lib/open-load';
+import { asAdmin, probeDatabase } from './lib/probe-database';
 import { ServiceProcess } from './lib/service';
 import { sleep } from './lib/util';
-
-const ADMIN_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function asAdmin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Orders debited and orders settled so far: how far settlement keeps up with intake. */
 async function settledOrders(databaseUrl: string): Promise<string> {
@@ -96,14 +84,8 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[5] ?? 5);
   // PROBE_OPEN_RATE=400: requests sent at that rate whatever the answers' latency (the bench's open model) instead of by connections.
   const openRate = Number(process.env.PROBE_OPEN_RATE ?? 0);
-  const name = `probe_${Date.now()}`;
-  let databaseUrl: string | null = null;
-  if (mode === 'postgres') {
-    await asAdmin(`CREATE DATABASE ${name} TEMPLATE template0`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-  }
+  const scratch = mode === 'postgres' ? await probeDatabase('probe') : null;
+  const databaseUrl = scratch?.url ?? null;
   const dataDir = mkdtempSync(join(tmpdir(), 'probe-'));
   const service = await ServiceProcess.start({ root: resolve(__dirname, '..'), mode, databaseUrl, dataDir }, 180_000);
   try {
@@ -141,8 +123,9 @@ async function main(): Promise<void> {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
     // PROBE_KEEP_DATABASE=1 leaves the database for a look at its rows (drop it afterwards).
-    if (databaseUrl && !process.env.PROBE_KEEP_DATABASE) await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    else if (databaseUrl) console.log(`database kept: ${name}`);
+    if (scratch && !process.env.PROBE_KEEP_DATABASE)
+      await asAdmin(`DROP DATABASE IF EXISTS ${scratch.name} WITH (FORCE)`);
+    else if (scratch) console.log(`database kept: ${scratch.name}`);
   }
 }
 
