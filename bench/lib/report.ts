@@ -258,7 +258,7 @@ function crudTables(crud: CrudComparison): string[] {
 /** Where one scenario's rows went, table by table, per topup. */
 function costByTable(row: CostRow): string[] {
   const lines = [
-    `Rows per topup by table (${row.scenario}; updates in parentheses are HOT; index entries count every B-tree index of the table, a partial one as if full, and no BRIN index):`,
+    `Rows per topup by table (${row.scenario}; updates in parentheses are HOT; index entries count every full B-tree index of the table per row written, a partial one by the rows it gained, and no BRIN index):`,
     '',
     '| side | table | inserted | updated (HOT) | deleted | index entries |',
     '|---|---|---:|---:|---:|---:|',

@@ -36,8 +36,9 @@ export interface TopupCost {
   /** inserted + updated + deleted. */
   rows_written: number;
   /**
-   * Each row inserted and each update not HOT adds one entry to every index of its table (partial indexes counted as
-   * full, so an upper bound); a BRIN index adds none (it summarizes a range of pages once, not each row).
+   * Each row inserted and each update not HOT adds one entry to every full B-tree index of its table; a partial
+   * index counts the rows it holds more at the end than at the start (what inserts added to it; an update moving a
+   * row in or out of it is not seen); a BRIN index adds none (it summarizes a range of pages once, not each row).
    */
   index_entries: number;
   /** WAL written by the whole server (pg_current_wal_lsn), bytes per topup... */
@@ -58,7 +59,10 @@ interface TableCounts {
   updated: number;
   hot: number;
   deleted: number;
+  /** Full B-tree (and other non-BRIN) indexes. */
   indexes: number;
+  /** Rows held by the table's partial indexes, summed. */
+  partialRows: number;
 }
 
 interface Snapshot {
@@ -106,9 +110,10 @@ export class CostMeter {
       `SELECT t.relname, t.n_tup_ins::text AS ins, t.n_tup_upd::text AS upd, t.n_tup_hot_upd::text AS hot,
               t.n_tup_del::text AS del,
               (SELECT count(*) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
-                WHERE i.indrelid = t.relid AND am.amname <> 'brin')::int AS indexes
+                WHERE i.indrelid = t.relid AND am.amname <> 'brin' AND i.indpred IS NULL)::int AS indexes
          FROM pg_stat_user_tables t`,
     );
+    const partialRows = await this.partialIndexRows();
     const position = await this.client.query<{ lsn: string; commits: string; records: string; fpi: string }>(
       `SELECT pg_current_wal_lsn()::text AS lsn,
               (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::text AS commits,
@@ -125,6 +130,7 @@ export class CostMeter {
             hot: Number(row.hot),
             deleted: Number(row.del),
             indexes: row.indexes,
+            partialRows: partialRows.get(row.relname) ?? 0,
           },
         ]),
       ),
@@ -133,6 +139,24 @@ export class CostMeter {
       walFullPages: Number(position.rows[0].fpi),
       commits: Number(position.rows[0].commits),
     };
+  }
+
+  /** The rows each table's partial indexes hold, counted through their own predicates (outside the measured window). */
+  private async partialIndexRows(): Promise<Map<string, number>> {
+    const partial = await this.client.query<{ table_name: string; predicate: string }>(
+      `SELECT t.relname AS table_name, pg_get_expr(i.indpred, i.indrelid) AS predicate
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+         JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+        WHERE i.indpred IS NOT NULL AND am.amname <> 'brin' AND n.nspname = current_schema()`,
+    );
+    const rows = new Map<string, number>();
+    for (const index of partial.rows) {
+      const counted = await this.client.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM ${quoteIdentifier(index.table_name)} WHERE ${index.predicate}`,
+      );
+      rows.set(index.table_name, (rows.get(index.table_name) ?? 0) + Number(counted.rows[0].n));
+    }
+    return rows;
   }
 
   /** A checkpoint, so that each measured side starts with the same clean buffers (and the same full-page writes). */
@@ -185,13 +209,20 @@ export async function measureTopupCost<T extends LoadResult>(
   const sum = { inserted: 0, updated: 0, hot: 0, deleted: 0, entries: 0 };
   for (const [table, now] of after.tables) {
     if (!side.ownsTable(table)) continue;
-    const then = before.tables.get(table) ?? { inserted: 0, updated: 0, hot: 0, deleted: 0, indexes: now.indexes };
+    const then = before.tables.get(table) ?? {
+      inserted: 0,
+      updated: 0,
+      hot: 0,
+      deleted: 0,
+      indexes: now.indexes,
+      partialRows: 0,
+    };
     const inserted = now.inserted - then.inserted;
     const updated = now.updated - then.updated;
     const hot = now.hot - then.hot;
     const deleted = now.deleted - then.deleted;
     if (inserted + updated + deleted === 0) continue;
-    const entries = (inserted + updated - hot) * now.indexes;
+    const entries = (inserted + updated - hot) * now.indexes + Math.max(0, now.partialRows - then.partialRows);
     sum.inserted += inserted;
     sum.updated += updated;
     sum.hot += hot;
@@ -231,3 +262,5 @@ export async function measureTopupCost<T extends LoadResult>(
   };
   return { result, cost };
 }
+
+const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
