@@ -10,17 +10,17 @@ import { join, resolve } from 'node:path';
 import { admin } from './lib/admin';
 import { withCpuShare } from './lib/cpu-usage';
 import { topupLoad } from './lib/load';
-import { asAdmin, probeDatabase } from './lib/probe-database';
+import { createDatabase } from './lib/environment';
 import { ServiceProcess } from './lib/service';
 
 async function main(): Promise<void> {
   const [connections, windows, seconds, warmUp, wallets] = [1, 8, 6, 60, 100].map((fallback, index) =>
     Number(process.argv[2 + index] ?? fallback),
   );
-  const { name, url } = await probeDatabase('drift');
+  const database = await createDatabase('drift');
   const dataDir = mkdtempSync(join(tmpdir(), 'drift-'));
   const service = await ServiceProcess.start(
-    { root: resolve(__dirname, '..'), mode: 'postgres', databaseUrl: url, dataDir },
+    { root: resolve(__dirname, '..'), mode: 'postgres', databaseUrl: database.url, dataDir },
     180_000,
   );
   try {
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await database.drop();
   }
 }
 

@@ -15,7 +15,7 @@ import { admin } from './lib/admin';
 import { withCpuShare } from './lib/cpu-usage';
 import { nextIdempotencyKey, topupLoad } from './lib/load';
 import { openTopupLoad } from './lib/open-load';
-import { asAdmin, probeDatabase } from './lib/probe-database';
+import { createDatabase } from './lib/environment';
 import { ServiceProcess } from './lib/service';
 import { sleep } from './lib/util';
 
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[5] ?? 5);
   // PROBE_OPEN_RATE=400: requests sent at that rate whatever the answers' latency (the bench's open model) instead of by connections.
   const openRate = Number(process.env.PROBE_OPEN_RATE ?? 0);
-  const scratch = mode === 'postgres' ? await probeDatabase('probe') : null;
+  const scratch = mode === 'postgres' ? await createDatabase('probe') : null;
   const databaseUrl = scratch?.url ?? null;
   const dataDir = mkdtempSync(join(tmpdir(), 'probe-'));
   const service = await ServiceProcess.start({ root: resolve(__dirname, '..'), mode, databaseUrl, dataDir }, 180_000);
@@ -123,8 +123,7 @@ async function main(): Promise<void> {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
     // PROBE_KEEP_DATABASE=1 leaves the database for a look at its rows (drop it afterwards).
-    if (scratch && !process.env.PROBE_KEEP_DATABASE)
-      await asAdmin(`DROP DATABASE IF EXISTS ${scratch.name} WITH (FORCE)`);
+    if (scratch && !process.env.PROBE_KEEP_DATABASE) await scratch.drop();
     else if (scratch) console.log(`database kept: ${scratch.name}`);
   }
 }

@@ -63,30 +63,32 @@ export async function reportBlockingTransactions(): Promise<void> {
   }
 }
 
-export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl =
-    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_${randomBytes(5).toString('hex')}`;
-  const asAdmin = async (sql: string) => {
-    const client = new Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+/** The server the bench and its probes make their databases on (the bench's own, or the tests'). */
+const ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function asAdmin(sql: string): Promise<void> {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new empty database on the bench's server (`<prefix>_<random>`), its address, and how to drop it. */
+export async function createDatabase(prefix = 'bench'): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   await asAdmin(`CREATE DATABASE "${name}" TEMPLATE template0`);
-  const url = new URL(adminUrl);
+  const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   log(`fresh database ${name}`);
-  return { url: url.toString(), drop: () => asAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  return { name, url: url.toString(), drop: () => asAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
 export async function describeMachine(): Promise<Record<string, string | number>> {
-  const adminUrl =
-    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const client = new Client({ connectionString: adminUrl });
+  const client = new Client({ connectionString: ADMIN_URL });
   await client.connect();
   const setting = async (name: string) =>
     (await client.query<{ v: string }>(`SELECT current_setting($1) AS v`, [name])).rows[0].v;

@@ -1,6 +1,6 @@
 import { RecordedEvent } from '../../application/ports/event-store.port';
-import { PARTNER_EVENT_SOURCES, PartnerEventFacts, partnerEventOf } from '../../application/webhooks/partner-events';
-import { ReadModelTables, SqlProjection } from '../projections/sql-projection';
+import { PARTNER_EVENT_SOURCES, partnerEventOf } from '../../application/webhooks/partner-events';
+import { SqlProjection } from '../projections/sql-projection';
 import { SqlExecutor } from '../sql/sql-database';
 
 /**
@@ -8,7 +8,7 @@ import { SqlExecutor } from '../sql/sql-database';
  * log position, the feed's cursor (the same after a rebuild). The body is not stored: the feed writes it when read,
  * from these facts and the order's row (amount, currency, reference), with the port the webhooks write theirs with.
  */
-export const PARTNER_EVENTS_TABLES: ReadModelTables = {
+export const partnerEventsProjection: SqlProjection = {
   name: 'partner-events',
   // 2: an entry is unique by its order and event id (the id is derived from the order), so entries of one order sit
   // together in the index instead of at random pages, each logged whole after a checkpoint (decision 0153).
@@ -32,10 +32,6 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
 );
 `,
   },
-};
-
-export const partnerEventsProjection: SqlProjection = {
-  ...PARTNER_EVENTS_TABLES,
   handles: PARTNER_EVENT_SOURCES,
   deferrableWrites: true,
   apply: (event, tx) => insertEntries([event], tx),
@@ -45,7 +41,7 @@ export const partnerEventsProjection: SqlProjection = {
 async function insertEntries(events: readonly RecordedEvent[], tx: SqlExecutor): Promise<void> {
   const rows: object[] = [];
   for (const event of events) {
-    const announced: PartnerEventFacts | null = partnerEventOf(event);
+    const announced = partnerEventOf(event);
     if (!announced) continue;
     rows.push({
       partner_id: announced.partnerId,
