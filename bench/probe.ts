@@ -6,6 +6,8 @@
  *     npx tsx bench/probe.ts [postgres|embedded] [connections=16] [wallets=10] [seconds=5]
  * (PROBE_OPEN_RATE=400 offers 400 requests a second instead of keeping `connections` busy)
  * (or bench/lib/alloc-sampling.cjs with ALLOC_TRACE_FILE, for where the service allocates).
+ * (PROBE_WAL=1, postgres only: a checkpoint starts the load, and its WAL is shown by relation with full-page images;
+ *  PROBE_FILL_SECONDS=90 first loads it that long at 64 connections, so its tables and indexes have a size)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { withCpuShare } from './lib/cpu-usage';
 import { nextIdempotencyKey, topupLoad } from './lib/load';
 import { openTopupLoad } from './lib/open-load';
 import { createDatabase } from './lib/environment';
+import { openWalWindow } from './lib/wal-by-relation';
 import { ServiceProcess } from './lib/service';
 import { sleep } from './lib/util';
 
@@ -98,8 +101,14 @@ async function main(): Promise<void> {
       if (answer.status !== 200) console.log(answer.status, answer.text);
     }
     console.log('one at a time, ms:', times.join(' '));
+    const fillSeconds = Number(process.env.PROBE_FILL_SECONDS ?? 0);
+    if (fillSeconds > 0) {
+      const fill = await topupLoad({ url: service.url, connections: 64, durationSeconds: fillSeconds }, keys);
+      console.log(`filled with ${fill.ok} topups at 64 connections`);
+    }
     await topupLoad({ url: service.url, connections, durationSeconds: 2 }, keys);
     await dumpTrace();
+    const wal = databaseUrl && process.env.PROBE_WAL === '1' ? await openWalWindow(databaseUrl) : null;
     const { result, cpu } = await withCpuShare(
       service.pid,
       () =>
@@ -108,6 +117,7 @@ async function main(): Promise<void> {
           : topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys),
       (r) => r.ok,
     );
+    const walByRelation = wal ? await wal.close(result.ok) : null;
     await dumpTrace();
     const shape = openRate > 0 ? `${openRate} requests/s offered` : `${connections} connections`;
     console.log(
@@ -119,6 +129,7 @@ async function main(): Promise<void> {
       );
     if (databaseUrl) console.log(`settled meanwhile: ${await settledOrders(databaseUrl)}`);
     if (databaseUrl) console.log(await rowWrites(databaseUrl));
+    if (walByRelation) console.log(walByRelation);
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });

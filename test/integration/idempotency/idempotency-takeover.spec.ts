@@ -3,6 +3,7 @@ import { OrderDebit } from '../../../src/application/orders/placement/order-debi
 import { requestHash } from '../../../src/interface/shared/requests/request-hash';
 import { metadata } from '../../../src/application/shared/event-envelope';
 import { deterministicEventId } from '../../../src/application/shared/event-ids';
+import { debitEventId } from '../../../src/application/orders/debit-event-id';
 import { WalletCommandProcessor } from '../../../src/application/wallets/wallet-command-processor';
 import { Money } from '../../../src/domain/money/money';
 import { debitsForKey } from '../../support/ledger';
@@ -24,7 +25,14 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
   });
 
   /** The debit a request holding the key makes for its order (a 0001 topup), as the placement would. */
-  const debitUnderKey = (partnerId: string, key: string, orderId: string, amount: string, actorId: string) =>
+  const debitUnderKey = (
+    partnerId: string,
+    key: string,
+    orderId: string,
+    amount: string,
+    actorId: string,
+    eventId = debitEventId(orderId),
+  ) =>
     service.app.get(WalletCommandProcessor).execute(partnerId, 'sandbox', {
       command: {
         type: 'DebitWallet',
@@ -35,7 +43,7 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
         product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
         at: service.clock.now().toISOString(),
       },
-      eventId: deterministicEventId(orderId, 'WalletDebited'),
+      eventId,
       metadata: metadata({
         partnerId,
         environment: 'sandbox',
@@ -79,6 +87,35 @@ describe.each(STORES)('a retry that takes over a slow request’s Idempotency-Ke
     const otherBody = await service.topup(sandboxKey, { ...body, amount: 300 }, key);
     expect(otherBody.status).toBe(409);
     expect((await service.partner('GET', '/balance', sandboxKey)).body.available).toBe('400.00');
+    await service.settle();
+    expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
+  });
+
+  it('a retry finds the debit a previous release made under the key, by the id debits had then, and debits nothing more', async () => {
+    const { partnerId, sandboxKey } = await service.createPartner('IN');
+    const body = { operator_id: 101, phone: SANDBOX_PHONES.IN('0001'), amount: 250 };
+    const key = 'takeover-previous-release-0001';
+    const keys = service.app.get<IdempotencyStore>(IDEMPOTENCY_STORE);
+    // An order id as the service makes them (its creation second first), whose debit has the id before decision 0166.
+    const orderId = `ord_${Math.floor(service.clock.now().getTime() / 1000).toString(16)}00c0ffee00d0d0ba`;
+    const legacyId = deterministicEventId(orderId, 'WalletDebited');
+    expect(debitEventId(orderId)).not.toBe(legacyId);
+
+    const first = await keys.reserve(
+      { partnerId, environment: 'sandbox', key },
+      requestHash('topup', body),
+      orderId,
+      service.clock.now(),
+    );
+    expect(first.outcome).toBe('reserved');
+    expect((await debitUnderKey(partnerId, key, orderId, '250', 'previous-release', legacyId)).ok).toBe(true);
+    service.clock.advance(11_000);
+
+    const retry = await service.topup(sandboxKey, body, key);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ order_id: orderId, balance_after: '750.00' });
+    expect(await debitsForKey(service, partnerId, key)).toBe(1);
+    expect((await service.partner('GET', '/balance', sandboxKey)).body.available).toBe('750.00');
     await service.settle();
     expect((await service.verify()).body).toMatchObject({ ok: true, breaches: [] });
   });

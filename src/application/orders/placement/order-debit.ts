@@ -12,8 +12,8 @@ import { CLOCK, Clock } from '../../ports/clock.port';
 import { KeyBinding, OpenedStream } from '../../ports/key-binding-append.port';
 import { EVENTS_BY_CORRELATION, EventsByCorrelation } from '../../ports/events-by-correlation.port';
 import { IDEMPOTENCY_WINDOW_MS, IdempotencyScope, KeyAnswer } from '../../ports/idempotency-store.port';
-import { deterministicEventId } from '../../shared/event-ids';
 import { debitOfOrder } from '../debit-of-order';
+import { debitEventId } from '../debit-event-id';
 import { metadata } from '../../shared/event-envelope';
 import { WalletCommandProcessor, WalletCommandResult } from '../../wallets/wallet-command-processor';
 import { ORDER_ANSWER_WRITER, OrderAnswerWriter } from '../../ports/order-answer-writer.port';
@@ -96,7 +96,7 @@ export class OrderDebit {
     const answer = bind ? this.answerWithoutCall(caller, orderId, draft, now) : null;
     const result = await this.wallets.execute(caller.partnerId, caller.environment, {
       command: debitCommand(caller, orderId, idempotencyKey, draft, now, answer !== null),
-      eventId: deterministicEventId(orderId, 'WalletDebited'),
+      eventId: debitEventId(orderId),
       metadata: metadata({
         partnerId: caller.partnerId,
         environment: caller.environment,
