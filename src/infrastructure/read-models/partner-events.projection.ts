@@ -13,7 +13,9 @@ export const partnerEventsProjection: SqlProjection = {
   // 2: an entry is unique by its order and event id (the id is derived from the order), so entries of one order sit
   // together in the index instead of at random pages, each logged whole after a checkpoint (decision 0153).
   // 3: the event's facts instead of the rendered body, written when the feed is read (decision 0163).
-  schemaVersion: 3,
+  // 4: no index of (order, event id): one log event announces each partner event, and the primary key, its
+  // position, already refuses it twice (decision 0167).
+  schemaVersion: 4,
   schema: {
     name: 'partner-events',
     sql: `
@@ -27,8 +29,7 @@ CREATE TABLE IF NOT EXISTS rm_partner_events (
   order_id text NOT NULL,
   facts jsonb NOT NULL,
   occurred_at timestamptz NOT NULL,
-  PRIMARY KEY (partner_id, environment, commit_position, prepare_position),
-  UNIQUE (order_id, event_id)
+  PRIMARY KEY (partner_id, environment, commit_position, prepare_position)
 );
 `,
   },

@@ -200,7 +200,7 @@ describe('events feed', () => {
     }
   });
 
-  it('a feed kept unique by event id alone (version 1) is rebuilt keyed by order and event id, with the same entries', async () => {
+  it('a feed kept unique by event id alone (version 1) is rebuilt keyed by its positions only, with the same entries', async () => {
     await acrossReadModelUpgrade('partner-events', 1, {
       before: async (older) => {
         const { sandboxKey: key } = await older.createPartner('IN', 'Feed v1');
@@ -217,7 +217,6 @@ describe('events feed', () => {
       },
       // As version 1 left it: the event id unique on its own.
       downgrade: async (sql) => {
-        await sql.query('ALTER TABLE rm_partner_events DROP CONSTRAINT rm_partner_events_order_id_event_id_key');
         await sql.query(
           'ALTER TABLE rm_partner_events ADD CONSTRAINT rm_partner_events_event_id_key UNIQUE (event_id)',
         );
@@ -225,11 +224,48 @@ describe('events feed', () => {
       after: async (upgraded, before, rebuilds) => {
         expect(rebuilds).toHaveLength(1);
         expect((await upgraded.partner('GET', '/events', before.key)).body.events).toEqual(before.events);
-        const unique = await sqlOf(upgraded).query<{ definition: string }>(
-          `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint
-            WHERE conrelid = 'rm_partner_events'::regclass AND contype = 'u'`,
+        expect(await feedIndexes(upgraded)).toEqual([PRIMARY_KEY]);
+      },
+    });
+  });
+
+  const PRIMARY_KEY = 'PRIMARY KEY (partner_id, environment, commit_position, prepare_position)';
+  const feedIndexes = async (upgraded: TestService): Promise<string[]> =>
+    (
+      await sqlOf(upgraded).query<{ definition: string }>(
+        `SELECT coalesce(pg_get_constraintdef(c.oid), pg_get_indexdef(i.indexrelid)) AS definition
+           FROM pg_index i LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid
+          WHERE i.indrelid = 'rm_partner_events'::regclass ORDER BY 1`,
+      )
+    ).map((row) => row.definition);
+
+  it('a feed unique by order and event id (version 3) is rebuilt with its primary key as its only index, and still shows each event once', async () => {
+    await acrossReadModelUpgrade('partner-events', 3, {
+      before: async (older) => {
+        const { partnerId, sandboxKey: key } = await older.createPartner('IN', 'Feed v3');
+        for (const phone of ['0001', '0002', '0003'])
+          await older.topup(
+            key,
+            { operator_id: 101, phone: SANDBOX_PHONES.IN(phone), amount: 100 },
+            `feed-${randomUUID()}`,
+          );
+        await older.settle();
+        const feed = older.app.get<PartnerEventFeed>(PARTNER_EVENT_FEED);
+        const entries = await feed.latest({ partnerId, environment: 'sandbox' }, 10);
+        return { key, partnerId, entries, events: (await older.partner('GET', '/events', key)).body.events };
+      },
+      // As version 3 left it: an index of (order, event id) beside the primary key.
+      downgrade: async (sql) => {
+        await sql.query(
+          'ALTER TABLE rm_partner_events ADD CONSTRAINT rm_partner_events_order_id_event_id_key UNIQUE (order_id, event_id)',
         );
-        expect(unique).toEqual([{ definition: 'UNIQUE (order_id, event_id)' }]);
+      },
+      after: async (upgraded, before, rebuilds) => {
+        expect(rebuilds).toHaveLength(1);
+        expect((await upgraded.partner('GET', '/events', before.key)).body.events).toEqual(before.events);
+        const feed = upgraded.app.get<PartnerEventFeed>(PARTNER_EVENT_FEED);
+        expect(await feed.latest({ partnerId: before.partnerId, environment: 'sandbox' }, 10)).toEqual(before.entries);
+        expect(await feedIndexes(upgraded)).toEqual([PRIMARY_KEY]);
       },
     });
   });

@@ -53,7 +53,7 @@ describe('the schema pins', () => {
       'orders v3 2191bcc86c506f5a',
       // v2: unique by order and event id instead of event id alone (decision 0153).
       // v3: the event's facts instead of its body, written when the feed is read (decision 0163).
-      'partner-events v3 205178e7af46a50d',
+      'partner-events v4 4e68edb8f0d1f861',
       'key-scopes v1 2799bfbff18ffa3a',
       'operator-actions v1 6098c6389b5e630d',
       'order-daily-stats v2 0cd7b0302debdc49',
