@@ -84,6 +84,29 @@ describe('tracing: one topup from the partner request to the provider call and t
     return { status: response.status, body: (await response.json()) as any };
   };
 
+  /** Waits for the job that makes sure of a new partner's sandbox grant (a reaction to its onboarding) to be done. */
+  const grantJobDone = async (partnerId: string): Promise<void> => {
+    const db = new Client({ connectionString: database.connectionString });
+    await db.connect();
+    try {
+      const done = async () =>
+        (
+          await db.query<{ done: boolean }>(
+            `SELECT EXISTS (SELECT 1 FROM jobs WHERE kind = 'grant-sandbox-credit' AND payload->>'partnerId' = $1
+                              AND done_at IS NOT NULL) AS done`,
+            [partnerId],
+          )
+        ).rows[0].done;
+      const deadline = Date.now() + WAIT_MS;
+      while (!(await done())) {
+        if (Date.now() > deadline) throw new Error(`the sandbox grant job: not done within ${WAIT_MS} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await db.end();
+    }
+  };
+
   it('exports the whole trace of a topup, linked across the jobs, with no secret in any attribute', async () => {
     const created = await call('POST', '/v1/admin/partners', TEST_ADMIN_TOKEN, {
       name: 'Traced Partner',
@@ -98,6 +121,11 @@ describe('tracing: one topup from the partner request to the provider call and t
     });
     expect(configured.status).toBe(200);
     const webhookSecret: string = configured.body.webhook_secret;
+
+    // Onboarding grants the sandbox credit itself and schedules a job that makes sure of it. That job's grant
+    // is a repeat, but while it runs the wallet's commands queue behind it and are appended in its trace, so
+    // the topup waits until it is done (the first topup is otherwise appended within the request's trace).
+    await grantJobDone(partnerId);
 
     const placed = await call(
       'POST',
