@@ -13,9 +13,14 @@ export function debitEventId(orderId: string): string {
   return second ? eventIdLedBySecond(second, orderId, 'WalletDebited') : legacyDebitEventId(orderId);
 }
 
-/** Whether `eventId` is the debit of `orderId`, by the id debits have now or the one releases before 0166 gave them. */
+/** The ids a debit of `orderId` may have: the one debits have now, and the one releases before 0166 gave them. */
+export function debitEventIds(orderId: string): readonly string[] {
+  return [debitEventId(orderId), legacyDebitEventId(orderId)];
+}
+
+/** Whether `eventId` is the debit of `orderId`, by either of its ids. */
 export function isDebitEventOf(orderId: string, eventId: string): boolean {
-  return eventId === debitEventId(orderId) || eventId === legacyDebitEventId(orderId);
+  return debitEventIds(orderId).includes(eventId);
 }
 
 const legacyDebitEventId = (orderId: string): string => deterministicEventId(orderId, 'WalletDebited');

@@ -203,7 +203,9 @@ export const TRANSACTION_EVENTS: EventTypeTable<TransactionEvent> = {
 };
 export const TRANSACTION_EVENT_TYPES: ReadonlySet<string> = typesOf(TRANSACTION_EVENTS);
 
-export const transactionStreamId = (orderId: string): string => `order-${orderId}`;
+const TRANSACTION_STREAM_PREFIX = 'order-';
+export const transactionStreamId = (orderId: string): string => `${TRANSACTION_STREAM_PREFIX}${orderId}`;
+export const isTransactionStream = (streamId: string): boolean => streamId.startsWith(TRANSACTION_STREAM_PREFIX);
 
 /** An order's own stream. */
 export const transactionStream = (orderId: string): EventStream<TransactionEvent> => ({

@@ -16,7 +16,8 @@ import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '..
 import { positionOf } from './sql-event-row';
 import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
 import { lastRevisions } from './sql-stream-revisions';
-import { OUTSIDE_ORDER_STREAMS, isOrderStream } from './sql-event-store.schema';
+import { OUTSIDE_ORDER_STREAMS } from './sql-event-store.schema';
+import { isTransactionStream } from '../../domain/transaction/transaction.events';
 
 /** Tries of an `any` or `stream_exists` append that lose the next revision to another writer. */
 const MAX_ATTEMPTS_AFTER_LAST = 10;
@@ -190,7 +191,7 @@ export class SqlAppends {
     // order's stream has no such index and few events (decision 0165).
     const rows = await db.query<{ event_id: string; event_type: string }>(
       `SELECT event_id::text AS event_id, event_type FROM es_events
-        WHERE stream_id = $1 AND event_id = ANY($2::uuid[])${isOrderStream(streamId) ? '' : ` AND ${OUTSIDE_ORDER_STREAMS}`}`,
+        WHERE stream_id = $1 AND event_id = ANY($2::uuid[])${isTransactionStream(streamId) ? '' : ` AND ${OUTSIDE_ORDER_STREAMS}`}`,
       [streamId, ids],
     );
     if (rows.length === 0) return null;

@@ -1,3 +1,4 @@
+import { transactionStreamId } from '../../domain/transaction/transaction.events';
 import { SchemaScript } from '../sql/migrations';
 
 /** Readers order by (transaction id, position) below every running transaction (docs/architecture.md, "Global order"). */
@@ -67,8 +68,7 @@ ALTER TABLE es_events
 };
 
 /** The streams an event-id index covers: an order's own stream is kept from repeats by its decider (decision 0165). */
-export const OUTSIDE_ORDER_STREAMS = `stream_id NOT LIKE 'order-%'`;
-export const isOrderStream = (streamId: string): boolean => streamId.startsWith('order-');
+export const OUTSIDE_ORDER_STREAMS = `stream_id NOT LIKE '${transactionStreamId('%')}'`;
 
 /**
  * Migration 19: the event-id index leaves out orders' own streams (decision 0165). Their appends name the revision
