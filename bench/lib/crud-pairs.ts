@@ -15,6 +15,11 @@ export interface CrudPair {
   service_p99_ms: number;
   peer_p50_ms: number;
   peer_p99_ms: number;
+  /** CPU ms per answered topup in each side's window, of its own process and of PostgreSQL (null where /proc is not read). */
+  service_server_cpu_ms: number | null;
+  service_postgres_cpu_ms: number | null;
+  peer_server_cpu_ms: number | null;
+  peer_postgres_cpu_ms: number | null;
   /** Share of all cores used by other processes during the pair (the larger of its two windows). */
   others_busy: number | null;
 }
@@ -29,6 +34,11 @@ export interface CrudPairs extends RatioSpread {
   service_p99_ms_median: number;
   peer_p50_ms_median: number;
   peer_p99_ms_median: number;
+  /** Medians of the pairs' CPU per topup; null unless every pair has the figure. */
+  service_server_cpu_ms_median: number | null;
+  service_postgres_cpu_ms_median: number | null;
+  peer_server_cpu_ms_median: number | null;
+  peer_postgres_cpu_ms_median: number | null;
 }
 
 /** One offered rate, both sides (open model). */
@@ -86,6 +96,10 @@ export async function measureCrudPairs(windows: CrudPairWindows): Promise<CrudPa
       service_p99_ms: service.p99_ms,
       peer_p50_ms: peer.p50_ms,
       peer_p99_ms: peer.p99_ms,
+      service_server_cpu_ms: service.cpu?.service_ms ?? null,
+      service_postgres_cpu_ms: service.cpu?.postgres_ms ?? null,
+      peer_server_cpu_ms: peer.cpu?.service_ms ?? null,
+      peer_postgres_cpu_ms: peer.cpu?.postgres_ms ?? null,
       others_busy,
     })),
   );
@@ -96,6 +110,10 @@ export function summarizeCrudPairs(
   pairs: readonly CrudPair[],
 ): CrudPairs {
   const mid = (pick: (pair: CrudPair) => number, digits: number): number => round(median(pairs.map(pick)), digits);
+  const midOfAll = (pick: (pair: CrudPair) => number | null): number | null => {
+    const values = pairs.map(pick);
+    return values.length > 0 && values.every((value) => value !== null) ? round(median(values), 3) : null;
+  };
   return {
     connections: windows.connections,
     seconds_per_window: windows.seconds,
@@ -107,5 +125,9 @@ export function summarizeCrudPairs(
     service_p99_ms_median: mid((pair) => pair.service_p99_ms, 2),
     peer_p50_ms_median: mid((pair) => pair.peer_p50_ms, 2),
     peer_p99_ms_median: mid((pair) => pair.peer_p99_ms, 2),
+    service_server_cpu_ms_median: midOfAll((pair) => pair.service_server_cpu_ms),
+    service_postgres_cpu_ms_median: midOfAll((pair) => pair.service_postgres_cpu_ms),
+    peer_server_cpu_ms_median: midOfAll((pair) => pair.peer_server_cpu_ms),
+    peer_postgres_cpu_ms_median: midOfAll((pair) => pair.peer_postgres_cpu_ms),
   };
 }

@@ -195,16 +195,18 @@ function crudTables(crud: CrudComparison): string[] {
   const lines: string[] = [];
   if (crud.pairs) {
     lines.push(
-      `CRUD peer pairs (postgres mode; the plain CRUD topup of bench/peer/ and the service alternating in ${crud.pairs.at_connections.seconds_per_window} s windows on the same database; topup_vs_crud is the median of service ÷ peer):`,
+      `CRUD peer pairs (postgres mode; the plain CRUD topup of bench/peer/ and the service alternating in ${crud.pairs.at_connections.seconds_per_window} s windows on the same database; topup_vs_crud is the median of service ÷ peer; CPU per topup is the median of the windows' own, counted while the load ran, PostgreSQL's being every process of the server):`,
       '',
-      '| connections | pairs | service/peer median | min | max | spread | service req/s | peer req/s | service p50 / p99 ms | peer p50 / p99 ms |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| connections | pairs | service/peer median | min | max | spread | service req/s | peer req/s | service p50 / p99 ms | peer p50 / p99 ms | CPU ms per topup, service: server / PostgreSQL | peer: server / PostgreSQL |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const at of [crud.pairs.at_connections, crud.pairs.at_one]) {
       lines.push(
         `| ${at.connections} | ${at.pairs.length} | ${fmt(at.ratio_median, 2)} | ${fmt(at.ratio_min, 2)} | ${fmt(at.ratio_max, 2)} | ${fmt(at.spread_pct, 1)} % | ` +
           `${fmt(at.service_rps_median, 0)} | ${fmt(at.peer_rps_median, 0)} | ${fmt(at.service_p50_ms_median, 2)} / ${fmt(at.service_p99_ms_median, 2)} | ` +
-          `${fmt(at.peer_p50_ms_median, 2)} / ${fmt(at.peer_p99_ms_median, 2)} |`,
+          `${fmt(at.peer_p50_ms_median, 2)} / ${fmt(at.peer_p99_ms_median, 2)} | ` +
+          `${fmt(at.service_server_cpu_ms_median, 3)} / ${fmt(at.service_postgres_cpu_ms_median, 3)} | ` +
+          `${fmt(at.peer_server_cpu_ms_median, 3)} / ${fmt(at.peer_postgres_cpu_ms_median, 3)} |`,
       );
     }
     lines.push('');

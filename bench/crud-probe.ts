@@ -1,0 +1,97 @@
+/**
+ * The service and the CRUD peer (bench/peer/) in alternating closed-load windows on one fresh database, without the
+ * rest of the bench: a quick look at topup_vs_crud at some connections, with each side's CPU per topup.
+ *   npx tsx bench/crud-probe.ts [connections=1] [pairs=5] [seconds=4] [wallets=100]
+ * Each window starts with the other side's orders settled and its process idle, as in the bench's pairs; odd pairs
+ * run the service first. The bench's figures are the ones to report; this is for trying a change.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { admin } from './lib/admin';
+import { withCpuShare, waitForProcessIdle } from './lib/cpu-usage';
+import { createDatabase, ROOT } from './lib/environment';
+import { median } from './lib/interleaved-pairs';
+import { topupLoad } from './lib/load';
+import { PeerServer, seedPeerPartners } from './lib/peer';
+import { ServiceProcess } from './lib/service';
+import { sleep } from './lib/util';
+
+interface Side {
+  name: 'service' | 'peer';
+  url: string;
+  pid: number;
+  keys: readonly string[];
+  /** Orders accepted and not yet settled. */
+  pending: () => Promise<number>;
+}
+
+async function main(): Promise<void> {
+  const [connections, pairs, seconds, wallets] = [1, 5, 4, 100].map((fallback, index) =>
+    Number(process.argv[index + 2] ?? fallback),
+  );
+  const scratch = await createDatabase('crudprobe');
+  const dataDir = mkdtempSync(join(tmpdir(), 'crudprobe-'));
+  const service = await ServiceProcess.start(
+    { root: ROOT, mode: 'postgres', databaseUrl: scratch.url, dataDir },
+    180_000,
+  );
+  const peer = await PeerServer.start(ROOT, scratch.url);
+  const backlog = new Client({ connectionString: scratch.url });
+  await backlog.connect();
+  const count = async (sql: string): Promise<number> => Number((await backlog.query<{ n: string }>(sql)).rows[0].n);
+  try {
+    const sides: Side[] = [
+      {
+        name: 'service',
+        url: service.url,
+        pid: service.pid,
+        keys: (await admin.partners(service.url, 'crudprobe', wallets)).map((partner) => partner.key),
+        pending: () => count(`SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`),
+      },
+      {
+        name: 'peer',
+        url: peer.url,
+        pid: peer.pid,
+        keys: (await seedPeerPartners(scratch.url, 'crudprobe', wallets)).map((partner) => partner.key),
+        pending: () => count(`SELECT count(*)::text AS n FROM crud_outbox WHERE due_at <= now()`),
+      },
+    ];
+    for (const side of sides) await topupLoad({ url: side.url, connections: 64, durationSeconds: 3 }, side.keys);
+    const ratios: number[] = [];
+    for (let pair = 0; pair < pairs; pair++) {
+      const rps: Record<string, number> = {};
+      for (const side of pair % 2 === 0 ? sides : [...sides].reverse()) {
+        for (const other of sides) while ((await other.pending()) > 0) await sleep(200);
+        for (const other of sides) await waitForProcessIdle(other.pid);
+        if (process.env.CRUD_PROBE_ANNOUNCE) console.log(`window ${pair + 1} ${side.name} pid ${side.pid} starts`);
+        const { result, cpu } = await withCpuShare(
+          side.pid,
+          () => topupLoad({ url: side.url, connections, durationSeconds: seconds }, side.keys),
+          (r) => r.ok,
+        );
+        rps[side.name] = result.rps;
+        console.log(
+          `pair ${pair + 1} ${side.name.padEnd(7)} ${String(result.rps).padStart(8)} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; ` +
+            `CPU ms per topup: server ${cpu?.service_ms}, PostgreSQL ${cpu?.postgres_ms}, load ${cpu?.client_ms}, others ${cpu?.others_busy}`,
+        );
+      }
+      ratios.push(rps.service / rps.peer);
+    }
+    console.log(
+      `service/peer at ${connections} connections: median ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(' ')})`,
+    );
+  } finally {
+    await backlog.end();
+    await peer.stop();
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
