@@ -13,6 +13,15 @@ export class OrderViewsOfBatch {
 
   constructor(private readonly tx: SqlExecutor) {}
 
+  /**
+   * Orders the batch places (their debits are in it): no row of theirs can be stored, since an order's debit is its
+   * first event and rows are stored only with the checkpoint that passed their events (decision 0168), so they are
+   * not read. An order the batch already knows stays as it is.
+   */
+  placedInBatch(orderIds: Iterable<string>): void {
+    for (const orderId of orderIds) if (!this.views.has(orderId)) this.views.set(orderId, null);
+  }
+
   /** The views of those orders that exist, as the batch has them so far. */
   async of(orderIds: readonly string[]): Promise<Map<string, OrderView>> {
     const unread = [...new Set(orderIds.filter((orderId) => !this.views.has(orderId)))];

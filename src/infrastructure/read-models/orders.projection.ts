@@ -95,9 +95,10 @@ CREATE INDEX IF NOT EXISTS rm_orders_created_ranges ON rm_orders USING brin (cre
 
 /**
  * The batch's events folded by the domain's order view onto the stored rows of their orders: one read of those
- * rows and one upsert of the rows that changed, whatever the batch holds (replays included: a debit of a stored
- * order changes nothing, and the other events move a row as they did the first time). The rows are left in the
- * batch's scope for the read models after this one.
+ * rows and one upsert of the rows that changed, whatever the batch holds (replays included: the other events move
+ * a row as they did the first time). Orders placed in the batch are folded from their debit, not read (decision
+ * 0168): a replay from an order's debit refolds its whole history. The rows are left in the batch's scope for the
+ * read models after this one.
  */
 async function applyOrderEvents(
   events: readonly RecordedEvent<OrderRowEvent>[],
@@ -105,6 +106,7 @@ async function applyOrderEvents(
   batch: BatchScope,
 ): Promise<void> {
   const ofBatch = batch.of(ORDER_VIEWS_OF_BATCH, tx);
+  ofBatch.placedInBatch(events.filter((event) => event.type === 'WalletDebited').map((event) => event.data.orderId));
   const stored = await ofBatch.of(events.map((event) => event.data.orderId));
   const views = new Map<string, OrderView>(stored);
   for (const event of events) {
