@@ -46,6 +46,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
   private kicked = false;
   private kickAgain = false;
   private refreshNext = false;
+  private pollNext = false;
   private lastRunStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -64,7 +65,7 @@ export class ProjectionDaemon implements ProjectionBarrier {
     if (!options.follow) return;
     // A local append needs only the new events; the poll also looks at the stored checkpoints (another process, a reset).
     this.unsubscribe = this.store.subscribe(() => this.kick(false));
-    if (this.pollIntervalMs > 0) this.timer = setInterval(() => this.kick(true), this.pollIntervalMs);
+    if (this.pollIntervalMs > 0) this.timer = setInterval(() => this.kick('poll'), this.pollIntervalMs);
     this.kick(true);
   }
 
@@ -182,10 +183,14 @@ export class ProjectionDaemon implements ProjectionBarrier {
     return result;
   }
 
-  /** Starts a catch-up, or asks for one more after the run in progress: a kick must not wait on a run that under load never ends. */
-  private kick(refresh: boolean): void {
+  /**
+   * Starts a catch-up, or asks for one more after the run in progress: a kick must not wait on a run that under load
+   * never ends. `true` reads every stored checkpoint first; a poll's only those no batch has confirmed since.
+   */
+  private kick(refresh: boolean | 'poll'): void {
     if (this.stopped) return;
-    this.refreshNext ||= refresh;
+    this.refreshNext ||= refresh === true;
+    this.pollNext ||= refresh === 'poll';
     if (this.kicked) {
       this.kickAgain = true;
       return;
@@ -199,6 +204,8 @@ export class ProjectionDaemon implements ProjectionBarrier {
           this.kickAgain = false;
           const refreshNow = this.refreshNext;
           this.refreshNext = false;
+          if (this.pollNext && !refreshNow) for (const projector of this.all()) projector.refreshOnPoll();
+          this.pollNext = false;
           this.lastRunStartedAt = this.spacing.now();
           await this.catchUpAll(refreshNow).catch((error: unknown) => this.onError(error));
         } while (this.kickAgain && !this.stopped);

@@ -17,6 +17,8 @@ export class Projector {
   /** Until then another process is known to be moving this checkpoint: read it before reading events. */
   private contendedUntil = 0;
   private refresh = false;
+  /** A batch moved the stored checkpoint from the position this process knew since the last poll (see refreshOnPoll). */
+  private confirmedSincePoll = false;
   private committed: ((events: readonly RecordedEvent[], batch: BatchScope) => void) | null = null;
 
   constructor(
@@ -52,6 +54,16 @@ export class Projector {
 
   refreshPosition(): void {
     this.refresh = true;
+  }
+
+  /**
+   * The poll's look at the stored checkpoint, for progress another process made: not needed when a batch applied
+   * since the last poll, whose move from the known position proved that position current. A process that moves
+   * the checkpoint later still makes the next batch's move fail, and that batch reads the checkpoint again.
+   */
+  refreshOnPoll(): void {
+    if (this.confirmedSincePoll) this.confirmedSincePoll = false;
+    else this.refresh = true;
   }
 
   catchUp(): Promise<number> {
@@ -104,6 +116,7 @@ export class Projector {
       return -1;
     }
     this.known = last;
+    this.confirmedSincePoll = true;
     this.committed?.(events, batch);
     return events.length;
   }

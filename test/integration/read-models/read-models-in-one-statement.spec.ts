@@ -26,6 +26,7 @@ const PARTNER = 'ptr_one_statement';
 const { wallet: WALLET, recorded, debit, settled, failed } = orderRowEvents(PARTNER);
 const elsewhere = orderRowEvents('ptr_elsewhere');
 const swapped = orderRowEvents('ptr_swapped');
+const polled = orderRowEvents('ptr_polled');
 const t = (second: number) => new Date(Date.UTC(2026, 10, 29, 22, 0, second)).toISOString();
 
 const READ_MODEL_ROWS = {
@@ -128,6 +129,42 @@ describe('the read models written with their checkpoint in one statement', () =>
     expect(await deferred.query(`SELECT available::text FROM rm_balances WHERE partner_id = 'ptr_elsewhere'`)).toEqual([
       { available: '940.0000' },
     ]);
+  });
+
+  it("reads the stored checkpoint on a poll only when no batch confirmed it since the last one, and still finds another process's move", async () => {
+    const log = new TestLog();
+    const { db, statements } = recordedStatements(deferred);
+    const projector = new Projector('read-models-poll', [balanceProjection], log, db);
+    await projector.start();
+    const checkpointReads = () => statements.filter((text) => text.startsWith('SELECT commit_position')).length;
+
+    log.events.push(polled.debit('ord_p1', t(20), '990.00'));
+    expect(await projector.catchUp()).toBe(1);
+    // That batch moved the checkpoint from the position this process knew: the poll after it need not read it.
+    statements.length = 0;
+    projector.refreshOnPoll();
+    log.events.push(polled.debit('ord_p2', t(21), '980.00'));
+    expect(await projector.catchUp()).toBe(1);
+    expect(checkpointReads()).toBe(0);
+
+    // Two polls with no batch between them: the second reads it.
+    projector.refreshOnPoll();
+    projector.refreshOnPoll();
+    statements.length = 0;
+    expect(await projector.catchUp()).toBe(0);
+    expect(checkpointReads()).toBe(1);
+
+    // Another process applies the next page after this one's batch; the poll is skipped, and this process's next
+    // move fails, reads the checkpoint and goes on from there without applying that page again.
+    log.events.push(polled.debit('ord_p3', t(22), '970.00'));
+    expect(await projector.catchUp()).toBe(1);
+    log.events.push(polled.debit('ord_p4', t(23), '960.00'));
+    await checkpoints.write(deferred, 'read-models-poll', log.events[log.events.length - 1].position);
+    projector.refreshOnPoll();
+    log.events.push(polled.debit('ord_p5', t(24), '950.00'));
+    expect(await projector.catchUp()).toBe(1);
+    expect(projector.position).toEqual(log.events[log.events.length - 1].position);
+    // Only ord_p5's debit was applied here: ord_p4's page was the other process's.
   });
 
   it('goes through a read model swap that locks the checkpoint before the tables (a deadlock PostgreSQL ends)', async () => {
