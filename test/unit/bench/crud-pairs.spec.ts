@@ -19,20 +19,33 @@ const window = (rps: number, p50: number, cpu: { server: number; postgres: numbe
   cpu: cpu && { service_ms: cpu.server, postgres_ms: cpu.postgres, client_ms: 0.1, machine_busy: 0.5, others_busy: 0 },
 });
 
+/** The pairs of the given windows, taken in the order the pairs ask for them. */
+const pairsOf = (
+  connections: number,
+  peer: readonly Scenario[],
+  service: readonly Scenario[],
+  order: string[] = [],
+) => {
+  const [peers, services] = [peer.values(), service.values()];
+  const next = (windows: Iterator<Scenario>) => windows.next().value as Scenario;
+  return measureCrudPairs({
+    pairs: peer.length,
+    seconds: 6,
+    connections,
+    peer: async () => (order.push('peer'), next(peers)),
+    service: async () => (order.push('service'), next(services)),
+  });
+};
+
 describe('the service and the CRUD peer in alternating windows', () => {
   it('runs the peer first in even pairs and the service first in odd ones, and takes the median of service ÷ peer', async () => {
     const order: string[] = [];
-    const peer = [1000, 2000, 1500];
-    const service = [500, 1000, 1500];
-    let p = 0;
-    let s = 0;
-    const result = await measureCrudPairs({
-      pairs: 3,
-      seconds: 6,
-      connections: 64,
-      peer: async () => (order.push('peer'), window(peer[p++], 10)),
-      service: async () => (order.push('service'), window(service[s++], 40)),
-    });
+    const result = await pairsOf(
+      64,
+      [1000, 2000, 1500].map((rps) => window(rps, 10)),
+      [500, 1000, 1500].map((rps) => window(rps, 40)),
+      order,
+    );
     expect(order).toEqual(['peer', 'service', 'service', 'peer', 'peer', 'service']);
     expect(result.pairs.map((pair) => pair.ratio)).toEqual([0.5, 0.5, 1]);
     expect(result.ratio_median).toBe(0.5);
@@ -54,29 +67,22 @@ describe('the service and the CRUD peer in alternating windows', () => {
       { server: 2.7, postgres: 1.6 },
       { server: 3.0, postgres: 2.2 },
     ];
-    let p = 0;
-    let s = 0;
-    const result = await measureCrudPairs({
-      pairs: 3,
-      seconds: 6,
-      connections: 1,
-      peer: async () => window(250, 4, peerCpu[p++]),
-      service: async () => window(200, 5, serviceCpu[s++]),
-    });
+    const result = await pairsOf(
+      1,
+      peerCpu.map((cpu) => window(250, 4, cpu)),
+      serviceCpu.map((cpu) => window(200, 5, cpu)),
+    );
     expect(result.pairs[1]).toMatchObject({ service_server_cpu_ms: 2.7, peer_postgres_cpu_ms: 2.7 });
     expect(result.service_server_cpu_ms_median).toBe(3);
     expect(result.service_postgres_cpu_ms_median).toBe(1.8);
     expect(result.peer_server_cpu_ms_median).toBe(1.9);
     expect(result.peer_postgres_cpu_ms_median).toBe(2.9);
 
-    let q = 0;
-    const unread = await measureCrudPairs({
-      pairs: 2,
-      seconds: 6,
-      connections: 1,
-      peer: async () => window(250, 4, q++ === 0 ? null : { server: 2, postgres: 3 }),
-      service: async () => window(200, 5, { server: 3, postgres: 2 }),
-    });
+    const unread = await pairsOf(
+      1,
+      [window(250, 4), window(250, 4, { server: 2, postgres: 3 })],
+      [window(200, 5, { server: 3, postgres: 2 }), window(200, 5, { server: 3, postgres: 2 })],
+    );
     expect(unread.peer_server_cpu_ms_median).toBeNull();
     expect(unread.service_server_cpu_ms_median).toBe(3);
   });
