@@ -10,21 +10,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { admin } from './lib/admin';
-import { withCpuShare, waitForProcessIdle } from './lib/cpu-usage';
+import { withCpuShare } from './lib/cpu-usage';
 import { createDatabase, ROOT } from './lib/environment';
 import { median } from './lib/interleaved-pairs';
 import { topupLoad } from './lib/load';
-import { PeerServer, seedPeerPartners } from './lib/peer';
-import { ServiceProcess } from './lib/service';
-import { sleep } from './lib/util';
+import { PEER_DUE_WORK_SQL, PeerServer, seedPeerPartners } from './lib/peer';
+import { SERVICE_DUE_WORK_SQL, ServiceProcess } from './lib/service';
+import { settled } from './lib/topup-cost';
 
 interface Side {
   name: 'service' | 'peer';
   url: string;
   pid: number;
   keys: readonly string[];
-  /** Orders accepted and not yet settled. */
-  pending: () => Promise<number>;
+  /** Settlement work due and not done. */
+  pendingSettlement: () => Promise<number>;
 }
 
 async function main(): Promise<void> {
@@ -48,14 +48,14 @@ async function main(): Promise<void> {
         url: service.url,
         pid: service.pid,
         keys: (await admin.partners(service.url, 'crudprobe', wallets)).map((partner) => partner.key),
-        pending: () => count(`SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`),
+        pendingSettlement: () => count(SERVICE_DUE_WORK_SQL),
       },
       {
         name: 'peer',
         url: peer.url,
         pid: peer.pid,
         keys: (await seedPeerPartners(scratch.url, 'crudprobe', wallets)).map((partner) => partner.key),
-        pending: () => count(`SELECT count(*)::text AS n FROM crud_outbox WHERE due_at <= now()`),
+        pendingSettlement: () => count(PEER_DUE_WORK_SQL),
       },
     ];
     for (const side of sides) await topupLoad({ url: side.url, connections: 64, durationSeconds: 3 }, side.keys);
@@ -63,8 +63,7 @@ async function main(): Promise<void> {
     for (let pair = 0; pair < pairs; pair++) {
       const rps: Record<string, number> = {};
       for (const side of pair % 2 === 0 ? sides : [...sides].reverse()) {
-        for (const other of sides) while ((await other.pending()) > 0) await sleep(200);
-        for (const other of sides) await waitForProcessIdle(other.pid);
+        for (const other of sides) await settled(other);
         if (process.env.CRUD_PROBE_ANNOUNCE) console.log(`window ${pair + 1} ${side.name} pid ${side.pid} starts`);
         const { result, cpu } = await withCpuShare(
           side.pid,

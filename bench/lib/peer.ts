@@ -5,6 +5,9 @@ import { Client } from 'pg';
 import { BENCH_KEY_SECRET } from './service';
 import { freePort, log, sleep } from './util';
 
+/** The peer's settlement work due and not done (one row `n`). */
+export const PEER_DUE_WORK_SQL = `SELECT count(*)::text AS n FROM crud_outbox WHERE due_at <= now()`;
+
 /** What the peer sent to PostgreSQL so far (its own count), and the orders it settled. */
 export interface PeerCounters {
   statements: number;

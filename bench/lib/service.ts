@@ -8,6 +8,9 @@ export type StoreMode = 'postgres' | 'embedded';
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 export const BENCH_KEY_SECRET = 'bench-api-key-secret-0123456789abcdef-0123';
 
+/** The service's settlement work due and not done (one row `n`). */
+export const SERVICE_DUE_WORK_SQL = `SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`;
+
 export interface ServiceOptions {
   root: string;
   mode: StoreMode;

@@ -170,7 +170,7 @@ export class CostMeter {
 }
 
 /** Waits until the side has no settlement due and its process is idle; the ms it took. */
-export async function settled(side: CostSide, maxMs = 15 * 60_000): Promise<number> {
+export async function settled(side: Pick<CostSide, 'pid' | 'pendingSettlement'>, maxMs = 15 * 60_000): Promise<number> {
   const started = Date.now();
   while ((await side.pendingSettlement()) > 0 && Date.now() - started < maxMs) await sleep(200);
   await waitForProcessIdle(side.pid);

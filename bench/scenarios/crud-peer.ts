@@ -3,7 +3,8 @@ import { CostRow, CrudComparison, CrudPairs, OpenModelPoint, measureCrudPairs } 
 import { ROOT } from '../lib/environment';
 import { LoadResult, topupLoad } from '../lib/load';
 import { OpenLoadResult, openTopupLoad } from '../lib/open-load';
-import { PeerServer, peerMoneyCheck, seedPeerPartners } from '../lib/peer';
+import { PEER_DUE_WORK_SQL, PeerServer, peerMoneyCheck, seedPeerPartners } from '../lib/peer';
+import { SERVICE_DUE_WORK_SQL } from '../lib/service';
 import { Plan } from '../lib/plan';
 import { sqlStatementsSoFar } from '../lib/statement-count';
 import { CostMeter, CostSide, TopupCost, measureTopupCost, settled } from '../lib/topup-cost';
@@ -48,14 +49,13 @@ export async function runCrudComparison(context: CrudContext): Promise<CrudCompa
         const count = await sqlStatementsSoFar(service.url);
         return count === null ? null : { statements: count, round_trips: count };
       },
-      pendingSettlement: () =>
-        dueCount(`SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`),
+      pendingSettlement: () => dueCount(SERVICE_DUE_WORK_SQL),
     };
     const peerSide: CostSide = {
       pid: peer.pid,
       ownsTable: (table) => table.startsWith('crud_'),
       statements: () => peer.counters(),
-      pendingSettlement: () => dueCount(`SELECT count(*)::text AS n FROM crud_outbox WHERE due_at <= now()`),
+      pendingSettlement: () => dueCount(PEER_DUE_WORK_SQL),
     };
     const peerCounter = { accepted: 0, sent: 0 };
     const countPeer = async <R extends LoadResult>(pending: Promise<R>): Promise<R> => {

@@ -7,7 +7,7 @@ import { prepareLimit } from '../lib/pgbench';
 import { Plan } from '../lib/plan';
 import { longRun as runLongRun } from '../lib/long-run';
 import { seedWalletHistory } from '../lib/seed-history';
-import { ServiceProcess } from '../lib/service';
+import { SERVICE_DUE_WORK_SQL, ServiceProcess } from '../lib/service';
 import { log, ratio } from '../lib/util';
 import { ModeResults } from '../lib/types';
 import { Scenario } from '../lib/scenario';
@@ -60,14 +60,7 @@ export async function runPostgres(plan: Plan, args: { keepDb: boolean }): Promis
       applicationName: 'bench-backlog',
     });
     watchBacklog(
-      async () =>
-        Number(
-          (
-            await backlogDb.query<{ n: string }>(
-              `SELECT count(*)::text AS n FROM jobs WHERE done_at IS NULL AND due_at <= now()`,
-            )
-          )[0].n,
-        ),
+      async () => Number((await backlogDb.query<{ n: string }>(SERVICE_DUE_WORK_SQL))[0].n),
       () =>
         backlogDb
           .exec('CHECKPOINT')
