@@ -1,4 +1,5 @@
 import { NestFactory } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, AppOptions } from './app.module';
 import { ServiceConfig } from '../../config/service-config';
@@ -20,6 +21,8 @@ import { refuseNonUtf8Json } from '../../interface/http/validation/json-charset'
 import { limitConnectionsPerAddress, slowClientOptions } from '../../interface/http/transport/connection-limits';
 import { useExactNumberJsonParser } from '../../interface/http/validation/exact-json-numbers';
 import { RequestBodyPipe } from '../../interface/http/validation/request-body.pipe';
+import { answerOrderRoutesDirectly } from '../../interface/http/partner/direct-order-routes';
+import { PartnerRequestAuthorizer } from '../../interface/shared/partner-request-authorizer';
 import { shutdownTracing, tracingOn } from '../../infrastructure/tracing/tracing';
 import { continueTraceContextOnlyFromTrustedProxies } from '../../infrastructure/tracing/trusted-trace-context';
 
@@ -74,6 +77,7 @@ export async function createApp(config: ServiceConfig, options: AppOptions = {})
     bodyParser: false,
   });
   app.useGlobalPipes(new RequestBodyPipe());
+  answerOrderRoutesDirectly(adapter.getInstance(), app.get(PartnerRequestAuthorizer), app.get(CommandBus));
   serviceMetrics.collectProcessMetrics();
   registerServiceGauges(app.get(ProjectionDaemon), app.get<SqlDatabase>(SQL_DATABASE));
   answerClusterMetricsRequests();

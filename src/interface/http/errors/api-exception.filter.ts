@@ -20,21 +20,29 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const reply = http.getResponse<FastifyReply>();
-    const request = http.getRequest<FastifyRequest>();
-    const { status, body, headers } = errorAnswer(exception, request);
-    // A refusal the service chose (a provider that is down: 503) is an expected answer: one line, no stack.
-    if (exception instanceof StoreUnavailableError)
-      this.logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status}: ${exception.message}`);
-    else if (exception instanceof ServiceError && exception.code === 'provider_unavailable')
-      this.logger.warn(
-        `${request.method} ${request.url} [${request.id}] answered ${status} ${exception.code}: ${exception.detail ?? ''}`,
-      );
-    else if (status >= 500)
-      this.logger.error(`${request.method} ${request.url} [${request.id}] failed: ${describe(exception)}`);
-    for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+    answerException(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), this.logger);
   }
+}
+
+/** Sends the Error body an exception is answered with, and logs what an operator should see. */
+export function answerException(
+  exception: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  logger: Logger,
+): void {
+  const { status, body, headers } = errorAnswer(exception, request);
+  // A refusal the service chose (a provider that is down: 503) is an expected answer: one line, no stack.
+  if (exception instanceof StoreUnavailableError)
+    logger.warn(`${request.method} ${request.url} [${request.id}] answered ${status}: ${exception.message}`);
+  else if (exception instanceof ServiceError && exception.code === 'provider_unavailable')
+    logger.warn(
+      `${request.method} ${request.url} [${request.id}] answered ${status} ${exception.code}: ${exception.detail ?? ''}`,
+    );
+  else if (status >= 500)
+    logger.error(`${request.method} ${request.url} [${request.id}] failed: ${describe(exception)}`);
+  for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
 /** The status, Error body and headers an exception is answered with (also for answers streamed as NDJSON). */

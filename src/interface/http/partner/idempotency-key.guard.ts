@@ -7,14 +7,18 @@ import { ServiceError } from '../../../application/shared/service-error';
 @Injectable()
 export class IdempotencyKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const header = context.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key'];
-    if (header === undefined || header === '')
-      throw new ServiceError('idempotency_key_required', 'the Idempotency-Key header is required');
-    if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
-      throw new ServiceError('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
-    }
+    requiredIdempotencyKey(context.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key']);
     return true;
   }
+}
+
+/** The Idempotency-Key a value-moving route requires: 400 idempotency_key_required when absent. */
+export function requiredIdempotencyKey(header: unknown): string {
+  if (header === undefined || header === '')
+    throw new ServiceError('idempotency_key_required', 'the Idempotency-Key header is required');
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header))
+    throw new ServiceError('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
+  return header;
 }
 
 /** An Idempotency-Key a route takes but does not require (operator credits): null when absent. */

@@ -19,4 +19,4 @@ export class RequestBodyPipe implements PipeTransform {
   }
 }
 
-const BODY: RequestSubject = { root: 'body', noun: 'request' };
+export const BODY: RequestSubject = { root: 'body', noun: 'request' };
