@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { LoadResult, nextIdempotencyKey, nextTopupBody } from './load';
 import { LatencySamples, round } from './util';
@@ -70,7 +71,9 @@ export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadR
     sent += 1;
     inFlight += 1;
     peak = Math.max(peak, inFlight);
-    lags.add(Math.max(0, performance.now() - due));
+    const lag = Math.max(0, performance.now() - due);
+    const idempotencyKey = nextIdempotencyKey();
+    lags.add(lag);
     const call = request(
       {
         agent,
@@ -81,7 +84,7 @@ export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadR
         timeout: 30_000,
         headers: {
           authorization: `Bearer ${key}`,
-          'idempotency-key': nextIdempotencyKey(),
+          'idempotency-key': idempotencyKey,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
         },
@@ -90,6 +93,10 @@ export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadR
         response.resume();
         response.on('end', () => {
           samples.add(performance.now() - due);
+          if (trace)
+            trace.push(
+              `${Math.round(performance.timeOrigin + due)} ${(performance.now() - due).toFixed(2)} ${lag.toFixed(2)} ${idempotencyKey}`,
+            );
           const status = String(response.statusCode ?? 0);
           statuses[status] = (statuses[status] ?? 0) + 1;
           finishOne();
@@ -108,6 +115,8 @@ export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadR
   };
 
   const started = performance.now();
+  // OPEN_LOAD_TRACE_FILE: each answer's due time (epoch ms), latency and send lag, to see when the slow ones came.
+  const trace: string[] | null = process.env.OPEN_LOAD_TRACE_FILE ? [] : null;
   await new Promise<void>((resolve) => {
     const tick = (): void => {
       const now = performance.now();
@@ -121,6 +130,8 @@ export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadR
     tick();
   });
   if (inFlight > 0) await allAnswered;
+  if (trace && process.env.OPEN_LOAD_TRACE_FILE)
+    appendFileSync(process.env.OPEN_LOAD_TRACE_FILE, `${trace.join('\n')}\n`);
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   const ok = Object.entries(statuses).reduce((sum, [status, count]) => (status.startsWith('2') ? sum + count : sum), 0);

@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openTopupLoad } from '../../../bench/lib/open-load';
 
 /**
@@ -11,6 +14,7 @@ describe('the open-model load generator of the bench', () => {
   let server: Server;
   let url: string;
   let received = 0;
+  const keysSeen: string[] = [];
 
   beforeAll(async () => {
     // Every answer takes 200 ms: a closed model with a few connections could not send 100 requests in a second.
@@ -18,6 +22,7 @@ describe('the open-model load generator of the bench', () => {
       request.resume();
       request.on('end', () => {
         received += 1;
+        keysSeen.push(String(request.headers['idempotency-key']));
         setTimeout(() => response.end('{}'), 200);
       });
     });
@@ -40,6 +45,28 @@ describe('the open-model load generator of the bench', () => {
     expect(received).toBe(100);
     expect(result.peak_in_flight).toBeGreaterThanOrEqual(10);
     expect(result.p50_ms).toBeGreaterThanOrEqual(200);
+  });
+
+  it('with OPEN_LOAD_TRACE_FILE, writes each answer’s due time, latency, send lag and Idempotency-Key', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'open-load-trace-'));
+    process.env.OPEN_LOAD_TRACE_FILE = join(folder, 'trace.txt');
+    keysSeen.length = 0;
+    try {
+      const before = Date.now();
+      await openTopupLoad({ url, rate: 50, seconds: 0.2, keys: ['svc_test_key'] });
+      const lines = readFileSync(process.env.OPEN_LOAD_TRACE_FILE, 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(10);
+      const traced = lines.map((line) => line.split(' '));
+      expect(traced.map(([, , , key]) => key).sort()).toEqual([...keysSeen].sort());
+      for (const [due, latency, lag] of traced) {
+        expect(Number(due)).toBeGreaterThanOrEqual(before - 1);
+        expect(Number(latency)).toBeGreaterThanOrEqual(200);
+        expect(Number(lag)).toBeGreaterThanOrEqual(0);
+      }
+    } finally {
+      delete process.env.OPEN_LOAD_TRACE_FILE;
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('counts the sends it could not make once its sockets are all waiting, instead of queueing them', async () => {
