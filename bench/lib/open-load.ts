@@ -92,11 +92,11 @@ export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadR
       (response) => {
         response.resume();
         response.on('end', () => {
-          samples.add(performance.now() - due);
-          if (trace)
-            trace.push(
-              `${Math.round(performance.timeOrigin + due)} ${(performance.now() - due).toFixed(2)} ${lag.toFixed(2)} ${idempotencyKey}`,
-            );
+          const latency = performance.now() - due;
+          samples.add(latency);
+          trace?.push(
+            `${Math.round(performance.timeOrigin + due)} ${latency.toFixed(2)} ${lag.toFixed(2)} ${idempotencyKey}`,
+          );
           const status = String(response.statusCode ?? 0);
           statuses[status] = (statuses[status] ?? 0) + 1;
           finishOne();
@@ -115,8 +115,10 @@ export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadR
   };
 
   const started = performance.now();
-  // OPEN_LOAD_TRACE_FILE: each answer's due time (epoch ms), latency and send lag, to see when the slow ones came.
-  const trace: string[] | null = process.env.OPEN_LOAD_TRACE_FILE ? [] : null;
+  // OPEN_LOAD_TRACE_FILE: each answer's due time (epoch ms), latency, send lag and Idempotency-Key, to see when the
+  // slow ones came (bench/lib/request-watch.cjs writes the service's side, by key).
+  const traceFile = process.env.OPEN_LOAD_TRACE_FILE;
+  const trace: string[] | null = traceFile ? [] : null;
   await new Promise<void>((resolve) => {
     const tick = (): void => {
       const now = performance.now();
@@ -130,8 +132,7 @@ export async function openTopupLoad(options: OpenLoadOptions): Promise<OpenLoadR
     tick();
   });
   if (inFlight > 0) await allAnswered;
-  if (trace && process.env.OPEN_LOAD_TRACE_FILE)
-    appendFileSync(process.env.OPEN_LOAD_TRACE_FILE, `${trace.join('\n')}\n`);
+  if (trace && traceFile) appendFileSync(traceFile, `${trace.join('\n')}\n`);
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   const ok = Object.entries(statuses).reduce((sum, [status, count]) => (status.startsWith('2') ? sum + count : sum), 0);

@@ -14,11 +14,9 @@ export class IdempotencyKeyGuard implements CanActivate {
 
 /** The Idempotency-Key a value-moving route requires: 400 idempotency_key_required when absent. */
 export function requiredIdempotencyKey(header: unknown): string {
-  if (header === undefined || header === '')
-    throw new ServiceError('idempotency_key_required', 'the Idempotency-Key header is required');
-  if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header))
-    throw new ServiceError('validation_failed', 'Idempotency-Key: 8 to 255 visible ASCII characters');
-  return header;
+  const key = optionalIdempotencyKey(header);
+  if (key === null) throw new ServiceError('idempotency_key_required', 'the Idempotency-Key header is required');
+  return key;
 }
 
 /** An Idempotency-Key a route takes but does not require (operator credits): null when absent. */
