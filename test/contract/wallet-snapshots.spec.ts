@@ -70,10 +70,10 @@ describe('wallet snapshots in PostgreSQL', () => {
     expect(refusal(await restarted.execute(partnerId, 'sandbox', debitOf(partnerId, '880.01')))).toBe(
       'insufficient_balance',
     );
-    // The snapshot's own event (revision 9, to check it is still the one it was taken at) and the three after it.
-    expect(counting.streamReads).toEqual([4]);
+    // The snapshot's own event (revision 9, to check it is still the one it was taken at), then the three after it.
+    expect(counting.streamReads).toEqual([1, 3]);
     expect(balanceAfter(await restarted.execute(partnerId, 'sandbox', debitOf(partnerId, '880.00')))).toBe('0.00');
-    expect(counting.streamReads).toEqual([4]);
+    expect(counting.streamReads).toEqual([1, 3]);
   });
 
   it('keep amounts as decimal strings and move only forward', async () => {

@@ -64,6 +64,8 @@ export const debitOf = (partnerId: string, amount: string): WalletCommandEnvelop
 export class CountingEventStore implements EventStore {
   /** Events returned by readStream, per read. */
   readonly streamReads: number[] = [];
+  /** Each readStream: the revision it read from, the most it asked for, the events it got. */
+  readonly reads: { from: number; max?: number; got: number }[] = [];
 
   constructor(private readonly store: EventStore) {}
 
@@ -82,6 +84,7 @@ export class CountingEventStore implements EventStore {
       ? this.store.readStream(stream, fromRevision, maxCount)
       : this.store.readStream(stream, fromRevision, maxCount));
     this.streamReads.push(events.length);
+    this.reads.push({ from: fromRevision ?? 0, max: maxCount, got: events.length });
     return events;
   }
 

@@ -27,6 +27,7 @@ import {
 } from '../ports/wallet-snapshots.port';
 import { envelope } from '../shared/event-envelope';
 import { WalletSnapshotting } from './wallet-snapshotting';
+import { FoldedWallet, foldFromLog } from './wallet-fold';
 
 export interface WalletCommandEnvelope {
   command: WalletCommand;
@@ -144,14 +145,9 @@ class WalletLane {
   async currentWithRevision(): Promise<{ state: WalletState; revision: number }> {
     if (this.revision < 0) return this.snapshotting.load(this.stream);
     // Taken together before any await: the cache moves state and revision in step.
-    let state = this.state;
-    let revision = this.revision;
-    const events = await this.store.readStream(this.stream, this.revision + 1);
-    for (const event of events) {
-      state = walletDecider.evolve(state, event);
-      revision = event.revision;
-    }
-    return { state, revision };
+    const cached: FoldedWallet = { state: this.state, revision: this.revision, eventId: this.eventId };
+    const { wallet } = await foldFromLog(this.store, this.stream, cached, cached.revision + 1);
+    return { state: wallet.state, revision: wallet.revision };
   }
 
   private async drain(): Promise<void> {
@@ -274,12 +270,11 @@ class WalletLane {
       this.eventId = loaded.eventId;
       this.snapshotRevision = loaded.snapshotRevision;
     } else {
-      const events = await this.store.readStream(this.stream, this.revision + 1);
-      for (const event of events) {
-        this.state = walletDecider.evolve(this.state, event);
-        this.revision = event.revision;
-        this.eventId = event.eventId;
-      }
+      const cached: FoldedWallet = { state: this.state, revision: this.revision, eventId: this.eventId };
+      const { wallet } = await foldFromLog(this.store, this.stream, cached, cached.revision + 1);
+      this.state = wallet.state;
+      this.revision = wallet.revision;
+      this.eventId = wallet.eventId;
     }
     this.stale = false;
   }

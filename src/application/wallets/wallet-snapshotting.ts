@@ -7,15 +7,9 @@ import { WalletEvent } from '../../domain/wallet/wallet.events';
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
 import { NO_SNAPSHOT_SEAL, SnapshotSeal, WalletSnapshot, WalletSnapshots } from '../ports/wallet-snapshots.port';
 import { decodeWalletState, encodeWalletState } from './wallet-state-codec';
+import { FoldedWallet, WALLET_FOLD_PAGE, foldFromLog } from './wallet-fold';
 
-/** A wallet folded up to an event of its stream. */
-export interface FoldedWallet {
-  state: WalletState;
-  /** Revision of the last event folded; -1 for a wallet without events. */
-  revision: number;
-  /** Id of that event; null for a wallet without events. */
-  eventId: string | null;
-}
+export type { FoldedWallet } from './wallet-fold';
 
 export interface LoadedWallet extends FoldedWallet {
   /** Revision of the newest snapshot this load used or took; -1 when it knows of none. */
@@ -39,28 +33,31 @@ export class WalletSnapshotting {
     private readonly every: number,
     /** Without one, no snapshot is trusted (every cold wallet is folded whole). */
     private readonly sealing: SnapshotSeal = NO_SNAPSHOT_SEAL,
+    /** Events read per statement while folding (a probe compares it with reading the stream at once). */
+    private readonly foldPage = WALLET_FOLD_PAGE,
   ) {}
 
   async load(stream: EventStream<WalletEvent>): Promise<LoadedWallet> {
     const streamId = stream.id;
     const stored = await this.stored(streamId);
     if (stored) {
-      // Read from the snapshot's own event, to check that the log still holds it there.
-      const events = await this.store.readStream(stream, stored.snapshot.revision);
-      const misfit = whyItDoesNotFit(stored.snapshot, stored.state, events[0]);
+      // The snapshot's own event first, to check that the log still holds it there.
+      const [atSnapshot] = await this.store.readStream(stream, stored.snapshot.revision, 1);
+      const misfit = whyItDoesNotFit(stored.snapshot, stored.state, atSnapshot);
       if (misfit === null) {
         const from: FoldedWallet = {
           state: stored.state,
           revision: stored.snapshot.revision,
-          eventId: events[0].eventId,
+          eventId: atSnapshot.eventId,
         };
-        return this.loaded(streamId, foldOnto(from, events.slice(1)), events.length - 1, stored.snapshot.revision);
+        const { wallet, folded } = await foldFromLog(this.store, stream, from, from.revision + 1, this.foldPage);
+        return this.loaded(streamId, wallet, folded, stored.snapshot.revision);
       }
       this.ignore(streamId, stored.snapshot, misfit, 'warn');
     }
-    const events = await this.store.readStream(stream);
     const empty: FoldedWallet = { state: walletDecider.initialState, revision: -1, eventId: null };
-    return this.loaded(streamId, foldOnto(empty, events), events.length, -1);
+    const { wallet, folded } = await foldFromLog(this.store, stream, empty, 0, this.foldPage);
+    return this.loaded(streamId, wallet, folded, -1);
   }
 
   /**
@@ -188,16 +185,6 @@ function sealedText(
     snapshot.foldVersion,
     encodeWalletState(state),
   ]);
-}
-
-function foldOnto(wallet: FoldedWallet, events: readonly RecordedEvent<WalletEvent>[]): FoldedWallet {
-  let { state, revision, eventId } = wallet;
-  for (const event of events) {
-    state = walletDecider.evolve(state, event);
-    revision = event.revision;
-    eventId = event.eventId;
-  }
-  return { state, revision, eventId };
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
