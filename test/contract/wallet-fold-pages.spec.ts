@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { NO_WALLET_SNAPSHOTS } from '../../src/application/ports/wallet-snapshots.port';
-import { metadata } from '../../src/application/shared/event-envelope';
-import { WalletCommandEnvelope, WalletCommandProcessor } from '../../src/application/wallets/wallet-command-processor';
+import { WalletCommandProcessor } from '../../src/application/wallets/wallet-command-processor';
 import { WALLET_FOLD_PAGE } from '../../src/application/wallets/wallet-fold';
 import { WalletSnapshotting, sealedSnapshotOf } from '../../src/application/wallets/wallet-snapshotting';
-import { Money } from '../../src/domain/money/money';
-import { WalletCommand } from '../../src/domain/wallet/wallet.decider';
 import { walletStream, walletStreamId } from '../../src/domain/wallet/wallet.stream';
 import { SqlEventStore } from '../../src/infrastructure/event-store/sql-event-store';
 import { migrateServiceDatabase } from '../../src/infrastructure/open-database';
@@ -15,7 +12,7 @@ import { PostgresDatabase } from '../../src/infrastructure/sql/postgres-database
 import { SqlWalletSnapshots } from '../../src/infrastructure/wallet-snapshots/sql-wallet-snapshots';
 import { LOG_EVENT_DECODER } from '../../src/application/ports/event-decoder.port';
 import { createTestDatabase, TestDatabase } from '../support/postgres-test-database';
-import { CountingEventStore } from '../support/wallet-commands';
+import { CountingEventStore, creditOf, debitOf } from '../support/wallet-commands';
 
 /**
  * A wallet's history has no bound, and a process holds at most a page of it while it folds the wallet: a cold wallet
@@ -43,42 +40,10 @@ describe('a wallet is folded from the log a page at a time', () => {
     await database.drop();
   });
 
-  const envelope = (partnerId: string, command: WalletCommand): WalletCommandEnvelope => ({
-    command,
-    eventId: randomUUID(),
-    metadata: metadata({
-      partnerId,
-      environment: 'sandbox',
-      correlationId: randomUUID(),
-      actor: { type: 'system', id: 'test' },
-      at: new Date(),
-    }),
-  });
-  const credit = (): WalletCommand => ({
-    type: 'CreditWallet',
-    creditId: randomUUID(),
-    amount: Money.ofMinor(100n, 'INR'),
-    kind: 'funding',
-    reference: 'history',
-    at: new Date().toISOString(),
-  });
-  const debit = (minor: bigint): WalletCommand => {
-    const orderId = `ord_${randomUUID()}`;
-    return {
-      type: 'DebitWallet',
-      orderId,
-      amount: Money.ofMinor(minor, 'INR'),
-      reference: null,
-      idempotencyKey: `key-${orderId}`,
-      product: { kind: 'topup', operatorId: 101, phone: '+919876540001' },
-      at: new Date().toISOString(),
-    };
-  };
-
   /** A wallet of `count` credits of 1.00 INR each, written by a processor of its own (another process, as it were). */
   async function creditedBy(writer: WalletCommandProcessor, partnerId: string, count: number): Promise<void> {
     const results = await Promise.all(
-      Array.from({ length: count }, () => writer.execute(partnerId, 'sandbox', envelope(partnerId, credit()))),
+      Array.from({ length: count }, () => writer.execute(partnerId, 'sandbox', creditOf(partnerId, '1.00'))),
     );
     expect(results.filter((result) => !result.ok)).toEqual([]);
   }
@@ -90,8 +55,8 @@ describe('a wallet is folded from the log a page at a time', () => {
     const reads = recorded.reads;
     const cold = new WalletCommandProcessor(recorded, NO_WALLET_SNAPSHOTS);
 
-    const everything = await cold.execute(partnerId, 'sandbox', envelope(partnerId, debit(210_000n)));
-    const overdraft = await cold.execute(partnerId, 'sandbox', envelope(partnerId, debit(1n)));
+    const everything = await cold.execute(partnerId, 'sandbox', debitOf(partnerId, '2100.00'));
+    const overdraft = await cold.execute(partnerId, 'sandbox', debitOf(partnerId, '0.01'));
 
     expect(everything.ok && everything.event.data.balanceAfter).toBe('0.00');
     expect(!overdraft.ok && overdraft.error.code).toBe('insufficient_balance');
@@ -166,7 +131,7 @@ describe('a wallet is folded from the log a page at a time', () => {
     const recorded = new CountingEventStore(store);
     const reads = recorded.reads;
     const cached = new WalletCommandProcessor(recorded, NO_WALLET_SNAPSHOTS);
-    const first = await cached.execute(partnerId, 'sandbox', envelope(partnerId, debit(100n)));
+    const first = await cached.execute(partnerId, 'sandbox', debitOf(partnerId, '1.00'));
     expect(first.ok && first.event.data.balanceAfter).toBe('2.00');
     await creditedBy(new WalletCommandProcessor(store), partnerId, WALLET_FOLD_PAGE + 1);
     const before = reads.length;

@@ -19,7 +19,7 @@ export interface FoldedWallet {
  */
 export const WALLET_FOLD_PAGE = 1_000;
 
-export function foldOnto(wallet: FoldedWallet, events: readonly RecordedEvent<WalletEvent>[]): FoldedWallet {
+function foldOnto(wallet: FoldedWallet, events: readonly RecordedEvent<WalletEvent>[]): FoldedWallet {
   let { state, revision, eventId } = wallet;
   for (const event of events) {
     state = walletDecider.evolve(state, event);
@@ -37,13 +37,14 @@ export async function foldFromLog(
   fromRevision: number,
   pageSize = WALLET_FOLD_PAGE,
 ): Promise<{ wallet: FoldedWallet; folded: number }> {
+  let current = wallet;
   let folded = 0;
   let next = fromRevision;
   for (;;) {
     const page = await store.readStream(stream, next, pageSize);
-    wallet = foldOnto(wallet, page);
+    current = foldOnto(current, page);
     folded += page.length;
-    if (page.length < pageSize) return { wallet, folded };
+    if (page.length < pageSize) return { wallet: current, folded };
     next = page[page.length - 1].revision + 1;
   }
 }

@@ -9,8 +9,6 @@ import { NO_SNAPSHOT_SEAL, SnapshotSeal, WalletSnapshot, WalletSnapshots } from 
 import { decodeWalletState, encodeWalletState } from './wallet-state-codec';
 import { FoldedWallet, WALLET_FOLD_PAGE, foldFromLog } from './wallet-fold';
 
-export type { FoldedWallet } from './wallet-fold';
-
 export interface LoadedWallet extends FoldedWallet {
   /** Revision of the newest snapshot this load used or took; -1 when it knows of none. */
   snapshotRevision: number;
@@ -33,7 +31,7 @@ export class WalletSnapshotting {
     private readonly every: number,
     /** Without one, no snapshot is trusted (every cold wallet is folded whole). */
     private readonly sealing: SnapshotSeal = NO_SNAPSHOT_SEAL,
-    /** Events read per statement while folding (a probe compares it with reading the stream at once). */
+    /** Events read per statement while folding (tests make it small). */
     private readonly foldPage = WALLET_FOLD_PAGE,
   ) {}
 
