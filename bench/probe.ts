@@ -6,7 +6,8 @@
  *     npx tsx bench/probe.ts [postgres|embedded] [connections=16] [wallets=10] [seconds=5]
  * (PROBE_OPEN_RATE=400 offers 400 requests a second instead of keeping `connections` busy)
  * (or bench/lib/alloc-sampling.cjs with ALLOC_TRACE_FILE, for where the service allocates;
- *  or bench/lib/request-watch.cjs with REQUEST_WATCH_FILE and OPEN_LOAD_TRACE_FILE, for where a slow answer's time went).
+ *  or bench/lib/request-watch.cjs with REQUEST_WATCH_FILE and OPEN_LOAD_TRACE_FILE, for where a slow answer's time went;
+ *  or bench/lib/gc-watch.cjs with GC_WATCH_FILE, for the service's garbage collections by time).
  * (PROBE_WAL=1, postgres only: a checkpoint starts the load, and its WAL is shown by relation with full-page images;
  *  PROBE_FILL_SECONDS=90 first loads it that long at 64 connections, so its tables and indexes have a size)
  */
