@@ -145,8 +145,7 @@ class WalletLane {
   async currentWithRevision(): Promise<{ state: WalletState; revision: number }> {
     if (this.revision < 0) return this.snapshotting.load(this.stream);
     // Taken together before any await: the cache moves state and revision in step.
-    const cached: FoldedWallet = { state: this.state, revision: this.revision, eventId: this.eventId };
-    const { wallet } = await foldFromLog(this.store, this.stream, cached, cached.revision + 1);
+    const { wallet } = await this.foldedSinceCached();
     return { state: wallet.state, revision: wallet.revision };
   }
 
@@ -262,6 +261,12 @@ class WalletLane {
     return this.keyBinding;
   }
 
+  /** The cached wallet with what was appended since folded onto it; the cache itself is not touched. */
+  private foldedSinceCached(): Promise<{ wallet: FoldedWallet; folded: number }> {
+    const cached: FoldedWallet = { state: this.state, revision: this.revision, eventId: this.eventId };
+    return foldFromLog(this.store, this.stream, cached, cached.revision + 1);
+  }
+
   private async catchUp(): Promise<void> {
     if (this.revision < 0) {
       const loaded = await this.snapshotting.load(this.stream);
@@ -270,8 +275,7 @@ class WalletLane {
       this.eventId = loaded.eventId;
       this.snapshotRevision = loaded.snapshotRevision;
     } else {
-      const cached: FoldedWallet = { state: this.state, revision: this.revision, eventId: this.eventId };
-      const { wallet } = await foldFromLog(this.store, this.stream, cached, cached.revision + 1);
+      const { wallet } = await this.foldedSinceCached();
       this.state = wallet.state;
       this.revision = wallet.revision;
       this.eventId = wallet.eventId;
