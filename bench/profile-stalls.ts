@@ -1,8 +1,8 @@
 /**
  * Where the service's event loop spends its long busy stretches: reads a V8 CPU profile (`--cpu-prof`) and
  * lists every run of consecutive non-idle samples at least `min-ms` long, with what ran in it, then the totals
- * over all such stretches. A request that arrives during a stretch waits for its end, so these are what p99
- * at a moderate rate is made of.
+ * over all such stretches and over the whole window. A request that arrives during a stretch waits for its end,
+ * so these are what p99 at a moderate rate is made of.
  *   npx tsx bench/profile-stalls.ts PROFILE.cpuprofile [min-ms=8] [stretches-shown=15] [last-seconds]
  * (last-seconds: only the profile's end, e.g. the open load after a probe's fill)
  * Each sample is named by its nearest frame of the service's own code (dist/ or src/), else by the package
@@ -36,7 +36,7 @@ interface Stretch {
 
 const [file, minArg = '8', shownArg = '15', lastArg] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: npx tsx bench/profile-stalls.ts PROFILE.cpuprofile [min-ms] [stretches-shown]');
+  console.error('usage: npx tsx bench/profile-stalls.ts PROFILE.cpuprofile [min-ms] [stretches-shown] [last-seconds]');
   process.exit(2);
 }
 const minimumMs = Number(minArg);
