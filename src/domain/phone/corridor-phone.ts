@@ -81,7 +81,7 @@ const E164_PREFIXES: Partial<Record<Corridor, string>> = Object.fromEntries(
 
 /**
  * A number already in E.164 form, accepted when the library's mobile-only metadata types it as a mobile number of
- * the corridor's country: about a third of the cost of a whole parse with the full metadata, which every other
+ * the corridor's country: about half the cost of a whole parse with the full metadata, which every other
  * input, and every number this does not accept, still gets (so refusals keep their precise reasons). Each mobile
  * pattern lies inside its country's valid numbers, so what this accepts the full parse accepts with the same E.164
  * and national number (decision 0172; test/unit/domain/phone/corridor-phone-e164.spec.ts sweeps the ranges).
