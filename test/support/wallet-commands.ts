@@ -62,12 +62,15 @@ export const debitOf = (partnerId: string, amount: string): WalletCommandEnvelop
 
 /** An event store that counts what its streams' reads return: how much of a wallet a process folded. */
 export class CountingEventStore implements EventStore {
-  /** Events returned by readStream, per read. */
-  readonly streamReads: number[] = [];
   /** Each readStream: the revision it read from, the most it asked for, the events it got. */
   readonly reads: { from: number; max?: number; got: number }[] = [];
 
   constructor(private readonly store: EventStore) {}
+
+  /** Events returned by readStream, per read. */
+  get streamReads(): number[] {
+    return this.reads.map((read) => read.got);
+  }
 
   get eventsRead(): number {
     return this.streamReads.reduce((sum, count) => sum + count, 0);
@@ -83,7 +86,6 @@ export class CountingEventStore implements EventStore {
     const events = await (typeof stream === 'string'
       ? this.store.readStream(stream, fromRevision, maxCount)
       : this.store.readStream(stream, fromRevision, maxCount));
-    this.streamReads.push(events.length);
     this.reads.push({ from: fromRevision ?? 0, max: maxCount, got: events.length });
     return events;
   }

@@ -145,8 +145,8 @@ class WalletLane {
   async currentWithRevision(): Promise<{ state: WalletState; revision: number }> {
     if (this.revision < 0) return this.snapshotting.load(this.stream);
     // Taken together before any await: the cache moves state and revision in step.
-    const { wallet } = await this.foldedSinceCached();
-    return { state: wallet.state, revision: wallet.revision };
+    const { state, revision } = await this.foldedSinceCached();
+    return { state, revision };
   }
 
   private async drain(): Promise<void> {
@@ -262,9 +262,9 @@ class WalletLane {
   }
 
   /** The cached wallet with what was appended since folded onto it; the cache itself is not touched. */
-  private foldedSinceCached(): Promise<{ wallet: FoldedWallet; folded: number }> {
+  private async foldedSinceCached(): Promise<FoldedWallet> {
     const cached: FoldedWallet = { state: this.state, revision: this.revision, eventId: this.eventId };
-    return foldFromLog(this.store, this.stream, cached, cached.revision + 1);
+    return (await foldFromLog(this.store, this.stream, cached)).wallet;
   }
 
   private async catchUp(): Promise<void> {
@@ -275,7 +275,7 @@ class WalletLane {
       this.eventId = loaded.eventId;
       this.snapshotRevision = loaded.snapshotRevision;
     } else {
-      const { wallet } = await this.foldedSinceCached();
+      const wallet = await this.foldedSinceCached();
       this.state = wallet.state;
       this.revision = wallet.revision;
       this.eventId = wallet.eventId;

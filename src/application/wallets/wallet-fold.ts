@@ -29,17 +29,16 @@ function foldOnto(wallet: FoldedWallet, events: readonly RecordedEvent<WalletEve
   return { state, revision, eventId };
 }
 
-/** `wallet` with the stream's events from `fromRevision` on folded onto it, read `pageSize` at a time, and how many there were. */
+/** `wallet` with the stream's events after it folded onto it, read `pageSize` at a time, and how many there were. */
 export async function foldFromLog(
   store: EventStore,
   stream: EventStream<WalletEvent>,
   wallet: FoldedWallet,
-  fromRevision: number,
   pageSize = WALLET_FOLD_PAGE,
 ): Promise<{ wallet: FoldedWallet; folded: number }> {
   let current = wallet;
   let folded = 0;
-  let next = fromRevision;
+  let next = wallet.revision + 1;
   for (;;) {
     const page = await store.readStream(stream, next, pageSize);
     current = foldOnto(current, page);

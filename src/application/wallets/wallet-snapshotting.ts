@@ -48,13 +48,13 @@ export class WalletSnapshotting {
           revision: stored.snapshot.revision,
           eventId: atSnapshot.eventId,
         };
-        const { wallet, folded } = await foldFromLog(this.store, stream, from, from.revision + 1, this.foldPage);
+        const { wallet, folded } = await foldFromLog(this.store, stream, from, this.foldPage);
         return this.loaded(streamId, wallet, folded, stored.snapshot.revision);
       }
       this.ignore(streamId, stored.snapshot, misfit, 'warn');
     }
     const empty: FoldedWallet = { state: walletDecider.initialState, revision: -1, eventId: null };
-    const { wallet, folded } = await foldFromLog(this.store, stream, empty, 0, this.foldPage);
+    const { wallet, folded } = await foldFromLog(this.store, stream, empty, this.foldPage);
     return this.loaded(streamId, wallet, folded, -1);
   }
 

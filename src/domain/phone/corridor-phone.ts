@@ -51,9 +51,9 @@ const readCorridorPhone = (input: string, corridor: Corridor): CorridorPhone => 
 };
 
 const judge = (text: string, corridor: Corridor): CorridorPhone => {
-  const country = CORRIDORS[corridor].country;
   const mobile = E164_DIGITS.test(text) ? mobileInE164(text, corridor) : null;
   if (mobile) return mobile;
+  const country = CORRIDORS[corridor].country;
   const parsed = parsePhoneNumberFromString(text, country);
   if (!parsed) return refuse(`${text} is not a valid mobile number in the ${corridor} corridor`);
   if (parsed.country !== country && parsed.countryCallingCode !== getCountryCallingCode(country)) {
