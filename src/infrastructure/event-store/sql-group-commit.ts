@@ -34,18 +34,19 @@ const expectedOf = (revision: number): number | 'no_stream' => (revision === NO_
 
 type AppendOutcome = { result: AppendResult } | { error: unknown };
 
-/** The SQL store's group commit: concurrent appends to different streams share one statement and commit, each with its own outcome. */
+/**
+ * The SQL store's group commit: concurrent appends to different streams share one statement and commit, each with its
+ * own outcome. One statement of each kind is in flight at a time, so the appends that arrive meanwhile gather for the
+ * whole of its round trip, as one hot wallet's commands do behind its own append (decision 0173).
+ */
 export class SqlGroupCommit {
   private readonly atRevision = new StatementBatcher<AppendAtRevision, AppendOutcome>(
     (appends) => this.appendGroup(appends),
-    {
-      concurrency: 2,
-      maxBatch: 128,
-    },
+    { concurrency: 1, maxBatch: 128 },
   );
   private readonly atRevisionGathered = new StatementBatcher<AppendAtRevision, AppendOutcome>(
     (appends) => this.appendGroup(appends),
-    { concurrency: 2, maxBatch: 128, gatherTurn: true },
+    { concurrency: 1, maxBatch: 128, gatherTurn: true },
   );
 
   constructor(
