@@ -16,7 +16,7 @@ import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '..
 import { positionOf } from './sql-event-row';
 import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
 import { lastRevisions } from './sql-stream-revisions';
-import { OUTSIDE_ORDER_STREAMS } from './sql-event-store.schema';
+import { EVENT_IDS_INDEXED, ORDER_DEBITS, ORDER_DEBIT_TYPE } from './sql-event-store.schema';
 import { isTransactionStream } from '../../domain/transaction/transaction.events';
 
 /** Tries of an `any` or `stream_exists` append that lose the next revision to another writer. */
@@ -86,6 +86,9 @@ export class SqlAppends {
     if (constraintOf(error) === 'es_events_stream_event_id_unique')
       // Nothing was stored: the batch itself carries one id twice.
       throw new DuplicateEventIdError(events.map((event) => event.eventId));
+    if (constraintOf(error) === 'es_events_one_debit_per_order')
+      // Nothing was stored: the order has a debit already, under another id or in another stream.
+      throw new DuplicateEventIdError(events.filter(isOrderDebit).map((event) => event.eventId));
     const actual = await this.currentRevision(this.db, streamId);
     throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
   }
@@ -188,12 +191,13 @@ export class SqlAppends {
     const ids = events.map((event) => event.eventId);
     // Ids are unique per stream (decision 0158): only this stream's events can make the append a repeat. Outside
     // orders' streams the clause names the event-id index's own condition, so that its plan can use the index; an
-    // order's stream has no such index and few events (decision 0165).
+    // order's stream has no such index and few events (decision 0165); an order's debit is found by its order (0174).
     const rows = await db.query<{ event_id: string; event_type: string }>(
       `SELECT event_id::text AS event_id, event_type FROM es_events
-        WHERE stream_id = $1 AND event_id = ANY($2::uuid[])${isTransactionStream(streamId) ? '' : ` AND ${OUTSIDE_ORDER_STREAMS}`}`,
+        WHERE stream_id = $1 AND event_id = ANY($2::uuid[])${isTransactionStream(streamId) ? '' : ` AND ${EVENT_IDS_INDEXED}`}`,
       [streamId, ids],
     );
+    rows.push(...(await this.storedDebits(db, streamId, events)));
     if (rows.length === 0) return null;
     const typeOf = new Map(events.map((event) => [event.eventId, event.type]));
     // A repeat is the same events again: every id stored in this stream, each with its type. Anything else is a conflict.
@@ -202,6 +206,26 @@ export class SqlAppends {
     }
     const revision = await this.currentRevision(db, streamId);
     return { nextRevision: revision ?? -1, position: null, deduplicated: true };
+  }
+
+  /** The append's order debits this stream holds already, found by their orders: one row each at most. */
+  private async storedDebits(
+    db: SqlExecutor,
+    streamId: string,
+    events: readonly NewEvent<DomainEvent>[],
+  ): Promise<{ event_id: string; event_type: string }[]> {
+    const debits = events.filter(isOrderDebit);
+    if (debits.length === 0) return [];
+    const ids = new Set(debits.map((event) => event.eventId));
+    // By the order alone, the stream and id checked here: a plan that also used the stream's key would walk it whole.
+    const rows = await db.query<{ event_id: string; event_type: string; stream_id: string }>(
+      `SELECT event_id::text AS event_id, event_type, stream_id FROM es_events
+        WHERE metadata->>'correlationId' = ANY($1::text[]) AND ${ORDER_DEBITS}`,
+      [debits.map((event) => event.metadata.correlationId)],
+    );
+    return rows
+      .filter((row) => row.stream_id === streamId && ids.has(row.event_id))
+      .map(({ event_id, event_type }) => ({ event_id, event_type }));
   }
 
   private async currentRevision(db: SqlExecutor, streamId: string): Promise<number | null> {
@@ -217,3 +241,6 @@ function assertExpected(streamId: string, expected: ExpectedRevision, current: n
     (typeof expected === 'number' && current === expected);
   if (!ok) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
 }
+
+/** An order's debit, which the log keeps unique by its order instead of by its id (decision 0174). */
+const isOrderDebit = (event: NewEvent<DomainEvent>): boolean => event.type === ORDER_DEBIT_TYPE;

@@ -5,6 +5,7 @@ import {
 } from '../../application/ports/event-store.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 import { lastRevisions } from './sql-stream-revisions';
+import { ORDER_DEBITS, ORDER_DEBIT_TYPE } from './sql-event-store.schema';
 
 /** The SQL store's `importEvents`: a batch is one transaction, so its events keep the given order in the global order. */
 export async function importHistoricalEvents(db: SqlDatabase, events: readonly HistoricalEvent[]): Promise<void> {
@@ -39,6 +40,8 @@ export async function importHistoricalEvents(db: SqlDatabase, events: readonly H
     if (sqlStateOf(error) !== SQLSTATE.uniqueViolation) throw error;
     if (constraintOf(error) === 'es_events_stream_event_id_unique')
       throw new DuplicateEventIdError(await storedOrRepeated(db, events));
+    if (constraintOf(error) === 'es_events_one_debit_per_order')
+      throw new DuplicateEventIdError(await debitsOfDebitedOrders(db, events));
     // Another writer took a revision between the read and the insert.
     throw (await firstOutOfPlace(db, events)) ?? error;
   }
@@ -61,6 +64,26 @@ async function firstOutOfPlace(
     revisions.set(event.streamId, event.revision);
   }
   return null;
+}
+
+/** The batch's order debits whose order has one in the log already or twice in the batch (decision 0174). */
+async function debitsOfDebitedOrders(db: SqlExecutor, events: readonly HistoricalEvent[]): Promise<string[]> {
+  const debits = events.filter((event) => event.type === ORDER_DEBIT_TYPE);
+  const rows = await db.query<{ order_id: string }>(
+    `SELECT metadata->>'correlationId' AS order_id FROM es_events
+      WHERE metadata->>'correlationId' = ANY($1::text[]) AND ${ORDER_DEBITS}`,
+    [debits.map((event) => event.metadata.correlationId)],
+  );
+  const debited = new Set(rows.map((row) => row.order_id));
+  const seen = new Set<string>();
+  return debits
+    .filter((event) => {
+      const order = event.metadata.correlationId;
+      const again = debited.has(order) || seen.has(order);
+      seen.add(order);
+      return again;
+    })
+    .map((event) => event.eventId);
 }
 
 /** The ids the events' streams hold already, or else those the batch carries twice for one stream (decision 0158). */

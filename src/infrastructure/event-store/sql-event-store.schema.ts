@@ -1,4 +1,5 @@
 import { transactionStreamId } from '../../domain/transaction/transaction.events';
+import { WalletDebited } from '../../domain/wallet/wallet.events';
 import { SchemaScript } from '../sql/migrations';
 
 /** Readers order by (transaction id, position) below every running transaction (docs/architecture.md, "Global order"). */
@@ -85,6 +86,35 @@ CREATE UNIQUE INDEX IF NOT EXISTS es_events_stream_event_id_unique ON es_events 
 `,
 };
 
+/** An order's debit: the one wallet event an order's correlation id names at most once (decision 0174). */
+export const ORDER_DEBIT_TYPE: WalletDebited['type'] = 'WalletDebited';
+
+/** The events the event-id index covers: outside orders' own streams, and not an order's debit (decisions 0165, 0174). */
+export const EVENT_IDS_INDEXED = `${OUTSIDE_ORDER_STREAMS} AND event_type <> '${ORDER_DEBIT_TYPE}'`;
+
+/** The events whose correlation id is unique: an order's debit, whose correlation is its order (decision 0174). */
+export const ORDER_DEBITS = `event_type = '${ORDER_DEBIT_TYPE}'`;
+
+/**
+ * Migration 20: one debit per order, enforced by the log (decision 0174). An order's debit had two entries, its id
+ * in the event-id index and its order in the correlation index; one unique entry by its order now does both jobs (a
+ * debit's id is made from its order, so a repeat collides on the order), and the other two indexes leave debits out.
+ * A log holding two debits of one order, a double charge, fails this step instead of being carried forward.
+ */
+export const ONE_DEBIT_PER_ORDER_SCHEMA: SchemaScript = {
+  name: 'one-debit-per-order',
+  sql: `
+CREATE UNIQUE INDEX IF NOT EXISTS es_events_one_debit_per_order ON es_events ((metadata->>'correlationId'))
+  WHERE ${ORDER_DEBITS};
+DROP INDEX IF EXISTS es_events_stream_event_id_unique;
+CREATE UNIQUE INDEX es_events_stream_event_id_unique ON es_events (stream_id, event_id)
+  WHERE ${EVENT_IDS_INDEXED};
+DROP INDEX IF EXISTS es_events_by_correlation_outside_orders;
+CREATE INDEX es_events_by_correlation_outside_orders ON es_events ((metadata->>'correlationId'))
+  WHERE ${EVENT_IDS_INDEXED};
+`,
+};
+
 /** The log's tables as the migrations leave them, for a store opened without the rest of the service's schema. */
 export const EVENT_LOG_SCRIPTS: readonly SchemaScript[] = [
   EVENT_STORE_SCHEMA,
@@ -92,4 +122,5 @@ export const EVENT_LOG_SCRIPTS: readonly SchemaScript[] = [
   STREAM_REVISION_KEY_SCHEMA,
   EVENT_IDS_PER_STREAM_SCHEMA,
   EVENT_IDS_OUTSIDE_ORDERS_SCHEMA,
+  ONE_DEBIT_PER_ORDER_SCHEMA,
 ];

@@ -12,6 +12,7 @@ import { transactionStreamId } from '../../domain/transaction/transaction.events
 import { SqlExecutor } from '../sql/sql-database';
 import { plannedAtEachCall } from '../sql/prepared-statements';
 import { READABLE_HORIZON } from './readable-horizon';
+import { EVENT_IDS_INDEXED, ORDER_DEBITS } from './sql-event-store.schema';
 import { EVENT_COLUMNS, EventRow, positionOf, recordedOf } from './sql-event-row';
 
 /**
@@ -99,11 +100,17 @@ export class SqlEventReads<Event extends DomainEvent> {
     return rows.map((row) => this.decoded(row));
   }
 
-  /** An order's own stream is read directly: the correlation index leaves it out (migration 11). */
+  /**
+   * Each part through its own index: an order's own stream directly (migration 11), its debit by the index that keeps
+   * it unique, the other events by the correlation index (decision 0174).
+   */
   async readByCorrelationId(correlationId: string): Promise<RecordedEvent<Event>[]> {
     const rows = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS}, es_events.transaction_id AS in_commit, es_events.global_position AS in_order
-         FROM es_events WHERE metadata->>'correlationId' = $1 AND stream_id NOT LIKE 'order-%'
+         FROM es_events WHERE metadata->>'correlationId' = $1 AND ${EVENT_IDS_INDEXED}
+       UNION ALL
+       SELECT ${EVENT_COLUMNS}, es_events.transaction_id AS in_commit, es_events.global_position AS in_order
+         FROM es_events WHERE metadata->>'correlationId' = $1 AND ${ORDER_DEBITS}
        UNION ALL
        SELECT ${EVENT_COLUMNS}, es_events.transaction_id AS in_commit, es_events.global_position AS in_order
          FROM es_events WHERE stream_id = $2 AND metadata->>'correlationId' = $1

@@ -5,6 +5,7 @@ import {
   STREAM_REVISION_KEY_SCHEMA,
   EVENT_IDS_PER_STREAM_SCHEMA,
   EVENT_IDS_OUTSIDE_ORDERS_SCHEMA,
+  ONE_DEBIT_PER_ORDER_SCHEMA,
 } from '../event-store/sql-event-store.schema';
 import { IDEMPOTENCY_EXPIRY_RANGES_SCHEMA, IDEMPOTENCY_SCHEMA } from '../idempotency/idempotency.schema';
 import { JOBS_SCHEMA } from '../jobs/jobs.schema';
@@ -75,4 +76,5 @@ ALTER TABLE projection_versions ADD COLUMN schema_version integer;
   step(17, 'rate-limit-buckets-in-place', RATE_LIMIT_BUCKETS_IN_PLACE_SCHEMA),
   step(18, 'event-ids-per-stream', EVENT_IDS_PER_STREAM_SCHEMA),
   step(19, 'event-ids-outside-orders', EVENT_IDS_OUTSIDE_ORDERS_SCHEMA),
+  step(20, 'one-debit-per-order', ONE_DEBIT_PER_ORDER_SCHEMA),
 ];

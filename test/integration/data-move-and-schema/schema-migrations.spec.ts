@@ -231,6 +231,87 @@ describe('schema migrations', () => {
     ]);
   });
 
+  it('moves a log to one debit per order (migration 20): a repeat is a no-op, a second debit is refused', async () => {
+    const previous = await fresh('migrate_debits');
+    await migrateServiceDatabase(previous.db, 19);
+    const ofOrder = (type: string, orderId: string) => {
+      const event = newEvent(type, { orderId });
+      return { ...event, metadata: { ...event.metadata, correlationId: orderId } };
+    };
+    const debitOf = (orderId: string) => ofOrder('WalletDebited', orderId);
+    const debited = debitOf('ord_old');
+    await new SqlEventStore(previous.db, UNTYPED_EVENTS).append('wallet-old', [debited], 'no_stream');
+
+    expect(await migrateServiceDatabase(previous.db, 20)).toEqual([20]);
+    const store = new SqlEventStore(previous.db, UNTYPED_EVENTS);
+    // The same debit again, after the wallet moved on, is found by its order and is a no-op.
+    await store.append('wallet-old', [ofOrder('WalletRefunded', 'ord_old')], 0);
+    expect(await store.append('wallet-old', [debited], 'any')).toEqual(
+      expect.objectContaining({ deduplicated: true, nextRevision: 1 }),
+    );
+    // Another debit of the same order, under another id or in another wallet, is refused and stores nothing.
+    await expect(store.append('wallet-old', [debitOf('ord_old')], 1)).rejects.toBeInstanceOf(DuplicateEventIdError);
+    await expect(store.append('wallet-other', [debitOf('ord_old')], 'no_stream')).rejects.toBeInstanceOf(
+      DuplicateEventIdError,
+    );
+    expect((await store.readStream('wallet-old')).map((event) => event.type)).toEqual([
+      'WalletDebited',
+      'WalletRefunded',
+    ]);
+    expect(await store.readStream('wallet-other')).toEqual([]);
+    // Other events keep their ids unique per stream.
+    const credited = newEvent('WalletCredited');
+    await store.append('wallet-old', [credited], 1);
+    expect(await store.append('wallet-old', [credited], 'any')).toEqual(
+      expect.objectContaining({ deduplicated: true, nextRevision: 2 }),
+    );
+    // The order's events are still read by its id: the debit through its own index, the refund through the other.
+    expect((await store.readByCorrelationId('ord_old')).map((event) => event.type)).toEqual([
+      'WalletDebited',
+      'WalletRefunded',
+    ]);
+    expect(
+      await previous.db.query(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'es_events' AND indexdef LIKE '%WalletDebited%'
+          ORDER BY indexname`,
+      ),
+    ).toEqual([
+      {
+        indexname: 'es_events_by_correlation_outside_orders',
+        indexdef: expect.stringContaining(
+          `WHERE ((stream_id !~~ 'order-%'::text) AND (event_type <> 'WalletDebited'::text))`,
+        ),
+      },
+      {
+        indexname: 'es_events_one_debit_per_order',
+        indexdef: expect.stringMatching(/^CREATE UNIQUE INDEX .*WHERE \(event_type = 'WalletDebited'::text\)$/),
+      },
+      {
+        indexname: 'es_events_stream_event_id_unique',
+        indexdef: expect.stringMatching(
+          /^CREATE UNIQUE INDEX .*\(stream_id, event_id\) WHERE .*'WalletDebited'::text\)\)$/,
+        ),
+      },
+    ]);
+  });
+
+  it('refuses to carry a log with two debits of one order (a double charge) to migration 20', async () => {
+    const previous = await fresh('migrate_double_debit');
+    await migrateServiceDatabase(previous.db, 19);
+    const twice = [newEvent('WalletDebited'), newEvent('WalletDebited')].map((event) => ({
+      ...event,
+      metadata: { ...event.metadata, correlationId: 'ord_twice' },
+    }));
+    await new SqlEventStore(previous.db, UNTYPED_EVENTS).append('wallet-twice', twice, 'no_stream');
+
+    await expect(migrateServiceDatabase(previous.db, 20)).rejects.toThrow(/es_events_one_debit_per_order/);
+    // Nothing of the step stays: the log keeps the indexes it had, and the step is not recorded.
+    expect(
+      await previous.db.query(`SELECT indexname FROM pg_indexes WHERE indexname = 'es_events_one_debit_per_order'`),
+    ).toEqual([]);
+    expect(await migrateServiceDatabase(previous.db, 19)).toEqual([]);
+  });
+
   it('applies each step once when several processes start together', async () => {
     const shared = await fresh('migrate_race');
     const others = [1, 2, 3].map(

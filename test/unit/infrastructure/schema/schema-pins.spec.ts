@@ -35,6 +35,7 @@ describe('the schema pins', () => {
       '17 rate-limit-buckets-in-place 109b24597c167547',
       '18 event-ids-per-stream b4d384e6e825b1fb',
       '19 event-ids-outside-orders 7829642e39be5ffe',
+      '20 one-debit-per-order af007b0833a357f1',
     ]);
   });
 
