@@ -38,5 +38,5 @@ eventStoreContract(
       },
     };
   },
-  { keyBinding: true, idsAcrossStreams: false },
+  { keyBinding: true, idsAcrossStreams: false, oneDebitPerOrder: true },
 );

@@ -9,10 +9,13 @@ import {
   WrongExpectedRevisionError,
 } from '../../src/application/ports/event-store.port';
 import { EventsByCorrelation } from '../../src/application/ports/events-by-correlation.port';
-import { Opened, expectAscending, ids, newEvent, uniqueType } from './event-store-contract-support';
+import { Opened, debitOf, expectAscending, ids, newEvent, uniqueType } from './event-store-contract-support';
 
 /** EventImport: a history recorded by another store, stored with its ids, revisions and recorded times. */
-export function eventImportContract(opened: Opened, offers: { idsAcrossStreams: boolean }): void {
+export function eventImportContract(
+  opened: Opened,
+  offers: { idsAcrossStreams: boolean; oneDebitPerOrder: boolean },
+): void {
   describe('importing events recorded by another store (EventImport)', () => {
     let store: EventStore<UntypedEvent>;
     let importer: EventImport;
@@ -105,6 +108,27 @@ export function eventImportContract(opened: Opened, offers: { idsAcrossStreams: 
       expect((error as DuplicateEventIdError).eventIds).toEqual([twice.eventId]);
       expect(await store.readStream(streamId)).toEqual([]);
     });
+
+    if (offers.oneDebitPerOrder)
+      it('refuses a second debit of an order, in the log already or twice in the batch, and stores none of it', async () => {
+        const [order, later] = [uuid(), uuid()];
+        const asHistory = (streamId: string, orderId: string): HistoricalEvent => ({
+          ...debitOf(orderId),
+          streamId,
+          revision: 0,
+          recordedAt: '2025-01-01T00:00:00.000Z',
+        });
+        await importer.importEvents([asHistory(uuid(), order)]);
+        const again = asHistory(uuid(), order);
+        const error = await importer.importEvents([again]).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(DuplicateEventIdError);
+        expect((error as DuplicateEventIdError).eventIds).toEqual([again.eventId]);
+        const [first, second] = [asHistory(uuid(), later), asHistory(uuid(), later)];
+        const twice = await importer.importEvents([first, second]).catch((caught: unknown) => caught);
+        expect((twice as DuplicateEventIdError).eventIds).toEqual([second.eventId]);
+        expect(await store.readStream(again.streamId)).toEqual([]);
+        expect(await store.readStream(first.streamId)).toEqual([]);
+      });
 
     it(
       offers.idsAcrossStreams

@@ -44,6 +44,12 @@ export const newEvent = (type: string, data: Record<string, unknown> = {}): NewE
   },
 });
 
+/** An order's debit as the wallet appends it: its correlation id is its order. */
+export const debitOf = (orderId: string): NewEvent<UntypedEvent> => {
+  const event = newEvent('WalletDebited', { orderId });
+  return { ...event, metadata: { ...event.metadata, correlationId: orderId } };
+};
+
 /** A type no other test or data in the store uses, so reads can filter on it. */
 export const uniqueType = (label: string): string => `Contract${label}.${uuid()}`;
 

@@ -16,7 +16,15 @@ import { subscribeToAll } from '../support/catch-up-subscription';
 import { waitFor } from '../support/wait-for';
 import { eventImportContract } from './event-import.contract';
 import { eventLogDiagnosticsContract } from './event-log-diagnostics.contract';
-import { OpenedStore, appendError, expectAscending, ids, newEvent, uniqueType } from './event-store-contract-support';
+import {
+  OpenedStore,
+  appendError,
+  debitOf,
+  expectAscending,
+  ids,
+  newEvent,
+  uniqueType,
+} from './event-store-contract-support';
 import { eventsByCorrelationContract } from './events-by-correlation.contract';
 import { keyBindingAppendContract } from './key-binding-append.contract';
 
@@ -30,6 +38,8 @@ export { OpenedStore } from './event-store-contract-support';
 export interface StoreOffers {
   keyBinding: boolean;
   idsAcrossStreams: boolean;
+  /** An order's `WalletDebited` is refused when the log holds one for the order already (the SQL stores, decision 0174). */
+  oneDebitPerOrder: boolean;
 }
 
 /**
@@ -290,6 +300,24 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         }
       });
 
+      if (offers.oneDebitPerOrder)
+        it("refuses a second debit of an order, under another id or in another stream, and writes the others' appends", async () => {
+          const [wallet, otherWallet, plain] = [uuid(), uuid(), uuid()];
+          const order = uuid();
+          await store.append(wallet, [debitOf(order)], 'no_stream');
+          const outcomes = await inOneTurn([
+            { streamId: wallet, events: [debitOf(order)], expected: 0 },
+            { streamId: otherWallet, events: [debitOf(order)], expected: 'no_stream' },
+            { streamId: plain, events: [debitOf(uuid())], expected: 'no_stream' },
+          ]);
+          expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+          for (const outcome of outcomes.slice(0, 2))
+            if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(DuplicateEventIdError);
+          expect(await store.readStream(wallet)).toHaveLength(1);
+          expect(await store.readStream(otherWallet)).toEqual([]);
+          expect(await store.readStream(plain)).toHaveLength(1);
+        });
+
       it('treats a repeated append as a no-op beside one that reuses its event id in another stream', async () => {
         const [repeatedStream, elsewhere, plain] = [uuid(), uuid(), uuid()];
         const stored = newEvent('Stored');
@@ -337,6 +365,23 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
           expect(await diagnostics.headPosition()).toEqual(head);
         },
       );
+
+      it("treats an order's debit repeated after its wallet moved on as a no-op", async () => {
+        const wallet = uuid();
+        const debited = debitOf(uuid());
+        await store.append(wallet, [debited], 'no_stream');
+        await store.append(wallet, [newEvent('WalletCredited')], 0);
+        expect(await store.append(wallet, [debited], 'any')).toEqual({
+          nextRevision: 1,
+          position: null,
+          deduplicated: true,
+        });
+        expect(await store.append(wallet, [debited], 1)).toEqual(expect.objectContaining({ deduplicated: true }));
+        expect((await store.readStream(wallet)).map((event) => event.type)).toEqual([
+          'WalletDebited',
+          'WalletCredited',
+        ]);
+      });
 
       if (offers.idsAcrossStreams)
         it('rejects an event id already stored in another stream with DuplicateEventIdError', async () => {

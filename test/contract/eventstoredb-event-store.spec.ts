@@ -51,7 +51,7 @@ if (connectionString) {
         close: () => store.close(),
       };
     },
-    { keyBinding: false, idsAcrossStreams: true },
+    { keyBinding: false, idsAcrossStreams: true, oneDebitPerOrder: false },
   );
 
   describe('EventStoreDB adapter on a real server (default MaxAppendSize of 1 MiB)', () => {

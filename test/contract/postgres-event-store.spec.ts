@@ -27,5 +27,5 @@ eventStoreContract(
       },
     };
   },
-  { keyBinding: true, idsAcrossStreams: false },
+  { keyBinding: true, idsAcrossStreams: false, oneDebitPerOrder: true },
 );

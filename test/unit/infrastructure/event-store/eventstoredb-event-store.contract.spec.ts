@@ -26,5 +26,5 @@ eventStoreContract(
       close: () => store.close(),
     };
   },
-  { keyBinding: false, idsAcrossStreams: true },
+  { keyBinding: false, idsAcrossStreams: true, oneDebitPerOrder: false },
 );
