@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SqlDatabase, SqlExecutor } from './sql-database';
+import { SqlDatabase, SqlExecutor, detailOf } from './sql-database';
 import { splitStatements } from './migrations';
 
 export interface Migration {
@@ -18,6 +18,19 @@ export class MigrationHistoryError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'MigrationHistoryError';
+  }
+}
+
+/** A step that failed on this database's data: named, with PostgreSQL's message and detail; nothing of it is applied. */
+export class MigrationStepError extends Error {
+  constructor(migration: Migration, cause: unknown) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const detail = detailOf(cause);
+    super(
+      `schema migration ${migration.version} (${migration.name}) failed, and nothing of it was applied: ${message}${detail ? ` (${detail})` : ''}`,
+      { cause },
+    );
+    this.name = 'MigrationStepError';
   }
 }
 
@@ -51,7 +64,11 @@ export async function migrate(
     const now: number[] = [];
     for (const migration of migrations) {
       if (migration.version > target || done.has(migration.version)) continue;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      try {
+        for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      } catch (error) {
+        throw new MigrationStepError(migration, error);
+      }
       await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
         migration.version,
         migration.name,

@@ -35,3 +35,12 @@ export function constraintOf(error: unknown): string | null {
   }
   return null;
 }
+
+/** PostgreSQL's detail of an error (which key was duplicated, which row failed a check), if it gave one. */
+export function detailOf(error: unknown): string | null {
+  if (typeof error === 'object' && error !== null && 'detail' in error) {
+    const detail = error.detail;
+    return typeof detail === 'string' && detail !== '' ? detail : null;
+  }
+  return null;
+}

@@ -8,7 +8,7 @@ import { READ_MODEL_TABLES } from '../../../src/infrastructure/read-models/read-
 import { SCHEMA_MIGRATIONS } from '../../../src/infrastructure/schema/schema-migrations';
 import { applySchema } from '../../../src/infrastructure/sql/migrations';
 import { PostgresDatabase } from '../../../src/infrastructure/sql/postgres-database';
-import { MigrationHistoryError, migrate } from '../../../src/infrastructure/sql/schema-history';
+import { MigrationHistoryError, MigrationStepError, migrate } from '../../../src/infrastructure/sql/schema-history';
 import { SqlDatabase } from '../../../src/infrastructure/sql/sql-database';
 import { sqlOf } from '../../support/ledger';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
@@ -304,7 +304,12 @@ describe('schema migrations', () => {
     }));
     await new SqlEventStore(previous.db, UNTYPED_EVENTS).append('wallet-twice', twice, 'no_stream');
 
-    await expect(migrateServiceDatabase(previous.db, 20)).rejects.toThrow(/es_events_one_debit_per_order/);
+    // The operator is told which step failed, on which index, and for which order.
+    const failed = await migrateServiceDatabase(previous.db, 20).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(MigrationStepError);
+    expect((failed as Error).message).toMatch(
+      /^schema migration 20 \(one-debit-per-order\) failed, and nothing of it was applied: .*es_events_one_debit_per_order.*\(Key .*=\(ord_twice\) is duplicated\.\)$/,
+    );
     // Nothing of the step stays: the log keeps the indexes it had, and the step is not recorded.
     expect(
       await previous.db.query(`SELECT indexname FROM pg_indexes WHERE indexname = 'es_events_one_debit_per_order'`),
