@@ -44,11 +44,14 @@ export const newEvent = (type: string, data: Record<string, unknown> = {}): NewE
   },
 });
 
-/** An order's debit as the wallet appends it: its correlation id is its order. */
-export const debitOf = (orderId: string): NewEvent<UntypedEvent> => {
-  const event = newEvent('WalletDebited', { orderId });
+/** An event of an order as the service appends it: its correlation id is its order. */
+export const eventOfOrder = (type: string, orderId: string): NewEvent<UntypedEvent> => {
+  const event = newEvent(type, { orderId });
   return { ...event, metadata: { ...event.metadata, correlationId: orderId } };
 };
+
+/** An order's debit as the wallet appends it. */
+export const debitOf = (orderId: string): NewEvent<UntypedEvent> => eventOfOrder('WalletDebited', orderId);
 
 /** A type no other test or data in the store uses, so reads can filter on it. */
 export const uniqueType = (label: string): string => `Contract${label}.${uuid()}`;

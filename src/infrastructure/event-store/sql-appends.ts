@@ -16,7 +16,8 @@ import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '..
 import { positionOf } from './sql-event-row';
 import { NO_STREAM, SqlGroupCommit } from './sql-group-commit';
 import { lastRevisions } from './sql-stream-revisions';
-import { EVENT_IDS_INDEXED, ORDER_DEBITS, ORDER_DEBIT_TYPE } from './sql-event-store.schema';
+import { EVENT_IDS_INDEXED } from './sql-event-store.schema';
+import { isOrderDebit, storedDebitsOf } from './sql-order-debits';
 import { isTransactionStream } from '../../domain/transaction/transaction.events';
 
 /** Tries of an `any` or `stream_exists` append that lose the next revision to another writer. */
@@ -208,7 +209,7 @@ export class SqlAppends {
     return { nextRevision: revision ?? -1, position: null, deduplicated: true };
   }
 
-  /** The append's order debits this stream holds already, found by their orders: one row each at most. */
+  /** The append's order debits this stream holds already, found by their orders. */
   private async storedDebits(
     db: SqlExecutor,
     streamId: string,
@@ -217,13 +218,11 @@ export class SqlAppends {
     const debits = events.filter(isOrderDebit);
     if (debits.length === 0) return [];
     const ids = new Set(debits.map((event) => event.eventId));
-    // By the order alone, the stream and id checked here: a plan that also used the stream's key would walk it whole.
-    const rows = await db.query<{ event_id: string; event_type: string; stream_id: string }>(
-      `SELECT event_id::text AS event_id, event_type, stream_id FROM es_events
-        WHERE metadata->>'correlationId' = ANY($1::text[]) AND ${ORDER_DEBITS}`,
-      [debits.map((event) => event.metadata.correlationId)],
+    const stored = await storedDebitsOf(
+      db,
+      debits.map((event) => event.metadata.correlationId),
     );
-    return rows
+    return stored
       .filter((row) => row.stream_id === streamId && ids.has(row.event_id))
       .map(({ event_id, event_type }) => ({ event_id, event_type }));
   }
@@ -241,6 +240,3 @@ function assertExpected(streamId: string, expected: ExpectedRevision, current: n
     (typeof expected === 'number' && current === expected);
   if (!ok) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
 }
-
-/** An order's debit, which the log keeps unique by its order instead of by its id (decision 0174). */
-const isOrderDebit = (event: NewEvent<DomainEvent>): boolean => event.type === ORDER_DEBIT_TYPE;

@@ -5,7 +5,7 @@ import {
 } from '../../application/ports/event-store.port';
 import { SqlDatabase, SqlExecutor, SQLSTATE, constraintOf, sqlStateOf } from '../sql/sql-database';
 import { lastRevisions } from './sql-stream-revisions';
-import { ORDER_DEBITS, ORDER_DEBIT_TYPE } from './sql-event-store.schema';
+import { isOrderDebit, storedDebitsOf } from './sql-order-debits';
 
 /** The SQL store's `importEvents`: a batch is one transaction, so its events keep the given order in the global order. */
 export async function importHistoricalEvents(db: SqlDatabase, events: readonly HistoricalEvent[]): Promise<void> {
@@ -68,11 +68,10 @@ async function firstOutOfPlace(
 
 /** The batch's order debits whose order has one in the log already or twice in the batch (decision 0174). */
 async function debitsOfDebitedOrders(db: SqlExecutor, events: readonly HistoricalEvent[]): Promise<string[]> {
-  const debits = events.filter((event) => event.type === ORDER_DEBIT_TYPE);
-  const rows = await db.query<{ order_id: string }>(
-    `SELECT metadata->>'correlationId' AS order_id FROM es_events
-      WHERE metadata->>'correlationId' = ANY($1::text[]) AND ${ORDER_DEBITS}`,
-    [debits.map((event) => event.metadata.correlationId)],
+  const debits = events.filter(isOrderDebit);
+  const rows = await storedDebitsOf(
+    db,
+    debits.map((event) => event.metadata.correlationId),
   );
   const debited = new Set(rows.map((row) => row.order_id));
   const seen = new Set<string>();

@@ -14,7 +14,7 @@ import { sqlOf } from '../../support/ledger';
 import { createTestDatabase, TestDatabase } from '../../support/postgres-test-database';
 import { SANDBOX_PHONES, TestService } from '../../support/test-service';
 import { UNTYPED_EVENTS } from '../../support/untyped-events';
-import { newEvent } from '../../contract/event-store-contract-support';
+import { debitOf, eventOfOrder, newEvent } from '../../contract/event-store-contract-support';
 
 interface Opened {
   db: SqlDatabase;
@@ -234,18 +234,13 @@ describe('schema migrations', () => {
   it('moves a log to one debit per order (migration 20): a repeat is a no-op, a second debit is refused', async () => {
     const previous = await fresh('migrate_debits');
     await migrateServiceDatabase(previous.db, 19);
-    const ofOrder = (type: string, orderId: string) => {
-      const event = newEvent(type, { orderId });
-      return { ...event, metadata: { ...event.metadata, correlationId: orderId } };
-    };
-    const debitOf = (orderId: string) => ofOrder('WalletDebited', orderId);
     const debited = debitOf('ord_old');
     await new SqlEventStore(previous.db, UNTYPED_EVENTS).append('wallet-old', [debited], 'no_stream');
 
     expect(await migrateServiceDatabase(previous.db, 20)).toEqual([20]);
     const store = new SqlEventStore(previous.db, UNTYPED_EVENTS);
     // The same debit again, after the wallet moved on, is found by its order and is a no-op.
-    await store.append('wallet-old', [ofOrder('WalletRefunded', 'ord_old')], 0);
+    await store.append('wallet-old', [eventOfOrder('WalletRefunded', 'ord_old')], 0);
     expect(await store.append('wallet-old', [debited], 'any')).toEqual(
       expect.objectContaining({ deduplicated: true, nextRevision: 1 }),
     );
@@ -298,10 +293,7 @@ describe('schema migrations', () => {
   it('refuses to carry a log with two debits of one order (a double charge) to migration 20', async () => {
     const previous = await fresh('migrate_double_debit');
     await migrateServiceDatabase(previous.db, 19);
-    const twice = [newEvent('WalletDebited'), newEvent('WalletDebited')].map((event) => ({
-      ...event,
-      metadata: { ...event.metadata, correlationId: 'ord_twice' },
-    }));
+    const twice = [debitOf('ord_twice'), debitOf('ord_twice')];
     await new SqlEventStore(previous.db, UNTYPED_EVENTS).append('wallet-twice', twice, 'no_stream');
 
     // The operator is told which step failed, on which index, and for which order.
