@@ -2,6 +2,7 @@
  * The service and the CRUD peer (bench/peer/) in alternating closed-load windows on one fresh database, without the
  * rest of the bench: a quick look at topup_vs_crud at some connections, with each side's CPU per topup.
  *   npx tsx bench/crud-probe.ts [connections=1] [pairs=5] [seconds=4] [wallets=100]
+ * (CRUD_PROBE_FILL_SECONDS=60 loads each side that long at 64 connections first; 3 s by default)
  * Each window starts with the other side's orders settled and its process idle, as in the bench's pairs; odd pairs
  * run the service first. The bench's figures are the ones to report; this is for trying a change.
  */
@@ -58,7 +59,10 @@ async function main(): Promise<void> {
         pendingSettlement: () => count(PEER_DUE_WORK_SQL),
       },
     ];
-    for (const side of sides) await topupLoad({ url: side.url, connections: 64, durationSeconds: 3 }, side.keys);
+    // CRUD_PROBE_FILL_SECONDS: how long each side is loaded at 64 connections first (its JIT warm, its tables grown).
+    const fillSeconds = Number(process.env.CRUD_PROBE_FILL_SECONDS ?? 3);
+    for (const side of sides)
+      await topupLoad({ url: side.url, connections: 64, durationSeconds: fillSeconds }, side.keys);
     const ratios: number[] = [];
     for (let pair = 0; pair < pairs; pair++) {
       const rps: Record<string, number> = {};

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../src/composition/service/node-flags';
 import { freePort, log, peakRssMb, rssMb, sleep } from './util';
 
 export type StoreMode = 'postgres' | 'embedded';
@@ -55,7 +56,8 @@ export class ServiceProcess {
     };
     // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (a --require profiler, --cpu-prof, ...).
     const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...nodeArgs, entry], {
+    // Started as `npm start` starts it: with the service's V8 flags (decision 0175).
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, entry], {
       cwd: options.root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,6 +80,11 @@ export class ServiceProcess {
     }
     log(`service (${options.mode}) pid ${child.pid} ready at ${service.url} in ${Date.now() - started} ms`);
     return service;
+  }
+
+  /** Calls `listener` with each chunk the service writes to stdout (V8's traces go there). */
+  onStdout(listener: (text: string) => void): void {
+    this.child.stdout?.on('data', (chunk: Buffer) => listener(chunk.toString()));
   }
 
   get pid(): number {

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../src/composition/service/node-flags';
 import { freeLoopbackPort as freePort } from '../../src/infrastructure/net/free-loopback-port';
 
 const ROOT = join(__dirname, '..', '..');
@@ -96,7 +97,8 @@ export class ServiceProcess {
     };
     // jest's --experimental-vm-modules (and any other flags meant for the test runner) stay out of the service.
     delete childEnv.NODE_OPTIONS;
-    const child = spawn(process.execPath, ['--require', EXIT_WITH_PARENT, '--require', REGISTER, 'src/main.ts'], {
+    const nodeArgs = [...SERVICE_NODE_FLAGS, '--require', EXIT_WITH_PARENT, '--require', REGISTER, 'src/main.ts'];
+    const child = spawn(process.execPath, nodeArgs, {
       cwd: ROOT,
       env: childEnv,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@ import { BackgroundMode } from '../../infrastructure/processing/background-proce
 import { consoleServerLog } from '../../infrastructure/sql/embedded/console-server-log';
 import { EmbeddedPostgresServer } from '../../infrastructure/sql/embedded/embedded-postgres-server';
 import { ProcessGroup } from './process-group';
+import { nodeFlagsWarning } from './node-flags';
 
 /** background-main.js beside main.js when built; .ts when the sources run with a TypeScript loader (tests). */
 const BACKGROUND_MAIN = join(__dirname, '..', '..', `background-main${extname(__filename)}`);
@@ -18,6 +19,8 @@ let embeddedServer: EmbeddedPostgresServer | null = null;
 async function main(): Promise<void> {
   const config = loadConfig();
   process.env.LOG_FORMAT = config.logFormat;
+  const flagsWarning = cluster.isPrimary ? nodeFlagsWarning(process.execArgv) : null;
+  if (flagsWarning) console.warn(flagsWarning);
   embeddedServer = await startEmbeddedServerIfOwner(config, consoleServerLog(config.logLevel, config.logFormat));
   const stopEmbeddedServer = async (): Promise<void> => {
     await embeddedServer?.stop();
