@@ -1,6 +1,6 @@
 /**
  * V8 flags the service process is started with: `npm start`, the Docker image and the bench pass them to `node`
- * (they cannot be set once the process runs). Without V8's memory reducer, a lull of a few seconds no longer ends
+ * (they cannot be set once the process runs). Without V8's memory reducer, a lull of half a minute no longer ends
  * in garbage collections that throw away the request path's optimised code (decision 0175).
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
@@ -15,7 +15,7 @@ export function nodeFlagsWarning(execArgv: readonly string[]): string | null {
   const missing = missingServiceNodeFlags(execArgv);
   if (missing.length === 0) return null;
   return (
-    `partner service: node was started without ${missing.join(' ')}; after a few seconds without requests ` +
+    `partner service: node was started without ${missing.join(' ')}; after a lull without requests ` +
     `the first requests run unoptimised code again and cost up to twice the CPU ` +
     `(start it as \`node ${SERVICE_NODE_FLAGS.join(' ')} dist/main.js\`, docs/operations.md "Node flags")`
   );

@@ -13,6 +13,10 @@ describe('the service process node flags (decision 0175)', () => {
     expect(nodeFlagsWarning(['--no-memory-reducer', '--enable-source-maps'])).toBeNull();
   });
 
+  it('is shown in docs/operations.md as the service prints it', () => {
+    expect(read('docs/operations.md')).toContain(nodeFlagsWarning([]));
+  });
+
   it('are passed by npm start and by the Docker image before dist/main.js', () => {
     const start = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.start;
     expect(SERVICE_NODE_FLAGS).toContain('--no-memory-reducer');
