@@ -5,9 +5,19 @@
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
 
-/** The flags of SERVICE_NODE_FLAGS this process was started without (`process.execArgv`). */
+/** V8 reads `_` and `-` alike in a flag's name. */
+const spelledOut = (flag: string): string => flag.replace(/_/g, '-');
+
+/**
+ * The flags of SERVICE_NODE_FLAGS this process was started without (`process.execArgv`): absent, or turned back on
+ * by a later `--memory-reducer` (V8 takes the last of the two).
+ */
 export function missingServiceNodeFlags(execArgv: readonly string[]): string[] {
-  return SERVICE_NODE_FLAGS.filter((flag) => !execArgv.includes(flag));
+  const given = execArgv.map(spelledOut);
+  return SERVICE_NODE_FLAGS.filter((flag) => {
+    const on = `--${flag.slice('--no-'.length)}`;
+    return given.lastIndexOf(flag) <= given.lastIndexOf(on);
+  });
 }
 
 /** The start-up warning for a process started without them, or null. */

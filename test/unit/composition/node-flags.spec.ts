@@ -11,6 +11,14 @@ describe('the service process node flags (decision 0175)', () => {
     expect(warning).toContain('started without --no-memory-reducer');
     expect(warning).toContain('`node --no-memory-reducer dist/main.js`');
     expect(nodeFlagsWarning(['--no-memory-reducer', '--enable-source-maps'])).toBeNull();
+    expect(nodeFlagsWarning(['--no_memory_reducer'])).toBeNull();
+  });
+
+  it('warn when a later --memory-reducer turns the reducer back on, as V8 takes the last', () => {
+    expect(nodeFlagsWarning(['--no-memory-reducer', '--memory-reducer'])).toContain(
+      'started without --no-memory-reducer',
+    );
+    expect(nodeFlagsWarning(['--memory-reducer', '--no-memory-reducer'])).toBeNull();
   });
 
   it('is shown in docs/operations.md as the service prints it', () => {
