@@ -25,10 +25,15 @@ async function main(): Promise<void> {
     Number(process.argv[index + 2] ?? fallback),
   );
   const fillSeconds = Number(process.env.IDLE_PROBE_FILL_SECONDS ?? 20);
-  process.env.BENCH_SERVICE_NODE_ARGS = `--trace-deopt ${process.env.BENCH_SERVICE_NODE_ARGS ?? ''}`;
   const scratch = await createDatabase('idleprobe');
   const dataDir = mkdtempSync(join(tmpdir(), 'idleprobe-'));
-  const service = await ServiceProcess.start({ root: ROOT, mode: 'postgres', databaseUrl: scratch.url, dataDir });
+  const service = await ServiceProcess.start({
+    root: ROOT,
+    mode: 'postgres',
+    databaseUrl: scratch.url,
+    dataDir,
+    nodeArgs: ['--trace-deopt'],
+  });
   let discarded = 0;
   service.onStdout((text) => (discarded += text.split('for deoptimization, reason: weak objects').length - 1));
   try {

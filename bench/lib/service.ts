@@ -17,6 +17,8 @@ export interface ServiceOptions {
   mode: StoreMode;
   databaseUrl: string | null;
   dataDir: string;
+  /** Node flags of this probe for the service, before BENCH_SERVICE_NODE_ARGS's (a tracer it reads the output of). */
+  nodeArgs?: readonly string[];
 }
 
 /** The compiled service (`dist/main.js`) as a second process on loopback. */
@@ -55,7 +57,10 @@ export class ServiceProcess {
       PORT: String(port),
     };
     // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (a --require profiler, --cpu-prof, ...).
-    const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const nodeArgs = [
+      ...(options.nodeArgs ?? []),
+      ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ];
     // Started as `npm start` starts it: with the service's V8 flags (decision 0175).
     const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, entry], {
       cwd: options.root,
