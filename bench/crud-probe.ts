@@ -2,7 +2,9 @@
  * The service and the CRUD peer (bench/peer/) in alternating closed-load windows on one fresh database, without the
  * rest of the bench: a quick look at topup_vs_crud at some connections, with each side's CPU per topup.
  *   npx tsx bench/crud-probe.ts [connections=1] [pairs=5] [seconds=4] [wallets=100]
- * (CRUD_PROBE_FILL_SECONDS=60 loads each side that long at 64 connections first; 3 s by default)
+ * (CRUD_PROBE_FILL_SECONDS=60 loads each side that long at 64 connections first; 3 s by default;
+ *  CRUD_PROBE_OPEN_RATE=400 sends that many requests a second in each window instead, an open model as the bench's,
+ *  and `connections` is then not used)
  * Each window starts with the other side's orders settled and its process idle, as in the bench's pairs; odd pairs
  * run the service first. The bench's figures are the ones to report; this is for trying a change.
  */
@@ -14,7 +16,8 @@ import { admin } from './lib/admin';
 import { withCpuShare } from './lib/cpu-usage';
 import { createDatabase, ROOT } from './lib/environment';
 import { median } from './lib/interleaved-pairs';
-import { topupLoad } from './lib/load';
+import { LoadResult, topupLoad } from './lib/load';
+import { openTopupLoad } from './lib/open-load';
 import { PEER_DUE_WORK_SQL, PeerServer, seedPeerPartners } from './lib/peer';
 import { SERVICE_DUE_WORK_SQL, ServiceProcess } from './lib/service';
 import { settled } from './lib/topup-cost';
@@ -63,27 +66,41 @@ async function main(): Promise<void> {
     const fillSeconds = Number(process.env.CRUD_PROBE_FILL_SECONDS ?? 3);
     for (const side of sides)
       await topupLoad({ url: side.url, connections: 64, durationSeconds: fillSeconds }, side.keys);
+    const openRate = Number(process.env.CRUD_PROBE_OPEN_RATE ?? 0);
+    const load = (side: Side): Promise<LoadResult> =>
+      openRate > 0
+        ? openTopupLoad({ url: side.url, rate: openRate, seconds, keys: side.keys })
+        : topupLoad({ url: side.url, connections, durationSeconds: seconds }, side.keys);
     const ratios: number[] = [];
+    const p50Ratios: number[] = [];
+    const p99Ratios: number[] = [];
     for (let pair = 0; pair < pairs; pair++) {
       const rps: Record<string, number> = {};
+      const latency: Record<string, { p50: number; p99: number }> = {};
       for (const side of pair % 2 === 0 ? sides : [...sides].reverse()) {
         for (const other of sides) await settled(other);
         if (process.env.CRUD_PROBE_ANNOUNCE) console.log(`window ${pair + 1} ${side.name} pid ${side.pid} starts`);
         const { result, cpu } = await withCpuShare(
           side.pid,
-          () => topupLoad({ url: side.url, connections, durationSeconds: seconds }, side.keys),
+          () => load(side),
           (r) => r.ok,
         );
         rps[side.name] = result.rps;
+        latency[side.name] = { p50: result.p50_ms, p99: result.p99_ms };
         console.log(
           `pair ${pair + 1} ${side.name.padEnd(7)} ${String(result.rps).padStart(8)} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; ` +
             `CPU ms per topup: server ${cpu?.service_ms}, PostgreSQL ${cpu?.postgres_ms}, load ${cpu?.client_ms}, others ${cpu?.others_busy}`,
         );
       }
       ratios.push(rps.service / rps.peer);
+      p50Ratios.push(latency.service.p50 / latency.peer.p50);
+      p99Ratios.push(latency.service.p99 / latency.peer.p99);
     }
+    const listed = (values: number[]): string =>
+      `median ${median(values).toFixed(2)} (${values.map((r) => r.toFixed(2)).join(' ')})`;
+    console.log(`service/peer p50 ${listed(p50Ratios)}, p99 ${listed(p99Ratios)}`);
     console.log(
-      `service/peer at ${connections} connections: median ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(' ')})`,
+      `service/peer ${openRate > 0 ? `at ${openRate} requests/s offered` : `at ${connections} connections`}: median ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(' ')})`,
     );
   } finally {
     await backlog.end();
