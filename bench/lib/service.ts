@@ -19,6 +19,8 @@ export interface ServiceOptions {
   dataDir: string;
   /** Node flags of this probe for the service, before BENCH_SERVICE_NODE_ARGS's (a tracer it reads the output of). */
   nodeArgs?: readonly string[];
+  /** More of the service's environment (a setting a probe compares). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** The compiled service (`dist/main.js`) as a second process on loopback. */
@@ -55,6 +57,7 @@ export class ServiceProcess {
       LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL ?? 'silent',
       HOST: '127.0.0.1',
       PORT: String(port),
+      ...options.env,
     };
     // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (a --require profiler, --cpu-prof, ...).
     const nodeArgs = [

@@ -12,9 +12,9 @@ import { UNTYPED_EVENTS } from '../support/untyped-events';
  * Statements are prepared once per connection and PostgreSQL may keep their plans (`plan_cache_mode=auto`).
  * A plan cached while a table was small must not keep scanning it whole once it has grown: autovacuum,
  * which would refresh the statistics and so the plan, is off for the table here, as it may be on a
- * server; the connection is replaced after a number of uses, and its plans with it.
+ * server; a connection's cached plans are discarded after a number of uses, the connection kept.
  */
-const USES_PER_CONNECTION = 20;
+const USES_BETWEEN_PLAN_DISCARDS = 20;
 
 describe('statement plans on PostgreSQL', () => {
   let database: TestDatabase;
@@ -25,7 +25,7 @@ describe('statement plans on PostgreSQL', () => {
     db = new PostgresDatabase({
       connectionString: database.connectionString,
       maxConnections: 2,
-      usesPerConnection: USES_PER_CONNECTION,
+      usesBetweenPlanDiscards: USES_BETWEEN_PLAN_DISCARDS,
     });
   });
   afterAll(async () => {
@@ -39,7 +39,7 @@ describe('statement plans on PostgreSQL', () => {
     expect([synchronous.plan_cache_mode, asynchronous.plan_cache_mode]).toEqual(['auto', 'auto']);
   });
 
-  it('use the index of a table that grew after the statement was first run, with no new statistics, once the connection is replaced', async () => {
+  it('use the index of a table that grew after the statement was first run, with no new statistics, once their connection has been used a number of times, on the same connections', async () => {
     await db.exec(`
       CREATE TABLE grows (id text PRIMARY KEY, revision bigint NOT NULL) WITH (autovacuum_enabled = false);
       INSERT INTO grows SELECT 's' || n, 0 FROM generate_series(1, 5) AS n;`);
@@ -47,19 +47,57 @@ describe('statement plans on PostgreSQL', () => {
     const bump = `UPDATE grows SET revision = grows.revision + 1
                     FROM jsonb_to_recordset($1::jsonb) AS wanted(id text)
                    WHERE grows.id = wanted.id`;
+    const backends = new Set<number>();
     const scansOfBump = (ids: string[]) =>
-      db.transaction((tx) =>
-        sequentialScansBy(tx, 'grows', () => tx.query(bump, [JSON.stringify(ids.map((id) => ({ id })))])),
-      );
+      db.transaction(async (tx) => {
+        const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        backends.add(pid);
+        return sequentialScansBy(tx, 'grows', () => tx.query(bump, [JSON.stringify(ids.map((id) => ({ id })))]));
+      });
     // Enough calls on the small table for PostgreSQL to settle on a cached plan.
     for (let call = 0; call < 12; call++) await scansOfBump(['s1', 's2']);
     await db.exec(`INSERT INTO grows SELECT 's' || n, 0 FROM generate_series(6, 200000) AS n`);
     const scansPerCall: number[] = [];
-    for (let call = 0; call < 2 * USES_PER_CONNECTION + 10; call++) scansPerCall.push(await scansOfBump(['s150000']));
-    // Each connection is replaced within its uses; from then on no call scans the table.
-    expect(scansPerCall.slice(2 * USES_PER_CONNECTION)).toEqual(new Array<number>(10).fill(0));
+    for (let call = 0; call < 2 * USES_BETWEEN_PLAN_DISCARDS + 10; call++)
+      scansPerCall.push(await scansOfBump(['s150000']));
+    // Each connection's plans are discarded within its uses; from then on no call scans the table.
+    expect(scansPerCall.slice(2 * USES_BETWEEN_PLAN_DISCARDS)).toEqual(new Array<number>(10).fill(0));
+    // Neither connection was replaced for it: no new backend parsed and planned everything again.
+    expect(backends.size).toBeLessThanOrEqual(2);
     const [bumped] = await db.query<{ revision: string }>(`SELECT revision::text FROM grows WHERE id = 's150000'`);
-    expect(bumped.revision).toBe(String(2 * USES_PER_CONNECTION + 10));
+    expect(bumped.revision).toBe(String(2 * USES_BETWEEN_PLAN_DISCARDS + 10));
+  });
+
+  it('use the index of a table that grew, with no new statistics, once their connection has kept them 30 seconds', async () => {
+    let now = Date.parse('2026-12-02T00:00:00Z');
+    const timed = new PostgresDatabase({
+      connectionString: database.connectionString,
+      maxConnections: 1,
+      usesBetweenPlanDiscards: 1_000_000,
+      now: () => now,
+    });
+    try {
+      await timed.exec(`
+        CREATE TABLE grows_timed (id text PRIMARY KEY, revision bigint NOT NULL) WITH (autovacuum_enabled = false);
+        INSERT INTO grows_timed SELECT 's' || n, 0 FROM generate_series(1, 5) AS n;`);
+      const bump = `UPDATE grows_timed SET revision = grows_timed.revision + 1
+                      FROM jsonb_to_recordset($1::jsonb) AS wanted(id text)
+                     WHERE grows_timed.id = wanted.id`;
+      const scansOfBump = (id: string) =>
+        timed.transaction((tx) =>
+          sequentialScansBy(tx, 'grows_timed', () => tx.query(bump, [JSON.stringify([{ id }])])),
+        );
+      for (let call = 0; call < 12; call++) await scansOfBump('s1');
+      await timed.exec(`INSERT INTO grows_timed SELECT 's' || n, 0 FROM generate_series(6, 200000) AS n`);
+      now += 29_000;
+      expect(await scansOfBump('s150000')).toBe(1);
+      now += 1_000;
+      const scansOnceDiscarded: number[] = [];
+      for (let call = 0; call < 5; call++) scansOnceDiscarded.push(await scansOfBump('s150000'));
+      expect(scansOnceDiscarded).toEqual([0, 0, 0, 0, 0]);
+    } finally {
+      await timed.close();
+    }
   });
 
   it('planned at each call, read the rows of an order list by the index of rm_orders once it grew, where a cached plan scans it', () =>
@@ -124,12 +162,12 @@ describe('statement plans on PostgreSQL', () => {
     }));
 });
 
-/** A connection of its own that is never replaced, so that what it caches stays for the whole test. */
+/** A connection of its own whose plans are not discarded by its uses, so that what it caches stays for the whole test. */
 async function onOneConnection(database: TestDatabase, work: (db: PostgresDatabase) => Promise<void>): Promise<void> {
   const db = new PostgresDatabase({
     connectionString: database.connectionString,
     maxConnections: 1,
-    usesPerConnection: 1_000_000,
+    usesBetweenPlanDiscards: 1_000_000,
   });
   try {
     await work(db);

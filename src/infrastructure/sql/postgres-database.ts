@@ -1,6 +1,7 @@
 import { DatabaseError, Pool, PoolClient } from 'pg';
 import { serviceMetrics } from '../metrics/service-metrics';
 import { isConnectionFailure, translateConnectionFailure } from './connection-failure';
+import { PlanFreshness } from './plan-freshness';
 import { preparedQuery } from './prepared-statements';
 import { SqlDatabase, SqlExecutor } from './sql-database';
 
@@ -8,20 +9,21 @@ interface PostgresOptions {
   connectionString: string;
   maxConnections?: number;
   applicationName?: string;
-  /** How many times a connection is used before it is replaced, and its cached plans with it (prepared-statements.ts). */
-  usesPerConnection?: number;
+  /** How many times a connection is used before PostgreSQL's cached plans on it are discarded (plan-freshness.ts). */
+  usesBetweenPlanDiscards?: number;
+  /** Milliseconds since the epoch, for the seconds between plan discards (a test's clock). */
+  now?: () => number;
 }
 
 /**
- * A cached plan made while a table was small may scan it once it has grown, until new statistics
- * replace it; where nothing analyzes the table (autovacuum off), a fresh connection does: after
- * this many uses or this many seconds, whichever comes first.
+ * An idle connection is kept this long: a lull of a few seconds would otherwise end with new backends, every
+ * statement parsed and planned again while the first requests after it wait (decision 0176).
  */
-const USES_PER_CONNECTION = 10_000;
-const SECONDS_PER_CONNECTION = 30;
+const IDLE_MILLISECONDS = 10 * 60_000;
 
 export class PostgresDatabase implements SqlDatabase {
   private readonly pool: Pool;
+  private readonly plans: PlanFreshness;
   private asynchronous: PostgresDatabase | null = null;
 
   constructor(
@@ -36,12 +38,14 @@ export class PostgresDatabase implements SqlDatabase {
       application_name: options.applicationName ?? 'partner-recharge-service',
       // An abandoned transaction would hold back every catch-up reader (see docs/architecture.md).
       idle_in_transaction_session_timeout: 30_000,
-      maxUses: options.usesPerConnection ?? USES_PER_CONNECTION,
-      maxLifetimeSeconds: SECONDS_PER_CONNECTION,
+      idleTimeoutMillis: IDLE_MILLISECONDS,
+      // Kept idle for minutes: TCP keepalives stop a firewall or NAT in between from dropping it silently.
+      keepAlive: true,
       options: `-c plan_cache_mode=auto${synchronousCommit ? '' : ' -c synchronous_commit=off'}`,
     });
     // An idle client can lose its server (restart, failover); the pool replaces it, so only log-worthy.
     this.pool.on('error', () => undefined);
+    this.plans = new PlanFreshness(options.usesBetweenPlanDiscards, options.now);
     // A connection that breaks while checked out (server restart) also emits 'error' on its client;
     // unheard, that would be an uncaught exception. The query in flight is rejected and handled.
     this.pool.on('connect', (client) => client.on('error', () => undefined));
@@ -62,6 +66,7 @@ export class PostgresDatabase implements SqlDatabase {
     const client = await this.pool.connect().catch(translateConnectionFailure);
     let broken: Error | undefined = undefined;
     try {
+      await this.plans.checkedOut(client);
       const result = await client.query(preparedQuery(text, params));
       return result.rows as Row[];
     } catch (error) {
@@ -95,6 +100,7 @@ export class PostgresDatabase implements SqlDatabase {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect().catch(translateConnectionFailure);
       try {
+        await this.plans.checkedOut(client);
         serviceMetrics.sqlStatements.inc();
         await client.query('BEGIN');
         return client;

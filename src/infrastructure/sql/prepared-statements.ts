@@ -9,7 +9,7 @@ const plannedEachCall = new Set<string>();
 /**
  * Marks a statement to be planned at each call, never named: for a read by a list of keys that runs once per
  * projection batch, where planning costs little and a plan cached while its table was nearly empty would scan the
- * table whole until its connection is replaced (the first seconds of a new database or of a rebuilt read model).
+ * table whole until its connection's plans are discarded (the first seconds of a new database or of a rebuilt read model).
  */
 export function plannedAtEachCall(text: string): string {
   plannedEachCall.add(text);
@@ -19,7 +19,8 @@ export function plannedAtEachCall(text: string): string {
 /**
  * Named when among the first MAX_NAMED distinct texts, so PostgreSQL parses each once per connection and may keep
  * its plan (`plan_cache_mode=auto`): each statement names its rows by key, so its cached plan is an index access;
- * connections are replaced after a number of uses, so a plan made while a table was small does not outlive that.
+ * a connection's plans are discarded after a number of uses or seconds, so a plan made while a table was small does not
+ * outlive that (plan-freshness.ts).
  */
 export function preparedQuery(text: string, params: readonly unknown[]): QueryConfig {
   if (params.length === 0 || plannedEachCall.has(text)) return { text, values: params as unknown[] };
