@@ -40,23 +40,16 @@ describe('statement plans on PostgreSQL', () => {
   });
 
   it('use the index of a table that grew after the statement was first run, with no new statistics, once their connection has been used a number of times, on the same connections', async () => {
-    await db.exec(`
-      CREATE TABLE grows (id text PRIMARY KEY, revision bigint NOT NULL) WITH (autovacuum_enabled = false);
-      INSERT INTO grows SELECT 's' || n, 0 FROM generate_series(1, 5) AS n;`);
-    // A batch joined to a table that grows: a plan made while the table was small scans it.
-    const bump = `UPDATE grows SET revision = grows.revision + 1
-                    FROM jsonb_to_recordset($1::jsonb) AS wanted(id text)
-                   WHERE grows.id = wanted.id`;
     const backends = new Set<number>();
+    const grows = await growingTable(db, 'grows');
     const scansOfBump = (ids: string[]) =>
-      db.transaction(async (tx) => {
+      grows.scansOfBump(ids, async (tx) => {
         const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
         backends.add(pid);
-        return sequentialScansBy(tx, 'grows', () => tx.query(bump, [JSON.stringify(ids.map((id) => ({ id })))]));
       });
     // Enough calls on the small table for PostgreSQL to settle on a cached plan.
     for (let call = 0; call < 12; call++) await scansOfBump(['s1', 's2']);
-    await db.exec(`INSERT INTO grows SELECT 's' || n, 0 FROM generate_series(6, 200000) AS n`);
+    await grows.grow();
     const scansPerCall: number[] = [];
     for (let call = 0; call < 2 * USES_BETWEEN_PLAN_DISCARDS + 10; call++)
       scansPerCall.push(await scansOfBump(['s150000']));
@@ -77,18 +70,10 @@ describe('statement plans on PostgreSQL', () => {
       now: () => now,
     });
     try {
-      await timed.exec(`
-        CREATE TABLE grows_timed (id text PRIMARY KEY, revision bigint NOT NULL) WITH (autovacuum_enabled = false);
-        INSERT INTO grows_timed SELECT 's' || n, 0 FROM generate_series(1, 5) AS n;`);
-      const bump = `UPDATE grows_timed SET revision = grows_timed.revision + 1
-                      FROM jsonb_to_recordset($1::jsonb) AS wanted(id text)
-                     WHERE grows_timed.id = wanted.id`;
-      const scansOfBump = (id: string) =>
-        timed.transaction((tx) =>
-          sequentialScansBy(tx, 'grows_timed', () => tx.query(bump, [JSON.stringify([{ id }])])),
-        );
+      const grows = await growingTable(timed, 'grows_timed');
+      const scansOfBump = (id: string) => grows.scansOfBump([id]);
       for (let call = 0; call < 12; call++) await scansOfBump('s1');
-      await timed.exec(`INSERT INTO grows_timed SELECT 's' || n, 0 FROM generate_series(6, 200000) AS n`);
+      await grows.grow();
       now += 29_000;
       expect(await scansOfBump('s150000')).toBe(1);
       now += 1_000;
@@ -161,6 +146,27 @@ describe('statement plans on PostgreSQL', () => {
       expect(after).toEqual({ perCall: 0, cached: 5 });
     }));
 });
+
+/**
+ * A table of 5 rows that autovacuum leaves alone, and a batch update joined to it: a plan made while the table is
+ * small scans it. `scansOfBump` counts the whole-table scans of one update (after `before`, in its transaction).
+ */
+async function growingTable(db: PostgresDatabase, table: string) {
+  await db.exec(`
+    CREATE TABLE ${table} (id text PRIMARY KEY, revision bigint NOT NULL) WITH (autovacuum_enabled = false);
+    INSERT INTO ${table} SELECT 's' || n, 0 FROM generate_series(1, 5) AS n;`);
+  const bump = `UPDATE ${table} SET revision = ${table}.revision + 1
+                  FROM jsonb_to_recordset($1::jsonb) AS wanted(id text)
+                 WHERE ${table}.id = wanted.id`;
+  return {
+    scansOfBump: (ids: string[], before?: (tx: SqlExecutor) => Promise<void>) =>
+      db.transaction(async (tx) => {
+        await before?.(tx);
+        return sequentialScansBy(tx, table, () => tx.query(bump, [JSON.stringify(ids.map((id) => ({ id })))]));
+      }),
+    grow: () => db.exec(`INSERT INTO ${table} SELECT 's' || n, 0 FROM generate_series(6, 200000) AS n`),
+  };
+}
 
 /** A connection of its own whose plans are not discarded by its uses, so that what it caches stays for the whole test. */
 async function onOneConnection(database: TestDatabase, work: (db: PostgresDatabase) => Promise<void>): Promise<void> {
