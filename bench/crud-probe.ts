@@ -15,10 +15,9 @@ import { Client } from 'pg';
 import { admin } from './lib/admin';
 import { withCpuShare } from './lib/cpu-usage';
 import { createDatabase, ROOT } from './lib/environment';
-import { median } from './lib/interleaved-pairs';
-import { LoadResult, topupLoad } from './lib/load';
-import { openTopupLoad } from './lib/open-load';
+import { topupLoad } from './lib/load';
 import { PEER_DUE_WORK_SQL, PeerServer, seedPeerPartners } from './lib/peer';
+import { describeProbeWindow, listedRatios, probeWindowLoad, ProbeWindow } from './lib/probe-window';
 import { SERVICE_DUE_WORK_SQL, ServiceProcess } from './lib/service';
 import { settled } from './lib/topup-cost';
 
@@ -66,11 +65,7 @@ async function main(): Promise<void> {
     const fillSeconds = Number(process.env.CRUD_PROBE_FILL_SECONDS ?? 3);
     for (const side of sides)
       await topupLoad({ url: side.url, connections: 64, durationSeconds: fillSeconds }, side.keys);
-    const openRate = Number(process.env.CRUD_PROBE_OPEN_RATE ?? 0);
-    const load = (side: Side): Promise<LoadResult> =>
-      openRate > 0
-        ? openTopupLoad({ url: side.url, rate: openRate, seconds, keys: side.keys })
-        : topupLoad({ url: side.url, connections, durationSeconds: seconds }, side.keys);
+    const window: ProbeWindow = { connections, seconds, openRate: Number(process.env.CRUD_PROBE_OPEN_RATE ?? 0) };
     const ratios: number[] = [];
     const p50Ratios: number[] = [];
     const p99Ratios: number[] = [];
@@ -82,7 +77,7 @@ async function main(): Promise<void> {
         if (process.env.CRUD_PROBE_ANNOUNCE) console.log(`window ${pair + 1} ${side.name} pid ${side.pid} starts`);
         const { result, cpu } = await withCpuShare(
           side.pid,
-          () => load(side),
+          () => probeWindowLoad(side.url, side.keys, window),
           (r) => r.ok,
         );
         rps[side.name] = result.rps;
@@ -96,12 +91,8 @@ async function main(): Promise<void> {
       p50Ratios.push(latency.service.p50 / latency.peer.p50);
       p99Ratios.push(latency.service.p99 / latency.peer.p99);
     }
-    const listed = (values: number[]): string =>
-      `median ${median(values).toFixed(2)} (${values.map((r) => r.toFixed(2)).join(' ')})`;
-    console.log(`service/peer p50 ${listed(p50Ratios)}, p99 ${listed(p99Ratios)}`);
-    console.log(
-      `service/peer ${openRate > 0 ? `at ${openRate} requests/s offered` : `at ${connections} connections`}: median ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(' ')})`,
-    );
+    console.log(`service/peer p50 ${listedRatios(p50Ratios)}, p99 ${listedRatios(p99Ratios)}`);
+    console.log(`service/peer at ${describeProbeWindow(window)}: ${listedRatios(ratios)}`);
   } finally {
     await backlog.end();
     await peer.stop();

@@ -14,9 +14,8 @@ import { Client } from 'pg';
 import { admin } from './lib/admin';
 import { withCpuShare } from './lib/cpu-usage';
 import { createDatabase, ROOT } from './lib/environment';
-import { median } from './lib/interleaved-pairs';
-import { LoadResult, topupLoad } from './lib/load';
-import { openTopupLoad } from './lib/open-load';
+import { topupLoad } from './lib/load';
+import { describeProbeWindow, listedRatios, probeWindowLoad, ProbeWindow } from './lib/probe-window';
 import { SERVICE_DUE_WORK_SQL, ServiceProcess } from './lib/service';
 import { settled } from './lib/topup-cost';
 
@@ -34,7 +33,6 @@ interface Window {
   p50: number;
   p99: number;
   serviceMs: number;
-  postgresMs: number;
 }
 
 async function startSide(
@@ -66,9 +64,6 @@ async function startSide(
   };
 }
 
-const listed = (values: number[]): string =>
-  `median ${median(values).toFixed(2)} (${values.map((value) => value.toFixed(2)).join(' ')})`;
-
 async function main(): Promise<void> {
   const [connections, pairs, seconds, wallets] = [64, 6, 8, 100].map((fallback, index) =>
     Number(process.argv[index + 2] ?? fallback),
@@ -82,16 +77,12 @@ async function main(): Promise<void> {
   );
   if (bArgs.length === 0 && Object.keys(bEnv).length === 0)
     throw new Error('FLAGS_PROBE_B_ARGS or FLAGS_PROBE_B_ENV says what B runs with');
-  const openRate = Number(process.env.FLAGS_PROBE_OPEN_RATE ?? 0);
+  const window: ProbeWindow = { connections, seconds, openRate: Number(process.env.FLAGS_PROBE_OPEN_RATE ?? 0) };
   const fillSeconds = Number(process.env.FLAGS_PROBE_FILL_SECONDS ?? 20);
   const sides = [await startSide('A', [], {}, wallets), await startSide('B', bArgs, bEnv, wallets)];
   try {
     for (const side of sides)
       await topupLoad({ url: side.service.url, connections: 64, durationSeconds: fillSeconds }, side.keys);
-    const load = (side: Side): Promise<LoadResult> =>
-      openRate > 0
-        ? openTopupLoad({ url: side.service.url, rate: openRate, seconds, keys: side.keys })
-        : topupLoad({ url: side.service.url, connections, durationSeconds: seconds }, side.keys);
     const ratios = { rps: [] as number[], p50: [] as number[], p99: [] as number[], cpu: [] as number[] };
     for (let pair = 0; pair < pairs; pair++) {
       const windows: Partial<Record<Side['name'], Window>> = {};
@@ -99,7 +90,7 @@ async function main(): Promise<void> {
         for (const other of sides) await settled(other);
         const { result, cpu } = await withCpuShare(
           side.pid,
-          () => load(side),
+          () => probeWindowLoad(side.service.url, side.keys, window),
           (r) => r.ok,
         );
         windows[side.name] = {
@@ -107,7 +98,6 @@ async function main(): Promise<void> {
           p50: result.p50_ms,
           p99: result.p99_ms,
           serviceMs: cpu?.service_ms ?? NaN,
-          postgresMs: cpu?.postgres_ms ?? NaN,
         };
         console.log(
           `pair ${pair + 1} ${side.name} ${String(result.rps).padStart(8)} topups/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms; ` +
@@ -121,11 +111,11 @@ async function main(): Promise<void> {
       ratios.cpu.push(b.serviceMs / a.serviceMs);
     }
     console.log(
-      `B (${[...bArgs, ...Object.entries(bEnv).map(([name, value]) => `${name}=${value}`)].join(' ')}) / A, ${openRate > 0 ? `${openRate} requests/s offered` : `${connections} connections`}:`,
+      `B (${[...bArgs, ...Object.entries(bEnv).map(([name, value]) => `${name}=${value}`)].join(' ')}) / A, ${describeProbeWindow(window)}:`,
     );
-    console.log(`  topups/s ${listed(ratios.rps)}`);
-    console.log(`  p50 ${listed(ratios.p50)}; p99 ${listed(ratios.p99)}`);
-    console.log(`  service CPU per topup ${listed(ratios.cpu)}`);
+    console.log(`  topups/s ${listedRatios(ratios.rps)}`);
+    console.log(`  p50 ${listedRatios(ratios.p50)}; p99 ${listedRatios(ratios.p99)}`);
+    console.log(`  service CPU per topup ${listedRatios(ratios.cpu)}`);
     console.log(`  RSS MB: A ${sides[0].service.rssMb()}, B ${sides[1].service.rssMb()}`);
   } finally {
     for (const side of sides) await side.close();
