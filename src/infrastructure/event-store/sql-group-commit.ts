@@ -1,9 +1,16 @@
-import { AppendResult, DomainEvent, GlobalPosition, NewEvent } from '../../application/ports/event-store.port';
+import {
+  AppendResult,
+  DomainEvent,
+  EventMetadata,
+  GlobalPosition,
+  NewEvent,
+} from '../../application/ports/event-store.port';
 import { KeyBinding, OpenedStream } from '../../application/ports/key-binding-append.port';
 import { WrongExpectedRevisionError } from '../../application/ports/event-store.port';
 import { SqlDatabase, SQLSTATE, sqlStateOf } from '../sql/sql-database';
 import { StatementBatcher } from '../sql/statement-batcher';
 import { lastRevisions } from './sql-stream-revisions';
+import { asStoredJson } from './as-stored-json';
 import { EventRow, positionOf } from './sql-event-row';
 
 /** Told the rows an append stored, as a read would return them, while it wants them. */
@@ -151,7 +158,7 @@ export class SqlGroupCommit {
       ],
     );
     if (this.listener?.listening) {
-      const stored = storedRows(rows, payload);
+      const stored = storedRows(rows, events);
       if (stored) this.listener.stored(stored);
     }
     // Each append's position is its last event's, the events of the streams it opened included.
@@ -192,11 +199,10 @@ function keyRows(append: AppendAtRevision): object[] {
   }));
 }
 
-/** The stored rows with the data as the log holds it: the JSON sent, read back (what `undefined` or a Date became). */
-function storedRows(returned: readonly ReturnedRow[], payload: string): EventRow[] | null {
+/** The stored rows with the data as the log holds it: the events sent, as JSON gives them back (see asStoredJson). */
+function storedRows(returned: readonly ReturnedRow[], events: readonly SentRow[]): EventRow[] | null {
   const sent = new Map<string, SentRow>();
-  for (const row of JSON.parse(payload) as SentRow[])
-    sent.set(placeOf(row.stream_id, String(row.stream_revision)), row);
+  for (const row of events) sent.set(placeOf(row.stream_id, String(row.stream_revision)), row);
   const stored: EventRow[] = [];
   for (const row of returned) {
     const event = sent.get(placeOf(row.stream_id, row.stream_revision));
@@ -210,16 +216,21 @@ function storedRows(returned: readonly ReturnedRow[], payload: string): EventRow
       stream_revision: row.stream_revision,
       event_type: event.event_type,
       schema_version: event.schema_version,
-      data: event.data,
-      metadata: event.metadata,
+      data: asStoredJson(event.data),
+      metadata: asStoredJson(event.metadata),
       recorded_at: row.recorded_at,
     });
   }
   return stored;
 }
 
-type SentRow = Pick<EventRow, 'stream_id' | 'event_type' | 'schema_version' | 'data' | 'metadata'> & {
+interface SentRow {
+  stream_id: string;
   stream_revision: number;
-};
+  event_type: string;
+  schema_version: number;
+  data: Readonly<Record<string, unknown>>;
+  metadata: EventMetadata;
+}
 
 const placeOf = (streamId: string, revision: string): string => `${streamId}\u0000${revision}`;

@@ -17,11 +17,53 @@ function canonical(text: string): string {
   return `${negative ? '-' : ''}${digits}e${exponent}`;
 }
 
+/**
+ * Up to 15 significant digits, no exponent and at most 20 characters (so between 1e-19 and 1e20, where doubles are
+ * normal): every such decimal is read back exactly (a double carries 15 decimal digits), without building its forms.
+ */
+function plainlyExact(literal: string): boolean {
+  if (literal.length > 20) return false;
+  let significant = 0;
+  for (let i = 0; i < literal.length; i++) {
+    const code = literal.charCodeAt(i);
+    if (code === 0x65 || code === 0x45) return false; // e, E
+    if (code < 0x30 || code > 0x39) continue; // - or .
+    if (significant === 0 && code === 0x30) continue; // a leading zero
+    significant++;
+  }
+  // Trailing zeros of a fraction count here, so a few exact literals take the longer way; never the reverse.
+  return significant <= 15;
+}
+
 // Whether a JSON number literal survives being read as a double: `199.999999999999999` reads as 200, so it
 // does not; `100.50`, `1e2` and `0.1` do.
 export function isExactAsDouble(literal: string): boolean {
+  if (plainlyExact(literal)) return true;
   const value = Number(literal);
   return Number.isFinite(value) && canonical(String(value)) === canonical(literal);
+}
+
+/** The index after a string literal that starts at `start` (its opening quote). */
+function endOfString(text: string, start: number): number {
+  let end = start + 1;
+  while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+  return end + 1;
+}
+
+/** Where the first number literal a double cannot carry exactly begins, or -1; strings are skipped. */
+function firstInexactAt(text: string): number {
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') i = endOfString(text, i);
+    else if (c === '-' || (c >= '0' && c <= '9')) {
+      NUMBER_LITERAL.lastIndex = i;
+      const literal = NUMBER_LITERAL.exec(text)?.[0] ?? c;
+      if (!isExactAsDouble(literal)) return i;
+      i += literal.length;
+    } else i += 1;
+  }
+  return -1;
 }
 
 interface Frame {
@@ -31,25 +73,17 @@ interface Frame {
   expectingKey: boolean;
 }
 
-// The first number in already-parsed JSON text that a double cannot carry exactly, with its path
-// (`params.arguments.amount`, `items[2]`), or null; the scan need not check the grammar.
-export function firstInexactNumber(text: string): { path: string; literal: string } | null {
+/** The path (`params.arguments.amount`, `items[2]`) of the value that begins at `target`. */
+function pathTo(text: string, target: number): string {
   const frames: Frame[] = [];
-  const pathHere = (): string =>
-    frames
-      .map((frame, position) =>
-        frame.kind === 'array' ? `[${frame.index}]` : `${position > 0 ? '.' : ''}${frame.key}`,
-      )
-      .join('');
   let i = 0;
-  while (i < text.length) {
+  while (i < target) {
     const c = text[i];
     if (c === '"') {
-      let end = i + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const end = endOfString(text, i);
       const top = frames[frames.length - 1];
-      if (top?.kind === 'object' && top.expectingKey) top.key = JSON.parse(text.slice(i, end + 1)) as string;
-      i = end + 1;
+      if (top?.kind === 'object' && top.expectingKey) top.key = JSON.parse(text.slice(i, end)) as string;
+      i = end;
     } else if (c === '{' || c === '[') {
       frames.push({ kind: c === '{' ? 'object' : 'array', key: '', index: 0, expectingKey: c === '{' });
       i += 1;
@@ -64,16 +98,24 @@ export function firstInexactNumber(text: string): { path: string; literal: strin
       if (top.kind === 'array') top.index += 1;
       else top.expectingKey = true;
       i += 1;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      NUMBER_LITERAL.lastIndex = i;
-      const literal = NUMBER_LITERAL.exec(text)?.[0] ?? c;
-      if (!isExactAsDouble(literal)) return { path: pathHere() || 'body', literal };
-      i += literal.length;
     } else {
-      i += 1; // whitespace, true, false, null
+      i += 1; // whitespace, numbers, true, false, null
     }
   }
-  return null;
+  return frames
+    .map((frame, position) => (frame.kind === 'array' ? `[${frame.index}]` : `${position > 0 ? '.' : ''}${frame.key}`))
+    .join('');
+}
+
+// The first number in already-parsed JSON text that a double cannot carry exactly, with its path
+// (`params.arguments.amount`, `items[2]`), or null; the scan need not check the grammar. A body of exact numbers,
+// nearly every one, is scanned once without keeping its keys.
+export function firstInexactNumber(text: string): { path: string; literal: string } | null {
+  const at = firstInexactAt(text);
+  if (at === -1) return null;
+  NUMBER_LITERAL.lastIndex = at;
+  const literal = NUMBER_LITERAL.exec(text)?.[0] ?? text[at];
+  return { path: pathTo(text, at) || 'body', literal };
 }
 
 // Fastify's JSON parser (with its prototype-poisoning checks) plus a scan of number literals: one a double cannot
