@@ -92,31 +92,33 @@ async function main(): Promise<void> {
   const scratch = mode === 'postgres' ? await createDatabase('probe') : null;
   const databaseUrl = scratch?.url ?? null;
   const dataDir = mkdtempSync(join(tmpdir(), 'probe-'));
-  const service = await ServiceProcess.start({ root: resolve(__dirname, '..'), mode, databaseUrl, dataDir }, 180_000);
+  let service: ServiceProcess | null = null;
   try {
-    const keys = (await admin.partners(service.url, 'probe', wallets)).map((partner) => partner.key);
+    const running = await ServiceProcess.start({ root: resolve(__dirname, '..'), mode, databaseUrl, dataDir }, 180_000);
+    service = running;
+    const keys = (await admin.partners(running.url, 'probe', wallets)).map((partner) => partner.key);
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       const started = performance.now();
-      const answer = await admin.topup(service.url, keys[0], nextIdempotencyKey());
+      const answer = await admin.topup(running.url, keys[0], nextIdempotencyKey());
       times.push(Math.round((performance.now() - started) * 10) / 10);
       if (answer.status !== 200) console.log(answer.status, answer.text);
     }
     console.log('one at a time, ms:', times.join(' '));
     const fillSeconds = Number(process.env.PROBE_FILL_SECONDS ?? 0);
     if (fillSeconds > 0) {
-      const fill = await topupLoad({ url: service.url, connections: 64, durationSeconds: fillSeconds }, keys);
+      const fill = await topupLoad({ url: running.url, connections: 64, durationSeconds: fillSeconds }, keys);
       console.log(`filled with ${fill.ok} topups at 64 connections`);
     }
-    await topupLoad({ url: service.url, connections, durationSeconds: 2 }, keys);
+    await topupLoad({ url: running.url, connections, durationSeconds: 2 }, keys);
     await dumpTrace();
     const wal = databaseUrl && process.env.PROBE_WAL === '1' ? await openWalWindow(databaseUrl) : null;
     const { result, cpu } = await withCpuShare(
-      service.pid,
+      running.pid,
       () =>
         openRate > 0
-          ? openTopupLoad({ url: service.url, rate: openRate, seconds, keys })
-          : topupLoad({ url: service.url, connections, durationSeconds: seconds }, keys),
+          ? openTopupLoad({ url: running.url, rate: openRate, seconds, keys })
+          : topupLoad({ url: running.url, connections, durationSeconds: seconds }, keys),
       (r) => r.ok,
     );
     const walByRelation = wal ? await wal.close(result.ok) : null;
@@ -133,7 +135,8 @@ async function main(): Promise<void> {
     if (databaseUrl) console.log(await rowWrites(databaseUrl));
     if (walByRelation) console.log(walByRelation);
   } finally {
-    await service.stop();
+    // A service that did not start (a preload that failed, say) still leaves its database to drop.
+    await service?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     // PROBE_KEEP_DATABASE=1 leaves the database for a look at its rows (drop it afterwards).
     if (scratch && !process.env.PROBE_KEEP_DATABASE) await scratch.drop();
