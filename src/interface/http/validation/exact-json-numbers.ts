@@ -50,8 +50,8 @@ function endOfString(text: string, start: number): number {
   return end + 1;
 }
 
-/** Where the first number literal a double cannot carry exactly begins, or -1; strings are skipped. */
-function firstInexactAt(text: string): number {
+/** The first number literal a double cannot carry exactly, and where it begins, or null; strings are skipped. */
+function firstInexactLiteral(text: string): { at: number; literal: string } | null {
   let i = 0;
   while (i < text.length) {
     const c = text[i];
@@ -59,11 +59,11 @@ function firstInexactAt(text: string): number {
     else if (c === '-' || (c >= '0' && c <= '9')) {
       NUMBER_LITERAL.lastIndex = i;
       const literal = NUMBER_LITERAL.exec(text)?.[0] ?? c;
-      if (!isExactAsDouble(literal)) return i;
+      if (!isExactAsDouble(literal)) return { at: i, literal };
       i += literal.length;
     } else i += 1;
   }
-  return -1;
+  return null;
 }
 
 interface Frame {
@@ -111,11 +111,8 @@ function pathTo(text: string, target: number): string {
 // (`params.arguments.amount`, `items[2]`), or null; the scan need not check the grammar. A body of exact numbers,
 // nearly every one, is scanned once without keeping its keys.
 export function firstInexactNumber(text: string): { path: string; literal: string } | null {
-  const at = firstInexactAt(text);
-  if (at === -1) return null;
-  NUMBER_LITERAL.lastIndex = at;
-  const literal = NUMBER_LITERAL.exec(text)?.[0] ?? text[at];
-  return { path: pathTo(text, at) || 'body', literal };
+  const inexact = firstInexactLiteral(text);
+  return inexact && { path: pathTo(text, inexact.at) || 'body', literal: inexact.literal };
 }
 
 // Fastify's JSON parser (with its prototype-poisoning checks) plus a scan of number literals: one a double cannot
