@@ -1,6 +1,6 @@
 import { GlobalPosition, RecordedEvent, comparePositions } from '../../src/application/ports/event-store.port';
 import { LogReader } from '../../src/infrastructure/projections/shared-log-reads';
-import { SqlDatabase, SqlExecutor } from '../../src/infrastructure/sql/sql-database';
+import { SqlDatabase, SqlExecutor, sqlStateOf } from '../../src/infrastructure/sql/sql-database';
 
 /** The log as a projector reads it: the test appends to `events`. */
 export class TestLog implements LogReader {
@@ -12,13 +12,27 @@ export class TestLog implements LogReader {
   }
 }
 
-/** The database, with the first three words of every statement sent through it (BEGIN and COMMIT as such). */
-export function recordedStatements(db: SqlDatabase): { db: SqlDatabase; statements: string[] } {
+/**
+ * The database, with the first three words of every statement sent through it (BEGIN and COMMIT as such) and the
+ * SQLSTATE of every statement PostgreSQL refused (each one an error in the server's log); `before` runs ahead of each
+ * statement, for a test to act as another process at that moment.
+ */
+export function recordedStatements(
+  db: SqlDatabase,
+  options: { before?: (statement: string) => Promise<void> } = {},
+): { db: SqlDatabase; statements: string[]; failures: string[] } {
   const statements: string[] = [];
+  const failures: string[] = [];
   const through = (executor: SqlExecutor): SqlExecutor => ({
-    query: (text, params) => {
+    query: async (text, params) => {
       statements.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
-      return executor.query(text, params);
+      await options.before?.(text);
+      try {
+        return await executor.query(text, params);
+      } catch (error) {
+        failures.push(sqlStateOf(error) ?? String(error));
+        throw error;
+      }
     },
   });
   const view: SqlDatabase = {
@@ -31,5 +45,5 @@ export function recordedStatements(db: SqlDatabase): { db: SqlDatabase; statemen
     withAsynchronousCommit: () => view,
     close: () => db.close(),
   };
-  return { db: view, statements };
+  return { db: view, statements, failures };
 }

@@ -1,6 +1,6 @@
 import { GlobalPosition } from '../../application/ports/event-store.port';
 import { SchemaScript } from '../sql/migrations';
-import { SQLSTATE, SqlExecutor, sqlStateOf } from '../sql/sql-database';
+import { SQLSTATE, SqlDatabase, SqlExecutor, sqlStateOf } from '../sql/sql-database';
 import { DeferredStatement } from './deferred-writes';
 
 export const CHECKPOINT_SCHEMA: SchemaScript = {
@@ -32,6 +32,39 @@ const advanceParams = (name: string, from: GlobalPosition | null, to: GlobalPosi
 /** A statement's parameters `$1`, `$2`, … as `$(1 + offset)`, … (the projections' statements hold no `$` otherwise). */
 const renumbered = (sql: string, offset: number): string =>
   sql.replace(/\$(\d+)/g, (_, index: string) => `$${Number(index) + offset}`);
+
+/** The checkpoint's move, checked against `from`, then each write as a step of the same statement. */
+function withCheckpointMove(
+  name: string,
+  from: GlobalPosition | null,
+  to: GlobalPosition,
+  writes: readonly DeferredStatement[],
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = advanceParams(name, from, to);
+  const steps = writes.map((write, index) => {
+    const sql = renumbered(write.sql, params.length);
+    params.push(...write.params);
+    return `write_${index} AS (${sql})`;
+  });
+  return { sql: `WITH moved AS (${ADVANCE}), ${steps.join(',\n')}`, params };
+}
+
+/**
+ * The statement locks its tables before the checkpoint's row, a read model's blue/green switch the other way round:
+ * PostgreSQL ends the deadlock by failing one of them, and the batch's writes hold after the switch.
+ */
+async function retriedOnDeadlock(attempt: () => Promise<boolean>): Promise<boolean> {
+  for (let attempts = 1; ; attempts++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (sqlStateOf(error) !== SQLSTATE.deadlockDetected || attempts >= DEADLOCK_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Rolls back a batch whose checkpoint another process had moved. */
+class CheckpointMovedElsewhere extends Error {}
 
 interface CheckpointRow {
   commit_position: string | null;
@@ -80,26 +113,49 @@ export const checkpoints = {
     writes: readonly DeferredStatement[],
   ): Promise<boolean> {
     if (writes.length === 0) return this.advance(db, name, from, to);
-    const params: unknown[] = advanceParams(name, from, to);
-    const steps = writes.map((write, index) => {
-      const sql = renumbered(write.sql, params.length);
-      params.push(...write.params);
-      return `write_${index} AS (${sql})`;
-    });
-    const statement = `WITH moved AS (${ADVANCE}), ${steps.join(',\n')}
+    const { sql, params } = withCheckpointMove(name, from, to, writes);
+    const statement = `${sql}
        -- A division by zero here: another process moved the checkpoint first; nothing of this statement is kept.
        SELECT 1 / count(*) AS moved FROM moved`;
-    for (let attempt = 1; ; attempt++) {
+    return retriedOnDeadlock(async () => {
       try {
         await db.query(statement, params);
         return true;
       } catch (error) {
         if (sqlStateOf(error) === SQLSTATE.divisionByZero) return false;
-        // The statement locks its tables before the checkpoint's row, a read model's blue/green switch the other way
-        // round: PostgreSQL ends the deadlock by failing one of them, and the batch's writes hold after the switch.
-        if (sqlStateOf(error) !== SQLSTATE.deadlockDetected || attempt >= DEADLOCK_ATTEMPTS) throw error;
+        throw error;
       }
-    }
+    });
+  },
+
+  /**
+   * `advanceWith` for a checkpoint other processes are moving too: the same statement, counting the move instead of
+   * failing without it, in a transaction rolled back when the checkpoint had moved. Two more round trips, and no
+   * error for PostgreSQL to log at every lost race.
+   */
+  async advanceWithChecked(
+    db: SqlDatabase,
+    name: string,
+    from: GlobalPosition | null,
+    to: GlobalPosition,
+    writes: readonly DeferredStatement[],
+  ): Promise<boolean> {
+    if (writes.length === 0) return this.advance(db, name, from, to);
+    const { sql, params } = withCheckpointMove(name, from, to, writes);
+    const statement = `${sql}
+       SELECT count(*)::int AS moved FROM moved`;
+    return retriedOnDeadlock(async () => {
+      try {
+        return await db.transaction(async (tx) => {
+          const [row] = await tx.query<{ moved: number }>(statement, params);
+          if (row.moved === 0) throw new CheckpointMovedElsewhere();
+          return true;
+        });
+      } catch (error) {
+        if (error instanceof CheckpointMovedElsewhere) return false;
+        throw error;
+      }
+    });
   },
 
   async reset(db: SqlExecutor, name: string): Promise<void> {

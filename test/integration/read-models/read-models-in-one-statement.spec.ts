@@ -131,6 +131,53 @@ describe('the read models written with their checkpoint in one statement', () =>
     ]);
   });
 
+  it('after a race it lost, checks its move in a transaction: the races it loses next are no errors for PostgreSQL to log', async () => {
+    const log = new TestLog();
+    const racing = orderRowEvents('ptr_racing');
+    let otherProcessMovesTo: RecordedEvent['position'] | null = null;
+    const { db, statements, failures } = recordedStatements(deferred, {
+      // Another process moves the checkpoint just before this one's move reaches the server.
+      before: async (statement) => {
+        if (!otherProcessMovesTo || !statement.trimStart().startsWith('WITH moved AS')) return;
+        await checkpoints.write(deferred, 'read-models-race', otherProcessMovesTo);
+        otherProcessMovesTo = null;
+      },
+    });
+    // Its clock held still: every race below falls within the contended time that the first loss starts.
+    const projector = new Projector('read-models-race', [balanceProjection], log, db, 500, () => 0);
+    await projector.start();
+
+    // The first race after a quiet time is lost by the one statement, which fails whole (one error).
+    log.events.push(racing.debit('ord_r1', t(30), '990.00'));
+    otherProcessMovesTo = log.events[0].position;
+    expect(await projector.catchUp()).toBe(0);
+    expect(failures).toEqual(['22012']);
+
+    // The next ones, while the checkpoint is contended, count the move inside a transaction instead.
+    log.events.push(racing.debit('ord_r2', t(31), '980.00'));
+    otherProcessMovesTo = log.events[1].position;
+    statements.length = 0;
+    expect(await projector.catchUp()).toBe(0);
+    expect(failures).toEqual(['22012']);
+    expect(statements).toContain('BEGIN');
+    expect(await deferred.query(`SELECT partner_id FROM rm_balances WHERE partner_id = 'ptr_racing'`)).toEqual([]);
+    expect(await checkpoints.read(deferred, 'read-models-race')).toEqual(log.events[1].position);
+
+    // A race it wins the same way keeps its writes with the move.
+    log.events.push(racing.debit('ord_r3', t(32), '970.00'));
+    statements.length = 0;
+    expect(await projector.catchUp()).toBe(1);
+    expect(statements.filter((statement) => statement === 'BEGIN' || statement === 'WITH moved AS')).toEqual([
+      'BEGIN',
+      'WITH moved AS',
+    ]);
+    expect(failures).toEqual(['22012']);
+    expect(await deferred.query(`SELECT available::text FROM rm_balances WHERE partner_id = 'ptr_racing'`)).toEqual([
+      { available: '970.0000' },
+    ]);
+    expect(await checkpoints.read(deferred, 'read-models-race')).toEqual(log.events[2].position);
+  });
+
   it("reads the stored checkpoint on a poll only when no batch confirmed it since the last one, and still finds another process's move", async () => {
     const log = new TestLog();
     const { db, statements } = recordedStatements(deferred);
