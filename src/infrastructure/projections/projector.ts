@@ -8,6 +8,12 @@ import { projectionRunSpan } from '../tracing/background-spans';
 import { traced } from '../tracing/tracing';
 
 const CONTENDED_MS = 1000;
+/**
+ * How long after a lost race the checkpoint's moves are checked in a transaction (decision 0179): processes that race
+ * once keep racing, and a window this long leaves PostgreSQL's log at most one error a minute per projector, while a
+ * process that raced only during a restart's overlap goes back to the one statement soon after.
+ */
+const CHECKED_MS = 60_000;
 
 /** Feeds the log to projections sharing one checkpoint; a batch applies only if no other process moved the checkpoint meanwhile. */
 export class Projector {
@@ -16,6 +22,8 @@ export class Projector {
   private known: GlobalPosition | null = null;
   /** Until then another process is known to be moving this checkpoint: read it before reading events. */
   private contendedUntil = 0;
+  /** Until then the checkpoint's moves run in a transaction that counts them instead of failing (decision 0179). */
+  private checkedUntil = 0;
   private refresh = false;
   /** A batch moved the stored checkpoint from the position this process knew since the last poll (see refreshOnPoll). */
   private confirmedSincePoll = false;
@@ -27,7 +35,7 @@ export class Projector {
     private readonly store: LogReader,
     private readonly db: SqlDatabase,
     private readonly batchSize = 500,
-    /** Milliseconds of a clock that only moves forward; a test holds it still to stay within CONTENDED_MS. */
+    /** Milliseconds of a clock that only moves forward; a test moves it by hand over CONTENDED_MS and CHECKED_MS. */
     private readonly now: () => number = () => performance.now(),
   ) {}
 
@@ -115,6 +123,7 @@ export class Projector {
         throw new Error(`checkpoint ${this.name} could not be moved (is its row missing?)`);
       this.known = outcome.current;
       this.contendedUntil = this.now() + CONTENDED_MS;
+      this.checkedUntil = this.now() + CHECKED_MS;
       return -1;
     }
     this.known = last;
@@ -148,7 +157,7 @@ export class Projector {
 
   /**
    * The checkpoint's move, checked against `from`, with the batch's deferred writes: the batch's one statement. While
-   * another process is moving the checkpoint too (a race lost in the last CONTENDED_MS), the statement runs in a
+   * another process is moving the checkpoint too (a race lost in the last CHECKED_MS), the statement runs in a
    * transaction that counts the move, so the races it loses are not errors in PostgreSQL's log.
    */
   private async inOneStatement(
@@ -157,7 +166,7 @@ export class Projector {
     writes: readonly DeferredStatement[],
   ): Promise<BatchOutcome> {
     const moved =
-      this.now() < this.contendedUntil
+      this.now() < this.checkedUntil
         ? await checkpoints.advanceWithChecked(this.db, this.name, from, last, writes)
         : await checkpoints.advanceWith(this.db, this.name, from, last, writes);
     if (moved) return { applied: true };
