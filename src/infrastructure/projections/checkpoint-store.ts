@@ -63,6 +63,39 @@ async function retriedOnDeadlock(attempt: () => Promise<boolean>): Promise<boole
   }
 }
 
+/** The batch's statement, failing whole (a division by zero) where the checkpoint had moved. */
+async function movedOrFailed(db: SqlExecutor, sql: string, params: readonly unknown[]): Promise<boolean> {
+  try {
+    await db.query(
+      `${sql}
+       -- A division by zero here: another process moved the checkpoint first; nothing of this statement is kept.
+       SELECT 1 / count(*) AS moved FROM moved`,
+      params,
+    );
+    return true;
+  } catch (error) {
+    if (sqlStateOf(error) === SQLSTATE.divisionByZero) return false;
+    throw error;
+  }
+}
+
+/** The batch's statement counting the move, in a transaction rolled back where the checkpoint had moved. */
+async function movedCounted(db: SqlDatabase, sql: string, params: readonly unknown[]): Promise<boolean> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.query<{ moved: number }>(
+        `${sql}\n       SELECT count(*)::int AS moved FROM moved`,
+        params,
+      );
+      if (row.moved === 0) throw new CheckpointMovedElsewhere();
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof CheckpointMovedElsewhere) return false;
+    throw error;
+  }
+}
+
 /** Rolls back a batch whose checkpoint another process had moved. */
 class CheckpointMovedElsewhere extends Error {}
 
@@ -103,59 +136,21 @@ export const checkpoints = {
   /**
    * Moves the checkpoint as `advance` does and makes the writes in the same statement, all or nothing: where the
    * checkpoint is no longer at `from`, the statement fails (a division by zero, the one error an aggregate can raise
-   * at run time only) and nothing is written (decision 0159).
+   * at run time only) and nothing is written (decision 0159). `contended`: other processes are moving it too, so the
+   * statement counts the move instead, in a transaction rolled back without it: two more round trips, and no error
+   * for PostgreSQL to log at every lost race (decision 0179).
    */
   async advanceWith(
-    db: SqlExecutor,
-    name: string,
-    from: GlobalPosition | null,
-    to: GlobalPosition,
-    writes: readonly DeferredStatement[],
-  ): Promise<boolean> {
-    if (writes.length === 0) return this.advance(db, name, from, to);
-    const { sql, params } = withCheckpointMove(name, from, to, writes);
-    const statement = `${sql}
-       -- A division by zero here: another process moved the checkpoint first; nothing of this statement is kept.
-       SELECT 1 / count(*) AS moved FROM moved`;
-    return retriedOnDeadlock(async () => {
-      try {
-        await db.query(statement, params);
-        return true;
-      } catch (error) {
-        if (sqlStateOf(error) === SQLSTATE.divisionByZero) return false;
-        throw error;
-      }
-    });
-  },
-
-  /**
-   * `advanceWith` for a checkpoint other processes are moving too: the same statement, counting the move instead of
-   * failing without it, in a transaction rolled back when the checkpoint had moved. Two more round trips, and no
-   * error for PostgreSQL to log at every lost race.
-   */
-  async advanceWithChecked(
     db: SqlDatabase,
     name: string,
     from: GlobalPosition | null,
     to: GlobalPosition,
     writes: readonly DeferredStatement[],
+    { contended }: { contended: boolean },
   ): Promise<boolean> {
     if (writes.length === 0) return this.advance(db, name, from, to);
     const { sql, params } = withCheckpointMove(name, from, to, writes);
-    const statement = `${sql}
-       SELECT count(*)::int AS moved FROM moved`;
-    return retriedOnDeadlock(async () => {
-      try {
-        return await db.transaction(async (tx) => {
-          const [row] = await tx.query<{ moved: number }>(statement, params);
-          if (row.moved === 0) throw new CheckpointMovedElsewhere();
-          return true;
-        });
-      } catch (error) {
-        if (error instanceof CheckpointMovedElsewhere) return false;
-        throw error;
-      }
-    });
+    return retriedOnDeadlock(contended ? () => movedCounted(db, sql, params) : () => movedOrFailed(db, sql, params));
   },
 
   async reset(db: SqlExecutor, name: string): Promise<void> {

@@ -165,11 +165,8 @@ export class Projector {
     last: GlobalPosition,
     writes: readonly DeferredStatement[],
   ): Promise<BatchOutcome> {
-    const moved =
-      this.now() < this.checkedUntil
-        ? await checkpoints.advanceWithChecked(this.db, this.name, from, last, writes)
-        : await checkpoints.advanceWith(this.db, this.name, from, last, writes);
-    if (moved) return { applied: true };
+    const contended = this.now() < this.checkedUntil;
+    if (await checkpoints.advanceWith(this.db, this.name, from, last, writes, { contended })) return { applied: true };
     return { applied: false, current: await checkpoints.read(this.db, this.name) };
   }
 }
