@@ -6,22 +6,8 @@
 \set QUIET on
 \set ON_ERROR_STOP on
 DROP TABLE IF EXISTS probe_event_rows, probe_append_rows;
--- Today's layout (migrations 16 to 20): the stream key, the global order, one debit per order.
-CREATE TABLE probe_event_rows (
-  global_position bigserial NOT NULL,
-  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  event_id uuid NOT NULL,
-  stream_id text NOT NULL,
-  stream_revision bigint NOT NULL,
-  event_type text NOT NULL,
-  schema_version integer NOT NULL,
-  data jsonb NOT NULL,
-  metadata jsonb NOT NULL,
-  recorded_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-  PRIMARY KEY (stream_id, stream_revision)
-);
-CREATE INDEX ON probe_event_rows (transaction_id, global_position);
-CREATE UNIQUE INDEX ON probe_event_rows ((metadata->>'correlationId')) WHERE event_type = 'WalletDebited';
+-- Today's layout, as the migrations left it: the same columns, defaults and indexes as es_events.
+CREATE TABLE probe_event_rows (LIKE es_events INCLUDING ALL);
 -- A row per append: its stream's events, and the stream it opens with its own events and shared metadata.
 CREATE TABLE probe_append_rows (
   global_position bigserial NOT NULL,
