@@ -10,6 +10,8 @@
  *  or bench/lib/gc-watch.cjs with GC_WATCH_FILE, for the service's garbage collections by time).
  * (PROBE_WAL=1, postgres only: a checkpoint starts the load, and its WAL is shown by relation with full-page images;
  *  PROBE_FILL_SECONDS=90 first loads it that long at 64 connections, so its tables and indexes have a size)
+ * (PROBE_STATEMENTS=1, postgres only: the database is made on a scratch server of the embedded release's binaries
+ *  with pg_stat_statements loaded, and PostgreSQL's execution time during the load is shown by statement, per topup)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,7 @@ import { nextIdempotencyKey, topupLoad } from './lib/load';
 import { openTopupLoad } from './lib/open-load';
 import { createDatabase } from './lib/environment';
 import { openWalWindow } from './lib/wal-by-relation';
+import { ProfilingServer, statementTable } from './lib/profiling-server';
 import { ServiceProcess } from './lib/service';
 import { sleep } from './lib/util';
 
@@ -89,7 +92,10 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[5] ?? 5);
   // PROBE_OPEN_RATE=400: requests sent at that rate whatever the answers' latency (the bench's open model) instead of by connections.
   const openRate = Number(process.env.PROBE_OPEN_RATE ?? 0);
-  const scratch = mode === 'postgres' ? await createDatabase('probe') : null;
+  if (process.env.PROBE_STATEMENTS === '1' && mode !== 'postgres')
+    throw new Error('PROBE_STATEMENTS=1 profiles a server of its own: postgres mode only');
+  const profiling = process.env.PROBE_STATEMENTS === '1' ? await ProfilingServer.start() : null;
+  const scratch = mode === 'postgres' ? await createDatabase('probe', profiling?.adminUrl) : null;
   const databaseUrl = scratch?.url ?? null;
   const dataDir = mkdtempSync(join(tmpdir(), 'probe-'));
   let service: ServiceProcess | null = null;
@@ -113,6 +119,7 @@ async function main(): Promise<void> {
     await topupLoad({ url: running.url, connections, durationSeconds: 2 }, keys);
     await dumpTrace();
     const wal = databaseUrl && process.env.PROBE_WAL === '1' ? await openWalWindow(databaseUrl) : null;
+    await profiling?.resetStatements();
     const { result, cpu } = await withCpuShare(
       running.pid,
       () =>
@@ -122,6 +129,7 @@ async function main(): Promise<void> {
       (r) => r.ok,
     );
     const walByRelation = wal ? await wal.close(result.ok) : null;
+    const statements = profiling ? statementTable(await profiling.statementCosts(), result.ok) : null;
     await dumpTrace();
     const shape = openRate > 0 ? `${openRate} requests/s offered` : `${connections} connections`;
     console.log(
@@ -134,13 +142,16 @@ async function main(): Promise<void> {
     if (databaseUrl) console.log(`settled meanwhile: ${await settledOrders(databaseUrl)}`);
     if (databaseUrl) console.log(await rowWrites(databaseUrl));
     if (walByRelation) console.log(walByRelation);
+    if (statements) console.log(statements);
   } finally {
     // A service that did not start (a preload that failed, say) still leaves its database to drop.
     await service?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     // PROBE_KEEP_DATABASE=1 leaves the database for a look at its rows (drop it afterwards).
-    if (scratch && !process.env.PROBE_KEEP_DATABASE) await scratch.drop();
+    // (A profiled database goes with its scratch server.)
+    if (scratch && (!process.env.PROBE_KEEP_DATABASE || profiling)) await scratch.drop();
     else if (scratch) console.log(`database kept: ${scratch.name}`);
+    await profiling?.stop();
   }
 }
 

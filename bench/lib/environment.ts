@@ -67,8 +67,8 @@ export async function reportBlockingTransactions(): Promise<void> {
 const ADMIN_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function asAdmin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
+async function asAdmin(sql: string, adminUrl = ADMIN_URL): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {
     await client.query(sql);
@@ -77,14 +77,24 @@ async function asAdmin(sql: string): Promise<void> {
   }
 }
 
-/** A new empty database on the bench's server (`<prefix>_<random>`), its address, and how to drop it. */
-export async function createDatabase(prefix = 'bench'): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+/**
+ * A new empty database on the bench's server (`<prefix>_<random>`), or on the server `adminUrl` names, its address,
+ * and how to drop it.
+ */
+export async function createDatabase(
+  prefix = 'bench',
+  adminUrl = ADMIN_URL,
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  await asAdmin(`CREATE DATABASE "${name}" TEMPLATE template0`);
-  const url = new URL(ADMIN_URL);
+  await asAdmin(`CREATE DATABASE "${name}" TEMPLATE template0`, adminUrl);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   log(`fresh database ${name}`);
-  return { name, url: url.toString(), drop: () => asAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  return {
+    name,
+    url: url.toString(),
+    drop: () => asAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`, adminUrl),
+  };
 }
 
 export async function describeMachine(): Promise<Record<string, string | number>> {
