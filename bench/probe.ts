@@ -23,7 +23,7 @@ import { nextIdempotencyKey, topupLoad } from './lib/load';
 import { openTopupLoad } from './lib/open-load';
 import { createDatabase } from './lib/environment';
 import { openWalWindow } from './lib/wal-by-relation';
-import { ProfilingServer, statementTable } from './lib/profiling-server';
+import { ProfilingServer, cpuTable, statementTable } from './lib/profiling-server';
 import { ServiceProcess } from './lib/service';
 import { sleep } from './lib/util';
 
@@ -120,6 +120,7 @@ async function main(): Promise<void> {
     await dumpTrace();
     const wal = databaseUrl && process.env.PROBE_WAL === '1' ? await openWalWindow(databaseUrl) : null;
     await profiling?.resetStatements();
+    const cpuBefore = profiling?.cpuByRole() ?? null;
     const { result, cpu } = await withCpuShare(
       running.pid,
       () =>
@@ -129,7 +130,10 @@ async function main(): Promise<void> {
       (r) => r.ok,
     );
     const walByRelation = wal ? await wal.close(result.ok) : null;
-    const statements = profiling ? statementTable(await profiling.statementCosts(), result.ok) : null;
+    const statements =
+      profiling && cpuBefore
+        ? `${statementTable(await profiling.statementCosts(), result.ok)}\n${cpuTable(cpuBefore, profiling.cpuByRole(), result.ok)}`
+        : null;
     await dumpTrace();
     const shape = openRate > 0 ? `${openRate} requests/s offered` : `${connections} connections`;
     console.log(

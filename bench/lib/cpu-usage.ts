@@ -32,17 +32,19 @@ interface Sample {
 }
 
 /** Clock ticks per second for /proc/<pid>/stat; USER_HZ is 100 on every Linux build that matters here. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
-interface ProcessTicks {
+export interface ProcessTicks {
   own: number;
+  /** Of `own`, the ticks in the kernel (stime). */
+  system: number;
   children: number;
   name: string;
   parent: number;
 }
 
 /** utime, stime, cutime, cstime of one process, in ticks (fields 14-17; the name in parentheses may hold spaces). */
-function processTicks(pid: number | 'self'): ProcessTicks | null {
+export function processTicks(pid: number | 'self'): ProcessTicks | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
@@ -50,7 +52,7 @@ function processTicks(pid: number | 'self'): ProcessTicks | null {
     const fields = stat.slice(close + 2).split(' ');
     // fields[0] is field 3 (state); the parent's pid is field 4, utime field 14.
     const at = (field: number): number => Number(fields[field - 3]);
-    return { own: at(14) + at(15), children: at(16) + at(17), name, parent: at(4) };
+    return { own: at(14) + at(15), system: at(15), children: at(16) + at(17), name, parent: at(4) };
   } catch {
     return null;
   }
