@@ -11,7 +11,8 @@
  * (PROBE_WAL=1, postgres only: a checkpoint starts the load, and its WAL is shown by relation with full-page images;
  *  PROBE_FILL_SECONDS=90 first loads it that long at 64 connections, so its tables and indexes have a size)
  * (PROBE_STATEMENTS=1, postgres only: the database is made on a scratch server of the embedded release's binaries
- *  with pg_stat_statements loaded, and PostgreSQL's execution time during the load is shown by statement, per topup)
+ *  with pg_stat_statements loaded, and PostgreSQL's planning and execution time during the load is shown by statement,
+ *  per topup, with its CPU by process)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,7 +96,13 @@ async function main(): Promise<void> {
   if (process.env.PROBE_STATEMENTS === '1' && mode !== 'postgres')
     throw new Error('PROBE_STATEMENTS=1 profiles a server of its own: postgres mode only');
   const profiling = process.env.PROBE_STATEMENTS === '1' ? await ProfilingServer.start() : null;
-  const scratch = mode === 'postgres' ? await createDatabase('probe', profiling?.adminUrl) : null;
+  const scratch =
+    mode === 'postgres'
+      ? await createDatabase('probe', profiling?.adminUrl).catch(async (error: unknown) => {
+          await profiling?.stop();
+          throw error;
+        })
+      : null;
   const databaseUrl = scratch?.url ?? null;
   const dataDir = mkdtempSync(join(tmpdir(), 'probe-'));
   let service: ServiceProcess | null = null;

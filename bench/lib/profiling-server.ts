@@ -61,6 +61,8 @@ export class ProfilingServer {
       ['-D', dataDir, ...Object.entries(all).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
       { ...asAccount, stdio: ['ignore', output, output] },
     );
+    // A probe that dies before it stops the server does not leave it running.
+    process.once('exit', () => child.kill('SIGINT'));
     const server = new ProfilingServer(child, folder, `postgres://postgres@127.0.0.1:${port}/postgres`);
     try {
       await server.waitUntilAnswering();
