@@ -96,7 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     billValidityMs: integer('BILL_VALIDITY_SECONDS', 24 * 3600, 60, 7 * 24 * 3600) * 1000,
     idempotencyWaitMs: integer('IDEMPOTENCY_WAIT_MS', 3000, 0, 30_000),
     projectionPollMs: integer('PROJECTION_POLL_MS', 100, 10, 60_000),
-    projectionGatherMs: integer('PROJECTION_GATHER_MS', 20, 0, 1000),
+    projectionGatherMs: integer('PROJECTION_GATHER_MS', 60, 0, 1000),
     admissionLeaseMs: integer('ADMISSION_LEASE_MS', 1000, 0, 5000),
     jobPollMs: integer('JOB_POLL_MS', 250, 10, 60_000),
     backgroundWork: 'inline',
