@@ -15,7 +15,6 @@ export interface StatementCost {
   calls: number;
   execMs: number;
   planMs: number;
-  rows: number;
   query: string;
 }
 
@@ -31,7 +30,7 @@ export class ProfilingServer {
     readonly adminUrl: string,
   ) {}
 
-  static async start(settings: Record<string, string> = {}): Promise<ProfilingServer> {
+  static async start(): Promise<ProfilingServer> {
     const binaries = locatePostgresBinaries();
     const account = serverAccount((message) => log(message));
     const folder = mkdtempSync(join(tmpdir(), 'pg-profile-'));
@@ -45,7 +44,7 @@ export class ProfilingServer {
     });
     if (made.status !== 0) throw new Error(`initdb failed: ${made.stderr}`);
     const port = await freePort();
-    const all: Record<string, string> = {
+    const settings: Record<string, string> = {
       listen_addresses: '127.0.0.1',
       unix_socket_directories: '',
       port: String(port),
@@ -53,12 +52,11 @@ export class ProfilingServer {
       shared_preload_libraries: 'pg_stat_statements',
       'pg_stat_statements.track': 'all',
       'pg_stat_statements.track_planning': 'on',
-      ...settings,
     };
     const output = openSync(join(folder, 'server.log'), 'a');
     const child = spawn(
       binaries.postgres,
-      ['-D', dataDir, ...Object.entries(all).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
+      ['-D', dataDir, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
       { ...asAccount, stdio: ['ignore', output, output] },
     );
     // A probe that dies before it stops the server does not leave it running.
@@ -82,15 +80,14 @@ export class ProfilingServer {
 
   /** Statements by PostgreSQL's execution time (with their planning time), every database of the server. */
   async statementCosts(): Promise<StatementCost[]> {
-    const rows = await this.query<{ calls: string; exec_ms: number; plan_ms: number; rows: string; query: string }>(
-      `SELECT calls::text AS calls, total_exec_time AS exec_ms, total_plan_time AS plan_ms, rows::text AS rows, query
+    const rows = await this.query<{ calls: string; exec_ms: number; plan_ms: number; query: string }>(
+      `SELECT calls::text AS calls, total_exec_time AS exec_ms, total_plan_time AS plan_ms, query
          FROM pg_stat_statements ORDER BY total_exec_time DESC`,
     );
     return rows.map((row) => ({
       calls: Number(row.calls),
       execMs: row.exec_ms,
       planMs: row.plan_ms,
-      rows: Number(row.rows),
       query: row.query,
     }));
   }
